@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * The typed context fields agents stage. They live beside the machine because the machine's guards
+ * read them; every boundary that accepts them (the update_context tool, the plan record) reuses
+ * these schemas so a plan means the same thing everywhere.
+ */
+
+/** One step of a plan, in the order the executor should take them. */
+export const planStepSchema = z
+  .object({
+    title: z.string().trim().min(1).max(300),
+    detail: z.string().max(4000).optional(),
+    files: z.array(z.string().min(1).max(500)).max(100).optional(),
+    verify: z.string().max(1000).optional(),
+  })
+  .strict();
+
+/** The planner's plan: ordered steps plus what it assumed and what could go wrong. */
+export const planSchema = z
+  .object({
+    steps: z.array(planStepSchema).min(1).max(50),
+    assumptions: z.array(z.string().max(1000)).max(30).optional(),
+    risks: z.array(z.string().max(1000)).max(30).optional(),
+  })
+  .strict();
+
+/** How the executor judges its directive: finished, plan was wrong, or cannot continue. */
+export const outcomeSchema = z.enum(['done', 'replan', 'abort']);
+
+export type PlanStep = z.infer<typeof planStepSchema>;
+export type Plan = z.infer<typeof planSchema>;
+export type Outcome = z.infer<typeof outcomeSchema>;
+
+/** One execute cycle as history keeps it: what was asked, what came back, how it was judged. */
+export interface HistoryEntry {
+  directive: string;
+  result: string;
+  outcome: Outcome;
+}
+
+/** The machine's context: everything agents stage plus what the machine keeps. */
+export interface PlanContext {
+  objective: string;
+  plan?: Plan;
+  directive?: string;
+  result?: string;
+  outcome?: Outcome;
+  history: HistoryEntry[];
+  summary?: string;
+  question?: string;
+}
+
+/** Fields an agent may stage; `objective` and `history` belong to the host and the machine. */
+export type StageableField = 'plan' | 'directive' | 'result' | 'outcome' | 'summary' | 'question';
+
+/** What each role may stage: the planner never reports results, the executor never plans. */
+export const stageableBy = {
+  planner: ['plan', 'directive', 'summary', 'question'],
+  executor: ['result', 'outcome'],
+} as const satisfies Record<string, readonly StageableField[]>;
+
+export type Role = keyof typeof stageableBy;
+export type StagedFields = Partial<Pick<PlanContext, StageableField>>;
