@@ -22,9 +22,18 @@ export interface Policy {
 /** A condition over the context, declared as data so the definition stays serializable-friendly. */
 export type Guard = { field: 'outcome'; equals: PlanContext['outcome'] } | { always: true };
 
-/** Effects run on exit or on a transition. Declared, not coded, so the reducer stays generic. */
+/**
+ * Effects run on exit, on a transition or on a forced abort. Declared, not coded, so the reducer
+ * stays generic.
+ * - `appendHistory`: keep the finished cycle (`directive`, `result`, `outcome`), only when all three are staged.
+ * - `appendAbortedCycle`: keep a cycle cut short by a forced abort, so the record shows what was
+ *   asked even when no result came back; only when a `directive` is staged.
+ * - `consume`: remove triggers so the next visit of a state needs fresh values instead of settling on stale ones.
+ * - `countIteration`: one more execute cycle spent against `maxIterations`.
+ */
 export type Action =
   | { kind: 'appendHistory' }
+  | { kind: 'appendAbortedCycle' }
   | { kind: 'consume'; fields: StageableField[] }
   | { kind: 'countIteration' };
 
@@ -34,20 +43,40 @@ export interface Edge {
   requires?: StageableField[];
   guard: Guard;
   actions?: Action[];
+  /**
+   * The edge goes round the loop once more; it is refused once `iteration` has reached
+   * `maxIterations` (after the state's exit actions counted the cycle), and the run aborts instead.
+   */
+  loop?: true;
 }
 
 export interface StateDefinition {
   /** The agent the host summons while the machine sits here; null for the terminal state. */
   agent: Role | null;
-  /** What the state needs before any edge is considered; named in the `Stage:` line. */
+  /**
+   * What the state asks its agent for, named in the `Stage:` line, and what its edges need unless
+   * an edge declares its own `requires` (so an edge can leave on a different field alone).
+   */
   requires: StageableField[];
   edges: Edge[];
+  /** Run when an edge is taken, before the edge's own actions; not run on a forced abort. */
   onExit?: Action[];
+  /** Run first when a forced abort leaves this state, e.g. to keep an interrupted cycle in history. */
+  onForcedAbort?: Action[];
+  /**
+   * Where a forced abort leads from this state instead of the machine's `abortState`, with no
+   * actions. Wrap-up states point at the terminal state so a failing summary writer cannot loop.
+   */
+  forcedAbortTo?: StateName;
   terminal?: boolean;
 }
 
 export interface MachineDefinition {
   initial: StateName;
+  /** Where a forced abort (a policy bound, the host stopping the run) leads from an ordinary state. */
+  abortState: StateName;
+  /** Run on every forced abort into `abortState`, after the state's `onForcedAbort`: clears triggers so its agent starts clean. */
+  abortActions: Action[];
   states: Record<StateName, StateDefinition>;
 }
 

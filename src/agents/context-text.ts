@@ -1,0 +1,35 @@
+import type { HistoryEntry, Plan } from '../machine/fields.js';
+
+/**
+ * How the run's context is written into summoning messages. Plain text with fixed headings, built
+ * only from the run's data, so the same context always reads the same.
+ */
+
+export function objectiveText(objective: string): string {
+  return `## Objective\n\n${objective.trim()}`;
+}
+
+export function planText(plan: Plan | undefined): string {
+  if (!plan) return '## Plan\n\n(no plan)';
+  const steps = plan.steps.map((step, i) => {
+    const lines = [`${i + 1}. ${step.title}`];
+    if (step.detail) lines.push(`   ${step.detail.replace(/\n/g, '\n   ')}`);
+    if (step.files?.length) lines.push(`   Files: ${step.files.join(', ')}`);
+    if (step.verify) lines.push(`   Verify: ${step.verify}`);
+    return lines.join('\n');
+  });
+  const extra = [
+    plan.assumptions?.length ? `Assumptions:\n${plan.assumptions.map((a) => `- ${a}`).join('\n')}` : '',
+    plan.risks?.length ? `Risks:\n${plan.risks.map((r) => `- ${r}`).join('\n')}` : '',
+  ].filter(Boolean);
+  return ['## Plan', '', ...steps, ...(extra.length ? ['', ...extra] : [])].join('\n');
+}
+
+/** The full history, every directive with its result, for the planner's replan and wrap-up. */
+export function historyText(history: HistoryEntry[]): string {
+  if (history.length === 0) return '## History\n\n(no cycle has run)';
+  const cycles = history.map(
+    (entry, i) => `### Cycle ${i + 1} (outcome: ${entry.outcome})\n\nDirective:\n${entry.directive}\n\nResult:\n${entry.result}`,
+  );
+  return ['## History', '', ...cycles].join('\n\n');
+}

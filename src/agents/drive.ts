@@ -1,0 +1,33 @@
+import * as core from '@actions/core';
+import type { Snapshot } from '../machine/types.js';
+import type { RunState } from './run-state.js';
+import type { Team } from './team.js';
+
+/**
+ * The host loop: summon whichever agent the machine's state asks for, until the machine is done or
+ * the caller's stop condition holds. An agent that fails (its model unreachable after retries) is
+ * turned into an abort with the reason, so the run still ends through the machine with its work kept.
+ */
+export interface DriveOptions {
+  /** Stops early, e.g. after planning when the plan waits for approval. */
+  until?: (snapshot: Snapshot) => boolean;
+  /** Called after every execute cycle, to commit, push and report progress. */
+  onCycle?: (snapshot: Snapshot) => Promise<void>;
+}
+
+export async function drive(run: RunState, team: Team, options: DriveOptions = {}): Promise<Snapshot> {
+  while (!run.finished && !options.until?.(run.snapshot)) {
+    const before = run.snapshot;
+    try {
+      await team.summonCurrent();
+    } catch (error) {
+      const reason = `${run.agent ?? 'agent'} failed in state ${before.state}: ${error instanceof Error ? error.message : String(error)}`;
+      core.warning(reason);
+      run.dispatch({ type: 'abort', reason });
+    }
+    if (before.state === 'execute' && run.snapshot.state !== 'execute') {
+      await options.onCycle?.(run.snapshot);
+    }
+  }
+  return run.snapshot;
+}

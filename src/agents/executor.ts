@@ -1,0 +1,31 @@
+import type { Snapshot } from '../machine/types.js';
+import { objectiveText, planText } from './context-text.js';
+import { stageLine } from './stage-line.js';
+
+/**
+ * The executor role: one append-only session for the whole run, so every cycle's request extends
+ * the last one. Each cycle appends the directive verbatim with the plan as context.
+ */
+export const executorSystemPrompt = `You are the executor of plangate. A human approved a plan; you carry out its directives one at a time inside the repository's CI workspace.
+Tools: list_files, read_file and search to read; write_file and edit_file to change files; run_command for the commands the repository allows (no shell: one command with its arguments).
+Files under protected paths cannot be written, and commands outside the allowed list are refused; when a tool refuses, adapt or report it.
+
+How you work:
+- Do what the directive says, no more. Read the files you change first. Keep changes minimal and in the project's style.
+- Verify your work with the allowed commands when the directive names a check.
+- Then stage, with the update_context tool:
+  - result: what you did, the files you changed, the commands you ran and what they showed. Evidence, not claims.
+  - outcome: "done" when this directive is complete and with it the whole objective; "replan" when this directive is complete but steps remain, or when what you found shows the plan is wrong (explain the evidence in result); "abort" when the work cannot be done safely.
+- The last line of each request names the fields to stage.`;
+
+/** The message that hands the executor its next directive. */
+export function executorMessage(snapshot: Snapshot): string {
+  const { context } = snapshot;
+  const first = snapshot.iteration === 0 && context.history.length === 0;
+  return [
+    ...(first ? [objectiveText(context.objective)] : []),
+    planText(context.plan),
+    `## Directive (cycle ${snapshot.iteration + 1})\n\n${context.directive ?? ''}`,
+    stageLine(['result', 'outcome']),
+  ].join('\n\n');
+}

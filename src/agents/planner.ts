@@ -1,0 +1,60 @@
+import type { Snapshot } from '../machine/types.js';
+import { historyText, objectiveText, planText } from './context-text.js';
+import { stageLine } from './stage-line.js';
+
+/**
+ * The planner role: read-only, summoned fresh for every planning state with the same system prompt
+ * and tools, so all its sessions in a repository share one cacheable prefix. Per-run facts go into
+ * the summoning message, never into the system prompt.
+ */
+export const plannerSystemPrompt = `You are the planner of plangate, a plan-then-approve gate in front of a coding agent.
+You study a repository with read-only tools (list_files, read_file, search) and you never change anything.
+A separate executor carries out your directives one at a time with write and command tools; a human approves your plan before it runs.
+
+How you work:
+- Read before you plan: find the files that matter and check how the project builds and tests.
+- A plan is a short ordered list of concrete steps. Each step has a title, and where useful a detail, the files it touches and a command that verifies it.
+- A directive is the executor's instruction for exactly one step: self-contained, specific about files and expected changes, and saying how to verify the result.
+- Stage your work with the update_context tool. The last line of each request names the fields the current stage requires.
+- When you revise (stage replan), read the history: each cycle's directive and the executor's result are evidence. Stage a revised plan only when the evidence shows the plan is wrong, then the directive for the next unfinished step.
+- When you wrap up (stage finish or abort), write a summary for the pull request: what changed and why, how it was verified, and what a reviewer should check. Be factual; claim nothing the history does not show.
+- If the objective is ambiguous, state your assumptions in the plan rather than guessing silently.`;
+
+/** The message that summons the planner for the state the snapshot is in. */
+export function plannerMessage(snapshot: Snapshot): string {
+  const { context } = snapshot;
+  switch (snapshot.state) {
+    case 'plan':
+      return [
+        objectiveText(context.objective),
+        '## Stage: plan\n\nStudy the repository, then stage the plan and the first directive (for step 1).',
+        stageLine(['plan', 'directive']),
+      ].join('\n\n');
+    case 'replan':
+      return [
+        objectiveText(context.objective),
+        planText(context.plan),
+        historyText(context.history),
+        '## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.',
+        stageLine(['directive']),
+      ].join('\n\n');
+    case 'finish':
+      return [
+        objectiveText(context.objective),
+        planText(context.plan),
+        historyText(context.history),
+        '## Stage: finish\n\nThe executor reports the objective done. Write the summary for the pull request.',
+        stageLine(['summary']),
+      ].join('\n\n');
+    case 'abort':
+      return [
+        objectiveText(context.objective),
+        planText(context.plan),
+        historyText(context.history),
+        `## Stage: abort\n\nThe run is stopping before the objective is done. Reason: ${snapshot.abortReason ?? 'the executor could not continue'}.\nWrite the summary for the pull request: what was done, what was not, and what a human should do next.`,
+        stageLine(['summary']),
+      ].join('\n\n');
+    default:
+      throw new Error(`The planner has no work in state ${snapshot.state}.`);
+  }
+}

@@ -1,0 +1,92 @@
+import type { Role, StagedFields } from '../machine/fields.js';
+import type { ChatClient } from '../models/chat-client.js';
+import type { TokenUsage } from '../models/usage.js';
+import { commandEnvironment } from '../tools/command-env.js';
+import { createReadTools } from '../tools/read-tools.js';
+import { createRunCommandTool } from '../tools/run-command.js';
+import { createToolbox, type Toolbox } from '../tools/toolbox.js';
+import { createUpdateContextTool } from '../tools/update-context.js';
+import { createWriteTools } from '../tools/write-tools.js';
+import { executorMessage, executorSystemPrompt } from './executor.js';
+import { plannerMessage, plannerSystemPrompt } from './planner.js';
+import type { RunState } from './run-state.js';
+import { Session } from './session.js';
+import { summon } from './summon.js';
+
+/**
+ * Planner and executor for one run: separate clients, separate tool sets, separate sessions. The
+ * planner's toolbox holds no write or command tool at all, so it cannot act however it is prompted.
+ */
+export interface Team {
+  /** Summons the agent the machine's current state asks for. */
+  summonCurrent(): Promise<void>;
+}
+
+export interface TeamOptions {
+  run: RunState;
+  planner: ChatClient;
+  executor: ChatClient;
+  workspace: string;
+  allowedCommands: string[];
+  protectedPaths: string[];
+  commandTimeoutMs: number;
+  onUsage(role: Role, model: string, tokens: TokenUsage): void;
+}
+
+function stager(run: RunState, role: Role) {
+  return (fields: StagedFields): string => {
+    const before = run.snapshot.state;
+    const after = run.dispatch({ type: 'stage', agent: role, fields }).state;
+    const names = Object.keys(fields).join(', ');
+    if (after !== before) return `Staged ${names}. The ${before} stage is complete; stop here.`;
+    const pending = run.pending;
+    return pending.length ? `Staged ${names}. Still required: ${pending.join(', ')}.` : `Staged ${names}.`;
+  };
+}
+
+export function createTeam(options: TeamOptions): Team {
+  const { run, workspace } = options;
+  const plannerTools: Toolbox = createToolbox([
+    ...createReadTools(workspace),
+    createUpdateContextTool('planner', stager(run, 'planner')),
+  ]);
+  const executorTools: Toolbox = createToolbox([
+    ...createReadTools(workspace),
+    ...createWriteTools(workspace, { protectedPaths: options.protectedPaths }),
+    createRunCommandTool(workspace, {
+      allowedCommands: options.allowedCommands,
+      timeoutMs: options.commandTimeoutMs,
+      env: commandEnvironment(process.env),
+    }),
+    createUpdateContextTool('executor', stager(run, 'executor')),
+  ]);
+  // One executor session for the whole run: each cycle appends to it.
+  let executorSession: Session | undefined;
+
+  return {
+    async summonCurrent() {
+      const role = run.agent;
+      if (role === 'planner') {
+        // A fresh planner session per planning state, with the same prefix as every other one.
+        await summon({
+          session: new Session('planner', plannerSystemPrompt, plannerTools.specs),
+          client: options.planner,
+          toolbox: plannerTools,
+          run,
+          message: plannerMessage(run.snapshot),
+          onUsage: (tokens) => options.onUsage('planner', options.planner.model, tokens),
+        });
+      } else if (role === 'executor') {
+        executorSession ??= new Session('executor', executorSystemPrompt, executorTools.specs);
+        await summon({
+          session: executorSession,
+          client: options.executor,
+          toolbox: executorTools,
+          run,
+          message: executorMessage(run.snapshot),
+          onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * Turns a webhook event into what the user asked for. Pure: the payload and the comment text in,
+ * a Command out. Everything that is not a well-formed command from a human is an `ignore` with the
+ * reason, so the caller can log why nothing happened.
+ */
+
+const userSchema = z.object({ login: z.string(), type: z.string().optional() });
+
+const issueCommentEventSchema = z.object({
+  action: z.string(),
+  issue: z.object({
+    number: z.number().int().positive(),
+    title: z.string(),
+    body: z.string().nullable().optional(),
+    pull_request: z.object({}).passthrough().nullable().optional(),
+  }),
+  comment: z.object({
+    id: z.number().int(),
+    body: z.string().nullable().optional(),
+    user: userSchema,
+    html_url: z.string().optional(),
+  }),
+  sender: userSchema.optional(),
+});
+
+export type IssueCommentEvent = z.infer<typeof issueCommentEventSchema>;
+
+/** The thread a command was given in: an issue or a pull request (GitHub numbers both as issues). */
+export interface Thread {
+  number: number;
+  isPullRequest: boolean;
+  title: string;
+  body: string;
+}
+
+export interface CommandSource {
+  thread: Thread;
+  commentId: number;
+  commentUrl: string;
+  author: string;
+}
+
+export type Command =
+  | ({ kind: 'plan'; objective: string } & CommandSource)
+  | ({ kind: 'approve'; planId?: string } & CommandSource)
+  | { kind: 'ignore'; reason: string };
+
+const planIdPattern = /^[0-9a-f]{6,40}$/;
+
+/** True for GitHub Apps and bot accounts: their comments never command plangate unless allowed later. */
+export function isBot(user: { login: string; type?: string | undefined }): boolean {
+  return user.type === 'Bot' || user.login.endsWith('[bot]');
+}
+
+/** Reads the first line as a command; the objective may continue on the following lines. */
+export function parseCommentCommand(
+  text: string,
+): { name: 'plan'; rest: string } | { name: 'approve'; planId?: string; invalidId?: string } | undefined {
+  const normalized = text.replace(/\r\n?/g, '\n').trimStart();
+  const newline = normalized.indexOf('\n');
+  const first = (newline === -1 ? normalized : normalized.slice(0, newline)).trim();
+  const following = newline === -1 ? '' : normalized.slice(newline + 1);
+  const match = /^\/([a-z-]+)(?:\s+(.*))?$/i.exec(first);
+  if (!match) return undefined;
+  const name = (match[1] ?? '').toLowerCase();
+  const args = (match[2] ?? '').trim();
+  if (name === 'plan') {
+    return { name: 'plan', rest: [args, following].filter((s) => s.trim() !== '').join('\n').trim() };
+  }
+  if (name === 'approve') {
+    if (args === '') return { name: 'approve' };
+    const id = args.split(/\s+/)[0] ?? '';
+    return planIdPattern.test(id) ? { name: 'approve', planId: id } : { name: 'approve', invalidId: id };
+  }
+  return undefined;
+}
+
+/**
+ * Decides what an `issue_comment` event asks for. Only newly created comments count: an edited
+ * comment is never replayed as a command.
+ */
+export function commandFromIssueComment(payload: unknown, botLogin: string): Command {
+  const parsed = issueCommentEventSchema.safeParse(payload);
+  if (!parsed.success) return { kind: 'ignore', reason: 'the event payload is not an issue comment' };
+  const event = parsed.data;
+  if (event.action !== 'created') return { kind: 'ignore', reason: `comment was ${event.action}, not created` };
+  const author = event.comment.user;
+  if (author.login === botLogin) return { kind: 'ignore', reason: 'the comment is plangate’s own' };
+  if (isBot(author)) return { kind: 'ignore', reason: `comments by bots (${author.login}) are not commands` };
+  const parsedCommand = parseCommentCommand(event.comment.body ?? '');
+  if (!parsedCommand) return { kind: 'ignore', reason: 'the comment’s first line is not a plangate command' };
+  const source: CommandSource = {
+    thread: {
+      number: event.issue.number,
+      isPullRequest: event.issue.pull_request != null,
+      title: event.issue.title,
+      body: event.issue.body ?? '',
+    },
+    commentId: event.comment.id,
+    commentUrl: event.comment.html_url ?? '',
+    author: author.login,
+  };
+  if (parsedCommand.name === 'plan') return { kind: 'plan', objective: parsedCommand.rest, ...source };
+  // A malformed id is kept as given so the refusal can quote it.
+  return { kind: 'approve', planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
+}

@@ -1,0 +1,142 @@
+import type { GitHubClient } from './client.js';
+import { roleSchema, type RepoRole } from '../permissions.js';
+import { fitBody } from '../render/limits.js';
+
+/**
+ * The slice of GitHub's API a plangate run needs, bound to one repository. Every body posted goes
+ * through fitBody, so GitHub's 65,536-character limit cuts content with a notice instead of
+ * rejecting the write.
+ */
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export interface Comment {
+  id: number;
+  body: string;
+  author: string;
+  url: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type Reaction = 'eyes' | 'rocket' | '-1' | '+1' | 'confused' | 'hooray';
+
+export interface PullRequest {
+  number: number;
+  url: string;
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+  /** True when head and base live in the same repository (not a fork). */
+  sameRepo: boolean;
+}
+
+export interface Thread {
+  repoRef: RepoRef;
+  /** The repository role of a user; an API error means no permission, never a guess. */
+  permissionOf(login: string): Promise<RepoRole>;
+  react(commentId: number, content: Reaction): Promise<void>;
+  postComment(issue: number, body: string): Promise<Comment>;
+  updateComment(commentId: number, body: string): Promise<Comment>;
+  listComments(issue: number): Promise<Comment[]>;
+  defaultBranch(): Promise<string>;
+  pullRequest(number: number): Promise<PullRequest>;
+  findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined>;
+  createPullRequest(input: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
+  updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest>;
+}
+
+interface RawComment {
+  id: number;
+  body?: string | null;
+  user: { login: string } | null;
+  html_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface RawPull {
+  number: number;
+  html_url: string;
+  head: { ref: string; sha: string; repo: { full_name: string } | null };
+  base: { ref: string; repo: { full_name: string } };
+}
+
+function toComment(raw: RawComment): Comment {
+  return {
+    id: raw.id,
+    body: raw.body ?? '',
+    author: raw.user?.login ?? '',
+    url: raw.html_url,
+    createdAt: raw.created_at,
+    updatedAt: raw.updated_at,
+  };
+}
+
+function toPull(raw: RawPull): PullRequest {
+  return {
+    number: raw.number,
+    url: raw.html_url,
+    headRef: raw.head.ref,
+    headSha: raw.head.sha,
+    baseRef: raw.base.ref,
+    sameRepo: raw.head.repo?.full_name === raw.base.repo.full_name,
+  };
+}
+
+export function createThread(octokit: GitHubClient, repoRef: RepoRef): Thread {
+  const { owner, repo } = repoRef;
+  return {
+    repoRef,
+    async permissionOf(login) {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
+        // role_name distinguishes maintain and triage, which `permission` folds into write and read.
+        const role = roleSchema.safeParse(data.role_name ?? data.permission);
+        return role.success ? role.data : 'none';
+      } catch {
+        return 'none';
+      }
+    },
+    async react(commentId, content) {
+      await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
+    },
+    async postComment(issue, body) {
+      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: fitBody(body) });
+      return toComment(data);
+    },
+    async updateComment(commentId, body) {
+      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: fitBody(body) });
+      return toComment(data);
+    },
+    async listComments(issue) {
+      const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100 });
+      return all.map(toComment);
+    },
+    async defaultBranch() {
+      const { data } = await octokit.rest.repos.get({ owner, repo });
+      return data.default_branch;
+    },
+    async pullRequest(number) {
+      const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+      return toPull(data);
+    },
+    async findOpenPullRequest(head, base) {
+      const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${owner}:${head}`, base, per_page: 1 });
+      const first = data[0];
+      return first ? toPull(first) : undefined;
+    },
+    async createPullRequest(input) {
+      const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body: fitBody(input.body) });
+      return toPull(data);
+    },
+    async updatePullRequest(number, input) {
+      const body = input.body === undefined ? undefined : fitBody(input.body);
+      const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body });
+      return toPull(data);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { Action, MachineDefinition, Policy, Snapshot } from './types.js';
+
+/**
+ * The plangate loop, declared as data for the reducer: the planner plans, the executor carries out
+ * one directive at a time and judges it, and the planner revises or wraps up. Every trigger an edge
+ * reads is consumed on the way out, so a later visit of a state settles only on freshly staged values.
+ */
+
+// Leaving execute spends the cycle's triggers; a surviving one would let the next visit settle on stale data.
+const consumeCycle: Action = { kind: 'consume', fields: ['directive', 'result', 'outcome'] };
+// Entering a wrap-up state: the planner must write the summary there, not reuse one staged earlier.
+const consumeSummary: Action = { kind: 'consume', fields: ['summary'] };
+
+/** The plan / execute / replan / finish / abort machine that every plangate run follows. */
+export const plannerExecutorMachine: MachineDefinition = {
+  initial: 'plan',
+  abortState: 'abort',
+  // A forced abort can strike mid-cycle: clear every trigger so the abort summary starts clean.
+  abortActions: [{ kind: 'consume', fields: ['directive', 'result', 'outcome', 'question', 'summary'] }],
+  states: {
+    plan: {
+      agent: 'planner',
+      requires: ['plan', 'directive'],
+      // A staged `question` stays in the context for the host to read; clarification is not a state.
+      edges: [{ to: 'execute', guard: { always: true } }],
+    },
+    execute: {
+      agent: 'executor',
+      requires: ['result', 'outcome'],
+      onExit: [{ kind: 'appendHistory' }, { kind: 'countIteration' }],
+      // The interrupted directive stays in history so the record shows what was being attempted.
+      onForcedAbort: [{ kind: 'appendAbortedCycle' }],
+      edges: [
+        { to: 'finish', guard: { field: 'outcome', equals: 'done' }, actions: [consumeCycle, consumeSummary] },
+        // The plan is kept: the planner revises it with the full history.
+        { to: 'replan', guard: { field: 'outcome', equals: 'replan' }, actions: [consumeCycle], loop: true },
+        { to: 'abort', guard: { field: 'outcome', equals: 'abort' }, actions: [consumeCycle, consumeSummary] },
+      ],
+    },
+    replan: {
+      agent: 'planner',
+      requires: ['directive'],
+      edges: [{ to: 'execute', guard: { always: true } }],
+    },
+    finish: {
+      agent: 'planner',
+      requires: ['summary'],
+      forcedAbortTo: 'done',
+      edges: [{ to: 'done', guard: { always: true } }],
+    },
+    abort: {
+      agent: 'planner',
+      requires: ['summary'],
+      forcedAbortTo: 'done',
+      edges: [{ to: 'done', guard: { always: true } }],
+    },
+    done: { agent: null, requires: [], edges: [], terminal: true },
+  },
+};
+
+/** Bounds used when the configuration sets none: generous enough for real work, finite for runaway agents. */
+export const defaultPolicy: Policy = {
+  maxIterations: 8,
+  maxExchangesPerStage: 40,
+  maxExchangesPerAgentPerStage: 40,
+  checkpointEvery: 1,
+};
+
+/** Where a `/plan` run starts: the planner has only the objective. */
+export function initialSnapshot(objective: string, policy: Policy): Snapshot {
+  return startAt(plannerExecutorMachine.initial, { objective, history: [] }, policy);
+}
+
+/**
+ * Where a run with no planner starts: the objective itself is the one directive, so the executor
+ * is summoned straight away.
+ */
+export function executorOnlySnapshot(objective: string, policy: Policy): Snapshot {
+  return startAt('execute', { objective, directive: objective, history: [] }, policy);
+}
+
+function startAt(state: Snapshot['state'], context: Snapshot['context'], policy: Policy): Snapshot {
+  return { state, context, policy: { ...policy }, iteration: 0, stageExchanges: 0, agentExchanges: {}, trail: [] };
+}

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { z } from 'zod';
+import { outcomeSchema, planSchema, type Plan } from '../machine/fields.js';
+import type { Snapshot } from '../machine/types.js';
+
+/**
+ * The plan record: the hidden, machine-readable half of a plan comment. It carries everything an
+ * approval run needs (it starts from a fresh checkout) and a hash that binds the approval to the
+ * exact plan that was shown. It is data from a comment, so it is parsed like any untrusted input.
+ */
+
+export const recordStatuses = ['proposed', 'approved', 'executing', 'done', 'aborted', 'superseded', 'cancelled'] as const;
+export type RecordStatus = (typeof recordStatuses)[number];
+
+const historyEntrySchema = z.object({ directive: z.string(), result: z.string(), outcome: outcomeSchema });
+
+const snapshotSchema = z.object({
+  state: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done']),
+  context: z.object({
+    objective: z.string(),
+    plan: planSchema.optional(),
+    directive: z.string().optional(),
+    result: z.string().optional(),
+    outcome: outcomeSchema.optional(),
+    history: z.array(historyEntrySchema),
+    summary: z.string().optional(),
+    question: z.string().optional(),
+  }),
+  policy: z.object({
+    maxIterations: z.number().int().positive(),
+    maxExchangesPerStage: z.number().int().positive(),
+    maxExchangesPerAgentPerStage: z.number().int().positive(),
+    checkpointEvery: z.number().int().positive(),
+  }),
+  iteration: z.number().int().nonnegative(),
+  stageExchanges: z.number().int().nonnegative(),
+  agentExchanges: z.object({ planner: z.number().int().optional(), executor: z.number().int().optional() }),
+  abortReason: z.string().optional(),
+  trail: z.array(
+    z.object({
+      from: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done']),
+      to: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done']),
+      reason: z.string().optional(),
+    }),
+  ),
+}) satisfies z.ZodType<Snapshot>;
+
+export const planRecordSchema = z.object({
+  v: z.literal(1),
+  planId: z.string().regex(/^[0-9a-f]{8}$/),
+  planHash: z.string().regex(/^[0-9a-f]{64}$/),
+  status: z.enum(recordStatuses),
+  issue: z.number().int().positive(),
+  /** Login of the maintainer who asked for the plan, and the comment that asked. */
+  requestedBy: z.string(),
+  commandCommentId: z.number().int(),
+  base: z.object({ ref: z.string().min(1), sha: z.string().regex(/^[0-9a-f]{40,64}$/) }),
+  models: z.object({ planner: z.string(), executor: z.string() }),
+  snapshot: snapshotSchema,
+  approvedBy: z.string().optional(),
+  supersededBy: z.string().optional(),
+  branch: z.string().optional(),
+  pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
+});
+
+export type PlanRecord = z.infer<typeof planRecordSchema>;
+
+const markerPattern = /<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->/g;
+
+/** Canonical JSON: object keys sorted, so equal content always hashes equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** The hash an approval is bound to: what will be done (plan, first directive) and why (objective). */
+export function hashPlan(content: { objective: string; plan: Plan; directive: string }): string {
+  return createHash('sha256').update(canonical(content)).digest('hex');
+}
+
+/** A plan id that is stable for one command comment, so a re-run of the same `/plan` recognises its own plan. */
+export function planIdFor(repository: string, issue: number, commandCommentId: number): string {
+  return createHash('sha256').update(`${repository}#${issue}/${commandCommentId}`).digest('hex').slice(0, 8);
+}
+
+export function encodeRecord(record: PlanRecord): string {
+  const packed = deflateRawSync(Buffer.from(canonical(record), 'utf8')).toString('base64url');
+  return `<!-- plangate:record v1 ${packed} -->`;
+}
+
+export type DecodeResult = { ok: true; record: PlanRecord } | { ok: false; reason: string };
+
+/** Reads the record out of a comment body; anything malformed is refused with a reason, never guessed. */
+export function decodeRecord(body: string): DecodeResult {
+  // The last marker is the one plangate appended; rendered text is escaped so it cannot hold one.
+  const match = Array.from(body.matchAll(markerPattern)).at(-1);
+  if (!match?.[1]) return { ok: false, reason: 'no plan record' };
+  let json: unknown;
+  try {
+    json = JSON.parse(inflateRawSync(Buffer.from(match[1], 'base64url'), { maxOutputLength: 4_000_000 }).toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'the plan record is corrupt' };
+  }
+  const parsed = planRecordSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: 'the plan record does not have the expected shape' };
+  return { ok: true, record: parsed.data };
+}
+
+/** True when a comment body carries a plan record marker at all (trusted or not). */
+export function hasRecordMarker(body: string): boolean {
+  return body.includes('<!-- plangate:record v1 ');
+}
+
+/** The plan content a record's hash covers, or undefined when the snapshot holds no plan yet. */
+export function planContentOf(record: PlanRecord): { objective: string; plan: Plan; directive: string } | undefined {
+  const { objective, plan, directive } = record.snapshot.context;
+  return plan && directive !== undefined ? { objective, plan, directive } : undefined;
+}

@@ -1,0 +1,19 @@
+import type { Snapshot } from '../machine/types.js';
+import type { UsageRow } from './usage-table.js';
+
+/** Everything the progress comment, the pull request and the job summary show about one run. */
+export interface RunView {
+  planId: string;
+  issue: number;
+  isPullRequest: boolean;
+  approvedBy: string;
+  requestedBy: string;
+  branch: string;
+  baseRef: string;
+  runUrl: string;
+  pullRequestUrl?: string;
+  snapshot: Snapshot;
+  usage: UsageRow[];
+  /** Set when the run has ended: done or aborted, with the reason. */
+  ended?: { outcome: 'done' | 'aborted'; reason?: string };
+}

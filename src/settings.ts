@@ -1,0 +1,194 @@
+import * as core from '@actions/core';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { roleSchema, type RepoRole } from './permissions.js';
+
+/**
+ * The only reader of action inputs, the runner environment and the repository config file. Every
+ * value is validated here so the rest of the action can trust its types, and every secret is
+ * registered with the runner before anything could log it.
+ */
+
+export interface ModelEndpoint {
+  model: string;
+  baseURL: string;
+  apiKey: string;
+}
+
+export interface RunnerEnvironment {
+  eventName: string;
+  eventPath: string;
+  owner: string;
+  repo: string;
+  workspace: string;
+  apiUrl: string;
+  serverUrl: string;
+  runId: string;
+}
+
+export interface Settings {
+  githubToken: string;
+  planner: ModelEndpoint;
+  executor: ModelEndpoint;
+  triggerPermission: RepoRole;
+  approvePermission: RepoRole;
+  allowedCommands: string[];
+  protectedPaths: string[];
+  maxIterations: number;
+  branchPrefix: string;
+  /** Empty means: the repository's default branch (or a pull request's head). */
+  baseBranch: string;
+  botLogin: string;
+  configFile: string;
+  config: RepoConfig;
+  runner: RunnerEnvironment;
+}
+
+/** A setting that is wrong in a way the user must fix; main.ts reports it as the failure. */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+const taskSchema = z
+  .object({
+    name: z.string().min(1),
+    objective: z.string().min(1),
+    cron: z.string().optional(),
+    policy: z.string().optional(),
+    labels: z.array(z.string()).optional(),
+    assignees: z.array(z.string()).optional(),
+    'allowed-commands': z.array(z.string()).optional(),
+  })
+  .strict();
+
+/** The repository config file; unknown keys are errors so a typo never silently does nothing. */
+export const repoConfigSchema = z
+  .object({
+    tasks: z.array(taskSchema).optional(),
+  })
+  .strict();
+export type RepoConfig = z.infer<typeof repoConfigSchema>;
+
+const runnerSchema = z.object({
+  GITHUB_EVENT_NAME: z.string().min(1),
+  GITHUB_EVENT_PATH: z.string().min(1),
+  GITHUB_REPOSITORY: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name'),
+  GITHUB_WORKSPACE: z.string().min(1),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  GITHUB_SERVER_URL: z.url().default('https://github.com'),
+  GITHUB_RUN_ID: z.string().default(''),
+});
+
+const branchPrefixSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"')
+  .refine((v) => !v.includes('..') && !v.startsWith('/') && !v.startsWith('-'), 'is not a valid git ref prefix');
+
+/** Reads an input with a schema; a bad value names the input and what it accepts. */
+function input<T>(name: string, schema: z.ZodType<T>): T {
+  const raw = core.getInput(name);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => i.message).join('; ');
+    throw new SettingsError(`Input "${name}" is invalid (${JSON.stringify(raw)}): ${why}.`);
+  }
+  return parsed.data;
+}
+
+function lines(name: string): string[] {
+  return core
+    .getMultilineInput(name)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+const orDefault = (values: string[], fallback: string[]): string[] => (values.length > 0 ? values : fallback);
+
+const withDefault = (fallback: string) => z.string().transform((v) => v.trim() || fallback);
+
+function readRunner(env: NodeJS.ProcessEnv): RunnerEnvironment {
+  const parsed = runnerSchema.safeParse(env);
+  if (!parsed.success) {
+    const what = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new SettingsError(`The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`);
+  }
+  const e = parsed.data;
+  const [owner = '', repo = ''] = e.GITHUB_REPOSITORY.split('/');
+  return {
+    eventName: e.GITHUB_EVENT_NAME,
+    eventPath: e.GITHUB_EVENT_PATH,
+    owner,
+    repo,
+    workspace: e.GITHUB_WORKSPACE,
+    apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
+    serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ''),
+    runId: e.GITHUB_RUN_ID,
+  };
+}
+
+/** Reads the optional config file; a missing file is an empty config, a broken one is an error naming file and key. */
+export function readRepoConfig(workspace: string, file: string): RepoConfig {
+  const full = path.resolve(workspace, file);
+  if (!full.startsWith(path.resolve(workspace) + path.sep)) {
+    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
+  }
+  if (!existsSync(full)) return {};
+  let data: unknown;
+  try {
+    data = parseYaml(readFileSync(full, 'utf8')) ?? {};
+  } catch (error) {
+    throw new SettingsError(`${file} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = repoConfigSchema.safeParse(data);
+  if (!parsed.success) {
+    const what = parsed.error.issues
+      .map((i) => {
+        const where = i.path.length > 0 ? i.path.join('.') : '(top level)';
+        return `${where}: ${i.message}`;
+      })
+      .join('; ');
+    throw new SettingsError(`${file} is invalid: ${what}.`);
+  }
+  return parsed.data;
+}
+
+/** Reads and validates everything the action is configured with. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const githubToken = input('github-token', z.string());
+  const apiKey = input('api-key', z.string());
+  const baseURL = input('base-url', withDefault('https://api.openai.com/v1').pipe(z.url()));
+  const plannerKey = input('planner-api-key', z.string()) || apiKey;
+  const executorKey = input('executor-api-key', z.string()) || apiKey;
+  for (const secret of [githubToken, apiKey, plannerKey, executorKey]) {
+    if (secret) core.setSecret(secret);
+  }
+  const runner = readRunner(env);
+  const configFile = input('config-file', withDefault('.github/plangate.yml'));
+  return {
+    githubToken,
+    planner: {
+      model: input('planner-model', withDefault('gpt-4.1')),
+      baseURL: input('planner-base-url', z.string()).trim() ? input('planner-base-url', z.url()) : baseURL,
+      apiKey: plannerKey,
+    },
+    executor: {
+      model: input('executor-model', withDefault('gpt-4.1-mini')),
+      baseURL: input('executor-base-url', z.string()).trim() ? input('executor-base-url', z.url()) : baseURL,
+      apiKey: executorKey,
+    },
+    triggerPermission: input('trigger-permission', withDefault('write').pipe(roleSchema)),
+    approvePermission: input('approve-permission', withDefault('write').pipe(roleSchema)),
+    allowedCommands: lines('allowed-commands'),
+    // An empty list falls back to the default: protection is never switched off by omission.
+    protectedPaths: orDefault(lines('protected-paths'), ['.github/workflows/**']),
+    maxIterations: input('max-iterations', withDefault('8').pipe(z.string().regex(/^\d+$/, 'must be a whole number')).transform(Number).pipe(z.number().int().min(1).max(100))),
+    branchPrefix: input('branch-prefix', withDefault('plangate/').pipe(branchPrefixSchema)),
+    baseBranch: input('base-branch', z.string().trim()),
+    botLogin: input('bot-login', withDefault('github-actions[bot]')),
+    configFile,
+    config: readRepoConfig(runner.workspace, configFile),
+    runner,
+  };
+}
