@@ -1,6 +1,7 @@
 import type { GitHubClient } from './client.js';
 import { roleSchema, type RepoRole } from '../permissions.js';
 import { fitBody } from '../render/limits.js';
+import { redact } from '../redact.js';
 
 /**
  * The slice of GitHub's API a plangate run needs, bound to one repository. Every body posted goes
@@ -87,8 +88,10 @@ function toPull(raw: RawPull): PullRequest {
   };
 }
 
-export function createThread(octokit: GitHubClient, repoRef: RepoRef): Thread {
+/** `secrets` are cut out of every body before it is posted. */
+export function createThread(octokit: GitHubClient, repoRef: RepoRef, secrets: readonly string[] = []): Thread {
   const { owner, repo } = repoRef;
+  const safe = (body: string) => fitBody(redact(body, secrets));
   return {
     repoRef,
     async permissionOf(login) {
@@ -105,11 +108,11 @@ export function createThread(octokit: GitHubClient, repoRef: RepoRef): Thread {
       await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     },
     async postComment(issue, body) {
-      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: fitBody(body) });
+      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: safe(body) });
       return toComment(data);
     },
     async updateComment(commentId, body) {
-      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: fitBody(body) });
+      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: safe(body) });
       return toComment(data);
     },
     async listComments(issue) {
@@ -130,11 +133,11 @@ export function createThread(octokit: GitHubClient, repoRef: RepoRef): Thread {
       return first ? toPull(first) : undefined;
     },
     async createPullRequest(input) {
-      const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body: fitBody(input.body) });
+      const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body: safe(input.body) });
       return toPull(data);
     },
     async updatePullRequest(number, input) {
-      const body = input.body === undefined ? undefined : fitBody(input.body);
+      const body = input.body === undefined ? undefined : safe(input.body);
       const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body });
       return toPull(data);
     },

@@ -3,6 +3,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { outcomeSchema, planSchema, type Plan } from '../machine/fields.js';
 import type { Snapshot } from '../machine/types.js';
+import { usageLedgerSchema } from '../models/usage.js';
 
 /**
  * The plan record: the hidden, machine-readable half of a plan comment. It carries everything an
@@ -58,6 +59,8 @@ export const planRecordSchema = z.object({
   base: z.object({ ref: z.string().min(1), sha: z.string().regex(/^[0-9a-f]{40,64}$/) }),
   models: z.object({ planner: z.string(), executor: z.string() }),
   snapshot: snapshotSchema,
+  /** What planning cost, so the pull request can show the whole run's usage. */
+  usage: usageLedgerSchema,
   approvedBy: z.string().optional(),
   supersededBy: z.string().optional(),
   branch: z.string().optional(),

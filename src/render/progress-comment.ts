@@ -3,7 +3,8 @@ import { renderHistoryLines } from './history.js';
 import { clip } from './limits.js';
 import { code, codeBlock, escapeHtml } from './markdown.js';
 import type { RunView } from './run-view.js';
-import { formatUsd, totalCost } from './usage-table.js';
+import { formatCost } from '../models/usage.js';
+import { sumCost } from './usage-table.js';
 
 /**
  * The progress comment, updated in place after every cycle: plan steps ticked as cycles finish, the
@@ -32,7 +33,7 @@ export function renderProgressComment(view: RunView): string {
   const parts = [
     headline(view),
     '',
-    `Approved by @${view.approvedBy} · ${links.join(' · ')} · cycles: ${iteration} · cost so far: ${formatUsd(totalCost(view.usage))}`,
+    `Approved by @${view.approvedBy} · ${links.join(' · ')} · cycles: ${iteration} · cost so far: ${formatCost(sumCost(view.usage))}`,
   ];
   if (view.ended?.reason) parts.push('', `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (context.plan) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));

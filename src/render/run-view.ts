@@ -1,5 +1,5 @@
 import type { Snapshot } from '../machine/types.js';
-import type { UsageRow } from './usage-table.js';
+import type { RoleUsageSummary } from '../models/usage.js';
 
 /** Everything the progress comment, the pull request and the job summary show about one run. */
 export interface RunView {
@@ -13,7 +13,7 @@ export interface RunView {
   runUrl: string;
   pullRequestUrl?: string;
   snapshot: Snapshot;
-  usage: UsageRow[];
+  usage: RoleUsageSummary[];
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

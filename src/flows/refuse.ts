@@ -1,0 +1,22 @@
+import type { CommandSource } from '../commands.js';
+import type { Thread } from '../github/thread.js';
+import { renderRefusal } from '../render/refusal.js';
+import type { FlowResult } from '../run-context.js';
+import * as core from '@actions/core';
+
+/**
+ * Answers a command that will not be carried out: a reply saying why and what to do, and a 👎 on
+ * the command. Shared by every flow, so every refusal reads the same.
+ */
+export async function refuse(
+  thread: Thread,
+  source: CommandSource,
+  command: string,
+  reason: string,
+  fix: string,
+): Promise<FlowResult> {
+  core.notice(`Refused ${command} by @${source.author}: ${reason}`);
+  await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
+  await thread.react(source.commentId, '-1').catch(() => undefined);
+  return { outcome: 'refused' };
+}

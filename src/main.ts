@@ -1,0 +1,102 @@
+import * as core from '@actions/core';
+import { readFileSync } from 'node:fs';
+import { commandFromIssueComment, type Command } from './commands.js';
+import { createGitHubClient } from './github/client.js';
+import { createThread } from './github/thread.js';
+import { createChatClient } from './models/chat-client.js';
+import { createGit } from './repo/git.js';
+import type { FlowResult, RunContext } from './run-context.js';
+import { readSettings, type Settings } from './settings.js';
+import { approveFlow } from './flows/approve.js';
+import { planFlow } from './flows/plan.js';
+import { redact } from './redact.js';
+
+/**
+ * The composition root: reads the settings, builds the clients, decides the command and hands it to
+ * its flow. The only place that fails the step, for any thrown value.
+ */
+export async function run(): Promise<void> {
+  let secrets: string[] = [];
+  try {
+    const settings = readSettings();
+    secrets = [settings.githubToken, settings.planner.apiKey, settings.executor.apiKey].filter(Boolean);
+    const command = readCommand(settings);
+    if (command.kind === 'ignore') {
+      core.info(`Nothing to do: ${command.reason}.`);
+      setOutputs({ outcome: 'ignored' });
+      return;
+    }
+    const ctx = createContext(settings, secrets);
+    let result: FlowResult;
+    try {
+      result = command.kind === 'plan' ? await planFlow(ctx, command) : await approveFlow(ctx, command);
+    } catch (error) {
+      await reportFailure(ctx, command, error);
+      throw error;
+    }
+    setOutputs(result);
+    if (result.outcome === 'failed') core.setFailed(`plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`);
+  } catch (error) {
+    core.setOutput('outcome', 'failed');
+    core.setFailed(redact(messageOf(error), secrets));
+  }
+}
+
+function readCommand(settings: Settings): Command {
+  const { eventName, eventPath } = settings.runner;
+  if (eventName !== 'issue_comment') {
+    return { kind: 'ignore', reason: `the ${eventName} event carries no plangate command` };
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(readFileSync(eventPath, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error)}`);
+  }
+  return commandFromIssueComment(payload, settings.botLogin);
+}
+
+function createContext(settings: Settings, secrets: string[]): RunContext {
+  const { runner } = settings;
+  const octokit = createGitHubClient(settings.githubToken, runner.apiUrl);
+  return {
+    settings,
+    thread: createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets),
+    git: createGit(runner.workspace),
+    planner: createChatClient('planner', settings.planner),
+    executor: createChatClient('executor', settings.executor),
+    runUrl: runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '',
+    writeSummary: async (markdown) => {
+      if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
+    },
+  };
+}
+
+/** Tells the thread that a command failed, so a failure is never silent; best effort. */
+async function reportFailure(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>, error: unknown): Promise<void> {
+  const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
+  try {
+    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf(error)}.${link}`);
+    await ctx.thread.react(command.commentId, '-1');
+  } catch (reportError) {
+    core.warning(`Could not report the failure on the thread: ${messageOf(reportError)}`);
+  }
+}
+
+function setOutputs(result: FlowResult): void {
+  core.setOutput('outcome', result.outcome);
+  if (result.planId) core.setOutput('plan-id', result.planId);
+  if (result.branch) core.setOutput('branch', result.branch);
+  if (result.prNumber !== undefined) core.setOutput('pr-number', String(result.prNumber));
+  if (result.prUrl) core.setOutput('pr-url', result.prUrl);
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,32 @@
+import type { Command } from './commands.js';
+import type { Thread } from './github/thread.js';
+import type { ChatClient } from './models/chat-client.js';
+import type { Git } from './repo/git.js';
+import type { Settings } from './settings.js';
+
+/**
+ * What every flow is handed by the composition root: settings, the GitHub thread, git in the
+ * workspace and the two model clients. Flows own no clients, so tests pass fakes in.
+ */
+export interface RunContext {
+  settings: Settings;
+  thread: Thread;
+  git: Git;
+  planner: ChatClient;
+  executor: ChatClient;
+  /** Link to this job's run page, for comments and the PR. */
+  runUrl: string;
+  /** Writes the job summary; a no-op where the runner offers none. */
+  writeSummary(markdown: string): Promise<void>;
+}
+
+/** What a flow reports back; main.ts turns it into the action's outputs. */
+export interface FlowResult {
+  outcome: 'planned' | 'done' | 'aborted' | 'refused' | 'ignored' | 'failed';
+  planId?: string;
+  branch?: string;
+  prNumber?: number;
+  prUrl?: string;
+}
+
+export type CommandOf<K extends Command['kind']> = Extract<Command, { kind: K }>;

@@ -1,0 +1,343 @@
+import fs from 'node:fs';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { GitCommandError, runGit } from './git.js';
+import { defineTool } from './tool.js';
+import type { Tool } from './tool.js';
+import { ToolError } from './tool-error.js';
+import { resolveInWorkspace, workspaceRelative } from './workspace.js';
+
+/**
+ * The tools both roles hold: they look at the repository and change nothing. Listing and search go
+ * through git so that only the repository's own files (tracked, or new and not ignored) appear,
+ * never node_modules or build output.
+ */
+
+/** More paths than this bury the useful part of a listing; the model is told to narrow instead. */
+const MAX_LISTED_PATHS = 2_000;
+/** Matches beyond this are counted, not shown. */
+const MAX_SEARCH_MATCHES = 200;
+/** A single minified line must not fill the whole result. */
+const MAX_MATCH_LINE_CHARS = 400;
+const MAX_READ_LINE_BYTES = 4_000;
+/** read_file stops adding lines past this and says where to continue; below the toolbox limit. */
+const READ_OUTPUT_BUDGET = 14_000;
+/** Bytes sniffed for NUL to tell binary files apart, as git does. */
+const BINARY_SNIFF_BYTES = 8_000;
+/** Past this size a ranged read stops after its last line instead of counting every line. */
+const FULL_COUNT_MAX_BYTES = 32 * 1024 * 1024;
+
+const listFilesSchema = z
+  .object({
+    path: z
+      .string()
+      .optional()
+      .describe('Directory to list, relative to the repository root. Omit for the whole repository.'),
+    glob: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Glob filter such as "**/*.ts" or "src/**/test-*.ts". A pattern without "/" matches file names at any depth.'),
+  })
+  .strict();
+
+const readFileSchema = z
+  .object({
+    path: z.string().min(1).describe('File to read, relative to the repository root.'),
+    start_line: z.number().int().min(1).optional().describe('First line to show (1-based, inclusive).'),
+    end_line: z.number().int().min(1).optional().describe('Last line to show (1-based, inclusive).'),
+  })
+  .strict()
+  .refine((a) => a.start_line === undefined || a.end_line === undefined || a.end_line >= a.start_line, {
+    message: 'end_line must be greater than or equal to start_line',
+    path: ['end_line'],
+  });
+
+const searchSchema = z
+  .object({
+    pattern: z.string().min(1).describe('Perl-compatible regular expression, matched per line.'),
+    path: z.string().optional().describe('Directory or file to search in, relative to the repository root.'),
+    glob: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only search files matching this glob, e.g. "**/*.ts"; a pattern without "/" matches file names at any depth.'),
+  })
+  .strict();
+
+/** list_files, read_file and search, confined to `workspace`. */
+export function createReadTools(workspace: string): Tool[] {
+  return [listFilesTool(workspace), readFileTool(workspace), searchTool(workspace)];
+}
+
+function listFilesTool(workspace: string): Tool {
+  return defineTool({
+    name: 'list_files',
+    description:
+      'List the files of the repository (tracked files and new files not ignored by .gitignore), one path per line, relative to the repository root. Narrow with path (a directory) and glob.',
+    schema: listFilesSchema,
+    async run(args) {
+      const scope = existingScope(workspace, args.path);
+      const pathspec = scope === '.' ? [] : [`:(literal)${scope}`];
+      const [listed, deleted] = await Promise.all([
+        runGit(workspace, ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', ...pathspec]),
+        runGit(workspace, ['ls-files', '--deleted', '-z', '--', ...pathspec]),
+      ]);
+      const gone = new Set(splitNul(deleted));
+      const matches = globFilter(args.glob, scope);
+      const files = [...new Set(splitNul(listed))].filter((f) => !gone.has(f) && matches(f)).sort(byCodeUnit);
+      if (files.length === 0) {
+        return `No files found${describeScope(scope, args.glob)}.`;
+      }
+      const shown = files.slice(0, MAX_LISTED_PATHS);
+      const lines = shown.join('\n');
+      if (files.length <= MAX_LISTED_PATHS) return lines;
+      return `${lines}\n[${files.length - shown.length} more paths not shown; narrow the listing with path or glob]`;
+    },
+  });
+}
+
+function readFileTool(workspace: string): Tool {
+  return defineTool({
+    name: 'read_file',
+    description:
+      'Read a text file with line numbers ("12: text"). Give start_line/end_line (1-based, inclusive) to read part of a large file; the header reports the total number of lines.',
+    schema: readFileSchema,
+    async run(args) {
+      const abs = resolveInWorkspace(workspace, args.path);
+      const shown = workspaceRelative(workspace, abs);
+      const stat = statOrNull(abs);
+      if (stat === null) {
+        throw new ToolError(`File not found: ${shown}. Use list_files or search to find the right path.`);
+      }
+      if (stat.isDirectory()) {
+        throw new ToolError(`${shown} is a directory; use list_files with path "${shown}" to see its files.`);
+      }
+      if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file; read_file reads text files only.`);
+      if (await looksBinary(abs)) {
+        throw new ToolError(`${shown} looks like a binary file (${stat.size} bytes); read_file shows text files only.`);
+      }
+      const start = args.start_line ?? 1;
+      const end = args.end_line ?? Number.POSITIVE_INFINITY;
+      const stopEarly = args.end_line !== undefined && stat.size > FULL_COUNT_MAX_BYTES;
+      const read = await readLineRange(abs, start, end, stopEarly);
+      if (read.total === 0 && read.complete) return `${shown} is empty (0 lines).`;
+      const totalText = read.complete ? `${read.total}` : `more than ${read.total} (file is ${stat.size} bytes)`;
+      if (read.lines.length === 0) {
+        throw new ToolError(`start_line ${start} is past the end of ${shown}, which has ${totalText} lines.`);
+      }
+      const last = start + read.lines.length - 1;
+      let header = `${shown}: lines ${start}-${last} of ${totalText}`;
+      if (read.budgetHit) header += ` (output limit reached; continue with start_line=${last + 1})`;
+      return `${header}\n${read.lines.join('\n')}`;
+    },
+  });
+}
+
+function searchTool(workspace: string): Tool {
+  return defineTool({
+    name: 'search',
+    description:
+      'Search file contents with a Perl-compatible regular expression over the repository (tracked files and new files not ignored by .gitignore; binary files skipped). Prints "path:line: text" per matching line. Narrow with path and glob.',
+    schema: searchSchema,
+    async run(args) {
+      const scope = existingScope(workspace, args.path);
+      const pathspec = scope === '.' ? [] : [`:(literal)${scope}`];
+      const stdout = await gitGrep(workspace, args.pattern, pathspec);
+      const matches = globFilter(args.glob, scope);
+      const hits: string[] = [];
+      let total = 0;
+      for (const line of stdout.split('\n')) {
+        const hit = parseGrepLine(line);
+        if (hit === null || !matches(hit.file)) continue;
+        total += 1;
+        if (hits.length < MAX_SEARCH_MATCHES) hits.push(`${hit.file}:${hit.line}: ${clip(hit.text, MAX_MATCH_LINE_CHARS)}`);
+      }
+      if (total === 0) return 'No matches.';
+      if (total <= hits.length) return hits.join('\n');
+      return `${hits.join('\n')}\n[${total - hits.length} more matches not shown; narrow the search with path, glob or a more specific pattern]`;
+    },
+  });
+}
+
+/**
+ * git grep with PCRE, falling back to extended regexps on a git built without PCRE. Exit 1 means
+ * no match; exit 128 is a bad pattern (or a broken repository), reported in git's own words.
+ */
+async function gitGrep(workspace: string, pattern: string, pathspec: string[]): Promise<string> {
+  const run = (flavor: '-P' | '-E') =>
+    runGit(workspace, ['grep', '--untracked', '-n', '-I', '-z', '--no-color', flavor, '-e', pattern, '--', ...pathspec]);
+  try {
+    return await run('-P');
+  } catch (error) {
+    if (!(error instanceof GitCommandError)) throw error;
+    if (error.exitCode === 1 && error.stderr.trim() === '') return '';
+    if (!/USE_LIBPCRE|not compiled with|Perl-compatible/i.test(error.stderr)) throw grepFailure(error, pattern);
+  }
+  try {
+    return await run('-E');
+  } catch (error) {
+    if (!(error instanceof GitCommandError)) throw error;
+    if (error.exitCode === 1 && error.stderr.trim() === '') return '';
+    throw grepFailure(error, pattern);
+  }
+}
+
+function grepFailure(error: GitCommandError, pattern: string): Error {
+  const detail = error.stderr.replace(/^fatal:\s*/gm, '').trim();
+  if (error.exitCode === 128 && /-e option|regex|regular expression|parenthes|bracket|character class/i.test(detail)) {
+    return new ToolError(
+      `Invalid search pattern ${JSON.stringify(pattern)}: ${detail}. Patterns are regular expressions; escape literal characters such as ( ) [ ] { } . * + ? | with a backslash.`,
+    );
+  }
+  return new ToolError(`search failed: ${detail || error.message}`);
+}
+
+/** `-z` output: path NUL line NUL text. */
+function parseGrepLine(line: string): { file: string; line: string; text: string } | null {
+  const first = line.indexOf('\0');
+  if (first < 0) return null;
+  const second = line.indexOf('\0', first + 1);
+  if (second < 0) return null;
+  return { file: line.slice(0, first), line: line.slice(first + 1, second), text: line.slice(second + 1) };
+}
+
+/**
+ * Resolves an optional path argument to a workspace-relative scope that exists. Throws when it
+ * does not, because an empty listing would wrongly suggest the directory is empty.
+ */
+function existingScope(workspace: string, relPath: string | undefined): string {
+  if (relPath === undefined || relPath === '' || relPath === '.') return '.';
+  const abs = resolveInWorkspace(workspace, relPath);
+  const shown = workspaceRelative(workspace, abs);
+  if (statOrNull(abs) === null) {
+    throw new ToolError(`No such file or directory: ${shown}. Use list_files without path to see the repository.`);
+  }
+  return shown;
+}
+
+/**
+ * One glob semantics for list_files and search: matched against the repository-relative path, or
+ * relative to the `path` argument, and against the file name alone when it has no "/".
+ */
+function globFilter(glob: string | undefined, scope: string): (file: string) => boolean {
+  if (glob === undefined) return () => true;
+  // picomatch's basename mode breaks patterns that do contain "/", so only enable it without one.
+  const matcher = picomatch(glob, { dot: true, basename: !glob.includes('/') });
+  const prefix = scope === '.' ? '' : `${scope}/`;
+  return (file) => matcher(file) || (prefix !== '' && file.startsWith(prefix) && matcher(file.slice(prefix.length)));
+}
+
+function describeScope(scope: string, glob: string | undefined): string {
+  const parts: string[] = [];
+  if (scope !== '.') parts.push(` under ${scope}`);
+  if (glob !== undefined) parts.push(` matching ${JSON.stringify(glob)}`);
+  return parts.join('');
+}
+
+interface LineRange {
+  lines: string[];
+  /** Lines seen; the file's total when `complete`. */
+  total: number;
+  complete: boolean;
+  budgetHit: boolean;
+}
+
+/**
+ * Streams the file and keeps only the requested lines, so a range of a large file costs memory
+ * for that range alone. Splits on the newline byte, which never occurs inside a UTF-8 sequence.
+ */
+async function readLineRange(abs: string, start: number, end: number, stopAfterEnd: boolean): Promise<LineRange> {
+  const lines: string[] = [];
+  let budget = READ_OUTPUT_BUDGET;
+  let budgetHit = false;
+  let lineNo = 1;
+  let pieces: Buffer[] = [];
+  let pieceBytes = 0;
+  let cutBytes = 0;
+  let pending = false;
+
+  const wanted = () => !budgetHit && lineNo >= start && lineNo <= end;
+  const finishLine = () => {
+    if (wanted()) {
+      let text = Buffer.concat(pieces).toString('utf8');
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      if (cutBytes > 0) text += ` … [line cut: ${cutBytes} more bytes]`;
+      const rendered = `${lineNo}: ${text}`;
+      if (rendered.length + 1 > budget && lines.length > 0) {
+        budgetHit = true;
+      } else {
+        lines.push(rendered);
+        budget -= rendered.length + 1;
+      }
+    }
+    pieces = [];
+    pieceBytes = 0;
+    cutBytes = 0;
+    pending = false;
+    lineNo += 1;
+  };
+
+  const stream = fs.createReadStream(abs);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let pos = 0;
+      while (pos < chunk.length) {
+        const newline = chunk.indexOf(0x0a, pos);
+        const stop = newline < 0 ? chunk.length : newline;
+        if (stop > pos) pending = true;
+        if (wanted()) {
+          const room = Math.max(0, MAX_READ_LINE_BYTES - pieceBytes);
+          const take = Math.min(room, stop - pos);
+          if (take > 0) {
+            pieces.push(Buffer.from(chunk.subarray(pos, pos + take)));
+            pieceBytes += take;
+          }
+          cutBytes += stop - pos - take;
+        }
+        if (newline < 0) break;
+        finishLine();
+        pos = newline + 1;
+      }
+      if (stopAfterEnd && (lineNo > end || budgetHit)) {
+        return { lines, total: lineNo - 1, complete: false, budgetHit };
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  if (pending) finishLine();
+  return { lines, total: lineNo - 1, complete: true, budgetHit };
+}
+
+async function looksBinary(abs: string): Promise<boolean> {
+  const handle = await fs.promises.open(abs, 'r');
+  try {
+    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+function statOrNull(abs: string): fs.Stats | null {
+  try {
+    return fs.statSync(abs);
+  } catch {
+    return null;
+  }
+}
+
+function splitNul(text: string): string[] {
+  return text.split('\0').filter((entry) => entry !== '');
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)} … [${text.length - max} more characters]`;
+}
+
+/** Locale-independent order, so the same tree always lists the same way. */
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

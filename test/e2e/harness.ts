@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { GITHUB_EMULATOR_SERVER_URL, startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
+import { startScriptedModel, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+
+/**
+ * One end-to-end world: a bare repository as origin, a fresh checkout as the workspace, the GitHub
+ * emulator and the scripted model. `runAction` starts the bundled action exactly as the Actions
+ * runner does: `node dist/index.js` with the event file, the runner variables and INPUT_* values.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const bundledAction = path.join(root, 'dist/index.js');
+
+export const token = 'ghs_e2eTokenValue0123456789abcdef';
+export const apiKey = 'sk-e2e-model-key-0123456789abcdef';
+export const owner = 'octo-org';
+export const repo = 'sample';
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'Mona', GIT_AUTHOR_EMAIL: 'mona@example.com', GIT_COMMITTER_NAME: 'Mona', GIT_COMMITTER_EMAIL: 'mona@example.com' },
+  }).trim();
+}
+
+/** The sample project every scenario starts from. */
+const sampleFiles: Record<string, string> = {
+  'README.md': '# sample\n\nA tiny project for plangate scenarios.\n',
+  'package.json': '{\n  "name": "sample",\n  "version": "1.0.0",\n  "type": "module"\n}\n',
+  'src/greet.js': "export function greet(name) {\n  return 'Hello ' + name;\n}\n",
+  '.github/workflows/ci.yml': 'name: ci\non: push\njobs: {}\n',
+};
+
+export interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+export interface World {
+  dir: string;
+  origin: string;
+  workspace: string;
+  gh: GitHubEmulator;
+  model: ScriptedModel;
+  /** Re-clones the workspace, as actions/checkout gives every job a fresh one. */
+  freshCheckout(): void;
+  runAction(event: { name: string; payload: unknown }, inputs?: Record<string, string>): Promise<ActionRun>;
+  close(): Promise<void>;
+}
+
+/** Defaults the runner would fill in from action.yml, so the action sees what it sees in a workflow. */
+function actionDefaults(): Record<string, string> {
+  const manifest = parseYaml(readFileSync(path.join(root, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default?: string }>;
+  };
+  const defaults: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(manifest.inputs)) {
+    defaults[name] = String(spec.default ?? '').replace('${{ github.token }}', token);
+  }
+  return defaults;
+}
+
+/** Reads the GITHUB_OUTPUT file format: name=value lines and name<<DELIMITER blocks. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const [, name = '', delimiter] = heredoc;
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] ?? '');
+      outputs[name] = value.join('\n');
+    } else if (line.includes('=')) {
+      outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+  }
+  return outputs;
+}
+
+export async function createWorld(script: Record<string, Reply[]>, files: Record<string, string> = sampleFiles): Promise<World> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'plangate-e2e-'));
+  const origin = path.join(dir, 'origin.git');
+  const seed = path.join(dir, 'seed');
+  const workspace = path.join(dir, 'workspace');
+  git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  git(dir, 'init', '--quiet', '--initial-branch=main', seed);
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(seed, file)), { recursive: true });
+    writeFileSync(path.join(seed, file), content);
+  }
+  git(seed, 'add', '--all');
+  git(seed, 'commit', '--quiet', '-m', 'Initial commit');
+  git(seed, 'push', '--quiet', origin, 'HEAD:refs/heads/main');
+
+  const gh = await startGitHubEmulator({ owner, repo, token, originPath: origin });
+  const model = await startScriptedModel({ script, apiKey });
+  let runs = 0;
+
+  const world: World = {
+    dir,
+    origin,
+    workspace,
+    gh,
+    model,
+    freshCheckout() {
+      rmSync(workspace, { recursive: true, force: true });
+      git(dir, 'clone', '--quiet', origin, workspace);
+    },
+    async runAction(event, inputs = {}) {
+      runs += 1;
+      const runDir = path.join(dir, `run-${runs}`);
+      mkdirSync(runDir);
+      const eventPath = path.join(runDir, 'event.json');
+      const outputPath = path.join(runDir, 'output');
+      const summaryPath = path.join(runDir, 'summary.md');
+      writeFileSync(eventPath, JSON.stringify(event.payload));
+      writeFileSync(outputPath, '');
+      writeFileSync(summaryPath, '');
+      const merged = { ...actionDefaults(), 'api-key': apiKey, 'base-url': model.url, 'planner-model': 'planner', 'executor-model': 'executor', ...inputs };
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        GITHUB_ACTIONS: 'true',
+        CI: 'true',
+        GITHUB_EVENT_NAME: event.name,
+        GITHUB_EVENT_PATH: eventPath,
+        GITHUB_REPOSITORY: `${owner}/${repo}`,
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_API_URL: gh.url,
+        GITHUB_SERVER_URL: GITHUB_EMULATOR_SERVER_URL,
+        GITHUB_RUN_ID: String(1000 + runs),
+        GITHUB_OUTPUT: outputPath,
+        GITHUB_STEP_SUMMARY: summaryPath,
+        RUNNER_TEMP: runDir,
+      };
+      for (const [name, value] of Object.entries(merged)) env[`INPUT_${name.toUpperCase()}`] = value;
+      // Asynchronous on purpose: a synchronous spawn would block the in-process emulator and model.
+      const child = spawn(process.execPath, [bundledAction], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+      return {
+        code,
+        stdout,
+        stderr,
+        outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
+        summary: existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '',
+      };
+    },
+    async close() {
+      await Promise.all([gh.close(), model.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  world.freshCheckout();
+  return world;
+}

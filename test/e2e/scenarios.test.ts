@@ -1,0 +1,221 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { say, toolCall } from '../fakes/scripted-model.js';
+import { issueCommentPayload } from '../fakes/payloads.js';
+import { apiKey, createWorld, git, owner, repo, token, type World } from './harness.js';
+
+/**
+ * The whole loop against the bundled action: /plan → plan comment → /approve → executor → branch →
+ * pull request, with real git, the GitHub emulator and a scripted model.
+ */
+
+const bot = 'github-actions[bot]';
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const plan = {
+  steps: [
+    { title: 'Add a farewell function', detail: 'Export farewell(name) from src/greet.js.', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
+    { title: 'Document it', files: ['README.md'] },
+  ],
+  risks: ['None beyond a new export.'],
+};
+const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
+
+/** A comment by `login` on the thread, as GitHub stores it, and the webhook event it fires. */
+function comment(w: World, issue: number, login: string, body: string) {
+  const issueData = w.gh.issue(issue);
+  if (!issueData) throw new Error(`no issue ${issue}`);
+  const created = w.gh.addComment(issue, { login, body });
+  return {
+    name: 'issue_comment',
+    payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }),
+  };
+}
+
+function botComments(w: World, issue: number) {
+  return w.gh.comments(issue).filter((c) => c.user?.login === bot);
+}
+
+async function planOn(w: World, issue: number) {
+  w.freshCheckout();
+  const run = await w.runAction(comment(w, issue, 'mona', '/plan Add a farewell function\nKeep greet as it is.'));
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(run.outputs.outcome).toBe('planned');
+  return run;
+}
+
+describe('plan, approve, pull request', () => {
+  it('posts a plan, executes it on approval and opens a pull request with the change and the history', async () => {
+    world = await createWorld({
+      planner: [
+        toolCall('read_file', { path: 'src/greet.js' }),
+        toolCall('update_context', { plan, directive: 'Append a farewell(name) function to src/greet.js that returns "Goodbye " + name.' }),
+        // finish, in the approve run
+        toolCall('update_context', { summary: 'Added farewell(name) next to greet.' }),
+      ],
+      executor: [
+        toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
+        toolCall('update_context', { result: 'Appended farewell to src/greet.js; node --check passes.', outcome: 'done' }),
+      ],
+    });
+    world.gh.setPermission('mona', 'admin');
+    const issue = world.gh.addIssue({ title: 'Say goodbye', body: 'We greet but never say goodbye.', login: 'mona' }).number;
+
+    const planned = await planOn(world, issue);
+    const planId = planned.outputs['plan-id'] ?? '';
+    expect(planId).toMatch(/^[0-9a-f]{8}$/);
+    const [planComment] = botComments(world, issue);
+    expect(planComment?.body).toContain(`/approve ${planId}`);
+    expect(planComment?.body).toContain('- [ ] **1. Add a farewell function**');
+    expect(planComment?.body).toContain('<!-- plangate:record v1 ');
+    const command = world.gh.comments(issue).find((c) => c.body?.startsWith('/plan'));
+    expect(world.gh.reactions(command?.id ?? 0).map((r) => r.content)).toContain('eyes');
+    // The planner is read-only: it was offered no write or command tool.
+    const plannerTools = world.model.requests.find((r) => r.model === 'planner')?.tools.map((t) => (t.type === 'function' ? t.function.name : t.type));
+    expect(plannerTools).toEqual(['list_files', 'read_file', 'search', 'update_context']);
+    expect(world.model.requests.find((r) => r.model === 'planner')?.messages.at(-1)?.content).toMatch(
+      /\nStage: update_context\(field=plan, \.\.\.\) and update_context\(field=directive, \.\.\.\)$/,
+    );
+
+    world.freshCheckout();
+    const approved = await world.runAction(comment(world, issue, 'mona', '/approve'));
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+    expect(approved.outputs).toMatchObject({ outcome: 'done', 'plan-id': planId, branch: `plangate/${issue}-${planId}` });
+
+    // The change is on the pushed branch, committed by the bot, based on main.
+    const branch = `refs/heads/plangate/${issue}-${planId}`;
+    expect(git(world.origin, 'show', `${branch}:src/greet.js`)).toContain("return 'Goodbye ' + name;");
+    expect(git(world.origin, 'log', '-1', '--format=%an', branch)).toBe(bot);
+    expect(git(world.origin, 'merge-base', '--is-ancestor', 'refs/heads/main', branch)).toBe('');
+
+    const [pull] = world.gh.pulls();
+    expect(pull).toBeDefined();
+    expect(approved.outputs['pr-number']).toBe(String(pull?.number));
+    expect(approved.outputs['pr-url']).toBe(pull?.html_url);
+    expect(pull?.head.ref).toBe(`plangate/${issue}-${planId}`);
+    expect(pull?.base.ref).toBe('main');
+    const body = pull?.body ?? '';
+    expect(body).toContain(`Closes #${issue}`);
+    expect(body).toContain('approved by @mona');
+    expect(body).toContain('Add a farewell function');
+    expect(body).toContain('Append a farewell(name) function to src/greet.js');
+    expect(body).toContain('Appended farewell to src/greet.js; node --check passes.');
+    expect(body).toContain('Added farewell(name) next to greet.');
+    // Planning (2 requests) and the summary (1) are one story: the PR shows the whole run's usage.
+    expect(body).toMatch(/\| planner \| `planner` \| 3 \|/);
+    expect(body).toMatch(/\| executor \| `executor` \| 2 \|/);
+
+    // The progress comment ends ticked; the plan comment says done; nothing is left unscripted.
+    const progress = botComments(world, issue).find((c) => c.body?.includes('<!-- plangate:progress'));
+    expect(progress?.body).toContain('finished');
+    expect(progress?.body).toContain('- [x] **1. Add a farewell function**');
+    expect(progress?.body).toContain('- [x] **2. Document it**');
+    expect(botComments(world, issue)[0]?.body).toContain('**Status:** done');
+    expect(world.model.remaining()).toEqual({ planner: 0, executor: 0 });
+    // No secret reached GitHub.
+    const everything = JSON.stringify(world.gh.requests);
+    expect(everything).not.toContain(apiKey);
+    expect(everything).not.toContain(token);
+  });
+
+  it('replans from evidence: the planner sees the first result and the PR history holds both cycles', async () => {
+    world = await createWorld({
+      planner: [
+        toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js.' }),
+        (request) => {
+          // The replan request must carry the first cycle's result as evidence.
+          const last = String(request.messages.at(-1)?.content ?? '');
+          return last.includes('greet.js exports greet only; README has no API section')
+            ? toolCall('update_context', { directive: 'Add an "API" section to README.md listing greet and farewell.' })
+            : say('the replan request did not carry the evidence');
+        },
+        toolCall('update_context', { summary: 'Two cycles: code, then docs.' }),
+      ],
+      executor: [
+        toolCall('write_file', { path: 'src/farewell.js', content: "export const farewell = (n) => 'Goodbye ' + n;\n" }),
+        toolCall('update_context', { result: 'Added src/farewell.js. Note: greet.js exports greet only; README has no API section.', outcome: 'replan' }),
+        toolCall('edit_file', { path: 'README.md', old: 'A tiny project for plangate scenarios.\n', new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n' }),
+        toolCall('update_context', { result: 'README now has an API section.', outcome: 'done' }),
+      ],
+    });
+    world.gh.setPermission('mona', 'write');
+    const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;
+    const planId = (await planOn(world, issue)).outputs['plan-id'];
+
+    world.freshCheckout();
+    const approved = await world.runAction(comment(world, issue, 'mona', `/approve ${planId}`));
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+    expect(approved.outputs.outcome).toBe('done');
+
+    const replanRequest = world.model.requests.filter((r) => r.model === 'planner')[1];
+    expect(String(replanRequest?.messages.at(-1)?.content)).toContain('README has no API section');
+    expect(String(replanRequest?.messages.at(-1)?.content)).toMatch(/\nStage: update_context\(field=directive, \.\.\.\)$/);
+
+    const body = world.gh.pulls()[0]?.body ?? '';
+    expect(body).toContain('#### Cycle 1: replan');
+    expect(body).toContain('#### Cycle 2: done');
+    expect(body.indexOf('Append farewell to src/greet.js.')).toBeLessThan(body.indexOf('Add an "API" section'));
+    const branch = `refs/heads/plangate/${issue}-${planId}`;
+    // One commit per cycle on the pushed branch.
+    expect(git(world.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+    expect(git(world.origin, 'show', `${branch}:README.md`)).toContain('## API');
+    expect(git(world.origin, 'show', `${branch}:src/farewell.js`)).toContain('Goodbye');
+    // The executor kept one append-only session: its second request extends its first.
+    const [first, second] = world.model.requests.filter((r) => r.model === 'executor');
+    expect(second?.messages.slice(0, first?.messages.length)).toEqual(first?.messages);
+  });
+});
+
+describe('refusals', () => {
+  it('refuses an outsider’s /approve with a reply and pushes nothing', async () => {
+    world = await createWorld({
+      planner: [toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js.' })],
+      executor: [],
+    });
+    world.gh.setPermission('mona', 'maintain');
+    const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;
+    await planOn(world, issue);
+
+    world.freshCheckout();
+    const run = await world.runAction(comment(world, issue, 'stranger', '/approve'));
+    expect(run.code).toBe(0);
+    expect(run.outputs.outcome).toBe('refused');
+    const reply = botComments(world, issue).at(-1)?.body ?? '';
+    expect(reply).toContain('@stranger');
+    expect(reply).toContain('/approve');
+    expect(reply).toMatch(/has read permission.*needs write/);
+    expect(git(world.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main');
+    expect(world.model.requests.filter((r) => r.model === 'executor')).toHaveLength(0);
+    expect(world.gh.pulls()).toHaveLength(0);
+    // The plan stays approvable by someone who may.
+    expect(botComments(world, issue)[0]?.body).toContain('**Status:** proposed');
+  });
+
+  it('refuses /approve when the thread has no live plan', async () => {
+    world = await createWorld({ planner: [], executor: [] });
+    world.gh.setPermission('mona', 'admin');
+    const issue = world.gh.addIssue({ title: 'Nothing planned', login: 'mona' }).number;
+    const run = await world.runAction(comment(world, issue, 'mona', '/approve'));
+    expect(run.code).toBe(0);
+    expect(run.outputs.outcome).toBe('refused');
+    const reply = botComments(world, issue).at(-1)?.body ?? '';
+    expect(reply).toContain('there is no plan on this thread');
+    expect(reply).toContain('/plan');
+    expect(world.model.requests).toHaveLength(0);
+  });
+
+  it('ignores its own comments and other bots without a reply', async () => {
+    world = await createWorld({ planner: [], executor: [] });
+    const issue = world.gh.addIssue({ title: 'Bots', login: 'mona' }).number;
+    const before = world.gh.requests.length;
+    const run = await world.runAction(comment(world, issue, 'dependabot[bot]', '/plan bump everything'));
+    expect(run.outputs.outcome).toBe('ignored');
+    expect(world.gh.requests.length).toBe(before);
+    expect(readFileSync(path.join(world.workspace, 'src/greet.js'), 'utf8')).toContain('Hello');
+  });
+});

@@ -1,0 +1,367 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RestEndpointMethodTypes } from '@octokit/rest';
+import { openOrigin } from './github-emulator-git.js';
+import { errorReply, notFound, ROUTES, type Reply, type Route } from './github-emulator-routes.js';
+import { EMULATED_REPO_ID, type RepoRole, type UserType } from './github-emulator-shapes.js';
+import { characterCount, EmulatorSetupError, GITHUB_BODY_LIMIT, GitHubState } from './github-emulator-state.js';
+
+export type { RepoRole } from './github-emulator-shapes.js';
+export { EmulatorSetupError, GITHUB_BODY_LIMIT } from './github-emulator-state.js';
+
+/**
+ * The web (html_url) base of every emulated object. A reserved `.example` host rather than the
+ * emulator's own address, so links rendered into comments and pull requests are the same on every
+ * run whatever port the emulator got; set GITHUB_SERVER_URL to it when running the action.
+ */
+export const GITHUB_EMULATOR_SERVER_URL = 'https://github.example';
+
+/** Objects as GitHub's REST API returns them; the unit test checks them against the OpenAPI description. */
+export type EmulatedIssue = RestEndpointMethodTypes['issues']['get']['response']['data'];
+export type EmulatedComment = RestEndpointMethodTypes['issues']['getComment']['response']['data'];
+export type EmulatedPull = RestEndpointMethodTypes['pulls']['get']['response']['data'];
+export type EmulatedReaction = RestEndpointMethodTypes['reactions']['createForIssueComment']['response']['data'];
+
+export interface GitHubEmulatorOptions {
+  owner: string;
+  repo: string;
+  /** Defaults to `main`. */
+  defaultBranch?: string;
+  /** The only token accepted, as `token <t>` or `Bearer <t>`. */
+  token: string;
+  /**
+   * Bare git repository playing `origin`: pull request heads and bases are looked up in it and
+   * refused when missing or empty, as GitHub does. Without it every branch name exists and shas are
+   * derived from the name.
+   */
+  originPath?: string;
+  /** Private repositories answer 404 for the permission of a login they have no grant for. */
+  private?: boolean;
+  /** Whom the token acts as (author of what the API creates); defaults to `github-actions[bot]`. */
+  tokenLogin?: string;
+}
+
+/** One request the emulator answered, for tests that assert on what the action sent. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  /** The request body: parsed JSON, the raw text when it was not JSON, undefined when empty. */
+  body: unknown;
+  /** The OpenAPI path template that answered, or null when none did (401, 404, injected failure). */
+  route: string | null;
+  /** The response body sent back. */
+  response: unknown;
+}
+
+/** Options for an injected failure; the default body is GitHub's error shape for the status. */
+export interface FailureInit {
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface GitHubEmulator {
+  /** API base, no trailing slash: GITHUB_API_URL, or Octokit's `baseUrl`. */
+  readonly url: string;
+  /** html_url base: GITHUB_SERVER_URL. Always GITHUB_EMULATOR_SERVER_URL. */
+  readonly serverUrl: string;
+  /** Everything answered so far, oldest first. */
+  readonly requests: readonly RequestLogEntry[];
+  close(): Promise<void>;
+
+  setPermission(login: string, role: RepoRole): void;
+  addIssue(input: { title: string; body?: string; login: string; labels?: string[] }): EmulatedIssue;
+  addPullRequest(input: {
+    title: string;
+    body?: string;
+    login: string;
+    head: string;
+    base?: string;
+    draft?: boolean;
+  }): EmulatedPull;
+  addComment(issueNumber: number, input: { login: string; body: string; type?: UserType }): EmulatedComment;
+
+  comments(issueNumber: number): EmulatedComment[];
+  pulls(): EmulatedPull[];
+  reactions(commentId: number): EmulatedReaction[];
+  issue(issueNumber: number): EmulatedIssue | undefined;
+  /**
+   * Answers the next `times` requests whose method matches and whose path matches `path` with
+   * `status` instead of serving them (after authentication, before any side effect).
+   */
+  failNext(method: string, path: RegExp | string, status: number, times?: number, init?: FailureInit): void;
+}
+
+interface Failure {
+  method: string;
+  path: RegExp;
+  status: number;
+  remaining: number;
+  init: FailureInit;
+}
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+  keys: string[];
+}
+
+/** Fixed rate-limit headers: plenty left, so Octokit's throttling plugin never waits. */
+const RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit': '5000',
+  'x-ratelimit-remaining': '4999',
+  'x-ratelimit-used': '1',
+  'x-ratelimit-reset': String(Date.UTC(2030, 0, 1) / 1000),
+  'x-ratelimit-resource': 'core',
+};
+
+const STATUS_MESSAGES: Readonly<Record<number, string>> = {
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Validation Failed',
+  429: 'Too Many Requests',
+  500: 'Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+function compile(route: Route): CompiledRoute {
+  const keys: string[] = [];
+  const source = route.template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    keys.push(key);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}/?$`), keys };
+}
+
+const COMPILED = ROUTES.map(compile);
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tokenOf(header: string | undefined): string | undefined {
+  const match = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/**
+ * Starts a loopback HTTP server that answers like GitHub's REST API for one repository, so the
+ * bundled action can run end to end with GITHUB_API_URL pointing at it. Ids and timestamps come from
+ * counters: the same calls in the same order give the same bodies on every run.
+ */
+export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promise<GitHubEmulator> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const defaultBranch = options.defaultBranch ?? 'main';
+  const state = new GitHubState(
+    {
+      apiUrl: url,
+      serverUrl: GITHUB_EMULATOR_SERVER_URL,
+      owner: options.owner,
+      repo: options.repo,
+      defaultBranch,
+      private: options.private ?? false,
+      repoId: EMULATED_REPO_ID,
+      repoCreatedAt: '2023-12-31T00:00:00Z',
+    },
+    options.originPath === undefined ? undefined : openOrigin(options.originPath),
+  );
+  const caller = state.user(options.tokenLogin ?? 'github-actions[bot]');
+  const log: RequestLogEntry[] = [];
+  const failures: Failure[] = [];
+  let requestCount = 0;
+
+  function route(method: string, pathname: string): { compiled: CompiledRoute; params: Record<string, string> } | undefined {
+    for (const compiled of COMPILED) {
+      if (compiled.route.method !== method) continue;
+      const match = compiled.pattern.exec(pathname);
+      if (!match) continue;
+      const params: Record<string, string> = {};
+      try {
+        compiled.keys.forEach((key, index) => {
+          params[key] = decodeURIComponent(match[index + 1] ?? '');
+        });
+      } catch {
+        return undefined;
+      }
+      const sameRepo =
+        params.owner?.toLowerCase() === options.owner.toLowerCase() &&
+        params.repo?.toLowerCase() === options.repo.toLowerCase();
+      return sameRepo ? { compiled, params } : undefined;
+    }
+    return undefined;
+  }
+
+  function takeFailure(method: string, pathname: string): Failure | undefined {
+    const failure = failures.find((f) => f.remaining > 0 && f.method === method && f.path.test(pathname));
+    if (failure) failure.remaining -= 1;
+    return failure;
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = (request.method ?? 'GET').toUpperCase();
+    const target = new URL(request.url ?? '/', url);
+    const raw = await readBody(request);
+    let body: unknown = raw === '' ? undefined : raw;
+    let parsedJson = raw === '';
+    if (raw !== '') {
+      try {
+        body = JSON.parse(raw);
+        parsedJson = true;
+      } catch {
+        // Kept as text for the log; answered with GitHub's 400 below once auth has passed.
+      }
+    }
+
+    let reply: Reply;
+    let template: string | null = null;
+    const authorized = tokenOf(request.headers.authorization) === options.token;
+    const failure = authorized ? takeFailure(method, target.pathname) : undefined;
+
+    if (!authorized) {
+      reply = errorReply(401, 'Bad credentials');
+    } else if (failure) {
+      reply = {
+        status: failure.status,
+        body: failure.init.body ?? errorReply(failure.status, STATUS_MESSAGES[failure.status] ?? 'Error').body,
+        headers: failure.init.headers ?? {},
+      };
+    } else if (!parsedJson) {
+      reply = errorReply(400, 'Problems parsing JSON');
+    } else {
+      const found = route(method, target.pathname);
+      if (!found) {
+        reply = notFound();
+      } else {
+        template = found.compiled.route.template;
+        try {
+          reply = found.compiled.route.handle(state, {
+            params: found.params,
+            query: target.searchParams,
+            body,
+            caller,
+            selfUrl: `${url}${target.pathname}`,
+          });
+        } catch (error) {
+          // A fault in the emulator must show up in the test, not pass as a GitHub outage.
+          reply = errorReply(500, `plangate GitHub emulator fault: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+
+    requestCount += 1;
+    log.push({
+      method,
+      path: target.pathname,
+      query: Object.fromEntries(target.searchParams),
+      status: reply.status,
+      body,
+      route: template,
+      response: reply.body,
+    });
+    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    response.writeHead(reply.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-github-media-type': 'github.v3; format=json',
+      'x-github-api-version-selected': '2022-11-28',
+      'x-github-request-id': `PLANGATE:${String(requestCount).padStart(6, '0')}`,
+      ...RATE_LIMIT_HEADERS,
+      ...reply.headers,
+      'content-length': String(Buffer.byteLength(text)),
+    });
+    response.end(text);
+  }
+
+  server.on('request', (request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+
+  function requireIssue(issueNumber: number): NonNullable<ReturnType<typeof state.issues.get>> {
+    const issue = state.issues.get(issueNumber);
+    if (!issue) throw new EmulatorSetupError(`no issue or pull request #${issueNumber}`);
+    return issue;
+  }
+
+  function requireBodyWithinLimit(body: string | undefined): void {
+    if (body !== undefined && characterCount(body) > GITHUB_BODY_LIMIT) {
+      throw new EmulatorSetupError(`GitHub never holds a body over ${GITHUB_BODY_LIMIT} characters`);
+    }
+  }
+
+  return {
+    url,
+    serverUrl: GITHUB_EMULATOR_SERVER_URL,
+    requests: log,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Octokit keeps connections alive; without this close() would wait for them to time out.
+        server.closeAllConnections();
+      }),
+
+    setPermission: (login, role) => state.setRole(login, role),
+    addIssue: (input) => {
+      requireBodyWithinLimit(input.body);
+      const issue = state.createIssue({
+        title: input.title,
+        body: input.body ?? null,
+        user: state.user(input.login),
+        labels: input.labels ?? [],
+      });
+      return state.issueJson(issue) as EmulatedIssue;
+    },
+    addPullRequest: (input) => {
+      requireBodyWithinLimit(input.body);
+      const base = input.base ?? defaultBranch;
+      const headSha = state.branchSha(input.head);
+      const baseSha = state.branchSha(base);
+      if (headSha === undefined) throw new EmulatorSetupError(`branch ${input.head} is not in origin`);
+      if (baseSha === undefined) throw new EmulatorSetupError(`branch ${base} is not in origin`);
+      const issue = state.createPull({
+        title: input.title,
+        body: input.body ?? null,
+        user: state.user(input.login),
+        head: input.head,
+        base,
+        headSha,
+        baseSha,
+        draft: input.draft ?? false,
+      });
+      return state.pullJson(issue) as EmulatedPull;
+    },
+    addComment: (issueNumber, input) => {
+      requireBodyWithinLimit(input.body);
+      const comment = state.createComment(requireIssue(issueNumber), input.body, state.user(input.login, input.type));
+      return state.commentJson(comment) as EmulatedComment;
+    },
+
+    comments: (issueNumber) => state.commentsOf(issueNumber).map((c) => state.commentJson(c) as EmulatedComment),
+    pulls: () =>
+      [...state.issues.values()]
+        .filter((issue) => issue.pull !== undefined)
+        .map((issue) => state.pullJson(issue) as EmulatedPull),
+    reactions: (commentId) => state.reactionsOf(commentId).map((r) => state.reactionJson(r) as EmulatedReaction),
+    issue: (issueNumber) => {
+      const issue = state.issues.get(issueNumber);
+      return issue ? (state.issueJson(issue) as EmulatedIssue) : undefined;
+    },
+    failNext: (method, path, status, times = 1, init = {}) => {
+      // Without the stateful flags, RegExp.test answers the same for the same path every time.
+      const pattern = typeof path === 'string' ? new RegExp(path) : new RegExp(path.source, path.flags.replace(/[gy]/g, ''));
+      failures.push({ method: method.toUpperCase(), path: pattern, status, remaining: times, init });
+    },
+  };
+}

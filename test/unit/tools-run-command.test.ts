@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createRunCommandTool } from '../../src/tools/run-command.js';
+import type { Tool } from '../../src/tools/tool.js';
+import { ToolError } from '../../src/tools/tool-error.js';
+import { makeTempDir, removeDir } from './tools-git-fixture.js';
+
+// The child gets only this environment: enough to find node, nothing of the test runner's.
+const env = { PATH: path.dirname(process.execPath), PLANGATE_VISIBLE: 'visible' };
+
+let dir: string;
+
+beforeEach(() => {
+  dir = makeTempDir();
+});
+
+afterEach(() => {
+  removeDir(dir);
+});
+
+function tool(allowedCommands: string[], timeoutMs = 60_000): Tool<{ command: string }> {
+  return createRunCommandTool(dir, { allowedCommands, timeoutMs, env }) as Tool<{ command: string }>;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('run_command', () => {
+  it('runs an allowed command in the workspace and reports exit code and combined output', async () => {
+    const out = await tool(['node -e *']).run({
+      command: `node -e "process.stdout.write(process.cwd() + '\\n'); process.stderr.write('to stderr\\n')"`,
+    });
+    expect(out).toContain('exit code: 0');
+    expect(out).toContain(dir);
+    expect(out).toContain('to stderr');
+  });
+
+  it('treats a non-zero exit as a normal result', async () => {
+    const out = await tool(['node -e *']).run({ command: `node -e "console.log('failing'); process.exit(3)"` });
+    expect(out).toMatch(/^\$ node -e .*\nexit code: 3\nfailing/);
+  });
+
+  it('passes arguments verbatim, with no shell to expand them', async () => {
+    const marker = path.join(dir, 'marker');
+    const out = await tool(['node -e * **']).run({
+      command: `node -e "console.log(JSON.stringify(process.argv.slice(1)))" '$HOME' '*' 'a;touch ${marker}'`,
+    });
+    expect(out).toContain('["$HOME","*","a;touch ' + marker + '"]');
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('gives the child only the environment it was handed', async () => {
+    process.env.PLANGATE_RUNNER_SECRET = 'runner-secret';
+    try {
+      const out = await tool(['node -e *']).run({
+        command: `node -e "console.log(JSON.stringify([process.env.PLANGATE_RUNNER_SECRET ?? null, process.env.PLANGATE_VISIBLE]))"`,
+      });
+      expect(out).toContain('[null,"visible"]');
+    } finally {
+      delete process.env.PLANGATE_RUNNER_SECRET;
+    }
+  });
+
+  it('refuses commands outside the allow-list and shell syntax before running anything', async () => {
+    const marker = path.join(dir, 'ran');
+    const allowed = [`node -e *`];
+    expect(await refusal(tool(allowed).run({ command: `node -e "1"; touch ${marker}` }))).toMatch(/command separator/);
+    expect(await refusal(tool(allowed).run({ command: `touch ${marker}` }))).toMatch(/Command not allowed/);
+    expect(await refusal(tool([]).run({ command: 'node -e 1' }))).toMatch(/run_command is disabled/);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('reports a missing program clearly', async () => {
+    expect(await refusal(tool(['plangate-no-such-program']).run({ command: 'plangate-no-such-program' }))).toMatch(
+      /Command not found: plangate-no-such-program/,
+    );
+  });
+
+  it('kills the whole process group on timeout', async () => {
+    // The sleeper starts a grandchild, records its pid, and both would sleep for a minute. The
+    // timeout is fired by hand once the grandchild exists, so machine speed cannot change the result.
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const sleeper = [
+      `const fs = require('fs');`,
+      `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { stdio: 'ignore' });`,
+      `fs.writeFileSync('${pidFile}.tmp', String(c.pid)); fs.renameSync('${pidFile}.tmp', '${pidFile}');`,
+      `setTimeout(()=>{}, 60000);`,
+    ].join(' ');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const outcome = refusal(tool(['node -e *'], 5_000).run({ command: `node -e "${sleeper}"` }));
+      while (!fs.existsSync(pidFile)) await new Promise((resolve) => setImmediate(resolve));
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      expect(isAlive(pid)).toBe(true);
+      vi.advanceTimersByTime(5_000);
+      expect(await outcome).toMatch(/Timed out after 5000 ms; the command and its child processes were killed/);
+      await waitUntilGone(pid);
+      expect(isAlive(pid)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('bounds huge output, keeping start and end', async () => {
+    const out = await tool(['node -e *']).run({
+      command: `node -e "console.log('FIRST'); process.stdout.write('x'.repeat(500000)); console.log('LAST')"`,
+    });
+    expect(out).toContain('FIRST');
+    expect(out.trimEnd().endsWith('LAST')).toBe(true);
+    expect(out).toMatch(/\[… \d+ characters omitted …\]/);
+    expect(out.length).toBeLessThan(16_000);
+  });
+
+  it('describes the allowed patterns to the model', () => {
+    expect(tool(['npm test', 'npm run *']).description).toContain('npm test, npm run *');
+  });
+});
+
+/** A killed process lingers as a zombie until its new parent reaps it; that counts as gone. */
+function isAlive(pid: number): boolean {
+  try {
+    const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    // No /proc entry: either gone, or a platform without /proc; ask the kernel.
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILL to a group is asynchronous; give the kernel a bounded number of turns to finish it. */
+async function waitUntilGone(pid: number): Promise<void> {
+  for (let i = 0; i < 10_000 && isAlive(pid); i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
