@@ -80126,6 +80126,7 @@ function renderPlanComment(record2) {
   const marker = encodeRecord(record2);
   const footer = [
     "",
+    "",
     "---",
     statusLine(record2),
     "",
@@ -81106,7 +81107,7 @@ function createRunCommandTool(workspace, options) {
   const allowed = options.allowedCommands.length > 0 ? options.allowedCommands.join(", ") : "none configured";
   return defineTool({
     name: "run_command",
-    description: `Run one allowed command in the repository root without a shell and get its exit code and combined output. Allowed command patterns: ${allowed}. Times out after ${Math.round(options.timeoutMs / 1e3)}s.`,
+    description: `Run one allowed command in the repository root without a shell and get its exit code and combined output. Allowed command patterns: ${allowed}. Times out after ${options.timeoutMs / 1e3} s.`,
     schema: runCommandSchema,
     async run(args) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
@@ -82005,12 +82006,20 @@ function createContext(settings, secrets) {
     settings,
     thread: createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets),
     git: createGit(runner.workspace),
-    planner: createChatClient("planner", settings.planner),
-    executor: createChatClient("executor", settings.executor),
+    planner: lazyClient("planner", settings.planner),
+    executor: lazyClient("executor", settings.executor),
     runUrl: runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "",
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
     }
+  };
+}
+function lazyClient(role, endpoint2) {
+  let client;
+  return {
+    role,
+    model: endpoint2.model,
+    complete: (request2) => (client ??= createChatClient(role, endpoint2)).complete(request2)
   };
 }
 async function reportFailure(ctx, command, error63) {

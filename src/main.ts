@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { commandFromIssueComment, type Command } from './commands.js';
 import { createGitHubClient } from './github/client.js';
 import { createThread } from './github/thread.js';
-import { createChatClient } from './models/chat-client.js';
+import { createChatClient, type ChatClient, type ModelEndpoint } from './models/chat-client.js';
+import type { Role } from './machine/fields.js';
 import { createGit } from './repo/git.js';
 import type { FlowResult, RunContext } from './run-context.js';
 import { readSettings, type Settings } from './settings.js';
@@ -63,12 +64,25 @@ function createContext(settings: Settings, secrets: string[]): RunContext {
     settings,
     thread: createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets),
     git: createGit(runner.workspace),
-    planner: createChatClient('planner', settings.planner),
-    executor: createChatClient('executor', settings.executor),
+    planner: lazyClient('planner', settings.planner),
+    executor: lazyClient('executor', settings.executor),
     runUrl: runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '',
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
     },
+  };
+}
+
+/**
+ * Creates the model client on first use: a refusal (say, for a missing key) must be able to answer
+ * before any client exists, and a run that never calls a model builds none.
+ */
+function lazyClient(role: Role, endpoint: ModelEndpoint): ChatClient {
+  let client: ChatClient | undefined;
+  return {
+    role,
+    model: endpoint.model,
+    complete: (request) => (client ??= createChatClient(role, endpoint)).complete(request),
   };
 }
 

@@ -72,7 +72,9 @@ function statusLine(record: PlanRecord): string {
 export function renderPlanComment(record: PlanRecord): string {
   const { objective, plan } = record.snapshot.context;
   const marker = encodeRecord(record);
+  // A blank line before the rule: right after text, `---` would turn that text into a heading.
   const footer = [
+    '',
     '',
     '---',
     statusLine(record),

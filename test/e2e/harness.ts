@@ -14,7 +14,17 @@ import { startScriptedModel, type Reply, type ScriptedModel } from '../fakes/scr
  * runner does: `node dist/index.js` with the event file, the runner variables and INPUT_* values.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The project root: the nearest folder above this file holding action.yml (also when bundled for the demo). */
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'action.yml'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('action.yml not found above the harness');
+    dir = parent;
+  }
+  return dir;
+}
+const root = projectRoot();
 export const bundledAction = path.join(root, 'dist/index.js');
 
 export const token = 'ghs_e2eTokenValue0123456789abcdef';
@@ -52,6 +62,8 @@ export interface World {
   workspace: string;
   gh: GitHubEmulator;
   model: ScriptedModel;
+  /** Pushes a commit with these files to a branch of origin, as a contributor would. */
+  pushToOrigin(branch: string, files: Record<string, string>, message: string): string;
   /** Re-clones the workspace, as actions/checkout gives every job a fresh one. */
   freshCheckout(): void;
   runAction(event: { name: string; payload: unknown }, inputs?: Record<string, string>): Promise<ActionRun>;
@@ -89,6 +101,13 @@ export function parseOutputFile(text: string): Record<string, string> {
   return outputs;
 }
 
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  }
+}
+
 export async function createWorld(script: Record<string, Reply[]>, files: Record<string, string> = sampleFiles): Promise<World> {
   const dir = mkdtempSync(path.join(tmpdir(), 'plangate-e2e-'));
   const origin = path.join(dir, 'origin.git');
@@ -96,10 +115,7 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
   const workspace = path.join(dir, 'workspace');
   git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
   git(dir, 'init', '--quiet', '--initial-branch=main', seed);
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(seed, file)), { recursive: true });
-    writeFileSync(path.join(seed, file), content);
-  }
+  writeFiles(seed, files);
   git(seed, 'add', '--all');
   git(seed, 'commit', '--quiet', '-m', 'Initial commit');
   git(seed, 'push', '--quiet', origin, 'HEAD:refs/heads/main');
@@ -114,6 +130,16 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
     workspace,
     gh,
     model,
+    pushToOrigin(branch, files, message) {
+      git(seed, 'fetch', '--quiet', origin, `+refs/heads/*:refs/remotes/origin/*`);
+      const exists = git(seed, 'for-each-ref', `refs/remotes/origin/${branch}`) !== '';
+      git(seed, 'checkout', '--quiet', '-B', branch, exists ? `origin/${branch}` : 'origin/main');
+      writeFiles(seed, files);
+      git(seed, 'add', '--all');
+      git(seed, 'commit', '--quiet', '-m', message);
+      git(seed, 'push', '--quiet', origin, `HEAD:refs/heads/${branch}`);
+      return git(seed, 'rev-parse', 'HEAD');
+    },
     freshCheckout() {
       rmSync(workspace, { recursive: true, force: true });
       git(dir, 'clone', '--quiet', origin, workspace);

@@ -171,6 +171,41 @@ describe('plan, approve, pull request', () => {
   });
 });
 
+describe('on a pull request', () => {
+  it('branches from the pull request head and targets it with the new pull request', async () => {
+    world = await createWorld({
+      planner: [
+        toolCall('read_file', { path: 'src/shout.js' }),
+        toolCall('update_context', { plan: { steps: [{ title: 'Add a test note' }] }, directive: 'Add NOTES.md saying shout is untested.' }),
+        toolCall('update_context', { summary: 'Noted the missing tests.' }),
+      ],
+      executor: [
+        toolCall('write_file', { path: 'NOTES.md', content: 'shout() has no tests yet.\n' }),
+        toolCall('update_context', { result: 'Wrote NOTES.md.', outcome: 'done' }),
+      ],
+    });
+    world.gh.setPermission('mona', 'write');
+    const head = world.pushToOrigin('feature/shout', { 'src/shout.js': 'export const shout = (s) => s.toUpperCase();\n' }, 'Add shout');
+    const pr = world.gh.addPullRequest({ title: 'Add shout', login: 'mona', head: 'feature/shout', base: 'main' }).number;
+
+    const planned = await planOn(world, pr);
+    // The planner read the pull request's code, which main does not have.
+    const plannerRead = world.model.requests.filter((r) => r.model === 'planner')[1]?.messages.at(-1)?.content;
+    expect(String(plannerRead)).toContain('toUpperCase');
+    expect(botComments(world, pr)[0]?.body).toContain(`base \`feature/shout\` at \`${head.slice(0, 7)}\``);
+
+    world.freshCheckout();
+    const approved = await world.runAction(comment(world, pr, 'mona', '/approve'));
+    expect(approved.outputs.outcome, approved.stdout).toBe('done');
+    const branch = `plangate/${pr}-${planned.outputs['plan-id']}`;
+    expect(git(world.origin, 'rev-parse', `refs/heads/${branch}~1`)).toBe(head);
+    const created = world.gh.pulls().find((p) => p.head.ref === branch);
+    expect(created?.base.ref).toBe('feature/shout');
+    expect(created?.body).toContain(`Follows up #${pr}.`);
+    expect(created?.body).not.toContain('Closes #');
+  });
+});
+
 describe('refusals', () => {
   it('refuses an outsider’s /approve with a reply and pushes nothing', async () => {
     world = await createWorld({
@@ -206,6 +241,43 @@ describe('refusals', () => {
     const reply = botComments(world, issue).at(-1)?.body ?? '';
     expect(reply).toContain('there is no plan on this thread');
     expect(reply).toContain('/plan');
+    expect(world.model.requests).toHaveLength(0);
+  });
+
+  it('refuses /approve of an unknown or superseded plan id, naming the live plan', async () => {
+    world = await createWorld({
+      planner: [
+        toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js.' }),
+        toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js, with a JSDoc comment.' }),
+      ],
+      executor: [],
+    });
+    world.gh.setPermission('mona', 'write');
+    const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;
+    const first = (await planOn(world, issue)).outputs['plan-id'];
+    const second = (await planOn(world, issue)).outputs['plan-id'];
+    expect(second).not.toBe(first);
+    expect(botComments(world, issue)[0]?.body).toContain(`**Status:** superseded by plan \`${second}\``);
+
+    world.freshCheckout();
+    const stale = await world.runAction(comment(world, issue, 'mona', `/approve ${first}`));
+    expect(stale.outputs.outcome).toBe('refused');
+    expect(botComments(world, issue).at(-1)?.body).toContain(`plan \`${first}\` was superseded by plan \`${second}\``);
+
+    const unknown = await world.runAction(comment(world, issue, 'mona', '/approve deadbeef'));
+    expect(unknown.outputs.outcome).toBe('refused');
+    expect(botComments(world, issue).at(-1)?.body).toContain(`there is no plan \`deadbeef\` on this thread`);
+    expect(git(world.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main');
+  });
+
+  it('refuses /plan without an API key, saying which input to set, and calls no model', async () => {
+    world = await createWorld({ planner: [], executor: [] });
+    world.gh.setPermission('mona', 'admin');
+    const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;
+    const run = await world.runAction(comment(world, issue, 'mona', '/plan do it'), { 'api-key': '' });
+    expect(run.code).toBe(0);
+    expect(run.outputs.outcome).toBe('refused');
+    expect(botComments(world, issue).at(-1)?.body).toContain('`api-key`');
     expect(world.model.requests).toHaveLength(0);
   });
 

@@ -13,6 +13,7 @@ export interface RouteRequest {
   selfUrl: string;
 }
 
+/** What a handler answers; the server adds GitHub's common headers and logs it. */
 export interface Reply {
   status: number;
   body?: unknown;
@@ -34,6 +35,7 @@ export function errorReply(status: number, message: string, docs: string = DOCS)
   return { status, body: { message, documentation_url: docs, status: String(status) } };
 }
 
+/** GitHub's answer for anything the token may not see or that does not exist. */
 export function notFound(docs: string = DOCS): Reply {
   return errorReply(404, 'Not Found', docs);
 }
