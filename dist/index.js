@@ -55235,20 +55235,23 @@ function fitBody(body, limit2 = githubBodyLimit) {
   if (body.length <= limit2) return body;
   const tailLength = Math.min(Math.floor(limit2 / 4), 8e3);
   const room = limit2 - tailLength - notice2(body.length).length;
+  if (room < 0) return body.slice(0, limit2);
   const head = body.slice(0, room);
   const tail = body.slice(body.length - tailLength);
   return head + notice2(body.length - head.length - tail.length) + tail;
 }
 function clip(text, max) {
   if (text.length <= max) return text;
-  const marker = ` \u2026 [${text.length - max} more characters]`;
-  return text.slice(0, Math.max(0, max - marker.length)) + marker;
+  const marker = (omitted) => ` \u2026 [${omitted} more characters]`;
+  const kept = max - marker(text.length).length;
+  if (kept < 0) return text.slice(0, max);
+  return text.slice(0, kept) + marker(text.length - kept);
 }
 
 // src/redact.ts
 function redact(text, secrets) {
   let out = text;
-  for (const secret of secrets) {
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     if (secret.length >= 8) out = out.split(secret).join("***");
   }
   return out;
@@ -79712,7 +79715,8 @@ var runnerSchema = external_exports.object({
   GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
   GITHUB_RUN_ID: external_exports.string().default("")
 });
-var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !v.includes("..") && !v.startsWith("/") && !v.startsWith("-"), "is not a valid git ref prefix");
+var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
+var httpUrl2 = external_exports.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 function input2(name, schema) {
   const raw = getInput(name);
   const parsed = schema.safeParse(raw);
@@ -79771,7 +79775,7 @@ function readRepoConfig(workspace, file2) {
 function readSettings(env = process.env) {
   const githubToken = input2("github-token", external_exports.string());
   const apiKey = input2("api-key", external_exports.string());
-  const baseURL = input2("base-url", withDefault("https://api.openai.com/v1").pipe(external_exports.url()));
+  const baseURL = input2("base-url", withDefault("https://api.openai.com/v1").pipe(httpUrl2));
   const plannerKey = input2("planner-api-key", external_exports.string()) || apiKey;
   const executorKey = input2("executor-api-key", external_exports.string()) || apiKey;
   for (const secret of [githubToken, apiKey, plannerKey, executorKey]) {
@@ -79783,12 +79787,12 @@ function readSettings(env = process.env) {
     githubToken,
     planner: {
       model: input2("planner-model", withDefault("gpt-4.1")),
-      baseURL: input2("planner-base-url", external_exports.string()).trim() ? input2("planner-base-url", external_exports.url()) : baseURL,
+      baseURL: input2("planner-base-url", external_exports.string()).trim() ? input2("planner-base-url", httpUrl2) : baseURL,
       apiKey: plannerKey
     },
     executor: {
       model: input2("executor-model", withDefault("gpt-4.1-mini")),
-      baseURL: input2("executor-base-url", external_exports.string()).trim() ? input2("executor-base-url", external_exports.url()) : baseURL,
+      baseURL: input2("executor-base-url", external_exports.string()).trim() ? input2("executor-base-url", httpUrl2) : baseURL,
       apiKey: executorKey
     },
     triggerPermission: input2("trigger-permission", withDefault("write").pipe(roleSchema)),
@@ -79992,7 +79996,7 @@ var planRecordSchema = external_exports.object({
   branch: external_exports.string().optional(),
   pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional()
 });
-var markerPattern = /<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->/g;
+var markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
 function canonical(value) {
   return JSON.stringify(
     value,
@@ -80010,7 +80014,7 @@ function encodeRecord(record2) {
   return `<!-- plangate:record v1 ${packed} -->`;
 }
 function decodeRecord(body) {
-  const match = Array.from(body.matchAll(markerPattern)).at(-1);
+  const match = markerPattern.exec(body);
   if (!match?.[1]) return { ok: false, reason: "no plan record" };
   let json2;
   try {
@@ -80023,7 +80027,7 @@ function decodeRecord(body) {
   return { ok: true, record: parsed.data };
 }
 function hasRecordMarker(body) {
-  return body.includes("<!-- plangate:record v1 ");
+  return markerPattern.test(body);
 }
 function planContentOf(record2) {
   const { objective, plan, directive } = record2.snapshot.context;
@@ -80052,13 +80056,16 @@ function verifyPlanComment(comment, botLogin, render) {
 function escapeHtml(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
-function code(text) {
+var defuseComments = (text) => text.replace(/<!--/g, "<!\u200B--");
+function code(raw) {
+  const text = defuseComments(raw);
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${fence}${pad}${text.replace(/\n/g, " ")}${pad}${fence}`;
 }
-function codeBlock(text, language = "") {
+function codeBlock(raw, language = "") {
+  const text = defuseComments(raw);
   const longest = Math.max(2, ...Array.from(text.matchAll(/`{3,}/g), (m) => m[0].length));
   const fence = "`".repeat(longest + 1);
   return `${fence}${language}
@@ -81769,8 +81776,16 @@ Refs #${issue3}`, author);
     }
     await thread.updateComment(progress.id, renderProgressComment(view(snapshot)));
   };
-  const final = await team.drive({ onCycle: checkpoint });
-  await checkpoint(final);
+  let final;
+  try {
+    final = await team.drive({ onCycle: checkpoint });
+    await checkpoint(final);
+  } catch (error63) {
+    const reason = `the run failed: ${error63 instanceof Error ? error63.message : String(error63)}`;
+    await thread.updateComment(comment.id, renderPlanComment({ ...record2, status: "aborted" })).catch(() => void 0);
+    await thread.updateComment(progress.id, renderProgressComment(view(team.run.snapshot, { ended: { outcome: "aborted", reason } }))).catch(() => void 0);
+    throw error63;
+  }
   const aborted2 = final.abortReason !== void 0 || final.trail.some((t) => t.to === "abort");
   const ended = aborted2 ? { outcome: "aborted", reason: final.abortReason ?? lastResult(final) } : { outcome: "done" };
   let pullRequest;
@@ -81995,7 +82010,7 @@ function readCommand(settings) {
   try {
     payload = JSON.parse(readFileSync3(eventPath, "utf8"));
   } catch (error63) {
-    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error63)}`);
+    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error63)}`, { cause: error63 });
   }
   return commandFromIssueComment(payload, settings.botLogin);
 }

@@ -52,7 +52,7 @@ function readCommand(settings: Settings): Command {
   try {
     payload = JSON.parse(readFileSync(eventPath, 'utf8'));
   } catch (error) {
-    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error)}`);
+    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error)}`, { cause: error });
   }
   return commandFromIssueComment(payload, settings.botLogin);
 }

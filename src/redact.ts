@@ -4,7 +4,8 @@
  */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
+  // Longest first: a shorter secret inside a longer one would otherwise leave the rest of it readable.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     // Short values would mangle ordinary words and are no real secret.
     if (secret.length >= 8) out = out.split(secret).join('***');
   }

@@ -84,7 +84,11 @@ const runnerSchema = z.object({
 const branchPrefixSchema = z
   .string()
   .regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"')
-  .refine((v) => !v.includes('..') && !v.startsWith('/') && !v.startsWith('-'), 'is not a valid git ref prefix');
+  // git's ref rules that a prefix can break: no "..", "//", leading "/" or "-", no component that starts with "." or ends in ".lock".
+  .refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), 'is not a valid git ref prefix');
+
+// A model endpoint is reached over HTTP; "localhost:8080" parses as a URL with scheme "localhost:".
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
 /** Reads an input with a schema; a bad value names the input and what it accepts. */
 function input<T>(name: string, schema: z.ZodType<T>): T {
@@ -158,7 +162,7 @@ export function readRepoConfig(workspace: string, file: string): RepoConfig {
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const githubToken = input('github-token', z.string());
   const apiKey = input('api-key', z.string());
-  const baseURL = input('base-url', withDefault('https://api.openai.com/v1').pipe(z.url()));
+  const baseURL = input('base-url', withDefault('https://api.openai.com/v1').pipe(httpUrl));
   const plannerKey = input('planner-api-key', z.string()) || apiKey;
   const executorKey = input('executor-api-key', z.string()) || apiKey;
   for (const secret of [githubToken, apiKey, plannerKey, executorKey]) {
@@ -170,12 +174,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     githubToken,
     planner: {
       model: input('planner-model', withDefault('gpt-4.1')),
-      baseURL: input('planner-base-url', z.string()).trim() ? input('planner-base-url', z.url()) : baseURL,
+      baseURL: input('planner-base-url', z.string()).trim() ? input('planner-base-url', httpUrl) : baseURL,
       apiKey: plannerKey,
     },
     executor: {
       model: input('executor-model', withDefault('gpt-4.1-mini')),
-      baseURL: input('executor-base-url', z.string()).trim() ? input('executor-base-url', z.url()) : baseURL,
+      baseURL: input('executor-base-url', z.string()).trim() ? input('executor-base-url', httpUrl) : baseURL,
       apiKey: executorKey,
     },
     triggerPermission: input('trigger-permission', withDefault('write').pipe(roleSchema)),

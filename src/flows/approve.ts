@@ -84,9 +84,20 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
     }
     await thread.updateComment(progress.id, renderProgressComment(view(snapshot)));
   };
-  const final = await team.drive({ onCycle: checkpoint });
-  // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too.
-  await checkpoint(final);
+  let final: Snapshot;
+  try {
+    final = await team.drive({ onCycle: checkpoint });
+    // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too.
+    await checkpoint(final);
+  } catch (error) {
+    // The run cannot go on (git or GitHub failed): never leave the plan looking as if it still runs.
+    const reason = `the run failed: ${error instanceof Error ? error.message : String(error)}`;
+    await thread.updateComment(comment.id, renderPlanComment({ ...record, status: 'aborted' })).catch(() => undefined);
+    await thread
+      .updateComment(progress.id, renderProgressComment(view(team.run.snapshot, { ended: { outcome: 'aborted', reason } })))
+      .catch(() => undefined);
+    throw error;
+  }
 
   const aborted = final.abortReason !== undefined || final.trail.some((t) => t.to === 'abort');
   const ended: RunView['ended'] = aborted

@@ -69,7 +69,8 @@ export const planRecordSchema = z.object({
 
 export type PlanRecord = z.infer<typeof planRecordSchema>;
 
-const markerPattern = /<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->/g;
+// The record is the last line of a plan comment; nothing before it can pose as one.
+const markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
 
 /** Canonical JSON: object keys sorted, so equal content always hashes equal. */
 function canonical(value: unknown): string {
@@ -99,8 +100,7 @@ export type DecodeResult = { ok: true; record: PlanRecord } | { ok: false; reaso
 
 /** Reads the record out of a comment body; anything malformed is refused with a reason, never guessed. */
 export function decodeRecord(body: string): DecodeResult {
-  // The last marker is the one plangate appended; rendered text is escaped so it cannot hold one.
-  const match = Array.from(body.matchAll(markerPattern)).at(-1);
+  const match = markerPattern.exec(body);
   if (!match?.[1]) return { ok: false, reason: 'no plan record' };
   let json: unknown;
   try {
@@ -113,9 +113,9 @@ export function decodeRecord(body: string): DecodeResult {
   return { ok: true, record: parsed.data };
 }
 
-/** True when a comment body carries a plan record marker at all (trusted or not). */
+/** True when a comment body ends with a plan record marker (trusted or not): it is a plan comment. */
 export function hasRecordMarker(body: string): boolean {
-  return body.includes('<!-- plangate:record v1 ');
+  return markerPattern.test(body);
 }
 
 /** The plan content a record's hash covers, or undefined when the snapshot holds no plan yet. */

@@ -15,6 +15,8 @@ export function fitBody(body: string, limit = githubBodyLimit): string {
   const tailLength = Math.min(Math.floor(limit / 4), 8_000);
   // The notice's own length depends on the digit count; reserve for the longest.
   const room = limit - tailLength - notice(body.length).length;
+  // A limit too small for the notice still has to hold: a plain cut is all that fits.
+  if (room < 0) return body.slice(0, limit);
   const head = body.slice(0, room);
   const tail = body.slice(body.length - tailLength);
   return head + notice(body.length - head.length - tail.length) + tail;
@@ -23,6 +25,9 @@ export function fitBody(body: string, limit = githubBodyLimit): string {
 /** Shortens one piece of text to at most `max` characters, saying how much was left out. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  const marker = ` … [${text.length - max} more characters]`;
-  return text.slice(0, Math.max(0, max - marker.length)) + marker;
+  const marker = (omitted: number) => ` … [${omitted} more characters]`;
+  // The marker's length depends on the count it reports; sized for the largest count, the result stays within max.
+  const kept = max - marker(text.length).length;
+  if (kept < 0) return text.slice(0, max);
+  return text.slice(0, kept) + marker(text.length - kept);
 }

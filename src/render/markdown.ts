@@ -8,8 +8,12 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Breaks HTML comment openers, which a code span would otherwise carry raw into the body. */
+const defuseComments = (text: string) => text.replace(/<!--/g, '<!\u200b--');
+
 /** Inline code that survives backticks inside it. */
-export function code(text: string): string {
+export function code(raw: string): string {
+  const text = defuseComments(raw);
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
@@ -17,7 +21,8 @@ export function code(text: string): string {
 }
 
 /** A fenced block that survives fences inside it. */
-export function codeBlock(text: string, language = ''): string {
+export function codeBlock(raw: string, language = ''): string {
+  const text = defuseComments(raw);
   const longest = Math.max(2, ...Array.from(text.matchAll(/`{3,}/g), (m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${text}\n${fence}`;

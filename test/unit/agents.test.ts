@@ -1,0 +1,490 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type {
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { drive } from '../../src/agents/drive.js';
+import { executorMessage, executorSystemPrompt } from '../../src/agents/executor.js';
+import { plannerMessage, plannerSystemPrompt } from '../../src/agents/planner.js';
+import { RunState } from '../../src/agents/run-state.js';
+import { Session } from '../../src/agents/session.js';
+import { stageLine } from '../../src/agents/stage-line.js';
+import { summon } from '../../src/agents/summon.js';
+import { createTeam, type Team } from '../../src/agents/team.js';
+import type { Plan, Role } from '../../src/machine/fields.js';
+import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
+import type { Policy, Snapshot } from '../../src/machine/types.js';
+import type { ChatClient, ChatRequest, ChatTurn } from '../../src/models/chat-client.js';
+import type { TokenUsage } from '../../src/models/usage.js';
+import { createReadTools } from '../../src/tools/read-tools.js';
+import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
+import { createUpdateContextTool } from '../../src/tools/update-context.js';
+import { makeRepo, removeDir } from './tools-git-fixture.js';
+
+const planStage = 'Stage: update_context(field=plan, ...) and update_context(field=directive, ...)';
+const directiveStage = 'Stage: update_context(field=directive, ...)';
+const summaryStage = 'Stage: update_context(field=summary, ...)';
+const executeStage = 'Stage: update_context(field=result, ...) and update_context(field=outcome, ...)';
+
+const plan: Plan = {
+  steps: [{ title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] }, { title: 'Link it from the README', files: ['README.md'] }],
+};
+
+/** One scripted answer: text, tool calls, or a failure the client throws. */
+type Reply = { say?: string; calls?: Array<[name: string, args: unknown]> } | Error;
+
+interface StubClient extends ChatClient {
+  requests: ChatRequest[];
+}
+
+/** A ChatClient that plays a script and records every request as it was sent. */
+function stubClient(role: Role, replies: Reply[], model = `${role}-model`): StubClient {
+  const requests: ChatRequest[] = [];
+  let callId = 0;
+  return {
+    role,
+    model,
+    requests,
+    async complete(request) {
+      requests.push(structuredClone(request));
+      const reply = replies[requests.length - 1];
+      if (reply === undefined) throw new Error(`the ${role} script has no reply #${requests.length}`);
+      if (reply instanceof Error) throw reply;
+      const toolCalls: ChatCompletionMessageFunctionToolCall[] = (reply.calls ?? []).map(([name, args]) => ({
+        id: `${role}-call-${++callId}`,
+        type: 'function',
+        function: { name, arguments: JSON.stringify(args) },
+      }));
+      const turn: ChatTurn = {
+        message: { role: 'assistant', content: reply.say ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        usage: { promptTokens: 100, cachedTokens: 60, completionTokens: 10 },
+        finishReason: toolCalls.length ? 'tool_calls' : 'stop',
+      };
+      return turn;
+    },
+  };
+}
+
+const stage = (fields: Record<string, unknown>): [string, unknown] => ['update_context', fields];
+
+/** Every tool call is answered by exactly one tool message, right after the assistant message that made it. */
+function expectWellFormed(messages: ChatCompletionMessageParam[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    if (message?.role === 'tool') throw new Error(`tool message at ${i} answers no call`);
+    if (message?.role !== 'assistant' || !message.tool_calls?.length) continue;
+    const ids = message.tool_calls.map((call) => call.id);
+    const answers = messages.slice(i + 1, i + 1 + ids.length);
+    expect(answers.map((a) => (a.role === 'tool' ? a.tool_call_id : `not a tool message: ${a.role}`))).toEqual(ids);
+    i += ids.length;
+  }
+}
+
+/** Each request repeats the previous one byte for byte before adding to it. */
+function expectAppendOnly(requests: ChatRequest[]): void {
+  for (let i = 1; i < requests.length; i++) {
+    const before = requests[i - 1];
+    const after = requests[i];
+    expect(after?.messages.slice(0, before?.messages.length)).toEqual(before?.messages);
+    expect(JSON.stringify(after?.tools)).toBe(JSON.stringify(before?.tools));
+  }
+}
+
+const lastLine = (text: unknown) => String(text).split('\n').at(-1);
+const lastUser = (request: ChatRequest | undefined) => request?.messages.filter((m) => m.role === 'user').at(-1)?.content;
+const toolNames = (request: ChatRequest | undefined) => (request?.tools ?? []).map((t) => t.function.name);
+
+let repo: string;
+
+beforeEach(() => {
+  repo = makeRepo({ 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' });
+});
+
+afterEach(() => {
+  removeDir(repo);
+});
+
+describe('Session', () => {
+  const tools: ChatCompletionFunctionTool[] = [
+    { type: 'function', function: { name: 'read_file', description: 'Read a file.', parameters: { type: 'object' } } },
+  ];
+
+  it('hashes equal prefixes equally and different ones differently', () => {
+    const a = new Session('planner', 'prompt', tools);
+    const b = new Session('executor', 'prompt', structuredClone(tools));
+    expect(a.prefixHash).toBe(b.prefixHash);
+    expect(new Session('planner', 'prompt!', tools).prefixHash).not.toBe(a.prefixHash);
+    expect(new Session('planner', 'prompt', []).prefixHash).not.toBe(a.prefixHash);
+    const renamed = [{ ...tools[0], function: { ...tools[0]?.function, name: 'read' } }] as ChatCompletionFunctionTool[];
+    expect(new Session('planner', 'prompt', renamed).prefixHash).not.toBe(a.prefixHash);
+  });
+
+  it('starts with the system prompt and only ever appends', () => {
+    const session = new Session('planner', 'prompt', tools);
+    expect(session.messages).toEqual([{ role: 'system', content: 'prompt' }]);
+    session.append({ role: 'user', content: 'hello' });
+    const copy = session.messages;
+    copy.push({ role: 'user', content: 'injected' });
+    copy.splice(0, 1);
+    expect(session.messages).toEqual([
+      { role: 'system', content: 'prompt' },
+      { role: 'user', content: 'hello' },
+    ]);
+  });
+
+  it('freezes its tool list', () => {
+    const session = new Session('planner', 'prompt', [...tools]);
+    expect(Object.isFrozen(session.tools)).toBe(true);
+  });
+});
+
+describe('stage lines and summoning messages', () => {
+  const planned = (): Snapshot => {
+    const run = new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy));
+    run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md with 0.1.0.' } });
+    return run.snapshot;
+  };
+
+  it('names the fields in one fixed form', () => {
+    expect(stageLine(['plan', 'directive'])).toBe(planStage);
+    expect(stageLine(['summary'])).toBe(summaryStage);
+  });
+
+  it('ends each planner message with the stage line its state requires', () => {
+    const plan0 = initialSnapshot('Add a CHANGELOG', defaultPolicy);
+    expect(lastLine(plannerMessage(plan0))).toBe(planStage);
+    expect(plannerMessage(plan0)).toContain('Add a CHANGELOG');
+
+    const run = new RunState(plannerExecutorMachine, planned());
+    run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Wrote CHANGELOG.md; npm test passed.', outcome: 'replan' } });
+    expect(run.snapshot.state).toBe('replan');
+    const replan = plannerMessage(run.snapshot);
+    expect(lastLine(replan)).toBe(directiveStage);
+    // The full history: the consumed directive and result survive only there.
+    expect(replan).toContain('Create CHANGELOG.md with 0.1.0.');
+    expect(replan).toContain('Wrote CHANGELOG.md; npm test passed.');
+    expect(replan).toContain('Link it from the README');
+
+    run.dispatch({ type: 'stage', agent: 'planner', fields: { directive: 'Link CHANGELOG.md from README.md.' } });
+    run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Linked it.', outcome: 'done' } });
+    expect(run.snapshot.state).toBe('finish');
+    const finish = plannerMessage(run.snapshot);
+    expect(lastLine(finish)).toBe(summaryStage);
+    for (const text of ['Create CHANGELOG.md with 0.1.0.', 'Wrote CHANGELOG.md', 'Link CHANGELOG.md from README.md.', 'Linked it.']) {
+      expect(finish).toContain(text);
+    }
+    expect(finish.indexOf('Wrote CHANGELOG.md')).toBeLessThan(finish.indexOf('Linked it.'));
+  });
+
+  it('ends the abort message with the summary stage line and gives the reason', () => {
+    const run = new RunState(plannerExecutorMachine, planned());
+    run.dispatch({ type: 'abort', reason: 'the job was cancelled' });
+    expect(run.snapshot.state).toBe('abort');
+    const message = plannerMessage(run.snapshot);
+    expect(lastLine(message)).toBe(summaryStage);
+    expect(message).toContain('Reason: the job was cancelled.');
+    expect(message).toContain('Create CHANGELOG.md with 0.1.0.');
+  });
+
+  it('has no planner message for executor or terminal states', () => {
+    expect(() => plannerMessage(planned())).toThrow(/no work in state execute/);
+  });
+
+  it('hands the executor its directive verbatim and ends with its stage line', () => {
+    const first = executorMessage(planned());
+    expect(lastLine(first)).toBe(executeStage);
+    expect(first).toContain('## Directive (cycle 1)\n\nCreate CHANGELOG.md with 0.1.0.');
+    expect(first).toContain('## Objective');
+    expect(first).toContain('1. Add CHANGELOG.md');
+
+    const run = new RunState(plannerExecutorMachine, planned());
+    run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'done', outcome: 'replan' } });
+    run.dispatch({ type: 'stage', agent: 'planner', fields: { directive: 'Step two, exactly:\n  keep   spacing' } });
+    const second = executorMessage(run.snapshot);
+    expect(lastLine(second)).toBe(executeStage);
+    expect(second).toContain('## Directive (cycle 2)\n\nStep two, exactly:\n  keep   spacing');
+    // The executor's session already holds the objective from cycle 1.
+    expect(second).not.toContain('## Objective');
+  });
+
+  it('keeps per-run values out of the system prompts', () => {
+    for (const prompt of [plannerSystemPrompt, executorSystemPrompt]) {
+      expect(prompt).not.toContain('CHANGELOG');
+      expect(prompt).not.toMatch(/\$\{|#\d|[0-9a-f]{8}/);
+    }
+  });
+});
+
+/** A planner toolbox whose update_context dispatches into the run, as the team wires it. */
+function plannerToolbox(run: RunState): Toolbox {
+  return createToolbox([
+    ...createReadTools(repo),
+    createUpdateContextTool('planner', (fields) => {
+      run.dispatch({ type: 'stage', agent: 'planner', fields });
+      return `staged; pending: ${run.pending.join(', ') || 'nothing'}`;
+    }),
+  ]);
+}
+
+function startPlanning(policy: Policy = defaultPolicy): RunState {
+  return new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', policy));
+}
+
+describe('summon', () => {
+  it('moves the machine by staging, nudges a silent turn, and answers late calls with Not run', async () => {
+    const run = startPlanning();
+    const toolbox = plannerToolbox(run);
+    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const client = stubClient('planner', [
+      { calls: [['list_files', {}]] },
+      { say: 'I have looked around.' },
+      { calls: [stage({ plan })] },
+      { say: 'Done?' },
+      { calls: [stage({ directive: 'Create CHANGELOG.md.' }), ['read_file', { path: 'README.md' }]] },
+    ]);
+    const usage: TokenUsage[] = [];
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: (t) => usage.push(t) });
+
+    expect(run.snapshot.state).toBe('execute');
+    expect(run.snapshot.context.plan).toEqual(plan);
+    expect(client.requests).toHaveLength(5);
+    expect(usage).toHaveLength(5);
+
+    // The summoning message ends with the Stage line; each nudge ends with what is still missing.
+    expect(lastLine(lastUser(client.requests[0]))).toBe(planStage);
+    expect(lastLine(lastUser(client.requests[2]))).toBe(planStage);
+    expect(String(lastUser(client.requests[2]))).toContain('You have not staged everything');
+    expect(lastLine(lastUser(client.requests[4]))).toBe(directiveStage);
+
+    // list_files ran for real over the temp repository.
+    const firstToolAnswer = client.requests[1]?.messages.at(-1);
+    expect(firstToolAnswer?.role).toBe('tool');
+    expect(String(firstToolAnswer?.content)).toContain('README.md');
+
+    const messages = session.messages;
+    const last = messages.at(-1);
+    expect(last).toMatchObject({ role: 'tool', content: 'Not run: the plan stage is over.' });
+    expect(String(messages.at(-2)?.content)).toContain('staged');
+    expectWellFormed(messages);
+    expectAppendOnly(client.requests);
+    expect(client.requests.every((r) => r.messages[0]?.content === plannerSystemPrompt)).toBe(true);
+  });
+
+  it('answers a tool failure as a message and keeps going', async () => {
+    const run = startPlanning();
+    const toolbox = plannerToolbox(run);
+    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const client = stubClient('planner', [
+      { calls: [['write_file', { path: 'x', content: 'y' }], ['read_file', { path: '../etc/passwd' }]] },
+      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
+    ]);
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: () => undefined });
+    expect(run.snapshot.state).toBe('execute');
+    const answers = session.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(answers[0]).toMatch(/^Error: Unknown tool "write_file"/);
+    expect(answers[1]).toMatch(/^Error:/);
+    expect(fs.existsSync(path.join(repo, 'x'))).toBe(false);
+    expectWellFormed(session.messages);
+  });
+
+  it('ends in an abort when the agent exceeds its exchange bound, answering the last calls', async () => {
+    const run = startPlanning({ ...defaultPolicy, maxExchangesPerAgentPerStage: 2 });
+    const toolbox = plannerToolbox(run);
+    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const client = stubClient('planner', Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] as Array<[string, unknown]> })));
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: () => undefined });
+    expect(client.requests).toHaveLength(3);
+    expect(run.snapshot.state).toBe('abort');
+    expect(run.snapshot.abortReason).toContain('max-exchanges-per-agent-per-stage');
+    expect(session.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Not run: the plan stage is over.' });
+    expectWellFormed(session.messages);
+  });
+
+  it('ends in an abort at the per-stage bound too', async () => {
+    const run = startPlanning({ ...defaultPolicy, maxExchangesPerStage: 1 });
+    const toolbox = plannerToolbox(run);
+    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const client = stubClient('planner', [{ say: 'thinking' }, { say: 'still thinking' }, { say: 'more' }]);
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: () => undefined });
+    expect(client.requests).toHaveLength(2);
+    expect(run.snapshot.state).toBe('abort');
+    expect(run.snapshot.abortReason).toContain('max-exchanges-per-stage');
+    // No nudge after the stage ended: the session ends with the model's answer.
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'still thinking' });
+  });
+});
+
+describe('drive', () => {
+  it('turns a thrown error into an abort with the reason and still reaches done', async () => {
+    const run = startPlanning();
+    const calls: string[] = [];
+    const team: Team = {
+      async summonCurrent() {
+        calls.push(run.snapshot.state);
+        throw new Error('model unreachable');
+      },
+    };
+    const final = await drive(run, team);
+    expect(final.state).toBe('done');
+    expect(final.abortReason).toBe('planner failed in state plan: model unreachable');
+    expect(calls).toEqual(['plan', 'abort']);
+    expect(final.trail.map((t) => `${t.from}->${t.to}`)).toEqual(['plan->abort', 'abort->done']);
+  });
+
+  it('reports non-Error throws too', async () => {
+    const run = startPlanning();
+    const final = await drive(run, {
+      async summonCurrent() {
+        throw 'plain string';
+      },
+    });
+    expect(final.abortReason).toBe('planner failed in state plan: plain string');
+  });
+
+  it('stops when the caller’s condition holds', async () => {
+    const run = startPlanning();
+    let summoned = 0;
+    const team: Team = {
+      async summonCurrent() {
+        summoned++;
+        run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'go' } });
+      },
+    };
+    const final = await drive(run, team, { until: (s) => s.state !== 'plan' });
+    expect(final.state).toBe('execute');
+    expect(summoned).toBe(1);
+  });
+});
+
+describe('createTeam', () => {
+  function team(planner: StubClient, executor: StubClient, objective = 'Add a CHANGELOG') {
+    const run = new RunState(plannerExecutorMachine, initialSnapshot(objective, defaultPolicy));
+    const usage: Array<[Role, string, TokenUsage]> = [];
+    const created = createTeam({
+      run,
+      planner,
+      executor,
+      workspace: repo,
+      allowedCommands: [],
+      protectedPaths: ['.github/workflows/**'],
+      commandTimeoutMs: 5_000,
+      onUsage: (role, model, tokens) => usage.push([role, model, tokens]),
+    });
+    return { run, team: created, usage };
+  }
+
+  function fullRun() {
+    const planner = stubClient('planner', [
+      { calls: [['read_file', { path: 'README.md' }]] },
+      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
+      { calls: [stage({ directive: 'Link CHANGELOG.md from README.md.' })] },
+      { calls: [stage({ summary: 'Added and linked a CHANGELOG.' })] },
+    ]);
+    const executor = stubClient('executor', [
+      { calls: [['write_file', { path: 'CHANGELOG.md', content: '# Changelog\n' }]] },
+      { calls: [stage({ result: 'Wrote CHANGELOG.md.', outcome: 'replan' })] },
+      { calls: [['edit_file', { path: 'README.md', old: '# widgets\n', new: '# widgets\n\nSee CHANGELOG.md.\n' }]] },
+      { calls: [stage({ result: 'Linked it.', outcome: 'done' })] },
+    ]);
+    return { planner, executor, ...team(planner, executor) };
+  }
+
+  it('runs plan, execute, replan, execute, finish to done with separate tool sets', async () => {
+    const { planner, executor, run, team: t, usage } = fullRun();
+    const cycles: string[] = [];
+    const final = await drive(run, t, { onCycle: async (s) => void cycles.push(s.state) });
+
+    expect(final.state).toBe('done');
+    expect(final.abortReason).toBeUndefined();
+    expect(final.context.summary).toBe('Added and linked a CHANGELOG.');
+    expect(final.context.history.map((h) => [h.directive, h.result, h.outcome])).toEqual([
+      ['Create CHANGELOG.md.', 'Wrote CHANGELOG.md.', 'replan'],
+      ['Link CHANGELOG.md from README.md.', 'Linked it.', 'done'],
+    ]);
+    expect(cycles).toEqual(['replan', 'finish']);
+    expect(fs.readFileSync(path.join(repo, 'CHANGELOG.md'), 'utf8')).toBe('# Changelog\n');
+    expect(fs.readFileSync(path.join(repo, 'README.md'), 'utf8')).toContain('See CHANGELOG.md.');
+
+    // The planner never holds a write or command tool; the executor does.
+    for (const request of planner.requests) {
+      expect(toolNames(request)).toEqual(['list_files', 'read_file', 'search', 'update_context']);
+    }
+    for (const name of ['write_file', 'edit_file', 'run_command', 'update_context']) {
+      expect(toolNames(executor.requests[0])).toContain(name);
+    }
+    const plannerStaging = planner.requests[0]?.tools.find((t) => t.function.name === 'update_context');
+    expect(JSON.stringify(plannerStaging?.function.parameters)).not.toContain('"result"');
+
+    // Usage is attributed to the role and its model, once per request.
+    expect(usage.map(([role, model]) => `${role}:${model}`)).toEqual([
+      ...Array(2).fill('planner:planner-model'),
+      ...Array(2).fill('executor:executor-model'),
+      'planner:planner-model',
+      ...Array(2).fill('executor:executor-model'),
+      'planner:planner-model',
+    ]);
+  });
+
+  it('summons the planner fresh with one shared prefix, and the executor in one growing session', async () => {
+    const { planner, executor, run, team: t } = fullRun();
+    await drive(run, t);
+
+    // Planner requests 0-1 (plan), 2 (replan), 3 (finish): three sessions, one prefix.
+    const plannerFirstMessages = planner.requests.map((r) => r.messages[0]);
+    expect(new Set(plannerFirstMessages.map((m) => JSON.stringify(m))).size).toBe(1);
+    expect(plannerFirstMessages[0]).toEqual({ role: 'system', content: plannerSystemPrompt });
+    expect(new Set(planner.requests.map((r) => JSON.stringify(r.tools))).size).toBe(1);
+    expect(planner.requests[2]?.messages).toHaveLength(2);
+    expect(planner.requests[3]?.messages).toHaveLength(2);
+
+    const replan = String(lastUser(planner.requests[2]));
+    expect(lastLine(replan)).toBe(directiveStage);
+    expect(replan).toContain('Create CHANGELOG.md.');
+    expect(replan).toContain('Wrote CHANGELOG.md.');
+    const finish = String(lastUser(planner.requests[3]));
+    expect(lastLine(finish)).toBe(summaryStage);
+    expect(finish).toContain('Linked it.');
+
+    // One executor session: every request extends the one before, across both cycles.
+    expectAppendOnly(executor.requests);
+    expect(executor.requests[0]?.messages[0]).toEqual({ role: 'system', content: executorSystemPrompt });
+    expect(lastLine(lastUser(executor.requests[0]))).toBe(executeStage);
+    expect(lastUser(executor.requests[2])).toContain('## Directive (cycle 2)\n\nLink CHANGELOG.md from README.md.');
+    expect(lastLine(lastUser(executor.requests[2]))).toBe(executeStage);
+    expectWellFormed(executor.requests[3]?.messages ?? []);
+  });
+
+  it('uses the same system prompts and tool schemas whatever the run', async () => {
+    const first = fullRun();
+    await drive(first.run, first.team);
+    const otherPlanner = stubClient('planner', [new Error('stop here')]);
+    const other = team(otherPlanner, stubClient('executor', []), 'A completely different objective #42');
+    await drive(other.run, other.team, { until: (s) => s.state !== 'plan' });
+    expect(otherPlanner.requests[0]?.messages[0]).toEqual(first.planner.requests[0]?.messages[0]);
+    expect(JSON.stringify(otherPlanner.requests[0]?.tools)).toBe(JSON.stringify(first.planner.requests[0]?.tools));
+    expect(lastUser(otherPlanner.requests[0])).toContain('A completely different objective #42');
+  });
+
+  it('turns an executor failure into an abort that the planner summarises, keeping the cycle', async () => {
+    const planner = stubClient('planner', [
+      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
+      { calls: [stage({ summary: 'Nothing was done: the executor model failed.' })] },
+    ]);
+    const executor = stubClient('executor', [new Error('HTTP 503 from the endpoint')]);
+    const { run, team: t } = team(planner, executor);
+    const cycles: Snapshot[] = [];
+    const final = await drive(run, t, { onCycle: async (s) => void cycles.push(s) });
+
+    expect(final.state).toBe('done');
+    expect(final.abortReason).toBe('executor failed in state execute: HTTP 503 from the endpoint');
+    expect(final.context.summary).toBe('Nothing was done: the executor model failed.');
+    expect(final.context.history).toEqual([{ directive: 'Create CHANGELOG.md.', result: '(no result reported)', outcome: 'abort' }]);
+    expect(cycles.map((s) => s.state)).toEqual(['abort']);
+    const abortMessage = String(lastUser(planner.requests[1]));
+    expect(abortMessage).toContain('Reason: executor failed in state execute: HTTP 503 from the endpoint.');
+    expect(lastLine(abortMessage)).toBe(summaryStage);
+  });
+});

@@ -1,0 +1,48 @@
+import type { Plan } from '../../src/machine/fields.js';
+import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
+import { reduce } from '../../src/machine/reducer.js';
+import { addTurn, emptyUsage } from '../../src/models/usage.js';
+import { hashPlan, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
+
+/**
+ * Plan records as the /plan flow builds them: the snapshot comes from the real machine after the
+ * planner staged its plan, and the hash binds objective, plan and first directive.
+ */
+
+export const samplePlan: Plan = {
+  steps: [
+    { title: 'Add CHANGELOG.md', detail: 'Keep a Changelog format.\nList 0.1.0.', files: ['CHANGELOG.md'], verify: 'npm test' },
+    { title: 'Link it from the README', files: ['README.md'] },
+  ],
+  assumptions: ['The project follows semver.'],
+  risks: ['None worth naming.'],
+};
+
+export interface RecordInput {
+  objective?: string;
+  plan?: Plan;
+  directive?: string;
+  overrides?: Partial<PlanRecord>;
+}
+
+export function makeRecord({ objective = 'Add a CHANGELOG', plan = samplePlan, directive = 'Create CHANGELOG.md.', overrides = {} }: RecordInput = {}): PlanRecord {
+  const planned = reduce(plannerExecutorMachine, initialSnapshot(objective, defaultPolicy), {
+    type: 'stage',
+    agent: 'planner',
+    fields: { plan, directive },
+  });
+  return {
+    v: 1,
+    planId: planIdFor('octo/widgets', 7, 9001),
+    planHash: hashPlan({ objective, plan, directive }),
+    status: 'proposed',
+    issue: 7,
+    requestedBy: 'maintainer',
+    commandCommentId: 9001,
+    base: { ref: 'main', sha: 'a'.repeat(40) },
+    models: { planner: 'gpt-4.1', executor: 'gpt-4.1-mini' },
+    snapshot: planned,
+    usage: addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1200, cachedTokens: 1000, completionTokens: 300 }),
+    ...overrides,
+  };
+}
