@@ -80307,6 +80307,11 @@ async function refuse(thread, source, command, reason, fix) {
   await thread.react(source.commentId, "-1").catch(() => void 0);
   return { outcome: "refused" };
 }
+async function refuseUnlessRole(thread, source, command, required2, fix) {
+  const role = await thread.permissionOf(source.author);
+  if (hasRole(role, required2)) return void 0;
+  return refuse(thread, source, command, `@${source.author} has ${role} permission on this repository; ${command} needs ${required2} or higher.`, fix);
+}
 
 // src/machine/planner-executor.ts
 var consumeCycle = { kind: "consume", fields: ["directive", "result", "outcome"] };
@@ -81717,16 +81722,8 @@ function startTeamRun(ctx, snapshot, spent = emptyUsage()) {
 async function approveFlow(ctx, command) {
   const { settings, thread } = ctx;
   const issue3 = command.thread.number;
-  const role = await thread.permissionOf(command.author);
-  if (!hasRole(role, settings.approvePermission)) {
-    return refuse(
-      thread,
-      command,
-      "/approve",
-      `@${command.author} has ${role} permission on this repository; /approve needs ${settings.approvePermission} or higher.`,
-      "Ask a maintainer to approve the plan."
-    );
-  }
+  const denied = await refuseUnlessRole(thread, command, "/approve", settings.approvePermission, "Ask a maintainer to approve the plan.");
+  if (denied) return denied;
   const found = await findLivePlan(ctx, issue3, command.planId);
   if ("refusal" in found) return refuse(thread, command, "/approve", found.refusal, found.fix);
   const { comment, record: proposed } = found;
@@ -81879,16 +81876,8 @@ async function ensureCommit(ctx, ref, sha) {
 async function planFlow(ctx, command) {
   const { settings, thread } = ctx;
   const issue3 = command.thread.number;
-  const role = await thread.permissionOf(command.author);
-  if (!hasRole(role, settings.triggerPermission)) {
-    return refuse(
-      thread,
-      command,
-      "/plan",
-      `@${command.author} has ${role} permission on this repository; /plan needs ${settings.triggerPermission} or higher.`,
-      "Ask a maintainer to run /plan, or change the `trigger-permission` input."
-    );
-  }
+  const denied = await refuseUnlessRole(thread, command, "/plan", settings.triggerPermission, "Ask a maintainer to run /plan, or change the `trigger-permission` input.");
+  if (denied) return denied;
   const objective = command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join("\n\n");
   if (!objective.trim()) {
     return refuse(thread, command, "/plan", "there is no objective.", "Write it after the command: `/plan <what should be done>`.");

@@ -1,6 +1,5 @@
 import * as core from '@actions/core';
 import type { Comment } from '../github/thread.js';
-import { hasRole } from '../permissions.js';
 import type { Snapshot } from '../machine/types.js';
 import { decodeRecord, hasRecordMarker, type PlanRecord } from '../record/plan-record.js';
 import { verifyPlanComment } from '../record/verify.js';
@@ -12,7 +11,7 @@ import { renderUsageTable } from '../render/usage-table.js';
 import { commitAll, pushWithLease, startBranch } from '../repo/branch.js';
 import { botIdentity } from '../repo/git.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
-import { refuse } from './refuse.js';
+import { refuse, refuseUnlessRole } from './refuse.js';
 import { startTeamRun } from './run-team.js';
 
 /**
@@ -23,16 +22,8 @@ import { startTeamRun } from './run-team.js';
 export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
-  const role = await thread.permissionOf(command.author);
-  if (!hasRole(role, settings.approvePermission)) {
-    return refuse(
-      thread,
-      command,
-      '/approve',
-      `@${command.author} has ${role} permission on this repository; /approve needs ${settings.approvePermission} or higher.`,
-      'Ask a maintainer to approve the plan.',
-    );
-  }
+  const denied = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'Ask a maintainer to approve the plan.');
+  if (denied) return denied;
   const found = await findLivePlan(ctx, issue, command.planId);
   if ('refusal' in found) return refuse(thread, command, '/approve', found.refusal, found.fix);
   const { comment, record: proposed } = found;

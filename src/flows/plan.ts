@@ -1,5 +1,4 @@
 import * as core from '@actions/core';
-import { hasRole } from '../permissions.js';
 import { initialSnapshot, defaultPolicy } from '../machine/planner-executor.js';
 import { hashPlan, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import { verifyPlanComment } from '../record/verify.js';
@@ -7,7 +6,7 @@ import { renderPlanComment } from '../render/plan-comment.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { checkoutCommit, fetchBranch } from '../repo/branch.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
-import { refuse } from './refuse.js';
+import { refuse, refuseUnlessRole } from './refuse.js';
 import { startTeamRun } from './run-team.js';
 
 /**
@@ -17,16 +16,8 @@ import { startTeamRun } from './run-team.js';
 export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
-  const role = await thread.permissionOf(command.author);
-  if (!hasRole(role, settings.triggerPermission)) {
-    return refuse(
-      thread,
-      command,
-      '/plan',
-      `@${command.author} has ${role} permission on this repository; /plan needs ${settings.triggerPermission} or higher.`,
-      'Ask a maintainer to run /plan, or change the `trigger-permission` input.',
-    );
-  }
+  const denied = await refuseUnlessRole(thread, command, '/plan', settings.triggerPermission, 'Ask a maintainer to run /plan, or change the `trigger-permission` input.');
+  if (denied) return denied;
   const objective = command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n');
   if (!objective.trim()) {
     return refuse(thread, command, '/plan', 'there is no objective.', 'Write it after the command: `/plan <what should be done>`.');

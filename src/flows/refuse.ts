@@ -1,8 +1,9 @@
+import * as core from '@actions/core';
+import { hasRole, type RepoRole } from '../permissions.js';
 import type { CommandSource } from '../commands.js';
 import type { Thread } from '../github/thread.js';
 import { renderRefusal } from '../render/refusal.js';
 import type { FlowResult } from '../run-context.js';
-import * as core from '@actions/core';
 
 /**
  * Answers a command that will not be carried out: a reply saying why and what to do, and a 👎 on
@@ -19,4 +20,20 @@ export async function refuse(
   await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
   await thread.react(source.commentId, '-1').catch(() => undefined);
   return { outcome: 'refused' };
+}
+
+/**
+ * Refuses a command whose author lacks `required` on this repository, read from the permission
+ * API; returns undefined when the author may go ahead.
+ */
+export async function refuseUnlessRole(
+  thread: Thread,
+  source: CommandSource,
+  command: string,
+  required: RepoRole,
+  fix: string,
+): Promise<FlowResult | undefined> {
+  const role = await thread.permissionOf(source.author);
+  if (hasRole(role, required)) return undefined;
+  return refuse(thread, source, command, `@${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher.`, fix);
 }
