@@ -419,12 +419,12 @@ var require_errors = __commonJS({
     };
     var kResponseStatusCodeError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE_STATUS_CODE");
     var ResponseStatusCodeError = class extends UndiciError {
-      constructor(message, statusCode, headers, body) {
+      constructor(message, statusCode, headers, body2) {
         super(message);
         this.name = "ResponseStatusCodeError";
         this.message = message || "Response Status Code Error";
         this.code = "UND_ERR_RESPONSE_STATUS_CODE";
-        this.body = body;
+        this.body = body2;
         this.status = statusCode;
         this.statusCode = statusCode;
         this.headers = headers;
@@ -980,8 +980,8 @@ var require_util = __commonJS({
     var { tree } = require_tree();
     var [nodeMajor, nodeMinor] = process.versions.node.split(".").map((v) => Number(v));
     var BodyAsyncIterable = class {
-      constructor(body) {
-        this[kBody] = body;
+      constructor(body2) {
+        this[kBody] = body2;
         this[kBodyUsed] = false;
       }
       async *[Symbol.asyncIterator]() {
@@ -990,26 +990,26 @@ var require_util = __commonJS({
         yield* this[kBody];
       }
     };
-    function wrapRequestBody(body) {
-      if (isStream(body)) {
-        if (bodyLength(body) === 0) {
-          body.on("data", function() {
+    function wrapRequestBody(body2) {
+      if (isStream(body2)) {
+        if (bodyLength(body2) === 0) {
+          body2.on("data", function() {
             assert2(false);
           });
         }
-        if (typeof body.readableDidRead !== "boolean") {
-          body[kBodyUsed] = false;
-          EE.prototype.on.call(body, "data", function() {
+        if (typeof body2.readableDidRead !== "boolean") {
+          body2[kBodyUsed] = false;
+          EE.prototype.on.call(body2, "data", function() {
             this[kBodyUsed] = true;
           });
         }
-        return body;
-      } else if (body && typeof body.pipeTo === "function") {
-        return new BodyAsyncIterable(body);
-      } else if (body && typeof body !== "string" && !ArrayBuffer.isView(body) && isIterable(body)) {
-        return new BodyAsyncIterable(body);
+        return body2;
+      } else if (body2 && typeof body2.pipeTo === "function") {
+        return new BodyAsyncIterable(body2);
+      } else if (body2 && typeof body2 !== "string" && !ArrayBuffer.isView(body2) && isIterable(body2)) {
+        return new BodyAsyncIterable(body2);
       } else {
-        return body;
+        return body2;
       }
     }
     function nop() {
@@ -1129,21 +1129,21 @@ var require_util = __commonJS({
     function isIterable(obj) {
       return !!(obj != null && (typeof obj[Symbol.iterator] === "function" || typeof obj[Symbol.asyncIterator] === "function"));
     }
-    function bodyLength(body) {
-      if (body == null) {
+    function bodyLength(body2) {
+      if (body2 == null) {
         return 0;
-      } else if (isStream(body)) {
-        const state2 = body._readableState;
+      } else if (isStream(body2)) {
+        const state2 = body2._readableState;
         return state2 && state2.objectMode === false && state2.ended === true && Number.isFinite(state2.length) ? state2.length : null;
-      } else if (isBlobLike2(body)) {
-        return body.size != null ? body.size : null;
-      } else if (isBuffer(body)) {
-        return body.byteLength;
+      } else if (isBlobLike2(body2)) {
+        return body2.size != null ? body2.size : null;
+      } else if (isBuffer(body2)) {
+        return body2.byteLength;
       }
       return null;
     }
-    function isDestroyed(body) {
-      return body && !!(body.destroyed || body[kDestroyed] || stream.isDestroyed?.(body));
+    function isDestroyed(body2) {
+      return body2 && !!(body2.destroyed || body2[kDestroyed] || stream.isDestroyed?.(body2));
     }
     function destroy(stream2, err) {
       if (stream2 == null || !isStream(stream2) || isDestroyed(stream2)) {
@@ -1258,14 +1258,14 @@ var require_util = __commonJS({
         }
       }
     }
-    function isDisturbed(body) {
-      return !!(body && (stream.isDisturbed(body) || body[kBodyUsed]));
+    function isDisturbed(body2) {
+      return !!(body2 && (stream.isDisturbed(body2) || body2[kBodyUsed]));
     }
-    function isErrored(body) {
-      return !!(body && stream.isErrored(body));
+    function isErrored(body2) {
+      return !!(body2 && stream.isErrored(body2));
     }
-    function isReadable(body) {
-      return !!(body && stream.isReadable(body));
+    function isReadable(body2) {
+      return !!(body2 && stream.isReadable(body2));
     }
     function getSocketInfo(socket) {
       return {
@@ -1684,7 +1684,7 @@ var require_request = __commonJS({
       constructor(origin, {
         path: path5,
         method,
-        body,
+        body: body2,
         headers,
         query,
         idempotent,
@@ -1732,10 +1732,10 @@ var require_request = __commonJS({
         this.throwOnError = throwOnError === true;
         this.method = method;
         this.abort = null;
-        if (body == null) {
+        if (body2 == null) {
           this.body = null;
-        } else if (isStream(body)) {
-          this.body = body;
+        } else if (isStream(body2)) {
+          this.body = body2;
           const rState = this.body._readableState;
           if (!rState || !rState.autoDestroy) {
             this.endHandler = function autoDestroy() {
@@ -1751,16 +1751,16 @@ var require_request = __commonJS({
             }
           };
           this.body.on("error", this.errorHandler);
-        } else if (isBuffer(body)) {
-          this.body = body.byteLength ? body : null;
-        } else if (ArrayBuffer.isView(body)) {
-          this.body = body.buffer.byteLength ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : null;
-        } else if (body instanceof ArrayBuffer) {
-          this.body = body.byteLength ? Buffer.from(body) : null;
-        } else if (typeof body === "string") {
-          this.body = body.length ? Buffer.from(body) : null;
-        } else if (isFormDataLike(body) || isIterable(body) || isBlobLike2(body)) {
-          this.body = body;
+        } else if (isBuffer(body2)) {
+          this.body = body2.byteLength ? body2 : null;
+        } else if (ArrayBuffer.isView(body2)) {
+          this.body = body2.buffer.byteLength ? Buffer.from(body2.buffer, body2.byteOffset, body2.byteLength) : null;
+        } else if (body2 instanceof ArrayBuffer) {
+          this.body = body2.byteLength ? Buffer.from(body2) : null;
+        } else if (typeof body2 === "string") {
+          this.body = body2.length ? Buffer.from(body2) : null;
+        } else if (isFormDataLike(body2) || isIterable(body2) || isBlobLike2(body2)) {
+          this.body = body2;
         } else {
           throw new InvalidArgumentError("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
         }
@@ -2066,7 +2066,7 @@ var require_dispatcher = __commonJS({
       }
       compose(...args) {
         const interceptors = Array.isArray(args[0]) ? args[0] : args;
-        let dispatch = this.dispatch.bind(this);
+        let dispatch2 = this.dispatch.bind(this);
         for (const interceptor of interceptors) {
           if (interceptor == null) {
             continue;
@@ -2074,21 +2074,21 @@ var require_dispatcher = __commonJS({
           if (typeof interceptor !== "function") {
             throw new TypeError(`invalid interceptor, expected function received ${typeof interceptor}`);
           }
-          dispatch = interceptor(dispatch);
-          if (dispatch == null || typeof dispatch !== "function" || dispatch.length !== 2) {
+          dispatch2 = interceptor(dispatch2);
+          if (dispatch2 == null || typeof dispatch2 !== "function" || dispatch2.length !== 2) {
             throw new TypeError("invalid interceptor");
           }
         }
-        return new ComposedDispatcher(this, dispatch);
+        return new ComposedDispatcher(this, dispatch2);
       }
     };
     var ComposedDispatcher = class extends Dispatcher {
       #dispatcher = null;
       #dispatch = null;
-      constructor(dispatcher, dispatch) {
+      constructor(dispatcher, dispatch2) {
         super();
         this.#dispatcher = dispatcher;
-        this.#dispatch = dispatch;
+        this.#dispatch = dispatch2;
       }
       dispatch(...args) {
         this.#dispatch(...args);
@@ -2246,12 +2246,12 @@ var require_dispatcher_base = __commonJS({
           this[kInterceptedDispatch] = this[kDispatch];
           return this[kDispatch](opts, handler2);
         }
-        let dispatch = this[kDispatch].bind(this);
+        let dispatch2 = this[kDispatch].bind(this);
         for (let i = this[kInterceptors].length - 1; i >= 0; i--) {
-          dispatch = this[kInterceptors][i](dispatch);
+          dispatch2 = this[kInterceptors][i](dispatch2);
         }
-        this[kInterceptedDispatch] = dispatch;
-        return dispatch(opts, handler2);
+        this[kInterceptedDispatch] = dispatch2;
+        return dispatch2(opts, handler2);
       }
       dispatch(opts, handler2) {
         if (!handler2 || typeof handler2 !== "object") {
@@ -3332,11 +3332,11 @@ var require_data_url = __commonJS({
       }
       position.position++;
       const encodedBody = input3.slice(mimeTypeLength + 1);
-      let body = stringPercentDecode(encodedBody);
+      let body2 = stringPercentDecode(encodedBody);
       if (/;(\u0020){0,}base64$/i.test(mimeType)) {
-        const stringBody = isomorphicDecode(body);
-        body = forgivingBase64(stringBody);
-        if (body === "failure") {
+        const stringBody = isomorphicDecode(body2);
+        body2 = forgivingBase64(stringBody);
+        if (body2 === "failure") {
           return "failure";
         }
         mimeType = mimeType.slice(0, -6);
@@ -3350,7 +3350,7 @@ var require_data_url = __commonJS({
       if (mimeTypeRecord === "failure") {
         mimeTypeRecord = parseMIMEType("text/plain;charset=US-ASCII");
       }
-      return { mimeType: mimeTypeRecord, body };
+      return { mimeType: mimeTypeRecord, body: body2 };
     }
     function URLSerializer(url2, excludeFragment = false) {
       if (!excludeFragment) {
@@ -4626,12 +4626,12 @@ var require_util2 = __commonJS({
         }
       });
     }
-    async function fullyReadBody(body, processBody, processBodyError) {
+    async function fullyReadBody(body2, processBody, processBodyError) {
       const successSteps = processBody;
       const errorSteps = processBodyError;
       let reader;
       try {
-        reader = body.stream.getReader();
+        reader = body2.stream.getReader();
       } catch (e) {
         errorSteps(e);
         return;
@@ -5245,16 +5245,16 @@ var require_formdata_parser = __commonJS({
         }
         let { name, filename, contentType, encoding } = result;
         position.position += 2;
-        let body;
+        let body2;
         {
           const boundaryIndex = input3.indexOf(boundary.subarray(2), position.position);
           if (boundaryIndex === -1) {
             return "failure";
           }
-          body = input3.subarray(position.position, boundaryIndex - 4);
-          position.position += body.length;
+          body2 = input3.subarray(position.position, boundaryIndex - 4);
+          position.position += body2.length;
           if (encoding === "base64") {
-            body = Buffer.from(body.toString(), "base64");
+            body2 = Buffer.from(body2.toString(), "base64");
           }
         }
         if (input3[position.position] !== 13 || input3[position.position + 1] !== 10) {
@@ -5268,9 +5268,9 @@ var require_formdata_parser = __commonJS({
           if (!isAsciiString(contentType)) {
             contentType = "";
           }
-          value = new File2([body], filename, { type: contentType });
+          value = new File2([body2], filename, { type: contentType });
         } else {
-          value = utf8DecodeBytes(Buffer.from(body));
+          value = utf8DecodeBytes(Buffer.from(body2));
         }
         assert2(isUSVString(name));
         assert2(typeof value === "string" && isUSVString(value) || isFileLike2(value));
@@ -5598,8 +5598,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           type: "bytes"
         });
       }
-      const body = { stream, source, length };
-      return [body, type];
+      const body2 = { stream, source, length };
+      return [body2, type];
     }
     function safelyExtractBody(object2, keepalive = false) {
       if (object2 instanceof ReadableStream) {
@@ -5608,13 +5608,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       }
       return extractBody(object2, keepalive);
     }
-    function cloneBody(instance, body) {
-      const [out1, out2] = body.stream.tee();
-      body.stream = out1;
+    function cloneBody(instance, body2) {
+      const [out1, out2] = body2.stream.tee();
+      body2.stream = out1;
       return {
         stream: out2,
-        length: body.length,
-        source: body.source
+        length: body2.length,
+        source: body2.source
       };
     }
     function throwIfAborted(state2) {
@@ -5709,8 +5709,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       return promise2.promise;
     }
     function bodyUnusable(object2) {
-      const body = object2[kState].body;
-      return body != null && (body.stream.locked || util.isDisturbed(body.stream));
+      const body2 = object2[kState].body;
+      return body2 != null && (body2.stream.locked || util.isDisturbed(body2.stream));
     }
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
@@ -5960,14 +5960,14 @@ var require_client_h1 = __commonJS({
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
           if (ret !== constants3.ERROR.OK) {
-            const body = data.subarray(offset);
+            const body2 = data.subarray(offset);
             if (ret === constants3.ERROR.PAUSED_UPGRADE) {
-              this.onUpgrade(body);
+              this.onUpgrade(body2);
             } else if (ret === constants3.ERROR.PAUSED) {
               this.paused = true;
-              socket.unshift(body);
+              socket.unshift(body2);
             } else {
-              throw this.createError(ret, body);
+              throw this.createError(ret, body2);
             }
           }
         } catch (err) {
@@ -6461,20 +6461,20 @@ var require_client_h1 = __commonJS({
     }
     function writeH1(client, request2) {
       const { method, path: path5, host, upgrade, blocking, reset } = request2;
-      let { body, headers, contentLength } = request2;
+      let { body: body2, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
-      if (util.isFormDataLike(body)) {
+      if (util.isFormDataLike(body2)) {
         if (!extractBody) {
           extractBody = require_body().extractBody;
         }
-        const [bodyStream, contentType] = extractBody(body);
+        const [bodyStream, contentType] = extractBody(body2);
         if (request2.contentType == null) {
           headers.push("content-type", contentType);
         }
-        body = bodyStream.stream;
+        body2 = bodyStream.stream;
         contentLength = bodyStream.length;
-      } else if (util.isBlobLike(body) && request2.contentType == null) {
-        const contentType = body.type;
+      } else if (util.isBlobLike(body2) && request2.contentType == null) {
+        const contentType = body2.type;
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
@@ -6484,10 +6484,10 @@ var require_client_h1 = __commonJS({
           headers.push("content-type", contentTypeValue);
         }
       }
-      if (body && typeof body.read === "function") {
-        body.read(0);
+      if (body2 && typeof body2.read === "function") {
+        body2.read(0);
       }
-      const bodyLength = util.bodyLength(body);
+      const bodyLength = util.bodyLength(body2);
       contentLength = bodyLength ?? contentLength;
       if (contentLength === null) {
         contentLength = request2.contentLength;
@@ -6515,7 +6515,7 @@ var require_client_h1 = __commonJS({
           return;
         }
         util.errorRequest(client, request2, error63 || new RequestAbortedError());
-        util.destroy(body);
+        util.destroy(body2);
         util.destroy(socket, new InformationalError("aborted"));
       };
       try {
@@ -6576,26 +6576,26 @@ upgrade: ${upgrade}\r
       if (channels.sendHeaders.hasSubscribers) {
         channels.sendHeaders.publish({ request: request2, headers: header, socket });
       }
-      if (!body || bodyLength === 0) {
+      if (!body2 || bodyLength === 0) {
         writeBuffer(abort, null, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isBlobLike(body)) {
-        if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isBuffer(body2)) {
+        writeBuffer(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isBlobLike(body2)) {
+        if (typeof body2.stream === "function") {
+          writeIterable(abort, body2.stream(), client, request2, socket, contentLength, header, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+          writeBlob(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
         }
-      } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isStream(body2)) {
+        writeStream(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isIterable(body2)) {
+        writeIterable(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
       } else {
         assert2(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeStream(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
       const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
@@ -6615,13 +6615,13 @@ upgrade: ${upgrade}\r
         if (finished) {
           return;
         }
-        if (body.resume) {
-          body.resume();
+        if (body2.resume) {
+          body2.resume();
         }
       };
       const onClose = function() {
         queueMicrotask(() => {
-          body.removeListener("error", onFinished);
+          body2.removeListener("error", onFinished);
         });
         if (!finished) {
           const err = new RequestAbortedError();
@@ -6635,7 +6635,7 @@ upgrade: ${upgrade}\r
         finished = true;
         assert2(socket.destroyed || socket[kWriting] && client[kRunning] <= 1);
         socket.off("drain", onDrain).off("error", onFinished);
-        body.removeListener("data", onData).removeListener("end", onFinished).removeListener("close", onClose);
+        body2.removeListener("data", onData).removeListener("end", onFinished).removeListener("close", onClose);
         if (!err) {
           try {
             writer.end();
@@ -6645,28 +6645,28 @@ upgrade: ${upgrade}\r
         }
         writer.destroy(err);
         if (err && (err.code !== "UND_ERR_INFO" || err.message !== "reset")) {
-          util.destroy(body, err);
+          util.destroy(body2, err);
         } else {
-          util.destroy(body);
+          util.destroy(body2);
         }
       };
-      body.on("data", onData).on("end", onFinished).on("error", onFinished).on("close", onClose);
-      if (body.resume) {
-        body.resume();
+      body2.on("data", onData).on("end", onFinished).on("error", onFinished).on("close", onClose);
+      if (body2.resume) {
+        body2.resume();
       }
       socket.on("drain", onDrain).on("error", onFinished);
-      if (body.errorEmitted ?? body.errored) {
-        setImmediate(() => onFinished(body.errored));
-      } else if (body.endEmitted ?? body.readableEnded) {
+      if (body2.errorEmitted ?? body2.errored) {
+        setImmediate(() => onFinished(body2.errored));
+      } else if (body2.endEmitted ?? body2.readableEnded) {
         setImmediate(() => onFinished(null));
       }
-      if (body.closeEmitted ?? body.closed) {
+      if (body2.closeEmitted ?? body2.closed) {
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeBuffer(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
       try {
-        if (!body) {
+        if (!body2) {
           if (contentLength === 0) {
             socket.write(`${header}content-length: 0\r
 \r
@@ -6676,15 +6676,15 @@ upgrade: ${upgrade}\r
             socket.write(`${header}\r
 `, "latin1");
           }
-        } else if (util.isBuffer(body)) {
-          assert2(contentLength === body.byteLength, "buffer body must have content length");
+        } else if (util.isBuffer(body2)) {
+          assert2(contentLength === body2.byteLength, "buffer body must have content length");
           socket.cork();
           socket.write(`${header}content-length: ${contentLength}\r
 \r
 `, "latin1");
-          socket.write(body);
+          socket.write(body2);
           socket.uncork();
-          request2.onBodySent(body);
+          request2.onBodySent(body2);
           if (!expectsPayload && request2.reset !== false) {
             socket[kReset] = true;
           }
@@ -6695,13 +6695,13 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
-      assert2(contentLength === body.size, "blob body must have content length");
+    async function writeBlob(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
+      assert2(contentLength === body2.size, "blob body must have content length");
       try {
-        if (contentLength != null && contentLength !== body.size) {
+        if (contentLength != null && contentLength !== body2.size) {
           throw new RequestContentLengthMismatchError();
         }
-        const buffer = Buffer.from(await body.arrayBuffer());
+        const buffer = Buffer.from(await body2.arrayBuffer());
         socket.cork();
         socket.write(`${header}content-length: ${contentLength}\r
 \r
@@ -6718,7 +6718,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeIterable(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -6739,7 +6739,7 @@ upgrade: ${upgrade}\r
       socket.on("close", onDrain).on("drain", onDrain);
       const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
       try {
-        for await (const chunk of body) {
+        for await (const chunk of body2) {
           if (socket[kError]) {
             throw socket[kError];
           }
@@ -7071,7 +7071,7 @@ var require_client_h2 = __commonJS({
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
       const { method, path: path5, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
-      let { body } = request2;
+      let { body: body2 } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
         return false;
@@ -7111,7 +7111,7 @@ var require_client_h2 = __commonJS({
         if (stream != null) {
           util.destroy(stream, error63);
         }
-        util.destroy(body, error63);
+        util.destroy(body2, error63);
         client[kQueue][client[kRunningIdx]++] = null;
         client[kResume]();
       };
@@ -7170,15 +7170,15 @@ var require_client_h2 = __commonJS({
       headers[HTTP2_HEADER_PATH] = path5;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
-      if (body && typeof body.read === "function") {
-        body.read(0);
+      if (body2 && typeof body2.read === "function") {
+        body2.read(0);
       }
-      let contentLength = util.bodyLength(body);
-      if (util.isFormDataLike(body)) {
+      let contentLength = util.bodyLength(body2);
+      if (util.isFormDataLike(body2)) {
         extractBody ??= require_body().extractBody;
-        const [bodyStream, contentType] = extractBody(body);
+        const [bodyStream, contentType] = extractBody(body2);
         headers["content-type"] = contentType;
-        body = bodyStream.stream;
+        body2 = bodyStream.stream;
         contentLength = bodyStream.length;
       }
       if (contentLength == null) {
@@ -7195,11 +7195,11 @@ var require_client_h2 = __commonJS({
         process.emitWarning(new RequestContentLengthMismatchError());
       }
       if (contentLength != null) {
-        assert2(body, "no body must not have content length");
+        assert2(body2, "no body must not have content length");
         headers[HTTP2_HEADER_CONTENT_LENGTH] = `${contentLength}`;
       }
       session.ref();
-      const shouldEndStream = method === "GET" || method === "HEAD" || body === null;
+      const shouldEndStream = method === "GET" || method === "HEAD" || body2 === null;
       if (expectContinue) {
         headers[HTTP2_HEADER_EXPECT] = "100-continue";
         stream = session.request(headers, { endStream: shouldEndStream, signal });
@@ -7256,7 +7256,7 @@ var require_client_h2 = __commonJS({
       });
       return true;
       function writeBodyH2() {
-        if (!body || contentLength === 0) {
+        if (!body2 || contentLength === 0) {
           writeBuffer(
             abort,
             stream,
@@ -7267,23 +7267,23 @@ var require_client_h2 = __commonJS({
             contentLength,
             expectsPayload
           );
-        } else if (util.isBuffer(body)) {
+        } else if (util.isBuffer(body2)) {
           writeBuffer(
             abort,
             stream,
-            body,
+            body2,
             client,
             request2,
             client[kSocket],
             contentLength,
             expectsPayload
           );
-        } else if (util.isBlobLike(body)) {
-          if (typeof body.stream === "function") {
+        } else if (util.isBlobLike(body2)) {
+          if (typeof body2.stream === "function") {
             writeIterable(
               abort,
               stream,
-              body.stream(),
+              body2.stream(),
               client,
               request2,
               client[kSocket],
@@ -7294,7 +7294,7 @@ var require_client_h2 = __commonJS({
             writeBlob(
               abort,
               stream,
-              body,
+              body2,
               client,
               request2,
               client[kSocket],
@@ -7302,22 +7302,22 @@ var require_client_h2 = __commonJS({
               expectsPayload
             );
           }
-        } else if (util.isStream(body)) {
+        } else if (util.isStream(body2)) {
           writeStream(
             abort,
             client[kSocket],
             expectsPayload,
             stream,
-            body,
+            body2,
             client,
             request2,
             contentLength
           );
-        } else if (util.isIterable(body)) {
+        } else if (util.isIterable(body2)) {
           writeIterable(
             abort,
             stream,
-            body,
+            body2,
             client,
             request2,
             client[kSocket],
@@ -7329,15 +7329,15 @@ var require_client_h2 = __commonJS({
         }
       }
     }
-    function writeBuffer(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    function writeBuffer(abort, h2stream, body2, client, request2, socket, contentLength, expectsPayload) {
       try {
-        if (body != null && util.isBuffer(body)) {
-          assert2(contentLength === body.byteLength, "buffer body must have content length");
+        if (body2 != null && util.isBuffer(body2)) {
+          assert2(contentLength === body2.byteLength, "buffer body must have content length");
           h2stream.cork();
-          h2stream.write(body);
+          h2stream.write(body2);
           h2stream.uncork();
           h2stream.end();
-          request2.onBodySent(body);
+          request2.onBodySent(body2);
         }
         if (!expectsPayload) {
           socket[kReset] = true;
@@ -7348,10 +7348,10 @@ var require_client_h2 = __commonJS({
         abort(error63);
       }
     }
-    function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
+    function writeStream(abort, socket, expectsPayload, h2stream, body2, client, request2, contentLength) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       const pipe2 = pipeline(
-        body,
+        body2,
         h2stream,
         (err) => {
           if (err) {
@@ -7372,13 +7372,13 @@ var require_client_h2 = __commonJS({
         request2.onBodySent(chunk);
       }
     }
-    async function writeBlob(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
-      assert2(contentLength === body.size, "blob body must have content length");
+    async function writeBlob(abort, h2stream, body2, client, request2, socket, contentLength, expectsPayload) {
+      assert2(contentLength === body2.size, "blob body must have content length");
       try {
-        if (contentLength != null && contentLength !== body.size) {
+        if (contentLength != null && contentLength !== body2.size) {
           throw new RequestContentLengthMismatchError();
         }
-        const buffer = Buffer.from(await body.arrayBuffer());
+        const buffer = Buffer.from(await body2.arrayBuffer());
         h2stream.cork();
         h2stream.write(buffer);
         h2stream.uncork();
@@ -7393,7 +7393,7 @@ var require_client_h2 = __commonJS({
         abort(err);
       }
     }
-    async function writeIterable(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    async function writeIterable(abort, h2stream, body2, client, request2, socket, contentLength, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -7413,7 +7413,7 @@ var require_client_h2 = __commonJS({
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
       try {
-        for await (const chunk of body) {
+        for await (const chunk of body2) {
           if (socket[kError]) {
             throw socket[kError];
           }
@@ -7451,8 +7451,8 @@ var require_redirect_handler = __commonJS({
     var redirectableStatusCodes = [300, 301, 302, 303, 307, 308];
     var kBody = /* @__PURE__ */ Symbol("body");
     var BodyAsyncIterable = class {
-      constructor(body) {
-        this[kBody] = body;
+      constructor(body2) {
+        this[kBody] = body2;
         this[kBodyUsed] = false;
       }
       async *[Symbol.asyncIterator]() {
@@ -7462,12 +7462,12 @@ var require_redirect_handler = __commonJS({
       }
     };
     var RedirectHandler = class {
-      constructor(dispatch, maxRedirections, opts, handler2) {
+      constructor(dispatch2, maxRedirections, opts, handler2) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
           throw new InvalidArgumentError("maxRedirections must be a positive number");
         }
         util.validateHandler(handler2, opts.method, opts.upgrade);
-        this.dispatch = dispatch;
+        this.dispatch = dispatch2;
         this.location = null;
         this.abort = null;
         this.opts = { ...opts, maxRedirections: 0 };
@@ -7604,15 +7604,15 @@ var require_redirect_interceptor = __commonJS({
     "use strict";
     var RedirectHandler = require_redirect_handler();
     function createRedirectInterceptor({ maxRedirections: defaultMaxRedirections }) {
-      return (dispatch) => {
+      return (dispatch2) => {
         return function Intercept(opts, handler2) {
           const { maxRedirections = defaultMaxRedirections } = opts;
           if (!maxRedirections) {
-            return dispatch(opts, handler2);
+            return dispatch2(opts, handler2);
           }
-          const redirectHandler = new RedirectHandler(dispatch, maxRedirections, opts, handler2);
+          const redirectHandler = new RedirectHandler(dispatch2, maxRedirections, opts, handler2);
           opts = { ...opts, maxRedirections: 0 };
-          return dispatch(opts, redirectHandler);
+          return dispatch2(opts, redirectHandler);
         };
       };
     }
@@ -9695,18 +9695,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve, stream, length } = consume2;
+      const { type, body: body2, resolve, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve(chunksDecode(body, length));
+          resolve(chunksDecode(body2, length));
         } else if (type === "json") {
-          resolve(JSON.parse(chunksDecode(body, length)));
+          resolve(JSON.parse(chunksDecode(body2, length)));
         } else if (type === "arrayBuffer") {
-          resolve(chunksConcat(body, length).buffer);
+          resolve(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve(new Blob(body, { type: stream[kContentType] }));
+          resolve(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve(chunksConcat(body, length));
+          resolve(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9746,12 +9746,12 @@ var require_util3 = __commonJS({
     } = require_errors();
     var { chunksDecode } = require_readable();
     var CHUNK_LIMIT = 128 * 1024;
-    async function getResolveErrorBodyCallback({ callback, body, contentType, statusCode, statusMessage, headers }) {
-      assert2(body);
+    async function getResolveErrorBodyCallback({ callback, body: body2, contentType, statusCode, statusMessage, headers }) {
+      assert2(body2);
       let chunks = [];
       let length = 0;
       try {
-        for await (const chunk of body) {
+        for await (const chunk of body2) {
           chunks.push(chunk);
           length += chunk.length;
           if (length > CHUNK_LIMIT) {
@@ -9813,7 +9813,7 @@ var require_api_request = __commonJS({
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
-        const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError, highWaterMark } = opts;
+        const { signal, method, opaque, body: body2, onInfo, responseHeaders, throwOnError, highWaterMark } = opts;
         try {
           if (typeof callback !== "function") {
             throw new InvalidArgumentError("invalid callback");
@@ -9832,8 +9832,8 @@ var require_api_request = __commonJS({
           }
           super("UNDICI_REQUEST");
         } catch (err) {
-          if (util.isStream(body)) {
-            util.destroy(body.on("error", util.nop), err);
+          if (util.isStream(body2)) {
+            util.destroy(body2.on("error", util.nop), err);
           }
           throw err;
         }
@@ -9843,7 +9843,7 @@ var require_api_request = __commonJS({
         this.callback = callback;
         this.res = null;
         this.abort = null;
-        this.body = body;
+        this.body = body2;
         this.trailers = {};
         this.context = null;
         this.onInfo = onInfo || null;
@@ -9852,8 +9852,8 @@ var require_api_request = __commonJS({
         this.signal = signal;
         this.reason = null;
         this.removeAbortListener = null;
-        if (util.isStream(body)) {
-          body.on("error", (err) => {
+        if (util.isStream(body2)) {
+          body2.on("error", (err) => {
             this.onError(err);
           });
         }
@@ -9937,7 +9937,7 @@ var require_api_request = __commonJS({
         this.res.push(null);
       }
       onError(err) {
-        const { res, callback, body, opaque } = this;
+        const { res, callback, body: body2, opaque } = this;
         if (callback) {
           this.callback = null;
           queueMicrotask(() => {
@@ -9950,9 +9950,9 @@ var require_api_request = __commonJS({
             util.destroy(res, err);
           });
         }
-        if (body) {
+        if (body2) {
           this.body = null;
-          util.destroy(body, err);
+          util.destroy(body2, err);
         }
         if (this.removeAbortListener) {
           res?.off("close", this.removeAbortListener);
@@ -10051,7 +10051,7 @@ var require_api_stream = __commonJS({
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
-        const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError } = opts;
+        const { signal, method, opaque, body: body2, onInfo, responseHeaders, throwOnError } = opts;
         try {
           if (typeof callback !== "function") {
             throw new InvalidArgumentError("invalid callback");
@@ -10070,8 +10070,8 @@ var require_api_stream = __commonJS({
           }
           super("UNDICI_STREAM");
         } catch (err) {
-          if (util.isStream(body)) {
-            util.destroy(body.on("error", util.nop), err);
+          if (util.isStream(body2)) {
+            util.destroy(body2.on("error", util.nop), err);
           }
           throw err;
         }
@@ -10083,11 +10083,11 @@ var require_api_stream = __commonJS({
         this.abort = null;
         this.context = null;
         this.trailers = null;
-        this.body = body;
+        this.body = body2;
         this.onInfo = onInfo || null;
         this.throwOnError = throwOnError || false;
-        if (util.isStream(body)) {
-          body.on("error", (err) => {
+        if (util.isStream(body2)) {
+          body2.on("error", (err) => {
             this.onError(err);
           });
         }
@@ -10168,7 +10168,7 @@ var require_api_stream = __commonJS({
         res.end();
       }
       onError(err) {
-        const { res, callback, opaque, body } = this;
+        const { res, callback, opaque, body: body2 } = this;
         removeSignal(this);
         this.factory = null;
         if (res) {
@@ -10180,9 +10180,9 @@ var require_api_stream = __commonJS({
             this.runInAsyncScope(callback, null, err, { opaque });
           });
         }
-        if (body) {
+        if (body2) {
           this.body = null;
-          util.destroy(body, err);
+          util.destroy(body2, err);
         }
       }
     };
@@ -10289,9 +10289,9 @@ var require_api_pipeline = __commonJS({
           readableObjectMode: opts.objectMode,
           autoDestroy: true,
           read: () => {
-            const { body } = this;
-            if (body?.resume) {
-              body.resume();
+            const { body: body2 } = this;
+            if (body2?.resume) {
+              body2.resume();
             }
           },
           write: (chunk, encoding, callback) => {
@@ -10303,14 +10303,14 @@ var require_api_pipeline = __commonJS({
             }
           },
           destroy: (err, callback) => {
-            const { body, req, res, ret, abort } = this;
+            const { body: body2, req, res, ret, abort } = this;
             if (!err && !ret._readableState.endEmitted) {
               err = new RequestAbortedError();
             }
             if (abort && err) {
               abort();
             }
-            util.destroy(body, err);
+            util.destroy(body2, err);
             util.destroy(req, err);
             util.destroy(res, err);
             removeSignal(this);
@@ -10344,11 +10344,11 @@ var require_api_pipeline = __commonJS({
           return;
         }
         this.res = new PipelineResponse(resume);
-        let body;
+        let body2;
         try {
           this.handler = null;
           const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
-          body = this.runInAsyncScope(handler2, null, {
+          body2 = this.runInAsyncScope(handler2, null, {
             statusCode,
             headers,
             opaque,
@@ -10359,13 +10359,13 @@ var require_api_pipeline = __commonJS({
           this.res.on("error", util.nop);
           throw err;
         }
-        if (!body || typeof body.on !== "function") {
+        if (!body2 || typeof body2.on !== "function") {
           throw new InvalidReturnValueError("expected Readable");
         }
-        body.on("data", (chunk) => {
-          const { ret, body: body2 } = this;
-          if (!ret.push(chunk) && body2.pause) {
-            body2.pause();
+        body2.on("data", (chunk) => {
+          const { ret, body: body3 } = this;
+          if (!ret.push(chunk) && body3.pause) {
+            body3.pause();
           }
         }).on("error", (err) => {
           const { ret } = this;
@@ -10379,7 +10379,7 @@ var require_api_pipeline = __commonJS({
             util.destroy(ret, new RequestAbortedError());
           }
         });
-        this.body = body;
+        this.body = body2;
       }
       onData(chunk) {
         const { res } = this;
@@ -10748,10 +10748,10 @@ var require_mock_utils = __commonJS({
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path5, method, body, headers }) {
+    function matchKey(mockDispatch2, { path: path5, method, body: body2, headers }) {
       const pathMatch = matchValue(mockDispatch2.path, path5);
       const methodMatch = matchValue(mockDispatch2.method, method);
-      const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
+      const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
       return pathMatch && methodMatch && bodyMatch && headersMatch;
     }
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for method '${key.method}' on path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter(({ body }) => typeof body !== "undefined" ? matchValue(body, key.body) : true);
+      matchedMockDispatches = matchedMockDispatches.filter(({ body: body2 }) => typeof body2 !== "undefined" ? matchValue(body2, key.body) : true);
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for body '${key.body}' on path '${resolvedPath}'`);
       }
@@ -10798,22 +10798,22 @@ var require_mock_utils = __commonJS({
       return newMockDispatch;
     }
     function deleteMockDispatch(mockDispatches, key) {
-      const index = mockDispatches.findIndex((dispatch) => {
-        if (!dispatch.consumed) {
+      const index = mockDispatches.findIndex((dispatch2) => {
+        if (!dispatch2.consumed) {
           return false;
         }
-        return matchKey(dispatch, key);
+        return matchKey(dispatch2, key);
       });
       if (index !== -1) {
         mockDispatches.splice(index, 1);
       }
     }
     function buildKey(opts) {
-      const { path: path5, method, body, headers, query } = opts;
+      const { path: path5, method, body: body2, headers, query } = opts;
       return {
         path: path5,
         method,
-        body,
+        body: body2,
         headers,
         query
       };
@@ -10838,9 +10838,9 @@ var require_mock_utils = __commonJS({
     function getStatusText(statusCode) {
       return STATUS_CODES[statusCode] || "unknown";
     }
-    async function getResponse(body) {
+    async function getResponse(body2) {
       const buffers = [];
-      for await (const data of body) {
+      for await (const data of body2) {
         buffers.push(data);
       }
       return Buffer.concat(buffers).toString("utf8");
@@ -10870,12 +10870,12 @@ var require_mock_utils = __commonJS({
       }
       function handleReply(mockDispatches, _data = data) {
         const optsHeaders = Array.isArray(opts.headers) ? buildHeadersFromArray(opts.headers) : opts.headers;
-        const body = typeof _data === "function" ? _data({ ...opts, headers: optsHeaders }) : _data;
-        if (isPromise(body)) {
-          body.then((newData) => handleReply(mockDispatches, newData));
+        const body2 = typeof _data === "function" ? _data({ ...opts, headers: optsHeaders }) : _data;
+        if (isPromise(body2)) {
+          body2.then((newData) => handleReply(mockDispatches, newData));
           return;
         }
-        const responseData = getResponseData2(body);
+        const responseData = getResponseData2(body2);
         const responseHeaders = generateKeyValues(headers);
         const responseTrailers = generateKeyValues(trailers);
         handler2.onConnect?.((err) => handler2.onError(err), null);
@@ -10892,7 +10892,7 @@ var require_mock_utils = __commonJS({
       const agent = this[kMockAgent];
       const origin = this[kOrigin];
       const originalDispatch = this[kOriginalDispatch];
-      return function dispatch(opts, handler2) {
+      return function dispatch2(opts, handler2) {
         if (agent.isMockActive) {
           try {
             mockDispatch.call(this, opts, handler2);
@@ -11402,7 +11402,7 @@ var require_mock_agent = __commonJS({
       }
       pendingInterceptors() {
         const mockAgentClients = this[kClients];
-        return Array.from(mockAgentClients.entries()).flatMap(([origin, scope]) => scope[kDispatches].map((dispatch) => ({ ...dispatch, origin }))).filter(({ pending }) => pending);
+        return Array.from(mockAgentClients.entries()).flatMap(([origin, scope]) => scope[kDispatches].map((dispatch2) => ({ ...dispatch2, origin }))).filter(({ pending }) => pending);
       }
       assertNoPendingInterceptors({ pendingInterceptorsFormatter = new PendingInterceptorsFormatter() } = {}) {
         const pending = this.pendingInterceptors();
@@ -11499,19 +11499,19 @@ var require_redirect = __commonJS({
     var RedirectHandler = require_redirect_handler();
     module.exports = (opts) => {
       const globalMaxRedirections = opts?.maxRedirections;
-      return (dispatch) => {
+      return (dispatch2) => {
         return function redirectInterceptor(opts2, handler2) {
           const { maxRedirections = globalMaxRedirections, ...baseOpts } = opts2;
           if (!maxRedirections) {
-            return dispatch(opts2, handler2);
+            return dispatch2(opts2, handler2);
           }
           const redirectHandler = new RedirectHandler(
-            dispatch,
+            dispatch2,
             maxRedirections,
             opts2,
             handler2
           );
-          return dispatch(baseOpts, redirectHandler);
+          return dispatch2(baseOpts, redirectHandler);
         };
       };
     };
@@ -11524,15 +11524,15 @@ var require_retry = __commonJS({
     "use strict";
     var RetryHandler = require_retry_handler();
     module.exports = (globalOpts) => {
-      return (dispatch) => {
+      return (dispatch2) => {
         return function retryInterceptor(opts, handler2) {
-          return dispatch(
+          return dispatch2(
             opts,
             new RetryHandler(
               { ...opts, retryOptions: { ...globalOpts, ...opts.retryOptions } },
               {
                 handler: handler2,
-                dispatch
+                dispatch: dispatch2
               }
             )
           );
@@ -11625,14 +11625,14 @@ var require_dump = __commonJS({
     function createDumpInterceptor({ maxSize: defaultMaxSize } = {
       maxSize: 1024 * 1024
     }) {
-      return (dispatch) => {
+      return (dispatch2) => {
         return function Intercept(opts, handler2) {
           const { dumpMaxSize = defaultMaxSize } = opts;
           const dumpHandler = new DumpHandler(
             { maxSize: dumpMaxSize },
             handler2
           );
-          return dispatch(opts, dumpHandler);
+          return dispatch2(opts, dumpHandler);
         };
       };
     }
@@ -11821,13 +11821,13 @@ var require_dns = __commonJS({
       #dispatch = null;
       #handler = null;
       #origin = null;
-      constructor(state2, { origin, handler: handler2, dispatch }, opts) {
+      constructor(state2, { origin, handler: handler2, dispatch: dispatch2 }, opts) {
         super(handler2);
         this.#origin = origin;
         this.#handler = handler2;
         this.#opts = { ...opts };
         this.#state = state2;
-        this.#dispatch = dispatch;
+        this.#dispatch = dispatch2;
       }
       onError(err) {
         switch (err.code) {
@@ -11896,11 +11896,11 @@ var require_dns = __commonJS({
         maxItems: interceptorOpts?.maxItems ?? Infinity
       };
       const instance = new DNSInstance(opts);
-      return (dispatch) => {
+      return (dispatch2) => {
         return function dnsInterceptor(origDispatchOpts, handler2) {
           const origin = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
           if (isIP(origin.hostname) !== 0) {
-            return dispatch(origDispatchOpts, handler2);
+            return dispatch2(origDispatchOpts, handler2);
           }
           instance.runLookup(origin, origDispatchOpts, (err, newOrigin) => {
             if (err) {
@@ -11917,9 +11917,9 @@ var require_dns = __commonJS({
                 ...origDispatchOpts.headers
               }
             };
-            dispatch(
+            dispatch2(
               dispatchOpts,
-              instance.getHandler({ origin, dispatch, handler: handler2 }, origDispatchOpts)
+              instance.getHandler({ origin, dispatch: dispatch2, handler: handler2 }, origDispatchOpts)
             );
           });
           return true;
@@ -12419,9 +12419,9 @@ var require_response = __commonJS({
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data)
         );
-        const body = extractBody(bytes);
+        const body2 = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init, { body: body2[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -12445,13 +12445,13 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = {}) {
+      constructor(body2 = null, init = {}) {
         webidl.util.markAsUncloneable(this);
-        if (body === kConstruct) {
+        if (body2 === kConstruct) {
           return;
         }
-        if (body !== null) {
-          body = webidl.converters.BodyInit(body);
+        if (body2 !== null) {
+          body2 = webidl.converters.BodyInit(body2);
         }
         init = webidl.converters.ResponseInit(init);
         this[kState] = makeResponse({});
@@ -12459,8 +12459,8 @@ var require_response = __commonJS({
         setHeadersGuard(this[kHeaders], "response");
         setHeadersList(this[kHeaders], this[kState].headersList);
         let bodyWithType = null;
-        if (body != null) {
-          const [extractedBody, type] = extractBody(body);
+        if (body2 != null) {
+          const [extractedBody, type] = extractBody(body2);
           bodyWithType = { body: extractedBody, type };
         }
         initializeResponse(this, init, bodyWithType);
@@ -12665,7 +12665,7 @@ var require_response = __commonJS({
       assert2(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
+    function initializeResponse(response, init, body2) {
       if (init.status !== null && (init.status < 200 || init.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
@@ -12683,16 +12683,16 @@ var require_response = __commonJS({
       if ("headers" in init && init.headers != null) {
         fill(response[kHeaders], init.headers);
       }
-      if (body) {
+      if (body2) {
         if (nullBodyStatus.includes(response.status)) {
           throw webidl.errors.exception({
             header: "Response constructor",
             message: `Invalid response status code ${response.status}`
           });
         }
-        response[kState].body = body.body;
-        if (body.type != null && !response[kState].headersList.contains("content-type", true)) {
-          response[kState].headersList.append("content-type", body.type, true);
+        response[kState].body = body2.body;
+        if (body2.type != null && !response[kState].headersList.contains("content-type", true)) {
+          response[kState].headersList.append("content-type", body2.type, true);
         }
       }
     }
@@ -14331,11 +14331,11 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body: body2, status, statusText, headersList, socket } = await dispatch2({ body: requestBody });
         if (socket) {
           response = makeResponse({ status, statusText, headersList, socket });
         } else {
-          const iterator2 = body[Symbol.asyncIterator]();
+          const iterator2 = body2[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
           response = makeResponse({ status, statusText, headersList });
         }
@@ -14431,7 +14431,7 @@ var require_fetch = __commonJS({
         fetchParams.controller.connection.destroy();
       }
       return response;
-      function dispatch({ body }) {
+      function dispatch2({ body: body2 }) {
         const url2 = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
         return new Promise((resolve, reject) => agent.dispatch(
@@ -14439,7 +14439,7 @@ var require_fetch = __commonJS({
             path: url2.pathname + url2.search,
             origin: url2.origin,
             method: request2.method,
-            body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
+            body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body2,
             headers: request2.headersList.entries,
             maxRedirections: 0,
             upgrade: request2.mode === "websocket" ? "websocket" : void 0
@@ -17603,9 +17603,9 @@ var require_receiver = __commonJS({
             if (this.#byteOffset < this.#info.payloadLength) {
               return callback();
             }
-            const body = this.consume(this.#info.payloadLength);
+            const body2 = this.consume(this.#info.payloadLength);
             if (isControlFrame(this.#info.opcode)) {
-              this.#loop = this.parseControlFrame(body);
+              this.#loop = this.parseControlFrame(body2);
               this.#state = parserStates.INFO;
               const socket = this.ws[kResponse].socket;
               if (this.#loop && socket.writableNeedDrain) {
@@ -17619,7 +17619,7 @@ var require_receiver = __commonJS({
               }
             } else {
               if (!this.#info.compressed) {
-                if (!this.writeFragments(body)) {
+                if (!this.writeFragments(body2)) {
                   return;
                 }
                 if (this.#maxPayloadSize > 0 && this.#fragmentsBytes > this.#maxPayloadSize) {
@@ -17632,7 +17632,7 @@ var require_receiver = __commonJS({
                 this.#state = parserStates.INFO;
               } else {
                 this.#extensions.get("permessage-deflate").decompress(
-                  body,
+                  body2,
                   this.#info.fin,
                   (error63, data) => {
                     if (error63) {
@@ -17745,14 +17745,14 @@ var require_receiver = __commonJS({
        * Parses control frames.
        * @param {Buffer} body
        */
-      parseControlFrame(body) {
+      parseControlFrame(body2) {
         const { opcode, payloadLength } = this.#info;
         if (opcode === opcodes.CLOSE) {
           if (payloadLength === 1) {
             failWebsocketConnection(this.ws, "Received close frame with a 1-byte body.");
             return false;
           }
-          this.#info.closeInfo = this.parseCloseBody(body);
+          this.#info.closeInfo = this.parseCloseBody(body2);
           if (this.#info.closeInfo.error) {
             const { code: code2, reason } = this.#info.closeInfo;
             closeWebSocketConnection(this.ws, code2, reason, reason.length);
@@ -17760,12 +17760,12 @@ var require_receiver = __commonJS({
             return false;
           }
           if (this.ws[kSentClose] !== sentCloseFrameState.SENT) {
-            let body2 = emptyBuffer;
+            let body3 = emptyBuffer;
             if (this.#info.closeInfo.code) {
-              body2 = Buffer.allocUnsafe(2);
-              body2.writeUInt16BE(this.#info.closeInfo.code, 0);
+              body3 = Buffer.allocUnsafe(2);
+              body3.writeUInt16BE(this.#info.closeInfo.code, 0);
             }
-            const closeFrame = new WebsocketFrameSend(body2);
+            const closeFrame = new WebsocketFrameSend(body3);
             this.ws[kResponse].socket.write(
               closeFrame.createFrame(opcodes.CLOSE),
               (err) => {
@@ -17780,18 +17780,18 @@ var require_receiver = __commonJS({
           return false;
         } else if (opcode === opcodes.PING) {
           if (!this.ws[kReceivedClose]) {
-            const frame = new WebsocketFrameSend(body);
+            const frame = new WebsocketFrameSend(body2);
             this.ws[kResponse].socket.write(frame.createFrame(opcodes.PONG));
             if (channels.ping.hasSubscribers) {
               channels.ping.publish({
-                payload: body
+                payload: body2
               });
             }
           }
         } else if (opcode === opcodes.PONG) {
           if (channels.pong.hasSubscribers) {
             channels.pong.publish({
-              payload: body
+              payload: body2
             });
           }
         }
@@ -22576,10 +22576,10 @@ ${indent2}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent2, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body2 = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent2, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header}
-${indent2}${body}`;
+${indent2}${body2}`;
       }
       value = value.replace(/\n+/g, `$&${indent2}`);
       return `|${header}
@@ -24595,13 +24595,13 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body2 = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
-          lines2[lines2.length - 1] = `--- ${body}`;
+          body2 += stringifyComment.lineComment(body2, "", commentString(contentComment));
+        if ((body2[0] === "|" || body2[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body2}`;
         } else
-          lines2.push(body);
+          lines2.push(body2);
       } else {
         lines2.push(stringify2.stringify(doc.contents, ctx));
       }
@@ -26594,13 +26594,13 @@ var require_cst_scalar = __commonJS({
         case ">": {
           const he = source.indexOf("\n");
           const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
+          const body2 = source.substring(he + 1) + "\n";
           const props = [
             { type: "block-scalar-header", offset, indent: indent2, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
             props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
-          return { type: "block-scalar", offset, indent: indent2, props, source: body };
+          return { type: "block-scalar", offset, indent: indent2, props, source: body2 };
         }
         case '"':
           return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
@@ -26657,13 +26657,13 @@ var require_cst_scalar = __commonJS({
     function setBlockScalarValue(token, source) {
       const he = source.indexOf("\n");
       const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
+      const body2 = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
         const header = token.props[0];
         if (header.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
         header.source = head;
-        token.source = body;
+        token.source = body2;
       } else {
         const { offset } = token;
         const indent2 = "indent" in token ? token.indent : -1;
@@ -26675,7 +26675,7 @@ var require_cst_scalar = __commonJS({
         for (const key of Object.keys(token))
           if (key !== "type" && key !== "offset")
             delete token[key];
-        Object.assign(token, { type: "block-scalar", indent: indent2, props, source: body });
+        Object.assign(token, { type: "block-scalar", indent: indent2, props, source: body2 });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -29424,12 +29424,12 @@ var require_parse2 = __commonJS({
       }
       return depth;
     };
-    var analyzeRepeatedExtglob = (body, options) => {
+    var analyzeRepeatedExtglob = (body2, options) => {
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
       const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
-      const branches = splitTopLevel(body).map((branch) => branch.trim());
+      const branches = splitTopLevel(body2).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
           return { risky: true };
@@ -29600,8 +29600,8 @@ var require_parse2 = __commonJS({
       };
       const extglobClose = (token) => {
         const literal2 = input3.slice(token.startIndex, state2.index + 1);
-        const body = input3.slice(token.startIndex + 2, state2.index);
-        const analysis = analyzeRepeatedExtglob(body, opts);
+        const body2 = input3.slice(token.startIndex + 2, state2.index);
+        const analysis = analyzeRepeatedExtglob(body2, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
           const open3 = tokens[token.tokensIndex];
@@ -36016,26 +36016,26 @@ function isRecursive(inst, stack, resolve) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve);
-      if (answer > result)
-        result = answer;
+      const answer2 = isRecursive(child, stack, resolve);
+      if (answer2 > result)
+        result = answer2;
     }
   };
   const shape = (sh, spread) => {
-    let answer = NONE;
+    let answer2 = NONE;
     for (const key of Reflect.ownKeys(sh)) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
-      if (child > answer)
-        answer = child;
+      if (child > answer2)
+        answer2 = child;
     }
-    return answer;
+    return answer2;
   };
-  const merge3 = (answer) => {
-    if (answer > result)
-      result = answer;
+  const merge3 = (answer2) => {
+    if (answer2 > result)
+      result = answer2;
   };
   const def = inst._zod.def;
   const kind = def.type;
@@ -36138,10 +36138,10 @@ function isRecursive(inst, stack, resolve) {
   stack.delete(inst);
   return settle(inst, result);
 }
-function settle(inst, answer) {
-  if (answer !== ASSUMED)
-    recursive.set(inst, answer === PROVEN);
-  return answer;
+function settle(inst, answer2) {
+  if (answer2 !== ASSUMED)
+    recursive.set(inst, answer2 === PROVEN);
+  return answer2;
 }
 function isRecursiveSchema(inst) {
   return isRecursive(inst, /* @__PURE__ */ new Set(), true) !== NONE;
@@ -45296,7 +45296,7 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   }, `return INVALID;`);
   return outputVar;
 }
-function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
+function emitOwnKeys(doc, ctx, accessor, kVar, body2, onSymbol) {
   const propIsEnumerableConst = addConstant(ctx, Object.prototype.propertyIsEnumerable);
   const symsVar = newVar(ctx);
   const keysVar = newVar(ctx);
@@ -45307,7 +45307,7 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   doc.indented((d) => {
     d.write(`const ${kVar} = ${keysVar}[${iVar}];`);
     d.write(`if (${kVar} === "__proto__" || !${propIsEnumerableConst}.call(${accessor}, ${kVar})) continue;`);
-    body(d);
+    body2(d);
   });
   doc.write(`}`);
   doc.write(`for (let ${iVar} = 0; ${iVar} < ${symsVar}.length; ${iVar}++) {`);
@@ -45317,7 +45317,7 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
     if (onSymbol)
       d.write(onSymbol);
     else
-      body(d);
+      body2(d);
   });
   doc.write(`}`);
 }
@@ -50687,8 +50687,8 @@ function parseCommentCommand(text) {
   if (!match) return void 0;
   const name = (match[1] ?? "").toLowerCase();
   const args = (match[2] ?? "").trim();
-  if (name === "plan") {
-    return { name: "plan", rest: [args, following].filter((s) => s.trim() !== "").join("\n").trim() };
+  if (name === "plan" || name === "revise" || name === "answer") {
+    return { name, rest: [args, following].filter((s) => s.trim() !== "").join("\n").trim() };
   }
   if (name === "approve") {
     if (args === "") return { name: "approve" };
@@ -50718,8 +50718,18 @@ function commandFromIssueComment(payload, botLogin) {
     commentUrl: event.comment.html_url ?? "",
     author: author.login
   };
-  if (parsedCommand.name === "plan") return { kind: "plan", objective: parsedCommand.rest, ...source };
-  return { kind: "approve", planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
+  if (parsedCommand.name === "approve") {
+    return { kind: "approve", planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
+  }
+  const { rest } = parsedCommand;
+  switch (parsedCommand.name) {
+    case "plan":
+      return { kind: "plan", objective: rest, ...source };
+    case "revise":
+      return { kind: "revise", feedback: rest, ...source };
+    case "answer":
+      return { kind: "answer", text: rest, ...source };
+  }
 }
 
 // node_modules/@actions/github/lib/context.js
@@ -51199,7 +51209,7 @@ function parse3(options) {
   let method = options.method.toUpperCase();
   let url2 = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
-  let body;
+  let body2;
   let parameters = omit2(options, [
     "method",
     "baseUrl",
@@ -51239,22 +51249,22 @@ function parse3(options) {
     url2 = addQueryParameters(url2, remainingParameters);
   } else {
     if ("data" in remainingParameters) {
-      body = remainingParameters.data;
+      body2 = remainingParameters.data;
     } else {
       if (Object.keys(remainingParameters).length) {
-        body = remainingParameters;
+        body2 = remainingParameters;
       }
     }
   }
-  if (!headers["content-type"] && typeof body !== "undefined") {
+  if (!headers["content-type"] && typeof body2 !== "undefined") {
     headers["content-type"] = "application/json; charset=utf-8";
   }
-  if (["PATCH", "PUT"].includes(method) && typeof body === "undefined") {
-    body = "";
+  if (["PATCH", "PUT"].includes(method) && typeof body2 === "undefined") {
+    body2 = "";
   }
   return Object.assign(
     { method, url: url2, headers },
-    typeof body !== "undefined" ? { body } : null,
+    typeof body2 !== "undefined" ? { body: body2 } : null,
     options.request ? { request: options.request } : null
   );
 }
@@ -51856,7 +51866,7 @@ async function fetchWrapper(requestOptions) {
   }
   const log = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
-  const body = isPlainObject3(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
+  const body2 = isPlainObject3(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
     Object.entries(requestOptions.headers).map(([name, value]) => [
       name,
@@ -51867,7 +51877,7 @@ async function fetchWrapper(requestOptions) {
   try {
     fetchResponse = await fetch3(requestOptions.url, {
       method: requestOptions.method,
-      body,
+      body: body2,
       redirect: requestOptions.request?.redirect,
       headers: requestHeaders,
       signal: requestOptions.request?.signal,
@@ -55231,14 +55241,14 @@ var notice2 = (omitted) => `
 > ${omitted} characters were cut here to fit GitHub's size limit.
 
 `;
-function fitBody(body, limit2 = githubBodyLimit) {
-  if (body.length <= limit2) return body;
+function fitBody(body2, limit2 = githubBodyLimit) {
+  if (body2.length <= limit2) return body2;
   const tailLength = Math.min(Math.floor(limit2 / 4), 8e3);
-  const room = limit2 - tailLength - notice2(body.length).length;
-  if (room < 0) return body.slice(0, limit2);
-  const head = body.slice(0, room);
-  const tail = body.slice(body.length - tailLength);
-  return head + notice2(body.length - head.length - tail.length) + tail;
+  const room = limit2 - tailLength - notice2(body2.length).length;
+  if (room < 0) return body2.slice(0, limit2);
+  const head = body2.slice(0, room);
+  const tail = body2.slice(body2.length - tailLength);
+  return head + notice2(body2.length - head.length - tail.length) + tail;
 }
 function clip(text, max) {
   if (text.length <= max) return text;
@@ -55280,7 +55290,7 @@ function toPull(raw) {
 }
 function createThread(octokit, repoRef, secrets = []) {
   const { owner, repo } = repoRef;
-  const safe = (body) => fitBody(redact(body, secrets));
+  const safe = (body2) => fitBody(redact(body2, secrets));
   return {
     repoRef,
     async permissionOf(login) {
@@ -55295,12 +55305,12 @@ function createThread(octokit, repoRef, secrets = []) {
     async react(commentId, content) {
       await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     },
-    async postComment(issue3, body) {
-      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue3, body: safe(body) });
+    async postComment(issue3, body2) {
+      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue3, body: safe(body2) });
       return toComment(data);
     },
-    async updateComment(commentId, body) {
-      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: safe(body) });
+    async updateComment(commentId, body2) {
+      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: safe(body2) });
       return toComment(data);
     },
     async listComments(issue3) {
@@ -55325,8 +55335,8 @@ function createThread(octokit, repoRef, secrets = []) {
       return toPull(data);
     },
     async updatePullRequest(number5, input3) {
-      const body = input3.body === void 0 ? void 0 : safe(input3.body);
-      const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number5, ...input3, body });
+      const body2 = input3.body === void 0 ? void 0 : safe(input3.body);
+      const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number5, ...input3, body: body2 });
       return toPull(data);
     }
   };
@@ -56389,12 +56399,12 @@ _Stream_cancelIterator = async function _Stream_cancelIterator2(iterator2, contr
     await Reflect.apply(returnMethod, iterator2, []);
   }
 };
-function createAbortableSSESource(body, signal) {
-  const reader = typeof body.getReader === "function" ? body.getReader() : void 0;
+function createAbortableSSESource(body2, signal) {
+  const reader = typeof body2.getReader === "function" ? body2.getReader() : void 0;
   const source = reader ? {
     next: () => reader.read(),
     return: () => reader.cancel()
-  } : ReadableStreamToAsyncIterable(body)[Symbol.asyncIterator]();
+  } : ReadableStreamToAsyncIterable(body2)[Symbol.asyncIterator]();
   const ended = { value: void 0, done: true };
   let closed = false;
   let canceled = false;
@@ -56670,7 +56680,7 @@ function partition(str, delimiter) {
 async function defaultParseResponse(client, props) {
   const { response, requestLogID, retryOfRequestLogID, startTime } = props;
   let jsonBodyLength;
-  const body = await (async () => {
+  const body2 = await (async () => {
     if (props.options.stream) {
       loggerFor(client).debug("response", response.status, response.url, response.headers, response.body);
       if (props.options.__streamClass) {
@@ -56710,11 +56720,11 @@ async function defaultParseResponse(client, props) {
       retryOfRequestLogID,
       url: response.url,
       status: response.status,
-      body: jsonBodyLength === void 0 ? body : { type: "json", length: jsonBodyLength },
+      body: jsonBodyLength === void 0 ? body2 : { type: "json", length: jsonBodyLength },
       durationMs: Date.now() - startTime
     }));
   }
-  return body;
+  return body2;
 }
 function asAbortError(error63, signal) {
   if (!signal.aborted || error63 !== signal.reason || isAbortError(error63)) {
@@ -56873,32 +56883,32 @@ var getPlatformHeaders = () => {
 
 // node_modules/openai/internal/request-options.mjs
 var jsonRequestBodyObservers = /* @__PURE__ */ new WeakMap();
-function observeJSONRequestBody(body, observer) {
-  let observers = jsonRequestBodyObservers.get(body);
+function observeJSONRequestBody(body2, observer) {
+  let observers = jsonRequestBodyObservers.get(body2);
   if (!observers) {
     observers = /* @__PURE__ */ new Set();
-    jsonRequestBodyObservers.set(body, observers);
+    jsonRequestBodyObservers.set(body2, observers);
   }
   observers.add(observer);
   return () => {
-    const active = jsonRequestBodyObservers.get(body);
+    const active = jsonRequestBodyObservers.get(body2);
     if (!active) {
       return;
     }
     active.delete(observer);
     if (active.size === 0) {
-      jsonRequestBodyObservers.delete(body);
+      jsonRequestBodyObservers.delete(body2);
     }
   };
 }
-var FallbackEncoder = ({ headers, body }) => {
-  const observers = typeof body === "object" && body !== null ? jsonRequestBodyObservers.get(body) : void 0;
+var FallbackEncoder = ({ headers, body: body2 }) => {
+  const observers = typeof body2 === "object" && body2 !== null ? jsonRequestBodyObservers.get(body2) : void 0;
   let encoded;
   if (!observers || observers.size === 0) {
-    encoded = JSON.stringify(body);
+    encoded = JSON.stringify(body2);
   } else {
     const active = [...observers];
-    encoded = JSON.stringify(body, function(key, value) {
+    encoded = JSON.stringify(body2, function(key, value) {
       let observed = value;
       for (const observer of active) {
         const replacement = observer.value(this, key, observed);
@@ -57402,12 +57412,12 @@ _APIPromise_client = /* @__PURE__ */ new WeakMap();
 // node_modules/openai/core/pagination.mjs
 var _AbstractPage_client;
 var AbstractPage = class {
-  constructor(client, response, body, options) {
+  constructor(client, response, body2, options) {
     _AbstractPage_client.set(this, void 0);
     __classPrivateFieldSet(this, _AbstractPage_client, client, "f");
     this.options = options;
     this.response = response;
-    this.body = body;
+    this.body = body2;
   }
   hasNextPage() {
     const items = this.getPaginatedItems();
@@ -57457,10 +57467,10 @@ var PagePromise = class extends APIPromise {
   }
 };
 var Page = class extends AbstractPage {
-  constructor(client, response, body, options) {
-    super(client, response, body, options);
-    this.data = body.data || [];
-    this.object = body.object;
+  constructor(client, response, body2, options) {
+    super(client, response, body2, options);
+    this.data = body2.data || [];
+    this.object = body2.object;
   }
   getPaginatedItems() {
     return this.data ?? [];
@@ -57470,10 +57480,10 @@ var Page = class extends AbstractPage {
   }
 };
 var CursorPage = class extends AbstractPage {
-  constructor(client, response, body, options) {
-    super(client, response, body, options);
-    this.data = body.data || [];
-    this.has_more = body.has_more || false;
+  constructor(client, response, body2, options) {
+    super(client, response, body2, options);
+    this.data = body2.data || [];
+    this.has_more = body2.has_more || false;
   }
   getPaginatedItems() {
     return this.data ?? [];
@@ -57500,11 +57510,11 @@ var CursorPage = class extends AbstractPage {
   }
 };
 var ConversationCursorPage = class extends AbstractPage {
-  constructor(client, response, body, options) {
-    super(client, response, body, options);
-    this.data = body.data || [];
-    this.has_more = body.has_more || false;
-    this.last_id = body.last_id || "";
+  constructor(client, response, body2, options) {
+    super(client, response, body2, options);
+    this.data = body2.data || [];
+    this.has_more = body2.has_more || false;
+    this.last_id = body2.last_id || "";
   }
   getPaginatedItems() {
     return this.data ?? [];
@@ -57530,11 +57540,11 @@ var ConversationCursorPage = class extends AbstractPage {
   }
 };
 var NextCursorPage = class extends AbstractPage {
-  constructor(client, response, body, options) {
-    super(client, response, body, options);
-    this.data = body.data || [];
-    this.has_more = body.has_more || false;
-    this.next = body.next || null;
+  constructor(client, response, body2, options) {
+    super(client, response, body2, options);
+    this.data = body2.data || [];
+    this.has_more = body2.has_more || false;
+    this.next = body2.next || null;
   }
   getPaginatedItems() {
     return this.data ?? [];
@@ -57560,11 +57570,11 @@ var NextCursorPage = class extends AbstractPage {
   }
 };
 var TokenPage = class extends AbstractPage {
-  constructor(client, response, body, options) {
-    super(client, response, body, options);
-    this.data = body.data || [];
-    this.has_more = body.has_more || false;
-    this.next = body.next || null;
+  constructor(client, response, body2, options) {
+    super(client, response, body2, options);
+    this.data = body2.data || [];
+    this.has_more = body2.has_more || false;
+    this.next = body2.next || null;
   }
   getPaginatedItems() {
     return this.data ?? [];
@@ -57634,9 +57644,9 @@ function isResponseBodyPrototype(prototype, responsePrototype) {
   const constructor = Object.getOwnPropertyDescriptor(prototype, "constructor")?.value;
   return responsePrototype !== null && Object.getPrototypeOf(responsePrototype) === prototype && typeof constructor === "function" && Object.getOwnPropertyDescriptor(constructor, "name")?.value === "Body" && Object.getOwnPropertyDescriptor(constructor, "prototype")?.value === prototype;
 }
-function decodeNativeResponseBody(body) {
+function decodeNativeResponseBody(body2) {
   const scope = globalThis;
-  return new TextDecoder("utf-8", { ignoreBOM: typeof scope.Bun?.version === "string" }).decode(body);
+  return new TextDecoder("utf-8", { ignoreBOM: typeof scope.Bun?.version === "string" }).decode(body2);
 }
 async function parseOAuthTokenResponse(response) {
   let readText;
@@ -57662,9 +57672,9 @@ async function parseOAuthTokenResponse(response) {
     }
     return parser.value.call(response);
   }
-  const body = readText === void 0 ? decodeNativeResponseBody(await READ_NATIVE_RESPONSE_BODY.call(response)) : await readText.call(response);
+  const body2 = readText === void 0 ? decodeNativeResponseBody(await READ_NATIVE_RESPONSE_BODY.call(response)) : await readText.call(response);
   try {
-    return JSON.parse(body);
+    return JSON.parse(body2);
   } catch {
     throw new SyntaxError("Token exchange response contains invalid JSON");
   }
@@ -57741,7 +57751,7 @@ var WorkloadIdentityAuth = class _WorkloadIdentityAuth {
   }
   async refreshToken(generation) {
     const subjectToken = await this.config.provider.getToken();
-    const body = {
+    const body2 = {
       grant_type: TOKEN_EXCHANGE_GRANT_TYPE,
       subject_token: subjectToken,
       subject_token_type: SUBJECT_TOKEN_TYPES[this.config.provider.tokenType],
@@ -57749,7 +57759,7 @@ var WorkloadIdentityAuth = class _WorkloadIdentityAuth {
       service_account_id: this.config.serviceAccountId
     };
     if (this.config.clientId) {
-      body["client_id"] = this.config.clientId;
+      body2["client_id"] = this.config.clientId;
     }
     const exchangeStartedAt = performance.now();
     const response = await this.fetch(this.tokenExchangeUrl, {
@@ -57757,20 +57767,20 @@ var WorkloadIdentityAuth = class _WorkloadIdentityAuth {
       headers: {
         "Content-Type": "application/json"
       },
-      body: JSON.stringify(body),
+      body: JSON.stringify(body2),
       redirect: "manual"
     });
     if (!response.ok) {
       const errorText = await response.text();
-      let body2 = void 0;
+      let body3 = void 0;
       try {
-        body2 = JSON.parse(errorText);
+        body3 = JSON.parse(errorText);
       } catch {
       }
       if (response.status === 400 || response.status === 401 || response.status === 403) {
-        throw new OAuthError(response.status, body2, response.headers);
+        throw new OAuthError(response.status, body3, response.headers);
       }
-      throw APIError.generate(response.status, body2, `Token exchange failed with status ${response.status}`, response.headers);
+      throw APIError.generate(response.status, body3, `Token exchange failed with status ${response.status}`, response.headers);
     }
     const tokenResponse = await parseOAuthTokenResponse(response);
     const accessToken = typeof tokenResponse === "object" && tokenResponse !== null && "access_token" in tokenResponse ? tokenResponse.access_token : void 0;
@@ -58229,10 +58239,10 @@ var X509WorkloadIdentityAuth = class {
   authorizePlannedRequest(url2, request2, timeout, allowHookSignal = false) {
     const scope = __classPrivateFieldGet(this, _X509WorkloadIdentityAuth_instances, "m", _X509WorkloadIdentityAuth_scope).call(this);
     const headers = Object.getOwnPropertyDescriptor(request2, "headers");
-    const body = Object.getOwnPropertyDescriptor(request2, "body");
+    const body2 = Object.getOwnPropertyDescriptor(request2, "body");
     const signal = Object.getOwnPropertyDescriptor(request2, "signal");
     const redirect = Object.getOwnPropertyDescriptor(request2, "redirect");
-    if (scope.phase !== "planning" || !headers || !(headers.value instanceof Headers) || !body && "body" in request2 || [body, signal, redirect].some((descriptor) => descriptor && !("value" in descriptor))) {
+    if (scope.phase !== "planning" || !headers || !(headers.value instanceof Headers) || !body2 && "body" in request2 || [body2, signal, redirect].some((descriptor) => descriptor && !("value" in descriptor))) {
       throw new OpenAIError("X.509 workload identity requires an approved final request.");
     }
     this.snapshotAPIURL(url2);
@@ -58254,28 +58264,28 @@ var X509WorkloadIdentityAuth = class {
     scope.phase = "authorizing";
   }
   /** Owns only SDK-created iterator adapters until authenticated dispatch takes responsibility. */
-  ownRequestBody(body, source) {
-    if (body instanceof ReadableStream && body !== source) {
-      __classPrivateFieldGet(this, _X509WorkloadIdentityAuth_instances, "m", _X509WorkloadIdentityAuth_scope).call(this).materializedBody = body;
+  ownRequestBody(body2, source) {
+    if (body2 instanceof ReadableStream && body2 !== source) {
+      __classPrivateFieldGet(this, _X509WorkloadIdentityAuth_instances, "m", _X509WorkloadIdentityAuth_scope).call(this).materializedBody = body2;
     }
   }
   /** Recognizes every one-shot upload before issuer authentication or request replay. */
-  static isStreamingRequestBody(body) {
-    return globalThis.ReadableStream !== void 0 && body instanceof globalThis.ReadableStream || typeof body === "object" && body !== null && (Symbol.asyncIterator in body || Symbol.iterator in body && "next" in body && typeof body.next === "function");
+  static isStreamingRequestBody(body2) {
+    return globalThis.ReadableStream !== void 0 && body2 instanceof globalThis.ReadableStream || typeof body2 === "object" && body2 !== null && (Symbol.asyncIterator in body2 || Symbol.iterator in body2 && "next" in body2 && typeof body2.next === "function");
   }
   /** Retires abandoned upload adapters without masking or blocking their authentication failure. */
   retireRequestBody() {
     const scope = __classPrivateFieldGet(this, _X509WorkloadIdentityAuth_instances, "m", _X509WorkloadIdentityAuth_scope).call(this);
-    const body = scope.materializedBody;
+    const body2 = scope.materializedBody;
     delete scope.materializedBody;
-    if (body) {
-      void __classPrivateFieldGet(_a3, _a3, "m", _X509WorkloadIdentityAuth_cancelRequestBody).call(_a3, body);
+    if (body2) {
+      void __classPrivateFieldGet(_a3, _a3, "m", _X509WorkloadIdentityAuth_cancelRequestBody).call(_a3, body2);
     }
   }
   /** Transfers the dispatched upload while retiring any SDK-owned body replaced by a hook. */
-  releaseRequestBody(body) {
+  releaseRequestBody(body2) {
     const scope = __classPrivateFieldGet(this, _X509WorkloadIdentityAuth_instances, "m", _X509WorkloadIdentityAuth_scope).call(this);
-    if (scope.materializedBody === body) {
+    if (scope.materializedBody === body2) {
       delete scope.materializedBody;
     } else {
       this.retireRequestBody();
@@ -58526,9 +58536,9 @@ var X509WorkloadIdentityAuth = class {
     };
   }
 };
-_a3 = X509WorkloadIdentityAuth, _X509WorkloadIdentityAuth_identityProviderId = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_serviceAccountId = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_configuredRefreshBufferMs = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_configuredRefreshBufferSeconds = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_organization = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_project = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_transport = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_refreshBufferMs = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_cachedToken = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_refresh = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_tokenGeneration = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_instances = /* @__PURE__ */ new WeakSet(), _X509WorkloadIdentityAuth_cancelRequestBody = async function _X509WorkloadIdentityAuth_cancelRequestBody2(body) {
+_a3 = X509WorkloadIdentityAuth, _X509WorkloadIdentityAuth_identityProviderId = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_serviceAccountId = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_configuredRefreshBufferMs = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_configuredRefreshBufferSeconds = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_organization = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_project = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_transport = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_refreshBufferMs = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_cachedToken = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_refresh = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_tokenGeneration = /* @__PURE__ */ new WeakMap(), _X509WorkloadIdentityAuth_instances = /* @__PURE__ */ new WeakSet(), _X509WorkloadIdentityAuth_cancelRequestBody = async function _X509WorkloadIdentityAuth_cancelRequestBody2(body2) {
   try {
-    await CancelReadableStream(body);
+    await CancelReadableStream(body2);
   } catch {
   }
 }, _X509WorkloadIdentityAuth_assignToken = function _X509WorkloadIdentityAuth_assignToken2(scope, token) {
@@ -58886,12 +58896,12 @@ function supportsFormData(fetchObject) {
   supportsFormDataMap.set(fetch3, promise2);
   return promise2;
 }
-var createForm = async (body, fetch3, options = {}) => {
+var createForm = async (body2, fetch3, options = {}) => {
   if (!await supportsFormData(fetch3)) {
     throw new TypeError("The provided fetch function does not support file uploads with the current global FormData class.");
   }
   const form = new FormData();
-  await Promise.all(Object.entries(body || {}).map(([key, value]) => addFormValue(form, key, value, options)));
+  await Promise.all(Object.entries(body2 || {}).map(([key, value]) => addFormValue(form, key, value, options)));
   return form;
 };
 var isBlob = (value) => value instanceof Blob;
@@ -58959,10 +58969,10 @@ var createStreamingFormRequestOptions = (opts, options = {}) => {
   async function* multipartBody() {
     yield* iterateMultipartBody(multipartEntries, boundary, options, preservedFilenames);
   }
-  const body = ReadableStreamFrom(multipartBody(), opts.__metadata?.["streamFromBody"] === true ? { highWaterMark: 0 } : void 0);
+  const body2 = ReadableStreamFrom(multipartBody(), opts.__metadata?.["streamFromBody"] === true ? { highWaterMark: 0 } : void 0);
   const originalBody = opts.body;
   if (opts.__metadata?.["streamFromBody"] === true && typeof originalBody === "object" && originalBody !== null) {
-    streamingFormFinalizers.set(body, () => {
+    streamingFormFinalizers.set(body2, () => {
       const capturedBody = { ...originalBody };
       const capturedEntries = iterateFormEntries(capturedBody);
       multipartEntries = preservedFilenames ? snapshotPreservedUploadEntries(capturedEntries, preservedFilenames) : capturedEntries;
@@ -58972,7 +58982,7 @@ var createStreamingFormRequestOptions = (opts, options = {}) => {
   }
   return {
     ...opts,
-    body,
+    body: body2,
     headers: buildHeaders([{ "content-type": `multipart/form-data; boundary=${boundary}` }, opts.headers])
   };
 };
@@ -59000,11 +59010,11 @@ ${String(value)}`);
   yield encodeUTF8(`--${boundary}--\r
 `);
 }
-function* iterateFormEntries(body) {
-  if (!body || typeof body !== "object") {
+function* iterateFormEntries(body2) {
+  if (!body2 || typeof body2 !== "object") {
     return;
   }
-  for (const [key, value] of Object.entries(body)) {
+  for (const [key, value] of Object.entries(body2)) {
     yield* iterateFormValue(key, value);
   }
 }
@@ -62227,12 +62237,12 @@ function ownSerializedParserObject(holder, key) {
   const { value } = descriptor;
   return typeof value === "object" && value !== null ? value : void 0;
 }
-function observeSerializedChatCompletionParserParams(body, initial, update) {
+function observeSerializedChatCompletionParserParams(body2, initial, update) {
   const originalToolOwners = /* @__PURE__ */ new WeakMap();
   const originalSchemaSignatures = /* @__PURE__ */ new WeakMap();
-  if (body.tools) {
-    for (let index = 0; index < body.tools.length && index < MAX_STREAM_TOOL_CALLS; index += 1) {
-      const owner = ownSerializedParserObject(body.tools, String(index));
+  if (body2.tools) {
+    for (let index = 0; index < body2.tools.length && index < MAX_STREAM_TOOL_CALLS; index += 1) {
+      const owner = ownSerializedParserObject(body2.tools, String(index));
       const source = initial.tools?.[index];
       if (owner && source) {
         originalToolOwners.set(owner, source);
@@ -62254,7 +62264,7 @@ function observeSerializedChatCompletionParserParams(body, initial, update) {
   let toolFrames = /* @__PURE__ */ new WeakMap();
   let actualToolOwners = /* @__PURE__ */ new Map();
   let functionFrames = /* @__PURE__ */ new WeakMap();
-  return observeJSONRequestBody(body, {
+  return observeJSONRequestBody(body2, {
     value(holder, key, value) {
       if (!root && key === "" && typeof value === "object" && value !== null) {
         root = value;
@@ -62272,7 +62282,7 @@ function observeSerializedChatCompletionParserParams(body, initial, update) {
           responseFormat = value;
           const owner = ownSerializedParserObject(holder, key);
           responseFrame = {
-            source: owner === body.response_format ? initial.response_format : void 0,
+            source: owner === body2.response_format ? initial.response_format : void 0,
             schemaMatches: false
           };
         }
@@ -63331,8 +63341,8 @@ var Completions = class extends APIResource {
     super(...arguments);
     this.messages = new Messages(this._client);
   }
-  create(body, options) {
-    return this._client.post("/chat/completions", resolveResourceRequestOptions2(options, (options2) => withBodyFinalization({ body, ...options2, stream: body.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })))._thenUnwrap((result, props) => props.options.stream ? normalizeChatCompletionStream(result) : result);
+  create(body2, options) {
+    return this._client.post("/chat/completions", resolveResourceRequestOptions2(options, (options2) => withBodyFinalization({ body: body2, ...options2, stream: body2.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })))._thenUnwrap((result, props) => props.options.stream ? normalizeChatCompletionStream(result) : result);
   }
   /**
    * Get a stored chat completion. Only Chat Completions that have been created with
@@ -63360,9 +63370,9 @@ var Completions = class extends APIResource {
    * );
    * ```
    */
-  update(completionID, body, options) {
+  update(completionID, body2, options) {
     return this._client.post(path`/chat/completions/${completionID}`, resolveResourceRequestOptions2(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -63393,24 +63403,24 @@ var Completions = class extends APIResource {
   delete(completionID, options) {
     return this._client.delete(path`/chat/completions/${completionID}`, resolveResourceRequestOptions2(options, (options2) => ({ ...options2, __security: { bearerAuth: true } })));
   }
-  parse(body, options) {
-    validateInputTools(body.tools);
-    return this._client.chat.completions.create(body, {
+  parse(body2, options) {
+    validateInputTools(body2.tools);
+    return this._client.chat.completions.create(body2, {
       ...options,
       __metadata: { ...options?.__metadata, helperMethod: "chat.completions.parse" }
-    })._thenUnwrap((completion) => parseChatCompletion(completion, body));
+    })._thenUnwrap((completion) => parseChatCompletion(completion, body2));
   }
-  runTools(body, options) {
-    if (body.stream) {
-      return ChatCompletionStreamingRunner.runTools(this._client, body, options);
+  runTools(body2, options) {
+    if (body2.stream) {
+      return ChatCompletionStreamingRunner.runTools(this._client, body2, options);
     }
-    return ChatCompletionRunner.runTools(this._client, body, options);
+    return ChatCompletionRunner.runTools(this._client, body2, options);
   }
   /**
    * Creates a chat completion stream
    */
-  stream(body, options) {
-    return ChatCompletionStream.createChatCompletion(this._client, body, options);
+  stream(body2, options) {
+    return ChatCompletionStream.createChatCompletion(this._client, body2, options);
   }
 };
 Completions.Messages = Messages;
@@ -63482,9 +63492,9 @@ var AdminAPIKeys = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/admin_api_keys", resolveResourceRequestOptions3(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -63672,9 +63682,9 @@ var Certificates = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/certificates", resolveResourceRequestOptions5(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -63703,9 +63713,9 @@ var Certificates = class extends APIResource {
    *   );
    * ```
    */
-  update(certificateID, body, options) {
+  update(certificateID, body2, options) {
     return this._client.post(path`/organization/certificates/${certificateID}`, resolveResourceRequestOptions5(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -63757,9 +63767,9 @@ var Certificates = class extends APIResource {
    * }
    * ```
    */
-  activate(body, options) {
+  activate(body2, options) {
     return this._client.getAPIList("/organization/certificates/activate", Page, resolveResourceRequestOptions5(options, (options2) => ({
-      body,
+      body: body2,
       method: "post",
       ...options2,
       __security: { adminAPIKeyAuth: true }
@@ -63780,9 +63790,9 @@ var Certificates = class extends APIResource {
    * }
    * ```
    */
-  deactivate(body, options) {
+  deactivate(body2, options) {
     return this._client.getAPIList("/organization/certificates/deactivate", Page, resolveResourceRequestOptions5(options, (options2) => ({
-      body,
+      body: body2,
       method: "post",
       ...options2,
       __security: { adminAPIKeyAuth: true }
@@ -63821,9 +63831,9 @@ var DataRetention = class extends APIResource {
    *   });
    * ```
    */
-  update(body, options) {
+  update(body2, options) {
     return this._client.post("/organization/data_retention", resolveResourceRequestOptions6(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -63892,9 +63902,9 @@ var ExternalKeys = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/external_keys", resolveResourceRequestOptions7(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64028,9 +64038,9 @@ var ExternalStorage = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/external_storage", resolveResourceRequestOptions8(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64164,9 +64174,9 @@ var Invites = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/invites", resolveResourceRequestOptions9(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64278,9 +64288,9 @@ var Roles = class extends APIResource {
    * });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/roles", resolveResourceRequestOptions10(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64311,9 +64321,9 @@ var Roles = class extends APIResource {
    * );
    * ```
    */
-  update(roleID, body, options) {
+  update(roleID, body2, options) {
     return this._client.post(path`/organization/roles/${roleID}`, resolveResourceRequestOptions10(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64413,9 +64423,9 @@ var SpendAlerts = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/spend_alerts", resolveResourceRequestOptions11(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64457,9 +64467,9 @@ var SpendAlerts = class extends APIResource {
    *   );
    * ```
    */
-  update(alertID, body, options) {
+  update(alertID, body2, options) {
     return this._client.post(path`/organization/spend_alerts/${alertID}`, resolveResourceRequestOptions11(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64529,9 +64539,9 @@ var SpendLimit = class extends APIResource {
    *   });
    * ```
    */
-  update(body, options) {
+  update(body2, options) {
     return this._client.post("/organization/spend_limit", resolveResourceRequestOptions12(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64835,9 +64845,9 @@ var Roles2 = class extends APIResource {
    *   );
    * ```
    */
-  create(groupID, body, options) {
+  create(groupID, body2, options) {
     return this._client.post(path`/organization/groups/${groupID}/roles`, resolveResourceRequestOptions14(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -64954,9 +64964,9 @@ var Users = class extends APIResource {
    *   );
    * ```
    */
-  create(groupID, body, options) {
+  create(groupID, body2, options) {
     return this._client.post(path`/organization/groups/${groupID}/users`, resolveResourceRequestOptions15(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65076,9 +65086,9 @@ var Groups = class extends APIResource {
    * );
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/groups", resolveResourceRequestOptions16(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65111,9 +65121,9 @@ var Groups = class extends APIResource {
    * );
    * ```
    */
-  update(groupID, body, options) {
+  update(groupID, body2, options) {
     return this._client.post(path`/organization/groups/${groupID}`, resolveResourceRequestOptions16(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65251,9 +65261,9 @@ var APIKeys = class extends APIResource {
    * ```
    */
   update(apiKeyID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/organization/projects/${project_id}/api_keys/${apiKeyID}`, resolveResourceRequestOptions17(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65373,9 +65383,9 @@ var Certificates2 = class extends APIResource {
    * }
    * ```
    */
-  activate(projectID, body, options) {
+  activate(projectID, body2, options) {
     return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/activate`, Page, resolveResourceRequestOptions18(options, (options2) => ({
-      body,
+      body: body2,
       method: "post",
       ...options2,
       __security: { adminAPIKeyAuth: true }
@@ -65396,9 +65406,9 @@ var Certificates2 = class extends APIResource {
    * }
    * ```
    */
-  deactivate(projectID, body, options) {
+  deactivate(projectID, body2, options) {
     return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/deactivate`, Page, resolveResourceRequestOptions18(options, (options2) => ({
-      body,
+      body: body2,
       method: "post",
       ...options2,
       __security: { adminAPIKeyAuth: true }
@@ -65440,9 +65450,9 @@ var DataRetention2 = class extends APIResource {
    *   );
    * ```
    */
-  update(projectID, body, options) {
+  update(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/data_retention`, resolveResourceRequestOptions19(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65482,9 +65492,9 @@ var HostedToolPermissions = class extends APIResource {
    *   );
    * ```
    */
-  update(projectID, body, options) {
+  update(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/hosted_tool_permissions`, resolveResourceRequestOptions20(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65525,9 +65535,9 @@ var ModelPermissions = class extends APIResource {
    *   );
    * ```
    */
-  update(projectID, body, options) {
+  update(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/model_permissions`, resolveResourceRequestOptions21(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65624,9 +65634,9 @@ var RateLimits = class extends APIResource {
    * ```
    */
   updateRateLimit(rateLimitID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/organization/projects/${project_id}/rate_limits/${rateLimitID}`, resolveResourceRequestOptions22(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65692,9 +65702,9 @@ var Roles3 = class extends APIResource {
    *   );
    * ```
    */
-  create(projectID, body, options) {
+  create(projectID, body2, options) {
     return this._client.post(path`/projects/${projectID}/roles`, resolveResourceRequestOptions23(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65731,9 +65741,9 @@ var Roles3 = class extends APIResource {
    * ```
    */
   update(roleID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/projects/${project_id}/roles/${roleID}`, resolveResourceRequestOptions23(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65807,9 +65817,9 @@ var ServiceTierSettings = class extends APIResource {
    *   );
    * ```
    */
-  update(projectID, body, options) {
+  update(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/service_tier_settings`, resolveResourceRequestOptions24(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65883,9 +65893,9 @@ var SpendAlerts2 = class extends APIResource {
    *   );
    * ```
    */
-  create(projectID, body, options) {
+  create(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/spend_alerts`, resolveResourceRequestOptions25(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -65931,9 +65941,9 @@ var SpendAlerts2 = class extends APIResource {
    * ```
    */
   update(alertID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, resolveResourceRequestOptions25(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66010,9 +66020,9 @@ var SpendLimit2 = class extends APIResource {
    *   );
    * ```
    */
-  update(projectID, body, options) {
+  update(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/spend_limit`, resolveResourceRequestOptions26(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66054,9 +66064,9 @@ var Roles4 = class extends APIResource {
    * ```
    */
   create(groupID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/projects/${project_id}/groups/${groupID}/roles`, resolveResourceRequestOptions27(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66186,9 +66196,9 @@ var Groups2 = class extends APIResource {
    *   );
    * ```
    */
-  create(projectID, body, options) {
+  create(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/groups`, resolveResourceRequestOptions28(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66266,9 +66276,9 @@ var APIKeys2 = class extends APIResource {
    * ```
    */
   create(serviceAccountID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, resolveResourceRequestOptions29(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66339,9 +66349,9 @@ var ServiceAccounts = class extends APIResource {
    *   );
    * ```
    */
-  create(projectID, body, options) {
+  create(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/service_accounts`, resolveResourceRequestOptions30(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66378,9 +66388,9 @@ var ServiceAccounts = class extends APIResource {
    * ```
    */
   update(serviceAccountID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, resolveResourceRequestOptions30(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66441,9 +66451,9 @@ var Roles5 = class extends APIResource {
    * ```
    */
   create(userID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/projects/${project_id}/users/${userID}/roles`, resolveResourceRequestOptions31(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66574,9 +66584,9 @@ var Users2 = class extends APIResource {
    *   );
    * ```
    */
-  create(projectID, body, options) {
+  create(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}/users`, resolveResourceRequestOptions32(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66613,9 +66623,9 @@ var Users2 = class extends APIResource {
    * ```
    */
   update(userID, params, options) {
-    const { project_id, ...body } = params;
+    const { project_id, ...body2 } = params;
     return this._client.post(path`/organization/projects/${project_id}/users/${userID}`, resolveResourceRequestOptions32(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66733,9 +66743,9 @@ var Projects = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/projects", resolveResourceRequestOptions33(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66768,9 +66778,9 @@ var Projects = class extends APIResource {
    *   );
    * ```
    */
-  update(projectID, body, options) {
+  update(projectID, body2, options) {
     return this._client.post(path`/organization/projects/${projectID}`, resolveResourceRequestOptions33(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -66880,9 +66890,9 @@ var Roles6 = class extends APIResource {
    *   );
    * ```
    */
-  create(userID, body, options) {
+  create(userID, body2, options) {
     return this._client.post(path`/organization/users/${userID}/roles`, resolveResourceRequestOptions34(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -67015,9 +67025,9 @@ var Users3 = class extends APIResource {
    *   await client.admin.organization.users.update('user_id');
    * ```
    */
-  update(userID, body, options) {
+  update(userID, body2, options) {
     return this._client.post(path`/organization/users/${userID}`, resolveResourceRequestOptions35(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -67117,9 +67127,9 @@ var FederationRules = class extends APIResource {
    *   );
    * ```
    */
-  create(workloadIdentityProviderID, body, options) {
+  create(workloadIdentityProviderID, body2, options) {
     return this._client.post(path`/organization/workload_identity_providers/${workloadIdentityProviderID}/federation_rules`, resolveResourceRequestOptions36(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -67156,9 +67166,9 @@ var FederationRules = class extends APIResource {
    * ```
    */
   update(workloadIdentityFederationRuleID, params, options) {
-    const { workload_identity_provider_id, ...body } = params;
+    const { workload_identity_provider_id, ...body2 } = params;
     return this._client.post(path`/organization/workload_identity_providers/${workload_identity_provider_id}/federation_rules/${workloadIdentityFederationRuleID}`, resolveResourceRequestOptions36(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -67264,9 +67274,9 @@ var WorkloadIdentityProviders = class extends APIResource {
    *   );
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/organization/workload_identity_providers", resolveResourceRequestOptions37(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -67299,9 +67309,9 @@ var WorkloadIdentityProviders = class extends APIResource {
    *   );
    * ```
    */
-  update(workloadIdentityProviderID, body = {}, options) {
+  update(workloadIdentityProviderID, body2 = {}, options) {
     return this._client.post(path`/organization/workload_identity_providers/${workloadIdentityProviderID}`, resolveResourceRequestOptions37(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { adminAPIKeyAuth: true }
     })));
@@ -67415,9 +67425,9 @@ var Speech = class extends APIResource {
    * console.log(content);
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/audio/speech", resolveResourceRequestOptions38(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "application/octet-stream" }, options2?.headers]),
       __security: { bearerAuth: true },
@@ -67434,11 +67444,11 @@ function withBodyFinalization2(options, finalization) {
   return { ...options, __metadata: { ...options.__metadata, ...finalization } };
 }
 var Transcriptions = class extends APIResource {
-  create(body, options) {
-    return this._client.post("/audio/transcriptions", resolveResourceRequestOptions39(options, (options2) => multipartFormRequestOptions(withBodyFinalization2(((request2) => ({ ...request2, __metadata: { model: body.model } }))({
-      body,
+  create(body2, options) {
+    return this._client.post("/audio/transcriptions", resolveResourceRequestOptions39(options, (options2) => multipartFormRequestOptions(withBodyFinalization2(((request2) => ({ ...request2, __metadata: { model: body2.model } }))({
+      body: body2,
       ...options2,
-      stream: body.stream ?? false,
+      stream: body2.stream ?? false,
       __security: { bearerAuth: true }
     }), { streamFromBody: true }), this._client)));
   }
@@ -67449,9 +67459,9 @@ function resolveResourceRequestOptions40(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
 var Translations = class extends APIResource {
-  create(body, options) {
-    return this._client.post("/audio/translations", resolveResourceRequestOptions40(options, (options2) => multipartFormRequestOptions(((request2) => ({ ...request2, __metadata: { model: body.model } }))({
-      body,
+  create(body2, options) {
+    return this._client.post("/audio/translations", resolveResourceRequestOptions40(options, (options2) => multipartFormRequestOptions(((request2) => ({ ...request2, __metadata: { model: body2.model } }))({
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     }), this._client)));
@@ -67518,8 +67528,8 @@ var VoiceConsents = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
-    return this._client.post("/audio/voice_consents", resolveResourceRequestOptions41(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  create(body2, options) {
+    return this._client.post("/audio/voice_consents", resolveResourceRequestOptions41(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
   /**
    * Retrieves a voice consent recording.
@@ -67545,9 +67555,9 @@ var VoiceConsents = class extends APIResource {
    *   );
    * ```
    */
-  update(consentID, body, options) {
+  update(consentID, body2, options) {
     return this._client.post(path`/audio/voice_consents/${consentID}`, resolveResourceRequestOptions41(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -67606,8 +67616,8 @@ var Voices = class extends APIResource {
    * });
    * ```
    */
-  create(body, options) {
-    return this._client.post("/audio/voices", resolveResourceRequestOptions42(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  create(body2, options) {
+    return this._client.post("/audio/voices", resolveResourceRequestOptions42(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
   /**
    * Deletes a voice created from a text prompt or an audio sample.
@@ -67698,9 +67708,9 @@ var Batches = class extends APIResource {
   /**
    * Creates and executes a batch from an uploaded file of requests
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/batches", resolveResourceRequestOptions43(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -67786,9 +67796,9 @@ var Assistants = class extends APIResource {
    *
    * @deprecated
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/assistants", resolveResourceRequestOptions44(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -67811,9 +67821,9 @@ var Assistants = class extends APIResource {
    *
    * @deprecated
    */
-  update(assistantID, body, options) {
+  update(assistantID, body2, options) {
     return this._client.post(path`/assistants/${assistantID}`, resolveResourceRequestOptions44(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -68023,9 +68033,9 @@ var Automations = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/agents/automations", resolveResourceRequestOptions46(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -68060,9 +68070,9 @@ var Automations = class extends APIResource {
    *   );
    * ```
    */
-  update(automationID, body, options) {
+  update(automationID, body2, options) {
     return this._client.post(path`/agents/automations/${automationID}`, resolveResourceRequestOptions46(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -68239,9 +68249,9 @@ var Files = class extends APIResource {
    *   );
    * ```
    */
-  create(environmentID, body, options) {
+  create(environmentID, body2, options) {
     return this._client.post(path`/agents/environments/${environmentID}/files`, resolveResourceRequestOptions47(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -68338,9 +68348,9 @@ var Templates = class extends APIResource {
    *   await client.beta.agents.environments.templates.create();
    * ```
    */
-  create(body = {}, options) {
+  create(body2 = {}, options) {
     return this._client.post("/agents/environments/templates", resolveResourceRequestOptions48(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -68379,9 +68389,9 @@ var Templates = class extends APIResource {
    *   );
    * ```
    */
-  update(environmentTemplateID, body = {}, options) {
+  update(environmentTemplateID, body2 = {}, options) {
     return this._client.post(path`/agents/environments/templates/${environmentTemplateID}`, resolveResourceRequestOptions48(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -68488,9 +68498,9 @@ var Environments = class extends APIResource {
    * ```
    */
   create(params, options) {
-    const { "Idempotency-Key": idempotencyKey, ...body } = params;
+    const { "Idempotency-Key": idempotencyKey, ...body2 } = params;
     return this._client.post("/agents/environments", resolveResourceRequestOptions49(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([
         {
@@ -68538,11 +68548,11 @@ var Environments = class extends APIResource {
   }
 };
 var EnvironmentInfosPage = class extends CursorPage {
-  constructor(client, response, body, options) {
-    super(client, response, body, options);
-    this.object = body.object;
-    this.first_id = body.first_id;
-    this.last_id = body.last_id;
+  constructor(client, response, body2, options) {
+    super(client, response, body2, options);
+    this.object = body2.object;
+    this.first_id = body2.first_id;
+    this.last_id = body2.last_id;
   }
 };
 Environments.Files = Files;
@@ -68557,9 +68567,9 @@ async function* agentItems(load) {
     if (!page.has_more) {
       return;
     }
-    const body = page["body"];
+    const body2 = page["body"];
     const last = page.data[page.data.length - 1];
-    const cursor = isObj(body) && typeof body["last_id"] === "string" ? body["last_id"] : last?.id;
+    const cursor = isObj(body2) && typeof body2["last_id"] === "string" ? body2["last_id"] : last?.id;
     if (!cursor || cursor === after) {
       throw new OpenAIError("Agent pagination cannot advance to the next page");
     }
@@ -68797,9 +68807,9 @@ var Events = class extends APIResource {
    * ```
    */
   create(sessionID, params, options) {
-    const { "Idempotency-Key": idempotencyKey, ...body } = params;
+    const { "Idempotency-Key": idempotencyKey, ...body2 } = params;
     return this._client.post(path`/agents/sessions/${sessionID}/events`, resolveResourceRequestOptions51(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([
         {
@@ -69635,15 +69645,15 @@ function snapshotJSONProperty(object2, key, capture = (value) => value) {
   });
 }
 function captureAgentOutput(input3, options) {
-  const body = snapshotJSONProperty(input3, "agent", (agent2) => agent2 ? snapshotJSONProperty(agent2, "text", (text2) => text2 ? snapshotJSONProperty(text2, "format") : text2) : agent2);
-  const agent = ownJSONValue(body, "agent");
+  const body2 = snapshotJSONProperty(input3, "agent", (agent2) => agent2 ? snapshotJSONProperty(agent2, "text", (text2) => text2 ? snapshotJSONProperty(text2, "format") : text2) : agent2);
+  const agent = ownJSONValue(body2, "agent");
   const text = ownJSONValue(agent, "text");
   const format = agentFormatParser(ownJSONValue(text, "format"));
   if (!format) {
-    return { body, options };
+    return { body: body2, options };
   }
   const schema = structuredClone(format.schema);
-  for (const envelope of [body, agent, text]) {
+  for (const envelope of [body2, agent, text]) {
     if (envelope && "toJSON" in envelope) {
       throw new OpenAIError("Typed agent requests cannot customize body, agent, or text serialization");
     }
@@ -69656,7 +69666,7 @@ function captureAgentOutput(input3, options) {
   return {
     options: capturedOptions,
     body: {
-      ...body,
+      ...body2,
       agent: {
         ...agent,
         text: { ...text, format: { type: "json_schema", schema } }
@@ -70012,7 +70022,7 @@ _AgentSessionStream_iterate = async function* _AgentSessionStream_iterate2() {
         continue;
       }
       const terminal = state2.terminal(event, __classPrivateFieldGet(this, _AgentSessionStream_sessionID, "f"));
-      const dispatch = __classPrivateFieldGet(this, _AgentSessionStream_dispatcher, "f").prepare(state2.call(event), __classPrivateFieldGet(this, _AgentSessionStream_sessionID, "f"));
+      const dispatch2 = __classPrivateFieldGet(this, _AgentSessionStream_dispatcher, "f").prepare(state2.call(event), __classPrivateFieldGet(this, _AgentSessionStream_sessionID, "f"));
       if (terminal) {
         __classPrivateFieldGet(this, _AgentSessionStream_stream, "f").controller.abort();
       }
@@ -70021,7 +70031,7 @@ _AgentSessionStream_iterate = async function* _AgentSessionStream_iterate2() {
         return;
       }
       __classPrivateFieldGet(this, _AgentSessionStream_instances, "m", _AgentSessionStream_checkAbort).call(this);
-      await dispatch?.();
+      await dispatch2?.();
     }
     __classPrivateFieldGet(this, _AgentSessionStream_instances, "m", _AgentSessionStream_checkAbort).call(this);
     throw new OpenAIError("Session event stream ended before the turn reached idle or failed");
@@ -70052,13 +70062,13 @@ async function* dispatchCreationTools(source, dispatcher, signal) {
     if (event.type === "agent.session.created") {
       sessionID ?? (sessionID = event.session.id);
     }
-    const dispatch = state2.accept(event) ? dispatcher.prepare(state2.call(event), sessionID) : void 0;
+    const dispatch2 = state2.accept(event) ? dispatcher.prepare(state2.call(event), sessionID) : void 0;
     yield event;
     if (signal.aborted) {
       return;
     }
     try {
-      await dispatch?.();
+      await dispatch2?.();
     } catch (error63) {
       if (signal.aborted && error63 instanceof APIUserAbortError) {
         return;
@@ -70085,34 +70095,34 @@ function withAgentTurnResult(stream, format, tools) {
   });
   return result;
 }
-function captureCreationTools(body, options) {
-  const descriptor = Object.getOwnPropertyDescriptor(body, "toolHandlers");
+function captureCreationTools(body2, options) {
+  const descriptor = Object.getOwnPropertyDescriptor(body2, "toolHandlers");
   if (!descriptor) {
-    return { body, options };
+    return { body: body2, options };
   }
-  const handlers = body.toolHandlers;
+  const handlers = body2.toolHandlers;
   if (handlers === void 0 && "value" in descriptor) {
-    return { body, options };
+    return { body: body2, options };
   }
-  const descriptors = Object.getOwnPropertyDescriptors(body);
+  const descriptors = Object.getOwnPropertyDescriptors(body2);
   delete descriptors.toolHandlers;
   const capturedOptions = { ...options };
-  if ("toJSON" in body || capturedOptions.body !== void 0) {
+  if ("toJSON" in body2 || capturedOptions.body !== void 0) {
     throw new OpenAIError("Creation tool handlers cannot customize request body serialization");
   }
   if (handlers === void 0) {
     return {
-      body: Object.create(Object.getPrototypeOf(body), descriptors),
+      body: Object.create(Object.getPrototypeOf(body2), descriptors),
       options: capturedOptions
     };
   }
-  const { stream } = body;
+  const { stream } = body2;
   if (stream !== true) {
     throw new OpenAIError("toolHandlers requires stream: true");
   }
   capturedOptions.headers = buildHeaders([capturedOptions.headers]);
   descriptors.stream = { value: stream, enumerable: true, configurable: true, writable: true };
-  const request2 = Object.create(Object.getPrototypeOf(body), descriptors);
+  const request2 = Object.create(Object.getPrototypeOf(body2), descriptors);
   return {
     body: request2,
     options: capturedOptions,
@@ -70179,14 +70189,14 @@ var Sessions = class extends APIResource {
     this.traces = new Traces(this._client);
     this.turns = new Turns2(this._client);
   }
-  create(body, options) {
-    const creation = captureCreationTools(body, options);
+  create(body2, options) {
+    const creation = captureCreationTools(body2, options);
     const output2 = captureAgentOutput(creation.body, creation.options);
-    const request2 = (body2, options2) => this._client.post("/agents/sessions", resolveResourceRequestOptions60(options2, (options3) => withBodyFinalization3({
-      body: body2,
+    const request2 = (body3, options2) => this._client.post("/agents/sessions", resolveResourceRequestOptions60(options2, (options3) => withBodyFinalization3({
+      body: body3,
       ...options3,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options3?.headers]),
-      stream: body2.stream ?? false,
+      stream: body3.stream ?? false,
       __streamMode: "events",
       __security: { bearerAuth: true }
     }, { streamFromBody: true })));
@@ -70224,9 +70234,9 @@ var Sessions = class extends APIResource {
    *   await client.beta.agents.sessions.update('session_id');
    * ```
    */
-  update(sessionID, body = {}, options) {
+  update(sessionID, body2 = {}, options) {
     return this._client.post(path`/agents/sessions/${sessionID}`, resolveResourceRequestOptions60(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70346,9 +70356,9 @@ var Credentials = class extends APIResource {
    *   );
    * ```
    */
-  create(vaultID, body, options) {
+  create(vaultID, body2, options) {
     return this._client.post(path`/vaults/${vaultID}/credentials`, resolveResourceRequestOptions61(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70389,9 +70399,9 @@ var Credentials = class extends APIResource {
    * ```
    */
   update(credentialID, params, options) {
-    const { vault_id, ...body } = params;
+    const { vault_id, ...body2 } = params;
     return this._client.post(path`/vaults/${vault_id}/credentials/${credentialID}`, resolveResourceRequestOptions61(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70494,9 +70504,9 @@ var Vaults = class extends APIResource {
    * const vault = await client.beta.agents.vaults.create();
    * ```
    */
-  create(body = {}, options) {
+  create(body2 = {}, options) {
     return this._client.post("/vaults", resolveResourceRequestOptions62(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70533,9 +70543,9 @@ var Vaults = class extends APIResource {
    * );
    * ```
    */
-  update(vaultID, body, options) {
+  update(vaultID, body2, options) {
     return this._client.post(path`/vaults/${vaultID}`, resolveResourceRequestOptions62(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70641,9 +70651,9 @@ var Agents = class extends APIResource {
    * });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/agents", resolveResourceRequestOptions63(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70674,9 +70684,9 @@ var Agents = class extends APIResource {
    * const agent = await client.beta.agents.update('agent_id');
    * ```
    */
-  update(agentID, body = {}, options) {
+  update(agentID, body2 = {}, options) {
     return this._client.post(path`/agents/${agentID}`, resolveResourceRequestOptions63(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "agents=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70737,9 +70747,9 @@ var Sessions2 = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/chatkit/sessions", resolveResourceRequestOptions64(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -70971,9 +70981,9 @@ var InputTokens = class extends APIResource {
    * ```
    */
   count(params = {}, options) {
-    const { betas, ...body } = params ?? {};
+    const { betas, ...body2 } = params ?? {};
     return this._client.post("/responses/input_tokens?beta=true", resolveResourceRequestOptions67(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([
         { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
@@ -71040,9 +71050,9 @@ var Responses = class extends APIResource {
     this.inputTokens = new InputTokens(this._client);
   }
   create(params, options) {
-    const { betas, ...body } = params;
+    const { betas, ...body2 } = params;
     return this._client.post("/responses?beta=true", resolveResourceRequestOptions68(options, (options2) => withBodyFinalization4({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([
         { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
@@ -71135,9 +71145,9 @@ var Responses = class extends APIResource {
    * ```
    */
   compact(params, options) {
-    const { betas, ...body } = params;
+    const { betas, ...body2 } = params;
     return this._client.post("/responses/compact?beta=true", resolveResourceRequestOptions68(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([
         { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
@@ -71202,9 +71212,9 @@ var Messages2 = class extends APIResource {
    *
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
-  create(threadID, body, options) {
+  create(threadID, body2, options) {
     return this._client.post(path`/threads/${threadID}/messages`, resolveResourceRequestOptions69(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -71229,9 +71239,9 @@ var Messages2 = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   update(messageID, params, options) {
-    const { thread_id, ...body } = params;
+    const { thread_id, ...body2 } = params;
     return this._client.post(path`/threads/${thread_id}/messages/${messageID}`, resolveResourceRequestOptions69(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -71864,8 +71874,8 @@ var AssistantStream = class _AssistantStream extends EventStream {
   }
   async _createToolAssistantStream(run2, runId, params, options) {
     this._listenForAbort(options?.signal);
-    const body = { ...params, stream: true };
-    const stream = await run2.submitToolOutputs(runId, body, {
+    const body2 = { ...params, stream: true };
+    const stream = await run2.submitToolOutputs(runId, body2, {
       ...options,
       signal: this.controller.signal
     });
@@ -71939,8 +71949,8 @@ var AssistantStream = class _AssistantStream extends EventStream {
   }
   async _createThreadAssistantStream(thread, params, options) {
     this._listenForAbort(options?.signal);
-    const body = { ...params, stream: true };
-    const stream = await thread.createAndRun(body, { ...options, signal: this.controller.signal });
+    const body2 = { ...params, stream: true };
+    const stream = await thread.createAndRun(body2, { ...options, signal: this.controller.signal });
     this._connected();
     for await (const event of stream) {
       __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
@@ -71952,8 +71962,8 @@ var AssistantStream = class _AssistantStream extends EventStream {
   }
   async _createAssistantStream(run2, threadId, params, options) {
     this._listenForAbort(options?.signal);
-    const body = { ...params, stream: true };
-    const stream = await run2.create(threadId, body, { ...options, signal: this.controller.signal });
+    const body2 = { ...params, stream: true };
+    const stream = await run2.create(threadId, body2, { ...options, signal: this.controller.signal });
     this._connected();
     for await (const event of stream) {
       __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
@@ -72495,10 +72505,10 @@ var Runs = class extends APIResource {
     this.steps = new Steps(this._client);
   }
   create(threadID, params, options) {
-    const { include, ...body } = params;
+    const { include, ...body2 } = params;
     return this._client.post(path`/threads/${threadID}/runs`, resolveResourceRequestOptions71(options, (options2) => withBodyFinalization5({
       query: { include },
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       stream: params.stream ?? false,
@@ -72509,8 +72519,8 @@ var Runs = class extends APIResource {
   /**
    * A helper to create a run and poll until it reaches a terminal state.
    */
-  async createAndPoll(threadId, body, options) {
-    const created = await this.create(threadId, body, options);
+  async createAndPoll(threadId, body2, options) {
+    const created = await this.create(threadId, body2, options);
     return await this.poll(created.id, { thread_id: threadId }, options);
   }
   /**
@@ -72518,8 +72528,8 @@ var Runs = class extends APIResource {
    *
    * @deprecated use `stream` instead
    */
-  createAndStream(threadId, body, options) {
-    return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+  createAndStream(threadId, body2, options) {
+    return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body2, options);
   }
   /**
    * Retrieves a run.
@@ -72540,9 +72550,9 @@ var Runs = class extends APIResource {
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
   update(runID, params, options) {
-    const { thread_id, ...body } = params;
+    const { thread_id, ...body2 } = params;
     return this._client.post(path`/threads/${thread_id}/runs/${runID}`, resolveResourceRequestOptions71(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -72586,13 +72596,13 @@ var Runs = class extends APIResource {
   /**
    * Create a Run stream
    */
-  stream(threadId, body, options) {
-    return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body, options);
+  stream(threadId, body2, options) {
+    return AssistantStream.createAssistantStream(threadId, this._client.beta.threads.runs, body2, options);
   }
   submitToolOutputs(runID, params, options) {
-    const { thread_id, ...body } = params;
+    const { thread_id, ...body2 } = params;
     return this._client.post(path`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, resolveResourceRequestOptions71(options, (options2) => withBodyFinalization5({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       stream: params.stream ?? false,
@@ -72636,9 +72646,9 @@ var Threads2 = class extends APIResource {
    *
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
-  create(body = {}, options) {
+  create(body2 = {}, options) {
     return this._client.post("/threads", resolveResourceRequestOptions72(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -72661,9 +72671,9 @@ var Threads2 = class extends APIResource {
    *
    * @deprecated The Assistants API is deprecated in favor of the Responses API
    */
-  update(threadID, body, options) {
+  update(threadID, body2, options) {
     return this._client.post(path`/threads/${threadID}`, resolveResourceRequestOptions72(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -72681,12 +72691,12 @@ var Threads2 = class extends APIResource {
       __security: { bearerAuth: true }
     })));
   }
-  createAndRun(body, options) {
+  createAndRun(body2, options) {
     return this._client.post("/threads/runs", resolveResourceRequestOptions72(options, (options2) => withBodyFinalization6({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
-      stream: body.stream ?? false,
+      stream: body2.stream ?? false,
       __synthesizeEventData: true,
       __security: { bearerAuth: true }
     }, { streamFromBody: true })));
@@ -72696,15 +72706,15 @@ var Threads2 = class extends APIResource {
    * More information on Run lifecycles can be found here:
    * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
    */
-  async createAndRunPoll(body, options) {
-    const run2 = await this.createAndRun(body, options);
+  async createAndRunPoll(body2, options) {
+    const run2 = await this.createAndRun(body2, options);
     return await this.runs.poll(run2.id, { thread_id: run2.thread_id }, options);
   }
   /**
    * Create a thread and stream the run back
    */
-  createAndRunStream(body, options) {
-    return AssistantStream.createThreadAssistantStream(body, this._client.beta.threads, options);
+  createAndRunStream(body2, options) {
+    return AssistantStream.createThreadAssistantStream(body2, this._client.beta.threads, options);
   }
 };
 Threads2.Runs = Runs;
@@ -72727,9 +72737,9 @@ var Sessions3 = class extends APIResource {
    *   await client.beta.realtime.sessions.create();
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/realtime/sessions", {
-      body,
+      body: body2,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
       __security: { bearerAuth: true }
@@ -72754,9 +72764,9 @@ var TranscriptionSessions = class extends APIResource {
    *   await client.beta.realtime.transcriptionSessions.create();
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/realtime/transcription_sessions", {
-      body,
+      body: body2,
       ...options,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
       __security: { bearerAuth: true }
@@ -72802,8 +72812,8 @@ function withBodyFinalization7(options, finalization) {
   return { ...options, __metadata: { ...options.__metadata, ...finalization } };
 }
 var Completions2 = class extends APIResource {
-  create(body, options) {
-    return this._client.post("/completions", resolveResourceRequestOptions73(options, (options2) => withBodyFinalization7({ body, ...options2, stream: body.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })));
+  create(body2, options) {
+    return this._client.post("/completions", resolveResourceRequestOptions73(options, (options2) => withBodyFinalization7({ body: body2, ...options2, stream: body2.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })));
   }
 };
 
@@ -72886,8 +72896,8 @@ var Files2 = class extends APIResource {
    * You can send either a multipart/form-data request with the raw file content, or
    * a JSON request with a file ID.
    */
-  create(containerID, body, options) {
-    return this._client.post(path`/containers/${containerID}/files`, resolveResourceRequestOptions75(options, (options2) => maybeMultipartFormRequestOptions(withBodyFinalization8({ body, ...options2, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client)));
+  create(containerID, body2, options) {
+    return this._client.post(path`/containers/${containerID}/files`, resolveResourceRequestOptions75(options, (options2) => maybeMultipartFormRequestOptions(withBodyFinalization8({ body: body2, ...options2, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client)));
   }
   /**
    * Retrieve Container File
@@ -72977,9 +72987,9 @@ var Containers = class extends APIResource {
   /**
    * Create Container
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/containers", resolveResourceRequestOptions76(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73032,8 +73042,8 @@ var ContentProvenanceChecks = class extends APIResource {
    * signals were available. Content could also still be AI-generated by another
    * company's model, which the tool currently does not detect.
    */
-  create(body, options) {
-    return this._client.post("/content_provenance_checks", resolveResourceRequestOptions77(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  create(body2, options) {
+    return this._client.post("/content_provenance_checks", resolveResourceRequestOptions77(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
 };
 
@@ -73088,10 +73098,10 @@ var Items5 = class extends APIResource {
    * Create items in a conversation with the given ID.
    */
   create(conversationID, params, options) {
-    const { include, ...body } = params;
+    const { include, ...body2 } = params;
     return this._client.post(path`/conversations/${conversationID}/items`, resolveResourceRequestOptions78(options, (options2) => ({
       query: { include },
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73141,9 +73151,9 @@ var Conversations = class extends APIResource {
   /**
    * Create a conversation.
    */
-  create(body = {}, options) {
+  create(body2 = {}, options) {
     return this._client.post("/conversations", resolveResourceRequestOptions79(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73157,9 +73167,9 @@ var Conversations = class extends APIResource {
   /**
    * Update a conversation
    */
-  update(conversationID, body, options) {
+  update(conversationID, body2, options) {
     return this._client.post(path`/conversations/${conversationID}`, resolveResourceRequestOptions79(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73182,9 +73192,9 @@ var Decisions = class extends APIResource {
    * Use this endpoint to quickly answer classification or scoring questions about
    * some input. You can ask multiple questions in one request.
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/decisions", resolveResourceRequestOptions80(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73192,13 +73202,13 @@ var Decisions = class extends APIResource {
 };
 
 // node_modules/openai/lib/embeddings.mjs
-function createEmbedding(client, body, options) {
-  const hasUserProvidedEncodingFormat = !!body.encoding_format;
-  const encodingFormat = hasUserProvidedEncodingFormat ? body.encoding_format : "base64";
+function createEmbedding(client, body2, options) {
+  const hasUserProvidedEncodingFormat = !!body2.encoding_format;
+  const encodingFormat = hasUserProvidedEncodingFormat ? body2.encoding_format : "base64";
   if (hasUserProvidedEncodingFormat) {
-    loggerFor(client).debug("embeddings/user defined encoding_format:", body.encoding_format);
+    loggerFor(client).debug("embeddings/user defined encoding_format:", body2.encoding_format);
   }
-  const optimizedBody = { ...body, encoding_format: encodingFormat };
+  const optimizedBody = { ...body2, encoding_format: encodingFormat };
   const requestOptions = {
     body: optimizedBody,
     ...options,
@@ -73233,8 +73243,8 @@ function createEmbedding(client, body, options) {
 
 // node_modules/openai/resources/embeddings.mjs
 var Embeddings = class extends APIResource {
-  create(body, options) {
-    return createEmbedding(this._client, body, options);
+  create(body2, options) {
+    return createEmbedding(this._client, body2, options);
   }
 };
 
@@ -73319,9 +73329,9 @@ var Runs2 = class extends APIResource {
    * model configuration to use to test. The datasource will be validated against the
    * schema specified in the config of the evaluation.
    */
-  create(evalID, body, options) {
+  create(evalID, body2, options) {
     return this._client.post(path`/evals/${evalID}/runs`, resolveResourceRequestOptions82(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73422,9 +73432,9 @@ var Evals = class extends APIResource {
    * We support several types of graders and datasources. For more information, see
    * the [Evals guide](https://developers.openai.com/api/docs/guides/evals).
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/evals", resolveResourceRequestOptions83(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73438,9 +73448,9 @@ var Evals = class extends APIResource {
   /**
    * Update certain properties of an evaluation.
    */
-  update(evalID, body, options) {
+  update(evalID, body2, options) {
     return this._client.post(path`/evals/${evalID}`, resolveResourceRequestOptions83(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73560,8 +73570,8 @@ var Files3 = class extends APIResource {
    * Please [contact us](https://help.openai.com/) if you need to increase these
    * storage limits.
    */
-  create(body, options) {
-    return this._client.post("/files", resolveResourceRequestOptions84(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  create(body2, options) {
+    return this._client.post("/files", resolveResourceRequestOptions84(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
   /**
    * Returns information about a specific file.
@@ -73633,9 +73643,9 @@ var Graders = class extends APIResource {
    * });
    * ```
    */
-  run(body, options) {
+  run(body2, options) {
     return this._client.post("/fine_tuning/alpha/graders/run", resolveResourceRequestOptions85(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73657,9 +73667,9 @@ var Graders = class extends APIResource {
    *   });
    * ```
    */
-  validate(body, options) {
+  validate(body2, options) {
     return this._client.post("/fine_tuning/alpha/graders/validate", resolveResourceRequestOptions85(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -73740,9 +73750,9 @@ var Permissions = class extends APIResource {
    * }
    * ```
    */
-  create(fineTunedModelCheckpoint, body, options) {
+  create(fineTunedModelCheckpoint, body2, options) {
     return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, resolveResourceRequestOptions86(options, (options2) => ({
-      body,
+      body: body2,
       method: "post",
       ...options2,
       __security: { adminAPIKeyAuth: true }
@@ -73941,9 +73951,9 @@ var Jobs = class extends APIResource {
    * });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/fine_tuning/jobs", resolveResourceRequestOptions88(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -74074,10 +74084,10 @@ var Images = class extends APIResource {
    *
    * @deprecated
    */
-  createVariation(body, options) {
-    return this._client.post("/images/variations", resolveResourceRequestOptions89(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  createVariation(body2, options) {
+    return this._client.post("/images/variations", resolveResourceRequestOptions89(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
-  edit(body, options) {
+  edit(body2, options) {
     return this._client.post("/images/edits", resolveResourceRequestOptions89(options, (options2) => multipartFormRequestOptions(withBodyFinalization9(((requestOptions) => {
       const omitNulls = (value, paths) => {
         if (value === null || typeof value !== "object" || Array.isArray(value))
@@ -74102,15 +74112,15 @@ var Images = class extends APIResource {
         ])
       };
     })({
-      body,
+      body: body2,
       ...options2,
-      stream: body.stream ?? false,
-      __metadata: { ...options2?.__metadata, ...body.model == null ? {} : { model: body.model } },
+      stream: body2.stream ?? false,
+      __metadata: { ...options2?.__metadata, ...body2.model == null ? {} : { model: body2.model } },
       __security: { bearerAuth: true }
     }), { streamFromBody: true }), this._client)));
   }
-  generate(body, options) {
-    return this._client.post("/images/generations", resolveResourceRequestOptions89(options, (options2) => withBodyFinalization9({ body, ...options2, stream: body.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })));
+  generate(body2, options) {
+    return this._client.post("/images/generations", resolveResourceRequestOptions89(options, (options2) => withBodyFinalization9({ body: body2, ...options2, stream: body2.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })));
   }
 };
 
@@ -74133,9 +74143,9 @@ var Sessions4 = class extends APIResource {
    * });
    * ```
    */
-  accept(sessionID, body, options) {
+  accept(sessionID, body2, options) {
     return this._client.post(path`/live/sessions/${sessionID}/accept`, resolveResourceRequestOptions90(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -74172,9 +74182,9 @@ var Sessions4 = class extends APIResource {
    * );
    * ```
    */
-  fork(sessionID, body, options) {
+  fork(sessionID, body2, options) {
     return this._client.post(path`/live/sessions/${sessionID}/fork`, resolveResourceRequestOptions90(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -74205,9 +74215,9 @@ var Sessions4 = class extends APIResource {
    * });
    * ```
    */
-  refer(sessionID, body, options) {
+  refer(sessionID, body2, options) {
     return this._client.post(path`/live/sessions/${sessionID}/refer`, resolveResourceRequestOptions90(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -74224,9 +74234,9 @@ var Sessions4 = class extends APIResource {
    * });
    * ```
    */
-  reject(sessionID, body, options) {
+  reject(sessionID, body2, options) {
     return this._client.post(path`/live/sessions/${sessionID}/reject`, resolveResourceRequestOptions90(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -74265,9 +74275,9 @@ var Live = class extends APIResource {
    * });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/live/sessions", resolveResourceRequestOptions91(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -74315,9 +74325,9 @@ var Moderations = class extends APIResource {
    * the
    * [moderation guide](https://developers.openai.com/api/docs/guides/moderation).
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/moderations", resolveResourceRequestOptions93(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -74329,9 +74339,9 @@ async function encodedMultipartFormRequestOptions(options, client, encodings, ra
   if (options.body === null || typeof options.body !== "object" || Array.isArray(options.body)) {
     throw new TypeError("Multipart request body must be an object");
   }
-  const body = Object.fromEntries(Object.entries(options.body).filter(([, value]) => value !== void 0));
-  if (rawBodyField !== null && Object.keys(body).length === 1 && Object.prototype.hasOwnProperty.call(body, rawBodyField)) {
-    const value = body[rawBodyField];
+  const body2 = Object.fromEntries(Object.entries(options.body).filter(([, value]) => value !== void 0));
+  if (rawBodyField !== null && Object.keys(body2).length === 1 && Object.prototype.hasOwnProperty.call(body2, rawBodyField)) {
+    const value = body2[rawBodyField];
     if (typeof value !== "string")
       throw new TypeError("Raw multipart alternative must be a string");
     return {
@@ -74342,16 +74352,16 @@ async function encodedMultipartFormRequestOptions(options, client, encodings, ra
   }
   const encoded = [];
   for (const [name, encoding] of Object.entries(encodings)) {
-    if (!Object.prototype.hasOwnProperty.call(body, name))
+    if (!Object.prototype.hasOwnProperty.call(body2, name))
       continue;
-    const value = body[name];
+    const value = body2[name];
     const data = encoding.json ? JSON.stringify(value) : value;
     if (typeof data !== "string")
       throw new TypeError(`Multipart field ${name} must encode as a string`);
     encoded.push([name, makeFile([data], "", { type: encoding.content_type })]);
-    delete body[name];
+    delete body2[name];
   }
-  const multipart = await multipartFormRequestOptions({ ...options, body }, client);
+  const multipart = await multipartFormRequestOptions({ ...options, body: body2 }, client);
   const form = multipart.body;
   if (!(form instanceof FormData)) {
     await form.cancel();
@@ -74382,9 +74392,9 @@ var Calls = class extends APIResource {
    * });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/realtime/calls", resolveResourceRequestOptions94(options, (options2) => encodedMultipartFormRequestOptions({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "application/sdp" }, options2?.headers]),
       __security: { bearerAuth: true },
@@ -74405,9 +74415,9 @@ var Calls = class extends APIResource {
    * });
    * ```
    */
-  accept(callID, body, options) {
+  accept(callID, body2, options) {
     return this._client.post(path`/realtime/calls/${callID}/accept`, resolveResourceRequestOptions94(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -74438,9 +74448,9 @@ var Calls = class extends APIResource {
    * });
    * ```
    */
-  refer(callID, body, options) {
+  refer(callID, body2, options) {
     return this._client.post(path`/realtime/calls/${callID}/refer`, resolveResourceRequestOptions94(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -74454,9 +74464,9 @@ var Calls = class extends APIResource {
    * await client.realtime.calls.reject('call_id');
    * ```
    */
-  reject(callID, body = {}, options) {
+  reject(callID, body2 = {}, options) {
     return this._client.post(path`/realtime/calls/${callID}/reject`, resolveResourceRequestOptions94(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ Accept: "*/*" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -74492,9 +74502,9 @@ var ClientSecrets = class extends APIResource {
    *   await client.realtime.clientSecrets.create();
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/realtime/client_secrets", resolveResourceRequestOptions95(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -74526,9 +74536,9 @@ var ClientSecrets2 = class extends APIResource {
    *   );
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/realtime/translations/client_secrets", resolveResourceRequestOptions96(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -74635,9 +74645,9 @@ var InputTokens2 = class extends APIResource {
    * const response = await client.responses.inputTokens.count();
    * ```
    */
-  count(body = {}, options) {
+  count(body2 = {}, options) {
     return this._client.post("/responses/input_tokens", resolveResourceRequestOptions98(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -74648,11 +74658,11 @@ var InputTokens2 = class extends APIResource {
 function isTextFormat(value) {
   return isObj(value) && typeof value["type"] === "string";
 }
-function effectiveTextFormat({ body }, parseAs) {
-  if (parseAs === null || !isObj(body)) {
+function effectiveTextFormat({ body: body2 }, parseAs) {
+  if (parseAs === null || !isObj(body2)) {
     return parseAs ?? null;
   }
-  const { input: input3 } = body;
+  const { input: input3 } = body2;
   if (Array.isArray(input3)) {
     for (let index = input3.length - 1; index >= 0; index -= 1) {
       const item = input3[index];
@@ -74673,7 +74683,7 @@ function effectiveTextFormat({ body }, parseAs) {
       return parseAs ?? format2;
     }
   }
-  const { text } = body;
+  const { text } = body2;
   const format = isObj(text) ? text["format"] : null;
   return parseAs ?? (isTextFormat(format) ? format : null);
 }
@@ -76071,10 +76081,10 @@ var ResponseStream = class _ResponseStream extends EventStream {
       stream = await client.responses.retrieve(params.response_id, { stream: true }, { ...options, signal: this.controller.signal, stream: true });
       starting_after = params.starting_after ?? null;
     } else {
-      const body = { ...params, stream: true };
-      let prepared = { body };
+      const body2 = { ...params, stream: true };
+      let prepared = { body: body2 };
       let responseBody = null;
-      let request2 = client.responses.create(body, { ...options, signal: this.controller.signal });
+      let request2 = client.responses.create(body2, { ...options, signal: this.controller.signal });
       if (request2 instanceof APIPromise) {
         request2 = request2._thenUnwrap((events, props) => {
           prepared = props.options;
@@ -76473,9 +76483,9 @@ var ResponseStream = class _ResponseStream extends EventStream {
     return response;
   }
 };
-async function cancelUnconsumedBody(body) {
+async function cancelUnconsumedBody(body2) {
   try {
-    await CancelReadableStream(body);
+    await CancelReadableStream(body2);
   } catch {
   }
 }
@@ -76545,8 +76555,8 @@ var Responses2 = class extends APIResource {
     this.inputItems = new InputItems2(this._client);
     this.inputTokens = new InputTokens2(this._client);
   }
-  create(body, options) {
-    return this._client.post("/responses", resolveResourceRequestOptions99(options, (options2) => withBodyFinalization10({ body, ...options2, stream: body.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })))._thenUnwrap((rsp) => {
+  create(body2, options) {
+    return this._client.post("/responses", resolveResourceRequestOptions99(options, (options2) => withBodyFinalization10({ body: body2, ...options2, stream: body2.stream ?? false, __security: { bearerAuth: true } }, { streamFromBody: true })))._thenUnwrap((rsp) => {
       if ("object" in rsp && rsp.object === "response") {
         addOutputText(rsp);
       }
@@ -76619,21 +76629,21 @@ var Responses2 = class extends APIResource {
    * });
    * ```
    */
-  compact(body, options) {
+  compact(body2, options) {
     return this._client.post("/responses/compact", resolveResourceRequestOptions99(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
   }
   /** Parses completed text using the last format update or the local `parseAs` option. */
-  parse(body, options) {
-    const { getTextFormat, requestOptions } = resolveResponseParseOptions(body, options);
-    return this._client.responses.create(body, requestOptions)._thenUnwrap((response, { options: prepared }) => parseResponse(response, body, getTextFormat(prepared)));
+  parse(body2, options) {
+    const { getTextFormat, requestOptions } = resolveResponseParseOptions(body2, options);
+    return this._client.responses.create(body2, requestOptions)._thenUnwrap((response, { options: prepared }) => parseResponse(response, body2, getTextFormat(prepared)));
   }
   /** Creates a response stream with the same local parsing options as `parse()`. */
-  stream(body, options) {
-    return ResponseStream.createResponse(this._client, body, options);
+  stream(body2, options) {
+    return ResponseStream.createResponse(this._client, body2, options);
   }
 };
 Responses2.InputItems = InputItems2;
@@ -76770,8 +76780,8 @@ var Versions = class extends APIResource {
   /**
    * Create a new immutable skill version.
    */
-  create(skillID, body = {}, options) {
-    return this._client.post(path`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions(withBodyFinalization11({ body, ...options, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client, { stripFilenames: false }));
+  create(skillID, body2 = {}, options) {
+    return this._client.post(path`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions(withBodyFinalization11({ body: body2, ...options, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client, { stripFilenames: false }));
   }
   /**
    * Get a specific skill version.
@@ -76861,8 +76871,8 @@ var Skills = class extends APIResource {
   /**
    * Create a new skill.
    */
-  create(body = {}, options) {
-    return this._client.post("/skills", maybeMultipartFormRequestOptions(withBodyFinalization12({ body, ...options, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client, { stripFilenames: false }));
+  create(body2 = {}, options) {
+    return this._client.post("/skills", maybeMultipartFormRequestOptions(withBodyFinalization12({ body: body2, ...options, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client, { stripFilenames: false }));
   }
   /**
    * Get a skill by its ID.
@@ -76873,9 +76883,9 @@ var Skills = class extends APIResource {
   /**
    * Update the default version pointer for a skill.
    */
-  update(skillID, body, options) {
+  update(skillID, body2, options) {
     return this._client.post(path`/skills/${skillID}`, resolveResourceRequestOptions105(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -76922,8 +76932,8 @@ var Parts = class extends APIResource {
    * order of the Parts when you
    * [complete the Upload](https://developers.openai.com/api/reference/resources/uploads/methods/complete).
    */
-  create(uploadID, body, options) {
-    return this._client.post(path`/uploads/${uploadID}/parts`, resolveResourceRequestOptions106(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  create(uploadID, body2, options) {
+    return this._client.post(path`/uploads/${uploadID}/parts`, resolveResourceRequestOptions106(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
 };
 
@@ -76959,9 +76969,9 @@ var Uploads = class extends APIResource {
    *
    * Returns the Upload object with status `pending`.
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/uploads", resolveResourceRequestOptions107(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -76991,9 +77001,9 @@ var Uploads = class extends APIResource {
    * including an additional `file` property containing the created usable File
    * object.
    */
-  complete(uploadID, body, options) {
+  complete(uploadID, body2, options) {
     return this._client.post(path`/uploads/${uploadID}/complete`, resolveResourceRequestOptions107(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -77064,9 +77074,9 @@ var FileBatches = class extends APIResource {
   /**
    * Create a vector store file batch.
    */
-  create(vectorStoreID, body, options) {
+  create(vectorStoreID, body2, options) {
     return this._client.post(path`/vector_stores/${vectorStoreID}/file_batches`, resolveResourceRequestOptions108(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -77098,8 +77108,8 @@ var FileBatches = class extends APIResource {
   /**
    * Create a vector store batch and poll until all files have been processed.
    */
-  async createAndPoll(vectorStoreId, body, options) {
-    const created = await this.create(vectorStoreId, body, options);
+  async createAndPoll(vectorStoreId, body2, options) {
+    const created = await this.create(vectorStoreId, body2, options);
     return await this.poll(vectorStoreId, created.id, options);
   }
   /**
@@ -77185,9 +77195,9 @@ var Files4 = class extends APIResource {
    * [File](https://developers.openai.com/api/reference/resources/files) to a
    * [vector store](https://developers.openai.com/api/reference/resources/vector_stores).
    */
-  create(vectorStoreID, body, options) {
+  create(vectorStoreID, body2, options) {
     return this._client.post(path`/vector_stores/${vectorStoreID}/files`, resolveResourceRequestOptions109(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -77208,9 +77218,9 @@ var Files4 = class extends APIResource {
    * Update attributes on a vector store file.
    */
   update(fileID, params, options) {
-    const { vector_store_id, ...body } = params;
+    const { vector_store_id, ...body2 } = params;
     return this._client.post(path`/vector_stores/${vector_store_id}/files/${fileID}`, resolveResourceRequestOptions109(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -77247,8 +77257,8 @@ var Files4 = class extends APIResource {
   /**
    * Attach a file to the given vector store and wait for it to be processed.
    */
-  async createAndPoll(vectorStoreId, body, options) {
-    const created = await this.create(vectorStoreId, body, options);
+  async createAndPoll(vectorStoreId, body2, options) {
+    const created = await this.create(vectorStoreId, body2, options);
     return await this.poll(vectorStoreId, created.id, options);
   }
   /**
@@ -77345,9 +77355,9 @@ var VectorStores = class extends APIResource {
   /**
    * Create a vector store.
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/vector_stores", resolveResourceRequestOptions110(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -77366,9 +77376,9 @@ var VectorStores = class extends APIResource {
   /**
    * Modifies a vector store.
    */
-  update(vectorStoreID, body, options) {
+  update(vectorStoreID, body2, options) {
     return this._client.post(path`/vector_stores/${vectorStoreID}`, resolveResourceRequestOptions110(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
       __security: { bearerAuth: true }
@@ -77402,9 +77412,9 @@ var VectorStores = class extends APIResource {
    * Search a vector store for relevant chunks based on a query and file attributes
    * filter.
    */
-  search(vectorStoreID, body, options) {
+  search(vectorStoreID, body2, options) {
     return this._client.getAPIList(path`/vector_stores/${vectorStoreID}/search`, Page, resolveResourceRequestOptions110(options, (options2) => ({
-      body,
+      body: body2,
       method: "post",
       ...options2,
       headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options2?.headers]),
@@ -77470,8 +77480,8 @@ var Videos = class extends APIResource {
    *
    * @deprecated The Sora API is scheduled to permanently shut down on September 24, 2026.
    */
-  create(body, options) {
-    return this._client.post("/videos", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  create(body2, options) {
+    return this._client.post("/videos", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
   /**
    * Fetch the latest metadata for a generated video.
@@ -77507,8 +77517,8 @@ var Videos = class extends APIResource {
    *
    * @deprecated The Sora API is scheduled to permanently shut down on September 24, 2026.
    */
-  createCharacter(body, options) {
-    return this._client.post("/videos/characters", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  createCharacter(body2, options) {
+    return this._client.post("/videos/characters", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
   downloadContent(videoID, query = {}, options) {
     const normalizeRequestOptionsForQueryOptions = normalizeRequestOptionsForQuery63(query, ["variant"], options);
@@ -77531,16 +77541,16 @@ var Videos = class extends APIResource {
    *
    * @deprecated The Sora API is scheduled to permanently shut down on September 24, 2026.
    */
-  edit(body, options) {
-    return this._client.post("/videos/edits", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  edit(body2, options) {
+    return this._client.post("/videos/edits", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
   /**
    * Create an extension of a completed video.
    *
    * @deprecated The Sora API is scheduled to permanently shut down on September 24, 2026.
    */
-  extend(body, options) {
-    return this._client.post("/videos/extensions", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body, ...options2, __security: { bearerAuth: true } }, this._client)));
+  extend(body2, options) {
+    return this._client.post("/videos/extensions", resolveResourceRequestOptions111(options, (options2) => multipartFormRequestOptions({ body: body2, ...options2, __security: { bearerAuth: true } }, this._client)));
   }
   /**
    * Fetch a character.
@@ -77555,8 +77565,8 @@ var Videos = class extends APIResource {
    *
    * @deprecated The Sora API is scheduled to permanently shut down on September 24, 2026.
    */
-  remix(videoID, body, options) {
-    return this._client.post(path`/videos/${videoID}/remix`, resolveResourceRequestOptions111(options, (options2) => maybeMultipartFormRequestOptions(withBodyFinalization13({ body, ...options2, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client)));
+  remix(videoID, body2, options) {
+    return this._client.post(path`/videos/${videoID}/remix`, resolveResourceRequestOptions111(options, (options2) => maybeMultipartFormRequestOptions(withBodyFinalization13({ body: body2, ...options2, __security: { bearerAuth: true } }, { finalizeMultipart: true }), this._client)));
   }
 };
 
@@ -77744,9 +77754,9 @@ var Webhooks = class extends APIResource {
    *   });
    * ```
    */
-  create(body, options) {
+  create(body2, options) {
     return this._client.post("/webhook_endpoints", resolveResourceRequestOptions113(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -77772,9 +77782,9 @@ var Webhooks = class extends APIResource {
    * const webhookEndpoint = await client.webhooks.update('whe_123');
    * ```
    */
-  update(webhookEndpointID, body = {}, options) {
+  update(webhookEndpointID, body2 = {}, options) {
     return this._client.post(path`/webhook_endpoints/${webhookEndpointID}`, resolveResourceRequestOptions113(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -77814,9 +77824,9 @@ var Webhooks = class extends APIResource {
    *   await client.webhooks.rotateSecret('whe_123');
    * ```
    */
-  rotateSecret(webhookEndpointID, body = {}, options) {
+  rotateSecret(webhookEndpointID, body2 = {}, options) {
     return this._client.post(path`/webhook_endpoints/${webhookEndpointID}/rotate_secret`, resolveResourceRequestOptions113(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -77832,9 +77842,9 @@ var Webhooks = class extends APIResource {
    *   });
    * ```
    */
-  test(webhookEndpointID, body, options) {
+  test(webhookEndpointID, body2, options) {
     return this._client.post(path`/webhook_endpoints/${webhookEndpointID}/test`, resolveResourceRequestOptions113(options, (options2) => ({
-      body,
+      body: body2,
       ...options2,
       __security: { bearerAuth: true }
     })));
@@ -78548,14 +78558,14 @@ var OpenAI = class {
       const expiration = authentication.waitForRetry(remaining, deadline.signal).then(() => {
         throw new APIConnectionTimeoutError();
       });
-      const body = await Promise.race([
+      const body2 = await Promise.race([
         response.text().catch(() => "X.509 workload identity API response body could not be read."),
         expiration
       ]);
       if (callerSignal.aborted) {
         throw this._makeUserAbortError(callerSignal);
       }
-      return body;
+      return body2;
     } catch (error63) {
       if (error63 instanceof APIConnectionTimeoutError) {
         timedOut = !callerSignal.aborted;
@@ -78658,12 +78668,12 @@ var OpenAI = class {
     const retryLogStr = retryOfRequestLogID === void 0 ? "" : `, retryOf: ${retryOfRequestLogID}`;
     const startTime = x509Authentication?.requestStartedAt(options) ?? providerAuthStartedAt?.wallTime ?? Date.now();
     if (this.logLevel === "debug") {
-      const body = typeof req.body === "string" ? { type: "string", length: req.body.length } : req.body;
+      const body2 = typeof req.body === "string" ? { type: "string", length: req.body.length } : req.body;
       loggerFor(this).debug(`[${requestLogID}] sending request`, formatRequestDetails({
         retryOfRequestLogID,
         method: options.method,
         url: url2,
-        options: x509Authentication ? { body, ...x509Authentication.requestSnapshot() } : { ...options, body },
+        options: x509Authentication ? { body: body2, ...x509Authentication.requestSnapshot() } : { ...options, body: body2 },
         headers: req.headers
       }));
     }
@@ -78820,8 +78830,8 @@ var OpenAI = class {
     const request2 = authentication instanceof X509WorkloadIdentityAuth ? Promise.resolve(options).then((resolved) => authentication.runRequest(() => this.makeRequest(resolved, null, void 0), this)) : this.makeRequest(options, null, void 0);
     const page = new PagePromise(this, request2, Page2);
     const guarded = this.responsePromise(request2, async (client, props) => {
-      const body = await this.parseResponseWithTimeout(client, props);
-      return new Page2(client, props.response, body, props.options);
+      const body2 = await this.parseResponseWithTimeout(client, props);
+      return new Page2(client, props.response, body2, props.options);
     });
     page.then = guarded.then.bind(guarded);
     page.catch = guarded.catch.bind(guarded);
@@ -79040,14 +79050,14 @@ var OpenAI = class {
     } finally {
       stopObserving?.();
     }
-    const { bodyHeaders, body, isStreamingBody } = encodedBody;
+    const { bodyHeaders, body: body2, isStreamingBody } = encodedBody;
     const captureResponseParser = options.__metadata?.["captureResponseParser"];
     if (typeof captureResponseParser === "function") {
       captureResponseParser(options);
     }
     if (options.__metadata?.["streamFromBody"] === true) {
-      if (body instanceof FormData) {
-        inputOptions.stream = options.stream = body.get("stream") === "true";
+      if (body2 instanceof FormData) {
+        inputOptions.stream = options.stream = body2.get("stream") === "true";
       } else if (jsonSerialized && jsonRoot !== null && typeof jsonRoot === "object" && !Array.isArray(jsonRoot) && !isRawJSON2?.(jsonRoot)) {
         inputOptions.stream = options.stream = jsonStream;
       }
@@ -79057,13 +79067,13 @@ var OpenAI = class {
         ...inputOptions.__metadata,
         hasStreamingBody: true
       };
-      x509Authentication?.ownRequestBody(body, options.body);
+      x509Authentication?.ownRequestBody(body2, options.body);
     }
     let finalizedContentType;
     const finalizedMultipart = options.__metadata?.["finalizedMultipart"];
     if (typeof finalizedMultipart === "object" && finalizedMultipart !== null && "body" in finalizedMultipart && "contentType" in finalizedMultipart) {
       const { body: multipartBody, contentType } = finalizedMultipart;
-      if (multipartBody === body) {
+      if (multipartBody === body2) {
         if (typeof contentType === "string") {
           finalizedContentType = contentType;
         } else if (contentType === null) {
@@ -79089,8 +79099,8 @@ var OpenAI = class {
       method,
       headers: reqHeaders,
       ...options.signal && { signal: options.signal },
-      ...globalThis.ReadableStream && body instanceof globalThis.ReadableStream && { duplex: "half" },
-      ...body && { body },
+      ...globalThis.ReadableStream && body2 instanceof globalThis.ReadableStream && { duplex: "half" },
+      ...body2 && { body: body2 },
       ...(x509Authentication ? x509ClientFetchOptions : this.fetchOptions) ?? {},
       ...(x509Authentication ? x509RequestFetchOptions : options.fetchOptions) ?? {}
     };
@@ -79137,40 +79147,40 @@ var OpenAI = class {
     return error63;
   }
   buildBody({ options }) {
-    const { body, headers: rawHeaders } = options;
-    if (!body) {
-      if (body === void 0 && "body" in options) {
-        return { ...__classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body, headers: buildHeaders([rawHeaders]) }), isStreamingBody: false };
+    const { body: body2, headers: rawHeaders } = options;
+    if (!body2) {
+      if (body2 === void 0 && "body" in options) {
+        return { ...__classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body: body2, headers: buildHeaders([rawHeaders]) }), isStreamingBody: false };
       }
       return { bodyHeaders: void 0, body: void 0, isStreamingBody: false };
     }
     const headers = buildHeaders([rawHeaders]);
-    const isReadableStream2 = typeof globalThis.ReadableStream !== "undefined" && body instanceof globalThis.ReadableStream;
-    const isRetryableBody = !isReadableStream2 && (typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || typeof globalThis.Blob !== "undefined" && body instanceof globalThis.Blob || body instanceof URLSearchParams || body instanceof FormData);
+    const isReadableStream2 = typeof globalThis.ReadableStream !== "undefined" && body2 instanceof globalThis.ReadableStream;
+    const isRetryableBody = !isReadableStream2 && (typeof body2 === "string" || body2 instanceof ArrayBuffer || ArrayBuffer.isView(body2) || typeof globalThis.Blob !== "undefined" && body2 instanceof globalThis.Blob || body2 instanceof URLSearchParams || body2 instanceof FormData);
     if (
       // Pass raw type verbatim
-      ArrayBuffer.isView(body) || body instanceof ArrayBuffer || body instanceof DataView || typeof body === "string" && // Preserve legacy string encoding behavior for now
+      ArrayBuffer.isView(body2) || body2 instanceof ArrayBuffer || body2 instanceof DataView || typeof body2 === "string" && // Preserve legacy string encoding behavior for now
       headers.values.has("content-type") || // `Blob` is superset of `File`
-      globalThis.Blob && body instanceof globalThis.Blob || // `FormData` -> `multipart/form-data`
-      body instanceof FormData || // `URLSearchParams` -> `application/x-www-form-urlencoded`
-      body instanceof URLSearchParams || // Send chunked stream (each chunk has own `length`)
+      globalThis.Blob && body2 instanceof globalThis.Blob || // `FormData` -> `multipart/form-data`
+      body2 instanceof FormData || // `URLSearchParams` -> `application/x-www-form-urlencoded`
+      body2 instanceof URLSearchParams || // Send chunked stream (each chunk has own `length`)
       isReadableStream2
     ) {
-      return { bodyHeaders: void 0, body, isStreamingBody: !isRetryableBody };
-    } else if (typeof body === "object" && (Symbol.asyncIterator in body || Symbol.iterator in body && "next" in body && typeof body.next === "function")) {
+      return { bodyHeaders: void 0, body: body2, isStreamingBody: !isRetryableBody };
+    } else if (typeof body2 === "object" && (Symbol.asyncIterator in body2 || Symbol.iterator in body2 && "next" in body2 && typeof body2.next === "function")) {
       return {
         bodyHeaders: void 0,
-        body: ReadableStreamFrom(body),
+        body: ReadableStreamFrom(body2),
         isStreamingBody: true
       };
-    } else if (typeof body === "object" && headers.values.get("content-type") === "application/x-www-form-urlencoded") {
+    } else if (typeof body2 === "object" && headers.values.get("content-type") === "application/x-www-form-urlencoded") {
       return {
         bodyHeaders: { "content-type": "application/x-www-form-urlencoded" },
-        body: this.stringifyQuery(body),
+        body: this.stringifyQuery(body2),
         isStreamingBody: false
       };
     } else {
-      return { ...__classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body, headers }), isStreamingBody: false };
+      return { ...__classPrivateFieldGet(this, _OpenAI_encoder, "f").call(this, { body: body2, headers }), isStreamingBody: false };
     }
   }
 };
@@ -79691,6 +79701,42 @@ function botIdentity(botLogin) {
 var import_yaml = __toESM(require_dist(), 1);
 import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
 import path2 from "node:path";
+
+// src/models/prices.ts
+var modelPriceSchema = external_exports.object({
+  input: external_exports.number().finite().nonnegative(),
+  cachedInput: external_exports.number().finite().nonnegative().optional(),
+  output: external_exports.number().finite().nonnegative()
+}).strict();
+var priceOverridesSchema = external_exports.record(external_exports.string().trim().min(1), modelPriceSchema);
+var defaultPrices = Object.freeze({
+  "gpt-5": { input: 1.25, cachedInput: 0.125, output: 10 },
+  "gpt-5-mini": { input: 0.25, cachedInput: 0.025, output: 2 },
+  "gpt-4.1": { input: 2, cachedInput: 0.5, output: 8 },
+  "gpt-4.1-mini": { input: 0.4, cachedInput: 0.1, output: 1.6 },
+  "gpt-4.1-nano": { input: 0.1, cachedInput: 0.025, output: 0.4 },
+  "gpt-4o": { input: 2.5, cachedInput: 1.25, output: 10 },
+  "gpt-4o-mini": { input: 0.15, cachedInput: 0.075, output: 0.6 },
+  "o4-mini": { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  "deepseek-chat": { input: 0.28, cachedInput: 0.028, output: 0.42 },
+  "deepseek-reasoner": { input: 0.28, cachedInput: 0.028, output: 0.42 }
+});
+function withOverrides(overrides, base = defaultPrices) {
+  return Object.freeze({ ...base, ...overrides });
+}
+var SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
+function priceFor(model, table = defaultPrices) {
+  if (Object.hasOwn(table, model)) return table[model] ?? null;
+  const alias = model.replace(SNAPSHOT_SUFFIX, "");
+  if (alias !== model && Object.hasOwn(table, alias)) return table[alias] ?? null;
+  return null;
+}
+
+// src/run-policy.ts
+var runPolicies = ["plan-for-approval", "plan-first", "plan-only", "executor-only"];
+var runPolicySchema = external_exports.enum(runPolicies);
+
+// src/settings.ts
 var SettingsError = class extends Error {
   name = "SettingsError";
 };
@@ -79698,13 +79744,17 @@ var taskSchema = external_exports.object({
   name: external_exports.string().min(1),
   objective: external_exports.string().min(1),
   cron: external_exports.string().optional(),
-  policy: external_exports.string().optional(),
+  policy: runPolicySchema.optional(),
   labels: external_exports.array(external_exports.string()).optional(),
   assignees: external_exports.array(external_exports.string()).optional(),
   "allowed-commands": external_exports.array(external_exports.string()).optional()
 }).strict();
+var usdPerMillion = external_exports.number().finite().nonnegative();
+var configPriceSchema = external_exports.object({ input: usdPerMillion, "cached-input": usdPerMillion.optional(), output: usdPerMillion }).strict().transform((p) => ({ input: p.input, output: p.output, ...p["cached-input"] === void 0 ? {} : { cachedInput: p["cached-input"] } }));
 var repoConfigSchema = external_exports.object({
-  tasks: external_exports.array(taskSchema).optional()
+  tasks: external_exports.array(taskSchema).optional(),
+  /** Overrides or extends the built-in price table, per model name. */
+  prices: external_exports.record(external_exports.string().trim().min(1), configPriceSchema).optional()
 }).strict();
 var runnerSchema = external_exports.object({
   GITHUB_EVENT_NAME: external_exports.string().min(1),
@@ -79730,6 +79780,7 @@ function lines(name) {
   return getMultilineInput(name).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
 }
 var orDefault = (values, fallback) => values.length > 0 ? values : fallback;
+var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
 var withDefault = (fallback) => external_exports.string().transform((v) => v.trim() || fallback);
 function readRunner(env) {
   const parsed = runnerSchema.safeParse(env);
@@ -79783,8 +79834,12 @@ function readSettings(env = process.env) {
   }
   const runner = readRunner(env);
   const configFile = input2("config-file", withDefault(".github/plangate.yml"));
+  const config2 = readRepoConfig(runner.workspace, configFile);
   return {
     githubToken,
+    policy: input2("policy", withDefault("plan-for-approval").pipe(runPolicySchema)),
+    stallLimit: input2("stall-limit", withDefault("8").pipe(wholeNumber(1, 100))),
+    prices: withOverrides(config2.prices ?? {}),
     planner: {
       model: input2("planner-model", withDefault("gpt-4.1")),
       baseURL: input2("planner-base-url", external_exports.string()).trim() ? input2("planner-base-url", httpUrl2) : baseURL,
@@ -79800,12 +79855,12 @@ function readSettings(env = process.env) {
     allowedCommands: lines("allowed-commands"),
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines("protected-paths"), [".github/workflows/**"]),
-    maxIterations: input2("max-iterations", withDefault("8").pipe(external_exports.string().regex(/^\d+$/, "must be a whole number")).transform(Number).pipe(external_exports.number().int().min(1).max(100))),
+    maxIterations: input2("max-iterations", withDefault("8").pipe(wholeNumber(1, 100))),
     branchPrefix: input2("branch-prefix", withDefault("plangate/").pipe(branchPrefixSchema)),
     baseBranch: input2("base-branch", external_exports.string().trim()),
     botLogin: input2("bot-login", withDefault("github-actions[bot]")),
     configFile,
-    config: readRepoConfig(runner.workspace, configFile),
+    config: config2,
     runner
   };
 }
@@ -79831,33 +79886,6 @@ var stageableBy = {
   planner: ["plan", "directive", "summary", "question"],
   executor: ["result", "outcome"]
 };
-
-// src/models/prices.ts
-var modelPriceSchema = external_exports.object({
-  input: external_exports.number().finite().nonnegative(),
-  cachedInput: external_exports.number().finite().nonnegative().optional(),
-  output: external_exports.number().finite().nonnegative()
-}).strict();
-var priceOverridesSchema = external_exports.record(external_exports.string().trim().min(1), modelPriceSchema);
-var defaultPrices = Object.freeze({
-  "gpt-5": { input: 1.25, cachedInput: 0.125, output: 10 },
-  "gpt-5-mini": { input: 0.25, cachedInput: 0.025, output: 2 },
-  "gpt-4.1": { input: 2, cachedInput: 0.5, output: 8 },
-  "gpt-4.1-mini": { input: 0.4, cachedInput: 0.1, output: 1.6 },
-  "gpt-4.1-nano": { input: 0.1, cachedInput: 0.025, output: 0.4 },
-  "gpt-4o": { input: 2.5, cachedInput: 1.25, output: 10 },
-  "gpt-4o-mini": { input: 0.15, cachedInput: 0.075, output: 0.6 },
-  "o4-mini": { input: 1.1, cachedInput: 0.275, output: 4.4 },
-  "deepseek-chat": { input: 0.28, cachedInput: 0.028, output: 0.42 },
-  "deepseek-reasoner": { input: 0.28, cachedInput: 0.028, output: 0.42 }
-});
-var SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
-function priceFor(model, table = defaultPrices) {
-  if (Object.hasOwn(table, model)) return table[model] ?? null;
-  const alias = model.replace(SNAPSHOT_SUFFIX, "");
-  if (alias !== model && Object.hasOwn(table, alias)) return table[alias] ?? null;
-  return null;
-}
 
 // src/models/usage.ts
 var roles2 = Object.keys(stageableBy);
@@ -79920,6 +79948,12 @@ function summarizeUsage(ledger, prices = defaultPrices) {
     ];
   });
 }
+function totalCost(ledger, prices = defaultPrices) {
+  return sumCosts(ledger.entries, prices);
+}
+function totalTokens(ledger) {
+  return sumTokens(ledger.entries);
+}
 function sumTokens(entries) {
   return entries.reduce(
     (sum, entry) => ({
@@ -79945,10 +79979,10 @@ function formatCost(costUsd) {
 }
 
 // src/record/plan-record.ts
-var recordStatuses = ["proposed", "approved", "executing", "done", "aborted", "superseded", "cancelled"];
+var recordStatuses = ["proposed", "asking", "answered", "approved", "executing", "done", "aborted", "superseded", "cancelled"];
 var historyEntrySchema = external_exports.object({ directive: external_exports.string(), result: external_exports.string(), outcome: outcomeSchema });
 var snapshotSchema = external_exports.object({
-  state: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done"]),
+  state: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
   context: external_exports.object({
     objective: external_exports.string(),
     plan: planSchema.optional(),
@@ -79957,7 +79991,9 @@ var snapshotSchema = external_exports.object({
     outcome: outcomeSchema.optional(),
     history: external_exports.array(historyEntrySchema),
     summary: external_exports.string().optional(),
-    question: external_exports.string().optional()
+    question: external_exports.string().optional(),
+    clarifications: external_exports.array(external_exports.object({ question: external_exports.string(), answer: external_exports.string() })).optional(),
+    revisions: external_exports.array(external_exports.object({ plan: planSchema, feedback: external_exports.string() })).optional()
   }),
   policy: external_exports.object({
     maxIterations: external_exports.number().int().positive(),
@@ -79971,8 +80007,8 @@ var snapshotSchema = external_exports.object({
   abortReason: external_exports.string().optional(),
   trail: external_exports.array(
     external_exports.object({
-      from: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done"]),
-      to: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done"]),
+      from: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
+      to: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
       reason: external_exports.string().optional()
     })
   )
@@ -79988,6 +80024,12 @@ var planRecordSchema = external_exports.object({
   commandCommentId: external_exports.number().int(),
   base: external_exports.object({ ref: external_exports.string().min(1), sha: external_exports.string().regex(/^[0-9a-f]{40,64}$/) }),
   models: external_exports.object({ planner: external_exports.string(), executor: external_exports.string() }),
+  /** The policy the plan was made under; `plan-only` plans are never executed. */
+  policy: runPolicySchema,
+  /** Which machine runs the snapshot: the full loop, or the executor alone. */
+  machine: external_exports.enum(["planner-executor", "executor-only"]),
+  /** What planning cost (null: a price is unknown), fixed when the plan was posted. */
+  planningCostUsd: external_exports.number().nonnegative().nullable(),
   snapshot: snapshotSchema,
   /** What planning cost, so the pull request can show the whole run's usage. */
   usage: usageLedgerSchema,
@@ -80003,8 +80045,8 @@ function canonical(value) {
     (_key, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) : v
   );
 }
-function hashPlan(content) {
-  return createHash("sha256").update(canonical(content)).digest("hex");
+function hashContext(context3) {
+  return createHash("sha256").update(canonical(context3)).digest("hex");
 }
 function planIdFor(repository, issue3, commandCommentId) {
   return createHash("sha256").update(`${repository}#${issue3}/${commandCommentId}`).digest("hex").slice(0, 8);
@@ -80013,8 +80055,8 @@ function encodeRecord(record2) {
   const packed = deflateRawSync(Buffer.from(canonical(record2), "utf8")).toString("base64url");
   return `<!-- plangate:record v1 ${packed} -->`;
 }
-function decodeRecord(body) {
-  const match = markerPattern.exec(body);
+function decodeRecord(body2) {
+  const match = markerPattern.exec(body2);
   if (!match?.[1]) return { ok: false, reason: "no plan record" };
   let json2;
   try {
@@ -80026,30 +80068,8 @@ function decodeRecord(body) {
   if (!parsed.success) return { ok: false, reason: "the plan record does not have the expected shape" };
   return { ok: true, record: parsed.data };
 }
-function hasRecordMarker(body) {
-  return markerPattern.test(body);
-}
-function planContentOf(record2) {
-  const { objective, plan, directive } = record2.snapshot.context;
-  return plan && directive !== void 0 ? { objective, plan, directive } : void 0;
-}
-
-// src/record/verify.ts
-function verifyPlanComment(comment, botLogin, render) {
-  if (comment.author !== botLogin) {
-    return { ok: false, reason: `the plan comment is not by ${botLogin}` };
-  }
-  const decoded = decodeRecord(comment.body);
-  if (!decoded.ok) return decoded;
-  const { record: record2 } = decoded;
-  const content = planContentOf(record2);
-  if (!content || hashPlan(content) !== record2.planHash) {
-    return { ok: false, reason: `plan ${record2.planId} does not match its hash` };
-  }
-  if (render(record2) !== comment.body) {
-    return { ok: false, reason: `the comment of plan ${record2.planId} was edited after plangate posted it` };
-  }
-  return { ok: true, record: record2 };
+function hasRecordMarker(body2) {
+  return markerPattern.test(body2);
 }
 
 // src/render/markdown.ts
@@ -80106,6 +80126,13 @@ function statusLine(record2) {
   const id = code(record2.planId);
   switch (record2.status) {
     case "proposed":
+      if (record2.policy === "plan-only") {
+        return [
+          "**Status:** proposed. This repository runs plangate with the `plan-only` policy: the plan is advice and is never executed.",
+          "",
+          "To refine it, comment `/revise <feedback>`."
+        ].join("\n");
+      }
       return [
         `**Status:** proposed, waiting for approval.`,
         "",
@@ -80113,13 +80140,17 @@ function statusLine(record2) {
         "",
         `    /approve ${record2.planId}`,
         "",
-        "To change it, comment `/plan` with a revised objective; the new plan replaces this one."
+        "To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one."
       ].join("\n");
+    case "asking":
+      return "**Status:** waiting for an answer. Reply with `/answer <your answer>` and planning continues from there.";
+    case "answered":
+      return "**Status:** answered; there is nothing to approve. Comment `/plan` with a new objective to ask for changes.";
     case "approved":
     case "executing":
-      return `**Status:** approved by @${record2.approvedBy ?? "unknown"}, executing${record2.branch ? ` on ${code(record2.branch)}` : ""}.`;
+      return `**Status:** approved by ${record2.approvedBy === record2.requestedBy && record2.policy === "plan-first" ? "the `plan-first` policy" : `@${record2.approvedBy ?? "unknown"}`}, executing${record2.branch ? ` on ${code(record2.branch)}` : ""}.`;
     case "done":
-      return `**Status:** done${record2.pullRequest ? `: pull request #${record2.pullRequest.number}` : ""}.`;
+      return `**Status:** done${record2.pullRequest ? `: pull request #${record2.pullRequest.number}` : ", with no change to commit"}.`;
     case "aborted":
       return `**Status:** aborted${record2.pullRequest ? `; the work so far is in pull request #${record2.pullRequest.number}` : ""}.`;
     case "superseded":
@@ -80128,8 +80159,27 @@ function statusLine(record2) {
       return `**Status:** cancelled; plan ${id} can no longer be approved.`;
   }
 }
+function plannerUsageLine(record2) {
+  const planner = record2.usage.entries.filter((e) => e.role === "planner");
+  if (planner.length === 0) return "";
+  const sum = (pick2) => planner.reduce((n, e) => n + pick2(e), 0);
+  const prompt = sum((e) => e.promptTokens);
+  return ` \xB7 planning: ${sum((e) => e.requests)} requests, ${prompt.toLocaleString("en-US")} prompt tokens (${sum((e) => e.cachedTokens).toLocaleString("en-US")} cached), ${formatCost(record2.planningCostUsd)}`;
+}
+function body(record2) {
+  const { objective, plan, question, summary: summary2, clarifications } = record2.snapshot.context;
+  const answered = (clarifications ?? []).map((c) => `> **Q:** ${escapeHtml(c.question)}
+> **A:** ${escapeHtml(c.answer)}`).join("\n>\n");
+  const context3 = ["**Objective**", "", renderObjective(objective), ...answered ? ["", "**Clarifications**", "", answered] : []];
+  if (record2.status === "asking" || question && !plan) {
+    return [`### \u2753 A question before planning (${code(record2.planId)})`, "", ...context3, "", "**Question**", "", escapeHtml(question ?? "")].join("\n");
+  }
+  if (record2.status === "answered" || !plan && summary2) {
+    return [`### \u{1F4AC} Nothing to change (${code(record2.planId)})`, "", ...context3, "", "**Answer**", "", escapeHtml(summary2 ?? "")].join("\n");
+  }
+  return [`### \u{1F4CB} Plan ${code(record2.planId)}`, "", ...context3, "", "**Steps**", "", plan ? renderPlan(plan) : "_The planner staged no plan._"].join("\n");
+}
 function renderPlanComment(record2) {
-  const { objective, plan } = record2.snapshot.context;
   const marker = encodeRecord(record2);
   const footer = [
     "",
@@ -80137,185 +80187,59 @@ function renderPlanComment(record2) {
     "---",
     statusLine(record2),
     "",
-    `<sub>plangate \xB7 planner ${code(record2.models.planner)} \xB7 executor ${code(record2.models.executor)} \xB7 base ${code(record2.base.ref)} at ${code(record2.base.sha.slice(0, 7))} \xB7 asked by @${record2.requestedBy}</sub>`,
+    `<sub>plangate \xB7 planner ${code(record2.models.planner)} \xB7 executor ${code(record2.models.executor)} \xB7 base ${code(record2.base.ref)} at ${code(record2.base.sha.slice(0, 7))} \xB7 asked by @${record2.requestedBy}${plannerUsageLine(record2)}</sub>`,
     marker
   ].join("\n");
   if (footer.length > githubBodyLimit / 2) {
     throw new Error(`Plan ${record2.planId} is too large to post: shorten the objective or ask for a smaller plan.`);
   }
-  const visible = [
-    `### \u{1F4CB} Plan ${code(record2.planId)}`,
-    "",
-    "**Objective**",
-    "",
-    renderObjective(objective),
-    "",
-    "**Steps**",
-    "",
-    plan ? renderPlan(plan) : "_The planner staged no plan._"
-  ].join("\n");
-  return fitBody(visible, githubBodyLimit - footer.length) + footer;
+  return fitBody(body(record2), githubBodyLimit - footer.length) + footer;
 }
 
-// src/render/history.ts
-var maxResultChars = 6e3;
-function renderHistory(history) {
-  if (history.length === 0) return "_No cycle has run yet._";
-  return history.map(
-    (entry, i) => [
-      `#### Cycle ${i + 1}: ${entry.outcome}`,
-      "",
-      "**Directive**",
-      "",
-      codeBlock(clip(entry.directive, maxResultChars), "text"),
-      "",
-      "**Result**",
-      "",
-      codeBlock(clip(entry.result, maxResultChars), "text")
-    ].join("\n")
-  ).join("\n\n");
-}
-function renderHistoryLines(history) {
-  return history.map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
+// src/machine/start-snapshot.ts
+function startSnapshot(state2, context3, policy) {
+  return { state: state2, context: context3, policy: { ...policy }, iteration: 0, stageExchanges: 0, agentExchanges: {}, trail: [] };
 }
 
-// src/render/usage-table.ts
-var number4 = (n) => n.toLocaleString("en-US");
-function sumCost(rows) {
-  let sum = 0;
-  for (const row of rows) {
-    if (row.costUsd === null) return null;
-    sum += row.costUsd;
+// src/machine/executor-only.ts
+var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
+var consumeReport = { kind: "consume", fields: ["result", "outcome"] };
+var unreachable = { agent: null, requires: [], edges: [], terminal: true };
+var executorOnlyMachine = {
+  initial: "execute",
+  // There is no planner to write an abort summary: a forced abort ends the run at once, with its reason.
+  abortState: "done",
+  abortActions: [consumeAll],
+  states: {
+    execute: {
+      agent: "executor",
+      requires: ["result", "outcome"],
+      onExit: [{ kind: "appendHistory" }, { kind: "countIteration" }],
+      // The interrupted cycle stays in history so the record shows what was being attempted.
+      onForcedAbort: [{ kind: "appendAbortedCycle" }],
+      edges: [
+        { to: "done", guard: { field: "outcome", equals: "done" }, actions: [consumeAll] },
+        { to: "execute", guard: { field: "outcome", equals: "replan" }, actions: [consumeReport], loop: true },
+        { to: "done", guard: { field: "outcome", equals: "abort" }, actions: [consumeAll] }
+      ]
+    },
+    done: { agent: null, requires: [], edges: [], terminal: true },
+    plan: unreachable,
+    replan: unreachable,
+    finish: unreachable,
+    abort: unreachable,
+    ask: unreachable
   }
-  return sum;
-}
-function renderUsageTable(rows) {
-  if (rows.length === 0) return "_No model was called._";
-  const header = [
-    "| role | model | requests | prompt tokens | cached | completion tokens | cost |",
-    "|---|---|---:|---:|---:|---:|---:|"
-  ];
-  const body = rows.map((r) => {
-    const hit = r.promptTokens > 0 ? ` (${Math.round(r.cacheHitRatio * 100)} %)` : "";
-    const models = r.models.map((m) => `\`${m}\``).join(", ");
-    return `| ${r.role} | ${models} | ${number4(r.requests)} | ${number4(r.promptTokens)} | ${number4(r.cachedTokens)}${hit} | ${number4(r.completionTokens)} | ${formatCost(r.costUsd)} |`;
-  });
-  return [...header, ...body, `| **total** | | | | | | **${formatCost(sumCost(rows))}** |`].join("\n");
-}
-
-// src/render/progress-comment.ts
-function stepsDone(view) {
-  const steps = view.snapshot.context.plan?.steps.length ?? 0;
-  if (view.ended?.outcome === "done") return steps;
-  return Math.min(steps, view.snapshot.context.history.filter((h) => h.outcome !== "abort").length);
-}
-function headline(view) {
-  if (view.ended?.outcome === "done") return `### \u2705 Plan ${code(view.planId)} finished`;
-  if (view.ended?.outcome === "aborted") return `### \u26D4 Plan ${code(view.planId)} aborted`;
-  return `### \u{1F680} Executing plan ${code(view.planId)}`;
-}
-function renderProgressComment(view) {
-  const { context: context3, iteration, state: state2 } = view.snapshot;
-  const links = [
-    view.runUrl ? `[job](${view.runUrl})` : "",
-    `branch ${code(view.branch)}`,
-    view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : ""
-  ].filter(Boolean);
-  const parts = [
-    headline(view),
-    "",
-    `Approved by @${view.approvedBy} \xB7 ${links.join(" \xB7 ")} \xB7 cycles: ${iteration} \xB7 cost so far: ${formatCost(sumCost(view.usage))}`
-  ];
-  if (view.ended?.reason) parts.push("", `**Reason:** ${escapeHtml(view.ended.reason)}`);
-  if (context3.plan) parts.push("", "**Plan**", "", renderPlan(context3.plan, stepsDone(view)));
-  if (!view.ended && state2 === "execute" && context3.directive) {
-    parts.push("", "**Current directive**", "", codeBlock(clip(context3.directive, 4e3), "text"));
-  }
-  if (context3.history.length) parts.push("", "**Cycles**", "", renderHistoryLines(context3.history));
-  parts.push("", `<!-- plangate:progress ${view.planId} -->`);
-  return parts.join("\n");
-}
-
-// src/render/pull-request.ts
-function pullRequestTitle(view) {
-  const firstLine = view.snapshot.context.objective.split("\n")[0]?.trim() || `plan ${view.planId}`;
-  const prefix = view.ended?.outcome === "aborted" ? "[aborted] " : "";
-  return clip(`${prefix}${firstLine}`, 120);
-}
-function renderPullRequestBody(view) {
-  const { context: context3 } = view.snapshot;
-  const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
-  const parts = [
-    closing,
-    "",
-    `Plan ${code(view.planId)}, asked by @${view.requestedBy}, approved by @${view.approvedBy}${view.runUrl ? ` ([job](${view.runUrl}))` : ""}.`
-  ];
-  if (view.ended?.outcome === "aborted") {
-    parts.push("", `> [!WARNING]
-> The run aborted: ${escapeHtml(view.ended.reason ?? "no reason given")}. The work so far is kept here.`);
-  }
-  parts.push("", "## Objective", "", renderObjective(context3.objective));
-  if (context3.plan) parts.push("", "## Plan", "", renderPlan(context3.plan, stepsDone(view)));
-  parts.push("", "## Summary", "", context3.summary ? escapeHtml(context3.summary) : "_No summary was written._");
-  parts.push("", "## History", "", renderHistory(context3.history));
-  parts.push("", "## Usage", "", renderUsageTable(view.usage));
-  parts.push("", `<!-- plangate:pr ${view.planId} -->`);
-  return fitBody(parts.join("\n"));
-}
-
-// src/repo/branch.ts
-async function fetchBranch(git, ref) {
-  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
-  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
-}
-async function checkoutCommit(git, sha) {
-  await git(["checkout", "--quiet", "--detach", sha]);
-}
-async function startBranch(git, branch, sha) {
-  await git(["checkout", "--quiet", "-B", branch, sha]);
-}
-async function commitAll(git, message, author) {
-  await git(["add", "--all"]);
-  const changed = await git(["status", "--porcelain", "--untracked-files=no"]);
-  if (changed === "") return void 0;
-  await git([
-    "-c",
-    `user.name=${author.name}`,
-    "-c",
-    `user.email=${author.email}`,
-    "commit",
-    "--quiet",
-    "--no-verify",
-    "-m",
-    message
-  ]);
-  return git(["rev-parse", "HEAD"]);
-}
-async function pushWithLease(git, branch, expected) {
-  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
-}
-
-// src/render/refusal.ts
-function renderRefusal(author, command, reason, fix) {
-  return [`@${author} \`${command}\` was not carried out: ${escapeHtml(reason)}`, "", escapeHtml(fix)].join("\n");
-}
-
-// src/flows/refuse.ts
-async function refuse(thread, source, command, reason, fix) {
-  notice(`Refused ${command} by @${source.author}: ${reason}`);
-  await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
-  await thread.react(source.commentId, "-1").catch(() => void 0);
-  return { outcome: "refused" };
-}
-async function refuseUnlessRole(thread, source, command, required2, fix) {
-  const role = await thread.permissionOf(source.author);
-  if (hasRole(role, required2)) return void 0;
-  return refuse(thread, source, command, `@${source.author} has ${role} permission on this repository; ${command} needs ${required2} or higher.`, fix);
+};
+function executorOnlySnapshot(objective, policy) {
+  return startSnapshot(executorOnlyMachine.initial, { objective, directive: objective, history: [] }, policy);
 }
 
 // src/machine/planner-executor.ts
 var consumeCycle = { kind: "consume", fields: ["directive", "result", "outcome"] };
 var consumeSummary = { kind: "consume", fields: ["summary"] };
+var consumeBeforeAsking = { kind: "consume", fields: ["plan", "directive", "summary"] };
+var consumeUnusedPlan = { kind: "consume", fields: ["plan", "directive"] };
 var plannerExecutorMachine = {
   initial: "plan",
   abortState: "abort",
@@ -80324,9 +80248,22 @@ var plannerExecutorMachine = {
   states: {
     plan: {
       agent: "planner",
+      // The `Stage:` line asks for a plan; a question or a no-change summary are the planner's alternatives.
       requires: ["plan", "directive"],
-      // A staged `question` stays in the context for the host to read; clarification is not a state.
-      edges: [{ to: "execute", guard: { always: true } }]
+      // Order matters: a full plan wins over a question staged beside it, and a question over a summary.
+      edges: [
+        { to: "execute", guard: { always: true } },
+        { to: "ask", requires: ["question"], guard: { always: true }, actions: [consumeBeforeAsking] },
+        { to: "done", requires: ["summary"], guard: { always: true }, actions: [consumeUnusedPlan] }
+      ]
+    },
+    ask: {
+      // No agent: the run pauses here until a maintainer answers, possibly in a later workflow run.
+      agent: null,
+      requires: [],
+      edges: [],
+      // The answer goes back to a fresh plan visit, which sees every clarification so far.
+      onAnswer: { to: "plan", actions: [{ kind: "recordAnswer" }] }
     },
     execute: {
       agent: "executor",
@@ -80368,10 +80305,153 @@ var defaultPolicy = {
   checkpointEvery: 1
 };
 function initialSnapshot(objective, policy) {
-  return startAt(plannerExecutorMachine.initial, { objective, history: [] }, policy);
+  return startSnapshot(plannerExecutorMachine.initial, { objective, history: [] }, policy);
 }
-function startAt(state2, context3, policy) {
-  return { state: state2, context: context3, policy: { ...policy }, iteration: 0, stageExchanges: 0, agentExchanges: {}, trail: [] };
+
+// src/render/history.ts
+var maxResultChars = 6e3;
+function renderHistory(history) {
+  if (history.length === 0) return "_No cycle has run yet._";
+  return history.map(
+    (entry, i) => [
+      `#### Cycle ${i + 1}: ${entry.outcome}`,
+      "",
+      "**Directive**",
+      "",
+      codeBlock(clip(entry.directive, maxResultChars), "text"),
+      "",
+      "**Result**",
+      "",
+      codeBlock(clip(entry.result, maxResultChars), "text")
+    ].join("\n")
+  ).join("\n\n");
+}
+function renderHistoryLines(history) {
+  return history.map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
+}
+
+// src/render/usage-table.ts
+var number4 = (n) => n.toLocaleString("en-US");
+function sumCost(rows) {
+  let sum = 0;
+  for (const row of rows) {
+    if (row.costUsd === null) return null;
+    sum += row.costUsd;
+  }
+  return sum;
+}
+function renderUsageTable(rows) {
+  if (rows.length === 0) return "_No model was called._";
+  const header = [
+    "| role | model | requests | prompt tokens | cached | completion tokens | cost |",
+    "|---|---|---:|---:|---:|---:|---:|"
+  ];
+  const body2 = rows.map((r) => {
+    const hit = r.promptTokens > 0 ? ` (${Math.round(r.cacheHitRatio * 100)} %)` : "";
+    const models = r.models.map((m) => `\`${m}\``).join(", ");
+    return `| ${r.role} | ${models} | ${number4(r.requests)} | ${number4(r.promptTokens)} | ${number4(r.cachedTokens)}${hit} | ${number4(r.completionTokens)} | ${formatCost(r.costUsd)} |`;
+  });
+  return [...header, ...body2, `| **total** | | | | | | **${formatCost(sumCost(rows))}** |`].join("\n");
+}
+
+// src/render/progress-comment.ts
+function stepsDone(view) {
+  const steps = view.snapshot.context.plan?.steps.length ?? 0;
+  if (view.ended?.outcome === "done") return steps;
+  return Math.min(steps, view.snapshot.context.history.filter((h) => h.outcome !== "abort").length);
+}
+function headline(view) {
+  if (view.ended?.outcome === "done") return `### \u2705 Plan ${code(view.planId)} finished`;
+  if (view.ended?.outcome === "aborted") return `### \u26D4 Plan ${code(view.planId)} aborted`;
+  return `### \u{1F680} Executing plan ${code(view.planId)}`;
+}
+function renderProgressComment(view) {
+  const { context: context3, iteration, state: state2 } = view.snapshot;
+  const links = [
+    view.runUrl ? `[job](${view.runUrl})` : "",
+    `branch ${code(view.branch)}`,
+    view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : ""
+  ].filter(Boolean);
+  const parts = [
+    headline(view),
+    "",
+    `Approved by @${view.approvedBy} \xB7 ${links.join(" \xB7 ")} \xB7 cycles: ${iteration} \xB7 cost so far: ${formatCost(sumCost(view.usage))}`
+  ];
+  if (view.notice) parts.push("", `> [!NOTE]
+> ${escapeHtml(view.notice)}`);
+  if (view.ended?.reason) parts.push("", `**Reason:** ${escapeHtml(view.ended.reason)}`);
+  if (context3.plan) parts.push("", "**Plan**", "", renderPlan(context3.plan, stepsDone(view)));
+  if (!view.ended && state2 === "execute" && context3.directive) {
+    parts.push("", "**Current directive**", "", codeBlock(clip(context3.directive, 4e3), "text"));
+  }
+  if (context3.history.length) parts.push("", "**Cycles**", "", renderHistoryLines(context3.history));
+  parts.push("", `<!-- plangate:progress ${view.planId} -->`);
+  return parts.join("\n");
+}
+
+// src/render/pull-request.ts
+function pullRequestTitle(view) {
+  const firstLine = view.snapshot.context.objective.split("\n")[0]?.trim() || `plan ${view.planId}`;
+  const prefix = view.ended?.outcome === "aborted" ? "[aborted] " : "";
+  return clip(`${prefix}${firstLine}`, 120);
+}
+function renderPullRequestBody(view) {
+  const { context: context3 } = view.snapshot;
+  const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
+  const parts = [
+    closing,
+    "",
+    `Plan ${code(view.planId)}, asked by @${view.requestedBy}, approved by @${view.approvedBy}${view.runUrl ? ` ([job](${view.runUrl}))` : ""}.`
+  ];
+  if (view.notice) parts.push("", `> [!NOTE]
+> ${escapeHtml(view.notice)}`);
+  if (view.ended?.outcome === "aborted") {
+    parts.push("", `> [!WARNING]
+> The run aborted: ${escapeHtml(view.ended.reason ?? "no reason given")}. The work so far is kept here.`);
+  }
+  parts.push("", "## Objective", "", renderObjective(context3.objective));
+  if (context3.plan) parts.push("", "## Plan", "", renderPlan(context3.plan, stepsDone(view)));
+  const lastResult = context3.history.at(-1)?.result;
+  const summary2 = context3.summary ? escapeHtml(context3.summary) : lastResult ? `_No summary was written; the executor's last result:_
+
+${escapeHtml(lastResult)}` : "_No summary was written._";
+  parts.push("", "## Summary", "", summary2);
+  parts.push("", "## History", "", renderHistory(context3.history));
+  parts.push("", "## Usage", "", renderUsageTable(view.usage));
+  parts.push("", `<!-- plangate:pr ${view.planId} -->`);
+  return fitBody(parts.join("\n"));
+}
+
+// src/repo/branch.ts
+async function fetchBranch(git, ref) {
+  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
+  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
+}
+async function checkoutCommit(git, sha) {
+  await git(["checkout", "--quiet", "--detach", sha]);
+}
+async function startBranch(git, branch, sha) {
+  await git(["checkout", "--quiet", "-B", branch, sha]);
+}
+async function commitAll(git, message, author) {
+  await git(["add", "--all"]);
+  const changed = await git(["status", "--porcelain", "--untracked-files=no"]);
+  if (changed === "") return void 0;
+  await git([
+    "-c",
+    `user.name=${author.name}`,
+    "-c",
+    `user.email=${author.email}`,
+    "commit",
+    "--quiet",
+    "--no-verify",
+    "-m",
+    message
+  ]);
+  return git(["rev-parse", "HEAD"]);
+}
+async function pushWithLease(git, branch, expected) {
+  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
 }
 
 // src/machine/reducer.ts
@@ -80384,6 +80464,8 @@ function reduce(definition, snapshot, event) {
       return exchange(definition, snapshot, event.agent);
     case "abort":
       return forceAbort(definition, snapshot, work(snapshot), event.reason, true);
+    case "answer":
+      return answer(definition, snapshot, event.text);
   }
 }
 function pendingFields(definition, snapshot) {
@@ -80416,6 +80498,12 @@ function stage(definition, snapshot, agent, fields) {
     return move(staged, applyActions(edge.actions ?? [], exited), edge.to);
   }
   return staged;
+}
+function answer(definition, snapshot, text) {
+  const state2 = definition.states[snapshot.state];
+  if (state2.onAnswer === void 0) return snapshot;
+  const exited = applyActions(state2.onExit ?? [], work(snapshot));
+  return move(snapshot, applyActions(state2.onAnswer.actions, exited, text), state2.onAnswer.to);
 }
 function exchange(definition, snapshot, agent) {
   const stageExchanges = snapshot.stageExchanges + 1;
@@ -80459,12 +80547,12 @@ function move(snapshot, next, to, reason) {
     trail: [...snapshot.trail, transition]
   };
 }
-function applyActions(actions, start) {
+function applyActions(actions, start, answer2) {
   let current = start;
-  for (const action of actions) current = applyAction(action, current);
+  for (const action of actions) current = applyAction(action, current, answer2);
   return current;
 }
-function applyAction(action, current) {
+function applyAction(action, current, answer2) {
   const { context: context3 } = current;
   switch (action.kind) {
     case "appendHistory": {
@@ -80484,6 +80572,12 @@ function applyAction(action, current) {
     }
     case "countIteration":
       return { ...current, iteration: current.iteration + 1 };
+    case "recordAnswer": {
+      if (answer2 === void 0) return current;
+      const { question, ...rest } = context3;
+      const clarification = { question: question ?? "(no question recorded)", answer: answer2 };
+      return { ...current, context: { ...rest, clarifications: [...context3.clarifications ?? [], clarification] } };
+    }
   }
 }
 function withHistory(current, entry) {
@@ -80713,13 +80807,13 @@ function listFilesTool(workspace) {
     async run(args) {
       const scope = existingScope(workspace, args.path);
       const pathspec = scope === "." ? [] : [`:(literal)${scope}`];
-      const [listed, deleted] = await Promise.all([
+      const [listed2, deleted] = await Promise.all([
         runGit(workspace, ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]),
         runGit(workspace, ["ls-files", "--deleted", "-z", "--", ...pathspec])
       ]);
       const gone = new Set(splitNul(deleted));
       const matches = globFilter(args.glob, scope);
-      const files = [...new Set(splitNul(listed))].filter((f) => !gone.has(f) && matches(f)).sort(byCodeUnit);
+      const files = [...new Set(splitNul(listed2))].filter((f) => !gone.has(f) && matches(f)).sort(byCodeUnit);
       if (files.length === 0) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
@@ -81059,11 +81153,11 @@ function authorizeCommand(command, allowedCommands) {
   }
   const argv = parseCommandLine(command);
   if (!isCommandAllowed(argv, allowedCommands)) {
-    const listed = allowedCommands.map((p) => `  ${p}`).join("\n");
+    const listed2 = allowedCommands.map((p) => `  ${p}`).join("\n");
     throw new ToolError(
       `Command not allowed: ${command}
 Only commands matching these patterns may run (* is one argument, a final ** any number):
-${listed}`
+${listed2}`
     );
   }
   return argv;
@@ -81124,18 +81218,18 @@ function createRunCommandTool(workspace, options) {
     async run(args) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
       const result = await execute(argv, workspace, options);
-      const body = result.output === "" ? "(no output)" : result.output;
+      const body2 = result.output === "" ? "(no output)" : result.output;
       if (result.timedOut) {
         throw new ToolError(
           `$ ${args.command}
 Timed out after ${options.timeoutMs} ms; the command and its child processes were killed.
-${body}`
+${body2}`
         );
       }
       const status = result.exitCode !== null ? `exit code: ${result.exitCode}` : `terminated by signal ${result.signal ?? "unknown"}`;
       return `$ ${args.command}
 ${status}
-${body}`;
+${body2}`;
     }
   });
 }
@@ -81307,20 +81401,20 @@ function stagedFieldsSchema(role) {
   const fields = stageableBy[role];
   const shape = {};
   for (const field of fields) shape[field] = fieldSchemas[field].optional();
-  const listed = fields.join(", ");
+  const listed2 = fields.join(", ");
   return external_exports.object(shape, {
-    error: (issue3) => issue3.code === "unrecognized_keys" ? `the ${role} cannot stage ${issue3.keys.join(", ")}; it may stage only ${listed}` : void 0
+    error: (issue3) => issue3.code === "unrecognized_keys" ? `the ${role} cannot stage ${issue3.keys.join(", ")}; it may stage only ${listed2}` : void 0
   }).strict().refine((staged) => fields.some((field) => staged[field] !== void 0), {
-    message: `stage at least one field: ${listed}`,
+    message: `stage at least one field: ${listed2}`,
     // Only when the object is otherwise valid: "cannot stage result" says it all for a planner.
     when: (payload) => payload.issues.length === 0
   });
 }
 function createUpdateContextTool(role, stage2) {
-  const listed = stageableBy[role].join(", ");
+  const listed2 = stageableBy[role].join(", ");
   return defineTool({
     name: "update_context",
-    description: `Stage context fields for the ${role} (${listed}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
+    description: `Stage context fields for the ${role} (${listed2}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
     schema: stagedFieldsSchema(role),
     async run(fields) {
       return stage2(fields);
@@ -81474,6 +81568,28 @@ ${entry.result}`
   );
   return ["## History", "", ...cycles].join("\n\n");
 }
+function workshopText(facts, whose) {
+  return `## Tools
+
+${whose} ${whose === "You" ? "have" : "has"}: ${facts.executorTools.join(", ")}. The workspace rules above say which commands may run and which paths are protected.`;
+}
+function clarificationsText(clarifications) {
+  if (!clarifications?.length) return "";
+  return ["## Clarifications", "", ...clarifications.map((c) => `Question: ${c.question}
+Answer: ${c.answer}`)].join("\n\n");
+}
+function revisionsText(revisions) {
+  if (!revisions?.length) return "";
+  return [
+    "## Revision requested",
+    "",
+    ...revisions.map((r, i) => `### Earlier plan ${i + 1}
+
+${planText(r.plan).replace(/^## Plan\n\n/, "")}
+
+Feedback: ${r.feedback}`)
+  ].join("\n\n");
+}
 
 // src/agents/stage-line.ts
 function stageLine(fields) {
@@ -81492,11 +81608,12 @@ How you work:
   - result: what you did, the files you changed, the commands you ran and what they showed. Evidence, not claims.
   - outcome: "done" when this directive is complete and with it the whole objective; "replan" when this directive is complete but steps remain, or when what you found shows the plan is wrong (explain the evidence in result); "abort" when the work cannot be done safely.
 - The last line of each request names the fields to stage.`;
-function executorMessage(snapshot) {
+function executorMessage(snapshot, facts) {
   const { context: context3 } = snapshot;
   const first = snapshot.iteration === 0 && context3.history.length === 0;
   return [
-    ...first ? [objectiveText(context3.objective)] : [],
+    // The first handoff says what the executor really has, so it never works from the planner's assumptions.
+    ...first ? [objectiveText(context3.objective), workshopText(facts, "You")] : [],
     planText(context3.plan),
     `## Directive (cycle ${snapshot.iteration + 1})
 
@@ -81517,24 +81634,31 @@ How you work:
 - Stage your work with the update_context tool. The last line of each request names the fields the current stage requires.
 - When you revise (stage replan), read the history: each cycle's directive and the executor's result are evidence. Stage a revised plan only when the evidence shows the plan is wrong, then the directive for the next unfinished step.
 - When you wrap up (stage finish or abort), write a summary for the pull request: what changed and why, how it was verified, and what a reviewer should check. Be factual; claim nothing the history does not show.
-- If the objective is ambiguous, state your assumptions in the plan rather than guessing silently.`;
-function plannerMessage(snapshot) {
+- In the plan stage you have two other answers. If nothing needs to change (the objective is already met, or it asks a question you can answer from the code), stage only summary with your answer. If you cannot plan without a human's decision, stage only question (one precise question; list the options if there are some) and planning resumes with the answer.
+- If the objective is ambiguous in a way you can settle reasonably, state your assumptions in the plan rather than asking.
+- Plan with the executor's real tools and allowed commands, which each request lists; a verify step must be a command it may run.`;
+function plannerMessage(snapshot, facts) {
   const { context: context3 } = snapshot;
+  const join = (parts) => parts.filter(Boolean).join("\n\n");
   switch (snapshot.state) {
     case "plan":
-      return [
+      return join([
         objectiveText(context3.objective),
-        "## Stage: plan\n\nStudy the repository, then stage the plan and the first directive (for step 1).",
+        clarificationsText(context3.clarifications),
+        revisionsText(context3.revisions),
+        workshopText(facts, "The executor"),
+        context3.revisions?.length ? "## Stage: plan\n\nRevise the plan as the feedback asks: stage the new plan and its first directive (for step 1)." : "## Stage: plan\n\nStudy the repository, then stage the plan and the first directive (for step 1). If nothing needs to change, stage only summary; if you must ask first, stage only question.",
         stageLine(["plan", "directive"])
-      ].join("\n\n");
+      ]);
     case "replan":
-      return [
+      return join([
         objectiveText(context3.objective),
+        workshopText(facts, "The executor"),
         planText(context3.plan),
         historyText(context3.history),
         "## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.",
         stageLine(["directive"])
-      ].join("\n\n");
+      ]);
     case "finish":
       return [
         objectiveText(context3.objective),
@@ -81559,21 +81683,29 @@ Write the summary for the pull request: what was done, what was not, and what a 
   }
 }
 
-// src/agents/session.ts
+// src/agents/prefix-hash.ts
 import { createHash as createHash2 } from "node:crypto";
+function hashPrefix(systemPrompt, tools) {
+  return createHash2("sha256").update(JSON.stringify([systemPrompt, tools])).digest("hex").slice(0, 16);
+}
+
+// src/agents/session.ts
 var Session = class {
   constructor(role, systemPrompt, tools) {
     this.role = role;
+    this.systemPrompt = systemPrompt;
     this.tools = tools;
     this.log = [{ role: "system", content: systemPrompt }];
-    this.prefixHash = createHash2("sha256").update(JSON.stringify([systemPrompt, tools])).digest("hex").slice(0, 16);
+    this.prefixHash = hashPrefix(systemPrompt, tools);
     Object.freeze(this.tools);
   }
   role;
+  systemPrompt;
   tools;
   /** Identifies the frozen prefix; two sessions with the same hash share a cacheable prefix. */
   prefixHash;
   log;
+  sent;
   /** The whole conversation, in order; a copy, so nobody can rewrite what was sent. */
   get messages() {
     return [...this.log];
@@ -81581,24 +81713,116 @@ var Session = class {
   append(message) {
     this.log.push(message);
   }
+  /** The last request this session sent and had answered; undefined before the first. */
+  get lastRequest() {
+    return this.sent;
+  }
+  /** Remembers an answered request, so the next one can be checked for extending it exactly. */
+  recordRequest(messages, promptTokens) {
+    this.sent = { messages: structuredClone([...messages]), promptTokens };
+  }
 };
+
+// src/agents/cache-diagnosis.ts
+import { isDeepStrictEqual } from "node:util";
+var MIN_CACHEABLE_TOKENS = 1024;
+var CACHE_BLOCK_TOKENS = 128;
+function checkPrefix(request2, frozen, previous) {
+  const breaks = [];
+  const first = request2.messages[0];
+  const system = first?.role === "system" && typeof first.content === "string" ? first.content : void 0;
+  if (system === void 0 || hashPrefix(system, request2.tools) !== frozen.prefixHash) {
+    if (system !== frozen.systemPrompt) breaks.push({ part: "system" });
+    if (JSON.stringify(request2.tools) !== JSON.stringify(frozen.tools)) {
+      breaks.push({ part: "tools", names: changedTools(request2.tools, frozen.tools) });
+    }
+  }
+  if (previous !== void 0) {
+    const index = previous.findIndex((message, i) => !isDeepStrictEqual(request2.messages[i], message));
+    if (index >= 0) breaks.push({ part: "message", index, missing: index >= request2.messages.length });
+  }
+  return breaks;
+}
+function changedTools(sent, frozen) {
+  const byName = (tools) => new Map(tools.map((tool) => [tool.function.name, JSON.stringify(tool)]));
+  const a = byName(sent);
+  const b = byName(frozen);
+  const names = /* @__PURE__ */ new Set([...a.keys(), ...b.keys()]);
+  return [...names].filter((name) => a.get(name) !== b.get(name)).sort();
+}
+function describePrefixBreaks(role, prefixHash, breaks) {
+  const parts = breaks.map((b) => {
+    switch (b.part) {
+      case "system":
+        return "the system prompt differs from the session\u2019s";
+      case "tools":
+        return b.names.length > 0 ? `the tools differ (${b.names.join(", ")})` : "the tools are in a different order";
+      case "message":
+        return b.missing ? `message ${b.index} of the previous request is missing` : `message ${b.index} differs from the previous request\u2019s`;
+    }
+  });
+  return `${role} prefix broken (session ${prefixHash}): ${parts.join("; ")}. The provider's prompt cache cannot hit past that point.`;
+}
+function cacheShortfall(previousPromptTokens, cachedTokens) {
+  if (previousPromptTokens === void 0 || previousPromptTokens < MIN_CACHEABLE_TOKENS) return null;
+  const expected = Math.floor(previousPromptTokens / CACHE_BLOCK_TOKENS) * CACHE_BLOCK_TOKENS;
+  return expected - cachedTokens > CACHE_BLOCK_TOKENS ? { expected, cached: cachedTokens } : null;
+}
+function describeCacheShortfall(role, shortfall) {
+  return `${role}: provider cached ${shortfall.cached} of ~${shortfall.expected} expected tokens: the prefix was evicted or the provider does not cache this model (the prefix was checked intact).`;
+}
+
+// src/agents/stall-guard.ts
+var DEFAULT_STALL_LIMIT = 8;
+var PROGRESS_TOOLS = /* @__PURE__ */ new Set(["write_file", "edit_file", "run_command", "update_context"]);
+function madeProgress(calls) {
+  return calls.some((call) => call.ok && PROGRESS_TOOLS.has(call.name));
+}
+function observeExchange(idle, progressed, limit2) {
+  if (progressed) return { idle: 0, verdict: "continue" };
+  const next = idle + 1;
+  if (limit2 < 1) return { idle: next, verdict: "continue" };
+  if (next >= 2 * limit2) return { idle: next, verdict: "abort" };
+  return { idle: next, verdict: next === limit2 ? "nudge" : "continue" };
+}
+function stallNudge(idle, pending) {
+  return [
+    `You have made ${idle} exchanges without writing, running a command or staging.`,
+    "Stop exploring: make the change the directive asks for and verify it, or stage your result with what you found and the outcome (replan or abort if the directive cannot be done as written).",
+    stageLine(pending)
+  ].join("\n");
+}
+function stallAbortReason(idle) {
+  return `executor stalled: ${idle} exchanges without writing, running a command or staging`;
+}
 
 // src/agents/summon.ts
 var notRun = (why) => `Not run: ${why}`;
-async function summon({ session, client, toolbox, run: run2, message, onUsage }) {
+async function summon({ session, client, toolbox, run: run2, message, onUsage, stallLimit }) {
   const role = client.role;
   const startState = run2.snapshot.state;
+  const guarded = session.role === "executor";
+  const limit2 = stallLimit ?? DEFAULT_STALL_LIMIT;
+  let idle = 0;
   await group(`${role} \xB7 ${startState} \xB7 prefix ${session.prefixHash}`, async () => {
     session.append({ role: "user", content: message });
     while (run2.snapshot.state === startState && !run2.finished) {
-      const turn = await client.complete({ messages: session.messages, tools: [...session.tools] });
+      const request2 = { messages: session.messages, tools: [...session.tools] };
+      const previous = session.lastRequest;
+      const breaks = checkPrefix(request2, session, previous?.messages);
+      if (breaks.length > 0) warning(describePrefixBreaks(role, session.prefixHash, breaks));
+      const turn = await client.complete(request2);
+      session.recordRequest(request2.messages, turn.usage.promptTokens);
       onUsage(turn.usage);
       info(
         `${role} answered (${turn.finishReason}): prompt ${turn.usage.promptTokens}, cached ${turn.usage.cachedTokens}, completion ${turn.usage.completionTokens} tokens`
       );
+      const shortfall = breaks.length === 0 ? cacheShortfall(previous?.promptTokens, turn.usage.cachedTokens) : null;
+      if (shortfall) info(describeCacheShortfall(role, shortfall));
       const calls = turn.message.tool_calls ?? [];
       session.append(turn.message);
       run2.dispatch({ type: "exchange", agent: role });
+      const results = [];
       for (const call of calls) {
         if (call.type !== "function") continue;
         if (run2.snapshot.state !== startState) {
@@ -81608,8 +81832,24 @@ async function summon({ session, client, toolbox, run: run2, message, onUsage })
         const outcome = await toolbox.call(call.function.name, call.function.arguments);
         info(`${role} \u2192 ${call.function.name}: ${outcome.ok ? "ok" : "refused"}`);
         session.append({ role: "tool", tool_call_id: call.id, content: outcome.output });
+        results.push({ name: call.function.name, ok: outcome.ok });
       }
-      if (calls.length === 0 && run2.snapshot.state === startState && !run2.finished) {
+      if (run2.snapshot.state !== startState || run2.finished) break;
+      if (guarded) {
+        const step = observeExchange(idle, madeProgress(results), limit2);
+        idle = step.idle;
+        if (step.verdict === "abort") {
+          const reason = stallAbortReason(idle);
+          warning(reason);
+          run2.dispatch({ type: "abort", reason });
+          break;
+        }
+        if (step.verdict === "nudge") {
+          session.append({ role: "user", content: stallNudge(idle, run2.pending) });
+          continue;
+        }
+      }
+      if (calls.length === 0) {
         session.append({
           role: "user",
           content: `You have not staged everything this stage requires. Use the update_context tool.
@@ -81619,6 +81859,19 @@ ${stageLine(run2.pending)}`
     }
   });
 }
+
+// src/agents/workspace-rules.ts
+var listed = (items, none) => items.length > 0 ? items.map((item) => `\`${item}\``).join(", ") : none;
+function workspaceRulesText(rules) {
+  return [
+    "## Workspace rules",
+    "",
+    `Commands run_command accepts (a \`*\` stands for one argument, a final \`**\` for any remaining ones): ${listed(rules.allowedCommands, "none; no command can run")}.`,
+    `Each command is stopped after ${Math.round(rules.commandTimeoutMs / 1e3)} s.`,
+    `Protected paths, which cannot be written: ${listed(rules.protectedPaths, "none")}.`
+  ].join("\n");
+}
+var runCommandDescription = 'Run one allowed command in the repository root without a shell and get its exit code and combined output. The allowed commands and the time limit are listed under "Workspace rules" in your first instructions.';
 
 // src/agents/team.ts
 function stager(run2, role) {
@@ -81640,13 +81893,23 @@ function createTeam(options) {
   const executorTools = createToolbox([
     ...createReadTools(workspace),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths }),
-    createRunCommandTool(workspace, {
-      allowedCommands: options.allowedCommands,
-      timeoutMs: options.commandTimeoutMs,
-      env: commandEnvironment(process.env)
-    }),
+    {
+      ...createRunCommandTool(workspace, {
+        allowedCommands: options.allowedCommands,
+        timeoutMs: options.commandTimeoutMs,
+        env: commandEnvironment(process.env)
+      }),
+      // Same behaviour, but a description free of per-repository values (see runCommandDescription).
+      description: runCommandDescription
+    },
     createUpdateContextTool("executor", stager(run2, "executor"))
   ]);
+  const facts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
+  const rules = workspaceRulesText({
+    allowedCommands: options.allowedCommands,
+    protectedPaths: options.protectedPaths,
+    commandTimeoutMs: options.commandTimeoutMs
+  });
   let executorSession;
   return {
     async summonCurrent() {
@@ -81657,18 +81920,26 @@ function createTeam(options) {
           client: options.planner,
           toolbox: plannerTools,
           run: run2,
-          message: plannerMessage(run2.snapshot),
+          // Every planner session is fresh, so each one is told the rules (for the directives' checks).
+          message: `${rules}
+
+${plannerMessage(run2.snapshot, facts)}`,
           onUsage: (tokens) => options.onUsage("planner", options.planner.model, tokens)
         });
       } else if (role === "executor") {
+        const fresh = executorSession === void 0;
         executorSession ??= new Session("executor", executorSystemPrompt, executorTools.specs);
         await summon({
           session: executorSession,
           client: options.executor,
           toolbox: executorTools,
           run: run2,
-          message: executorMessage(run2.snapshot),
-          onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens)
+          // The session keeps the rules from its first message; repeating them would only cost tokens.
+          message: fresh ? `${rules}
+
+${executorMessage(run2.snapshot, facts)}` : executorMessage(run2.snapshot, facts),
+          onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
+          stallLimit: options.stallLimit
         });
       }
     }
@@ -81678,6 +81949,7 @@ function createTeam(options) {
 // src/agents/drive.ts
 async function drive(run2, team, options = {}) {
   while (!run2.finished && !options.until?.(run2.snapshot)) {
+    if (run2.agent === null) break;
     const before = run2.snapshot;
     try {
       await team.summonCurrent();
@@ -81695,66 +81967,60 @@ async function drive(run2, team, options = {}) {
 
 // src/flows/run-team.ts
 var commandTimeoutMs = 10 * 60 * 1e3;
-function startTeamRun(ctx, snapshot, spent = emptyUsage()) {
-  const run2 = new RunState(plannerExecutorMachine, snapshot);
+function startTeamRun(ctx, definition, snapshot, spent = emptyUsage()) {
+  const run2 = new RunState(definition, snapshot);
   let ledger = spent;
+  const { settings } = ctx;
   const team = createTeam({
     run: run2,
     planner: ctx.planner,
     executor: ctx.executor,
-    workspace: ctx.settings.runner.workspace,
-    allowedCommands: ctx.settings.allowedCommands,
-    protectedPaths: ctx.settings.protectedPaths,
+    workspace: settings.runner.workspace,
+    allowedCommands: settings.allowedCommands,
+    protectedPaths: settings.protectedPaths,
     commandTimeoutMs,
+    stallLimit: settings.stallLimit,
     onUsage: (role, model, tokens) => {
       ledger = addTurn(ledger, role, model, tokens);
     }
   });
   return {
     run: run2,
-    usage: () => summarizeUsage(ledger),
+    usage: () => summarizeUsage(ledger, settings.prices),
     ledger: () => ledger,
+    totals: () => usageTotals(ledger, ctx),
     drive: (options) => drive(run2, team, options)
   };
 }
+function usageTotals(ledger, ctx) {
+  const tokens = totalTokens(ledger);
+  return { ...tokens, costUsd: totalCost(ledger, ctx.settings.prices) };
+}
 
-// src/flows/approve.ts
-async function approveFlow(ctx, command) {
-  const { settings, thread } = ctx;
-  const issue3 = command.thread.number;
-  const denied = await refuseUnlessRole(thread, command, "/approve", settings.approvePermission, "Ask a maintainer to approve the plan.");
-  if (denied) return denied;
-  const found = await findLivePlan(ctx, issue3, command.planId);
-  if ("refusal" in found) return refuse(thread, command, "/approve", found.refusal, found.fix);
-  const { comment, record: proposed } = found;
-  if (!settings.executor.apiKey || !settings.planner.apiKey) {
-    return refuse(
-      thread,
-      command,
-      "/approve",
-      "no API key is configured for the executor or the planner model.",
-      "Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret."
-    );
-  }
-  const branch = `${settings.branchPrefix}${issue3}-${proposed.planId}`;
-  let record2 = { ...proposed, status: "executing", approvedBy: command.author, branch };
-  await thread.react(command.commentId, "rocket");
-  await thread.updateComment(comment.id, renderPlanComment(record2));
-  info(`Plan ${record2.planId} approved by @${command.author}; executing on ${branch}.`);
+// src/flows/execution.ts
+async function execute2(ctx, execution) {
+  const { thread, settings } = ctx;
+  const { source, notice: notice3, planComment } = execution;
+  let record2 = execution.record;
+  const { branch } = record2;
+  const issue3 = record2.issue;
+  const definition = record2.machine === "executor-only" ? executorOnlyMachine : plannerExecutorMachine;
+  info(`Executing ${record2.planId} (${record2.machine}) on ${branch}, approved by ${record2.approvedBy}.`);
   await ensureCommit(ctx, record2.base.ref, record2.base.sha);
   await startBranch(ctx.git, branch, record2.base.sha);
-  const team = startTeamRun(ctx, record2.snapshot, record2.usage);
+  const team = startTeamRun(ctx, definition, record2.snapshot, record2.usage);
   const view = (snapshot, extra = {}) => ({
     planId: record2.planId,
     issue: issue3,
-    isPullRequest: command.thread.isPullRequest,
-    approvedBy: command.author,
+    isPullRequest: source.thread.isPullRequest,
+    approvedBy: record2.approvedBy,
     requestedBy: record2.requestedBy,
     branch,
     baseRef: record2.base.ref,
     runUrl: ctx.runUrl,
     snapshot,
     usage: team.usage(),
+    ...notice3 ? { notice: notice3 } : {},
     ...extra
   });
   const progress = await thread.postComment(issue3, renderProgressComment(view(team.run.snapshot)));
@@ -81762,8 +82028,7 @@ async function approveFlow(ctx, command) {
   let pushed;
   const checkpoint = async (snapshot) => {
     const cycle = snapshot.context.history.length;
-    const last = snapshot.context.history.at(-1);
-    const title = (last?.directive.split("\n")[0] ?? "").slice(0, 60);
+    const title = (snapshot.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
     const sha = await commitAll(ctx.git, `plangate: cycle ${cycle} of plan ${record2.planId}: ${title}
 
 Refs #${issue3}`, author);
@@ -81779,33 +82044,35 @@ Refs #${issue3}`, author);
     await checkpoint(final);
   } catch (error63) {
     const reason = `the run failed: ${error63 instanceof Error ? error63.message : String(error63)}`;
-    await thread.updateComment(comment.id, renderPlanComment({ ...record2, status: "aborted" })).catch(() => void 0);
+    if (planComment) await thread.updateComment(planComment.id, renderPlanComment({ ...record2, status: "aborted" })).catch(() => void 0);
     await thread.updateComment(progress.id, renderProgressComment(view(team.run.snapshot, { ended: { outcome: "aborted", reason } }))).catch(() => void 0);
     throw error63;
   }
-  const aborted2 = final.abortReason !== void 0 || final.trail.some((t) => t.to === "abort");
-  const ended = aborted2 ? { outcome: "aborted", reason: final.abortReason ?? lastResult(final) } : { outcome: "done" };
+  const lastCycle = final.context.history.at(-1);
+  const aborted2 = final.abortReason !== void 0 || lastCycle?.outcome === "abort";
+  const ended = aborted2 ? { outcome: "aborted", reason: final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : { outcome: "done" };
   let pullRequest;
   if (pushed) {
-    const body = renderPullRequestBody(view(final, { ended }));
+    const body2 = renderPullRequestBody(view(final, { ended }));
     const existing = await thread.findOpenPullRequest(branch, record2.base.ref);
-    const pr = existing ? await thread.updatePullRequest(existing.number, { body }) : await thread.createPullRequest({
+    const pr = existing ? await thread.updatePullRequest(existing.number, { body: body2 }) : await thread.createPullRequest({
       title: pullRequestTitle(view(final, { ended })),
       head: branch,
       base: record2.base.ref,
-      body,
+      body: body2,
       draft: aborted2
     });
     pullRequest = { number: pr.number, url: pr.url };
   }
   record2 = { ...record2, status: aborted2 ? "aborted" : "done", ...pullRequest ? { pullRequest } : {} };
-  await thread.updateComment(comment.id, renderPlanComment(record2));
+  if (planComment) await thread.updateComment(planComment.id, renderPlanComment(record2));
   await thread.updateComment(progress.id, renderProgressComment(view(final, { ended, pullRequestUrl: pullRequest?.url })));
-  await thread.react(command.commentId, aborted2 ? "-1" : "hooray").catch(() => void 0);
+  await thread.react(source.commentId, aborted2 ? "-1" : "hooray").catch(() => void 0);
   await ctx.writeSummary(
     [
       `### plangate: plan ${record2.planId} ${aborted2 ? "aborted" : "done"}`,
       "",
+      ...notice3 ? [`> ${notice3}`, ""] : [],
       pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : "No changes were made, so no pull request was opened.",
       ended.reason ? `
 Reason: ${ended.reason}` : "",
@@ -81818,124 +82085,138 @@ Reason: ${ended.reason}` : "",
     planId: record2.planId,
     branch: pushed ? branch : void 0,
     prNumber: pullRequest?.number,
-    prUrl: pullRequest?.url
+    prUrl: pullRequest?.url,
+    usage: team.totals()
   };
 }
-function lastResult(snapshot) {
-  return snapshot.context.history.at(-1)?.result ?? "the executor aborted";
+async function ensureCommit(ctx, ref, sha) {
+  const present = () => ctx.git(["cat-file", "-e", `${sha}^{commit}`]).then(() => true, () => false);
+  if (await present()) return;
+  await ctx.git(["fetch", "--no-tags", "--quiet", "origin", ref]).catch(() => void 0);
+  if (await present()) return;
+  await ctx.git(["fetch", "--no-tags", "--quiet", "origin", sha]);
 }
-async function findLivePlan(ctx, issue3, planId) {
+
+// src/record/verify.ts
+function verifyPlanComment(comment, botLogin, render) {
+  if (comment.author !== botLogin) {
+    return { ok: false, reason: `the plan comment is not by ${botLogin}` };
+  }
+  const decoded = decodeRecord(comment.body);
+  if (!decoded.ok) return decoded;
+  const { record: record2 } = decoded;
+  if (hashContext(record2.snapshot.context) !== record2.planHash) {
+    return { ok: false, reason: `plan ${record2.planId} does not match its hash` };
+  }
+  if (render(record2) !== comment.body) {
+    return { ok: false, reason: `the comment of plan ${record2.planId} was edited after plangate posted it` };
+  }
+  return { ok: true, record: record2 };
+}
+
+// src/flows/live-record.ts
+async function findLiveRecord(ctx, issue3) {
   const { botLogin } = ctx.settings;
   const candidates = (await ctx.thread.listComments(issue3)).filter((c) => c.author === botLogin && hasRecordMarker(c.body));
   const live = candidates.at(-1);
   if (!live) {
-    return { refusal: "there is no plan on this thread to approve.", fix: "Ask for one first with `/plan <objective>`." };
+    return { ok: false, refusal: "there is no plan on this thread.", fix: "Ask for one first with `/plan <objective>`." };
   }
   const verdict = verifyPlanComment(live, botLogin, renderPlanComment);
   if (!verdict.ok) {
-    return { refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: "Ask for a new plan with `/plan`." };
+    return { ok: false, refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: "Ask for a new plan with `/plan`." };
   }
-  const { record: record2 } = verdict;
-  if (planId !== void 0 && planId !== record2.planId) {
-    const older = candidates.some((c) => {
-      const decoded = decodeRecord(c.body);
-      return decoded.ok && decoded.record.planId === planId;
-    });
-    return older ? { refusal: `plan \`${planId}\` was superseded by plan \`${record2.planId}\`.`, fix: `Review plan \`${record2.planId}\` and approve it with \`/approve ${record2.planId}\`.` } : { refusal: `there is no plan \`${planId}\` on this thread.`, fix: `The live plan is \`${record2.planId}\`; approve it with \`/approve ${record2.planId}\`.` };
-  }
-  switch (record2.status) {
-    case "proposed":
-      return { comment: live, record: record2 };
-    case "approved":
-    case "executing":
-      return { refusal: `plan \`${record2.planId}\` is already executing.`, fix: "Wait for the running job to finish." };
-    case "done":
-      return {
-        refusal: `plan \`${record2.planId}\` is already done${record2.pullRequest ? ` (pull request #${record2.pullRequest.number})` : ""}.`,
-        fix: "Ask for a new plan with `/plan` to do more."
-      };
-    default:
-      return { refusal: `plan \`${record2.planId}\` is ${record2.status}.`, fix: "Ask for a new plan with `/plan`." };
-  }
+  const earlierIds = candidates.slice(0, -1).flatMap((c) => {
+    const decoded = decodeRecord(c.body);
+    return decoded.ok ? [decoded.record.planId] : [];
+  });
+  return { ok: true, comment: live, record: verdict.record, earlierIds };
 }
-async function ensureCommit(ctx, ref, sha) {
-  try {
-    await ctx.git(["cat-file", "-e", `${sha}^{commit}`]);
-    return;
-  } catch {
-  }
-  try {
-    await ctx.git(["fetch", "--no-tags", "--quiet", "origin", ref]);
-    await ctx.git(["cat-file", "-e", `${sha}^{commit}`]);
-  } catch {
-    await ctx.git(["fetch", "--no-tags", "--quiet", "origin", sha]);
+async function supersedeEarlier(ctx, issue3, newPlanId) {
+  for (const comment of await ctx.thread.listComments(issue3)) {
+    if (comment.author !== ctx.settings.botLogin || !hasRecordMarker(comment.body)) continue;
+    const verdict = verifyPlanComment(comment, ctx.settings.botLogin, renderPlanComment);
+    if (!verdict.ok || verdict.record.planId === newPlanId) continue;
+    if (!["proposed", "asking", "answered"].includes(verdict.record.status)) continue;
+    await ctx.thread.updateComment(comment.id, renderPlanComment({ ...verdict.record, status: "superseded", supersededBy: newPlanId }));
   }
 }
 
-// src/flows/plan.ts
-async function planFlow(ctx, command) {
-  const { settings, thread } = ctx;
-  const issue3 = command.thread.number;
-  const denied = await refuseUnlessRole(thread, command, "/plan", settings.triggerPermission, "Ask a maintainer to run /plan, or change the `trigger-permission` input.");
-  if (denied) return denied;
-  const objective = command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join("\n\n");
-  if (!objective.trim()) {
-    return refuse(thread, command, "/plan", "there is no objective.", "Write it after the command: `/plan <what should be done>`.");
-  }
-  if (!settings.planner.apiKey) {
-    return refuse(
-      thread,
-      command,
-      "/plan",
-      "no API key is configured for the planner model.",
-      "Set the `api-key` input (or `planner-api-key`) from a repository secret."
-    );
-  }
-  await thread.react(command.commentId, "eyes");
-  const base = await resolveBase(ctx, command);
-  if ("refusal" in base) return refuse(thread, command, "/plan", base.refusal, base.fix);
-  await checkoutCommit(ctx.git, base.sha);
-  const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
-  const team = startTeamRun(ctx, initialSnapshot(objective, policy));
+// src/flows/planning.ts
+var plannerFailedNotice = "Planner failed; continuing with the executor only.";
+async function planAndPublish(ctx, request2) {
+  const { thread, settings } = ctx;
+  const { source } = request2;
+  const issue3 = source.thread.number;
+  await checkoutCommit(ctx.git, request2.base.sha);
+  const team = startTeamRun(ctx, plannerExecutorMachine, request2.snapshot, request2.spent ?? emptyUsage());
   const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
-  const { plan, directive } = snapshot.context;
-  if (snapshot.state !== "execute" || !plan || directive === void 0) {
+  const ledger = team.ledger();
+  const record2 = (status2, s, machine = "planner-executor") => ({
+    v: 1,
+    planId: planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue3, source.commentId),
+    planHash: hashContext(s.context),
+    status: status2,
+    issue: issue3,
+    requestedBy: request2.requestedBy,
+    commandCommentId: source.commentId,
+    base: request2.base,
+    models: { planner: ctx.planner.model, executor: ctx.executor.model },
+    policy: settings.policy,
+    machine,
+    planningCostUsd: usageTotals(ledger, ctx).costUsd,
+    snapshot: s,
+    usage: ledger
+  });
+  const planned = snapshot.state === "execute" && snapshot.context.plan !== void 0;
+  const asking = snapshot.state === "ask";
+  const answered = snapshot.state === "done" && snapshot.abortReason === void 0 && snapshot.context.summary !== void 0;
+  if (!planned && !asking && !answered) {
     const reason = snapshot.abortReason ?? "the planner stopped without staging a plan";
+    if (settings.policy === "plan-first") {
+      warning(`Planner failed (${reason}); continuing with the executor only.`);
+      const fallback = record2("executing", executorOnlySnapshot(request2.snapshot.context.objective, request2.snapshot.policy), "executor-only");
+      return execute2(ctx, {
+        record: { ...fallback, approvedBy: request2.requestedBy, branch: branchFor(ctx, issue3, fallback.planId) },
+        source,
+        notice: `${plannerFailedNotice} (${reason})`
+      });
+    }
     await thread.postComment(
       issue3,
-      `@${command.author} planning failed: ${reason}
+      `@${request2.requestedBy} planning failed: ${reason}
 
 No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps with a more specific objective.`
     );
-    await thread.react(command.commentId, "-1").catch(() => void 0);
-    return { outcome: "failed" };
+    await thread.react(source.commentId, "-1").catch(() => void 0);
+    return { outcome: "failed", usage: usageTotals(ledger, ctx) };
   }
-  const repository = `${thread.repoRef.owner}/${thread.repoRef.repo}`;
-  const record2 = {
-    v: 1,
-    planId: planIdFor(repository, issue3, command.commentId),
-    planHash: hashPlan({ objective, plan, directive }),
-    status: "proposed",
-    issue: issue3,
-    requestedBy: command.author,
-    commandCommentId: command.commentId,
-    base: { ref: base.ref, sha: base.sha },
-    models: { planner: ctx.planner.model, executor: ctx.executor.model },
-    snapshot,
-    usage: team.ledger()
+  const status = asking ? "asking" : answered ? "answered" : "proposed";
+  const posted = record2(status, snapshot);
+  await supersedeEarlier(ctx, issue3, posted.planId);
+  if (planned && settings.policy === "plan-first") {
+    const executing = { ...posted, status: "executing", approvedBy: request2.requestedBy, branch: branchFor(ctx, issue3, posted.planId) };
+    const comment2 = await thread.postComment(issue3, renderPlanComment(executing));
+    await thread.react(source.commentId, "rocket").catch(() => void 0);
+    return execute2(ctx, { record: executing, planComment: comment2, source });
+  }
+  const comment = await thread.postComment(issue3, renderPlanComment(posted));
+  info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
+  const what = asking ? "a question" : answered ? "an answer (nothing to change)" : `plan ${posted.planId}`;
+  await ctx.writeSummary([`### plangate: posted ${what}`, "", `[Comment](${comment.url})`, "", renderUsageTable(team.usage())].join("\n"));
+  return {
+    outcome: asking ? "asked" : answered ? "answered" : "planned",
+    planId: posted.planId,
+    usage: usageTotals(ledger, ctx)
   };
-  await supersedeEarlierPlans(ctx, issue3, record2.planId);
-  const posted = await thread.postComment(issue3, renderPlanComment(record2));
-  info(`Posted plan ${record2.planId}: ${posted.url}`);
-  await ctx.writeSummary(
-    [`### plangate: plan ${record2.planId} posted`, "", `[Plan comment](${posted.url}) \xB7 ${plan.steps.length} steps`, "", renderUsageTable(team.usage())].join("\n")
-  );
-  return { outcome: "planned", planId: record2.planId };
 }
-async function resolveBase(ctx, command) {
+function branchFor(ctx, issue3, planId) {
+  return `${ctx.settings.branchPrefix}${issue3}-${planId}`;
+}
+async function resolveBase(ctx, source) {
   let ref = ctx.settings.baseBranch;
-  if (command.thread.isPullRequest) {
-    const pull = await ctx.thread.pullRequest(command.thread.number);
+  if (source.thread.isPullRequest) {
+    const pull = await ctx.thread.pullRequest(source.thread.number);
     if (!pull.sameRepo) {
       return {
         refusal: "this pull request comes from a fork; plangate cannot push to its branch.",
@@ -81954,13 +82235,174 @@ async function resolveBase(ctx, command) {
     };
   }
 }
-async function supersedeEarlierPlans(ctx, issue3, newPlanId) {
-  for (const comment of await ctx.thread.listComments(issue3)) {
-    const verdict = verifyPlanComment(comment, ctx.settings.botLogin, renderPlanComment);
-    if (!verdict.ok || verdict.record.status !== "proposed" || verdict.record.planId === newPlanId) continue;
-    const record2 = { ...verdict.record, status: "superseded", supersededBy: newPlanId };
-    await ctx.thread.updateComment(comment.id, renderPlanComment(record2));
+
+// src/render/refusal.ts
+function renderRefusal(author, command, reason, fix) {
+  return [`@${author} \`${command}\` was not carried out: ${escapeHtml(reason)}`, "", escapeHtml(fix)].join("\n");
+}
+
+// src/flows/refuse.ts
+async function refuse(thread, source, command, reason, fix) {
+  notice(`Refused ${command} by @${source.author}: ${reason}`);
+  await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
+  await thread.react(source.commentId, "-1").catch(() => void 0);
+  return { outcome: "refused" };
+}
+async function refuseUnlessRole(thread, source, command, required2, fix) {
+  const role = await thread.permissionOf(source.author);
+  if (hasRole(role, required2)) return void 0;
+  return refuse(thread, source, command, `@${source.author} has ${role} permission on this repository; ${command} needs ${required2} or higher.`, fix);
+}
+
+// src/flows/approve.ts
+async function approveFlow(ctx, command) {
+  const { settings, thread } = ctx;
+  const issue3 = command.thread.number;
+  const no = (reason, fix) => refuse(thread, command, "/approve", reason, fix);
+  const denied = await refuseUnlessRole(thread, command, "/approve", settings.approvePermission, "Ask a maintainer to approve the plan.");
+  if (denied) return denied;
+  const live = await findLiveRecord(ctx, issue3);
+  if (!live.ok) return no(live.refusal, live.fix);
+  const { comment, record: record2 } = live;
+  const id = record2.planId;
+  if (command.planId !== void 0 && command.planId !== id) {
+    return live.earlierIds.includes(command.planId) ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`) : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
   }
+  switch (record2.status) {
+    case "proposed":
+      break;
+    case "asking":
+      return no(`the planner asked a question and has no plan yet.`, "Answer it with `/answer <your answer>`; the plan follows.");
+    case "answered":
+      return no("the latest `/plan` found nothing to change, so there is no plan to approve.", "Comment `/plan` with a new objective.");
+    case "approved":
+    case "executing":
+      return no(`plan \`${id}\` is already executing.`, "Wait for the running job to finish.");
+    case "done":
+      return no(
+        `plan \`${id}\` is already done${record2.pullRequest ? ` (pull request #${record2.pullRequest.number})` : ""}.`,
+        "Ask for a new plan with `/plan` to do more."
+      );
+    default:
+      return no(`plan \`${id}\` is ${record2.status}.`, "Ask for a new plan with `/plan`.");
+  }
+  if (record2.policy === "plan-only") {
+    return no(`plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`, "Change the `policy` input to `plan-for-approval` and ask for a new plan.");
+  }
+  if (!settings.executor.apiKey || !settings.planner.apiKey) {
+    return no(
+      "no API key is configured for the executor or the planner model.",
+      "Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret."
+    );
+  }
+  const executing = { ...record2, status: "executing", approvedBy: command.author, branch: branchFor(ctx, issue3, id) };
+  await thread.react(command.commentId, "rocket");
+  await thread.updateComment(comment.id, renderPlanComment(executing));
+  return execute2(ctx, { record: executing, planComment: comment, source: command });
+}
+
+// src/flows/plan.ts
+async function planFlow(ctx, command) {
+  const { settings, thread } = ctx;
+  const denied = await refuseUnlessRole(thread, command, "/plan", settings.triggerPermission, "Ask a maintainer to run /plan, or change the `trigger-permission` input.");
+  if (denied) return denied;
+  const objective = command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join("\n\n");
+  if (!objective.trim()) {
+    return refuse(thread, command, "/plan", "there is no objective.", "Write it after the command: `/plan <what should be done>`.");
+  }
+  const executorOnly = settings.policy === "executor-only";
+  const role = executorOnly ? "executor" : "planner";
+  if (!settings[role].apiKey) {
+    return refuse(thread, command, "/plan", `no API key is configured for the ${role} model.`, `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`);
+  }
+  await thread.react(command.commentId, "eyes");
+  const base = await resolveBase(ctx, command);
+  if ("refusal" in base) return refuse(thread, command, "/plan", base.refusal, base.fix);
+  const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
+  if (!executorOnly) {
+    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot: initialSnapshot(objective, policy), base });
+  }
+  const snapshot = executorOnlySnapshot(objective, policy);
+  const issue3 = command.thread.number;
+  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue3, command.commentId);
+  const record2 = {
+    v: 1,
+    planId,
+    planHash: hashContext(snapshot.context),
+    status: "executing",
+    issue: issue3,
+    requestedBy: command.author,
+    commandCommentId: command.commentId,
+    base,
+    models: { planner: ctx.planner.model, executor: ctx.executor.model },
+    policy: settings.policy,
+    machine: "executor-only",
+    planningCostUsd: 0,
+    snapshot,
+    usage: emptyUsage(),
+    approvedBy: command.author,
+    branch: branchFor(ctx, issue3, planId)
+  };
+  await thread.react(command.commentId, "rocket").catch(() => void 0);
+  return execute2(ctx, { record: record2, source: command, notice: "Executor-only policy: no planner; the executor worked the objective directly." });
+}
+
+// src/flows/revise.ts
+async function reviseFlow(ctx, command) {
+  const { settings, thread } = ctx;
+  const no = (reason, fix) => refuse(thread, command, "/revise", reason, fix);
+  const denied = await refuseUnlessRole(thread, command, "/revise", settings.triggerPermission, "Ask a maintainer to revise the plan.");
+  if (denied) return denied;
+  if (!command.feedback) return no("there is no feedback.", "Say what to change: `/revise <feedback>`.");
+  const live = await findLiveRecord(ctx, command.thread.number);
+  if (!live.ok) return no(live.refusal, live.fix);
+  const { record: record2 } = live;
+  const { plan } = record2.snapshot.context;
+  if (record2.status !== "proposed" || !plan) {
+    return no(`plan \`${record2.planId}\` is ${record2.status}, so there is nothing to revise.`, "Ask for a new plan with `/plan <objective>`.");
+  }
+  if (!settings.planner.apiKey) {
+    return no("no API key is configured for the planner model.", "Set the `api-key` input (or `planner-api-key`) from a repository secret.");
+  }
+  await thread.react(command.commentId, "eyes");
+  const base = await resolveBase(ctx, command);
+  if ("refusal" in base) return no(base.refusal, base.fix);
+  const { context: context3, policy } = record2.snapshot;
+  const snapshot = initialSnapshot(context3.objective, policy);
+  snapshot.context = {
+    ...snapshot.context,
+    ...context3.clarifications ? { clarifications: context3.clarifications } : {},
+    revisions: [...context3.revisions ?? [], { plan, feedback: command.feedback }]
+  };
+  return planAndPublish(ctx, { source: command, requestedBy: record2.requestedBy, snapshot, base, spent: record2.usage });
+}
+
+// src/flows/answer.ts
+async function answerFlow(ctx, command) {
+  const { settings, thread } = ctx;
+  const no = (reason, fix) => refuse(thread, command, "/answer", reason, fix);
+  const live = await findLiveRecord(ctx, command.thread.number);
+  if (!live.ok) return no(live.refusal, live.fix);
+  const { record: record2 } = live;
+  if (command.author !== record2.requestedBy) {
+    const role = await thread.permissionOf(command.author);
+    if (!hasRole(role, settings.triggerPermission)) {
+      return no(
+        `@${command.author} has ${role} permission on this repository; /answer needs ${settings.triggerPermission} or higher, or the requester @${record2.requestedBy}.`,
+        `Ask @${record2.requestedBy} or a maintainer to answer.`
+      );
+    }
+  }
+  if (record2.status !== "asking") {
+    return no("the planner has no open question on this thread.", "Use `/revise <feedback>` to change a plan, or `/plan` for a new one.");
+  }
+  if (!command.text) return no("the answer is empty.", "Write it after the command: `/answer <your answer>`.");
+  if (!settings.planner.apiKey) {
+    return no("no API key is configured for the planner model.", "Set the `api-key` input (or `planner-api-key`) from a repository secret.");
+  }
+  await thread.react(command.commentId, "eyes");
+  const snapshot = reduce(plannerExecutorMachine, record2.snapshot, { type: "answer", text: command.text });
+  return planAndPublish(ctx, { source: command, requestedBy: record2.requestedBy, snapshot, base: record2.base, spent: record2.usage });
 }
 
 // src/main.ts
@@ -81978,7 +82420,7 @@ async function run() {
     const ctx = createContext(settings, secrets);
     let result;
     try {
-      result = command.kind === "plan" ? await planFlow(ctx, command) : await approveFlow(ctx, command);
+      result = await dispatch(ctx, command);
     } catch (error63) {
       await reportFailure(ctx, command, error63);
       throw error63;
@@ -81988,6 +82430,18 @@ async function run() {
   } catch (error63) {
     setOutput("outcome", "failed");
     setFailed(redact(messageOf(error63), secrets));
+  }
+}
+function dispatch(ctx, command) {
+  switch (command.kind) {
+    case "plan":
+      return planFlow(ctx, command);
+    case "approve":
+      return approveFlow(ctx, command);
+    case "revise":
+      return reviseFlow(ctx, command);
+    case "answer":
+      return answerFlow(ctx, command);
   }
 }
 function readCommand(settings) {
@@ -82041,6 +82495,12 @@ function setOutputs(result) {
   if (result.branch) setOutput("branch", result.branch);
   if (result.prNumber !== void 0) setOutput("pr-number", String(result.prNumber));
   if (result.prUrl) setOutput("pr-url", result.prUrl);
+  if (result.usage) {
+    setOutput("cost-usd", result.usage.costUsd === null ? "" : result.usage.costUsd.toFixed(6));
+    setOutput("prompt-tokens", String(result.usage.promptTokens));
+    setOutput("cached-tokens", String(result.usage.cachedTokens));
+    setOutput("completion-tokens", String(result.usage.completionTokens));
+  }
 }
 function messageOf(error63) {
   if (error63 instanceof Error) return error63.message;

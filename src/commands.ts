@@ -45,6 +45,8 @@ export interface CommandSource {
 export type Command =
   | ({ kind: 'plan'; objective: string } & CommandSource)
   | ({ kind: 'approve'; planId?: string } & CommandSource)
+  | ({ kind: 'revise'; feedback: string } & CommandSource)
+  | ({ kind: 'answer'; text: string } & CommandSource)
   | { kind: 'ignore'; reason: string };
 
 const planIdPattern = /^[0-9a-f]{6,40}$/;
@@ -57,7 +59,10 @@ export function isBot(user: { login: string; type?: string | undefined }): boole
 /** Reads the first line as a command; the objective may continue on the following lines. */
 export function parseCommentCommand(
   text: string,
-): { name: 'plan'; rest: string } | { name: 'approve'; planId?: string; invalidId?: string } | undefined {
+):
+  | { name: 'plan' | 'revise' | 'answer'; rest: string }
+  | { name: 'approve'; planId?: string; invalidId?: string }
+  | undefined {
   const normalized = text.replace(/\r\n?/g, '\n').trimStart();
   const newline = normalized.indexOf('\n');
   const first = (newline === -1 ? normalized : normalized.slice(0, newline)).trim();
@@ -66,8 +71,8 @@ export function parseCommentCommand(
   if (!match) return undefined;
   const name = (match[1] ?? '').toLowerCase();
   const args = (match[2] ?? '').trim();
-  if (name === 'plan') {
-    return { name: 'plan', rest: [args, following].filter((s) => s.trim() !== '').join('\n').trim() };
+  if (name === 'plan' || name === 'revise' || name === 'answer') {
+    return { name, rest: [args, following].filter((s) => s.trim() !== '').join('\n').trim() };
   }
   if (name === 'approve') {
     if (args === '') return { name: 'approve' };
@@ -102,7 +107,17 @@ export function commandFromIssueComment(payload: unknown, botLogin: string): Com
     commentUrl: event.comment.html_url ?? '',
     author: author.login,
   };
-  if (parsedCommand.name === 'plan') return { kind: 'plan', objective: parsedCommand.rest, ...source };
-  // A malformed id is kept as given so the refusal can quote it.
-  return { kind: 'approve', planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
+  if (parsedCommand.name === 'approve') {
+    // A malformed id is kept as given so the refusal can quote it.
+    return { kind: 'approve', planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
+  }
+  const { rest } = parsedCommand;
+  switch (parsedCommand.name) {
+    case 'plan':
+      return { kind: 'plan', objective: rest, ...source };
+    case 'revise':
+      return { kind: 'revise', feedback: rest, ...source };
+    case 'answer':
+      return { kind: 'answer', text: rest, ...source };
+  }
 }

@@ -10,6 +10,8 @@ import type { FlowResult, RunContext } from './run-context.js';
 import { readSettings, type Settings } from './settings.js';
 import { approveFlow } from './flows/approve.js';
 import { planFlow } from './flows/plan.js';
+import { reviseFlow } from './flows/revise.js';
+import { answerFlow } from './flows/answer.js';
 import { redact } from './redact.js';
 
 /**
@@ -30,7 +32,7 @@ export async function run(): Promise<void> {
     const ctx = createContext(settings, secrets);
     let result: FlowResult;
     try {
-      result = command.kind === 'plan' ? await planFlow(ctx, command) : await approveFlow(ctx, command);
+      result = await dispatch(ctx, command);
     } catch (error) {
       await reportFailure(ctx, command, error);
       throw error;
@@ -40,6 +42,19 @@ export async function run(): Promise<void> {
   } catch (error) {
     core.setOutput('outcome', 'failed');
     core.setFailed(redact(messageOf(error), secrets));
+  }
+}
+
+function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>): Promise<FlowResult> {
+  switch (command.kind) {
+    case 'plan':
+      return planFlow(ctx, command);
+    case 'approve':
+      return approveFlow(ctx, command);
+    case 'revise':
+      return reviseFlow(ctx, command);
+    case 'answer':
+      return answerFlow(ctx, command);
   }
 }
 
@@ -103,6 +118,12 @@ function setOutputs(result: FlowResult): void {
   if (result.branch) core.setOutput('branch', result.branch);
   if (result.prNumber !== undefined) core.setOutput('pr-number', String(result.prNumber));
   if (result.prUrl) core.setOutput('pr-url', result.prUrl);
+  if (result.usage) {
+    core.setOutput('cost-usd', result.usage.costUsd === null ? '' : result.usage.costUsd.toFixed(6));
+    core.setOutput('prompt-tokens', String(result.usage.promptTokens));
+    core.setOutput('cached-tokens', String(result.usage.cachedTokens));
+    core.setOutput('completion-tokens', String(result.usage.completionTokens));
+  }
 }
 
 function messageOf(error: unknown): string {

@@ -20,13 +20,23 @@ export interface RunContext {
   writeSummary(markdown: string): Promise<void>;
 }
 
+/** What the run's model calls added up to, for the action's outputs. */
+export interface UsageTotals {
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  /** Null when a model's price is unknown. */
+  costUsd: number | null;
+}
+
 /** What a flow reports back; main.ts turns it into the action's outputs. */
 export interface FlowResult {
-  outcome: 'planned' | 'done' | 'aborted' | 'refused' | 'ignored' | 'failed';
+  outcome: 'planned' | 'asked' | 'answered' | 'done' | 'aborted' | 'refused' | 'ignored' | 'failed';
   planId?: string;
   branch?: string;
   prNumber?: number;
   prUrl?: string;
+  usage?: UsageTotals;
 }
 
 export type CommandOf<K extends Command['kind']> = Extract<Command, { kind: K }>;

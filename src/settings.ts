@@ -4,6 +4,8 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { roleSchema, type RepoRole } from './permissions.js';
+import { withOverrides, type PriceTable } from './models/prices.js';
+import { runPolicySchema, type RunPolicy } from './run-policy.js';
 
 /**
  * The only reader of action inputs, the runner environment and the repository config file. Every
@@ -30,6 +32,11 @@ export interface RunnerEnvironment {
 
 export interface Settings {
   githubToken: string;
+  policy: RunPolicy;
+  /** Idle executor exchanges before a nudge, and again before the stage aborts. */
+  stallLimit: number;
+  /** Built-in prices with the config file's `prices:` on top. */
+  prices: PriceTable;
   planner: ModelEndpoint;
   executor: ModelEndpoint;
   triggerPermission: RepoRole;
@@ -56,7 +63,7 @@ const taskSchema = z
     name: z.string().min(1),
     objective: z.string().min(1),
     cron: z.string().optional(),
-    policy: z.string().optional(),
+    policy: runPolicySchema.optional(),
     labels: z.array(z.string()).optional(),
     assignees: z.array(z.string()).optional(),
     'allowed-commands': z.array(z.string()).optional(),
@@ -64,9 +71,19 @@ const taskSchema = z
   .strict();
 
 /** The repository config file; unknown keys are errors so a typo never silently does nothing. */
+const usdPerMillion = z.number().finite().nonnegative();
+
+/** A model's prices as users write them: USD per million tokens. */
+const configPriceSchema = z
+  .object({ input: usdPerMillion, 'cached-input': usdPerMillion.optional(), output: usdPerMillion })
+  .strict()
+  .transform((p) => ({ input: p.input, output: p.output, ...(p['cached-input'] === undefined ? {} : { cachedInput: p['cached-input'] }) }));
+
 export const repoConfigSchema = z
   .object({
     tasks: z.array(taskSchema).optional(),
+    /** Overrides or extends the built-in price table, per model name. */
+    prices: z.record(z.string().trim().min(1), configPriceSchema).optional(),
   })
   .strict();
 export type RepoConfig = z.infer<typeof repoConfigSchema>;
@@ -109,6 +126,9 @@ function lines(name: string): string[] {
 }
 
 const orDefault = (values: string[], fallback: string[]): string[] => (values.length > 0 ? values : fallback);
+
+const wholeNumber = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
 const withDefault = (fallback: string) => z.string().transform((v) => v.trim() || fallback);
 
@@ -170,8 +190,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   }
   const runner = readRunner(env);
   const configFile = input('config-file', withDefault('.github/plangate.yml'));
+  const config = readRepoConfig(runner.workspace, configFile);
   return {
     githubToken,
+    policy: input('policy', withDefault('plan-for-approval').pipe(runPolicySchema)),
+    stallLimit: input('stall-limit', withDefault('8').pipe(wholeNumber(1, 100))),
+    prices: withOverrides(config.prices ?? {}),
     planner: {
       model: input('planner-model', withDefault('gpt-4.1')),
       baseURL: input('planner-base-url', z.string()).trim() ? input('planner-base-url', httpUrl) : baseURL,
@@ -187,12 +211,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     allowedCommands: lines('allowed-commands'),
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines('protected-paths'), ['.github/workflows/**']),
-    maxIterations: input('max-iterations', withDefault('8').pipe(z.string().regex(/^\d+$/, 'must be a whole number')).transform(Number).pipe(z.number().int().min(1).max(100))),
+    maxIterations: input('max-iterations', withDefault('8').pipe(wholeNumber(1, 100))),
     branchPrefix: input('branch-prefix', withDefault('plangate/').pipe(branchPrefixSchema)),
     baseBranch: input('base-branch', z.string().trim()),
     botLogin: input('bot-login', withDefault('github-actions[bot]')),
     configFile,
-    config: readRepoConfig(runner.workspace, configFile),
+    config,
     runner,
   };
 }

@@ -33,3 +33,28 @@ export function historyText(history: HistoryEntry[]): string {
   );
   return ['## History', '', ...cycles].join('\n\n');
 }
+
+/** The executor's real tool list, so neither role reasons from assumptions about the other. */
+export interface WorkshopFacts {
+  executorTools: readonly string[];
+}
+
+export function workshopText(facts: WorkshopFacts, whose: 'The executor' | 'You'): string {
+  return `## Tools\n\n${whose} ${whose === 'You' ? 'have' : 'has'}: ${facts.executorTools.join(', ')}. The workspace rules above say which commands may run and which paths are protected.`;
+}
+
+/** Questions the planner asked and the answers a human gave, in order. */
+export function clarificationsText(clarifications: readonly { question: string; answer: string }[] | undefined): string {
+  if (!clarifications?.length) return '';
+  return ['## Clarifications', '', ...clarifications.map((c) => `Question: ${c.question}\nAnswer: ${c.answer}`)].join('\n\n');
+}
+
+/** Earlier plans a maintainer asked to revise, each with the feedback. */
+export function revisionsText(revisions: readonly { plan: Plan; feedback: string }[] | undefined): string {
+  if (!revisions?.length) return '';
+  return [
+    '## Revision requested',
+    '',
+    ...revisions.map((r, i) => `### Earlier plan ${i + 1}\n\n${planText(r.plan).replace(/^## Plan\n\n/, '')}\n\nFeedback: ${r.feedback}`),
+  ].join('\n\n');
+}

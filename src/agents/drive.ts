@@ -7,6 +7,7 @@ import type { Team } from './team.js';
  * The host loop: summon whichever agent the machine's state asks for, until the machine is done or
  * the caller's stop condition holds. An agent that fails (its model unreachable after retries) is
  * turned into an abort with the reason, so the run still ends through the machine with its work kept.
+ * It also returns when the machine pauses in a state that summons no agent, leaving the rest to the host.
  */
 export interface DriveOptions {
   /** Stops early, e.g. after planning when the plan waits for approval. */
@@ -17,6 +18,8 @@ export interface DriveOptions {
 
 export async function drive(run: RunState, team: Team, options: DriveOptions = {}): Promise<Snapshot> {
   while (!run.finished && !options.until?.(run.snapshot)) {
+    // A live state with no agent waits on the host (e.g. for a maintainer's answer); summoning nobody would spin forever.
+    if (run.agent === null) break;
     const before = run.snapshot;
     try {
       await team.summonCurrent();

@@ -1,5 +1,5 @@
 import type { Snapshot } from '../machine/types.js';
-import { objectiveText, planText } from './context-text.js';
+import { objectiveText, planText, workshopText, type WorkshopFacts } from './context-text.js';
 import { stageLine } from './stage-line.js';
 
 /**
@@ -19,11 +19,12 @@ How you work:
 - The last line of each request names the fields to stage.`;
 
 /** The message that hands the executor its next directive. */
-export function executorMessage(snapshot: Snapshot): string {
+export function executorMessage(snapshot: Snapshot, facts: WorkshopFacts): string {
   const { context } = snapshot;
   const first = snapshot.iteration === 0 && context.history.length === 0;
   return [
-    ...(first ? [objectiveText(context.objective)] : []),
+    // The first handoff says what the executor really has, so it never works from the planner's assumptions.
+    ...(first ? [objectiveText(context.objective), workshopText(facts, 'You')] : []),
     planText(context.plan),
     `## Directive (cycle ${snapshot.iteration + 1})\n\n${context.directive ?? ''}`,
     stageLine(['result', 'outcome']),

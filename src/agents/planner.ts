@@ -1,5 +1,5 @@
 import type { Snapshot } from '../machine/types.js';
-import { historyText, objectiveText, planText } from './context-text.js';
+import { clarificationsText, historyText, objectiveText, planText, revisionsText, workshopText, type WorkshopFacts } from './context-text.js';
 import { stageLine } from './stage-line.js';
 
 /**
@@ -18,26 +18,35 @@ How you work:
 - Stage your work with the update_context tool. The last line of each request names the fields the current stage requires.
 - When you revise (stage replan), read the history: each cycle's directive and the executor's result are evidence. Stage a revised plan only when the evidence shows the plan is wrong, then the directive for the next unfinished step.
 - When you wrap up (stage finish or abort), write a summary for the pull request: what changed and why, how it was verified, and what a reviewer should check. Be factual; claim nothing the history does not show.
-- If the objective is ambiguous, state your assumptions in the plan rather than guessing silently.`;
+- In the plan stage you have two other answers. If nothing needs to change (the objective is already met, or it asks a question you can answer from the code), stage only summary with your answer. If you cannot plan without a human's decision, stage only question (one precise question; list the options if there are some) and planning resumes with the answer.
+- If the objective is ambiguous in a way you can settle reasonably, state your assumptions in the plan rather than asking.
+- Plan with the executor's real tools and allowed commands, which each request lists; a verify step must be a command it may run.`;
 
 /** The message that summons the planner for the state the snapshot is in. */
-export function plannerMessage(snapshot: Snapshot): string {
+export function plannerMessage(snapshot: Snapshot, facts: WorkshopFacts): string {
   const { context } = snapshot;
+  const join = (parts: string[]) => parts.filter(Boolean).join('\n\n');
   switch (snapshot.state) {
     case 'plan':
-      return [
+      return join([
         objectiveText(context.objective),
-        '## Stage: plan\n\nStudy the repository, then stage the plan and the first directive (for step 1).',
+        clarificationsText(context.clarifications),
+        revisionsText(context.revisions),
+        workshopText(facts, 'The executor'),
+        context.revisions?.length
+          ? '## Stage: plan\n\nRevise the plan as the feedback asks: stage the new plan and its first directive (for step 1).'
+          : '## Stage: plan\n\nStudy the repository, then stage the plan and the first directive (for step 1). If nothing needs to change, stage only summary; if you must ask first, stage only question.',
         stageLine(['plan', 'directive']),
-      ].join('\n\n');
+      ]);
     case 'replan':
-      return [
+      return join([
         objectiveText(context.objective),
+        workshopText(facts, 'The executor'),
         planText(context.plan),
         historyText(context.history),
         '## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.',
         stageLine(['directive']),
-      ].join('\n\n');
+      ]);
     case 'finish':
       return [
         objectiveText(context.objective),

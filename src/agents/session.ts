@@ -1,6 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Role } from '../machine/fields.js';
+import { hashPrefix } from './prefix-hash.js';
+
+/** What a session last sent, kept so the next request can be checked against it. */
+export interface SentRequest {
+  /** A deep copy: a later in-place edit of a message must show up as a difference, not vanish. */
+  readonly messages: readonly ChatCompletionMessageParam[];
+  /** The prompt size the provider reported for it: what the next request should find cached. */
+  readonly promptTokens: number;
+}
 
 /**
  * An append-only conversation behind a frozen prefix. The system prompt and tool schemas are fixed
@@ -11,17 +19,15 @@ export class Session {
   /** Identifies the frozen prefix; two sessions with the same hash share a cacheable prefix. */
   readonly prefixHash: string;
   private readonly log: ChatCompletionMessageParam[];
+  private sent: SentRequest | undefined;
 
   constructor(
     readonly role: Role,
-    systemPrompt: string,
+    readonly systemPrompt: string,
     readonly tools: readonly ChatCompletionFunctionTool[],
   ) {
     this.log = [{ role: 'system', content: systemPrompt }];
-    this.prefixHash = createHash('sha256')
-      .update(JSON.stringify([systemPrompt, tools]))
-      .digest('hex')
-      .slice(0, 16);
+    this.prefixHash = hashPrefix(systemPrompt, tools);
     Object.freeze(this.tools);
   }
 
@@ -32,5 +38,15 @@ export class Session {
 
   append(message: ChatCompletionMessageParam): void {
     this.log.push(message);
+  }
+
+  /** The last request this session sent and had answered; undefined before the first. */
+  get lastRequest(): SentRequest | undefined {
+    return this.sent;
+  }
+
+  /** Remembers an answered request, so the next one can be checked for extending it exactly. */
+  recordRequest(messages: readonly ChatCompletionMessageParam[], promptTokens: number): void {
+    this.sent = { messages: structuredClone([...messages]), promptTokens };
   }
 }

@@ -7,11 +7,13 @@ import { createRunCommandTool } from '../tools/run-command.js';
 import { createToolbox, type Toolbox } from '../tools/toolbox.js';
 import { createUpdateContextTool } from '../tools/update-context.js';
 import { createWriteTools } from '../tools/write-tools.js';
+import type { WorkshopFacts } from './context-text.js';
 import { executorMessage, executorSystemPrompt } from './executor.js';
 import { plannerMessage, plannerSystemPrompt } from './planner.js';
 import type { RunState } from './run-state.js';
 import { Session } from './session.js';
 import { summon } from './summon.js';
+import { runCommandDescription, workspaceRulesText } from './workspace-rules.js';
 
 /**
  * Planner and executor for one run: separate clients, separate tool sets, separate sessions. The
@@ -30,6 +32,8 @@ export interface TeamOptions {
   allowedCommands: string[];
   protectedPaths: string[];
   commandTimeoutMs: number;
+  /** Idle executor exchanges in a row before it is nudged; twice as many stop it (see stall-guard). */
+  stallLimit: number;
   onUsage(role: Role, model: string, tokens: TokenUsage): void;
 }
 
@@ -53,13 +57,24 @@ export function createTeam(options: TeamOptions): Team {
   const executorTools: Toolbox = createToolbox([
     ...createReadTools(workspace),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths }),
-    createRunCommandTool(workspace, {
-      allowedCommands: options.allowedCommands,
-      timeoutMs: options.commandTimeoutMs,
-      env: commandEnvironment(process.env),
-    }),
+    {
+      ...createRunCommandTool(workspace, {
+        allowedCommands: options.allowedCommands,
+        timeoutMs: options.commandTimeoutMs,
+        env: commandEnvironment(process.env),
+      }),
+      // Same behaviour, but a description free of per-repository values (see runCommandDescription).
+      description: runCommandDescription,
+    },
     createUpdateContextTool('executor', stager(run, 'executor')),
   ]);
+  const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
+  // Per-repository rules travel in user messages, never in the frozen prefix.
+  const rules = workspaceRulesText({
+    allowedCommands: options.allowedCommands,
+    protectedPaths: options.protectedPaths,
+    commandTimeoutMs: options.commandTimeoutMs,
+  });
   // One executor session for the whole run: each cycle appends to it.
   let executorSession: Session | undefined;
 
@@ -73,18 +88,22 @@ export function createTeam(options: TeamOptions): Team {
           client: options.planner,
           toolbox: plannerTools,
           run,
-          message: plannerMessage(run.snapshot),
+          // Every planner session is fresh, so each one is told the rules (for the directives' checks).
+          message: `${rules}\n\n${plannerMessage(run.snapshot, facts)}`,
           onUsage: (tokens) => options.onUsage('planner', options.planner.model, tokens),
         });
       } else if (role === 'executor') {
+        const fresh = executorSession === undefined;
         executorSession ??= new Session('executor', executorSystemPrompt, executorTools.specs);
         await summon({
           session: executorSession,
           client: options.executor,
           toolbox: executorTools,
           run,
-          message: executorMessage(run.snapshot),
+          // The session keeps the rules from its first message; repeating them would only cost tokens.
+          message: fresh ? `${rules}\n\n${executorMessage(run.snapshot, facts)}` : executorMessage(run.snapshot, facts),
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
+          stallLimit: options.stallLimit,
         });
       }
     },

@@ -1,46 +1,60 @@
 import type { Role } from '../machine/fields.js';
-import type { Snapshot } from '../machine/types.js';
-import { plannerExecutorMachine } from '../machine/planner-executor.js';
-import { addTurn, emptyUsage, summarizeUsage, type RoleUsageSummary, type UsageLedger } from '../models/usage.js';
+import type { MachineDefinition, Snapshot } from '../machine/types.js';
+import { addTurn, emptyUsage, summarizeUsage, totalCost, totalTokens, type RoleUsageSummary, type UsageLedger } from '../models/usage.js';
 import { RunState } from '../agents/run-state.js';
 import { createTeam } from '../agents/team.js';
 import { drive, type DriveOptions } from '../agents/drive.js';
-import type { RunContext } from '../run-context.js';
+import type { RunContext, UsageTotals } from '../run-context.js';
 
 /** How long one command the executor runs may take before it is killed. */
 const commandTimeoutMs = 10 * 60 * 1000;
 
 /**
- * Runs the machine from a snapshot with the configured team and keeps the usage ledger. Shared by
+ * Runs a machine from a snapshot with the configured team and keeps the usage ledger. Shared by
  * the flows that summon agents; it is wiring, not a flow.
  */
 export interface TeamRun {
   run: RunState;
   usage(): RoleUsageSummary[];
   ledger(): UsageLedger;
+  totals(): UsageTotals;
   drive(options?: DriveOptions): Promise<Snapshot>;
 }
 
 /** `spent` carries usage from earlier runs of the same plan (planning), so totals cover the whole story. */
-export function startTeamRun(ctx: RunContext, snapshot: Snapshot, spent: UsageLedger = emptyUsage()): TeamRun {
-  const run = new RunState(plannerExecutorMachine, snapshot);
+export function startTeamRun(
+  ctx: RunContext,
+  definition: MachineDefinition,
+  snapshot: Snapshot,
+  spent: UsageLedger = emptyUsage(),
+): TeamRun {
+  const run = new RunState(definition, snapshot);
   let ledger: UsageLedger = spent;
+  const { settings } = ctx;
   const team = createTeam({
     run,
     planner: ctx.planner,
     executor: ctx.executor,
-    workspace: ctx.settings.runner.workspace,
-    allowedCommands: ctx.settings.allowedCommands,
-    protectedPaths: ctx.settings.protectedPaths,
+    workspace: settings.runner.workspace,
+    allowedCommands: settings.allowedCommands,
+    protectedPaths: settings.protectedPaths,
     commandTimeoutMs,
+    stallLimit: settings.stallLimit,
     onUsage: (role: Role, model, tokens) => {
       ledger = addTurn(ledger, role, model, tokens);
     },
   });
   return {
     run,
-    usage: () => summarizeUsage(ledger),
+    usage: () => summarizeUsage(ledger, settings.prices),
     ledger: () => ledger,
+    totals: () => usageTotals(ledger, ctx),
     drive: (options) => drive(run, team, options),
   };
+}
+
+/** The run's totals for the action's outputs. */
+export function usageTotals(ledger: UsageLedger, ctx: RunContext): UsageTotals {
+  const tokens = totalTokens(ledger);
+  return { ...tokens, costUsd: totalCost(ledger, ctx.settings.prices) };
 }

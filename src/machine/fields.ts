@@ -39,7 +39,19 @@ export interface HistoryEntry {
   outcome: Outcome;
 }
 
-/** The machine's context: everything agents stage plus what the machine keeps. */
+/** A planner question and the maintainer's answer, kept so every later planning visit sees both. */
+export interface Clarification {
+  question: string;
+  answer: string;
+}
+
+/** A plan a maintainer sent back and what they asked to change, so the revision starts from both. */
+export interface Revision {
+  plan: Plan;
+  feedback: string;
+}
+
+/** The machine's context: everything agents stage plus what the machine and the host keep. */
 export interface PlanContext {
   objective: string;
   plan?: Plan;
@@ -49,9 +61,16 @@ export interface PlanContext {
   history: HistoryEntry[];
   summary?: string;
   question?: string;
+  /** Filled by the machine from host answers (`recordAnswer`); never staged, so an agent cannot invent an answer. */
+  clarifications?: Clarification[];
+  /** Filled by the host when a maintainer asks for a revision; never staged, so an agent cannot forge feedback. */
+  revisions?: Revision[];
 }
 
-/** Fields an agent may stage; `objective` and `history` belong to the host and the machine. */
+/**
+ * Fields an agent may stage; `objective`, `history`, `clarifications` and `revisions` belong to the
+ * host and the machine.
+ */
 export type StageableField = 'plan' | 'directive' | 'result' | 'outcome' | 'summary' | 'question';
 
 /** What each role may stage: the planner never reports results, the executor never plans. */

@@ -1,3 +1,4 @@
+import { startSnapshot } from './start-snapshot.js';
 import type { Action, MachineDefinition, Policy, Snapshot } from './types.js';
 
 /**
@@ -11,7 +12,13 @@ const consumeCycle: Action = { kind: 'consume', fields: ['directive', 'result', 
 // Entering a wrap-up state: the planner must write the summary there, not reuse one staged earlier.
 const consumeSummary: Action = { kind: 'consume', fields: ['summary'] };
 
-/** The plan / execute / replan / finish / abort machine that every plangate run follows. */
+// Asking a question: whatever else was half-staged predates the answer, so the next plan visit must
+// settle on values written after it (the question itself stays for the host to post).
+const consumeBeforeAsking: Action = { kind: 'consume', fields: ['plan', 'directive', 'summary'] };
+// A no-change answer ends the run with nothing to approve: a half-staged plan would read as work.
+const consumeUnusedPlan: Action = { kind: 'consume', fields: ['plan', 'directive'] };
+
+/** The plan / execute / replan / finish / abort machine (with clarification) that every planned run follows. */
 export const plannerExecutorMachine: MachineDefinition = {
   initial: 'plan',
   abortState: 'abort',
@@ -20,9 +27,22 @@ export const plannerExecutorMachine: MachineDefinition = {
   states: {
     plan: {
       agent: 'planner',
+      // The `Stage:` line asks for a plan; a question or a no-change summary are the planner's alternatives.
       requires: ['plan', 'directive'],
-      // A staged `question` stays in the context for the host to read; clarification is not a state.
-      edges: [{ to: 'execute', guard: { always: true } }],
+      // Order matters: a full plan wins over a question staged beside it, and a question over a summary.
+      edges: [
+        { to: 'execute', guard: { always: true } },
+        { to: 'ask', requires: ['question'], guard: { always: true }, actions: [consumeBeforeAsking] },
+        { to: 'done', requires: ['summary'], guard: { always: true }, actions: [consumeUnusedPlan] },
+      ],
+    },
+    ask: {
+      // No agent: the run pauses here until a maintainer answers, possibly in a later workflow run.
+      agent: null,
+      requires: [],
+      edges: [],
+      // The answer goes back to a fresh plan visit, which sees every clarification so far.
+      onAnswer: { to: 'plan', actions: [{ kind: 'recordAnswer' }] },
     },
     execute: {
       agent: 'executor',
@@ -68,17 +88,5 @@ export const defaultPolicy: Policy = {
 
 /** Where a `/plan` run starts: the planner has only the objective. */
 export function initialSnapshot(objective: string, policy: Policy): Snapshot {
-  return startAt(plannerExecutorMachine.initial, { objective, history: [] }, policy);
-}
-
-/**
- * Where a run with no planner starts: the objective itself is the one directive, so the executor
- * is summoned straight away.
- */
-export function executorOnlySnapshot(objective: string, policy: Policy): Snapshot {
-  return startAt('execute', { objective, directive: objective, history: [] }, policy);
-}
-
-function startAt(state: Snapshot['state'], context: Snapshot['context'], policy: Policy): Snapshot {
-  return { state, context, policy: { ...policy }, iteration: 0, stageExchanges: 0, agentExchanges: {}, trail: [] };
+  return startSnapshot(plannerExecutorMachine.initial, { objective, history: [] }, policy);
 }

@@ -29,6 +29,8 @@ export function reduce(definition: MachineDefinition, snapshot: Snapshot, event:
       return exchange(definition, snapshot, event.agent);
     case 'abort':
       return forceAbort(definition, snapshot, work(snapshot), event.reason, true);
+    case 'answer':
+      return answer(definition, snapshot, event.text);
   }
 }
 
@@ -40,6 +42,16 @@ export function pendingFields(definition: MachineDefinition, snapshot: Snapshot)
 /** Whether the run is over, so the host stops summoning agents and publishes the outcome. */
 export function isTerminal(definition: MachineDefinition, snapshot: Snapshot): boolean {
   return definition.states[snapshot.state].terminal === true;
+}
+
+/**
+ * Whether the run is paused on the host (e.g. waiting for a maintainer's answer): no agent to
+ * summon, yet not over, so the host saves the snapshot and ends the workflow run without publishing
+ * an outcome.
+ */
+export function isWaiting(definition: MachineDefinition, snapshot: Snapshot): boolean {
+  const state = definition.states[snapshot.state];
+  return state.terminal !== true && state.agent === null;
 }
 
 /** The role the host must summon next, or null once no agent has anything left to do. */
@@ -72,6 +84,14 @@ function stage(definition: MachineDefinition, snapshot: Snapshot, agent: Role, f
   }
   // Requirements unmet, or no guard accepts the staged values: wait for more staging.
   return staged;
+}
+
+function answer(definition: MachineDefinition, snapshot: Snapshot, text: string): Snapshot {
+  const state = definition.states[snapshot.state];
+  // An answer nobody asked for must not move the run: only a state that declares it accepts one.
+  if (state.onAnswer === undefined) return snapshot;
+  const exited = applyActions(state.onExit ?? [], work(snapshot));
+  return move(snapshot, applyActions(state.onAnswer.actions, exited, text), state.onAnswer.to);
 }
 
 function exchange(definition: MachineDefinition, snapshot: Snapshot, agent: Role): Snapshot {
@@ -130,13 +150,14 @@ function move(snapshot: Snapshot, next: Work, to: StateName, reason?: string): S
   };
 }
 
-function applyActions(actions: readonly Action[], start: Work): Work {
+/** `answer` is the host's answer text when an answer event is being applied, otherwise undefined. */
+function applyActions(actions: readonly Action[], start: Work, answer?: string): Work {
   let current = start;
-  for (const action of actions) current = applyAction(action, current);
+  for (const action of actions) current = applyAction(action, current, answer);
   return current;
 }
 
-function applyAction(action: Action, current: Work): Work {
+function applyAction(action: Action, current: Work, answer: string | undefined): Work {
   const { context } = current;
   switch (action.kind) {
     case 'appendHistory': {
@@ -157,6 +178,13 @@ function applyAction(action: Action, current: Work): Work {
     }
     case 'countIteration':
       return { ...current, iteration: current.iteration + 1 };
+    case 'recordAnswer': {
+      if (answer === undefined) return current;
+      const { question, ...rest } = context;
+      // Kept even without a staged question: the maintainer's words matter more than the pairing.
+      const clarification = { question: question ?? '(no question recorded)', answer };
+      return { ...current, context: { ...rest, clarifications: [...(context.clarifications ?? []), clarification] } };
+    }
   }
 }
 

@@ -5,7 +5,8 @@ import type { PlanContext, Role, StagedFields, StageableField } from './fields.j
  * (reducer.ts) interprets it. Nothing here performs I/O, so a snapshot is plain JSON.
  */
 
-export type StateName = 'plan' | 'execute' | 'replan' | 'finish' | 'abort' | 'done';
+/** Every state a machine may declare; `ask` is where a run pauses for a maintainer's answer. */
+export type StateName = 'plan' | 'execute' | 'replan' | 'finish' | 'abort' | 'done' | 'ask';
 
 /** Bounds the reducer enforces; hitting one is an abort with a reason, never a silent stop. */
 export interface Policy {
@@ -30,12 +31,16 @@ export type Guard = { field: 'outcome'; equals: PlanContext['outcome'] } | { alw
  *   asked even when no result came back; only when a `directive` is staged.
  * - `consume`: remove triggers so the next visit of a state needs fresh values instead of settling on stale ones.
  * - `countIteration`: one more execute cycle spent against `maxIterations`.
+ * - `recordAnswer`: keep the host's answer beside the staged `question` in `clarifications` and
+ *   consume the question, so the next planning visit cannot settle on it again; only meaningful
+ *   where an `answer` event is handled (elsewhere there is no answer and it does nothing).
  */
 export type Action =
   | { kind: 'appendHistory' }
   | { kind: 'appendAbortedCycle' }
   | { kind: 'consume'; fields: StageableField[] }
-  | { kind: 'countIteration' };
+  | { kind: 'countIteration' }
+  | { kind: 'recordAnswer' };
 
 export interface Edge {
   to: StateName;
@@ -50,8 +55,18 @@ export interface Edge {
   loop?: true;
 }
 
+/** Where a host `answer` event leads; declared per state so only a waiting state can be answered. */
+export interface AnswerHandler {
+  to: StateName;
+  /** Run after the state's `onExit`; the answer text is available to `recordAnswer`. */
+  actions: Action[];
+}
+
 export interface StateDefinition {
-  /** The agent the host summons while the machine sits here; null for the terminal state. */
+  /**
+   * The agent the host summons while the machine sits here; null where no agent works: the
+   * terminal state, or a non-terminal state where the run waits for the host (see `onAnswer`).
+   */
   agent: Role | null;
   /**
    * What the state asks its agent for, named in the `Stage:` line, and what its edges need unless
@@ -59,7 +74,7 @@ export interface StateDefinition {
    */
   requires: StageableField[];
   edges: Edge[];
-  /** Run when an edge is taken, before the edge's own actions; not run on a forced abort. */
+  /** Run when an edge is taken or an answer moves the run, before their own actions; not run on a forced abort. */
   onExit?: Action[];
   /** Run first when a forced abort leaves this state, e.g. to keep an interrupted cycle in history. */
   onForcedAbort?: Action[];
@@ -69,11 +84,16 @@ export interface StateDefinition {
    */
   forcedAbortTo?: StateName;
   terminal?: boolean;
+  /** Accepts the host's `answer` event here; every other state ignores it. */
+  onAnswer?: AnswerHandler;
 }
 
 export interface MachineDefinition {
   initial: StateName;
-  /** Where a forced abort (a policy bound, the host stopping the run) leads from an ordinary state. */
+  /**
+   * Where a forced abort (a policy bound, the host stopping the run) leads from an ordinary state.
+   * May be the terminal state itself when no agent is left to write an abort summary.
+   */
   abortState: StateName;
   /** Run on every forced abort into `abortState`, after the state's `onForcedAbort`: clears triggers so its agent starts clean. */
   abortActions: Action[];
@@ -109,4 +129,6 @@ export type MachineEvent =
   /** One model request/response pair was spent by an agent in the current state. */
   | { type: 'exchange'; agent: Role }
   /** The host stops the run (cancel, budget, agent failure); the reason is kept. */
-  | { type: 'abort'; reason: string };
+  | { type: 'abort'; reason: string }
+  /** A maintainer answered the question the run is waiting on; ignored by states without `onAnswer`. */
+  | { type: 'answer'; text: string };

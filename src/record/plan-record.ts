@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
-import { outcomeSchema, planSchema, type Plan } from '../machine/fields.js';
+import { outcomeSchema, planSchema, type PlanContext } from '../machine/fields.js';
 import type { Snapshot } from '../machine/types.js';
 import { usageLedgerSchema } from '../models/usage.js';
+import { runPolicySchema } from '../run-policy.js';
 
 /**
  * The plan record: the hidden, machine-readable half of a plan comment. It carries everything an
@@ -11,13 +12,13 @@ import { usageLedgerSchema } from '../models/usage.js';
  * exact plan that was shown. It is data from a comment, so it is parsed like any untrusted input.
  */
 
-export const recordStatuses = ['proposed', 'approved', 'executing', 'done', 'aborted', 'superseded', 'cancelled'] as const;
+export const recordStatuses = ['proposed', 'asking', 'answered', 'approved', 'executing', 'done', 'aborted', 'superseded', 'cancelled'] as const;
 export type RecordStatus = (typeof recordStatuses)[number];
 
 const historyEntrySchema = z.object({ directive: z.string(), result: z.string(), outcome: outcomeSchema });
 
 const snapshotSchema = z.object({
-  state: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done']),
+  state: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done', 'ask']),
   context: z.object({
     objective: z.string(),
     plan: planSchema.optional(),
@@ -27,6 +28,8 @@ const snapshotSchema = z.object({
     history: z.array(historyEntrySchema),
     summary: z.string().optional(),
     question: z.string().optional(),
+    clarifications: z.array(z.object({ question: z.string(), answer: z.string() })).optional(),
+    revisions: z.array(z.object({ plan: planSchema, feedback: z.string() })).optional(),
   }),
   policy: z.object({
     maxIterations: z.number().int().positive(),
@@ -40,8 +43,8 @@ const snapshotSchema = z.object({
   abortReason: z.string().optional(),
   trail: z.array(
     z.object({
-      from: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done']),
-      to: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done']),
+      from: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done', 'ask']),
+      to: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done', 'ask']),
       reason: z.string().optional(),
     }),
   ),
@@ -58,6 +61,12 @@ export const planRecordSchema = z.object({
   commandCommentId: z.number().int(),
   base: z.object({ ref: z.string().min(1), sha: z.string().regex(/^[0-9a-f]{40,64}$/) }),
   models: z.object({ planner: z.string(), executor: z.string() }),
+  /** The policy the plan was made under; `plan-only` plans are never executed. */
+  policy: runPolicySchema,
+  /** Which machine runs the snapshot: the full loop, or the executor alone. */
+  machine: z.enum(['planner-executor', 'executor-only']),
+  /** What planning cost (null: a price is unknown), fixed when the plan was posted. */
+  planningCostUsd: z.number().nonnegative().nullable(),
   snapshot: snapshotSchema,
   /** What planning cost, so the pull request can show the whole run's usage. */
   usage: usageLedgerSchema,
@@ -81,9 +90,12 @@ function canonical(value: unknown): string {
   );
 }
 
-/** The hash an approval is bound to: what will be done (plan, first directive) and why (objective). */
-export function hashPlan(content: { objective: string; plan: Plan; directive: string }): string {
-  return createHash('sha256').update(canonical(content)).digest('hex');
+/**
+ * The hash an approval is bound to: the snapshot's whole context, so what will be done (plan, first
+ * directive), why (objective, clarifications, revisions) and nothing else can change unnoticed.
+ */
+export function hashContext(context: PlanContext): string {
+  return createHash('sha256').update(canonical(context)).digest('hex');
 }
 
 /** A plan id that is stable for one command comment, so a re-run of the same `/plan` recognises its own plan. */
@@ -116,10 +128,4 @@ export function decodeRecord(body: string): DecodeResult {
 /** True when a comment body ends with a plan record marker (trusted or not): it is a plan comment. */
 export function hasRecordMarker(body: string): boolean {
   return markerPattern.test(body);
-}
-
-/** The plan content a record's hash covers, or undefined when the snapshot holds no plan yet. */
-export function planContentOf(record: PlanRecord): { objective: string; plan: Plan; directive: string } | undefined {
-  const { objective, plan, directive } = record.snapshot.context;
-  return plan && directive !== undefined ? { objective, plan, directive } : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Comment } from '../github/thread.js';
-import { decodeRecord, hashPlan, planContentOf, type PlanRecord } from './plan-record.js';
+import { decodeRecord, hashContext, type PlanRecord } from './plan-record.js';
 
 /**
  * Decides whether a comment's plan record can be believed. The record is trusted only in a comment
@@ -15,8 +15,7 @@ export function verifyPlanComment(comment: Comment, botLogin: string, render: (r
   const decoded = decodeRecord(comment.body);
   if (!decoded.ok) return decoded;
   const { record } = decoded;
-  const content = planContentOf(record);
-  if (!content || hashPlan(content) !== record.planHash) {
+  if (hashContext(record.snapshot.context) !== record.planHash) {
     return { ok: false, reason: `plan ${record.planId} does not match its hash` };
   }
   if (render(record) !== comment.body) {

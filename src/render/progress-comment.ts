@@ -35,6 +35,7 @@ export function renderProgressComment(view: RunView): string {
     '',
     `Approved by @${view.approvedBy} · ${links.join(' · ')} · cycles: ${iteration} · cost so far: ${formatCost(sumCost(view.usage))}`,
   ];
+  if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
   if (view.ended?.reason) parts.push('', `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (context.plan) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));
   if (!view.ended && state === 'execute' && context.directive) {

@@ -25,12 +25,19 @@ export function renderPullRequestBody(view: RunView): string {
     '',
     `Plan ${code(view.planId)}, asked by @${view.requestedBy}, approved by @${view.approvedBy}${view.runUrl ? ` ([job](${view.runUrl}))` : ''}.`,
   ];
+  if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
   if (view.ended?.outcome === 'aborted') {
     parts.push('', `> [!WARNING]\n> The run aborted: ${escapeHtml(view.ended.reason ?? 'no reason given')}. The work so far is kept here.`);
   }
   parts.push('', '## Objective', '', renderObjective(context.objective));
   if (context.plan) parts.push('', '## Plan', '', renderPlan(context.plan, stepsDone(view)));
-  parts.push('', '## Summary', '', context.summary ? escapeHtml(context.summary) : '_No summary was written._');
+  const lastResult = context.history.at(-1)?.result;
+  const summary = context.summary
+    ? escapeHtml(context.summary)
+    : lastResult
+      ? `_No summary was written; the executor's last result:_\n\n${escapeHtml(lastResult)}`
+      : '_No summary was written._';
+  parts.push('', '## Summary', '', summary);
   parts.push('', '## History', '', renderHistory(context.history));
   parts.push('', '## Usage', '', renderUsageTable(view.usage));
   parts.push('', `<!-- plangate:pr ${view.planId} -->`);

@@ -5,13 +5,21 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  cacheShortfall,
+  checkPrefix,
+  describeCacheShortfall,
+  describePrefixBreaks,
+} from '../../src/agents/cache-diagnosis.js';
+import type { WorkshopFacts } from '../../src/agents/context-text.js';
 import { drive } from '../../src/agents/drive.js';
 import { executorMessage, executorSystemPrompt } from '../../src/agents/executor.js';
 import { plannerMessage, plannerSystemPrompt } from '../../src/agents/planner.js';
 import { RunState } from '../../src/agents/run-state.js';
 import { Session } from '../../src/agents/session.js';
 import { stageLine } from '../../src/agents/stage-line.js';
+import { madeProgress, observeExchange, stallAbortReason, stallNudge } from '../../src/agents/stall-guard.js';
 import { summon } from '../../src/agents/summon.js';
 import { createTeam, type Team } from '../../src/agents/team.js';
 import type { Plan, Role } from '../../src/machine/fields.js';
@@ -22,19 +30,35 @@ import type { TokenUsage } from '../../src/models/usage.js';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';
+import { createWriteTools } from '../../src/tools/write-tools.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
+
+// summon reports its diagnoses through @actions/core; they are collected so tests can read them.
+const logged = vi.hoisted(() => ({ warnings: [] as string[], infos: [] as string[] }));
+vi.mock('@actions/core', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@actions/core')>();
+  return {
+    ...actual,
+    warning: (message: string | Error) => void logged.warnings.push(String(message)),
+    info: (message: string) => void logged.infos.push(message),
+    group: async <T>(_name: string, fn: () => Promise<T>): Promise<T> => fn(),
+  };
+});
 
 const planStage = 'Stage: update_context(field=plan, ...) and update_context(field=directive, ...)';
 const directiveStage = 'Stage: update_context(field=directive, ...)';
 const summaryStage = 'Stage: update_context(field=summary, ...)';
 const executeStage = 'Stage: update_context(field=result, ...) and update_context(field=outcome, ...)';
 
+/** What the team tells both roles about the executor; fixed here, as the team derives it from its toolbox. */
+const facts: WorkshopFacts = { executorTools: ['edit_file', 'list_files', 'read_file', 'run_command', 'search', 'update_context', 'write_file'] };
+
 const plan: Plan = {
   steps: [{ title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] }, { title: 'Link it from the README', files: ['README.md'] }],
 };
 
-/** One scripted answer: text, tool calls, or a failure the client throws. */
-type Reply = { say?: string; calls?: Array<[name: string, args: unknown]> } | Error;
+/** One scripted answer: text, tool calls, or a failure the client throws; usage defaults to a small fixed figure. */
+type Reply = { say?: string; calls?: Array<[name: string, args: unknown]>; usage?: TokenUsage } | Error;
 
 interface StubClient extends ChatClient {
   requests: ChatRequest[];
@@ -60,7 +84,7 @@ function stubClient(role: Role, replies: Reply[], model = `${role}-model`): Stub
       }));
       const turn: ChatTurn = {
         message: { role: 'assistant', content: reply.say ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-        usage: { promptTokens: 100, cachedTokens: 60, completionTokens: 10 },
+        usage: reply.usage ?? { promptTokens: 100, cachedTokens: 60, completionTokens: 10 },
         finishReason: toolCalls.length ? 'tool_calls' : 'stop',
       };
       return turn;
@@ -100,6 +124,8 @@ const toolNames = (request: ChatRequest | undefined) => (request?.tools ?? []).m
 let repo: string;
 
 beforeEach(() => {
+  logged.warnings.length = 0;
+  logged.infos.length = 0;
   repo = makeRepo({ 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' });
 });
 
@@ -155,13 +181,13 @@ describe('stage lines and summoning messages', () => {
 
   it('ends each planner message with the stage line its state requires', () => {
     const plan0 = initialSnapshot('Add a CHANGELOG', defaultPolicy);
-    expect(lastLine(plannerMessage(plan0))).toBe(planStage);
-    expect(plannerMessage(plan0)).toContain('Add a CHANGELOG');
+    expect(lastLine(plannerMessage(plan0, facts))).toBe(planStage);
+    expect(plannerMessage(plan0, facts)).toContain('Add a CHANGELOG');
 
     const run = new RunState(plannerExecutorMachine, planned());
     run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Wrote CHANGELOG.md; npm test passed.', outcome: 'replan' } });
     expect(run.snapshot.state).toBe('replan');
-    const replan = plannerMessage(run.snapshot);
+    const replan = plannerMessage(run.snapshot, facts);
     expect(lastLine(replan)).toBe(directiveStage);
     // The full history: the consumed directive and result survive only there.
     expect(replan).toContain('Create CHANGELOG.md with 0.1.0.');
@@ -171,7 +197,7 @@ describe('stage lines and summoning messages', () => {
     run.dispatch({ type: 'stage', agent: 'planner', fields: { directive: 'Link CHANGELOG.md from README.md.' } });
     run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Linked it.', outcome: 'done' } });
     expect(run.snapshot.state).toBe('finish');
-    const finish = plannerMessage(run.snapshot);
+    const finish = plannerMessage(run.snapshot, facts);
     expect(lastLine(finish)).toBe(summaryStage);
     for (const text of ['Create CHANGELOG.md with 0.1.0.', 'Wrote CHANGELOG.md', 'Link CHANGELOG.md from README.md.', 'Linked it.']) {
       expect(finish).toContain(text);
@@ -183,18 +209,18 @@ describe('stage lines and summoning messages', () => {
     const run = new RunState(plannerExecutorMachine, planned());
     run.dispatch({ type: 'abort', reason: 'the job was cancelled' });
     expect(run.snapshot.state).toBe('abort');
-    const message = plannerMessage(run.snapshot);
+    const message = plannerMessage(run.snapshot, facts);
     expect(lastLine(message)).toBe(summaryStage);
     expect(message).toContain('Reason: the job was cancelled.');
     expect(message).toContain('Create CHANGELOG.md with 0.1.0.');
   });
 
   it('has no planner message for executor or terminal states', () => {
-    expect(() => plannerMessage(planned())).toThrow(/no work in state execute/);
+    expect(() => plannerMessage(planned(), facts)).toThrow(/no work in state execute/);
   });
 
   it('hands the executor its directive verbatim and ends with its stage line', () => {
-    const first = executorMessage(planned());
+    const first = executorMessage(planned(), facts);
     expect(lastLine(first)).toBe(executeStage);
     expect(first).toContain('## Directive (cycle 1)\n\nCreate CHANGELOG.md with 0.1.0.');
     expect(first).toContain('## Objective');
@@ -203,7 +229,7 @@ describe('stage lines and summoning messages', () => {
     const run = new RunState(plannerExecutorMachine, planned());
     run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'done', outcome: 'replan' } });
     run.dispatch({ type: 'stage', agent: 'planner', fields: { directive: 'Step two, exactly:\n  keep   spacing' } });
-    const second = executorMessage(run.snapshot);
+    const second = executorMessage(run.snapshot, facts);
     expect(lastLine(second)).toBe(executeStage);
     expect(second).toContain('## Directive (cycle 2)\n\nStep two, exactly:\n  keep   spacing');
     // The executor's session already holds the objective from cycle 1.
@@ -246,7 +272,7 @@ describe('summon', () => {
       { calls: [stage({ directive: 'Create CHANGELOG.md.' }), ['read_file', { path: 'README.md' }]] },
     ]);
     const usage: TokenUsage[] = [];
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: (t) => usage.push(t) });
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: (t) => usage.push(t) });
 
     expect(run.snapshot.state).toBe('execute');
     expect(run.snapshot.context.plan).toEqual(plan);
@@ -281,7 +307,7 @@ describe('summon', () => {
       { calls: [['write_file', { path: 'x', content: 'y' }], ['read_file', { path: '../etc/passwd' }]] },
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
     ]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: () => undefined });
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
     expect(run.snapshot.state).toBe('execute');
     const answers = session.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     expect(answers[0]).toMatch(/^Error: Unknown tool "write_file"/);
@@ -295,7 +321,7 @@ describe('summon', () => {
     const toolbox = plannerToolbox(run);
     const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
     const client = stubClient('planner', Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] as Array<[string, unknown]> })));
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: () => undefined });
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toContain('max-exchanges-per-agent-per-stage');
@@ -308,7 +334,7 @@ describe('summon', () => {
     const toolbox = plannerToolbox(run);
     const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
     const client = stubClient('planner', [{ say: 'thinking' }, { say: 'still thinking' }, { say: 'more' }]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot), onUsage: () => undefined });
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
     expect(client.requests).toHaveLength(2);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toContain('max-exchanges-per-stage');
@@ -371,6 +397,7 @@ describe('createTeam', () => {
       allowedCommands: [],
       protectedPaths: ['.github/workflows/**'],
       commandTimeoutMs: 5_000,
+      stallLimit: 8,
       onUsage: (role, model, tokens) => usage.push([role, model, tokens]),
     });
     return { run, team: created, usage };
@@ -486,5 +513,297 @@ describe('createTeam', () => {
     const abortMessage = String(lastUser(planner.requests[1]));
     expect(abortMessage).toContain('Reason: executor failed in state execute: HTTP 503 from the endpoint.');
     expect(lastLine(abortMessage)).toBe(summaryStage);
+  });
+});
+
+/** An executor toolbox over the temp repository whose update_context dispatches into the run. */
+function executorToolbox(run: RunState): Toolbox {
+  return createToolbox([
+    ...createReadTools(repo),
+    ...createWriteTools(repo, { protectedPaths: ['.github/workflows/**'] }),
+    createUpdateContextTool('executor', (fields) => {
+      run.dispatch({ type: 'stage', agent: 'executor', fields });
+      return `staged; pending: ${run.pending.join(', ') || 'nothing'}`;
+    }),
+  ]);
+}
+
+function startExecuting(): RunState {
+  const run = startPlanning();
+  run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md.' } });
+  return run;
+}
+
+const userMessages = (messages: ChatCompletionMessageParam[]) => messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+const isStallNudge = (text: string) => text.includes('exchanges without writing, running a command or staging');
+const look: [string, unknown] = ['list_files', {}];
+
+describe('stall guard', () => {
+  it('counts only successful writes, commands and staging as progress', () => {
+    expect(madeProgress([])).toBe(false);
+    expect(madeProgress([{ name: 'read_file', ok: true }, { name: 'search', ok: true }, { name: 'list_files', ok: true }])).toBe(false);
+    for (const name of ['write_file', 'edit_file', 'run_command', 'update_context']) {
+      expect(madeProgress([{ name: 'read_file', ok: true }, { name, ok: true }])).toBe(true);
+      expect(madeProgress([{ name, ok: false }])).toBe(false);
+    }
+  });
+
+  it('nudges at the limit, aborts at twice the limit, and resets on progress', () => {
+    const verdicts: string[] = [];
+    let idle = 0;
+    for (const progressed of [false, false, false, true, false, false, false, false, false, false]) {
+      const step = observeExchange(idle, progressed, 3);
+      idle = step.idle;
+      verdicts.push(`${step.idle}:${step.verdict}`);
+    }
+    expect(verdicts).toEqual([
+      '1:continue', '2:continue', '3:nudge', '0:continue',
+      '1:continue', '2:continue', '3:nudge', '4:continue', '5:continue', '6:abort',
+    ]);
+    // A limit below 1 leaves the run to the machine's own bounds.
+    expect(observeExchange(99, false, 0).verdict).toBe('continue');
+  });
+
+  it('words the nudge and the reason as the machine and the model need them', () => {
+    const nudge = stallNudge(8, ['result', 'outcome']);
+    expect(nudge.startsWith('You have made 8 exchanges without writing, running a command or staging.')).toBe(true);
+    expect(lastLine(nudge)).toBe(executeStage);
+    expect(stallAbortReason(16)).toBe('executor stalled: 16 exchanges without writing, running a command or staging');
+  });
+
+  it('nudges an idle executor exactly once, then aborts it at twice the limit', async () => {
+    const run = startExecuting();
+    const toolbox = executorToolbox(run);
+    const session = new Session('executor', executorSystemPrompt, toolbox.specs);
+    const client = stubClient('executor', Array.from({ length: 10 }, () => ({ calls: [look] })));
+    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts), onUsage: () => undefined, stallLimit: 3 });
+
+    expect(client.requests).toHaveLength(6);
+    expect(run.snapshot.state).toBe('abort');
+    expect(run.snapshot.abortReason).toBe('executor stalled: 6 exchanges without writing, running a command or staging');
+    // The aborted cycle is kept, with the directive it was given.
+    expect(run.snapshot.context.history.at(-1)?.directive).toBe('Create CHANGELOG.md.');
+
+    const nudges = userMessages(session.messages).filter(isStallNudge);
+    expect(nudges).toHaveLength(1);
+    expect(nudges[0]).toMatch(/^You have made 3 exchanges without writing/);
+    expect(lastLine(nudges[0])).toBe(executeStage);
+    // It came right after the third exchange, so the fourth request ends with it.
+    expect(client.requests[3]?.messages.at(-1)).toEqual({ role: 'user', content: nudges[0] });
+    expect(userMessages(client.requests[2]?.messages ?? []).filter(isStallNudge)).toHaveLength(0);
+    // The last exchange's call was answered before the turn ended.
+    expect(session.messages.at(-1)?.role).toBe('tool');
+    expectWellFormed(session.messages);
+    expectAppendOnly(client.requests);
+    expect(logged.warnings).toContain('executor stalled: 6 exchanges without writing, running a command or staging');
+  });
+
+  it('restarts the count after progress and treats refused writes and silence as idle', async () => {
+    const run = startExecuting();
+    const toolbox = executorToolbox(run);
+    const session = new Session('executor', executorSystemPrompt, toolbox.specs);
+    const client = stubClient('executor', [
+      { calls: [look] },
+      { calls: [look] },
+      { calls: [['write_file', { path: 'CHANGELOG.md', content: '# Changelog\n' }]] },
+      { calls: [look] },
+      { calls: [['write_file', { path: '.github/workflows/ci.yml', content: 'x' }]] },
+      { say: 'Let me think about this.' },
+      { calls: [look] },
+      { calls: [look] },
+      { calls: [stage({ result: 'Wrote CHANGELOG.md.', outcome: 'done' })] },
+    ]);
+    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts), onUsage: () => undefined, stallLimit: 3 });
+
+    expect(run.snapshot.state).toBe('finish');
+    expect(run.snapshot.abortReason).toBeUndefined();
+    expect(client.requests).toHaveLength(9);
+    expect(fs.existsSync(path.join(repo, '.github/workflows/ci.yml'))).toBe(false);
+    // Idle count: 1, 2, reset by the write, 1, 2 (refused write), 3 (silence) -> the one nudge.
+    const nudges = userMessages(session.messages).filter(isStallNudge);
+    expect(nudges).toEqual([stallNudge(3, ['result', 'outcome'])]);
+    expect(client.requests[6]?.messages.at(-1)).toEqual({ role: 'user', content: nudges[0] });
+    // The stall nudge stands in for the silent-turn nudge; the model never gets two in a row.
+    expect(userMessages(session.messages).filter((m) => m.includes('You have not staged everything'))).toEqual([]);
+    expectWellFormed(session.messages);
+  });
+
+  it('never guards the planner, however long it reads', async () => {
+    const run = startPlanning();
+    const toolbox = plannerToolbox(run);
+    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const client = stubClient('planner', [
+      ...Array.from({ length: 6 }, () => ({ calls: [look] })),
+      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
+    ]);
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined, stallLimit: 1 });
+    expect(run.snapshot.state).toBe('execute');
+    expect(userMessages(session.messages).filter(isStallNudge)).toEqual([]);
+    expect(client.requests).toHaveLength(7);
+  });
+
+  it('is wired through the team with its configured limit', async () => {
+    const planner = stubClient('planner', [
+      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
+      { calls: [stage({ summary: 'The executor stalled; nothing was changed.' })] },
+    ]);
+    const executor = stubClient('executor', Array.from({ length: 4 }, () => ({ calls: [look] })));
+    const run = new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy));
+    const t = createTeam({
+      run,
+      planner,
+      executor,
+      workspace: repo,
+      allowedCommands: [],
+      protectedPaths: [],
+      commandTimeoutMs: 5_000,
+      stallLimit: 2,
+      onUsage: () => undefined,
+    });
+    const final = await drive(run, t);
+    expect(final.state).toBe('done');
+    expect(final.abortReason).toBe('executor stalled: 4 exchanges without writing, running a command or staging');
+    expect(executor.requests).toHaveLength(4);
+    expect(String(lastUser(planner.requests[1]))).toContain('Reason: executor stalled: 4 exchanges');
+  });
+});
+
+describe('cache diagnosis', () => {
+  const tool = (name: string, description = `The ${name} tool.`): ChatCompletionFunctionTool => ({
+    type: 'function',
+    function: { name, description, parameters: { type: 'object' } },
+  });
+  const frozenTools = [tool('list_files'), tool('read_file'), tool('update_context')];
+
+  function conversation(): Session {
+    const session = new Session('planner', 'The system prompt.', frozenTools);
+    session.append({ role: 'user', content: 'Objective: keep the secret sk-123 out of logs.' });
+    session.append({ role: 'assistant', content: 'Reading.', refusal: null });
+    return session;
+  }
+
+  it('finds nothing wrong with a request that extends the last one behind the frozen prefix', () => {
+    const session = conversation();
+    const previous = session.messages.slice(0, 2);
+    expect(checkPrefix({ messages: session.messages, tools: [...session.tools] }, session, previous)).toEqual([]);
+    expect(checkPrefix({ messages: session.messages, tools: [...session.tools] }, session)).toEqual([]);
+  });
+
+  it('names the system prompt, the tools or the first message that differ', () => {
+    const session = conversation();
+    const messages = session.messages;
+    const otherSystem = [{ role: 'system' as const, content: 'A new system prompt.' }, ...messages.slice(1)];
+    expect(checkPrefix({ messages: otherSystem, tools: frozenTools }, session)).toEqual([{ part: 'system' }]);
+    expect(checkPrefix({ messages: messages.slice(1), tools: frozenTools }, session)).toEqual([{ part: 'system' }]);
+
+    const changed = [tool('list_files'), tool('read_file', 'Reads a file. Allowed: npm test.'), tool('write_file')];
+    expect(checkPrefix({ messages, tools: changed }, session)).toEqual([
+      { part: 'tools', names: ['read_file', 'update_context', 'write_file'] },
+    ]);
+    expect(checkPrefix({ messages, tools: [...frozenTools].reverse() }, session)).toEqual([{ part: 'tools', names: [] }]);
+
+    const rewritten = [...messages.slice(0, 2), { role: 'assistant' as const, content: 'Edited later.', refusal: null }];
+    expect(checkPrefix({ messages: rewritten, tools: frozenTools }, session, messages)).toEqual([
+      { part: 'message', index: 2, missing: false },
+    ]);
+    expect(checkPrefix({ messages: messages.slice(0, 2), tools: frozenTools }, session, messages)).toEqual([
+      { part: 'message', index: 2, missing: true },
+    ]);
+  });
+
+  it('describes a broken prefix in one line without message content', () => {
+    const text = describePrefixBreaks('executor', 'abc123', [
+      { part: 'system' },
+      { part: 'tools', names: ['run_command'] },
+      { part: 'message', index: 4, missing: false },
+    ]);
+    expect(text).toContain('executor prefix broken (session abc123)');
+    expect(text).toContain('system prompt');
+    expect(text).toContain('tools differ (run_command)');
+    expect(text).toContain('message 4 differs');
+    expect(text).not.toContain('\n');
+  });
+
+  it('expects the previous prompt, in whole blocks, once it is long enough to be cached', () => {
+    expect(cacheShortfall(undefined, 0)).toBeNull();
+    expect(cacheShortfall(1023, 0)).toBeNull();
+    // 2000 tokens -> 1920 expected; one block short is rounding, more is a miss.
+    expect(cacheShortfall(2000, 1920)).toBeNull();
+    expect(cacheShortfall(2000, 1792)).toBeNull();
+    expect(cacheShortfall(2000, 1791)).toEqual({ expected: 1920, cached: 1791 });
+    expect(cacheShortfall(1024, 0)).toEqual({ expected: 1024, cached: 0 });
+    const text = describeCacheShortfall('planner', { expected: 1920, cached: 0 });
+    expect(text).toContain(
+      'provider cached 0 of ~1920 expected tokens: the prefix was evicted or the provider does not cache this model',
+    );
+    expect(text).not.toContain('\n');
+  });
+
+  /** A session that rewrites what it sends, as a regression would: the checks must catch it. */
+  class RewritingSession extends Session {
+    constructor(
+      private readonly rewrite: (messages: ChatCompletionMessageParam[], sentBefore: boolean) => ChatCompletionMessageParam[],
+      toolbox: Toolbox,
+    ) {
+      super('planner', plannerSystemPrompt, toolbox.specs);
+    }
+
+    override get messages(): ChatCompletionMessageParam[] {
+      return this.rewrite(super.messages, this.lastRequest !== undefined);
+    }
+  }
+
+  const big = (promptTokens: number, cachedTokens: number): TokenUsage => ({ promptTokens, cachedTokens, completionTokens: 10 });
+
+  it('reports a cache shortfall on the provider when the prefix was intact', async () => {
+    const run = startPlanning();
+    const toolbox = plannerToolbox(run);
+    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const client = stubClient('planner', [
+      { calls: [look], usage: big(2000, 0) },
+      { calls: [look], usage: big(2100, 0) },
+      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })], usage: big(2300, 2048) },
+    ]);
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    expect(logged.warnings).toEqual([]);
+    // Only the second answer fell short: the first had nothing before it, the third got its ~2048.
+    expect(logged.infos.filter((line) => line.includes('provider cached'))).toEqual([
+      describeCacheShortfall('planner', { expected: 1920, cached: 0 }),
+    ]);
+  });
+
+  it('warns when a request rewrites an earlier message, and then blames the prefix, not the provider', async () => {
+    const run = startPlanning();
+    const toolbox = plannerToolbox(run);
+    const session = new RewritingSession(
+      (messages, sentBefore) =>
+        sentBefore ? messages.map((m, i) => (i === 1 ? { role: 'user', content: `${String(m.content)} (today)` } : m)) : messages,
+      toolbox,
+    );
+    const client = stubClient('planner', [
+      { calls: [look], usage: big(2000, 0) },
+      { calls: [look], usage: big(2100, 0) },
+      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })], usage: big(2300, 2048) },
+    ]);
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    // Once: the third request extends the (rewritten) second one exactly.
+    expect(logged.warnings).toHaveLength(1);
+    expect(logged.warnings[0]).toContain(`planner prefix broken (session ${session.prefixHash})`);
+    expect(logged.warnings[0]).toContain('message 1 differs');
+    expect(logged.warnings[0]).not.toContain('Add a CHANGELOG');
+    expect(logged.infos.filter((line) => line.includes('provider cached'))).toEqual([]);
+  });
+
+  it('warns when the system prompt sent is not the session’s', async () => {
+    const run = startPlanning();
+    const toolbox = plannerToolbox(run);
+    const session = new RewritingSession(
+      (messages) => messages.map((m, i) => (i === 0 ? { role: 'system', content: `${plannerSystemPrompt}\nToday is Monday.` } : m)),
+      toolbox,
+    );
+    const client = stubClient('planner', [{ calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] }]);
+    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    expect(logged.warnings).toHaveLength(1);
+    expect(logged.warnings[0]).toContain('the system prompt differs');
   });
 });

@@ -1,13 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { stageableBy } from '../../src/machine/fields.js';
-import type { Plan, StagedFields } from '../../src/machine/fields.js';
-import {
-  defaultPolicy,
-  executorOnlySnapshot,
-  initialSnapshot,
-  plannerExecutorMachine,
-} from '../../src/machine/planner-executor.js';
-import { currentAgent, isTerminal, pendingFields, reduce } from '../../src/machine/reducer.js';
+import type { Plan, PlanContext, StagedFields } from '../../src/machine/fields.js';
+import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
+import { currentAgent, isTerminal, isWaiting, pendingFields, reduce } from '../../src/machine/reducer.js';
 import type { MachineDefinition, MachineEvent, Policy, Snapshot, StateName } from '../../src/machine/types.js';
 
 const machine = plannerExecutorMachine;
@@ -18,6 +13,7 @@ const planner = (fields: StagedFields): MachineEvent => ({ type: 'stage', agent:
 const executor = (fields: StagedFields): MachineEvent => ({ type: 'stage', agent: 'executor', fields });
 const exchange = (agent: 'planner' | 'executor'): MachineEvent => ({ type: 'exchange', agent });
 const hostAbort = (reason: string): MachineEvent => ({ type: 'abort', reason });
+const answer = (text: string): MachineEvent => ({ type: 'answer', text });
 
 function run(start: Snapshot, events: MachineEvent[], definition: MachineDefinition = machine): Snapshot {
   return events.reduce((snapshot, event) => reduce(definition, snapshot, event), start);
@@ -33,6 +29,8 @@ const toSecondExecute = [...toReplan, planner({ directive: 'Handle quoted fields
 const toFinish = [...toExecute, executor({ result: 'Parser written', outcome: 'done' })];
 const toAbort = [...toExecute, executor({ result: 'No CSV library allowed', outcome: 'abort' })];
 const toDone = [...toFinish, planner({ summary: 'Added a CSV parser' })];
+const toAsk = [planner({ question: 'Which delimiter?' })];
+const toAnswered = [...toAsk, answer('Commas only')];
 
 /** Reaches `state` through ordinary staging, so every host-abort test starts from a real run. */
 const pathTo: Record<Exclude<StateName, 'done'>, MachineEvent[]> = {
@@ -41,6 +39,7 @@ const pathTo: Record<Exclude<StateName, 'done'>, MachineEvent[]> = {
   replan: toReplan,
   finish: toFinish,
   abort: toAbort,
+  ask: toAsk,
 };
 
 /** A copy of the machine with one trigger no longer consumed on the replan edge. */
@@ -77,15 +76,6 @@ describe('machine definition', () => {
     expect(machine.initial).toBe('plan');
   });
 
-  it('starts a planner-less run in execute with the objective as the directive', () => {
-    const snapshot = executorOnlySnapshot('Bump the version', defaultPolicy);
-    expect(snapshot.state).toBe('execute');
-    expect(snapshot.context).toStrictEqual({ objective: 'Bump the version', directive: 'Bump the version', history: [] });
-    const finished = run(snapshot, [executor({ result: 'Bumped', outcome: 'done' })]);
-    expect(finished.state).toBe('finish');
-    expect(finished.context.history).toEqual([{ directive: 'Bump the version', result: 'Bumped', outcome: 'done' }]);
-  });
-
   it('has the documented default policy', () => {
     expect(defaultPolicy).toEqual({
       maxIterations: 8,
@@ -98,7 +88,9 @@ describe('machine definition', () => {
   it('asks each state only for fields its agent may stage', () => {
     for (const [name, state] of Object.entries(machine.states)) {
       if (state.agent === null) {
-        expect(state.terminal, name).toBe(true);
+        // An agent-less state either ends the run or waits for the host, never both, never neither.
+        expect(state.terminal === true, name).toBe(state.onAnswer === undefined);
+        expect(state.edges, name).toEqual([]);
         continue;
       }
       const allowed: readonly string[] = stageableBy[state.agent];
@@ -117,6 +109,7 @@ describe('machine definition', () => {
       finish: { agent: 'planner', pending: ['summary'] },
       abort: { agent: 'planner', pending: ['summary'] },
       done: { agent: null, pending: [] },
+      ask: { agent: null, pending: [] },
     };
     for (const [name, events] of Object.entries({ ...pathTo, done: toDone })) {
       const snapshot = run(start(), events);
@@ -125,6 +118,7 @@ describe('machine definition', () => {
       expect(currentAgent(machine, snapshot), name).toBe(want.agent);
       expect(pendingFields(machine, snapshot), name).toEqual(want.pending);
       expect(isTerminal(machine, snapshot), name).toBe(name === 'done');
+      expect(isWaiting(machine, snapshot), name).toBe(name === 'ask');
     }
   });
 });
@@ -157,15 +151,30 @@ describe('plan state', () => {
   });
 
   it('does not let an undefined value unstage a field', () => {
-    const after = run(start(), [planner({ plan }), planner({ plan: undefined, question: 'Which delimiter?' })]);
+    const half = run(start(), [planner({ plan }), planner({ plan: undefined })]);
+    expect(half.context.plan).toEqual(plan);
+    const after = reduce(machine, half, planner({ plan: undefined, directive: 'Write the parser' }));
+    expect(after.state).toBe('execute');
     expect(after.context.plan).toEqual(plan);
-    expect(after.state).toBe('plan');
   });
 
-  it('keeps a staged question in the context without moving', () => {
-    const after = run(start(), [planner({ question: 'Should quoted newlines be supported?' })]);
-    expect(after.state).toBe('plan');
-    expect(after.context.question).toBe('Should quoted newlines be supported?');
+  it('keeps a question staged beside a full plan for the host, and executes: the plan wins', () => {
+    const after = run(start(), [planner({ plan, directive: 'Write the parser', question: 'Tabs too?' })]);
+    expect(after.state).toBe('execute');
+    expect(after.trail).toEqual([{ from: 'plan', to: 'execute' }]);
+    expect(after.context.question).toBe('Tabs too?');
+  });
+
+  it('executes rather than ending when a full plan and a summary are both staged', () => {
+    const after = run(start(), [planner({ plan, directive: 'Write the parser', summary: 'Nothing to do' })]);
+    expect(after.state).toBe('execute');
+    expect(after.context.summary).toBe('Nothing to do');
+  });
+
+  it('still asks for plan and directive in the Stage line, whatever alternatives the edges allow', () => {
+    expect(machine.states.plan.requires).toEqual(['plan', 'directive']);
+    expect(pendingFields(machine, start())).toEqual(['plan', 'directive']);
+    expect(machine.states.plan.edges.map((edge) => edge.to)).toEqual(['execute', 'ask', 'done']);
   });
 
   it('moves at most once per event, even when the next state would already be satisfied', () => {
@@ -261,6 +270,203 @@ describe('replan state', () => {
   });
 });
 
+describe('no-change answer', () => {
+  it('ends the run in done when the planner stages only a summary', () => {
+    const after = run(start(), [planner({ summary: 'The parser already handles CSV; nothing to change' })]);
+    expect(after.state).toBe('done');
+    expect(isTerminal(machine, after)).toBe(true);
+    expect(after.trail).toEqual([{ from: 'plan', to: 'done' }]);
+    expect(after.iteration).toBe(0);
+    expect(after.abortReason).toBeUndefined();
+    expect(after.context).toStrictEqual({
+      objective: 'Add a CSV parser',
+      summary: 'The parser already handles CSV; nothing to change',
+      history: [],
+    });
+  });
+
+  it('drops a half-staged plan, so a no-change run carries nothing to approve', () => {
+    const after = run(start(), [planner({ plan }), planner({ summary: 'Nothing to change' })]);
+    expect(after.state).toBe('done');
+    expect('plan' in after.context).toBe(false);
+    expect(after.context.summary).toBe('Nothing to change');
+  });
+
+  it('is also open after a clarification', () => {
+    const after = run(start(), [...toAnswered, planner({ summary: 'With commas only, nothing to change' })]);
+    expect(after.state).toBe('done');
+    expect(after.trail.map((t) => t.to)).toEqual(['ask', 'plan', 'done']);
+    expect(after.context.clarifications).toEqual([{ question: 'Which delimiter?', answer: 'Commas only' }]);
+  });
+
+  it('is not open outside plan: replan never ends on a summary', () => {
+    const inReplan = run(start(), toReplan);
+    expect(reduce(machine, inReplan, planner({ summary: 'enough' })).state).toBe('replan');
+  });
+});
+
+describe('clarification', () => {
+  it('a question alone pauses the run in ask, waiting on the host with nothing to stage', () => {
+    const asked = run(start(), toAsk);
+    expect(asked.state).toBe('ask');
+    expect(asked.trail).toEqual([{ from: 'plan', to: 'ask' }]);
+    expect(asked.context.question).toBe('Which delimiter?');
+    expect(currentAgent(machine, asked)).toBeNull();
+    expect(pendingFields(machine, asked)).toEqual([]);
+    expect(isWaiting(machine, asked)).toBe(true);
+    expect(isTerminal(machine, asked)).toBe(false);
+  });
+
+  it('asking discards whatever else was half-staged, keeping only the question', () => {
+    const asked = run(start(), [planner({ plan }), planner({ question: 'Which delimiter?', summary: 'premature' })]);
+    expect(asked.state).toBe('ask');
+    expect(asked.context).toStrictEqual({ objective: 'Add a CSV parser', question: 'Which delimiter?', history: [] });
+    const directiveOnly = run(start(), [planner({ directive: 'Write it', question: 'Which delimiter?' })]);
+    expect(directiveOnly.state).toBe('ask');
+    expect('directive' in directiveOnly.context).toBe(false);
+  });
+
+  it('a question wins over a summary staged beside it', () => {
+    const asked = run(start(), [planner({ question: 'Which delimiter?', summary: 'Nothing to change' })]);
+    expect(asked.state).toBe('ask');
+    expect(asked.context.summary).toBeUndefined();
+  });
+
+  it('ignores every staging while waiting', () => {
+    const asked = run(start(), toAsk);
+    expect(reduce(machine, asked, planner({ plan, directive: 'Write the parser' }))).toBe(asked);
+    expect(reduce(machine, asked, executor({ result: 'r', outcome: 'done' }))).toBe(asked);
+  });
+
+  it('the answer returns to plan, records the pair and consumes the question', () => {
+    const answered = run(start(), toAnswered);
+    expect(answered.state).toBe('plan');
+    expect(answered.trail).toEqual([
+      { from: 'plan', to: 'ask' },
+      { from: 'ask', to: 'plan' },
+    ]);
+    expect(answered.context).toStrictEqual({
+      objective: 'Add a CSV parser',
+      history: [],
+      clarifications: [{ question: 'Which delimiter?', answer: 'Commas only' }],
+    });
+    expect(pendingFields(machine, answered)).toEqual(['plan', 'directive']);
+    expect(isWaiting(machine, answered)).toBe(false);
+    expect(currentAgent(machine, answered)).toBe('planner');
+  });
+
+  it('the answer is accepted only in ask: every other state returns the snapshot unchanged', () => {
+    for (const [name, events] of Object.entries({ ...pathTo, done: toDone })) {
+      if (name === 'ask') continue;
+      const before = run(start(), events);
+      expect(before.state).toBe(name);
+      expect(reduce(machine, before, answer('unsolicited')), name).toBe(before);
+    }
+    const asked = run(start(), toAsk);
+    expect(reduce(machine, asked, answer('Commas only'))).not.toBe(asked);
+  });
+
+  it('a second answer after returning to plan is ignored', () => {
+    const answered = run(start(), toAnswered);
+    expect(reduce(machine, answered, answer('Also semicolons'))).toBe(answered);
+  });
+
+  it('appends clarifications in order across two questions and keeps them through the run', () => {
+    const done = run(start(), [
+      ...toAnswered,
+      planner({ question: 'Header row?' }),
+      answer('Yes, always'),
+      planner({ plan, directive: 'Write the parser' }),
+      executor({ result: 'Parser written', outcome: 'done' }),
+      planner({ summary: 'Added a CSV parser' }),
+    ]);
+    expect(done.state).toBe('done');
+    expect(done.trail.map((t) => t.to)).toEqual(['ask', 'plan', 'ask', 'plan', 'execute', 'finish', 'done']);
+    expect(done.context.clarifications).toEqual([
+      { question: 'Which delimiter?', answer: 'Commas only' },
+      { question: 'Header row?', answer: 'Yes, always' },
+    ]);
+    expect(done.context.question).toBeUndefined();
+  });
+
+  it('re-entering plan with only a new directive does not settle: the question is gone', () => {
+    const answered = run(start(), [planner({ plan, question: 'Which delimiter?' }), answer('Commas only')]);
+    const after = reduce(machine, answered, planner({ directive: 'Write the parser' }));
+    expect(after.state).toBe('plan');
+    expect(pendingFields(machine, after)).toEqual(['plan']);
+    expect(reduce(machine, after, planner({ plan })).state).toBe('execute');
+  });
+
+  it('broken: an answer that leaves the question behind sends a fresh directive back to ask', () => {
+    const broken = structuredClone(machine);
+    broken.states.ask.onAnswer = { to: 'plan', actions: [] };
+    const answered = run(start(), toAnswered, broken);
+    expect(answered.context.question).toBe('Which delimiter?');
+    expect(reduce(broken, answered, planner({ directive: 'Write the parser' })).state).toBe('ask');
+  });
+
+  it('records an answer even when no question was staged', () => {
+    const stray: Snapshot = { ...start(), state: 'ask' };
+    const after = reduce(machine, stray, answer('Commas only'));
+    expect(after.state).toBe('plan');
+    expect(after.context.clarifications).toEqual([{ question: '(no question recorded)', answer: 'Commas only' }]);
+  });
+
+  it('recordAnswer outside an answer event does nothing', () => {
+    const odd = structuredClone(machine);
+    odd.states.plan.onExit = [{ kind: 'recordAnswer' }];
+    const after = run(start(), [planner({ plan, directive: 'Write the parser', question: 'Tabs?' })], odd);
+    expect(after.state).toBe('execute');
+    expect(after.context.question).toBe('Tabs?');
+    expect(after.context.clarifications).toBeUndefined();
+  });
+
+  it('runs the waiting state\'s onExit before the answer actions', () => {
+    const counting = structuredClone(machine);
+    counting.states.ask.onExit = [{ kind: 'countIteration' }];
+    expect(run(start(), toAnswered, counting).iteration).toBe(1);
+  });
+
+  it('a host abort while waiting goes to abort, clears the question and keeps the clarifications', () => {
+    const after = run(start(), [...toAnswered, planner({ question: 'Header row?' }), hostAbort('no answer in time')]);
+    expect(after.state).toBe('abort');
+    expect(after.abortReason).toBe('no answer in time');
+    expect(after.context.question).toBeUndefined();
+    expect(after.context.clarifications).toEqual([{ question: 'Which delimiter?', answer: 'Commas only' }]);
+  });
+
+  it('agents cannot stage clarifications or revisions', () => {
+    const forged = {
+      clarifications: [{ question: 'q', answer: 'forged' }],
+      revisions: [{ plan, feedback: 'forged' }],
+    } as unknown as StagedFields;
+    const after = run(start(), [{ type: 'stage', agent: 'planner', fields: forged }]);
+    expect(after.context).toStrictEqual({ objective: 'Add a CSV parser', history: [] });
+  });
+});
+
+describe('revision input', () => {
+  const revisions: PlanContext['revisions'] = [{ plan, feedback: 'Use the standard library only' }];
+
+  it('is carried through the run untouched by the reducer', () => {
+    const seeded: Snapshot = { ...start(), context: { ...start().context, revisions } };
+    const done = run(seeded, [...toDone.slice(0, -1), planner({ summary: 'Added a CSV parser' })]);
+    expect(done.state).toBe('done');
+    expect(done.context.revisions).toEqual(revisions);
+  });
+
+  it('survives a JSON round-trip with clarifications beside it', () => {
+    const seeded: Snapshot = { ...start(), context: { ...start().context, revisions } };
+    const paused = run(seeded, toAnswered);
+    const revived = JSON.parse(JSON.stringify(paused)) as Snapshot;
+    expect(revived).toStrictEqual(paused);
+    expect(revived.context.revisions).toEqual(revisions);
+    expect(revived.context.clarifications).toHaveLength(1);
+    const next = [planner({ plan: revisedPlan, directive: 'Fix the parser' })];
+    expect(run(revived, next)).toStrictEqual(run(paused, next));
+  });
+});
+
 describe('finish, abort and done states', () => {
   it('finish moves to done once the summary is staged', () => {
     const inFinish = run(start(), toFinish);
@@ -288,7 +494,7 @@ describe('finish, abort and done states', () => {
 
   it('done ignores every event', () => {
     const done = run(start(), toDone);
-    for (const event of [planner({ summary: 'again' }), executor({ outcome: 'replan' }), exchange('planner'), hostAbort('late')]) {
+    for (const event of [planner({ summary: 'again' }), executor({ outcome: 'replan' }), exchange('planner'), hostAbort('late'), answer('late')]) {
       expect(reduce(machine, done, event)).toBe(done);
     }
   });
@@ -507,6 +713,9 @@ describe('host abort', () => {
 describe('purity and resumability', () => {
   const fullRun = [
     exchange('planner'),
+    planner({ plan, question: 'Quoted newlines too?' }),
+    answer('Yes'),
+    exchange('planner'),
     planner({ plan }),
     planner({ directive: 'Write the parser', question: 'Tabs too?' }),
     exchange('executor'),
@@ -529,6 +738,7 @@ describe('purity and resumability', () => {
       snapshot = next;
     }
     expect(snapshot.state).toBe('done');
+    expect(snapshot.trail.map((t) => t.to)).toEqual(['ask', 'plan', 'execute', 'replan', 'execute', 'finish', 'done']);
   });
 
   it('resumes identically from a JSON round-trip at every point of a run', () => {

@@ -4,9 +4,8 @@ import type { Comment } from '../../src/github/thread.js';
 import {
   decodeRecord,
   encodeRecord,
-  hashPlan,
+  hashContext,
   hasRecordMarker,
-  planContentOf,
   planIdFor,
   type PlanRecord,
 } from '../../src/record/plan-record.js';
@@ -98,11 +97,12 @@ describe('encodeRecord / decodeRecord', () => {
   });
 });
 
-describe('hashPlan and planIdFor', () => {
-  const content = { objective: 'Add a CHANGELOG', plan: samplePlan, directive: 'Create CHANGELOG.md.' };
+describe('hashContext and planIdFor', () => {
+  const content = { objective: 'Add a CHANGELOG', plan: samplePlan, directive: 'Create CHANGELOG.md.', history: [] };
 
   it('hashes independently of key order at every depth', () => {
     const shuffled = {
+      history: [],
       directive: content.directive,
       plan: {
         risks: samplePlan.risks,
@@ -111,16 +111,18 @@ describe('hashPlan and planIdFor', () => {
       },
       objective: content.objective,
     };
-    expect(hashPlan(shuffled)).toBe(hashPlan(content));
-    expect(hashPlan(content)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashContext(shuffled)).toBe(hashContext(content));
+    expect(hashContext(content)).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('changes with any part of the content, including step order', () => {
-    const base = hashPlan(content);
-    expect(hashPlan({ ...content, objective: 'Add a CHANGELOG.' })).not.toBe(base);
-    expect(hashPlan({ ...content, directive: 'Create CHANGELOG.md' })).not.toBe(base);
-    expect(hashPlan({ ...content, plan: { ...samplePlan, steps: [...samplePlan.steps].reverse() } })).not.toBe(base);
-    expect(hashPlan({ ...content, plan: { ...samplePlan, risks: [] } })).not.toBe(base);
+  it('changes with any part of the context, including step order, clarifications and revisions', () => {
+    const base = hashContext(content);
+    expect(hashContext({ ...content, objective: 'Add a CHANGELOG.' })).not.toBe(base);
+    expect(hashContext({ ...content, directive: 'Create CHANGELOG.md' })).not.toBe(base);
+    expect(hashContext({ ...content, plan: { ...samplePlan, steps: [...samplePlan.steps].reverse() } })).not.toBe(base);
+    expect(hashContext({ ...content, plan: { ...samplePlan, risks: [] } })).not.toBe(base);
+    expect(hashContext({ ...content, clarifications: [{ question: 'Which format?', answer: 'Keep a Changelog' }] })).not.toBe(base);
+    expect(hashContext({ ...content, revisions: [{ plan: samplePlan, feedback: 'smaller' }] })).not.toBe(base);
   });
 
   it('gives a stable 8-hex-digit id per command comment', () => {
@@ -130,13 +132,6 @@ describe('hashPlan and planIdFor', () => {
     expect(planIdFor('octo/widgets', 7, 9002)).not.toBe(id);
     expect(planIdFor('octo/widgets', 8, 9001)).not.toBe(id);
     expect(planIdFor('octo/gadgets', 7, 9001)).not.toBe(id);
-  });
-
-  it('finds the hashed content in a record, or none before planning', () => {
-    const record = makeRecord();
-    expect(planContentOf(record)).toEqual(content);
-    const unplanned = { ...record, snapshot: { ...record.snapshot, context: { objective: 'x', history: [] } } };
-    expect(planContentOf(unplanned)).toBeUndefined();
   });
 });
 

@@ -2,11 +2,11 @@ import type { Plan } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import { reduce } from '../../src/machine/reducer.js';
 import { addTurn, emptyUsage } from '../../src/models/usage.js';
-import { hashPlan, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
+import { hashContext, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
 
 /**
  * Plan records as the /plan flow builds them: the snapshot comes from the real machine after the
- * planner staged its plan, and the hash binds objective, plan and first directive.
+ * planner staged its plan, and the hash binds the whole context.
  */
 
 export const samplePlan: Plan = {
@@ -34,13 +34,16 @@ export function makeRecord({ objective = 'Add a CHANGELOG', plan = samplePlan, d
   return {
     v: 1,
     planId: planIdFor('octo/widgets', 7, 9001),
-    planHash: hashPlan({ objective, plan, directive }),
+    planHash: hashContext(planned.context),
     status: 'proposed',
     issue: 7,
     requestedBy: 'maintainer',
     commandCommentId: 9001,
     base: { ref: 'main', sha: 'a'.repeat(40) },
     models: { planner: 'gpt-4.1', executor: 'gpt-4.1-mini' },
+    policy: 'plan-for-approval',
+    machine: 'planner-executor',
+    planningCostUsd: 0.0027,
     snapshot: planned,
     usage: addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1200, cachedTokens: 1000, completionTokens: 300 }),
     ...overrides,

@@ -180,7 +180,7 @@ describe('plan comment', () => {
     ['approved', { approvedBy: 'alice' }, ['**Status:** approved by @alice, executing.']],
     ['executing', { approvedBy: 'alice', branch: 'plangate/7-x' }, ['**Status:** approved by @alice, executing on `plangate/7-x`.']],
     ['done', { pullRequest: { number: 12, url: 'u' } }, ['**Status:** done: pull request #12.']],
-    ['done', {}, ['**Status:** done.']],
+    ['done', {}, ['**Status:** done, with no change to commit.']],
     ['aborted', { pullRequest: { number: 12, url: 'u' } }, ['**Status:** aborted; the work so far is in pull request #12.']],
     ['superseded', { supersededBy: 'ffffffff' }, ['**Status:** superseded by plan `ffffffff`; it can no longer be approved.']],
     ['cancelled', {}, [`**Status:** cancelled; plan \`${base.planId}\` can no longer be approved.`]],

@@ -1,0 +1,133 @@
+import * as core from '@actions/core';
+import type { CommandSource } from '../commands.js';
+import { executorOnlySnapshot } from '../machine/executor-only.js';
+import { plannerExecutorMachine } from '../machine/planner-executor.js';
+import type { Snapshot } from '../machine/types.js';
+import { emptyUsage, type UsageLedger } from '../models/usage.js';
+import { hashContext, planIdFor, type PlanRecord } from '../record/plan-record.js';
+import { renderPlanComment } from '../render/plan-comment.js';
+import { renderUsageTable } from '../render/usage-table.js';
+import { checkoutCommit, fetchBranch } from '../repo/branch.js';
+import type { FlowResult, RunContext } from '../run-context.js';
+import { execute } from './execution.js';
+import { supersedeEarlier } from './live-record.js';
+import { startTeamRun, usageTotals } from './run-team.js';
+
+/**
+ * Planning as `/plan`, `/revise` and `/answer` share it: the read-only planner works at the base
+ * commit until it stages a plan, a question or a no-change answer; plangate posts that with its
+ * record and, as the policy says, waits, executes at once, or only advises.
+ */
+export interface PlanningRequest {
+  source: CommandSource;
+  requestedBy: string;
+  snapshot: Snapshot;
+  base: Base;
+  spent?: UsageLedger;
+}
+
+export interface Base {
+  ref: string;
+  sha: string;
+}
+
+/** Said in the progress comment and the PR when plan-first loses its planner. */
+export const plannerFailedNotice = 'Planner failed; continuing with the executor only.';
+
+export async function planAndPublish(ctx: RunContext, request: PlanningRequest): Promise<FlowResult> {
+  const { thread, settings } = ctx;
+  const { source } = request;
+  const issue = source.thread.number;
+  await checkoutCommit(ctx.git, request.base.sha);
+  const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage());
+  const snapshot = await team.drive({ until: (s) => s.state !== 'plan' });
+  const ledger = team.ledger();
+  const record = (status: PlanRecord['status'], s: Snapshot, machine: PlanRecord['machine'] = 'planner-executor'): PlanRecord => ({
+    v: 1,
+    planId: planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, source.commentId),
+    planHash: hashContext(s.context),
+    status,
+    issue,
+    requestedBy: request.requestedBy,
+    commandCommentId: source.commentId,
+    base: request.base,
+    models: { planner: ctx.planner.model, executor: ctx.executor.model },
+    policy: settings.policy,
+    machine,
+    planningCostUsd: usageTotals(ledger, ctx).costUsd,
+    snapshot: s,
+    usage: ledger,
+  });
+
+  const planned = snapshot.state === 'execute' && snapshot.context.plan !== undefined;
+  const asking = snapshot.state === 'ask';
+  const answered = snapshot.state === 'done' && snapshot.abortReason === undefined && snapshot.context.summary !== undefined;
+  if (!planned && !asking && !answered) {
+    const reason = snapshot.abortReason ?? 'the planner stopped without staging a plan';
+    if (settings.policy === 'plan-first') {
+      core.warning(`Planner failed (${reason}); continuing with the executor only.`);
+      const fallback = record('executing', executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy), 'executor-only');
+      return execute(ctx, {
+        record: { ...fallback, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, fallback.planId) },
+        source,
+        notice: `${plannerFailedNotice} (${reason})`,
+      });
+    }
+    await thread.postComment(
+      issue,
+      `@${request.requestedBy} planning failed: ${reason}\n\nNo plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps with a more specific objective.`,
+    );
+    await thread.react(source.commentId, '-1').catch(() => undefined);
+    return { outcome: 'failed', usage: usageTotals(ledger, ctx) };
+  }
+
+  const status: PlanRecord['status'] = asking ? 'asking' : answered ? 'answered' : 'proposed';
+  const posted = record(status, snapshot);
+  await supersedeEarlier(ctx, issue, posted.planId);
+  if (planned && settings.policy === 'plan-first') {
+    // plan-first: the plan is shown, then carried out in the same run; the requester's command is the approval.
+    const executing = { ...posted, status: 'executing' as const, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, posted.planId) };
+    const comment = await thread.postComment(issue, renderPlanComment(executing));
+    await thread.react(source.commentId, 'rocket').catch(() => undefined);
+    return execute(ctx, { record: executing, planComment: comment, source });
+  }
+  const comment = await thread.postComment(issue, renderPlanComment(posted));
+  core.info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
+  const what = asking ? 'a question' : answered ? 'an answer (nothing to change)' : `plan ${posted.planId}`;
+  await ctx.writeSummary([`### plangate: posted ${what}`, '', `[Comment](${comment.url})`, '', renderUsageTable(team.usage())].join('\n'));
+  return {
+    outcome: asking ? 'asked' : answered ? 'answered' : 'planned',
+    planId: posted.planId,
+    usage: usageTotals(ledger, ctx),
+  };
+}
+
+export function branchFor(ctx: RunContext, issue: number, planId: string): string {
+  return `${ctx.settings.branchPrefix}${issue}-${planId}`;
+}
+
+export type BaseOrRefusal = Base | { refusal: string; fix: string };
+
+/** Where the work starts: a pull request's head, the configured base branch, or the default branch. */
+export async function resolveBase(ctx: RunContext, source: CommandSource): Promise<BaseOrRefusal> {
+  let ref = ctx.settings.baseBranch;
+  if (source.thread.isPullRequest) {
+    const pull = await ctx.thread.pullRequest(source.thread.number);
+    if (!pull.sameRepo) {
+      return {
+        refusal: 'this pull request comes from a fork; plangate cannot push to its branch.',
+        fix: 'Run /plan on an issue instead, or on a pull request from a branch of this repository.',
+      };
+    }
+    ref = pull.headRef;
+  }
+  if (!ref) ref = await ctx.thread.defaultBranch();
+  try {
+    return { ref, sha: await fetchBranch(ctx.git, ref) };
+  } catch (error) {
+    return {
+      refusal: `the base branch \`${ref}\` could not be fetched (${error instanceof Error ? error.message : String(error)}).`,
+      fix: 'Check the `base-branch` input and that the workflow checks out the repository with actions/checkout.',
+    };
+  }
+}

@@ -1,0 +1,389 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { drive } from '../../src/agents/drive.js';
+import { executorSystemPrompt } from '../../src/agents/executor.js';
+import { plannerSystemPrompt } from '../../src/agents/planner.js';
+import { RunState } from '../../src/agents/run-state.js';
+import { createTeam } from '../../src/agents/team.js';
+import type { Plan, Role } from '../../src/machine/fields.js';
+import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
+import type { Snapshot } from '../../src/machine/types.js';
+import { createChatClient } from '../../src/models/chat-client.js';
+import { addTurn, emptyUsage, summarizeUsage, type UsageLedger } from '../../src/models/usage.js';
+import { countTokens, reportableCachedTokens, serializePrompt } from '../fakes/prompt-cache.js';
+import { startScriptedModel, toolCall, type RecordedRequest, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import { makeRepo, removeDir } from './tools-git-fixture.js';
+
+/**
+ * The cache contract of the sessions, checked on the wire: the real `openai` client talks to the
+ * scripted model server, which records every request and reports cached tokens from what was really
+ * sent. Whatever plangate's messages say, these invariants must hold.
+ */
+
+// Collected so a healthy run can be shown to raise no diagnosis at all.
+const logged = vi.hoisted(() => ({ warnings: [] as string[], infos: [] as string[] }));
+vi.mock('@actions/core', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@actions/core')>();
+  return {
+    ...actual,
+    warning: (message: string | Error) => void logged.warnings.push(String(message)),
+    info: (message: string) => void logged.infos.push(message),
+    group: async <T>(_name: string, fn: () => Promise<T>): Promise<T> => fn(),
+  };
+});
+
+const PLANNER_MODEL = 'planner-model';
+const EXECUTOR_MODEL = 'executor-model';
+const API_KEY = 'sk-scripted';
+
+const stage = (fields: Record<string, unknown>): Reply => toolCall('update_context', fields);
+
+interface RunSetup {
+  files: Record<string, string>;
+  objective: string;
+  allowedCommands: string[];
+  protectedPaths: string[];
+  commandTimeoutMs?: number;
+  planner: Reply[];
+  executor: Reply[];
+}
+
+interface RunOutcome {
+  final: Snapshot;
+  requests: RecordedRequest[];
+  ledger: UsageLedger;
+  workspace: string;
+  remaining: Record<string, number>;
+}
+
+const cleanup: Array<() => Promise<void> | void> = [];
+
+beforeEach(() => {
+  logged.warnings.length = 0;
+  logged.infos.length = 0;
+});
+
+afterEach(async () => {
+  for (const undo of cleanup.splice(0).reverse()) await undo();
+});
+
+/** One whole run through createTeam over a temp repository and the scripted model server. */
+async function scriptedRun(setup: RunSetup): Promise<RunOutcome> {
+  const workspace = makeRepo(setup.files);
+  cleanup.push(() => removeDir(workspace));
+  const server: ScriptedModel = await startScriptedModel({
+    script: { [PLANNER_MODEL]: setup.planner, [EXECUTOR_MODEL]: setup.executor },
+    apiKey: API_KEY,
+  });
+  cleanup.push(() => server.close());
+  const endpoint = (model: string) => ({ model, baseURL: server.url, apiKey: API_KEY });
+  const run = new RunState(plannerExecutorMachine, initialSnapshot(setup.objective, defaultPolicy));
+  let ledger = emptyUsage();
+  const team = createTeam({
+    run,
+    planner: createChatClient('planner', endpoint(PLANNER_MODEL), { maxRetries: 0 }),
+    executor: createChatClient('executor', endpoint(EXECUTOR_MODEL), { maxRetries: 0 }),
+    workspace,
+    allowedCommands: setup.allowedCommands,
+    protectedPaths: setup.protectedPaths,
+    commandTimeoutMs: setup.commandTimeoutMs ?? 60_000,
+    stallLimit: 8,
+    onUsage: (role: Role, model, tokens) => {
+      ledger = addTurn(ledger, role, model, tokens);
+    },
+  });
+  const final = await drive(run, team);
+  return { final, requests: server.requests, ledger, workspace, remaining: server.remaining() };
+}
+
+const roleOf = (request: RecordedRequest): Role => (request.model === PLANNER_MODEL ? 'planner' : 'executor');
+
+/**
+ * Requests grouped by session: the executor has one session for the run; the planner gets a fresh
+ * one per summons, so each unbroken run of planner requests is one session.
+ */
+function sessions(requests: readonly RecordedRequest[]): Array<{ role: Role; requests: RecordedRequest[] }> {
+  const executor: RecordedRequest[] = [];
+  const out: Array<{ role: Role; requests: RecordedRequest[] }> = [];
+  let previous: Role | undefined;
+  for (const request of requests) {
+    const role = roleOf(request);
+    if (role === 'executor') {
+      if (executor.length === 0) out.push({ role, requests: executor });
+      executor.push(request);
+    } else if (previous === 'planner') {
+      out.at(-1)?.requests.push(request);
+    } else {
+      out.push({ role, requests: [request] });
+    }
+    previous = role;
+  }
+  return out;
+}
+
+/** The frozen prefix exactly as it went over the wire. */
+const prefixOf = (request: RecordedRequest | undefined): string =>
+  JSON.stringify(request?.messages[0] ?? null) + JSON.stringify(request?.tools ?? null);
+
+function expectExtends(session: readonly RecordedRequest[], label: string): void {
+  for (let i = 1; i < session.length; i++) {
+    const before = session[i - 1] as RecordedRequest;
+    const after = session[i] as RecordedRequest;
+    expect(after.messages.length, `${label}: request ${after.index} is longer`).toBeGreaterThan(before.messages.length);
+    expect(after.messages.slice(0, before.messages.length), `${label}: request ${after.index} extends ${before.index}`).toEqual(
+      before.messages,
+    );
+  }
+}
+
+const userTexts = (requests: readonly RecordedRequest[]): string =>
+  requests
+    .flatMap((r) => r.messages)
+    .filter((m: ChatCompletionMessageParam) => m.role === 'user')
+    .map((m) => String(m.content))
+    .join('\n');
+
+const plan: Plan = {
+  steps: [
+    { title: 'Add the version constant', files: ['src/index.ts'] },
+    { title: 'Document it', files: ['CHANGELOG.md'] },
+  ],
+};
+
+describe('session invariants on the wire', () => {
+  it('keeps every session append-only behind one byte-identical prefix per role', async () => {
+    const outcome = await scriptedRun({
+      files: { 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' },
+      objective: 'Export a version constant and note it in a changelog',
+      allowedCommands: ['npm test'],
+      protectedPaths: ['.github/workflows/**'],
+      planner: [
+        toolCall('list_files', {}),
+        toolCall('read_file', { path: 'src/index.ts' }),
+        stage({ plan, directive: 'Add `export const version = "0.1.0";` to src/index.ts.' }),
+        stage({ directive: 'Create CHANGELOG.md with a 0.1.0 entry.' }),
+        stage({ summary: 'Added a version constant and a changelog.' }),
+      ],
+      executor: [
+        toolCall('read_file', { path: 'src/index.ts' }),
+        toolCall('edit_file', { path: 'src/index.ts', old: 'export const x = 1;\n', new: 'export const x = 1;\nexport const version = "0.1.0";\n' }),
+        stage({ result: 'Added the constant to src/index.ts.', outcome: 'replan' }),
+        toolCall('write_file', { path: 'CHANGELOG.md', content: '# Changelog\n\n## 0.1.0\n' }),
+        stage({ result: 'Wrote CHANGELOG.md.', outcome: 'done' }),
+      ],
+    });
+
+    expect(outcome.final.state).toBe('done');
+    expect(outcome.final.abortReason).toBeUndefined();
+    expect(outcome.remaining).toEqual({ [PLANNER_MODEL]: 0, [EXECUTOR_MODEL]: 0 });
+    expect(outcome.requests.every((r) => r.status === 200)).toBe(true);
+
+    const grouped = sessions(outcome.requests);
+    // The executor's one session is listed where it started; the replan and finish planners follow.
+    expect(grouped.map((s) => `${s.role}×${s.requests.length}`)).toEqual(['planner×3', 'executor×5', 'planner×1', 'planner×1']);
+    for (const [i, session] of grouped.entries()) expectExtends(session.requests, `${session.role} session ${i}`);
+    // A planner session always starts fresh: system prompt and its summoning message only.
+    for (const session of grouped.filter((s) => s.role === 'planner')) expect(session.requests[0]?.messages).toHaveLength(2);
+
+    const planner = outcome.requests.filter((r) => roleOf(r) === 'planner');
+    const executor = outcome.requests.filter((r) => roleOf(r) === 'executor');
+    expect(planner).toHaveLength(5);
+    expect(executor).toHaveLength(5);
+    expect(new Set(planner.map(prefixOf)).size).toBe(1);
+    expect(new Set(executor.map(prefixOf)).size).toBe(1);
+    expect(planner[0]?.messages[0]).toEqual({ role: 'system', content: plannerSystemPrompt });
+    expect(executor[0]?.messages[0]).toEqual({ role: 'system', content: executorSystemPrompt });
+
+    // The run's own checks agree: no broken prefix, no cache shortfall.
+    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
+    expect(logged.infos.filter((i) => i.includes('provider cached'))).toEqual([]);
+  });
+
+  it('keeps per-run values out of both prefixes', async () => {
+    const runs = [
+      {
+        objective: 'Add a CHANGELOG for issue #17 (run 1001)',
+        // Distinctive values: a generic one like "npm test" is also the fixed example in run_command's schema.
+        allowedCommands: ['npm run test:ci', 'npm run lint:widgets'],
+        protectedPaths: ['.github/workflows/**'],
+        commandTimeoutMs: 30_000,
+      },
+      {
+        objective: 'Fix the flaky retry test reported in issue #42 (run 2002)',
+        allowedCommands: ['npx vitest run **', 'node scripts/check.mjs'],
+        protectedPaths: ['secrets/**', 'dist/**'],
+        commandTimeoutMs: 45_000,
+      },
+    ];
+    const outcomes: RunOutcome[] = [];
+    for (const setup of runs) {
+      outcomes.push(
+        await scriptedRun({
+          ...setup,
+          files: { 'README.md': '# widgets\n' },
+          planner: [stage({ plan, directive: 'Do step 1.' }), stage({ summary: 'Done.' })],
+          executor: [stage({ result: 'Did step 1.', outcome: 'done' })],
+        }),
+      );
+    }
+    const [a, b] = outcomes as [RunOutcome, RunOutcome];
+    expect(a.workspace).not.toBe(b.workspace);
+    expect(a.final.state).toBe('done');
+    expect(b.final.state).toBe('done');
+
+    for (const role of ['planner', 'executor'] as const) {
+      const prefixA = prefixOf(a.requests.find((r) => roleOf(r) === role));
+      const prefixB = prefixOf(b.requests.find((r) => roleOf(r) === role));
+      expect(prefixA.length).toBeGreaterThan(1000);
+      expect(prefixB, `${role} prefixes differ between runs`).toBe(prefixA);
+      const perRun = runs.flatMap((r) => [r.objective, ...r.allowedCommands, ...r.protectedPaths]);
+      for (const value of [a.workspace, b.workspace, '#17', '#42', '1001', '2002', ...perRun]) {
+        expect(prefixA, `${role} prefix holds the per-run value ${value}`).not.toContain(value);
+      }
+    }
+
+    // The per-repository values still reach the agents, in user messages.
+    for (const [i, outcome] of outcomes.entries()) {
+      const setup = runs[i] as (typeof runs)[number];
+      for (const role of ['planner', 'executor'] as const) {
+        const texts = userTexts(outcome.requests.filter((r) => roleOf(r) === role));
+        for (const command of setup.allowedCommands) expect(texts, `${role} is told ${command}`).toContain(command);
+        for (const pattern of setup.protectedPaths) expect(texts, `${role} is told ${pattern}`).toContain(pattern);
+      }
+      // run_command's schema and description name no command and no timeout.
+      const runCommand = outcome.requests.find((r) => roleOf(r) === 'executor')?.tools.find(
+        (t) => t.type === 'function' && t.function.name === 'run_command',
+      );
+      expect(runCommand).toBeDefined();
+      const spec = JSON.stringify(runCommand);
+      for (const command of setup.allowedCommands) expect(spec).not.toContain(command);
+      expect(spec).not.toContain(String(setup.commandTimeoutMs / 1000));
+    }
+  });
+});
+
+/** Lines of a generated TypeScript module, long enough to read like a real source file. */
+function engineSource(): string {
+  const lines = ['// The widget engine: one scaling step per widget kind.', "import { clamp } from './util.js';", ''];
+  for (let i = 1; lines.length < 300; i++) {
+    lines.push(
+      `/** Step ${i}: scales the input for widget kind ${i} and keeps it in range. */`,
+      `export function step${i}(input: number): number {`,
+      `  return clamp(input * ${i} + ${i % 7}, 0, ${1000 + i * 13});`,
+      '}',
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** A helper module with 40 TODO markers, for a search with many matches. */
+function utilSource(): string {
+  const lines = ['/** Keeps a value within [low, high]. */', 'export function clamp(value: number, low: number, high: number): number {'];
+  for (let i = 1; i <= 40; i++) lines.push(`  // TODO(${i}): tighten the bound for widget kind ${i} once the spec settles`);
+  lines.push('  return Math.min(high, Math.max(low, value));', '}', '');
+  return lines.join('\n');
+}
+
+/** A test report of a few KB on stdout, like a real test runner's. */
+const reportScript = `for (let i = 1; i <= 70; i++) {
+  process.stdout.write('ok ' + i + ' - engine step' + i + ' keeps its output within range (' + (i * 3) + ' ms)\\n');
+}
+process.stdout.write('# tests 70\\n# pass 70\\n# fail 0\\n');
+`;
+
+describe('prompt cache over a realistic run', () => {
+  it('earns at least 90% of the achievable cached tokens, and the executor hits at least 80%', async ({ annotate }) => {
+    const run = 'node scripts/report.mjs';
+    const outcome = await scriptedRun({
+      files: { 'README.md': '# widgets\n', 'src/engine.ts': engineSource(), 'src/util.ts': utilSource(), 'scripts/report.mjs': reportScript },
+      objective: 'Review the engine steps, resolve the first TODOs and record the work in a changelog',
+      allowedCommands: [run],
+      protectedPaths: ['.github/workflows/**'],
+      planner: [
+        toolCall('list_files', {}),
+        toolCall('read_file', { path: 'src/engine.ts' }),
+        toolCall('search', { pattern: 'TODO\\(' }),
+        stage({
+          plan: {
+            steps: [
+              { title: 'Mark step 7 reviewed', files: ['src/engine.ts'], verify: run },
+              { title: 'Resolve TODO 3', files: ['src/util.ts'], verify: run },
+              { title: 'Write the changelog', files: ['CHANGELOG.md'], verify: run },
+            ],
+          },
+          directive: 'Mark step7 in src/engine.ts as reviewed with a comment; run the report.',
+        }),
+        toolCall('read_file', { path: 'src/engine.ts', start_line: 1, end_line: 60 }),
+        stage({ directive: 'Remove the TODO(3) marker in src/util.ts; run the report.' }),
+        stage({ directive: 'Create CHANGELOG.md describing the two changes; run the report.' }),
+        stage({ summary: 'Reviewed step 7, resolved TODO 3, added a changelog; the report passes.' }),
+      ],
+      executor: [
+        toolCall('read_file', { path: 'src/engine.ts' }),
+        toolCall('search', { pattern: 'TODO\\(' }),
+        toolCall('edit_file', {
+          path: 'src/engine.ts',
+          old: 'export function step7(input: number): number {\n',
+          new: 'export function step7(input: number): number {\n  // Reviewed: the bound holds for every input.\n',
+        }),
+        toolCall('run_command', { command: run }),
+        stage({ result: 'Marked step7 reviewed; the report shows 70 passing.', outcome: 'replan' }),
+        toolCall('read_file', { path: 'src/util.ts' }),
+        toolCall('edit_file', {
+          path: 'src/util.ts',
+          old: '  // TODO(3): tighten the bound for widget kind 3 once the spec settles\n',
+          new: '',
+        }),
+        toolCall('run_command', { command: run }),
+        stage({ result: 'Removed TODO(3); the report shows 70 passing.', outcome: 'replan' }),
+        toolCall('write_file', { path: 'CHANGELOG.md', content: '# Changelog\n\n- Reviewed step 7.\n- Resolved TODO 3.\n' }),
+        toolCall('run_command', { command: run }),
+        stage({ result: 'Wrote CHANGELOG.md; the report shows 70 passing.', outcome: 'done' }),
+      ],
+    });
+
+    expect(outcome.final.state).toBe('done');
+    expect(outcome.final.context.history).toHaveLength(3);
+    expect(outcome.remaining).toEqual({ [PLANNER_MODEL]: 0, [EXECUTOR_MODEL]: 0 });
+    // The tool output is the real thing, not error messages: big, and of the intended sizes.
+    const executorRequests = outcome.requests.filter((r) => roleOf(r) === 'executor');
+    const toolOutputs = (executorRequests.at(-1)?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(toolOutputs.filter((t) => t.startsWith('Error'))).toEqual([]);
+    expect(toolOutputs[0]?.length).toBeGreaterThan(8_000);
+    expect(toolOutputs[1]?.match(/TODO\(/g)?.length).toBe(40);
+    expect(toolOutputs[3]).toContain('# pass 70');
+    expect(toolOutputs[3]?.length).toBeGreaterThan(3_000);
+
+    // What a perfectly append-only client could get: each request the previous one of its session,
+    // and a session's first request the system+tools prefix an earlier session of its role sent.
+    let achievable = 0;
+    let reported = 0;
+    const seenPrefix = new Map<Role, string>();
+    for (const session of sessions(outcome.requests)) {
+      session.requests.forEach((request, i) => {
+        const previous = session.requests[i - 1];
+        if (previous !== undefined) {
+          achievable += reportableCachedTokens(previous.usage?.prompt_tokens ?? 0);
+        } else if (seenPrefix.get(session.role) === prefixOf(request)) {
+          achievable += reportableCachedTokens(countTokens(serializePrompt(request.tools, request.messages.slice(0, 1))));
+        }
+        reported += request.usage?.prompt_tokens_details.cached_tokens ?? 0;
+      });
+      seenPrefix.set(session.role, prefixOf(session.requests[0]));
+    }
+    const summary = summarizeUsage(outcome.ledger);
+    const executor = summary.find((s) => s.role === 'executor');
+    const planner = summary.find((s) => s.role === 'planner');
+    const figures = `cached ${reported} of ${achievable} achievable tokens (${((100 * reported) / achievable).toFixed(1)}%); executor hit ratio ${(100 * (executor?.cacheHitRatio ?? 0)).toFixed(1)}% (${executor?.cachedTokens}/${executor?.promptTokens} over ${executor?.requests} requests); planner ${(100 * (planner?.cacheHitRatio ?? 0)).toFixed(1)}%`;
+    await annotate(figures);
+
+    expect(achievable).toBeGreaterThan(0);
+    expect(reported, figures).toBeGreaterThanOrEqual(0.9 * achievable);
+    expect(executor?.cacheHitRatio, figures).toBeGreaterThanOrEqual(0.8);
+    // The run's own bookkeeping saw what the server reported.
+    expect((executor?.cachedTokens ?? 0) + (planner?.cachedTokens ?? 0)).toBe(reported);
+    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
+    expect(logged.infos.filter((i) => i.includes('provider cached'))).toEqual([]);
+  });
+});
