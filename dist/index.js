@@ -80164,7 +80164,8 @@ function plannerUsageLine(record2) {
   if (planner.length === 0) return "";
   const sum = (pick2) => planner.reduce((n, e) => n + pick2(e), 0);
   const prompt = sum((e) => e.promptTokens);
-  return ` \xB7 planning: ${sum((e) => e.requests)} requests, ${prompt.toLocaleString("en-US")} prompt tokens (${sum((e) => e.cachedTokens).toLocaleString("en-US")} cached), ${formatCost(record2.planningCostUsd)}`;
+  const requests = sum((e) => e.requests);
+  return ` \xB7 planning: ${requests} ${requests === 1 ? "request" : "requests"}, ${prompt.toLocaleString("en-US")} prompt tokens (${sum((e) => e.cachedTokens).toLocaleString("en-US")} cached), ${formatCost(record2.planningCostUsd)}`;
 }
 function body(record2) {
   const { objective, plan, question, summary: summary2, clarifications } = record2.snapshot.context;
@@ -81210,10 +81211,11 @@ var runCommandSchema = external_exports.object({
   command: external_exports.string().min(1).describe('One command line, e.g. "npm test". No shell: no pipes, redirection, variables or chaining.')
 }).strict();
 function createRunCommandTool(workspace, options) {
-  const allowed = options.allowedCommands.length > 0 ? options.allowedCommands.join(", ") : "none configured";
   return defineTool({
     name: "run_command",
-    description: `Run one allowed command in the repository root without a shell and get its exit code and combined output. Allowed command patterns: ${allowed}. Times out after ${options.timeoutMs / 1e3} s.`,
+    // No per-repository values here: tool schemas are part of the cached prompt prefix. The allowed
+    // commands and the time limit reach the model in its first instructions instead.
+    description: 'Run one allowed command in the repository root without a shell and get its exit code and combined output. The allowed commands and the time limit are listed under "Workspace rules" in your first instructions.',
     schema: runCommandSchema,
     async run(args) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
@@ -81608,12 +81610,11 @@ How you work:
   - result: what you did, the files you changed, the commands you ran and what they showed. Evidence, not claims.
   - outcome: "done" when this directive is complete and with it the whole objective; "replan" when this directive is complete but steps remain, or when what you found shows the plan is wrong (explain the evidence in result); "abort" when the work cannot be done safely.
 - The last line of each request names the fields to stage.`;
-function executorMessage(snapshot, facts) {
+function executorMessage(snapshot, facts, fresh) {
   const { context: context3 } = snapshot;
-  const first = snapshot.iteration === 0 && context3.history.length === 0;
   return [
     // The first handoff says what the executor really has, so it never works from the planner's assumptions.
-    ...first ? [objectiveText(context3.objective), workshopText(facts, "You")] : [],
+    ...fresh ? [objectiveText(context3.objective), workshopText(facts, "You")] : [],
     planText(context3.plan),
     `## Directive (cycle ${snapshot.iteration + 1})
 
@@ -81871,7 +81872,6 @@ function workspaceRulesText(rules) {
     `Protected paths, which cannot be written: ${listed(rules.protectedPaths, "none")}.`
   ].join("\n");
 }
-var runCommandDescription = 'Run one allowed command in the repository root without a shell and get its exit code and combined output. The allowed commands and the time limit are listed under "Workspace rules" in your first instructions.';
 
 // src/agents/team.ts
 function stager(run2, role) {
@@ -81893,15 +81893,11 @@ function createTeam(options) {
   const executorTools = createToolbox([
     ...createReadTools(workspace),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths }),
-    {
-      ...createRunCommandTool(workspace, {
-        allowedCommands: options.allowedCommands,
-        timeoutMs: options.commandTimeoutMs,
-        env: commandEnvironment(process.env)
-      }),
-      // Same behaviour, but a description free of per-repository values (see runCommandDescription).
-      description: runCommandDescription
-    },
+    createRunCommandTool(workspace, {
+      allowedCommands: options.allowedCommands,
+      timeoutMs: options.commandTimeoutMs,
+      env: commandEnvironment(process.env)
+    }),
     createUpdateContextTool("executor", stager(run2, "executor"))
   ]);
   const facts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
@@ -81937,7 +81933,7 @@ ${plannerMessage(run2.snapshot, facts)}`,
           // The session keeps the rules from its first message; repeating them would only cost tokens.
           message: fresh ? `${rules}
 
-${executorMessage(run2.snapshot, facts)}` : executorMessage(run2.snapshot, facts),
+${executorMessage(run2.snapshot, facts, true)}` : executorMessage(run2.snapshot, facts, false),
           onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
           stallLimit: options.stallLimit
         });

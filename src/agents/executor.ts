@@ -19,12 +19,12 @@ How you work:
 - The last line of each request names the fields to stage.`;
 
 /** The message that hands the executor its next directive. */
-export function executorMessage(snapshot: Snapshot, facts: WorkshopFacts): string {
+/** `fresh`: the session's first message, which also carries the objective and the real tool list. */
+export function executorMessage(snapshot: Snapshot, facts: WorkshopFacts, fresh: boolean): string {
   const { context } = snapshot;
-  const first = snapshot.iteration === 0 && context.history.length === 0;
   return [
     // The first handoff says what the executor really has, so it never works from the planner's assumptions.
-    ...(first ? [objectiveText(context.objective), workshopText(facts, 'You')] : []),
+    ...(fresh ? [objectiveText(context.objective), workshopText(facts, 'You')] : []),
     planText(context.plan),
     `## Directive (cycle ${snapshot.iteration + 1})\n\n${context.directive ?? ''}`,
     stageLine(['result', 'outcome']),

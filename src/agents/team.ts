@@ -13,7 +13,7 @@ import { plannerMessage, plannerSystemPrompt } from './planner.js';
 import type { RunState } from './run-state.js';
 import { Session } from './session.js';
 import { summon } from './summon.js';
-import { runCommandDescription, workspaceRulesText } from './workspace-rules.js';
+import { workspaceRulesText } from './workspace-rules.js';
 
 /**
  * Planner and executor for one run: separate clients, separate tool sets, separate sessions. The
@@ -57,15 +57,11 @@ export function createTeam(options: TeamOptions): Team {
   const executorTools: Toolbox = createToolbox([
     ...createReadTools(workspace),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths }),
-    {
-      ...createRunCommandTool(workspace, {
-        allowedCommands: options.allowedCommands,
-        timeoutMs: options.commandTimeoutMs,
-        env: commandEnvironment(process.env),
-      }),
-      // Same behaviour, but a description free of per-repository values (see runCommandDescription).
-      description: runCommandDescription,
-    },
+    createRunCommandTool(workspace, {
+      allowedCommands: options.allowedCommands,
+      timeoutMs: options.commandTimeoutMs,
+      env: commandEnvironment(process.env),
+    }),
     createUpdateContextTool('executor', stager(run, 'executor')),
   ]);
   const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
@@ -101,7 +97,7 @@ export function createTeam(options: TeamOptions): Team {
           toolbox: executorTools,
           run,
           // The session keeps the rules from its first message; repeating them would only cost tokens.
-          message: fresh ? `${rules}\n\n${executorMessage(run.snapshot, facts)}` : executorMessage(run.snapshot, facts),
+          message: fresh ? `${rules}\n\n${executorMessage(run.snapshot, facts, true)}` : executorMessage(run.snapshot, facts, false),
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
           stallLimit: options.stallLimit,
         });

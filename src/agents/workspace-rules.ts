@@ -22,11 +22,3 @@ export function workspaceRulesText(rules: WorkspaceRules): string {
     `Protected paths, which cannot be written: ${listed(rules.protectedPaths, 'none')}.`,
   ].join('\n');
 }
-
-/**
- * What run_command says about itself in the executor's tool list. The tool's own description names
- * the allowed commands and the timeout; this one names neither, so the tool schemas stay identical
- * across repositories and the rules come from `workspaceRulesText`.
- */
-export const runCommandDescription =
-  'Run one allowed command in the repository root without a shell and get its exit code and combined output. The allowed commands and the time limit are listed under "Workspace rules" in your first instructions.';

@@ -35,10 +35,12 @@ const runCommandSchema = z
 
 /** run_command, executing in `workspace` only what `options.allowedCommands` permits. */
 export function createRunCommandTool(workspace: string, options: RunCommandOptions): Tool {
-  const allowed = options.allowedCommands.length > 0 ? options.allowedCommands.join(', ') : 'none configured';
   return defineTool({
     name: 'run_command',
-    description: `Run one allowed command in the repository root without a shell and get its exit code and combined output. Allowed command patterns: ${allowed}. Times out after ${options.timeoutMs / 1000} s.`,
+    // No per-repository values here: tool schemas are part of the cached prompt prefix. The allowed
+    // commands and the time limit reach the model in its first instructions instead.
+    description:
+      'Run one allowed command in the repository root without a shell and get its exit code and combined output. The allowed commands and the time limit are listed under "Workspace rules" in your first instructions.',
     schema: runCommandSchema,
     async run(args) {
       const argv = authorizeCommand(args.command, options.allowedCommands);

@@ -220,7 +220,7 @@ describe('stage lines and summoning messages', () => {
   });
 
   it('hands the executor its directive verbatim and ends with its stage line', () => {
-    const first = executorMessage(planned(), facts);
+    const first = executorMessage(planned(), facts, true);
     expect(lastLine(first)).toBe(executeStage);
     expect(first).toContain('## Directive (cycle 1)\n\nCreate CHANGELOG.md with 0.1.0.');
     expect(first).toContain('## Objective');
@@ -229,10 +229,10 @@ describe('stage lines and summoning messages', () => {
     const run = new RunState(plannerExecutorMachine, planned());
     run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'done', outcome: 'replan' } });
     run.dispatch({ type: 'stage', agent: 'planner', fields: { directive: 'Step two, exactly:\n  keep   spacing' } });
-    const second = executorMessage(run.snapshot, facts);
+    const second = executorMessage(run.snapshot, facts, false);
     expect(lastLine(second)).toBe(executeStage);
     expect(second).toContain('## Directive (cycle 2)\n\nStep two, exactly:\n  keep   spacing');
-    // The executor's session already holds the objective from cycle 1.
+    // A continuing session already holds the objective from its first message.
     expect(second).not.toContain('## Objective');
   });
 
@@ -576,7 +576,7 @@ describe('stall guard', () => {
     const toolbox = executorToolbox(run);
     const session = new Session('executor', executorSystemPrompt, toolbox.specs);
     const client = stubClient('executor', Array.from({ length: 10 }, () => ({ calls: [look] })));
-    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts), onUsage: () => undefined, stallLimit: 3 });
+    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts, true), onUsage: () => undefined, stallLimit: 3 });
 
     expect(client.requests).toHaveLength(6);
     expect(run.snapshot.state).toBe('abort');
@@ -613,7 +613,7 @@ describe('stall guard', () => {
       { calls: [look] },
       { calls: [stage({ result: 'Wrote CHANGELOG.md.', outcome: 'done' })] },
     ]);
-    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts), onUsage: () => undefined, stallLimit: 3 });
+    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts, true), onUsage: () => undefined, stallLimit: 3 });
 
     expect(run.snapshot.state).toBe('finish');
     expect(run.snapshot.abortReason).toBeUndefined();
@@ -805,5 +805,23 @@ describe('cache diagnosis', () => {
     await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
     expect(logged.warnings).toHaveLength(1);
     expect(logged.warnings[0]).toContain('the system prompt differs');
+  });
+});
+
+describe('drive when the machine waits on the host', () => {
+  it('returns in a state that summons no agent instead of spinning', async () => {
+    const run = startPlanning();
+    let summoned = 0;
+    const team: Team = {
+      async summonCurrent() {
+        // Without the wait check drive would come back here with nobody to summon; fail loudly instead of hanging.
+        if (++summoned > 1) throw new Error('summoned again while waiting');
+        run.dispatch({ type: 'stage', agent: 'planner', fields: { question: 'Keep a changelog per package or one for the repo?' } });
+      },
+    };
+    const final = await drive(run, team);
+    expect(final.state).toBe('ask');
+    expect(final.abortReason).toBeUndefined();
+    expect(summoned).toBe(1);
   });
 });
