@@ -81395,7 +81395,10 @@ var fieldSchemas = {
   plan: planSchema.describe("The structured plan: ordered steps, plus assumptions and risks."),
   directive: nonEmpty("directive").describe("The instruction for the executor's next cycle."),
   summary: nonEmpty("summary").describe("What the run achieved, for the pull request or the abort report."),
-  question: nonEmpty("question").describe("A clarifying question for the maintainer; the run waits for the answer."),
+  question: external_exports.union([
+    nonEmpty("question"),
+    external_exports.object({ text: nonEmpty("question text"), options: external_exports.array(nonEmpty("an option")).min(2).max(10).optional() }).strict()
+  ]).transform((q) => typeof q === "string" ? q : [q.text, ...(q.options ?? []).map((o, i) => `${i + 1}. ${o}`)].join("\n")).describe("A clarifying question for the maintainer, as text or { text, options }; planning waits for the answer."),
   result: nonEmpty("result").describe("What you did for the current directive and what you observed."),
   outcome: outcomeSchema.describe("done: directive complete; replan: the plan needs revising; abort: cannot continue.")
 };

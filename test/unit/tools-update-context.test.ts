@@ -78,3 +78,19 @@ describe('update_context tool', () => {
     expect(props('executor')).toEqual(['outcome', 'result']);
   });
 });
+
+describe('update_context question', () => {
+  it('takes a question with options and stages it as one string the maintainer can answer', async () => {
+    let staged: unknown;
+    const tool = createUpdateContextTool('planner', (fields) => {
+      staged = fields;
+      return 'ok';
+    });
+    const box = createToolbox([tool]);
+    const outcome = await box.call('update_context', JSON.stringify({ question: { text: 'Which file?', options: ['src/greet.js', 'src/farewell.js'] } }));
+    expect(outcome.ok).toBe(true);
+    expect(staged).toEqual({ question: 'Which file?\n1. src/greet.js\n2. src/farewell.js' });
+    const bad = await box.call('update_context', JSON.stringify({ question: { text: 'Which file?', options: ['only one'] } }));
+    expect(bad.ok).toBe(false);
+  });
+});
