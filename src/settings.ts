@@ -48,6 +48,18 @@ export interface Settings {
   /** Empty means: the repository's default branch (or a pull request's head). */
   baseBranch: string;
   botLogin: string;
+  /** Bot logins whose comments may command plangate. */
+  allowedBots: string[];
+  requireDistinctApprover: boolean;
+  /** HMAC key for plan records; empty: records are unsigned. */
+  recordSecret: string;
+  /** Least permission whose thread comments reach the planner. */
+  contextPermission: RepoRole;
+  /** Unprivileged user commands run as; empty: the action's own user. */
+  commandUser: string;
+  /** Extra environment variable names commands receive. */
+  commandEnv: string[];
+  maxWriteBytes: number;
   configFile: string;
   config: RepoConfig;
   runner: RunnerEnvironment;
@@ -130,6 +142,15 @@ const orDefault = (values: string[], fallback: string[]): string[] => (values.le
 const wholeNumber = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
+/** YAML 1.2 booleans, as GitHub's own `getBooleanInput` reads them. */
+const booleanInput = z.enum(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'], 'must be true or false').transform((v) => v.toLowerCase() === 'true');
+
+/** Secrets-bearing names are refused outright: naming one would hand it to every command. */
+const envNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+  .refine((name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name), 'looks like a secret, which commands must never receive');
+
 const withDefault = (fallback: string) => z.string().transform((v) => v.trim() || fallback);
 
 function readRunner(env: NodeJS.ProcessEnv): RunnerEnvironment {
@@ -185,7 +206,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const baseURL = input('base-url', withDefault('https://api.openai.com/v1').pipe(httpUrl));
   const plannerKey = input('planner-api-key', z.string()) || apiKey;
   const executorKey = input('executor-api-key', z.string()) || apiKey;
-  for (const secret of [githubToken, apiKey, plannerKey, executorKey]) {
+  const recordSecret = input('record-secret', z.string());
+  for (const secret of [githubToken, apiKey, plannerKey, executorKey, recordSecret]) {
     if (secret) core.setSecret(secret);
   }
   const runner = readRunner(env);
@@ -215,6 +237,17 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     branchPrefix: input('branch-prefix', withDefault('plangate/').pipe(branchPrefixSchema)),
     baseBranch: input('base-branch', z.string().trim()),
     botLogin: input('bot-login', withDefault('github-actions[bot]')),
+    allowedBots: lines('allowed-bots'),
+    requireDistinctApprover: input('require-distinct-approver', withDefault('false').pipe(booleanInput)),
+    recordSecret,
+    contextPermission: input('context-permission', withDefault('triage').pipe(roleSchema)),
+    commandUser: input('command-user', z.string().trim().regex(/^([a-z_][a-z0-9_-]*)?$/i, 'must be a user name')),
+    commandEnv: lines('command-env').map((name) => {
+      const parsed = envNameSchema.safeParse(name);
+      if (!parsed.success) throw new SettingsError(`Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? 'bad name'} (${JSON.stringify(name)}).`);
+      return parsed.data;
+    }),
+    maxWriteBytes: input('max-write-bytes', withDefault('1048576').pipe(wholeNumber(1, 1024 * 1024 * 1024))),
     configFile,
     config,
     runner,
