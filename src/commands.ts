@@ -40,6 +40,8 @@ export interface CommandSource {
   commentId: number;
   commentUrl: string;
   author: string;
+  /** The comment text as created: a later edit of the comment is never read as a command. */
+  body: string;
 }
 
 export type Command =
@@ -86,14 +88,16 @@ export function parseCommentCommand(
  * Decides what an `issue_comment` event asks for. Only newly created comments count: an edited
  * comment is never replayed as a command.
  */
-export function commandFromIssueComment(payload: unknown, botLogin: string): Command {
+export function commandFromIssueComment(payload: unknown, botLogin: string, allowedBots: readonly string[] = []): Command {
   const parsed = issueCommentEventSchema.safeParse(payload);
   if (!parsed.success) return { kind: 'ignore', reason: 'the event payload is not an issue comment' };
   const event = parsed.data;
   if (event.action !== 'created') return { kind: 'ignore', reason: `comment was ${event.action}, not created` };
   const author = event.comment.user;
   if (author.login === botLogin) return { kind: 'ignore', reason: 'the comment is plangate’s own' };
-  if (isBot(author)) return { kind: 'ignore', reason: `comments by bots (${author.login}) are not commands` };
+  if (isBot(author) && !allowedBots.includes(author.login)) {
+    return { kind: 'ignore', reason: `comments by bots (${author.login}) are not commands unless listed in allowed-bots` };
+  }
   const parsedCommand = parseCommentCommand(event.comment.body ?? '');
   if (!parsedCommand) return { kind: 'ignore', reason: 'the comment’s first line is not a plangate command' };
   const source: CommandSource = {
@@ -106,6 +110,7 @@ export function commandFromIssueComment(payload: unknown, botLogin: string): Com
     commentId: event.comment.id,
     commentUrl: event.comment.html_url ?? '',
     author: author.login,
+    body: event.comment.body ?? '',
   };
   if (parsedCommand.name === 'approve') {
     // A malformed id is kept as given so the refusal can quote it.

@@ -22,7 +22,7 @@ export async function run(): Promise<void> {
   let secrets: string[] = [];
   try {
     const settings = readSettings();
-    secrets = [settings.githubToken, settings.planner.apiKey, settings.executor.apiKey].filter(Boolean);
+    secrets = [settings.githubToken, settings.planner.apiKey, settings.executor.apiKey, settings.recordSecret].filter(Boolean);
     const command = readCommand(settings);
     if (command.kind === 'ignore') {
       core.info(`Nothing to do: ${command.reason}.`);
@@ -69,7 +69,7 @@ function readCommand(settings: Settings): Command {
   } catch (error) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error)}`, { cause: error });
   }
-  return commandFromIssueComment(payload, settings.botLogin);
+  return commandFromIssueComment(payload, settings.botLogin, settings.allowedBots);
 }
 
 function createContext(settings: Settings, secrets: string[]): RunContext {
@@ -77,6 +77,7 @@ function createContext(settings: Settings, secrets: string[]): RunContext {
   const octokit = createGitHubClient(settings.githubToken, runner.apiUrl);
   return {
     settings,
+    secrets,
     thread: createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets),
     git: createGit(runner.workspace),
     planner: lazyClient('planner', settings.planner),

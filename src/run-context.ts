@@ -14,6 +14,8 @@ export interface RunContext {
   git: Git;
   planner: ChatClient;
   executor: ChatClient;
+  /** Every secret the run holds, for scrubbing what models and GitHub see. */
+  secrets: readonly string[];
   /** Link to this job's run page, for comments and the PR. */
   runUrl: string;
   /** Writes the job summary; a no-op where the runner offers none. */

@@ -43,6 +43,11 @@ export function workshopText(facts: WorkshopFacts, whose: 'The executor' | 'You'
   return `## Tools\n\n${whose} ${whose === 'You' ? 'have' : 'has'}: ${facts.executorTools.join(', ')}. The workspace rules above say which commands may run and which paths are protected.`;
 }
 
+/** The thread the objective came from, already marked untrusted by the host. */
+export function threadText(thread: string | undefined): string {
+  return thread ? `## The thread (untrusted data)\n\n${thread}` : '';
+}
+
 /** Questions the planner asked and the answers a human gave, in order. */
 export function clarificationsText(clarifications: readonly { question: string; answer: string }[] | undefined): string {
   if (!clarifications?.length) return '';

@@ -30,11 +30,13 @@ export interface Summons {
    * planner, whose work is reading. Defaults to DEFAULT_STALL_LIMIT.
    */
   stallLimit?: number;
+  /** Applied to every tool output before it enters the session: no secret ever reaches a model. */
+  redact?: (text: string) => string;
 }
 
 const notRun = (why: string) => `Not run: ${why}`;
 
-export async function summon({ session, client, toolbox, run, message, onUsage, stallLimit }: Summons): Promise<void> {
+export async function summon({ session, client, toolbox, run, message, onUsage, stallLimit, redact = (t) => t }: Summons): Promise<void> {
   const role = client.role;
   const startState = run.snapshot.state;
   const guarded = session.role === 'executor';
@@ -71,7 +73,7 @@ export async function summon({ session, client, toolbox, run, message, onUsage, 
         }
         const outcome = await toolbox.call(call.function.name, call.function.arguments);
         core.info(`${role} → ${call.function.name}: ${outcome.ok ? 'ok' : 'refused'}`);
-        session.append({ role: 'tool', tool_call_id: call.id, content: outcome.output });
+        session.append({ role: 'tool', tool_call_id: call.id, content: redact(outcome.output) });
         results.push({ name: call.function.name, ok: outcome.ok });
       }
       if (run.snapshot.state !== startState || run.finished) break;

@@ -12,6 +12,7 @@ import { executorMessage, executorSystemPrompt } from './executor.js';
 import { plannerMessage, plannerSystemPrompt } from './planner.js';
 import type { RunState } from './run-state.js';
 import { Session } from './session.js';
+import { redact } from '../redact.js';
 import { summon } from './summon.js';
 import { workspaceRulesText } from './workspace-rules.js';
 
@@ -34,6 +35,8 @@ export interface TeamOptions {
   commandTimeoutMs: number;
   /** Idle executor exchanges in a row before it is nudged; twice as many stop it (see stall-guard). */
   stallLimit: number;
+  /** Secrets the host knows; tool output is scrubbed of them (and of token shapes) before a model sees it. */
+  secrets?: readonly string[];
   onUsage(role: Role, model: string, tokens: TokenUsage): void;
 }
 
@@ -64,6 +67,7 @@ export function createTeam(options: TeamOptions): Team {
     }),
     createUpdateContextTool('executor', stager(run, 'executor')),
   ]);
+  const scrub = (text: string) => redact(text, options.secrets ?? []);
   const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   // Per-repository rules travel in user messages, never in the frozen prefix.
   const rules = workspaceRulesText({
@@ -87,6 +91,7 @@ export function createTeam(options: TeamOptions): Team {
           // Every planner session is fresh, so each one is told the rules (for the directives' checks).
           message: `${rules}\n\n${plannerMessage(run.snapshot, facts)}`,
           onUsage: (tokens) => options.onUsage('planner', options.planner.model, tokens),
+          redact: scrub,
         });
       } else if (role === 'executor') {
         const fresh = executorSession === undefined;
@@ -99,6 +104,7 @@ export function createTeam(options: TeamOptions): Team {
           // The session keeps the rules from its first message; repeating them would only cost tokens.
           message: fresh ? `${rules}\n\n${executorMessage(run.snapshot, facts, true)}` : executorMessage(run.snapshot, facts, false),
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
+          redact: scrub,
           stallLimit: options.stallLimit,
         });
       }

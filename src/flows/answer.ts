@@ -2,6 +2,8 @@ import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import { reduce } from '../machine/reducer.js';
 import { hasRole } from '../permissions.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
+import { stripHidden } from '../untrusted.js';
+import { refuseIfEdited } from './command-comment.js';
 import { findLiveRecord } from './live-record.js';
 import { planAndPublish } from './planning.js';
 import { refuse } from './refuse.js';
@@ -13,7 +15,10 @@ import { refuse } from './refuse.js';
 export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/answer', reason, fix);
-  const live = await findLiveRecord(ctx, command.thread.number);
+  const comments = await thread.listComments(command.thread.number);
+  const edited = await refuseIfEdited(ctx, command, '/answer', comments);
+  if (edited) return edited;
+  const live = await findLiveRecord(ctx, comments);
   if (!live.ok) return no(live.refusal, live.fix);
   const { record } = live;
   // The requester may answer their own question; anyone else needs the trigger permission.
@@ -29,11 +34,12 @@ export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>):
   if (record.status !== 'asking') {
     return no('the planner has no open question on this thread.', 'Use `/revise <feedback>` to change a plan, or `/plan` for a new one.');
   }
-  if (!command.text) return no('the answer is empty.', 'Write it after the command: `/answer <your answer>`.');
+  const text = stripHidden(command.text).trim();
+  if (!text) return no('the answer is empty.', 'Write it after the command: `/answer <your answer>`.');
   if (!settings.planner.apiKey) {
     return no('no API key is configured for the planner model.', 'Set the `api-key` input (or `planner-api-key`) from a repository secret.');
   }
   await thread.react(command.commentId, 'eyes');
-  const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: 'answer', text: command.text });
-  return planAndPublish(ctx, { source: command, requestedBy: record.requestedBy, snapshot, base: record.base, spent: record.usage });
+  const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: 'answer', text });
+  return planAndPublish(ctx, { source: command, requestedBy: record.requestedBy, snapshot, base: record.base, spent: record.usage, comments });
 }

@@ -1,7 +1,8 @@
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
-import { renderPlanComment } from '../render/plan-comment.js';
+import { hashIssue } from '../record/plan-record.js';
+import { refuseIfEdited } from './command-comment.js';
 import { execute } from './execution.js';
-import { findLiveRecord } from './live-record.js';
+import { findLiveRecord, renderRecord } from './live-record.js';
 import { branchFor } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
 
@@ -13,9 +14,12 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const { settings, thread } = ctx;
   const issue = command.thread.number;
   const no = (reason: string, fix: string) => refuse(thread, command, '/approve', reason, fix);
-  const denied = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'Ask a maintainer to approve the plan.');
-  if (denied) return denied;
-  const live = await findLiveRecord(ctx, issue);
+  const allowed = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'Ask a maintainer to approve the plan.');
+  if ('refused' in allowed) return allowed.refused;
+  const comments = await thread.listComments(issue);
+  const edited = await refuseIfEdited(ctx, command, '/approve', comments);
+  if (edited) return edited;
+  const live = await findLiveRecord(ctx, comments);
   if (!live.ok) return no(live.refusal, live.fix);
   const { comment, record } = live;
   const id = record.planId;
@@ -42,6 +46,19 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
     default:
       return no(`plan \`${id}\` is ${record.status}.`, 'Ask for a new plan with `/plan`.');
   }
+  if (settings.requireDistinctApprover && command.author === record.requestedBy) {
+    return no(
+      `@${command.author} asked for plan \`${id}\`, and this repository requires a different person to approve it.`,
+      'Ask another maintainer to approve.',
+    );
+  }
+  // The approval is bound to the thread the plan was made from, as well as to the plan itself.
+  if (hashIssue(command.thread.title, command.thread.body) !== record.issueHash) {
+    return no(
+      `the title or description of #${issue} changed after plan \`${id}\` was made.`,
+      'Ask for a new plan with `/plan` (or `/revise <feedback>`) so it reflects the current text.',
+    );
+  }
   if (record.policy === 'plan-only') {
     return no(`plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`, 'Change the `policy` input to `plan-for-approval` and ask for a new plan.');
   }
@@ -54,6 +71,6 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
 
   const executing = { ...record, status: 'executing' as const, approvedBy: command.author, branch: branchFor(ctx, issue, id) };
   await thread.react(command.commentId, 'rocket');
-  await thread.updateComment(comment.id, renderPlanComment(executing));
-  return execute(ctx, { record: executing, planComment: comment, source: command });
+  const planComment = await thread.updateComment(comment.id, renderRecord(ctx, executing));
+  return execute(ctx, { record: executing, planComment, source: command });
 }

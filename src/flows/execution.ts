@@ -4,8 +4,7 @@ import type { Comment } from '../github/thread.js';
 import { executorOnlyMachine } from '../machine/executor-only.js';
 import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
-import type { PlanRecord } from '../record/plan-record.js';
-import { renderPlanComment } from '../render/plan-comment.js';
+import { hashIssue, type PlanRecord } from '../record/plan-record.js';
 import { renderProgressComment } from '../render/progress-comment.js';
 import { pullRequestTitle, renderPullRequestBody } from '../render/pull-request.js';
 import type { RunView } from '../render/run-view.js';
@@ -13,6 +12,7 @@ import { renderUsageTable } from '../render/usage-table.js';
 import { commitAll, pushWithLease, startBranch } from '../repo/branch.js';
 import { botIdentity } from '../repo/git.js';
 import type { FlowResult, RunContext } from '../run-context.js';
+import { renderRecord } from './live-record.js';
 import { startTeamRun } from './run-team.js';
 
 /**
@@ -62,12 +62,20 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
   const progress = await thread.postComment(issue, renderProgressComment(view(team.run.snapshot)));
 
   const author = botIdentity(settings.botLogin);
+  let planBody = planComment?.body;
+  const writePlan = async (next: PlanRecord) => {
+    if (!planComment) return;
+    // What GitHub stored is what a later check compares against.
+    planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, next))).body;
+  };
   let pushed: string | undefined;
   const checkpoint = async (snapshot: Snapshot) => {
     const cycle = snapshot.context.history.length;
     const title = (snapshot.context.history.at(-1)?.directive.split('\n')[0] ?? '').slice(0, 60);
     const sha = await commitAll(ctx.git, `plangate: cycle ${cycle} of plan ${record.planId}: ${title}\n\nRefs #${issue}`, author);
     if (sha) {
+      // The first push publishes the work: the approval must still hold right then.
+      if (!pushed) await recheckApproval(ctx, record, planComment?.id, planBody);
       await pushWithLease(ctx.git, branch, pushed);
       pushed = sha;
     }
@@ -82,7 +90,7 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
   } catch (error) {
     // The run cannot go on (git or GitHub failed): never leave the plan looking as if it still runs.
     const reason = `the run failed: ${error instanceof Error ? error.message : String(error)}`;
-    if (planComment) await thread.updateComment(planComment.id, renderPlanComment({ ...record, status: 'aborted' })).catch(() => undefined);
+    await writePlan({ ...record, status: 'aborted' }).catch(() => undefined);
     await thread
       .updateComment(progress.id, renderProgressComment(view(team.run.snapshot, { ended: { outcome: 'aborted', reason } })))
       .catch(() => undefined);
@@ -96,6 +104,8 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
     : { outcome: 'done' };
   let pullRequest: { number: number; url: string } | undefined;
   if (pushed) {
+    // And again right before the pull request asks anyone to merge it.
+    await recheckApproval(ctx, record, planComment?.id, planBody);
     const body = renderPullRequestBody(view(final, { ended }));
     const existing = await thread.findOpenPullRequest(branch, record.base.ref);
     const pr = existing
@@ -111,7 +121,7 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
   }
   // The record keeps the approved snapshot: its hash must keep matching the plan that was shown.
   record = { ...record, status: aborted ? 'aborted' : 'done', ...(pullRequest ? { pullRequest } : {}) };
-  if (planComment) await thread.updateComment(planComment.id, renderPlanComment(record));
+  await writePlan(record);
   await thread.updateComment(progress.id, renderProgressComment(view(final, { ended, pullRequestUrl: pullRequest?.url })));
   await thread.react(source.commentId, aborted ? '-1' : 'hooray').catch(() => undefined);
   await ctx.writeSummary(
@@ -133,6 +143,23 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
     prUrl: pullRequest?.url,
     usage: team.totals(),
   };
+}
+
+/**
+ * Re-validates an approval before work is published: the plan comment still reads as plangate left
+ * it (no edit, no newer status) and the thread's title and body are those the plan was made from.
+ */
+async function recheckApproval(ctx: RunContext, record: PlanRecord, planCommentId: number | undefined, planBody: string | undefined): Promise<void> {
+  const changed: string[] = [];
+  if (planCommentId !== undefined) {
+    const current = await ctx.thread.getComment(planCommentId).catch(() => undefined);
+    if (current?.body !== planBody) changed.push('the plan comment was edited or removed');
+  }
+  const issue = await ctx.thread.getIssue(record.issue);
+  if (hashIssue(issue.title, issue.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
+  if (changed.length > 0) {
+    throw new Error(`the approval of plan ${record.planId} no longer holds (${changed.join('; ')}); nothing more was pushed`);
+  }
 }
 
 /** Makes sure the plan's base commit is present, even in a shallow checkout. */

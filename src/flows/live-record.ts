@@ -1,27 +1,59 @@
+import * as core from '@actions/core';
 import type { Comment } from '../github/thread.js';
-import { decodeRecord, hasRecordMarker, type PlanRecord } from '../record/plan-record.js';
+import { decodeRecord, hasRecordMarker, sealRecord, type PlanRecord } from '../record/plan-record.js';
 import { verifyPlanComment } from '../record/verify.js';
 import { renderPlanComment } from '../render/plan-comment.js';
 import type { RunContext } from '../run-context.js';
+import { redact } from '../redact.js';
 
 /**
- * Finds the thread's live record: the newest plan comment by the bot. Older ones are history. The
- * record is verified before anyone acts on it; an unverifiable one is a refusal, never a guess.
+ * The plan records on a thread: written signed, read verified. The live record is the newest plan
+ * comment by the bot; it is believed only when its hash and signature hold, it reads exactly as
+ * rendered, and GitHub says the bot itself made the last edit. Anything else is a refusal, never a guess.
  */
 export type LiveRecord =
   | { ok: true; comment: Comment; record: PlanRecord; earlierIds: string[] }
   | { ok: false; refusal: string; fix: string };
 
-export async function findLiveRecord(ctx: RunContext, issue: number): Promise<LiveRecord> {
-  const { botLogin } = ctx.settings;
-  const candidates = (await ctx.thread.listComments(issue)).filter((c) => c.author === botLogin && hasRecordMarker(c.body));
+/** The body of a record's comment, signed with the repository's record secret when there is one. */
+export function renderRecord(ctx: RunContext, record: PlanRecord): string {
+  return renderPlanComment(sealRecord(record, ctx.settings.recordSecret));
+}
+
+/** A record's comment as GitHub holds it: plangate scrubs every body of secrets and token shapes before posting. */
+const renderForVerify = (ctx: RunContext) => (record: PlanRecord) => redact(renderPlanComment(record), ctx.secrets);
+
+/** Strips `[bot]` so REST and GraphQL spellings of one account compare equal. */
+const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
+
+export async function findLiveRecord(ctx: RunContext, comments: readonly Comment[]): Promise<LiveRecord> {
+  const { botLogin, recordSecret } = ctx.settings;
+  const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));
   const live = candidates.at(-1);
   if (!live) {
     return { ok: false, refusal: 'there is no plan on this thread.', fix: 'Ask for one first with `/plan <objective>`.' };
   }
-  const verdict = verifyPlanComment(live, botLogin, renderPlanComment);
+  const verdict = verifyPlanComment(live, botLogin, renderForVerify(ctx), recordSecret);
   if (!verdict.ok) {
     return { ok: false, refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: 'Ask for a new plan with `/plan`.' };
+  }
+  let editor: string | null;
+  try {
+    editor = (await ctx.thread.lastEditor(live.nodeId)).editor;
+  } catch (error) {
+    core.warning(`Could not read who last edited plan ${verdict.record.planId}: ${error instanceof Error ? error.message : String(error)}`);
+    return {
+      ok: false,
+      refusal: `GitHub did not say who last edited plan \`${verdict.record.planId}\`, so it cannot be trusted.`,
+      fix: 'Try again in a moment; if it keeps failing, ask for a new plan with `/plan`.',
+    };
+  }
+  if (editor !== null && account(editor) !== account(botLogin)) {
+    return {
+      ok: false,
+      refusal: `the comment of plan \`${verdict.record.planId}\` was edited by @${editor} after plangate posted it.`,
+      fix: 'A plan can be approved only as plangate posted it. Ask for a new plan with `/plan` or `/revise <feedback>`.',
+    };
   }
   const earlierIds = candidates.slice(0, -1).flatMap((c) => {
     const decoded = decodeRecord(c.body);
@@ -31,12 +63,13 @@ export async function findLiveRecord(ctx: RunContext, issue: number): Promise<Li
 }
 
 /** Marks the thread's earlier open records (proposed, asking, answered) superseded by a newer one. */
-export async function supersedeEarlier(ctx: RunContext, issue: number, newPlanId: string): Promise<void> {
-  for (const comment of await ctx.thread.listComments(issue)) {
-    if (comment.author !== ctx.settings.botLogin || !hasRecordMarker(comment.body)) continue;
-    const verdict = verifyPlanComment(comment, ctx.settings.botLogin, renderPlanComment);
+export async function supersedeEarlier(ctx: RunContext, comments: readonly Comment[], newPlanId: string): Promise<void> {
+  const { botLogin, recordSecret } = ctx.settings;
+  for (const comment of comments) {
+    if (comment.author !== botLogin || !hasRecordMarker(comment.body)) continue;
+    const verdict = verifyPlanComment(comment, botLogin, renderForVerify(ctx), recordSecret);
     if (!verdict.ok || verdict.record.planId === newPlanId) continue;
     if (!['proposed', 'asking', 'answered'].includes(verdict.record.status)) continue;
-    await ctx.thread.updateComment(comment.id, renderPlanComment({ ...verdict.record, status: 'superseded', supersededBy: newPlanId }));
+    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...verdict.record, status: 'superseded', supersededBy: newPlanId }));
   }
 }

@@ -1,11 +1,14 @@
 import { defaultPolicy, initialSnapshot } from '../machine/planner-executor.js';
 import { executorOnlySnapshot } from '../machine/executor-only.js';
 import { emptyUsage } from '../models/usage.js';
-import { hashContext, planIdFor, type PlanRecord } from '../record/plan-record.js';
+import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
+import { stripHidden } from '../untrusted.js';
+import { refuseIfEdited } from './command-comment.js';
 import { execute } from './execution.js';
 import { branchFor, planAndPublish, resolveBase } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
+import { threadContext } from './thread-context.js';
 
 /**
  * `/plan`: the read-only planner studies the repository at the base commit and plangate posts what
@@ -14,10 +17,15 @@ import { refuse, refuseUnlessRole } from './refuse.js';
  */
 export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
-  const denied = await refuseUnlessRole(thread, command, '/plan', settings.triggerPermission, 'Ask a maintainer to run /plan, or change the `trigger-permission` input.');
-  if (denied) return denied;
-  const objective = command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n');
-  if (!objective.trim()) {
+  const issue = command.thread.number;
+  const allowed = await refuseUnlessRole(thread, command, '/plan', settings.triggerPermission, 'Ask a maintainer to run /plan, or change the `trigger-permission` input.');
+  if ('refused' in allowed) return allowed.refused;
+  const comments = await thread.listComments(issue);
+  const edited = await refuseIfEdited(ctx, command, '/plan', comments);
+  if (edited) return edited;
+  // Hidden text (HTML comments, zero-width and bidi characters) never reaches a model.
+  const objective = stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n')).trim();
+  if (!objective) {
     return refuse(thread, command, '/plan', 'there is no objective.', 'Write it after the command: `/plan <what should be done>`.');
   }
   const executorOnly = settings.policy === 'executor-only';
@@ -31,11 +39,12 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
   if ('refusal' in base) return refuse(thread, command, '/plan', base.refusal, base.fix);
   const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
   if (!executorOnly) {
-    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot: initialSnapshot(objective, policy), base });
+    const snapshot = initialSnapshot(objective, policy);
+    snapshot.context.thread = await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]]));
+    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, comments });
   }
 
   const snapshot = executorOnlySnapshot(objective, policy);
-  const issue = command.thread.number;
   const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, command.commentId);
   const record: PlanRecord & { approvedBy: string; branch: string } = {
     v: 1,
@@ -50,6 +59,7 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
     policy: settings.policy,
     machine: 'executor-only',
     planningCostUsd: 0,
+    issueHash: hashIssue(command.thread.title, command.thread.body),
     snapshot,
     usage: emptyUsage(),
     approvedBy: command.author,

@@ -4,13 +4,13 @@ import { executorOnlySnapshot } from '../machine/executor-only.js';
 import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
 import { emptyUsage, type UsageLedger } from '../models/usage.js';
-import { hashContext, planIdFor, type PlanRecord } from '../record/plan-record.js';
-import { renderPlanComment } from '../render/plan-comment.js';
+import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
+import type { Comment } from '../github/thread.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { checkoutCommit, fetchBranch } from '../repo/branch.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { execute } from './execution.js';
-import { supersedeEarlier } from './live-record.js';
+import { renderRecord, supersedeEarlier } from './live-record.js';
 import { startTeamRun, usageTotals } from './run-team.js';
 
 /**
@@ -24,6 +24,8 @@ export interface PlanningRequest {
   snapshot: Snapshot;
   base: Base;
   spent?: UsageLedger;
+  /** The thread's comments as read at the start of the run; earlier records among them are superseded. */
+  comments: readonly Comment[];
 }
 
 export interface Base {
@@ -55,6 +57,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     policy: settings.policy,
     machine,
     planningCostUsd: usageTotals(ledger, ctx).costUsd,
+    issueHash: hashIssue(source.thread.title, source.thread.body),
     snapshot: s,
     usage: ledger,
   });
@@ -83,15 +86,15 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
 
   const status: PlanRecord['status'] = asking ? 'asking' : answered ? 'answered' : 'proposed';
   const posted = record(status, snapshot);
-  await supersedeEarlier(ctx, issue, posted.planId);
+  await supersedeEarlier(ctx, request.comments, posted.planId);
   if (planned && settings.policy === 'plan-first') {
     // plan-first: the plan is shown, then carried out in the same run; the requester's command is the approval.
     const executing = { ...posted, status: 'executing' as const, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, posted.planId) };
-    const comment = await thread.postComment(issue, renderPlanComment(executing));
+    const comment = await thread.postComment(issue, renderRecord(ctx, executing));
     await thread.react(source.commentId, 'rocket').catch(() => undefined);
     return execute(ctx, { record: executing, planComment: comment, source });
   }
-  const comment = await thread.postComment(issue, renderPlanComment(posted));
+  const comment = await thread.postComment(issue, renderRecord(ctx, posted));
   core.info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
   const what = asking ? 'a question' : answered ? 'an answer (nothing to change)' : `plan ${posted.planId}`;
   await ctx.writeSummary([`### plangate: posted ${what}`, '', `[Comment](${comment.url})`, '', renderUsageTable(team.usage())].join('\n'));

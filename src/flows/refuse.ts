@@ -24,7 +24,7 @@ export async function refuse(
 
 /**
  * Refuses a command whose author lacks `required` on this repository, read from the permission
- * API; returns undefined when the author may go ahead.
+ * API. Otherwise returns the author's role, which callers reuse instead of asking again.
  */
 export async function refuseUnlessRole(
   thread: Thread,
@@ -32,8 +32,9 @@ export async function refuseUnlessRole(
   command: string,
   required: RepoRole,
   fix: string,
-): Promise<FlowResult | undefined> {
+): Promise<{ refused: FlowResult } | { role: RepoRole }> {
   const role = await thread.permissionOf(source.author);
-  if (hasRole(role, required)) return undefined;
-  return refuse(thread, source, command, `@${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher.`, fix);
+  if (hasRole(role, required)) return { role };
+  const reason = `@${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher.`;
+  return { refused: await refuse(thread, source, command, reason, fix) };
 }

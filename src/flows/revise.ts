@@ -1,6 +1,9 @@
 import { initialSnapshot } from '../machine/planner-executor.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
+import { stripHidden } from '../untrusted.js';
+import { refuseIfEdited } from './command-comment.js';
 import { findLiveRecord } from './live-record.js';
+import { threadContext } from './thread-context.js';
 import { planAndPublish, resolveBase } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
 
@@ -11,10 +14,14 @@ import { refuse, refuseUnlessRole } from './refuse.js';
 export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/revise', reason, fix);
-  const denied = await refuseUnlessRole(thread, command, '/revise', settings.triggerPermission, 'Ask a maintainer to revise the plan.');
-  if (denied) return denied;
-  if (!command.feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');
-  const live = await findLiveRecord(ctx, command.thread.number);
+  const allowed = await refuseUnlessRole(thread, command, '/revise', settings.triggerPermission, 'Ask a maintainer to revise the plan.');
+  if ('refused' in allowed) return allowed.refused;
+  const feedback = stripHidden(command.feedback).trim();
+  if (!feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');
+  const comments = await thread.listComments(command.thread.number);
+  const edited = await refuseIfEdited(ctx, command, '/revise', comments);
+  if (edited) return edited;
+  const live = await findLiveRecord(ctx, comments);
   if (!live.ok) return no(live.refusal, live.fix);
   const { record } = live;
   const { plan } = record.snapshot.context;
@@ -32,7 +39,8 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
   snapshot.context = {
     ...snapshot.context,
     ...(context.clarifications ? { clarifications: context.clarifications } : {}),
-    revisions: [...(context.revisions ?? []), { plan, feedback: command.feedback }],
+    revisions: [...(context.revisions ?? []), { plan, feedback }],
+    thread: await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]])),
   };
-  return planAndPublish(ctx, { source: command, requestedBy: record.requestedBy, snapshot, base, spent: record.usage });
+  return planAndPublish(ctx, { source: command, requestedBy: record.requestedBy, snapshot, base, spent: record.usage, comments });
 }

@@ -40,6 +40,7 @@ export function startTeamRun(
     protectedPaths: settings.protectedPaths,
     commandTimeoutMs,
     stallLimit: settings.stallLimit,
+    secrets: ctx.secrets,
     onUsage: (role: Role, model, tokens) => {
       ledger = addTurn(ledger, role, model, tokens);
     },

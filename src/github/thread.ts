@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { GitHubClient } from './client.js';
 import { roleSchema, type RepoRole } from '../permissions.js';
 import { fitBody } from '../render/limits.js';
@@ -16,6 +17,8 @@ export interface RepoRef {
 
 export interface Comment {
   id: number;
+  /** GraphQL's id for the comment, the handle `lastEditor` needs. */
+  nodeId: string;
   body: string;
   author: string;
   url: string;
@@ -35,6 +38,22 @@ export interface PullRequest {
   sameRepo: boolean;
 }
 
+/** Who last edited a comment, as GitHub's GraphQL API reports it. */
+export interface LastEdit {
+  /**
+   * REST spelling of the last editor's login (`name[bot]` for an app), `ghost` when the account
+   * is gone, null when the comment was never edited.
+   */
+  editor: string | null;
+  editedAt: string | null;
+}
+
+export interface IssueText {
+  title: string;
+  body: string;
+  author: string;
+}
+
 export interface Thread {
   repoRef: RepoRef;
   /** The repository role of a user; an API error means no permission, never a guess. */
@@ -43,6 +62,10 @@ export interface Thread {
   postComment(issue: number, body: string): Promise<Comment>;
   updateComment(commentId: number, body: string): Promise<Comment>;
   listComments(issue: number): Promise<Comment[]>;
+  getComment(commentId: number): Promise<Comment>;
+  /** Who last edited a comment; REST cannot tell, so this asks GraphQL. Errors propagate. */
+  lastEditor(commentNodeId: string): Promise<LastEdit>;
+  getIssue(number: number): Promise<IssueText>;
   defaultBranch(): Promise<string>;
   pullRequest(number: number): Promise<PullRequest>;
   findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined>;
@@ -52,6 +75,7 @@ export interface Thread {
 
 interface RawComment {
   id: number;
+  node_id: string;
   body?: string | null;
   user: { login: string } | null;
   html_url: string;
@@ -69,12 +93,50 @@ interface RawPull {
 function toComment(raw: RawComment): Comment {
   return {
     id: raw.id,
+    nodeId: raw.node_id,
     body: raw.body ?? '',
     author: raw.user?.login ?? '',
     url: raw.html_url,
     createdAt: raw.created_at,
     updatedAt: raw.updated_at,
   };
+}
+
+/**
+ * The only GraphQL plangate sends. `__typename` tells an app's bot from a person, because GraphQL
+ * drops the `[bot]` suffix that REST (and the `bot-login` input) carry.
+ */
+const LAST_EDITOR_QUERY = `query plangateLastEditor($id: ID!) {
+  node(id: $id) {
+    ... on IssueComment {
+      editor { __typename login }
+      lastEditedAt
+    }
+  }
+}`;
+
+const lastEditorAnswer = z.object({
+  node: z
+    .object({
+      editor: z.object({ __typename: z.string(), login: z.string() }).nullable(),
+      lastEditedAt: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+/** GitHub's REST name for a deleted account; an edit by one is still an edit. */
+const GHOST = 'ghost';
+
+function toLastEdit(commentNodeId: string, answer: unknown): LastEdit {
+  const { node } = lastEditorAnswer.parse(answer);
+  if (node === null) throw new Error(`GitHub knows no comment with node id ${commentNodeId}`);
+  const { editor, lastEditedAt } = node;
+  if (editor === null) {
+    // A deleted editor comes back null beside a timestamp: never report that as "not edited".
+    return { editor: lastEditedAt === null ? null : GHOST, editedAt: lastEditedAt };
+  }
+  const login = editor.__typename === 'Bot' && !editor.login.endsWith('[bot]') ? `${editor.login}[bot]` : editor.login;
+  return { editor: login, editedAt: lastEditedAt };
 }
 
 function toPull(raw: RawPull): PullRequest {
@@ -118,6 +180,17 @@ export function createThread(octokit: GitHubClient, repoRef: RepoRef, secrets: r
     async listComments(issue) {
       const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100 });
       return all.map(toComment);
+    },
+    async getComment(commentId) {
+      const { data } = await octokit.rest.issues.getComment({ owner, repo, comment_id: commentId });
+      return toComment(data);
+    },
+    async lastEditor(commentNodeId) {
+      return toLastEdit(commentNodeId, await octokit.graphql(LAST_EDITOR_QUERY, { id: commentNodeId }));
+    },
+    async getIssue(number) {
+      const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number });
+      return { title: data.title, body: data.body ?? '', author: data.user?.login ?? '' };
     },
     async defaultBranch() {
       const { data } = await octokit.rest.repos.get({ owner, repo });

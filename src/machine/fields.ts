@@ -65,6 +65,11 @@ export interface PlanContext {
   clarifications?: Clarification[];
   /** Filled by the host when a maintainer asks for a revision; never staged, so an agent cannot forge feedback. */
   revisions?: Revision[];
+  /**
+   * The thread the objective came from (issue text, comments from trusted users), already marked as
+   * untrusted data by the host; never staged.
+   */
+  thread?: string;
 }
 
 /**

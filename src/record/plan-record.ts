@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { outcomeSchema, planSchema, type PlanContext } from '../machine/fields.js';
@@ -30,6 +30,7 @@ const snapshotSchema = z.object({
     question: z.string().optional(),
     clarifications: z.array(z.object({ question: z.string(), answer: z.string() })).optional(),
     revisions: z.array(z.object({ plan: planSchema, feedback: z.string() })).optional(),
+    thread: z.string().optional(),
   }),
   policy: z.object({
     maxIterations: z.number().int().positive(),
@@ -72,7 +73,11 @@ export const planRecordSchema = z.object({
   usage: usageLedgerSchema,
   approvedBy: z.string().optional(),
   supersededBy: z.string().optional(),
+  /** Hash of the thread's title and body when the plan was made: an approval is bound to them too. */
+  issueHash: z.string().regex(/^[0-9a-f]{64}$/),
   branch: z.string().optional(),
+  /** HMAC of the rest of the record, when the repository configures a record secret. */
+  sig: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
 });
 
@@ -96,6 +101,34 @@ function canonical(value: unknown): string {
  */
 export function hashContext(context: PlanContext): string {
   return createHash('sha256').update(canonical(context)).digest('hex');
+}
+
+/** Binds a plan to the thread it was made on: a changed title or body makes it unapprovable. */
+export function hashIssue(title: string, body: string): string {
+  return createHash('sha256').update(canonical({ title, body })).digest('hex');
+}
+
+function signature(record: PlanRecord, secret: string): string {
+  const { sig: _sig, ...unsigned } = record;
+  return createHmac('sha256', secret).update(canonical(unsigned)).digest('hex');
+}
+
+/**
+ * Signs a record with the repository's record secret (no secret: no signature). Every write of a
+ * record goes through here, so a status change is signed like the original.
+ */
+export function sealRecord(record: PlanRecord, secret: string): PlanRecord {
+  const { sig: _sig, ...unsigned } = record;
+  return secret ? { ...unsigned, sig: signature(unsigned, secret) } : unsigned;
+}
+
+/** True when the record carries a valid signature for `secret`, or no secret is configured. */
+export function sealIsValid(record: PlanRecord, secret: string): boolean {
+  if (!secret) return true;
+  if (!record.sig) return false;
+  const expected = Buffer.from(signature(record, secret), 'hex');
+  const actual = Buffer.from(record.sig, 'hex');
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 /** A plan id that is stable for one command comment, so a re-run of the same `/plan` recognises its own plan. */

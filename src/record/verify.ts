@@ -1,5 +1,5 @@
 import type { Comment } from '../github/thread.js';
-import { decodeRecord, hashContext, type PlanRecord } from './plan-record.js';
+import { decodeRecord, hashContext, sealIsValid, type PlanRecord } from './plan-record.js';
 
 /**
  * Decides whether a comment's plan record can be believed. The record is trusted only in a comment
@@ -8,7 +8,12 @@ import { decodeRecord, hashContext, type PlanRecord } from './plan-record.js';
  */
 export type Verdict = { ok: true; record: PlanRecord } | { ok: false; reason: string };
 
-export function verifyPlanComment(comment: Comment, botLogin: string, render: (record: PlanRecord) => string): Verdict {
+export function verifyPlanComment(
+  comment: Comment,
+  botLogin: string,
+  render: (record: PlanRecord) => string,
+  secret = '',
+): Verdict {
   if (comment.author !== botLogin) {
     return { ok: false, reason: `the plan comment is not by ${botLogin}` };
   }
@@ -17,6 +22,9 @@ export function verifyPlanComment(comment: Comment, botLogin: string, render: (r
   const { record } = decoded;
   if (hashContext(record.snapshot.context) !== record.planHash) {
     return { ok: false, reason: `plan ${record.planId} does not match its hash` };
+  }
+  if (!sealIsValid(record, secret)) {
+    return { ok: false, reason: `plan ${record.planId} is not signed with this repository's record secret` };
   }
   if (render(record) !== comment.body) {
     return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };

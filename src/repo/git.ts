@@ -1,28 +1,107 @@
 import { execFile } from 'node:child_process';
+import { redact } from '../redact.js';
+import { authSecrets, gitAuthConfig, type GitAuth } from './git-auth.js';
+import { gitEnvironment, HARDENING, type GitConfigEntry } from './git-env.js';
 
 /**
  * Git as the host uses it: the work branch, commits after every cycle, pushes to origin. Runs git
- * without a shell, with the arguments as given, and reports failures with git's own words.
+ * without a shell, with the arguments as given, and reports failures with git's own words (the
+ * token redacted).
  */
 export type Git = (args: string[]) => Promise<string>;
 
 export class GitError extends Error {
   override name = 'GitError';
+
+  constructor(
+    message: string,
+    /** git's exit code; null when git did not start or was killed. */
+    readonly exitCode: number | null = null,
+  ) {
+    super(message);
+  }
 }
 
-export function createGit(cwd: string): Git {
-  return (args) =>
-    new Promise((resolve, reject) => {
-      execFile(
-        'git',
-        args,
-        { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
-        (error, stdout, stderr) => {
-          if (error) reject(new GitError(`git ${args[0] ?? ''} failed: ${(stderr || error.message).trim()}`));
-          else resolve(stdout.trim());
-        },
-      );
+/** What one git process produced; `error` is set when it failed. */
+export interface GitProcessResult {
+  error: (Error & { code?: number | string | null }) | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts one git process. The default is {@link execGit}; tests wrap it to watch argv and environment. */
+export type GitExec = (args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }) => Promise<GitProcessResult>;
+
+export interface GitOptions {
+  /** Token for fetch and push. Without it, network commands go out unauthenticated. */
+  auth?: GitAuth;
+  /** The environment git's allow-list is taken from. Default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  exec?: GitExec;
+}
+
+/** Subcommands that talk to a remote and so get the token; everything else runs without it. */
+const NETWORK = new Set(['fetch', 'push', 'pull', 'ls-remote', 'clone', 'remote', 'submodule']);
+
+/**
+ * Options given before the subcommand that take a separate value (`git -c k=v commit`). Only these
+ * are skipped when looking for the subcommand; an unknown one ends the search, so the token is
+ * withheld rather than guessed.
+ */
+const VALUED = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+
+export function execGit(args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<GitProcessResult> {
+  return new Promise((resolve) => {
+    execFile('git', [...args], { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ error, stdout, stderr });
     });
+  });
+}
+
+/**
+ * Git in `cwd`. With `auth`, network commands authenticate through their environment (see
+ * git-auth.ts); local ones never see the token. Every command runs with hooks and fsmonitor off and
+ * an allow-listed environment (see git-env.ts).
+ */
+export function createGit(cwd: string, options: GitOptions = {}): Git {
+  const exec = options.exec ?? execGit;
+  const secrets = options.auth ? authSecrets(options.auth.token) : [];
+  const auth: GitConfigEntry[] = options.auth
+    ? [
+        // Helpers from local config are not needed with the header, and one a command wrote would
+        // run with the token in its environment.
+        { key: 'credential.helper', value: '' },
+        ...gitAuthConfig(options.auth),
+      ]
+    : [];
+  return async (args) => {
+    const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? '') ? [...HARDENING, ...auth] : HARDENING;
+    const env = gitEnvironment(options.env ?? process.env, config);
+    const { error, stdout, stderr } = await exec(args, { cwd, env });
+    if (error) {
+      const exitCode = typeof error.code === 'number' ? error.code : null;
+      throw new GitError(redact(`git ${subcommand(args) ?? args[0] ?? ''} failed: ${(stderr || error.message).trim()}`, secrets), exitCode);
+    }
+    return stdout.trim();
+  };
+}
+
+/** The git subcommand in argv, skipping global options before it. */
+export function subcommand(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (VALUED.has(arg)) {
+      i += 1;
+      continue;
+    }
+    if (arg.startsWith('-')) {
+      if (arg.startsWith('--') && arg.includes('=')) continue;
+      if (['--bare', '--no-pager', '--literal-pathspecs', '--no-replace-objects', '--no-optional-locks', '-P'].includes(arg)) continue;
+      return undefined;
+    }
+    return arg;
+  }
+  return undefined;
 }
 
 /** The author plangate commits as; GitHub links the Actions bot's commits by this address. */

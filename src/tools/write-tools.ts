@@ -15,7 +15,15 @@ import { resolveInWorkspace, workspaceRelative } from './workspace.js';
 export interface WriteToolOptions {
   /** Globs (picomatch, dot files included) of paths the agent may read but never write. */
   protectedPaths: string[];
+  /**
+   * Largest file, in UTF-8 bytes, that write_file or edit_file may leave behind; default 1 MiB. A
+   * runaway model would otherwise fill the disk and every later commit and pull request with it.
+   */
+  maxWriteBytes?: number;
 }
+
+/** The default for maxWriteBytes: far above any hand-written source file. */
+export const DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
 
 const writeFileSchema = z
   .object({
@@ -35,6 +43,16 @@ const editFileSchema = z
 /** write_file and edit_file, confined to `workspace` and kept off protected paths. */
 export function createWriteTools(workspace: string, options: WriteToolOptions): Tool[] {
   const target = (relPath: string) => writableTarget(workspace, relPath, options.protectedPaths);
+  const limit = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
+  /** Refuses before anything is written, so an oversized write never leaves a partial file. */
+  const checkSize = (shown: string, text: string, what: string) => {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > limit) {
+      throw new ToolError(
+        `${what} ${shown} would be ${bytes} bytes, over the limit of ${limit} bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.`,
+      );
+    }
+  };
 
   const writeFile = defineTool({
     name: 'write_file',
@@ -43,6 +61,7 @@ export function createWriteTools(workspace: string, options: WriteToolOptions): 
     schema: writeFileSchema,
     async run(args) {
       const { abs, shown } = target(args.path);
+      checkSize(shown, args.content, 'The content for');
       const existed = fs.existsSync(abs);
       if (existed && !fs.statSync(abs).isFile()) {
         throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
@@ -82,6 +101,7 @@ export function createWriteTools(workspace: string, options: WriteToolOptions): 
       if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown} was not changed.`);
       // Slicing, not String.replace: `$&` and friends in the new text must stay literal.
       const updated = text.slice(0, at) + args.new + text.slice(at + args.old.length);
+      checkSize(shown, updated, 'After this edit');
       await fs.promises.writeFile(abs, updated, 'utf8');
       const line = text.slice(0, at).split('\n').length;
       return `Edited ${shown} at line ${line}: replaced ${countLines(args.old)} line(s) with ${countLines(args.new)}.`;

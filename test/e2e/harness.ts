@@ -66,7 +66,10 @@ export interface World {
   pushToOrigin(branch: string, files: Record<string, string>, message: string): string;
   /** Re-clones the workspace, as actions/checkout gives every job a fresh one. */
   freshCheckout(): void;
-  runAction(event: { name: string; payload: unknown }, inputs?: Record<string, string>): Promise<ActionRun>;
+  /** Starts the bundled action; `env` adds variables to the runner environment (e.g. canaries). */
+  runAction(event: { name: string; payload: unknown }, inputs?: Record<string, string>, env?: Record<string, string>): Promise<ActionRun>;
+  /** Process id of the action started last, while it runs. */
+  actionPid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -144,7 +147,8 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
       rmSync(workspace, { recursive: true, force: true });
       git(dir, 'clone', '--quiet', origin, workspace);
     },
-    async runAction(event, inputs = {}) {
+    actionPid: undefined,
+    async runAction(event, inputs = {}, extraEnv = {}) {
       runs += 1;
       const runDir = path.join(dir, `run-${runs}`);
       mkdirSync(runDir);
@@ -156,6 +160,7 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
       writeFileSync(summaryPath, '');
       const merged = { ...actionDefaults(), 'api-key': apiKey, 'base-url': model.url, 'planner-model': 'planner', 'executor-model': 'executor', ...inputs };
       const env: NodeJS.ProcessEnv = {
+        ...extraEnv,
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         GITHUB_ACTIONS: 'true',
@@ -174,6 +179,7 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
       for (const [name, value] of Object.entries(merged)) env[`INPUT_${name.toUpperCase()}`] = value;
       // Asynchronous on purpose: a synchronous spawn would block the in-process emulator and model.
       const child = spawn(process.execPath, [bundledAction], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      world.actionPid = child.pid;
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

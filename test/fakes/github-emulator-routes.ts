@@ -319,8 +319,7 @@ export const ROUTES: readonly Route[] = [
       const parsed = parseBody(z.object({ body: z.string() }), request.body, DOC.updateComment);
       if (!parsed.ok) return parsed.reply;
       if (bodyTooLong(parsed.value.body)) return tooLong('IssueComment', DOC.updateComment);
-      comment.body = parsed.value.body;
-      comment.updatedAt = state.now();
+      state.editComment(comment, parsed.value.body, request.caller);
       return { status: 200, body: state.commentJson(comment) };
     },
   },

@@ -68,6 +68,9 @@ export interface CommentRecord {
   user: UserRecord;
   createdAt: string;
   updatedAt: string;
+  /** Who made the last edit, null until someone edits; only GraphQL shows it, REST never does. */
+  editor: UserRecord | null;
+  lastEditedAt: string | null;
 }
 
 export interface ReactionRecord {

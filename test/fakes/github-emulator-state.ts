@@ -182,10 +182,31 @@ export class GitHubState {
 
   createComment(issue: IssueRecord, body: string, user: UserRecord): CommentRecord {
     const at = this.now();
-    const comment: CommentRecord = { id: this.nextId('comment'), issueNumber: issue.number, body, user, createdAt: at, updatedAt: at };
+    const comment: CommentRecord = {
+      id: this.nextId('comment'),
+      issueNumber: issue.number,
+      body,
+      user,
+      createdAt: at,
+      updatedAt: at,
+      editor: null,
+      lastEditedAt: null,
+    };
     this.commentRecords.set(comment.id, comment);
     issue.updatedAt = at;
     return comment;
+  }
+
+  /**
+   * Replaces a comment's body as `editor`: through the REST API that is the token's account, in a
+   * test it can be anyone, which is how a human editing a plan in the web UI is simulated.
+   */
+  editComment(comment: CommentRecord, body: string, editor: UserRecord): void {
+    const at = this.now();
+    comment.body = body;
+    comment.updatedAt = at;
+    comment.editor = editor;
+    comment.lastEditedAt = at;
   }
 
   /** Adds a reaction unless the user already left the same one; `created` tells the two apart. */

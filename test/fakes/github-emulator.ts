@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { RestEndpointMethodTypes } from '@octokit/rest';
 import { openOrigin } from './github-emulator-git.js';
+import { answerGraphql, GRAPHQL_DOCS, graphqlUnauthorized } from './github-emulator-graphql.js';
 import { errorReply, notFound, ROUTES, type Reply, type Route } from './github-emulator-routes.js';
 import { EMULATED_REPO_ID, type RepoRole, type UserType } from './github-emulator-shapes.js';
 import { characterCount, EmulatorSetupError, GITHUB_BODY_LIMIT, GitHubState } from './github-emulator-state.js';
@@ -43,13 +44,18 @@ export interface GitHubEmulatorOptions {
 
 /** One request the emulator answered, for tests that assert on what the action sent. */
 export interface RequestLogEntry {
+  /** `graphql` for `/graphql`, whose answers GitHub's OpenAPI description does not cover. */
+  api: 'rest' | 'graphql';
   method: string;
   path: string;
   query: Record<string, string>;
   status: number;
   /** The request body: parsed JSON, the raw text when it was not JSON, undefined when empty. */
   body: unknown;
-  /** The OpenAPI path template that answered, or null when none did (401, 404, injected failure). */
+  /**
+   * The OpenAPI path template that answered, or null when none did (401, 404, injected failure)
+   * and always for GraphQL, which has no OpenAPI operation to check the answer against.
+   */
   route: string | null;
   /** The response body sent back. */
   response: unknown;
@@ -81,6 +87,14 @@ export interface GitHubEmulator {
     draft?: boolean;
   }): EmulatedPull;
   addComment(issueNumber: number, input: { login: string; body: string; type?: UserType }): EmulatedComment;
+  /**
+   * Edits a comment as `login`, the way a person (or another app) does in the web UI: GraphQL then
+   * names that account as the comment's editor, which is what plangate checks before believing a plan.
+   */
+  editComment(commentId: number, input: { login: string; body: string; type?: UserType }): EmulatedComment;
+
+  /** Changes an issue's title or body the way its author does in the web UI (no API call logged). */
+  updateIssue(issueNumber: number, input: { title?: string; body?: string }): EmulatedIssue;
 
   comments(issueNumber: number): EmulatedComment[];
   pulls(): EmulatedPull[];
@@ -88,7 +102,8 @@ export interface GitHubEmulator {
   issue(issueNumber: number): EmulatedIssue | undefined;
   /**
    * Answers the next `times` requests whose method matches and whose path matches `path` with
-   * `status` instead of serving them (after authentication, before any side effect).
+   * `status` instead of serving them (after authentication, before any side effect). `POST /graphql`
+   * fails the same way; a 200 with a custom body injects a canned GraphQL answer.
    */
   failNext(method: string, path: RegExp | string, status: number, times?: number, init?: FailureInit): void;
 }
@@ -209,6 +224,15 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     return failure;
   }
 
+  /** Runs a handler; a fault in the emulator must show up in the test, not pass as a GitHub outage. */
+  function guarded(answer: () => Reply): Reply {
+    try {
+      return answer();
+    } catch (error) {
+      return errorReply(500, `plangate GitHub emulator fault: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const method = (request.method ?? 'GET').toUpperCase();
     const target = new URL(request.url ?? '/', url);
@@ -226,11 +250,13 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
 
     let reply: Reply;
     let template: string | null = null;
-    const authorized = tokenOf(request.headers.authorization) === options.token;
+    const graphql = target.pathname === '/graphql';
+    const token = tokenOf(request.headers.authorization);
+    const authorized = token === options.token;
     const failure = authorized ? takeFailure(method, target.pathname) : undefined;
 
     if (!authorized) {
-      reply = errorReply(401, 'Bad credentials');
+      reply = graphql ? graphqlUnauthorized(request.headers.authorization !== undefined) : errorReply(401, 'Bad credentials');
     } else if (failure) {
       reply = {
         status: failure.status,
@@ -238,30 +264,32 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
         headers: failure.init.headers ?? {},
       };
     } else if (!parsedJson) {
-      reply = errorReply(400, 'Problems parsing JSON');
+      reply = errorReply(400, 'Problems parsing JSON', graphql ? GRAPHQL_DOCS : undefined);
+    } else if (graphql) {
+      // GitHub takes GraphQL only as a POST; anything else there is a path it does not serve.
+      reply = method === 'POST' ? guarded(() => answerGraphql(state, body, caller)) : notFound(GRAPHQL_DOCS);
     } else {
       const found = route(method, target.pathname);
       if (!found) {
         reply = notFound();
       } else {
         template = found.compiled.route.template;
-        try {
-          reply = found.compiled.route.handle(state, {
+        const { route: matched } = found.compiled;
+        reply = guarded(() =>
+          matched.handle(state, {
             params: found.params,
             query: target.searchParams,
             body,
             caller,
             selfUrl: `${url}${target.pathname}`,
-          });
-        } catch (error) {
-          // A fault in the emulator must show up in the test, not pass as a GitHub outage.
-          reply = errorReply(500, `plangate GitHub emulator fault: ${error instanceof Error ? error.message : String(error)}`);
-        }
+          }),
+        );
       }
     }
 
     requestCount += 1;
     log.push({
+      api: graphql ? 'graphql' : 'rest',
       method,
       path: target.pathname,
       query: Object.fromEntries(target.searchParams),
@@ -346,6 +374,22 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       requireBodyWithinLimit(input.body);
       const comment = state.createComment(requireIssue(issueNumber), input.body, state.user(input.login, input.type));
       return state.commentJson(comment) as EmulatedComment;
+    },
+    editComment: (commentId, input) => {
+      requireBodyWithinLimit(input.body);
+      const comment = state.commentRecords.get(commentId);
+      if (!comment) throw new EmulatorSetupError(`no comment ${commentId}`);
+      state.editComment(comment, input.body, state.user(input.login, input.type));
+      return state.commentJson(comment) as EmulatedComment;
+    },
+
+    updateIssue: (issueNumber, input) => {
+      requireBodyWithinLimit(input.body);
+      const issue = requireIssue(issueNumber);
+      if (input.title !== undefined) issue.title = input.title;
+      if (input.body !== undefined) issue.body = input.body;
+      issue.updatedAt = state.now();
+      return state.issueJson(issue) as EmulatedIssue;
     },
 
     comments: (issueNumber) => state.commentsOf(issueNumber).map((c) => state.commentJson(c) as EmulatedComment),

@@ -478,6 +478,197 @@ describe('pull requests', () => {
   });
 });
 
+describe('GraphQL', () => {
+  const editorQuery = `query lastEdit($id: ID!) {
+    node(id: $id) { ... on IssueComment { author { __typename login } editor { __typename login } lastEditedAt } }
+  }`;
+
+  /** A GraphQL request sent by hand, for answers Octokit turns into exceptions. */
+  async function graphql(body: unknown, auth: string | null = `bearer ${token}`): Promise<{ status: number; data: Record<string, unknown>; headers: Headers }> {
+    const res = await fetch(`${gh.url}/graphql`, {
+      method: 'POST',
+      headers: { ...(auth === null ? {} : { authorization: auth }), 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.status, data: (await res.json()) as Record<string, unknown>, headers: res.headers };
+  }
+
+  /** The messages of a GraphQL error answer, which GitHub sends with status 200 and no data. */
+  async function errorsOf(body: unknown): Promise<string[]> {
+    const { status, data } = await graphql(body);
+    expect(status).toBe(200);
+    expect(data).not.toHaveProperty('data');
+    const errors = data.errors as Array<{ message: string }>;
+    expect(errors.length).toBeGreaterThan(0);
+    return errors.map((e) => e.message);
+  }
+
+  it('names nobody, the token account after a PATCH, then whoever edited in the UI', async () => {
+    const issueNumber = newIssue('Editors');
+    const plan = gh.addComment(issueNumber, { login: 'github-actions[bot]', body: 'Plan' });
+    const ask = () => octokit.graphql<{ node: unknown }>(editorQuery, { id: plan.node_id });
+
+    const bot = { __typename: 'Bot', login: 'github-actions' };
+    expect(await ask()).toEqual({ node: { author: bot, editor: null, lastEditedAt: null } });
+
+    const patched = await octokit.rest.issues.updateComment({ owner, repo, comment_id: plan.id, body: 'Plan, done' });
+    expect(await ask()).toEqual({ node: { author: bot, editor: bot, lastEditedAt: patched.data.updated_at } });
+
+    const human = gh.editComment(plan.id, { login: 'mona', body: 'Plan, tampered' });
+    expectShape('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}', 200, human);
+    expect(human.body).toBe('Plan, tampered');
+    expect(human.updated_at > patched.data.updated_at).toBe(true);
+    expect(await ask()).toEqual({ node: { author: bot, editor: { __typename: 'User', login: 'mona' }, lastEditedAt: human.updated_at } });
+    // REST never shows the editor; the body and updated_at are all it tells.
+    expect((await octokit.rest.issues.getComment({ owner, repo, comment_id: plan.id })).data).toEqual(human);
+
+    gh.editComment(plan.id, { login: 'renovate[bot]', body: 'Plan, by an app' });
+    expect(((await ask()) as { node: { editor: unknown } }).node.editor).toEqual({ __typename: 'Bot', login: 'renovate' });
+
+    expect(() => gh.editComment(1, { login: 'mona', body: 'x' })).toThrow(/no comment 1/);
+    expect(() => gh.editComment(plan.id, { login: 'mona', body: 'z'.repeat(65_537) })).toThrow(/65536/);
+  });
+
+  it('makes the token login the editor of a PATCH, whatever that login is', async () => {
+    const personal = await startGitHubEmulator({ owner, repo, token, tokenLogin: 'octo-maintainer' });
+    try {
+      const client = new Octokit({ auth: token, baseUrl: personal.url, log: quiet });
+      const issue = personal.addIssue({ title: 'PAT', login: 'mona' });
+      const comment = personal.addComment(issue.number, { login: 'mona', body: 'hi' });
+      await client.rest.issues.updateComment({ owner, repo, comment_id: comment.id, body: 'hi!' });
+      const answer = await client.graphql<{ node: unknown }>(editorQuery, { id: comment.node_id });
+      expect(answer.node).toMatchObject({ author: { __typename: 'User', login: 'mona' }, editor: { __typename: 'User', login: 'octo-maintainer' } });
+    } finally {
+      await personal.close();
+    }
+  });
+
+  it('reads the query as GraphQL: aliases, named fragments, literals, comments, __typename', async () => {
+    const issueNumber = newIssue('Query forms');
+    const comment = gh.addComment(issueNumber, { login: 'mona', body: 'Body text' });
+    const query = `
+      # a comment, and commas, which GraphQL ignores
+      query {
+        first: node(id: "${comment.node_id}") { __typename, id, ...Facts }
+        again: node(id: "${comment.node_id}") { ... on Comment { who: author { login } } ... on Bot { login } }
+      }
+      fragment Facts on IssueComment { databaseId url body includesCreatedEdit authorAssociation editor { login } }`;
+    expect(await octokit.graphql(query)).toEqual({
+      first: {
+        __typename: 'IssueComment',
+        id: comment.node_id,
+        databaseId: comment.id,
+        url: comment.html_url,
+        body: 'Body text',
+        includesCreatedEdit: false,
+        authorAssociation: comment.author_association,
+        editor: null,
+      },
+      again: { who: { login: 'mona' } },
+    });
+    const log = gh.requests.at(-1);
+    expect([log?.api, log?.method, log?.path, log?.status, log?.route]).toEqual(['graphql', 'POST', '/graphql', 200, null]);
+    expect(log?.body).toEqual({ query });
+  });
+
+  it('answers an unknown id with a null node and GitHub\'s NOT_FOUND error', async () => {
+    const issueNumber = newIssue('Not a comment');
+    const issueNodeId = gh.issue(issueNumber)?.node_id ?? '';
+    for (const id of ['nope', issueNodeId, Buffer.from('012:IssueComment1').toString('base64')]) {
+      const { status, data, headers } = await graphql({ query: editorQuery, variables: { id } });
+      expect(status).toBe(200);
+      expect(headers.get('x-ratelimit-resource')).toBe('graphql');
+      expect(data).toEqual({
+        data: { node: null },
+        errors: [{ type: 'NOT_FOUND', path: ['node'], locations: [{ line: 2, column: 5 }], message: `Could not resolve to a node with the global id of '${id}'.` }],
+      });
+    }
+    const refused = await octokit.graphql(editorQuery, { id: 'nope' }).then(
+      () => undefined,
+      (error: unknown) => error as { name?: string; data?: unknown },
+    );
+    expect(refused?.name).toBe('GraphqlResponseError');
+    expect(refused?.data).toEqual({ node: null });
+  });
+
+  it('answers queries it does not understand with GraphQL errors and status 200, as GitHub does', async () => {
+    const id = gh.addComment(newIssue('Bad queries'), { login: 'mona', body: 'x' }).node_id;
+    expect(await errorsOf({ variables: { id } })).toEqual(['A query attribute must be specified and must be a string.']);
+    expect(await errorsOf({ query: '{ node(id: "x") {' })).toEqual(['Unexpected end of document']);
+    expect(await errorsOf({ query: '{ node(id: "x") { } }' })).toEqual(['Parse error on "}" (RCURLY) at [1, 19]']);
+    expect(await errorsOf({ query: `{ node(id: "${id}") { ... on IssueComment { nope } } }` })).toEqual([
+      "Field 'nope' doesn't exist on type 'IssueComment'",
+    ]);
+    expect(await errorsOf({ query: '{ viewer { login } }' })).toEqual(["Field 'viewer' doesn't exist on type 'Query'"]);
+    expect(await errorsOf({ query: '{ constructor { toString } }' })).toEqual(["Field 'constructor' doesn't exist on type 'Query'"]);
+    expect(await errorsOf({ query: `{ node(id: "${id}") { ... on IssueComment { editor } } }` })).toEqual([
+      "Field 'editor' returns Actor but has no selections. Did you mean 'editor { ... }'?",
+    ]);
+    expect(await errorsOf({ query: `{ node(id: "${id}") { ... on Tree { oid } } }` })).toEqual(["No such type Tree, so it can't be a fragment condition"]);
+    expect(await errorsOf({ query: '{ node { id } }' })).toEqual(["Field 'node' is missing required arguments: id"]);
+    expect(await errorsOf({ query: 'query($id: String!) { node(id: $id) { id } }', variables: { id } })).toEqual([
+      'Type mismatch on variable $id and argument id (String! / ID!)',
+    ]);
+    expect(await errorsOf({ query: editorQuery, variables: {} })).toEqual(['Variable $id of type ID! was provided invalid value']);
+    expect(await errorsOf({ query: editorQuery, variables: { id: { not: 'an id' } } })).toEqual(['Variable $id of type ID! was provided invalid value']);
+    expect(await errorsOf({ query: 'query($id: ID!, $extra: Int) { node(id: $id) { id } }', variables: { id } })).toEqual([
+      'Variable $extra is declared by anonymous query but not used',
+    ]);
+    expect(await errorsOf({ query: `mutation { addComment(input: {}) { clientMutationId } }` })).toEqual([
+      'The plangate GitHub emulator serves queries only, not mutations',
+    ]);
+    const located = (await graphql({ query: `{\n  node(id: "${id}") {\n    ... on IssueComment { nope }\n  }\n}` })).data;
+    expect(located.errors).toEqual([
+      {
+        path: ['query', 'node', '... on IssueComment', 'nope'],
+        extensions: { code: 'undefinedField', typeName: 'IssueComment', fieldName: 'nope' },
+        locations: [{ line: 3, column: 27 }],
+        message: "Field 'nope' doesn't exist on type 'IssueComment'",
+      },
+    ]);
+    // Only POST reaches GraphQL; malformed JSON is refused before it, as on REST.
+    const get = await fetch(`${gh.url}/graphql`, { headers: { authorization: `token ${token}` } });
+    expect(get.status).toBe(404);
+    const malformed = await graphql('{nope');
+    expect([malformed.status, malformed.data.message]).toEqual([400, 'Problems parsing JSON']);
+  });
+
+  it('authenticates like REST: 401 without a token or with a wrong one', async () => {
+    const query = { query: '{ node(id: "x") { id } }' };
+    const missing = await graphql(query, null);
+    expect(missing.status).toBe(401);
+    expect(missing.data.message).toBe('This endpoint requires you to be authenticated.');
+    const wrong = await graphql(query, 'bearer nope');
+    expect(wrong.status).toBe(401);
+    expect(wrong.data.message).toBe('Bad credentials');
+    expect((await graphql(query, `token ${token}`)).status).toBe(200);
+    const logged = gh.requests.slice(-3).map((r) => [r.api, r.status]);
+    expect(logged).toEqual([
+      ['graphql', 401],
+      ['graphql', 401],
+      ['graphql', 200],
+    ]);
+  });
+
+  it('fails POST /graphql on demand, then answers normally', async () => {
+    const comment = gh.addComment(newIssue('Flaky GraphQL'), { login: 'mona', body: 'x' });
+    gh.failNext('POST', /^\/graphql$/, 502);
+    const failed = await rejection(octokit.graphql(editorQuery, { id: comment.node_id }));
+    expect(failed.status).toBe(502);
+    expect(failed.data.message).toBe('Bad Gateway');
+    expect(await octokit.graphql(editorQuery, { id: comment.node_id })).toMatchObject({ node: { editor: null } });
+
+    // A 200 with a body of the test's choosing stands in for any answer GitHub might give.
+    gh.failNext('POST', '/graphql', 200, 1, { body: { data: { node: { editor: null, lastEditedAt: '2020-01-01T00:00:00Z' } } } });
+    expect(await octokit.graphql(editorQuery, { id: comment.node_id })).toEqual({ node: { editor: null, lastEditedAt: '2020-01-01T00:00:00Z' } });
+    expect(gh.requests.slice(-3).map((r) => [r.api, r.status, r.route])).toEqual([
+      ['graphql', 502, null],
+      ['graphql', 200, null],
+      ['graphql', 200, null],
+    ]);
+  });
+});
+
 describe('failure injection', () => {
   it('fails the next matching requests, then serves normally, without side effects', async () => {
     const issueNumber = newIssue('Flaky');
@@ -536,6 +727,9 @@ describe('every response the emulator sent in this file', () => {
   it('matches GitHub\'s OpenAPI description for its operation and status', () => {
     const served = gh.requests.filter((r) => r.route !== null);
     expect(served.length).toBeGreaterThan(50);
+    // GraphQL answers are logged too, but GitHub's OpenAPI description has nothing to say about them.
+    expect(gh.requests.some((r) => r.api === 'graphql' && r.status === 200)).toBe(true);
+    expect(served.every((r) => r.api === 'rest')).toBe(true);
     const problems = served.flatMap((r) => check.problems(r.method, r.route ?? '', r.status, r.response));
     expect(problems).toEqual([]);
   });

@@ -2,6 +2,8 @@ import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../src/github/thread.js';
 import {
+  sealIsValid,
+  sealRecord,
   decodeRecord,
   encodeRecord,
   hashContext,
@@ -21,7 +23,7 @@ function rawMarker(json: unknown): string {
 }
 
 function comment(body: string, author = botLogin): Comment {
-  return { id: 1, body, author, url: 'http://127.0.0.1/c/1', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
+  return { id: 1, nodeId: 'IC_1', body, author, url: 'http://127.0.0.1/c/1', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
 }
 
 function payloadOf(marker: string): string {
@@ -192,5 +194,38 @@ describe('verifyPlanComment', () => {
       const altered = body.slice(0, start + position) + replacement + body.slice(start + position + 1);
       expect(verifyPlanComment(comment(altered), botLogin, renderPlanComment).ok, `position ${position}`).toBe(false);
     }
+  });
+});
+
+describe('record signatures', () => {
+  const secret = 'record-secret-for-tests-0123456789';
+
+  it('signs with the secret and verifies only with the same secret', () => {
+    const sealed = sealRecord(makeRecord(), secret);
+    expect(sealed.sig).toMatch(/^[0-9a-f]{64}$/);
+    expect(sealIsValid(sealed, secret)).toBe(true);
+    expect(sealIsValid(sealed, 'another-secret-value-9876543210')).toBe(false);
+    // Without a configured secret, signatures are not required.
+    expect(sealIsValid(makeRecord(), '')).toBe(true);
+  });
+
+  it('detects any change to a signed record, and an unsigned record when a secret is set', () => {
+    const sealed = sealRecord(makeRecord(), secret);
+    expect(sealIsValid({ ...sealed, status: 'done' }, secret)).toBe(false);
+    expect(sealIsValid({ ...sealed, requestedBy: 'mallory' }, secret)).toBe(false);
+    expect(sealIsValid(makeRecord(), secret)).toBe(false);
+  });
+
+  it('re-signs on every seal, so a status change stays valid', () => {
+    const sealed = sealRecord(makeRecord(), secret);
+    const moved = sealRecord({ ...sealed, status: 'executing' }, secret);
+    expect(sealIsValid(moved, secret)).toBe(true);
+    expect(moved.sig).not.toBe(sealed.sig);
+  });
+
+  it('refuses an unsigned plan comment when a secret is configured', () => {
+    const record = makeRecord();
+    const verdict = verifyPlanComment(comment(renderPlanComment(record)), botLogin, renderPlanComment, secret);
+    expect(verdict).toEqual({ ok: false, reason: `plan ${record.planId} is not signed with this repository's record secret` });
   });
 });

@@ -2,7 +2,7 @@ import type { Plan } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import { reduce } from '../../src/machine/reducer.js';
 import { addTurn, emptyUsage } from '../../src/models/usage.js';
-import { hashContext, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
+import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
 
 /**
  * Plan records as the /plan flow builds them: the snapshot comes from the real machine after the
@@ -44,6 +44,7 @@ export function makeRecord({ objective = 'Add a CHANGELOG', plan = samplePlan, d
     policy: 'plan-for-approval',
     machine: 'planner-executor',
     planningCostUsd: 0.0027,
+    issueHash: hashIssue('Add a CHANGELOG', 'We have none.'),
     snapshot: planned,
     usage: addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1200, cachedTokens: 1000, completionTokens: 300 }),
     ...overrides,

@@ -161,7 +161,7 @@ describe('plan comment', () => {
     expect(body).toContain('characters were cut here');
     expect(decodeRecord(body)).toEqual({ ok: true, record });
     const verdict = verifyPlanComment(
-      { id: 1, body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
+      { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
       'bot',
       renderPlanComment,
     );

@@ -5,6 +5,7 @@ import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool-error.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
+import { isAlive, waitUntilGone } from './tools-process-fixture.js';
 
 // The child gets only this environment: enough to find node, nothing of the test runner's.
 const env = { PATH: path.dirname(process.execPath), PLANGATE_VISIBLE: 'visible' };
@@ -127,24 +128,3 @@ describe('run_command', () => {
     expect(a.description).toContain('Workspace rules');
   });
 });
-
-/** A killed process lingers as a zombie until its new parent reaps it; that counts as gone. */
-function isAlive(pid: number): boolean {
-  try {
-    const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    // No /proc entry: either gone, or a platform without /proc; ask the kernel.
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** SIGKILL to a group is asynchronous; give the kernel a bounded number of turns to finish it. */
-async function waitUntilGone(pid: number): Promise<void> {
-  for (let i = 0; i < 10_000 && isAlive(pid); i += 1) await new Promise((resolve) => setImmediate(resolve));
-}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool-error.js';
-import { createWriteTools } from '../../src/tools/write-tools.js';
+import { createWriteTools, DEFAULT_MAX_WRITE_BYTES } from '../../src/tools/write-tools.js';
 import { makeRepo, makeTempDir, removeDir } from './tools-git-fixture.js';
 
 let repo: string;
@@ -24,8 +24,8 @@ afterEach(() => {
   removeDir(outside);
 });
 
-function tool(name: 'write_file' | 'edit_file'): Tool<Record<string, string>> {
-  const found = createWriteTools(repo, { protectedPaths }).find((t) => t.name === name);
+function tool(name: 'write_file' | 'edit_file', maxWriteBytes?: number): Tool<Record<string, string>> {
+  const found = createWriteTools(repo, { protectedPaths, maxWriteBytes }).find((t) => t.name === name);
   if (found === undefined) throw new Error(`no ${name}`);
   return found as Tool<Record<string, string>>;
 }
@@ -122,5 +122,38 @@ describe('edit_file', () => {
 
   it('rejects an empty old text at the schema', () => {
     expect(tool('edit_file').schema.safeParse({ path: 'src/app.ts', old: '', new: 'x' }).success).toBe(false);
+  });
+});
+
+describe('write size limit', () => {
+  it('refuses write_file content over the limit, counted in UTF-8 bytes, and writes nothing', async () => {
+    // "é" is one character but two bytes: four bytes over a limit of three.
+    expect(await refusal(tool('write_file', 3).run({ path: 'big.txt', content: 'éé' }))).toBe(
+      'The content for big.txt would be 4 bytes, over the limit of 3 bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.',
+    );
+    expect(fs.existsSync(path.join(repo, 'big.txt'))).toBe(false);
+    expect(await refusal(tool('write_file', 3).run({ path: 'src/app.ts', content: 'long' }))).toMatch(/limit of 3 bytes/);
+    expect(read('src/app.ts')).toBe('const a = 1;\nconst b = 2;\nconst a2 = 1;\n');
+    expect(await tool('write_file', 3).run({ path: 'small.txt', content: 'ab' })).toMatch(/^Created small\.txt/);
+  });
+
+  it('refuses an edit whose result would be over the limit, leaving the file as it was', async () => {
+    const before = read('src/app.ts');
+    const limit = Buffer.byteLength(before, 'utf8') + 2;
+    expect(await refusal(tool('edit_file', limit).run({ path: 'src/app.ts', old: 'const b = 2;', new: 'const b = 2222;' }))).toMatch(
+      new RegExp(`^After this edit src/app\\.ts would be ${limit + 1} bytes, over the limit of ${limit} bytes`),
+    );
+    expect(read('src/app.ts')).toBe(before);
+    await tool('edit_file', limit).run({ path: 'src/app.ts', old: 'const b = 2;', new: 'const b = 222;' });
+    expect(read('src/app.ts')).toContain('const b = 222;');
+  });
+
+  it('defaults to 1 MiB', async () => {
+    expect(DEFAULT_MAX_WRITE_BYTES).toBe(1024 * 1024);
+    expect(await tool('write_file').run({ path: 'exact.bin', content: 'x'.repeat(DEFAULT_MAX_WRITE_BYTES) })).toMatch(/^Created/);
+    expect(await refusal(tool('write_file').run({ path: 'over.bin', content: 'x'.repeat(DEFAULT_MAX_WRITE_BYTES + 1) }))).toMatch(
+      /over the limit of 1048576 bytes/,
+    );
+    expect(fs.existsSync(path.join(repo, 'over.bin'))).toBe(false);
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * The environment the host's own git commands run with. An allow-list, like the commands': the
+ * action's inputs (`INPUT_*`, which hold the tokens) and the runner's `ACTIONS_*` tokens stay out,
+ * because git starts other programs (hooks, filters, fsmonitor, credential helpers) whose
+ * configuration a command in the workspace may have written.
+ */
+
+/** One configuration entry handed to git through the environment rather than its command line. */
+export interface GitConfigEntry {
+  key: string;
+  value: string;
+}
+
+const passed = new Set([
+  'PATH',
+  'HOME',
+  'LANG',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'XDG_CONFIG_HOME',
+  // Self-hosted runners reach GitHub through proxies and private certificate authorities.
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'all_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+]);
+
+/** GIT_* variables set by the workflow are its own choice; these ones plangate sets itself. */
+const OWNED = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
+
+/**
+ * Entries every host git command gets. Hooks and fsmonitor run programs a command may have put in
+ * `.git`, with the action's identity and, during fetch and push, the token in their environment;
+ * the host needs neither (commits are made with --no-verify anyway).
+ */
+export const HARDENING: readonly GitConfigEntry[] = [
+  { key: 'core.hooksPath', value: '/dev/null' },
+  { key: 'core.fsmonitor', value: 'false' },
+];
+
+/** Builds git's complete environment from `env` and the given configuration entries. */
+export function gitEnvironment(env: NodeJS.ProcessEnv, config: readonly GitConfigEntry[]): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (passed.has(name) || /^LC_[A-Z_]+$/.test(name) || (name.startsWith('GIT_') && !OWNED.test(name))) out[name] = value;
+  }
+  out.GIT_TERMINAL_PROMPT = '0';
+  return { ...out, ...configEnv(config) };
+}
+
+/**
+ * GIT_CONFIG_COUNT/KEY_n/VALUE_n (git 2.31+): configuration for one process that outranks every
+ * config file and, unlike `-c`, does not appear in the world-readable /proc/<pid>/cmdline.
+ */
+export function configEnv(config: readonly GitConfigEntry[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { GIT_CONFIG_COUNT: String(config.length) };
+  config.forEach((entry, index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = entry.key;
+    env[`GIT_CONFIG_VALUE_${index}`] = entry.value;
+  });
+  return env;
+}
