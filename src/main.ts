@@ -79,7 +79,7 @@ function createContext(settings: Settings, secrets: string[]): RunContext {
     settings,
     secrets,
     thread: createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets),
-    git: createGit(runner.workspace),
+    git: createGit(runner.workspace, { auth: { token: settings.githubToken, serverUrl: runner.serverUrl } }),
     planner: lazyClient('planner', settings.planner),
     executor: lazyClient('executor', settings.executor),
     runUrl: runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '',

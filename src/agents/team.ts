@@ -35,6 +35,12 @@ export interface TeamOptions {
   commandTimeoutMs: number;
   /** Idle executor exchanges in a row before it is nudged; twice as many stop it (see stall-guard). */
   stallLimit: number;
+  /** Unprivileged user commands run as; empty: the action's own user. */
+  commandUser?: string;
+  /** Extra environment variable names commands receive. */
+  commandEnv?: string[];
+  /** Largest file write_file and edit_file may produce. */
+  maxWriteBytes?: number;
   /** Secrets the host knows; tool output is scrubbed of them (and of token shapes) before a model sees it. */
   secrets?: readonly string[];
   onUsage(role: Role, model: string, tokens: TokenUsage): void;
@@ -59,11 +65,12 @@ export function createTeam(options: TeamOptions): Team {
   ]);
   const executorTools: Toolbox = createToolbox([
     ...createReadTools(workspace),
-    ...createWriteTools(workspace, { protectedPaths: options.protectedPaths }),
+    ...createWriteTools(workspace, { protectedPaths: options.protectedPaths, maxWriteBytes: options.maxWriteBytes }),
     createRunCommandTool(workspace, {
       allowedCommands: options.allowedCommands,
       timeoutMs: options.commandTimeoutMs,
-      env: commandEnvironment(process.env),
+      env: commandEnvironment(process.env, options.commandEnv),
+      commandUser: options.commandUser,
     }),
     createUpdateContextTool('executor', stager(run, 'executor')),
   ]);

@@ -11,6 +11,7 @@ import type { RunView } from '../render/run-view.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { commitAll, pushWithLease, startBranch } from '../repo/branch.js';
 import { botIdentity } from '../repo/git.js';
+import { removePersistedCredentials } from '../repo/git-credentials.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { renderRecord } from './live-record.js';
 import { startTeamRun } from './run-team.js';
@@ -43,6 +44,10 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
 
   await ensureCommit(ctx, record.base.ref, record.base.sha);
   await startBranch(ctx.git, branch, record.base.sha);
+  // Commands may read the workspace: credentials a checkout persisted there must go first.
+  const credentials = await removePersistedCredentials(ctx.git);
+  if (credentials.removed.length) core.info(`Removed persisted git credentials (${credentials.removed.join(', ')}); plangate passes its token to its own fetch and push only.`);
+  if (credentials.kept.length) core.warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(', ')}.`);
 
   const team = startTeamRun(ctx, definition, record.snapshot, record.usage);
   const view = (snapshot: Snapshot, extra: Partial<RunView> = {}): RunView => ({

@@ -41,6 +41,9 @@ export function startTeamRun(
     commandTimeoutMs,
     stallLimit: settings.stallLimit,
     secrets: ctx.secrets,
+    commandUser: settings.commandUser || undefined,
+    commandEnv: settings.commandEnv,
+    maxWriteBytes: settings.maxWriteBytes,
     onUsage: (role: Role, model, tokens) => {
       ledger = addTurn(ledger, role, model, tokens);
     },

@@ -50,6 +50,7 @@ const NETWORK = new Set(['fetch', 'push', 'pull', 'ls-remote', 'clone', 'remote'
  */
 const VALUED = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
 
+/** Runs git without a shell; failures are returned, not thrown, so createGit words them (redacted). */
 export function execGit(args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<GitProcessResult> {
   return new Promise((resolve) => {
     execFile('git', [...args], { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {

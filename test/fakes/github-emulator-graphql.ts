@@ -564,7 +564,7 @@ export function answerGraphql(state: GitHubState, body: unknown, viewer: UserRec
   const values: Record<string, unknown> = {};
   const invalid: GraphqlError[] = [];
   for (const variable of operation.variables) {
-    const given = variable.name in provided ? provided[variable.name] : variable.defaultValue ? literalValue(variable.defaultValue, {}) : undefined;
+    const given = Object.hasOwn(provided, variable.name) ? provided[variable.name] : variable.defaultValue ? literalValue(variable.defaultValue, {}) : undefined;
     const coerced = coerceVariable(variable, given);
     if (coerced.ok) {
       values[variable.name] = coerced.value;

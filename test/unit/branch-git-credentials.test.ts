@@ -51,7 +51,7 @@ describe('removePersistedCredentials', () => {
     const credentials = path.join(temp, 'git-credentials-0a1b.config');
     fs.writeFileSync(credentials, '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n[core]\n\tquotepath = false\n');
     const gitDir = path.join(repo, '.git');
-    git(repo, 'config', '--local', `includeIf.gitdir:${gitDir}/.path`, credentials);
+    git(repo, 'config', '--local', `includeIf.gitdir:${gitDir}.path`, credentials);
     expect(git(repo, 'config', '--get-regexp', 'extraheader')).toContain('c2VjcmV0');
 
     const cleanup = await removePersistedCredentials(runnerGit);
