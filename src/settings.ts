@@ -44,6 +44,10 @@ export interface Settings {
   allowedCommands: string[];
   protectedPaths: string[];
   maxIterations: number;
+  /** Minutes the execution may take; undefined: no limit. */
+  timeoutMinutes?: number;
+  /** USD the run may cost; undefined: no limit. */
+  maxCostUsd?: number;
   branchPrefix: string;
   /** Empty means: the repository's default branch (or a pull request's head). */
   baseBranch: string;
@@ -142,6 +146,14 @@ const orDefault = (values: string[], fallback: string[]): string[] => (values.le
 const wholeNumber = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
+/** An optional positive decimal: empty means no limit. */
+const optionalPositive = z
+  .string()
+  .trim()
+  .regex(/^(\d+(\.\d+)?)?$/, 'must be a positive number, or empty for no limit')
+  .transform((v) => (v === '' ? undefined : Number(v)))
+  .pipe(z.number().positive('must be greater than 0').optional());
+
 /** YAML 1.2 booleans, as GitHub's own `getBooleanInput` reads them. */
 const booleanInput = z.enum(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'], 'must be true or false').transform((v) => v.toLowerCase() === 'true');
 
@@ -234,6 +246,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines('protected-paths'), ['.github/workflows/**']),
     maxIterations: input('max-iterations', withDefault('8').pipe(wholeNumber(1, 100))),
+    timeoutMinutes: input('timeout-minutes', optionalPositive),
+    maxCostUsd: input('max-cost-usd', optionalPositive),
     branchPrefix: input('branch-prefix', withDefault('plangate/').pipe(branchPrefixSchema)),
     baseBranch: input('base-branch', z.string().trim()),
     botLogin: input('bot-login', withDefault('github-actions[bot]')),

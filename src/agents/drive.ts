@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import type { Snapshot } from '../machine/types.js';
+import { enforceBudget, type Budget } from './budget.js';
 import type { RunState } from './run-state.js';
 import type { Team } from './team.js';
 
@@ -14,6 +15,11 @@ export interface DriveOptions {
   until?: (snapshot: Snapshot) => boolean;
   /** Called after every execute cycle, to commit, push and report progress. */
   onCycle?: (snapshot: Snapshot) => Promise<void>;
+  /**
+   * Time and spending limits, checked before each summons and before each model request in the
+   * working states; a spent budget aborts the run, and the planner still writes the abort summary.
+   */
+  budget?: Budget;
 }
 
 export async function drive(run: RunState, team: Team, options: DriveOptions = {}): Promise<Snapshot> {
@@ -22,7 +28,8 @@ export async function drive(run: RunState, team: Team, options: DriveOptions = {
     if (run.agent === null) break;
     const before = run.snapshot;
     try {
-      await team.summonCurrent();
+      // A spent budget aborts instead of summoning; the loop then goes on into the wrap-up state.
+      if (enforceBudget(options.budget, run) === undefined) await team.summonCurrent({ budget: options.budget });
     } catch (error) {
       const reason = `${run.agent ?? 'agent'} failed in state ${before.state}: ${error instanceof Error ? error.message : String(error)}`;
       core.warning(reason);

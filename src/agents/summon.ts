@@ -3,6 +3,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { ChatClient, ChatRequest } from '../models/chat-client.js';
 import type { TokenUsage } from '../models/usage.js';
 import type { Toolbox } from '../tools/toolbox.js';
+import { enforceBudget, type Budget } from './budget.js';
 import { cacheShortfall, checkPrefix, describeCacheShortfall, describePrefixBreaks } from './cache-diagnosis.js';
 import type { RunState } from './run-state.js';
 import type { Session } from './session.js';
@@ -32,11 +33,16 @@ export interface Summons {
   stallLimit?: number;
   /** Applied to every tool output before it enters the session: no secret ever reaches a model. */
   redact?: (text: string) => string;
+  /**
+   * Checked before every model request in a working state; when spent, the run aborts with its
+   * reason and the turn ends, so no request is made that the budget no longer covers.
+   */
+  budget?: Budget;
 }
 
 const notRun = (why: string) => `Not run: ${why}`;
 
-export async function summon({ session, client, toolbox, run, message, onUsage, stallLimit, redact = (t) => t }: Summons): Promise<void> {
+export async function summon({ session, client, toolbox, run, message, onUsage, stallLimit, redact = (t) => t, budget }: Summons): Promise<void> {
   const role = client.role;
   const startState = run.snapshot.state;
   const guarded = session.role === 'executor';
@@ -45,6 +51,8 @@ export async function summon({ session, client, toolbox, run, message, onUsage, 
   await core.group(`${role} · ${startState} · prefix ${session.prefixHash}`, async () => {
     session.append({ role: 'user', content: message });
     while (run.snapshot.state === startState && !run.finished) {
+      // Every earlier call is answered by now, so stopping here leaves the session well-formed.
+      if (enforceBudget(budget, run) !== undefined) break;
       const request: ChatRequest = { messages: session.messages, tools: [...session.tools] };
       const previous = session.lastRequest;
       const breaks = checkPrefix(request, session, previous?.messages);

@@ -10,6 +10,7 @@ import { createWriteTools } from '../tools/write-tools.js';
 import type { WorkshopFacts } from './context-text.js';
 import { executorMessage, executorSystemPrompt } from './executor.js';
 import { plannerMessage, plannerSystemPrompt } from './planner.js';
+import type { Budget } from './budget.js';
 import type { RunState } from './run-state.js';
 import { Session } from './session.js';
 import { redact } from '../redact.js';
@@ -21,8 +22,12 @@ import { workspaceRulesText } from './workspace-rules.js';
  * planner's toolbox holds no write or command tool at all, so it cannot act however it is prompted.
  */
 export interface Team {
-  /** Summons the agent the machine's current state asks for. */
-  summonCurrent(): Promise<void>;
+  /** Summons the agent the machine's current state asks for; the budget reaches every model request. */
+  summonCurrent(options?: SummonOptions): Promise<void>;
+}
+
+export interface SummonOptions {
+  budget?: Budget;
 }
 
 export interface TeamOptions {
@@ -86,7 +91,7 @@ export function createTeam(options: TeamOptions): Team {
   let executorSession: Session | undefined;
 
   return {
-    async summonCurrent() {
+    async summonCurrent({ budget }: SummonOptions = {}) {
       const role = run.agent;
       if (role === 'planner') {
         // A fresh planner session per planning state, with the same prefix as every other one.
@@ -99,6 +104,7 @@ export function createTeam(options: TeamOptions): Team {
           message: `${rules}\n\n${plannerMessage(run.snapshot, facts)}`,
           onUsage: (tokens) => options.onUsage('planner', options.planner.model, tokens),
           redact: scrub,
+          budget,
         });
       } else if (role === 'executor') {
         const fresh = executorSession === undefined;
@@ -113,6 +119,7 @@ export function createTeam(options: TeamOptions): Team {
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
           redact: scrub,
           stallLimit: options.stallLimit,
+          budget,
         });
       }
     },

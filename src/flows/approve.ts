@@ -37,10 +37,11 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
       return no('the latest `/plan` found nothing to change, so there is no plan to approve.', 'Comment `/plan` with a new objective.');
     case 'approved':
     case 'executing':
-      return no(`plan \`${id}\` is already executing.`, 'Wait for the running job to finish.');
+      // Either it runs right now (the lock will say so, with its job) or an earlier run died: resume it.
+      break;
     case 'done':
       return no(
-        `plan \`${id}\` is already done${record.pullRequest ? ` (pull request #${record.pullRequest.number})` : ''}.`,
+        `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ''}.`,
         'Ask for a new plan with `/plan` to do more.',
       );
     default:
@@ -69,8 +70,8 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
     );
   }
 
-  const executing = { ...record, status: 'executing' as const, approvedBy: command.author, branch: branchFor(ctx, issue, id) };
+  const executing = { ...record, status: 'executing' as const, approvedBy: record.approvedBy ?? command.author, branch: branchFor(ctx, issue, id) };
   await thread.react(command.commentId, 'rocket');
-  const planComment = await thread.updateComment(comment.id, renderRecord(ctx, executing));
-  return execute(ctx, { record: executing, planComment, source: command });
+  const planComment = record.status === 'executing' ? comment : await thread.updateComment(comment.id, renderRecord(ctx, executing));
+  return execute(ctx, { record: executing, planComment, source: command, comments });
 }

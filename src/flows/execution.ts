@@ -5,22 +5,24 @@ import { executorOnlyMachine } from '../machine/executor-only.js';
 import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
 import { hashIssue, type PlanRecord } from '../record/plan-record.js';
-import { renderProgressComment } from '../render/progress-comment.js';
+import { decodeRunRecord, encodeRunRecord, type RunRecord } from '../record/run-record.js';
+import { fitBody, githubBodyLimit } from '../render/limits.js';
+import { progressMarker, renderProgressComment } from '../render/progress-comment.js';
 import { pullRequestTitle, renderPullRequestBody } from '../render/pull-request.js';
 import type { RunView } from '../render/run-view.js';
 import { renderUsageTable } from '../render/usage-table.js';
-import { commitAll, pushWithLease, startBranch } from '../repo/branch.js';
 import { botIdentity } from '../repo/git.js';
 import { removePersistedCredentials } from '../repo/git-credentials.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { renderRecord } from './live-record.js';
 import { startTeamRun } from './run-team.js';
+import { ForeignPushError, openWorkBranch, PushDeniedError } from './work-branch.js';
 
 /**
- * Carries out an approved record: a fresh branch from the plan's base commit, the machine driven to
- * its end with a commit, a lease-protected push and a progress update after every cycle, then a pull
- * request that carries the whole history. Shared by `/approve` and by the policies that execute
- * without one; it is not a flow of its own.
+ * Carries out an approved record: the work branch (fresh from the plan's base commit, or resumed
+ * from the last checkpoint), the machine driven to its end with a commit, a lease-protected push and
+ * a checkpoint in the progress comment after every cycle, then one pull request that carries the
+ * whole history. Shared by `/approve` and the policies that execute without one; not a flow itself.
  */
 export interface Execution {
   /** The record to carry out, already marked executing with its approver and branch. */
@@ -31,27 +33,45 @@ export interface Execution {
   source: CommandSource;
   /** Said in the progress comment and the pull request, e.g. why the planner is missing. */
   notice?: string;
+  /** The thread's comments as read at the start of the run: an earlier attempt's checkpoint is among them. */
+  comments: readonly Comment[];
 }
+
+/** The run record can grow with a long history; past this it is left out rather than cut. */
+const maxCheckpointChars = 48_000;
 
 export async function execute(ctx: RunContext, execution: Execution): Promise<FlowResult> {
   const { thread, settings } = ctx;
   const { source, notice, planComment } = execution;
   let record = execution.record;
-  const { branch } = record;
-  const issue = record.issue;
+  const { branch, planId, issue } = record;
   const definition = record.machine === 'executor-only' ? executorOnlyMachine : plannerExecutorMachine;
-  core.info(`Executing ${record.planId} (${record.machine}) on ${branch}, approved by ${record.approvedBy}.`);
+
+  // An earlier attempt of this plan (a killed or failed job, an earlier /approve) left a checkpoint.
+  const previous = execution.comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(planId)));
+  const checkpoint = previous ? await trustedCheckpoint(ctx, previous, planId) : undefined;
+  const snapshot = checkpoint?.snapshot ?? record.snapshot;
+  core.info(`${checkpoint ? 'Resuming' : 'Executing'} ${planId} (${record.machine}) on ${branch}, approved by ${record.approvedBy}.`);
 
   await ensureCommit(ctx, record.base.ref, record.base.sha);
-  await startBranch(ctx.git, branch, record.base.sha);
+  let planBody = planComment?.body;
+  const author = botIdentity(settings.botLogin);
+  const work = await openWorkBranch(ctx.git, {
+    branch,
+    baseSha: record.base.sha,
+    author,
+    checkpointed: checkpoint?.pushed,
+    beforeFirstPush: () => recheckApproval(ctx, record, planComment?.id, planBody),
+  });
   // Commands may read the workspace: credentials a checkout persisted there must go first.
   const credentials = await removePersistedCredentials(ctx.git);
   if (credentials.removed.length) core.info(`Removed persisted git credentials (${credentials.removed.join(', ')}); plangate passes its token to its own fetch and push only.`);
   if (credentials.kept.length) core.warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(', ')}.`);
 
-  const team = startTeamRun(ctx, definition, record.snapshot, record.usage);
-  const view = (snapshot: Snapshot, extra: Partial<RunView> = {}): RunView => ({
-    planId: record.planId,
+  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage);
+  let pullRequest = checkpoint?.pullRequest;
+  const view = (s: Snapshot, extra: Partial<RunView> = {}): RunView => ({
+    planId,
     issue,
     isPullRequest: source.thread.isPullRequest,
     approvedBy: record.approvedBy,
@@ -59,46 +79,61 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
     branch,
     baseRef: record.base.ref,
     runUrl: ctx.runUrl,
-    snapshot,
+    snapshot: s,
     usage: team.usage(),
     ...(notice ? { notice } : {}),
+    ...(pullRequest ? { pullRequestUrl: pullRequest.url } : {}),
     ...extra,
   });
-  const progress = await thread.postComment(issue, renderProgressComment(view(team.run.snapshot)));
-
-  const author = botIdentity(settings.botLogin);
-  let planBody = planComment?.body;
+  /** The progress comment with the checkpoint at its end; the checkpoint is never cut. */
+  const progressBody = (s: Snapshot, extra: Partial<RunView> = {}) => {
+    const run: RunRecord = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...(work.pushed ? { pushed: work.pushed } : {}), ...(pullRequest ? { pullRequest } : {}) };
+    const marker = encodeRunRecord(run);
+    const visible = renderProgressComment(view(s, extra));
+    if (marker.length > maxCheckpointChars) {
+      core.warning(`The checkpoint of plan ${planId} is too large to save (${marker.length} characters); a re-run would start from the approved plan on the same branch.`);
+      return visible;
+    }
+    return `${fitBody(visible, githubBodyLimit - marker.length - 1)}\n${marker}`;
+  };
+  const progress = previous
+    ? await thread.updateComment(previous.id, progressBody(team.run.snapshot))
+    : await thread.postComment(issue, progressBody(team.run.snapshot), { dedupe: progressMarker(planId) });
+  const saveProgress = (s: Snapshot, extra: Partial<RunView> = {}) => thread.updateComment(progress.id, progressBody(s, extra));
   const writePlan = async (next: PlanRecord) => {
     if (!planComment) return;
     // What GitHub stored is what a later check compares against.
     planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, next))).body;
   };
-  let pushed: string | undefined;
-  const checkpoint = async (snapshot: Snapshot) => {
-    const cycle = snapshot.context.history.length;
-    const title = (snapshot.context.history.at(-1)?.directive.split('\n')[0] ?? '').slice(0, 60);
-    const sha = await commitAll(ctx.git, `plangate: cycle ${cycle} of plan ${record.planId}: ${title}\n\nRefs #${issue}`, author);
-    if (sha) {
-      // The first push publishes the work: the approval must still hold right then.
-      if (!pushed) await recheckApproval(ctx, record, planComment?.id, planBody);
-      await pushWithLease(ctx.git, branch, pushed);
-      pushed = sha;
-    }
-    await thread.updateComment(progress.id, renderProgressComment(view(snapshot)));
+  const commitCycle = async (s: Snapshot) => {
+    const cycle = s.context.history.length;
+    const title = (s.context.history.at(-1)?.directive.split('\n')[0] ?? '').slice(0, 60);
+    await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}\n\nRefs #${issue}`);
   };
 
   let final: Snapshot;
   try {
-    final = await team.drive({ onCycle: checkpoint });
+    final = await team.drive({
+      onCycle: async (s) => {
+        await commitCycle(s);
+        await saveProgress(s);
+      },
+    });
     // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too.
-    await checkpoint(final);
+    await commitCycle(final);
+    await saveProgress(final);
   } catch (error) {
-    // The run cannot go on (git or GitHub failed): never leave the plan looking as if it still runs.
-    const reason = `the run failed: ${error instanceof Error ? error.message : String(error)}`;
-    await writePlan({ ...record, status: 'aborted' }).catch(() => undefined);
-    await thread
-      .updateComment(progress.id, renderProgressComment(view(team.run.snapshot, { ended: { outcome: 'aborted', reason } })))
-      .catch(() => undefined);
+    if (error instanceof ForeignPushError) {
+      const ended = { outcome: 'aborted' as const, reason: error.message };
+      record = { ...record, status: 'aborted' };
+      await writePlan(record).catch(() => undefined);
+      await saveProgress(team.run.snapshot, { ended }).catch(() => undefined);
+      await thread.react(source.commentId, '-1').catch(() => undefined);
+      return { outcome: 'aborted', planId, branch, usage: team.totals() };
+    }
+    // The plan stays `executing`: a re-run of the job or a new /approve resumes from the last checkpoint.
+    const reason = `${error instanceof PushDeniedError ? '' : 'the run was interrupted: '}${error instanceof Error ? error.message : String(error)}`;
+    await saveProgress(team.run.snapshot, { interrupted: reason }).catch(() => undefined);
     throw error;
   }
 
@@ -107,31 +142,24 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
   const ended: RunView['ended'] = aborted
     ? { outcome: 'aborted', reason: final.abortReason ?? lastCycle?.result ?? 'the executor aborted' }
     : { outcome: 'done' };
-  let pullRequest: { number: number; url: string } | undefined;
-  if (pushed) {
-    // And again right before the pull request asks anyone to merge it.
+  if (work.pushed) {
+    // Right before the pull request asks anyone to merge it, the approval must still hold.
     await recheckApproval(ctx, record, planComment?.id, planBody);
     const body = renderPullRequestBody(view(final, { ended }));
-    const existing = await thread.findOpenPullRequest(branch, record.base.ref);
+    const existing = pullRequest ?? (await thread.findOpenPullRequest(branch, record.base.ref));
     const pr = existing
       ? await thread.updatePullRequest(existing.number, { body })
-      : await thread.createPullRequest({
-          title: pullRequestTitle(view(final, { ended })),
-          head: branch,
-          base: record.base.ref,
-          body,
-          draft: aborted,
-        });
+      : await thread.createPullRequest({ title: pullRequestTitle(view(final, { ended })), head: branch, base: record.base.ref, body, draft: aborted });
     pullRequest = { number: pr.number, url: pr.url };
   }
   // The record keeps the approved snapshot: its hash must keep matching the plan that was shown.
   record = { ...record, status: aborted ? 'aborted' : 'done', ...(pullRequest ? { pullRequest } : {}) };
   await writePlan(record);
-  await thread.updateComment(progress.id, renderProgressComment(view(final, { ended, pullRequestUrl: pullRequest?.url })));
+  await saveProgress(final, { ended });
   await thread.react(source.commentId, aborted ? '-1' : 'hooray').catch(() => undefined);
   await ctx.writeSummary(
     [
-      `### plangate: plan ${record.planId} ${aborted ? 'aborted' : 'done'}`,
+      `### plangate: plan ${planId} ${aborted ? 'aborted' : 'done'}`,
       '',
       ...(notice ? [`> ${notice}`, ''] : []),
       pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : 'No changes were made, so no pull request was opened.',
@@ -142,12 +170,28 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
   );
   return {
     outcome: aborted ? 'aborted' : 'done',
-    planId: record.planId,
-    branch: pushed ? branch : undefined,
+    planId,
+    branch: work.pushed ? branch : undefined,
     prNumber: pullRequest?.number,
     prUrl: pullRequest?.url,
     usage: team.totals(),
   };
+}
+
+/**
+ * A checkpoint is resumed only from a progress comment the bot wrote and last edited: a forged or
+ * edited checkpoint could otherwise hand the executor different directives.
+ */
+async function trustedCheckpoint(ctx: RunContext, comment: Comment, planId: string): Promise<RunRecord | undefined> {
+  const run = decodeRunRecord(comment.body);
+  if (!run || run.planId !== planId) return undefined;
+  const { editor } = await ctx.thread.lastEditor(comment.nodeId);
+  const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
+  if (editor !== null && account(editor) !== account(ctx.settings.botLogin)) {
+    core.warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
+    return undefined;
+  }
+  return run;
 }
 
 /**

@@ -26,6 +26,11 @@ const renderForVerify = (ctx: RunContext) => (record: PlanRecord) => redact(rend
 /** Strips `[bot]` so REST and GraphQL spellings of one account compare equal. */
 const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
 
+/** Verifies one record comment (author, hash, signature, rendering); the editor check is findLiveRecord's. */
+export function verifyRecordComment(ctx: RunContext, comment: Comment) {
+  return verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.settings.recordSecret);
+}
+
 export async function findLiveRecord(ctx: RunContext, comments: readonly Comment[]): Promise<LiveRecord> {
   const { botLogin, recordSecret } = ctx.settings;
   const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));

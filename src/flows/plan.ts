@@ -4,6 +4,7 @@ import { emptyUsage } from '../models/usage.js';
 import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { stripHidden } from '../untrusted.js';
+import { clip } from '../render/limits.js';
 import { refuseIfEdited } from './command-comment.js';
 import { execute } from './execution.js';
 import { branchFor, planAndPublish, resolveBase } from './planning.js';
@@ -15,6 +16,8 @@ import { threadContext } from './thread-context.js';
  * it staged. Under the `executor-only` policy there is no planner: the executor works the objective
  * directly, and the pull request still carries the run's history.
  */
+const maxObjectiveChars = 20_000;
+
 export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
@@ -24,7 +27,8 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
   const edited = await refuseIfEdited(ctx, command, '/plan', comments);
   if (edited) return edited;
   // Hidden text (HTML comments, zero-width and bidi characters) never reaches a model.
-  const objective = stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n')).trim();
+  // A very long issue body is cut for the model, with a notice saying so.
+  const objective = clip(stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n')).trim(), maxObjectiveChars);
   if (!objective) {
     return refuse(thread, command, '/plan', 'there is no objective.', 'Write it after the command: `/plan <what should be done>`.');
   }
@@ -66,5 +70,5 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
     branch: branchFor(ctx, issue, planId),
   };
   await thread.react(command.commentId, 'rocket').catch(() => undefined);
-  return execute(ctx, { record, source: command, notice: 'Executor-only policy: no planner; the executor worked the objective directly.' });
+  return execute(ctx, { record, source: command, comments, notice: 'Executor-only policy: no planner; the executor worked the objective directly.' });
 }

@@ -4,13 +4,13 @@ import { executorOnlySnapshot } from '../machine/executor-only.js';
 import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
 import { emptyUsage, type UsageLedger } from '../models/usage.js';
-import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
+import { decodeRecord, hasRecordMarker, hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { Comment } from '../github/thread.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { checkoutCommit, fetchBranch } from '../repo/branch.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { execute } from './execution.js';
-import { renderRecord, supersedeEarlier } from './live-record.js';
+import { renderRecord, supersedeEarlier, verifyRecordComment } from './live-record.js';
 import { startTeamRun, usageTotals } from './run-team.js';
 
 /**
@@ -40,6 +40,8 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const { thread, settings } = ctx;
   const { source } = request;
   const issue = source.thread.number;
+  const again = await answeredBefore(ctx, request);
+  if (again) return again;
   await checkoutCommit(ctx.git, request.base.sha);
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage());
   const snapshot = await team.drive({ until: (s) => s.state !== 'plan' });
@@ -73,6 +75,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
       return execute(ctx, {
         record: { ...fallback, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, fallback.planId) },
         source,
+        comments: request.comments,
         notice: `${plannerFailedNotice} (${reason})`,
       });
     }
@@ -92,7 +95,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     const executing = { ...posted, status: 'executing' as const, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, posted.planId) };
     const comment = await thread.postComment(issue, renderRecord(ctx, executing));
     await thread.react(source.commentId, 'rocket').catch(() => undefined);
-    return execute(ctx, { record: executing, planComment: comment, source });
+    return execute(ctx, { record: executing, planComment: comment, source, comments: request.comments });
   }
   const comment = await thread.postComment(issue, renderRecord(ctx, posted));
   core.info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
@@ -103,6 +106,25 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     planId: posted.planId,
     usage: usageTotals(ledger, ctx),
   };
+}
+
+/**
+ * A re-run of the same command (a retried job) finds the record it already posted: it never plans or
+ * posts twice. A plan-first execution that was cut short resumes instead.
+ */
+async function answeredBefore(ctx: RunContext, request: PlanningRequest): Promise<FlowResult | undefined> {
+  const { thread } = ctx;
+  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
+  const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && decodeRecord(c.body).ok && c.body.includes(planId));
+  const verdict = comment ? verifyRecordComment(ctx, comment) : undefined;
+  if (!comment || !verdict?.ok || verdict.record.planId !== planId) return undefined;
+  const { record } = verdict;
+  core.info(`Command already answered by record ${planId} (${record.status}); not planning again.`);
+  if (record.status === 'executing' && record.approvedBy && record.branch) {
+    return execute(ctx, { record: { ...record, approvedBy: record.approvedBy, branch: record.branch }, planComment: comment, source: request.source, comments: request.comments });
+  }
+  const outcome = record.status === 'asking' ? 'asked' : record.status === 'answered' ? 'answered' : record.status === 'proposed' ? 'planned' : record.status === 'done' ? 'done' : 'aborted';
+  return { outcome, planId, ...(record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {}) };
 }
 
 export function branchFor(ctx: RunContext, issue: number, planId: string): string {

@@ -19,7 +19,8 @@ export const planStepSchema = z
 /** The planner's plan: ordered steps plus what it assumed and what could go wrong. */
 export const planSchema = z
   .object({
-    steps: z.array(planStepSchema).min(1).max(50),
+    // Generous: a long plan is shown cut with a notice, never refused for its length.
+    steps: z.array(planStepSchema).min(1).max(500),
     assumptions: z.array(z.string().max(1000)).max(30).optional(),
     risks: z.array(z.string().max(1000)).max(30).optional(),
   })

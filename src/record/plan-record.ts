@@ -17,7 +17,7 @@ export type RecordStatus = (typeof recordStatuses)[number];
 
 const historyEntrySchema = z.object({ directive: z.string(), result: z.string(), outcome: outcomeSchema });
 
-const snapshotSchema = z.object({
+export const snapshotSchema = z.object({
   state: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done', 'ask']),
   context: z.object({
     objective: z.string(),

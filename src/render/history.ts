@@ -1,33 +1,108 @@
 import type { HistoryEntry } from '../machine/fields.js';
 import { clip } from './limits.js';
-import { codeBlock, escapeHtml } from './markdown.js';
+import { code, codeBlock, escapeHtml } from './markdown.js';
 
 /**
- * The execution history: every directive and what came back, in order. Long results are clipped
- * per entry so one chatty cycle cannot push the others out of a body.
+ * The execution history: every directive and what came back, in order. Where it shares a body with
+ * other content, long texts are clipped per entry so one chatty cycle cannot push the others out;
+ * where it has bodies of its own (history comments, the job summary), nothing is clipped unless a
+ * single cycle could not fit in any body, and then the cut says so.
  */
 const maxResultChars = 6_000;
 
-export function renderHistory(history: HistoryEntry[]): string {
+/** Where the full text of a cycle cut to fit a body can still be read. */
+const fullTextPlace = 'the job summary';
+
+function cycleText(entry: HistoryEntry, index: number, directiveMax: number, resultMax: number): string {
+  return [
+    `#### Cycle ${index + 1}: ${entry.outcome}`,
+    '',
+    '**Directive**',
+    '',
+    codeBlock(clip(entry.directive, directiveMax), 'text'),
+    '',
+    '**Result**',
+    '',
+    codeBlock(clip(entry.result, resultMax), 'text'),
+  ].join('\n');
+}
+
+/**
+ * Renders the history; `entryMax` bounds each directive and each result (Infinity keeps them whole,
+ * for bodies that hold nothing else).
+ */
+export function renderHistory(history: HistoryEntry[], entryMax = maxResultChars): string {
   if (history.length === 0) return '_No cycle has run yet._';
-  return history
-    .map((entry, i) =>
-      [
-        `#### Cycle ${i + 1}: ${entry.outcome}`,
-        '',
-        '**Directive**',
-        '',
-        codeBlock(clip(entry.directive, maxResultChars), 'text'),
-        '',
-        '**Result**',
-        '',
-        codeBlock(clip(entry.result, maxResultChars), 'text'),
-      ].join('\n'),
-    )
-    .join('\n\n');
+  return history.map((entry, i) => cycleText(entry, i, entryMax, entryMax)).join('\n\n');
 }
 
 /** One line per cycle, for places where the whole history is too much. */
 export function renderHistoryLines(history: HistoryEntry[]): string {
   return history.map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split('\n')[0] ?? '', 200))}`).join('\n');
+}
+
+/** The default size of one history body: under GitHub's limit, with room left for redaction. */
+export const historyChunkLimit = 60_000;
+
+const chunkHeading = (planId: string, part: number, parts: number) => `### History of plan ${code(planId)}, part ${part} of ${parts}`;
+/** Lets the host find its own history comments again, e.g. to replace them on a re-run. */
+const chunkMarker = (planId: string, part: number) => `<!-- plangate:history ${planId} part ${part} -->`;
+const cutNotice = (cycle: number, omitted: number) =>
+  `> [!NOTE]\n> ${omitted.toLocaleString('en-US')} characters of cycle ${cycle} were cut here to fit GitHub's size limit; the full text is in ${fullTextPlace}.`;
+
+/**
+ * One cycle whole, or cut to at most `room` characters with a notice saying how much was cut and
+ * where the rest is. Directive and result are clipped apart, so both code fences stay closed; the
+ * shorter one keeps all it can and the longer one gets the rest.
+ */
+function fittedCycle(entry: HistoryEntry, index: number, room: number): string {
+  const whole = cycleText(entry, index, Infinity, Infinity);
+  if (whole.length <= room) return whole;
+  const total = entry.directive.length + entry.result.length;
+  // The frame as the whole texts need it (a part never needs longer fences), plus the notice at its longest.
+  const frame = whole.length - total + 2 + cutNotice(index + 1, total).length;
+  const texts = Math.max(0, room - frame);
+  const half = Math.floor(texts / 2);
+  const directiveMax = entry.directive.length <= half ? entry.directive.length : Math.max(half, texts - entry.result.length);
+  const resultMax = texts - directiveMax;
+  const omitted = omittedBy(entry.directive, directiveMax) + omittedBy(entry.result, resultMax);
+  return `${cycleText(entry, index, directiveMax, resultMax)}\n\n${cutNotice(index + 1, omitted)}`;
+}
+
+/** How many characters of `text` clipping to `max` leaves out, as clip's own marker reports them. */
+function omittedBy(text: string, max: number): number {
+  const clipped = clip(text, max);
+  if (clipped === text) return 0;
+  const reported = / … \[(\d+) more characters\]$/.exec(clipped)?.[1];
+  return reported === undefined ? text.length - clipped.length : Number(reported);
+}
+
+/**
+ * Splits the full history into bodies of at most `limit` characters, for when it does not fit in
+ * the pull request: cycles are never split across bodies, and a cycle is cut only when it alone
+ * could not fit in one. Each body names its plan and part, so a reader of any one knows where it
+ * belongs. An empty history has nothing to post.
+ */
+export function renderHistoryChunks(history: HistoryEntry[], planId: string, limit = historyChunkLimit): string[] {
+  // Reserved at the longest heading and marker any part can have, so numbering never pushes a body over.
+  const worst = history.length;
+  const frame = chunkHeading(planId, worst, worst).length + 2 + 2 + chunkMarker(planId, worst).length;
+  const room = limit - frame;
+  if (room <= 0) throw new Error(`A history body of ${limit} characters cannot hold even its heading.`);
+  const bodies: string[][] = [];
+  let current: string[] = [];
+  let used = 0;
+  history.forEach((entry, i) => {
+    const text = fittedCycle(entry, i, room);
+    const cost = text.length + (current.length > 0 ? 2 : 0);
+    if (current.length > 0 && used + cost > room) {
+      bodies.push(current);
+      current = [];
+      used = 0;
+    }
+    used += text.length + (current.length > 0 ? 2 : 0);
+    current.push(text);
+  });
+  if (current.length > 0) bodies.push(current);
+  return bodies.map((cycles, i) => [chunkHeading(planId, i + 1, bodies.length), cycles.join('\n\n'), chunkMarker(planId, i + 1)].join('\n\n'));
 }

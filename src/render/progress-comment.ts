@@ -11,6 +11,11 @@ import { sumCost } from './usage-table.js';
  * current directive, cost so far and links. Each cycle carries out the next step, so finished cycles
  * tick steps in order; a finished run ticks them all.
  */
+/** Marks a plan's progress comment, so a re-run finds it instead of posting another. */
+export function progressMarker(planId: string): string {
+  return `<!-- plangate:progress ${planId} -->`;
+}
+
 export function stepsDone(view: RunView): number {
   const steps = view.snapshot.context.plan?.steps.length ?? 0;
   if (view.ended?.outcome === 'done') return steps;
@@ -37,11 +42,14 @@ export function renderProgressComment(view: RunView): string {
   ];
   if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
   if (view.ended?.reason) parts.push('', `**Reason:** ${escapeHtml(view.ended.reason)}`);
+  if (view.interrupted) {
+    parts.push('', `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
+  }
   if (context.plan) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));
   if (!view.ended && state === 'execute' && context.directive) {
     parts.push('', '**Current directive**', '', codeBlock(clip(context.directive, 4_000), 'text'));
   }
   if (context.history.length) parts.push('', '**Cycles**', '', renderHistoryLines(context.history));
-  parts.push('', `<!-- plangate:progress ${view.planId} -->`);
+  parts.push('', progressMarker(view.planId));
   return parts.join('\n');
 }

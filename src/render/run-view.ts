@@ -16,6 +16,8 @@ export interface RunView {
   usage: RoleUsageSummary[];
   /** A note the reader must see, e.g. that the planner failed and the executor worked alone. */
   notice?: string;
+  /** Set when the run stopped on an error it can resume from. */
+  interrupted?: string;
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

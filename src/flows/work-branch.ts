@@ -1,0 +1,113 @@
+import * as core from '@actions/core';
+import { GitError, type Git } from '../repo/git.js';
+import { commitAll, fetchBranch, pushWithLease, startBranch } from '../repo/branch.js';
+
+/**
+ * The work branch as an execution sees it: started fresh from the plan's base commit or resumed
+ * from what an earlier attempt pushed, committed and pushed after every cycle with a lease, and
+ * never forced over somebody else's commits.
+ */
+export interface WorkBranch {
+  /** The last commit plangate pushed; undefined while nothing is pushed. */
+  readonly pushed: string | undefined;
+  /** Commits the workspace and pushes it. Returns whether a new commit went out. */
+  checkpoint(message: string): Promise<boolean>;
+}
+
+/** Someone else pushed to the work branch: plangate stops and keeps their commits. */
+export class ForeignPushError extends Error {
+  override name = 'ForeignPushError';
+  constructor(
+    readonly branch: string,
+    readonly authors: string[],
+    /** Where plangate's own unpushed commit went instead, if it had one. */
+    readonly rescue?: string,
+  ) {
+    super(
+      `${authors.join(', ') || 'someone else'} pushed to ${branch}; plangate stopped and kept those commits` +
+        (rescue ? `. Its own latest work is on ${rescue}.` : '.'),
+    );
+  }
+}
+
+/** The token may not push: the workflow lacks `contents: write`. */
+export class PushDeniedError extends Error {
+  override name = 'PushDeniedError';
+}
+
+export interface WorkBranchOptions {
+  branch: string;
+  baseSha: string;
+  /** The bot's commit author, to tell its commits from anyone else's. */
+  author: { name: string; email: string };
+  /** What the last checkpoint says plangate pushed; undefined on a fresh start. */
+  checkpointed?: string;
+  /** Runs right before the first push of this attempt: the approval must still hold then. */
+  beforeFirstPush(): Promise<void>;
+}
+
+export async function openWorkBranch(git: Git, options: WorkBranchOptions): Promise<WorkBranch> {
+  const { branch, author } = options;
+  const remote = await fetchBranch(git, branch).catch(() => undefined);
+  let pushed: string | undefined;
+  if (remote) {
+    // A branch from an earlier attempt: resume on it, unless someone else's commits are on it.
+    const since = options.checkpointed ?? options.baseSha;
+    const foreign = await foreignAuthors(git, since, remote, author.email);
+    if (foreign.length > 0) throw new ForeignPushError(branch, foreign);
+    core.info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
+    await startBranch(git, branch, remote);
+    pushed = remote;
+  } else {
+    await startBranch(git, branch, options.baseSha);
+  }
+  let firstPushChecked = false;
+  return {
+    get pushed() {
+      return pushed;
+    },
+    async checkpoint(message) {
+      const sha = await commitAll(git, message, author);
+      if (!sha) return false;
+      if (!firstPushChecked) {
+        await options.beforeFirstPush();
+        firstPushChecked = true;
+      }
+      try {
+        await pushWithLease(git, branch, pushed);
+      } catch (error) {
+        throw await explainPushFailure(git, branch, pushed, sha, author.email, error);
+      }
+      pushed = sha;
+      return true;
+    },
+  };
+}
+
+/** Authors (name <email>) of commits in from..to that are not plangate's. */
+async function foreignAuthors(git: Git, from: string, to: string, botEmail: string): Promise<string[]> {
+  const log = await git(['log', '--format=%an <%ae>', `${from}..${to}`]);
+  const authors = log.split('\n').filter((line) => line && !line.endsWith(`<${botEmail}>`));
+  return [...new Set(authors)];
+}
+
+async function explainPushFailure(git: Git, branch: string, expected: string | undefined, local: string, botEmail: string, error: unknown): Promise<Error> {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/\b403\b|permission to .* denied|not allowed to push|write access .* not granted/i.test(text)) {
+    return new PushDeniedError(
+      `plangate could not push ${branch}: the token may not write to this repository. Give the job \`permissions: contents: write\`.`,
+    );
+  }
+  const remote = await fetchBranch(git, branch).catch(() => undefined);
+  if (remote && remote !== expected) {
+    const authors = await foreignAuthors(git, expected ?? remote, remote, botEmail).catch(() => []);
+    // Paid work is never thrown away: the commit that could not go on the branch goes beside it.
+    const rescue = `${branch}-rescue-${local.slice(0, 7)}`;
+    const saved = await pushWithLease(git, rescue, undefined).then(
+      () => rescue,
+      () => undefined,
+    );
+    return new ForeignPushError(branch, authors, saved);
+  }
+  return error instanceof GitError ? error : new Error(text);
+}

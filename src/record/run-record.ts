@@ -1,0 +1,41 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { z } from 'zod';
+import { usageLedgerSchema } from '../models/usage.js';
+import { snapshotSchema } from './plan-record.js';
+
+/**
+ * The run record: the checkpoint an execution leaves in its progress comment after every cycle
+ * (machine snapshot, usage, the last commit plangate pushed). A re-run or a new `/approve` of the
+ * same plan resumes from it on the same branch, so a killed job loses nothing it had pushed.
+ */
+export const runRecordSchema = z.object({
+  v: z.literal(1),
+  planId: z.string().regex(/^[0-9a-f]{8}$/),
+  snapshot: snapshotSchema,
+  usage: usageLedgerSchema,
+  /** The last commit plangate pushed to the work branch; anything after it was pushed by someone else. */
+  pushed: z.string().regex(/^[0-9a-f]{40,64}$/).optional(),
+  runId: z.string(),
+  /** Set once the pull request exists, so a re-run never opens a second one. */
+  pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
+});
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+const marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
+
+export function encodeRunRecord(record: RunRecord): string {
+  return `<!-- plangate:run v1 ${deflateRawSync(Buffer.from(JSON.stringify(record), 'utf8')).toString('base64url')} -->`;
+}
+
+/** Reads the run record at the end of a progress comment; anything malformed is no checkpoint. */
+export function decodeRunRecord(body: string): RunRecord | undefined {
+  const match = marker.exec(body);
+  if (!match?.[1]) return undefined;
+  try {
+    const json: unknown = JSON.parse(inflateRawSync(Buffer.from(match[1], 'base64url'), { maxOutputLength: 4_000_000 }).toString('utf8'));
+    const parsed = runRecordSchema.safeParse(json);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
