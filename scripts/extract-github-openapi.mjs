@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The routes the emulator serves; keep in step with test/fakes/github-emulator.ts. */
+/** The routes the emulator serves; keep in step with ROUTES in test/fakes/github-emulator-routes.ts. */
 const OPERATIONS = [
   ['get', '/repos/{owner}/{repo}'],
   ['get', '/repos/{owner}/{repo}/collaborators/{username}/permission'],
@@ -29,6 +29,13 @@ const OPERATIONS = [
   ['post', '/repos/{owner}/{repo}/pulls'],
   ['get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
   ['patch', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['post', '/repos/{owner}/{repo}/git/commits'],
+  ['get', '/repos/{owner}/{repo}/git/commits/{commit_sha}'],
+  ['post', '/repos/{owner}/{repo}/git/refs'],
+  ['get', '/repos/{owner}/{repo}/git/ref/{ref}'],
+  ['patch', '/repos/{owner}/{repo}/git/refs/{ref}'],
+  ['delete', '/repos/{owner}/{repo}/git/refs/{ref}'],
+  ['get', '/repos/{owner}/{repo}/actions/runs/{run_id}'],
 ];
 
 /** Error responses every route can give (bad token, unknown route) though few operations list them. */

@@ -8,7 +8,10 @@ import { hashIssue, type PlanRecord } from '../record/plan-record.js';
 import { decodeRunRecord, encodeRunRecord, type RunRecord } from '../record/run-record.js';
 import { fitBody, githubBodyLimit } from '../render/limits.js';
 import { progressMarker, renderProgressComment } from '../render/progress-comment.js';
-import { pullRequestTitle, renderPullRequestBody } from '../render/pull-request.js';
+import { pullRequestHistoryFits, pullRequestTitle, renderPullRequestBody } from '../render/pull-request.js';
+import { historyChunkMarker, renderHistoryChunks } from '../render/history.js';
+import { renderSummaryDetails } from '../render/summary-details.js';
+import { createBudget } from '../agents/budget.js';
 import type { RunView } from '../render/run-view.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { botIdentity } from '../repo/git.js';
@@ -113,7 +116,15 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
 
   let final: Snapshot;
   try {
+    const budget = createBudget({
+      now: Date.now,
+      startedAt: Date.now(),
+      timeoutMinutes: settings.timeoutMinutes,
+      maxCostUsd: settings.maxCostUsd,
+      spentUsd: () => team.totals().costUsd,
+    });
     final = await team.drive({
+      budget,
       onCycle: async (s) => {
         await commitCycle(s);
         await saveProgress(s);
@@ -145,12 +156,21 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
   if (work.pushed) {
     // Right before the pull request asks anyone to merge it, the approval must still hold.
     await recheckApproval(ctx, record, planComment?.id, planBody);
-    const body = renderPullRequestBody(view(final, { ended }));
+    const finalView = view(final, { ended });
+    const fits = pullRequestHistoryFits(finalView);
+    const body = renderPullRequestBody(finalView, fits ? {} : { fullHistoryIn: 'comments' });
     const existing = pullRequest ?? (await thread.findOpenPullRequest(branch, record.base.ref));
     const pr = existing
       ? await thread.updatePullRequest(existing.number, { body })
-      : await thread.createPullRequest({ title: pullRequestTitle(view(final, { ended })), head: branch, base: record.base.ref, body, draft: aborted });
+      : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record.base.ref, body, draft: aborted });
     pullRequest = { number: pr.number, url: pr.url };
+    if (!fits) {
+      // The PR body says where the full history is: here, in parts, each posted once.
+      const parts = renderHistoryChunks(final.context.history, planId);
+      for (const [i, part] of parts.entries()) {
+        await thread.postComment(pr.number, part, { dedupe: historyChunkMarker(planId, i + 1) });
+      }
+    }
   }
   // The record keeps the approved snapshot: its hash must keep matching the plan that was shown.
   record = { ...record, status: aborted ? 'aborted' : 'done', ...(pullRequest ? { pullRequest } : {}) };
@@ -166,6 +186,8 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
       ended.reason ? `\nReason: ${ended.reason}` : '',
       '',
       renderUsageTable(team.usage()),
+      '',
+      renderSummaryDetails(final.context),
     ].join('\n'),
   );
   return {

@@ -7,6 +7,7 @@ import { emptyUsage, type UsageLedger } from '../models/usage.js';
 import { decodeRecord, hasRecordMarker, hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { Comment } from '../github/thread.js';
 import { renderUsageTable } from '../render/usage-table.js';
+import { renderSummaryDetails } from '../render/summary-details.js';
 import { checkoutCommit, fetchBranch } from '../repo/branch.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { execute } from './execution.js';
@@ -100,7 +101,9 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const comment = await thread.postComment(issue, renderRecord(ctx, posted));
   core.info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
   const what = asking ? 'a question' : answered ? 'an answer (nothing to change)' : `plan ${posted.planId}`;
-  await ctx.writeSummary([`### plangate: posted ${what}`, '', `[Comment](${comment.url})`, '', renderUsageTable(team.usage())].join('\n'));
+  await ctx.writeSummary(
+    [`### plangate: posted ${what}`, '', `[Comment](${comment.url})`, '', renderUsageTable(team.usage()), '', renderSummaryDetails(snapshot.context)].join('\n'),
+  );
   return {
     outcome: asking ? 'asked' : answered ? 'answered' : 'planned',
     planId: posted.planId,

@@ -1,13 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { GitHubClient } from './client.js';
+import { statusOf } from './errors.js';
+import { checkStored } from './read-back.js';
+import { writeOnce } from './write-once.js';
 import { roleSchema, type RepoRole } from '../permissions.js';
-import { fitBody } from '../render/limits.js';
+import { fitBody, githubBodyLimit } from '../render/limits.js';
 import { redact } from '../redact.js';
 
 /**
  * The slice of GitHub's API a plangate run needs, bound to one repository. Every body posted goes
  * through fitBody, so GitHub's 65,536-character limit cuts content with a notice instead of
- * rejecting the write.
+ * rejecting the write. Every write is read back: what it returns is what GitHub stored, checked
+ * against what was sent. Creating writes (comments, pull requests) are never sent twice blindly:
+ * after a lost answer the thread is searched for the first attempt's result before resending.
  */
 
 export interface RepoRef {
@@ -31,6 +37,9 @@ export type Reaction = 'eyes' | 'rocket' | '-1' | '+1' | 'confused' | 'hooray';
 export interface PullRequest {
   number: number;
   url: string;
+  title: string;
+  /** The body as GitHub stored it. */
+  body: string;
   headRef: string;
   headSha: string;
   baseRef: string;
@@ -54,12 +63,30 @@ export interface IssueText {
   author: string;
 }
 
+export interface PostCommentOptions {
+  /**
+   * A string unique to this comment that its body already holds (say, a marker line with the plan
+   * id). After a lost answer the bot's comment containing it is the first attempt's. Without it,
+   * postComment appends a hidden nonce (an HTML comment) to serve the same purpose, so give one
+   * whenever the body must stay exactly as rendered.
+   */
+  dedupe?: string;
+}
+
+export interface ThreadOptions {
+  /** The login the token posts as (the `bot-login` input); only its comments can be a lost attempt. */
+  botLogin?: string;
+  /** Backoff unit between attempts of a creating write; small in tests. */
+  retryDelayMs?: number;
+}
+
 export interface Thread {
   repoRef: RepoRef;
   /** The repository role of a user; an API error means no permission, never a guess. */
   permissionOf(login: string): Promise<RepoRole>;
   react(commentId: number, content: Reaction): Promise<void>;
-  postComment(issue: number, body: string): Promise<Comment>;
+  /** Posts at most one comment, even when GitHub's answer is lost; returns it as stored. */
+  postComment(issue: number, body: string, options?: PostCommentOptions): Promise<Comment>;
   updateComment(commentId: number, body: string): Promise<Comment>;
   listComments(issue: number): Promise<Comment[]>;
   getComment(commentId: number): Promise<Comment>;
@@ -69,6 +96,10 @@ export interface Thread {
   defaultBranch(): Promise<string>;
   pullRequest(number: number): Promise<PullRequest>;
   findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined>;
+  /**
+   * Opens a pull request, or returns (updated to this title and body) the open one from `head`
+   * into `base` that a lost earlier attempt or another run already opened.
+   */
   createPullRequest(input: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
   updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest>;
 }
@@ -86,6 +117,8 @@ interface RawComment {
 interface RawPull {
   number: number;
   html_url: string;
+  title: string;
+  body?: string | null;
   head: { ref: string; sha: string; repo: { full_name: string } | null };
   base: { ref: string; repo: { full_name: string } };
 }
@@ -143,6 +176,8 @@ function toPull(raw: RawPull): PullRequest {
   return {
     number: raw.number,
     url: raw.html_url,
+    title: raw.title,
+    body: raw.body ?? '',
     headRef: raw.head.ref,
     headSha: raw.head.sha,
     baseRef: raw.base.ref,
@@ -150,10 +185,56 @@ function toPull(raw: RawPull): PullRequest {
   };
 }
 
+const DEFAULT_BOT_LOGIN = 'github-actions[bot]';
+/** Three tries in all: enough to ride out a blip, few enough that a real outage fails the step soon. */
+const CREATE_ATTEMPTS = 3;
+const DEFAULT_RETRY_DELAY_MS = 1000;
+
+/** The hidden tail that lets a comment posted without `dedupe` be recognised after a lost answer. */
+function nonceMarker(): string {
+  return `<!-- plangate:post ${randomBytes(8).toString('hex')} -->`;
+}
+
+/** Turns off plugin-retry for one request: a blind resend of a creating write can duplicate it. */
+const NO_BLIND_RETRY = { retries: 0 } as const;
+
+/** GitHub's 422 when an open pull request from the head into the base exists already. */
+function isPullExists(error: unknown): boolean {
+  if (statusOf(error) !== 422) return false;
+  return /already exists/i.test(error instanceof Error ? error.message : String(error));
+}
+
 /** `secrets` are cut out of every body before it is posted. */
-export function createThread(octokit: GitHubClient, repoRef: RepoRef, secrets: readonly string[] = []): Thread {
+export function createThread(
+  octokit: GitHubClient,
+  repoRef: RepoRef,
+  secrets: readonly string[] = [],
+  options: ThreadOptions = {},
+): Thread {
   const { owner, repo } = repoRef;
-  const safe = (body: string) => fitBody(redact(body, secrets));
+  const botLogin = options.botLogin ?? DEFAULT_BOT_LOGIN;
+  const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+  const safe = (body: string, limit = githubBodyLimit) => fitBody(redact(body, secrets), limit);
+
+  async function listComments(issue: number): Promise<Comment[]> {
+    const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100 });
+    return all.map(toComment);
+  }
+
+  async function findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined> {
+    const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${owner}:${head}`, base, per_page: 1 });
+    const first = data[0];
+    return first ? toPull(first) : undefined;
+  }
+
+  async function updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest> {
+    const body = input.body === undefined ? undefined : safe(input.body);
+    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body });
+    const pull = toPull(data);
+    if (body !== undefined) checkStored(`body of pull request #${number}`, body, pull.body);
+    return pull;
+  }
+
   return {
     repoRef,
     async permissionOf(login) {
@@ -167,20 +248,46 @@ export function createThread(octokit: GitHubClient, repoRef: RepoRef, secrets: r
       }
     },
     async react(commentId, content) {
+      // Reacting twice is harmless (GitHub answers 200 with the existing reaction), so plugin retries stay on.
       await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     },
-    async postComment(issue, body) {
-      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: safe(body) });
-      return toComment(data);
+    async postComment(issue, body, postOptions = {}) {
+      let sent: string;
+      let dedupe: string;
+      if (postOptions.dedupe !== undefined) {
+        dedupe = postOptions.dedupe;
+        sent = safe(body);
+        // Checked before sending: a marker lost to redaction or cutting could never find the comment again.
+        if (dedupe === '' || !sent.includes(dedupe)) {
+          throw new Error(`postComment on #${issue}: the dedupe marker is not in the body as it would be posted`);
+        }
+      } else {
+        dedupe = nonceMarker();
+        const tail = `\n\n${dedupe}`;
+        sent = safe(body, githubBodyLimit - tail.length) + tail;
+      }
+      const what = `comment on #${issue}`;
+      const comment = await writeOnce({
+        attempts: CREATE_ATTEMPTS,
+        delayMs: retryDelayMs,
+        send: async () => {
+          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: sent, request: NO_BLIND_RETRY });
+          return toComment(data);
+        },
+        find: async () => (await listComments(issue)).find((c) => c.author === botLogin && c.body.includes(dedupe)),
+      });
+      checkStored(what, sent, comment.body);
+      return comment;
     },
     async updateComment(commentId, body) {
-      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: safe(body) });
-      return toComment(data);
+      // An edit is idempotent: sending the same body twice leaves the same comment, so plugin retries stay on.
+      const sent = safe(body);
+      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: sent });
+      const comment = toComment(data);
+      checkStored(`comment ${commentId}`, sent, comment.body);
+      return comment;
     },
-    async listComments(issue) {
-      const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100 });
-      return all.map(toComment);
-    },
+    listComments,
     async getComment(commentId) {
       const { data } = await octokit.rest.issues.getComment({ owner, repo, comment_id: commentId });
       return toComment(data);
@@ -200,19 +307,37 @@ export function createThread(octokit: GitHubClient, repoRef: RepoRef, secrets: r
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
       return toPull(data);
     },
-    async findOpenPullRequest(head, base) {
-      const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${owner}:${head}`, base, per_page: 1 });
-      const first = data[0];
-      return first ? toPull(first) : undefined;
-    },
+    findOpenPullRequest,
     async createPullRequest(input) {
-      const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body: safe(input.body) });
-      return toPull(data);
+      const { head, base, title } = input;
+      const body = safe(input.body);
+      // One open pull request per head and base: one found is this branch's, so it is brought up to date.
+      const adopt = async (found: PullRequest) =>
+        found.body === body && found.title === title ? found : updatePullRequest(found.number, { title, body });
+      const existing = await findOpenPullRequest(head, base);
+      if (existing) return adopt(existing);
+      const pull = await writeOnce({
+        attempts: CREATE_ATTEMPTS,
+        delayMs: retryDelayMs,
+        send: async () => {
+          try {
+            const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body, request: NO_BLIND_RETRY });
+            return toPull(data);
+          } catch (error) {
+            // A racing run, or a lost attempt GitHub did store, opened it first: that one is ours too.
+            const found = isPullExists(error) ? await findOpenPullRequest(head, base) : undefined;
+            if (found) return adopt(found);
+            throw error;
+          }
+        },
+        find: async () => {
+          const found = await findOpenPullRequest(head, base);
+          return found ? adopt(found) : undefined;
+        },
+      });
+      checkStored(`body of pull request #${pull.number}`, body, pull.body);
+      return pull;
     },
-    async updatePullRequest(number, input) {
-      const body = input.body === undefined ? undefined : safe(input.body);
-      const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body });
-      return toPull(data);
-    },
+    updatePullRequest,
   };
 }

@@ -13,7 +13,8 @@ const maxResultChars = 6_000;
 /** Where the full text of a cycle cut to fit a body can still be read. */
 const fullTextPlace = 'the job summary';
 
-function cycleText(entry: HistoryEntry, index: number, directiveMax: number, resultMax: number): string {
+/** One cycle, its directive clipped to `directiveMax` and its result to `resultMax` (Infinity: whole). */
+export function renderCycle(entry: HistoryEntry, index: number, directiveMax = Infinity, resultMax = directiveMax): string {
   return [
     `#### Cycle ${index + 1}: ${entry.outcome}`,
     '',
@@ -33,7 +34,7 @@ function cycleText(entry: HistoryEntry, index: number, directiveMax: number, res
  */
 export function renderHistory(history: HistoryEntry[], entryMax = maxResultChars): string {
   if (history.length === 0) return '_No cycle has run yet._';
-  return history.map((entry, i) => cycleText(entry, i, entryMax, entryMax)).join('\n\n');
+  return history.map((entry, i) => renderCycle(entry, i, entryMax, entryMax)).join('\n\n');
 }
 
 /** One line per cycle, for places where the whole history is too much. */
@@ -45,8 +46,10 @@ export function renderHistoryLines(history: HistoryEntry[]): string {
 export const historyChunkLimit = 60_000;
 
 const chunkHeading = (planId: string, part: number, parts: number) => `### History of plan ${code(planId)}, part ${part} of ${parts}`;
-/** Lets the host find its own history comments again, e.g. to replace them on a re-run. */
-const chunkMarker = (planId: string, part: number) => `<!-- plangate:history ${planId} part ${part} -->`;
+/** Ends each history body, so the host can find its own history comments again (e.g. to replace them on a re-run). */
+export function historyChunkMarker(planId: string, part: number): string {
+  return `<!-- plangate:history ${planId} part ${part} -->`;
+}
 const cutNotice = (cycle: number, omitted: number) =>
   `> [!NOTE]\n> ${omitted.toLocaleString('en-US')} characters of cycle ${cycle} were cut here to fit GitHub's size limit; the full text is in ${fullTextPlace}.`;
 
@@ -56,7 +59,7 @@ const cutNotice = (cycle: number, omitted: number) =>
  * shorter one keeps all it can and the longer one gets the rest.
  */
 function fittedCycle(entry: HistoryEntry, index: number, room: number): string {
-  const whole = cycleText(entry, index, Infinity, Infinity);
+  const whole = renderCycle(entry, index, Infinity, Infinity);
   if (whole.length <= room) return whole;
   const total = entry.directive.length + entry.result.length;
   // The frame as the whole texts need it (a part never needs longer fences), plus the notice at its longest.
@@ -66,7 +69,7 @@ function fittedCycle(entry: HistoryEntry, index: number, room: number): string {
   const directiveMax = entry.directive.length <= half ? entry.directive.length : Math.max(half, texts - entry.result.length);
   const resultMax = texts - directiveMax;
   const omitted = omittedBy(entry.directive, directiveMax) + omittedBy(entry.result, resultMax);
-  return `${cycleText(entry, index, directiveMax, resultMax)}\n\n${cutNotice(index + 1, omitted)}`;
+  return `${renderCycle(entry, index, directiveMax, resultMax)}\n\n${cutNotice(index + 1, omitted)}`;
 }
 
 /** How many characters of `text` clipping to `max` leaves out, as clip's own marker reports them. */
@@ -86,7 +89,7 @@ function omittedBy(text: string, max: number): number {
 export function renderHistoryChunks(history: HistoryEntry[], planId: string, limit = historyChunkLimit): string[] {
   // Reserved at the longest heading and marker any part can have, so numbering never pushes a body over.
   const worst = history.length;
-  const frame = chunkHeading(planId, worst, worst).length + 2 + 2 + chunkMarker(planId, worst).length;
+  const frame = chunkHeading(planId, worst, worst).length + 2 + 2 + historyChunkMarker(planId, worst).length;
   const room = limit - frame;
   if (room <= 0) throw new Error(`A history body of ${limit} characters cannot hold even its heading.`);
   const bodies: string[][] = [];
@@ -94,15 +97,15 @@ export function renderHistoryChunks(history: HistoryEntry[], planId: string, lim
   let used = 0;
   history.forEach((entry, i) => {
     const text = fittedCycle(entry, i, room);
-    const cost = text.length + (current.length > 0 ? 2 : 0);
-    if (current.length > 0 && used + cost > room) {
+    // A cycle that would overflow this body starts the next one; fittedCycle made sure it fits alone.
+    if (current.length > 0 && used + 2 + text.length > room) {
       bodies.push(current);
       current = [];
       used = 0;
     }
-    used += text.length + (current.length > 0 ? 2 : 0);
+    used += (current.length > 0 ? 2 : 0) + text.length;
     current.push(text);
   });
   if (current.length > 0) bodies.push(current);
-  return bodies.map((cycles, i) => [chunkHeading(planId, i + 1, bodies.length), cycles.join('\n\n'), chunkMarker(planId, i + 1)].join('\n\n'));
+  return bodies.map((cycles, i) => [chunkHeading(planId, i + 1, bodies.length), cycles.join('\n\n'), historyChunkMarker(planId, i + 1)].join('\n\n'));
 }

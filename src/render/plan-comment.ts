@@ -1,6 +1,6 @@
-import type { Plan } from '../machine/fields.js';
+import type { Plan, PlanStep } from '../machine/fields.js';
 import { encodeRecord, type PlanRecord } from '../record/plan-record.js';
-import { githubBodyLimit, fitBody } from './limits.js';
+import { clip, fitBody, githubBodyLimit } from './limits.js';
 import { code, escapeHtml, indent } from './markdown.js';
 import { formatCost } from '../models/usage.js';
 
@@ -10,19 +10,20 @@ import { formatCost } from '../models/usage.js';
  * comment is trusted only while it reads exactly like this.
  */
 
+/** One step as a task-list item; ticked when it is among the first `done`. */
+export function renderStep(step: PlanStep, i: number, done = 0): string {
+  const lines = [`- [${i < done ? 'x' : ' '}] **${i + 1}. ${escapeHtml(step.title)}**`];
+  if (step.detail) lines.push(`  ${indent(escapeHtml(step.detail), 2)}`);
+  const facts: string[] = [];
+  if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(', ')}`);
+  if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
+  if (facts.length) lines.push(`  ${facts.join(' · ')}`);
+  return lines.join('\n');
+}
+
 /** Renders plan steps as a task list; `done` ticks the first steps. */
 export function renderSteps(plan: Plan, done = 0): string {
-  return plan.steps
-    .map((step, i) => {
-      const lines = [`- [${i < done ? 'x' : ' '}] **${i + 1}. ${escapeHtml(step.title)}**`];
-      if (step.detail) lines.push(`  ${indent(escapeHtml(step.detail), 2)}`);
-      const facts: string[] = [];
-      if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(', ')}`);
-      if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
-      if (facts.length) lines.push(`  ${facts.join(' · ')}`);
-      return lines.join('\n');
-    })
-    .join('\n');
+  return plan.steps.map((step, i) => renderStep(step, i, done)).join('\n');
 }
 
 function bulletSection(title: string, items: string[] | undefined): string {
@@ -33,6 +34,36 @@ function bulletSection(title: string, items: string[] | undefined): string {
 /** Renders a plan with its assumptions and risks. */
 export function renderPlan(plan: Plan, done = 0): string {
   return renderSteps(plan, done) + bulletSection('Assumptions', plan.assumptions) + bulletSection('Risks', plan.risks);
+}
+
+/** Says how many steps a cut plan shows and where the reader finds the rest. */
+export type StepsNotice = (shown: number, total: number) => string;
+
+/**
+ * Renders a plan in at most `maxChars` characters (when that can hold the notice at all). A plan
+ * that does not fit loses whole steps from its end, never a part of a step, and says how many it
+ * shows, so a reader never takes a cut plan for the whole one. Assumptions and risks keep at most a
+ * quarter of the room.
+ */
+export function renderPlanWithin(plan: Plan, maxChars: number, notice: StepsNotice, done = 0): string {
+  const whole = renderPlan(plan, done);
+  if (whole.length <= maxChars) return whole;
+  const total = plan.steps.length;
+  const extras = bulletSection('Assumptions', plan.assumptions) + bulletSection('Risks', plan.risks);
+  const extrasShown = extras.length <= maxChars / 4 ? extras : clip(extras, Math.max(0, Math.floor(maxChars / 4)));
+  const noticeText = (shown: number) => `\n\n> [!NOTE]\n> ${notice(shown, total)}`;
+  // Reserved for the longest notice: the count it names has at most as many digits as the total.
+  const room = maxChars - extrasShown.length - noticeText(total).length;
+  const kept: string[] = [];
+  let used = 0;
+  for (const [i, step] of plan.steps.entries()) {
+    const text = renderStep(step, i, done);
+    const cost = text.length + (kept.length > 0 ? 1 : 0);
+    if (used + cost > room) break;
+    kept.push(text);
+    used += cost;
+  }
+  return kept.join('\n') + noticeText(kept.length) + extrasShown;
 }
 
 /** The objective as a quote, safe against markup in user text. */
@@ -91,17 +122,36 @@ function plannerUsageLine(record: PlanRecord): string {
   return ` · planning: ${requests} ${requests === 1 ? 'request' : 'requests'}, ${prompt.toLocaleString('en-US')} prompt tokens (${sum((e) => e.cachedTokens).toLocaleString('en-US')} cached), ${formatCost(record.planningCostUsd)}`;
 }
 
-function body(record: PlanRecord): string {
+/** Says, when a plan comment cannot show every step, that the plan still holds them all and where they are listed. */
+const planCommentNotice: StepsNotice = (shown, total) =>
+  `${shown === 0 ? `None of the ${total} steps fit in this comment` : `Only the first ${shown} of ${total} steps are shown here`}: the plan is too long for one GitHub comment. The plan still holds all ${total} steps, and approving it approves them all; the job summary of the run that posted it lists every one.`;
+
+/** The least room the visible part must keep beside the record: a heading, the start of the objective and a notice. */
+const minVisible = 2_000;
+
+/** The visible part of the comment, in at most `room` characters; cut only when the whole does not fit. */
+function body(record: PlanRecord, room: number): string {
   const { objective, plan, question, summary, clarifications } = record.snapshot.context;
   const answered = (clarifications ?? []).map((c) => `> **Q:** ${escapeHtml(c.question)}\n> **A:** ${escapeHtml(c.answer)}`).join('\n>\n');
-  const context = ['**Objective**', '', renderObjective(objective), ...(answered ? ['', '**Clarifications**', '', answered] : [])];
+  const context = (shown: string) => ['**Objective**', '', renderObjective(shown), ...(answered ? ['', '**Clarifications**', '', answered] : [])];
   if (record.status === 'asking' || (question && !plan)) {
-    return [`### ❓ A question before planning (${code(record.planId)})`, '', ...context, '', '**Question**', '', escapeHtml(question ?? '')].join('\n');
+    const text = [`### ❓ A question before planning (${code(record.planId)})`, '', ...context(objective), '', '**Question**', '', escapeHtml(question ?? '')];
+    return fitBody(text.join('\n'), room);
   }
   if (record.status === 'answered' || (!plan && summary)) {
-    return [`### 💬 Nothing to change (${code(record.planId)})`, '', ...context, '', '**Answer**', '', escapeHtml(summary ?? '')].join('\n');
+    const text = [`### 💬 Nothing to change (${code(record.planId)})`, '', ...context(objective), '', '**Answer**', '', escapeHtml(summary ?? '')];
+    return fitBody(text.join('\n'), room);
   }
-  return [`### 📋 Plan ${code(record.planId)}`, '', ...context, '', '**Steps**', '', plan ? renderPlan(plan) : '_The planner staged no plan._'].join('\n');
+  const head = (shown: string) => [`### 📋 Plan ${code(record.planId)}`, '', ...context(shown), '', '**Steps**', ''].join('\n') + '\n';
+  if (!plan) return fitBody(head(objective) + '_The planner staged no plan._', room);
+  const whole = head(objective) + renderPlan(plan);
+  if (whole.length <= room) return whole;
+  // The steps are what a maintainer approves: a long objective gives up room to them first, down to half.
+  let top = head(objective);
+  const excess = top.length - Math.floor(room / 2);
+  if (excess > 0) top = head(clip(objective, Math.max(0, objective.length - excess)));
+  // Escaping can still leave the head too long; the final cut keeps the body within its room regardless.
+  return fitBody(top + renderPlanWithin(plan, room - top.length, planCommentNotice), room);
 }
 
 export function renderPlanComment(record: PlanRecord): string {
@@ -116,9 +166,9 @@ export function renderPlanComment(record: PlanRecord): string {
     `<sub>plangate · planner ${code(record.models.planner)} · executor ${code(record.models.executor)} · base ${code(record.base.ref)} at ${code(record.base.sha.slice(0, 7))} · asked by @${record.requestedBy}${plannerUsageLine(record)}</sub>`,
     marker,
   ].join('\n');
-  if (footer.length > githubBodyLimit / 2) {
+  // The record is never cut (a cut record is no record); the visible plan gives way to it instead.
+  if (footer.length > githubBodyLimit - minVisible) {
     throw new Error(`Plan ${record.planId} is too large to post: shorten the objective or ask for a smaller plan.`);
   }
-  // The footer carries the record, so only the visible part is ever cut.
-  return fitBody(body(record), githubBodyLimit - footer.length) + footer;
+  return body(record, githubBodyLimit - footer.length) + footer;
 }

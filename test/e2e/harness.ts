@@ -56,6 +56,23 @@ export interface ActionRun {
   summary: string;
 }
 
+/** A started action: its process, its result once it exits, and a way to kill it mid-run. */
+export interface StartedAction {
+  pid: number | undefined;
+  /** The workflow run id it was given (GITHUB_RUN_ID), registered with the emulator. */
+  runId: string;
+  done: Promise<ActionRun>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export interface StartOptions {
+  /**
+   * Runs in a checkout of its own (a fresh clone of origin) instead of the shared workspace, as
+   * every job on a real runner has: for actions that run at the same time.
+   */
+  ownCheckout?: boolean;
+}
+
 export interface World {
   dir: string;
   origin: string;
@@ -66,8 +83,22 @@ export interface World {
   pushToOrigin(branch: string, files: Record<string, string>, message: string): string;
   /** Re-clones the workspace, as actions/checkout gives every job a fresh one. */
   freshCheckout(): void;
-  /** Starts the bundled action; `env` adds variables to the runner environment (e.g. canaries). */
+  /**
+   * Runs the bundled action to the end; `env` adds variables to the runner environment (e.g.
+   * canaries, or GITHUB_RUN_ID to replay a run id as a re-run attempt does).
+   */
   runAction(event: { name: string; payload: unknown }, inputs?: Record<string, string>, env?: Record<string, string>): Promise<ActionRun>;
+  /**
+   * Starts the bundled action without waiting for it. Its run id is registered with the emulator as
+   * in_progress while it runs and as completed (success or failure by exit code) once it exits,
+   * so plangate's lock can ask GitHub whether the run is still going.
+   */
+  startAction(
+    event: { name: string; payload: unknown },
+    inputs?: Record<string, string>,
+    env?: Record<string, string>,
+    options?: StartOptions,
+  ): StartedAction;
   /** Process id of the action started last, while it runs. */
   actionPid: number | undefined;
   close(): Promise<void>;
@@ -148,10 +179,17 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
       git(dir, 'clone', '--quiet', origin, workspace);
     },
     actionPid: undefined,
-    async runAction(event, inputs = {}, extraEnv = {}) {
+    runAction: (event, inputs = {}, extraEnv = {}) => world.startAction(event, inputs, extraEnv).done,
+    startAction(event, inputs = {}, extraEnv = {}, options = {}) {
       runs += 1;
       const runDir = path.join(dir, `run-${runs}`);
-      mkdirSync(runDir);
+      const runId = extraEnv.GITHUB_RUN_ID ?? String(1000 + runs);
+      let cwd = workspace;
+      if (options.ownCheckout) {
+        cwd = path.join(runDir, 'workspace');
+        git(dir, 'clone', '--quiet', origin, cwd);
+      }
+      mkdirSync(runDir, { recursive: true });
       const eventPath = path.join(runDir, 'event.json');
       const outputPath = path.join(runDir, 'output');
       const summaryPath = path.join(runDir, 'summary.md');
@@ -168,30 +206,35 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
         GITHUB_EVENT_NAME: event.name,
         GITHUB_EVENT_PATH: eventPath,
         GITHUB_REPOSITORY: `${owner}/${repo}`,
-        GITHUB_WORKSPACE: workspace,
+        GITHUB_WORKSPACE: cwd,
         GITHUB_API_URL: gh.url,
         GITHUB_SERVER_URL: GITHUB_EMULATOR_SERVER_URL,
-        GITHUB_RUN_ID: String(1000 + runs),
+        GITHUB_RUN_ID: runId,
         GITHUB_OUTPUT: outputPath,
         GITHUB_STEP_SUMMARY: summaryPath,
         RUNNER_TEMP: runDir,
       };
       for (const [name, value] of Object.entries(merged)) env[`INPUT_${name.toUpperCase()}`] = value;
+      gh.setRun(runId, 'in_progress');
       // Asynchronous on purpose: a synchronous spawn would block the in-process emulator and model.
-      const child = spawn(process.execPath, [bundledAction], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bundledAction], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
       world.actionPid = child.pid;
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-      return {
-        code,
-        stdout,
-        stderr,
-        outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
-        summary: existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '',
-      };
+      const done = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1))).then((code): ActionRun => {
+        // A killed job ends as a completed run too, which is what lets the next run take its lock over.
+        gh.setRun(runId, 'completed', code === 0 ? 'success' : 'failure');
+        return {
+          code,
+          stdout,
+          stderr,
+          outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
+          summary: existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '',
+        };
+      });
+      return { pid: child.pid, runId, done, kill: (signal = 'SIGTERM') => void child.kill(signal) };
     },
     async close() {
       await Promise.all([gh.close(), model.close()]);

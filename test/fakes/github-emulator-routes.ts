@@ -20,11 +20,19 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/**
+ * The workflow permission a write needs (`permissions:` in the workflow). `thread` is `issues` on an
+ * issue and `issues` or `pull-requests` on a pull request's conversation, as GitHub accepts either there.
+ */
+export type WriteArea = 'issues' | 'pull-requests' | 'contents' | 'thread';
+
 /** One REST operation, named by the OpenAPI path template it answers for. */
 export interface Route {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   template: string;
   docs: string;
+  /** Set on writes: the permission area a token must hold, checked before the handler runs. */
+  writes?: WriteArea;
   handle(state: GitHubState, request: RouteRequest): Reply;
 }
 
@@ -41,14 +49,14 @@ export function notFound(docs: string = DOCS): Reply {
 }
 
 /** One entry of a 422 `errors` array, as GitHub words them. */
-interface FieldError {
+export interface FieldError {
   resource: string;
   code: string;
   field?: string;
   message?: string;
 }
 
-function validationFailed(docs: string, errors: FieldError[]): Reply {
+export function validationFailed(docs: string, errors: FieldError[]): Reply {
   return { status: 422, body: { message: 'Validation Failed', errors, documentation_url: docs, status: '422' } };
 }
 
@@ -66,7 +74,7 @@ function bodyTooLong(body: string | null | undefined): boolean {
  * Parses a request body the way GitHub's schema check does: the first problem becomes a 422
  * "Invalid request" whose wording follows GitHub's.
  */
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, docs: string): { ok: true; value: T } | { ok: false; reply: Reply } {
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown, docs: string): { ok: true; value: T } | { ok: false; reply: Reply } {
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
@@ -117,12 +125,12 @@ function sortThreads(threads: IssueRecord[], query: URLSearchParams): IssueRecor
   return threads.sort((a, b) => sign * (a[key].localeCompare(b[key]) || a.number - b.number));
 }
 
-function issueNumber(request: RouteRequest, name: string): number | undefined {
+export function issueNumber(request: RouteRequest, name: string): number | undefined {
   const raw = request.params[name] ?? '';
   return /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
-function created(body: Record<string, unknown>): Reply {
+export function created(body: Record<string, unknown>): Reply {
   return { status: 201, body, headers: typeof body.url === 'string' ? { location: body.url } : {} };
 }
 
@@ -148,7 +156,10 @@ const DOC = {
   updatePull: `${DOCS}/pulls/pulls#update-a-pull-request`,
 } as const;
 
-/** Every operation the emulator serves; scripts/extract-github-openapi.mjs extracts the same list. */
+/**
+ * The issue and pull request operations; the emulator adds the git data and Actions ones
+ * (scripts/extract-github-openapi.mjs extracts all of them).
+ */
 export const ROUTES: readonly Route[] = [
   {
     method: 'GET',
@@ -200,6 +211,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     template: '/repos/{owner}/{repo}/issues',
     docs: DOC.createIssue,
+    writes: 'issues',
     handle: (state, request) => {
       const schema = z.object({ title: titleSchema, body: z.string().nullable().optional(), labels: labelNames.optional() });
       const parsed = parseBody(schema, request.body, DOC.createIssue);
@@ -228,6 +240,7 @@ export const ROUTES: readonly Route[] = [
     method: 'PATCH',
     template: '/repos/{owner}/{repo}/issues/{issue_number}',
     docs: DOC.updateIssue,
+    writes: 'thread',
     handle: (state, request) => {
       const issue = state.issues.get(issueNumber(request, 'issue_number') ?? -1);
       if (!issue) return notFound(DOC.updateIssue);
@@ -262,6 +275,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     template: '/repos/{owner}/{repo}/issues/{issue_number}/labels',
     docs: DOC.addLabels,
+    writes: 'thread',
     handle: (state, request) => {
       const issue = state.issues.get(issueNumber(request, 'issue_number') ?? -1);
       if (!issue) return notFound(DOC.addLabels);
@@ -291,6 +305,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     template: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
     docs: DOC.createComment,
+    writes: 'thread',
     handle: (state, request) => {
       const issue = state.issues.get(issueNumber(request, 'issue_number') ?? -1);
       if (!issue) return notFound(DOC.createComment);
@@ -313,6 +328,7 @@ export const ROUTES: readonly Route[] = [
     method: 'PATCH',
     template: '/repos/{owner}/{repo}/issues/comments/{comment_id}',
     docs: DOC.updateComment,
+    writes: 'thread',
     handle: (state, request) => {
       const comment = state.commentRecords.get(issueNumber(request, 'comment_id') ?? -1);
       if (!comment) return notFound(DOC.updateComment);
@@ -327,6 +343,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     template: '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
     docs: DOC.react,
+    writes: 'thread',
     handle: (state, request) => {
       const comment = state.commentRecords.get(issueNumber(request, 'comment_id') ?? -1);
       if (!comment) return notFound(DOC.react);
@@ -367,6 +384,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     template: '/repos/{owner}/{repo}/pulls',
     docs: DOC.createPull,
+    writes: 'pull-requests',
     handle: (state, request) => createPull(state, request),
   },
   {
@@ -382,6 +400,7 @@ export const ROUTES: readonly Route[] = [
     method: 'PATCH',
     template: '/repos/{owner}/{repo}/pulls/{pull_number}',
     docs: DOC.updatePull,
+    writes: 'pull-requests',
     handle: (state, request) => {
       const issue = state.issues.get(issueNumber(request, 'pull_number') ?? -1);
       if (!issue?.pull) return notFound(DOC.updatePull);

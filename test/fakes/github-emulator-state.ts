@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RunConclusion, RunRecord, RunStatus } from './github-emulator-actions.js';
 import type { OriginRepo } from './github-emulator-git.js';
 import {
   authorAssociation,
@@ -45,6 +46,8 @@ export class GitHubState {
   readonly issues = new Map<number, IssueRecord>();
   readonly commentRecords = new Map<number, CommentRecord>();
   readonly reactionRecords: ReactionRecord[] = [];
+  /** Workflow runs by id, registered by tests and the e2e harness. */
+  readonly runs = new Map<number, RunRecord>();
   private readonly roles = new Map<string, RepoRole>();
   private readonly labelRecords = new Map<string, LabelRecord>();
   private ticks = 0;
@@ -218,6 +221,18 @@ export class GitHubState {
     const reaction: ReactionRecord = { id: this.nextId('reaction'), commentId: comment.id, user, content, createdAt: this.now() };
     this.reactionRecords.push(reaction);
     return { reaction, created: true };
+  }
+
+  /** Registers or moves a workflow run; a completed run without a conclusion succeeded. */
+  setRun(id: number, status: RunStatus, conclusion?: RunConclusion): RunRecord {
+    const at = this.now();
+    const existing = this.runs.get(id);
+    const run: RunRecord = existing ?? { id, runNumber: this.runs.size + 1, status, conclusion: null, createdAt: at, updatedAt: at };
+    run.status = status;
+    run.conclusion = status === 'completed' ? (conclusion ?? 'success') : null;
+    run.updatedAt = at;
+    this.runs.set(id, run);
+    return run;
   }
 
   setIssueState(issue: IssueRecord, state: 'open' | 'closed', by: UserRecord, reason?: IssueRecord['stateReason']): void {

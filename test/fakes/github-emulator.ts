@@ -1,13 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RestEndpointMethodTypes } from '@octokit/rest';
+import { ACTIONS_ROUTES, workflowRunShape, type RunConclusion, type RunStatus } from './github-emulator-actions.js';
 import { openOrigin } from './github-emulator-git.js';
+import { GIT_DATA_ROUTES } from './github-emulator-git-data.js';
 import { answerGraphql, GRAPHQL_DOCS, graphqlUnauthorized } from './github-emulator-graphql.js';
-import { errorReply, notFound, ROUTES, type Reply, type Route } from './github-emulator-routes.js';
+import { errorReply, notFound, ROUTES, type Reply, type Route, type RouteRequest } from './github-emulator-routes.js';
 import { EMULATED_REPO_ID, type RepoRole, type UserType } from './github-emulator-shapes.js';
 import { characterCount, EmulatorSetupError, GITHUB_BODY_LIMIT, GitHubState } from './github-emulator-state.js';
 
 export type { RepoRole } from './github-emulator-shapes.js';
+export type { RunConclusion, RunStatus } from './github-emulator-actions.js';
 export { EmulatorSetupError, GITHUB_BODY_LIMIT } from './github-emulator-state.js';
 
 /**
@@ -22,6 +25,37 @@ export type EmulatedIssue = RestEndpointMethodTypes['issues']['get']['response']
 export type EmulatedComment = RestEndpointMethodTypes['issues']['getComment']['response']['data'];
 export type EmulatedPull = RestEndpointMethodTypes['pulls']['get']['response']['data'];
 export type EmulatedReaction = RestEndpointMethodTypes['reactions']['createForIssueComment']['response']['data'];
+export type EmulatedWorkflowRun = RestEndpointMethodTypes['actions']['getWorkflowRun']['response']['data'];
+
+/** A workflow permission area a token can be denied (the workflow's `permissions:` keys). */
+export type PermissionArea = 'pull-requests' | 'contents' | 'issues';
+
+/**
+ * What `failAfter` does once the request has been served: answer with this status instead of the
+ * real answer, destroy the connection without answering (`reset`), or never answer at all (`hang`,
+ * until the client gives up or the emulator closes).
+ */
+export type AfterFault = number | 'reset' | 'hang';
+
+/** GitHub's words for a secondary rate limit; the throttling plugin recognises one by "secondary rate". */
+export const SECONDARY_RATE_LIMIT_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID PLANGATE:000000.';
+
+/**
+ * The failure GitHub sends for a secondary rate limit, for `failNext(method, path, 403, n, ...)`:
+ * Octokit's throttling plugin retries a 403 or 429 whose message says "secondary rate", after
+ * `retry-after` seconds (a minute when the header is missing or 0).
+ */
+export function secondaryRateLimit(retryAfterSeconds = 1): FailureInit {
+  return {
+    body: {
+      message: SECONDARY_RATE_LIMIT_MESSAGE,
+      documentation_url: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      status: '403',
+    },
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  };
+}
 
 export interface GitHubEmulatorOptions {
   owner: string;
@@ -59,6 +93,11 @@ export interface RequestLogEntry {
   route: string | null;
   /** The response body sent back. */
   response: unknown;
+  /**
+   * Set when `failAfter` replaced the answer after the request was served. For `reset` and `hang`
+   * no answer was sent and `status` is 0.
+   */
+  fault?: AfterFault;
 }
 
 /** Options for an injected failure; the default body is GitHub's error shape for the status. */
@@ -106,6 +145,28 @@ export interface GitHubEmulator {
    * fails the same way; a 200 with a custom body injects a canned GraphQL answer.
    */
   failNext(method: string, path: RegExp | string, status: number, times?: number, init?: FailureInit): void;
+  /**
+   * Serves the next `times` matching requests (their side effects happen: the comment is stored,
+   * the ref moves) and then answers with `fault` instead: a status (with `init`'s body and headers),
+   * a reset connection or no answer at all. This is the "GitHub stored it but the answer was lost" case.
+   */
+  failAfter(method: string, path: RegExp | string, fault: AfterFault, times?: number, init?: FailureInit): void;
+
+  /** Registers a workflow run (or moves it on), for `GET /repos/{o}/{r}/actions/runs/{id}`. */
+  setRun(runId: number | string, status: RunStatus, conclusion?: RunConclusion): EmulatedWorkflowRun;
+  /**
+   * Turns off "Allow GitHub Actions to create and approve pull requests": creating a pull request
+   * answers 403 as GitHub does for an Actions token then.
+   */
+  forbidActionsPullRequests(forbidden?: boolean): void;
+  /**
+   * Withholds a workflow permission: writes needing it answer 403 "Resource not accessible by
+   * integration". A pull request's conversation accepts `issues` or `pull-requests`, so a comment
+   * there fails only when both are denied. Pushes to origin are plain git and are not affected.
+   */
+  denyPermission(area: PermissionArea): void;
+  /** Gives a denied permission back. */
+  grantPermission(area: PermissionArea): void;
 }
 
 interface Failure {
@@ -114,6 +175,19 @@ interface Failure {
   status: number;
   remaining: number;
   init: FailureInit;
+}
+
+interface LateFailure {
+  method: string;
+  path: RegExp;
+  fault: AfterFault;
+  remaining: number;
+  init: FailureInit;
+}
+
+function compilePath(path: RegExp | string): RegExp {
+  // Without the stateful flags, RegExp.test answers the same for the same path every time.
+  return typeof path === 'string' ? new RegExp(path) : new RegExp(path.source, path.flags.replace(/[gy]/g, ''));
 }
 
 interface CompiledRoute {
@@ -147,12 +221,16 @@ function compile(route: Route): CompiledRoute {
   const keys: string[] = [];
   const source = route.template.replace(/\{(\w+)\}/g, (_, key: string) => {
     keys.push(key);
-    return '([^/]+)';
+    // A git ref name spans segments (`heads/feature/x`); GitHub takes it with or without encoded slashes.
+    return key === 'ref' ? '(.+?)' : '([^/]+)';
   });
   return { route, pattern: new RegExp(`^${source}/?$`), keys };
 }
 
-const COMPILED = ROUTES.map(compile);
+const COMPILED = [...ROUTES, ...GIT_DATA_ROUTES, ...ACTIONS_ROUTES].map(compile);
+
+const INTEGRATION_DENIED = 'Resource not accessible by integration';
+const ACTIONS_MAY_NOT_CREATE_PULLS = 'GitHub Actions is not permitted to create or approve pull requests.';
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -195,6 +273,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
   const caller = state.user(options.tokenLogin ?? 'github-actions[bot]');
   const log: RequestLogEntry[] = [];
   const failures: Failure[] = [];
+  const lateFailures: LateFailure[] = [];
+  const denied = new Set<PermissionArea>();
+  let actionsMayCreatePulls = true;
   let requestCount = 0;
 
   function route(method: string, pathname: string): { compiled: CompiledRoute; params: Record<string, string> } | undefined {
@@ -222,6 +303,38 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     const failure = failures.find((f) => f.remaining > 0 && f.method === method && f.path.test(pathname));
     if (failure) failure.remaining -= 1;
     return failure;
+  }
+
+  function takeLateFailure(method: string, pathname: string): LateFailure | undefined {
+    const failure = lateFailures.find((f) => f.remaining > 0 && f.method === method && f.path.test(pathname));
+    if (failure) failure.remaining -= 1;
+    return failure;
+  }
+
+  /** The thread a write touches, for writes whose permission depends on it being a pull request. */
+  function threadOf(params: Readonly<Record<string, string>>): ReturnType<typeof state.issues.get> {
+    const number = (raw: string | undefined) => (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : -1);
+    if (params.comment_id !== undefined) {
+      const comment = state.commentRecords.get(number(params.comment_id));
+      return comment ? state.issues.get(comment.issueNumber) : undefined;
+    }
+    return state.issues.get(number(params.issue_number ?? params.pull_number));
+  }
+
+  /**
+   * The refusals that come from the repository's settings rather than from the request: a
+   * withheld workflow permission, or Actions not being allowed to open pull requests.
+   */
+  function settingsRefusal(matched: Route, params: Readonly<Record<string, string>>): Reply | undefined {
+    if (matched.writes !== undefined) {
+      const areas: PermissionArea[] =
+        matched.writes === 'thread' ? (threadOf(params)?.pull ? ['issues', 'pull-requests'] : ['issues']) : [matched.writes];
+      if (areas.every((area) => denied.has(area))) return errorReply(403, INTEGRATION_DENIED, matched.docs);
+    }
+    if (!actionsMayCreatePulls && matched.method === 'POST' && matched.template === '/repos/{owner}/{repo}/pulls') {
+      return errorReply(403, ACTIONS_MAY_NOT_CREATE_PULLS, matched.docs);
+    }
+    return undefined;
   }
 
   /** Runs a handler; a fault in the emulator must show up in the test, not pass as a GitHub outage. */
@@ -273,31 +386,55 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       if (!found) {
         reply = notFound();
       } else {
-        template = found.compiled.route.template;
         const { route: matched } = found.compiled;
-        reply = guarded(() =>
-          matched.handle(state, {
+        const refusal = settingsRefusal(matched, found.params);
+        if (refusal) {
+          // Like an injected failure: GitHub's OpenAPI description need not list this answer.
+          reply = refusal;
+        } else {
+          template = matched.template;
+          const routeRequest: RouteRequest = {
             params: found.params,
             query: target.searchParams,
             body,
             caller,
             selfUrl: `${url}${target.pathname}`,
-          }),
-        );
+          };
+          reply = guarded(() => matched.handle(state, routeRequest));
+        }
       }
     }
 
+    // The request has been served (its side effects happened); a late failure now loses the answer.
+    const late = authorized && !failure ? takeLateFailure(method, target.pathname) : undefined;
+    if (late && typeof late.fault === 'number') {
+      reply = {
+        status: late.fault,
+        body: late.init.body ?? errorReply(late.fault, STATUS_MESSAGES[late.fault] ?? 'Error').body,
+        headers: late.init.headers ?? {},
+      };
+      template = null;
+    }
+
     requestCount += 1;
+    const silent = late !== undefined && typeof late.fault !== 'number';
     log.push({
       api: graphql ? 'graphql' : 'rest',
       method,
       path: target.pathname,
       query: Object.fromEntries(target.searchParams),
-      status: reply.status,
+      status: silent ? 0 : reply.status,
       body,
-      route: template,
-      response: reply.body,
+      route: silent ? null : template,
+      response: silent ? undefined : reply.body,
+      ...(late ? { fault: late.fault } : {}),
     });
+    if (late?.fault === 'reset') {
+      response.socket?.destroy();
+      return;
+    }
+    // Never answered: the socket stays open until the client gives up or close() ends it.
+    if (late?.fault === 'hang') return;
     const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
     response.writeHead(reply.status, {
       'content-type': 'application/json; charset=utf-8',
@@ -403,9 +540,27 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       return issue ? (state.issueJson(issue) as EmulatedIssue) : undefined;
     },
     failNext: (method, path, status, times = 1, init = {}) => {
-      // Without the stateful flags, RegExp.test answers the same for the same path every time.
-      const pattern = typeof path === 'string' ? new RegExp(path) : new RegExp(path.source, path.flags.replace(/[gy]/g, ''));
-      failures.push({ method: method.toUpperCase(), path: pattern, status, remaining: times, init });
+      failures.push({ method: method.toUpperCase(), path: compilePath(path), status, remaining: times, init });
+    },
+    failAfter: (method, path, fault, times = 1, init = {}) => {
+      lateFailures.push({ method: method.toUpperCase(), path: compilePath(path), fault, remaining: times, init });
+    },
+
+    setRun: (runId, status, conclusion) => {
+      const id = Number(runId);
+      if (!Number.isSafeInteger(id) || id <= 0) throw new EmulatorSetupError(`workflow run ids are positive integers, not ${runId}`);
+      const run = state.setRun(id, status, conclusion);
+      const head = state.branchSha(defaultBranch) ?? '0'.repeat(40);
+      return workflowRunShape(state.ctx, run, head, null) as EmulatedWorkflowRun;
+    },
+    forbidActionsPullRequests: (forbidden = true) => {
+      actionsMayCreatePulls = !forbidden;
+    },
+    denyPermission: (area) => {
+      denied.add(area);
+    },
+    grantPermission: (area) => {
+      denied.delete(area);
     },
   };
 }

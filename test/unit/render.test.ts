@@ -158,7 +158,9 @@ describe('plan comment', () => {
     const body = renderPlanComment(record);
     expect(body.length).toBeGreaterThan(60_000);
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
-    expect(body).toContain('characters were cut here');
+    // The objective gives up room to the steps, and the steps are cut whole, each cut saying so.
+    expect(body).toMatch(/^> (Refactor every module\. )+[^\n]* … \[\d+ more characters\]$/m);
+    expect(body).toMatch(/Only the first \d+ of 50 steps are shown here/);
     expect(decodeRecord(body)).toEqual({ ok: true, record });
     const verdict = verifyPlanComment(
       { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },

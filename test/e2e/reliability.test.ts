@@ -1,0 +1,276 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
+import { issueCommentPayload } from '../fakes/payloads.js';
+import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+
+/**
+ * Fault injection against the bundled action: models and GitHub failing, jobs killed mid-run,
+ * concurrent approvals, foreign pushes, budgets, huge plans and threads, and a load of parallel runs.
+ * Each scenario asserts the end state: nothing lost, nothing done twice.
+ */
+
+const bot = 'github-actions[bot]';
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
+const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
+const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
+
+function event(w: World, issue: number, login: string, body: string) {
+  const issueData = w.gh.issue(issue);
+  if (!issueData) throw new Error(`no issue ${issue}`);
+  const created = w.gh.addComment(issue, { login, body });
+  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
+}
+const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
+const planComments = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1'));
+const progressComments = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:progress'));
+const unprocessable = (w: World) => w.gh.requests.filter((r) => r.status === 422 && !String(r.path).includes('/git/refs'));
+
+async function setup(script: Record<string, Reply[]>) {
+  world = await createWorld(script);
+  world.gh.setPermission('mona', 'maintain');
+  const issue = world.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
+  return { w: world, issue };
+}
+
+async function run(w: World, issue: number, body: string, inputs: Record<string, string> = {}): Promise<ActionRun> {
+  w.freshCheckout();
+  return w.runAction(event(w, issue, 'mona', body), inputs);
+}
+
+describe('retries', () => {
+  it('plans through a model that fails twice before it answers', async () => {
+    const overloaded: Reply = { error: { status: 503, message: 'overloaded', headers: { 'retry-after': '0' } } };
+    const { w, issue } = await setup({ planner: [overloaded, overloaded, stagePlan], executor: [] });
+    const result = await run(w, issue, '/plan write notes');
+    expect(result.outputs.outcome, result.stdout).toBe('planned');
+    expect(w.model.requests.filter((r) => r.model === 'planner')).toHaveLength(3);
+    expect(planComments(w, issue)).toHaveLength(1);
+  });
+
+  it('posts exactly one plan comment through a 502, a secondary rate limit and a reset after the comment was stored', async () => {
+    const { w, issue } = await setup({ planner: [stagePlan], executor: [] });
+    const comments = /\/issues\/\d+\/comments$/;
+    w.gh.failNext('POST', comments, 502);
+    w.gh.failNext('POST', comments, 403, 1, {
+      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+      headers: { 'retry-after': '0' },
+    });
+    w.gh.failAfter('POST', comments, 'reset');
+    const result = await run(w, issue, '/plan write notes');
+    expect(result.outputs.outcome, result.stdout + result.stderr).toBe('planned');
+    expect(planComments(w, issue)).toHaveLength(1);
+  });
+});
+
+describe('resume', () => {
+  it('continues on the same branch after the job is killed mid-execution: no commit lost, one PR', async () => {
+    let killed = false;
+    let approving: ReturnType<World['startAction']> | undefined;
+    const killMidRun: Reply = () => {
+      // The first cycle is committed, pushed and checkpointed; the job dies while the planner revises.
+      killed = true;
+      approving?.kill('SIGKILL');
+      return new Promise<Reply>(() => undefined);
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, killMidRun, toolCall('update_context', { directive: 'Write notes/two.md.' }), summary],
+      executor: [
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' }),
+        toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
+        toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
+      ],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    w.freshCheckout();
+    const approve = event(w, issue, 'mona', '/approve');
+    approving = w.startAction(approve);
+    const first = await approving.done;
+    expect(killed).toBe(true);
+    expect(first.code).not.toBe(0);
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+
+    // The job is re-run: same event, fresh checkout.
+    w.freshCheckout();
+    const rerun = await w.runAction(approve);
+    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(progressComments(w, issue)).toHaveLength(1);
+    expect(w.gh.pulls()[0]?.body).toContain('#### Cycle 2: done');
+    // A finished plan answers with its pull request instead of running again.
+    const again = await run(w, issue, '/approve');
+    expect(again.outputs.outcome).toBe('refused');
+    expect(botComments(w, issue).at(-1)).toContain(w.gh.pulls()[0]?.html_url ?? 'missing');
+  });
+
+  it('lets one of two simultaneous approvals execute and answers the other with the running job', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const waitForTheOther: Reply = async () => {
+      await gate;
+      return toolCall('write_file', { path: 'notes/one.md', content: 'one\n' });
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [waitForTheOther, toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' })],
+    });
+    await run(w, issue, '/plan write notes');
+    w.freshCheckout();
+    const a = w.startAction(event(w, issue, 'mona', '/approve'));
+    const b = w.startAction(event(w, issue, 'mona', '/approve'));
+    const firstDone = await Promise.race([a.done, b.done]);
+    release();
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+    expect(firstDone.outputs.outcome).toBe('refused');
+    expect([ra.outputs.outcome, rb.outputs.outcome].sort()).toEqual(['done', 'refused']);
+    expect(botComments(w, issue).some((b) => /is executing in .*actions\/runs\//.test(b))).toBe(true);
+    expect(w.gh.pulls()).toHaveLength(1);
+  });
+});
+
+describe('foreign pushes', () => {
+  it('keeps a human commit on the bot branch, stops and says so', async () => {
+    let branch = '';
+    const humanPushes: Reply = (request: RecordedRequest) => {
+      branch = /on `(plangate\/[^`]+)`/.exec(JSON.stringify(request.messages))?.[1] ?? branch;
+      world?.pushToOrigin(branch, { 'notes/human.md': 'mine\n' }, 'A human fix');
+      return toolCall('update_context', { directive: 'Write notes/two.md.' });
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, humanPushes, summary],
+      executor: [
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' }),
+        toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
+        toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
+      ],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    branch = `plangate/${issue}-${planned.outputs['plan-id']}`;
+    const result = await run(w, issue, '/approve');
+    expect(result.outputs.outcome, result.stdout).toBe('aborted');
+    expect(git(w.origin, 'log', '-1', '--format=%s', `refs/heads/${branch}`)).toBe('A human fix');
+    const progress = progressComments(w, issue)[0] ?? '';
+    expect(progress).toContain('pushed to');
+    expect(progress).toContain('kept those commits');
+    const rescue = git(w.origin, 'for-each-ref', '--format=%(refname:short)', `refs/heads/${branch}-rescue-*`);
+    expect(rescue).not.toBe('');
+    expect(git(w.origin, 'show', `${rescue}:notes/two.md`)).toBe('two');
+  });
+});
+
+describe('budgets', () => {
+  const budgetScript = (first: Reply): Record<string, Reply[]> => ({
+    planner: [stagePlan, toolCall('update_context', { summary: 'Stopped by a budget; notes/one.md is written.' })],
+    executor: [
+      first,
+      toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' }),
+      toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
+      toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
+    ],
+  });
+  const writeOne = toolCall('write_file', { path: 'notes/one.md', content: 'one\n' });
+
+  async function expectDraftWithReason(w: World, result: ActionRun, reason: RegExp) {
+    expect(result.outputs.outcome, result.stdout).toBe('aborted');
+    const [pull] = w.gh.pulls();
+    expect(pull?.draft).toBe(true);
+    expect(pull?.body).toMatch(reason);
+    expect(pull?.body).toContain('## History');
+    expect(git(w.origin, 'show', `refs/heads/${result.outputs.branch}:notes/one.md`)).toBe('one');
+  }
+
+  it('max-iterations ends with a draft PR, the history and the reason', async () => {
+    const { w, issue } = await setup(budgetScript(writeOne));
+    await run(w, issue, '/plan write notes', { 'max-iterations': '1' });
+    const result = await run(w, issue, '/approve', { 'max-iterations': '1' });
+    await expectDraftWithReason(w, result, /max-iterations \(1\)/);
+  });
+
+  it('timeout-minutes ends with a draft PR, the history and the reason', async () => {
+    const slowWrite: Reply = () => new Promise<Reply>((resolve) => setTimeout(() => resolve(writeOne), 4_000));
+    const { w, issue } = await setup(budgetScript(slowWrite));
+    await run(w, issue, '/plan write notes');
+    const result = await run(w, issue, '/approve', { 'timeout-minutes': '0.05' });
+    await expectDraftWithReason(w, result, /timeout-minutes/);
+  });
+
+  it('max-cost-usd ends with a draft PR, the history and the reason', async () => {
+    const { w, issue } = await setup(budgetScript(writeOne));
+    w.pushToOrigin('main', { '.github/plangate.yml': 'prices:\n  planner: { input: 0, output: 0 }\n  executor: { input: 1000, output: 1000 }\n' }, 'Prices');
+    await run(w, issue, '/plan write notes');
+    const result = await run(w, issue, '/approve', { 'max-cost-usd': '0.5' });
+    await expectDraftWithReason(w, result, /max-cost-usd/);
+  });
+});
+
+describe('size', () => {
+  it('handles a 400-step plan on a 500-comment thread without a 422 and without silent cuts', async () => {
+    const steps = Array.from({ length: 400 }, (_, i) => ({ title: `Step ${i + 1}: adjust module ${i + 1}`, detail: 'x'.repeat(120) }));
+    const { w, issue } = await setup({
+      planner: [toolCall('update_context', { plan: { steps }, directive: 'Write notes/one.md.' }), summary],
+      executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), toolCall('update_context', { result: 'ok', outcome: 'done' })],
+    });
+    w.gh.setPermission('colleague', 'write');
+    for (let i = 0; i < 500; i++) w.gh.addComment(issue, { login: 'colleague', body: `Comment ${i + 1}: ${'context '.repeat(20)}` });
+    const planned = await run(w, issue, '/plan write notes');
+    expect(planned.outputs.outcome, planned.stdout).toBe('planned');
+    const [planComment] = planComments(w, issue);
+    expect(planComment?.length).toBeLessThanOrEqual(65_536);
+    expect(planComment).toMatch(/characters were cut here|steps? (are|were) shown/);
+    const prompt = String(w.model.requests.find((r) => r.model === 'planner')?.messages.at(-1)?.content);
+    expect(prompt).toMatch(/did not fit and (was|were) left out/);
+    const done = await run(w, issue, '/approve');
+    expect(done.outputs.outcome, done.stdout).toBe('done');
+    expect((w.gh.pulls()[0]?.body ?? '').length).toBeLessThanOrEqual(65_536);
+    expect(unprocessable(w)).toEqual([]);
+  });
+});
+
+describe('load', () => {
+  it('runs 20 approvals for 20 issues at once, as separate processes, with no cross-talk', async () => {
+    const issueOf = (request: RecordedRequest) => /Note issue (\d+)/.exec(JSON.stringify(request.messages))?.[1] ?? '0';
+    const planner: Reply = (request) => {
+      const n = issueOf(request);
+      const last = JSON.stringify(request.messages.at(-1));
+      return last.includes('Stage: finish')
+        ? toolCall('update_context', { summary: `Wrote the note for issue ${n}.` })
+        : toolCall('update_context', { plan: { steps: [{ title: `Note ${n}` }] }, directive: `Write notes/issue-${n}.md.` });
+    };
+    const executor: Reply = (request) => {
+      const n = issueOf(request);
+      return request.messages.at(-1)?.role === 'tool'
+        ? toolCall('update_context', { result: `Wrote notes/issue-${n}.md.`, outcome: 'done' })
+        : toolCall('write_file', { path: `notes/issue-${n}.md`, content: `note ${n}\n` });
+    };
+    world = await createWorld({ planner: Array(80).fill(planner), executor: Array(80).fill(executor) });
+    const w = world;
+    w.gh.setPermission('mona', 'maintain');
+    const issues = Array.from({ length: 20 }, () => w.gh.addIssue({ title: 'A note', login: 'mona' }).number);
+    // Every run gets its own checkout, as every job does.
+    const planned = await Promise.all(issues.map((n) => w.startAction(event(w, n, 'mona', `/plan Note issue ${n}`), {}, {}, { ownCheckout: true }).done));
+    expect(planned.map((r) => r.outputs.outcome)).toEqual(Array(20).fill('planned'));
+    const approved = await Promise.all(issues.map((n) => w.startAction(event(w, n, 'mona', '/approve'), {}, {}, { ownCheckout: true }).done));
+    expect(approved.map((r) => r.outputs.outcome)).toEqual(Array(20).fill('done'));
+    const pulls = w.gh.pulls();
+    expect(pulls).toHaveLength(20);
+    for (const [i, n] of issues.entries()) {
+      const result = approved[i];
+      const branch = `refs/heads/${result?.outputs.branch}`;
+      expect(result?.outputs.branch).toMatch(new RegExp(`^plangate/${n}-`));
+      expect(git(w.origin, 'show', `${branch}:notes/issue-${n}.md`)).toBe(`note ${n}`);
+      expect(git(w.origin, 'diff', '--name-only', `refs/heads/main...${branch}`)).toBe(`notes/issue-${n}.md`);
+      expect(pulls.find((p) => p.head.ref === result?.outputs.branch)?.body).toContain(`Closes #${n}`);
+    }
+  }, 600_000);
+});
