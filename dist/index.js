@@ -1680,7 +1680,7 @@ var require_request = __commonJS({
     var { headerNameLowerCasedRecord } = require_constants();
     var invalidPathRegex = /[^\u0021-\u00ff]/;
     var kHandler = /* @__PURE__ */ Symbol("handler");
-    var Request = class {
+    var Request2 = class {
       constructor(origin, {
         path: path6,
         method,
@@ -2045,7 +2045,7 @@ var require_request = __commonJS({
         request2.headers.push(key, val);
       }
     }
-    module.exports = Request;
+    module.exports = Request2;
   }
 });
 
@@ -3383,8 +3383,8 @@ var require_data_url = __commonJS({
       return input3.slice(start, position.position);
     }
     function stringPercentDecode(input3) {
-      const bytes = encoder.encode(input3);
-      return percentDecode(bytes);
+      const bytes2 = encoder.encode(input3);
+      return percentDecode(bytes2);
     }
     function isHexCharByte(byte) {
       return byte >= 48 && byte <= 57 || byte >= 65 && byte <= 70 || byte >= 97 && byte <= 102;
@@ -4367,7 +4367,7 @@ var require_util2 = __commonJS({
         return false;
       }
     }
-    function bytesMatch(bytes, metadataList) {
+    function bytesMatch(bytes2, metadataList) {
       if (crypto3 === void 0) {
         return true;
       }
@@ -4383,7 +4383,7 @@ var require_util2 = __commonJS({
       for (const item of metadata) {
         const algorithm = item.algo;
         const expectedValue = item.hash;
-        let actualValue = crypto3.createHash(algorithm).update(bytes).digest("base64");
+        let actualValue = crypto3.createHash(algorithm).update(bytes2).digest("base64");
         if (actualValue[actualValue.length - 1] === "=") {
           if (actualValue[actualValue.length - 2] === "=") {
             actualValue = actualValue.slice(0, -2);
@@ -4661,17 +4661,17 @@ var require_util2 = __commonJS({
       return input3;
     }
     async function readAllBytes(reader) {
-      const bytes = [];
+      const bytes2 = [];
       let byteLength = 0;
       while (true) {
         const { done, value: chunk } = await reader.read();
         if (done) {
-          return Buffer.concat(bytes, byteLength);
+          return Buffer.concat(bytes2, byteLength);
         }
         if (!isUint8Array(chunk)) {
           throw new TypeError("Received non-Uint8Array chunk");
         }
-        bytes.push(chunk);
+        bytes2.push(chunk);
         byteLength += chunk.length;
       }
     }
@@ -5625,19 +5625,19 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     function bodyMixinMethods(instance) {
       const methods = {
         blob() {
-          return consumeBody(this, (bytes) => {
+          return consumeBody(this, (bytes2) => {
             let mimeType = bodyMimeType(this);
             if (mimeType === null) {
               mimeType = "";
             } else if (mimeType) {
               mimeType = serializeAMimeType(mimeType);
             }
-            return new Blob2([bytes], { type: mimeType });
+            return new Blob2([bytes2], { type: mimeType });
           }, instance);
         },
         arrayBuffer() {
-          return consumeBody(this, (bytes) => {
-            return new Uint8Array(bytes).buffer;
+          return consumeBody(this, (bytes2) => {
+            return new Uint8Array(bytes2).buffer;
           }, instance);
         },
         text() {
@@ -5676,8 +5676,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }, instance);
         },
         bytes() {
-          return consumeBody(this, (bytes) => {
-            return new Uint8Array(bytes);
+          return consumeBody(this, (bytes2) => {
+            return new Uint8Array(bytes2);
           }, instance);
         }
       };
@@ -5712,8 +5712,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       const body2 = object2[kState].body;
       return body2 != null && (body2.stream.locked || util.isDisturbed(body2.stream));
     }
-    function parseJSONFromBytes(bytes) {
-      return JSON.parse(utf8DecodeBytes(bytes));
+    function parseJSONFromBytes(bytes2) {
+      return JSON.parse(utf8DecodeBytes(bytes2));
     }
     function bodyMimeType(requestOrResponse) {
       const headers = requestOrResponse[kState].headersList;
@@ -7629,7 +7629,7 @@ var require_client = __commonJS({
     var http = __require("node:http");
     var util = require_util();
     var { channels } = require_diagnostics();
-    var Request = require_request();
+    var Request2 = require_request();
     var DispatcherBase = require_dispatcher_base();
     var {
       InvalidArgumentError,
@@ -7872,7 +7872,7 @@ var require_client = __commonJS({
       }
       [kDispatch](opts, handler2) {
         const origin = opts.origin || this[kUrl].origin;
-        const request2 = new Request(origin, opts, handler2);
+        const request2 = new Request2(origin, opts, handler2);
         this[kQueue].push(request2);
         if (this[kResuming]) {
         } else if (util.bodyLength(request2.body) == null && util.isIterable(request2.body)) {
@@ -12416,10 +12416,10 @@ var require_response = __commonJS({
         if (init !== null) {
           init = webidl.converters.ResponseInit(init);
         }
-        const bytes = textEncoder.encode(
+        const bytes2 = textEncoder.encode(
           serializeJavascriptValueToJSONString(data)
         );
-        const body2 = extractBody(bytes);
+        const body2 = extractBody(bytes2);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
         initializeResponse(responseObject, init, { body: body2[0], type: "application/json" });
         return responseObject;
@@ -12875,7 +12875,7 @@ var require_request2 = __commonJS({
       }
     }
     var patchMethodWarning = false;
-    var Request = class _Request {
+    var Request2 = class _Request {
       // https://fetch.spec.whatwg.org/#dom-request
       constructor(input3, init = {}) {
         webidl.util.markAsUncloneable(this);
@@ -13322,7 +13322,7 @@ var require_request2 = __commonJS({
         return `Request ${nodeUtil.formatWithOptions(options, properties)}`;
       }
     };
-    mixinBody(Request);
+    mixinBody(Request2);
     function makeRequest(init) {
       return {
         method: init.method ?? "GET",
@@ -13373,7 +13373,7 @@ var require_request2 = __commonJS({
       return newRequest;
     }
     function fromInnerRequest(innerRequest, signal, guard) {
-      const request2 = new Request(kConstruct);
+      const request2 = new Request2(kConstruct);
       request2[kState] = innerRequest;
       request2[kSignal] = signal;
       request2[kHeaders] = new Headers3(kConstruct);
@@ -13381,7 +13381,7 @@ var require_request2 = __commonJS({
       setHeadersGuard(request2[kHeaders], guard);
       return request2;
     }
-    Object.defineProperties(Request.prototype, {
+    Object.defineProperties(Request2.prototype, {
       method: kEnumerableProperty,
       url: kEnumerableProperty,
       headers: kEnumerableProperty,
@@ -13408,13 +13408,13 @@ var require_request2 = __commonJS({
       }
     });
     webidl.converters.Request = webidl.interfaceConverter(
-      Request
+      Request2
     );
     webidl.converters.RequestInfo = function(V, prefix, argument) {
       if (typeof V === "string") {
         return webidl.converters.USVString(V, prefix, argument);
       }
-      if (V instanceof Request) {
+      if (V instanceof Request2) {
         return webidl.converters.Request(V, prefix, argument);
       }
       return webidl.converters.USVString(V, prefix, argument);
@@ -13505,7 +13505,7 @@ var require_request2 = __commonJS({
         converter: webidl.converters.any
       }
     ]);
-    module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest };
+    module.exports = { Request: Request2, makeRequest, fromInnerRequest, cloneRequest };
   }
 });
 
@@ -13521,7 +13521,7 @@ var require_fetch = __commonJS({
       fromInnerResponse
     } = require_response();
     var { HeadersList } = require_headers();
-    var { Request, cloneRequest } = require_request2();
+    var { Request: Request2, cloneRequest } = require_request2();
     var zlib = __require("node:zlib");
     var {
       bytesMatch,
@@ -13616,7 +13616,7 @@ var require_fetch = __commonJS({
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input3, init);
+        requestObject = new Request2(input3, init);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -13876,12 +13876,12 @@ var require_fetch = __commonJS({
           processBodyError(response.error);
           return;
         }
-        const processBody = (bytes) => {
-          if (!bytesMatch(bytes, request2.integrity)) {
+        const processBody = (bytes2) => {
+          if (!bytesMatch(bytes2, request2.integrity)) {
             processBodyError("integrity mismatch");
             return;
           }
-          response.body = safelyExtractBody(bytes)[0];
+          response.body = safelyExtractBody(bytes2)[0];
           fetchFinale(fetchParams, response);
         };
         await fullyReadBody(response.body, processBody, processBodyError);
@@ -14294,12 +14294,12 @@ var require_fetch = __commonJS({
       if (request2.body == null && fetchParams.processRequestEndOfBody) {
         queueMicrotask(() => fetchParams.processRequestEndOfBody());
       } else if (request2.body != null) {
-        const processBodyChunk = async function* (bytes) {
+        const processBodyChunk = async function* (bytes2) {
           if (isCancelled(fetchParams)) {
             return;
           }
-          yield bytes;
-          fetchParams.processRequestBodyChunkLength?.(bytes.byteLength);
+          yield bytes2;
+          fetchParams.processRequestBodyChunkLength?.(bytes2.byteLength);
         };
         const processEndOfBody = () => {
           if (isCancelled(fetchParams)) {
@@ -14321,8 +14321,8 @@ var require_fetch = __commonJS({
         };
         requestBody = (async function* () {
           try {
-            for await (const bytes of request2.body.stream) {
-              yield* processBodyChunk(bytes);
+            for await (const bytes2 of request2.body.stream) {
+              yield* processBodyChunk(bytes2);
             }
             processEndOfBody();
           } catch (err) {
@@ -14374,33 +14374,33 @@ var require_fetch = __commonJS({
       }
       fetchParams.controller.resume = async () => {
         while (true) {
-          let bytes;
+          let bytes2;
           let isFailure;
           try {
             const { done, value } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes = done ? void 0 : value;
+            bytes2 = done ? void 0 : value;
           } catch (err) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
-              bytes = void 0;
+              bytes2 = void 0;
             } else {
-              bytes = err;
+              bytes2 = err;
               isFailure = true;
             }
           }
-          if (bytes === void 0) {
+          if (bytes2 === void 0) {
             readableStreamClose(fetchParams.controller.controller);
             finalizeResponse2(fetchParams, response);
             return;
           }
-          timingInfo.decodedBodySize += bytes?.byteLength ?? 0;
+          timingInfo.decodedBodySize += bytes2?.byteLength ?? 0;
           if (isFailure) {
-            fetchParams.controller.terminate(bytes);
+            fetchParams.controller.terminate(bytes2);
             return;
           }
-          const buffer = new Uint8Array(bytes);
+          const buffer = new Uint8Array(bytes2);
           if (buffer.byteLength) {
             fetchParams.controller.controller.enqueue(buffer);
           }
@@ -14526,9 +14526,9 @@ var require_fetch = __commonJS({
               if (fetchParams.controller.dump) {
                 return;
               }
-              const bytes = chunk;
-              timingInfo.encodedBodySize += bytes.byteLength;
-              return this.body.push(bytes);
+              const bytes2 = chunk;
+              timingInfo.encodedBodySize += bytes2.byteLength;
+              return this.body.push(bytes2);
             },
             onComplete() {
               if (this.abort) {
@@ -14974,7 +14974,7 @@ var require_util4 = __commonJS({
       fr[kError] = null;
       const stream = blob.stream();
       const reader = stream.getReader();
-      const bytes = [];
+      const bytes2 = [];
       let chunkPromise = reader.read();
       let isFirstChunk = true;
       (async () => {
@@ -14988,7 +14988,7 @@ var require_util4 = __commonJS({
             }
             isFirstChunk = false;
             if (!done && types.isUint8Array(value)) {
-              bytes.push(value);
+              bytes2.push(value);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
                 queueMicrotask(() => {
@@ -15000,7 +15000,7 @@ var require_util4 = __commonJS({
               queueMicrotask(() => {
                 fr[kState] = "done";
                 try {
-                  const result = packageData(bytes, type, blob.type, encodingName);
+                  const result = packageData(bytes2, type, blob.type, encodingName);
                   if (fr[kAborted]) {
                     return;
                   }
@@ -15040,7 +15040,7 @@ var require_util4 = __commonJS({
       });
       reader.dispatchEvent(event);
     }
-    function packageData(bytes, type, mimeType, encodingName) {
+    function packageData(bytes2, type, mimeType, encodingName) {
       switch (type) {
         case "DataURL": {
           let dataURL = "data:";
@@ -15050,7 +15050,7 @@ var require_util4 = __commonJS({
           }
           dataURL += ";base64,";
           const decoder = new StringDecoder("latin1");
-          for (const chunk of bytes) {
+          for (const chunk of bytes2) {
             dataURL += btoa2(decoder.write(chunk));
           }
           dataURL += btoa2(decoder.end());
@@ -15070,16 +15070,16 @@ var require_util4 = __commonJS({
           if (encoding === "failure") {
             encoding = "UTF-8";
           }
-          return decode3(bytes, encoding);
+          return decode3(bytes2, encoding);
         }
         case "ArrayBuffer": {
-          const sequence = combineByteSequences(bytes);
+          const sequence = combineByteSequences(bytes2);
           return sequence.buffer;
         }
         case "BinaryString": {
           let binaryString = "";
           const decoder = new StringDecoder("latin1");
-          for (const chunk of bytes) {
+          for (const chunk of bytes2) {
             binaryString += decoder.write(chunk);
           }
           binaryString += decoder.end();
@@ -15088,14 +15088,14 @@ var require_util4 = __commonJS({
       }
     }
     function decode3(ioQueue, encoding) {
-      const bytes = combineByteSequences(ioQueue);
-      const BOMEncoding = BOMSniffing(bytes);
+      const bytes2 = combineByteSequences(ioQueue);
+      const BOMEncoding = BOMSniffing(bytes2);
       let slice = 0;
       if (BOMEncoding !== null) {
         encoding = BOMEncoding;
         slice = BOMEncoding === "UTF-8" ? 3 : 2;
       }
-      const sliced = bytes.slice(slice);
+      const sliced = bytes2.slice(slice);
       return new TextDecoder(encoding).decode(sliced);
     }
     function BOMSniffing(ioQueue) {
@@ -15436,7 +15436,7 @@ var require_cache = __commonJS({
     var { kEnumerableProperty, isDisturbed } = require_util();
     var { webidl } = require_webidl();
     var { Response: Response2, cloneResponse: cloneResponse2, fromInnerResponse } = require_response();
-    var { Request, fromInnerRequest } = require_request2();
+    var { Request: Request2, fromInnerRequest } = require_request2();
     var { kState } = require_symbols2();
     var { fetching } = require_fetch();
     var { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = require_util2();
@@ -15510,7 +15510,7 @@ var require_cache = __commonJS({
         }
         const fetchControllers = [];
         for (const request2 of requests) {
-          const r = new Request(request2)[kState];
+          const r = new Request2(request2)[kState];
           if (!urlIsHttpHttpsScheme(r.url)) {
             throw webidl.errors.exception({
               header: prefix,
@@ -15594,10 +15594,10 @@ var require_cache = __commonJS({
         request2 = webidl.converters.RequestInfo(request2, prefix, "request");
         response = webidl.converters.Response(response, prefix, "response");
         let innerRequest = null;
-        if (request2 instanceof Request) {
+        if (request2 instanceof Request2) {
           innerRequest = request2[kState];
         } else {
-          innerRequest = new Request(request2)[kState];
+          innerRequest = new Request2(request2)[kState];
         }
         if (!urlIsHttpHttpsScheme(innerRequest.url) || innerRequest.method !== "GET") {
           throw webidl.errors.exception({
@@ -15648,9 +15648,9 @@ var require_cache = __commonJS({
           // 16.
         };
         operations.push(operation);
-        const bytes = await bodyReadPromise.promise;
+        const bytes2 = await bodyReadPromise.promise;
         if (clonedResponse.body != null) {
-          clonedResponse.body.source = bytes;
+          clonedResponse.body.source = bytes2;
         }
         const cacheJobPromise = createDeferredPromise();
         let errorData = null;
@@ -15675,14 +15675,14 @@ var require_cache = __commonJS({
         request2 = webidl.converters.RequestInfo(request2, prefix, "request");
         options = webidl.converters.CacheQueryOptions(options, prefix, "options");
         let r = null;
-        if (request2 instanceof Request) {
+        if (request2 instanceof Request2) {
           r = request2[kState];
           if (r.method !== "GET" && !options.ignoreMethod) {
             return false;
           }
         } else {
           assert2(typeof request2 === "string");
-          r = new Request(request2)[kState];
+          r = new Request2(request2)[kState];
         }
         const operations = [];
         const operation = {
@@ -15721,13 +15721,13 @@ var require_cache = __commonJS({
         options = webidl.converters.CacheQueryOptions(options, prefix, "options");
         let r = null;
         if (request2 !== void 0) {
-          if (request2 instanceof Request) {
+          if (request2 instanceof Request2) {
             r = request2[kState];
             if (r.method !== "GET" && !options.ignoreMethod) {
               return [];
             }
           } else if (typeof request2 === "string") {
-            r = new Request(request2)[kState];
+            r = new Request2(request2)[kState];
           }
         }
         const promise2 = createDeferredPromise();
@@ -15893,13 +15893,13 @@ var require_cache = __commonJS({
       #internalMatchAll(request2, options, maxResponses = Infinity) {
         let r = null;
         if (request2 !== void 0) {
-          if (request2 instanceof Request) {
+          if (request2 instanceof Request2) {
             r = request2[kState];
             if (r.method !== "GET" && !options.ignoreMethod) {
               return [];
             }
           } else if (typeof request2 === "string") {
-            r = new Request(request2)[kState];
+            r = new Request2(request2)[kState];
           }
         }
         const responses = [];
@@ -32222,16 +32222,16 @@ function cleanEnum(obj) {
 }
 function base64ToUint8Array(base643) {
   const binaryString = atob(base643);
-  const bytes = new Uint8Array(binaryString.length);
+  const bytes2 = new Uint8Array(binaryString.length);
   for (let i = 0; i < binaryString.length; i++) {
-    bytes[i] = binaryString.charCodeAt(i);
+    bytes2[i] = binaryString.charCodeAt(i);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToBase64(bytes) {
+function uint8ArrayToBase64(bytes2) {
   let binaryString = "";
-  for (let i = 0; i < bytes.length; i++) {
-    binaryString += String.fromCharCode(bytes[i]);
+  for (let i = 0; i < bytes2.length; i++) {
+    binaryString += String.fromCharCode(bytes2[i]);
   }
   return btoa(binaryString);
 }
@@ -32240,22 +32240,22 @@ function base64urlToUint8Array(base64url3) {
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
-function uint8ArrayToBase64url(bytes) {
-  return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+function uint8ArrayToBase64url(bytes2) {
+  return uint8ArrayToBase64(bytes2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
 function hexToUint8Array(hex3) {
   const cleanHex = hex3.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
-  const bytes = new Uint8Array(cleanHex.length / 2);
+  const bytes2 = new Uint8Array(cleanHex.length / 2);
   for (let i = 0; i < cleanHex.length; i += 2) {
-    bytes[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
+    bytes2[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToHex(bytes) {
-  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
+function uint8ArrayToHex(bytes2) {
+  return Array.from(bytes2).map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 var Class = class {
   constructor(..._args) {
@@ -55204,22 +55204,73 @@ function throttling(octokit, octokitOptions) {
 throttling.VERSION = VERSION8;
 throttling.triggersNotification = triggersNotification;
 
+// src/github/retry-after-fetch.ts
+var IMMEDIATELY = "0.001";
+function honourZeroRetryAfter(base) {
+  return async (input3, init) => {
+    const response = await base(input3, init);
+    if (response.headers.get("retry-after")?.trim() !== "0") return response;
+    const headers = new Headers(response.headers);
+    headers.set("retry-after", IMMEDIATELY);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+// src/github/timeout-fetch.ts
+var GitHubTimeoutError = class extends Error {
+  name = "GitHubTimeoutError";
+};
+function fetchWithTimeout(base, timeoutMs) {
+  return async (input3, init = {}) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    try {
+      return await base(input3, { ...init, signal });
+    } catch (error63) {
+      if (deadline.aborted && !(init.signal?.aborted ?? false)) {
+        const method = init.method ?? "GET";
+        const url2 = input3 instanceof Request ? input3.url : String(input3);
+        throw new GitHubTimeoutError(`GitHub did not answer ${method} ${url2} within ${timeoutMs} ms`, { cause: error63 });
+      }
+      throw error63;
+    }
+  };
+}
+
 // src/github/client.ts
+var unpaced = {
+  key: () => ({
+    schedule: (...args) => {
+      const [first, ...rest] = args;
+      const [job, ...jobArgs] = typeof first === "function" ? args : rest;
+      return Promise.resolve(job(...jobArgs));
+    }
+  })
+};
 var maxRateLimitRetries = 2;
-function createGitHubClient(token, apiUrl) {
+var defaultTimeoutMs = 6e4;
+var secondMs = 1e3;
+function createGitHubClient(token, apiUrl, options = {}) {
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const waitUnitMs = options.waitUnitMs ?? secondMs;
+  const inherited = defaults.request ?? {};
+  const baseFetch = inherited.fetch ?? globalThis.fetch;
   return getOctokit(
     token,
     {
       baseUrl: apiUrl,
       userAgent: "plangate",
-      retry: { retries: 3 },
+      request: { ...inherited, fetch: honourZeroRetryAfter(fetchWithTimeout(baseFetch, timeoutMs)) },
+      retry: { retries: 3, retryAfterBaseValue: waitUnitMs },
       throttle: {
-        onRateLimit: (retryAfter, options, _octokit, retryCount) => {
-          warning(`GitHub rate limit hit on ${options.method} ${options.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
+        retryAfterBaseValue: waitUnitMs,
+        ...options.pace === false ? { write: unpaced, notifications: unpaced } : {},
+        onRateLimit: (retryAfter, options2, _octokit, retryCount) => {
+          warning(`GitHub rate limit hit on ${options2.method} ${options2.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
           return retryCount < maxRateLimitRetries;
         },
-        onSecondaryRateLimit: (retryAfter, options, _octokit, retryCount) => {
-          warning(`GitHub secondary rate limit on ${options.method} ${options.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
+        onSecondaryRateLimit: (retryAfter, options2, _octokit, retryCount) => {
+          warning(`GitHub secondary rate limit on ${options2.method} ${options2.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
           return retryCount < maxRateLimitRetries;
         }
       }
@@ -55227,6 +55278,158 @@ function createGitHubClient(token, apiUrl) {
     retry,
     throttling
   );
+}
+
+// src/github/thread.ts
+import { randomBytes } from "node:crypto";
+
+// src/github/errors.ts
+var requestErrorShape = external_exports.looseObject({
+  status: external_exports.number().optional(),
+  message: external_exports.string().optional(),
+  request: external_exports.looseObject({ method: external_exports.string().optional(), url: external_exports.string().optional() }).optional(),
+  response: external_exports.looseObject({
+    headers: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
+    data: external_exports.unknown().optional()
+  }).optional()
+});
+var messageShape = external_exports.looseObject({ message: external_exports.string() });
+function requestErrorIn(error63) {
+  let current = error63;
+  for (let depth = 0; depth < 5 && current !== void 0 && current !== null; depth++) {
+    const parsed = requestErrorShape.safeParse(current);
+    if (parsed.success && parsed.data.status !== void 0) return parsed.data;
+    current = current.cause;
+  }
+  return void 0;
+}
+function statusOf(error63) {
+  return requestErrorIn(error63)?.status;
+}
+function gitHubMessage(failure2, error63) {
+  const body2 = messageShape.safeParse(failure2?.response?.data);
+  if (body2.success) return body2.data.message;
+  if (failure2?.message) return failure2.message;
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+function outcomeUnknown(error63) {
+  const status = statusOf(error63);
+  return status === void 0 || status >= 500;
+}
+var PULL_REQUESTS_DISABLED = /GitHub Actions is not permitted to create or approve pull requests/i;
+var NOT_ACCESSIBLE = /Resource not accessible by (integration|personal access token)/i;
+var RATE_LIMIT = /rate limit/i;
+function permissionFor(method, url2) {
+  let path6;
+  try {
+    path6 = new URL(url2, "https://api.github.invalid").pathname;
+  } catch {
+    return void 0;
+  }
+  const access2 = method.toUpperCase() === "GET" ? "read" : "write";
+  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path6)?.[1];
+  switch (area) {
+    case "pulls":
+      return `pull-requests: ${access2}`;
+    case "issues":
+      return `issues: ${access2}`;
+    case "git":
+    case "contents":
+      return `contents: ${access2}`;
+    case "actions":
+      return `actions: ${access2}`;
+    default:
+      return void 0;
+  }
+}
+function describeRequest(failure2) {
+  const method = failure2?.request?.method;
+  const url2 = failure2?.request?.url;
+  if (!method || !url2) return "a GitHub request";
+  let path6 = url2;
+  try {
+    path6 = new URL(url2).pathname;
+  } catch {
+  }
+  return `${method} ${path6}`;
+}
+function explainGitHubError(error63) {
+  const failure2 = requestErrorIn(error63);
+  const status = failure2?.status;
+  const said = gitHubMessage(failure2, error63);
+  const request2 = describeRequest(failure2);
+  const headers = failure2?.response?.headers ?? {};
+  if (status === 403 && PULL_REQUESTS_DISABLED.test(said)) {
+    return {
+      kind: "pull-requests-disabled",
+      message: `GitHub Actions may not create pull requests in this repository. Enable Settings \u2192 Actions \u2192 General \u2192 Workflow permissions \u2192 "Allow GitHub Actions to create and approve pull requests" (for an organization repository, the organization's Actions settings must allow it as well).`
+    };
+  }
+  if (status === 429 || (status === 403 || status === void 0) && RATE_LIMIT.test(said) || headers["x-ratelimit-remaining"] === "0") {
+    return {
+      kind: "rate-limited",
+      message: `GitHub's rate limit refused ${request2} even after waiting and retrying (${said}). Re-run the job later; if it keeps happening, plangate runs too often for this token.`
+    };
+  }
+  if (status === 403 && NOT_ACCESSIBLE.test(said)) {
+    const permission = permissionFor(failure2?.request?.method ?? "", failure2?.request?.url ?? "");
+    const grant = permission ? `add \`${permission}\` to the \`permissions:\` block of the workflow that runs plangate` : "grant the workflow token the permission this request needs in the `permissions:` block of the workflow that runs plangate";
+    return {
+      kind: "missing-permission",
+      message: `The workflow token may not do ${request2} (${said}): ${grant}.`
+    };
+  }
+  if (status === 404) {
+    return {
+      kind: "not-found",
+      message: `GitHub answered 404 for ${request2}: it does not exist, or the workflow token cannot see it.`
+    };
+  }
+  if (status === void 0) return { kind: "other", message: said };
+  if (failure2?.response === void 0) return { kind: "other", message: `No answer from GitHub for ${request2}: ${said}` };
+  return { kind: "other", message: `GitHub answered ${status} for ${request2}: ${said}` };
+}
+
+// src/github/read-back.ts
+var ReadBackMismatchError = class extends Error {
+  name = "ReadBackMismatchError";
+};
+function normalise(text) {
+  return text.replaceAll("\r\n", "\n");
+}
+function checkStored(what, sent, stored) {
+  const want = normalise(sent);
+  const got = normalise(stored ?? "");
+  if (want === got) return;
+  let at = 0;
+  while (at < want.length && at < got.length && want[at] === got[at]) at++;
+  throw new ReadBackMismatchError(
+    `GitHub stored a different ${what} than plangate sent: sent ${want.length} characters, stored ${got.length}, first difference at character ${at}.`
+  );
+}
+
+// src/github/write-once.ts
+var sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function writeOnce(options) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await options.send();
+    } catch (error63) {
+      if (!outcomeUnknown(error63)) throw error63;
+      const found = await options.find().catch((lookError) => {
+        throw new Error(
+          `GitHub's answer was lost (${messageOf(error63)}) and looking for what it stored failed too (${messageOf(lookError)}); not sending again, to avoid a duplicate`,
+          { cause: error63 }
+        );
+      });
+      if (found !== void 0) return found;
+      if (attempt >= options.attempts) throw error63;
+      await sleep(options.delayMs * attempt);
+    }
+  }
+}
+function messageOf(error63) {
+  return error63 instanceof Error ? error63.message : String(error63);
 }
 
 // src/permissions.ts
@@ -55255,10 +55458,10 @@ function fitBody(body2, limit2 = githubBodyLimit) {
 }
 function clip(text, max) {
   if (text.length <= max) return text;
-  const marker = (omitted) => ` \u2026 [${omitted} more characters]`;
-  const kept = max - marker(text.length).length;
+  const marker2 = (omitted) => ` \u2026 [${omitted} more characters]`;
+  const kept = max - marker2(text.length).length;
   if (kept < 0) return text.slice(0, max);
-  return text.slice(0, kept) + marker(text.length - kept);
+  return text.slice(0, kept) + marker2(text.length - kept);
 }
 
 // src/redact.ts
@@ -55327,15 +55530,46 @@ function toPull(raw) {
   return {
     number: raw.number,
     url: raw.html_url,
+    title: raw.title,
+    body: raw.body ?? "",
     headRef: raw.head.ref,
     headSha: raw.head.sha,
     baseRef: raw.base.ref,
     sameRepo: raw.head.repo?.full_name === raw.base.repo.full_name
   };
 }
-function createThread(octokit, repoRef, secrets = []) {
+var DEFAULT_BOT_LOGIN = "github-actions[bot]";
+var CREATE_ATTEMPTS = 3;
+var DEFAULT_RETRY_DELAY_MS = 1e3;
+function nonceMarker() {
+  return `<!-- plangate:post ${randomBytes(8).toString("hex")} -->`;
+}
+var NO_BLIND_RETRY = { retries: 0 };
+function isPullExists(error63) {
+  if (statusOf(error63) !== 422) return false;
+  return /already exists/i.test(error63 instanceof Error ? error63.message : String(error63));
+}
+function createThread(octokit, repoRef, secrets = [], options = {}) {
   const { owner, repo } = repoRef;
-  const safe = (body2) => fitBody(redact(body2, secrets));
+  const botLogin = options.botLogin ?? DEFAULT_BOT_LOGIN;
+  const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+  const safe = (body2, limit2 = githubBodyLimit) => fitBody(redact(body2, secrets), limit2);
+  async function listComments(issue3) {
+    const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue3, per_page: 100 });
+    return all.map(toComment);
+  }
+  async function findOpenPullRequest(head, base) {
+    const { data } = await octokit.rest.pulls.list({ owner, repo, state: "open", head: `${owner}:${head}`, base, per_page: 1 });
+    const first = data[0];
+    return first ? toPull(first) : void 0;
+  }
+  async function updatePullRequest(number5, input3) {
+    const body2 = input3.body === void 0 ? void 0 : safe(input3.body);
+    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number5, ...input3, body: body2 });
+    const pull = toPull(data);
+    if (body2 !== void 0) checkStored(`body of pull request #${number5}`, body2, pull.body);
+    return pull;
+  }
   return {
     repoRef,
     async permissionOf(login) {
@@ -55350,18 +55584,43 @@ function createThread(octokit, repoRef, secrets = []) {
     async react(commentId, content) {
       await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     },
-    async postComment(issue3, body2) {
-      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue3, body: safe(body2) });
-      return toComment(data);
+    async postComment(issue3, body2, postOptions = {}) {
+      let sent;
+      let dedupe;
+      if (postOptions.dedupe !== void 0) {
+        dedupe = postOptions.dedupe;
+        sent = safe(body2);
+        if (dedupe === "" || !sent.includes(dedupe)) {
+          throw new Error(`postComment on #${issue3}: the dedupe marker is not in the body as it would be posted`);
+        }
+      } else {
+        dedupe = nonceMarker();
+        const tail = `
+
+${dedupe}`;
+        sent = safe(body2, githubBodyLimit - tail.length) + tail;
+      }
+      const what = `comment on #${issue3}`;
+      const comment = await writeOnce({
+        attempts: CREATE_ATTEMPTS,
+        delayMs: retryDelayMs,
+        send: async () => {
+          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue3, body: sent, request: NO_BLIND_RETRY });
+          return toComment(data);
+        },
+        find: async () => (await listComments(issue3)).find((c) => c.author === botLogin && c.body.includes(dedupe))
+      });
+      checkStored(what, sent, comment.body);
+      return comment;
     },
     async updateComment(commentId, body2) {
-      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: safe(body2) });
-      return toComment(data);
+      const sent = safe(body2);
+      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: sent });
+      const comment = toComment(data);
+      checkStored(`comment ${commentId}`, sent, comment.body);
+      return comment;
     },
-    async listComments(issue3) {
-      const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue3, per_page: 100 });
-      return all.map(toComment);
-    },
+    listComments,
     async getComment(commentId) {
       const { data } = await octokit.rest.issues.getComment({ owner, repo, comment_id: commentId });
       return toComment(data);
@@ -55381,21 +55640,146 @@ function createThread(octokit, repoRef, secrets = []) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number5 });
       return toPull(data);
     },
-    async findOpenPullRequest(head, base) {
-      const { data } = await octokit.rest.pulls.list({ owner, repo, state: "open", head: `${owner}:${head}`, base, per_page: 1 });
-      const first = data[0];
-      return first ? toPull(first) : void 0;
-    },
+    findOpenPullRequest,
     async createPullRequest(input3) {
-      const { data } = await octokit.rest.pulls.create({ owner, repo, ...input3, body: safe(input3.body) });
-      return toPull(data);
+      const { head, base, title } = input3;
+      const body2 = safe(input3.body);
+      const adopt = async (found) => found.body === body2 && found.title === title ? found : updatePullRequest(found.number, { title, body: body2 });
+      const existing = await findOpenPullRequest(head, base);
+      if (existing) return adopt(existing);
+      const pull = await writeOnce({
+        attempts: CREATE_ATTEMPTS,
+        delayMs: retryDelayMs,
+        send: async () => {
+          try {
+            const { data } = await octokit.rest.pulls.create({ owner, repo, ...input3, body: body2, request: NO_BLIND_RETRY });
+            return toPull(data);
+          } catch (error63) {
+            const found = isPullExists(error63) ? await findOpenPullRequest(head, base) : void 0;
+            if (found) return adopt(found);
+            throw error63;
+          }
+        },
+        find: async () => {
+          const found = await findOpenPullRequest(head, base);
+          return found ? adopt(found) : void 0;
+        }
+      });
+      checkStored(`body of pull request #${pull.number}`, body2, pull.body);
+      return pull;
     },
-    async updatePullRequest(number5, input3) {
-      const body2 = input3.body === void 0 ? void 0 : safe(input3.body);
-      const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number5, ...input3, body: body2 });
-      return toPull(data);
-    }
+    updatePullRequest
   };
+}
+
+// src/github/lock.ts
+var lockRequestShape = external_exports.object({
+  issue: external_exports.number().int().positive(),
+  runId: external_exports.string().regex(/^\d+$/, "a GitHub Actions run id (GITHUB_RUN_ID) is required to take the execution lock"),
+  runUrl: external_exports.string(),
+  baseSha: external_exports.string().regex(/^[0-9a-f]{40}$/i, "the base commit must be a full sha")
+});
+var MAX_ROUNDS = 6;
+var LOCK_MESSAGE = /^plangate lock: run (\d+)(?: (\S+))?/;
+function lockRefName(issue3) {
+  return `refs/plangate/locks/${issue3}`;
+}
+function lockMessage(runId, runUrl) {
+  return `plangate lock: run ${runId} ${runUrl}`.trimEnd();
+}
+function parseLockMessage(message) {
+  const match = LOCK_MESSAGE.exec(message);
+  if (!match?.[1]) return void 0;
+  return { runId: match[1], runUrl: match[2] ?? "" };
+}
+function isUnprocessable(error63) {
+  return statusOf(error63) === 422;
+}
+async function acquireLock(request2) {
+  const { issue: issue3, runId, runUrl, baseSha } = lockRequestShape.parse(request2);
+  const { octokit, repoRef } = request2;
+  const { owner, repo } = repoRef;
+  const ref = lockRefName(issue3);
+  const apiRef = ref.slice("refs/".length);
+  const { data: base } = await octokit.rest.git.getCommit({ owner, repo, commit_sha: baseSha });
+  const newLockCommit = async (parents) => {
+    const { data } = await octokit.rest.git.createCommit({ owner, repo, message: lockMessage(runId, runUrl), tree: base.tree.sha, parents });
+    return data.sha;
+  };
+  const ours = (sha, tookOverFrom) => ({
+    acquired: true,
+    lock: { issue: issue3, ref, sha, runId, ...tookOverFrom ? { tookOverFrom } : {} }
+  });
+  let fresh;
+  let step = "create";
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (step === "create") {
+      fresh ??= await newLockCommit([]);
+      try {
+        await octokit.rest.git.createRef({ owner, repo, ref, sha: fresh });
+        return ours(fresh);
+      } catch (error63) {
+        if (!isUnprocessable(error63)) throw error63;
+        step = "inspect";
+        continue;
+      }
+    }
+    const current = await readRef(octokit, repoRef, apiRef);
+    if (current === void 0) {
+      step = "create";
+      continue;
+    }
+    const named = await readHolder(octokit, repoRef, current);
+    if (named?.runId === runId) return ours(current);
+    if (named) {
+      const status = await runStatus(octokit, repoRef, named.runId);
+      if (status.live) return { acquired: false, holder: { ...named, status: status.status, ...status.problem ? { problem: status.problem } : {} } };
+    }
+    const successor = await newLockCommit([current]);
+    try {
+      await octokit.rest.git.updateRef({ owner, repo, ref: apiRef, sha: successor, force: false });
+      return ours(successor, named);
+    } catch (error63) {
+      if (!isUnprocessable(error63)) throw error63;
+    }
+  }
+  throw new Error(`could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`);
+}
+async function readRef(octokit, { owner, repo }, apiRef) {
+  try {
+    const { data } = await octokit.rest.git.getRef({ owner, repo, ref: apiRef });
+    return data.object.sha;
+  } catch (error63) {
+    if (statusOf(error63) === 404) return void 0;
+    throw error63;
+  }
+}
+async function readHolder(octokit, { owner, repo }, sha) {
+  const { data } = await octokit.rest.git.getCommit({ owner, repo, commit_sha: sha });
+  return parseLockMessage(data.message);
+}
+async function runStatus(octokit, { owner, repo }, runId) {
+  try {
+    const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: Number(runId) });
+    const status = data.status ?? "unknown";
+    return { live: status !== "completed", status };
+  } catch (error63) {
+    if (statusOf(error63) === 404) return { live: false, status: "not found" };
+    return { live: true, status: "unknown", problem: explainGitHubError(error63).message };
+  }
+}
+async function releaseLock(input3) {
+  const { octokit, repoRef, lock } = input3;
+  const apiRef = lock.ref.slice("refs/".length);
+  const current = await readRef(octokit, repoRef, apiRef);
+  if (current !== lock.sha) return false;
+  try {
+    await octokit.rest.git.deleteRef({ owner: repoRef.owner, repo: repoRef.repo, ref: apiRef });
+    return true;
+  } catch (error63) {
+    if (isUnprocessable(error63)) return false;
+    throw error63;
+  }
 }
 
 // node_modules/openai/internal/tslib.mjs
@@ -55638,7 +56022,7 @@ var safeJSON = (text) => {
 };
 
 // node_modules/openai/internal/utils/sleep.mjs
-var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
+var sleep2 = (ms, ...signals) => new Promise((resolve, reject) => {
   const activeSignals = [...new Set(signals.filter((signal) => signal != null))];
   let timeout;
   let settled = false;
@@ -55839,9 +56223,9 @@ function encodeUTF8(str) {
   return (encodeUTF8_ ?? (encoder = new globalThis.TextEncoder(), encodeUTF8_ = encoder.encode.bind(encoder)))(str);
 }
 var decodeUTF8_;
-function decodeUTF8(bytes) {
+function decodeUTF8(bytes2) {
   let decoder;
-  return (decodeUTF8_ ?? (decoder = new globalThis.TextDecoder(), decodeUTF8_ = decoder.decode.bind(decoder)))(bytes);
+  return (decodeUTF8_ ?? (decoder = new globalThis.TextDecoder(), decodeUTF8_ = decoder.decode.bind(decoder)))(bytes2);
 }
 
 // node_modules/openai/internal/decoders/line.mjs
@@ -56435,8 +56819,8 @@ var Stream = class _Stream {
           if (done) {
             return ctrl.close();
           }
-          const bytes = encodeUTF8(JSON.stringify(value) + "\n");
-          ctrl.enqueue(bytes);
+          const bytes2 = encodeUTF8(JSON.stringify(value) + "\n");
+          ctrl.enqueue(bytes2);
         } catch (err) {
           ctrl.error(err);
           void cancel().catch(() => void 0);
@@ -59951,9 +60335,9 @@ function estimateRetainedBufferBytes(current, visit2, depth) {
       return void 0;
     }
   }
-  const bytes = getter?.call(current);
+  const bytes2 = getter?.call(current);
   return {
-    bytes: typeof bytes === "number" && Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : Number.POSITIVE_INFINITY,
+    bytes: typeof bytes2 === "number" && Number.isSafeInteger(bytes2) && bytes2 >= 0 ? bytes2 : Number.POSITIVE_INFINITY,
     kind
   };
 }
@@ -60087,26 +60471,26 @@ var BUFFERED_LEDGER_EDGE_BYTES = 8;
 var BUFFERED_LEDGER_OWNER_BYTES = 16;
 var MAX_BUFFERED_LEDGER_RECONCILIATION_WORK = 128 * 1024;
 function inspectBufferedEventGraph(value, remainingBytes) {
-  let bytes = 0;
+  let bytes2 = 0;
   let scalarBytes = 0;
   const visited = /* @__PURE__ */ new WeakSet();
   const visitedSymbols = /* @__PURE__ */ new Set();
   const roots = /* @__PURE__ */ new Set();
   const nodes = /* @__PURE__ */ new Map();
   let activeNode;
-  const availableBytes = () => remainingBytes - bytes;
+  const availableBytes = () => remainingBytes - bytes2;
   const charge = (amount) => {
     if (!Number.isSafeInteger(amount) || amount < 0) {
-      bytes = remainingBytes + 1;
+      bytes2 = remainingBytes + 1;
       return false;
     }
-    bytes += amount;
+    bytes2 += amount;
     if (activeNode) {
       activeNode.bytes += amount;
     } else {
       scalarBytes += amount;
     }
-    return bytes <= remainingBytes;
+    return bytes2 <= remainingBytes;
   };
   const addIdentity = (identity) => {
     if (activeNode) {
@@ -60141,11 +60525,11 @@ function inspectBufferedEventGraph(value, remainingBytes) {
       const description = Reflect.apply(symbolDescriptionGetter, current, []);
       return charge(8 + (description?.length ?? 0) * 2);
     })) {
-      bytes = remainingBytes + 1;
+      bytes2 = remainingBytes + 1;
     }
   };
   const visit2 = (current, depth, isBlobInternalHandle = false) => {
-    if (bytes > remainingBytes) {
+    if (bytes2 > remainingBytes) {
       return;
     }
     if (typeof current === "string") {
@@ -60157,7 +60541,7 @@ function inspectBufferedEventGraph(value, remainingBytes) {
       return;
     }
     if (typeof current === "function") {
-      bytes = remainingBytes + 1;
+      bytes2 = remainingBytes + 1;
       return;
     }
     if (current === null || typeof current !== "object") {
@@ -60165,11 +60549,11 @@ function inspectBufferedEventGraph(value, remainingBytes) {
       return;
     }
     if (nativeProxyDetector?.(current)) {
-      bytes = remainingBytes + 1;
+      bytes2 = remainingBytes + 1;
       return;
     }
     if (depth >= MAX_BUFFERED_EVENT_DEPTH) {
-      bytes = remainingBytes + 1;
+      bytes2 = remainingBytes + 1;
       return;
     }
     if (visited.has(current)) {
@@ -60194,13 +60578,13 @@ function inspectBufferedEventGraph(value, remainingBytes) {
           return false;
         }
         visit2(hiddenValue, depth + 1);
-        return bytes <= remainingBytes;
+        return bytes2 <= remainingBytes;
       })) {
         return false;
       }
       return visitInspectableEventProperties(current, retainedStorage?.kind, depth, availableBytes, charge, visit2);
     })) {
-      bytes = remainingBytes + 1;
+      bytes2 = remainingBytes + 1;
     }
   };
   try {
@@ -60208,7 +60592,7 @@ function inspectBufferedEventGraph(value, remainingBytes) {
   } catch {
     return void 0;
   }
-  return bytes <= remainingBytes ? { scalarBytes, roots, nodes } : void 0;
+  return bytes2 <= remainingBytes ? { scalarBytes, roots, nodes } : void 0;
 }
 function areBufferedRetainedEdgesEqual(first, second) {
   if (first.size !== second.size) {
@@ -60391,7 +60775,7 @@ function applyBufferedLedgerChanges(records, changes, memberships) {
 }
 function createBufferedEventLedger() {
   const records = /* @__PURE__ */ new Map();
-  let bytes = 0;
+  let bytes2 = 0;
   const reconcile = (entry, graph, isNew) => {
     const work2 = { remaining: MAX_BUFFERED_LEDGER_RECONCILIATION_WORK };
     const changes = /* @__PURE__ */ new Map();
@@ -60403,26 +60787,26 @@ function createBufferedEventLedger() {
     if (!memberships) {
       return false;
     }
-    const projectedBytes = projectBufferedLedgerBytes(bytes, entry, graph, isNew, changes, records);
+    const projectedBytes = projectBufferedLedgerBytes(bytes2, entry, graph, isNew, changes, records);
     if (projectedBytes === void 0) {
       return false;
     }
     applyBufferedLedgerChanges(records, changes, memberships);
     entry.scalarBytes = graph.scalarBytes;
     entry.roots = graph.roots;
-    bytes = projectedBytes;
+    bytes2 = projectedBytes;
     return true;
   };
   const release = (entry) => {
-    bytes -= getBufferedLedgerEntryBytes(entry);
+    bytes2 -= getBufferedLedgerEntryBytes(entry);
     for (const identity of entry.identities) {
       const record2 = records.get(identity);
       if (!record2?.owners.delete(entry)) {
         continue;
       }
-      bytes -= BUFFERED_LEDGER_OWNER_BYTES;
+      bytes2 -= BUFFERED_LEDGER_OWNER_BYTES;
       if (record2.owners.size === 0) {
-        bytes -= getBufferedLedgerNodeBytes(record2, 0);
+        bytes2 -= getBufferedLedgerNodeBytes(record2, 0);
         records.delete(identity);
       }
     }
@@ -60439,7 +60823,7 @@ function createBufferedEventLedger() {
     release,
     clear() {
       records.clear();
-      bytes = 0;
+      bytes2 = 0;
     }
   };
 }
@@ -61814,29 +62198,29 @@ function recordPartialJSONFragment(state2, budget, fragment, validationWorkBudge
   if (budget.fragments >= MAX_PARTIAL_JSON_FRAGMENTS) {
     throw new OpenAIError("Chat completion stream exceeded its structured JSON fragment limit");
   }
-  let bytes = 0;
+  let bytes2 = 0;
   let { depth, escaped, has_non_whitespace: hasNonWhitespace, in_string: inString } = state2;
   let completed = false;
   let firstCharacter = true;
   for (const character of fragment) {
-    const previousBytes = bytes;
+    const previousBytes = bytes2;
     const codePoint2 = character.codePointAt(0);
     if (firstCharacter && state2.pending_high_surrogate && codePoint2 >= 56320 && codePoint2 <= 57343) {
-      bytes += 1;
+      bytes2 += 1;
     } else if (codePoint2 <= 127) {
-      bytes += 1;
+      bytes2 += 1;
     } else if (codePoint2 <= 2047) {
-      bytes += 2;
+      bytes2 += 2;
     } else if (codePoint2 <= 65535) {
-      bytes += 3;
+      bytes2 += 3;
     } else {
-      bytes += 4;
+      bytes2 += 4;
     }
     firstCharacter = false;
-    if (budget.bytes + bytes > MAX_PARTIAL_JSON_BYTES) {
+    if (budget.bytes + bytes2 > MAX_PARTIAL_JSON_BYTES) {
       throw new OpenAIError("Chat completion stream exceeded its structured JSON byte limit");
     }
-    if (validationWorkBudget && validationWorkBudget.work + bytes > MAX_PARTIAL_JSON_PARSE_WORK) {
+    if (validationWorkBudget && validationWorkBudget.work + bytes2 > MAX_PARTIAL_JSON_PARSE_WORK) {
       validationWorkBudget.work += previousBytes;
       throw new OpenAIError("Chat completion stream exceeded its structured JSON parse-work limit");
     }
@@ -61866,7 +62250,7 @@ function recordPartialJSONFragment(state2, budget, fragment, validationWorkBudge
       completed || (completed = depth === 0);
     }
   }
-  state2.bytes += bytes;
+  state2.bytes += bytes2;
   state2.fragments += 1;
   state2.depth = depth;
   state2.escaped = escaped;
@@ -61876,12 +62260,12 @@ function recordPartialJSONFragment(state2, budget, fragment, validationWorkBudge
     const finalCodeUnit = fragment.codePointAt(fragment.length - 1) ?? 0;
     state2.pending_high_surrogate = finalCodeUnit >= 55296 && finalCodeUnit <= 56319;
   }
-  budget.bytes += bytes;
+  budget.bytes += bytes2;
   budget.fragments += 1;
   if (validationWorkBudget) {
-    validationWorkBudget.work += bytes;
+    validationWorkBudget.work += bytes2;
   }
-  if (!hasNonWhitespace || bytes === 0) {
+  if (!hasNonWhitespace || bytes2 === 0) {
     return false;
   }
   const minimumGrowth = Math.max(EAGER_PARTIAL_JSON_BYTES, Math.floor(state2.last_parsed_bytes / 2));
@@ -62082,11 +62466,11 @@ var OMITTED_SERIALIZED_PARSER_VALUE = /* @__PURE__ */ Symbol("omitted serialized
 var UNSAFE_SERIALIZED_PARSER_VALUE = /* @__PURE__ */ Symbol("unsafe serialized parser value");
 function canonicalSerializedParserSchema(value, budget) {
   const ancestors = /* @__PURE__ */ new WeakSet();
-  const charge = (bytes) => {
-    if (!Number.isSafeInteger(bytes) || bytes < 0 || budget.bytes + bytes > MAX_SERIALIZED_PARSER_SCHEMA_BYTES) {
+  const charge = (bytes2) => {
+    if (!Number.isSafeInteger(bytes2) || bytes2 < 0 || budget.bytes + bytes2 > MAX_SERIALIZED_PARSER_SCHEMA_BYTES) {
       return false;
     }
-    budget.bytes += bytes;
+    budget.bytes += bytes2;
     return true;
   };
   const visit2 = (current, depth) => {
@@ -71465,7 +71849,7 @@ async function pollWithResponse(retrieve, intermediateStatuses, terminalStatuses
         }
       }
       const signal = options && Object.prototype.propertyIsEnumerable.call(options, "signal") ? options.signal : void 0;
-      await (signal ? sleepUntilAborted(sleepInterval, signal) : sleep(sleepInterval));
+      await (signal ? sleepUntilAborted(sleepInterval, signal) : sleep2(sleepInterval));
     } else if (terminalStatuses.includes(status)) {
       return data;
     }
@@ -71506,11 +71890,11 @@ var toFloat32Array = (base64Str) => {
   } else {
     const binaryStr = atob(base64Str);
     const len = binaryStr.length;
-    const bytes = new Uint8Array(len);
+    const bytes2 = new Uint8Array(len);
     for (let i = 0; i < len; i++) {
-      bytes[i] = binaryStr.charCodeAt(i);
+      bytes2[i] = binaryStr.charCodeAt(i);
     }
-    return Array.from(new Float32Array(bytes.buffer));
+    return Array.from(new Float32Array(bytes2.buffer));
   }
 };
 
@@ -73539,7 +73923,7 @@ async function waitForFileProcessing(resource, id, pollInterval, maxWait) {
   const start = performance.now();
   let file2 = await resource.retrieve(id);
   while (!file2.status || !terminalStates.has(file2.status)) {
-    await sleep(pollInterval);
+    await sleep2(pollInterval);
     file2 = await resource.retrieve(id);
     if (performance.now() - start > maxWait) {
       throw new APIConnectionTimeoutError({
@@ -78908,8 +79292,8 @@ var OpenAI = class {
         headers.set("Authorization", `Bearer ${token}`);
       }
     }
-    const fetchWithTimeout = __classPrivateFieldGet(this, _OpenAI_x509Fetch, "f") ? _a5.prototype.fetchWithTimeout : this.fetchWithTimeout;
-    const response = await fetchWithTimeout.call(this, url2, init, timeout, controller);
+    const fetchWithTimeout2 = __classPrivateFieldGet(this, _OpenAI_x509Fetch, "f") ? _a5.prototype.fetchWithTimeout : this.fetchWithTimeout;
+    const response = await fetchWithTimeout2.call(this, url2, init, timeout, controller);
     return response;
   }
   async fetchWithTimeout(url2, init, ms, controller) {
@@ -78991,7 +79375,7 @@ var OpenAI = class {
     } else {
       const retrySignals = requestSignal === options.signal ? [requestSignal] : [requestSignal, options.signal];
       try {
-        await sleep(timeoutMillis, ...retrySignals);
+        await sleep2(timeoutMillis, ...retrySignals);
       } catch (error63) {
         const abortedSignal = retrySignals.find((signal) => signal?.aborted);
         if (abortedSignal) {
@@ -79938,6 +80322,7 @@ function lines(name) {
 }
 var orDefault = (values, fallback) => values.length > 0 ? values : fallback;
 var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
+var optionalPositive = external_exports.string().trim().regex(/^(\d+(\.\d+)?)?$/, "must be a positive number, or empty for no limit").transform((v) => v === "" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
 var booleanInput = external_exports.enum(["true", "True", "TRUE", "false", "False", "FALSE"], "must be true or false").transform((v) => v.toLowerCase() === "true");
 var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name), "looks like a secret, which commands must never receive");
 var withDefault = (fallback) => external_exports.string().transform((v) => v.trim() || fallback);
@@ -80016,6 +80401,8 @@ function readSettings(env = process.env) {
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines("protected-paths"), [".github/workflows/**"]),
     maxIterations: input2("max-iterations", withDefault("8").pipe(wholeNumber(1, 100))),
+    timeoutMinutes: input2("timeout-minutes", optionalPositive),
+    maxCostUsd: input2("max-cost-usd", optionalPositive),
     branchPrefix: input2("branch-prefix", withDefault("plangate/").pipe(branchPrefixSchema)),
     baseBranch: input2("base-branch", external_exports.string().trim()),
     botLogin: input2("bot-login", withDefault("github-actions[bot]")),
@@ -80048,7 +80435,8 @@ var planStepSchema = external_exports.object({
   verify: external_exports.string().max(1e3).optional()
 }).strict();
 var planSchema = external_exports.object({
-  steps: external_exports.array(planStepSchema).min(1).max(50),
+  // Generous: a long plan is shown cut with a notice, never refused for its length.
+  steps: external_exports.array(planStepSchema).min(1).max(500),
   assumptions: external_exports.array(external_exports.string().max(1e3)).max(30).optional(),
   risks: external_exports.array(external_exports.string().max(1e3)).max(30).optional()
 }).strict();
@@ -80430,17 +80818,47 @@ function initialSnapshot(objective, policy) {
   return startSnapshot(plannerExecutorMachine.initial, { objective, history: [] }, policy);
 }
 
+// src/record/run-record.ts
+import { deflateRawSync as deflateRawSync2, inflateRawSync as inflateRawSync2 } from "node:zlib";
+var runRecordSchema = external_exports.object({
+  v: external_exports.literal(1),
+  planId: external_exports.string().regex(/^[0-9a-f]{8}$/),
+  snapshot: snapshotSchema,
+  usage: usageLedgerSchema,
+  /** The last commit plangate pushed to the work branch; anything after it was pushed by someone else. */
+  pushed: external_exports.string().regex(/^[0-9a-f]{40,64}$/).optional(),
+  runId: external_exports.string(),
+  /** Set once the pull request exists, so a re-run never opens a second one. */
+  pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional()
+});
+var marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
+function encodeRunRecord(record2) {
+  return `<!-- plangate:run v1 ${deflateRawSync2(Buffer.from(JSON.stringify(record2), "utf8")).toString("base64url")} -->`;
+}
+function decodeRunRecord(body2) {
+  const match = marker.exec(body2);
+  if (!match?.[1]) return void 0;
+  try {
+    const json2 = JSON.parse(inflateRawSync2(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8"));
+    const parsed = runRecordSchema.safeParse(json2);
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
 // src/render/plan-comment.ts
+function renderStep(step, i, done = 0) {
+  const lines2 = [`- [${i < done ? "x" : " "}] **${i + 1}. ${escapeHtml(step.title)}**`];
+  if (step.detail) lines2.push(`  ${indent(escapeHtml(step.detail), 2)}`);
+  const facts = [];
+  if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(", ")}`);
+  if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
+  if (facts.length) lines2.push(`  ${facts.join(" \xB7 ")}`);
+  return lines2.join("\n");
+}
 function renderSteps(plan, done = 0) {
-  return plan.steps.map((step, i) => {
-    const lines2 = [`- [${i < done ? "x" : " "}] **${i + 1}. ${escapeHtml(step.title)}**`];
-    if (step.detail) lines2.push(`  ${indent(escapeHtml(step.detail), 2)}`);
-    const facts = [];
-    if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(", ")}`);
-    if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
-    if (facts.length) lines2.push(`  ${facts.join(" \xB7 ")}`);
-    return lines2.join("\n");
-  }).join("\n");
+  return plan.steps.map((step, i) => renderStep(step, i, done)).join("\n");
 }
 function bulletSection(title, items) {
   if (!items?.length) return "";
@@ -80451,6 +80869,28 @@ ${items.map((item) => `- ${escapeHtml(item)}`).join("\n")}`;
 }
 function renderPlan(plan, done = 0) {
   return renderSteps(plan, done) + bulletSection("Assumptions", plan.assumptions) + bulletSection("Risks", plan.risks);
+}
+function renderPlanWithin(plan, maxChars, notice3, done = 0) {
+  const whole = renderPlan(plan, done);
+  if (whole.length <= maxChars) return whole;
+  const total = plan.steps.length;
+  const extras = bulletSection("Assumptions", plan.assumptions) + bulletSection("Risks", plan.risks);
+  const extrasShown = extras.length <= maxChars / 4 ? extras : clip(extras, Math.max(0, Math.floor(maxChars / 4)));
+  const noticeText = (shown) => `
+
+> [!NOTE]
+> ${notice3(shown, total)}`;
+  const room = maxChars - extrasShown.length - noticeText(total).length;
+  const kept = [];
+  let used = 0;
+  for (const [i, step] of plan.steps.entries()) {
+    const text = renderStep(step, i, done);
+    const cost = text.length + (kept.length > 0 ? 1 : 0);
+    if (used + cost > room) break;
+    kept.push(text);
+    used += cost;
+  }
+  return kept.join("\n") + noticeText(kept.length) + extrasShown;
 }
 function renderObjective(objective) {
   return escapeHtml(objective.trim()).split("\n").map((line) => `> ${line}`).join("\n");
@@ -80500,21 +80940,35 @@ function plannerUsageLine(record2) {
   const requests = sum((e) => e.requests);
   return ` \xB7 planning: ${requests} ${requests === 1 ? "request" : "requests"}, ${prompt.toLocaleString("en-US")} prompt tokens (${sum((e) => e.cachedTokens).toLocaleString("en-US")} cached), ${formatCost(record2.planningCostUsd)}`;
 }
-function body(record2) {
+var planCommentNotice = (shown, total) => `${shown === 0 ? `None of the ${total} steps fit in this comment` : `Only the first ${shown} of ${total} steps are shown here`}: the plan is too long for one GitHub comment. The plan still holds all ${total} steps, and approving it approves them all; the job summary of the run that posted it lists every one.`;
+var minVisible = 2e3;
+function body(record2, room) {
   const { objective, plan, question, summary: summary2, clarifications } = record2.snapshot.context;
   const answered = (clarifications ?? []).map((c) => `> **Q:** ${escapeHtml(c.question)}
 > **A:** ${escapeHtml(c.answer)}`).join("\n>\n");
-  const context3 = ["**Objective**", "", renderObjective(objective), ...answered ? ["", "**Clarifications**", "", answered] : []];
+  const context3 = (shown) => ["**Objective**", "", renderObjective(shown), ...answered ? ["", "**Clarifications**", "", answered] : []];
   if (record2.status === "asking" || question && !plan) {
-    return [`### \u2753 A question before planning (${code(record2.planId)})`, "", ...context3, "", "**Question**", "", escapeHtml(question ?? "")].join("\n");
+    const text = [`### \u2753 A question before planning (${code(record2.planId)})`, "", ...context3(objective), "", "**Question**", "", escapeHtml(question ?? "")];
+    return fitBody(text.join("\n"), room);
   }
   if (record2.status === "answered" || !plan && summary2) {
-    return [`### \u{1F4AC} Nothing to change (${code(record2.planId)})`, "", ...context3, "", "**Answer**", "", escapeHtml(summary2 ?? "")].join("\n");
+    const text = [`### \u{1F4AC} Nothing to change (${code(record2.planId)})`, "", ...context3(objective), "", "**Answer**", "", escapeHtml(summary2 ?? "")];
+    return fitBody(text.join("\n"), room);
   }
-  return [`### \u{1F4CB} Plan ${code(record2.planId)}`, "", ...context3, "", "**Steps**", "", plan ? renderPlan(plan) : "_The planner staged no plan._"].join("\n");
+  const head = (shown) => [`### \u{1F4CB} Plan ${code(record2.planId)}`, "", ...context3(shown), "", "**Steps**", ""].join("\n") + "\n";
+  if (!plan) return fitBody(head(objective) + "_The planner staged no plan._", room);
+  const whole = head(objective) + renderPlan(plan);
+  if (whole.length <= room) return whole;
+  let top = head(objective);
+  const excess = top.length - Math.floor(room / 2);
+  if (excess > 0) top = head(clip(objective, Math.max(0, objective.length - excess)));
+  return fitBody(top + renderPlanWithin(plan, room - top.length, planCommentNotice), room);
+}
+function planMarker(planId) {
+  return `<!-- plangate:plan ${planId} -->`;
 }
 function renderPlanComment(record2) {
-  const marker = encodeRecord(record2);
+  const marker2 = encodeRecord(record2);
   const footer = [
     "",
     "",
@@ -80522,34 +80976,85 @@ function renderPlanComment(record2) {
     statusLine(record2),
     "",
     `<sub>plangate \xB7 planner ${code(record2.models.planner)} \xB7 executor ${code(record2.models.executor)} \xB7 base ${code(record2.base.ref)} at ${code(record2.base.sha.slice(0, 7))} \xB7 asked by @${record2.requestedBy}${plannerUsageLine(record2)}</sub>`,
-    marker
+    planMarker(record2.planId),
+    marker2
   ].join("\n");
-  if (footer.length > githubBodyLimit / 2) {
+  if (footer.length > githubBodyLimit - minVisible) {
     throw new Error(`Plan ${record2.planId} is too large to post: shorten the objective or ask for a smaller plan.`);
   }
-  return fitBody(body(record2), githubBodyLimit - footer.length) + footer;
+  return body(record2, githubBodyLimit - footer.length) + footer;
 }
 
 // src/render/history.ts
 var maxResultChars = 6e3;
-function renderHistory(history) {
+var fullTextPlace = "the job summary";
+function renderCycle(entry, index, directiveMax = Infinity, resultMax = directiveMax) {
+  return [
+    `#### Cycle ${index + 1}: ${entry.outcome}`,
+    "",
+    "**Directive**",
+    "",
+    codeBlock(clip(entry.directive, directiveMax), "text"),
+    "",
+    "**Result**",
+    "",
+    codeBlock(clip(entry.result, resultMax), "text")
+  ].join("\n");
+}
+function renderHistory(history, entryMax = maxResultChars) {
   if (history.length === 0) return "_No cycle has run yet._";
-  return history.map(
-    (entry, i) => [
-      `#### Cycle ${i + 1}: ${entry.outcome}`,
-      "",
-      "**Directive**",
-      "",
-      codeBlock(clip(entry.directive, maxResultChars), "text"),
-      "",
-      "**Result**",
-      "",
-      codeBlock(clip(entry.result, maxResultChars), "text")
-    ].join("\n")
-  ).join("\n\n");
+  return history.map((entry, i) => renderCycle(entry, i, entryMax, entryMax)).join("\n\n");
 }
 function renderHistoryLines(history) {
   return history.map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
+}
+var historyChunkLimit = 6e4;
+var chunkHeading = (planId, part, parts) => `### History of plan ${code(planId)}, part ${part} of ${parts}`;
+function historyChunkMarker(planId, part) {
+  return `<!-- plangate:history ${planId} part ${part} -->`;
+}
+var cutNotice = (cycle, omitted) => `> [!NOTE]
+> ${omitted.toLocaleString("en-US")} characters of cycle ${cycle} were cut here to fit GitHub's size limit; the full text is in ${fullTextPlace}.`;
+function fittedCycle(entry, index, room) {
+  const whole = renderCycle(entry, index, Infinity, Infinity);
+  if (whole.length <= room) return whole;
+  const total = entry.directive.length + entry.result.length;
+  const frame = whole.length - total + 2 + cutNotice(index + 1, total).length;
+  const texts = Math.max(0, room - frame);
+  const half = Math.floor(texts / 2);
+  const directiveMax = entry.directive.length <= half ? entry.directive.length : Math.max(half, texts - entry.result.length);
+  const resultMax = texts - directiveMax;
+  const omitted = omittedBy(entry.directive, directiveMax) + omittedBy(entry.result, resultMax);
+  return `${renderCycle(entry, index, directiveMax, resultMax)}
+
+${cutNotice(index + 1, omitted)}`;
+}
+function omittedBy(text, max) {
+  const clipped = clip(text, max);
+  if (clipped === text) return 0;
+  const reported = / … \[(\d+) more characters\]$/.exec(clipped)?.[1];
+  return reported === void 0 ? text.length - clipped.length : Number(reported);
+}
+function renderHistoryChunks(history, planId, limit2 = historyChunkLimit) {
+  const worst = history.length;
+  const frame = chunkHeading(planId, worst, worst).length + 2 + 2 + historyChunkMarker(planId, worst).length;
+  const room = limit2 - frame;
+  if (room <= 0) throw new Error(`A history body of ${limit2} characters cannot hold even its heading.`);
+  const bodies = [];
+  let current = [];
+  let used = 0;
+  history.forEach((entry, i) => {
+    const text = fittedCycle(entry, i, room);
+    if (current.length > 0 && used + 2 + text.length > room) {
+      bodies.push(current);
+      current = [];
+      used = 0;
+    }
+    used += (current.length > 0 ? 2 : 0) + text.length;
+    current.push(text);
+  });
+  if (current.length > 0) bodies.push(current);
+  return bodies.map((cycles, i) => [chunkHeading(planId, i + 1, bodies.length), cycles.join("\n\n"), historyChunkMarker(planId, i + 1)].join("\n\n"));
 }
 
 // src/render/usage-table.ts
@@ -80577,6 +81082,9 @@ function renderUsageTable(rows) {
 }
 
 // src/render/progress-comment.ts
+function progressMarker(planId) {
+  return `<!-- plangate:progress ${planId} -->`;
+}
 function stepsDone(view) {
   const steps = view.snapshot.context.plan?.steps.length ?? 0;
   if (view.ended?.outcome === "done") return steps;
@@ -80602,12 +81110,17 @@ function renderProgressComment(view) {
   if (view.notice) parts.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
   if (view.ended?.reason) parts.push("", `**Reason:** ${escapeHtml(view.ended.reason)}`);
+  if (view.interrupted) {
+    parts.push("", `> [!WARNING]
+> ${escapeHtml(view.interrupted)}
+> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
+  }
   if (context3.plan) parts.push("", "**Plan**", "", renderPlan(context3.plan, stepsDone(view)));
   if (!view.ended && state2 === "execute" && context3.directive) {
     parts.push("", "**Current directive**", "", codeBlock(clip(context3.directive, 4e3), "text"));
   }
   if (context3.history.length) parts.push("", "**Cycles**", "", renderHistoryLines(context3.history));
-  parts.push("", `<!-- plangate:progress ${view.planId} -->`);
+  parts.push("", progressMarker(view.planId));
   return parts.join("\n");
 }
 
@@ -80617,63 +81130,148 @@ function pullRequestTitle(view) {
   const prefix = view.ended?.outcome === "aborted" ? "[aborted] " : "";
   return clip(`${prefix}${firstLine}`, 120);
 }
-function renderPullRequestBody(view) {
+var objectiveMax = 8e3;
+var summaryMax = 12e3;
+var planNotice = (shown, total) => `${shown === 0 ? `None of the ${total} steps fit here` : `Only the first ${shown} of ${total} steps are shown here`}, to fit GitHub's size limit; the executor worked from all ${total}, and the job summary lists every one.`;
+var planHeading = "\n\n## Plan\n\n";
+var historyHeading = "\n\n## History\n\n";
+function layout(view) {
   const { context: context3 } = view.snapshot;
   const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
-  const parts = [
+  const head = [
     closing,
     "",
     `Plan ${code(view.planId)}, asked by @${view.requestedBy}, approved by @${view.approvedBy}${view.runUrl ? ` ([job](${view.runUrl}))` : ""}.`
   ];
-  if (view.notice) parts.push("", `> [!NOTE]
+  if (view.notice) head.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
   if (view.ended?.outcome === "aborted") {
-    parts.push("", `> [!WARNING]
+    head.push("", `> [!WARNING]
 > The run aborted: ${escapeHtml(view.ended.reason ?? "no reason given")}. The work so far is kept here.`);
   }
-  parts.push("", "## Objective", "", renderObjective(context3.objective));
-  if (context3.plan) parts.push("", "## Plan", "", renderPlan(context3.plan, stepsDone(view)));
+  head.push("", "## Objective", "", renderObjective(clip(context3.objective, objectiveMax)));
+  const before = head.join("\n");
   const lastResult = context3.history.at(-1)?.result;
-  const summary2 = context3.summary ? escapeHtml(context3.summary) : lastResult ? `_No summary was written; the executor's last result:_
+  const summaryText = context3.summary ? escapeHtml(clip(context3.summary, summaryMax)) : lastResult ? `_No summary was written; the executor's last result:_
 
-${escapeHtml(lastResult)}` : "_No summary was written._";
-  parts.push("", "## Summary", "", summary2);
-  parts.push("", "## History", "", renderHistory(context3.history));
-  parts.push("", "## Usage", "", renderUsageTable(view.usage));
-  parts.push("", `<!-- plangate:pr ${view.planId} -->`);
-  return fitBody(parts.join("\n"));
+${escapeHtml(clip(lastResult, summaryMax))}` : "_No summary was written._";
+  const summary2 = `
+
+## Summary
+
+${summaryText}`;
+  const after = `
+
+## Usage
+
+${renderUsageTable(view.usage)}
+
+<!-- plangate:pr ${view.planId} -->`;
+  const { plan, history } = context3;
+  const done = stepsDone(view);
+  const cycles = `${history.length} ${history.length === 1 ? "cycle" : "cycles"}`;
+  const pointer = (place) => place === "comments" ? `The full history is in the comments below (${cycles}); in short:` : `The full history is in the ${view.runUrl ? `[job summary](${view.runUrl})` : "job summary"} (${cycles}); in short:`;
+  return {
+    fixed: before.length + summary2.length + after.length,
+    assemble: (planText2, historyText2) => before + planText2 + summary2 + historyText2 + after,
+    plan: (room) => plan ? planHeading + renderPlanWithin(plan, room - planHeading.length, planNotice, done) : "",
+    history: historyHeading + renderHistory(history),
+    historyElsewhere: (place, room) => {
+      const start = `${historyHeading}> [!NOTE]
+> ${pointer(place)}
+
+`;
+      return start + clip(renderHistoryLines(history), Math.max(0, room - start.length));
+    }
+  };
+}
+function fit(view, place) {
+  const parts = layout(view);
+  const room = githubBodyLimit - parts.fixed;
+  const wholePlan = parts.plan(Infinity);
+  const historyRoom = room - Math.min(wholePlan.length, Math.floor(room / 2));
+  const historyFits = parts.history.length <= historyRoom;
+  const history = historyFits ? parts.history : parts.historyElsewhere(place, historyRoom);
+  const plan = wholePlan.length <= room - history.length ? wholePlan : parts.plan(room - history.length);
+  return { body: fitBody(parts.assemble(plan, history)), historyFits };
+}
+function pullRequestHistoryFits(view) {
+  return fit(view, "comments").historyFits;
+}
+function renderPullRequestBody(view, options = {}) {
+  return fit(view, options.fullHistoryIn ?? "job summary").body;
 }
 
-// src/repo/branch.ts
-async function fetchBranch(git, ref) {
-  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
-  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
+// src/render/summary-details.ts
+var summaryDetailsBytes = 9e5;
+var bytes = (text) => Buffer.byteLength(text, "utf8");
+function section(title, items, separator, budget, noun) {
+  const heading = `#### ${title}
+
+`;
+  const notice3 = (kept2) => `
+
+> [!NOTE]
+> Only the first ${kept2} of ${items.length} ${noun} fit in the job summary, which GitHub caps at 1 MiB.`;
+  let room = budget - bytes(heading) - bytes(notice3(items.length));
+  let kept = 0;
+  for (const item of items) {
+    const cost = bytes(item) + (kept > 0 ? bytes(separator) : 0);
+    if (cost > room) break;
+    room -= cost;
+    kept++;
+  }
+  return heading + items.slice(0, kept).join(separator) + (kept < items.length ? notice3(kept) : "");
 }
-async function checkoutCommit(git, sha) {
-  await git(["checkout", "--quiet", "--detach", sha]);
+function renderSummaryDetails(context3, limitBytes = summaryDetailsBytes) {
+  const { plan, history } = context3;
+  const whole = [...plan ? [`#### Plan
+
+${renderPlan(plan)}`] : [], `#### History
+
+${renderHistory(history, Infinity)}`].join("\n\n");
+  if (bytes(whole) <= limitBytes) return whole;
+  const planPart = plan ? section("Plan", plan.steps.map((step, i) => renderStep(step, i)), "\n", Math.floor(limitBytes / 2), "steps") : "";
+  const historyBudget = limitBytes - (planPart ? bytes(planPart) + 2 : 0);
+  const historyPart = section("History", history.map((entry, i) => renderCycle(entry, i)), "\n\n", historyBudget, "cycles");
+  return planPart ? `${planPart}
+
+${historyPart}` : historyPart;
 }
-async function startBranch(git, branch, sha) {
-  await git(["checkout", "--quiet", "-B", branch, sha]);
+
+// src/agents/budget.ts
+var budgetedStates = /* @__PURE__ */ new Set(["plan", "execute", "replan"]);
+function isBudgeted(state2) {
+  return budgetedStates.has(state2);
 }
-async function commitAll(git, message, author) {
-  await git(["add", "--all"]);
-  const changed = await git(["status", "--porcelain", "--untracked-files=no"]);
-  if (changed === "") return void 0;
-  await git([
-    "-c",
-    `user.name=${author.name}`,
-    "-c",
-    `user.email=${author.email}`,
-    "commit",
-    "--quiet",
-    "--no-verify",
-    "-m",
-    message
-  ]);
-  return git(["rev-parse", "HEAD"]);
+function createBudget(options) {
+  const { now, startedAt, timeoutMinutes, maxCostUsd, spentUsd, warn = warning } = options;
+  let warnedUnknown = false;
+  return {
+    check() {
+      if (timeoutMinutes !== void 0 && now() - startedAt >= timeoutMinutes * 6e4) {
+        return `reached timeout-minutes (${timeoutMinutes})`;
+      }
+      if (maxCostUsd === void 0) return void 0;
+      const spent = spentUsd();
+      if (spent === null) {
+        if (!warnedUnknown) {
+          warnedUnknown = true;
+          warn(`max-cost-usd ($${maxCostUsd}) cannot be enforced: a model's price is unknown. Give it one under \`prices\` in the configuration file to enforce the limit.`);
+        }
+        return void 0;
+      }
+      return spent >= maxCostUsd ? `reached max-cost-usd ($${maxCostUsd}; spent ${formatCost(spent)})` : void 0;
+    }
+  };
 }
-async function pushWithLease(git, branch, expected) {
-  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
+function enforceBudget(budget, run3) {
+  if (!budget || !isBudgeted(run3.snapshot.state)) return void 0;
+  const reason = budget.check();
+  if (reason === void 0) return void 0;
+  warning(`Stopping the run: ${reason}.`);
+  run3.dispatch({ type: "abort", reason });
+  return reason;
 }
 
 // src/repo/git-credentials.ts
@@ -80753,6 +81351,9 @@ function renderRecord(ctx, record2) {
 }
 var renderForVerify = (ctx) => (record2) => redact(renderPlanComment(record2), ctx.secrets);
 var account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
+function verifyRecordComment(ctx, comment) {
+  return verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.settings.recordSecret);
+}
 async function findLiveRecord(ctx, comments) {
   const { botLogin, recordSecret } = ctx.settings;
   const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));
@@ -81978,10 +82579,10 @@ function createWriteTools(workspace, options) {
   const target = (relPath) => writableTarget(workspace, relPath, options.protectedPaths);
   const limit2 = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
   const checkSize = (shown, text, what) => {
-    const bytes = Buffer.byteLength(text, "utf8");
-    if (bytes > limit2) {
+    const bytes2 = Buffer.byteLength(text, "utf8");
+    if (bytes2 > limit2) {
       throw new ToolError(
-        `${what} ${shown} would be ${bytes} bytes, over the limit of ${limit2} bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.`
+        `${what} ${shown} would be ${bytes2} bytes, over the limit of ${limit2} bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.`
       );
     }
   };
@@ -81998,8 +82599,8 @@ function createWriteTools(workspace, options) {
       }
       await fs5.promises.mkdir(path5.dirname(abs), { recursive: true });
       await fs5.promises.writeFile(abs, args.content, "utf8");
-      const bytes = Buffer.byteLength(args.content, "utf8");
-      return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes} bytes).`;
+      const bytes2 = Buffer.byteLength(args.content, "utf8");
+      return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes2} bytes).`;
     }
   });
   const editFile = defineTool({
@@ -82334,7 +82935,7 @@ function stallAbortReason(idle) {
 
 // src/agents/summon.ts
 var notRun = (why) => `Not run: ${why}`;
-async function summon({ session, client, toolbox, run: run3, message, onUsage, stallLimit, redact: redact2 = (t) => t }) {
+async function summon({ session, client, toolbox, run: run3, message, onUsage, stallLimit, redact: redact2 = (t) => t, budget }) {
   const role = client.role;
   const startState = run3.snapshot.state;
   const guarded = session.role === "executor";
@@ -82343,6 +82944,7 @@ async function summon({ session, client, toolbox, run: run3, message, onUsage, s
   await group(`${role} \xB7 ${startState} \xB7 prefix ${session.prefixHash}`, async () => {
     session.append({ role: "user", content: message });
     while (run3.snapshot.state === startState && !run3.finished) {
+      if (enforceBudget(budget, run3) !== void 0) break;
       const request2 = { messages: session.messages, tools: [...session.tools] };
       const previous = session.lastRequest;
       const breaks = checkPrefix(request2, session, previous?.messages);
@@ -82445,7 +83047,7 @@ function createTeam(options) {
   });
   let executorSession;
   return {
-    async summonCurrent() {
+    async summonCurrent({ budget } = {}) {
       const role = run3.agent;
       if (role === "planner") {
         await summon({
@@ -82458,7 +83060,8 @@ function createTeam(options) {
 
 ${plannerMessage(run3.snapshot, facts)}`,
           onUsage: (tokens) => options.onUsage("planner", options.planner.model, tokens),
-          redact: scrub
+          redact: scrub,
+          budget
         });
       } else if (role === "executor") {
         const fresh = executorSession === void 0;
@@ -82474,7 +83077,8 @@ ${plannerMessage(run3.snapshot, facts)}`,
 ${executorMessage(run3.snapshot, facts, true)}` : executorMessage(run3.snapshot, facts, false),
           onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
           redact: scrub,
-          stallLimit: options.stallLimit
+          stallLimit: options.stallLimit,
+          budget
         });
       }
     }
@@ -82487,7 +83091,7 @@ async function drive(run3, team, options = {}) {
     if (run3.agent === null) break;
     const before = run3.snapshot;
     try {
-      await team.summonCurrent();
+      if (enforceBudget(options.budget, run3) === void 0) await team.summonCurrent({ budget: options.budget });
     } catch (error63) {
       const reason = `${run3.agent ?? "agent"} failed in state ${before.state}: ${error63 instanceof Error ? error63.message : String(error63)}`;
       warning(reason);
@@ -82536,23 +83140,170 @@ function usageTotals(ledger, ctx) {
   return { ...tokens, costUsd: totalCost(ledger, ctx.settings.prices) };
 }
 
+// src/repo/branch.ts
+async function fetchBranch(git, ref) {
+  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
+  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
+}
+async function checkoutCommit(git, sha) {
+  await git(["checkout", "--quiet", "--detach", sha]);
+}
+async function startBranch(git, branch, sha) {
+  await git(["checkout", "--quiet", "-B", branch, sha]);
+}
+async function commitAll(git, message, author) {
+  await git(["add", "--all"]);
+  const changed = await git(["status", "--porcelain", "--untracked-files=no"]);
+  if (changed === "") return void 0;
+  await git([
+    "-c",
+    `user.name=${author.name}`,
+    "-c",
+    `user.email=${author.email}`,
+    "commit",
+    "--quiet",
+    "--no-verify",
+    "-m",
+    message
+  ]);
+  return git(["rev-parse", "HEAD"]);
+}
+async function pushWithLease(git, branch, expected) {
+  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
+}
+
+// src/flows/work-branch.ts
+var ForeignPushError = class extends Error {
+  constructor(branch, authors, rescue) {
+    super(
+      `${authors.join(", ") || "someone else"} pushed to ${branch}; plangate stopped and kept those commits` + (rescue ? `. Its own latest work is on ${rescue}.` : ".")
+    );
+    this.branch = branch;
+    this.authors = authors;
+    this.rescue = rescue;
+  }
+  branch;
+  authors;
+  rescue;
+  name = "ForeignPushError";
+};
+var PushDeniedError = class extends Error {
+  name = "PushDeniedError";
+};
+async function openWorkBranch(git, options) {
+  const { branch, author } = options;
+  const remote = await fetchBranch(git, branch).catch(() => void 0);
+  let pushed;
+  if (remote) {
+    const since = options.checkpointed ?? options.baseSha;
+    const foreign = await foreignAuthors(git, since, remote, author.email);
+    if (foreign.length > 0) throw new ForeignPushError(branch, foreign);
+    info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
+    await startBranch(git, branch, remote);
+    pushed = remote;
+  } else {
+    await startBranch(git, branch, options.baseSha);
+  }
+  let firstPushChecked = false;
+  return {
+    get pushed() {
+      return pushed;
+    },
+    async checkpoint(message) {
+      const sha = await commitAll(git, message, author);
+      if (!sha) return false;
+      if (!firstPushChecked) {
+        await options.beforeFirstPush();
+        firstPushChecked = true;
+      }
+      try {
+        await pushWithLease(git, branch, pushed);
+      } catch (error63) {
+        throw await explainPushFailure(git, branch, pushed, sha, author.email, error63);
+      }
+      pushed = sha;
+      return true;
+    }
+  };
+}
+async function foreignAuthors(git, from, to, botEmail) {
+  const log = await git(["log", "--format=%an <%ae>", `${from}..${to}`]);
+  const authors = log.split("\n").filter((line) => line && !line.endsWith(`<${botEmail}>`));
+  return [...new Set(authors)];
+}
+async function explainPushFailure(git, branch, expected, local, botEmail, error63) {
+  const text = error63 instanceof Error ? error63.message : String(error63);
+  if (/\b403\b|permission to .* denied|not allowed to push|write access .* not granted/i.test(text)) {
+    return new PushDeniedError(
+      `plangate could not push ${branch}: the token may not write to this repository. Give the job \`permissions: contents: write\`.`
+    );
+  }
+  const remote = await fetchBranch(git, branch).catch(() => void 0);
+  if (remote && remote !== expected) {
+    const authors = await foreignAuthors(git, expected ?? remote, remote, botEmail).catch(() => []);
+    const rescue = `${branch}-rescue-${local.slice(0, 7)}`;
+    const saved = await pushWithLease(git, rescue, void 0).then(
+      () => rescue,
+      () => void 0
+    );
+    return new ForeignPushError(branch, authors, saved);
+  }
+  return error63 instanceof GitError ? error63 : new Error(text);
+}
+
 // src/flows/execution.ts
+var maxCheckpointChars = 48e3;
 async function execute2(ctx, execution) {
+  const { record: record2, source } = execution;
+  const lock = await ctx.lock.acquire(record2.issue, record2.base.sha);
+  if (!lock.acquired) {
+    const { holder } = lock;
+    const where = holder.runUrl ? `in ${holder.runUrl}` : `in run ${holder.runId}`;
+    return refuse(
+      ctx.thread,
+      source,
+      "/approve",
+      `plan \`${record2.planId}\` is executing ${where}${holder.problem ? ` (${holder.problem})` : ""}.`,
+      "Wait for that job to finish; if it died, re-run it or comment `/approve` again to resume."
+    );
+  }
+  try {
+    return await executeLocked(ctx, execution);
+  } finally {
+    await lock.release();
+  }
+}
+async function executeLocked(ctx, execution) {
   const { thread, settings } = ctx;
-  const { source, notice: notice3, planComment } = execution;
+  const { source, notice: notice3 } = execution;
   let record2 = execution.record;
-  const { branch } = record2;
-  const issue3 = record2.issue;
+  const { branch, planId, issue: issue3 } = record2;
+  let planComment = execution.planComment;
+  if (planComment && planComment.body !== renderRecord(ctx, record2)) {
+    planComment = await thread.updateComment(planComment.id, renderRecord(ctx, record2));
+  }
   const definition = record2.machine === "executor-only" ? executorOnlyMachine : plannerExecutorMachine;
-  info(`Executing ${record2.planId} (${record2.machine}) on ${branch}, approved by ${record2.approvedBy}.`);
+  const previous = execution.comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(planId)));
+  const checkpoint = previous ? await trustedCheckpoint(ctx, previous, planId) : void 0;
+  const snapshot = checkpoint?.snapshot ?? record2.snapshot;
+  info(`${checkpoint ? "Resuming" : "Executing"} ${planId} (${record2.machine}) on ${branch}, approved by ${record2.approvedBy}.`);
   await ensureCommit(ctx, record2.base.ref, record2.base.sha);
-  await startBranch(ctx.git, branch, record2.base.sha);
+  let planBody = planComment?.body;
+  const author = botIdentity(settings.botLogin);
+  const work2 = await openWorkBranch(ctx.git, {
+    branch,
+    baseSha: record2.base.sha,
+    author,
+    checkpointed: checkpoint?.pushed,
+    beforeFirstPush: () => recheckApproval(ctx, record2, planComment?.id, planBody)
+  });
   const credentials = await removePersistedCredentials(ctx.git);
   if (credentials.removed.length) info(`Removed persisted git credentials (${credentials.removed.join(", ")}); plangate passes its token to its own fetch and push only.`);
   if (credentials.kept.length) warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`);
-  const team = startTeamRun(ctx, definition, record2.snapshot, record2.usage);
-  const view = (snapshot, extra = {}) => ({
-    planId: record2.planId,
+  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record2.usage);
+  let pullRequest = checkpoint?.pullRequest;
+  const view = (s, extra = {}) => ({
+    planId,
     issue: issue3,
     isPullRequest: source.thread.isPullRequest,
     approvedBy: record2.approvedBy,
@@ -82560,83 +83311,137 @@ async function execute2(ctx, execution) {
     branch,
     baseRef: record2.base.ref,
     runUrl: ctx.runUrl,
-    snapshot,
+    snapshot: s,
     usage: team.usage(),
     ...notice3 ? { notice: notice3 } : {},
+    ...pullRequest ? { pullRequestUrl: pullRequest.url } : {},
     ...extra
   });
-  const progress = await thread.postComment(issue3, renderProgressComment(view(team.run.snapshot)));
-  const author = botIdentity(settings.botLogin);
-  let planBody = planComment?.body;
+  const progressBody = (s, extra = {}) => {
+    const run3 = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...work2.pushed ? { pushed: work2.pushed } : {}, ...pullRequest ? { pullRequest } : {} };
+    const marker2 = encodeRunRecord(run3);
+    const visible = renderProgressComment(view(s, extra));
+    if (marker2.length > maxCheckpointChars) {
+      warning(`The checkpoint of plan ${planId} is too large to save (${marker2.length} characters); a re-run would start from the approved plan on the same branch.`);
+      return visible;
+    }
+    return `${fitBody(visible, githubBodyLimit - marker2.length - 1)}
+${marker2}`;
+  };
+  const progress = previous ? await thread.updateComment(previous.id, progressBody(team.run.snapshot)) : await thread.postComment(issue3, progressBody(team.run.snapshot), { dedupe: progressMarker(planId) });
+  const saveProgress = (s, extra = {}) => thread.updateComment(progress.id, progressBody(s, extra));
   const writePlan = async (next) => {
     if (!planComment) return;
     planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, next))).body;
   };
-  let pushed;
-  const checkpoint = async (snapshot) => {
-    const cycle = snapshot.context.history.length;
-    const title = (snapshot.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
-    const sha = await commitAll(ctx.git, `plangate: cycle ${cycle} of plan ${record2.planId}: ${title}
+  const commitCycle = async (s) => {
+    const cycle = s.context.history.length;
+    const title = (s.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
+    await work2.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}
 
-Refs #${issue3}`, author);
-    if (sha) {
-      if (!pushed) await recheckApproval(ctx, record2, planComment?.id, planBody);
-      await pushWithLease(ctx.git, branch, pushed);
-      pushed = sha;
-    }
-    await thread.updateComment(progress.id, renderProgressComment(view(snapshot)));
+Refs #${issue3}`);
   };
   let final;
   try {
-    final = await team.drive({ onCycle: checkpoint });
-    await checkpoint(final);
+    const budget = createBudget({
+      now: Date.now,
+      startedAt: Date.now(),
+      timeoutMinutes: settings.timeoutMinutes,
+      maxCostUsd: settings.maxCostUsd,
+      spentUsd: () => team.totals().costUsd
+    });
+    final = await team.drive({
+      budget,
+      onCycle: async (s) => {
+        await commitCycle(s);
+        await saveProgress(s);
+      }
+    });
+    await commitCycle(final);
+    await saveProgress(final);
   } catch (error63) {
-    const reason = `the run failed: ${error63 instanceof Error ? error63.message : String(error63)}`;
-    await writePlan({ ...record2, status: "aborted" }).catch(() => void 0);
-    await thread.updateComment(progress.id, renderProgressComment(view(team.run.snapshot, { ended: { outcome: "aborted", reason } }))).catch(() => void 0);
+    if (error63 instanceof ForeignPushError) {
+      const ended2 = { outcome: "aborted", reason: error63.message };
+      record2 = { ...record2, status: "aborted" };
+      await writePlan(record2).catch(() => void 0);
+      await saveProgress(team.run.snapshot, { ended: ended2 }).catch(() => void 0);
+      await thread.react(source.commentId, "-1").catch(() => void 0);
+      return { outcome: "aborted", planId, branch, usage: team.totals() };
+    }
+    const reason = `${error63 instanceof PushDeniedError ? "" : "the run was interrupted: "}${error63 instanceof Error ? error63.message : String(error63)}`;
+    await saveProgress(team.run.snapshot, { interrupted: reason }).catch(() => void 0);
     throw error63;
   }
   const lastCycle = final.context.history.at(-1);
   const aborted2 = final.abortReason !== void 0 || lastCycle?.outcome === "abort";
   const ended = aborted2 ? { outcome: "aborted", reason: final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : { outcome: "done" };
-  let pullRequest;
-  if (pushed) {
+  if (work2.pushed) {
     await recheckApproval(ctx, record2, planComment?.id, planBody);
-    const body2 = renderPullRequestBody(view(final, { ended }));
-    const existing = await thread.findOpenPullRequest(branch, record2.base.ref);
-    const pr = existing ? await thread.updatePullRequest(existing.number, { body: body2 }) : await thread.createPullRequest({
-      title: pullRequestTitle(view(final, { ended })),
-      head: branch,
-      base: record2.base.ref,
-      body: body2,
-      draft: aborted2
-    });
+    const finalView = view(final, { ended });
+    const fits = pullRequestHistoryFits(finalView);
+    const body2 = renderPullRequestBody(finalView, fits ? {} : { fullHistoryIn: "comments" });
+    let pr;
+    try {
+      pr = pullRequest ? await thread.updatePullRequest(pullRequest.number, { body: body2 }) : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record2.base.ref, body: body2, draft: aborted2 });
+    } catch (error63) {
+      const { kind, message } = explainGitHubError(error63);
+      await saveProgress(final, { interrupted: `the pull request could not be opened: ${message}` }).catch(() => void 0);
+      if (kind === "pull-requests-disabled" || kind === "missing-permission") {
+        await thread.postComment(
+          issue3,
+          `@${source.author} the work for plan \`${planId}\` is pushed to \`${branch}\`, but the pull request could not be opened: ${message}
+
+Fix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will open the pull request once.`
+        );
+        return { outcome: "failed", planId, branch, usage: team.totals() };
+      }
+      throw error63;
+    }
     pullRequest = { number: pr.number, url: pr.url };
+    if (!fits) {
+      const parts = renderHistoryChunks(final.context.history, planId);
+      for (const [i, part] of parts.entries()) {
+        await thread.postComment(pr.number, part, { dedupe: historyChunkMarker(planId, i + 1) });
+      }
+    }
   }
   record2 = { ...record2, status: aborted2 ? "aborted" : "done", ...pullRequest ? { pullRequest } : {} };
   await writePlan(record2);
-  await thread.updateComment(progress.id, renderProgressComment(view(final, { ended, pullRequestUrl: pullRequest?.url })));
+  await saveProgress(final, { ended });
   await thread.react(source.commentId, aborted2 ? "-1" : "hooray").catch(() => void 0);
   await ctx.writeSummary(
     [
-      `### plangate: plan ${record2.planId} ${aborted2 ? "aborted" : "done"}`,
+      `### plangate: plan ${planId} ${aborted2 ? "aborted" : "done"}`,
       "",
       ...notice3 ? [`> ${notice3}`, ""] : [],
       pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : "No changes were made, so no pull request was opened.",
       ended.reason ? `
 Reason: ${ended.reason}` : "",
       "",
-      renderUsageTable(team.usage())
+      renderUsageTable(team.usage()),
+      "",
+      renderSummaryDetails(final.context)
     ].join("\n")
   );
   return {
     outcome: aborted2 ? "aborted" : "done",
-    planId: record2.planId,
-    branch: pushed ? branch : void 0,
+    planId,
+    branch: work2.pushed ? branch : void 0,
     prNumber: pullRequest?.number,
     prUrl: pullRequest?.url,
     usage: team.totals()
   };
+}
+async function trustedCheckpoint(ctx, comment, planId) {
+  const run3 = decodeRunRecord(comment.body);
+  if (!run3 || run3.planId !== planId) return void 0;
+  const { editor } = await ctx.thread.lastEditor(comment.nodeId);
+  const account2 = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
+  if (editor !== null && account2(editor) !== account2(ctx.settings.botLogin)) {
+    warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
+    return void 0;
+  }
+  return run3;
 }
 async function recheckApproval(ctx, record2, planCommentId, planBody) {
   const changed = [];
@@ -82664,6 +83469,8 @@ async function planAndPublish(ctx, request2) {
   const { thread, settings } = ctx;
   const { source } = request2;
   const issue3 = source.thread.number;
+  const again = await answeredBefore(ctx, request2);
+  if (again) return again;
   await checkoutCommit(ctx.git, request2.base.sha);
   const team = startTeamRun(ctx, plannerExecutorMachine, request2.snapshot, request2.spent ?? emptyUsage());
   const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
@@ -82696,6 +83503,7 @@ async function planAndPublish(ctx, request2) {
       return execute2(ctx, {
         record: { ...fallback, approvedBy: request2.requestedBy, branch: branchFor(ctx, issue3, fallback.planId) },
         source,
+        comments: request2.comments,
         notice: `${plannerFailedNotice} (${reason})`
       });
     }
@@ -82713,19 +83521,35 @@ No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps
   await supersedeEarlier(ctx, request2.comments, posted.planId);
   if (planned && settings.policy === "plan-first") {
     const executing = { ...posted, status: "executing", approvedBy: request2.requestedBy, branch: branchFor(ctx, issue3, posted.planId) };
-    const comment2 = await thread.postComment(issue3, renderRecord(ctx, executing));
+    const comment2 = await thread.postComment(issue3, renderRecord(ctx, executing), { dedupe: planMarker(posted.planId) });
     await thread.react(source.commentId, "rocket").catch(() => void 0);
-    return execute2(ctx, { record: executing, planComment: comment2, source });
+    return execute2(ctx, { record: executing, planComment: comment2, source, comments: request2.comments });
   }
-  const comment = await thread.postComment(issue3, renderRecord(ctx, posted));
+  const comment = await thread.postComment(issue3, renderRecord(ctx, posted), { dedupe: planMarker(posted.planId) });
   info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
   const what = asking ? "a question" : answered ? "an answer (nothing to change)" : `plan ${posted.planId}`;
-  await ctx.writeSummary([`### plangate: posted ${what}`, "", `[Comment](${comment.url})`, "", renderUsageTable(team.usage())].join("\n"));
+  await ctx.writeSummary(
+    [`### plangate: posted ${what}`, "", `[Comment](${comment.url})`, "", renderUsageTable(team.usage()), "", renderSummaryDetails(snapshot.context)].join("\n")
+  );
   return {
     outcome: asking ? "asked" : answered ? "answered" : "planned",
     planId: posted.planId,
     usage: usageTotals(ledger, ctx)
   };
+}
+async function answeredBefore(ctx, request2) {
+  const { thread } = ctx;
+  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request2.source.thread.number, request2.source.commentId);
+  const comment = request2.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
+  const verdict = comment ? verifyRecordComment(ctx, comment) : void 0;
+  if (!comment || !verdict?.ok || verdict.record.planId !== planId) return void 0;
+  const { record: record2 } = verdict;
+  info(`Command already answered by record ${planId} (${record2.status}); not planning again.`);
+  if (record2.status === "executing" && record2.approvedBy && record2.branch) {
+    return execute2(ctx, { record: { ...record2, approvedBy: record2.approvedBy, branch: record2.branch }, planComment: comment, source: request2.source, comments: request2.comments });
+  }
+  const outcome = record2.status === "asking" ? "asked" : record2.status === "answered" ? "answered" : record2.status === "proposed" ? "planned" : record2.status === "done" ? "done" : "aborted";
+  return { outcome, planId, ...record2.pullRequest ? { prNumber: record2.pullRequest.number, prUrl: record2.pullRequest.url } : {} };
 }
 function branchFor(ctx, issue3, planId) {
   return `${ctx.settings.branchPrefix}${issue3}-${planId}`;
@@ -82779,10 +83603,10 @@ async function approveFlow(ctx, command) {
       return no("the latest `/plan` found nothing to change, so there is no plan to approve.", "Comment `/plan` with a new objective.");
     case "approved":
     case "executing":
-      return no(`plan \`${id}\` is already executing.`, "Wait for the running job to finish.");
+      break;
     case "done":
       return no(
-        `plan \`${id}\` is already done${record2.pullRequest ? ` (pull request #${record2.pullRequest.number})` : ""}.`,
+        `plan \`${id}\` is already done${record2.pullRequest ? `: ${record2.pullRequest.url}` : ""}.`,
         "Ask for a new plan with `/plan` to do more."
       );
     default:
@@ -82809,10 +83633,9 @@ async function approveFlow(ctx, command) {
       "Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret."
     );
   }
-  const executing = { ...record2, status: "executing", approvedBy: command.author, branch: branchFor(ctx, issue3, id) };
+  const executing = { ...record2, status: "executing", approvedBy: record2.approvedBy ?? command.author, branch: branchFor(ctx, issue3, id) };
   await thread.react(command.commentId, "rocket");
-  const planComment = await thread.updateComment(comment.id, renderRecord(ctx, executing));
-  return execute2(ctx, { record: executing, planComment, source: command });
+  return execute2(ctx, { record: executing, planComment: comment, source: command, comments });
 }
 
 // src/untrusted.ts
@@ -82953,6 +83776,9 @@ ${closingTag}`;
 }
 
 // src/flows/thread-context.ts
+var maxIssueChars = 2e4;
+var maxCommentChars = 4e3;
+var maxThreadChars = 4e4;
 async function threadContext(ctx, source, comments, known) {
   const { botLogin, contextPermission } = ctx.settings;
   const roles3 = new Map(known);
@@ -82963,26 +83789,36 @@ async function threadContext(ctx, source, comments, known) {
     roles3.set(login, role);
     return role;
   };
-  const parts = [untrusted(`issue #${source.thread.number}: title and body`, `${source.thread.title}
+  const parts = [untrusted(`issue #${source.thread.number}: title and body`, clip(`${source.thread.title}
 
-${source.thread.body}`)];
+${source.thread.body}`, maxIssueChars))];
+  let room = maxThreadChars;
   let leftOut = 0;
+  let skippedForRoom = 0;
   for (const comment of comments) {
     if (comment.id === source.commentId || comment.author === botLogin || isBot({ login: comment.author })) continue;
     if (!hasRole(await roleOf(comment.author), contextPermission)) {
       leftOut += 1;
       continue;
     }
-    parts.push(untrusted(`comment by @${comment.author}`, comment.body));
+    if (room <= 0) {
+      skippedForRoom += 1;
+      continue;
+    }
+    const text = clip(comment.body, Math.min(maxCommentChars, room));
+    room -= text.length;
+    parts.push(untrusted(`comment by @${comment.author}`, text));
   }
   if (leftOut > 0) {
     info(`${leftOut} thread comments by users below ${contextPermission} permission were left out of the planner's context.`);
     parts.push(`(${leftOut} comment${leftOut === 1 ? "" : "s"} by users without ${contextPermission} permission ${leftOut === 1 ? "was" : "were"} left out.)`);
   }
+  if (skippedForRoom > 0) parts.push(`(${skippedForRoom} more comment${skippedForRoom === 1 ? "" : "s"} did not fit and ${skippedForRoom === 1 ? "was" : "were"} left out; the thread is long.)`);
   return parts.join("\n\n");
 }
 
 // src/flows/plan.ts
+var maxObjectiveChars = 2e4;
 async function planFlow(ctx, command) {
   const { settings, thread } = ctx;
   const issue3 = command.thread.number;
@@ -82991,7 +83827,7 @@ async function planFlow(ctx, command) {
   const comments = await thread.listComments(issue3);
   const edited = await refuseIfEdited(ctx, command, "/plan", comments);
   if (edited) return edited;
-  const objective = stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join("\n\n")).trim();
+  const objective = clip(stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join("\n\n")).trim(), maxObjectiveChars);
   if (!objective) {
     return refuse(thread, command, "/plan", "there is no objective.", "Write it after the command: `/plan <what should be done>`.");
   }
@@ -83031,7 +83867,7 @@ async function planFlow(ctx, command) {
     branch: branchFor(ctx, issue3, planId)
   };
   await thread.react(command.commentId, "rocket").catch(() => void 0);
-  return execute2(ctx, { record: record2, source: command, notice: "Executor-only policy: no planner; the executor worked the objective directly." });
+  return execute2(ctx, { record: record2, source: command, comments, notice: "Executor-only policy: no planner; the executor worked the objective directly." });
 }
 
 // src/flows/revise.ts
@@ -83125,7 +83961,7 @@ async function run2() {
     if (result.outcome === "failed") setFailed(`plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`);
   } catch (error63) {
     setOutput("outcome", "failed");
-    setFailed(redact(messageOf(error63), secrets));
+    setFailed(redact(messageOf2(error63), secrets));
   }
 }
 function dispatch(ctx, command) {
@@ -83149,21 +83985,36 @@ function readCommand(settings) {
   try {
     payload = JSON.parse(readFileSync3(eventPath, "utf8"));
   } catch (error63) {
-    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error63)}`, { cause: error63 });
+    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf2(error63)}`, { cause: error63 });
   }
   return commandFromIssueComment(payload, settings.botLogin, settings.allowedBots);
 }
 function createContext(settings, secrets) {
   const { runner } = settings;
   const octokit = createGitHubClient(settings.githubToken, runner.apiUrl);
+  const repoRef = { owner: runner.owner, repo: runner.repo };
+  const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
   return {
     settings,
     secrets,
-    thread: createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets),
+    thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
+    lock: {
+      async acquire(issue3, baseSha) {
+        const attempt = await acquireLock({ octokit, repoRef, issue: issue3, runId: runner.runId || `local-${process.pid}`, runUrl, baseSha });
+        if (!attempt.acquired) return attempt;
+        if (attempt.lock.tookOverFrom) info(`Took over the lock of #${issue3} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`);
+        return {
+          acquired: true,
+          release: async () => {
+            await releaseLock({ octokit, repoRef, lock: attempt.lock }).catch((error63) => warning(`Could not release the lock of #${issue3}: ${messageOf2(error63)}`));
+          }
+        };
+      }
+    },
     git: createGit(runner.workspace, { auth: { token: settings.githubToken, serverUrl: runner.serverUrl } }),
     planner: lazyClient("planner", settings.planner),
     executor: lazyClient("executor", settings.executor),
-    runUrl: runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "",
+    runUrl,
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
     }
@@ -83180,10 +84031,10 @@ function lazyClient(role, endpoint2) {
 async function reportFailure(ctx, command, error63) {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
   try {
-    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf(error63)}.${link}`);
+    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf2(error63).replace(/\.$/, "")}.${link}`);
     await ctx.thread.react(command.commentId, "-1");
   } catch (reportError) {
-    warning(`Could not report the failure on the thread: ${messageOf(reportError)}`);
+    warning(`Could not report the failure on the thread: ${messageOf2(reportError)}`);
   }
 }
 function setOutputs(result) {
@@ -83199,7 +84050,8 @@ function setOutputs(result) {
     setOutput("completion-tokens", String(result.usage.completionTokens));
   }
 }
-function messageOf(error63) {
+function messageOf2(error63) {
+  if (statusOf(error63) !== void 0) return explainGitHubError(error63).message;
   if (error63 instanceof Error) return error63.message;
   if (typeof error63 === "string") return error63;
   try {

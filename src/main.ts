@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { commandFromIssueComment, type Command } from './commands.js';
 import { createGitHubClient } from './github/client.js';
 import { createThread } from './github/thread.js';
+import { acquireLock, releaseLock } from './github/lock.js';
+import { explainGitHubError, statusOf } from './github/errors.js';
 import { createChatClient, type ChatClient, type ModelEndpoint } from './models/chat-client.js';
 import type { Role } from './machine/fields.js';
 import { createGit } from './repo/git.js';
@@ -75,14 +77,29 @@ function readCommand(settings: Settings): Command {
 function createContext(settings: Settings, secrets: string[]): RunContext {
   const { runner } = settings;
   const octokit = createGitHubClient(settings.githubToken, runner.apiUrl);
+  const repoRef = { owner: runner.owner, repo: runner.repo };
+  const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '';
   return {
     settings,
     secrets,
-    thread: createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets),
+    thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
+    lock: {
+      async acquire(issue, baseSha) {
+        const attempt = await acquireLock({ octokit, repoRef, issue, runId: runner.runId || `local-${process.pid}`, runUrl, baseSha });
+        if (!attempt.acquired) return attempt;
+        if (attempt.lock.tookOverFrom) core.info(`Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`);
+        return {
+          acquired: true,
+          release: async () => {
+            await releaseLock({ octokit, repoRef, lock: attempt.lock }).catch((error: unknown) => core.warning(`Could not release the lock of #${issue}: ${messageOf(error)}`));
+          },
+        };
+      },
+    },
     git: createGit(runner.workspace, { auth: { token: settings.githubToken, serverUrl: runner.serverUrl } }),
     planner: lazyClient('planner', settings.planner),
     executor: lazyClient('executor', settings.executor),
-    runUrl: runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '',
+    runUrl,
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
     },
@@ -106,7 +123,7 @@ function lazyClient(role: Role, endpoint: ModelEndpoint): ChatClient {
 async function reportFailure(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>, error: unknown): Promise<void> {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
   try {
-    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf(error)}.${link}`);
+    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf(error).replace(/\.$/, '')}.${link}`);
     await ctx.thread.react(command.commentId, '-1');
   } catch (reportError) {
     core.warning(`Could not report the failure on the thread: ${messageOf(reportError)}`);
@@ -127,7 +144,9 @@ function setOutputs(result: FlowResult): void {
   }
 }
 
+/** What went wrong, in words a user can act on: GitHub errors name the setting or permission to fix. */
 function messageOf(error: unknown): string {
+  if (statusOf(error) !== undefined) return explainGitHubError(error).message;
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;
   try {

@@ -1,5 +1,6 @@
 import type { Command } from './commands.js';
 import type { Thread } from './github/thread.js';
+import type { LockHolder } from './github/lock.js';
 import type { ChatClient } from './models/chat-client.js';
 import type { Git } from './repo/git.js';
 import type { Settings } from './settings.js';
@@ -16,10 +17,17 @@ export interface RunContext {
   executor: ChatClient;
   /** Every secret the run holds, for scrubbing what models and GitHub see. */
   secrets: readonly string[];
+  /** One execution per issue at a time, across jobs. */
+  lock: ExecutionLocks;
   /** Link to this job's run page, for comments and the PR. */
   runUrl: string;
   /** Writes the job summary; a no-op where the runner offers none. */
   writeSummary(markdown: string): Promise<void>;
+}
+
+/** The per-issue execution lock, bound to this job's run. */
+export interface ExecutionLocks {
+  acquire(issue: number, baseSha: string): Promise<{ acquired: true; release(): Promise<void> } | { acquired: false; holder: LockHolder }>;
 }
 
 /** What the run's model calls added up to, for the action's outputs. */

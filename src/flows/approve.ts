@@ -2,7 +2,7 @@ import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { hashIssue } from '../record/plan-record.js';
 import { refuseIfEdited } from './command-comment.js';
 import { execute } from './execution.js';
-import { findLiveRecord, renderRecord } from './live-record.js';
+import { findLiveRecord } from './live-record.js';
 import { branchFor } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
 
@@ -72,6 +72,5 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
 
   const executing = { ...record, status: 'executing' as const, approvedBy: record.approvedBy ?? command.author, branch: branchFor(ctx, issue, id) };
   await thread.react(command.commentId, 'rocket');
-  const planComment = record.status === 'executing' ? comment : await thread.updateComment(comment.id, renderRecord(ctx, executing));
-  return execute(ctx, { record: executing, planComment, source: command, comments });
+  return execute(ctx, { record: executing, planComment: comment, source: command, comments });
 }

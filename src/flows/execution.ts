@@ -20,6 +20,8 @@ import type { FlowResult, RunContext } from '../run-context.js';
 import { renderRecord } from './live-record.js';
 import { startTeamRun } from './run-team.js';
 import { ForeignPushError, openWorkBranch, PushDeniedError } from './work-branch.js';
+import { refuse } from './refuse.js';
+import { explainGitHubError } from '../github/errors.js';
 
 /**
  * Carries out an approved record: the work branch (fresh from the plan's base commit, or resumed
@@ -44,10 +46,36 @@ export interface Execution {
 const maxCheckpointChars = 48_000;
 
 export async function execute(ctx: RunContext, execution: Execution): Promise<FlowResult> {
+  const { record, source } = execution;
+  // One execution per issue: a second one answers with the job that holds the lock.
+  const lock = await ctx.lock.acquire(record.issue, record.base.sha);
+  if (!lock.acquired) {
+    const { holder } = lock;
+    const where = holder.runUrl ? `in ${holder.runUrl}` : `in run ${holder.runId}`;
+    return refuse(
+      ctx.thread,
+      source,
+      '/approve',
+      `plan \`${record.planId}\` is executing ${where}${holder.problem ? ` (${holder.problem})` : ''}.`,
+      'Wait for that job to finish; if it died, re-run it or comment `/approve` again to resume.',
+    );
+  }
+  try {
+    return await executeLocked(ctx, execution);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function executeLocked(ctx: RunContext, execution: Execution): Promise<FlowResult> {
   const { thread, settings } = ctx;
-  const { source, notice, planComment } = execution;
+  const { source, notice } = execution;
   let record = execution.record;
   const { branch, planId, issue } = record;
+  let planComment = execution.planComment;
+  if (planComment && planComment.body !== renderRecord(ctx, record)) {
+    planComment = await thread.updateComment(planComment.id, renderRecord(ctx, record));
+  }
   const definition = record.machine === 'executor-only' ? executorOnlyMachine : plannerExecutorMachine;
 
   // An earlier attempt of this plan (a killed or failed job, an earlier /approve) left a checkpoint.
@@ -159,10 +187,24 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
     const finalView = view(final, { ended });
     const fits = pullRequestHistoryFits(finalView);
     const body = renderPullRequestBody(finalView, fits ? {} : { fullHistoryIn: 'comments' });
-    const existing = pullRequest ?? (await thread.findOpenPullRequest(branch, record.base.ref));
-    const pr = existing
-      ? await thread.updatePullRequest(existing.number, { body })
-      : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record.base.ref, body, draft: aborted });
+    let pr: { number: number; url: string };
+    try {
+      pr = pullRequest
+        ? await thread.updatePullRequest(pullRequest.number, { body })
+        : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record.base.ref, body, draft: aborted });
+    } catch (error) {
+      // The work is pushed and checkpointed as finished: a re-run only opens the pull request.
+      const { kind, message } = explainGitHubError(error);
+      await saveProgress(final, { interrupted: `the pull request could not be opened: ${message}` }).catch(() => undefined);
+      if (kind === 'pull-requests-disabled' || kind === 'missing-permission') {
+        await thread.postComment(
+          issue,
+          `@${source.author} the work for plan \`${planId}\` is pushed to \`${branch}\`, but the pull request could not be opened: ${message}\n\nFix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will open the pull request once.`,
+        );
+        return { outcome: 'failed', planId, branch, usage: team.totals() };
+      }
+      throw error;
+    }
     pullRequest = { number: pr.number, url: pr.url };
     if (!fits) {
       // The PR body says where the full history is: here, in parts, each posted once.

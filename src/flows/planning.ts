@@ -7,6 +7,7 @@ import { emptyUsage, type UsageLedger } from '../models/usage.js';
 import { decodeRecord, hasRecordMarker, hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { Comment } from '../github/thread.js';
 import { renderUsageTable } from '../render/usage-table.js';
+import { planMarker } from '../render/plan-comment.js';
 import { renderSummaryDetails } from '../render/summary-details.js';
 import { checkoutCommit, fetchBranch } from '../repo/branch.js';
 import type { FlowResult, RunContext } from '../run-context.js';
@@ -94,11 +95,11 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   if (planned && settings.policy === 'plan-first') {
     // plan-first: the plan is shown, then carried out in the same run; the requester's command is the approval.
     const executing = { ...posted, status: 'executing' as const, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, posted.planId) };
-    const comment = await thread.postComment(issue, renderRecord(ctx, executing));
+    const comment = await thread.postComment(issue, renderRecord(ctx, executing), { dedupe: planMarker(posted.planId) });
     await thread.react(source.commentId, 'rocket').catch(() => undefined);
     return execute(ctx, { record: executing, planComment: comment, source, comments: request.comments });
   }
-  const comment = await thread.postComment(issue, renderRecord(ctx, posted));
+  const comment = await thread.postComment(issue, renderRecord(ctx, posted), { dedupe: planMarker(posted.planId) });
   core.info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
   const what = asking ? 'a question' : answered ? 'an answer (nothing to change)' : `plan ${posted.planId}`;
   await ctx.writeSummary(
@@ -118,7 +119,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
 async function answeredBefore(ctx: RunContext, request: PlanningRequest): Promise<FlowResult | undefined> {
   const { thread } = ctx;
   const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
-  const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && decodeRecord(c.body).ok && c.body.includes(planId));
+  const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
   const verdict = comment ? verifyRecordComment(ctx, comment) : undefined;
   if (!comment || !verdict?.ok || verdict.record.planId !== planId) return undefined;
   const { record } = verdict;

@@ -150,5 +150,8 @@ export function explainGitHubError(error: unknown): GitHubErrorExplanation {
       message: `GitHub answered 404 for ${request}: it does not exist, or the workflow token cannot see it.`,
     };
   }
-  return { kind: 'other', message: status === undefined ? said : `GitHub answered ${status} for ${request}: ${said}` };
+  if (status === undefined) return { kind: 'other', message: said };
+  // Octokit reports a network failure or timeout as a 500 with no response: GitHub never answered.
+  if (failure?.response === undefined) return { kind: 'other', message: `No answer from GitHub for ${request}: ${said}` };
+  return { kind: 'other', message: `GitHub answered ${status} for ${request}: ${said}` };
 }

@@ -154,6 +154,11 @@ function body(record: PlanRecord, room: number): string {
   return fitBody(top + renderPlanWithin(plan, room - top.length, planCommentNotice), room);
 }
 
+/** Names the plan in plain text, so a lost answer to the post can be matched to the comment GitHub stored. */
+export function planMarker(planId: string): string {
+  return `<!-- plangate:plan ${planId} -->`;
+}
+
 export function renderPlanComment(record: PlanRecord): string {
   const marker = encodeRecord(record);
   // A blank line before the rule: right after text, `---` would turn that text into a heading.
@@ -164,6 +169,7 @@ export function renderPlanComment(record: PlanRecord): string {
     statusLine(record),
     '',
     `<sub>plangate · planner ${code(record.models.planner)} · executor ${code(record.models.executor)} · base ${code(record.base.ref)} at ${code(record.base.sha.slice(0, 7))} · asked by @${record.requestedBy}${plannerUsageLine(record)}</sub>`,
+    planMarker(record.planId),
     marker,
   ].join('\n');
   // The record is never cut (a cut record is no record); the visible plan gives way to it instead.
