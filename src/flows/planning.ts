@@ -4,7 +4,7 @@ import { executorOnlySnapshot } from '../machine/executor-only.js';
 import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
 import { emptyUsage, type UsageLedger } from '../models/usage.js';
-import { decodeRecord, hasRecordMarker, hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
+import { hasRecordMarker, hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { Comment } from '../github/thread.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { planMarker } from '../render/plan-comment.js';

@@ -71,11 +71,11 @@ describe('retries', () => {
 describe('resume', () => {
   it('continues on the same branch after the job is killed mid-execution: no commit lost, one PR', async () => {
     let killed = false;
-    let approving: ReturnType<World['startAction']> | undefined;
+    const approving: { run?: ReturnType<World['startAction']> } = {};
     const killMidRun: Reply = () => {
       // The first cycle is committed, pushed and checkpointed; the job dies while the planner revises.
       killed = true;
-      approving?.kill('SIGKILL');
+      approving.run?.kill('SIGKILL');
       return new Promise<Reply>(() => undefined);
     };
     const { w, issue } = await setup({
@@ -90,8 +90,8 @@ describe('resume', () => {
     const planned = await run(w, issue, '/plan write notes');
     w.freshCheckout();
     const approve = event(w, issue, 'mona', '/approve');
-    approving = w.startAction(approve);
-    const first = await approving.done;
+    approving.run = w.startAction(approve);
+    const first = await approving.run.done;
     expect(killed).toBe(true);
     expect(first.code).not.toBe(0);
     const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
@@ -135,6 +135,34 @@ describe('resume', () => {
     expect([ra.outputs.outcome, rb.outputs.outcome].sort()).toEqual(['done', 'refused']);
     expect(botComments(w, issue).some((b) => /is executing in .*actions\/runs\//.test(b))).toBe(true);
     expect(w.gh.pulls()).toHaveLength(1);
+  });
+});
+
+describe('actionable failures', () => {
+  it('names the setting when Actions may not open pull requests, keeps the branch, and a re-run opens the PR once', async () => {
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' })],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    w.gh.forbidActionsPullRequests();
+    w.freshCheckout();
+    const approve = event(w, issue, 'mona', '/approve');
+    const refused = await w.runAction(approve);
+    expect(refused.outputs.outcome).toBe('failed');
+    expect(botComments(w, issue).at(-1)).toMatch(/Allow GitHub Actions to create and approve pull requests/);
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(w.gh.pulls()).toHaveLength(0);
+
+    w.gh.forbidActionsPullRequests(false);
+    w.freshCheckout();
+    const rerun = await w.runAction(approve);
+    expect(rerun.outputs.outcome, rerun.stdout).toBe('done');
+    expect(w.gh.pulls()).toHaveLength(1);
+    // The re-run did not redo the work: no further model calls, no further commit.
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
   });
 });
 
