@@ -50674,6 +50674,29 @@ var issueCommentEventSchema = external_exports.object({
   }),
   sender: userSchema.optional()
 });
+var scheduleEventSchema = external_exports.object({ schedule: external_exports.string().optional() });
+var dispatchEventSchema = external_exports.object({
+  inputs: external_exports.record(external_exports.string(), external_exports.unknown()).nullable().optional(),
+  sender: userSchema
+});
+function commandFromMaintenanceEvent(eventName, payload) {
+  if (eventName === "schedule") {
+    const parsed2 = scheduleEventSchema.safeParse(payload);
+    return { kind: "maintain", trigger: { type: "schedule", cron: parsed2.success ? parsed2.data.schedule ?? "" : "" } };
+  }
+  const parsed = dispatchEventSchema.safeParse(payload);
+  if (!parsed.success) return { kind: "ignore", reason: "the workflow_dispatch payload names no sender" };
+  const text = (name) => {
+    const value = parsed.data.inputs?.[name];
+    return typeof value === "string" && value.trim() ? value.trim() : void 0;
+  };
+  const task = text("task");
+  const objective = text("objective");
+  return {
+    kind: "maintain",
+    trigger: { type: "dispatch", actor: parsed.data.sender.login, ...task ? { task } : {}, ...objective ? { objective } : {} }
+  };
+}
 var planIdPattern = /^[0-9a-f]{6,40}$/;
 function isBot(user) {
   return user.type === "Bot" || user.login.endsWith("[bot]");
@@ -55631,6 +55654,26 @@ ${dedupe}`;
     async getIssue(number5) {
       const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number5 });
       return { title: data.title, body: data.body ?? "", author: data.user?.login ?? "" };
+    },
+    async findOpenIssue(label) {
+      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, state: "open", labels: label, per_page: 100, sort: "created", direction: "asc" });
+      const issue3 = issues.find((i) => !i.pull_request);
+      return issue3 ? { number: issue3.number, title: issue3.title, body: issue3.body ?? "", url: issue3.html_url } : void 0;
+    },
+    async createIssue(input3) {
+      const { data } = await octokit.rest.issues.create({
+        owner,
+        repo,
+        title: input3.title,
+        body: safe(input3.body),
+        labels: input3.labels,
+        ...input3.assignees.length ? { assignees: input3.assignees } : {}
+      });
+      return { number: data.number, title: data.title, body: data.body ?? "", url: data.html_url };
+    },
+    async listOpenPullRequests() {
+      const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: "open", per_page: 100 });
+      return pulls.map(toPull);
     },
     async defaultBranch() {
       const { data } = await octokit.rest.repos.get({ owner, repo });
@@ -80294,6 +80337,8 @@ var usdPerMillion = external_exports.number().finite().nonnegative();
 var configPriceSchema = external_exports.object({ input: usdPerMillion, "cached-input": usdPerMillion.optional(), output: usdPerMillion }).strict().transform((p) => ({ input: p.input, output: p.output, ...p["cached-input"] === void 0 ? {} : { cachedInput: p["cached-input"] } }));
 var repoConfigSchema = external_exports.object({
   tasks: external_exports.array(taskSchema).optional(),
+  /** A scheduled task's pending plan older than this is planned afresh; younger ones are left waiting. */
+  "plan-max-age-days": external_exports.number().positive().optional(),
   /** Overrides or extends the built-in price table, per model name. */
   prices: external_exports.record(external_exports.string().trim().min(1), configPriceSchema).optional()
 }).strict();
@@ -80598,6 +80643,8 @@ var planRecordSchema = external_exports.object({
   /** Hash of the thread's title and body when the plan was made: an approval is bound to them too. */
   issueHash: external_exports.string().regex(/^[0-9a-f]{64}$/),
   branch: external_exports.string().optional(),
+  /** When planning finished, by the action's clock: how old a waiting plan is. */
+  postedAt: external_exports.iso.datetime().optional(),
   /** HMAC of the rest of the record, when the repository configures a record secret. */
   sig: external_exports.string().regex(/^[0-9a-f]{64}$/).optional(),
   pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional()
@@ -83489,6 +83536,7 @@ async function planAndPublish(ctx, request2) {
     machine,
     planningCostUsd: usageTotals(ledger, ctx).costUsd,
     issueHash: hashIssue(source.thread.title, source.thread.body),
+    postedAt: (/* @__PURE__ */ new Date()).toISOString(),
     snapshot: s,
     usage: ledger
   });
@@ -83550,6 +83598,36 @@ async function answeredBefore(ctx, request2) {
   }
   const outcome = record2.status === "asking" ? "asked" : record2.status === "answered" ? "answered" : record2.status === "proposed" ? "planned" : record2.status === "done" ? "done" : "aborted";
   return { outcome, planId, ...record2.pullRequest ? { prNumber: record2.pullRequest.number, prUrl: record2.pullRequest.url } : {} };
+}
+async function executeWithoutPlanner(ctx, request2) {
+  const { thread, settings } = ctx;
+  const { source, snapshot, base } = request2;
+  const issue3 = source.thread.number;
+  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue3, source.commentId);
+  return execute2(ctx, {
+    record: {
+      v: 1,
+      planId,
+      planHash: hashContext(snapshot.context),
+      status: "executing",
+      issue: issue3,
+      requestedBy: request2.requestedBy,
+      commandCommentId: source.commentId,
+      base,
+      models: { planner: ctx.planner.model, executor: ctx.executor.model },
+      policy: settings.policy,
+      machine: "executor-only",
+      planningCostUsd: 0,
+      issueHash: hashIssue(source.thread.title, source.thread.body),
+      snapshot,
+      usage: emptyUsage(),
+      approvedBy: request2.requestedBy,
+      branch: branchFor(ctx, issue3, planId)
+    },
+    source,
+    comments: request2.comments,
+    notice: "Executor-only policy: no planner; the executor worked the objective directly."
+  });
 }
 function branchFor(ctx, issue3, planId) {
   return `${ctx.settings.branchPrefix}${issue3}-${planId}`;
@@ -83841,33 +83919,12 @@ async function planFlow(ctx, command) {
   if ("refusal" in base) return refuse(thread, command, "/plan", base.refusal, base.fix);
   const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
   if (!executorOnly) {
-    const snapshot2 = initialSnapshot(objective, policy);
-    snapshot2.context.thread = await threadContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]));
-    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot: snapshot2, base, comments });
+    const snapshot = initialSnapshot(objective, policy);
+    snapshot.context.thread = await threadContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]));
+    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, comments });
   }
-  const snapshot = executorOnlySnapshot(objective, policy);
-  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue3, command.commentId);
-  const record2 = {
-    v: 1,
-    planId,
-    planHash: hashContext(snapshot.context),
-    status: "executing",
-    issue: issue3,
-    requestedBy: command.author,
-    commandCommentId: command.commentId,
-    base,
-    models: { planner: ctx.planner.model, executor: ctx.executor.model },
-    policy: settings.policy,
-    machine: "executor-only",
-    planningCostUsd: 0,
-    issueHash: hashIssue(command.thread.title, command.thread.body),
-    snapshot,
-    usage: emptyUsage(),
-    approvedBy: command.author,
-    branch: branchFor(ctx, issue3, planId)
-  };
   await thread.react(command.commentId, "rocket").catch(() => void 0);
-  return execute2(ctx, { record: record2, source: command, comments, notice: "Executor-only policy: no planner; the executor worked the objective directly." });
+  return executeWithoutPlanner(ctx, { source: command, requestedBy: command.author, snapshot: executorOnlySnapshot(objective, policy), base, comments });
 }
 
 // src/flows/revise.ts
@@ -83937,6 +83994,142 @@ async function answerFlow(ctx, command) {
   return planAndPublish(ctx, { source: command, requestedBy: record2.requestedBy, snapshot, base: record2.base, spent: record2.usage, comments });
 }
 
+// src/flows/maintain.ts
+var defaultPlanMaxAgeDays = 7;
+function taskLabel(name) {
+  return `plangate:${name}`.slice(0, 50);
+}
+async function maintainFlow(ctx, trigger) {
+  const tasks = ctx.settings.config.tasks ?? [];
+  let chosen;
+  let requestedBy = ctx.settings.botLogin;
+  if (trigger.type === "schedule") {
+    chosen = tasks.filter((task) => task.cron === void 0 || task.cron === trigger.cron);
+  } else {
+    const role = await ctx.thread.permissionOf(trigger.actor);
+    if (!hasRole(role, ctx.settings.triggerPermission)) {
+      throw new Error(`@${trigger.actor} has ${role} permission on this repository; dispatching plangate needs ${ctx.settings.triggerPermission} or higher.`);
+    }
+    requestedBy = trigger.actor;
+    if (trigger.task !== void 0) {
+      const task = tasks.find((t) => t.name === trigger.task);
+      if (!task) {
+        const known = tasks.map((t) => t.name).join(", ") || "none";
+        throw new Error(`There is no task named "${trigger.task}" in ${ctx.settings.configFile} (tasks: ${known}).`);
+      }
+      chosen = [task];
+    } else if (trigger.objective !== void 0) {
+      const objective = stripHidden(trigger.objective);
+      chosen = [{ name: `adhoc-${ctx.settings.runner.runId || Date.now()}`, objective }];
+    } else {
+      throw new Error("A workflow_dispatch run needs the input `task` (a task from the config file) or `objective` (an ad-hoc task).");
+    }
+  }
+  const rows = [];
+  for (const task of chosen) {
+    try {
+      rows.push(await runTask(ctx, task, requestedBy, trigger.type === "dispatch" && trigger.objective !== void 0));
+    } catch (error63) {
+      const message = error63 instanceof Error ? error63.message : String(error63);
+      error(`Task ${task.name} failed: ${message}`);
+      rows.push({ task: task.name, status: "failed", detail: message });
+    }
+  }
+  await ctx.writeSummary(renderTaskSummary(trigger, rows));
+  const failed = rows.filter((r) => r.status === "failed");
+  const only = rows.length === 1 ? rows[0] : void 0;
+  return {
+    outcome: failed.length > 0 ? "failed" : rows.every((r) => r.status === "skipped") ? "ignored" : "done",
+    ...only?.planId ? { planId: only.planId } : {},
+    ...only?.prUrl ? { prUrl: only.prUrl } : {}
+  };
+}
+async function runTask(ctx, task, requestedBy, adhoc) {
+  const { thread, settings } = ctx;
+  const label = taskLabel(task.name);
+  let issue3 = adhoc ? void 0 : await thread.findOpenIssue(label);
+  if (issue3) {
+    const open3 = (await thread.listOpenPullRequests()).find((pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue3?.number}-`));
+    if (open3) return { task: task.name, status: "skipped", detail: `pull request #${open3.number} from an earlier run is still open`, issueUrl: issue3.url, prUrl: open3.url };
+    const pending = await pendingRecord(ctx, issue3.number);
+    if (pending) {
+      const maxAgeDays = settings.config["plan-max-age-days"] ?? defaultPlanMaxAgeDays;
+      const ageDays = (Date.now() - Date.parse(pending.createdAt)) / 864e5;
+      if (pending.status === "executing" || ageDays < maxAgeDays) {
+        const why = pending.status === "executing" ? "is executing" : `waits for approval (posted ${pending.createdAt.slice(0, 10)}; refreshed after ${maxAgeDays} days)`;
+        return { task: task.name, status: "skipped", detail: `plan ${pending.planId} ${why}`, issueUrl: issue3.url, planId: pending.planId };
+      }
+    }
+  } else {
+    issue3 = await thread.createIssue({
+      title: adhoc ? `plangate: ${task.objective.split("\n")[0]?.slice(0, 80) ?? "ad-hoc task"}` : `plangate task: ${task.name}`,
+      body: `${task.objective}
+
+---
+Opened by plangate for the ${adhoc ? "ad-hoc objective dispatched by" : "scheduled task"} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`/approve\`.`,
+      labels: [label, ...task.labels ?? []],
+      assignees: task.assignees ?? []
+    });
+  }
+  const taskCtx = {
+    ...ctx,
+    settings: {
+      ...settings,
+      policy: task.policy ?? "plan-for-approval",
+      allowedCommands: task["allowed-commands"] ?? settings.allowedCommands
+    }
+  };
+  const kickoff = await thread.postComment(issue3.number, `\u{1F5D3}\uFE0F plangate is running task \`${escapeHtml(task.name)}\`${ctx.runUrl ? ` ([job](${ctx.runUrl}))` : ""}.`);
+  const source = {
+    thread: { number: issue3.number, isPullRequest: false, title: issue3.title, body: issue3.body },
+    commentId: kickoff.id,
+    commentUrl: kickoff.url,
+    author: requestedBy,
+    body: kickoff.body
+  };
+  const base = await resolveBase(taskCtx, source);
+  if ("refusal" in base) throw new Error(base.refusal);
+  const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
+  const comments = await thread.listComments(issue3.number);
+  const request2 = { source, requestedBy, base, comments };
+  const result = taskCtx.settings.policy === "executor-only" ? await executeWithoutPlanner(taskCtx, { ...request2, snapshot: executorOnlySnapshot(task.objective, policy) }) : await planAndPublish(taskCtx, { ...request2, snapshot: initialSnapshot(task.objective, policy) });
+  return {
+    task: task.name,
+    status: result.outcome === "failed" ? "failed" : "ran",
+    detail: result.outcome,
+    issueUrl: issue3.url,
+    ...result.planId ? { planId: result.planId } : {},
+    ...result.prUrl ? { prUrl: result.prUrl } : {},
+    costUsd: result.usage?.costUsd ?? null
+  };
+}
+async function pendingRecord(ctx, issue3) {
+  const comments = await ctx.thread.listComments(issue3);
+  for (const comment of [...comments].reverse()) {
+    if (comment.author !== ctx.settings.botLogin || !hasRecordMarker(comment.body)) continue;
+    const decoded = decodeRecord(comment.body);
+    if (!decoded.ok) continue;
+    const { status, planId, postedAt } = decoded.record;
+    return ["proposed", "asking", "executing", "approved"].includes(status) ? { status, planId, createdAt: postedAt ?? comment.createdAt } : void 0;
+  }
+  return void 0;
+}
+function renderTaskSummary(trigger, rows) {
+  const what = trigger.type === "schedule" ? `schedule \`${trigger.cron}\`` : `dispatch by @${trigger.actor}`;
+  const link = (label, url2) => url2 ? `[${label}](${url2})` : "\u2014";
+  return [
+    `### plangate maintenance (${what})`,
+    "",
+    rows.length === 0 ? "_No task matched this event._" : "| task | status | detail | issue / plan | pull request | cost |",
+    ...rows.length === 0 ? [] : [
+      "|---|---|---|---|---|---:|",
+      ...rows.map(
+        (r) => `| \`${r.task}\` | ${r.status} | ${escapeHtml(r.detail).replace(/\|/g, "\\|")} | ${link(r.planId ? `plan ${r.planId}` : "issue", r.issueUrl)} | ${link("PR", r.prUrl)} | ${r.costUsd === void 0 ? "\u2014" : formatCost(r.costUsd)} |`
+      )
+    ]
+  ].join("\n");
+}
+
 // src/main.ts
 async function run2() {
   let secrets = [];
@@ -83950,6 +84143,12 @@ async function run2() {
       return;
     }
     const ctx = createContext(settings, secrets);
+    if (command.kind === "maintain") {
+      const result2 = await maintainFlow(ctx, command.trigger);
+      setOutputs(result2);
+      if (result2.outcome === "failed") setFailed("plangate: one or more tasks failed; the job summary says which and why.");
+      return;
+    }
     let result;
     try {
       result = await dispatch(ctx, command);
@@ -83978,7 +84177,7 @@ function dispatch(ctx, command) {
 }
 function readCommand(settings) {
   const { eventName, eventPath } = settings.runner;
-  if (eventName !== "issue_comment") {
+  if (!["issue_comment", "schedule", "workflow_dispatch"].includes(eventName)) {
     return { kind: "ignore", reason: `the ${eventName} event carries no plangate command` };
   }
   let payload;
@@ -83987,7 +84186,7 @@ function readCommand(settings) {
   } catch (error63) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf2(error63)}`, { cause: error63 });
   }
-  return commandFromIssueComment(payload, settings.botLogin, settings.allowedBots);
+  return eventName === "issue_comment" ? commandFromIssueComment(payload, settings.botLogin, settings.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
 }
 function createContext(settings, secrets) {
   const { runner } = settings;

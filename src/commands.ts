@@ -49,7 +49,43 @@ export type Command =
   | ({ kind: 'approve'; planId?: string } & CommandSource)
   | ({ kind: 'revise'; feedback: string } & CommandSource)
   | ({ kind: 'answer'; text: string } & CommandSource)
+  | { kind: 'maintain'; trigger: MaintenanceTrigger }
   | { kind: 'ignore'; reason: string };
+
+/**
+ * What starts maintenance: a schedule (the cron that fired), or a person dispatching the workflow
+ * for one named task or an ad-hoc objective. The actor's login is only a name to look up: their
+ * permission is read from the API, never taken from the payload.
+ */
+export type MaintenanceTrigger =
+  | { type: 'schedule'; cron: string }
+  | { type: 'dispatch'; actor: string; task?: string; objective?: string };
+
+const scheduleEventSchema = z.object({ schedule: z.string().optional() });
+const dispatchEventSchema = z.object({
+  inputs: z.record(z.string(), z.unknown()).nullable().optional(),
+  sender: userSchema,
+});
+
+/** Decides what a `schedule` or `workflow_dispatch` event asks for. */
+export function commandFromMaintenanceEvent(eventName: string, payload: unknown): Command {
+  if (eventName === 'schedule') {
+    const parsed = scheduleEventSchema.safeParse(payload);
+    return { kind: 'maintain', trigger: { type: 'schedule', cron: parsed.success ? (parsed.data.schedule ?? '') : '' } };
+  }
+  const parsed = dispatchEventSchema.safeParse(payload);
+  if (!parsed.success) return { kind: 'ignore', reason: 'the workflow_dispatch payload names no sender' };
+  const text = (name: string) => {
+    const value = parsed.data.inputs?.[name];
+    return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+  };
+  const task = text('task');
+  const objective = text('objective');
+  return {
+    kind: 'maintain',
+    trigger: { type: 'dispatch', actor: parsed.data.sender.login, ...(task ? { task } : {}), ...(objective ? { objective } : {}) },
+  };
+}
 
 const planIdPattern = /^[0-9a-f]{6,40}$/;
 

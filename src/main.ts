@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
-import { commandFromIssueComment, type Command } from './commands.js';
+import { commandFromIssueComment, commandFromMaintenanceEvent, type Command } from './commands.js';
 import { createGitHubClient } from './github/client.js';
 import { createThread } from './github/thread.js';
 import { acquireLock, releaseLock } from './github/lock.js';
@@ -14,6 +14,7 @@ import { approveFlow } from './flows/approve.js';
 import { planFlow } from './flows/plan.js';
 import { reviseFlow } from './flows/revise.js';
 import { answerFlow } from './flows/answer.js';
+import { maintainFlow } from './flows/maintain.js';
 import { redact } from './redact.js';
 
 /**
@@ -32,6 +33,12 @@ export async function run(): Promise<void> {
       return;
     }
     const ctx = createContext(settings, secrets);
+    if (command.kind === 'maintain') {
+      const result = await maintainFlow(ctx, command.trigger);
+      setOutputs(result);
+      if (result.outcome === 'failed') core.setFailed('plangate: one or more tasks failed; the job summary says which and why.');
+      return;
+    }
     let result: FlowResult;
     try {
       result = await dispatch(ctx, command);
@@ -47,7 +54,7 @@ export async function run(): Promise<void> {
   }
 }
 
-function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>): Promise<FlowResult> {
+function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 'maintain' }>): Promise<FlowResult> {
   switch (command.kind) {
     case 'plan':
       return planFlow(ctx, command);
@@ -62,7 +69,7 @@ function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>
 
 function readCommand(settings: Settings): Command {
   const { eventName, eventPath } = settings.runner;
-  if (eventName !== 'issue_comment') {
+  if (!['issue_comment', 'schedule', 'workflow_dispatch'].includes(eventName)) {
     return { kind: 'ignore', reason: `the ${eventName} event carries no plangate command` };
   }
   let payload: unknown;
@@ -71,7 +78,9 @@ function readCommand(settings: Settings): Command {
   } catch (error) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error)}`, { cause: error });
   }
-  return commandFromIssueComment(payload, settings.botLogin, settings.allowedBots);
+  return eventName === 'issue_comment'
+    ? commandFromIssueComment(payload, settings.botLogin, settings.allowedBots)
+    : commandFromMaintenanceEvent(eventName, payload);
 }
 
 function createContext(settings: Settings, secrets: string[]): RunContext {
@@ -120,7 +129,7 @@ function lazyClient(role: Role, endpoint: ModelEndpoint): ChatClient {
 }
 
 /** Tells the thread that a command failed, so a failure is never silent; best effort. */
-async function reportFailure(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>, error: unknown): Promise<void> {
+async function reportFailure(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 'maintain' }>, error: unknown): Promise<void> {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
   try {
     await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf(error).replace(/\.$/, '')}.${link}`);

@@ -98,6 +98,8 @@ const configPriceSchema = z
 export const repoConfigSchema = z
   .object({
     tasks: z.array(taskSchema).optional(),
+    /** A scheduled task's pending plan older than this is planned afresh; younger ones are left waiting. */
+    'plan-max-age-days': z.number().positive().optional(),
     /** Overrides or extends the built-in price table, per model name. */
     prices: z.record(z.string().trim().min(1), configPriceSchema).optional(),
   })

@@ -1,13 +1,10 @@
 import { defaultPolicy, initialSnapshot } from '../machine/planner-executor.js';
 import { executorOnlySnapshot } from '../machine/executor-only.js';
-import { emptyUsage } from '../models/usage.js';
-import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { stripHidden } from '../untrusted.js';
 import { clip } from '../render/limits.js';
 import { refuseIfEdited } from './command-comment.js';
-import { execute } from './execution.js';
-import { branchFor, planAndPublish, resolveBase } from './planning.js';
+import { executeWithoutPlanner, planAndPublish, resolveBase } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
 import { threadContext } from './thread-context.js';
 
@@ -48,27 +45,6 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
     return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, comments });
   }
 
-  const snapshot = executorOnlySnapshot(objective, policy);
-  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, command.commentId);
-  const record: PlanRecord & { approvedBy: string; branch: string } = {
-    v: 1,
-    planId,
-    planHash: hashContext(snapshot.context),
-    status: 'executing',
-    issue,
-    requestedBy: command.author,
-    commandCommentId: command.commentId,
-    base,
-    models: { planner: ctx.planner.model, executor: ctx.executor.model },
-    policy: settings.policy,
-    machine: 'executor-only',
-    planningCostUsd: 0,
-    issueHash: hashIssue(command.thread.title, command.thread.body),
-    snapshot,
-    usage: emptyUsage(),
-    approvedBy: command.author,
-    branch: branchFor(ctx, issue, planId),
-  };
   await thread.react(command.commentId, 'rocket').catch(() => undefined);
-  return execute(ctx, { record, source: command, comments, notice: 'Executor-only policy: no planner; the executor worked the objective directly.' });
+  return executeWithoutPlanner(ctx, { source: command, requestedBy: command.author, snapshot: executorOnlySnapshot(objective, policy), base, comments });
 }

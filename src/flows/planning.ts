@@ -62,6 +62,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     machine,
     planningCostUsd: usageTotals(ledger, ctx).costUsd,
     issueHash: hashIssue(source.thread.title, source.thread.body),
+    postedAt: new Date().toISOString(),
     snapshot: s,
     usage: ledger,
   });
@@ -129,6 +130,41 @@ async function answeredBefore(ctx: RunContext, request: PlanningRequest): Promis
   }
   const outcome = record.status === 'asking' ? 'asked' : record.status === 'answered' ? 'answered' : record.status === 'proposed' ? 'planned' : record.status === 'done' ? 'done' : 'aborted';
   return { outcome, planId, ...(record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {}) };
+}
+
+/**
+ * The `executor-only` policy: no planner, no plan comment. The executor works the objective
+ * directly; the run is still recorded (progress comment, checkpoints) and the PR carries its history.
+ */
+export async function executeWithoutPlanner(ctx: RunContext, request: PlanningRequest): Promise<FlowResult> {
+  const { thread, settings } = ctx;
+  const { source, snapshot, base } = request;
+  const issue = source.thread.number;
+  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, source.commentId);
+  return execute(ctx, {
+    record: {
+      v: 1,
+      planId,
+      planHash: hashContext(snapshot.context),
+      status: 'executing',
+      issue,
+      requestedBy: request.requestedBy,
+      commandCommentId: source.commentId,
+      base,
+      models: { planner: ctx.planner.model, executor: ctx.executor.model },
+      policy: settings.policy,
+      machine: 'executor-only',
+      planningCostUsd: 0,
+      issueHash: hashIssue(source.thread.title, source.thread.body),
+      snapshot,
+      usage: emptyUsage(),
+      approvedBy: request.requestedBy,
+      branch: branchFor(ctx, issue, planId),
+    },
+    source,
+    comments: request.comments,
+    notice: 'Executor-only policy: no planner; the executor worked the objective directly.',
+  });
 }
 
 export function branchFor(ctx: RunContext, issue: number, planId: string): string {

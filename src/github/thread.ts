@@ -102,6 +102,17 @@ export interface Thread {
    */
   createPullRequest(input: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
   updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest>;
+  /** The oldest open issue (not pull request) carrying `label`: how a task finds its tracking issue again. */
+  findOpenIssue(label: string): Promise<IssueRef | undefined>;
+  createIssue(input: { title: string; body: string; labels: string[]; assignees: string[] }): Promise<IssueRef>;
+  listOpenPullRequests(): Promise<PullRequest[]>;
+}
+
+export interface IssueRef {
+  number: number;
+  title: string;
+  body: string;
+  url: string;
 }
 
 interface RawComment {
@@ -298,6 +309,26 @@ export function createThread(
     async getIssue(number) {
       const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number });
       return { title: data.title, body: data.body ?? '', author: data.user?.login ?? '' };
+    },
+    async findOpenIssue(label) {
+      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, state: 'open', labels: label, per_page: 100, sort: 'created', direction: 'asc' });
+      const issue = issues.find((i) => !i.pull_request);
+      return issue ? { number: issue.number, title: issue.title, body: issue.body ?? '', url: issue.html_url } : undefined;
+    },
+    async createIssue(input) {
+      const { data } = await octokit.rest.issues.create({
+        owner,
+        repo,
+        title: input.title,
+        body: safe(input.body),
+        labels: input.labels,
+        ...(input.assignees.length ? { assignees: input.assignees } : {}),
+      });
+      return { number: data.number, title: data.title, body: data.body ?? '', url: data.html_url };
+    },
+    async listOpenPullRequests() {
+      const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 });
+      return pulls.map(toPull);
     },
     async defaultBranch() {
       const { data } = await octokit.rest.repos.get({ owner, repo });

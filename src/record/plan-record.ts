@@ -76,6 +76,8 @@ export const planRecordSchema = z.object({
   /** Hash of the thread's title and body when the plan was made: an approval is bound to them too. */
   issueHash: z.string().regex(/^[0-9a-f]{64}$/),
   branch: z.string().optional(),
+  /** When planning finished, by the action's clock: how old a waiting plan is. */
+  postedAt: z.iso.datetime().optional(),
   /** HMAC of the rest of the record, when the repository configures a record secret. */
   sig: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),

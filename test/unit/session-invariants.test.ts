@@ -10,7 +10,7 @@ import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../sr
 import type { Snapshot } from '../../src/machine/types.js';
 import { createChatClient } from '../../src/models/chat-client.js';
 import { addTurn, emptyUsage, summarizeUsage, type UsageLedger } from '../../src/models/usage.js';
-import { countTokens, reportableCachedTokens, serializePrompt } from '../fakes/prompt-cache.js';
+import { cacheEfficiency, groupSessions, prefixOf } from '../fakes/prefix-efficiency.js';
 import { startScriptedModel, toolCall, type RecordedRequest, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 
@@ -98,32 +98,8 @@ async function scriptedRun(setup: RunSetup): Promise<RunOutcome> {
 
 const roleOf = (request: RecordedRequest): Role => (request.model === PLANNER_MODEL ? 'planner' : 'executor');
 
-/**
- * Requests grouped by session: the executor has one session for the run; the planner gets a fresh
- * one per summons, so each unbroken run of planner requests is one session.
- */
-function sessions(requests: readonly RecordedRequest[]): Array<{ role: Role; requests: RecordedRequest[] }> {
-  const executor: RecordedRequest[] = [];
-  const out: Array<{ role: Role; requests: RecordedRequest[] }> = [];
-  let previous: Role | undefined;
-  for (const request of requests) {
-    const role = roleOf(request);
-    if (role === 'executor') {
-      if (executor.length === 0) out.push({ role, requests: executor });
-      executor.push(request);
-    } else if (previous === 'planner') {
-      out.at(-1)?.requests.push(request);
-    } else {
-      out.push({ role, requests: [request] });
-    }
-    previous = role;
-  }
-  return out;
-}
-
-/** The frozen prefix exactly as it went over the wire. */
-const prefixOf = (request: RecordedRequest | undefined): string =>
-  JSON.stringify(request?.messages[0] ?? null) + JSON.stringify(request?.tools ?? null);
+/** Requests grouped by session: one executor session for the run, a fresh planner session per summons. */
+const sessions = (requests: readonly RecordedRequest[]) => groupSessions(requests, roleOf);
 
 function expectExtends(session: readonly RecordedRequest[], label: string): void {
   for (let i = 1; i < session.length; i++) {
@@ -357,21 +333,7 @@ describe('prompt cache over a realistic run', () => {
 
     // What a perfectly append-only client could get: each request the previous one of its session,
     // and a session's first request the system+tools prefix an earlier session of its role sent.
-    let achievable = 0;
-    let reported = 0;
-    const seenPrefix = new Map<Role, string>();
-    for (const session of sessions(outcome.requests)) {
-      session.requests.forEach((request, i) => {
-        const previous = session.requests[i - 1];
-        if (previous !== undefined) {
-          achievable += reportableCachedTokens(previous.usage?.prompt_tokens ?? 0);
-        } else if (seenPrefix.get(session.role) === prefixOf(request)) {
-          achievable += reportableCachedTokens(countTokens(serializePrompt(request.tools, request.messages.slice(0, 1))));
-        }
-        reported += request.usage?.prompt_tokens_details.cached_tokens ?? 0;
-      });
-      seenPrefix.set(session.role, prefixOf(session.requests[0]));
-    }
+    const { reported, achievable } = cacheEfficiency(sessions(outcome.requests));
     const summary = summarizeUsage(outcome.ledger);
     const executor = summary.find((s) => s.role === 'executor');
     const planner = summary.find((s) => s.role === 'planner');

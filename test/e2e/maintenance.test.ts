@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toolCall, type Reply } from '../fakes/scripted-model.js';
+import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
+import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+
+/**
+ * Scheduled and dispatched maintenance tasks against the bundled action: tracking issues found
+ * again by label, no duplicates, the plan gate on the tracking issue, plan-first tasks, skips
+ * reported in the job summary, and config errors that name the key.
+ */
+
+const bot = 'github-actions[bot]';
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const config = [
+  'tasks:',
+  '  - name: deps',
+  '    objective: Update the development dependencies.',
+  "    cron: '0 6 * * 1'",
+  '    labels: [maintenance]',
+  '  - name: docs',
+  '    objective: Refresh the README.',
+  "    cron: '0 7 * * 1'",
+  '  - name: lint',
+  '    objective: Fix lint warnings.',
+  "    cron: '0 8 * * 1'",
+  '    policy: plan-first',
+  '',
+].join('\n');
+
+const planFor = (what: string) => toolCall('update_context', { plan: { steps: [{ title: what }] }, directive: `Write notes/${what}.md.` });
+const write = (what: string) => toolCall('write_file', { path: `notes/${what}.md`, content: `${what}\n` });
+const done = toolCall('update_context', { result: 'Wrote the note.', outcome: 'done' });
+const summary = toolCall('update_context', { summary: 'Wrote the note.' });
+
+async function setup(script: Record<string, Reply[]>, configText = config) {
+  world = await createWorld(script);
+  world.pushToOrigin('main', { '.github/plangate.yml': configText }, 'Configure plangate tasks');
+  world.gh.setPermission('mona', 'maintain');
+  return world;
+}
+
+async function schedule(w: World, cron: string): Promise<ActionRun> {
+  w.freshCheckout();
+  return w.runAction({ name: 'schedule', payload: schedulePayload({ owner, repo, cron }) });
+}
+
+async function dispatch(w: World, inputs: Record<string, string>, actor = 'mona'): Promise<ActionRun> {
+  w.freshCheckout();
+  return w.runAction({ name: 'workflow_dispatch', payload: workflowDispatchPayload({ owner, repo, sender: actor, inputs }) });
+}
+
+const trackingIssues = (w: World, name: string) =>
+  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => w.gh.issue(n)).filter((i) => i && !i.pull_request && i.labels.some((l) => (typeof l === 'string' ? l : l.name) === `plangate:${name}`));
+const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
+
+describe('scheduled tasks', () => {
+  it('plans the task whose cron fired on a tracking issue, never twice, and /approve there opens the PR', async () => {
+    const w = await setup({ planner: [planFor('deps'), summary], executor: [write('deps'), done] });
+    const first = await schedule(w, '0 6 * * 1');
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const [tracking] = trackingIssues(w, 'deps');
+    expect(tracking?.title).toBe('plangate task: deps');
+    expect(tracking?.labels.map((l) => (typeof l === 'string' ? l : l.name))).toContain('maintenance');
+    expect(trackingIssues(w, 'docs')).toHaveLength(0);
+    expect(botComments(w, tracking?.number ?? 0).some((b) => b.includes('### 📋 Plan'))).toBe(true);
+    expect(first.summary).toMatch(/\| `deps` \| ran \| planned \|/);
+
+    const again = await schedule(w, '0 6 * * 1');
+    expect(again.code).toBe(0);
+    expect(trackingIssues(w, 'deps')).toHaveLength(1);
+    expect(botComments(w, tracking?.number ?? 0).filter((b) => b.includes('### 📋 Plan'))).toHaveLength(1);
+    expect(again.summary).toMatch(/\| `deps` \| skipped \| plan [0-9a-f]{8} waits for approval/);
+
+    w.freshCheckout();
+    const issueData = w.gh.issue(tracking?.number ?? 0);
+    const approve = w.gh.addComment(tracking?.number ?? 0, { login: 'mona', body: '/approve' });
+    const approved = await w.runAction({ name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData!, comment: approve }) });
+    expect(approved.outputs.outcome, approved.stdout).toBe('done');
+    expect(w.gh.pulls()[0]?.body).toContain(`Closes #${tracking?.number}`);
+    expect(git(w.origin, 'show', `refs/heads/${approved.outputs.branch}:notes/deps.md`)).toBe('deps');
+  });
+
+  it('runs a plan-first task to a pull request in one run', async () => {
+    const w = await setup({ planner: [planFor('lint'), summary], executor: [write('lint'), done] });
+    const result = await schedule(w, '0 8 * * 1');
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const [tracking] = trackingIssues(w, 'lint');
+    const [pull] = w.gh.pulls();
+    expect(pull?.body).toContain(`Closes #${tracking?.number}`);
+    expect(pull?.body).toContain('## History');
+    expect(result.summary).toMatch(/\| `lint` \| ran \| done \|.*\[PR\]\(/);
+  });
+
+  it('skips a task whose earlier pull request is still open, and says so in the job summary', async () => {
+    const w = await setup({ planner: [planFor('lint'), summary], executor: [write('lint'), done] });
+    await schedule(w, '0 8 * * 1');
+    expect(w.gh.pulls()).toHaveLength(1);
+    const again = await schedule(w, '0 8 * * 1');
+    expect(again.code).toBe(0);
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(again.summary).toMatch(/\| `lint` \| skipped \| pull request #\d+ from an earlier run is still open/);
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+});
+
+describe('workflow_dispatch', () => {
+  it('runs one named task now, whatever its cron', async () => {
+    const w = await setup({ planner: [planFor('docs')], executor: [] });
+    const result = await dispatch(w, { task: 'docs' });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.outputs.outcome).toBe('done');
+    expect(trackingIssues(w, 'docs')).toHaveLength(1);
+    expect(result.summary).toContain('dispatch by @mona');
+  });
+
+  it('opens an issue for an ad-hoc objective and plans there', async () => {
+    const w = await setup({ planner: [planFor('adhoc')], executor: [] });
+    const result = await dispatch(w, { objective: 'Add a CONTRIBUTING guide.' });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const issue = w.gh.issue(1);
+    expect(issue?.title).toBe('plangate: Add a CONTRIBUTING guide.');
+    expect(botComments(w, 1).some((b) => b.includes('### 📋 Plan'))).toBe(true);
+  });
+
+  it('checks the dispatching actor’s permission with the API', async () => {
+    const w = await setup({ planner: [], executor: [] });
+    const result = await dispatch(w, { task: 'docs' }, 'visitor');
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain('@visitor has read permission');
+    expect(w.model.requests).toHaveLength(0);
+  });
+});
+
+describe('config errors', () => {
+  it('fails the step naming the file and the mistyped key', async () => {
+    const w = await setup({ planner: [], executor: [] }, 'tasks:\n  - name: deps\n    objectve: Update things.\n');
+    const result = await schedule(w, '0 6 * * 1');
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toMatch(/\.github\/plangate\.yml is invalid: tasks\.0.*objectve/);
+  });
+
+  it('fails the step naming the key with a bad value', async () => {
+    const w = await setup({ planner: [], executor: [] }, 'tasks:\n  - name: deps\n    objective: Update things.\n    policy: yolo\n');
+    const result = await schedule(w, '0 6 * * 1');
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toMatch(/\.github\/plangate\.yml is invalid: tasks\.0\.policy/);
+  });
+});
