@@ -80325,8 +80325,8 @@ var SettingsError = class extends Error {
   name = "SettingsError";
 };
 var taskSchema = external_exports.object({
-  name: external_exports.string().min(1),
-  objective: external_exports.string().min(1),
+  name: external_exports.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"'),
+  objective: external_exports.string().trim().min(1),
   cron: external_exports.string().optional(),
   policy: runPolicySchema.optional(),
   labels: external_exports.array(external_exports.string()).optional(),
