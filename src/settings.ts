@@ -77,7 +77,7 @@ export class SettingsError extends Error {
 const taskSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"'),
-    objective: z.string().trim().min(1),
+    objective: z.string().min(1),
     cron: z.string().optional(),
     policy: runPolicySchema.optional(),
     labels: z.array(z.string()).optional(),
