@@ -92,6 +92,14 @@ try {
   out(`Repository: ${owner}/${repo}, a bare git repository on this machine as origin: ${world.origin}`);
   out('The action runs as the Actions runner starts it: node dist/index.js with the event file and INPUT_* variables.');
 
+  if (!real) {
+    // The scripted models have no list price; these make the demo show what a run of gpt-4.1 / gpt-4.1-mini would cost.
+    world.pushToOrigin(
+      'main',
+      { '.github/plangate.yml': 'prices:\n  planner: { input: 2, cached-input: 0.5, output: 8 }\n  executor: { input: 0.4, cached-input: 0.1, output: 1.6 }\n' },
+      'Demo prices for the scripted models',
+    );
+  }
   world.gh.setPermission('mona', 'maintain');
   const issue = world.gh.addIssue({ title: 'Say goodbye too', body: 'greet() says hello; nothing says goodbye.', login: 'mona' }).number;
   rule(`issue #${issue} opened by @mona`);
