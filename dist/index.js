@@ -1078,14 +1078,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path6 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path7 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path6 && path6[0] !== "/") {
-          path6 = `/${path6}`;
+        if (path7 && path7[0] !== "/") {
+          path7 = `/${path7}`;
         }
-        return new URL(`${origin}${path6}`);
+        return new URL(`${origin}${path7}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1536,39 +1536,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path6);
+        debuglog("sending request to %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin },
+          request: { method, path: path7, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path6,
+          path7,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin }
+          request: { method, path: path7, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path6);
+        debuglog("trailers received from %s %s/%s", method, origin, path7);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path6, origin },
+          request: { method, path: path7, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path6,
+          path7,
           error63.message
         );
       });
@@ -1617,9 +1617,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path6, origin }
+            request: { method, path: path7, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path6);
+          debuglog("sending request to %s %s/%s", method, origin, path7);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1682,7 +1682,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path6,
+        path: path7,
         method,
         body: body2,
         headers,
@@ -1697,11 +1697,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path6 !== "string") {
+        if (typeof path7 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path6[0] !== "/" && !(path6.startsWith("http://") || path6.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path7[0] !== "/" && !(path7.startsWith("http://") || path7.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path6)) {
+        } else if (invalidPathRegex.test(path7)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1767,7 +1767,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path6, query) : path6;
+        this.path = query ? buildURL(path7, query) : path7;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6460,7 +6460,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path6, host, upgrade, blocking, reset } = request2;
+      const { method, path: path7, host, upgrade, blocking, reset } = request2;
       let { body: body2, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6541,7 +6541,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path6} HTTP/1.1\r
+      let header = `${method} ${path7} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7070,7 +7070,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path6, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path7, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body: body2 } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7167,7 +7167,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path6;
+      headers[HTTP2_HEADER_PATH] = path7;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7520,9 +7520,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path6 = search ? `${pathname}${search}` : pathname;
+        const path7 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path6;
+        this.opts.path = path7;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8761,10 +8761,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path6 = "/",
+          path: path7 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path6;
+        opts.path = origin + path7;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10736,20 +10736,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path6) {
-      if (typeof path6 !== "string") {
-        return path6;
+    function safeUrl(path7) {
+      if (typeof path7 !== "string") {
+        return path7;
       }
-      const pathSegments = path6.split("?");
+      const pathSegments = path7.split("?");
       if (pathSegments.length !== 2) {
-        return path6;
+        return path7;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path6, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path6);
+    function matchKey(mockDispatch2, { path: path7, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path7);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10771,7 +10771,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path6 }) => matchValue(safeUrl(path6), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path7 }) => matchValue(safeUrl(path7), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10809,9 +10809,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path6, method, body: body2, headers, query } = opts;
+      const { path: path7, method, body: body2, headers, query } = opts;
       return {
-        path: path6,
+        path: path7,
         method,
         body: body2,
         headers,
@@ -11274,10 +11274,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path6, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path7, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path6,
+            Path: path7,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16156,9 +16156,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path6) {
-      for (let i = 0; i < path6.length; ++i) {
-        const code2 = path6.charCodeAt(i);
+    function validateCookiePath(path7) {
+      for (let i = 0; i < path7.length; ++i) {
+        const code2 = path7.charCodeAt(i);
         if (code2 < 32 || // exclude CTLs (0-31)
         code2 > 126 || // exclude DEL and non-ascii
         code2 === 59) {
@@ -19078,11 +19078,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path6 = opts.path;
+          let path7 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path6 = `/${path6}`;
+            path7 = `/${path7}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path6);
+          url2 = new URL(util.parseOrigin(url2).origin + path7);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -21350,17 +21350,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path6) {
-      const ctrl = callVisitor(key, node2, visitor, path6);
+    function visit_(key, node2, visitor, path7) {
+      const ctrl = callVisitor(key, node2, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path6, ctrl);
-        return visit_(key, ctrl, visitor, path6);
+        replaceNode(key, path7, ctrl);
+        return visit_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path6 = Object.freeze(path6.concat(node2));
+          path7 = Object.freeze(path7.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path6);
+            const ci = visit_(i, node2.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21371,13 +21371,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path6 = Object.freeze(path6.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path6);
+          path7 = Object.freeze(path7.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path6);
+          const cv = visit_("value", node2.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21398,17 +21398,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path6) {
-      const ctrl = await callVisitor(key, node2, visitor, path6);
+    async function visitAsync_(key, node2, visitor, path7) {
+      const ctrl = await callVisitor(key, node2, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path6, ctrl);
-        return visitAsync_(key, ctrl, visitor, path6);
+        replaceNode(key, path7, ctrl);
+        return visitAsync_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path6 = Object.freeze(path6.concat(node2));
+          path7 = Object.freeze(path7.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path6);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21419,13 +21419,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path6 = Object.freeze(path6.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path6);
+          path7 = Object.freeze(path7.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path6);
+          const cv = await visitAsync_("value", node2.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21452,23 +21452,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path6) {
+    function callVisitor(key, node2, visitor, path7) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path6);
+        return visitor(key, node2, path7);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path6);
+        return visitor.Map?.(key, node2, path7);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path6);
+        return visitor.Seq?.(key, node2, path7);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path6);
+        return visitor.Pair?.(key, node2, path7);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path6);
+        return visitor.Scalar?.(key, node2, path7);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path6);
+        return visitor.Alias?.(key, node2, path7);
       return void 0;
     }
-    function replaceNode(key, path6, node2) {
-      const parent = path6[path6.length - 1];
+    function replaceNode(key, path7, node2) {
+      const parent = path7[path7.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22080,10 +22080,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path6, value) {
+    function collectionFromPath(schema, path7, value) {
       let v = value;
-      for (let i = path6.length - 1; i >= 0; --i) {
-        const k = path6[i];
+      for (let i = path7.length - 1; i >= 0; --i) {
+        const k = path7[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22102,7 +22102,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path6) => path6 == null || typeof path6 === "object" && !!path6[Symbol.iterator]().next().done;
+    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22132,11 +22132,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path6, value) {
-        if (isEmptyPath(path6))
+      addIn(path7, value) {
+        if (isEmptyPath(path7))
           this.add(value);
         else {
-          const [key, ...rest] = path6;
+          const [key, ...rest] = path7;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22150,8 +22150,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path6) {
-        const [key, ...rest] = path6;
+      deleteIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22165,8 +22165,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path6, keepScalar) {
-        const [key, ...rest] = path6;
+      getIn(path7, keepScalar) {
+        const [key, ...rest] = path7;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22184,8 +22184,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path6) {
-        const [key, ...rest] = path6;
+      hasIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22195,8 +22195,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path6, value) {
-        const [key, ...rest] = path6;
+      setIn(path7, value) {
+        const [key, ...rest] = path7;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24711,9 +24711,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path6, value) {
+      addIn(path7, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path6, value);
+          this.contents.addIn(path7, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24788,14 +24788,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path6) {
-        if (Collection2.isEmptyPath(path6)) {
+      deleteIn(path7) {
+        if (Collection2.isEmptyPath(path7)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path6) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24810,10 +24810,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path6, keepScalar) {
-        if (Collection2.isEmptyPath(path6))
+      getIn(path7, keepScalar) {
+        if (Collection2.isEmptyPath(path7))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path6, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24824,10 +24824,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path6) {
-        if (Collection2.isEmptyPath(path6))
+      hasIn(path7) {
+        if (Collection2.isEmptyPath(path7))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path6) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24844,13 +24844,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path6, value) {
-        if (Collection2.isEmptyPath(path6)) {
+      setIn(path7, value) {
+        if (Collection2.isEmptyPath(path7)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path6), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path7), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path6, value);
+          this.contents.setIn(path7, value);
         }
       }
       /**
@@ -26811,9 +26811,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path6) => {
+    visit2.itemAtPath = (cst, path7) => {
       let item = cst;
-      for (const [field, index] of path6) {
+      for (const [field, index] of path7) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26822,23 +26822,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path6) => {
-      const parent = visit2.itemAtPath(cst, path6.slice(0, -1));
-      const field = path6[path6.length - 1][0];
+    visit2.parentCollection = (cst, path7) => {
+      const parent = visit2.itemAtPath(cst, path7.slice(0, -1));
+      const field = path7[path7.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path6, item, visitor) {
-      let ctrl = visitor(item, path6);
+    function _visit(path7, item, visitor) {
+      let ctrl = visitor(item, path7);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path6.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26849,10 +26849,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path6);
+            ctrl = ctrl(item, path7);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path6) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28858,8 +28858,8 @@ var require_utils2 = __commonJS({
       }
       return output2;
     };
-    exports.basename = (path6, { windows } = {}) => {
-      const segs = path6.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path7, { windows } = {}) => {
+      const segs = path7.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -31756,10 +31756,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path6) {
-  if (!path6)
+function getElementAtPath(obj, path7) {
+  if (!path7)
     return obj;
-  return path6.reduce((acc, key) => acc?.[key], obj);
+  return path7.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -31960,9 +31960,9 @@ function stringifyPrimitive(value) {
     return `"${value}"`;
   return `${value}`;
 }
-function optionalKeys(shape) {
-  return Object.keys(shape).filter((k) => {
-    return shape[k]._zod.optin !== void 0 && shape[k]._zod.optout === "optional";
+function optionalKeys(shape2) {
+  return Object.keys(shape2).filter((k) => {
+    return shape2[k]._zod.optin !== void 0 && shape2[k]._zod.optout === "optional";
   });
 }
 var NUMBER_FORMAT_RANGES = /* @__PURE__ */ (() => ({
@@ -32011,33 +32011,33 @@ function omit(schema, mask) {
   mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key) => !omitted.has(key)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
-function extend(schema, shape) {
-  if (!isPlainObject(shape)) {
+function extend(schema, shape2) {
+  if (!isPlainObject(shape2)) {
     throw new Error("Invalid input to extend: expected a plain object");
   }
   const checks = schema._zod.def.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key of Reflect.ownKeys(shape)) {
+    for (const key of Reflect.ownKeys(shape2)) {
       if (Object.getOwnPropertyDescriptor(existingShape, key) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
   }
-  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
+  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape2) }));
 }
-function extended(schema, shape) {
+function extended(schema, shape2) {
   const newShape = {};
   mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)));
-  mirrorProps(newShape, shape);
+  mirrorProps(newShape, shape2);
   return newShape;
 }
-function safeExtend(schema, shape) {
-  if (!isPlainObject(shape)) {
+function safeExtend(schema, shape2) {
+  if (!isPlainObject(shape2)) {
     throw new Error("Invalid input to safeExtend: expected a plain object");
   }
-  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
+  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape2) }));
 }
 function merge(a, b) {
   if (!b?._zod?.def) {
@@ -32099,11 +32099,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path6, issues) {
+function prefixIssues(path7, issues) {
   return issues.map((iss) => {
     var _a7;
     (_a7 = iss).path ?? (_a7.path = []);
-    iss.path.unshift(path6);
+    iss.path.unshift(path7);
     return iss;
   });
 }
@@ -32565,16 +32565,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path6 = []) => {
+  const processError = (error64, path7 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path6, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path7, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else {
-        const fullpath = [...path6, ...issue3.path];
+        const fullpath = [...path7, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -32613,17 +32613,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path6 = []) => {
+  const processError = (error64, path7 = []) => {
     var _a7;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path6, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path7, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else {
-        const fullpath = [...path6, ...issue3.path];
+        const fullpath = [...path7, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -32662,8 +32662,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path6 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path6) {
+  const path7 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path7) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -34485,10 +34485,10 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   }
   const _normalized = cached(() => normalizeDef(def));
   defineLazyInternal(inst, "propValues", (zod) => {
-    const shape = zod.def.shape;
+    const shape2 = zod.def.shape;
     const propValues = {};
-    for (const key in shape) {
-      const field = shape[key]._zod;
+    for (const key in shape2) {
+      const field = shape2[key]._zod;
       if (field.values) {
         if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
           assignProp(propValues, key, /* @__PURE__ */ new Set());
@@ -34520,7 +34520,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
     const proms = [];
-    const shape = value.shape;
+    const shape2 = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
     for (const key of value.allKeys) {
@@ -34531,7 +34531,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
       }
       if (key === "__proto__")
         continue;
-      const el = shape[key];
+      const el = shape2[key];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
       const r = el._zod.run({ value: input3[key], issues: [] }, ctx);
@@ -34552,10 +34552,10 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   const superParse = inst._zod.parse;
   const _normalized = cached(() => normalizeDef(def));
   const memo2 = globalConfig.memoizer;
-  const generateFastpass = (shape) => {
+  const generateFastpass = (shape2) => {
     const normalized = _normalized.value;
     const syms = normalized.symbolKeys;
-    const doc = new Doc(["payload", "ctx"], { shape, inst, memo: memo2, syms });
+    const doc = new Doc(["payload", "ctx"], { shape: shape2, inst, memo: memo2, syms });
     const parseStr = (k) => `shape[${k}]._zod.run({ value: input[${k}], issues: [] }, ctx)`;
     const prefixStr = (id, k) => `
           let ${id}_ab = false;
@@ -34582,7 +34582,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
       const id = ids[key];
       const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
       const isPresent = `${k} in input`;
-      const schema = shape[key];
+      const schema = shape2[key];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -36021,7 +36021,7 @@ function isRecursive(inst, stack, resolve) {
         result = answer2;
     }
   };
-  const shape = (sh, spread) => {
+  const shape2 = (sh, spread) => {
     let answer2 = NONE;
     for (const key of Reflect.ownKeys(sh)) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
@@ -36042,7 +36042,7 @@ function isRecursive(inst, stack, resolve) {
   switch (kind) {
     case "object": {
       const raw = rawShape(def);
-      merge3(raw ? shape(raw, true) : ASSUMED);
+      merge3(raw ? shape2(raw, true) : ASSUMED);
       check2(def.catchall);
       break;
     }
@@ -44253,12 +44253,12 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
     throw new ZodCompileUnsupportedError(`check with a custom "when" condition`);
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
-  const shape = def.shape;
-  for (const key of Reflect.ownKeys(shape)) {
+  const shape2 = def.shape;
+  for (const key of Reflect.ownKeys(shape2)) {
     const keyExpr = typeof key === "symbol" ? addConstant(ctx, key) : esc(key);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key], inputVar, false);
+    compileChild(doc, ctx, shape2[key], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -44640,13 +44640,13 @@ function generateDateCheck(doc, accessor) {
 function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
   const def = schema._zod.def;
   doc.write(`if (typeof ${accessor} !== "object" || ${accessor} === null || Array.isArray(${accessor})) return INVALID;`);
-  const shape = def.shape;
-  const keys = Object.keys(shape);
-  const symbolKeys = Object.getOwnPropertySymbols(shape);
+  const shape2 = def.shape;
+  const keys = Object.keys(shape2);
+  const symbolKeys = Object.getOwnPropertySymbols(shape2);
   const allKeys = symbolKeys.length ? [...keys, ...symbolKeys] : keys;
   const keyExpr = (k) => typeof k === "symbol" ? addConstant(ctx, k) : esc(k);
   const propKey = (k) => typeof k === "symbol" ? `[${keyExpr(k)}]` : esc(k);
-  const propShape = shape;
+  const propShape = shape2;
   if (keys.includes("__proto__")) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
@@ -46153,10 +46153,10 @@ function _property(property, schema, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _properties(shape, params) {
+function _properties(shape2, params) {
   return new $ZodCheckProperties({
     check: "properties",
-    shape,
+    shape: shape2,
     ...normalizeParams(params)
   });
 }
@@ -47418,21 +47418,21 @@ function inputOptin(schema) {
 var objectProcessor = (schema, ctx, _json, params) => {
   const json2 = _json;
   const def = schema._zod.def;
-  const shape = def.shape;
-  const symbolKeys = Object.getOwnPropertySymbols(shape);
+  const shape2 = def.shape;
+  const symbolKeys = Object.getOwnPropertySymbols(shape2);
   if (symbolKeys.length && handleUnrepresentable(schema, ctx, json2, params, "Symbol keys cannot be represented in JSON Schema")) {
     return;
   }
   json2.type = "object";
   json2.properties = {};
-  for (const key in shape) {
-    assignProp(json2.properties, key, processSchema(shape[key], ctx, {
+  for (const key in shape2) {
+    assignProp(json2.properties, key, processSchema(shape2[key], ctx, {
       ...params,
       path: [...params.path, "properties", key]
     }));
   }
   const requiredKeys = [];
-  for (const key of Object.keys(shape)) {
+  for (const key of Object.keys(shape2)) {
     const field = def.shape[key];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
       requiredKeys.push(key);
@@ -48994,8 +48994,8 @@ function array(element, params) {
   return _array(ZodArray, element, params);
 }
 function keyof(schema) {
-  const shape = schema._zod.def.shape;
-  return _enum2(Object.keys(shape));
+  const shape2 = schema._zod.def.shape;
+  return _enum2(Object.keys(shape2));
 }
 var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
   _ensureDefaultMemoizer();
@@ -49047,26 +49047,26 @@ var ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
     return util_exports.required(ZodNonOptional, this, args[0]);
   }
 });
-function object(shape, params) {
+function object(shape2, params) {
   const def = {
     type: "object",
-    shape: shape ?? {},
+    shape: shape2 ?? {},
     ...util_exports.normalizeParams(params)
   };
   return new ZodObject(def);
 }
-function strictObject(shape, params) {
+function strictObject(shape2, params) {
   return new ZodObject({
     type: "object",
-    shape,
+    shape: shape2,
     catchall: never(),
     ...util_exports.normalizeParams(params)
   });
 }
-function looseObject(shape, params) {
+function looseObject(shape2, params) {
   return new ZodObject({
     type: "object",
-    shape,
+    shape: shape2,
     catchall: unknown(),
     ...util_exports.normalizeParams(params)
   });
@@ -49605,8 +49605,8 @@ var meta2 = meta;
 var ZodInstanceOf = /* @__PURE__ */ $constructor("ZodInstanceOf", (inst, def) => {
   ZodCustom.init(inst, def);
 }, {
-  properties(shape, params) {
-    return this.check(_properties(shape, params));
+  properties(shape2, params) {
+    return this.check(_properties(shape2, params));
   }
 });
 function _instanceof(cls, params = {}) {
@@ -49801,13 +49801,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path6 = ref.slice(1).split("/").filter(Boolean);
-  if (path6.length === 0) {
+  const path7 = ref.slice(1).split("/").filter(Boolean);
+  if (path7.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path6[0] === defsKey) {
-    const key = path6[1] === void 0 ? void 0 : decodeJSONPointerSegment(path6[1]);
+  if (path7[0] === defsKey) {
+    const key = path7[1] === void 0 ? void 0 : decodeJSONPointerSegment(path7[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -50192,13 +50192,13 @@ function convertBaseSchema(schema, ctx) {
       break;
     }
     case "object": {
-      const shape = {};
+      const shape2 = {};
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
       for (const [key, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key, requiredSet.has(key) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape2, key, requiredSet.has(key) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -50210,8 +50210,8 @@ function convertBaseSchema(schema, ctx) {
           looseRecords.push(z.looseRecord(keySchema, patternValue));
         }
         const schemasToIntersect = [];
-        if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z.object(shape).passthrough());
+        if (Object.keys(shape2).length > 0) {
+          schemasToIntersect.push(z.object(shape2).passthrough());
         }
         schemasToIntersect.push(...looseRecords);
         if (schemasToIntersect.length === 0) {
@@ -50226,7 +50226,7 @@ function convertBaseSchema(schema, ctx) {
           zodSchema = result;
         }
         if (schema.additionalProperties === false) {
-          const propertyKeys = Object.keys(shape);
+          const propertyKeys = Object.keys(shape2);
           const patterns = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
           zodSchema = zodSchema.check((payload) => {
@@ -50251,7 +50251,7 @@ function convertBaseSchema(schema, ctx) {
           });
         }
       } else {
-        const objectSchema = z.object(shape);
+        const objectSchema = z.object(shape2);
         if (schema.additionalProperties === false) {
           zodSchema = objectSchema.strict();
         } else if (additionalSchema) {
@@ -50718,7 +50718,8 @@ function parseCommentCommand(text) {
     const id = args.split(/\s+/)[0] ?? "";
     return planIdPattern.test(id) ? { name: "approve", planId: id } : { name: "approve", invalidId: id };
   }
-  return void 0;
+  if (name === "status" || name === "cancel" || name === "help") return { name };
+  return { name: "unknown", command: name };
 }
 function commandFromIssueComment(payload, botLogin, allowedBots = []) {
   const parsed = issueCommentEventSchema.safeParse(payload);
@@ -50747,6 +50748,14 @@ function commandFromIssueComment(payload, botLogin, allowedBots = []) {
   if (parsedCommand.name === "approve") {
     return { kind: "approve", planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
   }
+  switch (parsedCommand.name) {
+    case "status":
+    case "cancel":
+    case "help":
+      return { kind: parsedCommand.name, ...source };
+    case "unknown":
+      return { kind: "help", unknown: parsedCommand.command, ...source };
+  }
   const { rest } = parsedCommand;
   switch (parsedCommand.name) {
     case "plan":
@@ -50772,8 +50781,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path6 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path6} does not exist${EOL5}`);
+        const path7 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path7} does not exist${EOL5}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -55067,7 +55076,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path6) => path6.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path7) => path7.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -55343,14 +55352,14 @@ var PULL_REQUESTS_DISABLED = /GitHub Actions is not permitted to create or appro
 var NOT_ACCESSIBLE = /Resource not accessible by (integration|personal access token)/i;
 var RATE_LIMIT = /rate limit/i;
 function permissionFor(method, url2) {
-  let path6;
+  let path7;
   try {
-    path6 = new URL(url2, "https://api.github.invalid").pathname;
+    path7 = new URL(url2, "https://api.github.invalid").pathname;
   } catch {
     return void 0;
   }
   const access2 = method.toUpperCase() === "GET" ? "read" : "write";
-  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path6)?.[1];
+  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path7)?.[1];
   switch (area) {
     case "pulls":
       return `pull-requests: ${access2}`;
@@ -55369,12 +55378,12 @@ function describeRequest(failure2) {
   const method = failure2?.request?.method;
   const url2 = failure2?.request?.url;
   if (!method || !url2) return "a GitHub request";
-  let path6 = url2;
+  let path7 = url2;
   try {
-    path6 = new URL(url2).pathname;
+    path7 = new URL(url2).pathname;
   } catch {
   }
-  return `${method} ${path6}`;
+  return `${method} ${path7}`;
 }
 function explainGitHubError(error63) {
   const failure2 = requestErrorIn(error63);
@@ -55508,7 +55517,7 @@ function redact(text, secrets) {
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     if (secret.length >= 8) out = out.split(secret).join("***");
   }
-  for (const [shape, replacement] of tokenShapes) out = out.replace(shape, replacement);
+  for (const [shape2, replacement] of tokenShapes) out = out.replace(shape2, replacement);
   return out;
 }
 
@@ -55576,7 +55585,7 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
   const { owner, repo } = repoRef;
   const botLogin = options.botLogin ?? DEFAULT_BOT_LOGIN;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-  const safe = (body2, limit2 = githubBodyLimit) => fitBody(redact(body2, secrets), limit2);
+  const safe2 = (body2, limit2 = githubBodyLimit) => fitBody(redact(body2, secrets), limit2);
   async function listComments(issue3) {
     const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue3, per_page: 100 });
     return all.map(toComment);
@@ -55587,7 +55596,7 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
     return first ? toPull(first) : void 0;
   }
   async function updatePullRequest(number5, input3) {
-    const body2 = input3.body === void 0 ? void 0 : safe(input3.body);
+    const body2 = input3.body === void 0 ? void 0 : safe2(input3.body);
     const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number5, ...input3, body: body2 });
     const pull = toPull(data);
     if (body2 !== void 0) checkStored(`body of pull request #${number5}`, body2, pull.body);
@@ -55612,7 +55621,7 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
       let dedupe;
       if (postOptions.dedupe !== void 0) {
         dedupe = postOptions.dedupe;
-        sent = safe(body2);
+        sent = safe2(body2);
         if (dedupe === "" || !sent.includes(dedupe)) {
           throw new Error(`postComment on #${issue3}: the dedupe marker is not in the body as it would be posted`);
         }
@@ -55621,7 +55630,7 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
         const tail = `
 
 ${dedupe}`;
-        sent = safe(body2, githubBodyLimit - tail.length) + tail;
+        sent = safe2(body2, githubBodyLimit - tail.length) + tail;
       }
       const what = `comment on #${issue3}`;
       const comment = await writeOnce({
@@ -55637,7 +55646,7 @@ ${dedupe}`;
       return comment;
     },
     async updateComment(commentId, body2) {
-      const sent = safe(body2);
+      const sent = safe2(body2);
       const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: sent });
       const comment = toComment(data);
       checkStored(`comment ${commentId}`, sent, comment.body);
@@ -55665,7 +55674,7 @@ ${dedupe}`;
         owner,
         repo,
         title: input3.title,
-        body: safe(input3.body),
+        body: safe2(input3.body),
         labels: input3.labels,
         ...input3.assignees.length ? { assignees: input3.assignees } : {}
       });
@@ -55686,7 +55695,7 @@ ${dedupe}`;
     findOpenPullRequest,
     async createPullRequest(input3) {
       const { head, base, title } = input3;
-      const body2 = safe(input3.body);
+      const body2 = safe2(input3.body);
       const adopt = async (found) => found.body === body2 && found.title === title ? found : updatePullRequest(found.number, { title, body: body2 });
       const existing = await findOpenPullRequest(head, base);
       if (existing) return adopt(existing);
@@ -55711,7 +55720,15 @@ ${dedupe}`;
       checkStored(`body of pull request #${pull.number}`, body2, pull.body);
       return pull;
     },
-    updatePullRequest
+    updatePullRequest,
+    async requestReviewers(pullNumber, reviewers) {
+      const { data } = await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: [...reviewers] });
+      return (data.requested_reviewers ?? []).map((user) => user.login);
+    },
+    async addLabels(issue3, labels) {
+      const { data } = await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue3, labels: [...labels] });
+      return data.map((label) => label.name);
+    }
   };
 }
 
@@ -56543,9 +56560,9 @@ var formatRequestDetails = (details) => {
     details.options = { ...details.options };
     delete details.options["headers"];
     if (details.options.path) {
-      const path6 = details.options.path;
-      const redacted = new URL(redactURL(new URL(path6, "https://redacted.invalid").href));
-      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path6.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
+      const path7 = details.options.path;
+      const redacted = new URL(redactURL(new URL(path7, "https://redacted.invalid").href));
+      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
     }
     if (details.options.query) {
       details.options.query = Object.fromEntries(Object.entries(details.options.query).map(([name, value]) => [
@@ -59301,8 +59318,8 @@ function getName(value, options) {
       return basename(url2);
     }
   }
-  const path6 = "path" in value && value.path && String(value.path);
-  return path6 ? basename(path6) : void 0;
+  const path7 = "path" in value && value.path && String(value.path);
+  return path7 ? basename(path7) : void 0;
 }
 function basename(value) {
   return value.split(/[\\/]/).pop() || void 0;
@@ -59710,13 +59727,13 @@ function encodeURIPath(str) {
   return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
 var EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-var createPathTagFunction = (pathEncoder = encodeURIPath) => function path6(statics, ...params) {
+var createPathTagFunction = (pathEncoder = encodeURIPath) => function path7(statics, ...params) {
   if (statics.length === 1) {
     return statics[0];
   }
   let postPath = false;
   const invalidSegments = [];
-  let path7 = "";
+  let path8 = "";
   for (let index = 0; index < statics.length; index += 1) {
     if (index in statics) {
       const currentValue = statics[index];
@@ -59730,15 +59747,15 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path6(stat
       value.toString === Object.getPrototypeOf(Object.getPrototypeOf(value.hasOwnProperty ?? EMPTY) ?? EMPTY)?.toString)) {
         encoded = value + "";
         invalidSegments.push({
-          start: path7.length + currentValue.length,
+          start: path8.length + currentValue.length,
           length: encoded.length,
           error: `Value of type ${Object.prototype.toString.call(value).slice(8, -1)} is not a valid path parameter`
         });
       }
-      path7 += currentValue + (index === params.length ? "" : encoded);
+      path8 += currentValue + (index === params.length ? "" : encoded);
     }
   }
-  const pathOnly = path7.split(/[?#]/, 1)[0];
+  const pathOnly = path8.split(/[?#]/, 1)[0];
   const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
   let match;
   while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -59760,10 +59777,10 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path6(stat
     }
     throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path7}
+${path8}
 ${underline}`);
   }
-  return path7;
+  return path8;
 };
 var path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
@@ -68643,10 +68660,10 @@ var AgentFileUploadError = class extends OpenAIError {
     Object.defineProperty(this, "cause", { value: cause, configurable: true });
   }
 };
-function validateAgentFilePath(path6) {
-  const parts = path6.split("/");
+function validateAgentFilePath(path7) {
+  const parts = path7.split("/");
   const root = parts[2] ?? "";
-  if (!path6.startsWith("/workspace/") || path6.includes("\\") || path6.includes("\0") || parts.slice(1).some((part) => part === "" || part === "." || part === "..") || root === ".codex" || root === ".managed-agents" || root.startsWith(".managed-agents-") || path6 === "/workspace/outputs") {
+  if (!path7.startsWith("/workspace/") || path7.includes("\\") || path7.includes("\0") || parts.slice(1).some((part) => part === "" || part === "." || part === "..") || root === ".codex" || root === ".managed-agents" || root.startsWith(".managed-agents-") || path7 === "/workspace/outputs") {
     throw new OpenAIError("Agent files require a non-reserved absolute file path inside /workspace");
   }
 }
@@ -68657,10 +68674,10 @@ function preflight(files, options) {
     throw new OpenAIError("Do not reuse an Idempotency-Key across multiple file uploads");
   }
   const paths = { children: /* @__PURE__ */ new Map() };
-  for (const [path6] of entries) {
-    validateAgentFilePath(path6);
+  for (const [path7] of entries) {
+    validateAgentFilePath(path7);
     let node2 = paths;
-    for (const part of path6.split("/")) {
+    for (const part of path7.split("/")) {
       if (node2.file) {
         throw new OpenAIError("Agent file destinations conflict");
       }
@@ -68688,10 +68705,10 @@ async function prepareAgentFiles(client, files, options) {
   }
   const prepared = { files: [], uploadedFiles: [] };
   try {
-    for (const [path6, file2] of entries) {
+    for (const [path7, file2] of entries) {
       const uploaded = await client.files.create({ file: file2, purpose: "user_data" }, requestOptions);
       prepared.uploadedFiles.push(uploaded);
-      prepared.files.push({ type: "file_id", file_id: uploaded.id, path: path6 });
+      prepared.files.push({ type: "file_id", file_id: uploaded.id, path: path7 });
     }
     return prepared;
   } catch (error63) {
@@ -69074,10 +69091,10 @@ var AgentResultArtifacts = class {
     __classPrivateFieldSet(this, _AgentResultArtifacts_turnID, result.turn_id, "f");
   }
   /** Find one immutable artifact by its exact hosted path, across all pages. */
-  async retrieve(path6, options) {
+  async retrieve(path7, options) {
     let selected;
     for await (const artifact of agentItems((after) => __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").list(__classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f"), {}, { ...options, query: { ...options?.query, after, environment_id: void 0 } }))) {
-      if (artifact.session_id === __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") && artifact.turn_id === __classPrivateFieldGet(this, _AgentResultArtifacts_turnID, "f") && artifact.path === path6) {
+      if (artifact.session_id === __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") && artifact.turn_id === __classPrivateFieldGet(this, _AgentResultArtifacts_turnID, "f") && artifact.path === path7) {
         if (selected) {
           throw new OpenAIError("Multiple artifacts match this result and path");
         }
@@ -69090,14 +69107,14 @@ var AgentResultArtifacts = class {
     return selected;
   }
   /** Return the native binary response for this result's exact artifact path. */
-  async content(path6, options) {
-    const artifact = await this.retrieve(path6, options);
+  async content(path7, options) {
+    const artifact = await this.retrieve(path7, options);
     return __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").content(artifact.id, { session_id: __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") }, options);
   }
   /** Stream bytes to a caller-chosen destination; the hosted path never selects a local path. */
   async download(params, options) {
-    const { path: path6, to } = params;
-    const artifact = await this.retrieve(path6, options);
+    const { path: path7, to } = params;
+    const artifact = await this.retrieve(path7, options);
     const response = await __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").content(artifact.id, { session_id: __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") }, options);
     if (!response.body) {
       throw new OpenAIError("Artifact response has no content stream");
@@ -74576,10 +74593,10 @@ var Images = class extends APIResource {
         if (value === null || typeof value !== "object" || Array.isArray(value))
           return value;
         return Object.fromEntries(Object.entries(value).map(([key, field]) => {
-          const selected = paths.filter((path6) => path6[0] === key);
-          if (field === null && selected.some((path6) => path6.length === 1))
+          const selected = paths.filter((path7) => path7[0] === key);
+          if (field === null && selected.some((path7) => path7.length === 1))
             return [key, void 0];
-          const children = selected.filter((path6) => path6.length > 1).map((path6) => path6.slice(1));
+          const children = selected.filter((path7) => path7.length > 1).map((path7) => path7.slice(1));
           return [key, children.length === 0 ? field : omitNulls(field, children)];
         }));
       };
@@ -78846,22 +78863,22 @@ var OpenAI = class {
     capture?.(cached2);
     return true;
   }
-  buildURL(path6, query, defaultBaseURL) {
+  buildURL(path7, query, defaultBaseURL) {
     const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
     let url2;
     let baseQuery = {};
     let baseParams;
-    if (isAbsoluteURL(path6)) {
-      url2 = new URL(path6);
+    if (isAbsoluteURL(path7)) {
+      url2 = new URL(path7);
     } else if (baseURL.includes("?")) {
       const base = new URL(baseURL);
       baseParams = new URLSearchParams(base.search);
       baseQuery = Object.fromEntries(baseParams);
       base.search = "";
       base.hash = "";
-      url2 = new URL(base.toString() + (base.pathname.endsWith("/") && path6.startsWith("/") ? path6.slice(1) : path6));
+      url2 = new URL(base.toString() + (base.pathname.endsWith("/") && path7.startsWith("/") ? path7.slice(1) : path7));
     } else {
-      url2 = new URL(baseURL + (baseURL.endsWith("/") && path6.startsWith("/") ? path6.slice(1) : path6));
+      url2 = new URL(baseURL + (baseURL.endsWith("/") && path7.startsWith("/") ? path7.slice(1) : path7));
     }
     const defaultQuery = this.defaultQuery();
     const pathQuery = Object.fromEntries(url2.searchParams);
@@ -78913,24 +78930,24 @@ var OpenAI = class {
    */
   async prepareRequest(request2, { url: url2, options }) {
   }
-  get(path6, opts) {
-    return this.methodRequest("get", path6, opts);
+  get(path7, opts) {
+    return this.methodRequest("get", path7, opts);
   }
-  post(path6, opts) {
-    return this.methodRequest("post", path6, opts);
+  post(path7, opts) {
+    return this.methodRequest("post", path7, opts);
   }
-  patch(path6, opts) {
-    return this.methodRequest("patch", path6, opts);
+  patch(path7, opts) {
+    return this.methodRequest("patch", path7, opts);
   }
-  put(path6, opts) {
-    return this.methodRequest("put", path6, opts);
+  put(path7, opts) {
+    return this.methodRequest("put", path7, opts);
   }
-  delete(path6, opts) {
-    return this.methodRequest("delete", path6, opts);
+  delete(path7, opts) {
+    return this.methodRequest("delete", path7, opts);
   }
-  methodRequest(method, path6, opts) {
+  methodRequest(method, path7, opts) {
     return this.request(Promise.resolve(opts).then((opts2) => {
-      return { method, path: path6, ...opts2 };
+      return { method, path: path7, ...opts2 };
     }));
   }
   request(options, remainingRetries = null) {
@@ -79305,8 +79322,8 @@ var OpenAI = class {
       startTime
     };
   }
-  getAPIList(path6, Page2, opts) {
-    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path6, ...opts2 })) : { method: "get", path: path6, ...opts });
+  getAPIList(path7, Page2, opts) {
+    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path7, ...opts2 })) : { method: "get", path: path7, ...opts });
   }
   requestAPIList(Page2, options) {
     const authentication = __classPrivateFieldGet(this, _OpenAI_x509Authentication, "f") ?? this._workloadIdentityAuth;
@@ -79461,8 +79478,8 @@ var OpenAI = class {
     }
     const x509ClientFetchOptions = x509Authentication ? snapshotX509RequestOptions(this.fetchOptions) : void 0;
     const x509RequestFetchOptions = x509Authentication ? snapshotX509RequestOptions(options.fetchOptions) : void 0;
-    const { method, path: path6, query, defaultBaseURL } = options;
-    const url2 = this.buildURL(path6, query, defaultBaseURL);
+    const { method, path: path7, query, defaultBaseURL } = options;
+    const url2 = this.buildURL(path7, query, defaultBaseURL);
     x509Authentication?.snapshotAPIURL(url2);
     const explicitTimeout = "timeout" in options;
     if (explicitTimeout)
@@ -80326,7 +80343,7 @@ var SettingsError = class extends Error {
 };
 var taskSchema = external_exports.object({
   name: external_exports.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"'),
-  objective: external_exports.string().trim().min(1),
+  objective: external_exports.string().min(1),
   cron: external_exports.string().optional(),
   policy: runPolicySchema.optional(),
   labels: external_exports.array(external_exports.string()).optional(),
@@ -80364,6 +80381,17 @@ function input2(name, schema) {
 }
 function lines(name) {
   return getMultilineInput(name).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+}
+function labelList(values) {
+  const names = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+  const seen = /* @__PURE__ */ new Set();
+  return names.filter((name) => {
+    if (name.length > 50) throw new SettingsError(`Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`);
+    const key = name.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 var orDefault = (values, fallback) => values.length > 0 ? values : fallback;
 var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
@@ -80449,6 +80477,8 @@ function readSettings(env = process.env) {
     timeoutMinutes: input2("timeout-minutes", optionalPositive),
     maxCostUsd: input2("max-cost-usd", optionalPositive),
     branchPrefix: input2("branch-prefix", withDefault("plangate/").pipe(branchPrefixSchema)),
+    prDraft: input2("pr-draft", withDefault("false").pipe(booleanInput)),
+    prLabels: labelList(lines("pr-labels")),
     baseBranch: input2("base-branch", external_exports.string().trim()),
     botLogin: input2("bot-login", withDefault("github-actions[bot]")),
     allowedBots: lines("allowed-bots"),
@@ -81133,9 +81163,9 @@ function progressMarker(planId) {
   return `<!-- plangate:progress ${planId} -->`;
 }
 function stepsDone(view) {
-  const steps = view.snapshot.context.plan?.steps.length ?? 0;
-  if (view.ended?.outcome === "done") return steps;
-  return Math.min(steps, view.snapshot.context.history.filter((h) => h.outcome !== "abort").length);
+  const steps2 = view.snapshot.context.plan?.steps.length ?? 0;
+  if (view.ended?.outcome === "done") return steps2;
+  return Math.min(steps2, view.snapshot.context.history.filter((h) => h.outcome !== "abort").length);
 }
 function headline(view) {
   if (view.ended?.outcome === "done") return `### \u2705 Plan ${code(view.planId)} finished`;
@@ -81171,6 +81201,115 @@ function renderProgressComment(view) {
   return parts.join("\n");
 }
 
+// src/render/diagram.ts
+var defaultMaxTransitions = 40;
+var reasonMax = 80;
+var safe = /[A-Za-z0-9 .,:()\-_/'+=?!]/;
+function mermaidLabel(text) {
+  let out = "";
+  for (const char of text.replace(/\s+/g, " ").trim()) {
+    out += safe.test(char) ? char : `#${char.codePointAt(0) ?? 0};`;
+  }
+  return `"${out}"`;
+}
+function shorten(text, max) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
+}
+function steps(input3) {
+  const { history } = input3.context;
+  let cycle = 0;
+  return input3.trail.map((t) => {
+    const parts = [];
+    if (t.from === "execute") {
+      const entry = history[cycle];
+      cycle++;
+      if (entry) parts.push(`cycle ${cycle}: ${entry.outcome}`);
+    } else if (t.from === "plan" && t.to === "ask") {
+      parts.push("question");
+    } else if (t.from === "ask") {
+      parts.push("answered");
+    } else if (t.from === "plan" && t.to === "done") {
+      parts.push("nothing to change");
+    }
+    if (t.reason !== void 0) parts.push(`stopped: ${shorten(t.reason, reasonMax)}`);
+    return parts.length > 0 ? { from: t.from, to: t.to, label: parts.join(" - ") } : { from: t.from, to: t.to };
+  });
+}
+var shape = (id, state2) => {
+  const label = mermaidLabel(state2);
+  if (state2 === "done") return `${id}([${label}])`;
+  if (state2 === "finish" || state2 === "abort") return `${id}(${label})`;
+  return `${id}[${label}]`;
+};
+function renderDiagram(input3, options = {}) {
+  const max = Math.max(2, options.maxTransitions ?? defaultMaxTransitions);
+  const all = steps(input3);
+  const start = input3.trail[0]?.from ?? input3.state;
+  const lines2 = ["```mermaid", "flowchart LR", `  ${shape("n0", start)}`];
+  let node2 = 0;
+  const edge = (step) => {
+    const from = `n${node2}`;
+    node2++;
+    const arrow = step.label === void 0 ? "-->" : `-- ${mermaidLabel(step.label)} -->`;
+    lines2.push(`  ${from} ${arrow} ${shape(`n${node2}`, step.to)}`);
+  };
+  if (all.length <= max) {
+    all.forEach(edge);
+  } else {
+    const head = Math.floor(max / 4);
+    const tail = max - head;
+    all.slice(0, head).forEach(edge);
+    const hidden = all.length - head - tail;
+    const from = `n${node2}`;
+    node2++;
+    lines2.push(`  ${from} -.-> n${node2}[${mermaidLabel(`\u2026 ${hidden} more steps`)}]`);
+    const resume = all[all.length - tail];
+    node2++;
+    lines2.push(`  n${node2 - 1} -.-> ${shape(`n${node2}`, resume?.from ?? input3.state)}`);
+    all.slice(all.length - tail).forEach(edge);
+  }
+  const ended = input3.trail.at(-1)?.to ?? input3.state;
+  if (ended === "done") {
+    const aborted2 = input3.trail.some((t) => t.to === "abort" || t.reason !== void 0) || input3.context.history.at(-1)?.outcome === "abort";
+    lines2.push(`  classDef ended fill:${aborted2 ? "#fde2e1" : "#dcf5e3"},stroke:#57606a`, `  class n${node2} ended`);
+  } else {
+    lines2.push("  classDef current stroke-width:3px", `  class n${node2} current`);
+  }
+  lines2.push("```");
+  return lines2.join("\n");
+}
+
+// src/render/diff-stat.ts
+var defaultMaxFiles = 50;
+var defaultMaxChars = 6e3;
+function boundDiffStat(raw, options = {}) {
+  const maxFiles = options.maxFiles ?? defaultMaxFiles;
+  const maxChars = options.maxChars ?? defaultMaxChars;
+  const lines2 = raw.split("\n").filter((line) => line.trim() !== "").map((line) => line.replace(/^ /, ""));
+  if (lines2.length === 0) return "";
+  const last = lines2.at(-1) ?? "";
+  const hasTotal = /\bfiles? changed\b/.test(last);
+  const total = hasTotal ? [last] : [];
+  const files = hasTotal ? lines2.slice(0, -1) : lines2;
+  const kept = [];
+  let used = total.reduce((n, line) => n + line.length + 1, 0);
+  for (const line of files) {
+    if (kept.length >= maxFiles || used + line.length + 1 > maxChars) break;
+    kept.push(line);
+    used += line.length + 1;
+  }
+  const omitted = files.length - kept.length;
+  const note = omitted > 0 ? [`... and ${omitted} more ${omitted === 1 ? "file" : "files"}`] : [];
+  return [...kept, ...note, ...total].join("\n");
+}
+function renderDiffStat(raw, options = {}) {
+  const stat2 = boundDiffStat(raw, options);
+  return stat2 === "" ? "" : `## Changes
+
+${codeBlock(stat2)}`;
+}
+
 // src/render/pull-request.ts
 function pullRequestTitle(view) {
   const firstLine = view.snapshot.context.objective.split("\n")[0]?.trim() || `plan ${view.planId}`;
@@ -81202,11 +81341,19 @@ function layout(view) {
   const summaryText = context3.summary ? escapeHtml(clip(context3.summary, summaryMax)) : lastResult ? `_No summary was written; the executor's last result:_
 
 ${escapeHtml(clip(lastResult, summaryMax))}` : "_No summary was written._";
+  const changes = view.diffStat ? renderDiffStat(view.diffStat) : "";
+  const path7 = `
+
+## Path
+
+${renderDiagram(view.snapshot)}`;
   const summary2 = `
 
 ## Summary
 
-${summaryText}`;
+${summaryText}${changes ? `
+
+${changes}` : ""}${path7}`;
   const after = `
 
 ## Usage
@@ -81319,6 +81466,26 @@ function enforceBudget(budget, run3) {
   warning(`Stopping the run: ${reason}.`);
   run3.dispatch({ type: "abort", reason });
   return reason;
+}
+
+// src/render/commit-trailers.ts
+var oneLine = (value) => value.replace(/[\r\n<>]+/g, " ").trim();
+function noreplyEmail(login) {
+  return `${oneLine(login)}@users.noreply.github.com`;
+}
+function commitTrailers(input3) {
+  const trailers = [`Plangate-Plan: ${oneLine(input3.planId)}`, `Approved-by: ${oneLine(input3.approvedBy)}`];
+  const requester = oneLine(input3.requestedBy);
+  if (requester !== "" && requester.toLowerCase() !== oneLine(input3.botLogin).toLowerCase()) {
+    trailers.push(`Co-authored-by: ${requester} <${noreplyEmail(requester)}>`);
+  }
+  return trailers;
+}
+function withTrailers(message, trailers) {
+  if (trailers.length === 0) return message;
+  return `${message.replace(/\s+$/, "")}
+
+${trailers.join("\n")}`;
 }
 
 // src/repo/git-credentials.ts
@@ -81445,6 +81612,24 @@ async function supersedeEarlier(ctx, comments, newPlanId) {
     if (!["proposed", "asking", "answered"].includes(verdict.record.status)) continue;
     await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...verdict.record, status: "superseded", supersededBy: newPlanId }));
   }
+}
+
+// src/flows/cancellation.ts
+function cancelMarker(planId, login) {
+  return `<!-- plangate:cancel ${planId} @${login} -->`;
+}
+function isCancelledRecord(ctx, comment, planId) {
+  const verdict = verifyRecordComment(ctx, comment);
+  return verdict.ok && verdict.record.planId === planId && verdict.record.status === "cancelled";
+}
+function cancelledBy(comments, botLogin, planId) {
+  const pattern = new RegExp(`<!-- plangate:cancel ${planId} @([A-Za-z0-9-]+(?:\\[bot\\])?) -->`);
+  for (const comment of [...comments].reverse()) {
+    if (comment.author !== botLogin) continue;
+    const login = pattern.exec(comment.body)?.[1];
+    if (login) return login;
+  }
+  return void 0;
 }
 
 // src/machine/reducer.ts
@@ -81626,21 +81811,22 @@ function commandEnvironment(env, extraNames = []) {
       `command-env names ${refused.join(", ")}, which carry the runner's credentials or the action's inputs; commands never receive them. Remove them from command-env.`
     );
   }
-  const safe = {};
+  const safe2 = {};
   const take = (name) => {
     const value = env[name];
-    if (value !== void 0) safe[name] = value;
+    if (value !== void 0) safe2[name] = value;
   };
   for (const name of passed2) take(name);
   for (const name of Object.keys(env)) if (LOCALE.test(name)) take(name);
   for (const name of extraNames) take(name);
-  safe.CI = "true";
-  return safe;
+  safe2.CI = "true";
+  return safe2;
 }
 
 // src/tools/read-tools.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 import fs4 from "node:fs";
+import path5 from "node:path";
 
 // src/tools/git.ts
 import { execFile as execFile2 } from "node:child_process";
@@ -81782,6 +81968,7 @@ function toSlashes(rel) {
 // src/tools/read-tools.ts
 var MAX_LISTED_PATHS = 2e3;
 var MAX_SEARCH_MATCHES = 200;
+var LISTING_OUTPUT_BUDGET = 14e3;
 var MAX_MATCH_LINE_CHARS = 400;
 var MAX_READ_LINE_BYTES = 4e3;
 var READ_OUTPUT_BUDGET = 14e3;
@@ -81815,21 +82002,27 @@ function listFilesTool(workspace) {
     async run(args) {
       const scope = existingScope(workspace, args.path);
       const pathspec = scope === "." ? [] : [`:(literal)${scope}`];
-      const [listed2, deleted] = await Promise.all([
-        runGit(workspace, ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]),
-        runGit(workspace, ["ls-files", "--deleted", "-z", "--", ...pathspec])
-      ]);
-      const gone = new Set(splitNul(deleted));
+      const listed3 = await runGit(workspace, ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]);
       const matches = globFilter(args.glob, scope);
-      const files = [...new Set(splitNul(listed2))].filter((f) => !gone.has(f) && matches(f)).sort(byCodeUnit);
-      if (files.length === 0) {
+      const candidates = [...new Set(splitNul(listed3))].filter(matches).sort(byCodeUnit);
+      const shown = [];
+      let budget = LISTING_OUTPUT_BUDGET;
+      let next = 0;
+      for (; next < candidates.length && shown.length < MAX_LISTED_PATHS; next++) {
+        const file2 = candidates[next];
+        if (!inWorkTree(workspace, file2)) continue;
+        if (file2.length + 1 > budget && shown.length > 0) break;
+        shown.push(file2);
+        budget -= file2.length + 1;
+      }
+      if (shown.length === 0) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
-      const shown = files.slice(0, MAX_LISTED_PATHS);
       const lines2 = shown.join("\n");
-      if (files.length <= MAX_LISTED_PATHS) return lines2;
+      const notShown = candidates.length - next;
+      if (notShown === 0) return lines2;
       return `${lines2}
-[${files.length - shown.length} more paths not shown; narrow the listing with path or glob]`;
+[${notShown} more paths not shown; narrow the listing with path or glob]`;
     }
   });
 }
@@ -81880,12 +82073,21 @@ function searchTool(workspace) {
       const stdout = await gitGrep(workspace, args.pattern, pathspec);
       const matches = globFilter(args.glob, scope);
       const hits = [];
+      let budget = LISTING_OUTPUT_BUDGET;
+      let full = false;
       let total = 0;
       for (const line of stdout.split("\n")) {
         const hit = parseGrepLine(line);
         if (hit === null || !matches(hit.file)) continue;
         total += 1;
-        if (hits.length < MAX_SEARCH_MATCHES) hits.push(`${hit.file}:${hit.line}: ${clip2(hit.text, MAX_MATCH_LINE_CHARS)}`);
+        if (full) continue;
+        const shown = `${hit.file}:${hit.line}: ${clip2(hit.text, MAX_MATCH_LINE_CHARS)}`;
+        if (shown.length + 1 > budget && hits.length > 0 || hits.length >= MAX_SEARCH_MATCHES) {
+          full = true;
+          continue;
+        }
+        hits.push(shown);
+        budget -= shown.length + 1;
       }
       if (total === 0) return "No matches.";
       if (total <= hits.length) return hits.join("\n");
@@ -82016,6 +82218,13 @@ async function looksBinary(abs) {
     return buffer.subarray(0, bytesRead).includes(0);
   } finally {
     await handle.close();
+  }
+}
+function inWorkTree(workspace, file2) {
+  try {
+    return fs4.lstatSync(path5.join(workspace, file2), { throwIfNoEntry: false }) !== void 0;
+  } catch {
+    return false;
   }
 }
 function statOrNull(abs) {
@@ -82161,11 +82370,11 @@ function authorizeCommand(command, allowedCommands) {
   }
   const argv = parseCommandLine(command);
   if (!isCommandAllowed(argv, allowedCommands)) {
-    const listed2 = allowedCommands.map((p) => `  ${p}`).join("\n");
+    const listed3 = allowedCommands.map((p) => `  ${p}`).join("\n");
     throw new ToolError(
       `Command not allowed: ${command}
 Only commands matching these patterns may run (* is one argument, a final ** any number):
-${listed2}`
+${listed3}`
     );
   }
   return argv;
@@ -82193,8 +82402,8 @@ var KILL_ALL_OF_USER = ["/bin/sh", "-c", "kill -s KILL -- -1"];
 async function prepareCommandUser(user, deps = {}) {
   const name = userNameSchema.safeParse(user);
   if (!name.success) throw new CommandUserError(`command-user ${JSON.stringify(user)} is not a valid user name.`);
-  const path6 = deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
-  const identity = await lookUpUser(name.data, path6);
+  const path7 = deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
+  const identity = await lookUpUser(name.data, path7);
   if (identity.uid === 0) {
     throw new CommandUserError(`command-user ${user} is root (uid 0); name an unprivileged user that exists only to run commands.`);
   }
@@ -82204,12 +82413,12 @@ async function prepareCommandUser(user, deps = {}) {
     );
   }
   const isRoot = deps.isRoot ?? process.getuid?.() === 0;
-  return isRoot ? rootLauncher(identity) : sudoLauncher(identity, deps.sudo ?? "sudo", path6);
+  return isRoot ? rootLauncher(identity) : sudoLauncher(identity, deps.sudo ?? "sudo", path7);
 }
-async function lookUpUser(user, path6 = process.env.PATH ?? "/usr/bin:/bin") {
+async function lookUpUser(user, path7 = process.env.PATH ?? "/usr/bin:/bin") {
   let line;
   try {
-    line = (await run("getent", ["passwd", user], path6)).stdout.split("\n")[0];
+    line = (await run("getent", ["passwd", user], path7)).stdout.split("\n")[0];
   } catch (error63) {
     const failure2 = error63;
     if (failure2.code === "ENOENT") {
@@ -82243,11 +82452,11 @@ function rootLauncher(identity) {
     sweep: () => settle2(KILL_ALL_OF_USER[0], KILL_ALL_OF_USER.slice(1), { uid: identity.uid, gid: identity.gid })
   };
 }
-async function sudoLauncher(identity, sudo, path6) {
+async function sudoLauncher(identity, sudo, path7) {
   const { user, uid } = identity;
   let answer2;
   try {
-    answer2 = (await run(sudo, ["-n", "-u", user, "--", "id", "-u"], path6)).stdout.trim();
+    answer2 = (await run(sudo, ["-n", "-u", user, "--", "id", "-u"], path7)).stdout.trim();
   } catch (error63) {
     const failure2 = error63;
     const why = failure2.code === "ENOENT" ? `${sudo} is not installed` : failure2.detail;
@@ -82262,9 +82471,9 @@ async function sudoLauncher(identity, sudo, path6) {
     user,
     plan: (argv, env) => {
       const full = { ...env, ...ownIdentityEnv(identity) };
-      return { file: sudo, args: sudoArgs(user, full, argv), env: { PATH: full.PATH ?? path6 }, execByEnv: true };
+      return { file: sudo, args: sudoArgs(user, full, argv), env: { PATH: full.PATH ?? path7 }, execByEnv: true };
     },
-    sweep: () => settle2(sudo, ["-n", "-u", user, "--", ...KILL_ALL_OF_USER], { env: { PATH: path6 } })
+    sweep: () => settle2(sudo, ["-n", "-u", user, "--", ...KILL_ALL_OF_USER], { env: { PATH: path7 } })
   };
 }
 function sudoArgs(user, env, argv) {
@@ -82272,9 +82481,9 @@ function sudoArgs(user, env, argv) {
   const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0).map(([name, value]) => `${name}=${value}`);
   return ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv];
 }
-function run(file2, args, path6) {
+function run(file2, args, path7) {
   return new Promise((resolve, reject) => {
-    execFile3(file2, args, { cwd: "/", env: { PATH: path6 }, encoding: "utf8", timeout: 3e4 }, (error63, stdout, stderr) => {
+    execFile3(file2, args, { cwd: "/", env: { PATH: path7 }, encoding: "utf8", timeout: 3e4 }, (error63, stdout, stderr) => {
       if (error63 === null) {
         resolve({ stdout });
         return;
@@ -82564,22 +82773,22 @@ var fieldSchemas = {
 };
 function stagedFieldsSchema(role) {
   const fields = stageableBy[role];
-  const shape = {};
-  for (const field of fields) shape[field] = fieldSchemas[field].optional();
-  const listed2 = fields.join(", ");
-  return external_exports.object(shape, {
-    error: (issue3) => issue3.code === "unrecognized_keys" ? `the ${role} cannot stage ${issue3.keys.join(", ")}; it may stage only ${listed2}` : void 0
+  const shape2 = {};
+  for (const field of fields) shape2[field] = fieldSchemas[field].optional();
+  const listed3 = fields.join(", ");
+  return external_exports.object(shape2, {
+    error: (issue3) => issue3.code === "unrecognized_keys" ? `the ${role} cannot stage ${issue3.keys.join(", ")}; it may stage only ${listed3}` : void 0
   }).strict().refine((staged) => fields.some((field) => staged[field] !== void 0), {
-    message: `stage at least one field: ${listed2}`,
+    message: `stage at least one field: ${listed3}`,
     // Only when the object is otherwise valid: "cannot stage result" says it all for a planner.
     when: (payload) => payload.issues.length === 0
   });
 }
 function createUpdateContextTool(role, stage2) {
-  const listed2 = stageableBy[role].join(", ");
+  const listed3 = stageableBy[role].join(", ");
   return defineTool({
     name: "update_context",
-    description: `Stage context fields for the ${role} (${listed2}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
+    description: `Stage context fields for the ${role} (${listed3}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
     schema: stagedFieldsSchema(role),
     async run(fields) {
       return stage2(fields);
@@ -82589,7 +82798,7 @@ function createUpdateContextTool(role, stage2) {
 
 // src/tools/write-tools.ts
 import fs5 from "node:fs";
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/tools/protected-paths.ts
 var import_picomatch3 = __toESM(require_picomatch2(), 1);
@@ -82644,7 +82853,7 @@ function createWriteTools(workspace, options) {
       if (existed && !fs5.statSync(abs).isFile()) {
         throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
       }
-      await fs5.promises.mkdir(path5.dirname(abs), { recursive: true });
+      await fs5.promises.mkdir(path6.dirname(abs), { recursive: true });
       await fs5.promises.writeFile(abs, args.content, "utf8");
       const bytes2 = Buffer.byteLength(args.content, "utf8");
       return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes2} bytes).`;
@@ -82687,7 +82896,7 @@ function createWriteTools(workspace, options) {
 function writableTarget(workspace, relPath, protectedPaths) {
   const abs = resolveInWorkspace(workspace, relPath);
   const shown = workspaceRelative(workspace, abs);
-  const given = workspaceRelative(workspace, path5.resolve(workspace, relPath));
+  const given = workspaceRelative(workspace, path6.resolve(workspace, relPath));
   for (const candidate of /* @__PURE__ */ new Set([given, shown])) {
     const pattern = matchProtected(candidate, protectedPaths);
     if (pattern !== void 0) {
@@ -82717,7 +82926,7 @@ ${objective.trim()}`;
 }
 function planText(plan) {
   if (!plan) return "## Plan\n\n(no plan)";
-  const steps = plan.steps.map((step, i) => {
+  const steps2 = plan.steps.map((step, i) => {
     const lines2 = [`${i + 1}. ${step.title}`];
     if (step.detail) lines2.push(`   ${step.detail.replace(/\n/g, "\n   ")}`);
     if (step.files?.length) lines2.push(`   Files: ${step.files.join(", ")}`);
@@ -82730,7 +82939,7 @@ ${plan.assumptions.map((a) => `- ${a}`).join("\n")}` : "",
     plan.risks?.length ? `Risks:
 ${plan.risks.map((r) => `- ${r}`).join("\n")}` : ""
   ].filter(Boolean);
-  return ["## Plan", "", ...steps, ...extra.length ? ["", ...extra] : []].join("\n");
+  return ["## Plan", "", ...steps2, ...extra.length ? ["", ...extra] : []].join("\n");
 }
 function historyText(history) {
   if (history.length === 0) return "## History\n\n(no cycle has run)";
@@ -83257,7 +83466,7 @@ async function openWorkBranch(git, options) {
       return pushed;
     },
     async checkpoint(message) {
-      const sha = await commitAll(git, message, author);
+      const sha = await commitAll(git, withTrailers(message, options.trailers ?? []), author);
       if (!sha) return false;
       if (!firstPushChecked) {
         await options.beforeFirstPush();
@@ -83342,7 +83551,8 @@ async function executeLocked(ctx, execution) {
     baseSha: record2.base.sha,
     author,
     checkpointed: checkpoint?.pushed,
-    beforeFirstPush: () => recheckApproval(ctx, record2, planComment?.id, planBody)
+    beforeFirstPush: () => recheckApproval(ctx, record2, planComment?.id, planBody),
+    trailers: commitTrailers({ planId, approvedBy: record2.approvedBy, requestedBy: record2.requestedBy, botLogin: settings.botLogin })
   });
   const credentials = await removePersistedCredentials(ctx.git);
   if (credentials.removed.length) info(`Removed persisted git credentials (${credentials.removed.join(", ")}); plangate passes its token to its own fetch and push only.`);
@@ -83377,9 +83587,11 @@ ${marker2}`;
   };
   const progress = previous ? await thread.updateComment(previous.id, progressBody(team.run.snapshot)) : await thread.postComment(issue3, progressBody(team.run.snapshot), { dedupe: progressMarker(planId) });
   const saveProgress = (s, extra = {}) => thread.updateComment(progress.id, progressBody(s, extra));
+  let cancelled = false;
   const writePlan = async (next) => {
     if (!planComment) return;
-    planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, next))).body;
+    const written = cancelled && next.status !== "executing" ? { ...next, status: "cancelled" } : next;
+    planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, written))).body;
   };
   const commitCycle = async (s) => {
     const cycle = s.context.history.length;
@@ -83387,6 +83599,15 @@ ${marker2}`;
     await work2.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}
 
 Refs #${issue3}`);
+  };
+  const stopIfCancelled = async (s) => {
+    if (!planComment || cancelled || s.state !== "replan" && s.state !== "execute") return;
+    const current = await thread.getComment(planComment.id).catch(() => void 0);
+    if (!current || !isCancelledRecord(ctx, current, planId)) return;
+    cancelled = true;
+    planBody = current.body;
+    const by = cancelledBy(await thread.listComments(issue3).catch(() => []), settings.botLogin, planId);
+    team.run.dispatch({ type: "abort", reason: by ? `cancelled by @${by}` : "cancelled on the thread" });
   };
   let final;
   try {
@@ -83402,6 +83623,7 @@ Refs #${issue3}`);
       onCycle: async (s) => {
         await commitCycle(s);
         await saveProgress(s);
+        await stopIfCancelled(s);
       }
     });
     await commitCycle(final);
@@ -83424,12 +83646,13 @@ Refs #${issue3}`);
   const ended = aborted2 ? { outcome: "aborted", reason: final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : { outcome: "done" };
   if (work2.pushed) {
     await recheckApproval(ctx, record2, planComment?.id, planBody);
-    const finalView = view(final, { ended });
+    const diffStat = await ctx.git(["diff", "--stat=100", `${record2.base.sha}..${work2.pushed}`]).catch(() => "");
+    const finalView = view(final, { ended, diffStat });
     const fits = pullRequestHistoryFits(finalView);
     const body2 = renderPullRequestBody(finalView, fits ? {} : { fullHistoryIn: "comments" });
     let pr;
     try {
-      pr = pullRequest ? await thread.updatePullRequest(pullRequest.number, { body: body2 }) : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record2.base.ref, body: body2, draft: aborted2 });
+      pr = pullRequest ? await thread.updatePullRequest(pullRequest.number, { body: body2 }) : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record2.base.ref, body: body2, draft: aborted2 || settings.prDraft });
     } catch (error63) {
       const { kind, message } = explainGitHubError(error63);
       await saveProgress(final, { interrupted: `the pull request could not be opened: ${message}` }).catch(() => void 0);
@@ -83444,6 +83667,7 @@ Fix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will
       }
       throw error63;
     }
+    if (!pullRequest) await dressPullRequest(ctx, pr.number, record2.approvedBy);
     pullRequest = { number: pr.number, url: pr.url };
     if (!fits) {
       const parts = renderHistoryChunks(final.context.history, planId);
@@ -83465,6 +83689,8 @@ Fix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will
       ended.reason ? `
 Reason: ${ended.reason}` : "",
       "",
+      renderDiagram(final),
+      "",
       renderUsageTable(team.usage()),
       "",
       renderSummaryDetails(final.context)
@@ -83478,6 +83704,19 @@ Reason: ${ended.reason}` : "",
     prUrl: pullRequest?.url,
     usage: team.totals()
   };
+}
+async function dressPullRequest(ctx, number5, approvedBy) {
+  const { thread, settings } = ctx;
+  if (settings.prLabels.length > 0) {
+    await thread.addLabels(number5, settings.prLabels).catch((error63) => {
+      warning(`Could not label pull request #${number5} (${settings.prLabels.join(", ")}): ${explainGitHubError(error63).message}`);
+    });
+  }
+  const account2 = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
+  if (approvedBy === "" || approvedBy.endsWith("[bot]") || account2(approvedBy) === account2(settings.botLogin)) return;
+  await thread.requestReviewers(number5, [approvedBy]).catch((error63) => {
+    warning(`Could not request a review of pull request #${number5} from @${approvedBy}: ${explainGitHubError(error63).message}`);
+  });
 }
 async function trustedCheckpoint(ctx, comment, planId) {
   const run3 = decodeRunRecord(comment.body);
@@ -83494,7 +83733,7 @@ async function recheckApproval(ctx, record2, planCommentId, planBody) {
   const changed = [];
   if (planCommentId !== void 0) {
     const current = await ctx.thread.getComment(planCommentId).catch(() => void 0);
-    if (current?.body !== planBody) changed.push("the plan comment was edited or removed");
+    if (current?.body !== planBody && !(current && isCancelledRecord(ctx, current, record2.planId))) changed.push("the plan comment was edited or removed");
   }
   const issue3 = await ctx.thread.getIssue(record2.issue);
   if (hashIssue(issue3.title, issue3.body) !== record2.issueHash) changed.push(`the title or description of #${record2.issue} changed`);
@@ -84130,6 +84369,159 @@ function renderTaskSummary(trigger, rows) {
   ].join("\n");
 }
 
+// src/render/status.ts
+var nextStep = {
+  proposed: (id) => `Waiting for approval: \`/approve ${id}\`, \`/revise <feedback>\` or \`/cancel\`.`,
+  asking: () => "The planner asked a question: answer it with `/answer <text>`.",
+  executing: () => "Running; `/cancel` stops it before the next cycle and keeps the work.",
+  approved: () => "Approved; the execution is starting."
+};
+function renderStatus(author, view) {
+  const links = [
+    `[plan comment](${view.planUrl})`,
+    ...view.branch ? [`branch [${code(view.branch.name)}](${view.branch.url})`] : [],
+    ...view.pullRequest ? [`pull request [#${view.pullRequest.number}](${view.pullRequest.url})`] : [],
+    ...view.jobUrl ? [`[job](${view.jobUrl})`] : []
+  ];
+  const next = nextStep[view.status]?.(view.planId);
+  const lines2 = [
+    `@${author} plan ${code(view.planId)} is **${view.status}**${view.note ? ` (${view.note})` : ""}.`,
+    "",
+    `- state: ${code(view.state)}; steps: ${view.steps}; cycles: ${view.cycles} of at most ${view.maxIterations}`,
+    `- cost so far: ${formatCost(view.costUsd)}`,
+    `- asked by @${view.requestedBy}${view.approvedBy ? `, approved by @${view.approvedBy}` : ""}`,
+    `- ${links.join(" \xB7 ")}`,
+    ...next ? ["", next] : []
+  ];
+  return fitBody(lines2.join("\n"));
+}
+
+// src/flows/status.ts
+async function statusFlow(ctx, command) {
+  const { thread, settings } = ctx;
+  const issue3 = command.thread.number;
+  const allowed = await refuseUnlessRole(thread, command, "/status", "read", "Ask a collaborator of this repository.");
+  if ("refused" in allowed) return allowed.refused;
+  const comments = await thread.listComments(issue3);
+  const live = await findLiveRecord(ctx, comments);
+  if (!live.ok) {
+    await thread.postComment(issue3, `@${command.author} ${live.refusal}
+
+${live.fix}`);
+    return { outcome: "answered" };
+  }
+  const { record: record2, comment } = live;
+  const progress = comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(record2.planId)));
+  const run3 = progress ? decodeRunRecord(progress.body) : void 0;
+  const checkpoint = run3?.planId === record2.planId ? run3 : void 0;
+  const snapshot = checkpoint?.snapshot ?? record2.snapshot;
+  const { serverUrl, owner, repo } = settings.runner;
+  const branch = record2.branch;
+  const pullRequest = record2.pullRequest ?? checkpoint?.pullRequest;
+  const body2 = renderStatus(command.author, {
+    planId: record2.planId,
+    status: record2.status,
+    state: snapshot.state,
+    requestedBy: record2.requestedBy,
+    ...record2.approvedBy ? { approvedBy: record2.approvedBy } : {},
+    planUrl: comment.url,
+    steps: snapshot.context.plan?.steps.length ?? 0,
+    cycles: snapshot.context.history.length,
+    maxIterations: snapshot.policy.maxIterations,
+    // The checkpoint's ledger starts from the planning usage, so it covers the whole story.
+    costUsd: totalCost(checkpoint?.usage ?? record2.usage, settings.prices),
+    ...branch ? { branch: { name: branch, url: `${serverUrl}/${owner}/${repo}/tree/${branch}` } } : {},
+    ...pullRequest ? { pullRequest } : {},
+    ...checkpoint?.runId ? { jobUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${checkpoint.runId}` } : {},
+    ...record2.supersededBy ? { note: `superseded by plan \`${record2.supersededBy}\`` } : {}
+  });
+  await thread.postComment(issue3, body2);
+  await thread.react(command.commentId, "eyes").catch(() => void 0);
+  return { outcome: "answered", planId: record2.planId };
+}
+
+// src/flows/cancel.ts
+async function cancelFlow(ctx, command) {
+  const { thread, settings } = ctx;
+  const issue3 = command.thread.number;
+  const no = (reason, fix) => refuse(thread, command, "/cancel", reason, fix);
+  const allowed = await refuseUnlessRole(thread, command, "/cancel", settings.triggerPermission, "Ask a maintainer to cancel the plan.");
+  if ("refused" in allowed) return allowed.refused;
+  const comments = await thread.listComments(issue3);
+  const edited = await refuseIfEdited(ctx, command, "/cancel", comments);
+  if (edited) return edited;
+  const live = await findLiveRecord(ctx, comments);
+  if (!live.ok) return no(live.refusal, live.fix);
+  const { comment, record: record2 } = live;
+  const id = record2.planId;
+  let said;
+  switch (record2.status) {
+    case "proposed":
+    case "asking":
+    case "answered":
+      said = `plan \`${id}\` is cancelled; it can no longer be approved. Ask for a new one with \`/plan\`.`;
+      break;
+    case "approved":
+    case "executing":
+      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
+      break;
+    default:
+      return no(`plan \`${id}\` is already ${record2.status}.`, "There is nothing to cancel; ask for a new plan with `/plan`.");
+  }
+  await thread.updateComment(comment.id, renderRecord(ctx, { ...record2, status: "cancelled" }));
+  notice(`Plan ${id} was cancelled by @${command.author}.`);
+  await thread.postComment(issue3, `@${command.author} ${said}
+${cancelMarker(id, command.author)}`);
+  await thread.react(command.commentId, "+1").catch(() => void 0);
+  return { outcome: "aborted", planId: id };
+}
+
+// src/render/help.ts
+var maxListed = 20;
+var listed2 = (patterns) => {
+  const shown = patterns.slice(0, maxListed).map(code).join(", ");
+  return patterns.length > maxListed ? `${shown} and ${patterns.length - maxListed} more` : shown;
+};
+function renderHelp(author, settings, unknown2) {
+  const trigger = code(settings.triggerPermission);
+  const approve = code(settings.approvePermission);
+  const head = unknown2 === void 0 ? `@${author} plangate\u2019s commands on this repository:` : `@${author} unknown command ${code(`/${unknown2}`)}. plangate\u2019s commands on this repository:`;
+  const commands = settings.allowedCommands;
+  const lines2 = [
+    head,
+    "",
+    "| Command | What it does | Who may use it |",
+    "| --- | --- | --- |",
+    `| \`/plan <objective>\` | The planner posts a plan for the objective (or the issue itself). | ${trigger} or higher |`,
+    `| \`/approve [plan-id]\` | Runs the live plan; with an id, only if it is still the live one. | ${approve} or higher |`,
+    `| \`/revise <feedback>\` | The planner plans again from the live plan and the feedback. | ${trigger} or higher |`,
+    `| \`/answer <text>\` | Answers the planner\u2019s question. | the requester or ${trigger} or higher |`,
+    `| \`/status\` | Where the live plan stands: status, cycles, cost, links. | ${code("read")} or higher |`,
+    `| \`/cancel\` | Withdraws the live plan; a running execution stops before its next cycle and keeps its work. | ${trigger} or higher |`,
+    `| \`/help\` | This list. | ${code("read")} or higher |`,
+    "",
+    "Settings:",
+    `- policy: ${code(settings.policy)}`,
+    `- trigger permission: ${trigger}; approve permission: ${approve}`,
+    commands.length === 0 ? "- allowed commands: none (the executor can read and write files but run no command)" : `- allowed commands (${commands.length}): ${listed2(commands)}`,
+    settings.protectedPaths.length === 0 ? "- protected paths: none" : `- protected paths: ${listed2(settings.protectedPaths)}`,
+    "",
+    "The command goes on the first line of a new comment."
+  ];
+  return fitBody(lines2.join("\n"));
+}
+
+// src/flows/help.ts
+async function helpFlow(ctx, command) {
+  const { thread, settings } = ctx;
+  const name = command.unknown === void 0 ? "/help" : `/${command.unknown}`;
+  const allowed = await refuseUnlessRole(thread, command, name, "read", "Ask a collaborator of this repository.");
+  if ("refused" in allowed) return allowed.refused;
+  await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
+  await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused").catch(() => void 0);
+  return { outcome: command.unknown === void 0 ? "answered" : "refused" };
+}
+
 // src/main.ts
 async function run2() {
   let secrets = [];
@@ -84173,6 +84565,12 @@ function dispatch(ctx, command) {
       return reviseFlow(ctx, command);
     case "answer":
       return answerFlow(ctx, command);
+    case "status":
+      return statusFlow(ctx, command);
+    case "cancel":
+      return cancelFlow(ctx, command);
+    case "help":
+      return helpFlow(ctx, command);
   }
 }
 function readCommand(settings) {

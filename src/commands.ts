@@ -49,6 +49,10 @@ export type Command =
   | ({ kind: 'approve'; planId?: string } & CommandSource)
   | ({ kind: 'revise'; feedback: string } & CommandSource)
   | ({ kind: 'answer'; text: string } & CommandSource)
+  | ({ kind: 'status' } & CommandSource)
+  | ({ kind: 'cancel' } & CommandSource)
+  /** `/help`, or any other `/word` a maintainer guessed: `unknown` names it so the reply can say so. */
+  | ({ kind: 'help'; unknown?: string } & CommandSource)
   | { kind: 'maintain'; trigger: MaintenanceTrigger }
   | { kind: 'ignore'; reason: string };
 
@@ -94,12 +98,17 @@ export function isBot(user: { login: string; type?: string | undefined }): boole
   return user.type === 'Bot' || user.login.endsWith('[bot]');
 }
 
-/** Reads the first line as a command; the objective may continue on the following lines. */
+/**
+ * Reads the first line as a command; the objective may continue on the following lines. A `/word`
+ * plangate does not know is returned as `unknown`, so a guess gets the command list instead of silence.
+ */
 export function parseCommentCommand(
   text: string,
 ):
   | { name: 'plan' | 'revise' | 'answer'; rest: string }
   | { name: 'approve'; planId?: string; invalidId?: string }
+  | { name: 'status' | 'cancel' | 'help' }
+  | { name: 'unknown'; command: string }
   | undefined {
   const normalized = text.replace(/\r\n?/g, '\n').trimStart();
   const newline = normalized.indexOf('\n');
@@ -117,7 +126,8 @@ export function parseCommentCommand(
     const id = args.split(/\s+/)[0] ?? '';
     return planIdPattern.test(id) ? { name: 'approve', planId: id } : { name: 'approve', invalidId: id };
   }
-  return undefined;
+  if (name === 'status' || name === 'cancel' || name === 'help') return { name };
+  return { name: 'unknown', command: name };
 }
 
 /**
@@ -151,6 +161,14 @@ export function commandFromIssueComment(payload: unknown, botLogin: string, allo
   if (parsedCommand.name === 'approve') {
     // A malformed id is kept as given so the refusal can quote it.
     return { kind: 'approve', planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
+  }
+  switch (parsedCommand.name) {
+    case 'status':
+    case 'cancel':
+    case 'help':
+      return { kind: parsedCommand.name, ...source };
+    case 'unknown':
+      return { kind: 'help', unknown: parsedCommand.command, ...source };
   }
   const { rest } = parsedCommand;
   switch (parsedCommand.name) {

@@ -15,6 +15,9 @@ import { planFlow } from './flows/plan.js';
 import { reviseFlow } from './flows/revise.js';
 import { answerFlow } from './flows/answer.js';
 import { maintainFlow } from './flows/maintain.js';
+import { statusFlow } from './flows/status.js';
+import { cancelFlow } from './flows/cancel.js';
+import { helpFlow } from './flows/help.js';
 import { redact } from './redact.js';
 
 /**
@@ -64,6 +67,12 @@ function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 
       return reviseFlow(ctx, command);
     case 'answer':
       return answerFlow(ctx, command);
+    case 'status':
+      return statusFlow(ctx, command);
+    case 'cancel':
+      return cancelFlow(ctx, command);
+    case 'help':
+      return helpFlow(ctx, command);
   }
 }
 

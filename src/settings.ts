@@ -49,6 +49,10 @@ export interface Settings {
   /** USD the run may cost; undefined: no limit. */
   maxCostUsd?: number;
   branchPrefix: string;
+  /** Open the pull request as a draft even when the run finished; an aborted run's is a draft regardless. */
+  prDraft: boolean;
+  /** Labels added to the pull request plangate opens. */
+  prLabels: string[];
   /** Empty means: the repository's default branch (or a pull request's head). */
   baseBranch: string;
   botLogin: string;
@@ -141,6 +145,19 @@ function lines(name: string): string[] {
     .getMultilineInput(name)
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** Labels come one a line or comma-separated; GitHub treats names case-insensitively, so duplicates go. */
+function labelList(values: string[]): string[] {
+  const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    if (name.length > 50) throw new SettingsError(`Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`);
+    const key = name.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 const orDefault = (values: string[], fallback: string[]): string[] => (values.length > 0 ? values : fallback);
@@ -251,6 +268,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     timeoutMinutes: input('timeout-minutes', optionalPositive),
     maxCostUsd: input('max-cost-usd', optionalPositive),
     branchPrefix: input('branch-prefix', withDefault('plangate/').pipe(branchPrefixSchema)),
+    prDraft: input('pr-draft', withDefault('false').pipe(booleanInput)),
+    prLabels: labelList(lines('pr-labels')),
     baseBranch: input('base-branch', z.string().trim()),
     botLogin: input('bot-login', withDefault('github-actions[bot]')),
     allowedBots: lines('allowed-bots'),

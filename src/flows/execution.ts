@@ -14,10 +14,13 @@ import { renderSummaryDetails } from '../render/summary-details.js';
 import { createBudget } from '../agents/budget.js';
 import type { RunView } from '../render/run-view.js';
 import { renderUsageTable } from '../render/usage-table.js';
+import { commitTrailers } from '../render/commit-trailers.js';
+import { renderDiagram } from '../render/diagram.js';
 import { botIdentity } from '../repo/git.js';
 import { removePersistedCredentials } from '../repo/git-credentials.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { renderRecord } from './live-record.js';
+import { cancelledBy, isCancelledRecord } from './cancellation.js';
 import { startTeamRun } from './run-team.js';
 import { ForeignPushError, openWorkBranch, PushDeniedError } from './work-branch.js';
 import { refuse } from './refuse.js';
@@ -93,6 +96,7 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     author,
     checkpointed: checkpoint?.pushed,
     beforeFirstPush: () => recheckApproval(ctx, record, planComment?.id, planBody),
+    trailers: commitTrailers({ planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin }),
   });
   // Commands may read the workspace: credentials a checkout persisted there must go first.
   const credentials = await removePersistedCredentials(ctx.git);
@@ -131,15 +135,32 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     ? await thread.updateComment(previous.id, progressBody(team.run.snapshot))
     : await thread.postComment(issue, progressBody(team.run.snapshot), { dedupe: progressMarker(planId) });
   const saveProgress = (s: Snapshot, extra: Partial<RunView> = {}) => thread.updateComment(progress.id, progressBody(s, extra));
+  /** Set once a `/cancel` is seen: the run's end then keeps the record `cancelled`. */
+  let cancelled = false;
   const writePlan = async (next: PlanRecord) => {
     if (!planComment) return;
+    const written = cancelled && next.status !== 'executing' ? { ...next, status: 'cancelled' as const } : next;
     // What GitHub stored is what a later check compares against.
-    planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, next))).body;
+    planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, written))).body;
   };
   const commitCycle = async (s: Snapshot) => {
     const cycle = s.context.history.length;
     const title = (s.context.history.at(-1)?.directive.split('\n')[0] ?? '').slice(0, 60);
     await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}\n\nRefs #${issue}`);
+  };
+
+  /**
+   * `/cancel` runs in another job and only marks the plan comment; one read per cycle sees it, and a
+   * host abort sends the run down the ordinary abort path: commit, push, draft pull request.
+   */
+  const stopIfCancelled = async (s: Snapshot) => {
+    if (!planComment || cancelled || (s.state !== 'replan' && s.state !== 'execute')) return;
+    const current = await thread.getComment(planComment.id).catch(() => undefined);
+    if (!current || !isCancelledRecord(ctx, current, planId)) return;
+    cancelled = true;
+    planBody = current.body;
+    const by = cancelledBy(await thread.listComments(issue).catch(() => []), settings.botLogin, planId);
+    team.run.dispatch({ type: 'abort', reason: by ? `cancelled by @${by}` : 'cancelled on the thread' });
   };
 
   let final: Snapshot;
@@ -156,6 +177,7 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
       onCycle: async (s) => {
         await commitCycle(s);
         await saveProgress(s);
+        await stopIfCancelled(s);
       },
     });
     // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too.
@@ -184,14 +206,16 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   if (work.pushed) {
     // Right before the pull request asks anyone to merge it, the approval must still hold.
     await recheckApproval(ctx, record, planComment?.id, planBody);
-    const finalView = view(final, { ended });
+    // What a reviewer will find in the files tab, in short; a failing diff only costs the section.
+    const diffStat = await ctx.git(['diff', '--stat=100', `${record.base.sha}..${work.pushed}`]).catch(() => '');
+    const finalView = view(final, { ended, diffStat });
     const fits = pullRequestHistoryFits(finalView);
     const body = renderPullRequestBody(finalView, fits ? {} : { fullHistoryIn: 'comments' });
     let pr: { number: number; url: string };
     try {
       pr = pullRequest
         ? await thread.updatePullRequest(pullRequest.number, { body })
-        : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record.base.ref, body, draft: aborted });
+        : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record.base.ref, body, draft: aborted || settings.prDraft });
     } catch (error) {
       // The work is pushed and checkpointed as finished: a re-run only opens the pull request.
       const { kind, message } = explainGitHubError(error);
@@ -205,6 +229,7 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
       }
       throw error;
     }
+    if (!pullRequest) await dressPullRequest(ctx, pr.number, record.approvedBy);
     pullRequest = { number: pr.number, url: pr.url };
     if (!fits) {
       // The PR body says where the full history is: here, in parts, each posted once.
@@ -227,6 +252,8 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
       pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : 'No changes were made, so no pull request was opened.',
       ended.reason ? `\nReason: ${ended.reason}` : '',
       '',
+      renderDiagram(final),
+      '',
       renderUsageTable(team.usage()),
       '',
       renderSummaryDetails(final.context),
@@ -240,6 +267,25 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     prUrl: pullRequest?.url,
     usage: team.totals(),
   };
+}
+
+/**
+ * Labels and the approver as reviewer make the pull request land in the queues maintainers watch.
+ * Neither is worth failing a run whose work is already pushed: a refusal becomes a warning.
+ */
+async function dressPullRequest(ctx: RunContext, number: number, approvedBy: string): Promise<void> {
+  const { thread, settings } = ctx;
+  if (settings.prLabels.length > 0) {
+    await thread.addLabels(number, settings.prLabels).catch((error: unknown) => {
+      core.warning(`Could not label pull request #${number} (${settings.prLabels.join(', ')}): ${explainGitHubError(error).message}`);
+    });
+  }
+  // GitHub refuses a review request to the pull request's author, which is the bot itself.
+  const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
+  if (approvedBy === '' || approvedBy.endsWith('[bot]') || account(approvedBy) === account(settings.botLogin)) return;
+  await thread.requestReviewers(number, [approvedBy]).catch((error: unknown) => {
+    core.warning(`Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error).message}`);
+  });
 }
 
 /**
@@ -266,7 +312,8 @@ async function recheckApproval(ctx: RunContext, record: PlanRecord, planCommentI
   const changed: string[] = [];
   if (planCommentId !== undefined) {
     const current = await ctx.thread.getComment(planCommentId).catch(() => undefined);
-    if (current?.body !== planBody) changed.push('the plan comment was edited or removed');
+    // A cancellation that lands after the last cycle's check is not an edit: the work is kept and published.
+    if (current?.body !== planBody && !(current && isCancelledRecord(ctx, current, record.planId))) changed.push('the plan comment was edited or removed');
   }
   const issue = await ctx.thread.getIssue(record.issue);
   if (hashIssue(issue.title, issue.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { GitError, type Git } from '../repo/git.js';
 import { commitAll, fetchBranch, pushWithLease, startBranch } from '../repo/branch.js';
+import { withTrailers } from '../render/commit-trailers.js';
 
 /**
  * The work branch as an execution sees it: started fresh from the plan's base commit or resumed
@@ -44,6 +45,8 @@ export interface WorkBranchOptions {
   checkpointed?: string;
   /** Runs right before the first push of this attempt: the approval must still hold then. */
   beforeFirstPush(): Promise<void>;
+  /** Trailer lines added to every commit's message, so none of plangate's commits goes without them. */
+  trailers?: readonly string[];
 }
 
 export async function openWorkBranch(git: Git, options: WorkBranchOptions): Promise<WorkBranch> {
@@ -67,7 +70,7 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
       return pushed;
     },
     async checkpoint(message) {
-      const sha = await commitAll(git, message, author);
+      const sha = await commitAll(git, withTrailers(message, options.trailers ?? []), author);
       if (!sha) return false;
       if (!firstPushChecked) {
         await options.beforeFirstPush();

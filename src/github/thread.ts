@@ -102,6 +102,13 @@ export interface Thread {
    */
   createPullRequest(input: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
   updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest>;
+  /**
+   * Asks users to review a pull request; returns the logins GitHub lists as requested afterwards.
+   * GitHub refuses (422) the pull request's author and non-collaborators: the caller decides whether that matters.
+   */
+  requestReviewers(pullNumber: number, reviewers: readonly string[]): Promise<string[]>;
+  /** Adds labels to an issue or pull request (creating unknown ones, as GitHub does); returns all its labels. */
+  addLabels(issue: number, labels: readonly string[]): Promise<string[]>;
   /** The oldest open issue (not pull request) carrying `label`: how a task finds its tracking issue again. */
   findOpenIssue(label: string): Promise<IssueRef | undefined>;
   createIssue(input: { title: string; body: string; labels: string[]; assignees: string[] }): Promise<IssueRef>;
@@ -370,5 +377,15 @@ export function createThread(
       return pull;
     },
     updatePullRequest,
+    async requestReviewers(pullNumber, reviewers) {
+      // Requesting the same reviewer twice leaves one request, so plugin retries stay on.
+      const { data } = await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: [...reviewers] });
+      return (data.requested_reviewers ?? []).map((user) => user.login);
+    },
+    async addLabels(issue, labels) {
+      // Adding a label it already has changes nothing, so plugin retries stay on.
+      const { data } = await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] });
+      return data.map((label) => label.name);
+    },
   };
 }

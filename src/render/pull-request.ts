@@ -1,5 +1,7 @@
 import { renderHistory, renderHistoryLines } from './history.js';
 import { clip, fitBody, githubBodyLimit } from './limits.js';
+import { renderDiagram } from './diagram.js';
+import { renderDiffStat } from './diff-stat.js';
 import { code, escapeHtml } from './markdown.js';
 import { renderObjective, renderPlanWithin, type StepsNotice } from './plan-comment.js';
 import { stepsDone } from './progress-comment.js';
@@ -75,7 +77,11 @@ function layout(view: RunView): Layout {
     : lastResult
       ? `_No summary was written; the executor's last result:_\n\n${escapeHtml(clip(lastResult, summaryMax))}`
       : '_No summary was written._';
-  const summary = `\n\n## Summary\n\n${summaryText}`;
+  // Both are bounded (files and transitions), so they sit in the part that is always shown whole,
+  // right after the summary: what changed and how the run got there, before the cycle-by-cycle detail.
+  const changes = view.diffStat ? renderDiffStat(view.diffStat) : '';
+  const path = `\n\n## Path\n\n${renderDiagram(view.snapshot)}`;
+  const summary = `\n\n## Summary\n\n${summaryText}${changes ? `\n\n${changes}` : ''}${path}`;
   const after = `\n\n## Usage\n\n${renderUsageTable(view.usage)}\n\n<!-- plangate:pr ${view.planId} -->`;
 
   const { plan, history } = context;

@@ -18,6 +18,8 @@ export interface RunView {
   notice?: string;
   /** Set when the run stopped on an error it can resume from. */
   interrupted?: string;
+  /** `git diff --stat` of the work branch against the plan's base, raw; the pull request bounds it. */
+  diffStat?: string;
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

@@ -154,6 +154,7 @@ const DOC = {
   createPull: `${DOCS}/pulls/pulls#create-a-pull-request`,
   getPull: `${DOCS}/pulls/pulls#get-a-pull-request`,
   updatePull: `${DOCS}/pulls/pulls#update-a-pull-request`,
+  requestReviewers: `${DOCS}/pulls/review-requests#request-reviewers-for-a-pull-request`,
 } as const;
 
 /**
@@ -429,7 +430,47 @@ export const ROUTES: readonly Route[] = [
       return { status: 200, body: state.pullJson(issue) };
     },
   },
+  {
+    method: 'POST',
+    template: '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
+    docs: DOC.requestReviewers,
+    writes: 'pull-requests',
+    handle: (state, request) => requestReviewers(state, request),
+  },
 ];
+
+/** Review requests, refused for the author and for non-collaborators in GitHub's words. */
+function requestReviewers(state: GitHubState, request: RouteRequest): Reply {
+  const docs = DOC.requestReviewers;
+  const issue = state.issues.get(issueNumber(request, 'pull_number') ?? -1);
+  if (!issue?.pull) return notFound(docs);
+  const schema = z.object({ reviewers: z.array(z.string()).optional(), team_reviewers: z.array(z.string()).optional() });
+  const parsed = parseBody(schema, request.body ?? {}, docs);
+  if (!parsed.ok) return parsed.reply;
+  const reviewers = parsed.value.reviewers ?? [];
+  if (reviewers.some((login) => login.toLowerCase() === issue.user.login.toLowerCase())) {
+    return errorReply(422, 'Review cannot be requested from pull request author.', docs);
+  }
+  const outsider = reviewers.some((login) => {
+    const role = state.roleOf(login);
+    return role === undefined || role === 'none';
+  });
+  if (outsider) {
+    return errorReply(
+      422,
+      `Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the ${state.ctx.owner}/${state.ctx.repo} repository.`,
+      docs,
+    );
+  }
+  const pull = issue.pull;
+  const requested = [...(pull.requestedReviewers ?? [])];
+  for (const login of reviewers) {
+    if (!requested.some((user) => user.login.toLowerCase() === login.toLowerCase())) requested.push(state.user(login));
+  }
+  pull.requestedReviewers = requested;
+  issue.updatedAt = state.now();
+  return created(state.pullSimpleJson(issue));
+}
 
 /** `head` filters are `owner:branch`; a bare branch name is accepted too. */
 function headMatches(filter: string, owner: string, branch: string): boolean {

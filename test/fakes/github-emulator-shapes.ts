@@ -42,6 +42,8 @@ export interface PullRecord {
   headSha: string;
   baseSha: string;
   draft: boolean;
+  /** Users asked to review, in the order they were asked; absent means none. */
+  requestedReviewers?: UserRecord[];
   stats: { commits: number; additions: number; deletions: number; changedFiles: number };
 }
 
@@ -404,7 +406,7 @@ export function pullSimpleShape(
     merge_commit_sha: null,
     assignee: null,
     assignees: [],
-    requested_reviewers: [],
+    requested_reviewers: (pull.requestedReviewers ?? []).map((user) => userShape(ctx, user)),
     requested_teams: [],
     head: branchShape(ctx, pull.head, pull.headSha),
     base: branchShape(ctx, pull.base, pull.baseSha),

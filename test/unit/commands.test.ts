@@ -59,10 +59,16 @@ describe('parseCommentCommand', () => {
     expect(parseCommentCommand('/approve 0a1b')).toEqual({ name: 'approve', invalidId: '0a1b' });
   });
 
-  it('ignores unknown commands, near misses and commands not on the first line', () => {
-    for (const text of ['/foo bar', '/plans x', '/plan: x', '/approved', 'please /plan this', 'hello\n/plan x', '', 'plan x']) {
+  it('ignores text that is no command and commands not on the first line', () => {
+    for (const text of ['/plan: x', '/path/to/file is broken', 'please /plan this', 'hello\n/plan x', '', 'plan x']) {
       expect(parseCommentCommand(text), text).toBeUndefined();
     }
+  });
+
+  it('names unknown commands and near misses, so they can be answered with the command list', () => {
+    expect(parseCommentCommand('/foo bar')).toEqual({ name: 'unknown', command: 'foo' });
+    expect(parseCommentCommand('/plans x')).toEqual({ name: 'unknown', command: 'plans' });
+    expect(parseCommentCommand('/Approved')).toEqual({ name: 'unknown', command: 'approved' });
   });
 });
 
@@ -102,8 +108,8 @@ describe('commandFromIssueComment', () => {
     expect(commandFromIssueComment(payload('/approve nonsense'), botLogin)).toMatchObject({ kind: 'approve', planId: 'nonsense' });
   });
 
-  it('ignores unknown commands and ordinary text', () => {
-    for (const body of ['/foo', 'Thanks, looks good!', '']) {
+  it('ignores ordinary text', () => {
+    for (const body of ['Thanks, looks good!', 'see /src/main.ts for why', '']) {
       expect(commandFromIssueComment(payload(body), botLogin)).toEqual({
         kind: 'ignore',
         reason: 'the comment’s first line is not a plangate command',

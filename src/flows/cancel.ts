@@ -1,0 +1,47 @@
+import * as core from '@actions/core';
+import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
+import { cancelMarker } from './cancellation.js';
+import { refuseIfEdited } from './command-comment.js';
+import { findLiveRecord, renderRecord } from './live-record.js';
+import { refuse, refuseUnlessRole } from './refuse.js';
+
+/**
+ * `/cancel`: withdraws the live plan. The record keeps everything but its status, so the comment
+ * stays verifiable and a later `/approve` is refused by status. A running execution is not stopped
+ * from here (it runs in another job): it reads the status once per cycle, stops before the next
+ * one and opens a draft pull request with what it has.
+ */
+export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>): Promise<FlowResult> {
+  const { thread, settings } = ctx;
+  const issue = command.thread.number;
+  const no = (reason: string, fix: string) => refuse(thread, command, '/cancel', reason, fix);
+  const allowed = await refuseUnlessRole(thread, command, '/cancel', settings.triggerPermission, 'Ask a maintainer to cancel the plan.');
+  if ('refused' in allowed) return allowed.refused;
+  const comments = await thread.listComments(issue);
+  const edited = await refuseIfEdited(ctx, command, '/cancel', comments);
+  if (edited) return edited;
+  const live = await findLiveRecord(ctx, comments);
+  if (!live.ok) return no(live.refusal, live.fix);
+  const { comment, record } = live;
+  const id = record.planId;
+  let said: string;
+  switch (record.status) {
+    case 'proposed':
+    case 'asking':
+    case 'answered':
+      said = `plan \`${id}\` is cancelled; it can no longer be approved. Ask for a new one with \`/plan\`.`;
+      break;
+    case 'approved':
+    case 'executing':
+      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
+      break;
+    default:
+      return no(`plan \`${id}\` is already ${record.status}.`, 'There is nothing to cancel; ask for a new plan with `/plan`.');
+  }
+  await thread.updateComment(comment.id, renderRecord(ctx, { ...record, status: 'cancelled' }));
+  core.notice(`Plan ${id} was cancelled by @${command.author}.`);
+  // The marker tells a running execution who cancelled, for the reason its pull request gives.
+  await thread.postComment(issue, `@${command.author} ${said}\n${cancelMarker(id, command.author)}`);
+  await thread.react(command.commentId, '+1').catch(() => undefined);
+  return { outcome: 'aborted', planId: id };
+}

@@ -1,0 +1,56 @@
+import type { RepoRole } from '../permissions.js';
+import type { RunPolicy } from '../run-policy.js';
+import { fitBody } from './limits.js';
+import { code } from './markdown.js';
+
+/** The repository settings `/help` shows: what a maintainer needs to know before their first command. */
+export interface HelpSettings {
+  policy: RunPolicy;
+  triggerPermission: RepoRole;
+  approvePermission: RepoRole;
+  allowedCommands: readonly string[];
+  protectedPaths: readonly string[];
+}
+
+/** Long pattern lists are cut here: the reply is a summary, the workflow file holds the rest. */
+const maxListed = 20;
+
+const listed = (patterns: readonly string[]) => {
+  const shown = patterns.slice(0, maxListed).map(code).join(', ');
+  return patterns.length > maxListed ? `${shown} and ${patterns.length - maxListed} more` : shown;
+};
+
+/**
+ * The reply to `/help`, and to any `/word` plangate does not know: a guessed command gets the list
+ * of real ones with who may use them here, instead of silence.
+ */
+export function renderHelp(author: string, settings: HelpSettings, unknown?: string): string {
+  const trigger = code(settings.triggerPermission);
+  const approve = code(settings.approvePermission);
+  const head = unknown === undefined ? `@${author} plangate’s commands on this repository:` : `@${author} unknown command ${code(`/${unknown}`)}. plangate’s commands on this repository:`;
+  const commands = settings.allowedCommands;
+  const lines = [
+    head,
+    '',
+    '| Command | What it does | Who may use it |',
+    '| --- | --- | --- |',
+    `| \`/plan <objective>\` | The planner posts a plan for the objective (or the issue itself). | ${trigger} or higher |`,
+    `| \`/approve [plan-id]\` | Runs the live plan; with an id, only if it is still the live one. | ${approve} or higher |`,
+    `| \`/revise <feedback>\` | The planner plans again from the live plan and the feedback. | ${trigger} or higher |`,
+    `| \`/answer <text>\` | Answers the planner’s question. | the requester or ${trigger} or higher |`,
+    `| \`/status\` | Where the live plan stands: status, cycles, cost, links. | ${code('read')} or higher |`,
+    `| \`/cancel\` | Withdraws the live plan; a running execution stops before its next cycle and keeps its work. | ${trigger} or higher |`,
+    `| \`/help\` | This list. | ${code('read')} or higher |`,
+    '',
+    'Settings:',
+    `- policy: ${code(settings.policy)}`,
+    `- trigger permission: ${trigger}; approve permission: ${approve}`,
+    commands.length === 0
+      ? '- allowed commands: none (the executor can read and write files but run no command)'
+      : `- allowed commands (${commands.length}): ${listed(commands)}`,
+    settings.protectedPaths.length === 0 ? '- protected paths: none' : `- protected paths: ${listed(settings.protectedPaths)}`,
+    '',
+    'The command goes on the first line of a new comment.',
+  ];
+  return fitBody(lines.join('\n'));
+}

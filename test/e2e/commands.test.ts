@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toolCall, type Reply } from '../fakes/scripted-model.js';
+import { issueCommentPayload } from '../fakes/payloads.js';
+import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+
+/**
+ * The commands a maintainer would guess, against the bundled action: /status before and after
+ * approval, /cancel of a waiting plan and of a running one, /help, and an unknown command.
+ */
+
+const bot = 'github-actions[bot]';
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
+const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
+const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
+
+function event(w: World, issue: number, login: string, body: string) {
+  const issueData = w.gh.issue(issue);
+  if (!issueData) throw new Error(`no issue ${issue}`);
+  const created = w.gh.addComment(issue, { login, body });
+  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
+}
+const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
+const planComment = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1')).at(-1) ?? '';
+const executorRequests = (w: World) => w.model.requests.filter((r) => r.model === 'executor').length;
+
+async function setup(script: Record<string, Reply[]>) {
+  world = await createWorld(script);
+  world.gh.setPermission('mona', 'maintain');
+  const issue = world.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
+  return { w: world, issue };
+}
+
+async function run(w: World, issue: number, body: string, login = 'mona', inputs: Record<string, string> = {}): Promise<ActionRun> {
+  w.freshCheckout();
+  return w.runAction(event(w, issue, login, body), inputs);
+}
+
+describe('/status', () => {
+  it('says where the plan stands before and after approval, with its links', async () => {
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' })],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    const planId = planned.outputs['plan-id'] ?? '';
+
+    // Reading status is harmless: `read` is enough.
+    const before = await run(w, issue, '/status', 'visitor');
+    expect(before.outputs.outcome, before.stdout + before.stderr).toBe('answered');
+    const waiting = botComments(w, issue).at(-1) ?? '';
+    expect(waiting).toContain(`@visitor plan \`${planId}\` is **proposed**`);
+    expect(waiting).toContain('cycles: 0 of at most');
+    expect(waiting).toContain(`\`/approve ${planId}\``);
+    expect(waiting).toMatch(/\[plan comment\]\(http[^)]+#issuecomment-\d+\)/);
+    expect(waiting).not.toContain('pull request [#');
+
+    const approved = await run(w, issue, '/approve');
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+    const after = await run(w, issue, '/status');
+    expect(after.outputs.outcome).toBe('answered');
+    const finished = botComments(w, issue).at(-1) ?? '';
+    expect(finished).toContain(`plan \`${planId}\` is **done**`);
+    expect(finished).toContain('cycles: 1 of at most');
+    expect(finished).toContain('approved by @mona');
+    expect(finished).toContain(`branch [\`plangate/${issue}-${planId}\`]`);
+    expect(finished).toContain(`pull request [#${w.gh.pulls()[0]?.number}](`);
+    expect(finished).toMatch(/\[job\]\(http[^)]+\/actions\/runs\/[^)]+\)/);
+    expect(finished).toMatch(/cost so far: (\$[0-9.]+|unknown price)/);
+  });
+
+  it('says there is no plan on a thread without one', async () => {
+    const { w, issue } = await setup({ planner: [], executor: [] });
+    const result = await run(w, issue, '/status');
+    expect(result.outputs.outcome).toBe('answered');
+    expect(botComments(w, issue).at(-1)).toContain('there is no plan on this thread');
+    expect(w.model.requests).toHaveLength(0);
+  });
+});
+
+describe('/cancel', () => {
+  it('withdraws a waiting plan, which /approve then refuses', async () => {
+    const { w, issue } = await setup({ planner: [stagePlan], executor: [] });
+    const planned = await run(w, issue, '/plan write notes');
+    const planId = planned.outputs['plan-id'] ?? '';
+
+    const refused = await run(w, issue, '/cancel', 'visitor');
+    expect(refused.outputs.outcome).toBe('refused');
+    expect(planComment(w, issue)).not.toContain('**Status:** cancelled');
+
+    const cancelled = await run(w, issue, '/cancel');
+    expect(cancelled.outputs.outcome, cancelled.stdout + cancelled.stderr).toBe('aborted');
+    expect(planComment(w, issue)).toContain('**Status:** cancelled');
+    expect(botComments(w, issue).at(-1)).toContain(`@mona plan \`${planId}\` is cancelled`);
+
+    const approve = await run(w, issue, `/approve ${planId}`);
+    expect(approve.outputs.outcome).toBe('refused');
+    // Refused by status, not as a tampered comment: the record stayed verifiable.
+    expect(botComments(w, issue).at(-1)).toContain(`plan \`${planId}\` is cancelled.`);
+    expect(executorRequests(w)).toBe(0);
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main');
+
+    const again = await run(w, issue, '/cancel');
+    expect(again.outputs.outcome).toBe('refused');
+    expect(botComments(w, issue).at(-1)).toContain('is already cancelled');
+  });
+
+  it('stops a running execution before its next cycle, keeps its work and opens a draft pull request saying so', async () => {
+    const state: { cancel?: ActionRun; w?: World; issue?: number } = {};
+    // While cycle 1 is still running, a maintainer cancels from another job.
+    const cancelMidCycle: Reply = async () => {
+      const { w, issue } = state;
+      if (!w || issue === undefined) throw new Error('the world is not set up');
+      state.cancel = await w.startAction(event(w, issue, 'mona', '/cancel'), {}, {}, { ownCheckout: true }).done;
+      return toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' });
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary, toolCall('update_context', { directive: 'Write notes/two.md.' })],
+      executor: [
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        cancelMidCycle,
+        toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
+        toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
+      ],
+    });
+    Object.assign(state, { w, issue });
+    const planned = await run(w, issue, '/plan write notes');
+    const planId = planned.outputs['plan-id'] ?? '';
+
+    const approved = await run(w, issue, '/approve');
+    expect(state.cancel?.outputs.outcome, state.cancel?.stdout).toBe('aborted');
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('aborted');
+    // The run stopped before cycle 2: the executor was never summoned again.
+    expect(executorRequests(w)).toBe(2);
+    const branch = `refs/heads/plangate/${issue}-${planId}`;
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(() => git(w.origin, 'show', `${branch}:notes/two.md`)).toThrow();
+
+    const pulls = w.gh.pulls();
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]?.draft).toBe(true);
+    expect(pulls[0]?.body).toContain('cancelled by @mona');
+    expect(planComment(w, issue)).toContain('**Status:** cancelled');
+
+    // The plan stays withdrawn: a later /approve does not resume it.
+    const resumed = await run(w, issue, '/approve');
+    expect(resumed.outputs.outcome).toBe('refused');
+    expect(executorRequests(w)).toBe(2);
+  });
+});
+
+describe('/help and unknown commands', () => {
+  it('answers /help with the commands and this repository’s settings', async () => {
+    const { w, issue } = await setup({ planner: [], executor: [] });
+    const result = await run(w, issue, '/help', 'visitor', { 'allowed-commands': 'npm test\nnpm run lint', 'approve-permission': 'maintain' });
+    expect(result.outputs.outcome, result.stdout + result.stderr).toBe('answered');
+    const reply = botComments(w, issue).at(-1) ?? '';
+    expect(reply).toContain('@visitor plangate’s commands on this repository:');
+    for (const command of ['/plan', '/approve', '/revise', '/answer', '/status', '/cancel', '/help']) expect(reply).toContain(`\`${command}`);
+    expect(reply).toContain('policy: `plan-for-approval`');
+    expect(reply).toContain('approve permission: `maintain`');
+    expect(reply).toContain('allowed commands (2): `npm test`, `npm run lint`');
+    expect(reply).toContain('protected paths: `.github/workflows/**`');
+    expect(w.model.requests).toHaveLength(0);
+  });
+
+  it('answers an unknown command with the help, naming it, and still ignores ordinary comments', async () => {
+    const { w, issue } = await setup({ planner: [], executor: [] });
+    const unknown = await run(w, issue, '/merge please');
+    expect(unknown.outputs.outcome, unknown.stdout + unknown.stderr).toBe('refused');
+    const reply = botComments(w, issue).at(-1) ?? '';
+    expect(reply).toContain('@mona unknown command `/merge`.');
+    expect(reply).toContain('`/status`');
+
+    const replies = botComments(w, issue).length;
+    const chatter = await run(w, issue, 'Thanks, looking forward to /status updates!');
+    expect(chatter.outputs.outcome).toBe('ignored');
+    expect(botComments(w, issue)).toHaveLength(replies);
+  });
+});
