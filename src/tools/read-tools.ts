@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { GitCommandError, runGit } from './git.js';
@@ -17,6 +18,11 @@ import { resolveInWorkspace, workspaceRelative } from './workspace.js';
 const MAX_LISTED_PATHS = 2_000;
 /** Matches beyond this are counted, not shown. */
 const MAX_SEARCH_MATCHES = 200;
+/**
+ * Characters a listing or a search may show. Below the toolbox limit, so the result ends with this
+ * tool's own "narrow it" notice instead of being cut in the middle by the generic size cap.
+ */
+const LISTING_OUTPUT_BUDGET = 14_000;
 /** A single minified line must not fill the whole result. */
 const MAX_MATCH_LINE_CHARS = 400;
 const MAX_READ_LINE_BYTES = 4_000;
@@ -79,20 +85,30 @@ function listFilesTool(workspace: string): Tool {
     async run(args) {
       const scope = existingScope(workspace, args.path);
       const pathspec = scope === '.' ? [] : [`:(literal)${scope}`];
-      const [listed, deleted] = await Promise.all([
-        runGit(workspace, ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', ...pathspec]),
-        runGit(workspace, ['ls-files', '--deleted', '-z', '--', ...pathspec]),
-      ]);
-      const gone = new Set(splitNul(deleted));
+      const listed = await runGit(workspace, ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', ...pathspec]);
       const matches = globFilter(args.glob, scope);
-      const files = [...new Set(splitNul(listed))].filter((f) => !gone.has(f) && matches(f)).sort(byCodeUnit);
-      if (files.length === 0) {
+      const candidates = [...new Set(splitNul(listed))].filter(matches).sort(byCodeUnit);
+      // Tracked files deleted from the working tree are still in the index. Only the paths about to
+      // be shown are checked: asking git for every deleted file stats the whole tree, which on a
+      // large repository costs more than the listing itself. The count of paths not shown may
+      // therefore include a few deleted ones; it is a hint to narrow, not an inventory.
+      const shown: string[] = [];
+      let budget = LISTING_OUTPUT_BUDGET;
+      let next = 0;
+      for (; next < candidates.length && shown.length < MAX_LISTED_PATHS; next++) {
+        const file = candidates[next] as string;
+        if (!inWorkTree(workspace, file)) continue;
+        if (file.length + 1 > budget && shown.length > 0) break;
+        shown.push(file);
+        budget -= file.length + 1;
+      }
+      if (shown.length === 0) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
-      const shown = files.slice(0, MAX_LISTED_PATHS);
       const lines = shown.join('\n');
-      if (files.length <= MAX_LISTED_PATHS) return lines;
-      return `${lines}\n[${files.length - shown.length} more paths not shown; narrow the listing with path or glob]`;
+      const notShown = candidates.length - next;
+      if (notShown === 0) return lines;
+      return `${lines}\n[${notShown} more paths not shown; narrow the listing with path or glob]`;
     },
   });
 }
@@ -146,12 +162,21 @@ function searchTool(workspace: string): Tool {
       const stdout = await gitGrep(workspace, args.pattern, pathspec);
       const matches = globFilter(args.glob, scope);
       const hits: string[] = [];
+      let budget = LISTING_OUTPUT_BUDGET;
+      let full = false;
       let total = 0;
       for (const line of stdout.split('\n')) {
         const hit = parseGrepLine(line);
         if (hit === null || !matches(hit.file)) continue;
         total += 1;
-        if (hits.length < MAX_SEARCH_MATCHES) hits.push(`${hit.file}:${hit.line}: ${clip(hit.text, MAX_MATCH_LINE_CHARS)}`);
+        if (full) continue;
+        const shown = `${hit.file}:${hit.line}: ${clip(hit.text, MAX_MATCH_LINE_CHARS)}`;
+        if ((shown.length + 1 > budget && hits.length > 0) || hits.length >= MAX_SEARCH_MATCHES) {
+          full = true;
+          continue;
+        }
+        hits.push(shown);
+        budget -= shown.length + 1;
       }
       if (total === 0) return 'No matches.';
       if (total <= hits.length) return hits.join('\n');
@@ -318,6 +343,16 @@ async function looksBinary(abs: string): Promise<boolean> {
     return buffer.subarray(0, bytesRead).includes(0);
   } finally {
     await handle.close();
+  }
+}
+
+/** Whether a path git listed is present in the working tree (a symlink counts, even a dangling one). */
+function inWorkTree(workspace: string, file: string): boolean {
+  try {
+    return fs.lstatSync(path.join(workspace, file), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    // ENOTDIR and the like: something else stands where the file was, so it is gone too.
+    return false;
   }
 }
 

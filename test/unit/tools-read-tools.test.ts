@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool-error.js';
+import { DEFAULT_OUTPUT_LIMIT } from '../../src/tools/truncate.js';
 import { makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
 let repo: string;
@@ -79,13 +80,45 @@ describe('list_files', () => {
   });
 
   it('caps long listings and says how many were left out', async () => {
+    // Short names: the count cap, not the size budget, is what stops this listing.
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 2100; i += 1) many[`f${String(i).padStart(4, '0')}`] = '';
+    writeFiles(repo, many);
+    const out = (await run('list_files', { glob: 'f[0-9][0-9][0-9][0-9]' })).split('\n');
+    expect(out).toHaveLength(2001);
+    expect(out[1999]).toBe('f1999');
+    expect(out[2000]).toBe('[100 more paths not shown; narrow the listing with path or glob]');
+  });
+
+  it('keeps a listing of long paths within its size budget, so the notice is never cut off', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 2100; i += 1) many[`gen/f${String(i).padStart(4, '0')}.txt`] = '';
     writeFiles(repo, many);
-    const out = (await run('list_files', { path: 'gen' })).split('\n');
-    expect(out).toHaveLength(2001);
-    expect(out[1999]).toBe('gen/f1999.txt');
-    expect(out[2000]).toBe('[100 more paths not shown; narrow the listing with path or glob]');
+    const text = await run('list_files', { path: 'gen' });
+    expect(text.length).toBeLessThan(DEFAULT_OUTPUT_LIMIT);
+    const lines = text.split('\n');
+    const notice = /^\[(\d+) more paths not shown; narrow the listing with path or glob\]$/.exec(lines.at(-1) ?? '');
+    expect(notice).not.toBeNull();
+    const shown = lines.slice(0, -1);
+    expect(shown.length).toBeLessThan(2000);
+    expect(shown).toEqual(Object.keys(many).slice(0, shown.length));
+    expect(shown.length + Number(notice?.[1])).toBe(2100);
+  });
+
+  it('fills a capped listing with files that exist when tracked ones were deleted', async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 2100; i += 1) many[`f${String(i).padStart(4, '0')}`] = '';
+    const big = makeRepo(many);
+    try {
+      for (let i = 0; i < 5; i += 1) fs.rmSync(path.join(big, `f000${i}`));
+      const out = (await createReadTools(big)[0]?.run({}))?.split('\n') ?? [];
+      expect(out[0]).toBe('f0005');
+      expect(out).toHaveLength(2001);
+      expect(out[1999]).toBe('f2004');
+      expect(out[2000]).toBe('[95 more paths not shown; narrow the listing with path or glob]');
+    } finally {
+      removeDir(big);
+    }
   });
 
   it('refuses paths outside the workspace, into .git, or missing', async () => {
@@ -199,6 +232,19 @@ describe('search', () => {
     const out = (await run('search', { pattern: 'needle' })).split('\n');
     expect(out).toHaveLength(201);
     expect(out[200]).toBe('[50 more matches not shown; narrow the search with path, glob or a more specific pattern]');
+  });
+
+  it('keeps long matching lines within its size budget, so the notice is never cut off', async () => {
+    writeFiles(repo, { 'long.txt': Array.from({ length: 100 }, (_, i) => `needle ${i} ${'x'.repeat(300)}`).join('\n') });
+    const text = await run('search', { pattern: 'needle' });
+    expect(text.length).toBeLessThan(DEFAULT_OUTPUT_LIMIT);
+    const lines = text.split('\n');
+    const notice = /^\[(\d+) more matches not shown; narrow the search with path, glob or a more specific pattern\]$/.exec(lines.at(-1) ?? '');
+    expect(notice).not.toBeNull();
+    const shown = lines.slice(0, -1);
+    expect(shown.length).toBeLessThan(100);
+    expect(shown.every((line, i) => line.startsWith(`long.txt:${i + 1}: needle ${i} `))).toBe(true);
+    expect(shown.length + Number(notice?.[1])).toBe(100);
   });
 
   it('refuses search paths outside the workspace', async () => {
