@@ -53,4 +53,11 @@ describe('pacingFloor', () => {
     const refusedReview = { ...entry('POST', null, '/repos/o/r/pulls/2/requested_reviewers', { reviewers: ['mona'] }), status: 404 };
     expect(pacingFloor([newPull, refusedReview])).toBe(3_000);
   });
+
+  it('lets the write after a notifying call go as soon as that call is sent: the 1 s counts from its slot', () => {
+    const review = entry('POST', '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', '/repos/o/r/pulls/2/requested_reviewers', { reviewers: ['mona'] });
+    // pull request at 0; review's slot at 1 s, sent at 3 s; the edit's slot (2 s) has passed, so it goes at 3 s too.
+    expect(pacingFloor([newPull, review, edit])).toBe(3_000);
+    expect(pacingFloor([newPull, review, edit, edit])).toBe(4_000);
+  });
 });

@@ -1,0 +1,258 @@
+import type { CommandFigures, ScenarioFigures } from './aggregate.js';
+import { perCycleCalls } from './api-calls.js';
+import { approveReductions, CALL_PURPOSE } from './call-purposes.js';
+import type { GrowthSeries } from './growth-figures.js';
+import type { BenchResults } from './results.js';
+
+/**
+ * bench/RESULTS.md: every figure of the run as tables, the targets with met / not met, the gap and
+ * why, and enough about the machine and the method to reproduce or distrust each number.
+ */
+
+const n = (x: number) => Math.round(x).toLocaleString('en-US');
+const ms = (x: number) => `${Math.round(x)} ms`;
+const times = (x: number | null) => (x === null || Number.isNaN(x) ? 'n/a' : `${x.toFixed(2)}×`);
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function table(head: string[], rows: string[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+function modelSection(scenarios: readonly ScenarioFigures[]): string {
+  const rows: string[][] = [];
+  for (const s of scenarios) {
+    for (const [role, usage] of [...Object.entries(s.model.roles), ['total', s.model.total] as const]) {
+      if (!usage) continue;
+      rows.push([
+        role === 'total' ? `**${s.name}**` : s.name,
+        role,
+        n(usage.requests),
+        n(usage.promptTokens),
+        n(usage.cachedTokens),
+        n(usage.completionTokens),
+        pct(usage.cacheHitRatio),
+        role === 'total' ? `${s.model.prefixEfficiency?.toFixed(3) ?? 'n/a'} (lowest session ${Math.min(...s.model.sessions.map((x) => x.prefixEfficiency ?? 1)).toFixed(3)})` : '',
+        role === 'total' ? pct(s.model.ceiling.bestHitRatio) : '',
+      ]);
+    }
+  }
+  const sessionRows = scenarios.flatMap((s) =>
+    s.model.sessions.map((x, i) => [s.name, `${i + 1}`, x.role, `${x.requests}`, n(x.reported), n(x.achievable), x.prefixEfficiency?.toFixed(3) ?? 'n/a (nothing cacheable)']),
+  );
+  return [
+    '## 1. Model cost per scenario',
+    '',
+    'Scripted scenarios against the bundled action (commands run as the Actions runner starts them), the scripted model emulating a provider prompt cache ' +
+      '(hits from 1,024 shared tokens, reported in 128-token blocks, 4 characters per token). Tokens cover every action run of the scenario (/plan, then /approve). ' +
+      '*Prefix efficiency* = cached tokens reported / cached tokens a perfectly append-only client would get (each request can hit its whole predecessor in the session; ' +
+      "a session's first request the system prompt and tools of an earlier session of its role). Above 1 means a first request shared more than that with an earlier session. " +
+      '*Best possible* = that achievable cache as a share of all prompt tokens.',
+    '',
+    table(['scenario', 'role', 'requests', 'prompt', 'cached', 'completion', 'cache hit', 'prefix efficiency', 'best possible'], rows),
+    '',
+    '<details><summary>Per session</summary>',
+    '',
+    table(['scenario', 'session', 'role', 'requests', 'cached', 'achievable', 'prefix efficiency'], sessionRows),
+    '',
+    '</details>',
+  ].join('\n');
+}
+
+function callsSection(results: BenchResults): string {
+  const rows: string[][] = [];
+  const limits: Record<string, (cycles: number) => number> = { '/plan': () => 6, '/approve': (c) => 10 + c, refusal: () => 3 };
+  for (const s of results.scenarios) {
+    const cycles = Number(/(\d+) cycle/.exec(s.name)?.[1] ?? 0);
+    for (const c of s.commands) {
+      const limit = s.name === 'executor-only' ? undefined : limits[c.command]?.(cycles);
+      rows.push([s.name, c.command, c.outcome, `${c.api.total}`, `${c.api.reads}`, `${c.api.writes}`, `${c.api.graphql}`, limit === undefined ? '' : `≤ ${limit}`]);
+    }
+  }
+  const listing = (c: CommandFigures) =>
+    table(
+      ['call', 'kind', 'count', 'what for'],
+      c.api.calls.map((g) => [`\`${g.name}\``, g.kind, `${g.count}`, CALL_PURPOSE[g.name] ?? '']),
+    );
+  const plan = results.scenarios.find((s) => s.name === 'plan only');
+  const one = results.scenarios.find((s) => s.name === 'plan + 1 cycle');
+  const three = results.scenarios.find((s) => s.name === 'plan + 3 cycles');
+  const approve1 = one?.commands.find((c) => c.command === '/approve');
+  const approve3 = three?.commands.find((c) => c.command === '/approve');
+  const sections = [
+    '## 2. GitHub API calls per command',
+    '',
+    "Counted from the GitHub emulator's request log. Reads: GET and GraphQL queries; writes: everything else. Every play of a scenario made the same calls " +
+      `(${results.scenarios.every((s) => s.repeatable) ? 'checked: identical in all plays' : 'NOT identical in all plays: see results.json'}).`,
+    '',
+    table(['scenario', 'command', 'outcome', 'calls', 'reads', 'writes', 'GraphQL', 'target'], rows),
+  ];
+  for (const [title, c] of [
+    ['/plan', plan?.commands.find((x) => x.command === '/plan')],
+    ['refusal (an outsider’s /approve)', plan?.commands.find((x) => x.command === 'refusal')],
+    ['/approve, 1 cycle', approve1],
+    ['/approve, 3 cycles', approve3],
+  ] as const) {
+    if (c) sections.push('', `### Every call of ${title}`, '', listing(c));
+  }
+  const approve6 = results.scenarios.find((s) => s.name === 'plan + 6 cycles')?.commands.find((c) => c.command === '/approve');
+  if (approve1 && approve6) {
+    sections.push('', '<details><summary>/approve with 1 cycle, in order</summary>', '', approve1.api.sequence.map((name, i) => `${i + 1}. \`${name}\``).join('\n'), '', '</details>');
+    const perCycle = perCycleCalls(approve1.api, approve6.api, 6);
+    const perCycleTotal = Object.values(perCycle).reduce((sum, k) => sum + k, 0);
+    const fixed = approve1.api.total - perCycleTotal;
+    const reductions = approveReductions(approve1.api, perCycle);
+    const savedFixed = reductions.filter((r) => !r.perCycle).reduce((sum, r) => sum + r.saves, 0);
+    const savedPerCycle = reductions.filter((r) => r.perCycle).reduce((sum, r) => sum + r.saves, 0);
+    sections.push(
+      '',
+      '### What would bring /approve to 10 + 1 per cycle',
+      '',
+      `From the 1- and 6-cycle request logs, /approve makes ${fixed} fixed calls plus ${perCycleTotal} per cycle ` +
+        `(${Object.entries(perCycle).map(([name, k]) => `${k}× \`${name}\``).join(', ')}); the target is 10 + 1. ` +
+        `These changes, all in src/flows and src/github (not changed by the benchmark work), would leave ${fixed - savedFixed} + ${perCycleTotal - savedPerCycle} per cycle:`,
+      '',
+      table(
+        ['calls now', 'change', 'saves', 'trade-off'],
+        reductions.map((r) => [`${r.calls.map((c) => `\`${c}\``).join(' + ')}: ${r.now}${r.perCycle ? ' per cycle' : ' (fixed part)'}`, r.change, `${r.saves}${r.perCycle ? ' per cycle' : ''}`, r.tradeOff]),
+      ),
+    );
+  }
+  return sections.join('\n');
+}
+
+function overheadSection(results: BenchResults): string {
+  const b = results.baseline;
+  const rows = results.scenarios.flatMap((s) =>
+    s.commands.map((c) => [
+      s.name,
+      c.command,
+      `${c.samples}`,
+      ms(c.wallMs),
+      times(c.wallRatio),
+      ms(c.api.pacingFloorMs),
+      times(c.netOfPacingRatio),
+      `${ms(c.cpuMs)} (${ms(c.childCpuMs)} children)`,
+      times(c.cpuRatio),
+      `${c.maxRssMiB.toFixed(1)} MiB`,
+    ]),
+  );
+  return [
+    '## 3. Action overhead',
+    '',
+    `Baseline: \`node -e 0\` started exactly like the action (same binary, spawn call, environment shape and probe), timed right before every command: ` +
+      `median wall ${ms(b.wallMs)}, CPU ${ms(b.cpuMs)}, peak RSS ${b.maxRssMiB.toFixed(1)} MiB over ${b.samples} runs. ` +
+      `Model and GitHub emulator answer at once (same process as the benchmark). Timings are medians of the plays; RSS is the maximum. ` +
+      "*Pacing floor*: the least time Octokit's throttling plugin spreads the command's calls over (writes and GraphQL ≥ 1 s apart, comments and pull requests ≥ 3 s apart, as GitHub asks); " +
+      '*net of pacing* = wall − that floor, as a ratio to the baseline wall. CPU is the process’s own plus that of the children it waited for (git, commands).',
+    '',
+    table(['scenario', 'command', 'runs', 'wall', '× node', 'pacing floor', 'net × node', 'CPU', 'CPU × node', 'peak RSS'], rows),
+    '',
+    `Bundle: \`dist/index.js\` is ${n(results.bundleBytes)} bytes (${(results.bundleBytes / 1024 / 1024).toFixed(2)} MiB). ` +
+      'Cold start is the `ignored` row: a bot’s comment, which plangate ignores without a call.',
+  ].join('\n');
+}
+
+function scaleSection(results: BenchResults): string {
+  const rows = results.scale.flatMap((s) =>
+    s.tools.map((t) => [
+      n(s.files),
+      t.name,
+      ms(t.toolMs),
+      ms(t.rawMs),
+      times(t.ratio),
+      t.likeForLikeMs === null ? '' : `${ms(t.likeForLikeMs)} (${times(t.likeForLikeRatio)})`,
+      `${n(t.output.chars)} chars, ${n(t.output.lines)} lines`,
+      t.output.notice ?? (t.complete ? '(complete)' : '(none)'),
+      n(t.rawOutputBytes),
+    ]),
+  );
+  const raws = [
+    '`list_files {}` vs `git ls-files -z`; like-for-like: `git ls-files --cached --others --exclude-standard -z` and `git ls-files --deleted -z` in parallel: the git commands that produce the same listing',
+    '`search` vs `git grep -n -I -P -e <pattern>`; like-for-like: the same with `--untracked -z` (what search runs)',
+    '`read_file` vs `cat <file>`',
+  ];
+  const planRows = results.scale.map((s) => [n(s.files), `${(s.setupMs / 1000).toFixed(1)} s`, ms(s.plan.wallMs), `${ms(s.plan.selfCpuMs + s.plan.childCpuMs)} (${ms(s.plan.childCpuMs)} children)`, `${s.plan.maxRssMiB.toFixed(1)} MiB`]);
+  return [
+    '## 4. Repository scale',
+    '',
+    'A repository generated deterministically by the benchmark (bench/repo-gen.ts: source-like files over 50 packages × 40 modules, a TODO in every 8th file, a rare word in every 9,973rd, ' +
+      'one 5 MB log), committed once and cloned as the workspace. The tools are timed **in process** (src/tools/read-tools.ts `createReadTools` behind `createToolbox`, i.e. argument ' +
+      'parsing, the tool and the output cap, as an agent calls them); the raw commands are spawned from the same process and their output collected the same way. ' +
+      `Medians of ${results.repeat} rounds after one warm-up round, tool and raw alternating. read_file reads the same 5 MB file at every size, so its growth is not judged.`,
+    '',
+    ...raws.map((r) => `- ${r}`),
+    '',
+    table(['files', 'call', 'tool', 'raw', 'ratio', 'like-for-like raw (ratio)', 'tool output', 'notice', 'raw output bytes'], rows),
+    '',
+    '/plan by the bundled action on the same repository, its planner making the four calls above (peak RSS is the action process, from getrusage at exit):',
+    '',
+    table(['files', 'repo setup', '/plan wall', 'CPU', 'peak RSS'], planRows),
+  ].join('\n');
+}
+
+function growthTable(series: readonly GrowthSeries[]): string {
+  return table(
+    ['series', 'points', 'per added unit', 'last / first', 'log-log exponent', 'verdict'],
+    series.map((g) => [
+      g.label,
+      g.points.map((p) => `${n(p.x)} ${g.x}: ${n(p.y)} ${g.unit}`).join('; '),
+      g.marginals.map((m) => (Math.abs(m) >= 10 ? n(m) : m.toFixed(3))).join(' → '),
+      g.marginalRatio.toFixed(2),
+      Number.isNaN(g.exponent) ? 'n/a' : g.exponent.toFixed(2),
+      g.notJudged ? `not judged: ${g.notJudged}` : g.verdict,
+    ]),
+  );
+}
+
+export function renderReport(results: BenchResults): string {
+  const m = results.machine;
+  const targets = table(
+    ['target', 'measured', 'met', 'gap and why'],
+    results.targets.map((t) => [t.target, t.measured, t.met ? '✅ met' : '❌ not met', t.gap ?? '']),
+  );
+  return [
+    '# plangate benchmark results',
+    '',
+    `Produced by \`${results.command}\` (bench/run.ts) on ${results.date}; the whole run took ${(results.wallSeconds / 60).toFixed(1)} min ` +
+      '(from the benchmark process start; the `npm run bundle` before it takes a few seconds more). Raw figures: [results.json](results.json).',
+    '',
+    `Machine: ${m.nproc} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.os}; Node ${m.node}, ${m.git}.`,
+    '',
+    'Absolute times on a shared machine do not repeat, so each time is also given as a ratio to a baseline measured in the same run, and is the median of ' +
+      `several runs: ${results.scenarios.map((s) => `${s.name} ×${s.plays}`).join(', ')}; tool timings ×${results.repeat} after a warm-up round.`,
+    '',
+    '**Method.** The action runs exactly as the e2e tests run it (test/e2e/harness.ts: `node dist/index.js` with the runner environment) against the GitHub emulator ' +
+      '(test/fakes/github-emulator.ts) and the scripted model with its emulated prompt cache (test/fakes/scripted-model.ts), both answering without delay, and real git ' +
+      'with a local bare origin. CPU time and peak RSS come from bench/probe.cjs, preloaded into the action and into the `node -e 0` baseline alike (NODE_OPTIONS=--require): ' +
+      'at exit it reads getrusage (own CPU, ru_maxrss) and /proc/self/stat (CPU of waited-for children). Prefix efficiency uses test/fakes/prefix-efficiency.ts, the ' +
+      'computation the session-invariants unit test uses. Tool timings call the tools in process (src/tools/read-tools.ts `createReadTools`).',
+    '',
+    '## Targets',
+    '',
+    targets,
+    '',
+    modelSection(results.scenarios),
+    '',
+    callsSection(results),
+    '',
+    overheadSection(results),
+    '',
+    scaleSection(results),
+    '',
+    '## 5. Growth',
+    '',
+    'A series grows *linearly or better* when each added unit (cycle, file) costs no more than the units added between the first two points did ' +
+      '(last marginal / first marginal ≤ 1.10 for tokens, ≤ 1.25 for times, which are noisy); the log-log exponent between the ends is shown for reference ' +
+      '(it reads below 1 whenever a fixed start-up cost dominates).',
+    '',
+    '### By cycles (plan + 1, 3, 6 cycles)',
+    '',
+    growthTable(results.growth.cycles),
+    '',
+    '### By repository size (1k, 10k, 50k files)',
+    '',
+    growthTable(results.growth.size),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,22 @@
+import type { ScenarioFigures, TimingFigures } from './aggregate.js';
+import type { GrowthFigures } from './growth-figures.js';
+import type { MachineInfo } from './machine.js';
+import type { ScaleFigures } from './repo-scale.js';
+import type { TargetResult } from './targets.js';
+
+/** Everything one run measured: the shape of bench/results.json, from which RESULTS.md is rendered. */
+export interface BenchResults {
+  command: string;
+  date: string;
+  machine: MachineInfo;
+  /** Plays of the timed scenarios and rounds of each tool timing. */
+  repeat: number;
+  bundleBytes: number;
+  /** `node -e 0`, started like the action, timed before every command. */
+  baseline: TimingFigures;
+  scenarios: ScenarioFigures[];
+  scale: ScaleFigures[];
+  growth: GrowthFigures;
+  wallSeconds: number;
+  targets: TargetResult[];
+}

@@ -1,0 +1,28 @@
+// Runs bench/run.ts (`npm run bench`, after `npm run bundle`): bundled with esbuild (dependencies
+// stay external) into a folder that also holds a frozen copy of dist/index.js and action.yml. The
+// e2e harness runs the dist/ it finds beside action.yml above it, so the whole run measures the one
+// build it started with, even if someone rebuilds dist/ in the meantime.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = process.cwd();
+const frozen = path.join(root, 'node_modules/.cache/plangate/bench-root');
+rmSync(frozen, { recursive: true, force: true });
+mkdirSync(path.join(frozen, 'dist'), { recursive: true });
+copyFileSync(path.join(root, 'dist/index.js'), path.join(frozen, 'dist/index.js'));
+copyFileSync(path.join(root, 'action.yml'), path.join(frozen, 'action.yml'));
+const outfile = path.join(frozen, 'bench.mjs');
+await build({
+  entryPoints: ['bench/run.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'esm',
+  packages: 'external',
+  logLevel: 'warning',
+});
+process.env.PLANGATE_BENCH_ROOT = root;
+await import(pathToFileURL(outfile).href);
