@@ -5,7 +5,7 @@
 //
 // Rerun (the package is fetched into /tmp, never added to package.json):
 //   cd /tmp && npm pack @octokit/openapi && tar xzf octokit-openapi-*.tgz
-//   cd /work/main && node scripts/extract-github-openapi.mjs /tmp/package/generated/api.github.com.json
+//   cd <your checkout> && node scripts/extract-github-openapi.mjs /tmp/package/generated/api.github.com.json
 // An optional second argument overrides the output path.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
