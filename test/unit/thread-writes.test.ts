@@ -134,7 +134,7 @@ describe('postComment with a dedupe marker', () => {
     const issue = newIssue('bad marker');
     const from = gh.requests.length;
     await expect(thread.postComment(issue, body('h8'), { dedupe: 'not in the body' })).rejects.toThrow(/dedupe marker is not in the body/);
-    const secret = 'sk-secretValue0123456789abcdef';
+    const secret = 'known-secret-value-0123456789abcdef';
     const redacting = createThread(createGitHubClient(token, gh.url, { pace: false }), { owner, repo }, [secret]);
     await expect(redacting.postComment(issue, `key ${secret}`, { dedupe: secret })).rejects.toThrow(/dedupe marker/);
     expect(posts(issue, from)).toEqual([]);

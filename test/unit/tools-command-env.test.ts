@@ -21,7 +21,7 @@ const runner: NodeJS.ProcessEnv = {
   ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-secret',
   ACTIONS_ID_TOKEN_REQUEST_URL: 'https://oidc.invalid',
   RUNNER_TOKEN: 'runner-secret',
-  RUNNER_TEMP: '/home/runner/work/_temp',
+  RUNNER_TEMP: '/runner/temp',
   RUNNER_OS: 'Linux',
   RUNNER_ARCH: 'X64',
   GITHUB_REPOSITORY: 'octo/widgets',
@@ -59,7 +59,7 @@ describe('commandEnvironment', () => {
 
   it('never passes a credential, and refuses to when one is named', () => {
     const values = Object.values(commandEnvironment(runner)).join('\n');
-    for (const secret of ['ghs_secret', 'sk-secret', 'runtime-secret', 'oidc-secret', 'runner-secret', '/_temp']) {
+    for (const secret of ['ghs_secret', 'sk-secret', 'runtime-secret', 'oidc-secret', 'runner-secret', '/runner/temp']) {
       expect(values).not.toContain(secret);
     }
     for (const name of ['GITHUB_TOKEN', 'INPUT_API-KEY', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'RUNNER_TOKEN', 'actions_runtime_token']) {
