@@ -1,3 +1,4 @@
+import { createPacingBucket, NOTIFICATION_PACING, WRITE_PACING } from '../src/github/write-pacing.js';
 import type { RequestLogEntry } from '../test/fakes/github-emulator.js';
 
 /**
@@ -23,9 +24,9 @@ export interface CommandCalls {
   /** Every call in the order made, for the report's per-call listing. */
   sequence: string[];
   /**
-   * The least time Octokit's throttling plugin must spread these calls over: it starts writes and
-   * GraphQL calls at least 1 s apart, and writes that notify people (new comments, pull requests)
-   * at least 3 s apart, as GitHub asks of integrations. Idle time no faster code could remove.
+   * The least time the client's write pacing must spread these calls over (src/github/write-pacing.ts:
+   * a burst at once, then writes 1 s apart and notifying writes 3 s apart). Idle time no faster code
+   * could remove.
    */
   pacingFloorMs: number;
 }
@@ -45,9 +46,9 @@ function describe(entry: RequestLogEntry): { name: string; kind: 'read' | 'write
 }
 
 /**
- * Writes the throttling plugin also spaces 3 s apart because they notify people: of the endpoints
- * GitHub lists as notifying, those the emulator serves. Matched on the path, not the answering
- * route, because a write GitHub refuses (404, 422) was paced all the same.
+ * Writes paced as notifying (NOTIFICATION_PACING) on top of the write pacing: of the endpoints the
+ * throttling plugin classes as notifying, those the emulator serves. Matched on the path, not the
+ * answering route, because a write GitHub refuses (404, 422) was paced all the same.
  */
 const NOTIFYING = [
   '/repos/{owner}/{repo}/issues',
@@ -55,32 +56,26 @@ const NOTIFYING = [
   '/repos/{owner}/{repo}/pulls',
   '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers',
 ].map((template) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`));
-const WRITE_SPACING_MS = 1_000;
-const NOTIFY_SPACING_MS = 3_000;
 
 /**
- * Replays the plugin's spacing over the calls in order, each paced call as early as allowed. A call
- * first takes a write slot (1 s after the previous slot), then, if it notifies, waits until 3 s after
- * the previous notifying call; the next slot counts from this call's slot, not from its send. Calls
- * go out one after another, so none is sent before the one before it.
+ * Replays the client's pacing (src/github/write-pacing.ts, the same buckets) over the calls in
+ * order, as if every answer came at once: a write or GraphQL call books the write bucket; a notifying
+ * write then books the notification bucket from that slot. Calls go out one after another, so the
+ * time that passes is only the waiting, and the floor is when the last paced call could be sent.
  */
 export function pacingFloor(entries: readonly RequestLogEntry[]): number {
-  let first: number | undefined;
-  let lastSlot = Number.NEGATIVE_INFINITY;
-  let lastNotify = Number.NEGATIVE_INFINITY;
+  const writes = createPacingBucket(WRITE_PACING);
+  const notifications = createPacingBucket(NOTIFICATION_PACING);
   let sent = 0;
   for (const entry of entries) {
     const method = entry.method.toUpperCase();
     const isWrite = method !== 'GET' && method !== 'HEAD';
     if (!isWrite && entry.api !== 'graphql') continue;
     const notifies = isWrite && entry.api === 'rest' && NOTIFYING.some((pattern) => pattern.test(entry.path));
-    const slot = Math.max(sent, lastSlot + WRITE_SPACING_MS);
-    sent = notifies ? Math.max(slot, lastNotify + NOTIFY_SPACING_MS) : slot;
-    first ??= sent;
-    lastSlot = slot;
-    if (notifies) lastNotify = sent;
+    const slot = writes.reserve(sent);
+    sent = notifies ? notifications.reserve(slot) : slot;
   }
-  return first === undefined ? 0 : sent - first;
+  return sent;
 }
 
 export function summarizeCalls(entries: readonly RequestLogEntry[]): CommandCalls {

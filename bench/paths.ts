@@ -3,7 +3,7 @@ import { bundledAction } from '../test/e2e/harness.js';
 
 /**
  * Where the benchmark reads and writes. scripts/run-bench.mjs runs it from a frozen copy of
- * dist/index.js and action.yml (the harness spawns whatever dist/ sits beside action.yml above it),
+ * dist/ and action.yml (the harness spawns whatever dist/ sits beside action.yml above it),
  * because others may rebuild dist/ in a shared checkout during a five-minute run; this names the
  * real project, where the probe lives and the results go.
  */

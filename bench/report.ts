@@ -1,3 +1,4 @@
+import { NOTIFICATION_PACING, WRITE_PACING } from '../src/github/write-pacing.js';
 import type { CommandFigures, ScenarioFigures } from './aggregate.js';
 import { perCycleCalls } from './api-calls.js';
 import { approveReductions, CALL_PURPOSE } from './call-purposes.js';
@@ -143,14 +144,24 @@ function overheadSection(results: BenchResults): string {
     `Baseline: \`node -e 0\` started exactly like the action (same binary, spawn call, environment shape and probe), timed right before every command: ` +
       `median wall ${ms(b.wallMs)}, CPU ${ms(b.cpuMs)}, peak RSS ${b.maxRssMiB.toFixed(1)} MiB over ${b.samples} runs. ` +
       `Model and GitHub emulator answer at once (same process as the benchmark). Timings are medians of the plays; RSS is the maximum. ` +
-      "*Pacing floor*: the least time Octokit's throttling plugin spreads the command's calls over (writes and GraphQL ≥ 1 s apart, comments and pull requests ≥ 3 s apart, as GitHub asks); " +
+      `*Pacing floor*: the least time plangate's write pacing spreads the command's calls over (src/github/write-pacing.ts: writes and GraphQL calls ${WRITE_PACING.burst} at once, then 1 every ${WRITE_PACING.intervalMs / 1000} s; ` +
+      `comments, issues and pull requests ${NOTIFICATION_PACING.burst} at once, then 1 every ${NOTIFICATION_PACING.intervalMs / 1000} s); ` +
       '*net of pacing* = wall − that floor, as a ratio to the baseline wall. CPU is the process’s own plus that of the children it waited for (git, commands).',
     '',
     table(['scenario', 'command', 'runs', 'wall', '× node', 'pacing floor', 'net × node', 'CPU', 'CPU × node', 'peak RSS'], rows),
     '',
-    `Bundle: \`dist/index.js\` is ${n(results.bundleBytes)} bytes (${(results.bundleBytes / 1024 / 1024).toFixed(2)} MiB). ` +
-      'Cold start is the `ignored` row: a bot’s comment, which plangate ignores without a call.',
+    bundleLine(results.bundle) + ' Cold start is the `ignored` row: a bot’s comment, which plangate ignores without a call.',
   ].join('\n');
+}
+
+/** The entry, what an ignored event loads (the entry and its static imports), and all of dist/. */
+function bundleLine(bundle: BenchResults['bundle']): string {
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+  return (
+    `Bundle: \`dist/index.js\` is ${n(bundle.entryBytes)} bytes; an ignored event loads ${n(bundle.ignoredPathBytes)} bytes ` +
+    `(${bundle.ignoredPathFiles.map((f) => `\`${f}\``).join(', ')}); all of dist/ is ${n(bundle.totalBytes)} bytes (${mib(bundle.totalBytes)}) in ${bundle.fileCount} files, ` +
+    'the rest loaded only once the event is a command.'
+  );
 }
 
 function scaleSection(results: BenchResults): string {

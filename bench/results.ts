@@ -1,4 +1,5 @@
 import type { ScenarioFigures, TimingFigures } from './aggregate.js';
+import type { BundleFigures } from './bundle-size.js';
 import type { GrowthFigures } from './growth-figures.js';
 import type { MachineInfo } from './machine.js';
 import type { ScaleFigures } from './repo-scale.js';
@@ -11,7 +12,8 @@ export interface BenchResults {
   machine: MachineInfo;
   /** Plays of the timed scenarios and rounds of each tool timing. */
   repeat: number;
-  bundleBytes: number;
+  /** dist/: the entry, what an ignored event loads, everything. */
+  bundle: BundleFigures;
   /** `node -e 0`, started like the action, timed before every command. */
   baseline: TimingFigures;
   scenarios: ScenarioFigures[];

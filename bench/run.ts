@@ -5,11 +5,12 @@
  * writes bench/results.json and bench/RESULTS.md. Every time is also given as a ratio to a baseline
  * measured in the same run, because absolute times on a shared machine do not repeat.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { aggregateScenario, timingOf, type ScenarioFigures } from './aggregate.js';
+import { measureBundle } from './bundle-size.js';
 import { growthFigures } from './growth-figures.js';
 import { machineInfo } from './machine.js';
 import { actionFile, projectRoot } from './paths.js';
@@ -68,7 +69,7 @@ try {
     date: new Date().toISOString(),
     machine: machineInfo(),
     repeat: REPEAT,
-    bundleBytes: statSync(actionFile).size,
+    bundle: measureBundle(actionFile),
     baseline,
     scenarios,
     scale,

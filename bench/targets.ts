@@ -1,3 +1,4 @@
+import { NOTIFICATION_PACING, WRITE_PACING } from '../src/github/write-pacing.js';
 import { DEFAULT_OUTPUT_LIMIT } from '../src/tools/truncate.js';
 import type { CommandFigures, ScenarioFigures } from './aggregate.js';
 import { perCycleCalls } from './api-calls.js';
@@ -104,10 +105,9 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   const ignored = command(scenario(results, 'plan only'), 'ignored');
   out.push(
     target('Cold start on an ignored event ≤ 3× `node -e 0`', `${times(ignored.wallRatio)} (${ms(ignored.wallMs)} vs ${ms(baseline.wallMs)}; CPU ${times(ignored.cpuRatio)})`, ignored.wallRatio <= 3, () =>
-      `${times(ignored.wallRatio - 3)} over. The ignored event makes no call and runs no git; the time is loading dist/index.js (${(results.bundleBytes / 1024 / 1024).toFixed(1)} MB, ` +
-      `${ms(ignored.selfCpuMs)} of CPU against ${ms(baseline.selfCpuMs)} for node -e 0): every dependency (Octokit, openai, zod, yaml, @actions/core with its HTTP client) is evaluated ` +
-      `before main() learns the event is ignored. Fix (src/index.ts, src/main.ts, scripts/bundle.mjs, not src/tools): decide "ignored" from GITHUB_EVENT_NAME and the payload with plain JSON.parse ` +
-      `in src/index.ts and only then \`await import('./main.js')\`, bundled with esbuild \`splitting: true\` so the ignore path loads no dependency.`,
+      `${times(ignored.wallRatio - 3)} over. The ignored event makes no call and runs no git; the time is starting node and loading what dist/index.js imports before it decides ` +
+      `(${(results.bundle.ignoredPathBytes / 1024).toFixed(1)} KiB: ${results.bundle.ignoredPathFiles.join(', ')}; ${ms(ignored.selfCpuMs)} of CPU against ${ms(baseline.selfCpuMs)} for node -e 0). ` +
+      `src/index.ts decides "ignored" with src/triage.ts, which imports no dependency, and loads main.ts's chunk only for a command: look for a dependency that crept into that path.`,
     ),
   );
   const planCmd = command(scenario(results, 'plan + 3 cycles'), '/plan');
@@ -119,11 +119,11 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       `wall ${times(planWall)} (${ms(planCmd.wallMs)}); net of write pacing ${times(planCmd.netOfPacingRatio)}; CPU ${times(planCmd.cpuRatio)}`,
       planWall <= 5,
       () =>
-        `${times(planWall - 5)} over on wall time. ${ms(planCmd.api.pacingFloorMs)} of the ${ms(planCmd.wallMs)} is the write pacing of Octokit's throttling plugin (${planCmd.api.writes} writes at least 1 s apart, ` +
-        `as GitHub asks of integrations; pacing is not plangate's CPU and no faster code removes it). Net of it, /plan takes ${ms(planCmd.netOfPacingMs)} = ${times(planCmd.netOfPacingRatio)}: ` +
-        `about ${ms(ignored.wallMs)} of that is the cold start above (the bundle loads before anything else), the rest is ${planCmd.api.total} API round trips, ` +
-        `the planner's model requests and git (${ms(planCmd.childCpuMs)} of child CPU). Lazy loading (see cold start) is the main lever; the pacing would need ` +
-        `fewer writes (the 👀 reaction is one of ${planCmd.api.writes}). Over all ${planAll.length} /plan scenarios the wall ratio ranges ${times(Math.min(...planAll.map((c) => c.wallRatio)))}–${times(Math.max(...planAll.map((c) => c.wallRatio)))}.`,
+        `${times(planWall - 5)} over on wall time. ${ms(planCmd.api.pacingFloorMs)} of the ${ms(planCmd.wallMs)} is write pacing (src/github/write-pacing.ts, over ${planCmd.api.writes} writes: ` +
+        `past a run's first ${WRITE_PACING.burst} writes and ${NOTIFICATION_PACING.burst} notifying ones, one a second as GitHub asks of many writes; no faster code removes that). Net of it, /plan takes ${ms(planCmd.netOfPacingMs)} = ${times(planCmd.netOfPacingRatio)}: ` +
+        `about ${ms(ignored.wallMs)} of that is node starting and the entry's first look (the ignored row), the rest is loading main.ts's chunk, ${planCmd.api.total} API round trips, ` +
+        `the planner's model requests and git (${ms(planCmd.childCpuMs)} of child CPU). ` +
+        `Over all ${planAll.length} /plan scenarios the wall ratio ranges ${times(Math.min(...planAll.map((c) => c.wallRatio)))}–${times(Math.max(...planAll.map((c) => c.wallRatio)))}.`,
     ),
   );
 

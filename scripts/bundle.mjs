@@ -1,17 +1,41 @@
-// Builds dist/index.js, the file action.yml runs. Deterministic: same sources, same bytes.
+// Builds dist/: index.js, the file action.yml runs, and cli.js, the `plangate` command, with the code
+// they share in dist/chunks/. Split into chunks so that index.js can decide an event is ignored and
+// exit before main.ts and its dependencies load (a dynamic import becomes a chunk of its own).
+// Deterministic: same sources, same bytes. Chunk names carry a hash of their content, so a change
+// renames the chunk and dist/ never holds a stale one: the folder is emptied before writing.
 import { build } from 'esbuild';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
-await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.js',
+const outdir = path.resolve('dist');
+const shebang = '#!/usr/bin/env node\n';
+
+const result = await build({
+  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  outdir,
   bundle: true,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   target: 'node24',
   format: 'esm',
-  // Bundled CommonJS dependencies call require(); ESM output has none unless we make one.
+  // Bundled CommonJS dependencies call require(); ESM output has none unless we make one. esbuild
+  // puts the banner at the top of every output file, chunks included, so each chunk has its own.
   banner: {
     js: "import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);",
   },
   legalComments: 'none',
   logLevel: 'warning',
+  // Written below, after dist/ is emptied: the folder is gone only for the moment of the write.
+  write: false,
 });
+
+rmSync(outdir, { recursive: true, force: true });
+for (const file of result.outputFiles) {
+  const relative = path.relative(outdir, file.path);
+  // The bin entry runs as a program; esbuild keeps a source's own #! line, so add one only if missing.
+  const isCli = relative === 'cli.js';
+  const text = isCli && !file.text.startsWith('#!') ? shebang + file.text : file.text;
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, text, isCli ? { mode: 0o755 } : {});
+}

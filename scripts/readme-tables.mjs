@@ -1,16 +1,21 @@
-// Renders the README's inputs and outputs tables from action.yml, so the documented contract is
-// the real one. Usage:
-//   node scripts/readme-tables.mjs           print both marked blocks
-//   node scripts/readme-tables.mjs --write   replace the blocks in README.md
-//   node scripts/readme-tables.mjs --check   exit 1 if README.md's blocks differ from action.yml
+// Renders the README's reference blocks from their sources, so the documented contract is the real
+// one: the inputs and outputs tables from action.yml, the config-file reference from the zod schema
+// of .github/plangate.yml (repoConfigSchema in src/settings.ts), and the cost expectations from the
+// benchmark's figures (bench/results.json) priced with the built-in table (src/models/prices.ts).
+// Every README example of the config file is validated against the schema. Usage:
+//   node scripts/readme-tables.mjs                    print the marked blocks
+//   node scripts/readme-tables.mjs --write [README]   replace the blocks in README.md (or README)
+//   node scripts/readme-tables.mjs --check [README]   exit 1 if the blocks differ or an example is invalid
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const actionPath = `${root}action.yml`;
-const readmePath = `${root}README.md`;
+const benchPath = `${root}bench/results.json`;
+const configFile = '.github/plangate.yml';
 
 const actionSchema = z.object({
   inputs: z.record(
@@ -24,25 +29,46 @@ const actionSchema = z.object({
   outputs: z.record(z.string(), z.object({ description: z.string() })),
 });
 
+/** Fails with one readable line: this runs as a CI check, where a stack trace hides the cause. */
+function fail(message) {
+  process.stderr.write(`readme-tables: ${message}\n`);
+  process.exit(1);
+}
+
+const firstLine = (error) => (error instanceof Error ? error.message.split('\n')[0] : String(error));
+
 /**
  * Keeps a description literal inside one table cell: GitHub would read `<prefix>` as an HTML tag
- * and `"*"` as emphasis, and a `|` or line break would split the row.
+ * and `"*"` as emphasis, and a `|` or line break would split the row. Code spans are left as
+ * written (a backslash there would show), except `|`, which GitHub's tables let one escape anywhere.
  */
 function cell(text) {
   return text
     .replace(/\s*\n\s*/g, ' ')
-    .replace(/[\\|*_]/g, (c) => `\\${c}`)
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part.replace(/\|/g, '\\|')
+        : part
+            .replace(/[\\|*_]/g, (c) => `\\${c}`)
+            .replace(/</g, '&lt;')
+            .replace(/>/g, '&gt;'),
+    )
+    .join('')
     .trim();
 }
 
-/** Shows a default as code; no default and an empty one both mean the input is unset. */
+/** A code span that survives backticks in its text. */
+const code = (text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``).replace(/\|/g, '\\|');
+
+/** Shows a default as code; no default and an empty one both mean the value is unset. */
 function defaultCell(value) {
-  const text = value === undefined ? '' : String(value);
-  if (text === '') return '—';
-  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
+  if (value === undefined) return '—';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text === '' ? '—' : code(text);
 }
+
+// ---- action.yml: inputs and outputs ----
 
 function inputsTable(inputs) {
   const rows = Object.entries(inputs).map(([name, spec]) => {
@@ -57,55 +83,350 @@ function outputsTable(outputs) {
   return ['| Output | Description |', '| --- | --- |', ...rows].join('\n');
 }
 
-/** Fails with one readable line: this runs as a CI check, where a stack trace hides the cause. */
-function fail(message) {
-  process.stderr.write(`readme-tables: ${message}\n`);
-  process.exit(1);
-}
-
 function readAction() {
   let data;
   try {
     data = parse(readFileSync(actionPath, 'utf8'));
   } catch (error) {
-    return fail(`action.yml is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return fail(`action.yml is not valid YAML: ${firstLine(error)}`);
   }
   const result = actionSchema.safeParse(data);
   return result.success ? result.data : fail(`action.yml has an unexpected shape: ${z.prettifyError(result.error)}`);
 }
 
+// ---- .github/plangate.yml: the config-file reference ----
+
+/**
+ * Loads the config schema, the price table and the cost function from the TypeScript source.
+ * esbuild bundles only the project's own files, in memory; packages stay imports of the very files
+ * this script resolves, so the schema and the `z` below are one zod, and nothing is written to disk.
+ */
+async function loadSources() {
+  const entry = [
+    "export { repoConfigSchema } from './src/settings.ts';",
+    "export { defaultPrices } from './src/models/prices.ts';",
+    "export { costOf } from './src/models/usage.ts';",
+  ].join('\n');
+  let output;
+  try {
+    const result = await build({
+      stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'readme-sources-entry.ts' },
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'packages-by-url',
+          setup(b) {
+            // A module loaded from a data: URL cannot resolve bare specifiers, so each becomes an absolute URL.
+            b.onResolve({ filter: /^[^./]/ }, (args) => ({
+              path: args.path.startsWith('node:') ? args.path : import.meta.resolve(args.path),
+              external: true,
+            }));
+          },
+        },
+      ],
+    });
+    output = result.outputFiles[0]?.text ?? '';
+  } catch (error) {
+    return fail(`the sources could not be bundled: ${firstLine(error)}`);
+  }
+  const module = await import(`data:text/javascript;base64,${Buffer.from(output).toString('base64')}`);
+  if (!(module.repoConfigSchema instanceof z.ZodType)) fail('src/settings.ts no longer exports repoConfigSchema as a zod schema');
+  if (typeof module.costOf !== 'function' || typeof module.defaultPrices !== 'object') fail('src/models no longer export defaultPrices and costOf');
+  return module;
+}
+
+/** Alternatives of a union, however zod spelled it. */
+const alternatives = (s) => s.anyOf ?? s.oneOf ?? [];
+
+/** The placeholder a map's keys get in key paths: the key schema's description, else "name". */
+const placeholder = (s) => `<${s.propertyNames?.description ?? 'name'}>`;
+
+function numberText(s) {
+  const base = s.type === 'integer' ? 'whole number' : 'number';
+  const bounds = [
+    s.exclusiveMinimum !== undefined ? `> ${s.exclusiveMinimum}` : '',
+    s.minimum !== undefined ? `≥ ${s.minimum}` : '',
+    s.exclusiveMaximum !== undefined ? `< ${s.exclusiveMaximum}` : '',
+    s.maximum !== undefined ? `≤ ${s.maximum}` : '',
+  ].filter(Boolean);
+  return [base, ...bounds].join(' ');
+}
+
+const isRecord = (s) => s.type === 'object' && typeof s.additionalProperties === 'object' && !s.properties;
+
+/** What a value may be, in words a YAML author reads; constraints the words cannot carry are in the description. */
+function typeText(s) {
+  // Two kinds of object read as one "object": their keys are listed below either way.
+  if (alternatives(s).length > 0) return [...new Set(alternatives(s).map(typeText))].join(' or ');
+  if (Array.isArray(s.enum)) return `one of ${s.enum.map((v) => code(String(v))).join(', ')}`;
+  if (s.const !== undefined) return code(JSON.stringify(s.const));
+  if (Array.isArray(s.type)) return s.type.map((type) => typeText({ ...s, type })).join(' or ');
+  switch (s.type) {
+    case 'string':
+      if (s.format === 'uri') return 'URL';
+      return (s.minLength ?? 0) >= 1 ? 'non-empty string' : 'string';
+    case 'number':
+    case 'integer':
+      return numberText(s);
+    case 'boolean':
+      return '`true` or `false`';
+    case 'null':
+      return '`null`';
+    case 'array': {
+      const item = s.items ?? {};
+      if (item.type === 'string' && !item.enum) return 'list of strings';
+      if (item.type === 'object' && !isRecord(item)) return 'list of objects';
+      return `list of: ${typeText(item)}`;
+    }
+    case 'object':
+      return isRecord(s) ? `map: ${code(placeholder(s))} → ${typeText(s.additionalProperties)}` : 'object';
+    default:
+      return 'any';
+  }
+}
+
+/**
+ * Splits a closing "Default: ..." sentence off the description: most config defaults are applied
+ * where the key is read (the schema has no `.default()`, so an absent key stays absent), and the
+ * describe() text is the one place beside the schema that says what they are.
+ */
+function describedDefault(prop) {
+  const text = (prop.description ?? '').trim();
+  const match = /^(.*?)\s*Default: (.+?)\.?$/s.exec(text);
+  if (prop.default !== undefined) return { default: defaultCell(prop.default), description: text };
+  if (!match) return { default: '—', description: text };
+  const value = match[2] ?? '';
+  // A bare value reads as code, a phrase as prose.
+  return { default: /^[^\s`]+$/.test(value) ? code(value) : cell(value), description: match[1] ?? '' };
+}
+
+/**
+ * The table rows of one object's keys, each followed by its nested keys: `tasks[].name` for a
+ * list's objects, `prices.<model>.input` for a map's. A key without a description fails the run,
+ * so a new config key cannot ship undocumented.
+ */
+function configRows(s, prefix, rows, undocumented) {
+  const objects = [s, ...alternatives(s)].filter((o) => o.properties);
+  for (const object of objects) {
+    const required = new Set(object.required ?? []);
+    for (const [key, prop] of Object.entries(object.properties)) {
+      const path = `${prefix}${key}`;
+      if (rows.some((r) => r.path === path)) continue;
+      if (!prop.description?.trim()) undocumented.push(path);
+      rows.push({ path, type: `${typeText(prop)}${required.has(key) ? ', required' : ''}`, ...describedDefault(prop) });
+      nestedRows(prop, path, rows, undocumented);
+    }
+  }
+}
+
+function nestedRows(s, path, rows, undocumented) {
+  for (const alt of [s, ...alternatives(s)]) {
+    if (alt.properties) configRows(alt, `${path}.`, rows, undocumented);
+    else if (alt.type === 'array' && alt.items) nestedRows(alt.items, `${path}[]`, rows, undocumented);
+    else if (isRecord(alt)) nestedRows(alt.additionalProperties, `${path}.${placeholder(alt)}`, rows, undocumented);
+  }
+}
+
+/** An example of the file; it is validated against the schema like every README example. */
+const exampleConfig = `# ${configFile}
+tasks:
+  - name: deps
+    objective: |
+      Update the development dependencies to their latest minor versions and make the tests pass.
+    cron: '0 6 * * 1'
+    policy: plan-for-approval
+    labels: [dependencies]
+    assignees: [octocat]
+    allowed-commands: [npm ci, npm test, npm update *]
+  - name: docs
+    objective: Check that the README matches the code and fix what drifted.
+    cron: '0 7 1 * *'
+plan-max-age-days: 7
+prices:
+  gpt-4.1: { input: 2, cached-input: 0.5, output: 8 }
+  my-vllm-model: { input: 0, output: 0 }
+`;
+
+function configReference(schema) {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  const rows = [];
+  const undocumented = [];
+  configRows(json, '', rows, undocumented);
+  if (undocumented.length > 0) {
+    fail(`config keys without a .describe() text in src/settings.ts: ${undocumented.join(', ')}`);
+  }
+  const table = rows.map((r) => `| ${code(r.path)} | ${r.type} | ${r.default} | ${cell(r.description)} |`);
+  return [
+    `Every key is optional unless marked required; unknown keys are errors. Example \`${configFile}\`:`,
+    '',
+    '```yaml',
+    exampleConfig.trimEnd(),
+    '```',
+    '',
+    '| Key | Type | Default | Description |',
+    '| --- | --- | --- | --- |',
+    ...table,
+  ].join('\n');
+}
+
+/** Problems of one example of the config file, or none. */
+function exampleProblems(schema, text) {
+  let data;
+  try {
+    data = parse(text) ?? {};
+  } catch (error) {
+    return [`not valid YAML: ${firstLine(error)}`];
+  }
+  const result = schema.safeParse(data);
+  return result.success ? [] : result.error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(top level)'}: ${i.message}`);
+}
+
+/** Fenced YAML blocks in the README that say, on their first line, that they are the config file. */
+function configExamples(readme) {
+  const examples = [];
+  const fence = /^```ya?ml\n([\s\S]*?)^```$/gm;
+  for (let match = fence.exec(readme); match; match = fence.exec(readme)) {
+    const body = match[1] ?? '';
+    if (body.split('\n')[0]?.trim() === `# ${configFile}`) {
+      examples.push({ line: readme.slice(0, match.index).split('\n').length, body });
+    }
+  }
+  return examples;
+}
+
+// ---- bench/results.json: cost expectations ----
+
+const tokens = z.object({
+  requests: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  cachedTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+});
+const benchSchema = z.object({
+  date: z.string(),
+  scenarios: z.array(
+    z.object({
+      name: z.string(),
+      model: z.object({ roles: z.object({ planner: tokens.optional(), executor: tokens.optional() }), total: tokens }),
+    }),
+  ),
+});
+
+function readBench() {
+  let data;
+  try {
+    data = JSON.parse(readFileSync(benchPath, 'utf8'));
+  } catch (error) {
+    return fail(`bench/results.json could not be read: ${firstLine(error)}`);
+  }
+  const result = benchSchema.safeParse(data);
+  return result.success ? result.data : fail(`bench/results.json has an unexpected shape: ${z.prettifyError(result.error)}`);
+}
+
+/** Thousands separators by hand: the output must not depend on the machine's locale data. */
+const whole = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const percent = (part, all) => `${all === 0 ? '0.0' : ((100 * part) / all).toFixed(1)} %`;
+const usd = (n) => `$${n.toFixed(4)}`;
+const perMillion = (n) => `$${n}`;
+
+/**
+ * The benchmark's token counts per scenario, priced as a run on the action's default models would
+ * be: the figures users can expect, from the same sources plangate itself bills from.
+ */
+function costBlock(bench, action, sources) {
+  const models = { planner: String(action.inputs['planner-model']?.default ?? ''), executor: String(action.inputs['executor-model']?.default ?? '') };
+  const price = (model) => sources.defaultPrices[model] ?? fail(`the default model ${model} has no built-in price in src/models/prices.ts`);
+  const cost = (role, t, cached = true) => sources.costOf(models[role], cached ? t : { ...t, cachedTokens: 0 }, sources.defaultPrices) ?? 0;
+  const scenarioCost = (s, cached) => Object.entries(s.model.roles).reduce((sum, [role, t]) => sum + (t ? cost(role, t, cached) : 0), 0);
+  const rows = bench.scenarios.map((s) => {
+    const t = s.model.total;
+    return `| ${s.name} | ${t.requests} | ${whole(t.promptTokens)} | ${whole(t.cachedTokens)} | ${whole(t.completionTokens)} | ${percent(t.cachedTokens, t.promptTokens)} | ${usd(scenarioCost(s, true))} | ${usd(scenarioCost(s, false))} |`;
+  });
+  const priceLine = (model) => {
+    const p = price(model);
+    return `\`${model}\` ${perMillion(p.input)} input, ${perMillion(p.cachedInput ?? p.input)} cached input, ${perMillion(p.output)} output`;
+  };
+  const lines = [
+    `Measured by \`npm run bench\` on ${bench.date.slice(0, 10)} ([bench/RESULTS.md](bench/RESULTS.md)); priced at the built-in prices of the default models, planner ${priceLine(models.planner)}, executor ${priceLine(models.executor)} (USD per million tokens).`,
+    '',
+    '| Scenario | Requests | Prompt tokens | Cached | Completion | Cache hit | Cost | Cost without cache |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ];
+  const example = bench.scenarios.find((s) => s.name === 'plan + 3 cycles' && s.model.roles.planner && s.model.roles.executor);
+  if (example) {
+    const term = (role) => {
+      const t = example.model.roles[role];
+      const p = price(models[role]);
+      return `${role}: (${whole(t.promptTokens)} − ${whole(t.cachedTokens)}) × ${perMillion(p.input)} + ${whole(t.cachedTokens)} × ${perMillion(p.cachedInput ?? p.input)} + ${whole(t.completionTokens)} × ${perMillion(p.output)} per million = ${usd(cost(role, t))}`;
+    };
+    lines.push('', `Worked example, plan + 3 cycles: ${term('planner')}; ${term('executor')}; together ${usd(scenarioCost(example, true))}.`);
+  }
+  return lines.join('\n');
+}
+
+// ---- the README ----
+
 const action = readAction();
-const blocks = { inputs: inputsTable(action.inputs), outputs: outputsTable(action.outputs) };
+const sources = await loadSources();
+const schema = sources.repoConfigSchema;
+{
+  const problems = exampleProblems(schema, exampleConfig);
+  if (problems.length > 0) fail(`the example ${configFile} in scripts/readme-tables.mjs is invalid: ${problems.join('; ')}`);
+}
+const blocks = {
+  inputs: inputsTable(action.inputs),
+  outputs: outputsTable(action.outputs),
+  config: configReference(schema),
+  cost: costBlock(readBench(), action, sources),
+};
 
 const marker = (name, edge) => `<!-- ${name}:${edge} -->`;
 const marked = (name) => `${marker(name, 'start')}\n${blocks[name]}\n${marker(name, 'end')}`;
 
 /** Replaces each marked block; a README without its markers is an error, not a silent pass. */
-function withTables(readme) {
+function withBlocks(readme, file) {
   let text = readme;
   for (const name of Object.keys(blocks)) {
     const start = text.indexOf(marker(name, 'start'));
     const end = text.indexOf(marker(name, 'end'));
     if (start === -1 || end === -1 || end < start) {
-      fail(`README.md lacks the ${marker(name, 'start')} ... ${marker(name, 'end')} markers`);
+      fail(`${file} lacks the ${marker(name, 'start')} ... ${marker(name, 'end')} markers`);
     }
     text = text.slice(0, start) + marked(name) + text.slice(end + marker(name, 'end').length);
   }
   return text;
 }
 
-const mode = process.argv[2];
+/** Every README example of the config file must be one plangate would accept. */
+function checkExamples(readme, file) {
+  const invalid = configExamples(readme).flatMap(({ line, body }) => {
+    const problems = exampleProblems(schema, body);
+    return problems.length > 0 ? [`line ${line}: ${problems.join('; ')}`] : [];
+  });
+  if (invalid.length > 0) fail(`${file} has ${configFile} examples plangate would reject: ${invalid.join(' | ')}`);
+}
+
+const [mode, target] = process.argv.slice(2);
 if (mode === undefined) {
-  process.stdout.write(`${marked('inputs')}\n\n${marked('outputs')}\n`);
+  process.stdout.write(`${Object.keys(blocks).map(marked).join('\n\n')}\n`);
 } else if (mode === '--write' || mode === '--check') {
+  const readmePath = target ?? `${root}README.md`;
+  const file = target ?? 'README.md';
   const readme = readFileSync(readmePath, 'utf8');
-  const expected = withTables(readme);
+  const expected = withBlocks(readme, file);
+  checkExamples(expected, file);
   if (mode === '--write') {
     if (expected !== readme) writeFileSync(readmePath, expected);
   } else if (expected !== readme) {
-    fail('README.md tables differ from action.yml; run: node scripts/readme-tables.mjs --write');
+    fail(`${file}'s generated blocks differ from their sources (action.yml, src/settings.ts, bench/results.json, src/models/prices.ts); run: node scripts/readme-tables.mjs --write`);
   } else {
-    process.stdout.write('README.md tables match action.yml\n');
+    process.stdout.write(`${file}: the generated blocks match their sources\n`);
   }
 } else {
   fail(`unknown argument ${mode}; use --write or --check`);

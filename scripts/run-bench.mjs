@@ -1,17 +1,18 @@
 // Runs bench/run.ts (`npm run bench`, after `npm run bundle`): bundled with esbuild (dependencies
-// stay external) into a folder that also holds a frozen copy of dist/index.js and action.yml. The
+// stay external) into a folder that also holds a frozen copy of dist/ and action.yml. The
 // e2e harness runs the dist/ it finds beside action.yml above it, so the whole run measures the one
 // build it started with, even if someone rebuilds dist/ in the meantime.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = process.cwd();
 const frozen = path.join(root, 'node_modules/.cache/plangate/bench-root');
 rmSync(frozen, { recursive: true, force: true });
-mkdirSync(path.join(frozen, 'dist'), { recursive: true });
-copyFileSync(path.join(root, 'dist/index.js'), path.join(frozen, 'dist/index.js'));
+mkdirSync(frozen, { recursive: true });
+// All of dist/: index.js loads its chunks (dist/chunks/) by relative path.
+cpSync(path.join(root, 'dist'), path.join(frozen, 'dist'), { recursive: true });
 copyFileSync(path.join(root, 'action.yml'), path.join(frozen, 'action.yml'));
 const outfile = path.join(frozen, 'bench.mjs');
 await build({

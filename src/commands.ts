@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { commentIgnoreReason, parseCommentCommand } from './comment-command.js';
+
+// Re-exported: callers read commands from here; comment-command.ts holds them dependency-free for the entry point.
+export { isBot, parseCommentCommand } from './comment-command.js';
 
 /**
  * Turns a webhook event into what the user asked for. Pure: the payload and the comment text in,
@@ -46,7 +50,8 @@ export interface CommandSource {
 
 export type Command =
   | ({ kind: 'plan'; objective: string } & CommandSource)
-  | ({ kind: 'approve'; planId?: string } & CommandSource)
+  /** `overBudget`: `/approve --over-budget`, which lets a maintainer approve past `max-estimated-cost-usd`. */
+  | ({ kind: 'approve'; planId?: string; overBudget?: boolean } & CommandSource)
   | ({ kind: 'revise'; feedback: string } & CommandSource)
   | ({ kind: 'answer'; text: string } & CommandSource)
   | ({ kind: 'status' } & CommandSource)
@@ -91,45 +96,6 @@ export function commandFromMaintenanceEvent(eventName: string, payload: unknown)
   };
 }
 
-const planIdPattern = /^[0-9a-f]{6,40}$/;
-
-/** True for GitHub Apps and bot accounts: their comments never command plangate unless allowed later. */
-export function isBot(user: { login: string; type?: string | undefined }): boolean {
-  return user.type === 'Bot' || user.login.endsWith('[bot]');
-}
-
-/**
- * Reads the first line as a command; the objective may continue on the following lines. A `/word`
- * plangate does not know is returned as `unknown`, so a guess gets the command list instead of silence.
- */
-export function parseCommentCommand(
-  text: string,
-):
-  | { name: 'plan' | 'revise' | 'answer'; rest: string }
-  | { name: 'approve'; planId?: string; invalidId?: string }
-  | { name: 'status' | 'cancel' | 'help' }
-  | { name: 'unknown'; command: string }
-  | undefined {
-  const normalized = text.replace(/\r\n?/g, '\n').trimStart();
-  const newline = normalized.indexOf('\n');
-  const first = (newline === -1 ? normalized : normalized.slice(0, newline)).trim();
-  const following = newline === -1 ? '' : normalized.slice(newline + 1);
-  const match = /^\/([a-z-]+)(?:\s+(.*))?$/i.exec(first);
-  if (!match) return undefined;
-  const name = (match[1] ?? '').toLowerCase();
-  const args = (match[2] ?? '').trim();
-  if (name === 'plan' || name === 'revise' || name === 'answer') {
-    return { name, rest: [args, following].filter((s) => s.trim() !== '').join('\n').trim() };
-  }
-  if (name === 'approve') {
-    if (args === '') return { name: 'approve' };
-    const id = args.split(/\s+/)[0] ?? '';
-    return planIdPattern.test(id) ? { name: 'approve', planId: id } : { name: 'approve', invalidId: id };
-  }
-  if (name === 'status' || name === 'cancel' || name === 'help') return { name };
-  return { name: 'unknown', command: name };
-}
-
 /**
  * Decides what an `issue_comment` event asks for. Only newly created comments count: an edited
  * comment is never replayed as a command.
@@ -138,12 +104,10 @@ export function commandFromIssueComment(payload: unknown, botLogin: string, allo
   const parsed = issueCommentEventSchema.safeParse(payload);
   if (!parsed.success) return { kind: 'ignore', reason: 'the event payload is not an issue comment' };
   const event = parsed.data;
-  if (event.action !== 'created') return { kind: 'ignore', reason: `comment was ${event.action}, not created` };
   const author = event.comment.user;
-  if (author.login === botLogin) return { kind: 'ignore', reason: 'the comment is plangate’s own' };
-  if (isBot(author) && !allowedBots.includes(author.login)) {
-    return { kind: 'ignore', reason: `comments by bots (${author.login}) are not commands unless listed in allowed-bots` };
-  }
+  // The same decision the entry point makes before loading the action (src/triage.ts).
+  const ignored = commentIgnoreReason({ action: event.action, author, body: event.comment.body ?? '' }, botLogin, allowedBots);
+  if (ignored !== undefined) return { kind: 'ignore', reason: ignored };
   const parsedCommand = parseCommentCommand(event.comment.body ?? '');
   if (!parsedCommand) return { kind: 'ignore', reason: 'the comment’s first line is not a plangate command' };
   const source: CommandSource = {
@@ -160,7 +124,7 @@ export function commandFromIssueComment(payload: unknown, botLogin: string, allo
   };
   if (parsedCommand.name === 'approve') {
     // A malformed id is kept as given so the refusal can quote it.
-    return { kind: 'approve', planId: parsedCommand.planId ?? parsedCommand.invalidId, ...source };
+    return { kind: 'approve', planId: parsedCommand.planId ?? parsedCommand.invalidId, ...(parsedCommand.overBudget ? { overBudget: true } : {}), ...source };
   }
   switch (parsedCommand.name) {
     case 'status':

@@ -19,6 +19,10 @@ import { statusFlow } from './flows/status.js';
 import { cancelFlow } from './flows/cancel.js';
 import { helpFlow } from './flows/help.js';
 import { redact } from './redact.js';
+import { createCapabilityHub } from './mcp/hub.js';
+import { mcpSecretValues } from './mcp/server-spec.js';
+import { eventIgnoreReason } from './comment-command.js';
+import { triageEvent } from './triage.js';
 
 /**
  * The composition root: reads the settings, builds the clients, decides the command and hands it to
@@ -27,8 +31,17 @@ import { redact } from './redact.js';
 export async function run(): Promise<void> {
   let secrets: string[] = [];
   try {
+    // The entry point's own first look, repeated here so an event is ignored by one rule whichever
+    // way run() is reached, and before any setting is read: a comment that is no command is not
+    // the place to report a misconfiguration.
+    const triage = triageEvent();
+    if (triage.kind === 'ignore') {
+      core.info(`Nothing to do: ${triage.reason}.`);
+      setOutputs({ outcome: 'ignored' });
+      return;
+    }
     const settings = readSettings();
-    secrets = [settings.githubToken, settings.planner.apiKey, settings.executor.apiKey, settings.recordSecret].filter(Boolean);
+    secrets = [settings.githubToken, settings.planner.apiKey, settings.executor.apiKey, settings.recordSecret, ...mcpSecretValues(settings.mcpServers)].filter(Boolean);
     const command = readCommand(settings);
     if (command.kind === 'ignore') {
       core.info(`Nothing to do: ${command.reason}.`);
@@ -36,25 +49,34 @@ export async function run(): Promise<void> {
       return;
     }
     const ctx = createContext(settings, secrets);
-    if (command.kind === 'maintain') {
-      const result = await maintainFlow(ctx, command.trigger);
-      setOutputs(result);
-      if (result.outcome === 'failed') core.setFailed('plangate: one or more tasks failed; the job summary says which and why.');
-      return;
-    }
-    let result: FlowResult;
     try {
-      result = await dispatch(ctx, command);
-    } catch (error) {
-      await reportFailure(ctx, command, error);
-      throw error;
+      await runCommand(ctx, command);
+    } finally {
+      // The MCP servers live as long as the run: stopped however it ends, so no process outlives the step.
+      await ctx.mcp?.close();
     }
-    setOutputs(result);
-    if (result.outcome === 'failed') core.setFailed(`plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`);
   } catch (error) {
     core.setOutput('outcome', 'failed');
     core.setFailed(redact(messageOf(error), secrets));
   }
+}
+
+async function runCommand(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>): Promise<void> {
+  if (command.kind === 'maintain') {
+    const result = await maintainFlow(ctx, command.trigger);
+    setOutputs(result);
+    if (result.outcome === 'failed') core.setFailed('plangate: one or more tasks failed; the job summary says which and why.');
+    return;
+  }
+  let result: FlowResult;
+  try {
+    result = await dispatch(ctx, command);
+  } catch (error) {
+    await reportFailure(ctx, command, error);
+    throw error;
+  }
+  setOutputs(result);
+  if (result.outcome === 'failed') core.setFailed(`plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`);
 }
 
 function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 'maintain' }>): Promise<FlowResult> {
@@ -78,9 +100,8 @@ function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 
 
 function readCommand(settings: Settings): Command {
   const { eventName, eventPath } = settings.runner;
-  if (!['issue_comment', 'schedule', 'workflow_dispatch'].includes(eventName)) {
-    return { kind: 'ignore', reason: `the ${eventName} event carries no plangate command` };
-  }
+  const notCarried = eventIgnoreReason(eventName);
+  if (notCarried !== undefined) return { kind: 'ignore', reason: notCarried };
   let payload: unknown;
   try {
     payload = JSON.parse(readFileSync(eventPath, 'utf8'));
@@ -95,6 +116,7 @@ function readCommand(settings: Settings): Command {
 function createContext(settings: Settings, secrets: string[]): RunContext {
   const { runner } = settings;
   const octokit = createGitHubClient(settings.githubToken, runner.apiUrl);
+  const git = createGit(runner.workspace, { auth: { token: settings.githubToken, serverUrl: runner.serverUrl } });
   const repoRef = { owner: runner.owner, repo: runner.repo };
   const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '';
   return {
@@ -102,19 +124,21 @@ function createContext(settings: Settings, secrets: string[]): RunContext {
     secrets,
     thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
     lock: {
-      async acquire(issue, baseSha) {
-        const attempt = await acquireLock({ octokit, repoRef, issue, runId: runner.runId || `local-${process.pid}`, runUrl, baseSha });
+      async acquire(issue) {
+        const attempt = await acquireLock({ git, octokit, repoRef, issue, runId: runner.runId || `local-${process.pid}`, runUrl });
         if (!attempt.acquired) return attempt;
         if (attempt.lock.tookOverFrom) core.info(`Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`);
         return {
           acquired: true,
           release: async () => {
-            await releaseLock({ octokit, repoRef, lock: attempt.lock }).catch((error: unknown) => core.warning(`Could not release the lock of #${issue}: ${messageOf(error)}`));
+            await releaseLock({ git, lock: attempt.lock }).catch((error: unknown) => core.warning(`Could not release the lock of #${issue}: ${messageOf(error)}`));
           },
         };
       },
     },
-    git: createGit(runner.workspace, { auth: { token: settings.githubToken, serverUrl: runner.serverUrl } }),
+    git,
+    // Nothing starts until a team first needs the servers: refusals and status replies start none.
+    mcp: createCapabilityHub(settings.mcpServers, { workspace: runner.workspace, secrets }),
     planner: lazyClient('planner', settings.planner),
     executor: lazyClient('executor', settings.executor),
     runUrl,

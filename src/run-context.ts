@@ -1,6 +1,7 @@
 import type { Command } from './commands.js';
 import type { Thread } from './github/thread.js';
 import type { LockHolder } from './github/lock.js';
+import type { CapabilityHub } from './mcp/hub.js';
 import type { ChatClient } from './models/chat-client.js';
 import type { Git } from './repo/git.js';
 import type { Settings } from './settings.js';
@@ -21,6 +22,11 @@ export interface RunContext {
   lock: ExecutionLocks;
   /** Link to this job's run page, for comments and the PR. */
   runUrl: string;
+  /**
+   * The MCP servers of this action run, started on first use and shared by every team the run
+   * summons; main.ts closes them at the end. Absent: the run has none.
+   */
+  mcp?: CapabilityHub;
   /** Writes the job summary; a no-op where the runner offers none. */
   writeSummary(markdown: string): Promise<void>;
 }

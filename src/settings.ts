@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { roleSchema, type RepoRole } from './permissions.js';
 import { withOverrides, type PriceTable } from './models/prices.js';
 import { runPolicySchema, type RunPolicy } from './run-policy.js';
+import type { McpServerSpec } from './mcp/server-spec.js';
 
 /**
  * The only reader of action inputs, the runner environment and the repository config file. Every
@@ -48,6 +49,10 @@ export interface Settings {
   timeoutMinutes?: number;
   /** USD the run may cost; undefined: no limit. */
   maxCostUsd?: number;
+  /** Approve plans whose checks found blocking problems; the executor's tools still refuse what they always refuse. */
+  allowBlockedPlans: boolean;
+  /** USD the high end of a plan's execution estimate may reach before approval needs `--over-budget`; undefined: no ceiling. */
+  maxEstimatedCostUsd?: number;
   branchPrefix: string;
   /** Open the pull request as a draft even when the run finished; an aborted run's is a draft regardless. */
   prDraft: boolean;
@@ -68,6 +73,8 @@ export interface Settings {
   /** Extra environment variable names commands receive. */
   commandEnv: string[];
   maxWriteBytes: number;
+  /** The config file's MCP servers, with the values of the variables they name. */
+  mcpServers: McpServerSpec[];
   configFile: string;
   config: RepoConfig;
   runner: RunnerEnvironment;
@@ -80,13 +87,24 @@ export class SettingsError extends Error {
 
 const taskSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"'),
-    objective: z.string().min(1),
-    cron: z.string().optional(),
-    policy: runPolicySchema.optional(),
-    labels: z.array(z.string()).optional(),
-    assignees: z.array(z.string()).optional(),
-    'allowed-commands': z.array(z.string()).optional(),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"')
+      .describe('Names the task: its tracking issue is "plangate task: <name>" with the label "plangate:<name>", and a `workflow_dispatch` with `task: <name>` runs it. 1 to 40 letters, digits, "-" or "_".'),
+    objective: z.string().min(1).describe('What the planner is asked to do, as the text of a `/plan` comment would say it.'),
+    cron: z
+      .string()
+      .optional()
+      .describe("Runs the task only when this schedule fires: it must equal one of the workflow's `on.schedule` cron strings exactly. Default: every schedule event."),
+    policy: runPolicySchema
+      .optional()
+      .describe("When the task's plan is carried out, in the terms of the `policy` input. Default: `plan-for-approval`, whatever that input says."),
+    labels: z.array(z.string()).optional().describe('Labels added to the tracking issue, besides "plangate:<name>".'),
+    assignees: z.array(z.string()).optional().describe('Logins assigned to the tracking issue.'),
+    'allowed-commands': z
+      .array(z.string())
+      .optional()
+      .describe("Command patterns the executor may run in this task, in the syntax of the `allowed-commands` input, which they replace. Default: the `allowed-commands` input."),
   })
   .strict();
 
@@ -95,17 +113,91 @@ const usdPerMillion = z.number().finite().nonnegative();
 
 /** A model's prices as users write them: USD per million tokens. */
 const configPriceSchema = z
-  .object({ input: usdPerMillion, 'cached-input': usdPerMillion.optional(), output: usdPerMillion })
+  .object({
+    input: usdPerMillion.describe('USD per million prompt tokens the provider did not serve from its prompt cache.'),
+    'cached-input': usdPerMillion.optional().describe('USD per million prompt tokens served from the prompt cache. Default: the `input` price.'),
+    output: usdPerMillion.describe('USD per million completion tokens.'),
+  })
   .strict()
   .transform((p) => ({ input: p.input, output: p.output, ...(p['cached-input'] === undefined ? {} : { cachedInput: p['cached-input'] }) }));
 
+/** MCP server names appear in tool calls and comments: short, lower-case, no spaces. */
+const mcpServerNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/).describe('server');
+
+/** The runner's own credentials: no server may be handed them, whatever the config says. */
+const mcpEnvNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+  .refine((name) => !/^(GITHUB_TOKEN$|INPUT_|ACTIONS_|RUNNER_TOKEN$)/i.test(name), "is one of the runner's own credentials, which no MCP server may receive");
+
+const mcpStdioServerSchema = z
+  .object({
+    command: z
+      .string()
+      .trim()
+      .min(1)
+      .describe('Program that starts a stdio server (no shell), found on PATH or given as a path. It runs in the repository checkout.'),
+    args: z.array(z.string()).optional().describe("The program's arguments."),
+    env: z
+      .array(mcpEnvNameSchema)
+      .optional()
+      .describe(
+        "Names of environment variables the server receives, with their values from the action's environment (the workflow step's `env:`). The server gets these and PATH, HOME, USER, LOGNAME, SHELL and TERM, nothing else; the values are treated as secrets. A variable that is not set keeps the server from starting.",
+      ),
+  })
+  .strict();
+
+const mcpHttpServerSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).describe('Endpoint of a streamable HTTP server.'),
+  })
+  .strict();
+
+/** Picks the branch the entry means (`url` or `command`), so an error names the key that is wrong. */
+const mcpServerSchema = z.union([mcpStdioServerSchema, mcpHttpServerSchema], {
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const entry = issue.input;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      return 'must be { command, args?, env? } for a stdio server or { url } for a streamable HTTP server';
+    }
+    if ('command' in entry && 'url' in entry) return 'give either command (a stdio server) or url (a streamable HTTP server), not both';
+    const parsed = ('url' in entry ? mcpHttpServerSchema : mcpStdioServerSchema).safeParse(entry);
+    if (parsed.success) return undefined;
+    return parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  },
+});
+
+/**
+ * Each key's describe() text is its row in the README's config reference (scripts/readme-tables.mjs
+ * fails on a key without one); a closing "Default: ..." sentence fills the row's Default column.
+ */
 export const repoConfigSchema = z
   .object({
-    tasks: z.array(taskSchema).optional(),
+    tasks: z
+      .array(taskSchema)
+      .optional()
+      .describe('Maintenance tasks: `schedule` and `workflow_dispatch` events run them through the same plan gate as `/plan`.'),
     /** A scheduled task's pending plan older than this is planned afresh; younger ones are left waiting. */
-    'plan-max-age-days': z.number().positive().optional(),
+    'plan-max-age-days': z
+      .number()
+      .positive()
+      .optional()
+      .describe("Days a task's plan may wait for approval; the next run of the task after that plans it afresh. Default: 7."),
     /** Overrides or extends the built-in price table, per model name. */
-    prices: z.record(z.string().trim().min(1), configPriceSchema).optional(),
+    prices: z
+      // The key's description is the placeholder the generated config reference shows for it.
+      .record(z.string().trim().min(1).describe('model'), configPriceSchema)
+      .optional()
+      .describe("Prices by model name, in USD per million tokens. An entry adds a model to plangate's built-in price table or replaces that model's whole built-in entry."),
+    'mcp-servers': z
+      .record(mcpServerNameSchema, mcpServerSchema, {
+        error: (issue) => (issue.code === 'invalid_key' ? 'server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit' : undefined),
+      })
+      .optional()
+      .describe(
+        'MCP servers the action starts for each run, by name: a stdio server (`command`, `args`, `env`) or a streamable HTTP server (`url`). Agents reach them through the `list_capabilities` and `use_capability` tools; the planner only through tools a server marks read-only. A server that does not start is reported in the plan comment and the run continues without it.',
+      ),
   })
   .strict();
 export type RepoConfig = z.infer<typeof repoConfigSchema>;
@@ -230,6 +322,36 @@ export function readRepoConfig(workspace: string, file: string): RepoConfig {
   return parsed.data;
 }
 
+/**
+ * Looks up the variables each stdio server names, registering their values as secrets. A variable
+ * that is unset, or that holds one of plangate's own credentials, keeps only that server from
+ * starting: it is reported like any failed start and the run goes on without it.
+ */
+export function resolveMcpServers(servers: RepoConfig['mcp-servers'], env: NodeJS.ProcessEnv, ownSecrets: readonly string[]): McpServerSpec[] {
+  const own = new Set(ownSecrets.filter((secret) => secret !== ''));
+  return Object.entries(servers ?? {}).map(([name, entry]): McpServerSpec => {
+    if ('url' in entry) return { name, transport: 'http', url: entry.url };
+    const values: Record<string, string> = {};
+    const unset: string[] = [];
+    const credentials: string[] = [];
+    for (const variable of entry.env ?? []) {
+      const value = env[variable];
+      if (value === undefined) unset.push(variable);
+      else if (own.has(value)) credentials.push(variable);
+      else values[variable] = value;
+    }
+    // Shorter values are no real secret (redact() skips them too) and masking them would garble the log.
+    for (const value of Object.values(values)) if (value.length >= 8) core.setSecret(value);
+    const refusal =
+      credentials.length > 0
+        ? `${credentials.join(', ')} ${credentials.length === 1 ? 'holds' : 'hold'} one of plangate's own credentials (the GitHub token, a model API key or the record secret), which no MCP server may receive`
+        : unset.length > 0
+          ? `the environment variable${unset.length === 1 ? '' : 's'} ${unset.join(', ')} ${unset.length === 1 ? 'is' : 'are'} not set; set ${unset.length === 1 ? 'it' : 'them'} in the workflow step's env:`
+          : undefined;
+    return { name, transport: 'stdio', command: entry.command, args: entry.args ?? [], env: values, ...(refusal ? { refusal } : {}) };
+  });
+}
+
 /** Reads and validates everything the action is configured with. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const githubToken = input('github-token', z.string());
@@ -267,6 +389,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxIterations: input('max-iterations', withDefault('8').pipe(wholeNumber(1, 100))),
     timeoutMinutes: input('timeout-minutes', optionalPositive),
     maxCostUsd: input('max-cost-usd', optionalPositive),
+    allowBlockedPlans: input('allow-blocked-plans', withDefault('false').pipe(booleanInput)),
+    maxEstimatedCostUsd: input('max-estimated-cost-usd', optionalPositive),
     branchPrefix: input('branch-prefix', withDefault('plangate/').pipe(branchPrefixSchema)),
     prDraft: input('pr-draft', withDefault('false').pipe(booleanInput)),
     prLabels: labelList(lines('pr-labels')),
@@ -283,6 +407,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       return parsed.data;
     }),
     maxWriteBytes: input('max-write-bytes', withDefault('1048576').pipe(wholeNumber(1, 1024 * 1024 * 1024))),
+    mcpServers: resolveMcpServers(config['mcp-servers'], env, [githubToken, apiKey, plannerKey, executorKey, recordSecret]),
     configFile,
     config,
     runner,

@@ -1,6 +1,8 @@
 import type { Role, StagedFields } from '../machine/fields.js';
 import type { ChatClient } from '../models/chat-client.js';
 import type { TokenUsage } from '../models/usage.js';
+import { noCapabilities, type CapabilityHub } from '../mcp/hub.js';
+import { createCapabilityTools } from '../tools/capability-tools.js';
 import { commandEnvironment } from '../tools/command-env.js';
 import { createReadTools } from '../tools/read-tools.js';
 import { createRunCommandTool } from '../tools/run-command.js';
@@ -48,6 +50,16 @@ export interface TeamOptions {
   maxWriteBytes?: number;
   /** Secrets the host knows; tool output is scrubbed of them (and of token shapes) before a model sees it. */
   secrets?: readonly string[];
+  /**
+   * The repository's instructions for agents (readRepositoryInstructions at the base commit); empty or
+   * absent when it has none. Both roles get them in every session, right behind the frozen prefix.
+   */
+  instructions?: string;
+  /**
+   * The run's MCP servers, shared by both roles. Absent: none. The capability tools are in both
+   * toolboxes either way, so the frozen prefix never depends on which servers are configured.
+   */
+  capabilities?: CapabilityHub;
   onUsage(role: Role, model: string, tokens: TokenUsage): void;
 }
 
@@ -64,8 +76,10 @@ function stager(run: RunState, role: Role) {
 
 export function createTeam(options: TeamOptions): Team {
   const { run, workspace } = options;
+  const capabilities = options.capabilities ?? noCapabilities;
   const plannerTools: Toolbox = createToolbox([
     ...createReadTools(workspace),
+    ...createCapabilityTools('planner', capabilities),
     createUpdateContextTool('planner', stager(run, 'planner')),
   ]);
   const executorTools: Toolbox = createToolbox([
@@ -77,16 +91,21 @@ export function createTeam(options: TeamOptions): Team {
       env: commandEnvironment(process.env, options.commandEnv),
       commandUser: options.commandUser,
     }),
+    ...createCapabilityTools('executor', capabilities),
     createUpdateContextTool('executor', stager(run, 'executor')),
   ]);
   const scrub = (text: string) => redact(text, options.secrets ?? []);
   const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
-  // Per-repository rules travel in user messages, never in the frozen prefix.
+  // Per-repository rules and instructions travel in user messages, never in the frozen prefix. They
+  // open every session's first message, before anything per-run, so that leading text is the same
+  // bytes in every session of the repository and the provider caches it along with the prefix.
   const rules = workspaceRulesText({
     allowedCommands: options.allowedCommands,
     protectedPaths: options.protectedPaths,
     commandTimeoutMs: options.commandTimeoutMs,
   });
+  // Scrubbed like a file read_file returns: committed text can hold a token shape too.
+  const standing = options.instructions ? `${rules}\n\n${scrub(options.instructions)}` : rules;
   // One executor session for the whole run: each cycle appends to it.
   let executorSession: Session | undefined;
 
@@ -101,7 +120,7 @@ export function createTeam(options: TeamOptions): Team {
           toolbox: plannerTools,
           run,
           // Every planner session is fresh, so each one is told the rules (for the directives' checks).
-          message: `${rules}\n\n${plannerMessage(run.snapshot, facts)}`,
+          message: `${standing}\n\n${plannerMessage(run.snapshot, facts)}`,
           onUsage: (tokens) => options.onUsage('planner', options.planner.model, tokens),
           redact: scrub,
           budget,
@@ -115,7 +134,7 @@ export function createTeam(options: TeamOptions): Team {
           toolbox: executorTools,
           run,
           // The session keeps the rules from its first message; repeating them would only cost tokens.
-          message: fresh ? `${rules}\n\n${executorMessage(run.snapshot, facts, true)}` : executorMessage(run.snapshot, facts, false),
+          message: fresh ? `${standing}\n\n${executorMessage(run.snapshot, facts, true)}` : executorMessage(run.snapshot, facts, false),
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
           redact: scrub,
           stallLimit: options.stallLimit,

@@ -1,5 +1,7 @@
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { hashIssue } from '../record/plan-record.js';
+import { approvalGate } from '../checks/approval-gate.js';
+import { checkPlan } from '../checks/plan-checks.js';
 import { refuseIfEdited } from './command-comment.js';
 import { execute } from './execution.js';
 import { findLiveRecord } from './live-record.js';
@@ -62,6 +64,20 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   }
   if (record.policy === 'plan-only') {
     return no(`plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`, 'Change the `policy` input to `plan-for-approval` and ask for a new plan.');
+  }
+  // The checks bind an approval like the plan does: what the comment showed, and what this run would enforce.
+  const { plan } = record.snapshot.context;
+  if (record.status === 'proposed' && plan) {
+    const gate = approvalGate({
+      planId: id,
+      stored: record.checks,
+      current: checkPlan(plan, { protectedPaths: settings.protectedPaths, allowedCommands: settings.allowedCommands, maxIterations: record.snapshot.policy.maxIterations }),
+      allowBlockedPlans: settings.allowBlockedPlans,
+      maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
+      overBudget: command.overBudget === true,
+      role: allowed.role,
+    });
+    if (!gate.ok) return no(gate.reason, gate.fix);
   }
   if (!settings.executor.apiKey || !settings.planner.apiKey) {
     return no(

@@ -12,15 +12,17 @@ import { pullRequestHistoryFits, pullRequestTitle, renderPullRequestBody } from 
 import { historyChunkMarker, renderHistoryChunks } from '../render/history.js';
 import { renderSummaryDetails } from '../render/summary-details.js';
 import { createBudget } from '../agents/budget.js';
+import { readRepositoryInstructions } from '../agents/repository-instructions.js';
 import type { RunView } from '../render/run-view.js';
 import { renderUsageTable } from '../render/usage-table.js';
+import { renderCostComparison } from '../checks/checks-markdown.js';
 import { commitTrailers } from '../render/commit-trailers.js';
 import { renderDiagram } from '../render/diagram.js';
 import { botIdentity } from '../repo/git.js';
 import { removePersistedCredentials } from '../repo/git-credentials.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { renderRecord } from './live-record.js';
-import { cancelledBy, isCancelledRecord } from './cancellation.js';
+import { cancelledBy, cancelSignalled, clearCancelSignal, isCancelledRecord } from './cancellation.js';
 import { startTeamRun } from './run-team.js';
 import { ForeignPushError, openWorkBranch, PushDeniedError } from './work-branch.js';
 import { refuse } from './refuse.js';
@@ -43,6 +45,8 @@ export interface Execution {
   notice?: string;
   /** The thread's comments as read at the start of the run: an earlier attempt's checkpoint is among them. */
   comments: readonly Comment[];
+  /** The clock the progress comment's elapsed time reads; tests pass a fixed one. */
+  now?: () => number;
 }
 
 /** The run record can grow with a long history; past this it is left out rather than cut. */
@@ -95,7 +99,6 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     baseSha: record.base.sha,
     author,
     checkpointed: checkpoint?.pushed,
-    beforeFirstPush: () => recheckApproval(ctx, record, planComment?.id, planBody),
     trailers: commitTrailers({ planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin }),
   });
   // Commands may read the workspace: credentials a checkout persisted there must go first.
@@ -103,8 +106,14 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   if (credentials.removed.length) core.info(`Removed persisted git credentials (${credentials.removed.join(', ')}); plangate passes its token to its own fetch and push only.`);
   if (credentials.kept.length) core.warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(', ')}.`);
 
-  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage);
+  // The base commit's, never the work branch's: the executor may have rewritten them there.
+  const instructions = await readRepositoryInstructions(ctx.git, record.base.sha);
+  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions);
   let pullRequest = checkpoint?.pullRequest;
+  const now = execution.now ?? Date.now;
+  const startedAt = checkpoint?.startedAt ?? now();
+  const { serverUrl, owner, repo } = settings.runner;
+  const branchUrl = `${serverUrl}/${owner}/${repo}/tree/${branch}`;
   const view = (s: Snapshot, extra: Partial<RunView> = {}): RunView => ({
     planId,
     issue,
@@ -117,14 +126,15 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     snapshot: s,
     usage: team.usage(),
     ...(notice ? { notice } : {}),
+    ...(record.checks ? { estimate: record.checks.estimate } : {}),
     ...(pullRequest ? { pullRequestUrl: pullRequest.url } : {}),
     ...extra,
   });
   /** The progress comment with the checkpoint at its end; the checkpoint is never cut. */
   const progressBody = (s: Snapshot, extra: Partial<RunView> = {}) => {
-    const run: RunRecord = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...(work.pushed ? { pushed: work.pushed } : {}), ...(pullRequest ? { pullRequest } : {}) };
+    const run: RunRecord = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...(work.pushed ? { pushed: work.pushed } : {}), ...(pullRequest ? { pullRequest } : {}), startedAt };
     const marker = encodeRunRecord(run);
-    const visible = renderProgressComment(view(s, extra));
+    const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl });
     if (marker.length > maxCheckpointChars) {
       core.warning(`The checkpoint of plan ${planId} is too large to save (${marker.length} characters); a re-run would start from the approved plan on the same branch.`);
       return visible;
@@ -150,15 +160,16 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   };
 
   /**
-   * `/cancel` runs in another job and only marks the plan comment; one read per cycle sees it, and a
-   * host abort sends the run down the ordinary abort path: commit, push, draft pull request.
+   * `/cancel` runs in another job: it raises the plan's cancel signal on origin and marks the plan
+   * comment. One `git ls-remote` per cycle sees the signal (git traffic, no API call), and a host
+   * abort sends the run down the ordinary abort path: commit, push, draft pull request.
    */
   const stopIfCancelled = async (s: Snapshot) => {
     if (!planComment || cancelled || (s.state !== 'replan' && s.state !== 'execute')) return;
-    const current = await thread.getComment(planComment.id).catch(() => undefined);
-    if (!current || !isCancelledRecord(ctx, current, planId)) return;
+    if (!(await cancelSignalled(ctx.git, issue, planId))) return;
     cancelled = true;
-    planBody = current.body;
+    // Seen is enough: from here the run remembers it, and the plan comment keeps the plan withdrawn.
+    await clearCancelSignal(ctx.git, issue, planId);
     const by = cancelledBy(await thread.listComments(issue).catch(() => []), settings.botLogin, planId);
     team.run.dispatch({ type: 'abort', reason: by ? `cancelled by @${by}` : 'cancelled on the thread' });
   };
@@ -180,9 +191,9 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
         await stopIfCancelled(s);
       },
     });
-    // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too.
+    // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too. Its
+    // checkpoint is the final save below (or the failure's): a job killed before that finishes again.
     await commitCycle(final);
-    await saveProgress(final);
   } catch (error) {
     if (error instanceof ForeignPushError) {
       const ended = { outcome: 'aborted' as const, reason: error.message };
@@ -205,7 +216,12 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     : { outcome: 'done' };
   if (work.pushed) {
     // Right before the pull request asks anyone to merge it, the approval must still hold.
-    await recheckApproval(ctx, record, planComment?.id, planBody);
+    try {
+      await recheckApproval(ctx, record, planComment, planBody);
+    } catch (error) {
+      await saveProgress(final, { interrupted: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+      throw error;
+    }
     // What a reviewer will find in the files tab, in short; a failing diff only costs the section.
     const diffStat = await ctx.git(['diff', '--stat=100', `${record.base.sha}..${work.pushed}`]).catch(() => '');
     const finalView = view(final, { ended, diffStat });
@@ -243,7 +259,8 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   record = { ...record, status: aborted ? 'aborted' : 'done', ...(pullRequest ? { pullRequest } : {}) };
   await writePlan(record);
   await saveProgress(final, { ended });
-  await thread.react(source.commentId, aborted ? '-1' : 'hooray').catch(() => undefined);
+  // Success needs no reaction: the progress comment and the pull request say so. An abort is flagged on the command.
+  if (aborted) await thread.react(source.commentId, '-1').catch(() => undefined);
   await ctx.writeSummary(
     [
       `### plangate: plan ${planId} ${aborted ? 'aborted' : 'done'}`,
@@ -256,6 +273,7 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
       '',
       renderUsageTable(team.usage()),
       '',
+      ...(record.checks ? [renderCostComparison(record.checks.estimate, team.usage()), ''] : []),
       renderSummaryDetails(final.context),
     ].join('\n'),
   );
@@ -295,7 +313,8 @@ async function dressPullRequest(ctx: RunContext, number: number, approvedBy: str
 async function trustedCheckpoint(ctx: RunContext, comment: Comment, planId: string): Promise<RunRecord | undefined> {
   const run = decodeRunRecord(comment.body);
   if (!run || run.planId !== planId) return undefined;
-  const { editor } = await ctx.thread.lastEditor(comment.nodeId);
+  // The thread listing says who last edited it; only a comment from elsewhere needs asking.
+  const editor = comment.editor !== undefined ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
   const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
   if (editor !== null && account(editor) !== account(ctx.settings.botLogin)) {
     core.warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
@@ -305,21 +324,33 @@ async function trustedCheckpoint(ctx: RunContext, comment: Comment, planId: stri
 }
 
 /**
- * Re-validates an approval before work is published: the plan comment still reads as plangate left
- * it (no edit, no newer status) and the thread's title and body are those the plan was made from.
+ * Re-validates an approval right before its work is proposed for merging, in one read: the plan
+ * comment still reads as plangate left it (no edit, no newer status) and the thread's title and body
+ * are those the plan was made from. Work pushed before is only on the work branch; the pull request
+ * is what asks anyone to take it, so it is never opened for a plan that changed mid-run.
  */
-async function recheckApproval(ctx: RunContext, record: PlanRecord, planCommentId: number | undefined, planBody: string | undefined): Promise<void> {
+async function recheckApproval(ctx: RunContext, record: PlanRecord & { branch: string }, planComment: Comment | undefined, planBody: string | undefined): Promise<void> {
   const changed: string[] = [];
-  if (planCommentId !== undefined) {
-    const current = await ctx.thread.getComment(planCommentId).catch(() => undefined);
-    // A cancellation that lands after the last cycle's check is not an edit: the work is kept and published.
-    if (current?.body !== planBody && !(current && isCancelledRecord(ctx, current, record.planId))) changed.push('the plan comment was edited or removed');
+  const state = await ctx.thread.approvalState(record.issue, planComment?.nodeId);
+  if (planComment) {
+    const current = state.commentBody === null || state.commentBody === undefined ? undefined : { ...planComment, body: state.commentBody };
+    // A cancellation that lands after the last cycle's look is not an edit: the work is kept and
+    // published. Only if plangate wrote it, though: anyone else's edit voids the approval.
+    const cancelledByBot = current !== undefined && isCancelledRecord(ctx, current, record.planId) && sameAccount(state.commentEditor ?? '', ctx.settings.botLogin);
+    if (current?.body !== planBody && !cancelledByBot) changed.push('the plan comment was edited or removed');
   }
-  const issue = await ctx.thread.getIssue(record.issue);
-  if (hashIssue(issue.title, issue.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
+  if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
   if (changed.length > 0) {
-    throw new Error(`the approval of plan ${record.planId} no longer holds (${changed.join('; ')}); nothing more was pushed`);
+    throw new Error(
+      `the approval of plan ${record.planId} no longer holds (${changed.join('; ')}); its work stays on ${record.branch} and no pull request was opened`,
+    );
   }
+}
+
+/** REST and GraphQL spell an app's bot with and without `[bot]`; logins compare without case. */
+function sameAccount(a: string, b: string): boolean {
+  const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
+  return account(a) === account(b);
 }
 
 /** Makes sure the plan's base commit is present, even in a shallow checkout. */

@@ -44,7 +44,8 @@ export async function findLiveRecord(ctx: RunContext, comments: readonly Comment
   }
   let editor: string | null;
   try {
-    editor = (await ctx.thread.lastEditor(live.nodeId)).editor;
+    // The thread listing carries the editor; only a comment read some other way needs asking.
+    editor = live.editor !== undefined ? live.editor : (await ctx.thread.lastEditor(live.nodeId)).editor;
   } catch (error) {
     core.warning(`Could not read who last edited plan ${verdict.record.planId}: ${error instanceof Error ? error.message : String(error)}`);
     return {

@@ -4,12 +4,18 @@ import { executorOnlySnapshot } from '../machine/executor-only.js';
 import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
 import { emptyUsage, type UsageLedger } from '../models/usage.js';
-import { hasRecordMarker, hashContext, hashIssue, planIdFor, type PlanRecord } from '../record/plan-record.js';
+import { hasRecordMarker, hashContext, hashIssue, hashPlan, planIdFor, type PlanRecord } from '../record/plan-record.js';
+import { approvalGate } from '../checks/approval-gate.js';
+import { renderChecks } from '../checks/checks-markdown.js';
+import { plannerUsageSince } from '../checks/cost-estimate.js';
+import { checksForStagedPlan } from '../checks/plan-checks-run.js';
+import type { PlanChecks } from '../checks/stored-checks.js';
 import type { Comment } from '../github/thread.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { planMarker } from '../render/plan-comment.js';
 import { renderSummaryDetails } from '../render/summary-details.js';
 import { checkoutCommit, fetchBranch } from '../repo/branch.js';
+import { readRepositoryInstructions } from '../agents/repository-instructions.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { execute } from './execution.js';
 import { renderRecord, supersedeEarlier, verifyRecordComment } from './live-record.js';
@@ -45,13 +51,17 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const again = await answeredBefore(ctx, request);
   if (again) return again;
   await checkoutCommit(ctx.git, request.base.sha);
-  const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage());
+  // From the base commit, the one the plan is bound to: the executor reads the same bytes later.
+  const instructions = await readRepositoryInstructions(ctx.git, request.base.sha);
+  const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
   const snapshot = await team.drive({ until: (s) => s.state !== 'plan' });
   const ledger = team.ledger();
-  const record = (status: PlanRecord['status'], s: Snapshot, machine: PlanRecord['machine'] = 'planner-executor'): PlanRecord => ({
+  // Servers that did not start are named in the plan comment: the plan was made without them.
+  const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
+  const record = (status: PlanRecord['status'], s: Snapshot, machine: PlanRecord['machine'] = 'planner-executor', checks?: PlanChecks): PlanRecord => ({
     v: 1,
     planId: planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, source.commentId),
-    planHash: hashContext(s.context),
+    planHash: hashPlan(s.context, checks),
     status,
     issue,
     requestedBy: request.requestedBy,
@@ -65,6 +75,8 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     postedAt: new Date().toISOString(),
     snapshot: s,
     usage: ledger,
+    ...(checks ? { checks } : {}),
+    ...(mcpFailures.length > 0 ? { mcpFailures: [...mcpFailures] } : {}),
   });
 
   const planned = snapshot.state === 'execute' && snapshot.context.plan !== undefined;
@@ -91,9 +103,24 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   }
 
   const status: PlanRecord['status'] = asking ? 'asking' : answered ? 'answered' : 'proposed';
-  const posted = record(status, snapshot);
+  const plan = planned ? snapshot.context.plan : undefined;
+  const checks = plan
+    ? await checksForStagedPlan({
+        plan,
+        rules: { protectedPaths: settings.protectedPaths, allowedCommands: settings.allowedCommands, maxIterations: snapshot.policy.maxIterations },
+        git: ctx.git,
+        baseSha: request.base.sha,
+        planning: plannerUsageSince(ledger, request.spent ?? emptyUsage()),
+        executorModel: ctx.executor.model,
+        prices: settings.prices,
+      })
+    : undefined;
+  const posted = record(status, snapshot, undefined, checks);
   await supersedeEarlier(ctx, request.comments, posted.planId);
-  if (planned && settings.policy === 'plan-first') {
+  // plan-first runs at once only a plan that /approve would take; anything else waits for a maintainer.
+  const held = checks && approvalGate({ planId: posted.planId, stored: checks, current: [], allowBlockedPlans: settings.allowBlockedPlans, maxEstimatedCostUsd: settings.maxEstimatedCostUsd, overBudget: false, role: 'none' });
+  if (planned && settings.policy === 'plan-first' && held && !held.ok) core.warning(`plan-first: plan ${posted.planId} waits for /approve: ${held.reason}`);
+  if (planned && settings.policy === 'plan-first' && (!held || held.ok)) {
     // plan-first: the plan is shown, then carried out in the same run; the requester's command is the approval.
     const executing = { ...posted, status: 'executing' as const, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, posted.planId) };
     const comment = await thread.postComment(issue, renderRecord(ctx, executing), { dedupe: planMarker(posted.planId) });
@@ -104,7 +131,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   core.info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
   const what = asking ? 'a question' : answered ? 'an answer (nothing to change)' : `plan ${posted.planId}`;
   await ctx.writeSummary(
-    [`### plangate: posted ${what}`, '', `[Comment](${comment.url})`, '', renderUsageTable(team.usage()), '', renderSummaryDetails(snapshot.context)].join('\n'),
+    [`### plangate: posted ${what}`, '', `[Comment](${comment.url})`, '', ...(checks ? [renderChecks(checks, true), ''] : []), renderUsageTable(team.usage()), '', renderSummaryDetails(snapshot.context)].join('\n'),
   );
   return {
     outcome: asking ? 'asked' : answered ? 'answered' : 'planned',

@@ -1,64 +1,57 @@
-import type { Role } from '../machine/fields.js';
 import type { MachineDefinition, Snapshot } from '../machine/types.js';
-import { addTurn, emptyUsage, summarizeUsage, totalCost, totalTokens, type RoleUsageSummary, type UsageLedger } from '../models/usage.js';
-import { RunState } from '../agents/run-state.js';
-import { createTeam } from '../agents/team.js';
-import { drive, type DriveOptions } from '../agents/drive.js';
+import { emptyUsage, type UsageLedger } from '../models/usage.js';
+import { ledgerTotals, startTeam, type TeamRun } from '../agents/team-run.js';
 import type { RunContext, UsageTotals } from '../run-context.js';
 
-/** How long one command the executor runs may take before it is killed. */
-const commandTimeoutMs = 10 * 60 * 1000;
+export type { TeamRun } from '../agents/team-run.js';
 
 /**
- * Runs a machine from a snapshot with the configured team and keeps the usage ledger. Shared by
- * the flows that summon agents; it is wiring, not a flow.
+ * Runs a machine from a snapshot with the team the action's settings describe. Shared by the flows
+ * that summon agents; it is wiring, not a flow. The wiring itself lives in agents/team-run.ts,
+ * which the local CLI uses too.
  */
-export interface TeamRun {
-  run: RunState;
-  usage(): RoleUsageSummary[];
-  ledger(): UsageLedger;
-  totals(): UsageTotals;
-  drive(options?: DriveOptions): Promise<Snapshot>;
-}
 
-/** `spent` carries usage from earlier runs of the same plan (planning), so totals cover the whole story. */
+/**
+ * `spent` carries usage from earlier runs of the same plan (planning), so totals cover the whole story;
+ * `instructions` are the repository's agent instructions read at the plan's base commit.
+ */
 export function startTeamRun(
   ctx: RunContext,
   definition: MachineDefinition,
   snapshot: Snapshot,
   spent: UsageLedger = emptyUsage(),
+  instructions = '',
 ): TeamRun {
-  const run = new RunState(definition, snapshot);
-  let ledger: UsageLedger = spent;
   const { settings } = ctx;
-  const team = createTeam({
-    run,
+  const team = startTeam({
+    definition,
+    snapshot,
+    spent,
     planner: ctx.planner,
     executor: ctx.executor,
     workspace: settings.runner.workspace,
     allowedCommands: settings.allowedCommands,
     protectedPaths: settings.protectedPaths,
-    commandTimeoutMs,
     stallLimit: settings.stallLimit,
     secrets: ctx.secrets,
+    prices: settings.prices,
     commandUser: settings.commandUser || undefined,
     commandEnv: settings.commandEnv,
     maxWriteBytes: settings.maxWriteBytes,
-    onUsage: (role: Role, model, tokens) => {
-      ledger = addTurn(ledger, role, model, tokens);
-    },
+    instructions,
+    capabilities: ctx.mcp,
   });
+  // The servers start before the first model request, so one that fails is known (and logged) up front.
   return {
-    run,
-    usage: () => summarizeUsage(ledger, settings.prices),
-    ledger: () => ledger,
-    totals: () => usageTotals(ledger, ctx),
-    drive: (options) => drive(run, team, options),
+    ...team,
+    drive: async (options) => {
+      await ctx.mcp?.start();
+      return team.drive(options);
+    },
   };
 }
 
 /** The run's totals for the action's outputs. */
 export function usageTotals(ledger: UsageLedger, ctx: RunContext): UsageTotals {
-  const tokens = totalTokens(ledger);
-  return { ...tokens, costUsd: totalCost(ledger, ctx.settings.prices) };
+  return ledgerTotals(ledger, ctx.settings.prices);
 }

@@ -43,8 +43,6 @@ export interface WorkBranchOptions {
   author: { name: string; email: string };
   /** What the last checkpoint says plangate pushed; undefined on a fresh start. */
   checkpointed?: string;
-  /** Runs right before the first push of this attempt: the approval must still hold then. */
-  beforeFirstPush(): Promise<void>;
   /** Trailer lines added to every commit's message, so none of plangate's commits goes without them. */
   trailers?: readonly string[];
 }
@@ -64,7 +62,6 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
   } else {
     await startBranch(git, branch, options.baseSha);
   }
-  let firstPushChecked = false;
   return {
     get pushed() {
       return pushed;
@@ -72,10 +69,6 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
     async checkpoint(message) {
       const sha = await commitAll(git, withTrailers(message, options.trailers ?? []), author);
       if (!sha) return false;
-      if (!firstPushChecked) {
-        await options.beforeFirstPush();
-        firstPushChecked = true;
-      }
       try {
         await pushWithLease(git, branch, pushed);
       } catch (error) {

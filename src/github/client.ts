@@ -5,11 +5,28 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import { honourZeroRetryAfter } from './retry-after-fetch.js';
 import { fetchWithTimeout, type Fetch } from './timeout-fetch.js';
+import { createPacingBucket, NOTIFICATION_PACING, UNPACED, WRITE_PACING, type PacingRule } from './write-pacing.js';
 
 /**
  * The Octokit client plangate talks to GitHub with. `getOctokit` brings the runner's proxy settings
  * and the GitHub Enterprise Server base URL; the retry plugin absorbs transient 5xx answers and the
  * throttling plugin waits out primary and secondary rate limits a bounded number of times.
+ *
+ * Pacing. @octokit/plugin-throttling 11 on its own starts every write (any method but GET/HEAD) and
+ * every GraphQL call at least 1 s after the previous one (Bottleneck group `write`, minTime 1000),
+ * and writes that notify people at least 3 s apart (group `notifications`, minTime 3000), from the
+ * first write of the process on. That cost /plan (2 writes) a full second of idle wall time. What
+ * GitHub documents: "If you are making a large number of POST, PATCH, PUT, or DELETE requests, wait
+ * at least one second between each request" and "make requests serially instead of concurrently"
+ * (docs.github.com, REST API, "Best practices for using the REST API"); the secondary limits are at
+ * most 100 concurrent requests, 900 points a minute per REST endpoint (a write costs 5), and "no more
+ * than 80 content-generating requests per minute and no more than 500 content-generating requests
+ * per hour" ("Rate limits for the REST API", About secondary rate limits). A run makes about 2 to
+ * 20 writes, so plangate replaces the two groups with token buckets (write-pacing.ts): up to 15
+ * writes back to back, then one a second; up to 5 notifying writes, then one every 3 s. Writes stay
+ * serial, a long run still settles at one a second, and no 60 s window can hold more than 15 + 60 =
+ * 75 writes, under the 80 content-generating requests GitHub allows a minute. A secondary-limit
+ * answer is still waited out (retry-after, else the plugin's 60 s) and retried, as below.
  */
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
@@ -26,25 +43,48 @@ export interface GitHubClientOptions {
    */
   waitUnitMs?: number;
   /**
-   * GitHub asks integrations to space their writes (the throttling plugin waits a second between
-   * writes and three between ones that notify). Only tests turn this off, where the pacing would
-   * cost wall-clock seconds and prove nothing; rate-limit answers are still waited out and retried.
+   * Paces writes as WRITE_PACING and NOTIFICATION_PACING say (see the note on pacing below). Only
+   * tests turn this off, where pacing would cost wall-clock time and prove nothing; rate-limit
+   * answers are still waited out and retried.
    */
   pace?: boolean;
+  /** The clock pacing waits on; tests pass one that records the waits instead of sleeping. */
+  pacingClock?: PacingClock;
 }
+
+/** Monotonic milliseconds and a way to wait: what write pacing needs of time. */
+export interface PacingClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: PacingClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 type LimiterGroup = NonNullable<ThrottlingOptions['write']>;
 
-/** A stand-in for the plugin's write limiters that runs every job at once. */
-const unpaced = {
-  key: () => ({
-    schedule: (...args: unknown[]) => {
-      const [first, ...rest] = args;
-      const [job, ...jobArgs] = (typeof first === 'function' ? args : rest) as [(...a: unknown[]) => unknown, ...unknown[]];
-      return Promise.resolve(job(...jobArgs));
+/**
+ * Stands in for one of the throttling plugin's Bottleneck groups (`write`, `notifications`): the
+ * plugin awaits `group.key(id).schedule(options, noop)` before it sends a write, so delaying that
+ * job delays the write. A retried write is booked like any other, as Bottleneck applies its minTime
+ * to retries too. One bucket per client: plangate makes one client per run.
+ */
+function pacedGroup(rule: PacingRule, clock: PacingClock): LimiterGroup {
+  const bucket = createPacingBucket(rule);
+  const limiter = {
+    // Called as schedule(job, ...args) or schedule(options, job, ...args); the options only matter to Bottleneck.
+    schedule: async (...args: unknown[]) => {
+      const [job, ...jobArgs] = (typeof args[0] === 'function' ? args : args.slice(1)) as [(...a: unknown[]) => unknown, ...unknown[]];
+      const now = clock.now();
+      const wait = bucket.reserve(now) - now;
+      if (wait > 0) await clock.sleep(wait);
+      return job(...jobArgs);
     },
-  }),
-} as unknown as LimiterGroup;
+  };
+  return { key: () => limiter } as unknown as LimiterGroup;
+}
 
 const maxRateLimitRetries = 2;
 const defaultTimeoutMs = 60_000;
@@ -53,6 +93,7 @@ const secondMs = 1000;
 export function createGitHubClient(token: string, apiUrl: string, options: GitHubClientOptions = {}): GitHubClient {
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const waitUnitMs = options.waitUnitMs ?? secondMs;
+  const clock = options.pacingClock ?? realClock;
   // Passing `request` replaces @actions/github's defaults wholesale, so its proxy-aware fetch and
   // agent are carried over explicitly and only wrapped with the timeout.
   const inherited = actionsDefaults.request ?? {};
@@ -66,7 +107,8 @@ export function createGitHubClient(token: string, apiUrl: string, options: GitHu
       retry: { retries: 3, retryAfterBaseValue: waitUnitMs },
       throttle: {
         retryAfterBaseValue: waitUnitMs,
-        ...(options.pace === false ? { write: unpaced, notifications: unpaced } : {}),
+        write: pacedGroup(options.pace === false ? UNPACED : WRITE_PACING, clock),
+        notifications: pacedGroup(options.pace === false ? UNPACED : NOTIFICATION_PACING, clock),
         onRateLimit: (retryAfter, options, _octokit, retryCount) => {
           core.warning(`GitHub rate limit hit on ${options.method} ${options.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
           return retryCount < maxRateLimitRetries;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Git } from '../repo/git.js';
 import type { GitHubClient } from './client.js';
 import { explainGitHubError, statusOf } from './errors.js';
 import type { RepoRef } from './thread.js';
@@ -8,12 +9,14 @@ import type { RepoRef } from './thread.js';
  * a second apart start two workflow runs that both find the plan approvable; without the lock both
  * would push to the same branch and open the same pull request.
  *
- * The lock is the ref `refs/plangate/locks/<issue>` in the repository itself, because creating a ref
- * is GitHub's one atomic create-if-absent (a second create answers 422), and a fast-forward-only
- * update is its one compare-and-swap. The ref points at a lock commit whose message names the
- * holder run ("plangate lock: run <id> <url>"), so anyone who finds the lock taken can ask the
- * Actions API whether that run is still going, and take over a lock a crashed or killed run left.
- * The commit reuses the base commit's tree: a commit needs a tree that exists, and that one does.
+ * The lock is the ref `refs/plangate/locks/<issue>` on origin, written over git rather than the REST
+ * API: a push with a lease is git's compare-and-swap, checked by the server under its ref lock. An
+ * empty lease creates the ref only if it is absent; a sha lease moves or deletes it only while it
+ * still points there. The ref points at a lock commit, made locally on git's empty tree, whose
+ * message names the holder run ("plangate lock: run <id> <url>"), so the holder is bound to the lock
+ * in the same atomic step and anyone who finds the lock taken can ask the Actions API whether that
+ * run is still going, and take over a lock a crashed or killed run left. An uncontended lock costs
+ * no REST call at all: the run talks git to origin anyway, and git traffic is not REST traffic.
  */
 
 export interface LockHolder {
@@ -43,6 +46,9 @@ export interface ExecutionLock {
 export type LockAttempt = { acquired: true; lock: ExecutionLock } | { acquired: false; holder: LockHolder };
 
 export interface LockRequest {
+  /** Git in the run's workspace, whose `origin` is the repository; it pushes and reads the lock ref. */
+  git: Git;
+  /** Only for the Actions API, asked about a holder when the lock is taken. */
   octokit: GitHubClient;
   repoRef: RepoRef;
   issue: number;
@@ -50,21 +56,24 @@ export interface LockRequest {
   runId: string;
   /** This run's page, named in the lock so a refused run can link to the holder. */
   runUrl: string;
-  /** The commit execution starts from; its tree becomes the lock commit's tree. */
-  baseSha: string;
 }
 
 const lockRequestShape = z.object({
   issue: z.number().int().positive(),
   runId: z.string().regex(/^\d+$/, 'a GitHub Actions run id (GITHUB_RUN_ID) is required to take the execution lock'),
   runUrl: z.string(),
-  baseSha: z.string().regex(/^[0-9a-f]{40}$/i, 'the base commit must be a full sha'),
 });
 
 /** Enough rounds for create, a lost race and a takeover; more means something is fighting us. */
 const MAX_ROUNDS = 6;
 
 const LOCK_MESSAGE = /^plangate lock: run (\d+)(?: (\S+))?/;
+
+/** Git's empty tree: every git knows it without storing it, so a lock commit needs nothing from the checkout. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** Who lock commits are made by; they carry no work, so no person's name belongs on them. */
+const LOCK_AUTHOR = ['-c', 'user.name=plangate', '-c', 'user.email=plangate@users.noreply.github.com'];
 
 export function lockRefName(issue: number): string {
   return `refs/plangate/locks/${issue}`;
@@ -82,94 +91,125 @@ export function parseLockMessage(message: string): { runId: string; runUrl: stri
   return { runId: match[1], runUrl: match[2] ?? '' };
 }
 
-/** GitHub's 422 for a ref that exists (create) or moved on (non-fast-forward update, deleted ref). */
-function isUnprocessable(error: unknown): boolean {
-  return statusOf(error) === 422;
-}
-
 /**
  * Takes the execution lock for an issue, or names the run that holds it.
  *
- * 1. Create the ref at a fresh lock commit: 201 means nobody held it, and we do now.
- * 2. On 422 the ref exists; read the commit it points at and the run its message names.
+ * 1. Push a fresh lock commit to the ref with an empty lease: accepted means nobody held it, and we do now.
+ * 2. Rejected: the ref exists; read the commit it points at and the run its message names.
  *    - Our own run id (a re-run attempt of this run): the lock is already ours.
  *    - A run GitHub reports as not completed: refused, with that run as holder.
  *    - A completed run, a run GitHub no longer knows (404), or a commit that names no run: the
- *      lock is stale. Take it over with a fast-forward update to a new lock commit whose parent is
- *      the stale one; if another run took it first, the update is no fast-forward (422) and the
- *      next round reports that run as holder.
+ *      lock is stale. Take it over with a push leased on the stale commit, of a new lock commit
+ *      whose parent is the stale one; if another run took it first, the lease fails and the next
+ *      round reports that run as holder.
  * 3. If the ref vanished in between (released), start again from 1.
  */
 export async function acquireLock(request: LockRequest): Promise<LockAttempt> {
-  const { issue, runId, runUrl, baseSha } = lockRequestShape.parse(request);
-  const { octokit, repoRef } = request;
-  const { owner, repo } = repoRef;
+  const { issue, runId, runUrl } = lockRequestShape.parse(request);
+  const { git, octokit, repoRef } = request;
   const ref = lockRefName(issue);
-  const apiRef = ref.slice('refs/'.length);
-
-  const { data: base } = await octokit.rest.git.getCommit({ owner, repo, commit_sha: baseSha });
-  const newLockCommit = async (parents: string[]) => {
-    const { data } = await octokit.rest.git.createCommit({ owner, repo, message: lockMessage(runId, runUrl), tree: base.tree.sha, parents });
-    return data.sha;
-  };
   const ours = (sha: string, tookOverFrom?: { runId: string; runUrl: string }): LockAttempt => ({
     acquired: true,
     lock: { issue, ref, sha, runId, ...(tookOverFrom ? { tookOverFrom } : {}) },
   });
+  /** A push whose answer was lost may still have landed: the ref then points at what we sent. */
+  const settle = async (sha: string, expected: string): Promise<boolean> => {
+    const outcome = await pushWithLease(git, ref, sha, expected);
+    if (outcome === 'accepted') return true;
+    if (outcome === 'rejected') return false;
+    // If origin cannot even be read, the push's own failure is the one to report.
+    if ((await remoteRef(git, ref).catch(() => 'unknown')) === sha) return true;
+    throw outcome;
+  };
 
   // One parentless lock commit serves every create attempt; takeovers need one with a parent.
   let fresh: string | undefined;
   let step: 'create' | 'inspect' = 'create';
   for (let round = 0; round < MAX_ROUNDS; round++) {
     if (step === 'create') {
-      fresh ??= await newLockCommit([]);
-      try {
-        await octokit.rest.git.createRef({ owner, repo, ref, sha: fresh });
-        return ours(fresh);
-      } catch (error) {
-        if (!isUnprocessable(error)) throw error;
-        step = 'inspect';
-        continue;
-      }
+      fresh ??= await lockCommit(git, runId, runUrl, []);
+      if (await settle(fresh, '')) return ours(fresh);
+      step = 'inspect';
+      continue;
     }
 
-    const current = await readRef(octokit, repoRef, apiRef);
+    const current = await remoteRef(git, ref);
     if (current === undefined) {
       step = 'create';
       continue;
     }
-    const named = await readHolder(octokit, repoRef, current);
+    const named = await readHolder(git, ref, current);
+    // The ref moved between reading it and fetching it: look again.
+    if (named === 'moved') continue;
     if (named?.runId === runId) return ours(current);
     if (named) {
       const status = await runStatus(octokit, repoRef, named.runId);
       if (status.live) return { acquired: false, holder: { ...named, status: status.status, ...(status.problem ? { problem: status.problem } : {}) } };
     }
-    const successor = await newLockCommit([current]);
-    try {
-      // Not forced: only a fast-forward from the stale commit we read succeeds, so of two runs taking over, one wins.
-      await octokit.rest.git.updateRef({ owner, repo, ref: apiRef, sha: successor, force: false });
-      return ours(successor, named);
-    } catch (error) {
-      // Someone moved or deleted the ref since we read it: look again.
-      if (!isUnprocessable(error)) throw error;
-    }
+    const successor = await lockCommit(git, runId, runUrl, [current]);
+    // Leased on the stale commit we read, so of two runs taking over, one wins.
+    if (await settle(successor, current)) return ours(successor, named);
   }
   throw new Error(`could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`);
 }
 
-async function readRef(octokit: GitHubClient, { owner, repo }: RepoRef, apiRef: string): Promise<string | undefined> {
+/**
+ * Releases the lock by deleting the ref, leased on our lock commit: a run that outlived a takeover
+ * cannot remove its successor's lock, and the check and the delete are one step on the server.
+ * Answers whether the ref was deleted.
+ */
+export async function releaseLock(input: { git: Git; lock: ExecutionLock }): Promise<boolean> {
+  const { git, lock } = input;
+  const outcome = await pushWithLease(git, lock.ref, '', lock.sha);
+  if (outcome === 'accepted') return true;
+  if (outcome === 'rejected') return false;
+  // A lost answer after the server deleted it is still a release.
+  if ((await remoteRef(git, lock.ref).catch(() => 'unknown')) === undefined) return true;
+  throw outcome;
+}
+
+async function lockCommit(git: Git, runId: string, runUrl: string, parents: string[]): Promise<string> {
+  return git([...LOCK_AUTHOR, 'commit-tree', '--no-gpg-sign', EMPTY_TREE, ...parents.flatMap((p) => ['-p', p]), '-m', lockMessage(runId, runUrl)]);
+}
+
+/**
+ * Pushes `sha` to `ref` (an empty `sha` deletes it) only if origin's ref is `expected` (empty:
+ * absent). `rejected` is the lease failing, i.e. someone else's write; any other failure is returned
+ * for the caller to judge, since its push may have landed before the answer was lost.
+ */
+async function pushWithLease(git: Git, ref: string, sha: string, expected: string): Promise<'accepted' | 'rejected' | Error> {
   try {
-    const { data } = await octokit.rest.git.getRef({ owner, repo, ref: apiRef });
-    return data.object.sha;
+    await git(['push', '--quiet', `--force-with-lease=${ref}:${expected}`, 'origin', `${sha}:${ref}`]);
+    return 'accepted';
   } catch (error) {
-    if (statusOf(error) === 404) return undefined;
-    throw error;
+    const text = error instanceof Error ? error.message : String(error);
+    // Client side "[rejected] (stale info)"; server side "[remote rejected]" when it changed after the advertisement.
+    if (/\[(?:remote )?rejected\]/.test(text)) return 'rejected';
+    return error instanceof Error ? error : new Error(text);
   }
 }
 
-async function readHolder(octokit: GitHubClient, { owner, repo }: RepoRef, sha: string): Promise<{ runId: string; runUrl: string } | undefined> {
-  const { data } = await octokit.rest.git.getCommit({ owner, repo, commit_sha: sha });
-  return parseLockMessage(data.message);
+/** The sha origin's ref points at, or undefined when it does not exist. */
+async function remoteRef(git: Git, ref: string): Promise<string | undefined> {
+  const out = await git(['ls-remote', 'origin', ref]);
+  // ls-remote matches patterns by their tail; only the exact name counts.
+  for (const line of out.split('\n')) {
+    const [sha, name] = line.split('\t');
+    if (name === ref && sha) return sha;
+  }
+  return undefined;
+}
+
+/** The run the lock commit at `sha` names; `moved` when the ref no longer leads to that commit. */
+async function readHolder(git: Git, ref: string, sha: string): Promise<{ runId: string; runUrl: string } | undefined | 'moved'> {
+  // No FETCH_HEAD: another run in the same checkout may be fetching too.
+  await git(['fetch', '--no-tags', '--quiet', '--no-write-fetch-head', 'origin', ref]);
+  const present = await git(['cat-file', '-e', `${sha}^{commit}`]).then(
+    () => true,
+    () => false,
+  );
+  if (!present) return 'moved';
+  return parseLockMessage(await git(['log', '-1', '--format=%B', sha]));
 }
 
 /** Whether the holder run may still be going; anything but a clear "finished" or "gone" counts as live. */
@@ -185,26 +225,5 @@ async function runStatus(
   } catch (error) {
     if (statusOf(error) === 404) return { live: false, status: 'not found' };
     return { live: true, status: 'unknown', problem: explainGitHubError(error).message };
-  }
-}
-
-/**
- * Releases the lock by deleting the ref, but only while it still points at our lock commit: a run
- * that outlived a takeover must not remove its successor's lock. GitHub has no conditional delete,
- * so there is a window between the read and the delete; nobody takes over a lock whose run is
- * still in progress, which is what we are while releasing. Answers whether the ref was deleted.
- */
-export async function releaseLock(input: { octokit: GitHubClient; repoRef: RepoRef; lock: ExecutionLock }): Promise<boolean> {
-  const { octokit, repoRef, lock } = input;
-  const apiRef = lock.ref.slice('refs/'.length);
-  const current = await readRef(octokit, repoRef, apiRef);
-  if (current !== lock.sha) return false;
-  try {
-    await octokit.rest.git.deleteRef({ owner: repoRef.owner, repo: repoRef.repo, ref: apiRef });
-    return true;
-  } catch (error) {
-    // Already gone: released by a retry of this very request, which is what we wanted.
-    if (isUnprocessable(error)) return false;
-    throw error;
   }
 }

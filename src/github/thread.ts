@@ -30,6 +30,12 @@ export interface Comment {
   url: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Who last edited the comment, as {@link LastEdit.editor} spells it; present on comments from
+   * listComments, which asks GraphQL, so the checks that need it cost no second call. Undefined
+   * where GitHub was not asked (REST answers cannot tell).
+   */
+  editor?: string | null;
 }
 
 export type Reaction = 'eyes' | 'rocket' | '-1' | '+1' | 'confused' | 'hooray';
@@ -63,6 +69,16 @@ export interface IssueText {
   author: string;
 }
 
+/** What an approval was bound to, as GitHub holds it now: one read right before it is relied on. */
+export interface ApprovalState {
+  /** The comment's body; null when the comment is gone, undefined when none was asked about. */
+  commentBody?: string | null;
+  /** Who last edited the comment, spelled as {@link LastEdit.editor}; undefined when none was asked about. */
+  commentEditor?: string | null;
+  title: string;
+  body: string;
+}
+
 export interface PostCommentOptions {
   /**
    * A string unique to this comment that its body already holds (say, a marker line with the plan
@@ -88,8 +104,11 @@ export interface Thread {
   /** Posts at most one comment, even when GitHub's answer is lost; returns it as stored. */
   postComment(issue: number, body: string, options?: PostCommentOptions): Promise<Comment>;
   updateComment(commentId: number, body: string): Promise<Comment>;
+  /** Every comment on an issue or pull request, oldest first, each with its last editor. */
   listComments(issue: number): Promise<Comment[]>;
   getComment(commentId: number): Promise<Comment>;
+  /** A comment's body and the thread's title and body, read together in one call. */
+  approvalState(issue: number, commentNodeId?: string): Promise<ApprovalState>;
   /** Who last edited a comment; REST cannot tell, so this asks GraphQL. Errors propagate. */
   lastEditor(commentNodeId: string): Promise<LastEdit>;
   getIssue(number: number): Promise<IssueText>;
@@ -98,7 +117,8 @@ export interface Thread {
   findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined>;
   /**
    * Opens a pull request, or returns (updated to this title and body) the open one from `head`
-   * into `base` that a lost earlier attempt or another run already opened.
+   * into `base` that a lost earlier attempt or another run already opened. It creates first and
+   * looks for an open one only when GitHub says it exists, so the usual case costs one call.
    */
   createPullRequest(input: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
   updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest>;
@@ -113,6 +133,11 @@ export interface Thread {
   findOpenIssue(label: string): Promise<IssueRef | undefined>;
   createIssue(input: { title: string; body: string; labels: string[]; assignees: string[] }): Promise<IssueRef>;
   listOpenPullRequests(): Promise<PullRequest[]>;
+  /**
+   * Creates a ref (a full name, `refs/...`) at a commit; false when it exists already. GitHub's
+   * create is atomic, so of two creators exactly one gets true.
+   */
+  createRef(ref: string, sha: string): Promise<boolean>;
 }
 
 export interface IssueRef {
@@ -154,7 +179,7 @@ function toComment(raw: RawComment): Comment {
 }
 
 /**
- * The only GraphQL plangate sends. `__typename` tells an app's bot from a person, because GraphQL
+ * Who last edited one comment. `__typename` tells an app's bot from a person, because GraphQL
  * drops the `[bot]` suffix that REST (and the `bot-login` input) carry.
  */
 const LAST_EDITOR_QUERY = `query plangateLastEditor($id: ID!) {
@@ -178,16 +203,117 @@ const lastEditorAnswer = z.object({
 /** GitHub's REST name for a deleted account; an edit by one is still an edit. */
 const GHOST = 'ghost';
 
+const actorShape = z.object({ __typename: z.string(), login: z.string() });
+
+/** An account in REST spelling: GraphQL names an app's bot without the `[bot]` suffix. */
+function restLogin(actor: z.infer<typeof actorShape>): string {
+  return actor.__typename === 'Bot' && !actor.login.endsWith('[bot]') ? `${actor.login}[bot]` : actor.login;
+}
+
+function toEdit(editor: z.infer<typeof actorShape> | null, lastEditedAt: string | null): LastEdit {
+  // A deleted editor comes back null beside a timestamp: never report that as "not edited".
+  if (editor === null) return { editor: lastEditedAt === null ? null : GHOST, editedAt: lastEditedAt };
+  return { editor: restLogin(editor), editedAt: lastEditedAt };
+}
+
 function toLastEdit(commentNodeId: string, answer: unknown): LastEdit {
   const { node } = lastEditorAnswer.parse(answer);
   if (node === null) throw new Error(`GitHub knows no comment with node id ${commentNodeId}`);
-  const { editor, lastEditedAt } = node;
-  if (editor === null) {
-    // A deleted editor comes back null beside a timestamp: never report that as "not edited".
-    return { editor: lastEditedAt === null ? null : GHOST, editedAt: lastEditedAt };
+  return toEdit(node.editor, node.lastEditedAt);
+}
+
+/**
+ * The thread in one GraphQL call per hundred comments: body, author and last editor together, so
+ * believing a plan comment (bot-written, never edited by anyone else) needs no second call.
+ */
+const THREAD_QUERY = `query plangateThread($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    issueOrPullRequest(number: $number) {
+      ... on Issue { comments(first: 100, after: $after) { ...plangateComments } }
+      ... on PullRequest { comments(first: 100, after: $after) { ...plangateComments } }
+    }
   }
-  const login = editor.__typename === 'Bot' && !editor.login.endsWith('[bot]') ? `${editor.login}[bot]` : editor.login;
-  return { editor: login, editedAt: lastEditedAt };
+}
+fragment plangateComments on IssueCommentConnection {
+  pageInfo { hasNextPage endCursor }
+  nodes {
+    id
+    fullDatabaseId
+    url
+    body
+    createdAt
+    updatedAt
+    lastEditedAt
+    author { __typename login }
+    editor { __typename login }
+  }
+}`;
+
+const threadAnswer = z.object({
+  repository: z.object({
+    issueOrPullRequest: z.object({
+      comments: z.object({
+        pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+        nodes: z.array(
+          z.object({
+            id: z.string(),
+            // A BigInt, which GitHub sends as a string: comment ids no longer fit GraphQL's Int.
+            fullDatabaseId: z.union([z.string(), z.number()]).transform(Number).pipe(z.number().int().positive()),
+            url: z.string(),
+            body: z.string(),
+            createdAt: z.string(),
+            updatedAt: z.string(),
+            lastEditedAt: z.string().nullable(),
+            author: actorShape.nullable(),
+            editor: actorShape.nullable(),
+          }),
+        ),
+      }),
+    }),
+  }),
+});
+
+/** The plan comment and the thread's text together: the approval's re-check in one call. */
+const APPROVAL_QUERY = `query plangateApproval($owner: String!, $name: String!, $number: Int!, $comment: ID!) {
+  node(id: $comment) { ... on IssueComment { body lastEditedAt editor { __typename login } } }
+  repository(owner: $owner, name: $name) {
+    issueOrPullRequest(number: $number) {
+      ... on Issue { title body }
+      ... on PullRequest { title body }
+    }
+  }
+}`;
+
+/** The thread's text alone, for an execution that has no plan comment. */
+const ISSUE_TEXT_QUERY = `query plangateIssueText($owner: String!, $name: String!, $number: Int!) {
+  repository(owner: $owner, name: $name) {
+    issueOrPullRequest(number: $number) {
+      ... on Issue { title body }
+      ... on PullRequest { title body }
+    }
+  }
+}`;
+
+const approvalAnswer = z.object({
+  node: z.object({ body: z.string(), lastEditedAt: z.string().nullable(), editor: actorShape.nullable() }).nullable().optional(),
+  repository: z.object({ issueOrPullRequest: z.object({ title: z.string(), body: z.string().nullable() }) }),
+});
+
+/** GraphQL's partial answer: `data` beside `errors`, which Octokit raises as an error carrying both. */
+const partialAnswer = z.object({
+  data: z.unknown(),
+  errors: z.array(z.object({ type: z.string().optional(), path: z.array(z.union([z.string(), z.number()])).optional() })),
+});
+
+/**
+ * The data of an answer whose only errors say the comment node is gone (GitHub answers a deleted
+ * comment's id with NOT_FOUND beside the rest of the data); undefined for any other failure.
+ */
+function dataWithoutComment(error: unknown): unknown {
+  const parsed = partialAnswer.safeParse(error);
+  if (!parsed.success || parsed.data.errors.length === 0) return undefined;
+  const onlyNode = parsed.data.errors.every((e) => e.type === 'NOT_FOUND' && e.path?.length === 1 && e.path[0] === 'node');
+  return onlyNode ? parsed.data.data : undefined;
 }
 
 function toPull(raw: RawPull): PullRequest {
@@ -235,8 +361,26 @@ export function createThread(
   const safe = (body: string, limit = githubBodyLimit) => fitBody(redact(body, secrets), limit);
 
   async function listComments(issue: number): Promise<Comment[]> {
-    const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100 });
-    return all.map(toComment);
+    const comments: Comment[] = [];
+    let after: string | null = null;
+    do {
+      const answer = threadAnswer.parse(await octokit.graphql(THREAD_QUERY, { owner, name: repo, number: issue, after }));
+      const { pageInfo, nodes } = answer.repository.issueOrPullRequest.comments;
+      for (const node of nodes) {
+        comments.push({
+          id: node.fullDatabaseId,
+          nodeId: node.id,
+          body: node.body,
+          author: node.author ? restLogin(node.author) : GHOST,
+          url: node.url,
+          createdAt: node.createdAt,
+          updatedAt: node.updatedAt,
+          editor: toEdit(node.editor, node.lastEditedAt).editor,
+        });
+      }
+      after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
+    } while (after !== null);
+    return comments;
   }
 
   async function findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined> {
@@ -313,6 +457,24 @@ export function createThread(
     async lastEditor(commentNodeId) {
       return toLastEdit(commentNodeId, await octokit.graphql(LAST_EDITOR_QUERY, { id: commentNodeId }));
     },
+    async approvalState(issue, commentNodeId) {
+      const variables = { owner, name: repo, number: issue };
+      let answer: unknown;
+      try {
+        answer =
+          commentNodeId === undefined
+            ? await octokit.graphql(ISSUE_TEXT_QUERY, variables)
+            : await octokit.graphql(APPROVAL_QUERY, { ...variables, comment: commentNodeId });
+      } catch (error) {
+        // A deleted comment is an answer, not a failure: the caller must learn that it is gone.
+        answer = commentNodeId === undefined ? undefined : dataWithoutComment(error);
+        if (answer === undefined) throw error;
+      }
+      const { node, repository } = approvalAnswer.parse(answer);
+      const { title, body } = repository.issueOrPullRequest;
+      const comment = commentNodeId === undefined ? {} : { commentBody: node?.body ?? null, commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null };
+      return { ...comment, title, body: body ?? '' };
+    },
     async getIssue(number) {
       const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number });
       return { title: data.title, body: data.body ?? '', author: data.user?.login ?? '' };
@@ -352,8 +514,6 @@ export function createThread(
       // One open pull request per head and base: one found is this branch's, so it is brought up to date.
       const adopt = async (found: PullRequest) =>
         found.body === body && found.title === title ? found : updatePullRequest(found.number, { title, body });
-      const existing = await findOpenPullRequest(head, base);
-      if (existing) return adopt(existing);
       const pull = await writeOnce({
         attempts: CREATE_ATTEMPTS,
         delayMs: retryDelayMs,
@@ -381,6 +541,16 @@ export function createThread(
       // Requesting the same reviewer twice leaves one request, so plugin retries stay on.
       const { data } = await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: [...reviewers] });
       return (data.requested_reviewers ?? []).map((user) => user.login);
+    },
+    async createRef(ref, sha) {
+      try {
+        await octokit.rest.git.createRef({ owner, repo, ref, sha });
+        return true;
+      } catch (error) {
+        // GitHub's answer for a ref that exists; after a lost answer that may be our own create.
+        if (statusOf(error) === 422 && /already exists/i.test(error instanceof Error ? error.message : String(error))) return false;
+        throw error;
+      }
     },
     async addLabels(issue, labels) {
       // Adding a label it already has changes nothing, so plugin retries stay on.

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
+import { planChecksSchema, type PlanChecks } from '../checks/stored-checks.js';
 import { outcomeSchema, planSchema, type PlanContext } from '../machine/fields.js';
 import type { Snapshot } from '../machine/types.js';
 import { usageLedgerSchema } from '../models/usage.js';
@@ -81,6 +82,10 @@ export const planRecordSchema = z.object({
   /** HMAC of the rest of the record, when the repository configures a record secret. */
   sig: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
+  /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
+  checks: planChecksSchema.optional(),
+  /** MCP servers that did not start while planning: the plan comment says the planner worked without them. */
+  mcpFailures: z.array(z.object({ server: z.string(), reason: z.string() })).optional(),
 });
 
 export type PlanRecord = z.infer<typeof planRecordSchema>;
@@ -103,6 +108,16 @@ function canonical(value: unknown): string {
  */
 export function hashContext(context: PlanContext): string {
   return createHash('sha256').update(canonical(context)).digest('hex');
+}
+
+/**
+ * The record's `planHash`: the context, and with it the checks and estimate that approval turns on,
+ * so neither can be swapped under an unchanged plan. A record without checks hashes as its context
+ * alone, as records always did.
+ */
+export function hashPlan(context: PlanContext, checks?: PlanChecks): string {
+  if (checks === undefined) return hashContext(context);
+  return createHash('sha256').update(canonical({ context, checks })).digest('hex');
 }
 
 /** Binds a plan to the thread it was made on: a changed title or body makes it unapprovable. */

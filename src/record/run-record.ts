@@ -18,6 +18,8 @@ export const runRecordSchema = z.object({
   runId: z.string(),
   /** Set once the pull request exists, so a re-run never opens a second one. */
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
+  /** Epoch milliseconds the execution first started: a resumed run's elapsed time counts from here. */
+  startedAt: z.number().int().nonnegative().optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -1,5 +1,5 @@
 import type { Comment } from '../github/thread.js';
-import { decodeRecord, hashContext, sealIsValid, type PlanRecord } from './plan-record.js';
+import { decodeRecord, hashPlan, sealIsValid, type PlanRecord } from './plan-record.js';
 
 /**
  * Decides whether a comment's plan record can be believed. The record is trusted only in a comment
@@ -20,7 +20,7 @@ export function verifyPlanComment(
   const decoded = decodeRecord(comment.body);
   if (!decoded.ok) return decoded;
   const { record } = decoded;
-  if (hashContext(record.snapshot.context) !== record.planHash) {
+  if (hashPlan(record.snapshot.context, record.checks) !== record.planHash) {
     return { ok: false, reason: `plan ${record.planId} does not match its hash` };
   }
   if (!sealIsValid(record, secret)) {

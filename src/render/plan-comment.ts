@@ -3,6 +3,7 @@ import { encodeRecord, type PlanRecord } from '../record/plan-record.js';
 import { clip, fitBody, githubBodyLimit } from './limits.js';
 import { code, escapeHtml, indent } from './markdown.js';
 import { formatCost } from '../models/usage.js';
+import { renderChecks } from '../checks/checks-markdown.js';
 
 /**
  * The plan comment: what a maintainer reads before approving, with the hidden record appended.
@@ -159,13 +160,35 @@ export function planMarker(planId: string): string {
   return `<!-- plangate:plan ${planId} -->`;
 }
 
+/** At most this many failed MCP servers are named; the footer is never cut, so it must stay small. */
+const maxNamedServerFailures = 10;
+
+/** Says which MCP servers did not start, so a maintainer knows the plan was made without them. */
+function serverFailureLines(record: PlanRecord): string[] {
+  const failures = record.mcpFailures ?? [];
+  if (failures.length === 0) return [];
+  // Code spans: a server's words can carry no mention, link or markup into the thread.
+  const named = failures.slice(0, maxNamedServerFailures).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
+  const more = failures.length - named.length;
+  return [
+    '> [!WARNING]',
+    `> ${failures.length === 1 ? 'An MCP server' : 'MCP servers'} did not start, so planning went on without ${failures.length === 1 ? 'it' : 'them'}:`,
+    ...named,
+    ...(more > 0 ? [`> - and ${more} more (see the job log)`] : []),
+    '',
+  ];
+}
+
 export function renderPlanComment(record: PlanRecord): string {
   const marker = encodeRecord(record);
   // A blank line before the rule: right after text, `---` would turn that text into a heading.
   const footer = [
     '',
     '',
+    ...serverFailureLines(record),
     '---',
+    // Above the approve instruction: what the checks found and what execution may cost.
+    ...(record.checks ? [renderChecks(record.checks, record.status === 'proposed'), ''] : []),
     statusLine(record),
     '',
     `<sub>plangate · planner ${code(record.models.planner)} · executor ${code(record.models.executor)} · base ${code(record.base.ref)} at ${code(record.base.sha.slice(0, 7))} · asked by @${record.requestedBy}${plannerUsageLine(record)}</sub>`,

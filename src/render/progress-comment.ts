@@ -8,9 +8,33 @@ import { sumCost } from './usage-table.js';
 
 /**
  * The progress comment, updated in place after every cycle: plan steps ticked as cycles finish, the
- * current directive, cost so far and links. Each cycle carries out the next step, so finished cycles
- * tick steps in order; a finished run ticks them all.
+ * current directive, elapsed time, cost so far and links. Each cycle carries out the next step, so
+ * finished cycles tick steps in order; a finished run ticks them all.
  */
+
+/**
+ * What the comment needs beyond the run's view: when the run started and a clock (injected, so a
+ * test fixes the time instead of reading the wall clock), and where the branch can be browsed.
+ */
+export interface ProgressContext {
+  /** Epoch milliseconds the execution started; a resumed run keeps its first start. */
+  startedAt?: number;
+  now?: () => number;
+  branchUrl?: string;
+}
+
+/**
+ * Elapsed time the way a reader scans it: seconds while short, minutes and seconds within the hour,
+ * hours and minutes after. A negative span (clocks of two runners disagree on resume) reads as 0 s.
+ */
+export function formatElapsed(ms: number): string {
+  const seconds = Number.isFinite(ms) ? Math.max(0, Math.floor(ms / 1000)) : 0;
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
 /** Marks a plan's progress comment, so a re-run finds it instead of posting another. */
 export function progressMarker(planId: string): string {
   return `<!-- plangate:progress ${planId} -->`;
@@ -22,24 +46,22 @@ export function stepsDone(view: RunView): number {
   return Math.min(steps, view.snapshot.context.history.filter((h) => h.outcome !== 'abort').length);
 }
 
+/** The header says how the run ended, or that it stopped and waits to be resumed. */
 function headline(view: RunView): string {
   if (view.ended?.outcome === 'done') return `### ✅ Plan ${code(view.planId)} finished`;
   if (view.ended?.outcome === 'aborted') return `### ⛔ Plan ${code(view.planId)} aborted`;
+  if (view.interrupted) return `### ⚠️ Plan ${code(view.planId)} interrupted`;
   return `### 🚀 Executing plan ${code(view.planId)}`;
 }
 
-export function renderProgressComment(view: RunView): string {
+export function renderProgressComment(view: RunView, live: ProgressContext = {}): string {
   const { context, iteration, state } = view.snapshot;
-  const links = [
-    view.runUrl ? `[job](${view.runUrl})` : '',
-    `branch ${code(view.branch)}`,
-    view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : '',
-  ].filter(Boolean);
-  const parts = [
-    headline(view),
-    '',
-    `Approved by @${view.approvedBy} · ${links.join(' · ')} · cycles: ${iteration} · cost so far: ${formatCost(sumCost(view.usage))}`,
-  ];
+  const branch = live.branchUrl ? `branch [${code(view.branch)}](${live.branchUrl})` : `branch ${code(view.branch)}`;
+  const links = [view.runUrl ? `[job](${view.runUrl})` : '', branch, view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : ''].filter(Boolean);
+  const { startedAt, now } = live;
+  const elapsed = startedAt !== undefined && now ? [`elapsed: ${formatElapsed(now() - startedAt)}`] : [];
+  const facts = [`Approved by @${view.approvedBy}`, ...links, `cycles: ${iteration}`, ...elapsed, `cost so far: ${formatCost(sumCost(view.usage))}`];
+  const parts = [headline(view), '', facts.join(' · ')];
   if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
   if (view.ended?.reason) parts.push('', `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (view.interrupted) {

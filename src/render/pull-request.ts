@@ -7,6 +7,7 @@ import { renderObjective, renderPlanWithin, type StepsNotice } from './plan-comm
 import { stepsDone } from './progress-comment.js';
 import type { RunView } from './run-view.js';
 import { renderUsageTable } from './usage-table.js';
+import { renderCostComparison } from '../checks/checks-markdown.js';
 
 /**
  * The pull request carries the whole story of the run, so a reviewer never has to dig through
@@ -82,7 +83,8 @@ function layout(view: RunView): Layout {
   const changes = view.diffStat ? renderDiffStat(view.diffStat) : '';
   const path = `\n\n## Path\n\n${renderDiagram(view.snapshot)}`;
   const summary = `\n\n## Summary\n\n${summaryText}${changes ? `\n\n${changes}` : ''}${path}`;
-  const after = `\n\n## Usage\n\n${renderUsageTable(view.usage)}\n\n<!-- plangate:pr ${view.planId} -->`;
+  const estimate = view.estimate ? `\n\n${renderCostComparison(view.estimate, view.usage)}` : '';
+  const after = `\n\n## Usage\n\n${renderUsageTable(view.usage)}${estimate}\n\n<!-- plangate:pr ${view.planId} -->`;
 
   const { plan, history } = context;
   const done = stepsDone(view);

@@ -1,5 +1,6 @@
 import type { Snapshot } from '../machine/types.js';
 import type { RoleUsageSummary } from '../models/usage.js';
+import type { CostEstimate } from '../checks/cost-estimate.js';
 
 /** Everything the progress comment, the pull request and the job summary show about one run. */
 export interface RunView {
@@ -20,6 +21,8 @@ export interface RunView {
   interrupted?: string;
   /** `git diff --stat` of the work branch against the plan's base, raw; the pull request bounds it. */
   diffStat?: string;
+  /** The execution estimate the plan was approved with, shown beside the actual cost. */
+  estimate?: CostEstimate;
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

@@ -97,6 +97,8 @@ describe('/cancel', () => {
     expect(cancelled.outputs.outcome, cancelled.stdout + cancelled.stderr).toBe('aborted');
     expect(planComment(w, issue)).toContain('**Status:** cancelled');
     expect(botComments(w, issue).at(-1)).toContain(`@mona plan \`${planId}\` is cancelled`);
+    // Nothing runs, so no signal is raised for a run to read.
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe('');
 
     const approve = await run(w, issue, `/approve ${planId}`);
     expect(approve.outputs.outcome).toBe('refused');
@@ -146,6 +148,13 @@ describe('/cancel', () => {
     expect(pulls[0]?.draft).toBe(true);
     expect(pulls[0]?.body).toContain('cancelled by @mona');
     expect(planComment(w, issue)).toContain('**Status:** cancelled');
+    // /cancel reached the run through its signal ref on origin, which the run read over git and took down.
+    const signal = `refs/plangate/cancel/${issue}/${planId}`;
+    const raised = w.gh.requests.filter((r) => r.method === 'POST' && String(r.path).endsWith('/git/refs'));
+    expect(raised.map((r) => [r.status, (r.body as { ref?: string }).ref])).toEqual([[201, signal]]);
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe('');
+    // Watching for it cost the run no API call: nothing read the plan comment between cycles.
+    expect(w.gh.requests.filter((r) => r.method === 'GET' && /\/issues\/comments\/\d+$/.test(String(r.path)))).toEqual([]);
 
     // The plan stays withdrawn: a later /approve does not resume it.
     const resumed = await run(w, issue, '/approve');

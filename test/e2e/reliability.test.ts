@@ -221,7 +221,8 @@ describe('budgets', () => {
   it('max-iterations ends with a draft PR, the history and the reason', async () => {
     const { w, issue } = await setup(budgetScript(writeOne));
     await run(w, issue, '/plan write notes', { 'max-iterations': '1' });
-    const result = await run(w, issue, '/approve', { 'max-iterations': '1' });
+    // The plan's 2 steps exceed max-iterations, a blocking plan check; this test is about the run-time bound.
+    const result = await run(w, issue, '/approve', { 'max-iterations': '1', 'allow-blocked-plans': 'true' });
     await expectDraftWithReason(w, result, /max-iterations \(1\)/);
   });
 
@@ -258,7 +259,9 @@ describe('size', () => {
     expect(planComment).toMatch(/characters were cut here|steps? (are|were) shown/);
     const prompt = String(w.model.requests.find((r) => r.model === 'planner')?.messages.at(-1)?.content);
     expect(prompt).toMatch(/did not fit and (was|were) left out/);
-    const done = await run(w, issue, '/approve');
+    // 400 steps exceed max-iterations (a blocking plan check); this test is about sizes, so it approves anyway.
+    expect(planComment).toContain('Checks failed');
+    const done = await run(w, issue, '/approve', { 'allow-blocked-plans': 'true' });
     expect(done.outputs.outcome, done.stdout).toBe('done');
     expect((w.gh.pulls()[0]?.body ?? '').length).toBeLessThanOrEqual(65_536);
     expect(unprocessable(w)).toEqual([]);

@@ -77,7 +77,7 @@ describe('plan, approve, pull request', () => {
     expect(world.gh.reactions(command?.id ?? 0).map((r) => r.content)).toContain('eyes');
     // The planner is read-only: it was offered no write or command tool.
     const plannerTools = world.model.requests.find((r) => r.model === 'planner')?.tools.map((t) => (t.type === 'function' ? t.function.name : t.type));
-    expect(plannerTools).toEqual(['list_files', 'read_file', 'search', 'update_context']);
+    expect(plannerTools).toEqual(['list_capabilities', 'list_files', 'read_file', 'search', 'update_context', 'use_capability']);
     expect(world.model.requests.find((r) => r.model === 'planner')?.messages.at(-1)?.content).toMatch(
       /\nStage: update_context\(field=plan, \.\.\.\) and update_context\(field=directive, \.\.\.\)$/,
     );

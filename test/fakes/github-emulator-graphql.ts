@@ -1,5 +1,5 @@
 import { errorReply, type Reply } from './github-emulator-routes.js';
-import { legacyNodeId, stableUserId, type CommentRecord, type UserRecord } from './github-emulator-shapes.js';
+import { legacyNodeId, stableUserId, type CommentRecord, type IssueRecord, type UserRecord } from './github-emulator-shapes.js';
 import type { GitHubState } from './github-emulator-state.js';
 import {
   GraphqlSyntaxError,
@@ -40,9 +40,11 @@ interface FieldDef {
 }
 
 interface TypeDef {
-  kind: 'OBJECT' | 'INTERFACE' | 'SCALAR' | 'ENUM';
+  kind: 'OBJECT' | 'INTERFACE' | 'UNION' | 'SCALAR' | 'ENUM';
   fields?: Readonly<Record<string, FieldDef>>;
   interfaces?: readonly string[];
+  /** A union's members. */
+  members?: readonly string[];
 }
 
 const ACTOR_FIELDS: Readonly<Record<string, FieldDef>> = {
@@ -65,20 +67,56 @@ const COMMENT_FIELDS: Readonly<Record<string, FieldDef>> = {
   updatedAt: { type: 'DateTime!' },
 };
 
+/** What issues and pull requests share: a thread with a title, a body and comments. */
+const THREAD_FIELDS: Readonly<Record<string, FieldDef>> = {
+  id: { type: 'ID!' },
+  number: { type: 'Int!' },
+  title: { type: 'String!' },
+  body: { type: 'String!' },
+  url: { type: 'URI!' },
+  comments: { type: 'IssueCommentConnection!', args: { first: 'Int', after: 'String' } },
+};
+
 /**
- * The slice of GitHub's GraphQL schema the emulator serves, with GitHub's names and types: enough
- * for `node(id:)` on an issue comment and its author and editor. Anything outside it is answered
- * with the error GitHub gives for a field or type that does not exist.
+ * The slice of GitHub's GraphQL schema the emulator serves, with GitHub's names and types: `node(id:)`
+ * on an issue comment with its author and editor, and a repository's issue or pull request with its
+ * title, body and comments (paged by cursor). Anything outside it is answered with the error GitHub
+ * gives for a field or type that does not exist.
  */
 const SCHEMA: Readonly<Record<string, TypeDef>> = {
-  Query: { kind: 'OBJECT', fields: { node: { type: 'Node', args: { id: 'ID!' } } } },
+  Query: {
+    kind: 'OBJECT',
+    fields: { node: { type: 'Node', args: { id: 'ID!' } }, repository: { type: 'Repository', args: { owner: 'String!', name: 'String!' } } },
+  },
   Node: { kind: 'INTERFACE', fields: { id: { type: 'ID!' } } },
   Actor: { kind: 'INTERFACE', fields: ACTOR_FIELDS },
   Comment: { kind: 'INTERFACE', fields: COMMENT_FIELDS },
   IssueComment: {
     kind: 'OBJECT',
     interfaces: ['Node', 'Comment'],
-    fields: { ...COMMENT_FIELDS, databaseId: { type: 'Int' }, url: { type: 'URI!' }, viewerDidAuthor: { type: 'Boolean!' } },
+    fields: {
+      ...COMMENT_FIELDS,
+      databaseId: { type: 'Int' },
+      fullDatabaseId: { type: 'BigInt' },
+      url: { type: 'URI!' },
+      viewerDidAuthor: { type: 'Boolean!' },
+    },
+  },
+  Repository: {
+    kind: 'OBJECT',
+    interfaces: ['Node'],
+    fields: { id: { type: 'ID!' }, name: { type: 'String!' }, nameWithOwner: { type: 'String!' }, issueOrPullRequest: { type: 'IssueOrPullRequest', args: { number: 'Int!' } } },
+  },
+  IssueOrPullRequest: { kind: 'UNION', members: ['Issue', 'PullRequest'] },
+  Issue: { kind: 'OBJECT', interfaces: ['Node'], fields: THREAD_FIELDS },
+  PullRequest: { kind: 'OBJECT', interfaces: ['Node'], fields: { ...THREAD_FIELDS, isDraft: { type: 'Boolean!' }, headRefName: { type: 'String!' } } },
+  IssueCommentConnection: {
+    kind: 'OBJECT',
+    fields: { nodes: { type: '[IssueComment]' }, pageInfo: { type: 'PageInfo!' }, totalCount: { type: 'Int!' } },
+  },
+  PageInfo: {
+    kind: 'OBJECT',
+    fields: { hasNextPage: { type: 'Boolean!' }, hasPreviousPage: { type: 'Boolean!' }, endCursor: { type: 'String' }, startCursor: { type: 'String' } },
   },
   User: { kind: 'OBJECT', interfaces: ['Node', 'Actor'], fields: { ...ACTOR_FIELDS, id: { type: 'ID!' }, databaseId: { type: 'Int' } } },
   Bot: { kind: 'OBJECT', interfaces: ['Node', 'Actor'], fields: { ...ACTOR_FIELDS, id: { type: 'ID!' }, databaseId: { type: 'Int' } } },
@@ -89,6 +127,7 @@ const SCHEMA: Readonly<Record<string, TypeDef>> = {
   Boolean: { kind: 'SCALAR' },
   DateTime: { kind: 'SCALAR' },
   URI: { kind: 'SCALAR' },
+  BigInt: { kind: 'SCALAR' },
   CommentAuthorAssociation: { kind: 'ENUM' },
 };
 
@@ -108,6 +147,7 @@ function printType(type: TypeNode): string {
 function possibleTypes(type: string): string[] {
   const def = own(SCHEMA, type);
   if (def?.kind === 'OBJECT') return [type];
+  if (def?.kind === 'UNION') return [...(def.members ?? [])];
   if (def?.kind !== 'INTERFACE') return [];
   return Object.entries(SCHEMA)
     .filter(([, candidate]) => candidate.interfaces?.includes(type))
@@ -116,7 +156,7 @@ function possibleTypes(type: string): string[] {
 
 function isComposite(type: string): boolean {
   const kind = own(SCHEMA, type)?.kind;
-  return kind === 'OBJECT' || kind === 'INTERFACE';
+  return kind === 'OBJECT' || kind === 'INTERFACE' || kind === 'UNION';
 }
 
 /** Whether a literal may stand for an argument of type `sdl`, by GraphQL's input coercion rules. */
@@ -457,7 +497,9 @@ function execute(object: GqlObject, selections: readonly SelectionNode[], path: 
     const raw = object[field.name];
     const args = Object.fromEntries(field.args.map((arg: ArgumentNode) => [arg.name, literalValue(arg.value, ctx.variables)]));
     const value = typeof raw === 'function' ? (raw as Resolver)(args, { path: [...path, key], loc: field.loc, errors: ctx.errors }) : raw;
-    result[key] = isGqlObject(value) ? execute(value, fields.flatMap((f) => f.selections ?? []), [...path, key], ctx) : (value ?? null);
+    const selections = fields.flatMap((f) => f.selections ?? []);
+    const complete = (item: unknown, at: (string | number)[]): unknown => (isGqlObject(item) ? execute(item, selections, at, ctx) : (item ?? null));
+    result[key] = Array.isArray(value) ? value.map((item, i) => complete(item, [...path, key, i])) : complete(value, [...path, key]);
   }
   return result;
 }
@@ -485,6 +527,8 @@ function commentObject(state: GitHubState, comment: CommentRecord, viewer: UserR
     __typename: 'IssueComment',
     id: rest.node_id,
     databaseId: comment.id,
+    // GitHub's BigInt is a string on the wire: comment ids have outgrown GraphQL's 32-bit Int.
+    fullDatabaseId: String(comment.id),
     url: rest.html_url,
     body: comment.body,
     author: actorObject(state, comment.user),
@@ -508,7 +552,86 @@ function decodeNodeId(id: string): { type: string; id: number } | undefined {
   return Number(match[1]) === type.length && legacyNodeId(type, number) === id ? { type, id: number } : undefined;
 }
 
-/** Only issue comments resolve: the one kind of node plangate asks GraphQL about. */
+/** GitHub caps a connection page at 100 nodes and wants the size asked for. */
+const MAX_PAGE = 100;
+
+/** Opaque to clients, as GitHub's are; here the offset of the last node of a page. */
+function encodeCursor(offset: number): string {
+  return Buffer.from(`cursor:v2:${offset}`).toString('base64');
+}
+
+function decodeCursor(cursor: string): number | undefined {
+  const match = /^cursor:v2:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
+  return match ? Number(match[1]) : undefined;
+}
+
+/** An issue's or pull request's comments, oldest first, one page per request as GitHub serves them. */
+function commentConnection(state: GitHubState, issue: IssueRecord, viewer: UserRecord): Resolver {
+  return (args, info) => {
+    const first = typeof args.first === 'number' ? args.first : undefined;
+    if (first === undefined) {
+      info.errors.push({ type: 'MISSING_PAGINATION_BOUNDARIES', path: info.path, locations: [info.loc], message: 'You must provide a `first` or `last` value to properly paginate the `comments` connection.' });
+      return null;
+    }
+    if (first < 0 || first > MAX_PAGE) {
+      const message = `Requesting ${first} records on the \`comments\` connection exceeds the \`first\` limit of ${MAX_PAGE} records.`;
+      info.errors.push({ type: 'EXCESSIVE_PAGINATION', path: info.path, locations: [info.loc], message });
+      return null;
+    }
+    const all = state.commentsOf(issue.number);
+    let start = 0;
+    if (typeof args.after === 'string') {
+      const offset = decodeCursor(args.after);
+      if (offset === undefined) {
+        info.errors.push({ path: info.path, locations: [info.loc], message: `\`${args.after}\` does not appear to be a valid cursor.` });
+        return null;
+      }
+      start = offset + 1;
+    }
+    const page = all.slice(start, start + first);
+    return {
+      __typename: 'IssueCommentConnection',
+      nodes: page.map((comment) => commentObject(state, comment, viewer)),
+      totalCount: all.length,
+      pageInfo: {
+        __typename: 'PageInfo',
+        hasNextPage: start + page.length < all.length,
+        hasPreviousPage: start > 0,
+        startCursor: page.length > 0 ? encodeCursor(start) : null,
+        endCursor: page.length > 0 ? encodeCursor(start + page.length - 1) : null,
+      },
+    };
+  };
+}
+
+function threadObject(state: GitHubState, issue: IssueRecord, viewer: UserRecord): GqlObject {
+  const type = issue.pull ? 'PullRequest' : 'Issue';
+  return {
+    __typename: type,
+    id: legacyNodeId(type, issue.pull?.id ?? issue.id),
+    number: issue.number,
+    title: issue.title,
+    // GraphQL's body is non-null: an issue without a description reads as empty.
+    body: issue.body ?? '',
+    url: `${state.ctx.serverUrl}/${state.ctx.owner}/${state.ctx.repo}/${issue.pull ? 'pull' : 'issues'}/${issue.number}`,
+    comments: commentConnection(state, issue, viewer),
+    ...(issue.pull ? { isDraft: issue.pull.draft, headRefName: issue.pull.head } : {}),
+  };
+}
+
+function repositoryObject(state: GitHubState, viewer: UserRecord): GqlObject {
+  const { owner, repo, repoId } = state.ctx;
+  const issueOrPullRequest: Resolver = (args, info) => {
+    const issue = typeof args.number === 'number' ? state.issues.get(args.number) : undefined;
+    if (issue) return threadObject(state, issue, viewer);
+    const message = `Could not resolve to an issue or pull request with the number of ${String(args.number)}.`;
+    info.errors.push({ type: 'NOT_FOUND', path: info.path, locations: [info.loc], message });
+    return null;
+  };
+  return { __typename: 'Repository', id: legacyNodeId('Repository', repoId), name: repo, nameWithOwner: `${owner}/${repo}`, issueOrPullRequest };
+}
+
+/** Issue comments resolve by node id; the one repository by owner and name. */
 function queryRoot(state: GitHubState, viewer: UserRecord): GqlObject {
   const node: Resolver = (args, info) => {
     const id = String(args.id);
@@ -518,7 +641,16 @@ function queryRoot(state: GitHubState, viewer: UserRecord): GqlObject {
     info.errors.push({ type: 'NOT_FOUND', path: info.path, locations: [info.loc], message: `Could not resolve to a node with the global id of '${id}'.` });
     return null;
   };
-  return { __typename: 'Query', node };
+  const repository: Resolver = (args, info) => {
+    const { owner, repo } = state.ctx;
+    if (String(args.owner).toLowerCase() === owner.toLowerCase() && String(args.name).toLowerCase() === repo.toLowerCase()) {
+      return repositoryObject(state, viewer);
+    }
+    const message = `Could not resolve to a Repository with the name '${String(args.owner)}/${String(args.name)}'.`;
+    info.errors.push({ type: 'NOT_FOUND', path: info.path, locations: [info.loc], message });
+    return null;
+  };
+  return { __typename: 'Query', node, repository };
 }
 
 const ok = (body: unknown): Reply => ({ status: 200, body, headers: GRAPHQL_HEADERS });

@@ -131,6 +131,8 @@ export interface GitHubEmulator {
    * names that account as the comment's editor, which is what plangate checks before believing a plan.
    */
   editComment(commentId: number, input: { login: string; body: string; type?: UserType }): EmulatedComment;
+  /** Deletes a comment the way a person does in the web UI (no API call logged). */
+  deleteComment(commentId: number): void;
 
   /** Changes an issue's title or body the way its author does in the web UI (no API call logged). */
   updateIssue(issueNumber: number, input: { title?: string; body?: string }): EmulatedIssue;
@@ -518,6 +520,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       if (!comment) throw new EmulatorSetupError(`no comment ${commentId}`);
       state.editComment(comment, input.body, state.user(input.login, input.type));
       return state.commentJson(comment) as EmulatedComment;
+    },
+    deleteComment: (commentId) => {
+      if (!state.commentRecords.delete(commentId)) throw new EmulatorSetupError(`no comment ${commentId}`);
     },
 
     updateIssue: (issueNumber, input) => {

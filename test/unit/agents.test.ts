@@ -437,7 +437,7 @@ describe('createTeam', () => {
 
     // The planner never holds a write or command tool; the executor does.
     for (const request of planner.requests) {
-      expect(toolNames(request)).toEqual(['list_files', 'read_file', 'search', 'update_context']);
+      expect(toolNames(request)).toEqual(['list_capabilities', 'list_files', 'read_file', 'search', 'update_context', 'use_capability']);
     }
     for (const name of ['write_file', 'edit_file', 'run_command', 'update_context']) {
       expect(toolNames(executor.requests[0])).toContain(name);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pacingFloor, summarizeCalls } from '../../bench/api-calls.js';
+import { NOTIFICATION_PACING, WRITE_PACING } from '../../src/github/write-pacing.js';
 import type { RequestLogEntry } from '../fakes/github-emulator.js';
 
 /** How the benchmark counts GitHub calls from the emulator's request log. */
@@ -36,28 +37,34 @@ describe('summarizeCalls', () => {
 });
 
 describe('pacingFloor', () => {
-  it('spaces writes and GraphQL calls 1 s apart and leaves reads out', () => {
-    expect(pacingFloor([permission, reaction, permission, edit, query])).toBe(2_000);
-    expect(pacingFloor([permission, permission])).toBe(0);
-    expect(pacingFloor([reaction])).toBe(0);
+  const times = (n: number, call: RequestLogEntry) => Array.from({ length: n }, () => call);
+
+  it('costs nothing for a run whose writes fit in the burst, and leaves reads out', () => {
+    expect(pacingFloor([permission, reaction, permission, newComment, query])).toBe(0);
+    expect(pacingFloor(times(WRITE_PACING.burst, edit))).toBe(0);
+    expect(pacingFloor(times(50, permission))).toBe(0);
   });
 
-  it('spaces writes that notify (new comments, pull requests) 3 s apart from each other', () => {
-    // comment at 0, edit at 1 s, reaction at 2 s, pull request not before 3 s after the comment.
-    expect(pacingFloor([newComment, edit, reaction, newPull])).toBe(3_000);
-    expect(pacingFloor([newComment, newPull])).toBe(3_000);
-    expect(pacingFloor([reaction, newComment, edit, edit, edit, edit, newPull])).toBe(6_000);
+  it('spaces writes and GraphQL calls 1 s apart once the burst is spent', () => {
+    expect(pacingFloor(times(WRITE_PACING.burst + 1, edit))).toBe(1_000);
+    expect(pacingFloor([...times(WRITE_PACING.burst, edit), query, permission, mutation])).toBe(2_000);
+  });
+
+  it('spaces notifying writes (new comments, pull requests) 3 s apart once their own burst is spent', () => {
+    expect(pacingFloor(times(NOTIFICATION_PACING.burst, newComment))).toBe(0);
+    expect(pacingFloor([...times(NOTIFICATION_PACING.burst, newComment), newPull])).toBe(3_000);
+    // The edit after the waiting pull request goes as it is sent: the write bucket has allowance left.
+    expect(pacingFloor([...times(NOTIFICATION_PACING.burst, newComment), newPull, edit])).toBe(3_000);
   });
 
   it('paces a write GitHub refused like any other, since the client waited before sending it', () => {
     const refusedReview = { ...entry('POST', null, '/repos/o/r/pulls/2/requested_reviewers', { reviewers: ['mona'] }), status: 404 };
-    expect(pacingFloor([newPull, refusedReview])).toBe(3_000);
+    expect(pacingFloor([...times(NOTIFICATION_PACING.burst, newPull), refusedReview])).toBe(3_000);
   });
 
-  it('lets the write after a notifying call go as soon as that call is sent: the 1 s counts from its slot', () => {
-    const review = entry('POST', '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers', '/repos/o/r/pulls/2/requested_reviewers', { reviewers: ['mona'] });
-    // pull request at 0; review's slot at 1 s, sent at 3 s; the edit's slot (2 s) has passed, so it goes at 3 s too.
-    expect(pacingFloor([newPull, review, edit])).toBe(3_000);
-    expect(pacingFloor([newPull, review, edit, edit])).toBe(4_000);
+  it('earns allowance back while a notifying write waits', () => {
+    // 6 comments: the 6th waits until 3 s. By then the write bucket (9 left) has earned 3 more, so 12
+    // of the 14 edits go at 3 s and the last two at 4 s and 5 s.
+    expect(pacingFloor([...times(6, newComment), ...times(14, edit)])).toBe(5_000);
   });
 });

@@ -1,11 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHubClient, type GitHubClient } from '../../src/github/client.js';
 import { acquireLock, lockMessage, parseLockMessage, releaseLock, type ExecutionLock, type LockAttempt } from '../../src/github/lock.js';
+import { createGit, type Git } from '../../src/repo/git.js';
 import { startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
 import { createOrigin, type Origin } from './github-origin-fixture.js';
 
-// The execution lock against the emulator's git data and Actions APIs over a real bare repository.
-// Every test locks its own issue number, so they do not see each other's locks.
+// The execution lock over git against a real bare repository as origin, each run in a checkout of
+// its own as on a runner, and the emulator's Actions API for the holder's status. Every test locks
+// its own issue number, so they do not see each other's locks.
 
 const owner = 'octo';
 const repo = 'sample';
@@ -15,23 +21,34 @@ const repoRef = { owner, repo };
 let origin: Origin;
 let gh: GitHubEmulator;
 let octokit: GitHubClient;
+let dir: string;
+let checkouts = 0;
 
 beforeAll(async () => {
   origin = createOrigin();
   gh = await startGitHubEmulator({ owner, repo, token, originPath: origin.path });
   octokit = createGitHubClient(token, gh.url, { waitUnitMs: 1, pace: false });
+  dir = mkdtempSync(path.join(tmpdir(), 'plangate-lock-'));
 });
 
 afterAll(async () => {
   await gh?.close();
   origin?.remove();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/** A shallow clone of origin, as actions/checkout makes one for every job. */
+function checkout(): Git {
+  const workspace = path.join(dir, `checkout-${++checkouts}`);
+  execFileSync('git', ['clone', '--quiet', '--depth=1', `file://${origin.path}`, workspace], { stdio: 'ignore' });
+  return createGit(workspace);
+}
 
 const runUrl = (runId: string) => `${gh.serverUrl}/${owner}/${repo}/actions/runs/${runId}`;
 
-/** Starts run `runId` in the emulator and tries to take the lock of `issue` for it. */
-function acquire(issue: number, runId: string): Promise<LockAttempt> {
-  return acquireLock({ octokit, repoRef, issue, runId, runUrl: runUrl(runId), baseSha: origin.mainSha });
+/** Tries to take the lock of `issue` for run `runId`, from a checkout of its own unless one is given. */
+function acquire(issue: number, runId: string, git: Git = checkout()): Promise<LockAttempt> {
+  return acquireLock({ git, octokit, repoRef, issue, runId, runUrl: runUrl(runId) });
 }
 
 function startRun(runId: string): void {
@@ -45,6 +62,9 @@ function held(attempt: LockAttempt): ExecutionLock {
 
 const lockRef = (issue: number) => `refs/plangate/locks/${issue}`;
 
+/** The REST calls made since `from`: the lock may only ask the Actions API, and only when contended. */
+const restCalls = (from: number) => gh.requests.slice(from).map((r) => `${r.method} ${r.route ?? r.path}`);
+
 describe('the lock message', () => {
   it('names the run and its page, and reads back', () => {
     expect(lockMessage('12', 'https://github.example/o/r/actions/runs/12')).toBe('plangate lock: run 12 https://github.example/o/r/actions/runs/12');
@@ -55,20 +75,25 @@ describe('the lock message', () => {
 });
 
 describe('acquireLock', () => {
-  it('creates the lock ref at a commit that names the run, on the base commit\'s tree', async () => {
+  it('pushes the lock ref at a parentless commit that names the run, without a single REST call', async () => {
     startRun('101');
+    const from = gh.requests.length;
     const lock = held(await acquire(1, '101'));
     expect(lock).toEqual({ issue: 1, ref: lockRef(1), sha: origin.refSha(lockRef(1)), runId: '101' });
     expect(origin.git('log', '-1', '--format=%B', lock.sha)).toBe(`plangate lock: run 101 ${runUrl('101')}`);
-    expect(origin.git('rev-parse', `${lock.sha}^{tree}`)).toBe(origin.git('rev-parse', `${origin.mainSha}^{tree}`));
     expect(origin.git('rev-list', '--count', lock.sha)).toBe('1');
+    // Git's empty tree: the lock carries no files.
+    expect(origin.git('rev-parse', `${lock.sha}^{tree}`)).toBe('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
+    expect(restCalls(from)).toEqual([]);
   });
 
   it('refuses a second run while the holder is in progress or queued, naming the holder', async () => {
     startRun('201');
     const first = held(await acquire(2, '201'));
     startRun('202');
+    const from = gh.requests.length;
     expect(await acquire(2, '202')).toEqual({ acquired: false, holder: { runId: '201', runUrl: runUrl('201'), status: 'in_progress' } });
+    expect(restCalls(from)).toEqual(['GET /repos/{owner}/{repo}/actions/runs/{run_id}']);
     gh.setRun('201', 'queued');
     expect(await acquire(2, '202')).toMatchObject({ acquired: false, holder: { runId: '201', status: 'queued' } });
     expect(origin.refSha(lockRef(2))).toBe(first.sha);
@@ -82,7 +107,7 @@ describe('acquireLock', () => {
     expect(again.tookOverFrom).toBeUndefined();
   });
 
-  it('takes the lock over by fast-forward once the holder has completed', async () => {
+  it('takes the lock over, leased on the stale commit, once the holder has completed', async () => {
     startRun('401');
     const stale = held(await acquire(4, '401'));
     gh.setRun('401', 'completed', 'failure');
@@ -92,8 +117,6 @@ describe('acquireLock', () => {
     expect(origin.refSha(lockRef(4))).toBe(lock.sha);
     expect(origin.git('rev-parse', `${lock.sha}^`)).toBe(stale.sha);
     expect(origin.git('log', '-1', '--format=%B', lock.sha)).toContain('run 402 ');
-    const patch = gh.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/git/refs/plangate%2Flocks%2F4'));
-    expect(patch.map((r) => [r.status, r.body])).toEqual([[200, { sha: lock.sha, force: false }]]);
   });
 
   it('takes over from a run GitHub no longer knows and from a commit that names no run', async () => {
@@ -105,18 +128,11 @@ describe('acquireLock', () => {
     expect(unknownRun.tookOverFrom?.runId).toBe('501');
     gh.setRun('9999', 'completed');
 
-    const { data: foreign } = await octokit.rest.git.createCommit({
-      owner,
-      repo,
-      message: 'not a lock',
-      tree: origin.git('rev-parse', `${origin.mainSha}^{tree}`),
-      parents: [unknownRun.sha],
-    });
-    origin.git('update-ref', lockRef(5), foreign.sha);
+    origin.git('update-ref', lockRef(5), origin.mainSha);
     startRun('502');
     const lock = held(await acquire(5, '502'));
     expect(lock.tookOverFrom).toBeUndefined();
-    expect(origin.git('rev-parse', `${lock.sha}^`)).toBe(foreign.sha);
+    expect(origin.git('rev-parse', `${lock.sha}^`)).toBe(origin.mainSha);
   });
 
   it('fails closed when the holder\'s run cannot be read, saying which permission is missing', async () => {
@@ -160,45 +176,54 @@ describe('acquireLock', () => {
     expect(origin.refSha(lockRef(8))).toBe(winner.sha);
   });
 
-  it('keeps the lock it created when the answer to the create was lost', async () => {
+  it('lets two runs sharing one checkout settle it too', async () => {
     startRun('901');
-    gh.failAfter('POST', /\/git\/refs$/, 502);
-    const lock = held(await acquire(9, '901'));
-    expect(origin.refSha(lockRef(9))).toBe(lock.sha);
-    // The plugin resent the create, GitHub said it exists, and the holder turned out to be us.
-    const creates = gh.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/git/refs') && (r.body as { ref?: string }).ref === lockRef(9));
-    expect(creates.map((r) => r.status)).toEqual([502, 422]);
+    startRun('902');
+    const shared = checkout();
+    const attempts = await Promise.all([acquire(9, '901', shared), acquire(9, '902', shared)]);
+    expect(attempts.filter((a) => a.acquired)).toHaveLength(1);
+    expect(attempts.filter((a) => !a.acquired)).toHaveLength(1);
   });
 
-  it('needs a run id and a full base sha', async () => {
-    await expect(acquireLock({ octokit, repoRef, issue: 10, runId: '', runUrl: '', baseSha: origin.mainSha })).rejects.toThrow(/GITHUB_RUN_ID/);
-    await expect(acquireLock({ octokit, repoRef, issue: 10, runId: '1', runUrl: '', baseSha: 'main' })).rejects.toThrow(/full sha/);
-    expect(origin.refSha(lockRef(10))).toBeUndefined();
+  it('fails with git\'s words when origin cannot be reached, and takes nothing', async () => {
+    const workspace = path.join(dir, 'no-origin');
+    execFileSync('git', ['init', '--quiet', workspace]);
+    execFileSync('git', ['-C', workspace, 'remote', 'add', 'origin', path.join(dir, 'missing.git')]);
+    await expect(acquire(10, '1001', createGit(workspace))).rejects.toThrow(/git push failed/);
+  });
+
+  it('needs a run id', async () => {
+    await expect(acquireLock({ git: checkout(), octokit, repoRef, issue: 11, runId: '', runUrl: '' })).rejects.toThrow(/GITHUB_RUN_ID/);
+    expect(origin.refSha(lockRef(11))).toBeUndefined();
   });
 });
 
 describe('releaseLock', () => {
   it('deletes the ref while it points at our lock commit, and only then', async () => {
-    startRun('1101');
-    const lock = held(await acquire(11, '1101'));
-    expect(await releaseLock({ octokit, repoRef, lock })).toBe(true);
-    expect(origin.refSha(lockRef(11))).toBeUndefined();
-    expect(await releaseLock({ octokit, repoRef, lock })).toBe(false);
+    startRun('1201');
+    const git = checkout();
+    const lock = held(await acquire(12, '1201', git));
+    const from = gh.requests.length;
+    expect(await releaseLock({ git, lock })).toBe(true);
+    expect(restCalls(from)).toEqual([]);
+    expect(origin.refSha(lockRef(12))).toBeUndefined();
+    expect(await releaseLock({ git, lock })).toBe(false);
 
     // Free again: the next run creates it afresh.
-    startRun('1102');
-    const next = held(await acquire(11, '1102'));
+    startRun('1202');
+    const next = held(await acquire(12, '1202'));
     expect(next.tookOverFrom).toBeUndefined();
   });
 
   it('leaves a successor\'s lock alone after a takeover', async () => {
-    startRun('1201');
-    const old = held(await acquire(12, '1201'));
-    gh.setRun('1201', 'completed');
-    startRun('1202');
-    const successor = held(await acquire(12, '1202'));
-    expect(await releaseLock({ octokit, repoRef, lock: old })).toBe(false);
-    expect(origin.refSha(lockRef(12))).toBe(successor.sha);
-    expect(await releaseLock({ octokit, repoRef, lock: successor })).toBe(true);
+    startRun('1301');
+    const git = checkout();
+    const old = held(await acquire(13, '1301', git));
+    gh.setRun('1301', 'completed');
+    startRun('1302');
+    const successor = held(await acquire(13, '1302'));
+    expect(await releaseLock({ git, lock: old })).toBe(false);
+    expect(origin.refSha(lockRef(13))).toBe(successor.sha);
+    expect(await releaseLock({ git, lock: successor })).toBe(true);
   });
 });

@@ -3,14 +3,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { drive } from '../../src/agents/drive.js';
 import { executorSystemPrompt } from '../../src/agents/executor.js';
 import { plannerSystemPrompt } from '../../src/agents/planner.js';
+import { readRepositoryInstructions } from '../../src/agents/repository-instructions.js';
+import { workspaceRulesText } from '../../src/agents/workspace-rules.js';
 import { RunState } from '../../src/agents/run-state.js';
 import { createTeam } from '../../src/agents/team.js';
 import type { Plan, Role } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { createChatClient } from '../../src/models/chat-client.js';
+import { createGit } from '../../src/repo/git.js';
 import { addTurn, emptyUsage, summarizeUsage, type UsageLedger } from '../../src/models/usage.js';
 import { cacheEfficiency, groupSessions, prefixOf } from '../fakes/prefix-efficiency.js';
+import { countTokens, reportableCachedTokens, serializePrompt, tokensOf } from '../fakes/prompt-cache.js';
 import { startScriptedModel, toolCall, type RecordedRequest, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 
@@ -44,6 +48,8 @@ interface RunSetup {
   allowedCommands: string[];
   protectedPaths: string[];
   commandTimeoutMs?: number;
+  /** Give the team the instructions read from the repository's committed files, as the flows do. */
+  readInstructions?: boolean;
   planner: Reply[];
   executor: Reply[];
 }
@@ -54,6 +60,7 @@ interface RunOutcome {
   ledger: UsageLedger;
   workspace: string;
   remaining: Record<string, number>;
+  instructions: string;
 }
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -79,6 +86,7 @@ async function scriptedRun(setup: RunSetup): Promise<RunOutcome> {
   const endpoint = (model: string) => ({ model, baseURL: server.url, apiKey: API_KEY });
   const run = new RunState(plannerExecutorMachine, initialSnapshot(setup.objective, defaultPolicy));
   let ledger = emptyUsage();
+  const instructions = setup.readInstructions ? await readRepositoryInstructions(createGit(workspace), 'HEAD') : '';
   const team = createTeam({
     run,
     planner: createChatClient('planner', endpoint(PLANNER_MODEL), { maxRetries: 0 }),
@@ -88,12 +96,13 @@ async function scriptedRun(setup: RunSetup): Promise<RunOutcome> {
     protectedPaths: setup.protectedPaths,
     commandTimeoutMs: setup.commandTimeoutMs ?? 60_000,
     stallLimit: 8,
+    instructions,
     onUsage: (role: Role, model, tokens) => {
       ledger = addTurn(ledger, role, model, tokens);
     },
   });
   const final = await drive(run, team);
-  return { final, requests: server.requests, ledger, workspace, remaining: server.remaining() };
+  return { final, requests: server.requests, ledger, workspace, remaining: server.remaining(), instructions };
 }
 
 const roleOf = (request: RecordedRequest): Role => (request.model === PLANNER_MODEL ? 'planner' : 'executor');
@@ -235,6 +244,97 @@ describe('session invariants on the wire', () => {
       for (const command of setup.allowedCommands) expect(spec).not.toContain(command);
       expect(spec).not.toContain(String(setup.commandTimeoutMs / 1000));
     }
+  });
+});
+
+/** An AGENTS.md of a few KB, as real ones are: long enough that caching it is worth something. */
+const agentsMd = [
+  '# Working on widgets',
+  '',
+  ...Array.from({ length: 40 }, (_, i) => `- Rule ${i + 1}: keep widget module ${i + 1} free of side effects and cover it in test/widget-${i + 1}.test.ts.`),
+  '',
+  'Run `npm run test:ci` before you hand work back.',
+].join('\n');
+const claudeMd = '# Claude\n\nCommit messages use the imperative mood.\n';
+
+/** The per-repository text that opens a session's first message, before the first per-run section. */
+function standingOf(request: RecordedRequest): string {
+  const first = request.messages[1];
+  expect(first?.role, `request ${request.index} has a user message behind the system prompt`).toBe('user');
+  const text = String(first?.content);
+  const at = text.indexOf('\n\n## Objective\n\n');
+  expect(at, `request ${request.index}: the standing context comes before the objective`).toBeGreaterThan(0);
+  return text.slice(0, at);
+}
+
+describe('repository instructions behind the frozen prefix', () => {
+  it('opens every planner and executor request with the same instructions, in every session and every run', async () => {
+    const rules = { allowedCommands: ['npm run test:ci'], protectedPaths: ['.github/workflows/**'], commandTimeoutMs: 60_000 };
+    const runs = [
+      {
+        objective: 'Add a CHANGELOG for issue #17 (run 1001)',
+        // Plan, two executor cycles with a replan between them, then the summary: four planner sessions' worth of prefixes.
+        planner: [stage({ plan, directive: 'Do step 1.' }), stage({ directive: 'Do step 2.' }), stage({ summary: 'Done.' })],
+        executor: [stage({ result: 'Did step 1.', outcome: 'replan' }), stage({ result: 'Did step 2.', outcome: 'done' })],
+      },
+      {
+        objective: 'Fix the flaky retry test reported in issue #42 (run 2002)',
+        planner: [stage({ plan, directive: 'Do step 1.' }), stage({ summary: 'Done.' })],
+        executor: [stage({ result: 'Did step 1.', outcome: 'done' })],
+      },
+    ];
+    const outcomes: RunOutcome[] = [];
+    for (const setup of runs) {
+      outcomes.push(
+        await scriptedRun({
+          ...setup,
+          ...rules,
+          files: { 'README.md': '# widgets\n', 'AGENTS.md': agentsMd, 'CLAUDE.md': claudeMd },
+          readInstructions: true,
+        }),
+      );
+    }
+    const [a, b] = outcomes as [RunOutcome, RunOutcome];
+    expect(a.final.state).toBe('done');
+    expect(b.final.state).toBe('done');
+    expect(a.remaining).toEqual({ [PLANNER_MODEL]: 0, [EXECUTOR_MODEL]: 0 });
+    expect(b.remaining).toEqual({ [PLANNER_MODEL]: 0, [EXECUTOR_MODEL]: 0 });
+    expect(sessions(a.requests).map((s) => s.role)).toEqual(['planner', 'executor', 'planner', 'planner']);
+
+    // Both runs read the same committed files, so they give the team the same text, fenced as guidance.
+    expect(a.instructions).toBe(b.instructions);
+    expect(a.instructions).toContain(`<repository-instructions source="AGENTS.md">\n${agentsMd}\n</repository-instructions>`);
+    expect(a.instructions).toContain('<repository-instructions source="CLAUDE.md">\n# Claude\n\nCommit messages use the imperative mood.\n</repository-instructions>');
+    expect(a.instructions.indexOf('source="AGENTS.md"')).toBeLessThan(a.instructions.indexOf('source="CLAUDE.md"'));
+
+    // Every request of either role, in every session of both runs: system + tools, then the workspace
+    // rules and the instructions, byte for byte the same, before anything that belongs to the run.
+    const all = [...a.requests, ...b.requests];
+    const expected = `${workspaceRulesText(rules)}\n\n${a.instructions}`;
+    for (const request of all) {
+      expect(standingOf(request), `request ${request.index} (${roleOf(request)})`).toBe(expected);
+      expect(request.messages[0]).toEqual({ role: 'system', content: roleOf(request) === 'planner' ? plannerSystemPrompt : executorSystemPrompt });
+    }
+    for (const role of ['planner', 'executor'] as const) {
+      const prefixes = new Set(all.filter((r) => roleOf(r) === role).map(prefixOf));
+      expect(prefixes.size, `${role}: one system+tools prefix across both runs`).toBe(1);
+      // Repository content stays out of the system prompt and the tool schemas.
+      const [prefix] = [...prefixes];
+      expect(prefix).not.toContain('Rule 1:');
+      expect(prefix).not.toContain('imperative mood');
+    }
+    for (const value of ['#17', '#42', '1001', '2002', a.workspace, b.workspace]) expect(expected).not.toContain(value);
+
+    // The point of the position: a later session's first request finds the instructions cached with
+    // the system prompt and tools (the emulated provider reports whole 128-token blocks past 1024).
+    const replan = sessions(a.requests)[2]?.requests[0] as RecordedRequest;
+    const system = replan.messages.slice(0, 1);
+    const frozenTokens = countTokens(serializePrompt(replan.tools, system));
+    const standingTokens = Math.floor(`message:{"content":${JSON.stringify(expected).slice(0, -1)}`.length / 4);
+    expect(tokensOf(expected)).toBeGreaterThan(256);
+    expect(replan.usage?.prompt_tokens_details.cached_tokens).toBeGreaterThanOrEqual(reportableCachedTokens(frozenTokens + standingTokens));
+    expect(reportableCachedTokens(frozenTokens + standingTokens)).toBeGreaterThan(reportableCachedTokens(frozenTokens) + 128);
+    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
   });
 });
 

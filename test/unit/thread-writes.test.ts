@@ -59,9 +59,9 @@ describe('postComment with a dedupe marker', () => {
     expect(stored).toHaveLength(1);
     expect(comment.id).toBe(stored[0]?.id);
     expect(comment.body).toBe(body('a1'));
-    // One POST (no blind retry by the plugin), then a look at the thread.
+    // One POST (no blind retry by the plugin), then a look at the thread (a GraphQL read).
     expect(posts(issue, from)).toEqual([502]);
-    expect(gh.requests.slice(from).map((r) => r.method)).toEqual(['POST', 'GET']);
+    expect(gh.requests.slice(from).map((r) => `${r.api} ${r.method}`)).toEqual(['rest POST', 'graphql POST']);
   });
 
   it('finds the comment GitHub stored before the connection was reset', async () => {
@@ -98,7 +98,8 @@ describe('postComment with a dedupe marker', () => {
     const issue = newIssue('lost and blind');
     const from = gh.requests.length;
     gh.failAfter('POST', commentsPath, 502);
-    gh.failNext('GET', commentsPath, 404);
+    // The look at the thread is a GraphQL read; GitHub refuses it.
+    gh.failNext('POST', '/graphql', 403);
     const error = await rejection(thread.postComment(issue, body('e5'), { dedupe: 'plangate:marker e5' }));
     expect(error.message).toMatch(/not sending again/);
     expect(posts(issue, from)).toEqual([502]);
@@ -225,22 +226,39 @@ describe('createPullRequest', () => {
     expect(gh.pulls().filter((p) => p.head.ref === 'retry').map((p) => p.number)).toEqual([pull.number]);
   });
 
-  it('returns an open pull request from the same head, brought up to date, without creating one', async () => {
+  it('opens a pull request with one call when none is open for the head', async () => {
+    const from = gh.requests.length;
+    const pull = await thread.createPullRequest(input('one-call'));
+    expect(gh.requests.slice(from).map((r) => [r.method, r.status])).toEqual([['POST', 201]]);
+    expect(gh.pulls().filter((p) => p.head.ref === 'one-call').map((p) => p.number)).toEqual([pull.number]);
+  });
+
+  it('adopts the open pull request from the same head, brought up to date, when GitHub says it exists', async () => {
     const existing = gh.addPullRequest({ title: 'Old title', body: 'old body', login: bot, head: 'existing' });
     const from = gh.requests.length;
     const pull = await thread.createPullRequest(input('existing'));
     expect(pull).toMatchObject({ number: existing.number, title: 'Work on existing', body: 'Closes nothing; existing.' });
-    expect(gh.requests.slice(from).map((r) => r.method)).toEqual(['GET', 'PATCH']);
+    expect(gh.requests.slice(from).map((r) => [r.method, r.status])).toEqual([
+      ['POST', 422],
+      ['GET', 200],
+      ['PATCH', 200],
+    ]);
     expect(gh.pulls().filter((p) => p.head.ref === 'existing')).toHaveLength(1);
   });
 
-  it('adopts the pull request a racing run opened between the look and the create', async () => {
-    gh.addPullRequest({ title: 'Raced', body: 'Closes nothing; raced.', login: bot, head: 'raced' });
-    // The first look misses it, as if the other run opened it a moment later.
+  it('adopts an identical open pull request without writing to it', async () => {
+    gh.addPullRequest({ title: 'Work on same', body: 'Closes nothing; same.', login: bot, head: 'same' });
+    const from = gh.requests.length;
+    const pull = await thread.createPullRequest(input('same'));
+    expect(pull.title).toBe('Work on same');
+    expect(gh.requests.slice(from).map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
+  it('fails with GitHub\'s 422 when the pull request it says exists cannot be found', async () => {
+    gh.addPullRequest({ title: 'Hidden', body: 'x', login: bot, head: 'hidden' });
     gh.failNext('GET', pullsPath, 200, 1, { body: [] });
-    const pull = await thread.createPullRequest(input('raced'));
-    expect(pull.title).toBe('Work on raced');
-    expect(gh.pulls().filter((p) => p.head.ref === 'raced')).toHaveLength(1);
+    const error = await rejection(thread.createPullRequest(input('hidden')));
+    expect(error.status).toBe(422);
   });
 
   it('fails with GitHub\'s refusal when Actions may not open pull requests', async () => {

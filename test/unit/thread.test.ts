@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('comments carry their GraphQL node id', () => {
-  it('fills nodeId from REST node_id in getComment and listComments', async () => {
+  it('fills nodeId from REST node_id in getComment, and listComments (GraphQL) agrees on ids and node ids', async () => {
     const issue = gh.addIssue({ title: 'Node ids', login: 'mona' });
     const first = gh.addComment(issue.number, { login: 'mona', body: '/plan go' });
     const second = gh.addComment(issue.number, { login: 'github-actions[bot]', body: 'Plan' });
@@ -53,7 +53,7 @@ describe('comments carry their GraphQL node id', () => {
       [second.id, second.node_id],
     ]);
     expect(new Set(listed.map((c) => c.nodeId)).size).toBe(2);
-    expect(gh.requests.at(-1)?.path).toBe(`/repos/${owner}/${repo}/issues/${issue.number}/comments`);
+    expect(gh.requests.at(-1)?.api).toBe('graphql');
   });
 
   it('rejects getComment for a comment that does not exist', async () => {

@@ -1,0 +1,93 @@
+import type { Role } from '../machine/fields.js';
+import type { MachineDefinition, Snapshot } from '../machine/types.js';
+import type { ChatClient } from '../models/chat-client.js';
+import type { PriceTable } from '../models/prices.js';
+import { addTurn, emptyUsage, summarizeUsage, totalCost, totalTokens, type RoleUsageSummary, type TokenUsage, type UsageLedger } from '../models/usage.js';
+import { drive, type DriveOptions } from './drive.js';
+import { RunState } from './run-state.js';
+import type { CapabilityHub } from '../mcp/hub.js';
+import { createTeam } from './team.js';
+
+/**
+ * A machine run with its team and usage ledger, free of any host: the action (through
+ * flows/run-team.ts) and the local CLI both drive agents through it, so the two cannot drift apart
+ * in how a team is wired or how usage is counted.
+ */
+export interface TeamRun {
+  run: RunState;
+  usage(): RoleUsageSummary[];
+  ledger(): UsageLedger;
+  totals(): RunTotals;
+  drive(options?: DriveOptions): Promise<Snapshot>;
+}
+
+/** Tokens and cost of everything the ledger holds; cost is null when a model's price is unknown. */
+export interface RunTotals extends TokenUsage {
+  costUsd: number | null;
+}
+
+/** What a host decides about a run; everything else about the team is fixed here. */
+export interface TeamRunOptions {
+  definition: MachineDefinition;
+  snapshot: Snapshot;
+  /** Usage from earlier runs of the same plan (planning), so totals cover the whole story. */
+  spent?: UsageLedger;
+  planner: ChatClient;
+  executor: ChatClient;
+  workspace: string;
+  allowedCommands: string[];
+  protectedPaths: string[];
+  stallLimit: number;
+  /** Scrubbed from tool output before a model sees it. */
+  secrets: readonly string[];
+  prices: PriceTable;
+  /** Unprivileged user commands run as; undefined: the host's own user. */
+  commandUser?: string;
+  commandEnv?: string[];
+  maxWriteBytes?: number;
+  /** How long one command may take; defaults to {@link defaultCommandTimeoutMs}. */
+  commandTimeoutMs?: number;
+  /** The repository's agent instructions at the base commit (readRepositoryInstructions); '' or absent: none. */
+  instructions?: string;
+  /** The run's MCP servers, shared by both roles; absent: none (the capability tools say so). */
+  capabilities?: CapabilityHub;
+}
+
+/** How long one command the executor runs may take before it is killed. */
+export const defaultCommandTimeoutMs = 10 * 60 * 1000;
+
+export function startTeam(options: TeamRunOptions): TeamRun {
+  const run = new RunState(options.definition, options.snapshot);
+  let ledger: UsageLedger = options.spent ?? emptyUsage();
+  const team = createTeam({
+    run,
+    planner: options.planner,
+    executor: options.executor,
+    workspace: options.workspace,
+    allowedCommands: options.allowedCommands,
+    protectedPaths: options.protectedPaths,
+    commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
+    stallLimit: options.stallLimit,
+    secrets: options.secrets,
+    commandUser: options.commandUser,
+    commandEnv: options.commandEnv,
+    maxWriteBytes: options.maxWriteBytes,
+    instructions: options.instructions,
+    capabilities: options.capabilities,
+    onUsage: (role: Role, model, tokens) => {
+      ledger = addTurn(ledger, role, model, tokens);
+    },
+  });
+  return {
+    run,
+    usage: () => summarizeUsage(ledger, options.prices),
+    ledger: () => ledger,
+    totals: () => ledgerTotals(ledger, options.prices),
+    drive: (driveOptions) => drive(run, team, driveOptions),
+  };
+}
+
+/** A ledger's tokens and cost, as outputs and reports state them. */
+export function ledgerTotals(ledger: UsageLedger, prices: PriceTable): RunTotals {
+  return { ...totalTokens(ledger), costUsd: totalCost(ledger, prices) };
+}

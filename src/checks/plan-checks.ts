@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import type { Plan, PlanStep } from '../machine/fields.js';
+import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
+import { matchProtected } from '../tools/protected-paths.js';
+
+/**
+ * Checks a staged plan against the configuration before anyone approves it, so a maintainer learns
+ * from the plan comment (not from a failed run) that a step writes a protected file or the plan needs
+ * more cycles than the run may take (both block approval), or that a step verifies with a command the
+ * executor may not run (a warning). Pure: the base
+ * commit's tree reaches it only through `fileExists`.
+ */
+
+/** Paths and commands are kept to this length in findings: the record carries them and must stay small. */
+const maxText = 200;
+const short = (text: string) => (text.length <= maxText ? text : `${text.slice(0, maxText - 1)}…`);
+
+const text = z.string().max(maxText);
+const stepNumber = z.number().int().positive();
+
+/** One finding; `severity` is fixed per kind, spelled out so a reader of the record need not know the rule. */
+export const findingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('too-many-steps'), severity: z.literal('blocking'), steps: z.number().int().positive(), maxIterations: z.number().int().positive() }).strict(),
+  z.object({ kind: z.literal('protected-path'), severity: z.literal('blocking'), step: stepNumber, file: text, pattern: text }).strict(),
+  // A verify command the executor may not run leaves the step unverified but changes nothing the
+  // executor can do (run_command refuses it at run time), so it warns instead of blocking approval.
+  z.object({ kind: z.literal('command-not-allowed'), severity: z.literal('warning'), step: stepNumber, command: text, reason: text.optional() }).strict(),
+  z.object({ kind: z.literal('new-file'), severity: z.literal('info'), step: stepNumber, file: text }).strict(),
+  z.object({ kind: z.literal('not-found'), severity: z.literal('info'), step: stepNumber, file: text }).strict(),
+]);
+
+export type Finding = z.infer<typeof findingSchema>;
+export type FindingKind = Finding['kind'];
+
+/** What the configuration says a plan must respect; taken from settings by the caller. */
+export interface PlanRules {
+  protectedPaths: readonly string[];
+  allowedCommands: readonly string[];
+  /**
+   * The run's cycle bound (the snapshot's `policy.maxIterations`). Every execute cycle carries out one
+   * directive, which the planner writes for exactly one step, and counts one iteration on leaving
+   * `execute`; the loop back through `replan` is refused once the count reaches the bound. So a run
+   * has at most `maxIterations` execute cycles, the last of which must end `done`: a plan with more
+   * steps than that cannot finish.
+   */
+  maxIterations: number;
+}
+
+/**
+ * Whether `path` exists (as a file or a directory) at the plan's base commit. Omitted: existence is
+ * not judged, e.g. at approval time, when only the rules that block are re-checked.
+ */
+export type FileExists = (path: string) => boolean;
+
+// Words with which a step says it brings a file into being; a missing file such a step names is "new".
+const creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
+
+// A `files` entry with glob syntax names many files or none yet; existence is not judged for it.
+const globChars = /[*?[\]{}]/;
+
+const kindOrder: Record<FindingKind, number> = { 'too-many-steps': 0, 'protected-path': 1, 'command-not-allowed': 2, 'new-file': 3, 'not-found': 4 };
+
+/**
+ * The findings for `plan`, blocking ones first, then by step and kind, each step's files in the
+ * order it lists them: the same plan and rules always give the same list.
+ */
+export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists): Finding[] {
+  const found: Array<{ finding: Finding; at: number }> = [];
+  const add = (finding: Finding) => found.push({ finding, at: found.length });
+  if (plan.steps.length > rules.maxIterations) {
+    add({ kind: 'too-many-steps', severity: 'blocking', steps: plan.steps.length, maxIterations: rules.maxIterations });
+  }
+  // A file an earlier step creates exists by the time a later step touches it.
+  const madeEarlier = new Set<string>();
+  for (const [i, step] of plan.steps.entries()) {
+    const number = i + 1;
+    const files = [...new Set((step.files ?? []).map(normalize).filter((f) => f !== ''))];
+    for (const file of files) {
+      const pattern = matchProtected(file, rules.protectedPaths);
+      if (pattern !== undefined) add({ kind: 'protected-path', severity: 'blocking', step: number, file: short(file), pattern: short(pattern) });
+    }
+    const verify = step.verify?.trim();
+    if (verify) {
+      const refusal = commandRefusal(verify, rules.allowedCommands);
+      if (refusal !== undefined) {
+        add({ kind: 'command-not-allowed', severity: 'warning', step: number, command: short(verify), ...(refusal ? { reason: short(refusal) } : {}) });
+      }
+    }
+    if (!fileExists) continue;
+    for (const file of files) {
+      // A protected file is reported as such already; whether it exists changes nothing about that.
+      if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== undefined || fileExists(file)) continue;
+      if (createsFiles(step)) {
+        madeEarlier.add(file);
+        add({ kind: 'new-file', severity: 'info', step: number, file: short(file) });
+      } else {
+        add({ kind: 'not-found', severity: 'info', step: number, file: short(file) });
+      }
+    }
+  }
+  return found
+    .sort((a, b) => severityRank(a.finding) - severityRank(b.finding) || stepOf(a.finding) - stepOf(b.finding) || kindOrder[a.finding.kind] - kindOrder[b.finding.kind] || a.at - b.at)
+    .map((f) => f.finding);
+}
+
+/** True when at least one finding stops approval (unless the configuration allows blocked plans). */
+export function isBlocking(finding: Finding): boolean {
+  return finding.severity === 'blocking';
+}
+
+/**
+ * Why the executor would refuse to run `verify`: undefined when it may run it, '' when it is simply
+ * not among the allowed commands, otherwise what makes it no single command at all.
+ */
+function commandRefusal(verify: string, allowedCommands: readonly string[]): string | undefined {
+  if (allowedCommands.length === 0) return 'no allowed-commands are configured';
+  let argv: string[];
+  try {
+    argv = parseCommandLine(verify);
+  } catch (error) {
+    // The policy's message ends with general advice for the model; the first sentence is the reason.
+    const message = error instanceof Error ? error.message : String(error);
+    return message.split(/\.\s/)[0] ?? message;
+  }
+  return isCommandAllowed(argv, allowedCommands) ? undefined : '';
+}
+
+function createsFiles(step: PlanStep): boolean {
+  return creates.test(step.title) || creates.test(step.detail ?? '');
+}
+
+function normalize(file: string): string {
+  let out = file.trim().replace(/\\/g, '/');
+  while (out.startsWith('./')) out = out.slice(2);
+  return out.replace(/\/+$/, '');
+}
+
+const severityRank = (f: Finding) => ({ blocking: 0, warning: 1, info: 2 })[f.severity];
+const stepOf = (f: Finding) => ('step' in f ? f.step : 0);

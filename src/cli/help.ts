@@ -1,0 +1,91 @@
+/**
+ * What `--help` prints for each command. Kept beside the option definitions' names in args.ts and
+ * written for someone who has never read the action's documentation: every option, its default and
+ * the environment variables, since the API key can only come from one.
+ */
+
+const environment = `Environment:
+  PLANGATE_API_KEY          API key of the endpoint (required; any non-empty value for a local
+                            server without keys, e.g. Ollama). Never accepted as an argument, so it
+                            stays out of your shell history; never printed.
+  PLANGATE_BASE_URL         Base URL of the OpenAI-compatible endpoint (default
+                            https://api.openai.com/v1); --base-url wins over it.
+  PLANGATE_PLANNER_MODEL    Planner model when no --planner-model or --model is given.
+  PLANGATE_EXECUTOR_MODEL   Executor model when no --executor-model or --model is given.`;
+
+const modelOptions = `  --base-url <url>          OpenAI-compatible endpoint, e.g. https://api.deepseek.com/v1 or
+                            http://localhost:11434/v1 (Ollama).
+  --model <name>            Model for both roles.
+  --planner-model <name>    Model of the read-only planner (default gpt-4.1).
+  --executor-model <name>   Model of the executor (default gpt-4.1-mini).`;
+
+const workOptions = `  --allowed-commands <cmd>  A command the executor may run, e.g. "npm test" or "npm run *"
+                            ("*" is one argument, a final "**" any number). Repeat the option for
+                            more. Default: none, so run_command refuses everything.
+  --protected-paths <glob>  A glob of files the executor may never write; repeat for more.
+                            Default: .github/workflows/**
+  --max-iterations <n>      Most execute cycles before the run aborts and keeps its work
+                            (1-100, default 8).`;
+
+export const topHelp = `plangate: a plan-then-approve gate for LLM coding agents, in your local checkout.
+
+Usage:
+  plangate plan "<objective>"     Study the checkout read-only and print a plan.
+  plangate run ["<objective>"]    Plan (or take the last saved plan), ask for approval, then let
+                                  the executor carry it out on a local branch.
+  plangate <command> --help       Options of a command.
+
+plangate works in the git repository of the current directory against any OpenAI-compatible
+Chat Completions endpoint (OpenAI, DeepSeek, a local Ollama or vLLM). It never pushes and never
+touches a branch it did not create. Prices for the cost report are read from
+.github/plangate.yml (prices:) as the action does.
+
+${environment}
+
+Exit codes: 0 done, 1 refused or failed (one line on stderr says what to fix), 2 usage error.`;
+
+export const planHelp = `Usage: plangate plan [options] "<objective>"
+
+The read-only planner studies the checkout (it holds no write or command tool) and prints its plan:
+the steps, the plan id and the first directive for the executor. The plan is saved under
+.git/plangate/ (never in the work tree), so \`plangate run\` can carry it out. The work tree must be
+clean: the plan is bound to the commit it was made on.
+
+If the planner needs a decision from you, it prints its question; plan again with the answer in
+the objective. If nothing needs to change, it prints its answer and saves no plan.
+
+Options:
+${modelOptions}
+${workOptions}
+  -h, --help                This help.
+
+The planner is told the allowed commands and protected paths, so its checks use commands the
+executor may run; \`plangate run\` uses the ones saved with the plan unless it is given its own.
+
+${environment}`;
+
+export const runHelp = `Usage: plangate run [options] ["<objective>"]
+
+With an objective, plans first (as \`plangate plan\`); without one, takes the last saved plan. Shows
+the plan and asks "Approve plan <id>? [y/N]" on the terminal; only y or yes approves. The executor
+then works on a new local branch <branch-prefix><plan id> started from the plan's base commit, with
+one commit per cycle (trailers Plangate-Plan and Approved-by), and the planner revises the plan
+when the executor's results call for it. At the end plangate prints the history, the summary and
+what the models cost, and leaves you on the work branch. It never pushes.
+
+The work tree must be clean, and the branch must not exist yet.
+
+Options:
+${modelOptions}
+${workOptions}
+  --max-cost-usd <usd>      Stop the run cleanly once the models cost this much (needs known
+                            prices). Default: no limit.
+  --branch-prefix <prefix>  Prefix of the work branch (default plangate/).
+  --policy <policy>         plan-for-approval (default: ask before executing), plan-first
+                            (execute right after planning, like --yes) or executor-only (no
+                            planner: the executor works the objective directly, without asking).
+  -y, --yes                 Approve without asking. Needed where nobody can answer the prompt:
+                            with no answer on stdin, plangate refuses to execute.
+  -h, --help                This help.
+
+${environment}`;

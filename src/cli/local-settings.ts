@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import type { ModelEndpoint } from '../models/chat-client.js';
+import { withOverrides, type PriceTable } from '../models/prices.js';
+import { runPolicySchema, type RunPolicy } from '../run-policy.js';
+import { readRepoConfig } from '../settings.js';
+import type { Flags } from './args.js';
+import { CliError, UsageError } from './cli-error.js';
+
+/**
+ * What one CLI invocation is configured with: options first, then PLANGATE_* variables, then the
+ * action's defaults. Validated here with zod, so the commands trust their types. The API key comes
+ * from the environment only and is required separately (requireApiKey), after every usage check.
+ */
+export interface LocalSettings {
+  planner: ModelEndpoint;
+  executor: ModelEndpoint;
+  /** Undefined when not given: a saved plan's own list applies, else the default. */
+  allowedCommands?: string[];
+  protectedPaths?: string[];
+  maxIterations?: number;
+  maxCostUsd?: number;
+  branchPrefix: string;
+  policy: RunPolicy;
+  /** Approved on the command line: no prompt. */
+  yes: boolean;
+}
+
+/** The action's defaults (action.yml), so a plan behaves the same here and in a workflow. */
+export const localDefaults = {
+  baseUrl: 'https://api.openai.com/v1',
+  plannerModel: 'gpt-4.1',
+  executorModel: 'gpt-4.1-mini',
+  allowedCommands: [] as string[],
+  protectedPaths: ['.github/workflows/**'],
+  maxIterations: 8,
+  branchPrefix: 'plangate/',
+  policy: 'plan-for-approval' as RunPolicy,
+  stallLimit: 8,
+  maxWriteBytes: 1024 * 1024,
+  configFile: '.github/plangate.yml',
+};
+
+// "localhost:11434" parses as a URL with scheme "localhost:"; only http(s) reaches a model.
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const modelName = z.string().trim().min(1, 'must not be empty');
+const iterations = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(100));
+const usd = z.string().trim().regex(/^\d+(\.\d+)?$/, 'must be a positive number').transform(Number).pipe(z.number().positive('must be greater than 0'));
+const prefix = z.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"');
+
+/** Parses one value; a bad one names where it came from and what it accepts. */
+function check<T>(schema: z.ZodType<T>, value: string, where: string, fail: (message: string) => Error): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw fail(`${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join('; ')}.`);
+}
+
+/** Patterns from repeated options; blank entries and comments are dropped as the action drops them. */
+function patterns(values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  return values.flatMap((v) => v.split('\n')).map((v) => v.trim()).filter((v) => v !== '' && !v.startsWith('#'));
+}
+
+/** `command` names the help that explains a bad option. */
+export function readLocalSettings(flags: Flags, env: NodeJS.ProcessEnv, command: 'plan' | 'run'): LocalSettings {
+  const usage = (message: string) => new UsageError(message, command);
+  const environment = (message: string) => new CliError(message);
+  const flag = <T>(schema: z.ZodType<T>, value: string | undefined, name: string): T | undefined =>
+    value === undefined ? undefined : check(schema, value, `--${name}`, usage);
+  const variable = <T>(schema: z.ZodType<T>, name: string): T | undefined => {
+    const value = env[name]?.trim();
+    return value ? check(schema, value, name, environment) : undefined;
+  };
+
+  const model = flag(modelName, flags.model, 'model');
+  const planner = flag(modelName, flags.plannerModel, 'planner-model') ?? model ?? variable(modelName, 'PLANGATE_PLANNER_MODEL') ?? localDefaults.plannerModel;
+  const executor = flag(modelName, flags.executorModel, 'executor-model') ?? model ?? variable(modelName, 'PLANGATE_EXECUTOR_MODEL') ?? localDefaults.executorModel;
+  const baseURL = flag(httpUrl, flags.baseUrl, 'base-url') ?? variable(httpUrl, 'PLANGATE_BASE_URL') ?? localDefaults.baseUrl;
+  const protectedPaths = patterns(flags.protectedPaths);
+  const settings = {
+    allowedCommands: patterns(flags.allowedCommands),
+    // An empty list would switch protection off by omission; the default stands instead, as in the action.
+    protectedPaths: protectedPaths?.length ? protectedPaths : undefined,
+    maxIterations: flag(iterations, flags.maxIterations, 'max-iterations'),
+    maxCostUsd: flag(usd, flags.maxCostUsd, 'max-cost-usd'),
+    branchPrefix: flag(prefix, flags.branchPrefix, 'branch-prefix') ?? localDefaults.branchPrefix,
+    policy: flag(runPolicySchema, flags.policy, 'policy') ?? localDefaults.policy,
+    yes: flags.yes,
+  };
+
+  const apiKey = env.PLANGATE_API_KEY?.trim() ?? '';
+  return {
+    ...settings,
+    planner: { model: planner, baseURL, apiKey },
+    executor: { model: executor, baseURL, apiKey },
+  };
+}
+
+/** Refuses to go on without a key: every command that gets past this may call a model. */
+export function requireApiKey(settings: LocalSettings): void {
+  if (settings.planner.apiKey === '' || settings.executor.apiKey === '') {
+    throw new CliError("PLANGATE_API_KEY is not set: export it with your endpoint's API key (any non-empty value for a local server without keys, such as Ollama).");
+  }
+}
+
+/** Prices as the action reads them: built-in ones with the repository's `prices:` on top. */
+export function readLocalPrices(root: string): PriceTable {
+  try {
+    return withOverrides(readRepoConfig(root, localDefaults.configFile).prices ?? {});
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,50 @@
+import { readRepositoryInstructions } from '../agents/repository-instructions.js';
+import { startTeam, type TeamRun } from '../agents/team-run.js';
+import type { MachineDefinition, Snapshot } from '../machine/types.js';
+import type { ChatClient } from '../models/chat-client.js';
+import type { PriceTable } from '../models/prices.js';
+import type { UsageLedger } from '../models/usage.js';
+import type { LocalRepo } from './local-repo.js';
+import { localDefaults } from './local-settings.js';
+
+/**
+ * The team as the CLI fields it: the action's own wiring (agents/team-run.ts) in the user's
+ * checkout, with the action's default limits. Commands run as the user, who started them; the
+ * environment they get is the same allow-list the action uses, so PLANGATE_API_KEY never reaches one.
+ */
+export interface LocalTeamSetup {
+  repo: LocalRepo;
+  planner: ChatClient;
+  executor: ChatClient;
+  allowedCommands: string[];
+  protectedPaths: string[];
+  prices: PriceTable;
+  /** Scrubbed from tool output before a model sees it. */
+  secrets: readonly string[];
+}
+
+export async function startLocalTeam(
+  setup: LocalTeamSetup,
+  definition: MachineDefinition,
+  snapshot: Snapshot,
+  baseSha: string,
+  spent?: UsageLedger,
+): Promise<TeamRun> {
+  // Read at the plan's base commit, as the action reads them, so planning and execution see the same text.
+  const instructions = await readRepositoryInstructions(setup.repo.git, baseSha);
+  return startTeam({
+    definition,
+    snapshot,
+    ...(spent ? { spent } : {}),
+    planner: setup.planner,
+    executor: setup.executor,
+    workspace: setup.repo.root,
+    allowedCommands: setup.allowedCommands,
+    protectedPaths: setup.protectedPaths,
+    stallLimit: localDefaults.stallLimit,
+    secrets: setup.secrets,
+    prices: setup.prices,
+    maxWriteBytes: localDefaults.maxWriteBytes,
+    instructions,
+  });
+}

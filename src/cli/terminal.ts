@@ -1,0 +1,63 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { redact } from '../redact.js';
+
+/**
+ * Everything the CLI shows and asks. Model text reaches the terminal here (plans, directives,
+ * summaries), so every line is stripped of control characters first: an escape sequence in a plan
+ * could otherwise hide or rewrite what the user is approving. And every line is scrubbed of the
+ * API key, so no path of output can print it.
+ */
+export interface Terminal {
+  /** Results for the user (plans, history, tables): stdout. */
+  out(text: string): void;
+  /** Progress, notices and errors: stderr. */
+  err(text: string): void;
+  /** Prints the question on stderr and reads one answer line; undefined when stdin ends first. */
+  ask(question: string): Promise<string | undefined>;
+}
+
+export interface TerminalIo {
+  stdin: Readable;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+// C0 controls but tab and newline, DEL and the C1 range: escape sequences start with these.
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text as safe to print as plain text: no control characters, no known secret, no token shape. */
+export function printable(text: string, secrets: readonly string[]): string {
+  return redact(text.replace(/\r\n/g, '\n').replace(controls, ''), secrets);
+}
+
+export function createTerminal(io: TerminalIo, secrets: readonly string[]): Terminal {
+  const line = (text: string) => `${printable(text, secrets)}\n`;
+  return {
+    out: (text) => io.stdout(line(text)),
+    err: (text) => io.stderr(line(text)),
+    ask: async (question) => {
+      io.stderr(printable(question, secrets));
+      const answer = await readAnswer(io.stdin);
+      // A terminal echoes what was typed; an answer from a pipe is shown, so the log reads as a dialogue.
+      if (answer !== undefined && !(io.stdin as { isTTY?: boolean }).isTTY) io.stderr(line(answer));
+      return answer;
+    },
+  };
+}
+
+/**
+ * One line from stdin, whether a person types it or a pipe holds it (`echo y | plangate run`, as
+ * explicit as typing it). Where nobody answers (stdin closed or /dev/null, as in CI) the stream
+ * ends first and the answer is undefined, which the caller takes as no.
+ */
+async function readAnswer(stdin: Readable): Promise<string | undefined> {
+  const lines = createInterface({ input: stdin, terminal: false });
+  try {
+    for await (const answer of lines) return answer;
+    return undefined;
+  } finally {
+    lines.close();
+  }
+}

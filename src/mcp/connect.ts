@@ -1,0 +1,130 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerSpec } from './server-spec.js';
+
+/**
+ * One MCP server, connected: its tools as listed once at start, and a way to call them. The list is
+ * taken once so both roles of a run see the same capabilities for the whole run.
+ */
+export interface ServerConnection {
+  readonly name: string;
+  readonly tools: readonly CapabilityTool[];
+  /** Throws when the server cannot be reached or does not answer in time. */
+  call(tool: string, args: Record<string, unknown>): Promise<ToolCallResult>;
+  /** Ends the session; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
+  close(): Promise<void>;
+}
+
+/** A server's tool as plangate offers it; `readOnly` only when the server says so (readOnlyHint). */
+export interface CapabilityTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+}
+
+/** What a tool call returned, in the SDK's shapes: content blocks, or a legacy `toolResult`. */
+export type ToolCallResult = Awaited<ReturnType<Client['callTool']>>;
+
+export interface ConnectOptions {
+  /** Where stdio servers run: the repository checkout. */
+  workspace: string;
+  /** How long the handshake and the tool listing may take together. */
+  startTimeoutMs: number;
+  /** How long one tool call may take. */
+  callTimeoutMs: number;
+}
+
+/** A server with more pages of tools than this is cut off: the listing must end. */
+const maxToolPages = 20;
+/** How much of a stdio server's stderr is kept to explain a failed start. */
+const stderrTailChars = 600;
+
+/**
+ * Starts (stdio) or reaches (streamable HTTP) one server and lists its tools. Throws an Error whose
+ * message says why in words a maintainer can act on; whatever was started is closed first.
+ */
+export async function connectServer(spec: McpServerSpec, options: ConnectOptions): Promise<ServerConnection> {
+  if (spec.transport === 'stdio' && spec.refusal !== undefined) throw new Error(spec.refusal);
+  const stderr = new Tail(stderrTailChars);
+  const transport = createTransport(spec, options.workspace, stderr);
+  const client = new Client({ name: 'plangate', version: '1' }, { capabilities: {} });
+  let tools: CapabilityTool[];
+  // One budget for the whole start: each request gets what the earlier ones left.
+  const deadline = Date.now() + options.startTimeoutMs;
+  const remaining = () => Math.max(1, deadline - Date.now());
+  try {
+    await client.connect(transport, { timeout: remaining() });
+    tools = await listTools(client, remaining);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw new Error(startFailure(spec, error, stderr.text()), { cause: error });
+  }
+  return {
+    name: spec.name,
+    tools,
+    call: (tool, args) => client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.callTimeoutMs }),
+    close: () => client.close(),
+  };
+}
+
+function createTransport(spec: McpServerSpec, workspace: string, stderr: Tail): Transport {
+  if (spec.transport === 'http') return new StreamableHTTPClientTransport(new URL(spec.url));
+  const transport = new StdioClientTransport({
+    command: spec.command,
+    args: spec.args,
+    // Explicit, so the server gets the named variables and not the action's environment (tokens,
+    // INPUT_* values, API keys). The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER.
+    env: spec.env,
+    cwd: workspace,
+    // Piped, not inherited: the server's chatter stays out of the job log, and its last words explain a failed start.
+    stderr: 'pipe',
+  });
+  // Read as it comes, so a chatty server never blocks on a full pipe.
+  transport.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk.toString()));
+  return transport;
+}
+
+async function listTools(client: Client, timeout: () => number): Promise<CapabilityTool[]> {
+  const tools: CapabilityTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxToolPages; page++) {
+    const listed = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeout() });
+    for (const tool of listed.tools) {
+      tools.push({
+        name: tool.name,
+        description: (tool.description ?? tool.title ?? '').trim(),
+        inputSchema: tool.inputSchema,
+        // Only an explicit true counts: a missing hint means the tool may change things.
+        readOnly: tool.annotations?.readOnlyHint === true,
+      });
+    }
+    cursor = listed.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}
+
+function startFailure(spec: McpServerSpec, error: unknown, stderr: string): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  let why: string;
+  if (spec.transport === 'stdio' && code === 'ENOENT') why = `the command ${JSON.stringify(spec.command)} was not found`;
+  else if (spec.transport === 'stdio' && code === 'EACCES') why = `the command ${JSON.stringify(spec.command)} is not executable`;
+  else why = error instanceof Error ? error.message : String(error);
+  const said = stderr.replace(/\s+/g, ' ').trim();
+  return said === '' ? why : `${why} (stderr: ${said})`;
+}
+
+/** The last `limit` characters written to a stream. */
+class Tail {
+  private kept = '';
+  constructor(private readonly limit: number) {}
+  push(text: string): void {
+    this.kept = (this.kept + text).slice(-this.limit);
+  }
+  text(): string {
+    return this.kept;
+  }
+}

@@ -1,0 +1,387 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startScriptedModel, toolCall, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+
+/**
+ * The local CLI as a user runs it: `node dist/cli.js` in a temporary git repository, against the
+ * scripted OpenAI-compatible model, with real git. Every run is also checked for the API key in
+ * its output, which must never appear.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(root, 'dist/cli.js');
+const apiKey = 'sk-cli-test-key-0123456789abcdefXYZ';
+
+const files: Record<string, string> = {
+  'README.md': '# sample\n\nA tiny project for plangate scenarios.\n',
+  'src/greet.js': "export function greet(name) {\n  return 'Hello ' + name;\n}\n",
+  '.github/workflows/ci.yml': 'name: ci\non: push\njobs: {}\n',
+};
+
+const plan = {
+  steps: [
+    { title: 'Add a farewell function', detail: 'Export farewell(name) from src/greet.js.', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
+    { title: 'Document it', files: ['README.md'] },
+  ],
+  risks: ['None beyond a new export.'],
+};
+const firstDirective = 'Append a farewell(name) function to src/greet.js that returns "Goodbye " + name.';
+const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
+
+/** Planning: one read, then the plan and its first directive. */
+const planning: Reply[] = [toolCall('read_file', { path: 'src/greet.js' }), toolCall('update_context', { plan, directive: firstDirective })];
+
+/** The rest of a two-cycle run: edit, replan, document, done, summary. */
+const execution = {
+  planner: [
+    toolCall('update_context', { directive: 'Add a line about farewell(name) to README.md.' }),
+    toolCall('update_context', { summary: 'Added farewell(name) and documented it.' }),
+  ],
+  executor: [
+    toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
+    toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'replan' }),
+    toolCall('edit_file', { path: 'README.md', old: 'A tiny project for plangate scenarios.\n', new: 'A tiny project for plangate scenarios.\n\nIt greets and says goodbye: farewell(name).\n' }),
+    toolCall('update_context', { result: 'Documented farewell in README.md.', outcome: 'done' }),
+  ],
+};
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface Repo {
+  dir: string;
+  home: string;
+  model: ScriptedModel;
+  git(...args: string[]): string;
+  cli(args: string[], options?: { stdin?: string; env?: Record<string, string | undefined> }): Promise<CliRun>;
+  close(): Promise<void>;
+}
+
+let current: Repo | undefined;
+afterEach(async () => {
+  await current?.close();
+  current = undefined;
+});
+
+async function createRepo(script: Record<string, Reply[]>): Promise<Repo> {
+  const base = mkdtempSync(path.join(tmpdir(), 'plangate-cli-'));
+  const dir = path.join(base, 'repo');
+  const home = path.join(base, 'home');
+  mkdirSync(home);
+  // A HOME of its own: no global git configuration of the machine running the tests takes part.
+  const gitEnv = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: gitEnv }).trim();
+  mkdirSync(dir);
+  git('init', '--quiet', '--initial-branch=main');
+  git('config', 'user.name', 'Mona');
+  git('config', 'user.email', 'mona@example.com');
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  }
+  git('add', '--all');
+  git('commit', '--quiet', '-m', 'Initial commit');
+  const model = await startScriptedModel({ script, apiKey });
+  const outputs: string[] = [];
+
+  const repo: Repo = {
+    dir,
+    home,
+    model,
+    git,
+    cli(args, options = {}) {
+      const env: NodeJS.ProcessEnv = {
+        ...gitEnv,
+        PLANGATE_API_KEY: apiKey,
+        PLANGATE_BASE_URL: model.url,
+        PLANGATE_PLANNER_MODEL: 'planner',
+        PLANGATE_EXECUTOR_MODEL: 'executor',
+        ...options.env,
+      };
+      for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+      // Asynchronous on purpose: a synchronous spawn would block the in-process model server.
+      const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdin.end(options.stdin ?? '');
+      return new Promise<CliRun>((resolve) =>
+        child.on('close', (code) => {
+          outputs.push(stdout, stderr);
+          resolve({ code: code ?? 1, stdout, stderr });
+        }),
+      );
+    },
+    async close() {
+      await model.close();
+      rmSync(base, { recursive: true, force: true });
+      // Whatever a run printed, the key was not in it.
+      for (const text of outputs) expect(text).not.toContain(apiKey);
+    },
+  };
+  return repo;
+}
+
+const branches = (repo: Repo) => repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n').filter(Boolean).sort();
+const planIdOf = (run: CliRun) => /^Plan ([0-9a-f]{8}):/m.exec(run.stdout)?.[1] ?? '';
+/** Tracked and untracked files of the work tree, .git excluded. */
+function workTree(dir: string, sub = ''): string[] {
+  return readdirSync(path.join(dir, sub), { withFileTypes: true }).flatMap((entry) => {
+    const rel = path.join(sub, entry.name);
+    if (rel === '.git') return [];
+    return entry.isDirectory() ? workTree(dir, rel) : [rel];
+  });
+}
+
+describe('plangate --help', () => {
+  it('explains every command, its options and the environment, without calling a model', async () => {
+    current = await createRepo({});
+    const top = await current.cli(['--help']);
+    const plan = await current.cli(['plan', '--help']);
+    const run = await current.cli(['run', '-h']);
+    const helpCommand = await current.cli(['help', 'run']);
+    for (const result of [top, plan, run, helpCommand]) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('PLANGATE_API_KEY');
+      expect(result.stdout).toContain('PLANGATE_BASE_URL');
+    }
+    expect(top.stdout).toContain('plangate plan "<objective>"');
+    expect(top.stdout).toContain('plangate run ["<objective>"]');
+    expect(plan.stdout).toMatch(/^Usage: plangate plan \[options\] "<objective>"/);
+    for (const option of ['--base-url', '--model', '--planner-model', '--executor-model', '--allowed-commands', '--protected-paths', '--max-iterations']) {
+      expect(plan.stdout).toContain(option);
+      expect(run.stdout).toContain(option);
+    }
+    expect(run.stdout).toMatch(/^Usage: plangate run \[options\] \["<objective>"\]/);
+    for (const option of ['--yes', '--policy', '--branch-prefix', '--max-cost-usd']) expect(run.stdout).toContain(option);
+    expect(plan.stdout).not.toContain('--yes');
+    expect(helpCommand.stdout).toBe(run.stdout);
+    expect(current.model.requests).toHaveLength(0);
+  });
+
+  it('answers a wrong command line with one line on stderr and exit code 2', async () => {
+    current = await createRepo({});
+    const unknown = await current.cli(['plan', '--frobnicate', 'x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('plangate: unknown option --frobnicate; see plangate plan --help.\n');
+    const key = await current.cli(['run', `--api-key=${apiKey}`]);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain('set PLANGATE_API_KEY in the environment');
+    const noObjective = await current.cli(['plan']);
+    expect(noObjective.code).toBe(2);
+    expect(noObjective.stderr).toContain('plan needs an objective');
+    const runOnly = await current.cli(['plan', '--yes', 'x']);
+    expect(runOnly.stderr).toContain('--yes is an option of plangate run, not of plan');
+    const policy = await current.cli(['run', '--policy', 'plan-only', 'x']);
+    expect(policy.code).toBe(2);
+    expect(policy.stderr).toContain('use plangate plan');
+    for (const result of [unknown, key, noObjective, runOnly, policy]) expect(result.stdout).toBe('');
+    expect(current.model.requests).toHaveLength(0);
+  });
+});
+
+describe('plangate plan', () => {
+  it('prints the plan, its id and first directive, saves it under .git and writes nothing to the work tree', async () => {
+    current = await createRepo({ planner: planning });
+    const head = current.git('rev-parse', 'HEAD');
+    const before = workTree(current.dir);
+
+    const result = await current.cli(['plan', 'Add a farewell function']);
+    expect(result.code, result.stderr).toBe(0);
+    const planId = planIdOf(result);
+    expect(planId).toMatch(/^[0-9a-f]{8}$/);
+    expect(result.stdout).toContain('Plan ' + planId + ': Add a farewell function');
+    expect(result.stdout).toContain('1. Add a farewell function');
+    expect(result.stdout).toContain('Verify: node --check src/greet.js');
+    expect(result.stdout).toContain('2. Document it');
+    expect(result.stdout).toContain('None beyond a new export.');
+    expect(result.stdout).toContain(firstDirective);
+    expect(result.stdout).toMatch(/planner\s+planner\s+2\s/);
+    expect(result.stdout).toContain('plangate run');
+    // The agents' log went to stderr as plain lines, not as workflow commands.
+    expect(result.stderr).toContain('planner → read_file: ok');
+    expect(result.stdout + result.stderr).not.toMatch(/^::/m);
+
+    // The planner was offered read-only tools and the model saw the key it needs.
+    const tools = current.model.requests[0]?.tools.map((t) => (t.type === 'function' ? t.function.name : t.type));
+    expect(tools).toEqual(expect.arrayContaining(['list_files', 'read_file', 'search', 'update_context']));
+    for (const write of ['write_file', 'edit_file', 'run_command']) expect(tools).not.toContain(write);
+    expect(current.model.requests.every((r) => r.authMatched)).toBe(true);
+
+    expect(current.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(workTree(current.dir)).toEqual(before);
+    expect(current.git('rev-parse', 'HEAD')).toBe(head);
+    expect(branches(current)).toEqual(['main']);
+    const saved = JSON.parse(readFileSync(path.join(current.dir, '.git/plangate/plans', `${planId}.json`), 'utf8')) as { status: string; base: { sha: string }; snapshot: { context: { directive: string } } };
+    expect(saved.status).toBe('proposed');
+    expect(saved.base.sha).toBe(head);
+    expect(saved.snapshot.context.directive).toBe(firstDirective);
+    expect(current.model.remaining()).toEqual({ planner: 0 });
+  });
+
+  it('prints what the planner asks instead of a plan, and saves none', async () => {
+    current = await createRepo({ planner: [toolCall('update_context', { question: { text: 'Which greeting should farewell use?', options: ['Goodbye', 'Bye'] } })] });
+    const result = await current.cli(['plan', 'Add a farewell function']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Which greeting should farewell use?');
+    expect(result.stdout).toContain('2. Bye');
+    expect(existsSync(path.join(current.dir, '.git/plangate/last-plan'))).toBe(false);
+  });
+
+  it('scrubs the API key and control characters from model text it prints', async () => {
+    const sneaky = { steps: [{ title: `Print ${apiKey} \u001b[2J\u001b[Hcleared` }] };
+    current = await createRepo({ planner: [toolCall('update_context', { plan: sneaky, directive: `Use ${apiKey}.` })] });
+    const result = await current.cli(['plan', 'Anything']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('1. Print *** [2J[Hcleared');
+    expect(result.stdout).not.toContain('\u001b');
+    // The key itself is asserted absent from every output when the repository closes.
+  });
+});
+
+describe('plangate run', () => {
+  it('executes the approved plan on a new local branch, one commit with trailers per cycle, leaving main as it was', async () => {
+    current = await createRepo({ planner: [...planning, ...execution.planner], executor: execution.executor });
+    const main = current.git('rev-parse', 'main');
+    const planned = await current.cli(['plan', 'Add a farewell function']);
+    const planId = planIdOf(planned);
+
+    const result = await current.cli(['run'], { stdin: 'y\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Plan ${planId}: Add a farewell function`);
+    expect(result.stderr).toContain(`Approve plan ${planId}? [y/N] `);
+    const branch = `plangate/${planId}`;
+    expect(branches(current)).toEqual(['main', branch]);
+    expect(current.git('rev-parse', 'main')).toBe(main);
+    expect(current.git('symbolic-ref', '--short', 'HEAD')).toBe(branch);
+
+    const commits = current.git('rev-list', '--reverse', `main..${branch}`).split('\n');
+    expect(commits).toHaveLength(2);
+    expect(current.git('merge-base', main, branch)).toBe(main);
+    for (const [i, sha] of commits.entries()) {
+      expect(current.git('log', '-1', '--format=%s', sha)).toMatch(new RegExp(`^plangate: cycle ${i + 1} of plan ${planId}: `));
+      expect(current.git('log', '-1', '--format=%(trailers:key=Plangate-Plan,valueonly)', sha)).toBe(planId);
+      expect(current.git('log', '-1', '--format=%(trailers:key=Approved-by,valueonly)', sha)).toBe('Mona');
+      expect(current.git('log', '-1', '--format=%an <%ae>', sha)).toBe('Mona <mona@example.com>');
+    }
+    expect(current.git('show', `${branch}:src/greet.js`)).toContain("return 'Goodbye ' + name;");
+    expect(current.git('show', `${branch}:README.md`)).toContain('farewell(name)');
+    expect(current.git('show', 'main:src/greet.js')).not.toContain('farewell');
+    expect(current.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+
+    // History, summary and cost, as the pull request would show them.
+    expect(result.stdout).toContain('Cycle 1: replan');
+    expect(result.stdout).toContain('Appended farewell to src/greet.js.');
+    expect(result.stdout).toContain('Cycle 2: done');
+    expect(result.stdout).toContain('Added farewell(name) and documented it.');
+    expect(result.stdout).toMatch(/planner\s+planner\s+4\s/);
+    expect(result.stdout).toMatch(/executor\s+executor\s+4\s/);
+    expect(result.stdout).toContain(`The work is on branch ${branch} (2 commits`);
+    expect(result.stderr).toContain(`plangate: plan ${planId} done.`);
+    // The executor had the write tools; the planner's sessions never did.
+    const executorTools = current.model.requests.find((r) => r.model === 'executor')?.tools.map((t) => (t.type === 'function' ? t.function.name : ''));
+    expect(executorTools).toEqual(expect.arrayContaining(['write_file', 'edit_file', 'run_command']));
+    expect(current.model.remaining()).toEqual({ planner: 0, executor: 0 });
+
+    // The plan is spent: a second run refuses it instead of running it again.
+    current.git('switch', '--quiet', 'main');
+    const again = await current.cli(['run'], { stdin: 'y\n' });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`the last plan, ${planId}, was already run on branch ${branch} (done)`);
+  });
+
+  it('plans first when given an objective, and --yes approves without asking', async () => {
+    current = await createRepo({
+      planner: [...planning, toolCall('update_context', { summary: 'Added farewell(name).' })],
+      executor: [execution.executor[0] as Reply, toolCall('update_context', { result: 'Appended farewell.', outcome: 'done' })],
+    });
+    const result = await current.cli(['run', '--yes', '--branch-prefix', 'agent/', 'Add a farewell function']);
+    expect(result.code, result.stderr).toBe(0);
+    const planId = planIdOf(result);
+    expect(result.stderr).not.toContain('Approve plan');
+    expect(result.stderr).toContain('Approved by --yes.');
+    expect(current.git('show', `agent/${planId}:src/greet.js`)).toContain('farewell');
+    expect(current.git('log', '-1', '--format=%(trailers:key=Plangate-Plan,valueonly)', `agent/${planId}`)).toBe(planId);
+  });
+
+  it('changes nothing when the answer is "n"', async () => {
+    current = await createRepo({ planner: planning, executor: execution.executor });
+    const head = current.git('rev-parse', 'HEAD');
+    const result = await current.cli(['run', 'Add a farewell function'], { stdin: 'n\n' });
+    expect(result.code, result.stderr).toBe(0);
+    const planId = planIdOf(result);
+    expect(result.stdout).toContain(`Plan ${planId} was not approved; nothing was changed.`);
+    expect(branches(current)).toEqual(['main']);
+    expect(current.git('rev-parse', 'HEAD')).toBe(head);
+    expect(current.git('symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(current.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(current.model.requests.filter((r) => r.model === 'executor')).toHaveLength(0);
+  });
+
+  it('refuses to execute when nobody can answer and --yes is not given', async () => {
+    current = await createRepo({ planner: planning });
+    const planned = await current.cli(['plan', 'Add a farewell function']);
+    const result = await current.cli(['run']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n').at(-1)).toBe(
+      `plangate: nobody answered the approval question (stdin ended); run plangate in a terminal to answer it, or pass --yes to approve plan ${planIdOf(planned)}.`,
+    );
+    expect(branches(current)).toEqual(['main']);
+  });
+
+  it('refuses a dirty work tree before any model call', async () => {
+    current = await createRepo({ planner: planning });
+    writeFileSync(path.join(current.dir, 'notes.txt'), 'my own work\n');
+    const run = await current.cli(['run', 'Add a farewell function'], { stdin: 'y\n' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('plangate: the work tree has 1 uncommitted change; commit or stash them (git stash --include-untracked) before running plangate.\n');
+    writeFileSync(path.join(current.dir, 'README.md'), 'changed\n');
+    const plan = await current.cli(['plan', 'Add a farewell function']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('2 uncommitted changes');
+    expect(current.model.requests).toHaveLength(0);
+    expect(readFileSync(path.join(current.dir, 'notes.txt'), 'utf8')).toBe('my own work\n');
+  });
+
+  it('refuses without an API key, before any model call', async () => {
+    current = await createRepo({ planner: planning });
+    const result = await current.cli(['run', 'Add a farewell function'], { stdin: 'y\n', env: { PLANGATE_API_KEY: undefined } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^plangate: PLANGATE_API_KEY is not set: /);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(current.model.requests).toHaveLength(0);
+  });
+
+  it('refuses a saved plan that was edited after it was made', async () => {
+    current = await createRepo({ planner: planning });
+    const planId = planIdOf(await current.cli(['plan', 'Add a farewell function']));
+    const file = path.join(current.dir, '.git/plangate/plans', `${planId}.json`);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { snapshot: { context: { directive: string } } };
+    saved.snapshot.context.directive = 'Delete everything.';
+    writeFileSync(file, JSON.stringify(saved));
+    const result = await current.cli(['run'], { stdin: 'y\n' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the saved plan ${planId} was changed after it was made`);
+    expect(branches(current)).toEqual(['main']);
+  });
+
+  it('never touches a branch that already exists', async () => {
+    current = await createRepo({ planner: planning });
+    const planId = planIdOf(await current.cli(['plan', 'Add a farewell function']));
+    current.git('branch', `plangate/${planId}`);
+    const theirs = current.git('rev-parse', `plangate/${planId}`);
+    const result = await current.cli(['run'], { stdin: 'y\n' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`branch plangate/${planId} already exists`);
+    expect(result.stderr).not.toContain('Approve plan');
+    expect(current.git('rev-parse', `plangate/${planId}`)).toBe(theirs);
+  });
+});

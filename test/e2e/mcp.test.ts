@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { issueCommentPayload } from '../fakes/payloads.js';
+import { toolCall, type RecordedRequest } from '../fakes/scripted-model.js';
+import { apiKey, createWorld, git, owner, repo, token, type World } from './harness.js';
+
+/**
+ * MCP servers from the config file, end to end through the bundled action: the stdio test server is
+ * started by the action, the planner reaches only its read-only tool, the executor's call of the
+ * writing tool lands in the pull request, the server never sees the GitHub token, and a server that
+ * cannot start is named in the plan comment while the run goes on without it.
+ */
+
+const bot = 'github-actions[bot]';
+const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
+const probe = 'e2e-mcp-probe-value-0123456789';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** JSON strings, which YAML reads as they are: paths with any character stay one scalar. */
+const config = [
+  'mcp-servers:',
+  '  notes:',
+  `    command: ${JSON.stringify(process.execPath)}`,
+  `    args: [${JSON.stringify(serverScript)}]`,
+  '    env: [PLANGATE_MCP_PROBE]',
+  '  broken:',
+  '    command: plangate-no-such-mcp-server-command',
+  '',
+].join('\n');
+
+const files = {
+  'README.md': '# notes\n',
+  'package.json': '{\n  "name": "notes",\n  "version": "1.0.0"\n}\n',
+  '.github/plangate.yml': config,
+};
+
+/** What the runner's environment holds besides plangate's inputs: the probe, and a token the workflow exposed. */
+const env = { PLANGATE_MCP_PROBE: probe, GITHUB_TOKEN: token };
+
+function comment(w: World, issue: number, login: string, body: string) {
+  const issueData = w.gh.issue(issue);
+  if (!issueData) throw new Error(`no issue ${issue}`);
+  const created = w.gh.addComment(issue, { login, body });
+  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
+}
+
+/** Every tool result a model was sent, each once, in order. */
+function toolResults(requests: readonly RecordedRequest[], model: string): string[] {
+  const seen = new Map<string, string>();
+  for (const request of requests.filter((r) => r.model === model)) {
+    for (const message of request.messages) {
+      if (message.role === 'tool' && !seen.has(message.tool_call_id)) seen.set(message.tool_call_id, String(message.content));
+    }
+  }
+  return [...seen.values()];
+}
+
+describe('MCP servers', () => {
+  it('lets the planner use read-only tools only, the executor the writing one, and reports a server that did not start', async () => {
+    world = await createWorld(
+      {
+        planner: [
+          toolCall('list_capabilities', {}),
+          toolCall('use_capability', { server: 'notes', tool: 'lookup', arguments: { key: 'release' } }),
+          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'from the planner' } }),
+          toolCall('update_context', {
+            plan: { steps: [{ title: 'Record the release note with the notes server' }] },
+            directive: 'Call the notes server tool record with note "release 1.0".',
+          }),
+          // finish, in the approve run
+          toolCall('update_context', { summary: 'Recorded the release note.' }),
+        ],
+        executor: [
+          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'release 1.0' } }),
+          toolCall('update_context', { result: 'Recorded "release 1.0" with notes/record.', outcome: 'done' }),
+        ],
+      },
+      files,
+    );
+    world.gh.setPermission('mona', 'admin');
+    const issue = world.gh.addIssue({ title: 'Record the release', body: 'Use the notes server.', login: 'mona' }).number;
+
+    world.freshCheckout();
+    const planned = await world.runAction(comment(world, issue, 'mona', '/plan Record the release note'), {}, env);
+    expect(planned.code, planned.stdout + planned.stderr).toBe(0);
+    expect(planned.outputs.outcome).toBe('planned');
+
+    const [listed, lookup, refusal] = toolResults(world.model.requests, 'planner');
+    // The planner's listing holds the read-only tool only, and names the server that did not start.
+    expect(listed).toContain('- lookup (read-only)');
+    expect(listed).not.toContain('- record');
+    expect(listed).toContain('## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)');
+    // The named variable reached the server, and its value (a secret) was scrubbed before the model saw it.
+    expect(lookup).toContain('lookup release: probe=***');
+    expect(lookup).toContain('github-token-visible=no');
+    const names = /env-names=(.*)/.exec(lookup ?? '')?.[1]?.split(',') ?? [];
+    expect(names).toContain('PLANGATE_MCP_PROBE');
+    expect(names.filter((n) => n.startsWith('INPUT_') || n.startsWith('GITHUB_') || n.startsWith('ACTIONS_'))).toEqual([]);
+    expect(lookup).toContain(`cwd=${world.workspace}`);
+    expect(refusal).toContain('notes/record is not read-only; only the executor may call it');
+    expect(existsSync(path.join(world.workspace, 'mcp-records.txt'))).toBe(false);
+
+    // The plan comment names the server that did not start; the run went on and posted the plan.
+    const planComment = world.gh.comments(issue).find((c) => c.user?.login === bot && c.body?.includes('<!-- plangate:record v1 '));
+    expect(planComment?.body).toContain('> [!WARNING]');
+    expect(planComment?.body).toContain('> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`');
+    expect(planComment?.body).toContain('Record the release note with the notes server');
+
+    world.freshCheckout();
+    const approved = await world.runAction(comment(world, issue, 'mona', '/approve'), {}, env);
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+    expect(approved.outputs.outcome).toBe('done');
+
+    // The executor's call ran in the workspace: its file is committed on the work branch.
+    expect(toolResults(world.model.requests, 'executor')[0]).toBe('recorded: release 1.0');
+    const branch = `refs/heads/${approved.outputs.branch ?? ''}`;
+    expect(git(world.origin, 'show', `${branch}:mcp-records.txt`)).toBe('release 1.0');
+    expect(world.gh.pulls()).toHaveLength(1);
+    expect(world.model.remaining()).toEqual({ planner: 0, executor: 0 });
+
+    // Neither the probe nor any credential reached GitHub or a model.
+    const posted = JSON.stringify(world.gh.requests);
+    const sent = JSON.stringify(world.model.requests.map((r) => r.messages));
+    for (const secret of [probe, token, apiKey]) {
+      expect(posted).not.toContain(secret);
+      expect(sent).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toolCall, type Reply } from '../fakes/scripted-model.js';
+import { issueCommentPayload } from '../fakes/payloads.js';
+import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+
+/**
+ * Plan checks and cost estimates against the bundled action: what the plan comment shows before
+ * approval, what /approve refuses, and the estimate beside the actual cost once the run is done.
+ */
+
+const bot = 'github-actions[bot]';
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
+const directive = 'Append a farewell(name) function to src/greet.js.';
+const summary = toolCall('update_context', { summary: 'Added farewell(name).' });
+const executorDone: Reply[] = [
+  toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
+  toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'done' }),
+];
+// Known prices for the scripted models, so the estimate is a number.
+const prices = 'prices:\n  planner: { input: 1, output: 2 }\n  executor: { input: 2, cached-input: 0.5, output: 8 }\n';
+
+function event(w: World, issue: number, login: string, body: string) {
+  const issueData = w.gh.issue(issue);
+  if (!issueData) throw new Error(`no issue ${issue}`);
+  const created = w.gh.addComment(issue, { login, body });
+  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
+}
+const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
+const planComment = (w: World, issue: number) => botComments(w, issue).find((b) => b.includes('<!-- plangate:record v1')) ?? '';
+const branches = (w: World) => git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
+
+async function setup(script: Record<string, Reply[]>, config = prices) {
+  world = await createWorld(script);
+  world.pushToOrigin('main', { '.github/plangate.yml': config }, 'plangate config');
+  world.gh.setPermission('mona', 'maintain');
+  world.gh.setPermission('wes', 'write');
+  const issue = world.gh.addIssue({ title: 'Say goodbye', body: 'We greet but never say goodbye.', login: 'mona' }).number;
+  return { w: world, issue };
+}
+
+async function run(w: World, issue: number, login: string, body: string, inputs: Record<string, string> = {}): Promise<ActionRun> {
+  w.freshCheckout();
+  const result = await w.runAction(event(w, issue, login, body), inputs);
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  return result;
+}
+
+describe('plan checks', () => {
+  it('shows a protected-path finding in the plan comment, and /approve is refused with the finding and the fix; nothing is pushed', async () => {
+    const plan = { steps: [{ title: 'Add farewell', files: ['src/greet.js'] }, { title: 'Run it in CI too', files: ['.github/workflows/ci.yml'] }] };
+    const { w, issue } = await setup({ planner: [toolCall('update_context', { plan, directive })], executor: executorDone });
+
+    const planned = await run(w, issue, 'mona', '/plan Add farewell and run it in CI');
+    expect(planned.outputs.outcome).toBe('planned');
+    const comment = planComment(w, issue);
+    expect(comment).toContain('Checks failed');
+    expect(comment).toContain('step 2: `.github/workflows/ci.yml` is protected by `protected-paths` (`.github/workflows/**`)');
+    expect(comment).toContain('To fix: adjust `protected-paths`');
+    expect(comment).not.toContain('Checks passed');
+    // The findings stand above the approve instruction.
+    expect(comment.indexOf('Checks failed')).toBeLessThan(comment.indexOf(`/approve ${planned.outputs['plan-id']}`));
+
+    const approved = await run(w, issue, 'mona', '/approve');
+    expect(approved.outputs.outcome).toBe('refused');
+    const reply = botComments(w, issue).at(-1) ?? '';
+    expect(reply).toContain('`/approve` was not carried out');
+    expect(reply).toContain('1 blocking finding');
+    expect(reply).toContain('.github/workflows/ci.yml');
+    expect(reply).toContain('/revise &lt;feedback&gt;');
+    expect(branches(w)).toEqual(['refs/heads/main']);
+    expect(w.gh.pulls()).toEqual([]);
+    expect(w.model.requests.filter((r) => r.model === 'executor')).toEqual([]);
+  });
+
+  it('shows "Checks passed" and an estimate for a plan within the rules; the pull request shows estimate and actual', async () => {
+    const plan = {
+      steps: [
+        { title: 'Add farewell', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
+        { title: 'Create a changelog', files: ['CHANGELOG.md'] },
+      ],
+    };
+    const { w, issue } = await setup({ planner: [toolCall('read_file', { path: 'src/greet.js' }), toolCall('update_context', { plan, directive }), summary], executor: executorDone });
+    const inputs = { 'allowed-commands': 'node --check *', 'max-estimated-cost-usd': '1000' };
+
+    const planned = await run(w, issue, 'mona', '/plan Add farewell', inputs);
+    expect(planned.outputs.outcome).toBe('planned');
+    const comment = planComment(w, issue);
+    expect(comment).toContain('✅ **Checks passed**');
+    expect(comment).toContain('ℹ️ step 2: `CHANGELOG.md` is new');
+    expect(comment).toMatch(/\*\*Execution cost\*\*: \$\d+\.\d+–\$\d+\.\d+ \(estimate\) for the executor `executor`, 2 steps/);
+    expect(planned.summary).toContain('Checks passed');
+
+    const approved = await run(w, issue, 'wes', '/approve', inputs);
+    expect(approved.outputs.outcome).toBe('done');
+    const body = w.gh.pulls()[0]?.body ?? '';
+    expect(body).toMatch(/\*\*Execution cost\*\* \(executor `executor`\): \$\d+\.\d+–\$\d+\.\d+ \(estimate\) · actual \$\d+\.\d+/);
+    expect(approved.summary).toMatch(/\*\*Execution cost\*\* \(executor `executor`\): .*\(estimate\) · actual \$\d+\.\d+/);
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+
+  it('holds a plan over max-estimated-cost-usd: plain /approve refused, --over-budget refused for a writer and carried out for a maintainer', async () => {
+    const plan = { steps: [{ title: 'Add farewell', files: ['src/greet.js'] }] };
+    const expensive = 'prices:\n  planner: { input: 0, output: 0 }\n  executor: { input: 1000, output: 1000 }\n';
+    const { w, issue } = await setup({ planner: [toolCall('update_context', { plan, directive }), summary], executor: executorDone }, expensive);
+    const inputs = { 'max-estimated-cost-usd': '0.5' };
+
+    const planned = await run(w, issue, 'mona', '/plan Add farewell', inputs);
+    const id = planned.outputs['plan-id'] ?? '';
+    expect(planComment(w, issue)).toContain('Checks passed');
+
+    const plain = await run(w, issue, 'mona', '/approve', inputs);
+    expect(plain.outputs.outcome).toBe('refused');
+    expect(botComments(w, issue).at(-1)).toMatch(/exceeds `max-estimated-cost-usd` \(\$0\.5000\)[\s\S]*\/approve --over-budget/);
+
+    const writer = await run(w, issue, 'wes', `/approve --over-budget ${id}`, inputs);
+    expect(writer.outputs.outcome).toBe('refused');
+    expect(botComments(w, issue).at(-1)).toContain('needs maintain permission or higher; this approver has write');
+    expect(branches(w)).toEqual(['refs/heads/main']);
+
+    const maintainer = await run(w, issue, 'mona', `/approve --over-budget ${id}`, inputs);
+    expect(maintainer.outputs.outcome).toBe('done');
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.gh.pulls()[0]?.body).toContain('(estimate) · actual');
+  });
+});

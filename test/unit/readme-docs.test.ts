@@ -1,0 +1,150 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { explainGitHubError } from '../../src/github/errors.js';
+import { repoConfigSchema } from '../../src/settings.js';
+
+/**
+ * The README's reference blocks are generated (scripts/readme-tables.mjs) and CI runs its --check:
+ * these tests prove the check fails on a stale or wrong README, on a temporary copy so the real
+ * one is never touched.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const script = path.join(root, 'scripts', 'readme-tables.mjs');
+const slow = { timeout: 60_000 };
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(...args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [script, ...args], { cwd: root }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let dir = '';
+let fresh = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'plangate-readme-'));
+  // A copy brought up to date first, so these tests do not depend on the real README being current.
+  await writeFile(path.join(dir, 'fresh.md'), await readFile(path.join(root, 'README.md'), 'utf8'));
+  const written = await run('--write', path.join(dir, 'fresh.md'));
+  expect(written.code, written.stderr).toBe(0);
+  fresh = await readFile(path.join(dir, 'fresh.md'), 'utf8');
+}, 60_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** A copy of the fresh README with one change, checked. */
+async function checkCopy(name: string, change: (text: string) => string): Promise<Outcome & { text: string }> {
+  const file = path.join(dir, name);
+  const text = change(fresh);
+  expect(text).not.toBe(fresh);
+  await writeFile(file, text);
+  return { ...(await run('--check', file)), text };
+}
+
+/** Replaces the first line of a generated block that contains `needle`. */
+function editBlockLine(block: string, needle: string, replacement: (line: string) => string) {
+  return (text: string) => {
+    const start = text.indexOf(`<!-- ${block}:start -->`);
+    const end = text.indexOf(`<!-- ${block}:end -->`);
+    const at = text.indexOf(needle, start);
+    expect(start).toBeGreaterThan(-1);
+    expect(at).toBeGreaterThan(start);
+    expect(at).toBeLessThan(end);
+    const lineEnd = text.indexOf('\n', at);
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    return text.slice(0, lineStart) + replacement(text.slice(lineStart, lineEnd)) + text.slice(lineEnd);
+  };
+}
+
+describe('readme-tables --check', () => {
+  it('passes on an up-to-date README', slow, async () => {
+    const outcome = await run('--check', path.join(dir, 'fresh.md'));
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout).toContain('match their sources');
+  });
+
+  it.each([
+    ['a config-file row', 'config', '`plan-max-age-days`', (line: string) => line.replace('`7`', '`14`')],
+    ['an input row', 'inputs', '`max-iterations`', (line: string) => line.replace('`8`', '`10`')],
+    ['an output row', 'outputs', '`pr-url`', (line: string) => `${line} (edited)`],
+    ['a cost row', 'cost', '| plan only |', (line: string) => line.replace(/\$[0-9.]+/, '$9.9999')],
+  ])('fails when %s is stale', slow, async (_what, block, needle, replace) => {
+    const outcome = await checkCopy(`stale-${block}.md`, editBlockLine(block, needle, replace));
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('differ from their sources');
+    expect(outcome.stderr).toContain('--write');
+  });
+
+  it('fails when a generated block lost its markers', slow, async () => {
+    const outcome = await checkCopy('no-markers.md', (text) => text.replace('<!-- config:end -->', ''));
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('<!-- config:start --> ... <!-- config:end -->');
+  });
+
+  it('fails on a .github/plangate.yml example plangate would reject, naming the key', slow, async () => {
+    const bad = '\n```yaml\n# .github/plangate.yml\nplan-max-age-dayz: 3\n```\n';
+    const outcome = await checkCopy('bad-example.md', (text) => `${text}${bad}`);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('examples plangate would reject');
+    expect(outcome.stderr).toContain('plan-max-age-dayz');
+  });
+
+  it('ignores YAML blocks that are not the config file', slow, async () => {
+    const other = '\n```yaml\nname: some workflow\nunknown-key: 1\n```\n';
+    const outcome = await checkCopy('other-yaml.md', (text) => `${text}${other}`);
+    expect(outcome.code, outcome.stderr).toBe(0);
+  });
+
+  it('--write brings a stale copy back to the generated text', slow, async () => {
+    const file = path.join(dir, 'rewrite.md');
+    await writeFile(file, editBlockLine('config', '`plan-max-age-days`', (line) => line.replace('`7`', '`14`'))(fresh));
+    expect((await run('--write', file)).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(fresh);
+    expect((await run('--check', file)).code).toBe(0);
+  });
+
+  it('documents every key of the config schema', slow, async () => {
+    const printed = await run();
+    expect(printed.code, printed.stderr).toBe(0);
+    for (const key of Object.keys(repoConfigSchema.shape)) {
+      expect(printed.stdout).toContain(`| \`${key}\` |`);
+    }
+  });
+});
+
+describe('README troubleshooting quotes plangate', () => {
+  const forbidden = (message: string, url: string, method = 'POST') =>
+    Object.assign(new Error(message), { status: 403, request: { method, url }, response: { headers: {}, data: { message } } });
+
+  it('quotes the pull-requests-disabled explanation word for word', async () => {
+    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+    const { kind, message } = explainGitHubError(
+      forbidden('GitHub Actions is not permitted to create or approve pull requests.', 'https://api.github.com/repos/octo/widgets/pulls'),
+    );
+    expect(kind).toBe('pull-requests-disabled');
+    expect(readme).toContain(message);
+  });
+
+  it('quotes the missing-permission explanation word for word', async () => {
+    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+    const { kind, message } = explainGitHubError(forbidden('Resource not accessible by integration', 'https://api.github.com/repos/octo/widgets/pulls'));
+    expect(kind).toBe('missing-permission');
+    expect(readme).toContain(message);
+  });
+});
