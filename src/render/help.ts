@@ -2,6 +2,7 @@ import type { RepoRole } from '../permissions.js';
 import type { RunPolicy } from '../run-policy.js';
 import { fitBody } from './limits.js';
 import { code } from './markdown.js';
+import { overBudgetRole } from '../checks/approval-gate.js';
 
 /** The repository settings `/help` shows: what a maintainer needs to know before their first command. */
 export interface HelpSettings {
@@ -10,6 +11,10 @@ export interface HelpSettings {
   approvePermission: RepoRole;
   allowedCommands: readonly string[];
   protectedPaths: readonly string[];
+  /** A plan whose estimated execution cost is higher needs `/approve --over-budget`; undefined: no ceiling. */
+  maxEstimatedCostUsd?: number;
+  /** Plans with blocking check findings may be approved all the same. */
+  allowBlockedPlans: boolean;
 }
 
 /** Long pattern lists are cut here: the reply is a summary, the workflow file holds the rest. */
@@ -36,6 +41,7 @@ export function renderHelp(author: string, settings: HelpSettings, unknown?: str
     '| --- | --- | --- |',
     `| \`/plan <objective>\` | The planner posts a plan for the objective (or the issue itself). | ${trigger} or higher |`,
     `| \`/approve [plan-id]\` | Runs the live plan; with an id, only if it is still the live one. | ${approve} or higher |`,
+    `| \`/approve --over-budget [plan-id]\` | Runs a plan whose cost estimate is above \`max-estimated-cost-usd\`. | ${code(overBudgetRole)} or higher |`,
     `| \`/revise <feedback>\` | The planner plans again from the live plan and the feedback. | ${trigger} or higher |`,
     `| \`/answer <text>\` | Answers the planner’s question. | the requester or ${trigger} or higher |`,
     `| \`/status\` | Where the live plan stands: status, cycles, cost, links. | ${code('read')} or higher |`,
@@ -49,6 +55,8 @@ export function renderHelp(author: string, settings: HelpSettings, unknown?: str
       ? '- allowed commands: none (the executor can read and write files but run no command)'
       : `- allowed commands (${commands.length}): ${listed(commands)}`,
     settings.protectedPaths.length === 0 ? '- protected paths: none' : `- protected paths: ${listed(settings.protectedPaths)}`,
+    settings.maxEstimatedCostUsd === undefined ? '- estimated cost ceiling: none' : `- estimated cost ceiling: $${settings.maxEstimatedCostUsd} per plan`,
+    settings.allowBlockedPlans ? '- plans with blocking check findings: may be approved' : '- plans with blocking check findings: must be revised first',
     '',
     'The command goes on the first line of a new comment.',
   ];

@@ -11,6 +11,24 @@ export function escapeHtml(text: string): string {
 /** Breaks HTML comment openers, which a code span would otherwise carry raw into the body. */
 const defuseComments = (text: string) => text.replace(/<!--/g, '<!\u200b--');
 
+// A CommonMark code span: a run of backticks, then text, then a run of the same length.
+const codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
+
+/**
+ * Escapes HTML in prose that may hold code spans written by plangate (a refusal's "`/plan <objective>`").
+ * Inside a code span GitHub shows characters as they are, so an entity there would read "&lt;";
+ * spans keep their text, with comment openers broken, and everything outside them is escaped.
+ */
+export function escapeProse(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(codeSpan)) {
+    out += escapeHtml(text.slice(last, match.index)) + defuseComments(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeHtml(text.slice(last));
+}
+
 /** Inline code that survives backticks inside it. */
 export function code(raw: string): string {
   const text = defuseComments(raw);

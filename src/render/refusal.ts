@@ -1,9 +1,9 @@
-import { escapeHtml } from './markdown.js';
+import { escapeProse } from './markdown.js';
 
 /**
  * The reply to a command plangate will not carry out: who asked, why not, and what to do instead.
  * A refusal is never silent.
  */
 export function renderRefusal(author: string, command: string, reason: string, fix: string): string {
-  return [`@${author} \`${command}\` was not carried out: ${escapeHtml(reason)}`, '', escapeHtml(fix)].join('\n');
+  return [`@${author} \`${command}\` was not carried out: ${escapeProse(reason)}`, '', escapeProse(fix)].join('\n');
 }

@@ -72,7 +72,7 @@ describe('plan checks', () => {
     expect(reply).toContain('`/approve` was not carried out');
     expect(reply).toContain('1 blocking finding');
     expect(reply).toContain('.github/workflows/ci.yml');
-    expect(reply).toContain('/revise &lt;feedback&gt;');
+    expect(reply).toContain('`/revise <feedback>`');
     expect(branches(w)).toEqual(['refs/heads/main']);
     expect(w.gh.pulls()).toEqual([]);
     expect(w.model.requests.filter((r) => r.model === 'executor')).toEqual([]);

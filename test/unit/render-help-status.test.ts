@@ -8,6 +8,7 @@ const settings: HelpSettings = {
   approvePermission: 'maintain',
   allowedCommands: ['npm test', 'npm run lint'],
   protectedPaths: ['.github/workflows/**'],
+  allowBlockedPlans: false,
 };
 
 describe('renderHelp', () => {
@@ -20,6 +21,16 @@ describe('renderHelp', () => {
     expect(body).toContain('allowed commands (2): `npm test`, `npm run lint`');
     expect(body).toContain('protected paths: `.github/workflows/**`');
     expect(body).not.toContain('unknown command');
+  });
+
+  it('shows --over-budget with the role it needs, and the plan-check settings', () => {
+    const body = renderHelp('mona', settings);
+    expect(body).toContain('| `/approve --over-budget [plan-id]` | Runs a plan whose cost estimate is above `max-estimated-cost-usd`. | `maintain` or higher |');
+    expect(body).toContain('- estimated cost ceiling: none');
+    expect(body).toContain('- plans with blocking check findings: must be revised first');
+    const configured = renderHelp('mona', { ...settings, maxEstimatedCostUsd: 2.5, allowBlockedPlans: true });
+    expect(configured).toContain('- estimated cost ceiling: $2.5 per plan');
+    expect(configured).toContain('- plans with blocking check findings: may be approved');
   });
 
   it('names an unknown command', () => {

@@ -6,7 +6,7 @@ import { decodeRecord, encodeRecord, type PlanRecord } from '../../src/record/pl
 import { verifyPlanComment } from '../../src/record/verify.js';
 import { renderHistory, renderHistoryLines } from '../../src/render/history.js';
 import { clip, fitBody, githubBodyLimit } from '../../src/render/limits.js';
-import { code, codeBlock, details, escapeHtml, indent } from '../../src/render/markdown.js';
+import { code, codeBlock, details, escapeHtml, escapeProse, indent } from '../../src/render/markdown.js';
 import { renderPlanComment, renderSteps } from '../../src/render/plan-comment.js';
 import { renderProgressComment, stepsDone } from '../../src/render/progress-comment.js';
 import { pullRequestTitle, renderPullRequestBody } from '../../src/render/pull-request.js';
@@ -358,6 +358,15 @@ describe('refusal', () => {
     expect(renderRefusal('bob', '/approve', 'plan <x> is gone', 'Run `/plan`.')).toBe(
       '@bob `/approve` was not carried out: plan &lt;x&gt; is gone\n\nRun `/plan`.',
     );
+  });
+
+  it('keeps code spans as written (GitHub shows an entity inside one literally) and escapes the prose around them', () => {
+    expect(renderRefusal('bob', '/plan', 'a <b>bold</b> try', 'Write `/plan <objective>`, or ``a `tick` <i>``; <!-- `x` -->')).toBe(
+      '@bob `/plan` was not carried out: a &lt;b&gt;bold&lt;/b&gt; try\n\nWrite `/plan <objective>`, or ``a `tick` <i>``; &lt;!-- `x` --&gt;',
+    );
+    // A span cannot smuggle a comment opener, and an unclosed backtick leaves the rest escaped.
+    expect(escapeProse('`<!-- plangate`')).toBe('`<!\u200b-- plangate`');
+    expect(escapeProse('a ` <img> b')).toBe('a ` &lt;img&gt; b');
   });
 });
 
