@@ -7455,6 +7455,16 @@ function escapeHtml(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 var defuseComments = (text) => text.replace(/<!--/g, "<!\u200B--");
+var codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
+function escapeProse(text) {
+  let out = "";
+  let last = 0;
+  for (const match of text.matchAll(codeSpan)) {
+    out += escapeHtml(text.slice(last, match.index)) + defuseComments(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeHtml(text.slice(last));
+}
 function code(raw) {
   const text = defuseComments(raw);
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
@@ -7579,7 +7589,7 @@ var keyOf = (finding) => JSON.stringify(Object.entries(finding).sort(([a], [b]) 
 
 // src/render/refusal.ts
 function renderRefusal(author, command, reason, fix) {
-  return [`@${author} \`${command}\` was not carried out: ${escapeHtml(reason)}`, "", escapeHtml(fix)].join("\n");
+  return [`@${author} \`${command}\` was not carried out: ${escapeProse(reason)}`, "", escapeProse(fix)].join("\n");
 }
 
 // src/flows/refuse.ts
@@ -9334,6 +9344,7 @@ function renderHelp(author, settings, unknown) {
     "| --- | --- | --- |",
     `| \`/plan <objective>\` | The planner posts a plan for the objective (or the issue itself). | ${trigger} or higher |`,
     `| \`/approve [plan-id]\` | Runs the live plan; with an id, only if it is still the live one. | ${approve} or higher |`,
+    `| \`/approve --over-budget [plan-id]\` | Runs a plan whose cost estimate is above \`max-estimated-cost-usd\`. | ${code(overBudgetRole)} or higher |`,
     `| \`/revise <feedback>\` | The planner plans again from the live plan and the feedback. | ${trigger} or higher |`,
     `| \`/answer <text>\` | Answers the planner\u2019s question. | the requester or ${trigger} or higher |`,
     `| \`/status\` | Where the live plan stands: status, cycles, cost, links. | ${code("read")} or higher |`,
@@ -9345,6 +9356,8 @@ function renderHelp(author, settings, unknown) {
     `- trigger permission: ${trigger}; approve permission: ${approve}`,
     commands.length === 0 ? "- allowed commands: none (the executor can read and write files but run no command)" : `- allowed commands (${commands.length}): ${listed(commands)}`,
     settings.protectedPaths.length === 0 ? "- protected paths: none" : `- protected paths: ${listed(settings.protectedPaths)}`,
+    settings.maxEstimatedCostUsd === void 0 ? "- estimated cost ceiling: none" : `- estimated cost ceiling: $${settings.maxEstimatedCostUsd} per plan`,
+    settings.allowBlockedPlans ? "- plans with blocking check findings: may be approved" : "- plans with blocking check findings: must be revised first",
     "",
     "The command goes on the first line of a new comment."
   ];
