@@ -121,6 +121,12 @@ const configPriceSchema = z
   .strict()
   .transform((p) => ({ input: p.input, output: p.output, ...(p['cached-input'] === undefined ? {} : { cachedInput: p['cached-input'] }) }));
 
+/**
+ * A model endpoint or MCP server is reached over HTTP; "localhost:8080" parses as a URL with scheme
+ * "localhost:". Exported so the CLI's --base-url and PLANGATE_BASE_URL accept exactly what the action does.
+ */
+export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
 /** MCP server names appear in tool calls and comments: short, lower-case, no spaces. */
 const mcpServerNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/).describe('server');
 
@@ -149,7 +155,7 @@ const mcpStdioServerSchema = z
 
 const mcpHttpServerSchema = z
   .object({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).describe('Endpoint of a streamable HTTP server.'),
+    url: httpUrlSchema.describe('Endpoint of a streamable HTTP server.'),
   })
   .strict();
 
@@ -169,6 +175,13 @@ const mcpServerSchema = z.union([mcpStdioServerSchema, mcpHttpServerSchema], {
 });
 
 /**
+ * Days a scheduled task's plan may wait for approval when the config file sets no
+ * `plan-max-age-days`. Beside the schema, whose documentation is built from it, so the documented
+ * default and the one maintain.ts applies cannot drift apart.
+ */
+export const defaultPlanMaxAgeDays = 7;
+
+/**
  * Each key's describe() text is its row in the README's config reference (scripts/readme-tables.mjs
  * fails on a key without one); a closing "Default: ..." sentence fills the row's Default column.
  */
@@ -183,7 +196,7 @@ export const repoConfigSchema = z
       .number()
       .positive()
       .optional()
-      .describe("Days a task's plan may wait for approval; the next run of the task after that plans it afresh. Default: 7."),
+      .describe(`Days a task's plan may wait for approval; the next run of the task after that plans it afresh. Default: ${defaultPlanMaxAgeDays}.`),
     /** Overrides or extends the built-in price table, per model name. */
     prices: z
       // The key's description is the placeholder the generated config reference shows for it.
@@ -196,7 +209,7 @@ export const repoConfigSchema = z
       })
       .optional()
       .describe(
-        'MCP servers the action starts for each run, by name: a stdio server (`command`, `args`, `env`) or a streamable HTTP server (`url`). Agents reach them through the `list_capabilities` and `use_capability` tools; the planner only through tools a server marks read-only. A server that does not start is reported in the plan comment and the run continues without it.',
+        'MCP servers the action starts for each run, by name: a stdio server (`command`, `args`, `env`) or a streamable HTTP server (`url`). Agents reach them through the `list_capabilities` and `use_capability` tools; the planner only through tools a server marks read-only. A server that does not start is named in the plan comment (and, when the plan is carried out, in the progress comment and the pull request) and the run continues without it.',
       ),
   })
   .strict();
@@ -217,9 +230,6 @@ const branchPrefixSchema = z
   .regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"')
   // git's ref rules that a prefix can break: no "..", "//", leading "/" or "-", no component that starts with "." or ends in ".lock".
   .refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), 'is not a valid git ref prefix');
-
-// A model endpoint is reached over HTTP; "localhost:8080" parses as a URL with scheme "localhost:".
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
 /** Reads an input with a schema; a bad value names the input and what it accepts. */
 function input<T>(name: string, schema: z.ZodType<T>): T {
@@ -325,9 +335,15 @@ export function readRepoConfig(workspace: string, file: string): RepoConfig {
 /**
  * Looks up the variables each stdio server names, registering their values as secrets. A variable
  * that is unset, or that holds one of plangate's own credentials, keeps only that server from
- * starting: it is reported like any failed start and the run goes on without it.
+ * starting: it is reported like any failed start and the run goes on without it. `setIn` says where
+ * a missing variable is set: the workflow step for the action, the user's shell for the CLI.
  */
-export function resolveMcpServers(servers: RepoConfig['mcp-servers'], env: NodeJS.ProcessEnv, ownSecrets: readonly string[]): McpServerSpec[] {
+export function resolveMcpServers(
+  servers: RepoConfig['mcp-servers'],
+  env: NodeJS.ProcessEnv,
+  ownSecrets: readonly string[],
+  setIn = "the workflow step's env:",
+): McpServerSpec[] {
   const own = new Set(ownSecrets.filter((secret) => secret !== ''));
   return Object.entries(servers ?? {}).map(([name, entry]): McpServerSpec => {
     if ('url' in entry) return { name, transport: 'http', url: entry.url };
@@ -346,7 +362,7 @@ export function resolveMcpServers(servers: RepoConfig['mcp-servers'], env: NodeJ
       credentials.length > 0
         ? `${credentials.join(', ')} ${credentials.length === 1 ? 'holds' : 'hold'} one of plangate's own credentials (the GitHub token, a model API key or the record secret), which no MCP server may receive`
         : unset.length > 0
-          ? `the environment variable${unset.length === 1 ? '' : 's'} ${unset.join(', ')} ${unset.length === 1 ? 'is' : 'are'} not set; set ${unset.length === 1 ? 'it' : 'them'} in the workflow step's env:`
+          ? `the environment variable${unset.length === 1 ? '' : 's'} ${unset.join(', ')} ${unset.length === 1 ? 'is' : 'are'} not set; set ${unset.length === 1 ? 'it' : 'them'} in ${setIn}`
           : undefined;
     return { name, transport: 'stdio', command: entry.command, args: entry.args ?? [], env: values, ...(refusal ? { refusal } : {}) };
   });
@@ -356,7 +372,7 @@ export function resolveMcpServers(servers: RepoConfig['mcp-servers'], env: NodeJ
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const githubToken = input('github-token', z.string());
   const apiKey = input('api-key', z.string());
-  const baseURL = input('base-url', withDefault('https://api.openai.com/v1').pipe(httpUrl));
+  const baseURL = input('base-url', withDefault('https://api.openai.com/v1').pipe(httpUrlSchema));
   const plannerKey = input('planner-api-key', z.string()) || apiKey;
   const executorKey = input('executor-api-key', z.string()) || apiKey;
   const recordSecret = input('record-secret', z.string());
@@ -373,12 +389,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     prices: withOverrides(config.prices ?? {}),
     planner: {
       model: input('planner-model', withDefault('gpt-4.1')),
-      baseURL: input('planner-base-url', z.string()).trim() ? input('planner-base-url', httpUrl) : baseURL,
+      baseURL: input('planner-base-url', z.string()).trim() ? input('planner-base-url', httpUrlSchema) : baseURL,
       apiKey: plannerKey,
     },
     executor: {
       model: input('executor-model', withDefault('gpt-4.1-mini')),
-      baseURL: input('executor-base-url', z.string()).trim() ? input('executor-base-url', httpUrl) : baseURL,
+      baseURL: input('executor-base-url', z.string()).trim() ? input('executor-base-url', httpUrlSchema) : baseURL,
       apiKey: executorKey,
     },
     triggerPermission: input('trigger-permission', withDefault('write').pipe(roleSchema)),

@@ -10,7 +10,20 @@ export function objectiveText(objective: string): string {
 }
 
 export function planText(plan: Plan | undefined): string {
-  if (!plan) return '## Plan\n\n(no plan)';
+  return plan ? `## Plan\n\n${planBody(plan)}` : '## Plan\n\n(no plan)';
+}
+
+/**
+ * The plan as it stands now when it is no longer the plan shown above it: the planner's messages
+ * keep the plan a run began with in their stable head (so consecutive sessions share it in the
+ * provider's cache) and put a revision here, after the history. Empty while nothing was revised.
+ */
+export function revisedPlanText(began: Plan | undefined, current: Plan | undefined): string {
+  if (!current || (began && planBody(began) === planBody(current))) return '';
+  return `## Revised plan (in force now)\n\nThe plan above was revised during the run; this plan replaces it.\n\n${planBody(current)}`;
+}
+
+function planBody(plan: Plan): string {
   const steps = plan.steps.map((step, i) => {
     const lines = [`${i + 1}. ${step.title}`];
     if (step.detail) lines.push(`   ${step.detail.replace(/\n/g, '\n   ')}`);
@@ -22,7 +35,7 @@ export function planText(plan: Plan | undefined): string {
     plan.assumptions?.length ? `Assumptions:\n${plan.assumptions.map((a) => `- ${a}`).join('\n')}` : '',
     plan.risks?.length ? `Risks:\n${plan.risks.map((r) => `- ${r}`).join('\n')}` : '',
   ].filter(Boolean);
-  return ['## Plan', '', ...steps, ...(extra.length ? ['', ...extra] : [])].join('\n');
+  return [...steps, ...(extra.length ? ['', ...extra] : [])].join('\n');
 }
 
 /** The full history, every directive with its result, for the planner's replan and wrap-up. */
@@ -60,6 +73,6 @@ export function revisionsText(revisions: readonly { plan: Plan; feedback: string
   return [
     '## Revision requested',
     '',
-    ...revisions.map((r, i) => `### Earlier plan ${i + 1}\n\n${planText(r.plan).replace(/^## Plan\n\n/, '')}\n\nFeedback: ${r.feedback}`),
+    ...revisions.map((r, i) => `### Earlier plan ${i + 1}\n\n${planBody(r.plan)}\n\nFeedback: ${r.feedback}`),
   ].join('\n\n');
 }

@@ -108,10 +108,15 @@ export function createTeam(options: TeamOptions): Team {
   const standing = options.instructions ? `${rules}\n\n${scrub(options.instructions)}` : rules;
   // One executor session for the whole run: each cycle appends to it.
   let executorSession: Session | undefined;
+  // The plan as the run's execution began with it. Every later planner message shows it in the same
+  // place, ahead of the history, so a replan that revises the plan does not change the bytes that
+  // consecutive planner sessions share; the revision goes after the history.
+  let began = run.snapshot.context.plan;
 
   return {
     async summonCurrent({ budget }: SummonOptions = {}) {
       const role = run.agent;
+      began ??= run.snapshot.context.plan;
       if (role === 'planner') {
         // A fresh planner session per planning state, with the same prefix as every other one.
         await summon({
@@ -120,7 +125,7 @@ export function createTeam(options: TeamOptions): Team {
           toolbox: plannerTools,
           run,
           // Every planner session is fresh, so each one is told the rules (for the directives' checks).
-          message: `${standing}\n\n${plannerMessage(run.snapshot, facts)}`,
+          message: `${standing}\n\n${plannerMessage(run.snapshot, facts, began)}`,
           onUsage: (tokens) => options.onUsage('planner', options.planner.model, tokens),
           redact: scrub,
           budget,

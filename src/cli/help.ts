@@ -11,7 +11,9 @@ const environment = `Environment:
   PLANGATE_BASE_URL         Base URL of the OpenAI-compatible endpoint (default
                             https://api.openai.com/v1); --base-url wins over it.
   PLANGATE_PLANNER_MODEL    Planner model when no --planner-model or --model is given.
-  PLANGATE_EXECUTOR_MODEL   Executor model when no --executor-model or --model is given.`;
+  PLANGATE_EXECUTOR_MODEL   Executor model when no --executor-model or --model is given.
+  Variables an MCP server names in .github/plangate.yml (env:) are passed to that server only,
+  from this environment; their values are never printed.`;
 
 const modelOptions = `  --base-url <url>          OpenAI-compatible endpoint, e.g. https://api.deepseek.com/v1 or
                             http://localhost:11434/v1 (Ollama).
@@ -37,8 +39,11 @@ Usage:
 
 plangate works in the git repository of the current directory against any OpenAI-compatible
 Chat Completions endpoint (OpenAI, DeepSeek, a local Ollama or vLLM). It never pushes and never
-touches a branch it did not create. Prices for the cost report are read from
-.github/plangate.yml (prices:) as the action does.
+touches a branch it did not create. It reads .github/plangate.yml as the action does: prices:
+for the cost report, and mcp-servers: for the MCP servers the agents may use (the planner only
+their read-only tools). The servers start when an agent is first summoned and stop when the
+command ends; one that does not start is named on stderr in one line and the command goes on
+without it.
 
 ${environment}
 

@@ -1,14 +1,17 @@
+import { createCapabilityHub, type CapabilityHub } from '../mcp/hub.js';
+import { mcpSecretValues } from '../mcp/server-spec.js';
 import { createChatClient, type ChatClient } from '../models/chat-client.js';
-import type { PriceTable } from '../models/prices.js';
+import { withOverrides, type PriceTable } from '../models/prices.js';
+import { resolveMcpServers } from '../settings.js';
 import { gitIdentity, localUserName, openLocalRepo, requireCleanTree, type LocalRepo } from './local-repo.js';
-import { localDefaults, readLocalPrices, requireApiKey, type LocalSettings } from './local-settings.js';
+import { localDefaults, readLocalConfig, requireApiKey, type LocalSettings } from './local-settings.js';
 import type { LocalTeamSetup } from './local-team.js';
 import type { Terminal } from './terminal.js';
 
 /**
  * What both commands start from, checked in the order a user can fix it: the command line, the
- * API key, the repository, a clean work tree. Nothing here calls a model, so every refusal comes
- * before any request is made.
+ * API key, the repository, a clean work tree, the config file. Nothing here calls a model or starts
+ * an MCP server, so every refusal comes before any request is made or any process is started.
  */
 export interface LocalSession {
   settings: LocalSettings;
@@ -16,6 +19,13 @@ export interface LocalSession {
   prices: PriceTable;
   planner: ChatClient;
   executor: ChatClient;
+  /**
+   * The config file's MCP servers, as the action runs them: started when an agent is first
+   * summoned, shared by both roles and every team of the command, closed by withSession.
+   */
+  capabilities: CapabilityHub;
+  /** Scrubbed from tool output before a model sees it: the API key and the MCP servers' variable values. */
+  secrets: readonly string[];
   /** The user as git knows them; undefined when git cannot say (then no commit can be made). */
   identity: { name: string; email: string } | undefined;
   /** Who asked, for the record: the git name, else the login name. */
@@ -30,18 +40,40 @@ export interface CommandContext {
   terminal: Terminal;
 }
 
-/** `settings` come from readLocalSettings, so usage errors are already reported. */
-export async function openSession(settings: LocalSettings, context: CommandContext, doing: string): Promise<LocalSession> {
+/**
+ * Opens the session, runs `use` with it and stops every MCP server it started, however `use` ends:
+ * no server process outlives the command. `settings` come from readLocalSettings, so usage errors
+ * are already reported.
+ */
+export async function withSession<T>(settings: LocalSettings, context: CommandContext, doing: string, use: (session: LocalSession) => Promise<T>): Promise<T> {
+  const session = await openSession(settings, context, doing);
+  try {
+    return await use(session);
+  } finally {
+    await session.capabilities.close();
+  }
+}
+
+async function openSession(settings: LocalSettings, context: CommandContext, doing: string): Promise<LocalSession> {
   requireApiKey(settings);
   const repo = await openLocalRepo(context.cwd);
   await requireCleanTree(repo.git, doing);
   const identity = await gitIdentity(repo.git);
+  const config = readLocalConfig(repo.root);
+  const apiKeys = [settings.planner.apiKey, settings.executor.apiKey];
+  // The variables servers name come from the user's environment, as the action takes them from the step's env:.
+  const servers = resolveMcpServers(config['mcp-servers'], context.env, apiKeys, 'the environment you run plangate in');
+  const serverValues = mcpSecretValues(servers);
+  context.terminal.conceal(serverValues);
+  const secrets = [...apiKeys, ...serverValues];
   return {
     settings,
     repo,
-    prices: readLocalPrices(repo.root),
+    prices: withOverrides(config.prices ?? {}),
     planner: createChatClient('planner', settings.planner),
     executor: createChatClient('executor', settings.executor),
+    capabilities: createCapabilityHub(servers, { workspace: repo.root, secrets }),
+    secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),
     terminal: context.terminal,
@@ -58,6 +90,7 @@ export function teamSetup(session: LocalSession, saved?: { allowedCommands: stri
     allowedCommands: settings.allowedCommands ?? saved?.allowedCommands ?? localDefaults.allowedCommands,
     protectedPaths: settings.protectedPaths ?? saved?.protectedPaths ?? localDefaults.protectedPaths,
     prices: session.prices,
-    secrets: [settings.planner.apiKey, settings.executor.apiKey],
+    secrets: session.secrets,
+    capabilities: session.capabilities,
   };
 }

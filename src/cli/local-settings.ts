@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { ModelEndpoint } from '../models/chat-client.js';
-import { withOverrides, type PriceTable } from '../models/prices.js';
 import { runPolicySchema, type RunPolicy } from '../run-policy.js';
-import { readRepoConfig } from '../settings.js';
+import { httpUrlSchema, readRepoConfig, type RepoConfig } from '../settings.js';
 import type { Flags } from './args.js';
 import { CliError, UsageError } from './cli-error.js';
 
@@ -40,8 +39,6 @@ export const localDefaults = {
   configFile: '.github/plangate.yml',
 };
 
-// "localhost:11434" parses as a URL with scheme "localhost:"; only http(s) reaches a model.
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 const modelName = z.string().trim().min(1, 'must not be empty');
 const iterations = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(100));
 const usd = z.string().trim().regex(/^\d+(\.\d+)?$/, 'must be a positive number').transform(Number).pipe(z.number().positive('must be greater than 0'));
@@ -74,7 +71,7 @@ export function readLocalSettings(flags: Flags, env: NodeJS.ProcessEnv, command:
   const model = flag(modelName, flags.model, 'model');
   const planner = flag(modelName, flags.plannerModel, 'planner-model') ?? model ?? variable(modelName, 'PLANGATE_PLANNER_MODEL') ?? localDefaults.plannerModel;
   const executor = flag(modelName, flags.executorModel, 'executor-model') ?? model ?? variable(modelName, 'PLANGATE_EXECUTOR_MODEL') ?? localDefaults.executorModel;
-  const baseURL = flag(httpUrl, flags.baseUrl, 'base-url') ?? variable(httpUrl, 'PLANGATE_BASE_URL') ?? localDefaults.baseUrl;
+  const baseURL = flag(httpUrlSchema, flags.baseUrl, 'base-url') ?? variable(httpUrlSchema, 'PLANGATE_BASE_URL') ?? localDefaults.baseUrl;
   const protectedPaths = patterns(flags.protectedPaths);
   const settings = {
     allowedCommands: patterns(flags.allowedCommands),
@@ -102,10 +99,13 @@ export function requireApiKey(settings: LocalSettings): void {
   }
 }
 
-/** Prices as the action reads them: built-in ones with the repository's `prices:` on top. */
-export function readLocalPrices(root: string): PriceTable {
+/**
+ * The repository's config file as the action reads it (prices and MCP servers are what the CLI
+ * uses); a broken file is an error to fix in the repository, not a crash.
+ */
+export function readLocalConfig(root: string): RepoConfig {
   try {
-    return withOverrides(readRepoConfig(root, localDefaults.configFile).prices ?? {});
+    return readRepoConfig(root, localDefaults.configFile);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }

@@ -3,7 +3,7 @@ import { CliError } from './cli-error.js';
 import { currentHead } from './local-repo.js';
 import { localDefaults, readLocalSettings } from './local-settings.js';
 import { planLocally, type PlanningOutcome } from './local-planning.js';
-import { openSession, teamSetup, type CommandContext, type LocalSession } from './local-session.js';
+import { teamSetup, withSession, type CommandContext, type LocalSession } from './local-session.js';
 import type { LocalPlan } from './plan-store.js';
 import { renderPlanText, renderUsageText } from './text-render.js';
 
@@ -13,16 +13,17 @@ import { renderPlanText, renderUsageText } from './text-render.js';
  * change the work tree whatever the model does.
  */
 export async function planCommand(objective: string, flags: Flags, context: CommandContext): Promise<number> {
-  const session = await openSession(readLocalSettings(flags, context.env, 'plan'), context, 'planning');
-  const outcome = await plan(session, objective);
-  const { terminal } = session;
-  if (outcome.kind === 'planned') {
-    showPlan(session, outcome.plan);
-    terminal.out(`\nPlanning cost:\n${renderUsageText(outcome.usage)}`);
-    terminal.out(`\nSaved as plan ${outcome.plan.planId} (${outcome.file}).\nTo carry it out on a new branch: plangate run`);
-    return 0;
-  }
-  return reportUnplanned(session, outcome);
+  return withSession(readLocalSettings(flags, context.env, 'plan'), context, 'planning', async (session) => {
+    const outcome = await plan(session, objective);
+    const { terminal } = session;
+    if (outcome.kind === 'planned') {
+      showPlan(session, outcome.plan);
+      terminal.out(`\nPlanning cost:\n${renderUsageText(outcome.usage)}`);
+      terminal.out(`\nSaved as plan ${outcome.plan.planId} (${outcome.file}).\nTo carry it out on a new branch: plangate run`);
+      return 0;
+    }
+    return reportUnplanned(session, outcome);
+  });
 }
 
 /** Plans at the checkout's HEAD with this invocation's settings. */

@@ -6,7 +6,7 @@ import { branchExists, checkBranchName, currentHead, hasCommit } from './local-r
 import { executeLocally, type ExecutionOutcome } from './local-execution.js';
 import { proposedPlan } from './local-planning.js';
 import { localDefaults, readLocalSettings } from './local-settings.js';
-import { openSession, teamSetup, type CommandContext, type LocalSession } from './local-session.js';
+import { teamSetup, withSession, type CommandContext, type LocalSession } from './local-session.js';
 import { plan, reportUnplanned, showPlan } from './plan-command.js';
 import { loadLastPlan, type LocalPlan } from './plan-store.js';
 import { renderHistoryText, renderUsageText } from './text-render.js';
@@ -23,8 +23,13 @@ export async function runCommand(objective: string | undefined, flags: Flags, co
   if (policy === 'plan-only') throw new UsageError('the plan-only policy never executes; use plangate plan "<objective>" for a plan.', 'run');
   if (policy === 'executor-only' && objective === undefined) throw new UsageError('the executor-only policy needs an objective: plangate run --policy executor-only "<objective>".', 'run');
 
-  const session = await openSession(settings, context, 'running plangate');
-  const { terminal, repo } = session;
+  return withSession(settings, context, 'running plangate', (session) => runInSession(session, objective));
+}
+
+/** The run once the session is open; its MCP servers are stopped when this returns or throws. */
+async function runInSession(session: LocalSession, objective: string | undefined): Promise<number> {
+  const { terminal, repo, settings } = session;
+  const { policy } = settings;
   const author = session.identity;
   if (!author) throw new CliError('git does not know who you are, and the work is committed in your name: set git config user.name and user.email.');
 

@@ -15,6 +15,11 @@ export interface Terminal {
   err(text: string): void;
   /** Prints the question on stderr and reads one answer line; undefined when stdin ends first. */
   ask(question: string): Promise<string | undefined>;
+  /**
+   * Scrubs these values too from here on: secrets learned after the terminal exists (the values of
+   * the variables MCP servers are given, read with the repository's config) are never printed either.
+   */
+  conceal(values: readonly string[]): void;
 }
 
 export interface TerminalIo {
@@ -33,12 +38,16 @@ export function printable(text: string, secrets: readonly string[]): string {
 }
 
 export function createTerminal(io: TerminalIo, secrets: readonly string[]): Terminal {
-  const line = (text: string) => `${printable(text, secrets)}\n`;
+  const known = [...secrets];
+  const line = (text: string) => `${printable(text, known)}\n`;
   return {
     out: (text) => io.stdout(line(text)),
     err: (text) => io.stderr(line(text)),
+    conceal: (values) => {
+      for (const value of values) if (value !== '' && !known.includes(value)) known.push(value);
+    },
     ask: async (question) => {
-      io.stderr(printable(question, secrets));
+      io.stderr(printable(question, known));
       const answer = await readAnswer(io.stdin);
       // A terminal echoes what was typed; an answer from a pipe is shown, so the log reads as a dialogue.
       if (answer !== undefined && !(io.stdin as { isTTY?: boolean }).isTTY) io.stderr(line(answer));

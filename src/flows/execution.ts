@@ -109,6 +109,9 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   // The base commit's, never the work branch's: the executor may have rewritten them there.
   const instructions = await readRepositoryInstructions(ctx.git, record.base.sha);
   const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions);
+  // Started before the first progress comment (the team's drive gets the same answer), so servers
+  // that did not start are named there from the first post on, and in the pull request.
+  const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
   let pullRequest = checkpoint?.pullRequest;
   const now = execution.now ?? Date.now;
   const startedAt = checkpoint?.startedAt ?? now();
@@ -134,7 +137,7 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   const progressBody = (s: Snapshot, extra: Partial<RunView> = {}) => {
     const run: RunRecord = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...(work.pushed ? { pushed: work.pushed } : {}), ...(pullRequest ? { pullRequest } : {}), startedAt };
     const marker = encodeRunRecord(run);
-    const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl });
+    const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl, serverFailures });
     if (marker.length > maxCheckpointChars) {
       core.warning(`The checkpoint of plan ${planId} is too large to save (${marker.length} characters); a re-run would start from the approved plan on the same branch.`);
       return visible;
@@ -225,8 +228,8 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     // What a reviewer will find in the files tab, in short; a failing diff only costs the section.
     const diffStat = await ctx.git(['diff', '--stat=100', `${record.base.sha}..${work.pushed}`]).catch(() => '');
     const finalView = view(final, { ended, diffStat });
-    const fits = pullRequestHistoryFits(finalView);
-    const body = renderPullRequestBody(finalView, fits ? {} : { fullHistoryIn: 'comments' });
+    const fits = pullRequestHistoryFits(finalView, { serverFailures });
+    const body = renderPullRequestBody(finalView, { serverFailures, ...(fits ? {} : { fullHistoryIn: 'comments' as const }) });
     let pr: { number: number; url: string };
     try {
       pr = pullRequest

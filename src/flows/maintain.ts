@@ -7,7 +7,7 @@ import { formatCost } from '../models/usage.js';
 import { decodeRecord, hasRecordMarker } from '../record/plan-record.js';
 import { escapeHtml } from '../render/markdown.js';
 import type { FlowResult, RunContext } from '../run-context.js';
-import type { RepoConfig } from '../settings.js';
+import { defaultPlanMaxAgeDays, type RepoConfig } from '../settings.js';
 import { stripHidden } from '../untrusted.js';
 import { executeWithoutPlanner, planAndPublish, resolveBase } from './planning.js';
 
@@ -27,8 +27,6 @@ interface TaskRow {
   prUrl?: string;
   costUsd?: number | null;
 }
-
-const defaultPlanMaxAgeDays = 7;
 
 /** The label that finds a task's tracking issue again (GitHub caps label names at 50 characters). */
 export function taskLabel(name: string): string {

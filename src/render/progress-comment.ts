@@ -3,6 +3,7 @@ import { renderHistoryLines } from './history.js';
 import { clip } from './limits.js';
 import { code, codeBlock, escapeHtml } from './markdown.js';
 import type { RunView } from './run-view.js';
+import type { ServerFailure } from '../mcp/hub.js';
 import { formatCost } from '../models/usage.js';
 import { sumCost } from './usage-table.js';
 
@@ -21,6 +22,30 @@ export interface ProgressContext {
   startedAt?: number;
   now?: () => number;
   branchUrl?: string;
+  /** MCP servers that did not start in this job, so a reader knows the run went on without them. */
+  serverFailures?: readonly ServerFailure[];
+}
+
+/** At most this many failed MCP servers are named; a comment's warning stays a few lines long. */
+const maxNamedServerFailures = 10;
+
+/**
+ * The warning that names the MCP servers an execution went without, one short line each, as the
+ * plan comment names those planning went without; '' when every server started. Shared with the
+ * pull request, where a reviewer must see it too.
+ */
+export function renderServerFailures(failures: readonly ServerFailure[]): string {
+  if (failures.length === 0) return '';
+  const one = failures.length === 1;
+  // Code spans: a server's words can carry no mention, link or markup into the thread.
+  const named = failures.slice(0, maxNamedServerFailures).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
+  const more = failures.length - named.length;
+  return [
+    '> [!WARNING]',
+    `> ${one ? 'An MCP server' : 'MCP servers'} did not start, so this run went on without ${one ? 'it' : 'them'}:`,
+    ...named,
+    ...(more > 0 ? [`> - and ${more} more (see the job log)`] : []),
+  ].join('\n');
 }
 
 /**
@@ -63,6 +88,8 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
   const facts = [`Approved by @${view.approvedBy}`, ...links, `cycles: ${iteration}`, ...elapsed, `cost so far: ${formatCost(sumCost(view.usage))}`];
   const parts = [headline(view), '', facts.join(' · ')];
   if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
+  const failures = renderServerFailures(live.serverFailures ?? []);
+  if (failures) parts.push('', failures);
   if (view.ended?.reason) parts.push('', `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (view.interrupted) {
     parts.push('', `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);

@@ -4,10 +4,11 @@ import { renderDiagram } from './diagram.js';
 import { renderDiffStat } from './diff-stat.js';
 import { code, escapeHtml } from './markdown.js';
 import { renderObjective, renderPlanWithin, type StepsNotice } from './plan-comment.js';
-import { stepsDone } from './progress-comment.js';
+import { renderServerFailures, stepsDone } from './progress-comment.js';
 import type { RunView } from './run-view.js';
 import { renderUsageTable } from './usage-table.js';
 import { renderCostComparison } from '../checks/checks-markdown.js';
+import type { ServerFailure } from '../mcp/hub.js';
 
 /**
  * The pull request carries the whole story of the run, so a reviewer never has to dig through
@@ -31,7 +32,12 @@ export interface PullRequestBodyOptions {
    * summary, where the run writes renderSummaryDetails whatever the size.
    */
   fullHistoryIn?: HistoryPlace;
+  /** MCP servers that did not start for the run: a reviewer reads that the work was done without them. */
+  serverFailures?: readonly ServerFailure[];
 }
+
+/** What sizes the body besides the view; the size check and the body must be given the same. */
+export type PullRequestSizing = Pick<PullRequestBodyOptions, 'serverFailures'>;
 
 // Bounds for the free-text parts, so neither crowds out the plan and the history.
 const objectiveMax = 8_000;
@@ -57,7 +63,7 @@ interface Layout {
   historyElsewhere(place: HistoryPlace, room: number): string;
 }
 
-function layout(view: RunView): Layout {
+function layout(view: RunView, sizing: PullRequestSizing): Layout {
   const { context } = view.snapshot;
   const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
   const head = [
@@ -66,6 +72,9 @@ function layout(view: RunView): Layout {
     `Plan ${code(view.planId)}, asked by @${view.requestedBy}, approved by @${view.approvedBy}${view.runUrl ? ` ([job](${view.runUrl}))` : ''}.`,
   ];
   if (view.notice) head.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
+  // Bounded (a few servers, one clipped line each), so it sits in the part that is always shown whole.
+  const failures = renderServerFailures(sizing.serverFailures ?? []);
+  if (failures) head.push('', failures);
   if (view.ended?.outcome === 'aborted') {
     head.push('', `> [!WARNING]\n> The run aborted: ${escapeHtml(view.ended.reason ?? 'no reason given')}. The work so far is kept here.`);
   }
@@ -110,8 +119,8 @@ interface Fitted {
   historyFits: boolean;
 }
 
-function fit(view: RunView, place: HistoryPlace): Fitted {
-  const parts = layout(view);
+function fit(view: RunView, place: HistoryPlace, sizing: PullRequestSizing): Fitted {
+  const parts = layout(view, sizing);
   const room = githubBodyLimit - parts.fixed;
   const wholePlan = parts.plan(Infinity);
   // The plan gives up room first, down to half; only then does the history leave the body.
@@ -128,8 +137,8 @@ function fit(view: RunView, place: HistoryPlace): Fitted {
  * renderHistoryChunks as comments (or writes it to the job summary) and says which in
  * renderPullRequestBody's options.
  */
-export function pullRequestHistoryFits(view: RunView): boolean {
-  return fit(view, 'comments').historyFits;
+export function pullRequestHistoryFits(view: RunView, sizing: PullRequestSizing = {}): boolean {
+  return fit(view, 'comments', sizing).historyFits;
 }
 
 /**
@@ -137,5 +146,5 @@ export function pullRequestHistoryFits(view: RunView): boolean {
  * that says where the rest is, so a reviewer never reads a cut story as the whole one.
  */
 export function renderPullRequestBody(view: RunView, options: PullRequestBodyOptions = {}): string {
-  return fit(view, options.fullHistoryIn ?? 'job summary').body;
+  return fit(view, options.fullHistoryIn ?? 'job summary', options).body;
 }

@@ -70,7 +70,8 @@ afterEach(async () => {
   current = undefined;
 });
 
-async function createRepo(script: Record<string, Reply[]>): Promise<Repo> {
+/** `extra` files are committed with the sample project, e.g. a .github/plangate.yml. */
+async function createRepo(script: Record<string, Reply[]>, extra: Record<string, string> = {}): Promise<Repo> {
   const base = mkdtempSync(path.join(tmpdir(), 'plangate-cli-'));
   const dir = path.join(base, 'repo');
   const home = path.join(base, 'home');
@@ -82,7 +83,7 @@ async function createRepo(script: Record<string, Reply[]>): Promise<Repo> {
   git('init', '--quiet', '--initial-branch=main');
   git('config', 'user.name', 'Mona');
   git('config', 'user.email', 'mona@example.com');
-  for (const [file, content] of Object.entries(files)) {
+  for (const [file, content] of Object.entries({ ...files, ...extra })) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), content);
   }
@@ -155,6 +156,10 @@ describe('plangate --help', () => {
     }
     expect(top.stdout).toContain('plangate plan "<objective>"');
     expect(top.stdout).toContain('plangate run ["<objective>"]');
+    // The config file's parts the CLI uses, as the action does.
+    expect(top.stdout).toContain('prices:');
+    expect(top.stdout).toContain('mcp-servers:');
+    expect(plan.stdout).toContain('Variables an MCP server names in .github/plangate.yml (env:)');
     expect(plan.stdout).toMatch(/^Usage: plangate plan \[options\] "<objective>"/);
     for (const option of ['--base-url', '--model', '--planner-model', '--executor-model', '--allowed-commands', '--protected-paths', '--max-iterations']) {
       expect(plan.stdout).toContain(option);
@@ -383,5 +388,108 @@ describe('plangate run', () => {
     expect(result.stderr).toContain(`branch plangate/${planId} already exists`);
     expect(result.stderr).not.toContain('Approve plan');
     expect(current.git('rev-parse', `plangate/${planId}`)).toBe(theirs);
+  });
+});
+
+describe('MCP servers from .github/plangate.yml', () => {
+  const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
+  const probe = 'cli-mcp-probe-value-0123456789';
+  /** JSON strings, which YAML reads as they are: paths with any character stay one scalar. */
+  const config = {
+    '.github/plangate.yml': [
+      'mcp-servers:',
+      '  notes:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(serverScript)}]`,
+      '    env: [PLANGATE_MCP_PROBE]',
+      '  broken:',
+      '    command: plangate-no-such-mcp-server-command',
+      '',
+    ].join('\n'),
+  };
+  const brokenLine = 'warning: MCP server broken did not start, so this run continues without it: the command "plangate-no-such-mcp-server-command" was not found';
+
+  /** Every tool result a role's model was sent, each once, in order. */
+  function toolResults(model: ScriptedModel, role: string): string[] {
+    const seen = new Map<string, string>();
+    for (const request of model.requests.filter((r) => r.model === role)) {
+      for (const message of request.messages) {
+        if (message.role === 'tool' && !seen.has(message.tool_call_id)) seen.set(message.tool_call_id, String(message.content));
+      }
+    }
+    return [...seen.values()];
+  }
+
+  it('starts them as the action does: the planner calls the read-only tool, the executor the writing one, a broken one is named once', async () => {
+    current = await createRepo(
+      {
+        planner: [
+          toolCall('list_capabilities', {}),
+          toolCall('use_capability', { server: 'notes', tool: 'lookup', arguments: { key: 'release' } }),
+          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'from the planner' } }),
+          toolCall('update_context', { plan: { steps: [{ title: 'Record the release note' }] }, directive: 'Call notes/record with note "release 1.0".' }),
+          toolCall('update_context', { summary: 'Recorded the release note.' }),
+        ],
+        executor: [
+          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'release 1.0' } }),
+          toolCall('update_context', { result: 'Recorded "release 1.0".', outcome: 'done' }),
+        ],
+      },
+      config,
+    );
+    const result = await current.cli(['run', '--yes', 'Record the release note'], { env: { PLANGATE_MCP_PROBE: probe } });
+    expect(result.code, result.stderr).toBe(0);
+
+    // One start for the whole command, shared by planning and execution: each server is reported once.
+    const stderr = result.stderr.split('\n');
+    expect(stderr.filter((line) => line.includes('MCP server broken'))).toEqual([brokenLine]);
+    expect(stderr.filter((line) => line.includes('MCP server notes'))).toEqual(['  MCP server notes: started with 4 tools.']);
+    expect(result.stdout + result.stderr).not.toMatch(/^::/m);
+
+    const [listed, lookup, refusal] = toolResults(current.model, 'planner');
+    expect(listed).toContain('- lookup (read-only)');
+    expect(listed).not.toContain('- record');
+    expect(listed).toContain('## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)');
+    // The named variable reached the server from the CLI's environment, scrubbed before the model saw it;
+    // the API key did not reach the server.
+    expect(lookup).toContain('lookup release: probe=***');
+    const names = /env-names=(.*)/.exec(lookup ?? '')?.[1]?.split(',') ?? [];
+    expect(names).toContain('PLANGATE_MCP_PROBE');
+    expect(names.filter((n) => n.startsWith('PLANGATE_') && n !== 'PLANGATE_MCP_PROBE')).toEqual([]);
+    expect(refusal).toContain('notes/record is not read-only; only the executor may call it');
+
+    // The executor's call ran in the checkout; what it wrote is committed on the work branch.
+    expect(toolResults(current.model, 'executor')[0]).toBe('recorded: release 1.0');
+    const planId = planIdOf(result);
+    expect(current.git('show', `plangate/${planId}:mcp-records.txt`)).toBe('release 1.0');
+    expect(current.model.remaining()).toEqual({ planner: 0, executor: 0 });
+
+    // The value is a secret: neither printed nor sent to a model.
+    expect(result.stdout + result.stderr).not.toContain(probe);
+    expect(JSON.stringify(current.model.requests.map((r) => r.messages))).not.toContain(probe);
+  });
+
+  it('plans without a server whose variable is unset, saying so in one line on stderr', async () => {
+    current = await createRepo({ planner: [toolCall('list_capabilities', {}), ...planning] }, config);
+    const result = await current.cli(['plan', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: undefined } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(planIdOf(result)).toMatch(/^[0-9a-f]{8}$/);
+    const stderr = result.stderr.split('\n');
+    expect(stderr.filter((line) => line.includes('did not start'))).toEqual([
+      brokenLine,
+      'warning: MCP server notes did not start, so this run continues without it: the environment variable PLANGATE_MCP_PROBE is not set; set it in the environment you run plangate in',
+    ]);
+    const [listed] = toolResults(current.model, 'planner');
+    expect(listed).toContain('## notes\nNot available: it did not start (the environment variable PLANGATE_MCP_PROBE is not set');
+  });
+
+  it('starts no server for a command that is refused before any agent is summoned', async () => {
+    current = await createRepo({ planner: planning }, config);
+    const planId = planIdOf(await current.cli(['plan', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: probe } }));
+    current.git('branch', `plangate/${planId}`);
+    const result = await current.cli(['run'], { stdin: 'y\n', env: { PLANGATE_MCP_PROBE: probe } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`branch plangate/${planId} already exists`);
+    expect(result.stderr).not.toContain('MCP server');
   });
 });

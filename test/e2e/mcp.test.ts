@@ -10,7 +10,8 @@ import { apiKey, createWorld, git, owner, repo, token, type World } from './harn
  * MCP servers from the config file, end to end through the bundled action: the stdio test server is
  * started by the action, the planner reaches only its read-only tool, the executor's call of the
  * writing tool lands in the pull request, the server never sees the GitHub token, and a server that
- * cannot start is named in the plan comment while the run goes on without it.
+ * cannot start is named in the plan comment, the progress comment and the pull request while the run
+ * goes on without it.
  */
 
 const bot = 'github-actions[bot]';
@@ -124,6 +125,15 @@ describe('MCP servers', () => {
     expect(git(world.origin, 'show', `${branch}:mcp-records.txt`)).toBe('release 1.0');
     expect(world.gh.pulls()).toHaveLength(1);
     expect(world.model.remaining()).toEqual({ planner: 0, executor: 0 });
+
+    // The approve run started the servers afresh: the one that did not start is named in the pull
+    // request body and in the progress comment, one line each, and the one that started is not.
+    const failureLine = '> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`';
+    const prBody = world.gh.pulls()[0]?.body ?? '';
+    expect(prBody).toContain('> [!WARNING]\n> An MCP server did not start, so this run went on without it:\n' + failureLine);
+    expect(prBody).not.toContain('`notes`');
+    const progress = world.gh.comments(issue).find((c) => c.user?.login === bot && c.body?.includes('<!-- plangate:progress '));
+    expect(progress?.body).toContain(failureLine);
 
     // Neither the probe nor any credential reached GitHub or a model.
     const posted = JSON.stringify(world.gh.requests);

@@ -215,6 +215,67 @@ describe('stage lines and summoning messages', () => {
     expect(message).toContain('Create CHANGELOG.md with 0.1.0.');
   });
 
+  it('lays planner messages out as stable head, appended history, then what changes per summons', () => {
+    const start = initialSnapshot('Add a CHANGELOG', defaultPolicy);
+    start.context.thread = '<untrusted-data source="issue #3: title and body">\nPlease add a changelog.\n</untrusted-data>';
+    start.context.clarifications = [{ question: 'Keep a Changelog format?', answer: 'Yes.' }];
+    start.context.revisions = [{ plan: { steps: [{ title: 'Write NEWS.md' }] }, feedback: 'Call it CHANGELOG.md.' }];
+    const run = new RunState(plannerExecutorMachine, start);
+    const planning = plannerMessage(run.snapshot, facts);
+    const order = (text: string, headings: string[]) => headings.map((h) => text.indexOf(h));
+    const planHeadings = ['## Objective', '## Clarifications', '## Revision requested', '## Tools', '## The thread', '## Stage: plan'];
+    const at = order(planning, planHeadings);
+    expect(at.every((i) => i >= 0), `all of ${planHeadings.join(', ')} in the plan message`).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+
+    run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md with 0.1.0.' } });
+    run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' } });
+    const replan1 = plannerMessage(run.snapshot, facts);
+    // Every planning state opens with the same head, up to and including the executor's tools.
+    const head = planning.slice(0, planning.indexOf('\n\n## The thread'));
+    expect(replan1.startsWith(`${head}\n\n## Plan\n\n1. Add CHANGELOG.md`)).toBe(true);
+    // The replan sees what the plan stage saw, bar the thread, which only planning reads.
+    for (const text of ['Keep a Changelog format?', 'Call it CHANGELOG.md.', 'Write NEWS.md', 'Create CHANGELOG.md with 0.1.0.', 'Wrote CHANGELOG.md.']) {
+      expect(replan1).toContain(text);
+    }
+    const replan1Headings = ['## Objective', '## Clarifications', '## Revision requested', '## Tools', '## Plan', '## History', '## Stage: replan'];
+    const at1 = order(replan1, replan1Headings);
+    expect(at1.every((i) => i >= 0), `all of ${replan1Headings.join(', ')} in the replan message`).toBe(true);
+    expect(at1).toEqual([...at1].sort((a, b) => a - b));
+    expect(replan1).not.toContain('## Revised plan');
+
+    // The replan revises the plan: the plan the run began with stays in the head, the revision follows the history.
+    const began = run.snapshot.context.plan;
+    const revised: Plan = { steps: [{ title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] }, { title: 'Link it from the docs index', files: ['docs/index.md'] }] };
+    run.dispatch({ type: 'stage', agent: 'planner', fields: { plan: revised, directive: 'Link CHANGELOG.md from docs/index.md.' } });
+    run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Linked it.', outcome: 'replan' } });
+    const replan2 = plannerMessage(run.snapshot, facts, began);
+    // Consecutive sessions share everything up to the newest history entry.
+    const newEntry = replan2.indexOf('\n\n### Cycle 2');
+    expect(newEntry).toBeGreaterThan(replan1.indexOf('Wrote CHANGELOG.md.'));
+    expect(replan2.slice(0, newEntry)).toBe(replan1.slice(0, newEntry));
+    expect(replan1.slice(newEntry)).toMatch(/^\n\n## Stage: replan/);
+    const revisedAt = replan2.indexOf('## Revised plan (in force now)');
+    expect(revisedAt).toBeGreaterThan(replan2.indexOf('Linked it.'));
+    expect(revisedAt).toBeLessThan(replan2.indexOf('## Stage: replan'));
+    expect(replan2.slice(revisedAt)).toContain('2. Link it from the docs index\n   Files: docs/index.md');
+    expect(replan2.slice(0, revisedAt)).toContain('2. Link it from the README');
+    expect(replan2.slice(0, revisedAt)).not.toContain('docs index');
+    // Without the plan the run began with, the current plan is all there is: nothing reads as revised.
+    expect(plannerMessage(run.snapshot, facts)).not.toContain('## Revised plan');
+
+    run.dispatch({ type: 'stage', agent: 'planner', fields: { directive: 'Check the link.' } });
+    run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'The link works.', outcome: 'done' } });
+    expect(run.snapshot.state).toBe('finish');
+    const finish = plannerMessage(run.snapshot, facts, began);
+    const third = finish.indexOf('\n\n### Cycle 3');
+    expect(third).toBeGreaterThan(0);
+    expect(finish.slice(0, third)).toBe(replan2.slice(0, third));
+    expect(finish).toContain('## Revised plan (in force now)');
+    expect(finish.indexOf('## Revised plan')).toBeGreaterThan(finish.indexOf('The link works.'));
+    expect(lastLine(finish)).toBe(summaryStage);
+  });
+
   it('has no planner message for executor or terminal states', () => {
     expect(() => plannerMessage(planned(), facts)).toThrow(/no work in state execute/);
   });

@@ -449,3 +449,86 @@ describe('prompt cache over a realistic run', () => {
     expect(logged.infos.filter((i) => i.includes('provider cached'))).toEqual([]);
   });
 });
+
+/** The first user message of a session: its summoning message, standing text included. */
+const summoning = (request: RecordedRequest | undefined): string => String(request?.messages[1]?.content);
+
+/**
+ * Tokens a later prompt shares with an earlier one that agrees with it on the system prompt, tools
+ * and the first `text` characters of the summoning message (message chunks serialize with sorted
+ * keys, so the content leads).
+ */
+function sharedThrough(request: RecordedRequest, text: string): number {
+  const frozen = countTokens(serializePrompt(request.tools, request.messages.slice(0, 1)));
+  return frozen + Math.floor(`message:{"content":${JSON.stringify(text).slice(0, -1)}`.length / 4);
+}
+
+describe('fresh planner sessions in a row', () => {
+  it('start where the previous planner session started, up to the newest history entry, even after a revised plan', async () => {
+    const revised: Plan = {
+      steps: [
+        { title: 'Add the version constant', files: ['src/index.ts'] },
+        { title: 'Export it from the package entry', files: ['src/main.ts'] },
+        { title: 'Document it', files: ['CHANGELOG.md'] },
+      ],
+    };
+    const outcome = await scriptedRun({
+      files: { 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' },
+      objective: 'Export a version constant and note it in a changelog',
+      allowedCommands: ['npm test'],
+      protectedPaths: ['.github/workflows/**'],
+      planner: [
+        toolCall('read_file', { path: 'src/index.ts' }),
+        stage({ plan, directive: 'Add `export const version = "0.1.0";` to src/index.ts.' }),
+        // The first replan finds the plan wrong and revises it; the later sessions must still share their heads.
+        stage({ plan: revised, directive: 'Create src/main.ts re-exporting version.' }),
+        toolCall('read_file', { path: 'src/index.ts' }),
+        stage({ directive: 'Create CHANGELOG.md with a 0.1.0 entry.' }),
+        stage({ summary: 'Added, exported and documented a version constant.' }),
+      ],
+      executor: [
+        toolCall('edit_file', { path: 'src/index.ts', old: 'export const x = 1;\n', new: 'export const x = 1;\nexport const version = "0.1.0";\n' }),
+        stage({ result: 'Added the constant; nothing imports src/index.ts, so an entry point is missing.', outcome: 'replan' }),
+        toolCall('write_file', { path: 'src/main.ts', content: "export { version } from './index.js';\n" }),
+        stage({ result: 'Wrote src/main.ts.', outcome: 'replan' }),
+        toolCall('write_file', { path: 'CHANGELOG.md', content: '# Changelog\n\n## 0.1.0\n' }),
+        stage({ result: 'Wrote CHANGELOG.md.', outcome: 'done' }),
+      ],
+    });
+    expect(outcome.final.state).toBe('done');
+    expect(outcome.remaining).toEqual({ [PLANNER_MODEL]: 0, [EXECUTOR_MODEL]: 0 });
+    expect(outcome.final.context.plan).toEqual(revised);
+    const planners = sessions(outcome.requests).filter((s) => s.role === 'planner');
+    expect(planners.map((s) => s.requests.length)).toEqual([2, 1, 2, 1]);
+    const [planning, replan1, replan2, finish] = planners.map((s) => s.requests[0] as RecordedRequest) as [RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest];
+
+    // The first replan shares the plan stage's head: standing text, objective and the executor's tools.
+    const head = summoning(replan1).indexOf('\n\n## Plan\n\n');
+    expect(head).toBeGreaterThan(summoning(replan1).indexOf('## Tools'));
+    expect(summoning(planning).slice(0, head)).toBe(summoning(replan1).slice(0, head));
+
+    // Each later session repeats its predecessor's first message up to where its own new history entry begins.
+    for (const [cycle, before, after] of [[2, replan1, replan2], [3, replan2, finish]] as const) {
+      const entry = summoning(after).indexOf(`\n\n### Cycle ${cycle} (outcome:`);
+      expect(entry, `cycle ${cycle} is in the history`).toBeGreaterThan(summoning(after).indexOf('### Cycle 1'));
+      expect(summoning(after).slice(0, entry), `session of request ${after.index} extends request ${before.index} up to cycle ${cycle}`).toBe(
+        summoning(before).slice(0, entry),
+      );
+      // On the wire: the provider served all of that from the previous session's cache.
+      const shared = sharedThrough(after, summoning(after).slice(0, entry));
+      expect(after.usage?.prompt_tokens_details.cached_tokens, `request ${after.index}`).toBeGreaterThanOrEqual(reportableCachedTokens(shared));
+      expect(reportableCachedTokens(shared)).toBeGreaterThan(reportableCachedTokens(sharedThrough(after, '')));
+    }
+
+    // Nothing is hidden by the layout: the plan the run began with, every cycle and the plan in force.
+    const last = summoning(finish);
+    const revisedAt = last.indexOf('## Revised plan (in force now)');
+    expect(last.indexOf('2. Document it')).toBeLessThan(last.indexOf('## History'));
+    expect(revisedAt).toBeGreaterThan(last.indexOf('Wrote CHANGELOG.md.'));
+    expect(last.slice(revisedAt)).toContain('2. Export it from the package entry');
+    for (const text of ['an entry point is missing', 'Create src/main.ts re-exporting version.', 'Wrote src/main.ts.', 'Create CHANGELOG.md with a 0.1.0 entry.']) {
+      expect(last).toContain(text);
+    }
+    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
+  });
+});

@@ -1,0 +1,709 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { commandFromMaintenanceEvent } from '../../src/commands.js';
+import { eventIgnoreReason } from '../../src/comment-command.js';
+import type { PermissionArea } from '../fakes/github-emulator.js';
+import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
+import { toolCall } from '../fakes/scripted-model.js';
+import { apiKey, createWorld, git, owner, repo, token, type World } from './harness.js';
+import {
+  contextResolver,
+  evaluateCondition,
+  interpolate,
+  parseExpression,
+  splitTemplate,
+  UnsupportedExpressionError,
+  type ResolvePath,
+} from './workflow-expression.js';
+
+/**
+ * Issue 8's promise, "the README's quickstart, followed literally by a new user, works", held to
+ * the letter: the workflow files are read out of README.md itself (no copy lives here), checked
+ * against action.yml and what plangate's code calls, their `if:` and concurrency expressions are
+ * evaluated for real events, and their plangate step runs the bundled action for /plan and /approve.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+
+// ---------------------------------------------------------------------------------------------
+// README.md as a user reads it: headed sections, prose, and the yaml blocks they copy.
+
+interface ReadmeBlock {
+  h2: string;
+  h3: string;
+  /** 1-based line of the opening fence, for failure messages. */
+  line: number;
+  text: string;
+}
+
+function readmeParts(markdown: string): { blocks: ReadmeBlock[]; prose: string } {
+  const blocks: ReadmeBlock[] = [];
+  const prose: string[] = [];
+  let h2 = '';
+  let h3 = '';
+  let fence: { yaml: boolean; line: number; lines: string[] } | undefined;
+  markdown.split('\n').forEach((line, index) => {
+    if (fence) {
+      if (/^```\s*$/.test(line)) {
+        if (fence.yaml) blocks.push({ h2, h3, line: fence.line, text: fence.lines.join('\n') });
+        fence = undefined;
+      } else {
+        fence.lines.push(line);
+      }
+      return;
+    }
+    const opening = /^```(\S*)/.exec(line);
+    if (opening) {
+      fence = { yaml: opening[1] === 'yaml' || opening[1] === 'yml', line: index + 1, lines: [] };
+      return;
+    }
+    if (line.startsWith('## ')) [h2, h3] = [line.slice(3).trim(), ''];
+    else if (line.startsWith('### ')) h3 = line.slice(4).trim();
+    prose.push(line);
+  });
+  if (fence) throw new Error(`README.md: the code fence opened on line ${fence.line} is never closed`);
+  return { blocks, prose: prose.join('\n') };
+}
+
+const { blocks, prose } = readmeParts(readme);
+
+// Failsafe: every scalar stays the string the runner sees (`fetch-depth: 0` is "0", `on` is "on").
+const parseBlock = (block: ReadmeBlock): unknown => parseYaml(block.text, { schema: 'failsafe' });
+
+// ---------------------------------------------------------------------------------------------
+// The workflow shapes this test reads; anything else in a block fails the parse, loudly.
+
+const scalar = z.string();
+const stepSchema = z.looseObject({
+  name: scalar.optional(),
+  id: scalar.optional(),
+  uses: scalar.optional(),
+  run: scalar.optional(),
+  with: z.record(z.string(), scalar).optional(),
+  env: z.record(z.string(), scalar).optional(),
+});
+type Step = z.infer<typeof stepSchema>;
+
+const level = z.enum(['read', 'write', 'none']);
+type Level = z.infer<typeof level>;
+const permissionsSchema = z.union([z.enum(['read-all', 'write-all']), z.record(z.string(), level)]);
+type Permissions = z.infer<typeof permissionsSchema>;
+
+const jobSchema = z.looseObject({
+  if: scalar.optional(),
+  permissions: permissionsSchema.optional(),
+  concurrency: z.union([scalar, z.looseObject({ group: scalar, 'cancel-in-progress': scalar.optional() })]).optional(),
+  steps: z.array(stepSchema).min(1),
+});
+type Job = z.infer<typeof jobSchema>;
+
+const workflowSchema = z.looseObject({
+  on: z.looseObject({
+    issue_comment: z.looseObject({ types: z.array(scalar).optional() }).nullable().optional(),
+    schedule: z.array(z.object({ cron: scalar })).optional(),
+    workflow_dispatch: z.looseObject({ inputs: z.record(z.string(), z.unknown()).optional() }).nullable().optional(),
+  }),
+  permissions: permissionsSchema.optional(),
+  jobs: z.record(z.string(), jobSchema),
+});
+type Workflow = z.infer<typeof workflowSchema>;
+
+/** The part of a job the App-token example replaces; anything else in it would need a rule here. */
+const jobFragmentSchema = z.strictObject({ permissions: permissionsSchema, steps: z.array(stepSchema).min(1) });
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Any `uses:` of plangate itself, whatever owner or ref the user fills in. */
+const isPlangate = (step: Step): boolean => /^[^/\s]+\/plangate@\S+$/.test(step.uses ?? '');
+const isCheckout = (step: Step): boolean => /^actions\/checkout@/.test(step.uses ?? '');
+const isAppToken = (step: Step): boolean => /^actions\/create-github-app-token@/.test(step.uses ?? '');
+
+const where = (block: ReadmeBlock): string => `README.md line ${block.line} (${block.h2}${block.h3 ? ` / ${block.h3}` : ''})`;
+
+/** Every yaml block that is a workflow, a job fragment or a list of steps, with its steps. */
+function workflowBlocks(): Array<{ block: ReadmeBlock; kind: 'workflow' | 'job' | 'steps'; steps: Step[] }> {
+  const found: Array<{ block: ReadmeBlock; kind: 'workflow' | 'job' | 'steps'; steps: Step[] }> = [];
+  for (const block of blocks) {
+    const data = parseBlock(block);
+    if (isRecord(data) && 'jobs' in data) {
+      const workflow = workflowSchema.parse(data);
+      found.push({ block, kind: 'workflow', steps: Object.values(workflow.jobs).flatMap((job) => job.steps) });
+    } else if (isRecord(data) && 'steps' in data) {
+      found.push({ block, kind: 'job', steps: jobFragmentSchema.parse(data).steps });
+    } else if (Array.isArray(data) && data.every((item) => isRecord(item) && ('uses' in item || 'run' in item))) {
+      found.push({ block, kind: 'steps', steps: z.array(stepSchema).parse(data) });
+    }
+  }
+  return found;
+}
+
+function theOne<T>(items: T[], what: string): T {
+  if (items.length !== 1) throw new Error(`README.md should hold exactly one ${what}; found ${items.length}`);
+  return items[0] as T;
+}
+
+/** The workflow of Usage step 3. */
+function quickstartWorkflow(): { block: ReadmeBlock; workflow: Workflow } {
+  const found = workflowBlocks().filter((w) => w.kind === 'workflow' && w.block.h2 === 'Usage');
+  const { block } = theOne(found, 'complete workflow under "Usage"');
+  return { block, workflow: workflowSchema.parse(parseBlock(block)) };
+}
+
+/** The Troubleshooting job fragment that mints an App token. */
+function appTokenFragment(): { block: ReadmeBlock; fragment: z.infer<typeof jobFragmentSchema> } {
+  const found = workflowBlocks().filter((w) => w.kind === 'job' && w.steps.some(isAppToken));
+  const { block } = theOne(found, 'job fragment with actions/create-github-app-token');
+  expect(block.h2).toBe('Troubleshooting');
+  return { block, fragment: jobFragmentSchema.parse(parseBlock(block)) };
+}
+
+function onlyJob(workflow: Workflow): [string, Job] {
+  return theOne(Object.entries(workflow.jobs), 'job in the quickstart workflow');
+}
+
+/** The quickstart with the job's permissions and steps replaced by the App-token fragment, as its prose says. */
+function appTokenWorkflow(): Workflow {
+  const { workflow } = quickstartWorkflow();
+  const [jobId, job] = onlyJob(workflow);
+  const { fragment } = appTokenFragment();
+  return { ...workflow, jobs: { [jobId]: { ...job, permissions: fragment.permissions, steps: fragment.steps } } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// action.yml: the inputs a step may pass.
+
+const manifestSchema = z.looseObject({
+  inputs: z.record(z.string(), z.looseObject({ required: z.union([z.boolean(), z.string()]).optional(), default: scalar.optional() })),
+});
+const manifest = manifestSchema.parse(parseYaml(readFileSync(path.join(root, 'action.yml'), 'utf8')));
+const declaredInputs = Object.keys(manifest.inputs);
+const requiredInputs = Object.entries(manifest.inputs)
+  .filter(([, spec]) => spec.required === true || spec.required === 'true')
+  .map(([name]) => name);
+
+// ---------------------------------------------------------------------------------------------
+// What the action's code needs from its token, read from src/ rather than restated here.
+
+type Area = 'actions' | 'contents' | 'issues' | 'pull-requests' | 'metadata';
+/**
+ * The permission GitHub's "Permissions required for GitHub Apps" table names for each Octokit call
+ * plangate makes. A call missing here fails the test, so a new call is classified, not overlooked.
+ */
+const CALL_PERMISSIONS: Readonly<Record<string, readonly [Area, 'read' | 'write']>> = {
+  'actions.getWorkflowRun': ['actions', 'read'],
+  'git.createRef': ['contents', 'write'],
+  'issues.addLabels': ['issues', 'write'],
+  'issues.create': ['issues', 'write'],
+  'issues.createComment': ['issues', 'write'],
+  'issues.get': ['issues', 'read'],
+  'issues.getComment': ['issues', 'read'],
+  'issues.listForRepo': ['issues', 'read'],
+  'issues.updateComment': ['issues', 'write'],
+  'pulls.create': ['pull-requests', 'write'],
+  'pulls.get': ['pull-requests', 'read'],
+  'pulls.list': ['pull-requests', 'read'],
+  'pulls.requestReviewers': ['pull-requests', 'write'],
+  'pulls.update': ['pull-requests', 'write'],
+  'reactions.createForIssueComment': ['issues', 'write'],
+  'repos.get': ['metadata', 'read'],
+  'repos.getCollaboratorPermissionLevel': ['metadata', 'read'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+type Grant = Partial<Record<string, 'read' | 'write'>>;
+
+function raise(grant: Grant, area: string, wanted: 'read' | 'write'): void {
+  if (grant[area] !== 'write') grant[area] = wanted;
+}
+
+/** The least permissions plangate's own code needs (metadata: read comes with every token). */
+function neededPermissions(): { grant: Grant; calls: string[] } {
+  const grant: Grant = {};
+  const calls = new Set<string>();
+  for (const file of sourceFiles(path.join(root, 'src'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\.rest\.([a-z]+)\.([A-Za-z]+)\b/g)) calls.add(`${match[1]}.${match[2]}`);
+    if (/\boctokit\.request\(/.test(text)) throw new Error(`${file} calls octokit.request: classify its permission in this test`);
+    // GraphQL reads the thread: issue or pull request, comments and their editors.
+    if (/\.graphql\(/.test(text)) {
+      raise(grant, 'issues', 'read');
+      raise(grant, 'pull-requests', 'read');
+    }
+    // Pushing the work branch and the lock ref goes over git with the same token.
+    if (/\[\s*'push'/.test(text)) raise(grant, 'contents', 'write');
+  }
+  for (const call of calls) {
+    const permission = CALL_PERMISSIONS[call];
+    if (!permission) throw new Error(`plangate calls octokit.rest.${call}: add the permission it needs to CALL_PERMISSIONS`);
+    raise(grant, permission[0], permission[1]);
+  }
+  delete grant.metadata;
+  return { grant, calls: [...calls].sort() };
+}
+
+/** A `permissions:` value as a grant; `none` grants nothing. */
+function grantOf(permissions: Permissions | undefined): Grant {
+  // No block: the README leaves the repository's default token permission read-only.
+  if (permissions === undefined) return { contents: 'read' };
+  if (permissions === 'read-all' || permissions === 'write-all') {
+    const all = permissions === 'read-all' ? 'read' : 'write';
+    return Object.fromEntries(['actions', 'contents', 'issues', 'pull-requests', 'checks', 'statuses', 'packages'].map((a) => [a, all]));
+  }
+  return Object.fromEntries(Object.entries(permissions).filter((entry): entry is [string, 'read' | 'write'] => entry[1] !== 'none'));
+}
+
+/**
+ * The App's permissions as Troubleshooting step 1 lists them ("… Contents, Issues and Pull requests:
+ * read and write, and Actions: read."). Rewording that sentence breaks this parse on purpose.
+ */
+function appPermissionsFromReadme(): Grant {
+  const sentence = /repository permissions ([^.]+)\./.exec(prose.replace(/\s+/g, ' '));
+  if (!sentence?.[1]) throw new Error('README.md Troubleshooting no longer lists the App\'s "repository permissions …"');
+  const grant: Grant = {};
+  for (const group of sentence[1].split(/,\s*and\s+/)) {
+    const [names, access] = group.split(':').map((s) => s.trim());
+    const granted = access === 'read and write' ? 'write' : access === 'read' ? 'read' : undefined;
+    if (!names || !granted) throw new Error(`cannot read the App permission group "${group}"`);
+    for (const name of names.split(/,\s*|\s+and\s+/)) grant[name.trim().toLowerCase().replace(/\s+/g, '-')] = granted;
+  }
+  return grant;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner's side: expressions in `with:`, the token a step gets, the inputs it passes.
+
+/** Fake values the runner would resolve; `appSlug` is what the App-token step reports as its slug. */
+interface Fakes {
+  appSlug: string;
+}
+
+/** The secret Usage step 1 tells the user to create, named there as "named `X`". */
+function apiKeySecretName(): string {
+  const name = /repository secret,\s+named `([A-Z0-9_]+)`/.exec(prose)?.[1];
+  if (!name) throw new Error('README.md Usage step 1 no longer names the API key secret');
+  return name;
+}
+
+/**
+ * The runner's `${{ }}` values for step `index`: only bare context paths the README's blocks use.
+ * The API key secret Usage names is the scripted model's key, and the App token is the emulator's
+ * token, so a block that wires the wrong one fails against the real action.
+ */
+function stepResolver(steps: readonly Step[], index: number, fakes: Fakes): ResolvePath {
+  return (segments) => {
+    const [root, a, b, c, ...more] = segments;
+    if (root === 'github' && a === 'token' && b === undefined) return token;
+    if (root === 'secrets' && a !== undefined && b === undefined) return a === apiKeySecretName() ? apiKey : `fake-secret-${a}`;
+    if (root === 'vars' && a !== undefined && b === undefined) return `fake-var-${a}`;
+    if (root === 'steps' && a !== undefined && b === 'outputs' && c !== undefined && more.length === 0) {
+      const producer = steps.slice(0, index).find((step) => step.id === a);
+      if (!producer) throw new Error(`steps.${a} is not a step before step ${index + 1}`);
+      if (!isAppToken(producer)) throw new Error(`outputs of ${producer.uses ?? 'a run step'} are not modelled`);
+      const outputs: Record<string, string> = { token, 'app-slug': fakes.appSlug };
+      const value = outputs[c];
+      if (value === undefined) throw new Error(`actions/create-github-app-token has no output "${c}" modelled`);
+      return value;
+    }
+    throw new UnsupportedExpressionError(`\${{ ${segments.join('.')} }} is not a value this test can fake`);
+  };
+}
+
+/** Resolves a `with:`/`env:` value; only bare paths may sit inside `${{ }}` there. */
+function resolveValue(text: string, resolve: ResolvePath): string {
+  for (const part of splitTemplate(text)) {
+    if ('expression' in part && parseExpression(part.expression).kind !== 'path') {
+      throw new UnsupportedExpressionError(`only plain context values are modelled in with:/env:, not: ${part.expression}`);
+    }
+  }
+  return interpolate(text, resolve);
+}
+
+/** The step's `with:` as the runner hands it over: INPUT_<NAME> per given input, expressions resolved. */
+function runnerInputs(steps: readonly Step[], index: number, fakes: Fakes): Record<string, string> {
+  const step = steps[index];
+  if (!step) throw new Error(`no step ${index}`);
+  const resolve = stepResolver(steps, index, fakes);
+  return Object.fromEntries(Object.entries(step.with ?? {}).map(([name, value]) => [name, resolveValue(value, resolve)]));
+}
+
+/** The only ${{ }} of a value, as a path, e.g. ['steps', 'app-token', 'outputs', 'token']. */
+function soleReference(text: string): string[] {
+  const parts = splitTemplate(text.trim());
+  const only = parts[0];
+  if (parts.length !== 1 || !only || !('expression' in only)) throw new Error(`expected exactly one \${{ }} in: ${text}`);
+  const node = parseExpression(only.expression);
+  if (node.kind !== 'path') throw new Error(`expected a plain context value in: ${text}`);
+  return node.segments;
+}
+
+/** What the plangate step's token may do: the job's GITHUB_TOKEN permissions, or the App's. */
+function tokenGrant(workflow: Workflow, job: Job, plangate: Step): Grant {
+  const given = plangate.with?.['github-token'] ?? manifest.inputs['github-token']?.default ?? '';
+  const reference = soleReference(given);
+  if (reference.join('.') === 'github.token') return grantOf(job.permissions ?? workflow.permissions);
+  const [root, id, outputs, name] = reference;
+  const producer = job.steps.find((step) => step.id === id);
+  if (root === 'steps' && outputs === 'outputs' && name === 'token' && producer && isAppToken(producer)) return appPermissionsFromReadme();
+  throw new Error(`github-token ${given} comes from nowhere this test models`);
+}
+
+function plangateIndex(job: Job): number {
+  const indexes = job.steps.flatMap((step, index) => (isPlangate(step) ? [index] : []));
+  return theOne(indexes, 'plangate step per job');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events, and the github context the job's expressions see.
+
+interface WorkflowEvent {
+  name: string;
+  payload: unknown;
+}
+
+function githubContext(event: WorkflowEvent, runId: string): Record<string, unknown> {
+  return { event_name: event.name, event: event.payload, run_id: runId, repository: `${owner}/${repo}`, token };
+}
+
+/** Whether the job starts for this event (no `if:` means always). */
+function jobRuns(job: Job, event: WorkflowEvent, runId = '9001'): boolean {
+  return job.if === undefined ? true : evaluateCondition(job.if, contextResolver({ github: githubContext(event, runId) }));
+}
+
+function concurrencyGroup(job: Job, event: WorkflowEvent, runId: string): string {
+  const group = typeof job.concurrency === 'string' ? job.concurrency : job.concurrency?.group;
+  if (group === undefined) throw new Error('the job has no concurrency group');
+  return interpolate(group, contextResolver({ github: githubContext(event, runId) }));
+}
+
+/** The issue_comment event for a comment GitHub already stores. */
+function eventFor(w: World, issue: number, comment: ReturnType<World['gh']['addComment']>): WorkflowEvent {
+  const issueData = w.gh.issue(issue);
+  if (!issueData) throw new Error(`no issue ${issue}`);
+  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment }) };
+}
+
+/** A new comment by `login`, as a user posts it, and the event it fires. */
+function commentOn(w: World, issue: number, login: string, body: string): WorkflowEvent {
+  return eventFor(w, issue, w.gh.addComment(issue, { login, body }));
+}
+
+/** An event for a comment that is never stored: for `if:` and group evaluation only. */
+function sketchComment(body: string, login = 'mona', issue = 7): WorkflowEvent {
+  return {
+    name: 'issue_comment',
+    payload: issueCommentPayload({ owner, repo, issue: { number: issue, title: 'Say goodbye', login: 'mona' }, comment: { id: 4242, body, login } }),
+  };
+}
+
+const scheduleEvent = (cron: string): WorkflowEvent => ({ name: 'schedule', payload: schedulePayload({ owner, repo, cron }) });
+const dispatchEvent = (inputs: Record<string, unknown>): WorkflowEvent => ({
+  name: 'workflow_dispatch',
+  payload: workflowDispatchPayload({ owner, repo, sender: 'mona', inputs }),
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const COMMANDS = ['/plan Add a farewell function', '/approve', '/approve 1a2b3c4d', '/revise smaller steps', '/answer yes', '/status', '/cancel', '/help'];
+const NOT_COMMANDS = ['Thanks, looks good!', 'Could someone /plan this?', '', '> /plan quoted from above'];
+
+describe('README workflow blocks, read statically', () => {
+  it('holds the quickstart workflow and the App-token fragment, and every plangate step passes only declared inputs', () => {
+    const all = workflowBlocks();
+    quickstartWorkflow();
+    appTokenFragment();
+    const plangateSteps = all.flatMap(({ block, steps }) =>
+      steps.flatMap((step, index) => (isPlangate(step) ? [{ block, steps, index, step }] : [])),
+    );
+    // Quickstart, App token and the MCP env example at least.
+    expect(plangateSteps.length).toBeGreaterThanOrEqual(3);
+    for (const { block, steps, index, step } of plangateSteps) {
+      const given = Object.keys(step.with ?? {});
+      expect(given.filter((name) => !declaredInputs.includes(name)), `undeclared inputs at ${where(block)}`).toEqual([]);
+      expect(requiredInputs.filter((name) => !given.includes(name)), `missing required inputs at ${where(block)}`).toEqual([]);
+      // Every value is something a runner can resolve, with no expression this test does not model.
+      const resolve = stepResolver(steps, index, { appSlug: 'plangate-helper' });
+      for (const value of [...Object.values(step.with ?? {}), ...Object.values(step.env ?? {})]) {
+        expect(() => resolveValue(value, resolve), `${value} at ${where(block)}`).not.toThrow();
+      }
+    }
+  });
+
+  it('asks for exactly the token permissions plangate code needs', () => {
+    const { grant: needed, calls } = neededPermissions();
+    // Sanity of the derivation against the README's own list: push, comment, open pull requests, read runs for the lock.
+    expect(needed).toMatchObject({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'read' });
+    expect(calls).toContain('actions.getWorkflowRun');
+
+    const { workflow } = quickstartWorkflow();
+    const [, job] = onlyJob(workflow);
+    expect(tokenGrant(workflow, job, job.steps[plangateIndex(job)] as Step)).toEqual(needed);
+
+    // The App-token route: the GITHUB_TOKEN is left read-only, the App's permissions carry the run.
+    const app = appTokenWorkflow();
+    const [, appJob] = onlyJob(app);
+    expect(Object.values(grantOf(appJob.permissions))).not.toContain('write');
+    expect(tokenGrant(app, appJob, appJob.steps[plangateIndex(appJob)] as Step)).toEqual(needed);
+  });
+
+  it('triggers on new comments and the maintenance events plangate handles, and on nothing it ignores', () => {
+    const { workflow } = quickstartWorkflow();
+    const events = Object.keys(workflow.on);
+    expect(events).toContain('issue_comment');
+    expect(workflow.on.issue_comment?.types).toEqual(['created']);
+    for (const event of events) expect(eventIgnoreReason(event), event).toBeUndefined();
+    // The prose promises scheduled and dispatched maintenance with this workflow.
+    expect(prose).toMatch(/\*\*`schedule`\*\* and \*\*`workflow_dispatch`\*\* run the maintenance tasks/);
+    expect(workflow.on.workflow_dispatch).toBeDefined();
+
+    // Every cron of the config file example fires: a task's cron must equal a workflow cron exactly.
+    const crons = (workflow.on.schedule ?? []).map((s) => s.cron);
+    const configTasks = blocks
+      .filter((b) => b.h2 === 'Scheduled maintenance')
+      .map((b) => parseYaml(b.text) as unknown)
+      .flatMap((data) => (isRecord(data) && Array.isArray(data.tasks) ? (data.tasks as unknown[]) : []))
+      .map((task) => z.looseObject({ name: scalar, cron: scalar.optional() }).parse(task));
+    expect(configTasks.length).toBeGreaterThan(0);
+    for (const task of configTasks) if (task.cron !== undefined) expect(crons, `task ${task.name}`).toContain(task.cron);
+
+    // Each workflow_dispatch input the README declares is one plangate reads from the event.
+    const dispatchInputs = Object.keys(workflow.on.workflow_dispatch?.inputs ?? {});
+    expect(dispatchInputs.length).toBeGreaterThan(0);
+    for (const name of dispatchInputs) {
+      const command = commandFromMaintenanceEvent('workflow_dispatch', dispatchEvent({ [name]: 'deps' }).payload);
+      expect(command.kind === 'maintain' && command.trigger.type === 'dispatch' ? command.trigger : undefined, name).toHaveProperty(name, 'deps');
+    }
+  });
+
+  it('checks the repository out, with history and without stored credentials, before plangate runs', () => {
+    for (const workflow of [quickstartWorkflow().workflow, appTokenWorkflow()]) {
+      const [, job] = onlyJob(workflow);
+      const plangate = plangateIndex(job);
+      const checkout = job.steps.findIndex(isCheckout);
+      expect(checkout).toBeGreaterThanOrEqual(0);
+      expect(checkout).toBeLessThan(plangate);
+      expect(job.steps[checkout]?.with).toMatchObject({ 'fetch-depth': '0', 'persist-credentials': 'false' });
+    }
+    // The App token is minted before anything uses it, and hands the checkout and plangate the same token.
+    const [, appJob] = onlyJob(appTokenWorkflow());
+    const minted = appJob.steps.findIndex(isAppToken);
+    expect(minted).toBe(0);
+    const tokenOf = (step: Step | undefined, input: string) => soleReference(step?.with?.[input] ?? '').join('.');
+    const id = appJob.steps[minted]?.id ?? '';
+    expect(tokenOf(appJob.steps.find(isCheckout), 'token')).toBe(`steps.${id}.outputs.token`);
+    expect(tokenOf(appJob.steps[plangateIndex(appJob)], 'github-token')).toBe(`steps.${id}.outputs.token`);
+    // plangate believes records only by `bot-login`, so it must name the App's account.
+    const inputs = runnerInputs(appJob.steps, plangateIndex(appJob), { appSlug: 'plangate-helper' });
+    expect(inputs['bot-login']).toBe('plangate-helper[bot]');
+  });
+
+  it('names in its prose every secret and variable its workflows read', () => {
+    for (const workflow of [quickstartWorkflow().workflow, appTokenWorkflow()]) {
+      const [, job] = onlyJob(workflow);
+      const values = job.steps.flatMap((step) => [...Object.values(step.with ?? {}), ...Object.values(step.env ?? {})]);
+      const names = values.flatMap((value) => [...value.matchAll(/\$\{\{\s*(?:secrets|vars)\.([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1] ?? ''));
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) expect(prose, `README never tells the user to create ${name}`).toContain(`\`${name}\``);
+    }
+    const [, job] = onlyJob(quickstartWorkflow().workflow);
+    expect(job.steps[plangateIndex(job)]?.with?.['api-key']).toBe(`\${{ secrets.${apiKeySecretName()} }}`);
+  });
+});
+
+describe("the quickstart job's if: and concurrency", () => {
+  const { workflow } = quickstartWorkflow();
+  const [, job] = onlyJob(workflow);
+
+  it('starts the job for every command, schedules and dispatches, and never for an ordinary comment', () => {
+    for (const body of COMMANDS) expect(jobRuns(job, sketchComment(body)), body).toBe(true);
+    for (const body of NOT_COMMANDS) expect(jobRuns(job, sketchComment(body)), JSON.stringify(body)).toBe(false);
+    expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]'))).toBe(false);
+    for (const s of workflow.on.schedule ?? []) expect(jobRuns(job, scheduleEvent(s.cron))).toBe(true);
+    expect(jobRuns(job, dispatchEvent({ task: 'deps' }))).toBe(true);
+  });
+
+  it('queues plan-changing commands per issue and gives the others a group of their own, never cancelling', () => {
+    const run = '9001';
+    const perIssue = ['/plan Add a farewell function', '/approve', '/approve 1a2b3c4d', '/revise smaller steps', '/answer yes'];
+    for (const body of perIssue) expect(concurrencyGroup(job, sketchComment(body, 'mona', 7), run), body).toBe('plangate-7');
+    expect(concurrencyGroup(job, sketchComment('/plan other', 'mona', 8), run)).toBe('plangate-8');
+    for (const body of ['/status', '/cancel', '/help']) expect(concurrencyGroup(job, sketchComment(body), run), body).toBe(`plangate-${run}`);
+    expect(concurrencyGroup(job, scheduleEvent('0 6 * * 1'), run)).toBe(`plangate-${run}`);
+    expect(concurrencyGroup(job, dispatchEvent({ task: 'deps' }), run)).toBe(`plangate-${run}`);
+    expect(typeof job.concurrency === 'object' ? job.concurrency['cancel-in-progress'] : undefined).toBe('false');
+  });
+});
+
+describe('the expression evaluator', () => {
+  const resolve = contextResolver({ github: githubContext(sketchComment('/Plan it'), '5') });
+
+  it('follows GitHub semantics for the forms it models', () => {
+    expect(evaluateCondition("startsWith(github.event.comment.body, '/plan')", resolve)).toBe(true);
+    expect(evaluateCondition("${{ contains(github.event.comment.body, 'IT') && !(github.event_name != 'ISSUE_COMMENT') }}", resolve)).toBe(true);
+    expect(evaluateCondition("github.event.no.such.path == ''", resolve)).toBe(true);
+    expect(interpolate("x-${{ github.event.missing || github.run_id }}-${{ 'a' && github.event.issue.number }}", resolve)).toBe('x-5-7');
+  });
+
+  it('fails loudly on every form it does not model', () => {
+    const unsupported = [
+      "github.event.comment.body[0] == '/'",
+      "format('{0}', github.event_name)",
+      'github.event.issue.number > 1',
+      'github.event.issue.number == 7',
+      'true',
+      'github.event_name == "issue_comment"',
+      "secrets.TOKEN != ''",
+      "startsWith(github.event.comment.body, '/') ||",
+      'github.event.*.body',
+      "always() && startsWith(github.event.comment.body, '/')",
+      "on ${{ github.event_name }}",
+    ];
+    for (const expression of unsupported) expect(() => evaluateCondition(expression, resolve), expression).toThrow(UnsupportedExpressionError);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Following the README end to end: the plangate step's inputs, its token's permissions, /plan, /approve.
+
+const plan = {
+  steps: [{ title: 'Add a farewell function', detail: 'Export farewell(name) from src/greet.js.', files: ['src/greet.js'], verify: 'npm test' }],
+};
+const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
+const script = () => ({
+  planner: [
+    toolCall('read_file', { path: 'src/greet.js' }),
+    toolCall('update_context', { plan, directive: 'Append farewell(name) to src/greet.js; it returns "Goodbye " + name.' }),
+    toolCall('update_context', { summary: 'Added farewell(name) next to greet.' }),
+  ],
+  executor: [
+    toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
+    toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'done' }),
+  ],
+});
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** A workflow's job set up as the runner would run it, in a world whose token may do what the workflow grants. */
+interface Followed {
+  w: World;
+  job: Job;
+  inputs: Record<string, string>;
+  botLogin: string;
+  issue: number;
+}
+
+async function setUp(workflow: Workflow, fakes: Fakes): Promise<Followed> {
+  const [, job] = onlyJob(workflow);
+  const index = plangateIndex(job);
+  // The harness hands every run the scripted model's key; a workflow must pass it itself, as on GitHub.
+  const inputs: Record<string, string> = { 'api-key': manifest.inputs['api-key']?.default ?? '', ...runnerInputs(job.steps, index, fakes) };
+  const botLogin = inputs['bot-login'] ?? manifest.inputs['bot-login']?.default ?? '';
+  const w = await createWorld(script());
+  world = w;
+  const grant = tokenGrant(workflow, job, job.steps[index] as Step);
+  const areas: PermissionArea[] = ['contents', 'issues', 'pull-requests'];
+  for (const area of areas) if (grant[area] !== 'write') w.gh.denyPermission(area);
+  // A maintainer with write access, the least that trigger-permission and approve-permission ask by default.
+  w.gh.setPermission('mona', 'write');
+  const issue = w.gh.addIssue({ title: 'Say goodbye', body: 'We greet but never say goodbye.', login: 'mona' }).number;
+  return { w, job, inputs, botLogin, issue };
+}
+
+const botComments = (f: Followed) => f.w.gh.comments(f.issue).filter((c) => c.user?.login === f.botLogin);
+
+/** Runs the job for a new comment by mona: its `if:` must start it; a fresh checkout precedes the plangate step. */
+async function runComment(f: Followed, body: string) {
+  const event = commentOn(f.w, f.issue, 'mona', body);
+  expect(jobRuns(f.job, event), body).toBe(true);
+  f.w.freshCheckout();
+  return { event, run: await f.w.runAction(event, f.inputs) };
+}
+
+/** /plan: a plan comment by bot-login, with its checks and the id to approve. */
+async function planned(f: Followed): Promise<{ planId: string; event: WorkflowEvent }> {
+  const { event, run } = await runComment(f, '/plan Add a farewell function\nKeep greet as it is.');
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(run.outputs.outcome, run.stdout).toBe('planned');
+  const planId = run.outputs['plan-id'] ?? '';
+  expect(planId).toMatch(/^[0-9a-f]{8}$/);
+  const planComment = botComments(f)[0];
+  expect(planComment?.body).toContain(`/approve ${planId}`);
+  // allowed-commands, a block scalar in the workflow, reached plangate line by line (or was left out).
+  const allowsNpmTest = (f.inputs['allowed-commands'] ?? '').split('\n').includes('npm test');
+  expect(planComment?.body).toContain(allowsNpmTest ? 'every verify command is allowed' : 'Checks passed** with 1 warning');
+
+  // plangate's own comments fire issue_comment too (with an App token they start workflows): none
+  // may start a job that does anything.
+  for (const own of botComments(f)) {
+    const ownEvent = eventFor(f.w, f.issue, own);
+    if (jobRuns(f.job, ownEvent)) expect((await f.w.runAction(ownEvent, f.inputs)).outputs.outcome).toBe('ignored');
+  }
+  return { planId, event };
+}
+
+/** /approve <id>: the executor's change on the work branch and a pull request by bot-login. */
+async function approvedWithPull(f: Followed, planId: string, planEvent: WorkflowEvent): Promise<void> {
+  const { event, run } = await runComment(f, `/approve ${planId}`);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  // Queued behind the /plan run on the same issue, never beside it.
+  expect(concurrencyGroup(f.job, event, '2')).toBe(concurrencyGroup(f.job, planEvent, '1'));
+  expect(run.outputs, run.stdout).toMatchObject({ outcome: 'done', 'plan-id': planId, branch: `plangate/${f.issue}-${planId}` });
+  const [pull] = f.w.gh.pulls();
+  expect(pull?.head.ref).toBe(`plangate/${f.issue}-${planId}`);
+  expect(pull?.base.ref).toBe('main');
+  expect(pull?.user?.login).toBe(f.botLogin);
+  expect(run.outputs['pr-number']).toBe(String(pull?.number));
+  expect(git(f.w.origin, 'show', `refs/heads/plangate/${f.issue}-${planId}:src/greet.js`)).toContain("return 'Goodbye ' + name;");
+  expect(f.w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+}
+
+describe('following the README end to end', () => {
+  it('the quickstart workflow plans on /plan, opens a pull request on /approve and ignores other bots', async () => {
+    const f = await setUp(quickstartWorkflow().workflow, { appSlug: 'unused' });
+    const { planId, event } = await planned(f);
+    await approvedWithPull(f, planId, event);
+
+    // Another bot's command passes the if: (it starts with "/"); plangate then ignores it and calls no model.
+    const requests = f.w.model.requests.length;
+    const botCommand = commentOn(f.w, f.issue, 'dependabot[bot]', '/plan bump everything');
+    expect(jobRuns(f.job, botCommand)).toBe(true);
+    const ignored = await f.w.runAction(botCommand, f.inputs);
+    expect(ignored.outputs.outcome).toBe('ignored');
+    expect(f.w.model.requests.length).toBe(requests);
+  });
+
+  it('the App-token variant from Troubleshooting does the same with the App token', async () => {
+    // The emulator acts as github-actions[bot] for its one token, so the App here is that account;
+    // the static test above proves bot-login follows any other slug.
+    const f = await setUp(appTokenWorkflow(), { appSlug: 'github-actions' });
+    const { planId, event } = await planned(f);
+    await approvedWithPull(f, planId, event);
+  });
+
+  it('gives the permission check teeth: without pull-requests: write the approval opens no pull request', async () => {
+    const { workflow } = quickstartWorkflow();
+    const [jobId, job] = onlyJob(workflow);
+    const permissions = { ...(job.permissions as Record<string, Level>), 'pull-requests': 'read' as const };
+    const f = await setUp({ ...workflow, jobs: { [jobId]: { ...job, permissions } } }, { appSlug: 'unused' });
+    const { planId } = await planned(f);
+    const { run } = await runComment(f, `/approve ${planId}`);
+    expect(run.outputs.outcome).not.toBe('done');
+    expect(f.w.gh.pulls()).toEqual([]);
+    expect(botComments(f).map((c) => c.body ?? '').join('\n')).toContain('add `pull-requests: write`');
+  });
+});
