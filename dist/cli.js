@@ -4,6 +4,7 @@ import {
   commitAll,
   commitTrailers,
   createBudget,
+  createCapabilityHub,
   createChatClient,
   createGit,
   defaultPolicy,
@@ -13,11 +14,14 @@ import {
   external_exports,
   formatCost,
   hashContext,
+  httpUrlSchema,
   initialSnapshot,
+  mcpSecretValues,
   plannerExecutorMachine,
   readRepoConfig,
   readRepositoryInstructions,
   redact,
+  resolveMcpServers,
   runPolicySchema,
   snapshotSchema,
   startBranch,
@@ -26,7 +30,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-XU4PSY64.js";
+} from "./chunks/chunk-EEN7EWGE.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts
@@ -99,7 +103,9 @@ var environment = `Environment:
   PLANGATE_BASE_URL         Base URL of the OpenAI-compatible endpoint (default
                             https://api.openai.com/v1); --base-url wins over it.
   PLANGATE_PLANNER_MODEL    Planner model when no --planner-model or --model is given.
-  PLANGATE_EXECUTOR_MODEL   Executor model when no --executor-model or --model is given.`;
+  PLANGATE_EXECUTOR_MODEL   Executor model when no --executor-model or --model is given.
+  Variables an MCP server names in .github/plangate.yml (env:) are passed to that server only,
+  from this environment; their values are never printed.`;
 var modelOptions = `  --base-url <url>          OpenAI-compatible endpoint, e.g. https://api.deepseek.com/v1 or
                             http://localhost:11434/v1 (Ollama).
   --model <name>            Model for both roles.
@@ -122,8 +128,11 @@ Usage:
 
 plangate works in the git repository of the current directory against any OpenAI-compatible
 Chat Completions endpoint (OpenAI, DeepSeek, a local Ollama or vLLM). It never pushes and never
-touches a branch it did not create. Prices for the cost report are read from
-.github/plangate.yml (prices:) as the action does.
+touches a branch it did not create. It reads .github/plangate.yml as the action does: prices:
+for the cost report, and mcp-servers: for the MCP servers the agents may use (the planner only
+their read-only tools). The servers start when an agent is first summoned and stop when the
+command ends; one that does not start is named on stderr in one line and the command goes on
+without it.
 
 ${environment}
 
@@ -339,7 +348,6 @@ var localDefaults = {
   maxWriteBytes: 1024 * 1024,
   configFile: ".github/plangate.yml"
 };
-var httpUrl = external_exports.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 var modelName = external_exports.string().trim().min(1, "must not be empty");
 var iterations = external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(1).max(100));
 var usd = external_exports.string().trim().regex(/^\d+(\.\d+)?$/, "must be a positive number").transform(Number).pipe(external_exports.number().positive("must be greater than 0"));
@@ -364,7 +372,7 @@ function readLocalSettings(flags, env, command) {
   const model = flag(modelName, flags.model, "model");
   const planner = flag(modelName, flags.plannerModel, "planner-model") ?? model ?? variable(modelName, "PLANGATE_PLANNER_MODEL") ?? localDefaults.plannerModel;
   const executor = flag(modelName, flags.executorModel, "executor-model") ?? model ?? variable(modelName, "PLANGATE_EXECUTOR_MODEL") ?? localDefaults.executorModel;
-  const baseURL = flag(httpUrl, flags.baseUrl, "base-url") ?? variable(httpUrl, "PLANGATE_BASE_URL") ?? localDefaults.baseUrl;
+  const baseURL = flag(httpUrlSchema, flags.baseUrl, "base-url") ?? variable(httpUrlSchema, "PLANGATE_BASE_URL") ?? localDefaults.baseUrl;
   const protectedPaths = patterns(flags.protectedPaths);
   const settings = {
     allowedCommands: patterns(flags.allowedCommands),
@@ -388,9 +396,9 @@ function requireApiKey(settings) {
     throw new CliError("PLANGATE_API_KEY is not set: export it with your endpoint's API key (any non-empty value for a local server without keys, such as Ollama).");
   }
 }
-function readLocalPrices(root) {
+function readLocalConfig(root) {
   try {
-    return withOverrides(readRepoConfig(root, localDefaults.configFile).prices ?? {});
+    return readRepoConfig(root, localDefaults.configFile);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
   }
@@ -472,7 +480,7 @@ function loadPlan(gitDir, planId) {
 // src/cli/local-team.ts
 async function startLocalTeam(setup, definition, snapshot, baseSha, spent) {
   const instructions = await readRepositoryInstructions(setup.repo.git, baseSha);
-  return startTeam({
+  const team = startTeam({
     definition,
     snapshot,
     ...spent ? { spent } : {},
@@ -485,8 +493,16 @@ async function startLocalTeam(setup, definition, snapshot, baseSha, spent) {
     secrets: setup.secrets,
     prices: setup.prices,
     maxWriteBytes: localDefaults.maxWriteBytes,
-    instructions
+    instructions,
+    capabilities: setup.capabilities
   });
+  return {
+    ...team,
+    drive: async (options) => {
+      await setup.capabilities.start();
+      return team.drive(options);
+    }
+  };
 }
 
 // src/cli/local-planning.ts
@@ -526,17 +542,33 @@ function proposedPlan(request, machine, snapshot, usage = emptyUsage()) {
 }
 
 // src/cli/local-session.ts
+async function withSession(settings, context, doing, use) {
+  const session = await openSession(settings, context, doing);
+  try {
+    return await use(session);
+  } finally {
+    await session.capabilities.close();
+  }
+}
 async function openSession(settings, context, doing) {
   requireApiKey(settings);
   const repo = await openLocalRepo(context.cwd);
   await requireCleanTree(repo.git, doing);
   const identity = await gitIdentity(repo.git);
+  const config = readLocalConfig(repo.root);
+  const apiKeys = [settings.planner.apiKey, settings.executor.apiKey];
+  const servers = resolveMcpServers(config["mcp-servers"], context.env, apiKeys, "the environment you run plangate in");
+  const serverValues = mcpSecretValues(servers);
+  context.terminal.conceal(serverValues);
+  const secrets = [...apiKeys, ...serverValues];
   return {
     settings,
     repo,
-    prices: readLocalPrices(repo.root),
+    prices: withOverrides(config.prices ?? {}),
     planner: createChatClient("planner", settings.planner),
     executor: createChatClient("executor", settings.executor),
+    capabilities: createCapabilityHub(servers, { workspace: repo.root, secrets }),
+    secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),
     terminal: context.terminal
@@ -551,7 +583,8 @@ function teamSetup(session, saved) {
     allowedCommands: settings.allowedCommands ?? saved?.allowedCommands ?? localDefaults.allowedCommands,
     protectedPaths: settings.protectedPaths ?? saved?.protectedPaths ?? localDefaults.protectedPaths,
     prices: session.prices,
-    secrets: [settings.planner.apiKey, settings.executor.apiKey]
+    secrets: session.secrets,
+    capabilities: session.capabilities
   };
 }
 
@@ -602,20 +635,21 @@ function renderUsageText(rows) {
 
 // src/cli/plan-command.ts
 async function planCommand(objective, flags, context) {
-  const session = await openSession(readLocalSettings(flags, context.env, "plan"), context, "planning");
-  const outcome = await plan(session, objective);
-  const { terminal } = session;
-  if (outcome.kind === "planned") {
-    showPlan(session, outcome.plan);
-    terminal.out(`
+  return withSession(readLocalSettings(flags, context.env, "plan"), context, "planning", async (session) => {
+    const outcome = await plan(session, objective);
+    const { terminal } = session;
+    if (outcome.kind === "planned") {
+      showPlan(session, outcome.plan);
+      terminal.out(`
 Planning cost:
 ${renderUsageText(outcome.usage)}`);
-    terminal.out(`
+      terminal.out(`
 Saved as plan ${outcome.plan.planId} (${outcome.file}).
 To carry it out on a new branch: plangate run`);
-    return 0;
-  }
-  return reportUnplanned(session, outcome);
+      return 0;
+    }
+    return reportUnplanned(session, outcome);
+  });
 }
 async function plan(session, objective) {
   const base = await currentHead(session.repo.git);
@@ -711,8 +745,11 @@ async function runCommand(objective, flags, context) {
   const { policy } = settings;
   if (policy === "plan-only") throw new UsageError('the plan-only policy never executes; use plangate plan "<objective>" for a plan.', "run");
   if (policy === "executor-only" && objective === void 0) throw new UsageError('the executor-only policy needs an objective: plangate run --policy executor-only "<objective>".', "run");
-  const session = await openSession(settings, context, "running plangate");
-  const { terminal, repo } = session;
+  return withSession(settings, context, "running plangate", (session) => runInSession(session, objective));
+}
+async function runInSession(session, objective) {
+  const { terminal, repo, settings } = session;
+  const { policy } = settings;
   const author = session.identity;
   if (!author) throw new CliError("git does not know who you are, and the work is committed in your name: set git config user.name and user.email.");
   let proposed;
@@ -822,13 +859,17 @@ function printable(text, secrets) {
   return redact(text.replace(/\r\n/g, "\n").replace(controls, ""), secrets);
 }
 function createTerminal(io, secrets) {
-  const line = (text) => `${printable(text, secrets)}
+  const known = [...secrets];
+  const line = (text) => `${printable(text, known)}
 `;
   return {
     out: (text) => io.stdout(line(text)),
     err: (text) => io.stderr(line(text)),
+    conceal: (values) => {
+      for (const value of values) if (value !== "" && !known.includes(value)) known.push(value);
+    },
     ask: async (question) => {
-      io.stderr(printable(question, secrets));
+      io.stderr(printable(question, known));
       const answer = await readAnswer(io.stdin);
       if (answer !== void 0 && !io.stdin.isTTY) io.stderr(line(answer));
       return answer;

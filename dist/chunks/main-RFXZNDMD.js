@@ -18,6 +18,7 @@ import {
   createChatClient,
   createGit,
   decodeRecord,
+  defaultPlanMaxAgeDays,
   defaultPolicy,
   emptyUsage,
   encodeRecord,
@@ -39,6 +40,7 @@ import {
   initialSnapshot,
   isBlocking,
   ledgerTotals,
+  mcpSecretValues,
   notice,
   planIdFor,
   plannerExecutorMachine,
@@ -68,7 +70,7 @@ import {
   usageLedgerSchema,
   warning,
   withTrailers
-} from "./chunk-XU4PSY64.js";
+} from "./chunk-EEN7EWGE.js";
 import {
   __commonJS,
   __require,
@@ -7873,6 +7875,19 @@ function renderHistoryChunks(history, planId, limit = historyChunkLimit) {
 }
 
 // src/render/progress-comment.ts
+var maxNamedServerFailures2 = 10;
+function renderServerFailures(failures) {
+  if (failures.length === 0) return "";
+  const one = failures.length === 1;
+  const named = failures.slice(0, maxNamedServerFailures2).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
+  const more = failures.length - named.length;
+  return [
+    "> [!WARNING]",
+    `> ${one ? "An MCP server" : "MCP servers"} did not start, so this run went on without ${one ? "it" : "them"}:`,
+    ...named,
+    ...more > 0 ? [`> - and ${more} more (see the job log)`] : []
+  ].join("\n");
+}
 function formatElapsed(ms) {
   const seconds = Number.isFinite(ms) ? Math.max(0, Math.floor(ms / 1e3)) : 0;
   if (seconds < 60) return `${seconds} s`;
@@ -7904,6 +7919,8 @@ function renderProgressComment(view, live = {}) {
   const parts = [headline(view), "", facts.join(" \xB7 ")];
   if (view.notice) parts.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
+  const failures = renderServerFailures(live.serverFailures ?? []);
+  if (failures) parts.push("", failures);
   if (view.ended?.reason) parts.push("", `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (view.interrupted) {
     parts.push("", `> [!WARNING]
@@ -8039,7 +8056,7 @@ var summaryMax = 12e3;
 var planNotice = (shown, total) => `${shown === 0 ? `None of the ${total} steps fit here` : `Only the first ${shown} of ${total} steps are shown here`}, to fit GitHub's size limit; the executor worked from all ${total}, and the job summary lists every one.`;
 var planHeading = "\n\n## Plan\n\n";
 var historyHeading = "\n\n## History\n\n";
-function layout(view) {
+function layout(view, sizing) {
   const { context: context3 } = view.snapshot;
   const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
   const head = [
@@ -8049,6 +8066,8 @@ function layout(view) {
   ];
   if (view.notice) head.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
+  const failures = renderServerFailures(sizing.serverFailures ?? []);
+  if (failures) head.push("", failures);
   if (view.ended?.outcome === "aborted") {
     head.push("", `> [!WARNING]
 > The run aborted: ${escapeHtml(view.ended.reason ?? "no reason given")}. The work so far is kept here.`);
@@ -8100,8 +8119,8 @@ ${renderUsageTable(view.usage)}${estimate}
     }
   };
 }
-function fit(view, place) {
-  const parts = layout(view);
+function fit(view, place, sizing) {
+  const parts = layout(view, sizing);
   const room = githubBodyLimit - parts.fixed;
   const wholePlan = parts.plan(Infinity);
   const historyRoom = room - Math.min(wholePlan.length, Math.floor(room / 2));
@@ -8110,11 +8129,11 @@ function fit(view, place) {
   const plan = wholePlan.length <= room - history.length ? wholePlan : parts.plan(room - history.length);
   return { body: fitBody(parts.assemble(plan, history)), historyFits };
 }
-function pullRequestHistoryFits(view) {
-  return fit(view, "comments").historyFits;
+function pullRequestHistoryFits(view, sizing = {}) {
+  return fit(view, "comments", sizing).historyFits;
 }
 function renderPullRequestBody(view, options = {}) {
-  return fit(view, options.fullHistoryIn ?? "job summary").body;
+  return fit(view, options.fullHistoryIn ?? "job summary", options).body;
 }
 
 // src/render/summary-details.ts
@@ -8470,6 +8489,7 @@ async function executeLocked(ctx, execution) {
   if (credentials.kept.length) warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`);
   const instructions = await readRepositoryInstructions(ctx.git, record.base.sha);
   const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions);
+  const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
   let pullRequest = checkpoint?.pullRequest;
   const now = execution.now ?? Date.now;
   const startedAt = checkpoint?.startedAt ?? now();
@@ -8494,7 +8514,7 @@ async function executeLocked(ctx, execution) {
   const progressBody = (s, extra = {}) => {
     const run2 = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...work.pushed ? { pushed: work.pushed } : {}, ...pullRequest ? { pullRequest } : {}, startedAt };
     const marker2 = encodeRunRecord(run2);
-    const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl });
+    const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl, serverFailures });
     if (marker2.length > maxCheckpointChars) {
       warning(`The checkpoint of plan ${planId} is too large to save (${marker2.length} characters); a re-run would start from the approved plan on the same branch.`);
       return visible;
@@ -8568,8 +8588,8 @@ Refs #${issue}`);
     }
     const diffStat = await ctx.git(["diff", "--stat=100", `${record.base.sha}..${work.pushed}`]).catch(() => "");
     const finalView = view(final, { ended, diffStat });
-    const fits = pullRequestHistoryFits(finalView);
-    const body2 = renderPullRequestBody(finalView, fits ? {} : { fullHistoryIn: "comments" });
+    const fits = pullRequestHistoryFits(finalView, { serverFailures });
+    const body2 = renderPullRequestBody(finalView, { serverFailures, ...fits ? {} : { fullHistoryIn: "comments" } });
     let pr;
     try {
       pr = pullRequest ? await thread.updatePullRequest(pullRequest.number, { body: body2 }) : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record.base.ref, body: body2, draft: aborted || settings.prDraft });
@@ -9083,7 +9103,6 @@ async function answerFlow(ctx, command) {
 }
 
 // src/flows/maintain.ts
-var defaultPlanMaxAgeDays = 7;
 function taskLabel(name) {
   return `plangate:${name}`.slice(0, 50);
 }
@@ -9373,11 +9392,6 @@ async function helpFlow(ctx, command) {
   await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
   await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused").catch(() => void 0);
   return { outcome: command.unknown === void 0 ? "answered" : "refused" };
-}
-
-// src/mcp/server-spec.ts
-function mcpSecretValues(servers) {
-  return servers.flatMap((server) => server.transport === "stdio" ? Object.values(server.env) : []).filter((value) => value !== "");
 }
 
 // src/main.ts
