@@ -10,6 +10,33 @@ import path from 'node:path';
 const outdir = path.resolve('dist');
 const shebang = '#!/usr/bin/env node\n';
 
+/**
+ * @actions/core imports @actions/http-client for one thing plangate never calls (getIDToken, OIDC),
+ * and http-client imports undici and tunnel at its top, so every run compiled and evaluated a
+ * bundled undici (the largest module of all) before its first line. Importing it has one effect:
+ * undici makes itself the process's fetch dispatcher, which plangate does not need (Node's fetch
+ * has its own undici). The package does not say it is free of effects (no `sideEffects` in its
+ * package.json), so esbuild keeps it; saying so here lets esbuild leave it out while nothing uses
+ * it, and keep it, evaluated as before, the day something does. Only imports from @actions/core are
+ * marked: @actions/github's own copy comes, with undici, only when a proxy is configured
+ * (src/github/client.ts).
+ */
+const httpClientWithoutSideEffects = {
+  name: 'http-client-without-side-effects',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^@actions\/http-client(\/|$)/ }, async (args) => {
+      if (args.pluginData?.resolving || !/[\\/]node_modules[\\/]@actions[\\/]core[\\/]/.test(args.importer)) return undefined;
+      const resolved = await pluginBuild.resolve(args.path, {
+        importer: args.importer,
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        pluginData: { resolving: true },
+      });
+      return resolved.errors.length > 0 ? resolved : { ...resolved, sideEffects: false };
+    });
+  },
+};
+
 const result = await build({
   entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
   outdir,
@@ -26,6 +53,7 @@ const result = await build({
   },
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [httpClientWithoutSideEffects],
   // Written below, after dist/ is emptied: the folder is gone only for the moment of the write.
   write: false,
 });

@@ -19,8 +19,8 @@ import { statusFlow } from './flows/status.js';
 import { cancelFlow } from './flows/cancel.js';
 import { helpFlow } from './flows/help.js';
 import { redact } from './redact.js';
-import { createCapabilityHub } from './mcp/hub.js';
-import { mcpSecretValues } from './mcp/server-spec.js';
+import type { CapabilityHub, HubOptions } from './mcp/hub.js';
+import { mcpSecretValues, type McpServerSpec } from './mcp/server-spec.js';
 import { eventIgnoreReason } from './comment-command.js';
 import { triageEvent } from './triage.js';
 
@@ -138,7 +138,7 @@ function createContext(settings: Settings, secrets: string[]): RunContext {
     },
     git,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
-    mcp: createCapabilityHub(settings.mcpServers, { workspace: runner.workspace, secrets }),
+    mcp: capabilityHub(settings.mcpServers, { workspace: runner.workspace, secrets }),
     planner: lazyClient('planner', settings.planner),
     executor: lazyClient('executor', settings.executor),
     runUrl,
@@ -146,6 +146,17 @@ function createContext(settings: Settings, secrets: string[]): RunContext {
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
     },
   };
+}
+
+/**
+ * The run's MCP servers. The MCP SDK (with its JSON Schema validator) is a large part of the bundle
+ * and most runs configure no server, so the hub's module is imported only when one is configured;
+ * with none there is no hub, which the flows and the team treat as a hub without servers.
+ */
+function capabilityHub(specs: readonly McpServerSpec[], options: HubOptions): CapabilityHub | undefined {
+  if (specs.length === 0) return undefined;
+  const hub = import('./mcp/hub.js').then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 
 /**

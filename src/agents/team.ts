@@ -1,7 +1,7 @@
 import type { Role, StagedFields } from '../machine/fields.js';
 import type { ChatClient } from '../models/chat-client.js';
 import type { TokenUsage } from '../models/usage.js';
-import { noCapabilities, type CapabilityHub } from '../mcp/hub.js';
+import { noCapabilities, type CapabilityHub } from '../mcp/capability-hub.js';
 import { createCapabilityTools } from '../tools/capability-tools.js';
 import { commandEnvironment } from '../tools/command-env.js';
 import { createReadTools } from '../tools/read-tools.js';

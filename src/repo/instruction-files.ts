@@ -34,15 +34,23 @@ interface TreeEntry {
 
 const entryLine = /^(\d{6}) (\w+) ([0-9a-f]+) +(\d+|-)\t(.*)$/s;
 
-/** One path's entry in the commit's tree; undefined when the commit has nothing at that path. */
-async function treeEntry(git: Git, commit: string, file: string): Promise<TreeEntry | undefined> {
+/**
+ * The commit's tree entries at these paths, keyed by path; a path the commit has nothing at is
+ * absent. One git process for all of them: most repositories hold none of the files, and each
+ * process costs more than the listing.
+ */
+async function treeEntries(git: Git, commit: string, files: readonly string[]): Promise<Map<string, TreeEntry>> {
   // Literal pathspecs: a symlink target is repository content and may hold glob characters.
-  const out = await git(['--literal-pathspecs', 'ls-tree', '-z', '-l', commit, '--', file]);
+  const out = await git(['--literal-pathspecs', 'ls-tree', '-z', '-l', commit, '--', ...files]);
+  const entries = new Map<string, TreeEntry>();
   for (const line of out.split('\0')) {
     const m = entryLine.exec(line);
-    if (m && m[5] === file) return { mode: m[1] ?? '', type: m[2] ?? '', oid: m[3] ?? '', bytes: m[4] === '-' ? 0 : Number(m[4]) };
+    const file = m?.[5];
+    if (m && file !== undefined && files.includes(file)) {
+      entries.set(file, { mode: m[1] ?? '', type: m[2] ?? '', oid: m[3] ?? '', bytes: m[4] === '-' ? 0 : Number(m[4]) });
+    }
   }
-  return undefined;
+  return entries;
 }
 
 /** Where a symlink at `from` points inside the tree; undefined when it leaves the repository. */
@@ -52,11 +60,14 @@ function linkTarget(from: string, target: string): string | undefined {
   return resolved === '..' || resolved.startsWith('../') || resolved === '.' ? undefined : resolved;
 }
 
-/** Follows in-tree symlinks (CLAUDE.md -> AGENTS.md is common) to a regular file's entry. */
-async function regularFile(git: Git, commit: string, file: string): Promise<TreeEntry | undefined> {
+/**
+ * Follows in-tree symlinks (CLAUDE.md -> AGENTS.md is common) to a regular file's entry, starting
+ * from `file`'s own entry as already listed.
+ */
+async function regularFile(git: Git, commit: string, file: string, listed: TreeEntry | undefined): Promise<TreeEntry | undefined> {
   let at = file;
   for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-    const entry = await treeEntry(git, commit, at);
+    const entry = hop === 0 ? listed : (await treeEntries(git, commit, [at])).get(at);
     if (!entry || entry.type !== 'blob') return undefined;
     if (entry.mode !== '120000') return entry;
     const next = linkTarget(at, await git(['cat-file', 'blob', entry.oid]));
@@ -76,8 +87,9 @@ export async function readInstructionFiles(git: Git, commit: string): Promise<In
   if (commit === '' || commit.startsWith('-')) throw new Error(`not a commit: "${commit}"`);
   const seen = new Set<string>();
   const files: InstructionFile[] = [];
+  const listed = await treeEntries(git, commit, INSTRUCTION_FILES);
   for (const file of INSTRUCTION_FILES) {
-    const entry = await regularFile(git, commit, file);
+    const entry = await regularFile(git, commit, file, listed.get(file));
     if (!entry || seen.has(entry.oid)) continue;
     seen.add(entry.oid);
     if (entry.bytes > MAX_READ_BYTES) {
