@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  createCapabilityHub
+} from "./chunks/chunk-XU4Y3AGS.js";
+import {
   commitAll,
   commitTrailers,
   createBudget,
-  createCapabilityHub,
   createChatClient,
   createGit,
   defaultPolicy,
   emptyUsage,
   executorOnlyMachine,
   executorOnlySnapshot,
-  external_exports,
   formatCost,
   hashContext,
   httpUrlSchema,
@@ -20,7 +21,6 @@ import {
   plannerExecutorMachine,
   readRepoConfig,
   readRepositoryInstructions,
-  redact,
   resolveMcpServers,
   runPolicySchema,
   snapshotSchema,
@@ -30,7 +30,11 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-EEN7EWGE.js";
+} from "./chunks/chunk-QZEMJBVV.js";
+import {
+  external_exports,
+  redact
+} from "./chunks/chunk-Z4YXFW5A.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts

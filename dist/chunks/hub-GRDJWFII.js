@@ -1,0 +1,12 @@
+import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
+import {
+  createCapabilityHub
+} from "./chunk-XU4Y3AGS.js";
+import {
+  noCapabilities
+} from "./chunk-Z4YXFW5A.js";
+import "./chunk-XQWL7OYR.js";
+export {
+  createCapabilityHub,
+  noCapabilities
+};
