@@ -65,10 +65,14 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
         `${pct(0.9 - hit)} short. Prefix efficiency is ${three.model.prefixEfficiency?.toFixed(3)}: plangate already gets every cached token an append-only client could, ` +
         `and the best any such client reaches on these prompts is ${pct(bestHitRatio)}. The rest cannot be cached by anyone: ${appendedTokens} tokens ` +
         `(${pct(appendedTokens / prompt)}) are what each request appends (tool results, the summoning message of each of the ` +
-        `${three.model.sessions.length} sessions, whose first request can share only the system prompt and tools), and ${roundingTokens} ` +
+        `${three.model.sessions.length} sessions, whose first request can share with an earlier one only the system prompt, the tools, the workspace rules and, for a ` +
+        `replan or finish, what the previous planner session was told before its newest history entry), and ${roundingTokens} ` +
         `(${pct(roundingTokens / prompt)}) are lost to the provider's 128-token reporting blocks and 1,024-token minimum. ` +
         `The ratio rises with session length (${pct(scenario(results, 'plan + 6 cycles').model.total.cacheHitRatio)} at 6 cycles, executor alone ` +
-        `${pct(three.model.roles.executor?.cacheHitRatio ?? 0)} at 3), so 90 % needs longer sessions or fewer fresh planner summons, a change to src/agents, not a fix.`
+        `${pct(three.model.roles.executor?.cacheHitRatio ?? 0)} at 3). In a scenario played alone, the first planner and the first executor request have no earlier ` +
+        `request to hit, and DESIGN.md summons a fresh planner session for each planning state; the planner's messages are laid out so each summons repeats ` +
+        `its predecessor's opening (test/unit/session-invariants.test.ts). Reaching 90 % at 3 cycles would take merging planner sessions, against the design; ` +
+        `in a repository that runs plangate often, earlier runs warm the provider's cache with the shared opening (system prompt, tools, workspace rules, repository instructions).`
       );
     }),
   );
@@ -122,7 +126,10 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
         `${times(planWall - 5)} over on wall time. ${ms(planCmd.api.pacingFloorMs)} of the ${ms(planCmd.wallMs)} is write pacing (src/github/write-pacing.ts, over ${planCmd.api.writes} writes: ` +
         `past a run's first ${WRITE_PACING.burst} writes and ${NOTIFICATION_PACING.burst} notifying ones, one a second as GitHub asks of many writes; no faster code removes that). Net of it, /plan takes ${ms(planCmd.netOfPacingMs)} = ${times(planCmd.netOfPacingRatio)}: ` +
         `about ${ms(ignored.wallMs)} of that is node starting and the entry's first look (the ignored row), the rest is loading main.ts's chunk, ${planCmd.api.total} API round trips, ` +
-        `the planner's model requests and git (${ms(planCmd.childCpuMs)} of child CPU). ` +
+        `the planner's model requests and git (${ms(planCmd.childCpuMs)} of child CPU). The chunk is the floor: ${(results.bundle.totalBytes / 1024 / 1024).toFixed(1)} MiB of dist/ in all, most of it ` +
+        `the openai client, zod and yaml, which /plan needs (they talk to the model and validate every boundary) and which are evaluated before the first request; ` +
+        `undici, the MCP SDK and the proxy support are already kept off this path, and each git process /plan runs costs a few ms more. ` +
+        `5× would mean dropping those libraries, which plangate will not trade for a fraction of a second on a job that then waits seconds to minutes for its model. ` +
         `Over all ${planAll.length} /plan scenarios the wall ratio ranges ${times(Math.min(...planAll.map((c) => c.wallRatio)))}–${times(Math.max(...planAll.map((c) => c.wallRatio)))}.`,
     ),
   );

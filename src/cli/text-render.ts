@@ -1,6 +1,7 @@
 import type { HistoryEntry, Plan } from '../machine/fields.js';
 import { formatCost, type RoleUsageSummary } from '../models/usage.js';
 import { sumCost } from '../render/usage-table.js';
+import { formatCount } from '../render/count.js';
 
 /**
  * Plain text for the terminal. The action renders markdown for GitHub, with HTML escaping that a
@@ -41,7 +42,7 @@ export function renderHistoryText(history: readonly HistoryEntry[]): string {
     .join('\n\n');
 }
 
-const number = (n: number) => n.toLocaleString('en-US');
+const number = formatCount;
 
 /** The usage table as aligned columns: one row per role and a total, as in the pull request. */
 export function renderUsageText(rows: readonly RoleUsageSummary[]): string {

@@ -1,6 +1,7 @@
 import type { HistoryEntry } from '../machine/fields.js';
 import { clip } from './limits.js';
 import { code, codeBlock, escapeHtml } from './markdown.js';
+import { formatCount } from './count.js';
 
 /**
  * The execution history: every directive and what came back, in order. Where it shares a body with
@@ -51,7 +52,7 @@ export function historyChunkMarker(planId: string, part: number): string {
   return `<!-- plangate:history ${planId} part ${part} -->`;
 }
 const cutNotice = (cycle: number, omitted: number) =>
-  `> [!NOTE]\n> ${omitted.toLocaleString('en-US')} characters of cycle ${cycle} were cut here to fit GitHub's size limit; the full text is in ${fullTextPlace}.`;
+  `> [!NOTE]\n> ${formatCount(omitted)} characters of cycle ${cycle} were cut here to fit GitHub's size limit; the full text is in ${fullTextPlace}.`;
 
 /**
  * One cycle whole, or cut to at most `room` characters with a notice saying how much was cut and

@@ -4,6 +4,7 @@ import { clip, fitBody, githubBodyLimit } from './limits.js';
 import { code, escapeHtml, indent } from './markdown.js';
 import { formatCost } from '../models/usage.js';
 import { renderChecks } from '../checks/checks-markdown.js';
+import { formatCount } from './count.js';
 
 /**
  * The plan comment: what a maintainer reads before approving, with the hidden record appended.
@@ -120,7 +121,7 @@ function plannerUsageLine(record: PlanRecord): string {
   const sum = (pick: (e: (typeof planner)[number]) => number) => planner.reduce((n, e) => n + pick(e), 0);
   const prompt = sum((e) => e.promptTokens);
   const requests = sum((e) => e.requests);
-  return ` · planning: ${requests} ${requests === 1 ? 'request' : 'requests'}, ${prompt.toLocaleString('en-US')} prompt tokens (${sum((e) => e.cachedTokens).toLocaleString('en-US')} cached), ${formatCost(record.planningCostUsd)}`;
+  return ` · planning: ${requests} ${requests === 1 ? 'request' : 'requests'}, ${formatCount(prompt)} prompt tokens (${formatCount(sum((e) => e.cachedTokens))} cached), ${formatCost(record.planningCostUsd)}`;
 }
 
 /** Says, when a plan comment cannot show every step, that the plan still holds them all and where they are listed. */

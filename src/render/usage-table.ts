@@ -1,10 +1,11 @@
 import { formatCost, type RoleUsageSummary } from '../models/usage.js';
+import { formatCount } from './count.js';
 
 /**
  * What each model cost, as one table shared by the PR body and the job summary. A missing price
  * shows as unknown instead of a made-up figure.
  */
-const number = (n: number) => n.toLocaleString('en-US');
+const number = formatCount;
 
 /** The sum of the roles' costs; unknown as soon as one role's price is. */
 export function sumCost(rows: readonly RoleUsageSummary[]): number | null {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatCount } from '../../src/render/count.js';
 import type { HistoryEntry, Plan } from '../../src/machine/fields.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { addTurn, emptyUsage, summarizeUsage, type UsageLedger } from '../../src/models/usage.js';
@@ -373,5 +374,12 @@ describe('refusal', () => {
 describe('steps', () => {
   it('indents a multi-line detail inside its list item', () => {
     expect(renderSteps({ steps: [{ title: 'T', detail: 'a\nb' }] })).toBe('- [ ] **1. T**\n  a\n  b');
+  });
+});
+
+describe('formatCount', () => {
+  it('writes whole numbers as en-US does, without starting ICU', () => {
+    for (const n of [0, 7, 999, 1000, 12345, 1234567, 1000000, -4321]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    expect(formatCount(1234.6)).toBe('1,235');
   });
 });
