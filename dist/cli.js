@@ -14,6 +14,7 @@ import {
   executorOnlyMachine,
   executorOnlySnapshot,
   formatCost,
+  formatCount,
   hashContext,
   httpUrlSchema,
   initialSnapshot,
@@ -30,7 +31,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-QZEMJBVV.js";
+} from "./chunks/chunk-IUFZUYMR.js";
 import {
   external_exports,
   redact
@@ -616,7 +617,7 @@ function renderHistoryText(history) {
   if (history.length === 0) return "  No cycle ran.";
   return history.map((entry, i) => [`  Cycle ${i + 1}: ${entry.outcome}`, "    Directive:", indent(entry.directive, "      "), "    Result:", indent(entry.result, "      ")].join("\n")).join("\n\n");
 }
-var number = (n) => n.toLocaleString("en-US");
+var number = formatCount;
 function renderUsageText(rows) {
   if (rows.length === 0) return "  No model was called.";
   const table = [

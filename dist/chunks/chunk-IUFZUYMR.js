@@ -34799,8 +34799,15 @@ function work(snapshot) {
   return { context: snapshot.context, iteration: snapshot.iteration };
 }
 
+// src/render/count.ts
+function formatCount(n) {
+  const whole = Math.round(n);
+  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return whole < 0 ? `-${digits}` : digits;
+}
+
 // src/render/usage-table.ts
-var number = (n) => n.toLocaleString("en-US");
+var number = formatCount;
 function sumCost(rows) {
   let sum = 0;
   for (const row of rows) {
@@ -36669,6 +36676,7 @@ export {
   plannerExecutorMachine,
   defaultPolicy,
   initialSnapshot,
+  formatCount,
   sumCost,
   renderUsageTable,
   createBudget,

@@ -27,6 +27,7 @@ import {
   executorOnlySnapshot,
   fetchBranch,
   formatCost,
+  formatCount,
   formatEstimate,
   hasRecordMarker,
   hasRole,
@@ -58,7 +59,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withTrailers
-} from "./chunk-QZEMJBVV.js";
+} from "./chunk-IUFZUYMR.js";
 import {
   Octokit,
   RequestError,
@@ -2833,7 +2834,7 @@ function plannerUsageLine(record) {
   const sum = (pick) => planner.reduce((n, e) => n + pick(e), 0);
   const prompt = sum((e) => e.promptTokens);
   const requests = sum((e) => e.requests);
-  return ` \xB7 planning: ${requests} ${requests === 1 ? "request" : "requests"}, ${prompt.toLocaleString("en-US")} prompt tokens (${sum((e) => e.cachedTokens).toLocaleString("en-US")} cached), ${formatCost(record.planningCostUsd)}`;
+  return ` \xB7 planning: ${requests} ${requests === 1 ? "request" : "requests"}, ${formatCount(prompt)} prompt tokens (${formatCount(sum((e) => e.cachedTokens))} cached), ${formatCost(record.planningCostUsd)}`;
 }
 var planCommentNotice = (shown, total) => `${shown === 0 ? `None of the ${total} steps fit in this comment` : `Only the first ${shown} of ${total} steps are shown here`}: the plan is too long for one GitHub comment. The plan still holds all ${total} steps, and approving it approves them all; the job summary of the run that posted it lists every one.`;
 var minVisible = 2e3;
@@ -2926,7 +2927,7 @@ function historyChunkMarker(planId, part) {
   return `<!-- plangate:history ${planId} part ${part} -->`;
 }
 var cutNotice = (cycle, omitted) => `> [!NOTE]
-> ${omitted.toLocaleString("en-US")} characters of cycle ${cycle} were cut here to fit GitHub's size limit; the full text is in ${fullTextPlace}.`;
+> ${formatCount(omitted)} characters of cycle ${cycle} were cut here to fit GitHub's size limit; the full text is in ${fullTextPlace}.`;
 function fittedCycle(entry, index, room) {
   const whole2 = renderCycle(entry, index, Infinity, Infinity);
   if (whole2.length <= room) return whole2;
