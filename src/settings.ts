@@ -344,7 +344,9 @@ export function resolveMcpServers(
   ownSecrets: readonly string[],
   setIn = "the workflow step's env:",
 ): McpServerSpec[] {
-  const own = new Set(ownSecrets.filter((secret) => secret !== ''));
+  const own = ownSecrets.filter((secret) => secret !== '');
+  // Inside a longer value too (`Bearer <token>`, a padded copy): the server would hold it all the same.
+  const carriesOwn = (value: string) => own.some((secret) => value === secret || (secret.length >= 8 && value.includes(secret)));
   return Object.entries(servers ?? {}).map(([name, entry]): McpServerSpec => {
     if ('url' in entry) return { name, transport: 'http', url: entry.url };
     const values: Record<string, string> = {};
@@ -353,7 +355,7 @@ export function resolveMcpServers(
     for (const variable of entry.env ?? []) {
       const value = env[variable];
       if (value === undefined) unset.push(variable);
-      else if (own.has(value)) credentials.push(variable);
+      else if (carriesOwn(value)) credentials.push(variable);
       else values[variable] = value;
     }
     // Shorter values are no real secret (redact() skips them too) and masking them would garble the log.

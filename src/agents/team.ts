@@ -77,11 +77,14 @@ function stager(run: RunState, role: Role) {
 export function createTeam(options: TeamOptions): Team {
   const { run, workspace } = options;
   const capabilities = options.capabilities ?? noCapabilities;
+  const scrub = (text: string) => redact(text, options.secrets ?? []);
+  // Results are masked before they are cut to size, so no cut can split a secret past its mask.
+  const toolboxOptions = { redact: scrub };
   const plannerTools: Toolbox = createToolbox([
     ...createReadTools(workspace),
     ...createCapabilityTools('planner', capabilities),
     createUpdateContextTool('planner', stager(run, 'planner')),
-  ]);
+  ], toolboxOptions);
   const executorTools: Toolbox = createToolbox([
     ...createReadTools(workspace),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths, maxWriteBytes: options.maxWriteBytes }),
@@ -93,8 +96,7 @@ export function createTeam(options: TeamOptions): Team {
     }),
     ...createCapabilityTools('executor', capabilities),
     createUpdateContextTool('executor', stager(run, 'executor')),
-  ]);
-  const scrub = (text: string) => redact(text, options.secrets ?? []);
+  ], toolboxOptions);
   const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   // Per-repository rules and instructions travel in user messages, never in the frozen prefix. They
   // open every session's first message, before anything per-run, so that leading text is the same

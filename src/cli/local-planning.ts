@@ -1,8 +1,7 @@
 import { initialSnapshot, plannerExecutorMachine, defaultPolicy } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
 import { emptyUsage, type RoleUsageSummary, type UsageLedger } from '../models/usage.js';
-import { hashContext } from '../record/plan-record.js';
-import { newPlanId, savePlan, type LocalPlan } from './plan-store.js';
+import { localPlanHash, newPlanId, savePlan, type LocalPlan } from './plan-store.js';
 import { startLocalTeam, type LocalTeamSetup } from './local-team.js';
 
 /**
@@ -44,10 +43,11 @@ export async function planLocally(request: PlanningRequest): Promise<PlanningOut
 /** A record waiting for approval, bound by its hash to the snapshot it carries. */
 export function proposedPlan(request: Pick<PlanningRequest, 'setup' | 'base' | 'requestedBy'>, machine: LocalPlan['machine'], snapshot: Snapshot, usage: UsageLedger = emptyUsage()): LocalPlan {
   const { setup } = request;
+  const bound = { snapshot, machine, base: request.base, allowedCommands: setup.allowedCommands, protectedPaths: setup.protectedPaths };
   return {
     v: 1,
     planId: newPlanId(setup.repo.gitDir),
-    planHash: hashContext(snapshot.context),
+    planHash: localPlanHash(bound),
     status: 'proposed',
     machine,
     base: request.base,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -34,6 +34,15 @@ export const localPlanSchema = z.object({
 });
 
 export type LocalPlan = z.infer<typeof localPlanSchema>;
+
+/**
+ * The record's hash: the plan and everything `plangate run` takes from the record besides it (the
+ * workspace rules, the base commit, the machine), so none of them can be edited under an unchanged plan.
+ */
+export function localPlanHash(plan: Pick<LocalPlan, 'snapshot' | 'machine' | 'base' | 'allowedCommands' | 'protectedPaths'>): string {
+  const bound = [hashContext(plan.snapshot.context), plan.machine, plan.base.ref, plan.base.sha, plan.allowedCommands, plan.protectedPaths];
+  return createHash('sha256').update(JSON.stringify(bound)).digest('hex');
+}
 
 const folder = (gitDir: string) => path.join(gitDir, 'plangate');
 const planFile = (gitDir: string, planId: string) => path.join(folder(gitDir), 'plans', `${planId}.json`);
@@ -86,7 +95,7 @@ export function loadPlan(gitDir: string, planId: string): LocalPlan {
   if (!parsed.success || parsed.data.planId !== planId) {
     throw new CliError(`the saved plan ${planId} is not a plan record plangate can use (${file}); make a new one with plangate plan "<objective>".`);
   }
-  if (parsed.data.planHash !== hashContext(parsed.data.snapshot.context)) {
+  if (parsed.data.planHash !== localPlanHash(parsed.data)) {
     throw new CliError(`the saved plan ${planId} was changed after it was made, so it cannot be approved; make a new one with plangate plan "<objective>".`);
   }
   return parsed.data;

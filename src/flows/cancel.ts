@@ -8,8 +8,8 @@ import { refuse, refuseUnlessRole } from './refuse.js';
 /**
  * `/cancel`: withdraws the live plan. The record keeps everything but its status, so the comment
  * stays verifiable and a later `/approve` is refused by status. A running execution is not stopped
- * from here (it runs in another job): this raises its cancel signal, which it looks for after every
- * cycle; it stops before the next one and opens a draft pull request with what it has.
+ * from here (it runs in another job): this raises its cancel signal, which it looks for as it starts
+ * and after every cycle; it stops before the next one and opens a draft pull request with what it has.
  */
 export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>): Promise<FlowResult> {
   const { thread, settings } = ctx;
@@ -38,8 +38,12 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
     default:
       return no(`plan \`${id}\` is already ${record.status}.`, 'There is nothing to cancel; ask for a new plan with `/plan`.');
   }
-  // The signal first: if it cannot be raised, nothing is marked and the failure says so.
-  if (record.status === 'approved' || record.status === 'executing') await raiseCancelSignal(thread, issue, id, record.base.sha);
+  // The signal first: if it cannot be raised, nothing is marked and the failure says so. A proposed
+  // plan gets one too: an /approve that read it as proposed a moment ago may be starting in another
+  // job, and its "executing" mark could overwrite "cancelled"; the signal is what that job checks.
+  if (record.status === 'proposed' || record.status === 'approved' || record.status === 'executing') {
+    await raiseCancelSignal(thread, issue, id, record.base.sha);
+  }
   await thread.updateComment(comment.id, renderRecord(ctx, { ...record, status: 'cancelled' }));
   core.notice(`Plan ${id} was cancelled by @${command.author}.`);
   // The marker tells a running execution who cancelled, for the reason its pull request gives.

@@ -83,6 +83,13 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   if (planComment && planComment.body !== renderRecord(ctx, record)) {
     planComment = await thread.updateComment(planComment.id, renderRecord(ctx, record));
   }
+  // A /cancel that read the plan as still proposed raised the signal while this job was starting;
+  // the "executing" mark just written may have overwritten its "cancelled", so the signal decides.
+  if (await cancelSignalled(ctx.git, issue, planId)) {
+    if (planComment) await thread.updateComment(planComment.id, renderRecord(ctx, { ...record, status: 'cancelled' }));
+    await clearCancelSignal(ctx.git, issue, planId);
+    return refuse(thread, source, '/approve', `plan \`${planId}\` was cancelled while this approval was starting.`, 'Ask for a new plan with `/plan`.');
+  }
   const definition = record.machine === 'executor-only' ? executorOnlyMachine : plannerExecutorMachine;
 
   // An earlier attempt of this plan (a killed or failed job, an earlier /approve) left a checkpoint.
@@ -170,11 +177,15 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   const stopIfCancelled = async (s: Snapshot) => {
     if (!planComment || cancelled || (s.state !== 'replan' && s.state !== 'execute')) return;
     if (!(await cancelSignalled(ctx.git, issue, planId))) return;
+    team.run.dispatch({ type: 'abort', reason: await noteCancel() });
+  };
+  /** Remembers a seen `/cancel` and answers the reason to give for it. */
+  const noteCancel = async (): Promise<string> => {
     cancelled = true;
     // Seen is enough: from here the run remembers it, and the plan comment keeps the plan withdrawn.
     await clearCancelSignal(ctx.git, issue, planId);
     const by = cancelledBy(await thread.listComments(issue).catch(() => []), settings.botLogin, planId);
-    team.run.dispatch({ type: 'abort', reason: by ? `cancelled by @${by}` : 'cancelled on the thread' });
+    return by ? `cancelled by @${by}` : 'cancelled on the thread';
   };
 
   let final: Snapshot;
@@ -213,14 +224,20 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   }
 
   const lastCycle = final.context.history.at(-1);
-  const aborted = final.abortReason !== undefined || lastCycle?.outcome === 'abort';
-  const ended: RunView['ended'] = aborted
-    ? { outcome: 'aborted', reason: final.abortReason ?? lastCycle?.result ?? 'the executor aborted' }
+  // A cancel during the last cycle has no next cycle to stop; the run still ends as cancelled.
+  const lateCancel = planComment && !cancelled && (await cancelSignalled(ctx.git, issue, planId)) ? await noteCancel() : undefined;
+  let aborted = lateCancel !== undefined || final.abortReason !== undefined || lastCycle?.outcome === 'abort';
+  let ended: RunView['ended'] = aborted
+    ? { outcome: 'aborted', reason: lateCancel ?? final.abortReason ?? lastCycle?.result ?? 'the executor aborted' }
     : { outcome: 'done' };
   if (work.pushed) {
     // Right before the pull request asks anyone to merge it, the approval must still hold.
     try {
-      await recheckApproval(ctx, record, planComment, planBody);
+      // The plan comment may say `cancelled` by now although the signal was missed (a failed look).
+      if ((await recheckApproval(ctx, record, planComment, planBody)) && !cancelled) {
+        aborted = true;
+        ended = { outcome: 'aborted', reason: await noteCancel() };
+      }
     } catch (error) {
       await saveProgress(final, { interrupted: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
       throw error;
@@ -330,16 +347,18 @@ async function trustedCheckpoint(ctx: RunContext, comment: Comment, planId: stri
  * Re-validates an approval right before its work is proposed for merging, in one read: the plan
  * comment still reads as plangate left it (no edit, no newer status) and the thread's title and body
  * are those the plan was made from. Work pushed before is only on the work branch; the pull request
- * is what asks anyone to take it, so it is never opened for a plan that changed mid-run.
+ * is what asks anyone to take it, so it is never opened for a plan that changed mid-run. Answers
+ * true when the only change is plangate's own `cancelled` mark: the run must then end as cancelled.
  */
-async function recheckApproval(ctx: RunContext, record: PlanRecord & { branch: string }, planComment: Comment | undefined, planBody: string | undefined): Promise<void> {
+async function recheckApproval(ctx: RunContext, record: PlanRecord & { branch: string }, planComment: Comment | undefined, planBody: string | undefined): Promise<boolean> {
   const changed: string[] = [];
+  let cancelledByBot = false;
   const state = await ctx.thread.approvalState(record.issue, planComment?.nodeId);
   if (planComment) {
     const current = state.commentBody === null || state.commentBody === undefined ? undefined : { ...planComment, body: state.commentBody };
     // A cancellation that lands after the last cycle's look is not an edit: the work is kept and
     // published. Only if plangate wrote it, though: anyone else's edit voids the approval.
-    const cancelledByBot = current !== undefined && isCancelledRecord(ctx, current, record.planId) && sameAccount(state.commentEditor ?? '', ctx.settings.botLogin);
+    cancelledByBot = current !== undefined && isCancelledRecord(ctx, current, record.planId) && sameAccount(state.commentEditor ?? '', ctx.settings.botLogin);
     if (current?.body !== planBody && !cancelledByBot) changed.push('the plan comment was edited or removed');
   }
   if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
@@ -348,6 +367,7 @@ async function recheckApproval(ctx: RunContext, record: PlanRecord & { branch: s
       `the approval of plan ${record.planId} no longer holds (${changed.join('; ')}); its work stays on ${record.branch} and no pull request was opened`,
     );
   }
+  return cancelledByBot;
 }
 
 /** REST and GraphQL spell an app's bot with and without `[bot]`; logins compare without case. */

@@ -378,6 +378,10 @@ export function createThread(
           editor: toEdit(node.editor, node.lastEditedAt).editor,
         });
       }
+      // A cut listing could hide the newest plan: more without a way to read it is a failure.
+      if (pageInfo.hasNextPage && (pageInfo.endCursor === null || pageInfo.endCursor === after)) {
+        throw new Error(`GitHub said #${issue} has more comments but gave no new cursor to read them with`);
+      }
       after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
     } while (after !== null);
     return comments;
@@ -485,15 +489,31 @@ export function createThread(
       return issue ? { number: issue.number, title: issue.title, body: issue.body ?? '', url: issue.html_url } : undefined;
     },
     async createIssue(input) {
-      const { data } = await octokit.rest.issues.create({
-        owner,
-        repo,
-        title: input.title,
-        body: safe(input.body),
-        labels: input.labels,
-        ...(input.assignees.length ? { assignees: input.assignees } : {}),
+      const body = safe(input.body);
+      const toRef = (data: { number: number; title: string; body?: string | null; html_url: string }): IssueRef => ({ number: data.number, title: data.title, body: data.body ?? '', url: data.html_url });
+      // A new issue notifies people like a comment does: after a lost answer, look before sending again.
+      return writeOnce({
+        attempts: CREATE_ATTEMPTS,
+        delayMs: retryDelayMs,
+        send: async () => {
+          const { data } = await octokit.rest.issues.create({
+            owner,
+            repo,
+            title: input.title,
+            body,
+            labels: input.labels,
+            ...(input.assignees.length ? { assignees: input.assignees } : {}),
+            request: NO_BLIND_RETRY,
+          });
+          return toRef(data);
+        },
+        find: async () => {
+          const label = input.labels[0];
+          const { data } = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', sort: 'created', direction: 'desc', per_page: 100, ...(label ? { labels: label } : {}) });
+          const found = data.find((i) => !i.pull_request && i.user?.login === botLogin && i.title === input.title && (i.body ?? '') === body);
+          return found ? toRef(found) : undefined;
+        },
       });
-      return { number: data.number, title: data.title, body: data.body ?? '', url: data.html_url };
     },
     async listOpenPullRequests() {
       const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 });

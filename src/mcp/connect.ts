@@ -120,11 +120,15 @@ function startFailure(spec: McpServerSpec, error: unknown, stderr: string): stri
 /** The last `limit` characters written to a stream. */
 class Tail {
   private kept = '';
+  private cut = false;
   constructor(private readonly limit: number) {}
   push(text: string): void {
-    this.kept = (this.kept + text).slice(-this.limit);
+    const all = this.kept + text;
+    if (all.length > this.limit) this.cut = true;
+    this.kept = all.slice(-this.limit);
   }
+  /** Without the word a cut began in: the rest of a secret cut in two would match no redaction. */
   text(): string {
-    return this.kept;
+    return this.cut ? this.kept.replace(/^\S*/, '') : this.kept;
   }
 }

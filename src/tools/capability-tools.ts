@@ -33,7 +33,10 @@ const maxSchemaChars = 2_000;
 
 /** list_capabilities and use_capability for `role`, over the run's shared servers. */
 export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
-  const offered = (tool: CapabilityTool) => role === 'executor' || tool.readOnly;
+  // A name is read-only only if every listing of it says so: the server, not plangate, decides which
+  // of two same-named tools a call runs.
+  const offered = (tool: CapabilityTool, server: ServerConnection) =>
+    role === 'executor' || server.tools.every((other) => other.name !== tool.name || other.readOnly);
   const readOnlyNote = role === 'planner' ? ' Only the tools a server marks read-only are listed and callable here.' : '';
 
   const list = defineTool({
@@ -63,7 +66,7 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
       if (tool === undefined) {
         throw new ToolError(`MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(args.tool)}. Call list_capabilities to see its tools.`);
       }
-      if (!offered(tool)) {
+      if (!offered(tool, server)) {
         throw new ToolError(`${server.name}/${tool.name} is not read-only; only the executor may call it. Plan it as a step for the executor instead.`);
       }
       let result: ToolCallResult;
@@ -95,8 +98,8 @@ function findServer(started: StartedServers, name: string): ServerConnection {
   throw new ToolError(`No MCP server is named ${JSON.stringify(name)}. Available servers: ${names}. Call list_capabilities to see them.`);
 }
 
-function serverSection(server: ServerConnection, role: Role, offered: (tool: CapabilityTool) => boolean): string {
-  const tools = [...server.tools].filter(offered).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function serverSection(server: ServerConnection, role: Role, offered: (tool: CapabilityTool, server: ServerConnection) => boolean): string {
+  const tools = [...server.tools].filter((tool) => offered(tool, server)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const hidden = server.tools.length - tools.length;
   const lines = [`## ${server.name}`];
   if (tools.length === 0) lines.push(role === 'planner' ? 'No read-only tools.' : 'No tools.');

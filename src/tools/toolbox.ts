@@ -23,6 +23,11 @@ export interface Toolbox {
 export interface ToolboxOptions {
   /** Largest tool result handed to the model. */
   outputLimit?: number;
+  /**
+   * Masks secrets in a result. It runs before the result is cut to `outputLimit`: a cut that fell
+   * inside a secret would leave a piece no mask recognises.
+   */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -31,6 +36,8 @@ export interface ToolboxOptions {
  */
 export function createToolbox(tools: Tool[], options: ToolboxOptions = {}): Toolbox {
   const limit = options.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
+  const redact = options.redact ?? ((text: string) => text);
+  const bounded = (text: string) => truncateOutput(redact(text), limit);
   const byName = new Map<string, Tool>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
@@ -59,7 +66,7 @@ export function createToolbox(tools: Tool[], options: ToolboxOptions = {}): Tool
       return fail(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}. Fix them and call ${name} again.`);
     }
     try {
-      return { ok: true, output: truncateOutput(await tool.run(parsed.data), limit) };
+      return { ok: true, output: bounded(await tool.run(parsed.data)) };
     } catch (error) {
       if (error instanceof ToolError) return fail(error.message);
       return fail(`${name} failed: ${errorMessage(error)}`);
@@ -67,7 +74,7 @@ export function createToolbox(tools: Tool[], options: ToolboxOptions = {}): Tool
   }
 
   function fail(message: string): ToolCallOutcome {
-    return { ok: false, output: truncateOutput(`Error: ${message}`, limit) };
+    return { ok: false, output: bounded(`Error: ${message}`) };
   }
 
   return { specs, call };

@@ -97,8 +97,8 @@ describe('/cancel', () => {
     expect(cancelled.outputs.outcome, cancelled.stdout + cancelled.stderr).toBe('aborted');
     expect(planComment(w, issue)).toContain('**Status:** cancelled');
     expect(botComments(w, issue).at(-1)).toContain(`@mona plan \`${planId}\` is cancelled`);
-    // Nothing runs, so no signal is raised for a run to read.
-    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe('');
+    // The signal is raised even though nothing runs: an /approve may be starting in another job.
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe(`refs/plangate/cancel/${issue}/${planId}`);
 
     const approve = await run(w, issue, `/approve ${planId}`);
     expect(approve.outputs.outcome).toBe('refused');
@@ -110,6 +110,25 @@ describe('/cancel', () => {
     const again = await run(w, issue, '/cancel');
     expect(again.outputs.outcome).toBe('refused');
     expect(botComments(w, issue).at(-1)).toContain('is already cancelled');
+  });
+
+  it('refuses an approval that raced a /cancel of the waiting plan, and puts "cancelled" back', async () => {
+    const { w, issue } = await setup({ planner: [stagePlan], executor: [] });
+    const planned = await run(w, issue, '/plan write notes');
+    const planId = planned.outputs['plan-id'] ?? '';
+    // The /cancel read the plan as proposed and raised its signal; the /approve read it as proposed
+    // too, before the "cancelled" mark landed, so only the signal tells it.
+    const signal = `refs/plangate/cancel/${issue}/${planId}`;
+    git(w.origin, 'update-ref', signal, git(w.origin, 'rev-parse', 'refs/heads/main'));
+    expect(planComment(w, issue)).toContain('**Status:** proposed');
+
+    const approve = await run(w, issue, `/approve ${planId}`);
+    expect(approve.outputs.outcome, approve.stdout + approve.stderr).toBe('refused');
+    expect(botComments(w, issue).at(-1)).toContain(`plan \`${planId}\` was cancelled while this approval was starting.`);
+    expect(planComment(w, issue)).toContain('**Status:** cancelled');
+    expect(executorRequests(w)).toBe(0);
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main');
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe('');
   });
 
   it('stops a running execution before its next cycle, keeps its work and opens a draft pull request saying so', async () => {
@@ -160,6 +179,35 @@ describe('/cancel', () => {
     const resumed = await run(w, issue, '/approve');
     expect(resumed.outputs.outcome).toBe('refused');
     expect(executorRequests(w)).toBe(2);
+  });
+
+  it('keeps a cancel that lands during the last cycle: the plan stays cancelled and the pull request is a draft', async () => {
+    const state: { cancel?: ActionRun; w?: World; issue?: number } = {};
+    // The last cycle is already running when the maintainer cancels: there is no next cycle to stop.
+    const cancelInLastCycle: Reply = async () => {
+      const { w, issue } = state;
+      if (!w || issue === undefined) throw new Error('the world is not set up');
+      state.cancel = await w.startAction(event(w, issue, 'mona', '/cancel'), {}, {}, { ownCheckout: true }).done;
+      return toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' });
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), cancelInLastCycle],
+    });
+    Object.assign(state, { w, issue });
+    const planned = await run(w, issue, '/plan write notes');
+    const planId = planned.outputs['plan-id'] ?? '';
+
+    const approved = await run(w, issue, '/approve');
+    expect(state.cancel?.outputs.outcome, state.cancel?.stdout).toBe('aborted');
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('aborted');
+    const pulls = w.gh.pulls();
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]?.draft).toBe(true);
+    expect(pulls[0]?.body).toContain('cancelled by @mona');
+    expect(planComment(w, issue)).toContain('**Status:** cancelled');
+    // The signal was acted on, so it is taken down.
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', `refs/plangate/cancel/${issue}/${planId}`)).toBe('');
   });
 });
 

@@ -92,6 +92,13 @@ describe('listComments', () => {
     await expect(thread.listComments(99_999)).rejects.toThrow(/Could not resolve to an issue or pull request/);
   });
 
+  it('fails, rather than answering a cut thread, when a page says there is more but gives no cursor', async () => {
+    const node = { id: 'IC_1', fullDatabaseId: '1', url: 'https://github.com/octo/sample/issues/1#issuecomment-1', body: 'old plan', createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', lastEditedAt: null, author: { __typename: 'Bot', login: 'github-actions' }, editor: null };
+    const comments = { pageInfo: { hasNextPage: true, endCursor: null }, nodes: [node] };
+    gh.failNext('POST', '/graphql', 200, 1, { body: { data: { repository: { issueOrPullRequest: { comments } } } } });
+    await expect(thread.listComments(1)).rejects.toThrow(/more comments/);
+  });
+
   it('refuses an answer of the wrong shape at the boundary', async () => {
     gh.failNext('POST', '/graphql', 200, 1, { body: { data: { repository: { issueOrPullRequest: { comments: { nodes: [{ id: 'x' }] } } } } } });
     await expect(thread.listComments(1)).rejects.toThrow();

@@ -301,3 +301,29 @@ describe('request timeout', () => {
     expect(gh.comments(issue).map((c) => c.id)).toEqual([comment.id]);
   });
 });
+
+describe('createIssue', () => {
+  /** Every issue the emulator holds with this title (numbers are dense, shared with pull requests). */
+  const issuesTitled = (title: string) => {
+    const found: number[] = [];
+    for (let n = 1; n <= 500; n++) if (gh.issue(n)?.title === title) found.push(n);
+    return found;
+  };
+  const input = (title: string) => ({ title, body: `Tracking ${title}.`, labels: ['plangate-task'], assignees: [] });
+
+  it('finds the issue GitHub opened before answering 502, and opens no second one', async () => {
+    const from = gh.requests.length;
+    gh.failAfter('POST', /\/issues$/, 502);
+    const issue = await thread.createIssue(input('lost issue'));
+    expect(issuesTitled('lost issue')).toEqual([issue.number]);
+    expect(gh.requests.slice(from).filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([502]);
+  });
+
+  it('opens it on a second attempt when the first stored nothing', async () => {
+    const from = gh.requests.length;
+    gh.failNext('POST', /\/issues$/, 502);
+    const issue = await thread.createIssue(input('retried issue'));
+    expect(issuesTitled('retried issue')).toEqual([issue.number]);
+    expect(gh.requests.slice(from).filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([502, 201]);
+  });
+});

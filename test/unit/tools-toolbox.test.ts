@@ -171,3 +171,24 @@ describe('toolbox calls', () => {
     expect(await box.call('update_context', '{"result":"done it","outcome":"done"}')).toEqual({ ok: true, output: 'staged' });
   });
 });
+
+describe('secrets in tool results', () => {
+  const secret = 'fake-credential-value-0123456789';
+  const mask = (text: string) => text.split(secret).join('***');
+  // A result whose cut (head and tail kept, the middle dropped) would fall inside the secret.
+  const leaky: Tool = defineTool({
+    name: 'leaky',
+    description: 'Returns a long text with a credential where the cut falls.',
+    schema: z.object({}),
+    run: () => Promise.resolve(`${'a'.repeat(110)}${secret}${'b'.repeat(400)}`),
+  });
+
+  it('masks before cutting, so no piece of a secret survives the cut', async () => {
+    const unmasked = await createToolbox([leaky], { outputLimit: 300 }).call('leaky', '{}');
+    // Without a redactor the cut leaves a fragment that a later mask of the whole secret cannot match.
+    expect(mask(unmasked.output)).toContain(secret.slice(0, 10));
+    const masked = await createToolbox([leaky], { outputLimit: 300, redact: mask }).call('leaky', '{}');
+    expect(masked.ok).toBe(true);
+    for (let i = 0; i + 6 <= secret.length; i++) expect(masked.output).not.toContain(secret.slice(i, i + 6));
+  });
+});
