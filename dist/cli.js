@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-XU4Y3AGS.js";
+} from "./chunks/chunk-CSUUCHTN.js";
 import {
   commitAll,
   commitTrailers,
@@ -31,7 +31,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-IUFZUYMR.js";
+} from "./chunks/chunk-VM4XNOOO.js";
 import {
   external_exports,
   redact
@@ -410,7 +410,7 @@ function readLocalConfig(root) {
 }
 
 // src/cli/plan-store.ts
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 var localPlanStatuses = ["proposed", "executing", "done", "aborted"];
@@ -432,6 +432,10 @@ var localPlanSchema = external_exports.object({
   approvedBy: external_exports.string().optional(),
   branch: external_exports.string().optional()
 });
+function localPlanHash(plan2) {
+  const bound = [hashContext(plan2.snapshot.context), plan2.machine, plan2.base.ref, plan2.base.sha, plan2.allowedCommands, plan2.protectedPaths];
+  return createHash("sha256").update(JSON.stringify(bound)).digest("hex");
+}
 var folder = (gitDir) => path.join(gitDir, "plangate");
 var planFile = (gitDir, planId) => path.join(folder(gitDir), "plans", `${planId}.json`);
 var lastFile = (gitDir) => path.join(folder(gitDir), "last-plan");
@@ -476,7 +480,7 @@ function loadPlan(gitDir, planId) {
   if (!parsed.success || parsed.data.planId !== planId) {
     throw new CliError(`the saved plan ${planId} is not a plan record plangate can use (${file}); make a new one with plangate plan "<objective>".`);
   }
-  if (parsed.data.planHash !== hashContext(parsed.data.snapshot.context)) {
+  if (parsed.data.planHash !== localPlanHash(parsed.data)) {
     throw new CliError(`the saved plan ${planId} was changed after it was made, so it cannot be approved; make a new one with plangate plan "<objective>".`);
   }
   return parsed.data;
@@ -529,10 +533,11 @@ async function planLocally(request) {
 }
 function proposedPlan(request, machine, snapshot, usage = emptyUsage()) {
   const { setup } = request;
+  const bound = { snapshot, machine, base: request.base, allowedCommands: setup.allowedCommands, protectedPaths: setup.protectedPaths };
   return {
     v: 1,
     planId: newPlanId(setup.repo.gitDir),
-    planHash: hashContext(snapshot.context),
+    planHash: localPlanHash(bound),
     status: "proposed",
     machine,
     base: request.base,

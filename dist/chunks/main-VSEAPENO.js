@@ -59,7 +59,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withTrailers
-} from "./chunk-IUFZUYMR.js";
+} from "./chunk-VM4XNOOO.js";
 import {
   Octokit,
   RequestError,
@@ -2270,6 +2270,9 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
           editor: toEdit(node.editor, node.lastEditedAt).editor
         });
       }
+      if (pageInfo.hasNextPage && (pageInfo.endCursor === null || pageInfo.endCursor === after)) {
+        throw new Error(`GitHub said #${issue} has more comments but gave no new cursor to read them with`);
+      }
       after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
     } while (after !== null);
     return comments;
@@ -2368,15 +2371,30 @@ ${dedupe}`;
       return issue ? { number: issue.number, title: issue.title, body: issue.body ?? "", url: issue.html_url } : void 0;
     },
     async createIssue(input) {
-      const { data } = await octokit.rest.issues.create({
-        owner,
-        repo,
-        title: input.title,
-        body: safe2(input.body),
-        labels: input.labels,
-        ...input.assignees.length ? { assignees: input.assignees } : {}
+      const body2 = safe2(input.body);
+      const toRef = (data) => ({ number: data.number, title: data.title, body: data.body ?? "", url: data.html_url });
+      return writeOnce({
+        attempts: CREATE_ATTEMPTS,
+        delayMs: retryDelayMs,
+        send: async () => {
+          const { data } = await octokit.rest.issues.create({
+            owner,
+            repo,
+            title: input.title,
+            body: body2,
+            labels: input.labels,
+            ...input.assignees.length ? { assignees: input.assignees } : {},
+            request: NO_BLIND_RETRY
+          });
+          return toRef(data);
+        },
+        find: async () => {
+          const label = input.labels[0];
+          const { data } = await octokit.rest.issues.listForRepo({ owner, repo, state: "open", sort: "created", direction: "desc", per_page: 100, ...label ? { labels: label } : {} });
+          const found = data.find((i) => !i.pull_request && i.user?.login === botLogin && i.title === input.title && (i.body ?? "") === body2);
+          return found ? toRef(found) : void 0;
+        }
       });
-      return { number: data.number, title: data.title, body: data.body ?? "", url: data.html_url };
     },
     async listOpenPullRequests() {
       const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: "open", per_page: 100 });
@@ -3565,6 +3583,11 @@ async function executeLocked(ctx, execution) {
   if (planComment && planComment.body !== renderRecord(ctx, record)) {
     planComment = await thread.updateComment(planComment.id, renderRecord(ctx, record));
   }
+  if (await cancelSignalled(ctx.git, issue, planId)) {
+    if (planComment) await thread.updateComment(planComment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
+    await clearCancelSignal(ctx.git, issue, planId);
+    return refuse(thread, source, "/approve", `plan \`${planId}\` was cancelled while this approval was starting.`, "Ask for a new plan with `/plan`.");
+  }
   const definition = record.machine === "executor-only" ? executorOnlyMachine : plannerExecutorMachine;
   const previous = execution.comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(planId)));
   const checkpoint = previous ? await trustedCheckpoint(ctx, previous, planId) : void 0;
@@ -3636,10 +3659,13 @@ Refs #${issue}`);
   const stopIfCancelled = async (s) => {
     if (!planComment || cancelled || s.state !== "replan" && s.state !== "execute") return;
     if (!await cancelSignalled(ctx.git, issue, planId)) return;
+    team.run.dispatch({ type: "abort", reason: await noteCancel() });
+  };
+  const noteCancel = async () => {
     cancelled = true;
     await clearCancelSignal(ctx.git, issue, planId);
     const by = cancelledBy(await thread.listComments(issue).catch(() => []), settings.botLogin, planId);
-    team.run.dispatch({ type: "abort", reason: by ? `cancelled by @${by}` : "cancelled on the thread" });
+    return by ? `cancelled by @${by}` : "cancelled on the thread";
   };
   let final;
   try {
@@ -3673,11 +3699,15 @@ Refs #${issue}`);
     throw error2;
   }
   const lastCycle = final.context.history.at(-1);
-  const aborted = final.abortReason !== void 0 || lastCycle?.outcome === "abort";
-  const ended = aborted ? { outcome: "aborted", reason: final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : { outcome: "done" };
+  const lateCancel = planComment && !cancelled && await cancelSignalled(ctx.git, issue, planId) ? await noteCancel() : void 0;
+  let aborted = lateCancel !== void 0 || final.abortReason !== void 0 || lastCycle?.outcome === "abort";
+  let ended = aborted ? { outcome: "aborted", reason: lateCancel ?? final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : { outcome: "done" };
   if (work.pushed) {
     try {
-      await recheckApproval(ctx, record, planComment, planBody);
+      if (await recheckApproval(ctx, record, planComment, planBody) && !cancelled) {
+        aborted = true;
+        ended = { outcome: "aborted", reason: await noteCancel() };
+      }
     } catch (error2) {
       await saveProgress(final, { interrupted: error2 instanceof Error ? error2.message : String(error2) }).catch(() => void 0);
       throw error2;
@@ -3768,10 +3798,11 @@ async function trustedCheckpoint(ctx, comment, planId) {
 }
 async function recheckApproval(ctx, record, planComment, planBody) {
   const changed = [];
+  let cancelledByBot = false;
   const state = await ctx.thread.approvalState(record.issue, planComment?.nodeId);
   if (planComment) {
     const current = state.commentBody === null || state.commentBody === void 0 ? void 0 : { ...planComment, body: state.commentBody };
-    const cancelledByBot = current !== void 0 && isCancelledRecord(ctx, current, record.planId) && sameAccount(state.commentEditor ?? "", ctx.settings.botLogin);
+    cancelledByBot = current !== void 0 && isCancelledRecord(ctx, current, record.planId) && sameAccount(state.commentEditor ?? "", ctx.settings.botLogin);
     if (current?.body !== planBody && !cancelledByBot) changed.push("the plan comment was edited or removed");
   }
   if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
@@ -3780,6 +3811,7 @@ async function recheckApproval(ctx, record, planComment, planBody) {
       `the approval of plan ${record.planId} no longer holds (${changed.join("; ")}); its work stays on ${record.branch} and no pull request was opened`
     );
   }
+  return cancelledByBot;
 }
 function sameAccount(a, b) {
   const account2 = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
@@ -4432,7 +4464,9 @@ async function cancelFlow(ctx, command) {
     default:
       return no(`plan \`${id}\` is already ${record.status}.`, "There is nothing to cancel; ask for a new plan with `/plan`.");
   }
-  if (record.status === "approved" || record.status === "executing") await raiseCancelSignal(thread, issue, id, record.base.sha);
+  if (record.status === "proposed" || record.status === "approved" || record.status === "executing") {
+    await raiseCancelSignal(thread, issue, id, record.base.sha);
+  }
   await thread.updateComment(comment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
   notice(`Plan ${id} was cancelled by @${command.author}.`);
   await thread.postComment(issue, `@${command.author} ${said}
@@ -4602,7 +4636,7 @@ function createContext(settings, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-GRDJWFII.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-SSNUWGUP.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint) {

@@ -1,7 +1,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-XU4Y3AGS.js";
+} from "./chunk-CSUUCHTN.js";
 import {
   noCapabilities
 } from "./chunk-Z4YXFW5A.js";

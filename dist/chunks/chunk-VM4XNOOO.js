@@ -33793,7 +33793,8 @@ function readRepoConfig(workspace, file) {
   return parsed.data;
 }
 function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step's env:") {
-  const own = new Set(ownSecrets.filter((secret) => secret !== ""));
+  const own = ownSecrets.filter((secret) => secret !== "");
+  const carriesOwn = (value) => own.some((secret) => value === secret || secret.length >= 8 && value.includes(secret));
   return Object.entries(servers ?? {}).map(([name, entry]) => {
     if ("url" in entry) return { name, transport: "http", url: entry.url };
     const values = {};
@@ -33802,7 +33803,7 @@ function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step'
     for (const variable of entry.env ?? []) {
       const value = env[variable];
       if (value === void 0) unset.push(variable);
-      else if (own.has(value)) credentials.push(variable);
+      else if (carriesOwn(value)) credentials.push(variable);
       else values[variable] = value;
     }
     for (const value of Object.values(values)) if (value.length >= 8) setSecret(value);
@@ -35165,7 +35166,7 @@ var useSchema = external_exports.object({
 }).strict();
 var maxSchemaChars = 2e3;
 function createCapabilityTools(role, hub) {
-  const offered = (tool) => role === "executor" || tool.readOnly;
+  const offered = (tool, server) => role === "executor" || server.tools.every((other) => other.name !== tool.name || other.readOnly);
   const readOnlyNote = role === "planner" ? " Only the tools a server marks read-only are listed and callable here." : "";
   const list = defineTool({
     name: "list_capabilities",
@@ -35194,7 +35195,7 @@ Not available: it did not start (${f.reason}).`)
       if (tool === void 0) {
         throw new ToolError(`MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(args.tool)}. Call list_capabilities to see its tools.`);
       }
-      if (!offered(tool)) {
+      if (!offered(tool, server)) {
         throw new ToolError(`${server.name}/${tool.name} is not read-only; only the executor may call it. Plan it as a step for the executor instead.`);
       }
       let result;
@@ -35224,7 +35225,7 @@ function findServer(started, name) {
   throw new ToolError(`No MCP server is named ${JSON.stringify(name)}. Available servers: ${names}. Call list_capabilities to see them.`);
 }
 function serverSection(server, role, offered) {
-  const tools = [...server.tools].filter(offered).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const tools = [...server.tools].filter((tool) => offered(tool, server)).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const hidden = server.tools.length - tools.length;
   const lines2 = [`## ${server.name}`];
   if (tools.length === 0) lines2.push(role === "planner" ? "No read-only tools." : "No tools.");
@@ -35944,6 +35945,8 @@ ${this.tail}`;
 // src/tools/toolbox.ts
 function createToolbox(tools, options = {}) {
   const limit2 = options.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
+  const redact2 = options.redact ?? ((text2) => text2);
+  const bounded = (text2) => truncateOutput(redact2(text2), limit2);
   const byName = /* @__PURE__ */ new Map();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
@@ -35970,14 +35973,14 @@ function createToolbox(tools, options = {}) {
       return fail(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}. Fix them and call ${name} again.`);
     }
     try {
-      return { ok: true, output: truncateOutput(await tool.run(parsed.data), limit2) };
+      return { ok: true, output: bounded(await tool.run(parsed.data)) };
     } catch (error) {
       if (error instanceof ToolError) return fail(error.message);
       return fail(`${name} failed: ${errorMessage(error)}`);
     }
   }
   function fail(message) {
-    return { ok: false, output: truncateOutput(`Error: ${message}`, limit2) };
+    return { ok: false, output: bounded(`Error: ${message}`) };
   }
   return { specs, call };
 }
@@ -36531,11 +36534,13 @@ function stager(run2, role) {
 function createTeam(options) {
   const { run: run2, workspace } = options;
   const capabilities = options.capabilities ?? noCapabilities;
+  const scrub = (text2) => redact(text2, options.secrets ?? []);
+  const toolboxOptions = { redact: scrub };
   const plannerTools = createToolbox([
     ...createReadTools(workspace),
     ...createCapabilityTools("planner", capabilities),
     createUpdateContextTool("planner", stager(run2, "planner"))
-  ]);
+  ], toolboxOptions);
   const executorTools = createToolbox([
     ...createReadTools(workspace),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths, maxWriteBytes: options.maxWriteBytes }),
@@ -36547,8 +36552,7 @@ function createTeam(options) {
     }),
     ...createCapabilityTools("executor", capabilities),
     createUpdateContextTool("executor", stager(run2, "executor"))
-  ]);
-  const scrub = (text2) => redact(text2, options.secrets ?? []);
+  ], toolboxOptions);
   const facts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   const rules = workspaceRulesText({
     allowedCommands: options.allowedCommands,

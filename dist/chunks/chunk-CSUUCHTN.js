@@ -13121,11 +13121,15 @@ var Tail = class {
   }
   limit;
   kept = "";
+  cut = false;
   push(text) {
-    this.kept = (this.kept + text).slice(-this.limit);
+    const all = this.kept + text;
+    if (all.length > this.limit) this.cut = true;
+    this.kept = all.slice(-this.limit);
   }
+  /** Without the word a cut began in: the rest of a secret cut in two would match no redaction. */
   text() {
-    return this.kept;
+    return this.cut ? this.kept.replace(/^\S*/, "") : this.kept;
   }
 };
 
