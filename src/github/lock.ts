@@ -183,8 +183,11 @@ async function pushWithLease(git: Git, ref: string, sha: string, expected: strin
     return 'accepted';
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    // Client side "[rejected] (stale info)"; server side "[remote rejected]" when it changed after the advertisement.
-    if (/\[(?:remote )?rejected\]/.test(text)) return 'rejected';
+    // Client side "[rejected] (stale info)"; server side "[remote rejected]" when the ref changed
+    // after the advertisement. Any other remote refusal (a hook, a ruleset) is no lost race: it
+    // would refuse every round, so it goes back as the error it is, in git's own words.
+    if (/\[rejected\]/.test(text)) return 'rejected';
+    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text)) return 'rejected';
     return error instanceof Error ? error : new Error(text);
   }
 }

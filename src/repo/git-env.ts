@@ -38,11 +38,15 @@ const OWNED = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
 /**
  * Entries every host git command gets. Hooks and fsmonitor run programs a command may have put in
  * `.git`, with the action's identity and, during fetch and push, the token in their environment;
- * the host needs neither (commits are made with --no-verify anyway).
+ * the host needs neither (commits are made with --no-verify anyway). A dead connection is cut.
  */
 export const HARDENING: readonly GitConfigEntry[] = [
   { key: 'core.hooksPath', value: '/dev/null' },
   { key: 'core.fsmonitor', value: 'false' },
+  // A fetch, push or ls-remote whose connection went silent (under 1 byte/s for 5 minutes) fails
+  // instead of holding the lock and the job until the job's own timeout; slow but live ones go on.
+  { key: 'http.lowSpeedLimit', value: '1' },
+  { key: 'http.lowSpeedTime', value: '300' },
 ];
 
 /** Builds git's complete environment from `env` and the given configuration entries. */

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitAll, fetchBranch, pushWithLease, startBranch } from '../../src/repo/branch.js';
 import { gitAuthEnv } from '../../src/repo/git-auth.js';
 import { createGit, execGit, GitError, subcommand, type GitExec } from '../../src/repo/git.js';
+import { gitEnvironment, HARDENING } from '../../src/repo/git-env.js';
 import { git, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
 /**
@@ -50,6 +51,18 @@ describe('gitAuthEnv', () => {
 
   it('refuses a server URL git could not match', () => {
     expect(() => gitAuthEnv(TOKEN, 'github.com')).toThrow(/not an http\(s\) URL/);
+  });
+});
+
+describe('gitEnvironment', () => {
+  it('turns hooks and fsmonitor off and cuts a connection that went silent', () => {
+    const env = gitEnvironment({ PATH: '/usr/bin', INPUT_GITHUB_TOKEN: 'x' }, HARDENING);
+    const entries = Object.fromEntries(
+      Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]),
+    );
+    expect(entries).toEqual({ 'core.hooksPath': '/dev/null', 'core.fsmonitor': 'false', 'http.lowSpeedLimit': '1', 'http.lowSpeedTime': '300' });
+    expect(env.INPUT_GITHUB_TOKEN).toBeUndefined();
+    expect(env.GIT_TERMINAL_PROMPT).toBe('0');
   });
 });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,5 +225,22 @@ describe('releaseLock', () => {
     expect(await releaseLock({ git, lock: old })).toBe(false);
     expect(origin.refSha(lockRef(13))).toBe(successor.sha);
     expect(await releaseLock({ git, lock: successor })).toBe(true);
+  });
+});
+
+describe('a remote that refuses lock refs', () => {
+  it('reports the refusal in git\'s words instead of retrying it as a lost race', async () => {
+    const hook = path.join(origin.path, 'hooks', 'pre-receive');
+    // Declines only this test's lock, as a ruleset or server hook protecting refs/plangate/* would.
+    writeFileSync(hook, '#!/bin/sh\nwhile read old new ref; do [ "$ref" = refs/plangate/locks/9901 ] && { echo "lock refs are protected" >&2; exit 1; }; done\nexit 0\n');
+    chmodSync(hook, 0o755);
+    try {
+      startRun('7901');
+      const attempt = acquire(9901, '7901');
+      await expect(attempt).rejects.toThrow(/pre-receive hook declined|lock refs are protected/);
+      await expect(acquire(9901, '7901')).rejects.not.toThrow(/keeps changing/);
+    } finally {
+      rmSync(hook, { force: true });
+    }
   });
 });
