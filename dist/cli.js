@@ -31,7 +31,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-VM4XNOOO.js";
+} from "./chunks/chunk-KVEGAALU.js";
 import {
   external_exports,
   redact

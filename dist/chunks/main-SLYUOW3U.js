@@ -59,7 +59,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withTrailers
-} from "./chunk-VM4XNOOO.js";
+} from "./chunk-KVEGAALU.js";
 import {
   Octokit,
   RequestError,
@@ -2534,7 +2534,8 @@ async function pushWithLease2(git, ref, sha, expected) {
     return "accepted";
   } catch (error2) {
     const text = error2 instanceof Error ? error2.message : String(error2);
-    if (/\[(?:remote )?rejected\]/.test(text)) return "rejected";
+    if (/\[rejected\]/.test(text)) return "rejected";
+    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text)) return "rejected";
     return error2 instanceof Error ? error2 : new Error(text);
   }
 }

@@ -33511,7 +33511,11 @@ var passed = /* @__PURE__ */ new Set([
 var OWNED = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
 var HARDENING = [
   { key: "core.hooksPath", value: "/dev/null" },
-  { key: "core.fsmonitor", value: "false" }
+  { key: "core.fsmonitor", value: "false" },
+  // A fetch, push or ls-remote whose connection went silent (under 1 byte/s for 5 minutes) fails
+  // instead of holding the lock and the job until the job's own timeout; slow but live ones go on.
+  { key: "http.lowSpeedLimit", value: "1" },
+  { key: "http.lowSpeedTime", value: "300" }
 ];
 function gitEnvironment(env, config) {
   const out = {};
