@@ -5,7 +5,7 @@ import type { PriceTable } from '../models/prices.js';
 import { addTurn, emptyUsage, summarizeUsage, totalCost, totalTokens, type RoleUsageSummary, type TokenUsage, type UsageLedger } from '../models/usage.js';
 import { drive, type DriveOptions } from './drive.js';
 import { RunState } from './run-state.js';
-import type { CapabilityHub } from '../mcp/hub.js';
+import type { CapabilityHub } from '../mcp/capability-hub.js';
 import { createTeam } from './team.js';
 
 /**
@@ -83,7 +83,12 @@ export function startTeam(options: TeamRunOptions): TeamRun {
     usage: () => summarizeUsage(ledger, options.prices),
     ledger: () => ledger,
     totals: () => ledgerTotals(ledger, options.prices),
-    drive: (driveOptions) => drive(run, team, driveOptions),
+    // The servers start before the first model request, so one that fails is known (and reported by
+    // the hub) before the agents begin, and the run goes on without it.
+    drive: async (driveOptions) => {
+      await options.capabilities?.start();
+      return drive(run, team, driveOptions);
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { readRepositoryInstructions } from '../agents/repository-instructions.js';
 import { startTeam, type TeamRun } from '../agents/team-run.js';
 import type { MachineDefinition, Snapshot } from '../machine/types.js';
-import type { CapabilityHub } from '../mcp/hub.js';
+import type { CapabilityHub } from '../mcp/capability-hub.js';
 import type { ChatClient } from '../models/chat-client.js';
 import type { PriceTable } from '../models/prices.js';
 import type { UsageLedger } from '../models/usage.js';
@@ -35,7 +35,7 @@ export async function startLocalTeam(
 ): Promise<TeamRun> {
   // Read at the plan's base commit, as the action reads them, so planning and execution see the same text.
   const instructions = await readRepositoryInstructions(setup.repo.git, baseSha);
-  const team = startTeam({
+  return startTeam({
     definition,
     snapshot,
     ...(spent ? { spent } : {}),
@@ -51,14 +51,4 @@ export async function startLocalTeam(
     instructions,
     capabilities: setup.capabilities,
   });
-  // As in the action: the servers start before the first model request, so one that does not start
-  // is reported before the agents begin (the hub's one-line warning, which the CLI's log route puts
-  // on stderr), and the run goes on without it.
-  return {
-    ...team,
-    drive: async (options) => {
-      await setup.capabilities.start();
-      return team.drive(options);
-    },
-  };
 }

@@ -3,8 +3,7 @@ import { reduce } from '../machine/reducer.js';
 import { hasRole } from '../permissions.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { stripHidden } from '../untrusted.js';
-import { refuseIfEdited } from './command-comment.js';
-import { findLiveRecord } from './live-record.js';
+import { commandOnLivePlan } from './command-comment.js';
 import { planAndPublish } from './planning.js';
 import { refuse } from './refuse.js';
 
@@ -15,12 +14,9 @@ import { refuse } from './refuse.js';
 export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/answer', reason, fix);
-  const comments = await thread.listComments(command.thread.number);
-  const edited = await refuseIfEdited(ctx, command, '/answer', comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
-  const { record } = live;
+  const live = await commandOnLivePlan(ctx, command, '/answer');
+  if ('refused' in live) return live.refused;
+  const { record, comments } = live;
   // The requester may answer their own question; anyone else needs the trigger permission.
   if (command.author !== record.requestedBy) {
     const role = await thread.permissionOf(command.author);

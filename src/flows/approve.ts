@@ -2,9 +2,8 @@ import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { hashIssue } from '../record/plan-record.js';
 import { approvalGate } from '../checks/approval-gate.js';
 import { checkPlan } from '../checks/plan-checks.js';
-import { refuseIfEdited } from './command-comment.js';
+import { commandOnLivePlan } from './command-comment.js';
 import { execute } from './execution.js';
-import { findLiveRecord } from './live-record.js';
 import { branchFor } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
 
@@ -18,12 +17,9 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const no = (reason: string, fix: string) => refuse(thread, command, '/approve', reason, fix);
   const allowed = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'Ask a maintainer to approve the plan.');
   if ('refused' in allowed) return allowed.refused;
-  const comments = await thread.listComments(issue);
-  const edited = await refuseIfEdited(ctx, command, '/approve', comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
-  const { comment, record } = live;
+  const live = await commandOnLivePlan(ctx, command, '/approve');
+  if ('refused' in live) return live.refused;
+  const { comment, record, comments } = live;
   const id = record.planId;
   if (command.planId !== undefined && command.planId !== id) {
     return live.earlierIds.includes(command.planId)

@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { cancelMarker, raiseCancelSignal } from './cancellation.js';
-import { refuseIfEdited } from './command-comment.js';
-import { findLiveRecord, renderRecord } from './live-record.js';
+import { commandOnLivePlan } from './command-comment.js';
+import { renderRecord } from './live-record.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
 
 /**
@@ -17,11 +17,8 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
   const no = (reason: string, fix: string) => refuse(thread, command, '/cancel', reason, fix);
   const allowed = await refuseUnlessRole(thread, command, '/cancel', settings.triggerPermission, 'Ask a maintainer to cancel the plan.');
   if ('refused' in allowed) return allowed.refused;
-  const comments = await thread.listComments(issue);
-  const edited = await refuseIfEdited(ctx, command, '/cancel', comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
+  const live = await commandOnLivePlan(ctx, command, '/cancel');
+  if ('refused' in live) return live.refused;
   const { comment, record } = live;
   const id = record.planId;
   let said: string;

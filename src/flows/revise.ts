@@ -1,8 +1,7 @@
 import { initialSnapshot } from '../machine/planner-executor.js';
 import type { CommandOf, FlowResult, RunContext } from '../run-context.js';
 import { stripHidden } from '../untrusted.js';
-import { refuseIfEdited } from './command-comment.js';
-import { findLiveRecord } from './live-record.js';
+import { commandOnLivePlan } from './command-comment.js';
 import { threadContext } from './thread-context.js';
 import { planAndPublish, resolveBase } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
@@ -18,12 +17,9 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
   if ('refused' in allowed) return allowed.refused;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');
-  const comments = await thread.listComments(command.thread.number);
-  const edited = await refuseIfEdited(ctx, command, '/revise', comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
-  const { record } = live;
+  const live = await commandOnLivePlan(ctx, command, '/revise');
+  if ('refused' in live) return live.refused;
+  const { record, comments } = live;
   const { plan } = record.snapshot.context;
   if (record.status !== 'proposed' || !plan) {
     return no(`plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`, 'Ask for a new plan with `/plan <objective>`.');

@@ -23,7 +23,7 @@ export function startTeamRun(
   instructions = '',
 ): TeamRun {
   const { settings } = ctx;
-  const team = startTeam({
+  return startTeam({
     definition,
     snapshot,
     spent,
@@ -41,14 +41,6 @@ export function startTeamRun(
     instructions,
     capabilities: ctx.mcp,
   });
-  // The servers start before the first model request, so one that fails is known (and logged) up front.
-  return {
-    ...team,
-    drive: async (options) => {
-      await ctx.mcp?.start();
-      return team.drive(options);
-    },
-  };
 }
 
 /** The run's totals for the action's outputs. */

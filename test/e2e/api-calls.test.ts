@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
 import type { RequestLogEntry } from '../fakes/github-emulator.js';
 import { decodeRecord } from '../../src/record/plan-record.js';
 import { renderPlanComment } from '../../src/render/plan-comment.js';
-import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { bot, commentEvent as event } from './thread-helpers.js';
 
 /**
  * GitHub API calls per command, counted from the emulator's request log as the benchmark counts
@@ -13,7 +13,6 @@ import { createWorld, git, owner, repo, type ActionRun, type World } from './har
  * right before the pull request, that it still keeps a changed plan from being proposed.
  */
 
-const bot = 'github-actions[bot]';
 let world: World | undefined;
 afterEach(async () => {
   await world?.close();
@@ -21,13 +20,6 @@ afterEach(async () => {
 });
 
 const plan = { steps: [{ title: 'Write the notes' }] };
-
-function event(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
 
 /** A call as the benchmark names it: `METHOD route` for REST, `graphql <operation>` for GraphQL. */
 function callName(entry: RequestLogEntry): string {

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { commentEvent as event, botComments } from './thread-helpers.js';
 
 /**
  * The commands a maintainer would guess, against the bundled action: /status before and after
  * approval, /cancel of a waiting plan and of a running one, /help, and an unknown command.
  */
 
-const bot = 'github-actions[bot]';
 let world: World | undefined;
 afterEach(async () => {
   await world?.close();
@@ -19,13 +18,6 @@ const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the se
 const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
 const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
 
-function event(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
-const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
 const planComment = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1')).at(-1) ?? '';
 const executorRequests = (w: World) => w.model.requests.filter((r) => r.model === 'executor').length;
 

@@ -1,9 +1,9 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { issueCommentPayload } from '../fakes/payloads.js';
 import { toolCall, type RecordedRequest } from '../fakes/scripted-model.js';
-import { createWorld, git, owner, repo, type World } from './harness.js';
+import { createWorld, git, type World } from './harness.js';
+import { commentEvent as comment } from './thread-helpers.js';
 
 /**
  * Repository instructions end to end: AGENTS.md and CLAUDE.md committed on the base branch reach the
@@ -30,13 +30,6 @@ const files: Record<string, string> = {
 };
 const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
 const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
-
-function comment(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
 
 /** Drops an instruction file into the job's work tree only: never committed, never pushed. */
 function workTreeOnly(w: World): void {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
 import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+import { botComments } from './thread-helpers.js';
 
 /**
  * Scheduled and dispatched maintenance tasks against the bundled action: tracking issues found
@@ -9,7 +10,6 @@ import { createWorld, git, owner, repo, type ActionRun, type World } from './har
  * reported in the job summary, and config errors that name the key.
  */
 
-const bot = 'github-actions[bot]';
 let world: World | undefined;
 afterEach(async () => {
   await world?.close();
@@ -56,7 +56,6 @@ async function dispatch(w: World, inputs: Record<string, string>, actor = 'mona'
 
 const trackingIssues = (w: World, name: string) =>
   [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => w.gh.issue(n)).filter((i) => i && !i.pull_request && i.labels.some((l) => (typeof l === 'string' ? l : l.name) === `plangate:${name}`));
-const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
 
 describe('scheduled tasks', () => {
   it('plans the task whose cron fired on a tracking issue, never twice, and /approve there opens the PR', async () => {

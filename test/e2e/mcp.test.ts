@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { issueCommentPayload } from '../fakes/payloads.js';
 import { toolCall, type RecordedRequest } from '../fakes/scripted-model.js';
-import { apiKey, createWorld, git, owner, repo, token, type World } from './harness.js';
+import { apiKey, createWorld, git, token, type World } from './harness.js';
+import { bot, commentEvent as comment } from './thread-helpers.js';
 
 /**
  * MCP servers from the config file, end to end through the bundled action: the stdio test server is
@@ -14,7 +14,6 @@ import { apiKey, createWorld, git, owner, repo, token, type World } from './harn
  * goes on without it.
  */
 
-const bot = 'github-actions[bot]';
 const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
 const probe = 'e2e-mcp-probe-value-0123456789';
 
@@ -44,13 +43,6 @@ const files = {
 
 /** What the runner's environment holds besides plangate's inputs: the probe, and a token the workflow exposed. */
 const env = { PLANGATE_MCP_PROBE: probe, GITHUB_TOKEN: token };
-
-function comment(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
 
 /** Every tool result a model was sent, each once, in order. */
 function toolResults(requests: readonly RecordedRequest[], model: string): string[] {

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { commentEvent as event, botComments } from './thread-helpers.js';
 
 /**
  * Plan checks and cost estimates against the bundled action: what the plan comment shows before
  * approval, what /approve refuses, and the estimate beside the actual cost once the run is done.
  */
 
-const bot = 'github-actions[bot]';
 let world: World | undefined;
 afterEach(async () => {
   await world?.close();
@@ -25,13 +24,6 @@ const executorDone: Reply[] = [
 // Known prices for the scripted models, so the estimate is a number.
 const prices = 'prices:\n  planner: { input: 1, output: 2 }\n  executor: { input: 2, cached-input: 0.5, output: 8 }\n';
 
-function event(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
-const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
 const planComment = (w: World, issue: number) => botComments(w, issue).find((b) => b.includes('<!-- plangate:record v1')) ?? '';
 const branches = (w: World) => git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
 

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type World } from './harness.js';
+import { createWorld, git, type World } from './harness.js';
+import { commentEvent as comment, botComments } from './thread-helpers.js';
 
 /**
  * Policies, planner failure, no-change answers, clarification, revision, the stall guard and cost
  * reporting, against the bundled action.
  */
 
-const bot = 'github-actions[bot]';
 let world: World | undefined;
 afterEach(async () => {
   await world?.close();
@@ -25,14 +24,6 @@ const editGreet = toolCall('edit_file', {
 const reportDone = toolCall('update_context', { result: 'Added farewell.', outcome: 'done' });
 const plannerError = { error: { status: 400, message: 'model overloaded in a way that is not retried' } };
 
-function comment(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
-
-const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
 const plannerRequests = (w: World) => w.model.requests.filter((r) => r.model === 'planner');
 const lastUserText = (r: { messages: { role: string; content?: unknown }[] } | undefined) =>
   String([...(r?.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type World } from './harness.js';
+import { createWorld, git, type World } from './harness.js';
+import { commentEvent as comment } from './thread-helpers.js';
 
 /**
  * The pull request a reviewer wants, through the bundled action: draft or ready, labels, the
@@ -15,13 +15,6 @@ afterEach(async () => {
 });
 
 const plan = { steps: [{ title: 'Add farewell', files: ['src/farewell.js'] }, { title: 'Document it', files: ['README.md'] }] };
-
-function comment(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
 
 /** Two cycles (replan, then done), so the branch holds two commits and the path a loop. */
 function twoCycleScript() {

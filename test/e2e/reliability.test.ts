@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { commentEvent as event, botComments } from './thread-helpers.js';
 
 /**
  * Fault injection against the bundled action: models and GitHub failing, jobs killed mid-run,
@@ -9,7 +9,6 @@ import { createWorld, git, owner, repo, type ActionRun, type World } from './har
  * Each scenario asserts the end state: nothing lost, nothing done twice.
  */
 
-const bot = 'github-actions[bot]';
 let world: World | undefined;
 afterEach(async () => {
   await world?.close();
@@ -20,13 +19,6 @@ const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the se
 const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
 const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
 
-function event(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
-const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
 const planComments = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1'));
 const progressComments = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:progress'));
 const unprocessable = (w: World) => w.gh.requests.filter((r) => r.status === 422 && !String(r.path).includes('/git/refs'));

@@ -1,8 +1,10 @@
 import type { Plan } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import { reduce } from '../../src/machine/reducer.js';
-import { addTurn, emptyUsage } from '../../src/models/usage.js';
+import type { Snapshot } from '../../src/machine/types.js';
+import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
+import type { RunView } from '../../src/render/run-view.js';
 
 /**
  * Plan records as the /plan flow builds them: the snapshot comes from the real machine after the
@@ -48,5 +50,22 @@ export function makeRecord({ objective = 'Add a CHANGELOG', plan = samplePlan, d
     snapshot: planned,
     usage: addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1200, cachedTokens: 1000, completionTokens: 300 }),
     ...overrides,
+  };
+}
+
+/** A run of plan 0a1b2c3d on issue 7 as the renderers see it; tests override what they look at. */
+export function makeRunView(snapshot: Snapshot, extra: Partial<RunView> = {}): RunView {
+  return {
+    planId: '0a1b2c3d',
+    issue: 7,
+    isPullRequest: false,
+    approvedBy: 'alice',
+    requestedBy: 'maintainer',
+    branch: 'plangate/7-0a1b2c3d',
+    baseRef: 'main',
+    runUrl: 'http://127.0.0.1/run/1',
+    snapshot,
+    usage: summarizeUsage(addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })),
+    ...extra,
   };
 }

@@ -10,7 +10,7 @@ import { renderPlan, renderPlanComment, renderPlanWithin } from '../../src/rende
 import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { renderSummaryDetails } from '../../src/render/summary-details.js';
-import { makeRecord } from './record-fixture.js';
+import { makeRecord, makeRunView } from './record-fixture.js';
 
 /** Deterministic incompressible text, so sizes never depend on chance. */
 function noise(length: number, seed = 1): string {
@@ -48,20 +48,7 @@ const cycle = (i: number, result = `Moved the helpers of module ${i}; tests pass
 function view(plan: Plan, history: HistoryEntry[], extra: Partial<RunView> = {}): RunView {
   const planned = makeRecord({ plan }).snapshot;
   const snapshot: Snapshot = { ...planned, state: 'done', context: { ...planned.context, history, summary: 'Refactored what the run reached.' } };
-  return {
-    planId: '0a1b2c3d',
-    issue: 7,
-    isPullRequest: false,
-    approvedBy: 'alice',
-    requestedBy: 'maintainer',
-    branch: 'plangate/7-0a1b2c3d',
-    baseRef: 'main',
-    runUrl: 'http://127.0.0.1/run/1',
-    snapshot,
-    usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })),
-    ended: { outcome: 'aborted', reason: 'reached max-cost-usd ($5; spent $5.02)' },
-    ...extra,
-  };
+  return makeRunView(snapshot, { usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })), ended: { outcome: 'aborted', reason: 'reached max-cost-usd ($5; spent $5.02)' }, ...extra });
 }
 
 /** The number a steps notice names, e.g. "Only the first 37 of 400 steps". */

@@ -5,7 +5,7 @@ import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { decodeRunRecord, encodeRunRecord, type RunRecord } from '../../src/record/run-record.js';
 import { formatElapsed, renderProgressComment } from '../../src/render/progress-comment.js';
 import type { RunView } from '../../src/render/run-view.js';
-import { makeRecord } from './record-fixture.js';
+import { makeRecord, makeRunView } from './record-fixture.js';
 
 const start = Date.UTC(2026, 0, 5, 9, 0, 0);
 /** A clock that reads what the test says, never the wall clock. */
@@ -17,19 +17,7 @@ function snapshotWith(history: HistoryEntry[], extra: Partial<Snapshot> = {}): S
 }
 
 function view(snapshot: Snapshot, extra: Partial<RunView> = {}): RunView {
-  return {
-    planId: '0a1b2c3d',
-    issue: 7,
-    isPullRequest: false,
-    approvedBy: 'alice',
-    requestedBy: 'maintainer',
-    branch: 'plangate/7-0a1b2c3d',
-    baseRef: 'main',
-    runUrl: 'http://127.0.0.1/o/r/actions/runs/1',
-    snapshot,
-    usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', { promptTokens: 10_000, cachedTokens: 8_000, completionTokens: 500 })),
-    ...extra,
-  };
+  return makeRunView(snapshot, { runUrl: 'http://127.0.0.1/o/r/actions/runs/1', usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', { promptTokens: 10_000, cachedTokens: 8_000, completionTokens: 500 })), ...extra });
 }
 
 const statusLine = (body: string) => body.split('\n')[2] ?? '';

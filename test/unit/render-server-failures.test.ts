@@ -8,7 +8,7 @@ import { githubBodyLimit } from '../../src/render/limits.js';
 import { renderProgressComment, renderServerFailures } from '../../src/render/progress-comment.js';
 import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';
-import { makeRecord } from './record-fixture.js';
+import { makeRecord, makeRunView } from './record-fixture.js';
 
 /**
  * MCP servers that did not start for an execution: the progress comment and the pull request name
@@ -32,20 +32,7 @@ function noise(length: number, seed = 1): string {
 function view(history: HistoryEntry[] = [], extra: Partial<RunView> = {}): RunView {
   const planned = makeRecord().snapshot;
   const snapshot: Snapshot = { ...planned, state: 'done', context: { ...planned.context, history, summary: 'Did the work.' }, iteration: history.length };
-  return {
-    planId: '0a1b2c3d',
-    issue: 7,
-    isPullRequest: false,
-    approvedBy: 'alice',
-    requestedBy: 'maintainer',
-    branch: 'plangate/7-0a1b2c3d',
-    baseRef: 'main',
-    runUrl: 'http://127.0.0.1/run/1',
-    snapshot,
-    usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })),
-    ended: { outcome: 'done' },
-    ...extra,
-  };
+  return makeRunView(snapshot, { usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })), ended: { outcome: 'done' }, ...extra });
 }
 
 /** A history of about `chars` characters of results, in cycles small enough not to be clipped. */

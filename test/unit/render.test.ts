@@ -14,7 +14,7 @@ import { pullRequestTitle, renderPullRequestBody } from '../../src/render/pull-r
 import { renderRefusal } from '../../src/render/refusal.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { renderUsageTable, sumCost } from '../../src/render/usage-table.js';
-import { makeRecord, samplePlan } from './record-fixture.js';
+import { makeRecord, makeRunView, samplePlan } from './record-fixture.js';
 
 const markerPrefix = '<!-- plangate:record v1 ';
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -202,19 +202,7 @@ function snapshotWith(history: HistoryEntry[], extra: Partial<Snapshot> = {}): S
 }
 
 function view(snapshot: Snapshot, extra: Partial<RunView> = {}): RunView {
-  return {
-    planId: '0a1b2c3d',
-    issue: 7,
-    isPullRequest: false,
-    approvedBy: 'alice',
-    requestedBy: 'maintainer',
-    branch: 'plangate/7-0a1b2c3d',
-    baseRef: 'main',
-    runUrl: 'http://127.0.0.1/run/1',
-    snapshot,
-    usage: summarizeUsage(addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })),
-    ...extra,
-  };
+  return makeRunView(snapshot, extra);
 }
 
 const cycle = (directive: string, outcome: HistoryEntry['outcome'], result = `did ${directive}`): HistoryEntry => ({ directive, result, outcome });
