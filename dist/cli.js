@@ -31,7 +31,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-KVEGAALU.js";
+} from "./chunks/chunk-DZ3EGCPX.js";
 import {
   external_exports,
   redact
@@ -489,7 +489,7 @@ function loadPlan(gitDir, planId) {
 // src/cli/local-team.ts
 async function startLocalTeam(setup, definition, snapshot, baseSha, spent) {
   const instructions = await readRepositoryInstructions(setup.repo.git, baseSha);
-  const team = startTeam({
+  return startTeam({
     definition,
     snapshot,
     ...spent ? { spent } : {},
@@ -505,13 +505,6 @@ async function startLocalTeam(setup, definition, snapshot, baseSha, spent) {
     instructions,
     capabilities: setup.capabilities
   });
-  return {
-    ...team,
-    drive: async (options) => {
-      await setup.capabilities.start();
-      return team.drive(options);
-    }
-  };
 }
 
 // src/cli/local-planning.ts

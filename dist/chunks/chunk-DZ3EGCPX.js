@@ -36637,7 +36637,12 @@ function startTeam(options) {
     usage: () => summarizeUsage(ledger, options.prices),
     ledger: () => ledger,
     totals: () => ledgerTotals(ledger, options.prices),
-    drive: (driveOptions) => drive(run2, team, driveOptions)
+    // The servers start before the first model request, so one that fails is known (and reported by
+    // the hub) before the agents begin, and the run goes on without it.
+    drive: async (driveOptions) => {
+      await options.capabilities?.start();
+      return drive(run2, team, driveOptions);
+    }
   };
 }
 function ledgerTotals(ledger, prices) {
@@ -36679,12 +36684,12 @@ export {
   encodeRecord,
   decodeRecord,
   hasRecordMarker,
+  formatCount,
   executorOnlyMachine,
   executorOnlySnapshot,
   plannerExecutorMachine,
   defaultPolicy,
   initialSnapshot,
-  formatCount,
   sumCost,
   renderUsageTable,
   createBudget,

@@ -59,7 +59,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withTrailers
-} from "./chunk-KVEGAALU.js";
+} from "./chunk-DZ3EGCPX.js";
 import {
   Octokit,
   RequestError,
@@ -2704,62 +2704,24 @@ function blockingFindings(input) {
 }
 var keyOf = (finding) => JSON.stringify(Object.entries(finding).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 
-// src/render/refusal.ts
-function renderRefusal(author, command, reason, fix) {
-  return [`@${author} \`${command}\` was not carried out: ${escapeProse(reason)}`, "", escapeProse(fix)].join("\n");
-}
-
-// src/flows/refuse.ts
-async function refuse(thread, source, command, reason, fix) {
-  notice(`Refused ${command} by @${source.author}: ${reason}`);
-  await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
-  await thread.react(source.commentId, "-1").catch(() => void 0);
-  return { outcome: "refused" };
-}
-async function refuseUnlessRole(thread, source, command, required, fix) {
-  const role = await thread.permissionOf(source.author);
-  if (hasRole(role, required)) return { role };
-  const reason = `@${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher.`;
-  return { refused: await refuse(thread, source, command, reason, fix) };
-}
-
-// src/flows/command-comment.ts
-async function refuseIfEdited(ctx, source, command, comments) {
-  const current = comments.find((c) => c.id === source.commentId);
-  if (current && current.body === source.body && current.updatedAt === current.createdAt) return void 0;
-  const what = current ? "was edited after it was posted" : "was deleted";
-  return refuse(ctx.thread, source, command, `the command comment ${what}; plangate acts only on a command as first written.`, "Post the command again in a new comment.");
-}
-
-// src/record/run-record.ts
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-var runRecordSchema = external_exports.object({
-  v: external_exports.literal(1),
-  planId: external_exports.string().regex(/^[0-9a-f]{8}$/),
-  snapshot: snapshotSchema,
-  usage: usageLedgerSchema,
-  /** The last commit plangate pushed to the work branch; anything after it was pushed by someone else. */
-  pushed: external_exports.string().regex(/^[0-9a-f]{40,64}$/).optional(),
-  runId: external_exports.string(),
-  /** Set once the pull request exists, so a re-run never opens a second one. */
-  pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional(),
-  /** Epoch milliseconds the execution first started: a resumed run's elapsed time counts from here. */
-  startedAt: external_exports.number().int().nonnegative().optional()
-});
-var marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
-function encodeRunRecord(record) {
-  return `<!-- plangate:run v1 ${deflateRawSync(Buffer.from(JSON.stringify(record), "utf8")).toString("base64url")} -->`;
-}
-function decodeRunRecord(body2) {
-  const match = marker.exec(body2);
-  if (!match?.[1]) return void 0;
-  try {
-    const json = JSON.parse(inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8"));
-    const parsed = runRecordSchema.safeParse(json);
-    return parsed.success ? parsed.data : void 0;
-  } catch {
-    return void 0;
+// src/record/verify.ts
+function verifyPlanComment(comment, botLogin, render, secret = "") {
+  if (comment.author !== botLogin) {
+    return { ok: false, reason: `the plan comment is not by ${botLogin}` };
   }
+  const decoded = decodeRecord(comment.body);
+  if (!decoded.ok) return decoded;
+  const { record } = decoded;
+  if (hashPlan(record.snapshot.context, record.checks) !== record.planHash) {
+    return { ok: false, reason: `plan ${record.planId} does not match its hash` };
+  }
+  if (!sealIsValid(record, secret)) {
+    return { ok: false, reason: `plan ${record.planId} is not signed with this repository's record secret` };
+  }
+  if (render(record) !== comment.body) {
+    return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };
+  }
+  return { ok: true, record };
 }
 
 // src/render/plan-comment.ts
@@ -2915,6 +2877,127 @@ function renderPlanComment(record) {
     throw new Error(`Plan ${record.planId} is too large to post: shorten the objective or ask for a smaller plan.`);
   }
   return body(record, githubBodyLimit - footer.length) + footer;
+}
+
+// src/flows/live-record.ts
+function renderRecord(ctx, record) {
+  return renderPlanComment(sealRecord(record, ctx.settings.recordSecret));
+}
+var renderForVerify = (ctx) => (record) => redact(renderPlanComment(record), ctx.secrets);
+var account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
+function verifyRecordComment(ctx, comment) {
+  return verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.settings.recordSecret);
+}
+async function findLiveRecord(ctx, comments) {
+  const { botLogin, recordSecret } = ctx.settings;
+  const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));
+  const live = candidates.at(-1);
+  if (!live) {
+    return { ok: false, refusal: "there is no plan on this thread.", fix: "Ask for one first with `/plan <objective>`." };
+  }
+  const verdict = verifyPlanComment(live, botLogin, renderForVerify(ctx), recordSecret);
+  if (!verdict.ok) {
+    return { ok: false, refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: "Ask for a new plan with `/plan`." };
+  }
+  let editor;
+  try {
+    editor = live.editor !== void 0 ? live.editor : (await ctx.thread.lastEditor(live.nodeId)).editor;
+  } catch (error2) {
+    warning(`Could not read who last edited plan ${verdict.record.planId}: ${error2 instanceof Error ? error2.message : String(error2)}`);
+    return {
+      ok: false,
+      refusal: `GitHub did not say who last edited plan \`${verdict.record.planId}\`, so it cannot be trusted.`,
+      fix: "Try again in a moment; if it keeps failing, ask for a new plan with `/plan`."
+    };
+  }
+  if (editor !== null && account(editor) !== account(botLogin)) {
+    return {
+      ok: false,
+      refusal: `the comment of plan \`${verdict.record.planId}\` was edited by @${editor} after plangate posted it.`,
+      fix: "A plan can be approved only as plangate posted it. Ask for a new plan with `/plan` or `/revise <feedback>`."
+    };
+  }
+  const earlierIds = candidates.slice(0, -1).flatMap((c) => {
+    const decoded = decodeRecord(c.body);
+    return decoded.ok ? [decoded.record.planId] : [];
+  });
+  return { ok: true, comment: live, record: verdict.record, earlierIds };
+}
+async function supersedeEarlier(ctx, comments, newPlanId) {
+  const { botLogin, recordSecret } = ctx.settings;
+  for (const comment of comments) {
+    if (comment.author !== botLogin || !hasRecordMarker(comment.body)) continue;
+    const verdict = verifyPlanComment(comment, botLogin, renderForVerify(ctx), recordSecret);
+    if (!verdict.ok || verdict.record.planId === newPlanId) continue;
+    if (!["proposed", "asking", "answered"].includes(verdict.record.status)) continue;
+    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...verdict.record, status: "superseded", supersededBy: newPlanId }));
+  }
+}
+
+// src/render/refusal.ts
+function renderRefusal(author, command, reason, fix) {
+  return [`@${author} \`${command}\` was not carried out: ${escapeProse(reason)}`, "", escapeProse(fix)].join("\n");
+}
+
+// src/flows/refuse.ts
+async function refuse(thread, source, command, reason, fix) {
+  notice(`Refused ${command} by @${source.author}: ${reason}`);
+  await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
+  await thread.react(source.commentId, "-1").catch(() => void 0);
+  return { outcome: "refused" };
+}
+async function refuseUnlessRole(thread, source, command, required, fix) {
+  const role = await thread.permissionOf(source.author);
+  if (hasRole(role, required)) return { role };
+  const reason = `@${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher.`;
+  return { refused: await refuse(thread, source, command, reason, fix) };
+}
+
+// src/flows/command-comment.ts
+async function refuseIfEdited(ctx, source, command, comments) {
+  const current = comments.find((c) => c.id === source.commentId);
+  if (current && current.body === source.body && current.updatedAt === current.createdAt) return void 0;
+  const what = current ? "was edited after it was posted" : "was deleted";
+  return refuse(ctx.thread, source, command, `the command comment ${what}; plangate acts only on a command as first written.`, "Post the command again in a new comment.");
+}
+async function commandOnLivePlan(ctx, source, command) {
+  const comments = await ctx.thread.listComments(source.thread.number);
+  const edited = await refuseIfEdited(ctx, source, command, comments);
+  if (edited) return { refused: edited };
+  const live = await findLiveRecord(ctx, comments);
+  if (!live.ok) return { refused: await refuse(ctx.thread, source, command, live.refusal, live.fix) };
+  return { ...live, comments };
+}
+
+// src/record/run-record.ts
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+var runRecordSchema = external_exports.object({
+  v: external_exports.literal(1),
+  planId: external_exports.string().regex(/^[0-9a-f]{8}$/),
+  snapshot: snapshotSchema,
+  usage: usageLedgerSchema,
+  /** The last commit plangate pushed to the work branch; anything after it was pushed by someone else. */
+  pushed: external_exports.string().regex(/^[0-9a-f]{40,64}$/).optional(),
+  runId: external_exports.string(),
+  /** Set once the pull request exists, so a re-run never opens a second one. */
+  pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional(),
+  /** Epoch milliseconds the execution first started: a resumed run's elapsed time counts from here. */
+  startedAt: external_exports.number().int().nonnegative().optional()
+});
+var marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
+function encodeRunRecord(record) {
+  return `<!-- plangate:run v1 ${deflateRawSync(Buffer.from(JSON.stringify(record), "utf8")).toString("base64url")} -->`;
+}
+function decodeRunRecord(body2) {
+  const match = marker.exec(body2);
+  if (!match?.[1]) return void 0;
+  try {
+    const json = JSON.parse(inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8"));
+    const parsed = runRecordSchema.safeParse(json);
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
 }
 
 // src/render/history.ts
@@ -3339,81 +3422,6 @@ async function configEntries(git, scope, pattern) {
   });
 }
 
-// src/record/verify.ts
-function verifyPlanComment(comment, botLogin, render, secret = "") {
-  if (comment.author !== botLogin) {
-    return { ok: false, reason: `the plan comment is not by ${botLogin}` };
-  }
-  const decoded = decodeRecord(comment.body);
-  if (!decoded.ok) return decoded;
-  const { record } = decoded;
-  if (hashPlan(record.snapshot.context, record.checks) !== record.planHash) {
-    return { ok: false, reason: `plan ${record.planId} does not match its hash` };
-  }
-  if (!sealIsValid(record, secret)) {
-    return { ok: false, reason: `plan ${record.planId} is not signed with this repository's record secret` };
-  }
-  if (render(record) !== comment.body) {
-    return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };
-  }
-  return { ok: true, record };
-}
-
-// src/flows/live-record.ts
-function renderRecord(ctx, record) {
-  return renderPlanComment(sealRecord(record, ctx.settings.recordSecret));
-}
-var renderForVerify = (ctx) => (record) => redact(renderPlanComment(record), ctx.secrets);
-var account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
-function verifyRecordComment(ctx, comment) {
-  return verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.settings.recordSecret);
-}
-async function findLiveRecord(ctx, comments) {
-  const { botLogin, recordSecret } = ctx.settings;
-  const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));
-  const live = candidates.at(-1);
-  if (!live) {
-    return { ok: false, refusal: "there is no plan on this thread.", fix: "Ask for one first with `/plan <objective>`." };
-  }
-  const verdict = verifyPlanComment(live, botLogin, renderForVerify(ctx), recordSecret);
-  if (!verdict.ok) {
-    return { ok: false, refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: "Ask for a new plan with `/plan`." };
-  }
-  let editor;
-  try {
-    editor = live.editor !== void 0 ? live.editor : (await ctx.thread.lastEditor(live.nodeId)).editor;
-  } catch (error2) {
-    warning(`Could not read who last edited plan ${verdict.record.planId}: ${error2 instanceof Error ? error2.message : String(error2)}`);
-    return {
-      ok: false,
-      refusal: `GitHub did not say who last edited plan \`${verdict.record.planId}\`, so it cannot be trusted.`,
-      fix: "Try again in a moment; if it keeps failing, ask for a new plan with `/plan`."
-    };
-  }
-  if (editor !== null && account(editor) !== account(botLogin)) {
-    return {
-      ok: false,
-      refusal: `the comment of plan \`${verdict.record.planId}\` was edited by @${editor} after plangate posted it.`,
-      fix: "A plan can be approved only as plangate posted it. Ask for a new plan with `/plan` or `/revise <feedback>`."
-    };
-  }
-  const earlierIds = candidates.slice(0, -1).flatMap((c) => {
-    const decoded = decodeRecord(c.body);
-    return decoded.ok ? [decoded.record.planId] : [];
-  });
-  return { ok: true, comment: live, record: verdict.record, earlierIds };
-}
-async function supersedeEarlier(ctx, comments, newPlanId) {
-  const { botLogin, recordSecret } = ctx.settings;
-  for (const comment of comments) {
-    if (comment.author !== botLogin || !hasRecordMarker(comment.body)) continue;
-    const verdict = verifyPlanComment(comment, botLogin, renderForVerify(ctx), recordSecret);
-    if (!verdict.ok || verdict.record.planId === newPlanId) continue;
-    if (!["proposed", "asking", "answered"].includes(verdict.record.status)) continue;
-    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...verdict.record, status: "superseded", supersededBy: newPlanId }));
-  }
-}
-
 // src/flows/cancellation.ts
 function cancelMarker(planId, login) {
   return `<!-- plangate:cancel ${planId} @${login} -->`;
@@ -3449,7 +3457,7 @@ async function clearCancelSignal(git, issue, planId) {
 // src/flows/run-team.ts
 function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructions = "") {
   const { settings } = ctx;
-  const team = startTeam({
+  return startTeam({
     definition,
     snapshot,
     spent,
@@ -3467,13 +3475,6 @@ function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructi
     instructions,
     capabilities: ctx.mcp
   });
-  return {
-    ...team,
-    drive: async (options) => {
-      await ctx.mcp?.start();
-      return team.drive(options);
-    }
-  };
 }
 function usageTotals(ledger, ctx) {
   return ledgerTotals(ledger, ctx.settings.prices);
@@ -4023,12 +4024,9 @@ async function approveFlow(ctx, command) {
   const no = (reason, fix) => refuse(thread, command, "/approve", reason, fix);
   const allowed = await refuseUnlessRole(thread, command, "/approve", settings.approvePermission, "Ask a maintainer to approve the plan.");
   if ("refused" in allowed) return allowed.refused;
-  const comments = await thread.listComments(issue);
-  const edited = await refuseIfEdited(ctx, command, "/approve", comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
-  const { comment, record } = live;
+  const live = await commandOnLivePlan(ctx, command, "/approve");
+  if ("refused" in live) return live.refused;
+  const { comment, record, comments } = live;
   const id = record.planId;
   if (command.planId !== void 0 && command.planId !== id) {
     return live.earlierIds.includes(command.planId) ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`) : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
@@ -4172,12 +4170,9 @@ async function reviseFlow(ctx, command) {
   if ("refused" in allowed) return allowed.refused;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no("there is no feedback.", "Say what to change: `/revise <feedback>`.");
-  const comments = await thread.listComments(command.thread.number);
-  const edited = await refuseIfEdited(ctx, command, "/revise", comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
-  const { record } = live;
+  const live = await commandOnLivePlan(ctx, command, "/revise");
+  if ("refused" in live) return live.refused;
+  const { record, comments } = live;
   const { plan } = record.snapshot.context;
   if (record.status !== "proposed" || !plan) {
     return no(`plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`, "Ask for a new plan with `/plan <objective>`.");
@@ -4203,12 +4198,9 @@ async function reviseFlow(ctx, command) {
 async function answerFlow(ctx, command) {
   const { settings, thread } = ctx;
   const no = (reason, fix) => refuse(thread, command, "/answer", reason, fix);
-  const comments = await thread.listComments(command.thread.number);
-  const edited = await refuseIfEdited(ctx, command, "/answer", comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
-  const { record } = live;
+  const live = await commandOnLivePlan(ctx, command, "/answer");
+  if ("refused" in live) return live.refused;
+  const { record, comments } = live;
   if (command.author !== record.requestedBy) {
     const role = await thread.permissionOf(command.author);
     if (!hasRole(role, settings.triggerPermission)) {
@@ -4444,11 +4436,8 @@ async function cancelFlow(ctx, command) {
   const no = (reason, fix) => refuse(thread, command, "/cancel", reason, fix);
   const allowed = await refuseUnlessRole(thread, command, "/cancel", settings.triggerPermission, "Ask a maintainer to cancel the plan.");
   if ("refused" in allowed) return allowed.refused;
-  const comments = await thread.listComments(issue);
-  const edited = await refuseIfEdited(ctx, command, "/cancel", comments);
-  if (edited) return edited;
-  const live = await findLiveRecord(ctx, comments);
-  if (!live.ok) return no(live.refusal, live.fix);
+  const live = await commandOnLivePlan(ctx, command, "/cancel");
+  if ("refused" in live) return live.refused;
   const { comment, record } = live;
   const id = record.planId;
   let said;
