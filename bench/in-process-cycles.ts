@@ -10,6 +10,7 @@ import { untrusted } from '../src/untrusted.js';
 import { apiKey, createWorld } from '../test/e2e/harness.js';
 import type { RecordedRequest } from '../test/fakes/scripted-model.js';
 import { benchInputs, cyclesScript, EXECUTOR, PLANNER } from './scenarios.js';
+import { createSandbox } from '../src/tools/sandbox.js';
 
 /**
  * The model-cost part of the cycle scenarios without the bundled action: the same scripts, sample
@@ -44,7 +45,7 @@ export async function playCyclesInProcess(cycles: number): Promise<RecordedReque
         run,
         planner: createChatClient('planner', endpoint(PLANNER), { maxRetries: 0 }),
         executor: createChatClient('executor', endpoint(EXECUTOR), { maxRetries: 0 }),
-        workspace: world.workspace,
+        sandbox: createSandbox({ isolation: 'none', workTree: world.workspace }),
         allowedCommands,
         protectedPaths,
         commandTimeoutMs,

@@ -2,13 +2,14 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-CSUUCHTN.js";
+} from "./chunks/chunk-BOQOVBTS.js";
 import {
   commitAll,
   commitTrailers,
   createBudget,
   createChatClient,
   createGit,
+  createSandbox,
   defaultPolicy,
   emptyUsage,
   executorOnlyMachine,
@@ -31,7 +32,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-DZ3EGCPX.js";
+} from "./chunks/chunk-FCG4BK6R.js";
 import {
   external_exports,
   redact
@@ -495,7 +496,8 @@ async function startLocalTeam(setup, definition, snapshot, baseSha, spent) {
     ...spent ? { spent } : {},
     planner: setup.planner,
     executor: setup.executor,
-    workspace: setup.repo.root,
+    // The user's own checkout, and their own account: they started the command and approved the plan.
+    sandbox: createSandbox({ isolation: "none", workTree: setup.repo.root }),
     allowedCommands: setup.allowedCommands,
     protectedPaths: setup.protectedPaths,
     stallLimit: localDefaults.stallLimit,
@@ -570,7 +572,8 @@ async function openSession(settings, context, doing) {
     prices: withOverrides(config.prices ?? {}),
     planner: createChatClient("planner", settings.planner),
     executor: createChatClient("executor", settings.executor),
-    capabilities: createCapabilityHub(servers, { workspace: repo.root, secrets }),
+    // Local runs are the user's own: commands and servers run as the user who started plangate.
+    capabilities: createCapabilityHub(servers, { sandbox: createSandbox({ isolation: "none", workTree: repo.root }), secrets }),
     secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),
@@ -724,7 +727,7 @@ async function executeLocally(request) {
   const commitCycle = async (s) => {
     const title = (s.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
     const message = withTrailers(`plangate: cycle ${s.context.history.length} of plan ${plan2.planId}: ${title}`, trailers);
-    if (await commitAll(git, message, author)) commits += 1;
+    if ((await commitAll(git, message, author, setup.protectedPaths)).sha) commits += 1;
   };
   const budget = request.maxCostUsd === void 0 ? void 0 : createBudget({ now: Date.now, startedAt: Date.now(), maxCostUsd: request.maxCostUsd, spentUsd: () => team.totals().costUsd });
   const final = await team.drive({ ...budget ? { budget } : {}, onCycle: commitCycle });

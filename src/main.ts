@@ -1,15 +1,20 @@
 import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { commandFromIssueComment, commandFromMaintenanceEvent, type Command } from './commands.js';
-import { createGitHubClient } from './github/client.js';
+import { createGitHubClient, type GitHubClient } from './github/client.js';
 import { createThread } from './github/thread.js';
 import { acquireLock, releaseLock } from './github/lock.js';
 import { explainGitHubError, statusOf } from './github/errors.js';
 import { createChatClient, type ChatClient, type ModelEndpoint } from './models/chat-client.js';
 import type { Role } from './machine/fields.js';
 import { createGit } from './repo/git.js';
+import { removePersistedCredentials } from './repo/git-credentials.js';
+import { openWorkTree, type WorkTree } from './repo/work-tree.js';
+import { createSandbox, type Sandbox } from './tools/sandbox.js';
+import type { TrustedBase } from './repo/trusted-config.js';
 import type { FlowResult, RunContext } from './run-context.js';
-import { readSettings, type Settings } from './settings.js';
+import { readInputs, type ActionInputs, type Settings } from './settings.js';
+import { trustedSettings } from './trusted-settings.js';
 import { approveFlow } from './flows/approve.js';
 import { planFlow } from './flows/plan.js';
 import { reviseFlow } from './flows/revise.js';
@@ -25,8 +30,9 @@ import { eventIgnoreReason } from './comment-command.js';
 import { triageEvent } from './triage.js';
 
 /**
- * The composition root: reads the settings, builds the clients, decides the command and hands it to
- * its flow. The only place that fails the step, for any thrown value.
+ * The composition root: reads the inputs, decides the command, builds the clients, reads the
+ * configuration from the default branch's commit and hands the command to its flow. The only place
+ * that fails the step, for any thrown value.
  */
 export async function run(): Promise<void> {
   let secrets: string[] = [];
@@ -40,20 +46,34 @@ export async function run(): Promise<void> {
       setOutputs({ outcome: 'ignored' });
       return;
     }
-    const settings = readSettings();
-    secrets = [settings.githubToken, settings.planner.apiKey, settings.executor.apiKey, settings.recordSecret, ...mcpSecretValues(settings.mcpServers)].filter(Boolean);
-    const command = readCommand(settings);
+    const inputs = readInputs();
+    secrets = inputs.ownSecrets.filter(Boolean);
+    const { command, payload } = readCommand(inputs);
     if (command.kind === 'ignore') {
       core.info(`Nothing to do: ${command.reason}.`);
       setOutputs({ outcome: 'ignored' });
       return;
     }
-    const ctx = createContext(settings, secrets);
+    const octokit = createGitHubClient(inputs.githubToken, inputs.runner.apiUrl);
+    const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
+    const git = createGit(inputs.runner.workspace, { auth });
+    // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
+    const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
+    const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
+    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers)];
+    // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
+    await dropPersistedCredentials(git);
+    const workTree = await openWorkTree(inputs.runner.workspace, { auth });
+    const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
+    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted });
     try {
       await runCommand(ctx, command);
     } finally {
-      // The MCP servers live as long as the run: stopped however it ends, so no process outlives the step.
+      // The MCP servers and the sandbox live as long as the run: stopped however it ends, so no
+      // process outlives the step; the servers first, since the sandbox's close ends what remains.
       await ctx.mcp?.close();
+      await sandbox.close();
+      await workTree.close();
     }
   } catch (error) {
     core.setOutput('outcome', 'failed');
@@ -98,26 +118,45 @@ function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 
   }
 }
 
-function readCommand(settings: Settings): Command {
-  const { eventName, eventPath } = settings.runner;
+/** The command the event carries, and the payload it came in (absent for events plangate does not read). */
+function readCommand(inputs: ActionInputs): { command: Command; payload?: unknown } {
+  const { eventName, eventPath } = inputs.runner;
   const notCarried = eventIgnoreReason(eventName);
-  if (notCarried !== undefined) return { kind: 'ignore', reason: notCarried };
+  if (notCarried !== undefined) return { command: { kind: 'ignore', reason: notCarried } };
   let payload: unknown;
   try {
     payload = JSON.parse(readFileSync(eventPath, 'utf8'));
   } catch (error) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error)}`, { cause: error });
   }
-  return eventName === 'issue_comment'
-    ? commandFromIssueComment(payload, settings.botLogin, settings.allowedBots)
-    : commandFromMaintenanceEvent(eventName, payload);
+  const command =
+    eventName === 'issue_comment'
+      ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots)
+      : commandFromMaintenanceEvent(eventName, payload);
+  return { command, payload };
 }
 
-function createContext(settings: Settings, secrets: string[]): RunContext {
+const repoRefOf = ({ runner }: ActionInputs) => ({ owner: runner.owner, repo: runner.repo });
+
+/** Removes credentials actions/checkout persisted; what it cannot judge is named in the log. */
+async function dropPersistedCredentials(git: ReturnType<typeof createGit>): Promise<void> {
+  const credentials = await removePersistedCredentials(git);
+  if (credentials.removed.length) core.info(`Removed persisted git credentials (${credentials.removed.join(', ')}); plangate passes its token to its own fetch and push only.`);
+  if (credentials.kept.length) core.warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(', ')}.`);
+}
+
+interface RunParts {
+  octokit: GitHubClient;
+  workTree: WorkTree;
+  sandbox: Sandbox;
+  trusted: TrustedBase;
+}
+
+function createContext(settings: Settings, secrets: string[], parts: RunParts): RunContext {
   const { runner } = settings;
-  const octokit = createGitHubClient(settings.githubToken, runner.apiUrl);
-  const git = createGit(runner.workspace, { auth: { token: settings.githubToken, serverUrl: runner.serverUrl } });
-  const repoRef = { owner: runner.owner, repo: runner.repo };
+  const { octokit, workTree, sandbox, trusted } = parts;
+  const { git } = workTree;
+  const repoRef = repoRefOf(settings);
   const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '';
   return {
     settings,
@@ -137,8 +176,11 @@ function createContext(settings: Settings, secrets: string[]): RunContext {
       },
     },
     git,
+    reader: workTree.reader,
+    sandbox,
+    trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
-    mcp: capabilityHub(settings.mcpServers, { workspace: runner.workspace, secrets }),
+    mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),
     planner: lazyClient('planner', settings.planner),
     executor: lazyClient('executor', settings.executor),
     runUrl,

@@ -4,7 +4,9 @@ import type { LockHolder } from './github/lock.js';
 import type { CapabilityHub } from './mcp/hub.js';
 import type { ChatClient } from './models/chat-client.js';
 import type { Git } from './repo/git.js';
+import type { TrustedBase } from './repo/trusted-config.js';
 import type { Settings } from './settings.js';
+import type { Sandbox } from './tools/sandbox.js';
 
 /**
  * What every flow is handed by the composition root: settings, the GitHub thread, git in the
@@ -13,7 +15,17 @@ import type { Settings } from './settings.js';
 export interface RunContext {
   settings: Settings;
   thread: Thread;
+  /** The host's git on the agents' work tree (see repo/work-tree.ts). */
   git: Git;
+  /** The same repository for the agents' read tools. */
+  reader: Git;
+  /** Where and as whom commands and stdio MCP servers run; its work tree is the agents' workspace. */
+  sandbox: Sandbox;
+  /**
+   * The default branch's commit the run read its configuration from: what the host trusts when the
+   * work starts anywhere else (a pull request's head, another base branch).
+   */
+  trusted: TrustedBase;
   planner: ChatClient;
   executor: ChatClient;
   /** Every secret the run holds, for scrubbing what models and GitHub see. */

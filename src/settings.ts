@@ -11,7 +11,9 @@ import type { McpServerSpec } from './mcp/server-spec.js';
 /**
  * The only reader of action inputs, the runner environment and the repository config file. Every
  * value is validated here so the rest of the action can trust its types, and every secret is
- * registered with the runner before anything could log it.
+ * registered with the runner before anything could log it. The config file's text is handed in, not
+ * read here: the action takes it from the default branch's commit (repo/trusted-config.ts), never
+ * from the work tree, which a pull request's head or an earlier command may have written.
  */
 
 export interface ModelEndpoint {
@@ -33,6 +35,8 @@ export interface RunnerEnvironment {
 
 export interface Settings {
   githubToken: string;
+  /** Every secret input's value (token, keys, record secret; '' when unset): none may reach a server or a log. */
+  ownSecrets: string[];
   policy: RunPolicy;
   /** Idle executor exchanges before a nudge, and again before the stage aborts. */
   stallLimit: number;
@@ -68,8 +72,13 @@ export interface Settings {
   recordSecret: string;
   /** Least permission whose thread comments reach the planner. */
   contextPermission: RepoRole;
-  /** Unprivileged user commands run as; empty: the action's own user. */
+  /** Account run_command and stdio MCP servers run as; empty: plangate's default account (see commandIsolation). */
   commandUser: string;
+  /**
+   * `account`: commands run under a separate unprivileged account, or are refused where no account
+   * switch is possible; `none`: as the action's own user, which the workflow must name explicitly.
+   */
+  commandIsolation: CommandIsolation;
   /** Extra environment variable names commands receive. */
   commandEnv: string[];
   maxWriteBytes: number;
@@ -79,6 +88,16 @@ export interface Settings {
   config: RepoConfig;
   runner: RunnerEnvironment;
 }
+
+/** How commands are kept from the action's secrets; the action's input `command-isolation`. */
+export const commandIsolationSchema = z.enum(['account', 'none'], 'must be account or none');
+export type CommandIsolation = z.infer<typeof commandIsolationSchema>;
+
+/**
+ * Everything but what the config file decides: enough to tell which command an event carries, and
+ * to fetch the trusted commit the config file is read from (withRepoConfig adds the rest).
+ */
+export type ActionInputs = Omit<Settings, 'prices' | 'mcpServers' | 'config'>;
 
 /** A setting that is wrong in a way the user must fix; main.ts reports it as the failure. */
 export class SettingsError extends Error {
@@ -231,6 +250,21 @@ const branchPrefixSchema = z
   // git's ref rules that a prefix can break: no "..", "//", leading "/" or "-", no component that starts with "." or ends in ".lock".
   .refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), 'is not a valid git ref prefix');
 
+/**
+ * The config file is read from a commit's tree by path, so the path must stay inside the repository:
+ * relative and without "..". "." segments are dropped (git would read a leading "./" relative to its
+ * working directory); backslashes are refused rather than guessed at.
+ */
+const configFileSchema = z
+  .string()
+  .trim()
+  .transform((v) => (v || '.github/plangate.yml').split('/').filter((part) => part !== '.'))
+  .refine(
+    (parts) => parts.length > 0 && parts.every((part) => part !== '' && part !== '..' && !part.includes('\\')),
+    'must be a relative path to a file inside the repository, without "..", such as .github/plangate.yml',
+  )
+  .transform((parts) => parts.join('/'));
+
 /** Reads an input with a schema; a bad value names the input and what it accepts. */
 function input<T>(name: string, schema: z.ZodType<T>): T {
   const raw = core.getInput(name);
@@ -306,16 +340,16 @@ function readRunner(env: NodeJS.ProcessEnv): RunnerEnvironment {
   };
 }
 
-/** Reads the optional config file; a missing file is an empty config, a broken one is an error naming file and key. */
-export function readRepoConfig(workspace: string, file: string): RepoConfig {
-  const full = path.resolve(workspace, file);
-  if (!full.startsWith(path.resolve(workspace) + path.sep)) {
-    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
-  }
-  if (!existsSync(full)) return {};
+/**
+ * Parses the config file's text: undefined (no such file) and an empty file are an empty config; a
+ * broken one is an error naming `file` and the key. Takes text, not a path, so the action can hand in
+ * what a trusted commit holds and the local CLI what its work tree holds.
+ */
+export function parseRepoConfig(text: string | undefined, file: string): RepoConfig {
+  if (text === undefined) return {};
   let data: unknown;
   try {
-    data = parseYaml(readFileSync(full, 'utf8')) ?? {};
+    data = parseYaml(text) ?? {};
   } catch (error) {
     throw new SettingsError(`${file} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -330,6 +364,18 @@ export function readRepoConfig(workspace: string, file: string): RepoConfig {
     throw new SettingsError(`${file} is invalid: ${what}.`);
   }
   return parsed.data;
+}
+
+/**
+ * Reads the optional config file from a directory, for the local CLI, where the work tree is the
+ * user's own; the action reads it from a commit instead (see parseRepoConfig).
+ */
+export function readRepoConfig(workspace: string, file: string): RepoConfig {
+  const full = path.resolve(workspace, file);
+  if (!full.startsWith(path.resolve(workspace) + path.sep)) {
+    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
+  }
+  return parseRepoConfig(existsSync(full) ? readFileSync(full, 'utf8') : undefined, file);
 }
 
 /**
@@ -370,8 +416,12 @@ export function resolveMcpServers(
   });
 }
 
-/** Reads and validates everything the action is configured with. */
-export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+/**
+ * Reads and validates the action's inputs and the runner environment, registering every secret.
+ * Reads no file: main.ts needs these to decide what the event asks for before it fetches the
+ * commit the config file comes from.
+ */
+export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
   const githubToken = input('github-token', z.string());
   const apiKey = input('api-key', z.string());
   const baseURL = input('base-url', withDefault('https://api.openai.com/v1').pipe(httpUrlSchema));
@@ -382,13 +432,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     if (secret) core.setSecret(secret);
   }
   const runner = readRunner(env);
-  const configFile = input('config-file', withDefault('.github/plangate.yml'));
-  const config = readRepoConfig(runner.workspace, configFile);
+  const configFile = input('config-file', configFileSchema);
   return {
     githubToken,
+    ownSecrets: [githubToken, apiKey, plannerKey, executorKey, recordSecret],
     policy: input('policy', withDefault('plan-for-approval').pipe(runPolicySchema)),
     stallLimit: input('stall-limit', withDefault('8').pipe(wholeNumber(1, 100))),
-    prices: withOverrides(config.prices ?? {}),
     planner: {
       model: input('planner-model', withDefault('gpt-4.1')),
       baseURL: input('planner-base-url', z.string()).trim() ? input('planner-base-url', httpUrlSchema) : baseURL,
@@ -419,15 +468,34 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     recordSecret,
     contextPermission: input('context-permission', withDefault('triage').pipe(roleSchema)),
     commandUser: input('command-user', z.string().trim().regex(/^([a-z_][a-z0-9_-]*)?$/i, 'must be a user name')),
+    commandIsolation: input('command-isolation', withDefault('account').pipe(commandIsolationSchema)),
     commandEnv: lines('command-env').map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success) throw new SettingsError(`Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? 'bad name'} (${JSON.stringify(name)}).`);
       return parsed.data;
     }),
     maxWriteBytes: input('max-write-bytes', withDefault('1048576').pipe(wholeNumber(1, 1024 * 1024 * 1024))),
-    mcpServers: resolveMcpServers(config['mcp-servers'], env, [githubToken, apiKey, plannerKey, executorKey, recordSecret]),
     configFile,
-    config,
     runner,
   };
+}
+
+/**
+ * The settings, with what the config file decides (prices, MCP servers, tasks) parsed from
+ * `configText`: the file's text at the trusted commit, undefined when it has none. `env` is where
+ * the variables MCP servers name are looked up.
+ */
+export function withRepoConfig(inputs: ActionInputs, configText: string | undefined, env: NodeJS.ProcessEnv = process.env): Settings {
+  const config = parseRepoConfig(configText, inputs.configFile);
+  return {
+    ...inputs,
+    prices: withOverrides(config.prices ?? {}),
+    mcpServers: resolveMcpServers(config['mcp-servers'], env, inputs.ownSecrets),
+    config,
+  };
+}
+
+/** Inputs and config in one call, for callers that hold the config text already (tests, tools). */
+export function readSettings(env: NodeJS.ProcessEnv = process.env, configText?: string): Settings {
+  return withRepoConfig(readInputs(env), configText, env);
 }

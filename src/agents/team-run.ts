@@ -7,6 +7,9 @@ import { drive, type DriveOptions } from './drive.js';
 import { RunState } from './run-state.js';
 import type { CapabilityHub } from '../mcp/capability-hub.js';
 import { createTeam } from './team.js';
+import type { Sandbox } from '../tools/sandbox.js';
+import type { Git } from '../repo/git.js';
+import type { Notices } from './notices.js';
 
 /**
  * A machine run with its team and usage ledger, free of any host: the action (through
@@ -34,15 +37,20 @@ export interface TeamRunOptions {
   spent?: UsageLedger;
   planner: ChatClient;
   executor: ChatClient;
-  workspace: string;
+  /** Where and as whom commands run; its work tree is the agents' workspace. */
+  sandbox: Sandbox;
+  /** git for the read tools, bound to the work tree; default: git discovered in the workspace. */
+  reader?: Git;
+  /** What the host tells the executor in its next tool result. */
+  notices?: Notices;
+  /** The host's check after every command of what it changed; its words end the command's result. */
+  afterCommand?: () => Promise<string | undefined>;
   allowedCommands: string[];
   protectedPaths: string[];
   stallLimit: number;
   /** Scrubbed from tool output before a model sees it. */
   secrets: readonly string[];
   prices: PriceTable;
-  /** Unprivileged user commands run as; undefined: the host's own user. */
-  commandUser?: string;
   commandEnv?: string[];
   maxWriteBytes?: number;
   /** How long one command may take; defaults to {@link defaultCommandTimeoutMs}. */
@@ -63,13 +71,15 @@ export function startTeam(options: TeamRunOptions): TeamRun {
     run,
     planner: options.planner,
     executor: options.executor,
-    workspace: options.workspace,
+    sandbox: options.sandbox,
+    ...(options.reader ? { reader: options.reader } : {}),
+    ...(options.notices ? { notices: options.notices } : {}),
+    ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
     allowedCommands: options.allowedCommands,
     protectedPaths: options.protectedPaths,
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     stallLimit: options.stallLimit,
     secrets: options.secrets,
-    commandUser: options.commandUser,
     commandEnv: options.commandEnv,
     maxWriteBytes: options.maxWriteBytes,
     instructions: options.instructions,

@@ -9,6 +9,9 @@ import { createRunCommandTool } from '../tools/run-command.js';
 import { createToolbox, type Toolbox } from '../tools/toolbox.js';
 import { createUpdateContextTool } from '../tools/update-context.js';
 import { createWriteTools } from '../tools/write-tools.js';
+import type { Sandbox } from '../tools/sandbox.js';
+import type { Git } from '../repo/git.js';
+import type { Notices } from './notices.js';
 import type { WorkshopFacts } from './context-text.js';
 import { executorMessage, executorSystemPrompt } from './executor.js';
 import { plannerMessage, plannerSystemPrompt } from './planner.js';
@@ -36,14 +39,19 @@ export interface TeamOptions {
   run: RunState;
   planner: ChatClient;
   executor: ChatClient;
-  workspace: string;
   allowedCommands: string[];
   protectedPaths: string[];
   commandTimeoutMs: number;
   /** Idle executor exchanges in a row before it is nudged; twice as many stop it (see stall-guard). */
   stallLimit: number;
-  /** Unprivileged user commands run as; empty: the action's own user. */
-  commandUser?: string;
+  /** Where and as whom commands run; its work tree is the agents' workspace. */
+  sandbox: Sandbox;
+  /** git for the read tools, bound to the work tree; default: git discovered in the workspace. */
+  reader?: Git;
+  /** What the host tells the executor in its next tool result (e.g. changes kept out of a commit). */
+  notices?: Notices;
+  /** The host's check after every command of what it changed; its words end the command's result. */
+  afterCommand?: () => Promise<string | undefined>;
   /** Extra environment variable names commands receive. */
   commandEnv?: string[];
   /** Largest file write_file and edit_file may produce. */
@@ -75,28 +83,30 @@ function stager(run: RunState, role: Role) {
 }
 
 export function createTeam(options: TeamOptions): Team {
-  const { run, workspace } = options;
+  const { run, sandbox } = options;
+  const workspace = sandbox.workTree;
   const capabilities = options.capabilities ?? noCapabilities;
   const scrub = (text: string) => redact(text, options.secrets ?? []);
   // Results are masked before they are cut to size, so no cut can split a secret past its mask.
   const toolboxOptions = { redact: scrub };
   const plannerTools: Toolbox = createToolbox([
-    ...createReadTools(workspace),
+    ...createReadTools(workspace, options.reader),
     ...createCapabilityTools('planner', capabilities),
     createUpdateContextTool('planner', stager(run, 'planner')),
   ], toolboxOptions);
-  const executorTools: Toolbox = createToolbox([
-    ...createReadTools(workspace),
+  const executorTools: Toolbox = withNotices(options.notices, createToolbox([
+    ...createReadTools(workspace, options.reader),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths, maxWriteBytes: options.maxWriteBytes }),
-    createRunCommandTool(workspace, {
+    createRunCommandTool({
       allowedCommands: options.allowedCommands,
       timeoutMs: options.commandTimeoutMs,
       env: commandEnvironment(process.env, options.commandEnv),
-      commandUser: options.commandUser,
+      sandbox,
+      ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
     }),
     ...createCapabilityTools('executor', capabilities),
     createUpdateContextTool('executor', stager(run, 'executor')),
-  ], toolboxOptions);
+  ], toolboxOptions));
   const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   // Per-repository rules and instructions travel in user messages, never in the frozen prefix. They
   // open every session's first message, before anything per-run, so that leading text is the same
@@ -148,6 +158,19 @@ export function createTeam(options: TeamOptions): Team {
           budget,
         });
       }
+    },
+  };
+}
+
+/** A toolbox whose every result ends with what the host posted since the last one. */
+function withNotices(notices: Notices | undefined, toolbox: Toolbox): Toolbox {
+  if (!notices) return toolbox;
+  return {
+    specs: toolbox.specs,
+    async call(name, rawArguments) {
+      const outcome = await toolbox.call(name, rawArguments);
+      const said = notices.take();
+      return said === undefined ? outcome : { ...outcome, output: `${outcome.output}\n\n${said}` };
     },
   };
 }

@@ -28,6 +28,8 @@ export function describeFinding(finding: Finding, style: FindingStyle = 'markdow
       return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
     case 'command-not-allowed':
       return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ''}; the executor cannot run it`;
+    case 'commands-cannot-run':
+      return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
     case 'new-file':
       return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
     case 'not-found':
@@ -57,11 +59,14 @@ const bullet = (finding: Finding) => `- ${severityIcon[finding.severity]} ${desc
 export function renderChecks(checks: PlanChecks, open: boolean): string {
   const { findings, omitted, blocking } = checks;
   const warnings = findings.filter((f) => f.severity === 'warning').length;
+  const caveat = findings.some((f) => f.kind === 'commands-cannot-run')
+    ? 'but commands cannot run on this runner'
+    : 'but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed';
   const head =
     blocking > 0
       ? `⛔ **Checks failed**: ${blocking} blocking ${blocking === 1 ? 'finding' : 'findings'}; this plan cannot be approved as it is.`
       : warnings > 0
-        ? `✅ **Checks passed** with ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}: no step touches a protected path and the steps fit \`max-iterations\`, but a verify command is not in \`allowed-commands\`, so that step goes unverified unless it is allowed.`
+        ? `✅ **Checks passed** with ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.`
         : `✅ **Checks passed**: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
   const lines = [head];
   if (findings.length > 0) lines.push('', ...findings.map(bullet));

@@ -25,6 +25,8 @@ export const findingSchema = z.discriminatedUnion('kind', [
   // A verify command the executor may not run leaves the step unverified but changes nothing the
   // executor can do (run_command refuses it at run time), so it warns instead of blocking approval.
   z.object({ kind: z.literal('command-not-allowed'), severity: z.literal('warning'), step: stepNumber, command: text, reason: text.optional() }).strict(),
+  // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
+  z.object({ kind: z.literal('commands-cannot-run'), severity: z.literal('warning'), cause: z.string().max(400) }).strict(),
   z.object({ kind: z.literal('new-file'), severity: z.literal('info'), step: stepNumber, file: text }).strict(),
   z.object({ kind: z.literal('not-found'), severity: z.literal('info'), step: stepNumber, file: text }).strict(),
 ]);
@@ -44,6 +46,8 @@ export interface PlanRules {
    * steps than that cannot finish.
    */
   maxIterations: number;
+  /** Why no command can run on this runner (see tools/sandbox.ts); undefined: they can. */
+  commandsRefused?: string;
 }
 
 /**
@@ -58,7 +62,7 @@ const creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing
 // A `files` entry with glob syntax names many files or none yet; existence is not judged for it.
 const globChars = /[*?[\]{}]/;
 
-const kindOrder: Record<FindingKind, number> = { 'too-many-steps': 0, 'protected-path': 1, 'command-not-allowed': 2, 'new-file': 3, 'not-found': 4 };
+const kindOrder: Record<FindingKind, number> = { 'too-many-steps': 0, 'protected-path': 1, 'commands-cannot-run': 2, 'command-not-allowed': 3, 'new-file': 4, 'not-found': 5 };
 
 /**
  * The findings for `plan`, blocking ones first, then by step and kind, each step's files in the
@@ -70,6 +74,9 @@ export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists)
   if (plan.steps.length > rules.maxIterations) {
     add({ kind: 'too-many-steps', severity: 'blocking', steps: plan.steps.length, maxIterations: rules.maxIterations });
   }
+  // Said before approval, not after: a plan that builds or verifies anything needs commands.
+  const needsCommands = rules.allowedCommands.length > 0 || plan.steps.some((step) => step.verify?.trim());
+  if (rules.commandsRefused !== undefined && needsCommands) add({ kind: 'commands-cannot-run', severity: 'warning', cause: short(rules.commandsRefused) });
   // A file an earlier step creates exists by the time a later step touches it.
   const madeEarlier = new Set<string>();
   for (const [i, step] of plan.steps.entries()) {

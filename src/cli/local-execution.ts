@@ -49,7 +49,7 @@ export async function executeLocally(request: ExecutionRequest): Promise<Executi
   const commitCycle = async (s: Snapshot) => {
     const title = (s.context.history.at(-1)?.directive.split('\n')[0] ?? '').slice(0, 60);
     const message = withTrailers(`plangate: cycle ${s.context.history.length} of plan ${plan.planId}: ${title}`, trailers);
-    if (await commitAll(git, message, author)) commits += 1;
+    if ((await commitAll(git, message, author, setup.protectedPaths)).sha) commits += 1;
   };
   const budget =
     request.maxCostUsd === undefined

@@ -1,4 +1,5 @@
 import { createCapabilityHub, type CapabilityHub } from '../mcp/hub.js';
+import { createSandbox } from '../tools/sandbox.js';
 import { mcpSecretValues } from '../mcp/server-spec.js';
 import { createChatClient, type ChatClient } from '../models/chat-client.js';
 import { withOverrides, type PriceTable } from '../models/prices.js';
@@ -72,7 +73,8 @@ async function openSession(settings: LocalSettings, context: CommandContext, doi
     prices: withOverrides(config.prices ?? {}),
     planner: createChatClient('planner', settings.planner),
     executor: createChatClient('executor', settings.executor),
-    capabilities: createCapabilityHub(servers, { workspace: repo.root, secrets }),
+    // Local runs are the user's own: commands and servers run as the user who started plangate.
+    capabilities: createCapabilityHub(servers, { sandbox: createSandbox({ isolation: 'none', workTree: repo.root }), secrets }),
     secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),

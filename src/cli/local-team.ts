@@ -7,10 +7,12 @@ import type { PriceTable } from '../models/prices.js';
 import type { UsageLedger } from '../models/usage.js';
 import type { LocalRepo } from './local-repo.js';
 import { localDefaults } from './local-settings.js';
+import { createSandbox } from '../tools/sandbox.js';
 
 /**
  * The team as the CLI fields it: the action's own wiring (agents/team-run.ts) in the user's
- * checkout, with the action's default limits. Commands run as the user, who started them; the
+ * checkout, with the action's default limits. Commands run as the user, who started them (no
+ * separate account: it is their machine and their approval); the
  * environment they get is the same allow-list the action uses, so PLANGATE_API_KEY never reaches one.
  */
 export interface LocalTeamSetup {
@@ -41,7 +43,8 @@ export async function startLocalTeam(
     ...(spent ? { spent } : {}),
     planner: setup.planner,
     executor: setup.executor,
-    workspace: setup.repo.root,
+    // The user's own checkout, and their own account: they started the command and approved the plan.
+    sandbox: createSandbox({ isolation: 'none', workTree: setup.repo.root }),
     allowedCommands: setup.allowedCommands,
     protectedPaths: setup.protectedPaths,
     stallLimit: localDefaults.stallLimit,

@@ -19,11 +19,13 @@ import { renderCostComparison } from '../checks/checks-markdown.js';
 import { commitTrailers } from '../render/commit-trailers.js';
 import { renderDiagram } from '../render/diagram.js';
 import { botIdentity } from '../repo/git.js';
-import { removePersistedCredentials } from '../repo/git-credentials.js';
+import { mergeKeptOut, stageChecked, type KeptOutChange } from '../repo/change-gate.js';
 import type { FlowResult, RunContext } from '../run-context.js';
 import { renderRecord } from './live-record.js';
 import { cancelledBy, cancelSignalled, clearCancelSignal, isCancelledRecord } from './cancellation.js';
+import { instructionsCommit } from './instructions-source.js';
 import { startTeamRun } from './run-team.js';
+import { createNotices } from '../agents/notices.js';
 import { ForeignPushError, openWorkBranch, PushDeniedError } from './work-branch.js';
 import { refuse } from './refuse.js';
 import { explainGitHubError } from '../github/errors.js';
@@ -51,6 +53,22 @@ export interface Execution {
 
 /** The run record can grow with a long history; past this it is left out rather than cut. */
 const maxCheckpointChars = 48_000;
+
+/** Kept-out changes the checkpoint carries: enough to report, never enough to crowd the record out. */
+const maxRecordedKeptOut = 100;
+const maxRecordedKeptOutChars = 8_000;
+
+/** The first kept-out changes (by path) that fit the checkpoint's share. */
+function recordedKeptOut(keptOut: readonly KeptOutChange[]): KeptOutChange[] {
+  const out: KeptOutChange[] = [];
+  let chars = 0;
+  for (const change of keptOut) {
+    chars += change.path.length + change.reason.length + 40;
+    if (out.length >= maxRecordedKeptOut || chars > maxRecordedKeptOutChars) break;
+    out.push(change);
+  }
+  return out;
+}
 
 export async function execute(ctx: RunContext, execution: Execution): Promise<FlowResult> {
   const { record, source } = execution;
@@ -106,16 +124,30 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     baseSha: record.base.sha,
     author,
     checkpointed: checkpoint?.pushed,
+    protectedPaths: settings.protectedPaths,
     trailers: commitTrailers({ planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin }),
   });
-  // Commands may read the workspace: credentials a checkout persisted there must go first.
-  const credentials = await removePersistedCredentials(ctx.git);
-  if (credentials.removed.length) core.info(`Removed persisted git credentials (${credentials.removed.join(', ')}); plangate passes its token to its own fetch and push only.`);
-  if (credentials.kept.length) core.warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(', ')}.`);
 
-  // The base commit's, never the work branch's: the executor may have rewritten them there.
-  const instructions = await readRepositoryInstructions(ctx.git, record.base.sha);
-  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions);
+  // The base commit's (the default branch's, for work based elsewhere), never the work branch's: the
+  // executor may have rewritten them there.
+  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
+  /** Changes the commit gate kept out over the whole run, a resumed one included. */
+  let keptOut: KeptOutChange[] = checkpoint?.keptOut ?? [];
+  // What the host says to the executor between its turns: changes the commit gate kept out.
+  const notices = createNotices();
+  const told = new Set<string>();
+  /** Records what the gate kept out and tells the executor what it has not been told yet. */
+  const keep = (found: readonly KeptOutChange[]): string | undefined => {
+    keptOut = mergeKeptOut(keptOut, found);
+    const fresh = found.filter((c) => !told.has(`${c.path}\0${c.change}`));
+    for (const c of fresh) told.add(`${c.path}\0${c.change}`);
+    return fresh.length > 0 ? keptOutNotice(fresh) : undefined;
+  };
+  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions, {
+    notices,
+    // Checked right after each command, so the command's own result says what will not land.
+    afterCommand: async () => keep(await stageChecked(ctx.git, settings.protectedPaths)),
+  });
   // Started before the first progress comment (the team's drive gets the same answer), so servers
   // that did not start are named there from the first post on, and in the pull request.
   const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
@@ -138,11 +170,12 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     ...(notice ? { notice } : {}),
     ...(record.checks ? { estimate: record.checks.estimate } : {}),
     ...(pullRequest ? { pullRequestUrl: pullRequest.url } : {}),
+    ...(keptOut.length > 0 ? { keptOut } : {}),
     ...extra,
   });
   /** The progress comment with the checkpoint at its end; the checkpoint is never cut. */
   const progressBody = (s: Snapshot, extra: Partial<RunView> = {}) => {
-    const run: RunRecord = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...(work.pushed ? { pushed: work.pushed } : {}), ...(pullRequest ? { pullRequest } : {}), startedAt };
+    const run: RunRecord = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...(work.pushed ? { pushed: work.pushed } : {}), ...(pullRequest ? { pullRequest } : {}), ...(keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {}), startedAt };
     const marker = encodeRunRecord(run);
     const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl, serverFailures });
     if (marker.length > maxCheckpointChars) {
@@ -166,7 +199,9 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   const commitCycle = async (s: Snapshot) => {
     const cycle = s.context.history.length;
     const title = (s.context.history.at(-1)?.directive.split('\n')[0] ?? '').slice(0, 60);
-    await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}\n\nRefs #${issue}`);
+    const committed = await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}\n\nRefs #${issue}`);
+    const notice = keep(committed.keptOut);
+    if (notice) notices.post(notice);
   };
 
   /**
@@ -383,4 +418,15 @@ async function ensureCommit(ctx: RunContext, ref: string, sha: string): Promise<
   await ctx.git(['fetch', '--no-tags', '--quiet', 'origin', ref]).catch(() => undefined);
   if (await present()) return;
   await ctx.git(['fetch', '--no-tags', '--quiet', 'origin', sha]);
+}
+
+/** The executor's word for changes the commit gate dropped: what, why, and that the tree was put back. */
+function keptOutNotice(keptOut: readonly KeptOutChange[]): string {
+  const lines = keptOut.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
+  if (keptOut.length > 20) lines.push(`- and ${keptOut.length - 20} more`);
+  return [
+    'plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:',
+    ...lines,
+    'Do not try to change them another way; if the objective needs them changed, say so in your result.',
+  ].join('\n');
 }

@@ -19,6 +19,7 @@ import { readRepositoryInstructions } from '../agents/repository-instructions.js
 import type { FlowResult, RunContext } from '../run-context.js';
 import { execute } from './execution.js';
 import { renderRecord, supersedeEarlier, verifyRecordComment } from './live-record.js';
+import { instructionsCommit } from './instructions-source.js';
 import { startTeamRun, usageTotals } from './run-team.js';
 
 /**
@@ -51,8 +52,9 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const again = await answeredBefore(ctx, request);
   if (again) return again;
   await checkoutCommit(ctx.git, request.base.sha);
-  // From the base commit, the one the plan is bound to: the executor reads the same bytes later.
-  const instructions = await readRepositoryInstructions(ctx.git, request.base.sha);
+  // From the trusted side: the base commit when it is the default branch's (the one the plan is bound
+  // to, so the executor reads the same bytes later), else the default branch's (see instructions-source.ts).
+  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
   const snapshot = await team.drive({ until: (s) => s.state !== 'plan' });
   const ledger = team.ledger();
@@ -107,7 +109,12 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const checks = plan
     ? await checksForStagedPlan({
         plan,
-        rules: { protectedPaths: settings.protectedPaths, allowedCommands: settings.allowedCommands, maxIterations: snapshot.policy.maxIterations },
+        rules: {
+          protectedPaths: settings.protectedPaths,
+          allowedCommands: settings.allowedCommands,
+          maxIterations: snapshot.policy.maxIterations,
+          commandsRefused: await ctx.sandbox.refusal(),
+        },
         git: ctx.git,
         baseSha: request.base.sha,
         planning: plannerUsageSince(ledger, request.spent ?? emptyUsage()),

@@ -1,7 +1,8 @@
 import type { MachineDefinition, Snapshot } from '../machine/types.js';
 import { emptyUsage, type UsageLedger } from '../models/usage.js';
-import { ledgerTotals, startTeam, type TeamRun } from '../agents/team-run.js';
+import { ledgerTotals, startTeam, type TeamRun, type TeamRunOptions } from '../agents/team-run.js';
 import type { RunContext, UsageTotals } from '../run-context.js';
+
 
 export type { TeamRun } from '../agents/team-run.js';
 
@@ -21,6 +22,8 @@ export function startTeamRun(
   snapshot: Snapshot,
   spent: UsageLedger = emptyUsage(),
   instructions = '',
+  /** What an execution adds: the executor's notices and the check after every command. */
+  execution: Pick<TeamRunOptions, 'notices' | 'afterCommand'> = {},
 ): TeamRun {
   const { settings } = ctx;
   return startTeam({
@@ -29,13 +32,14 @@ export function startTeamRun(
     spent,
     planner: ctx.planner,
     executor: ctx.executor,
-    workspace: settings.runner.workspace,
+    sandbox: ctx.sandbox,
+    reader: ctx.reader,
+    ...execution,
     allowedCommands: settings.allowedCommands,
     protectedPaths: settings.protectedPaths,
     stallLimit: settings.stallLimit,
     secrets: ctx.secrets,
     prices: settings.prices,
-    commandUser: settings.commandUser || undefined,
     commandEnv: settings.commandEnv,
     maxWriteBytes: settings.maxWriteBytes,
     instructions,

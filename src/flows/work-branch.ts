@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { GitError, type Git } from '../repo/git.js';
 import { commitAll, fetchBranch, pushWithLease, startBranch } from '../repo/branch.js';
+import type { KeptOutChange } from '../repo/change-gate.js';
 import { withTrailers } from '../render/commit-trailers.js';
 
 /**
@@ -11,8 +12,11 @@ import { withTrailers } from '../render/commit-trailers.js';
 export interface WorkBranch {
   /** The last commit plangate pushed; undefined while nothing is pushed. */
   readonly pushed: string | undefined;
-  /** Commits the workspace and pushes it. Returns whether a new commit went out. */
-  checkpoint(message: string): Promise<boolean>;
+  /**
+   * Commits the workspace through the commit gate and pushes it. Returns whether a new commit went
+   * out, and the changes the gate kept out of it (reverted or left uncommitted in the workspace).
+   */
+  checkpoint(message: string): Promise<{ pushed: boolean; keptOut: KeptOutChange[] }>;
 }
 
 /** Someone else pushed to the work branch: plangate stops and keeps their commits. */
@@ -45,6 +49,8 @@ export interface WorkBranchOptions {
   checkpointed?: string;
   /** Trailer lines added to every commit's message, so none of plangate's commits goes without them. */
   trailers?: readonly string[];
+  /** Paths no commit may change, whoever changed them in the workspace (`protected-paths`). */
+  protectedPaths: readonly string[];
 }
 
 export async function openWorkBranch(git: Git, options: WorkBranchOptions): Promise<WorkBranch> {
@@ -67,15 +73,15 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
       return pushed;
     },
     async checkpoint(message) {
-      const sha = await commitAll(git, withTrailers(message, options.trailers ?? []), author);
-      if (!sha) return false;
+      const { sha, keptOut } = await commitAll(git, withTrailers(message, options.trailers ?? []), author, options.protectedPaths);
+      if (!sha) return { pushed: false, keptOut };
       try {
         await pushWithLease(git, branch, pushed);
       } catch (error) {
         throw await explainPushFailure(git, branch, pushed, sha, author.email, error);
       }
       pushed = sha;
-      return true;
+      return { pushed: true, keptOut };
     },
   };
 }

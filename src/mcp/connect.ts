@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSpec } from './server-spec.js';
+import type { Sandbox } from '../tools/sandbox.js';
 
 /**
  * One MCP server, connected: its tools as listed once at start, and a way to call them. The list is
@@ -11,8 +12,11 @@ import type { McpServerSpec } from './server-spec.js';
 export interface ServerConnection {
   readonly name: string;
   readonly tools: readonly CapabilityTool[];
-  /** Throws when the server cannot be reached or does not answer in time. */
-  call(tool: string, args: Record<string, unknown>): Promise<ToolCallResult>;
+  /**
+   * Throws when the server cannot be reached or does not answer in time. `lend`: the caller may
+   * change files (the executor), so a stdio server gets the work tree for the call's duration.
+   */
+  call(tool: string, args: Record<string, unknown>, lend?: boolean): Promise<ToolCallResult>;
   /** Ends the session; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
   close(): Promise<void>;
 }
@@ -29,8 +33,12 @@ export interface CapabilityTool {
 export type ToolCallResult = Awaited<ReturnType<Client['callTool']>>;
 
 export interface ConnectOptions {
-  /** Where stdio servers run: the repository checkout. */
-  workspace: string;
+  /**
+   * Where and as whom stdio servers run: in the work tree, as the sandbox account (so a server the
+   * executor steers cannot read the action's secrets either). An executor's call lends the work
+   * tree to the account, as a command does, so a server may change files.
+   */
+  sandbox: Sandbox;
   /** How long the handshake and the tool listing may take together. */
   startTimeoutMs: number;
   /** How long one tool call may take. */
@@ -49,36 +57,50 @@ const stderrTailChars = 600;
 export async function connectServer(spec: McpServerSpec, options: ConnectOptions): Promise<ServerConnection> {
   if (spec.transport === 'stdio' && spec.refusal !== undefined) throw new Error(spec.refusal);
   const stderr = new Tail(stderrTailChars);
-  const transport = createTransport(spec, options.workspace, stderr);
+  const { sandbox } = options;
+  if (spec.transport === 'stdio') await sandbox.ready();
+  const transport = createTransport(spec, sandbox, stderr);
   const client = new Client({ name: 'plangate', version: '1' }, { capabilities: {} });
   let tools: CapabilityTool[];
   // One budget for the whole start: each request gets what the earlier ones left.
   const deadline = Date.now() + options.startTimeoutMs;
   const remaining = () => Math.max(1, deadline - Date.now());
+  let release = () => undefined as unknown;
   try {
     await client.connect(transport, { timeout: remaining() });
+    // The server lives as long as the run: sweeps after each command must spare it.
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    if (pid !== null) release = sandbox.keep(pid);
     tools = await listTools(client, remaining);
   } catch (error) {
+    release();
     await client.close().catch(() => undefined);
     throw new Error(startFailure(spec, error, stderr.text()), { cause: error });
   }
+  const call = (tool: string, args: Record<string, unknown>) => client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.callTimeoutMs });
   return {
     name: spec.name,
     tools,
-    call: (tool, args) => client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.callTimeoutMs }),
-    close: () => client.close(),
+    call: (tool, args, lend) => (spec.transport === 'stdio' && lend ? sandbox.lend(() => call(tool, args)) : call(tool, args)),
+    close: async () => {
+      await client.close();
+      release();
+    },
   };
 }
 
-function createTransport(spec: McpServerSpec, workspace: string, stderr: Tail): Transport {
+function createTransport(spec: McpServerSpec, sandbox: Sandbox, stderr: Tail): Transport {
   if (spec.transport === 'http') return new StreamableHTTPClientTransport(new URL(spec.url));
+  // Explicit, so the server gets the named variables and not the action's environment (tokens,
+  // INPUT_* values, API keys). The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER, which
+  // the sandbox's own values replace when it runs the server as its account.
+  const base: NodeJS.ProcessEnv = sandbox.account === undefined ? {} : { PATH: process.env.PATH ?? '/usr/bin:/bin', ...(process.env.TERM ? { TERM: process.env.TERM } : {}) };
+  const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
   const transport = new StdioClientTransport({
-    command: spec.command,
-    args: spec.args,
-    // Explicit, so the server gets the named variables and not the action's environment (tokens,
-    // INPUT_* values, API keys). The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER.
-    env: spec.env,
-    cwd: workspace,
+    command: plan.file,
+    args: plan.args,
+    env: plan.env as Record<string, string>,
+    cwd: sandbox.workTree,
     // Piped, not inherited: the server's chatter stays out of the job log, and its last words explain a failed start.
     stderr: 'pipe',
   });

@@ -7,9 +7,9 @@ import type { McpServerSpec } from './server-spec.js';
 export { noCapabilities } from './capability-hub.js';
 export type { CapabilityHub, ServerFailure, StartedServers } from './capability-hub.js';
 
-export interface HubOptions extends Partial<ConnectOptions> {
-  /** Where stdio servers run: the repository checkout. */
-  workspace: string;
+export interface HubOptions extends Partial<Omit<ConnectOptions, 'sandbox'>> {
+  /** Where and as whom stdio servers run (see connect.ts). */
+  sandbox: ConnectOptions['sandbox'];
   /** Values scrubbed from failure reasons: a server's stderr may echo what it was given. */
   secrets: readonly string[];
   /** How a server is connected; tests may pass a stand-in. */
@@ -26,7 +26,7 @@ const maxReasonChars = 400;
 export function createCapabilityHub(specs: readonly McpServerSpec[], options: HubOptions): CapabilityHub {
   const connect = options.connect ?? connectServer;
   const connectOptions: ConnectOptions = {
-    workspace: options.workspace,
+    sandbox: options.sandbox,
     startTimeoutMs: options.startTimeoutMs ?? defaultStartTimeoutMs,
     callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs,
   };

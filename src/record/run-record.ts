@@ -20,6 +20,10 @@ export const runRecordSchema = z.object({
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
   /** Epoch milliseconds the execution first started: a resumed run's elapsed time counts from here. */
   startedAt: z.number().int().nonnegative().optional(),
+  /** Changes the commit gate kept out so far, so a resumed run still reports them. */
+  keptOut: z
+    .array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted', 'mode', 'type']), reason: z.string() }))
+    .optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -4,6 +4,7 @@ import { clip } from './limits.js';
 import { code, codeBlock, escapeHtml } from './markdown.js';
 import type { RunView } from './run-view.js';
 import type { ServerFailure } from '../mcp/hub.js';
+import type { KeptOutChange } from '../repo/change-gate.js';
 import { formatCost } from '../models/usage.js';
 import { sumCost } from './usage-table.js';
 
@@ -46,6 +47,38 @@ export function renderServerFailures(failures: readonly ServerFailure[]): string
     ...named,
     ...(more > 0 ? [`> - and ${more} more (see the job log)`] : []),
   ].join('\n');
+}
+
+/** At most this many kept-out changes are listed, in at most this many characters; the rest are counted. */
+const maxListedKeptOut = 50;
+const maxKeptOutChars = 6_000;
+
+const changeWords: Record<KeptOutChange['change'], string> = {
+  added: 'added',
+  modified: 'modified',
+  deleted: 'deleted',
+  mode: 'mode changed',
+  type: 'type changed',
+};
+
+/**
+ * The changes the commit gate kept out of the run's commits, one line each, so a reader knows the
+ * branch lacks something the executor did, and why. Bounded, because a command can create any
+ * number of files; path and reason in code spans, since both can carry a file name the executor
+ * chose. Shared with the pull request; '' when nothing was kept out.
+ */
+export function renderKeptOut(keptOut: readonly KeptOutChange[]): string {
+  const lines: string[] = [];
+  let used = 0;
+  for (const change of keptOut) {
+    const line = `- ${code(clip(change.path, 200))} ${changeWords[change.change]}: ${code(clip(change.reason, 200))}`;
+    if (lines.length >= maxListedKeptOut || used + line.length + 1 > maxKeptOutChars) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  const more = keptOut.length - lines.length;
+  if (more > 0) lines.push(`- and ${more} more`);
+  return lines.join('\n');
 }
 
 /**
@@ -94,6 +127,7 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
   if (view.interrupted) {
     parts.push('', `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
   }
+  if (view.keptOut?.length) parts.push('', '**Kept out of the commits**', '', renderKeptOut(view.keptOut));
   if (context.plan) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));
   if (!view.ended && state === 'execute' && context.directive) {
     parts.push('', '**Current directive**', '', codeBlock(clip(context.directive, 4_000), 'text'));

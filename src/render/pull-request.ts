@@ -4,7 +4,7 @@ import { renderDiagram } from './diagram.js';
 import { renderDiffStat } from './diff-stat.js';
 import { code, escapeHtml } from './markdown.js';
 import { renderObjective, renderPlanWithin, type StepsNotice } from './plan-comment.js';
-import { renderServerFailures, stepsDone } from './progress-comment.js';
+import { renderKeptOut, renderServerFailures, stepsDone } from './progress-comment.js';
 import type { RunView } from './run-view.js';
 import { renderUsageTable } from './usage-table.js';
 import { renderCostComparison } from '../checks/checks-markdown.js';
@@ -90,8 +90,12 @@ function layout(view: RunView, sizing: PullRequestSizing): Layout {
   // Both are bounded (files and transitions), so they sit in the part that is always shown whole,
   // right after the summary: what changed and how the run got there, before the cycle-by-cycle detail.
   const changes = view.diffStat ? renderDiffStat(view.diffStat) : '';
+  // Bounded too: what the run changed but the branch does not carry, next to what it does.
+  const keptOut = view.keptOut?.length
+    ? `\n\n## Kept out of the commits\n\nThe run changed these paths, but plangate did not commit the changes:\n\n${renderKeptOut(view.keptOut)}`
+    : '';
   const path = `\n\n## Path\n\n${renderDiagram(view.snapshot)}`;
-  const summary = `\n\n## Summary\n\n${summaryText}${changes ? `\n\n${changes}` : ''}${path}`;
+  const summary = `\n\n## Summary\n\n${summaryText}${changes ? `\n\n${changes}` : ''}${keptOut}${path}`;
   const estimate = view.estimate ? `\n\n${renderCostComparison(view.estimate, view.usage)}` : '';
   const after = `\n\n## Usage\n\n${renderUsageTable(view.usage)}${estimate}\n\n<!-- plangate:pr ${view.planId} -->`;
 

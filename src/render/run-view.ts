@@ -1,6 +1,7 @@
 import type { Snapshot } from '../machine/types.js';
 import type { RoleUsageSummary } from '../models/usage.js';
 import type { CostEstimate } from '../checks/cost-estimate.js';
+import type { KeptOutChange } from '../repo/change-gate.js';
 
 /** Everything the progress comment, the pull request and the job summary show about one run. */
 export interface RunView {
@@ -23,6 +24,8 @@ export interface RunView {
   diffStat?: string;
   /** The execution estimate the plan was approved with, shown beside the actual cost. */
   estimate?: CostEstimate;
+  /** Changes the commit gate kept out of the run's commits (protected paths, `.git`, nested repositories). */
+  keptOut?: KeptOutChange[];
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

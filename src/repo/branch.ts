@@ -1,4 +1,5 @@
-import type { Git } from './git.js';
+import { stageChecked, type KeptOutChange } from './change-gate.js';
+import { GitError, type Git } from './git.js';
 
 /**
  * The work branch's life: fetch the base, branch from the exact commit the plan was made on, commit
@@ -21,15 +22,19 @@ export async function startBranch(git: Git, branch: string, sha: string): Promis
   await git(['checkout', '--quiet', '-B', branch, sha]);
 }
 
-/** Commits everything in the workspace; returns the new commit, or undefined when nothing changed. */
+/**
+ * Commits the workspace's changes through the commit gate (see change-gate.ts): what no one may
+ * commit (protected paths, `.git` in any spelling, nested repositories) is kept out whoever wrote
+ * it. Returns the new commit, or undefined when nothing was left to commit, and what was kept out.
+ */
 export async function commitAll(
   git: Git,
   message: string,
   author: { name: string; email: string },
-): Promise<string | undefined> {
-  await git(['add', '--all']);
-  const changed = await git(['status', '--porcelain', '--untracked-files=no']);
-  if (changed === '') return undefined;
+  protectedPaths: readonly string[],
+): Promise<{ sha: string | undefined; keptOut: KeptOutChange[] }> {
+  const keptOut = await stageChecked(git, protectedPaths);
+  if (!(await hasStagedChanges(git))) return { sha: undefined, keptOut };
   await git([
     '-c',
     `user.name=${author.name}`,
@@ -38,10 +43,24 @@ export async function commitAll(
     'commit',
     '--quiet',
     '--no-verify',
+    // The check above decided there is something to commit; git's own check would skip a
+    // submodule update when the configuration ignores submodules.
+    '--allow-empty',
     '-m',
     message,
   ]);
-  return git(['rev-parse', 'HEAD']);
+  return { sha: await git(['rev-parse', 'HEAD']), keptOut };
+}
+
+/** Whether the index differs from HEAD (or holds anything, before the first commit), submodule entries included. */
+async function hasStagedChanges(git: Git): Promise<boolean> {
+  try {
+    await git(['diff', '--cached', '--quiet', '--ignore-submodules=none']);
+    return false;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return true;
+    throw error;
+  }
 }
 
 /**

@@ -32,17 +32,27 @@ const passed = new Set([
   'SSL_CERT_DIR',
 ]);
 
-/** GIT_* variables set by the workflow are its own choice; these ones plangate sets itself. */
-const OWNED = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
+/**
+ * GIT_* variables set by the workflow are its own choice; these ones plangate sets itself (the
+ * repository's location among them, so a workflow's GIT_DIR cannot point the host elsewhere).
+ */
+const OWNED = /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE)$/;
 
 /**
- * Entries every host git command gets. Hooks and fsmonitor run programs a command may have put in
- * `.git`, with the action's identity and, during fetch and push, the token in their environment;
- * the host needs neither (commits are made with --no-verify anyway). A dead connection is cut.
+ * Entries every host git command gets; they outrank every config file. The host's git dir and
+ * config are out of the executor's reach, so no repository setting of the work tree's can reach
+ * git; these switch off, besides, what would run a program or look into a nested repository even
+ * from a trusted config: hooks (commits are made with --no-verify anyway), fsmonitor, and
+ * submodules, whose own config a command could write. A dead connection is cut.
  */
 export const HARDENING: readonly GitConfigEntry[] = [
   { key: 'core.hooksPath', value: '/dev/null' },
   { key: 'core.fsmonitor', value: 'false' },
+  { key: 'submodule.recurse', value: 'false' },
+  { key: 'diff.ignoreSubmodules', value: 'all' },
+  { key: 'status.submoduleSummary', value: 'false' },
+  { key: 'fetch.recurseSubmodules', value: 'false' },
+  { key: 'protocol.ext.allow', value: 'never' },
   // A fetch, push or ls-remote whose connection went silent (under 1 byte/s for 5 minutes) fails
   // instead of holding the lock and the job until the job's own timeout; slow but live ones go on.
   { key: 'http.lowSpeedLimit', value: '1' },

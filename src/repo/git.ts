@@ -17,6 +17,8 @@ export class GitError extends Error {
     message: string,
     /** git's exit code; null when git did not start or was killed. */
     readonly exitCode: number | null = null,
+    /** What git wrote to stderr (secrets redacted), for callers that tell failures apart by it. */
+    readonly stderr = '',
   ) {
     super(message);
   }
@@ -29,8 +31,27 @@ export interface GitProcessResult {
   stderr: string;
 }
 
+/** How one git process is started: where, with what environment, and its limits. */
+export interface GitExecOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Kill git after this long; undefined: no limit. */
+  timeoutMs?: number;
+}
+
 /** Starts one git process. The default is {@link execGit}; tests wrap it to watch argv and environment. */
-export type GitExec = (args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }) => Promise<GitProcessResult>;
+export type GitExec = (args: readonly string[], options: GitExecOptions) => Promise<GitProcessResult>;
+
+/**
+ * Which repository git works on, named outright rather than discovered from the folder: a `.git`
+ * that a command put (or replaced) in the work tree is then never consulted.
+ */
+export interface GitRepository {
+  gitDir: string;
+  workTree: string;
+  /** The index; default: the git dir's own. */
+  indexFile?: string;
+}
 
 export interface GitOptions {
   /** Token for fetch and push. Without it, network commands go out unauthenticated. */
@@ -38,6 +59,12 @@ export interface GitOptions {
   /** The environment git's allow-list is taken from. Default: this process's. */
   env?: NodeJS.ProcessEnv;
   exec?: GitExec;
+  repository?: GitRepository;
+  /**
+   * For the agents' read tools: stdout as git wrote it (not trimmed), a time limit, and no optional
+   * locks, so a listing never takes index.lock from under a commit.
+   */
+  reader?: { timeoutMs: number };
 }
 
 /** Subcommands that talk to a remote and so get the token; everything else runs without it. */
@@ -51,18 +78,20 @@ const NETWORK = new Set(['fetch', 'push', 'pull', 'ls-remote', 'clone', 'remote'
 const VALUED = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
 
 /** Runs git without a shell; failures are returned, not thrown, so createGit words them (redacted). */
-export function execGit(args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<GitProcessResult> {
+export function execGit(args: readonly string[], options: GitExecOptions): Promise<GitProcessResult> {
   return new Promise((resolve) => {
-    execFile('git', [...args], { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const limits = { maxBuffer: 256 * 1024 * 1024, ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }) };
+    execFile('git', [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
       resolve({ error, stdout, stderr });
     });
   });
 }
 
 /**
- * Git in `cwd`. With `auth`, network commands authenticate through their environment (see
- * git-auth.ts); local ones never see the token. Every command runs with hooks and fsmonitor off and
- * an allow-listed environment (see git-env.ts).
+ * Git in `cwd` (or on `options.repository`). With `auth`, network commands authenticate through
+ * their environment (see git-auth.ts); local ones never see the token. Every command runs with an
+ * allow-listed environment and with what a repository could make git run switched off (see
+ * git-env.ts).
  */
 export function createGit(cwd: string, options: GitOptions = {}): Git {
   const exec = options.exec ?? execGit;
@@ -75,15 +104,24 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
         ...gitAuthConfig(options.auth),
       ]
     : [];
+  const repository: NodeJS.ProcessEnv = options.repository
+    ? {
+        GIT_DIR: options.repository.gitDir,
+        GIT_WORK_TREE: options.repository.workTree,
+        ...(options.repository.indexFile ? { GIT_INDEX_FILE: options.repository.indexFile } : {}),
+      }
+    : {};
+  const reading: NodeJS.ProcessEnv = options.reader ? { GIT_OPTIONAL_LOCKS: '0' } : {};
   return async (args) => {
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? '') ? [...HARDENING, ...auth] : HARDENING;
-    const env = gitEnvironment(options.env ?? process.env, config);
-    const { error, stdout, stderr } = await exec(args, { cwd, env });
+    const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
+    const { error, stdout, stderr } = await exec(args, { cwd, env, ...(options.reader ? { timeoutMs: options.reader.timeoutMs } : {}) });
     if (error) {
       const exitCode = typeof error.code === 'number' ? error.code : null;
-      throw new GitError(redact(`git ${subcommand(args) ?? args[0] ?? ''} failed: ${(stderr || error.message).trim()}`, secrets), exitCode);
+      const said = redact(stderr, secrets);
+      throw new GitError(redact(`git ${subcommand(args) ?? args[0] ?? ''} failed: ${(stderr || error.message).trim()}`, secrets), exitCode, said);
     }
-    return stdout.trim();
+    return options.reader ? stdout : stdout.trim();
   };
 }
 

@@ -71,7 +71,7 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
       }
       let result: ToolCallResult;
       try {
-        result = await server.call(tool.name, args.arguments ?? {});
+        result = await server.call(tool.name, args.arguments ?? {}, role === 'executor');
       } catch (error) {
         throw new ToolError(`${server.name}/${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }

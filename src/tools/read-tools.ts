@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { GitCommandError, runGit } from './git.js';
+import { createGit, GitError, type Git } from '../repo/git.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
@@ -72,11 +72,11 @@ const searchSchema = z
   .strict();
 
 /** list_files, read_file and search, confined to `workspace`. */
-export function createReadTools(workspace: string): Tool[] {
-  return [listFilesTool(workspace), readFileTool(workspace), searchTool(workspace)];
+export function createReadTools(workspace: string, git: Git = createGit(workspace, { reader: { timeoutMs: 120_000 } })): Tool[] {
+  return [listFilesTool(workspace, git), readFileTool(workspace), searchTool(workspace, git)];
 }
 
-function listFilesTool(workspace: string): Tool {
+function listFilesTool(workspace: string, git: Git): Tool {
   return defineTool({
     name: 'list_files',
     description:
@@ -85,7 +85,7 @@ function listFilesTool(workspace: string): Tool {
     async run(args) {
       const scope = existingScope(workspace, args.path);
       const pathspec = scope === '.' ? [] : [`:(literal)${scope}`];
-      const listed = await runGit(workspace, ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', ...pathspec]);
+      const listed = await git(['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', ...pathspec]);
       const matches = globFilter(args.glob, scope);
       const candidates = [...new Set(splitNul(listed))].filter(matches).sort(byCodeUnit);
       // Tracked files deleted from the working tree are still in the index. Only the paths about to
@@ -150,7 +150,7 @@ function readFileTool(workspace: string): Tool {
   });
 }
 
-function searchTool(workspace: string): Tool {
+function searchTool(workspace: string, git: Git): Tool {
   return defineTool({
     name: 'search',
     description:
@@ -159,7 +159,7 @@ function searchTool(workspace: string): Tool {
     async run(args) {
       const scope = existingScope(workspace, args.path);
       const pathspec = scope === '.' ? [] : [`:(literal)${scope}`];
-      const stdout = await gitGrep(workspace, args.pattern, pathspec);
+      const stdout = await gitGrep(git, args.pattern, pathspec);
       const matches = globFilter(args.glob, scope);
       const hits: string[] = [];
       let budget = LISTING_OUTPUT_BUDGET;
@@ -189,26 +189,26 @@ function searchTool(workspace: string): Tool {
  * git grep with PCRE, falling back to extended regexps on a git built without PCRE. Exit 1 means
  * no match; exit 128 is a bad pattern (or a broken repository), reported in git's own words.
  */
-async function gitGrep(workspace: string, pattern: string, pathspec: string[]): Promise<string> {
+async function gitGrep(git: Git, pattern: string, pathspec: string[]): Promise<string> {
   const run = (flavor: '-P' | '-E') =>
-    runGit(workspace, ['grep', '--untracked', '-n', '-I', '-z', '--no-color', flavor, '-e', pattern, '--', ...pathspec]);
+    git(['grep', '--untracked', '-n', '-I', '-z', '--no-color', flavor, '-e', pattern, '--', ...pathspec]);
   try {
     return await run('-P');
   } catch (error) {
-    if (!(error instanceof GitCommandError)) throw error;
+    if (!(error instanceof GitError)) throw error;
     if (error.exitCode === 1 && error.stderr.trim() === '') return '';
     if (!/USE_LIBPCRE|not compiled with|Perl-compatible/i.test(error.stderr)) throw grepFailure(error, pattern);
   }
   try {
     return await run('-E');
   } catch (error) {
-    if (!(error instanceof GitCommandError)) throw error;
+    if (!(error instanceof GitError)) throw error;
     if (error.exitCode === 1 && error.stderr.trim() === '') return '';
     throw grepFailure(error, pattern);
   }
 }
 
-function grepFailure(error: GitCommandError, pattern: string): Error {
+function grepFailure(error: GitError, pattern: string): Error {
   const detail = error.stderr.replace(/^fatal:\s*/gm, '').trim();
   if (error.exitCode === 128 && /-e option|regex|regular expression|parenthes|bracket|character class/i.test(detail)) {
     return new ToolError(

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { authorizeCommand } from './command-policy.js';
-import { CommandUserError, ownUserLauncher, prepareCommandUser } from './command-user.js';
-import type { CommandLauncher, CommandUserDeps, SpawnPlan } from './command-user.js';
+import { missingProgram, SandboxError, type Sandbox, type SpawnPlan } from './sandbox.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
@@ -10,8 +9,9 @@ import { omissionLine } from './truncate.js';
 
 /**
  * The executor's one way to run programs: only configured commands, no shell, a scrubbed
- * environment handed in by the caller (never the runner's secrets), and a hard timeout that kills
- * the whole process group so a stuck test runner cannot outlive its call.
+ * environment handed in by the caller (never the runner's secrets), in the sandbox (another
+ * account, which the work tree is lent to for the command's duration), and a hard timeout that
+ * kills the whole process group so a stuck test runner cannot outlive its call.
  */
 
 export interface RunCommandOptions {
@@ -20,13 +20,13 @@ export interface RunCommandOptions {
   timeoutMs: number;
   /** The complete environment of the child; nothing from this process leaks in besides it. */
   env: NodeJS.ProcessEnv;
+  /** Where and as whom commands run; its work tree is the folder commands start in. */
+  sandbox: Sandbox;
   /**
-   * Unprivileged user the commands run as (see command-user.ts); undefined or empty: the action's
-   * own user. When set and the switch fails, the tool refuses to run anything.
+   * Runs once the work tree is back with the host after every command: the host's check of what the
+   * command changed (see repo/change-gate.ts). What it returns ends the command's result.
    */
-  commandUser?: string;
-  /** How the user switch is made; only tests change it. */
-  userSwitch?: CommandUserDeps;
+  afterCommand?: () => Promise<string | undefined>;
 }
 
 /** Output kept from the start and from the end of a command; small enough to fit one tool result. */
@@ -42,20 +42,9 @@ const runCommandSchema = z
   })
   .strict();
 
-/** run_command, executing in `workspace` only what `options.allowedCommands` permits. */
-export function createRunCommandTool(workspace: string, options: RunCommandOptions): Tool {
-  // Resolved on first use, once: a failure is remembered, so no later call runs as the wrong user.
-  let launcher: Promise<CommandLauncher> | undefined;
-  const launch = async (): Promise<CommandLauncher> => {
-    const user = options.commandUser;
-    launcher ??= user ? prepareCommandUser(user, { path: options.env.PATH, ...options.userSwitch }) : Promise.resolve(ownUserLauncher);
-    try {
-      return await launcher;
-    } catch (error) {
-      if (!(error instanceof CommandUserError)) throw error;
-      throw new ToolError(`${error.message} Nothing was run; report this in your result, since no command can run until a maintainer fixes it.`);
-    }
-  };
+/** run_command, executing in the sandbox's work tree only what `options.allowedCommands` permits. */
+export function createRunCommandTool(options: RunCommandOptions): Tool {
+  const { sandbox } = options;
   return defineTool({
     name: 'run_command',
     // No per-repository values here: tool schemas are part of the cached prompt prefix. The allowed
@@ -65,10 +54,11 @@ export function createRunCommandTool(workspace: string, options: RunCommandOptio
     schema: runCommandSchema,
     async run(args) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
-      const as = await launch();
-      const result = await execute(as, planFor(as, argv, options.env), workspace, options.timeoutMs);
+      const plan = await planFor(sandbox, argv, options.env);
+      const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
       if (result.missingProgram) throw notFound(argv[0] ?? '');
-      const body = result.output === '' ? '(no output)' : result.output;
+      const checked = await options.afterCommand?.();
+      const body = (result.output === '' ? '(no output)' : result.output) + (checked ? `\n\n${checked}` : '');
       if (result.timedOut) {
         throw new ToolError(
           `$ ${args.command}\nTimed out after ${options.timeoutMs} ms; the command and its child processes were killed.\n${body}`,
@@ -89,12 +79,15 @@ interface Execution {
   missingProgram: boolean;
 }
 
-function planFor(as: CommandLauncher, argv: string[], env: NodeJS.ProcessEnv): SpawnPlan {
+/** The sandbox's plan for argv; a sandbox that cannot be used refuses, and nothing runs. */
+async function planFor(sandbox: Sandbox, argv: string[], env: NodeJS.ProcessEnv): Promise<SpawnPlan> {
   try {
-    return as.plan(argv, env);
+    await sandbox.ready();
+    return sandbox.plan(argv, env);
   } catch (error) {
-    if (error instanceof CommandUserError) throw new ToolError(error.message);
-    throw error;
+    if (!(error instanceof SandboxError)) throw error;
+    const tail = /Nothing was run/.test(error.message) ? '' : ' Nothing was run.';
+    throw new ToolError(`${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`);
   }
 }
 
@@ -104,10 +97,10 @@ function notFound(file: string): ToolError {
 
 /**
  * spawn rather than execFile: same direct exec without a shell, but `detached` puts the child in
- * its own process group, which is what lets the timeout kill grandchildren too. Under another user
- * the launcher's sweep ends what the group kill cannot reach (see command-user.ts).
+ * its own process group, which is what lets the timeout kill grandchildren too. Under another
+ * account the sandbox's sweep ends what the group kill cannot reach (see sandbox.ts).
  */
-function execute(as: CommandLauncher, plan: SpawnPlan, cwd: string, timeoutMs: number): Promise<Execution> {
+function execute(sandbox: Sandbox, plan: SpawnPlan, timeoutMs: number): Promise<Execution> {
   const file = plan.file;
   return new Promise((resolve, reject) => {
     const output = new HeadTail(HEAD_CHARS, TAIL_CHARS);
@@ -116,13 +109,11 @@ function execute(as: CommandLauncher, plan: SpawnPlan, cwd: string, timeoutMs: n
     // Awaited before the result: a sweep still running when the next command starts would kill it.
     const sweeps: Promise<void>[] = [];
     const child = spawn(file, plan.args, {
-      cwd,
+      cwd: sandbox.workTree,
       env: plan.env,
       shell: false,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(plan.uid === undefined ? {} : { uid: plan.uid }),
-      ...(plan.gid === undefined ? {} : { gid: plan.gid }),
     });
     const killGroup = () => {
       if (child.pid !== undefined) {
@@ -132,7 +123,7 @@ function execute(as: CommandLauncher, plan: SpawnPlan, cwd: string, timeoutMs: n
           // The group is already gone.
         }
       }
-      sweeps.push(as.sweep());
+      sweeps.push(sandbox.sweep());
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -145,8 +136,8 @@ function execute(as: CommandLauncher, plan: SpawnPlan, cwd: string, timeoutMs: n
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (error.code === 'ENOENT') reject(notFound(file));
-      else if (error.code === 'EACCES' && as.user !== undefined) {
-        reject(new ToolError(`Cannot start ${file} as ${as.user}: permission denied. The workspace and the program must be accessible to ${as.user}.`));
+      else if (error.code === 'EACCES' && sandbox.account !== undefined) {
+        reject(new ToolError(`Cannot start ${file} as ${sandbox.account}: permission denied. The program must be accessible to ${sandbox.account}.`));
       } else reject(error);
     });
     child.on('exit', (code, signal) => {
@@ -158,9 +149,8 @@ function execute(as: CommandLauncher, plan: SpawnPlan, cwd: string, timeoutMs: n
       clearTimeout(timer);
       const final = exit ?? { code, signal };
       const text = output.text();
-      // GNU env's own words for a program it cannot find; nothing else prints them with 127.
-      const missingProgram = plan.execByEnv && final.code === 127 && /^env: .*No such file or directory/.test(text);
-      void Promise.all(sweeps).then(() => resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text, missingProgram }));
+      const missing = missingProgram(plan, final.code, text);
+      void Promise.all(sweeps).then(() => resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text, missingProgram: missing }));
     });
   });
 }

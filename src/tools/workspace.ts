@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { hasDotGitComponent } from '../repo/dot-git.js';
 import { ToolError } from './tool-error.js';
 
 /**
@@ -74,8 +75,9 @@ function escapes(rel: string): boolean {
 }
 
 function refuseGitDir(rel: string, shown: string): void {
-  // Case-insensitive: on case-insensitive file systems `.GIT` is the same directory.
-  if (rel.split(path.sep).some((segment) => segment.toLowerCase() === '.git')) {
+  // Every spelling: on case-folding, NTFS or HFS+ file systems `.GIT`, `.git.` or `git~1` is the
+  // same directory, and the commit gate keeps such paths out anyway (both separators split).
+  if (hasDotGitComponent(rel)) {
     throw new ToolError(
       `Path ${JSON.stringify(shown)} is inside .git, which tools may not touch; work with the files of the repository instead.`,
     );

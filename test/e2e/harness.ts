@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { GITHUB_EMULATOR_SERVER_URL, startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
 import { startScriptedModel, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import type { RunnerAccount } from './runner-accounts.js';
 
 /**
  * One end-to-end world: a bare repository as origin, a fresh checkout as the workspace, the GitHub
@@ -32,12 +33,54 @@ export const apiKey = 'sk-e2e-model-key-0123456789abcdef';
 export const owner = 'octo-org';
 export const repo = 'sample';
 
+/**
+ * While a world with `runAs` is open: a system git config that trusts repositories of any owner, so
+ * the harness's git (run by the test process, root) works in that world's repositories, which the
+ * account owns, instead of refusing them as "dubious ownership". It has to be a file: `-c
+ * safe.directory=*` and GIT_CONFIG_COUNT do not reach the upload-pack and receive-pack that a clone,
+ * fetch or push over a local path starts, and those check the owner too. It includes /etc/gitconfig
+ * so the system configuration still applies, lives in a folder only the test process can write, and
+ * is removed when the last such world closes. Only the harness's git gets it, never the action's
+ * environment. (The emulator's git names its repository with --git-dir, which git does not check.)
+ */
+let trustAnyOwner: { dir: string; file: string; worlds: number } | undefined;
+
+/** Trusts repositories of any owner for the harness's git until the returned function is called. */
+function holdTrustAnyOwner(): () => void {
+  if (!trustAnyOwner) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'plangate-e2e-git-'));
+    const file = path.join(dir, 'gitconfig');
+    writeFileSync(file, '[include]\n\tpath = /etc/gitconfig\n[safe]\n\tdirectory = *\n');
+    trustAnyOwner = { dir, file, worlds: 0 };
+  }
+  const held = trustAnyOwner;
+  held.worlds += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held.worlds -= 1;
+    if (held.worlds === 0 && trustAnyOwner === held) {
+      trustAnyOwner = undefined;
+      rmSync(held.dir, { recursive: true, force: true });
+    }
+  };
+}
+
+/** The environment of the harness's git: the process's, a fixed identity, and any owner trusted while needed. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...(trustAnyOwner ? { GIT_CONFIG_SYSTEM: trustAnyOwner.file } : {}),
+    GIT_AUTHOR_NAME: 'Mona',
+    GIT_AUTHOR_EMAIL: 'mona@example.com',
+    GIT_COMMITTER_NAME: 'Mona',
+    GIT_COMMITTER_EMAIL: 'mona@example.com',
+  };
+}
+
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'Mona', GIT_AUTHOR_EMAIL: 'mona@example.com', GIT_COMMITTER_NAME: 'Mona', GIT_COMMITTER_EMAIL: 'mona@example.com' },
-  }).trim();
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: gitEnv() }).trim();
 }
 
 /** The sample project every scenario starts from. */
@@ -48,12 +91,31 @@ const sampleFiles: Record<string, string> = {
   '.github/workflows/ci.yml': 'name: ci\non: push\njobs: {}\n',
 };
 
+/** Where one run's files are, as the runner lays them out for a step. */
+export interface RunPaths {
+  /** The per-run folder (RUNNER_TEMP), holding the files below. */
+  runDir: string;
+  /** The checkout it ran in (GITHUB_WORKSPACE, its cwd). */
+  workspace: string;
+  /** GITHUB_EVENT_PATH. */
+  eventPath: string;
+  /** GITHUB_OUTPUT. */
+  outputPath: string;
+  /** GITHUB_ENV: what a step exports for the steps after it. */
+  envPath: string;
+  /** GITHUB_STATE: what a step saves for its own post step. */
+  statePath: string;
+  /** GITHUB_STEP_SUMMARY. */
+  summaryPath: string;
+}
+
 export interface ActionRun {
   code: number;
   stdout: string;
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
+  paths: RunPaths;
 }
 
 /** A started action: its process, its result once it exits, and a way to kill it mid-run. */
@@ -61,6 +123,7 @@ export interface StartedAction {
   pid: number | undefined;
   /** The workflow run id it was given (GITHUB_RUN_ID), registered with the emulator. */
   runId: string;
+  paths: RunPaths;
   done: Promise<ActionRun>;
   kill(signal?: NodeJS.Signals): void;
 }
@@ -71,10 +134,26 @@ export interface StartOptions {
    * every job on a real runner has: for actions that run at the same time.
    */
   ownCheckout?: boolean;
+  /**
+   * What the GITHUB_ENV and GITHUB_STATE files hold when the action starts (empty by default), to
+   * play earlier steps that exported variables (secrets among them) or saved state.
+   */
+  runnerFiles?: { env?: string; state?: string };
+}
+
+export interface WorldOptions {
+  /**
+   * Runs the action as this account (see runner-accounts.ts) instead of as the test process: the
+   * world's folder (origin, workspace, per-run folders) is owned by it with mode 0700, so no other
+   * account can enter, and the action gets its uid, gid and HOME.
+   */
+  runAs?: RunnerAccount;
 }
 
 export interface World {
   dir: string;
+  /** The account the action runs as; undefined when it runs as the test process. */
+  runAs: RunnerAccount | undefined;
   origin: string;
   workspace: string;
   gh: GitHubEmulator;
@@ -87,7 +166,12 @@ export interface World {
    * Runs the bundled action to the end; `env` adds variables to the runner environment (e.g.
    * canaries, or GITHUB_RUN_ID to replay a run id as a re-run attempt does).
    */
-  runAction(event: { name: string; payload: unknown }, inputs?: Record<string, string>, env?: Record<string, string>): Promise<ActionRun>;
+  runAction(
+    event: { name: string; payload: unknown },
+    inputs?: Record<string, string>,
+    env?: Record<string, string>,
+    options?: StartOptions,
+  ): Promise<ActionRun>;
   /**
    * Starts the bundled action without waiting for it. Its run id is registered with the emulator as
    * in_progress while it runs and as completed (success or failure by exit code) once it exits,
@@ -142,17 +226,48 @@ function writeFiles(dir: string, files: Record<string, string>): void {
   }
 }
 
-export async function createWorld(script: Record<string, Reply[]>, files: Record<string, string> = sampleFiles): Promise<World> {
+/** Makes `target` (recursively, never following a symbolic link) the account's. */
+function giveTo(account: RunnerAccount | undefined, target: string): void {
+  if (account) execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, target]);
+}
+
+/** Sets the set-group-id bit on every folder under `dir`, so what is created in them takes their group. */
+function inheritGroup(dir: string): void {
+  chmodSync(dir, 0o2775);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) inheritGroup(path.join(dir, entry.name));
+  }
+}
+
+export async function createWorld(
+  script: Record<string, Reply[]>,
+  files: Record<string, string> = sampleFiles,
+  options: WorldOptions = {},
+): Promise<World> {
+  const { runAs } = options;
+  const releaseTrust = runAs ? holdTrustAnyOwner() : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'plangate-e2e-'));
   const origin = path.join(dir, 'origin.git');
   const seed = path.join(dir, 'seed');
   const workspace = path.join(dir, 'workspace');
   git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  if (runAs) {
+    // The emulator (GitHub's side) writes commits and refs into origin as the test process while the
+    // action pushes as runAs. Group-shared, with folders handing down the account's group, whatever
+    // either writes stays writable for the other. (Not `init --shared`: that also refuses
+    // non-fast-forward pushes.)
+    git(origin, 'config', 'core.sharedRepository', 'group');
+  }
   git(dir, 'init', '--quiet', '--initial-branch=main', seed);
   writeFiles(seed, files);
   git(seed, 'add', '--all');
   git(seed, 'commit', '--quiet', '-m', 'Initial commit');
   git(seed, 'push', '--quiet', origin, 'HEAD:refs/heads/main');
+  if (runAs) {
+    giveTo(runAs, dir);
+    inheritGroup(origin);
+    chmodSync(dir, 0o700);
+  }
 
   const gh = await startGitHubEmulator({ owner, repo, token, originPath: origin });
   const model = await startScriptedModel({ script, apiKey });
@@ -160,6 +275,7 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
 
   const world: World = {
     dir,
+    runAs,
     origin,
     workspace,
     gh,
@@ -172,14 +288,17 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
       git(seed, 'add', '--all');
       git(seed, 'commit', '--quiet', '-m', message);
       git(seed, 'push', '--quiet', origin, `HEAD:refs/heads/${branch}`);
+      giveTo(runAs, seed);
+      giveTo(runAs, origin);
       return git(seed, 'rev-parse', 'HEAD');
     },
     freshCheckout() {
       rmSync(workspace, { recursive: true, force: true });
       git(dir, 'clone', '--quiet', origin, workspace);
+      giveTo(runAs, workspace);
     },
     actionPid: undefined,
-    runAction: (event, inputs = {}, extraEnv = {}) => world.startAction(event, inputs, extraEnv).done,
+    runAction: (event, inputs = {}, extraEnv = {}, options = {}) => world.startAction(event, inputs, extraEnv, options).done,
     startAction(event, inputs = {}, extraEnv = {}, options = {}) {
       runs += 1;
       const runDir = path.join(dir, `run-${runs}`);
@@ -190,17 +309,27 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
         git(dir, 'clone', '--quiet', origin, cwd);
       }
       mkdirSync(runDir, { recursive: true });
-      const eventPath = path.join(runDir, 'event.json');
-      const outputPath = path.join(runDir, 'output');
-      const summaryPath = path.join(runDir, 'summary.md');
+      const paths: RunPaths = {
+        runDir,
+        workspace: cwd,
+        eventPath: path.join(runDir, 'event.json'),
+        outputPath: path.join(runDir, 'output'),
+        envPath: path.join(runDir, 'env'),
+        statePath: path.join(runDir, 'state'),
+        summaryPath: path.join(runDir, 'summary.md'),
+      };
+      const { eventPath, outputPath, summaryPath } = paths;
       writeFileSync(eventPath, JSON.stringify(event.payload));
       writeFileSync(outputPath, '');
+      writeFileSync(paths.envPath, options.runnerFiles?.env ?? '');
+      writeFileSync(paths.statePath, options.runnerFiles?.state ?? '');
       writeFileSync(summaryPath, '');
+      giveTo(runAs, runDir);
       const merged = { ...actionDefaults(), 'api-key': apiKey, 'base-url': model.url, 'planner-model': 'planner', 'executor-model': 'executor', ...inputs };
       const env: NodeJS.ProcessEnv = {
         ...extraEnv,
         PATH: process.env.PATH,
-        HOME: process.env.HOME,
+        HOME: runAs ? runAs.home : process.env.HOME,
         GITHUB_ACTIONS: 'true',
         CI: 'true',
         GITHUB_EVENT_NAME: event.name,
@@ -211,13 +340,20 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
         GITHUB_SERVER_URL: GITHUB_EMULATOR_SERVER_URL,
         GITHUB_RUN_ID: runId,
         GITHUB_OUTPUT: outputPath,
+        GITHUB_ENV: paths.envPath,
+        GITHUB_STATE: paths.statePath,
         GITHUB_STEP_SUMMARY: summaryPath,
         RUNNER_TEMP: runDir,
       };
       for (const [name, value] of Object.entries(merged)) env[`INPUT_${name.toUpperCase()}`] = value;
       gh.setRun(runId, 'in_progress');
       // Asynchronous on purpose: a synchronous spawn would block the in-process emulator and model.
-      const child = spawn(process.execPath, [bundledAction], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bundledAction], {
+        cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
+      });
       world.actionPid = child.pid;
       let stdout = '';
       let stderr = '';
@@ -232,13 +368,15 @@ export async function createWorld(script: Record<string, Reply[]>, files: Record
           stderr,
           outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
           summary: existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '',
+          paths,
         };
       });
-      return { pid: child.pid, runId, done, kill: (signal = 'SIGTERM') => void child.kill(signal) };
+      return { pid: child.pid, runId, paths, done, kill: (signal = 'SIGTERM') => void child.kill(signal) };
     },
     async close() {
       await Promise.all([gh.close(), model.close()]);
       rmSync(dir, { recursive: true, force: true });
+      releaseTrust?.();
     },
   };
   world.freshCheckout();

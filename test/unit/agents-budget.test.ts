@@ -17,6 +17,7 @@ import { createReadTools } from '../../src/tools/read-tools.js';
 import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 // The budget warns through @actions/core when it stops a run; collected so tests can read them.
 const logged = vi.hoisted(() => ({ warnings: [] as string[] }));
@@ -275,7 +276,7 @@ describe('drive with a budget', () => {
       run,
       planner,
       executor,
-      workspace: repo,
+      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
       allowedCommands: [],
       protectedPaths: [],
       commandTimeoutMs: 5_000,

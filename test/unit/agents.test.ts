@@ -32,6 +32,7 @@ import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { createWriteTools } from '../../src/tools/write-tools.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 // summon reports its diagnoses through @actions/core; they are collected so tests can read them.
 const logged = vi.hoisted(() => ({ warnings: [] as string[], infos: [] as string[] }));
@@ -454,7 +455,7 @@ describe('createTeam', () => {
       run,
       planner,
       executor,
-      workspace: repo,
+      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
       allowedCommands: [],
       protectedPaths: ['.github/workflows/**'],
       commandTimeoutMs: 5_000,
@@ -714,7 +715,7 @@ describe('stall guard', () => {
       run,
       planner,
       executor,
-      workspace: repo,
+      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
       allowedCommands: [],
       protectedPaths: [],
       commandTimeoutMs: 5_000,

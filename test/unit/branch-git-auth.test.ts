@@ -134,7 +134,7 @@ describe('createGit with a token', () => {
     const runnerGit = createGit(workspace, { auth: { token: TOKEN, serverUrl: 'https://github.com' }, env, exec: spy(calls) });
     await startBranch(runnerGit, 'plangate/7-0a1b2c3d', git(workspace, 'rev-parse', 'HEAD').trim());
     writeFiles(workspace, { 'work.txt': 'work\n' });
-    const sha = await commitAll(runnerGit, 'work', identity);
+    const { sha } = await commitAll(runnerGit, 'work', identity, []);
     await pushWithLease(runnerGit, 'plangate/7-0a1b2c3d', undefined);
     expect(git(origin, 'rev-parse', 'plangate/7-0a1b2c3d').trim()).toBe(sha);
 
@@ -187,7 +187,7 @@ describe('createGit with a token', () => {
     const runnerGit = createGit(workspace, { auth: { token: TOKEN, serverUrl: 'https://github.com' } });
     await startBranch(runnerGit, 'plangate/8-0a1b2c3d', git(workspace, 'rev-parse', 'HEAD').trim());
     writeFiles(workspace, { 'work.txt': 'work\n' });
-    await commitAll(runnerGit, 'work', identity);
+    await commitAll(runnerGit, 'work', identity, []);
     await pushWithLease(runnerGit, 'plangate/8-0a1b2c3d', undefined);
     expect(fs.readdirSync(marks)).toEqual([]);
   });

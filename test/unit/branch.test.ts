@@ -111,29 +111,29 @@ describe('checkoutCommit and startBranch', () => {
 describe('commitAll', () => {
   it('returns undefined when nothing changed', async () => {
     const before = rev(workspace, 'HEAD');
-    expect(await commitAll(runnerGit, 'nothing', identity)).toBeUndefined();
+    expect(await commitAll(runnerGit, 'nothing', identity, [])).toEqual({ sha: undefined, keptOut: [] });
     expect(rev(workspace, 'HEAD')).toBe(before);
   });
 
   it('commits new, changed and deleted files as the given author', async () => {
     writeFiles(workspace, { 'new/file.txt': 'new\n', 'README.md': '# widgets 2\n' });
-    const sha = await commitAll(runnerGit, 'plangate: cycle 1\n\nRefs #7', identity);
+    const { sha } = await commitAll(runnerGit, 'plangate: cycle 1\n\nRefs #7', identity, []);
     expect(sha).toBe(rev(workspace, 'HEAD'));
     expect(git(workspace, 'log', '-1', '--format=%an <%ae>|%s').trim()).toBe('plangate-bot <bot@plangate.invalid>|plangate: cycle 1');
     expect(git(workspace, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['A\tnew/file.txt', 'M\tREADME.md']);
     expect(git(workspace, 'status', '--porcelain').trim()).toBe('');
 
     fs.rmSync(path.join(workspace, 'new/file.txt'));
-    const removal = await commitAll(runnerGit, 'remove', identity);
+    const { sha: removal } = await commitAll(runnerGit, 'remove', identity, []);
     expect(removal).toBeDefined();
     expect(git(workspace, 'show', '--name-status', '--format=', 'HEAD').trim()).toBe('D\tnew/file.txt');
   });
 
   it('leaves ignored files out', async () => {
     writeFiles(workspace, { '.gitignore': 'build/\n' });
-    await commitAll(runnerGit, 'ignore build', identity);
+    await commitAll(runnerGit, 'ignore build', identity, []);
     writeFiles(workspace, { 'build/out.js': 'x' });
-    expect(await commitAll(runnerGit, 'nothing to keep', identity)).toBeUndefined();
+    expect((await commitAll(runnerGit, 'nothing to keep', identity, [])).sha).toBeUndefined();
   });
 });
 
@@ -142,7 +142,7 @@ describe('pushWithLease', () => {
 
   async function commitChange(content: string): Promise<string> {
     writeFiles(workspace, { 'work.txt': content });
-    const sha = await commitAll(runnerGit, `work ${content}`, identity);
+    const { sha } = await commitAll(runnerGit, `work ${content}`, identity, []);
     if (!sha) throw new Error('expected a commit');
     return sha;
   }

@@ -10,6 +10,7 @@ import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
 import { DEFAULT_OUTPUT_LIMIT } from '../../src/tools/truncate.js';
 import type { Role } from '../../src/machine/fields.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 /**
  * The capability tools against the real test server over stdio: what each role may list and call,
@@ -45,7 +46,7 @@ describe('capability tools over a real stdio server', () => {
     workspace = makeTempDir('plangate-mcp-');
     // Present in the action's environment, as it is when a workflow sets it: it must not reach the server.
     process.env.GITHUB_TOKEN = 'ghs_unitTestTokenThatMustNotLeak0123456789';
-    hub = createCapabilityHub([fakeServer('fake')], { workspace, secrets: [] });
+    hub = createCapabilityHub([fakeServer('fake')], { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets: [] });
   });
 
   afterAll(async () => {
@@ -130,7 +131,7 @@ describe('capability tools over a real stdio server', () => {
   });
 
   it('stops the server process on close', async () => {
-    const local = createCapabilityHub([fakeServer('short')], { workspace, secrets: [] });
+    const local = createCapabilityHub([fakeServer('short')], { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets: [] });
     const box = toolboxFor('executor', local);
     const before = await call(box, 'use_capability', { server: 'short', tool: 'lookup', arguments: { key: 'k' } });
     expect(before.ok).toBe(true);
@@ -154,7 +155,7 @@ describe('servers that do not start', () => {
   afterAll(() => removeDir(workspace));
 
   const start = (specs: McpServerSpec[], secrets: string[] = [], startTimeoutMs?: number) => {
-    const hub = createCapabilityHub(specs, { workspace, secrets, ...(startTimeoutMs ? { startTimeoutMs } : {}) });
+    const hub = createCapabilityHub(specs, { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets, ...(startTimeoutMs ? { startTimeoutMs } : {}) });
     hubs.push(hub);
     return hub;
   };
@@ -234,7 +235,7 @@ describe('no servers configured', () => {
     const workspace = makeTempDir('plangate-mcp-');
     let connects = 0;
     const hub = createCapabilityHub([fakeServer('fake')], {
-      workspace,
+      sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
       secrets: [],
       connect: (spec, options) => {
         connects += 1;

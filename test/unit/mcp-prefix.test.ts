@@ -12,6 +12,7 @@ import { createChatClient } from '../../src/models/chat-client.js';
 import { prefixOf } from '../fakes/prefix-efficiency.js';
 import { startScriptedModel, toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 /**
  * The proxy tools keep the cache contract: the system prompt and tool list each role sends are the
@@ -62,7 +63,7 @@ async function scriptedRun(capabilities: CapabilityHub | undefined, workspace: s
     run,
     planner: createChatClient('planner', endpoint(PLANNER), { maxRetries: 0 }),
     executor: createChatClient('executor', endpoint(EXECUTOR), { maxRetries: 0 }),
-    workspace,
+    sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
     allowedCommands: [],
     protectedPaths: ['.github/workflows/**'],
     commandTimeoutMs: 60_000,
@@ -92,7 +93,7 @@ describe('MCP servers and the cached prefix', () => {
     cleanup.push(() => removeDir(plain), () => removeDir(withServers));
     const hub = createCapabilityHub(
       [{ name: 'notes', transport: 'stdio', command: process.execPath, args: [serverScript], env: { PLANGATE_MCP_PROBE: probe } }],
-      { workspace: withServers, secrets: [] },
+      { sandbox: createSandbox({ isolation: 'none', workTree: withServers }), secrets: [] },
     );
     cleanup.push(() => hub.close());
 

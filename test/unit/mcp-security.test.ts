@@ -6,6 +6,7 @@ import { resolveMcpServers } from '../../src/settings.js';
 import { createCapabilityTools } from '../../src/tools/capability-tools.js';
 import { createToolbox } from '../../src/tools/toolbox.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 /** Security edges of the MCP wiring: what a server may receive, what its failure may reveal, what the planner may call. */
 
@@ -48,7 +49,7 @@ describe('a failed start never shows part of a secret', () => {
     // The secret, then enough to push its start out of the kept tail: the tail begins inside it.
     const script = `process.stderr.write(process.env.SECRET_X + ${JSON.stringify('.'.repeat(560))} + " the end\\n"); process.exit(1)`;
     const spec: McpServerSpec = { name: 'cut', transport: 'stdio', command: process.execPath, args: ['-e', script], env: { SECRET_X: secret } };
-    const hub = createCapabilityHub([spec], { workspace, secrets: [secret] });
+    const hub = createCapabilityHub([spec], { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets: [secret] });
     try {
       const started = await hub.start();
       const reason = started.failures[0]?.reason ?? '';
@@ -78,7 +79,7 @@ describe("the planner's read-only proxy", () => {
       close: () => Promise.resolve(),
     };
     const hub = createCapabilityHub([{ name: 'dup', transport: 'http', url: 'http://127.0.0.1:9/mcp' }], {
-      workspace: '/nonexistent',
+      sandbox: createSandbox({ isolation: 'none', workTree: '/nonexistent' }),
       secrets: [],
       connect: () => Promise.resolve(connection),
     });

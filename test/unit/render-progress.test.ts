@@ -21,6 +21,7 @@ function view(snapshot: Snapshot, extra: Partial<RunView> = {}): RunView {
 }
 
 const statusLine = (body: string) => body.split('\n')[2] ?? '';
+const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe('formatElapsed', () => {
   it.each([
@@ -96,6 +97,47 @@ describe('progress comment: the header says how the run ended', () => {
   it('keeps an ended header over an interruption note', () => {
     const body = renderProgressComment(view(snapshotWith([cycle('done')]), { ended: { outcome: 'done' }, interrupted: 'the pull request could not be opened' }));
     expect(body.split('\n')[0]).toBe('### ✅ Plan `0a1b2c3d` finished');
+  });
+});
+
+describe('progress comment: changes kept out of the commits', () => {
+  const keptOut = [
+    { path: '.github/workflows/evil.yml', change: 'added' as const, reason: 'protected by .github/workflows/**' },
+    { path: 'vendor/<!-- x --> @octo`cat', change: 'added' as const, reason: 'a nested git repository' },
+    { path: 'run.sh', change: 'mode' as const, reason: 'protected by *.sh' },
+  ];
+
+  it('lists each path with its change and reason in code spans, and leaves the section out when empty', () => {
+    const body = renderProgressComment(view(snapshotWith([]), { keptOut }));
+    const section = body.slice(body.indexOf('**Kept out of the commits**'), body.indexOf('**Plan**'));
+    expect(section).toBe(
+      [
+        '**Kept out of the commits**',
+        '',
+        '- `.github/workflows/evil.yml` added: `protected by .github/workflows/**`',
+        '- ``vendor/<!\u200b-- x --> @octo`cat`` added: `a nested git repository`',
+        '- `run.sh` mode changed: `protected by *.sh`',
+        '',
+        '',
+      ].join('\n'),
+    );
+    expect(body).not.toContain('<!-- x');
+    expect(renderProgressComment(view(snapshotWith([])))).not.toContain('Kept out');
+    expect(renderProgressComment(view(snapshotWith([]), { keptOut: [] }))).not.toContain('Kept out');
+  });
+
+  it('lists at most 50 and counts the rest', () => {
+    const many = Array.from({ length: 73 }, (_, i) => ({ path: `.GIT/f${String(i).padStart(2, '0')}`, change: 'added' as const, reason: 'a .git path' }));
+    const body = renderProgressComment(view(snapshotWith([]), { keptOut: many }));
+    expect(count(body, '- `.GIT/f')).toBe(50);
+    expect(body).toContain('- `.GIT/f49` added: `a .git path`\n- and 23 more\n');
+  });
+
+  it('is kept in the checkpoint, so a resumed run still reports it; an unknown change is no checkpoint', () => {
+    const base: RunRecord = { v: 1, planId: '0a1b2c3d', snapshot: snapshotWith([]), usage: emptyUsage(), runId: '1' };
+    expect(decodeRunRecord(`progress\n${encodeRunRecord({ ...base, keptOut })}`)?.keptOut).toEqual(keptOut);
+    const forged = { ...base, keptOut: [{ path: 'x', change: 'renamed', reason: 'y' }] } as unknown as RunRecord;
+    expect(decodeRunRecord(`progress\n${encodeRunRecord(forged)}`)).toBeUndefined();
   });
 });
 

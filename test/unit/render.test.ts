@@ -279,6 +279,19 @@ describe('pull request', () => {
     expect(pullRequestTitle(v)).toBe('[aborted] Add a CHANGELOG');
   });
 
+  it('lists what the commit gate kept out, after the summary’s changes and before the path', () => {
+    const keptOut = [
+      { path: '.GIT/config', change: 'added' as const, reason: 'a .git path' },
+      { path: '.github/workflows/ci.yml', change: 'deleted' as const, reason: 'protected by .github/workflows/**' },
+    ];
+    const body = renderPullRequestBody(view(snapshotWith([cycle('one', 'done')]), { ended: { outcome: 'done' }, keptOut, diffStat: ' a.txt | 1 +\n 1 file changed, 1 insertion(+)' }));
+    expect(body).toContain(
+      '## Kept out of the commits\n\nThe run changed these paths, but plangate did not commit the changes:\n\n- `.GIT/config` added: `a .git path`\n- `.github/workflows/ci.yml` deleted: `protected by .github/workflows/**`\n\n## Path',
+    );
+    expect(body.indexOf('1 file changed')).toBeLessThan(body.indexOf('## Kept out of the commits'));
+    expect(renderPullRequestBody(view(snapshotWith([cycle('one', 'done')]), { ended: { outcome: 'done' } }))).not.toContain('Kept out');
+  });
+
   it('titles from the objective’s first line, clipped', () => {
     const snapshot = snapshotWith([]);
     snapshot.context.objective = `${'word '.repeat(60)}\nsecond line`;

@@ -17,6 +17,7 @@ import { cacheEfficiency, groupSessions, prefixOf } from '../fakes/prefix-effici
 import { countTokens, reportableCachedTokens, serializePrompt, tokensOf } from '../fakes/prompt-cache.js';
 import { startScriptedModel, toolCall, type RecordedRequest, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 /**
  * The cache contract of the sessions, checked on the wire: the real `openai` client talks to the
@@ -91,7 +92,7 @@ async function scriptedRun(setup: RunSetup): Promise<RunOutcome> {
     run,
     planner: createChatClient('planner', endpoint(PLANNER_MODEL), { maxRetries: 0 }),
     executor: createChatClient('executor', endpoint(EXECUTOR_MODEL), { maxRetries: 0 }),
-    workspace,
+    sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
     allowedCommands: setup.allowedCommands,
     protectedPaths: setup.protectedPaths,
     commandTimeoutMs: setup.commandTimeoutMs ?? 60_000,

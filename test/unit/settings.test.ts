@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readRepoConfig, readSettings, SettingsError } from '../../src/settings.js';
+import { parseRepoConfig, readInputs, readRepoConfig, readSettings, SettingsError, withRepoConfig } from '../../src/settings.js';
 import { makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
 /**
@@ -42,14 +42,14 @@ function runnerEnv(overrides: Record<string, string | undefined> = {}): NodeJS.P
 }
 
 /** readSettings, with the runner's `::add-mask::` commands captured instead of printed. */
-function read(env: NodeJS.ProcessEnv = runnerEnv()): { settings: ReturnType<typeof readSettings>; masked: string[] } {
+function read(env: NodeJS.ProcessEnv = runnerEnv(), configText?: string): { settings: ReturnType<typeof readSettings>; masked: string[] } {
   const written: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     written.push(String(chunk));
     return true;
   });
   try {
-    const settings = readSettings(env);
+    const settings = readSettings(env, configText);
     const masked = written.flatMap((w) => w.split('\n')).filter((l) => l.startsWith('::add-mask::')).map((l) => l.slice(12).trim());
     return { settings, masked };
   } finally {
@@ -86,6 +86,7 @@ const allInputs = [
   'base-branch',
   'bot-login',
   'config-file',
+  'command-isolation',
 ];
 
 const defaults = {
@@ -101,7 +102,10 @@ const defaults = {
   baseBranch: '',
   botLogin: 'github-actions[bot]',
   configFile: '.github/plangate.yml',
+  commandUser: '',
+  commandIsolation: 'account',
   config: {},
+  mcpServers: [],
 };
 
 describe('readSettings defaults', () => {
@@ -154,6 +158,8 @@ describe('readSettings values', () => {
       'branch-prefix': 'bots/plangate-',
       'base-branch': ' develop ',
       'bot-login': 'plangate-app[bot]',
+      'command-user': 'builder',
+      'command-isolation': ' none ',
     });
     const { settings } = read();
     expect(settings).toMatchObject({
@@ -168,6 +174,8 @@ describe('readSettings values', () => {
       branchPrefix: 'bots/plangate-',
       baseBranch: 'develop',
       botLogin: 'plangate-app[bot]',
+      commandUser: 'builder',
+      commandIsolation: 'none',
     });
   });
 
@@ -219,6 +227,13 @@ describe('readSettings refusals', () => {
     ['base-url', 'not a url'],
     ['planner-base-url', 'localhost:8080'],
     ['executor-base-url', '//no-scheme.example/v1'],
+    ['command-isolation', 'sudo'],
+    ['command-isolation', 'Account'],
+    ['config-file', '../elsewhere.yml'],
+    ['config-file', '/etc/hostname'],
+    ['config-file', 'a/../x.yml'],
+    ['config-file', 'ops//plangate.yml'],
+    ['config-file', 'ops\\plangate.yml'],
   ];
   it.each(cases)('refuses %s=%j with an error naming the input', (name, value) => {
     setInputs({ [name]: value });
@@ -268,6 +283,11 @@ describe('readSettings refusals', () => {
     expect(verdicts.filter((v) => !v.gitOk).length).toBeGreaterThan(3);
   });
 
+  it('names the values command-isolation accepts', () => {
+    setInputs({ 'command-isolation': 'off' });
+    expect(errorOf(() => read()).message).toBe('Input "command-isolation" is invalid ("off"): must be account or none.');
+  });
+
   it('refuses endpoint URLs that are not http(s)', () => {
     setInputs({ 'base-url': 'ftp://127.0.0.1/v1' });
     expect(errorOf(() => read()).message).toContain('http:// or https://');
@@ -287,21 +307,69 @@ describe('readSettings refusals', () => {
     expect(error.message).toContain('owner/name');
   });
 
-  it('refuses a config file outside the workspace', () => {
+  it('refuses a config file outside the repository, naming the input', () => {
     setInputs({ 'config-file': '../elsewhere.yml' });
-    expect(errorOf(() => read()).message).toContain('Input "config-file"');
-  });
-
-  it('reads the config file named by the input', () => {
-    setInputs({ 'config-file': 'ops/plangate.yaml' });
-    writeFiles(workspace, { 'ops/plangate.yaml': 'tasks:\n  - name: deps\n    objective: Update dependencies\n' });
-    const { settings } = read();
-    expect(settings.configFile).toBe('ops/plangate.yaml');
-    expect(settings.config).toEqual({ tasks: [{ name: 'deps', objective: 'Update dependencies' }] });
+    const error = errorOf(() => read());
+    expect(error.message).toContain('Input "config-file"');
+    expect(error.message).toContain('inside the repository');
   });
 });
 
-describe('readRepoConfig', () => {
+describe('readSettings with the config text', () => {
+  it('parses the text it is handed, never the file in the workspace', () => {
+    setInputs({ 'config-file': 'ops/plangate.yaml' });
+    writeFiles(workspace, { 'ops/plangate.yaml': 'tasks:\n  - name: from-work-tree\n    objective: Must not be read\n' });
+    const { settings } = read(runnerEnv(), 'tasks:\n  - name: deps\n    objective: Update dependencies\n');
+    expect(settings.configFile).toBe('ops/plangate.yaml');
+    expect(settings.config).toEqual({ tasks: [{ name: 'deps', objective: 'Update dependencies' }] });
+    expect(read().settings.config).toEqual({});
+  });
+
+  it('drops "." segments from the config file path, so git reads it from the root', () => {
+    setInputs({ 'config-file': './ops/./plangate.yaml' });
+    expect(read().settings.configFile).toBe('ops/plangate.yaml');
+  });
+
+  it('takes prices and MCP servers from the config', () => {
+    const { settings } = read(runnerEnv(), 'prices:\n  house-model: { input: 1, output: 2 }\nmcp-servers:\n  docs:\n    url: https://mcp.example/docs\n');
+    expect(settings.prices['house-model']).toEqual({ input: 1, output: 2 });
+    expect(settings.mcpServers).toEqual([{ name: 'docs', transport: 'http', url: 'https://mcp.example/docs' }]);
+  });
+
+  it('refuses a broken config, naming the file and the key', () => {
+    setInputs({ 'config-file': 'ops/plangate.yaml' });
+    const error = errorOf(() => read(runnerEnv(), 'tasks:\n  - name: x\n    objectiv: y\n'));
+    expect(error.message).toContain('ops/plangate.yaml is invalid');
+    expect(error.message).toContain('tasks.0');
+  });
+
+  it("keeps every input's secret from MCP servers, the shared key too when both roles have their own", () => {
+    setInputs({ 'api-key': 'sk-shared-key-123', 'planner-api-key': 'sk-planner-key-456', 'executor-api-key': 'sk-executor-key-789' });
+    // readInputs masks the keys with runner commands on stdout; keep the test output clean.
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const inputs = readInputs(runnerEnv());
+    expect(inputs.ownSecrets).toContain('sk-shared-key-123');
+    const settings = withRepoConfig(inputs, 'mcp-servers:\n  s:\n    command: x\n    env: [SHARED]\n', { SHARED: 'sk-shared-key-123' });
+    expect(settings.mcpServers[0]).toMatchObject({ name: 's', refusal: expect.stringContaining("plangate's own credentials") });
+  });
+});
+
+describe('parseRepoConfig', () => {
+  const file = '.github/plangate.yml';
+
+  it('treats a missing file (undefined) and an empty one as an empty config', () => {
+    expect(parseRepoConfig(undefined, file)).toEqual({});
+    expect(parseRepoConfig('', file)).toEqual({});
+    expect(parseRepoConfig('# nothing configured yet\n', file)).toEqual({});
+  });
+
+  it('names the file it is told, in every error', () => {
+    expect(errorOf(() => parseRepoConfig('tasks: [unclosed\n  - name: x', 'ops/p.yml')).message).toContain('ops/p.yml is not valid YAML');
+    expect(errorOf(() => parseRepoConfig('task: []\n', 'ops/p.yml')).message).toContain('ops/p.yml is invalid: (top level)');
+  });
+});
+
+describe('readRepoConfig (the local CLI: the work tree is the user\'s own)', () => {
   const file = '.github/plangate.yml';
 
   it('treats a missing file as an empty config', () => {

@@ -6,6 +6,7 @@ import type { Tool } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool-error.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import { isAlive, waitUntilGone } from './tools-process-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 // The child gets only this environment: enough to find node, nothing of the test runner's.
 const env = { PATH: path.dirname(process.execPath), PLANGATE_VISIBLE: 'visible' };
@@ -21,7 +22,7 @@ afterEach(() => {
 });
 
 function tool(allowedCommands: string[], timeoutMs = 60_000): Tool<{ command: string }> {
-  return createRunCommandTool(dir, { allowedCommands, timeoutMs, env }) as Tool<{ command: string }>;
+  return createRunCommandTool({ allowedCommands, timeoutMs, env, sandbox: createSandbox({ isolation: 'none', workTree: dir }) }) as Tool<{ command: string }>;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {

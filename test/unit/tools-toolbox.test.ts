@@ -10,6 +10,7 @@ import { createToolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { createWriteTools } from '../../src/tools/write-tools.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 
 let repo: string;
 
@@ -25,7 +26,7 @@ function executorTools(): Tool[] {
   return [
     ...createReadTools(repo),
     ...createWriteTools(repo, { protectedPaths: [] }),
-    createRunCommandTool(repo, { allowedCommands: ['npm test'], timeoutMs: 1000, env: {} }),
+    createRunCommandTool({ allowedCommands: ['npm test'], timeoutMs: 1000, env: {}, sandbox: createSandbox({ isolation: 'none', workTree: repo }) }),
     createUpdateContextTool('executor', () => 'staged'),
   ];
 }

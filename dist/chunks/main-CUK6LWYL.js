@@ -8,6 +8,7 @@ import {
 } from "./chunk-NLEYB4SQ.js";
 import {
   GitError,
+  SettingsError,
   botIdentity,
   checkPlan,
   checkoutCommit,
@@ -16,6 +17,7 @@ import {
   createBudget,
   createChatClient,
   createGit,
+  createSandbox,
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
@@ -38,18 +40,20 @@ import {
   isBlocking,
   ledgerTotals,
   mcpSecretValues,
+  mergeKeptOut,
   planIdFor,
   plannerExecutorMachine,
   plannerUsageSince,
   pushWithLease,
+  readInputs,
   readRepositoryInstructions,
-  readSettings,
   reduce,
   renderUsageTable,
   roleSchema,
   sealIsValid,
   sealRecord,
   snapshotSchema,
+  stageChecked,
   startBranch,
   startTeam,
   storeChecks,
@@ -58,8 +62,9 @@ import {
   totalCost,
   untrusted,
   usageLedgerSchema,
+  withRepoConfig,
   withTrailers
-} from "./chunk-DZ3EGCPX.js";
+} from "./chunk-FCG4BK6R.js";
 import {
   Octokit,
   RequestError,
@@ -1558,7 +1563,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path2) => path2.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path3) => path3.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -1971,14 +1976,14 @@ var PULL_REQUESTS_DISABLED = /GitHub Actions is not permitted to create or appro
 var NOT_ACCESSIBLE = /Resource not accessible by (integration|personal access token)/i;
 var RATE_LIMIT = /rate limit/i;
 function permissionFor(method, url) {
-  let path2;
+  let path3;
   try {
-    path2 = new URL(url, "https://api.github.invalid").pathname;
+    path3 = new URL(url, "https://api.github.invalid").pathname;
   } catch {
     return void 0;
   }
   const access = method.toUpperCase() === "GET" ? "read" : "write";
-  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path2)?.[1];
+  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path3)?.[1];
   switch (area) {
     case "pulls":
       return `pull-requests: ${access}`;
@@ -1997,12 +2002,12 @@ function describeRequest(failure) {
   const method = failure?.request?.method;
   const url = failure?.request?.url;
   if (!method || !url) return "a GitHub request";
-  let path2 = url;
+  let path3 = url;
   try {
-    path2 = new URL(url).pathname;
+    path3 = new URL(url).pathname;
   } catch {
   }
-  return `${method} ${path2}`;
+  return `${method} ${path3}`;
 }
 function explainGitHubError(error2) {
   const failure = requestErrorIn(error2);
@@ -2567,6 +2572,172 @@ async function runStatus(octokit, { owner, repo }, runId) {
   }
 }
 
+// src/repo/git-credentials.ts
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+var EXTRAHEADER = "^http\\..*\\.extraheader$";
+async function removePersistedCredentials(git) {
+  const removed = [];
+  for (const key of await configKeys(git, ["--local"], EXTRAHEADER)) {
+    await git(["config", "--local", "--unset-all", key]);
+    removed.push(key);
+  }
+  const gitDir = await git(["rev-parse", "--absolute-git-dir"]);
+  for (const [, value] of await configEntries(git, ["--local"], "^include(if\\..+)?\\.path$")) {
+    const file = includedFile(gitDir, value);
+    if (file === void 0 || !existsSync(file)) continue;
+    for (const key of await configKeys(git, ["--file", file], EXTRAHEADER)) {
+      await git(["config", "--file", file, "--unset-all", key]);
+      removed.push(`${file}: ${key}`);
+    }
+  }
+  const kept = [];
+  for (const [key] of await configEntries(git, ["--local"], "^credential\\.(.+\\.)?helper$")) {
+    if (!kept.includes(key)) kept.push(key);
+  }
+  for (const [key, value] of await configEntries(git, ["--local"], "^remote\\..+\\.(push)?url$")) {
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(value) && !kept.includes(key)) kept.push(key);
+  }
+  return { removed, kept };
+}
+function includedFile(gitDir, value) {
+  if (value.startsWith("~/")) return path.join(os.homedir(), value.slice(2));
+  if (value.startsWith("%(") || value.startsWith("~")) return void 0;
+  return path.resolve(gitDir, value);
+}
+async function configKeys(git, scope, pattern) {
+  return [...new Set((await configEntries(git, scope, pattern)).map(([key]) => key))];
+}
+async function configEntries(git, scope, pattern) {
+  let out;
+  try {
+    out = await git(["config", ...scope, "--null", "--get-regexp", pattern]);
+  } catch (error2) {
+    if (error2 instanceof GitError && error2.exitCode === 1) return [];
+    throw error2;
+  }
+  return out.split("\0").filter((record) => record !== "").map((record) => {
+    const newline = record.indexOf("\n");
+    return newline < 0 ? [record, ""] : [record.slice(0, newline), record.slice(newline + 1)];
+  });
+}
+
+// src/repo/work-tree.ts
+import { execFile } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import os2 from "node:os";
+import path2 from "node:path";
+async function openWorkTree(workspace, options = {}) {
+  const inWorkspace = createGit(workspace, options);
+  let gitDir;
+  try {
+    gitDir = await inWorkspace(["rev-parse", "--absolute-git-dir"]);
+  } catch (error2) {
+    throw new Error(
+      `The workspace ${workspace} is not a git checkout (${error2 instanceof Error ? error2.message : String(error2)}). Check out the repository with actions/checkout before plangate runs.`,
+      { cause: error2 }
+    );
+  }
+  const root = await mkdtemp(path2.join(options.tmpDir ?? os2.tmpdir(), "plangate-"));
+  try {
+    await chmod(root, 457);
+    const tree = path2.join(root, "work");
+    const host = path2.join(root, "host");
+    await mkdir(tree, { mode: 493 });
+    await mkdir(host, { mode: 448 });
+    await copyCheckout(workspace, tree, gitDir);
+    const repository = { gitDir, workTree: tree, indexFile: path2.join(host, "index") };
+    const git = createGit(tree, { ...options, repository });
+    await git(["read-tree", "HEAD"]);
+    await git(["update-index", "-q", "--refresh"]).catch((error2) => {
+      if (!(error2 instanceof GitError && error2.exitCode === 1)) throw error2;
+    });
+    const reader = createGit(tree, { ...options, repository, reader: { timeoutMs: options.readTimeoutMs ?? 12e4 } });
+    return {
+      path: tree,
+      git,
+      reader,
+      close: () => rm(root, { recursive: true, force: true }).catch(() => void 0)
+    };
+  } catch (error2) {
+    await rm(root, { recursive: true, force: true }).catch(() => void 0);
+    throw error2;
+  }
+}
+async function copyCheckout(workspace, tree, gitDir) {
+  const entries = (await readdir(workspace)).filter((entry) => entry !== ".git" && path2.join(workspace, entry) !== gitDir);
+  if (entries.length === 0) return;
+  await new Promise((resolve, reject) => {
+    execFile("cp", ["-a", "--no-preserve=ownership", "-t", tree, "--", ...entries], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }, (error2, _stdout, stderr) => {
+      if (error2) reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error2.message}`));
+      else resolve();
+    });
+  });
+}
+
+// src/repo/trusted-config.ts
+var commitId = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+var entryLine = /^(\d{6}) (\w+) ([0-9a-f]+)\t(.*)$/s;
+async function readFileAtCommit(git, sha, file) {
+  if (!commitId.test(sha)) throw new Error(`not a commit id: "${sha}"`);
+  if (file === "" || file.startsWith("/") || file.split("/").some((part) => part === ".." || part === "." || part === "")) {
+    throw new Error(`not a path inside the repository: "${file}"`);
+  }
+  const listing = await git(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", sha, "--", file]);
+  const entry = listing.split("\0").map((line) => entryLine.exec(line)).find((m) => m?.[4] === file);
+  if (!entry) return void 0;
+  const [, mode, type, oid] = entry;
+  if (type !== "blob" || mode === "120000") {
+    const what = type === "tree" ? "a directory" : type === "commit" ? "a submodule" : "a symbolic link";
+    throw new Error(`${file} is ${what} in commit ${sha.slice(0, 7)}, not a file`);
+  }
+  return git(["cat-file", "blob", oid ?? ""]);
+}
+function isBranchName(ref) {
+  return ref !== "" && !ref.startsWith("-") && !/[\s:~^?*[\\]|\.\.|@\{|\/\/|^\/|\/$|\.lock$|\.$/.test(ref) && !ref.split("/").some((part) => part.startsWith("."));
+}
+async function trustedBase(git, defaultBranch) {
+  if (!isBranchName(defaultBranch)) throw new Error(`"${defaultBranch}" is not a branch name`);
+  return { ref: defaultBranch, sha: await fetchBranch(git, defaultBranch) };
+}
+
+// src/trusted-settings.ts
+var payloadRepositorySchema = external_exports.object({ repository: external_exports.object({ default_branch: external_exports.string().min(1) }) });
+var messageOf2 = (error2) => statusOf(error2) !== void 0 ? explainGitHubError(error2).message : error2 instanceof Error ? error2.message : String(error2);
+async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
+  const file = inputs.configFile;
+  const named = payloadRepositorySchema.safeParse(payload);
+  let branch;
+  try {
+    branch = named.success ? named.data.repository.default_branch : await lookUpDefaultBranch();
+  } catch (error2) {
+    throw new Error(`Could not look up the repository's default branch to read ${file}: ${messageOf2(error2)}`, { cause: error2 });
+  }
+  let trusted;
+  try {
+    trusted = await trustedBase(git, branch);
+  } catch (error2) {
+    throw new Error(`Could not fetch the default branch ${branch} to read ${file}: ${messageOf2(error2)} (the workflow must check out the repository with actions/checkout).`, {
+      cause: error2
+    });
+  }
+  const at = `${branch} (${trusted.sha.slice(0, 7)})`;
+  let text;
+  try {
+    text = await readFileAtCommit(git, trusted.sha, file);
+  } catch (error2) {
+    throw new Error(`Could not read ${file} at ${at}: ${messageOf2(error2)}`, { cause: error2 });
+  }
+  info(text === void 0 ? `No ${file} on ${at}: running with the inputs alone.` : `Read ${file} from ${at}.`);
+  try {
+    return { settings: withRepoConfig(inputs, text), trusted };
+  } catch (error2) {
+    if (error2 instanceof SettingsError) throw new SettingsError(`On ${at}: ${error2.message}`, { cause: error2 });
+    throw error2;
+  }
+}
+
 // src/render/markdown.ts
 function escapeHtml(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -2613,6 +2784,8 @@ function describeFinding(finding, style = "markdown") {
       return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
     case "command-not-allowed":
       return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ""}; the executor cannot run it`;
+    case "commands-cannot-run":
+      return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
     case "new-file":
       return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
     case "not-found":
@@ -2634,7 +2807,8 @@ var bullet = (finding) => `- ${severityIcon[finding.severity]} ${describeFinding
 function renderChecks(checks, open) {
   const { findings, omitted, blocking } = checks;
   const warnings = findings.filter((f) => f.severity === "warning").length;
-  const head = blocking > 0 ? `\u26D4 **Checks failed**: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 **Checks passed** with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, but a verify command is not in \`allowed-commands\`, so that step goes unverified unless it is allowed.` : `\u2705 **Checks passed**: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
+  const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
+  const head = blocking > 0 ? `\u26D4 **Checks failed**: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 **Checks passed** with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.` : `\u2705 **Checks passed**: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
   const lines = [head];
   if (findings.length > 0) lines.push("", ...findings.map(bullet));
   if (omitted > 0) lines.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
@@ -2982,7 +3156,9 @@ var runRecordSchema = external_exports.object({
   /** Set once the pull request exists, so a re-run never opens a second one. */
   pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional(),
   /** Epoch milliseconds the execution first started: a resumed run's elapsed time counts from here. */
-  startedAt: external_exports.number().int().nonnegative().optional()
+  startedAt: external_exports.number().int().nonnegative().optional(),
+  /** Changes the commit gate kept out so far, so a resumed run still reports them. */
+  keptOut: external_exports.array(external_exports.object({ path: external_exports.string(), change: external_exports.enum(["added", "modified", "deleted", "mode", "type"]), reason: external_exports.string() })).optional()
 });
 var marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
 function encodeRunRecord(record) {
@@ -3086,6 +3262,28 @@ function renderServerFailures(failures) {
     ...more > 0 ? [`> - and ${more} more (see the job log)`] : []
   ].join("\n");
 }
+var maxListedKeptOut = 50;
+var maxKeptOutChars = 6e3;
+var changeWords = {
+  added: "added",
+  modified: "modified",
+  deleted: "deleted",
+  mode: "mode changed",
+  type: "type changed"
+};
+function renderKeptOut(keptOut) {
+  const lines = [];
+  let used = 0;
+  for (const change of keptOut) {
+    const line = `- ${code(clip(change.path, 200))} ${changeWords[change.change]}: ${code(clip(change.reason, 200))}`;
+    if (lines.length >= maxListedKeptOut || used + line.length + 1 > maxKeptOutChars) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  const more = keptOut.length - lines.length;
+  if (more > 0) lines.push(`- and ${more} more`);
+  return lines.join("\n");
+}
 function formatElapsed(ms) {
   const seconds = Number.isFinite(ms) ? Math.max(0, Math.floor(ms / 1e3)) : 0;
   if (seconds < 60) return `${seconds} s`;
@@ -3125,6 +3323,7 @@ function renderProgressComment(view, live = {}) {
 > ${escapeHtml(view.interrupted)}
 > Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
   }
+  if (view.keptOut?.length) parts.push("", "**Kept out of the commits**", "", renderKeptOut(view.keptOut));
   if (context.plan) parts.push("", "**Plan**", "", renderPlan(context.plan, stepsDone(view)));
   if (!view.ended && state === "execute" && context.directive) {
     parts.push("", "**Current directive**", "", codeBlock(clip(context.directive, 4e3), "text"));
@@ -3277,7 +3476,14 @@ function layout(view, sizing) {
 
 ${escapeHtml(clip(lastResult, summaryMax))}` : "_No summary was written._";
   const changes = view.diffStat ? renderDiffStat(view.diffStat) : "";
-  const path2 = `
+  const keptOut = view.keptOut?.length ? `
+
+## Kept out of the commits
+
+The run changed these paths, but plangate did not commit the changes:
+
+${renderKeptOut(view.keptOut)}` : "";
+  const path3 = `
 
 ## Path
 
@@ -3288,7 +3494,7 @@ ${renderDiagram(view.snapshot)}`;
 
 ${summaryText}${changes ? `
 
-${changes}` : ""}${path2}`;
+${changes}` : ""}${keptOut}${path3}`;
   const estimate = view.estimate ? `
 
 ${renderCostComparison(view.estimate, view.usage)}` : "";
@@ -3371,57 +3577,6 @@ ${renderHistory(history, Infinity)}`].join("\n\n");
 ${historyPart}` : historyPart;
 }
 
-// src/repo/git-credentials.ts
-import { existsSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-var EXTRAHEADER = "^http\\..*\\.extraheader$";
-async function removePersistedCredentials(git) {
-  const removed = [];
-  for (const key of await configKeys(git, ["--local"], EXTRAHEADER)) {
-    await git(["config", "--local", "--unset-all", key]);
-    removed.push(key);
-  }
-  const gitDir = await git(["rev-parse", "--absolute-git-dir"]);
-  for (const [, value] of await configEntries(git, ["--local"], "^include(if\\..+)?\\.path$")) {
-    const file = includedFile(gitDir, value);
-    if (file === void 0 || !existsSync(file)) continue;
-    for (const key of await configKeys(git, ["--file", file], EXTRAHEADER)) {
-      await git(["config", "--file", file, "--unset-all", key]);
-      removed.push(`${file}: ${key}`);
-    }
-  }
-  const kept = [];
-  for (const [key] of await configEntries(git, ["--local"], "^credential\\.(.+\\.)?helper$")) {
-    if (!kept.includes(key)) kept.push(key);
-  }
-  for (const [key, value] of await configEntries(git, ["--local"], "^remote\\..+\\.(push)?url$")) {
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(value) && !kept.includes(key)) kept.push(key);
-  }
-  return { removed, kept };
-}
-function includedFile(gitDir, value) {
-  if (value.startsWith("~/")) return path.join(os.homedir(), value.slice(2));
-  if (value.startsWith("%(") || value.startsWith("~")) return void 0;
-  return path.resolve(gitDir, value);
-}
-async function configKeys(git, scope, pattern) {
-  return [...new Set((await configEntries(git, scope, pattern)).map(([key]) => key))];
-}
-async function configEntries(git, scope, pattern) {
-  let out;
-  try {
-    out = await git(["config", ...scope, "--null", "--get-regexp", pattern]);
-  } catch (error2) {
-    if (error2 instanceof GitError && error2.exitCode === 1) return [];
-    throw error2;
-  }
-  return out.split("\0").filter((record) => record !== "").map((record) => {
-    const newline = record.indexOf("\n");
-    return newline < 0 ? [record, ""] : [record.slice(0, newline), record.slice(newline + 1)];
-  });
-}
-
 // src/flows/cancellation.ts
 function cancelMarker(planId, login) {
   return `<!-- plangate:cancel ${planId} @${login} -->`;
@@ -3454,8 +3609,13 @@ async function clearCancelSignal(git, issue, planId) {
   await git(["push", "--quiet", "origin", `:${cancelSignalRef(issue, planId)}`]).catch(() => void 0);
 }
 
+// src/flows/instructions-source.ts
+function instructionsCommit(base, trusted) {
+  return base.ref === trusted.ref ? base.sha : trusted.sha;
+}
+
 // src/flows/run-team.ts
-function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructions = "") {
+function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructions = "", execution = {}) {
   const { settings } = ctx;
   return startTeam({
     definition,
@@ -3463,13 +3623,14 @@ function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructi
     spent,
     planner: ctx.planner,
     executor: ctx.executor,
-    workspace: settings.runner.workspace,
+    sandbox: ctx.sandbox,
+    reader: ctx.reader,
+    ...execution,
     allowedCommands: settings.allowedCommands,
     protectedPaths: settings.protectedPaths,
     stallLimit: settings.stallLimit,
     secrets: ctx.secrets,
     prices: settings.prices,
-    commandUser: settings.commandUser || void 0,
     commandEnv: settings.commandEnv,
     maxWriteBytes: settings.maxWriteBytes,
     instructions,
@@ -3478,6 +3639,22 @@ function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructi
 }
 function usageTotals(ledger, ctx) {
   return ledgerTotals(ledger, ctx.settings.prices);
+}
+
+// src/agents/notices.ts
+function createNotices() {
+  let pending = [];
+  return {
+    post(text) {
+      pending.push(text);
+    },
+    take() {
+      if (pending.length === 0) return void 0;
+      const text = pending.join("\n");
+      pending = [];
+      return text;
+    }
+  };
 }
 
 // src/flows/work-branch.ts
@@ -3517,15 +3694,15 @@ async function openWorkBranch(git, options) {
       return pushed;
     },
     async checkpoint(message) {
-      const sha = await commitAll(git, withTrailers(message, options.trailers ?? []), author);
-      if (!sha) return false;
+      const { sha, keptOut } = await commitAll(git, withTrailers(message, options.trailers ?? []), author, options.protectedPaths);
+      if (!sha) return { pushed: false, keptOut };
       try {
         await pushWithLease(git, branch, pushed);
       } catch (error2) {
         throw await explainPushFailure(git, branch, pushed, sha, author.email, error2);
       }
       pushed = sha;
-      return true;
+      return { pushed: true, keptOut };
     }
   };
 }
@@ -3556,6 +3733,18 @@ async function explainPushFailure(git, branch, expected, local, botEmail, error2
 
 // src/flows/execution.ts
 var maxCheckpointChars = 48e3;
+var maxRecordedKeptOut = 100;
+var maxRecordedKeptOutChars = 8e3;
+function recordedKeptOut(keptOut) {
+  const out = [];
+  let chars = 0;
+  for (const change of keptOut) {
+    chars += change.path.length + change.reason.length + 40;
+    if (out.length >= maxRecordedKeptOut || chars > maxRecordedKeptOutChars) break;
+    out.push(change);
+  }
+  return out;
+}
 async function execute(ctx, execution) {
   const { record, source } = execution;
   const lock = await ctx.lock.acquire(record.issue, record.base.sha);
@@ -3603,13 +3792,24 @@ async function executeLocked(ctx, execution) {
     baseSha: record.base.sha,
     author,
     checkpointed: checkpoint?.pushed,
+    protectedPaths: settings.protectedPaths,
     trailers: commitTrailers({ planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin })
   });
-  const credentials = await removePersistedCredentials(ctx.git);
-  if (credentials.removed.length) info(`Removed persisted git credentials (${credentials.removed.join(", ")}); plangate passes its token to its own fetch and push only.`);
-  if (credentials.kept.length) warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`);
-  const instructions = await readRepositoryInstructions(ctx.git, record.base.sha);
-  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions);
+  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
+  let keptOut = checkpoint?.keptOut ?? [];
+  const notices = createNotices();
+  const told = /* @__PURE__ */ new Set();
+  const keep = (found) => {
+    keptOut = mergeKeptOut(keptOut, found);
+    const fresh = found.filter((c) => !told.has(`${c.path}\0${c.change}`));
+    for (const c of fresh) told.add(`${c.path}\0${c.change}`);
+    return fresh.length > 0 ? keptOutNotice(fresh) : void 0;
+  };
+  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions, {
+    notices,
+    // Checked right after each command, so the command's own result says what will not land.
+    afterCommand: async () => keep(await stageChecked(ctx.git, settings.protectedPaths))
+  });
   const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
   let pullRequest = checkpoint?.pullRequest;
   const now = execution.now ?? Date.now;
@@ -3630,10 +3830,11 @@ async function executeLocked(ctx, execution) {
     ...notice3 ? { notice: notice3 } : {},
     ...record.checks ? { estimate: record.checks.estimate } : {},
     ...pullRequest ? { pullRequestUrl: pullRequest.url } : {},
+    ...keptOut.length > 0 ? { keptOut } : {},
     ...extra
   });
   const progressBody = (s, extra = {}) => {
-    const run2 = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...work.pushed ? { pushed: work.pushed } : {}, ...pullRequest ? { pullRequest } : {}, startedAt };
+    const run2 = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...work.pushed ? { pushed: work.pushed } : {}, ...pullRequest ? { pullRequest } : {}, ...keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {}, startedAt };
     const marker2 = encodeRunRecord(run2);
     const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl, serverFailures });
     if (marker2.length > maxCheckpointChars) {
@@ -3654,9 +3855,11 @@ ${marker2}`;
   const commitCycle = async (s) => {
     const cycle = s.context.history.length;
     const title = (s.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
-    await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}
+    const committed = await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}
 
 Refs #${issue}`);
+    const notice4 = keep(committed.keptOut);
+    if (notice4) notices.post(notice4);
   };
   const stopIfCancelled = async (s) => {
     if (!planComment || cancelled || s.state !== "replan" && s.state !== "execute") return;
@@ -3826,6 +4029,15 @@ async function ensureCommit(ctx, ref, sha) {
   if (await present()) return;
   await ctx.git(["fetch", "--no-tags", "--quiet", "origin", sha]);
 }
+function keptOutNotice(keptOut) {
+  const lines = keptOut.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
+  if (keptOut.length > 20) lines.push(`- and ${keptOut.length - 20} more`);
+  return [
+    "plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:",
+    ...lines,
+    "Do not try to change them another way; if the objective needs them changed, say so in your result."
+  ].join("\n");
+}
 
 // src/checks/base-tree.ts
 async function baseTreeLookup(git, baseSha) {
@@ -3840,7 +4052,7 @@ async function baseTreeLookup(git, baseSha) {
       present.add(dir);
     }
   }
-  return (path2) => present.has(path2);
+  return (path3) => present.has(path3);
 }
 
 // src/checks/plan-checks-run.ts
@@ -3865,7 +4077,7 @@ async function planAndPublish(ctx, request) {
   const again = await answeredBefore(ctx, request);
   if (again) return again;
   await checkoutCommit(ctx.git, request.base.sha);
-  const instructions = await readRepositoryInstructions(ctx.git, request.base.sha);
+  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
   const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
   const ledger = team.ledger();
@@ -3918,7 +4130,12 @@ No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps
   const plan = planned ? snapshot.context.plan : void 0;
   const checks = plan ? await checksForStagedPlan({
     plan,
-    rules: { protectedPaths: settings.protectedPaths, allowedCommands: settings.allowedCommands, maxIterations: snapshot.policy.maxIterations },
+    rules: {
+      protectedPaths: settings.protectedPaths,
+      allowedCommands: settings.allowedCommands,
+      maxIterations: snapshot.policy.maxIterations,
+      commandsRefused: await ctx.sandbox.refusal()
+    },
     git: ctx.git,
     baseSha: request.base.sha,
     planning: plannerUsageSince(ledger, request.spent ?? emptyUsage()),
@@ -4524,23 +4741,34 @@ async function run() {
       setOutputs({ outcome: "ignored" });
       return;
     }
-    const settings = readSettings();
-    secrets = [settings.githubToken, settings.planner.apiKey, settings.executor.apiKey, settings.recordSecret, ...mcpSecretValues(settings.mcpServers)].filter(Boolean);
-    const command = readCommand(settings);
+    const inputs = readInputs();
+    secrets = inputs.ownSecrets.filter(Boolean);
+    const { command, payload } = readCommand(inputs);
     if (command.kind === "ignore") {
       info(`Nothing to do: ${command.reason}.`);
       setOutputs({ outcome: "ignored" });
       return;
     }
-    const ctx = createContext(settings, secrets);
+    const octokit = createGitHubClient(inputs.githubToken, inputs.runner.apiUrl);
+    const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
+    const git = createGit(inputs.runner.workspace, { auth });
+    const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
+    const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
+    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers)];
+    await dropPersistedCredentials(git);
+    const workTree = await openWorkTree(inputs.runner.workspace, { auth });
+    const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
+    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted });
     try {
       await runCommand(ctx, command);
     } finally {
       await ctx.mcp?.close();
+      await sandbox.close();
+      await workTree.close();
     }
   } catch (error2) {
     setOutput("outcome", "failed");
-    setFailed(redact(messageOf2(error2), secrets));
+    setFailed(redact(messageOf3(error2), secrets));
   }
 }
 async function runCommand(ctx, command) {
@@ -4578,23 +4806,30 @@ function dispatch(ctx, command) {
       return helpFlow(ctx, command);
   }
 }
-function readCommand(settings) {
-  const { eventName, eventPath } = settings.runner;
+function readCommand(inputs) {
+  const { eventName, eventPath } = inputs.runner;
   const notCarried = eventIgnoreReason(eventName);
-  if (notCarried !== void 0) return { kind: "ignore", reason: notCarried };
+  if (notCarried !== void 0) return { command: { kind: "ignore", reason: notCarried } };
   let payload;
   try {
     payload = JSON.parse(readFileSync(eventPath, "utf8"));
   } catch (error2) {
-    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf2(error2)}`, { cause: error2 });
+    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf3(error2)}`, { cause: error2 });
   }
-  return eventName === "issue_comment" ? commandFromIssueComment(payload, settings.botLogin, settings.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
+  const command = eventName === "issue_comment" ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
+  return { command, payload };
 }
-function createContext(settings, secrets) {
+var repoRefOf = ({ runner }) => ({ owner: runner.owner, repo: runner.repo });
+async function dropPersistedCredentials(git) {
+  const credentials = await removePersistedCredentials(git);
+  if (credentials.removed.length) info(`Removed persisted git credentials (${credentials.removed.join(", ")}); plangate passes its token to its own fetch and push only.`);
+  if (credentials.kept.length) warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`);
+}
+function createContext(settings, secrets, parts) {
   const { runner } = settings;
-  const octokit = createGitHubClient(settings.githubToken, runner.apiUrl);
-  const git = createGit(runner.workspace, { auth: { token: settings.githubToken, serverUrl: runner.serverUrl } });
-  const repoRef = { owner: runner.owner, repo: runner.repo };
+  const { octokit, workTree, sandbox, trusted } = parts;
+  const { git } = workTree;
+  const repoRef = repoRefOf(settings);
   const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
   return {
     settings,
@@ -4608,14 +4843,17 @@ function createContext(settings, secrets) {
         return {
           acquired: true,
           release: async () => {
-            await releaseLock({ git, lock: attempt.lock }).catch((error2) => warning(`Could not release the lock of #${issue}: ${messageOf2(error2)}`));
+            await releaseLock({ git, lock: attempt.lock }).catch((error2) => warning(`Could not release the lock of #${issue}: ${messageOf3(error2)}`));
           }
         };
       }
     },
     git,
+    reader: workTree.reader,
+    sandbox,
+    trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
-    mcp: capabilityHub(settings.mcpServers, { workspace: runner.workspace, secrets }),
+    mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),
     planner: lazyClient("planner", settings.planner),
     executor: lazyClient("executor", settings.executor),
     runUrl,
@@ -4626,7 +4864,7 @@ function createContext(settings, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-SSNUWGUP.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-UTIAHANF.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint) {
@@ -4640,10 +4878,10 @@ function lazyClient(role, endpoint) {
 async function reportFailure(ctx, command, error2) {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
   try {
-    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf2(error2).replace(/\.$/, "")}.${link}`);
+    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf3(error2).replace(/\.$/, "")}.${link}`);
     await ctx.thread.react(command.commentId, "-1");
   } catch (reportError) {
-    warning(`Could not report the failure on the thread: ${messageOf2(reportError)}`);
+    warning(`Could not report the failure on the thread: ${messageOf3(reportError)}`);
   }
 }
 function setOutputs(result) {
@@ -4659,7 +4897,7 @@ function setOutputs(result) {
     setOutput("completion-tokens", String(result.usage.completionTokens));
   }
 }
-function messageOf2(error2) {
+function messageOf3(error2) {
   if (statusOf(error2) !== void 0) return explainGitHubError(error2).message;
   if (error2 instanceof Error) return error2.message;
   if (typeof error2 === "string") return error2;

@@ -123,17 +123,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path7) {
-      const ctrl = callVisitor(key, node, visitor, path7);
+    function visit_(key, node, visitor, path8) {
+      const ctrl = callVisitor(key, node, visitor, path8);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visit_(key, ctrl, visitor, path7);
+        replaceNode(key, path8, ctrl);
+        return visit_(key, ctrl, visitor, path8);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path7 = Object.freeze(path7.concat(node));
+          path8 = Object.freeze(path8.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path7);
+            const ci = visit_(i, node.items[i], visitor, path8);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -144,13 +144,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path7 = Object.freeze(path7.concat(node));
-          const ck = visit_("key", node.key, visitor, path7);
+          path8 = Object.freeze(path8.concat(node));
+          const ck = visit_("key", node.key, visitor, path8);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path7);
+          const cv = visit_("value", node.value, visitor, path8);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -171,17 +171,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path7) {
-      const ctrl = await callVisitor(key, node, visitor, path7);
+    async function visitAsync_(key, node, visitor, path8) {
+      const ctrl = await callVisitor(key, node, visitor, path8);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visitAsync_(key, ctrl, visitor, path7);
+        replaceNode(key, path8, ctrl);
+        return visitAsync_(key, ctrl, visitor, path8);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path7 = Object.freeze(path7.concat(node));
+          path8 = Object.freeze(path8.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path7);
+            const ci = await visitAsync_(i, node.items[i], visitor, path8);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -192,13 +192,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path7 = Object.freeze(path7.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path7);
+          path8 = Object.freeze(path8.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path8);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path7);
+          const cv = await visitAsync_("value", node.value, visitor, path8);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -225,23 +225,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path7) {
+    function callVisitor(key, node, visitor, path8) {
       if (typeof visitor === "function")
-        return visitor(key, node, path7);
+        return visitor(key, node, path8);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path7);
+        return visitor.Map?.(key, node, path8);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path7);
+        return visitor.Seq?.(key, node, path8);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path7);
+        return visitor.Pair?.(key, node, path8);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path7);
+        return visitor.Scalar?.(key, node, path8);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path7);
+        return visitor.Alias?.(key, node, path8);
       return void 0;
     }
-    function replaceNode(key, path7, node) {
-      const parent = path7[path7.length - 1];
+    function replaceNode(key, path8, node) {
+      const parent = path8[path8.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -853,10 +853,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path7, value) {
+    function collectionFromPath(schema, path8, value) {
       let v = value;
-      for (let i = path7.length - 1; i >= 0; --i) {
-        const k = path7[i];
+      for (let i = path8.length - 1; i >= 0; --i) {
+        const k = path8[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -875,7 +875,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
+    var isEmptyPath = (path8) => path8 == null || typeof path8 === "object" && !!path8[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -905,11 +905,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path7, value) {
-        if (isEmptyPath(path7))
+      addIn(path8, value) {
+        if (isEmptyPath(path8))
           this.add(value);
         else {
-          const [key, ...rest] = path7;
+          const [key, ...rest] = path8;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -923,8 +923,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        const [key, ...rest] = path7;
+      deleteIn(path8) {
+        const [key, ...rest] = path8;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -938,8 +938,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        const [key, ...rest] = path7;
+      getIn(path8, keepScalar) {
+        const [key, ...rest] = path8;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -957,8 +957,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path7) {
-        const [key, ...rest] = path7;
+      hasIn(path8) {
+        const [key, ...rest] = path8;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -968,8 +968,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        const [key, ...rest] = path7;
+      setIn(path8, value) {
+        const [key, ...rest] = path8;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -3484,9 +3484,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path7, value) {
+      addIn(path8, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path7, value);
+          this.contents.addIn(path8, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3561,14 +3561,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        if (Collection.isEmptyPath(path7)) {
+      deleteIn(path8) {
+        if (Collection.isEmptyPath(path8)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path8) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3583,10 +3583,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        if (Collection.isEmptyPath(path7))
+      getIn(path8, keepScalar) {
+        if (Collection.isEmptyPath(path8))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path8, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3597,10 +3597,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path7) {
-        if (Collection.isEmptyPath(path7))
+      hasIn(path8) {
+        if (Collection.isEmptyPath(path8))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path8) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3617,13 +3617,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        if (Collection.isEmptyPath(path7)) {
+      setIn(path8, value) {
+        if (Collection.isEmptyPath(path8)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path8), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path7, value);
+          this.contents.setIn(path8, value);
         }
       }
       /**
@@ -5584,9 +5584,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path7) => {
+    visit.itemAtPath = (cst, path8) => {
       let item = cst;
-      for (const [field, index] of path7) {
+      for (const [field, index] of path8) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -5595,23 +5595,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path7) => {
-      const parent = visit.itemAtPath(cst, path7.slice(0, -1));
-      const field = path7[path7.length - 1][0];
+    visit.parentCollection = (cst, path8) => {
+      const parent = visit.itemAtPath(cst, path8.slice(0, -1));
+      const field = path8[path8.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path7, item, visitor) {
-      let ctrl = visitor(item, path7);
+    function _visit(path8, item, visitor) {
+      let ctrl = visitor(item, path8);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path8.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5622,10 +5622,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path7);
+            ctrl = ctrl(item, path8);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path8) : ctrl;
     }
     exports.visit = visit;
   }
@@ -7631,8 +7631,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.basename = (path7, { windows } = {}) => {
-      const segs = path7.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path8, { windows } = {}) => {
+      const segs = path8.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -9404,7 +9404,7 @@ var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
       }
     }
   };
-  const settle2 = (callback) => {
+  const settle = (callback) => {
     if (settled) {
       return;
     }
@@ -9417,14 +9417,14 @@ var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
     callback();
   };
   const abort = () => {
-    settle2(() => reject());
+    settle(() => reject());
   };
   if (activeSignals.some((signal) => signal.aborted)) {
     abort();
     return;
   }
   timeout = setTimeout(() => {
-    settle2(resolve);
+    settle(resolve);
   }, ms);
   for (const signal of activeSignals) {
     if (settled) {
@@ -9433,7 +9433,7 @@ var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
     try {
       signal.addEventListener("abort", abort, { once: true });
     } catch (error) {
-      settle2(() => reject(error));
+      settle(() => reject(error));
     }
   }
   if (activeSignals.some((signal) => signal.aborted)) {
@@ -9870,9 +9870,9 @@ var formatRequestDetails = (details) => {
     details.options = { ...details.options };
     delete details.options["headers"];
     if (details.options.path) {
-      const path7 = details.options.path;
-      const redacted = new URL(redactURL(new URL(path7, "https://redacted.invalid").href));
-      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
+      const path8 = details.options.path;
+      const redacted = new URL(redactURL(new URL(path8, "https://redacted.invalid").href));
+      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path8.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
     }
     if (details.options.query) {
       details.options.query = Object.fromEntries(Object.entries(details.options.query).map(([name, value]) => [
@@ -12628,8 +12628,8 @@ function getName(value, options) {
       return basename(url);
     }
   }
-  const path7 = "path" in value && value.path && String(value.path);
-  return path7 ? basename(path7) : void 0;
+  const path8 = "path" in value && value.path && String(value.path);
+  return path8 ? basename(path8) : void 0;
 }
 function basename(value) {
   return value.split(/[\\/]/).pop() || void 0;
@@ -13037,13 +13037,13 @@ function encodeURIPath(str) {
   return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
 var EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-var createPathTagFunction = (pathEncoder = encodeURIPath) => function path7(statics, ...params) {
+var createPathTagFunction = (pathEncoder = encodeURIPath) => function path8(statics, ...params) {
   if (statics.length === 1) {
     return statics[0];
   }
   let postPath = false;
   const invalidSegments = [];
-  let path8 = "";
+  let path9 = "";
   for (let index = 0; index < statics.length; index += 1) {
     if (index in statics) {
       const currentValue = statics[index];
@@ -13057,15 +13057,15 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path7(stat
       value.toString === Object.getPrototypeOf(Object.getPrototypeOf(value.hasOwnProperty ?? EMPTY) ?? EMPTY)?.toString)) {
         encoded = value + "";
         invalidSegments.push({
-          start: path8.length + currentValue.length,
+          start: path9.length + currentValue.length,
           length: encoded.length,
           error: `Value of type ${Object.prototype.toString.call(value).slice(8, -1)} is not a valid path parameter`
         });
       }
-      path8 += currentValue + (index === params.length ? "" : encoded);
+      path9 += currentValue + (index === params.length ? "" : encoded);
     }
   }
-  const pathOnly = path8.split(/[?#]/, 1)[0];
+  const pathOnly = path9.split(/[?#]/, 1)[0];
   const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
   let match;
   while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -13087,10 +13087,10 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path7(stat
     }
     throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path8}
+${path9}
 ${underline}`);
   }
-  return path8;
+  return path9;
 };
 var path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
@@ -21970,10 +21970,10 @@ var AgentFileUploadError = class extends OpenAIError {
     Object.defineProperty(this, "cause", { value: cause, configurable: true });
   }
 };
-function validateAgentFilePath(path7) {
-  const parts = path7.split("/");
+function validateAgentFilePath(path8) {
+  const parts = path8.split("/");
   const root = parts[2] ?? "";
-  if (!path7.startsWith("/workspace/") || path7.includes("\\") || path7.includes("\0") || parts.slice(1).some((part) => part === "" || part === "." || part === "..") || root === ".codex" || root === ".managed-agents" || root.startsWith(".managed-agents-") || path7 === "/workspace/outputs") {
+  if (!path8.startsWith("/workspace/") || path8.includes("\\") || path8.includes("\0") || parts.slice(1).some((part) => part === "" || part === "." || part === "..") || root === ".codex" || root === ".managed-agents" || root.startsWith(".managed-agents-") || path8 === "/workspace/outputs") {
     throw new OpenAIError("Agent files require a non-reserved absolute file path inside /workspace");
   }
 }
@@ -21984,10 +21984,10 @@ function preflight(files, options) {
     throw new OpenAIError("Do not reuse an Idempotency-Key across multiple file uploads");
   }
   const paths = { children: /* @__PURE__ */ new Map() };
-  for (const [path7] of entries) {
-    validateAgentFilePath(path7);
+  for (const [path8] of entries) {
+    validateAgentFilePath(path8);
     let node = paths;
-    for (const part of path7.split("/")) {
+    for (const part of path8.split("/")) {
       if (node.file) {
         throw new OpenAIError("Agent file destinations conflict");
       }
@@ -22015,10 +22015,10 @@ async function prepareAgentFiles(client, files, options) {
   }
   const prepared = { files: [], uploadedFiles: [] };
   try {
-    for (const [path7, file] of entries) {
+    for (const [path8, file] of entries) {
       const uploaded = await client.files.create({ file, purpose: "user_data" }, requestOptions);
       prepared.uploadedFiles.push(uploaded);
-      prepared.files.push({ type: "file_id", file_id: uploaded.id, path: path7 });
+      prepared.files.push({ type: "file_id", file_id: uploaded.id, path: path8 });
     }
     return prepared;
   } catch (error) {
@@ -22401,10 +22401,10 @@ var AgentResultArtifacts = class {
     __classPrivateFieldSet(this, _AgentResultArtifacts_turnID, result.turn_id, "f");
   }
   /** Find one immutable artifact by its exact hosted path, across all pages. */
-  async retrieve(path7, options) {
+  async retrieve(path8, options) {
     let selected;
     for await (const artifact of agentItems((after) => __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").list(__classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f"), {}, { ...options, query: { ...options?.query, after, environment_id: void 0 } }))) {
-      if (artifact.session_id === __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") && artifact.turn_id === __classPrivateFieldGet(this, _AgentResultArtifacts_turnID, "f") && artifact.path === path7) {
+      if (artifact.session_id === __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") && artifact.turn_id === __classPrivateFieldGet(this, _AgentResultArtifacts_turnID, "f") && artifact.path === path8) {
         if (selected) {
           throw new OpenAIError("Multiple artifacts match this result and path");
         }
@@ -22417,14 +22417,14 @@ var AgentResultArtifacts = class {
     return selected;
   }
   /** Return the native binary response for this result's exact artifact path. */
-  async content(path7, options) {
-    const artifact = await this.retrieve(path7, options);
+  async content(path8, options) {
+    const artifact = await this.retrieve(path8, options);
     return __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").content(artifact.id, { session_id: __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") }, options);
   }
   /** Stream bytes to a caller-chosen destination; the hosted path never selects a local path. */
   async download(params, options) {
-    const { path: path7, to } = params;
-    const artifact = await this.retrieve(path7, options);
+    const { path: path8, to } = params;
+    const artifact = await this.retrieve(path8, options);
     const response = await __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").content(artifact.id, { session_id: __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") }, options);
     if (!response.body) {
       throw new OpenAIError("Artifact response has no content stream");
@@ -23260,25 +23260,25 @@ var AgentToolDispatcher = class {
   }
 };
 _AgentToolDispatcher_handlers = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_options = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_sessions = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_controller = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_onToolError = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_instances = /* @__PURE__ */ new WeakSet(), _AgentToolDispatcher_result = async function _AgentToolDispatcher_result2(call, handler, sessionID) {
-  let stage2 = "arguments";
+  let stage3 = "arguments";
   try {
     const args = typeof call.arguments === "string" ? JSON.parse(call.arguments) : call.arguments;
     if (!isObj(args)) {
       throw new OpenAIError("Function arguments must be a JSON object");
     }
-    stage2 = "execution";
+    stage3 = "execution";
     const arguments_ = args;
     const output = await __classPrivateFieldGet(this, _AgentToolDispatcher_instances, "m", _AgentToolDispatcher_wait).call(this, () => __classPrivateFieldGet(this, _AgentToolDispatcher_onToolError, "f") && handler[toolStages] ? handler(arguments_, (value) => {
-      stage2 = value;
+      stage3 = value;
     }) : handler(arguments_));
-    stage2 = "output";
+    stage3 = "output";
     return toolResult(call, output);
   } catch (error) {
     __classPrivateFieldGet(this, _AgentToolDispatcher_instances, "m", _AgentToolDispatcher_checkAbort).call(this);
     if (__classPrivateFieldGet(this, _AgentToolDispatcher_onToolError, "f")) {
       const failure = Object.freeze({
         error,
-        stage: stage2,
+        stage: stage3,
         tool_name: call.name,
         session_id: sessionID,
         turn_id: call.turn_id,
@@ -27903,10 +27903,10 @@ var Images = class extends APIResource {
         if (value === null || typeof value !== "object" || Array.isArray(value))
           return value;
         return Object.fromEntries(Object.entries(value).map(([key, field]) => {
-          const selected = paths.filter((path7) => path7[0] === key);
-          if (field === null && selected.some((path7) => path7.length === 1))
+          const selected = paths.filter((path8) => path8[0] === key);
+          if (field === null && selected.some((path8) => path8.length === 1))
             return [key, void 0];
-          const children = selected.filter((path7) => path7.length > 1).map((path7) => path7.slice(1));
+          const children = selected.filter((path8) => path8.length > 1).map((path8) => path8.slice(1));
           return [key, children.length === 0 ? field : omitNulls(field, children)];
         }));
       };
@@ -32173,22 +32173,22 @@ var OpenAI = class {
     capture?.(cached);
     return true;
   }
-  buildURL(path7, query, defaultBaseURL) {
+  buildURL(path8, query, defaultBaseURL) {
     const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
     let url;
     let baseQuery = {};
     let baseParams;
-    if (isAbsoluteURL(path7)) {
-      url = new URL(path7);
+    if (isAbsoluteURL(path8)) {
+      url = new URL(path8);
     } else if (baseURL.includes("?")) {
       const base = new URL(baseURL);
       baseParams = new URLSearchParams(base.search);
       baseQuery = Object.fromEntries(baseParams);
       base.search = "";
       base.hash = "";
-      url = new URL(base.toString() + (base.pathname.endsWith("/") && path7.startsWith("/") ? path7.slice(1) : path7));
+      url = new URL(base.toString() + (base.pathname.endsWith("/") && path8.startsWith("/") ? path8.slice(1) : path8));
     } else {
-      url = new URL(baseURL + (baseURL.endsWith("/") && path7.startsWith("/") ? path7.slice(1) : path7));
+      url = new URL(baseURL + (baseURL.endsWith("/") && path8.startsWith("/") ? path8.slice(1) : path8));
     }
     const defaultQuery = this.defaultQuery();
     const pathQuery = Object.fromEntries(url.searchParams);
@@ -32240,24 +32240,24 @@ var OpenAI = class {
    */
   async prepareRequest(request, { url, options }) {
   }
-  get(path7, opts) {
-    return this.methodRequest("get", path7, opts);
+  get(path8, opts) {
+    return this.methodRequest("get", path8, opts);
   }
-  post(path7, opts) {
-    return this.methodRequest("post", path7, opts);
+  post(path8, opts) {
+    return this.methodRequest("post", path8, opts);
   }
-  patch(path7, opts) {
-    return this.methodRequest("patch", path7, opts);
+  patch(path8, opts) {
+    return this.methodRequest("patch", path8, opts);
   }
-  put(path7, opts) {
-    return this.methodRequest("put", path7, opts);
+  put(path8, opts) {
+    return this.methodRequest("put", path8, opts);
   }
-  delete(path7, opts) {
-    return this.methodRequest("delete", path7, opts);
+  delete(path8, opts) {
+    return this.methodRequest("delete", path8, opts);
   }
-  methodRequest(method, path7, opts) {
+  methodRequest(method, path8, opts) {
     return this.request(Promise.resolve(opts).then((opts2) => {
-      return { method, path: path7, ...opts2 };
+      return { method, path: path8, ...opts2 };
     }));
   }
   request(options, remainingRetries = null) {
@@ -32632,8 +32632,8 @@ var OpenAI = class {
       startTime
     };
   }
-  getAPIList(path7, Page2, opts) {
-    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path7, ...opts2 })) : { method: "get", path: path7, ...opts });
+  getAPIList(path8, Page2, opts) {
+    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path8, ...opts2 })) : { method: "get", path: path8, ...opts });
   }
   requestAPIList(Page2, options) {
     const authentication = __classPrivateFieldGet(this, _OpenAI_x509Authentication, "f") ?? this._workloadIdentityAuth;
@@ -32788,8 +32788,8 @@ var OpenAI = class {
     }
     const x509ClientFetchOptions = x509Authentication ? snapshotX509RequestOptions(this.fetchOptions) : void 0;
     const x509RequestFetchOptions = x509Authentication ? snapshotX509RequestOptions(options.fetchOptions) : void 0;
-    const { method, path: path7, query, defaultBaseURL } = options;
-    const url = this.buildURL(path7, query, defaultBaseURL);
+    const { method, path: path8, query, defaultBaseURL } = options;
+    const url = this.buildURL(path8, query, defaultBaseURL);
     x509Authentication?.snapshotAPIURL(url);
     const explicitTimeout = "timeout" in options;
     if (explicitTimeout)
@@ -33508,10 +33508,15 @@ var passed = /* @__PURE__ */ new Set([
   "SSL_CERT_FILE",
   "SSL_CERT_DIR"
 ]);
-var OWNED = /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
+var OWNED = /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE)$/;
 var HARDENING = [
   { key: "core.hooksPath", value: "/dev/null" },
   { key: "core.fsmonitor", value: "false" },
+  { key: "submodule.recurse", value: "false" },
+  { key: "diff.ignoreSubmodules", value: "all" },
+  { key: "status.submoduleSummary", value: "false" },
+  { key: "fetch.recurseSubmodules", value: "false" },
+  { key: "protocol.ext.allow", value: "never" },
   // A fetch, push or ls-remote whose connection went silent (under 1 byte/s for 5 minutes) fails
   // instead of holding the lock and the job until the job's own timeout; slow but live ones go on.
   { key: "http.lowSpeedLimit", value: "1" },
@@ -33555,18 +33560,21 @@ function basicCredentials(token) {
 
 // src/repo/git.ts
 var GitError = class extends Error {
-  constructor(message, exitCode = null) {
+  constructor(message, exitCode = null, stderr = "") {
     super(message);
     this.exitCode = exitCode;
+    this.stderr = stderr;
   }
   exitCode;
+  stderr;
   name = "GitError";
 };
 var NETWORK = /* @__PURE__ */ new Set(["fetch", "push", "pull", "ls-remote", "clone", "remote", "submodule"]);
 var VALUED = /* @__PURE__ */ new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
 function execGit(args, options) {
   return new Promise((resolve) => {
-    execFile("git", [...args], { cwd: options.cwd, env: options.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const limits = { maxBuffer: 256 * 1024 * 1024, ...options.timeoutMs === void 0 ? {} : { timeout: options.timeoutMs } };
+    execFile("git", [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
       resolve({ error, stdout, stderr });
     });
   });
@@ -33580,15 +33588,22 @@ function createGit(cwd, options = {}) {
     { key: "credential.helper", value: "" },
     ...gitAuthConfig(options.auth)
   ] : [];
+  const repository = options.repository ? {
+    GIT_DIR: options.repository.gitDir,
+    GIT_WORK_TREE: options.repository.workTree,
+    ...options.repository.indexFile ? { GIT_INDEX_FILE: options.repository.indexFile } : {}
+  } : {};
+  const reading = options.reader ? { GIT_OPTIONAL_LOCKS: "0" } : {};
   return async (args) => {
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? "") ? [...HARDENING, ...auth] : HARDENING;
-    const env = gitEnvironment(options.env ?? process.env, config);
-    const { error, stdout, stderr } = await exec(args, { cwd, env });
+    const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
+    const { error, stdout, stderr } = await exec(args, { cwd, env, ...options.reader ? { timeoutMs: options.reader.timeoutMs } : {} });
     if (error) {
       const exitCode = typeof error.code === "number" ? error.code : null;
-      throw new GitError(redact(`git ${subcommand(args) ?? args[0] ?? ""} failed: ${(stderr || error.message).trim()}`, secrets), exitCode);
+      const said = redact(stderr, secrets);
+      throw new GitError(redact(`git ${subcommand(args) ?? args[0] ?? ""} failed: ${(stderr || error.message).trim()}`, secrets), exitCode, said);
     }
-    return stdout.trim();
+    return options.reader ? stdout : stdout.trim();
   };
 }
 function subcommand(args) {
@@ -33612,10 +33627,276 @@ function botIdentity(botLogin) {
   return { name: botLogin, email };
 }
 
+// src/tools/sandbox.ts
+import { execFile as execFile2 } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path2 from "node:path";
+var defaultSandboxAccount = "plangate-sandbox";
+var SandboxError = class extends Error {
+  name = "SandboxError";
+};
+var accountNameSchema = external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/i, "must be a user name of at most 32 characters");
+var passwdEntrySchema = external_exports.object({
+  user: external_exports.string().min(1),
+  uid: external_exports.coerce.number().int().nonnegative(),
+  gid: external_exports.coerce.number().int().nonnegative()
+});
+var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
+var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
+async function probeAccountSwitch(deps = {}) {
+  if (deps.isRoot ?? process.getuid?.() === 0) return { kind: "root" };
+  const sudo = deps.sudo ?? "sudo";
+  try {
+    await run(sudo, ["-n", "true"], helperPath(deps));
+    return { kind: "sudo" };
+  } catch (error) {
+    const failure = error;
+    const why = failure.code === "ENOENT" ? "sudo is not installed" : `sudo -n refused (${failure.detail})`;
+    return { kind: "impossible", cause: `the action does not run as root and cannot use passwordless sudo: ${why}` };
+  }
+}
+function isolationImpossible(cause) {
+  return `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
+}
+function createSandbox(options) {
+  if (options.isolation === "none") return ownUserSandbox(options.workTree);
+  return accountSandbox(options);
+}
+function ownUserSandbox(workTree) {
+  return {
+    account: void 0,
+    workTree,
+    ready: () => Promise.resolve(),
+    refusal: () => Promise.resolve(void 0),
+    plan: (argv, env) => ({ file: argv[0] ?? "", args: argv.slice(1), env, wrapped: false }),
+    lend: (work2) => work2(),
+    sweep: () => Promise.resolve(),
+    keep: () => () => void 0,
+    close: () => Promise.resolve()
+  };
+}
+function accountSandbox(options) {
+  const deps = options.deps ?? {};
+  const sudo = deps.sudo ?? "sudo";
+  const pathList = helperPath(deps);
+  const name = options.account || defaultSandboxAccount;
+  const kept = /* @__PURE__ */ new Set();
+  let preparing;
+  let prepared;
+  const asRoot = (file, args, how) => how === "root" ? run(file, args, pathList) : run(sudo, ["-n", file, ...args], pathList);
+  const asAccount = (p, argv) => p.how === "root" ? run("setpriv", [...setprivArgs(p.identity), ...argv], pathList) : run(sudo, ["-n", "-u", p.identity.user, "--", ...argv], pathList);
+  async function prepare() {
+    const parsed = accountNameSchema.safeParse(name);
+    if (!parsed.success) throw new SandboxError(`command-user ${JSON.stringify(name)} is not a valid account name.`);
+    const allowed = await probeAccountSwitch(deps);
+    if (allowed.kind === "impossible") throw new SandboxError(isolationImpossible(allowed.cause));
+    const how = allowed.kind;
+    const identity = await lookUpAccount(name, pathList) ?? await createAccount(name, how);
+    if (identity.uid === 0) throw new SandboxError(`command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`);
+    if (identity.uid === process.getuid?.()) {
+      throw new SandboxError(`command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`);
+    }
+    const dir = await mkdtemp(path2.join(deps.tmpDir ?? os.tmpdir(), "plangate-sandbox-"));
+    await chmod(dir, 457);
+    const home = path2.join(dir, "home");
+    const tmp = path2.join(dir, "tmp");
+    await mkdir(home, { mode: 448 });
+    await mkdir(tmp, { mode: 448 });
+    const owner = `${identity.uid}:${identity.gid}`;
+    try {
+      if (how === "root") await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
+      else await asRoot("chown", [owner, "--", home, tmp], how);
+      if (how === "sudo") {
+        const answer2 = (await run(sudo, ["-n", "-u", name, "--", "id", "-u"], pathList)).stdout.trim();
+        if (answer2 !== String(identity.uid)) throw new SandboxError(`sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer2)}, not ${identity.uid}.`);
+      }
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true }).catch(() => void 0);
+      if (error instanceof SandboxError) throw error;
+      throw new SandboxError(`Cannot prepare command-user ${name}: ${error.detail ?? String(error)}.`);
+    }
+    return { identity, how, dir, home, tmp };
+  }
+  async function createAccount(account, how) {
+    const args = ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", account];
+    try {
+      await asRoot(how === "root" ? findUseradd() : "useradd", args, how);
+    } catch (error) {
+      const failure = error;
+      if (failure.code !== 9) {
+        throw new SandboxError(`Cannot create the account ${account} that commands run as (useradd: ${failure.detail}). Create it yourself and name it in command-user.`);
+      }
+    }
+    const identity = await lookUpAccount(account, pathList);
+    if (!identity) throw new SandboxError(`The account ${account} was created but cannot be looked up.`);
+    return identity;
+  }
+  async function ensure() {
+    preparing ??= prepare().then((p) => prepared = p);
+    return preparing;
+  }
+  async function sweep() {
+    const p = prepared;
+    if (!p) return;
+    try {
+      if (kept.size === 0) {
+        await asAccount(p, KILL_ALL);
+        return;
+      }
+      for (let pass = 0; pass < 10; pass += 1) {
+        const targets = await strayProcesses(p.identity.uid, kept);
+        if (targets.length === 0) return;
+        await asAccount(p, [...KILL_LISTED, ...targets.map(String)]);
+      }
+    } catch {
+    }
+  }
+  async function takeBack(p) {
+    const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+    if (p.how === "root") {
+      await run("chown", ["-R", "-h", owner, "--", options.workTree], pathList);
+    } else {
+      await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], "sudo");
+      await run("chmod", ["-R", "u+rwX", "--", options.workTree], pathList);
+    }
+  }
+  return {
+    account: name,
+    workTree: options.workTree,
+    async ready() {
+      await ensure();
+    },
+    async refusal() {
+      const allowed = await probeAccountSwitch(deps);
+      return allowed.kind === "impossible" ? allowed.cause : void 0;
+    },
+    plan(argv, env, secretNames = []) {
+      const p = prepared;
+      if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
+      const full = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
+      if (p.how === "root") {
+        return { file: "setpriv", args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
+      }
+      return { ...sudoPlan(p.identity.user, full, argv, secretNames, pathList), file: sudo };
+    },
+    async lend(work2) {
+      const p = await ensure();
+      const owner = `${p.identity.uid}:${p.identity.gid}`;
+      try {
+        await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], p.how);
+      } catch (error) {
+        throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${error.detail ?? String(error)}.`);
+      }
+      try {
+        return await work2();
+      } finally {
+        await sweep();
+        await takeBack(p);
+      }
+    },
+    sweep,
+    keep(pid) {
+      kept.add(pid);
+      return () => kept.delete(pid);
+    },
+    async close() {
+      const p = prepared;
+      if (!p) return;
+      kept.clear();
+      await sweep();
+      await takeBack(p).catch(() => void 0);
+      try {
+        if (p.how === "root") await rm(p.dir, { recursive: true, force: true });
+        else await asRoot("rm", ["-rf", "--", p.dir], "sudo");
+      } catch {
+      }
+    }
+  };
+}
+function setprivArgs(identity) {
+  return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
+}
+function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin") {
+  if ((argv[0] ?? "").includes("=")) throw new SandboxError(`Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`);
+  const secret = new Set(secretNames);
+  const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0 && !secret.has(entry[0])).map(([name, value]) => `${name}=${value}`);
+  const secrets = Object.fromEntries(secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]]));
+  if (Object.keys(secrets).length === 0) {
+    return { args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv], env: { PATH: pathList }, wrapped: true };
+  }
+  return {
+    args: ["-n", `--preserve-env=${Object.keys(secrets).join(",")}`, "-u", user, "--", "env", ...assignments, ...argv],
+    env: { PATH: pathList, ...secrets },
+    wrapped: true
+  };
+}
+function missingProgram(plan, exitCode, output) {
+  return plan.wrapped && exitCode === 127 && /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output);
+}
+async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin") {
+  let line;
+  try {
+    line = (await run("getent", ["passwd", user], pathList)).stdout.split("\n")[0];
+  } catch (error) {
+    const failure = error;
+    if (failure.code === 2) return void 0;
+    if (failure.code !== "ENOENT") throw new SandboxError(`Cannot look up the account ${user}: ${failure.detail}`);
+    const passwd = await readFile("/etc/passwd", "utf8").catch(() => "");
+    line = passwd.split("\n").find((entry) => entry.split(":")[0] === user);
+  }
+  const fields = line?.split(":") ?? [];
+  const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
+  return parsed.success && parsed.data.user === user ? parsed.data : void 0;
+}
+async function strayProcesses(uid, keptRoots) {
+  const entries = (await readdir("/proc")).filter((entry) => /^\d+$/.test(entry));
+  const children = /* @__PURE__ */ new Map();
+  const ofAccount = [];
+  await Promise.all(
+    entries.map(async (entry) => {
+      const status = await readFile(`/proc/${entry}/status`, "utf8").catch(() => "");
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
+      const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
+      const pid = Number(entry);
+      children.set(ppid, [...children.get(ppid) ?? [], pid]);
+      if (realUid === uid) ofAccount.push(pid);
+    })
+  );
+  const spared = /* @__PURE__ */ new Set();
+  const queue = [...keptRoots];
+  while (queue.length > 0) {
+    const pid = queue.pop();
+    if (spared.has(pid)) continue;
+    spared.add(pid);
+    queue.push(...children.get(pid) ?? []);
+  }
+  return ofAccount.filter((pid) => !spared.has(pid));
+}
+function helperPath(deps) {
+  return deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
+}
+function findUseradd() {
+  return ["/usr/sbin/useradd", "/sbin/useradd"].find((file) => existsSync(file)) ?? "useradd";
+}
+function run(file, args, pathList) {
+  return new Promise((resolve, reject) => {
+    execFile2(file, args, { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error === null) {
+        resolve({ stdout });
+        return;
+      }
+      const code = error.code ?? null;
+      reject({ code, detail: stderr.trim() || error.message });
+    });
+  });
+}
+
 // src/settings.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { existsSync, readFileSync } from "node:fs";
-import path2 from "node:path";
+import { existsSync as existsSync2, readFileSync } from "node:fs";
+import path3 from "node:path";
 
 // src/permissions.ts
 var roles = ["none", "read", "triage", "write", "maintain", "admin"];
@@ -33659,6 +33940,7 @@ var runPolicies = ["plan-for-approval", "plan-first", "plan-only", "executor-onl
 var runPolicySchema = external_exports.enum(runPolicies);
 
 // src/settings.ts
+var commandIsolationSchema = external_exports.enum(["account", "none"], "must be account or none");
 var SettingsError = class extends Error {
   name = "SettingsError";
 };
@@ -33726,6 +34008,10 @@ var runnerSchema = external_exports.object({
   GITHUB_RUN_ID: external_exports.string().default("")
 });
 var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
+var configFileSchema = external_exports.string().trim().transform((v) => (v || ".github/plangate.yml").split("/").filter((part) => part !== ".")).refine(
+  (parts) => parts.length > 0 && parts.every((part) => part !== "" && part !== ".." && !part.includes("\\")),
+  'must be a relative path to a file inside the repository, without "..", such as .github/plangate.yml'
+).transform((parts) => parts.join("/"));
 function input(name, schema) {
   const raw = getInput(name);
   const parsed = schema.safeParse(raw);
@@ -33774,15 +34060,11 @@ function readRunner(env) {
     runId: e.GITHUB_RUN_ID
   };
 }
-function readRepoConfig(workspace, file) {
-  const full = path2.resolve(workspace, file);
-  if (!full.startsWith(path2.resolve(workspace) + path2.sep)) {
-    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
-  }
-  if (!existsSync(full)) return {};
+function parseRepoConfig(text2, file) {
+  if (text2 === void 0) return {};
   let data;
   try {
-    data = (0, import_yaml.parse)(readFileSync(full, "utf8")) ?? {};
+    data = (0, import_yaml.parse)(text2) ?? {};
   } catch (error) {
     throw new SettingsError(`${file} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -33795,6 +34077,13 @@ function readRepoConfig(workspace, file) {
     throw new SettingsError(`${file} is invalid: ${what}.`);
   }
   return parsed.data;
+}
+function readRepoConfig(workspace, file) {
+  const full = path3.resolve(workspace, file);
+  if (!full.startsWith(path3.resolve(workspace) + path3.sep)) {
+    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
+  }
+  return parseRepoConfig(existsSync2(full) ? readFileSync(full, "utf8") : void 0, file);
 }
 function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step's env:") {
   const own = ownSecrets.filter((secret) => secret !== "");
@@ -33815,7 +34104,7 @@ function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step'
     return { name, transport: "stdio", command: entry.command, args: entry.args ?? [], env: values, ...refusal ? { refusal } : {} };
   });
 }
-function readSettings(env = process.env) {
+function readInputs(env = process.env) {
   const githubToken = input("github-token", external_exports.string());
   const apiKey = input("api-key", external_exports.string());
   const baseURL = input("base-url", withDefault("https://api.openai.com/v1").pipe(httpUrlSchema));
@@ -33826,13 +34115,12 @@ function readSettings(env = process.env) {
     if (secret) setSecret(secret);
   }
   const runner = readRunner(env);
-  const configFile = input("config-file", withDefault(".github/plangate.yml"));
-  const config = readRepoConfig(runner.workspace, configFile);
+  const configFile = input("config-file", configFileSchema);
   return {
     githubToken,
+    ownSecrets: [githubToken, apiKey, plannerKey, executorKey, recordSecret],
     policy: input("policy", withDefault("plan-for-approval").pipe(runPolicySchema)),
     stallLimit: input("stall-limit", withDefault("8").pipe(wholeNumber(1, 100))),
-    prices: withOverrides(config.prices ?? {}),
     planner: {
       model: input("planner-model", withDefault("gpt-4.1")),
       baseURL: input("planner-base-url", external_exports.string()).trim() ? input("planner-base-url", httpUrlSchema) : baseURL,
@@ -33863,16 +34151,24 @@ function readSettings(env = process.env) {
     recordSecret,
     contextPermission: input("context-permission", withDefault("triage").pipe(roleSchema)),
     commandUser: input("command-user", external_exports.string().trim().regex(/^([a-z_][a-z0-9_-]*)?$/i, "must be a user name")),
+    commandIsolation: input("command-isolation", withDefault("account").pipe(commandIsolationSchema)),
     commandEnv: lines("command-env").map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success) throw new SettingsError(`Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? "bad name"} (${JSON.stringify(name)}).`);
       return parsed.data;
     }),
     maxWriteBytes: input("max-write-bytes", withDefault("1048576").pipe(wholeNumber(1, 1024 * 1024 * 1024))),
-    mcpServers: resolveMcpServers(config["mcp-servers"], env, [githubToken, apiKey, plannerKey, executorKey, recordSecret]),
     configFile,
-    config,
     runner
+  };
+}
+function withRepoConfig(inputs, configText, env = process.env) {
+  const config = parseRepoConfig(configText, inputs.configFile);
+  return {
+    ...inputs,
+    prices: withOverrides(config.prices ?? {}),
+    mcpServers: resolveMcpServers(config["mcp-servers"], env, inputs.ownSecrets),
+    config
   };
 }
 
@@ -34165,18 +34461,22 @@ var findingSchema = external_exports.discriminatedUnion("kind", [
   // A verify command the executor may not run leaves the step unverified but changes nothing the
   // executor can do (run_command refuses it at run time), so it warns instead of blocking approval.
   external_exports.object({ kind: external_exports.literal("command-not-allowed"), severity: external_exports.literal("warning"), step: stepNumber, command: text, reason: text.optional() }).strict(),
+  // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
+  external_exports.object({ kind: external_exports.literal("commands-cannot-run"), severity: external_exports.literal("warning"), cause: external_exports.string().max(400) }).strict(),
   external_exports.object({ kind: external_exports.literal("new-file"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict(),
   external_exports.object({ kind: external_exports.literal("not-found"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict()
 ]);
 var creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
 var globChars = /[*?[\]{}]/;
-var kindOrder = { "too-many-steps": 0, "protected-path": 1, "command-not-allowed": 2, "new-file": 3, "not-found": 4 };
+var kindOrder = { "too-many-steps": 0, "protected-path": 1, "commands-cannot-run": 2, "command-not-allowed": 3, "new-file": 4, "not-found": 5 };
 function checkPlan(plan, rules, fileExists) {
   const found = [];
   const add = (finding) => found.push({ finding, at: found.length });
   if (plan.steps.length > rules.maxIterations) {
     add({ kind: "too-many-steps", severity: "blocking", steps: plan.steps.length, maxIterations: rules.maxIterations });
   }
+  const needsCommands = rules.allowedCommands.length > 0 || plan.steps.some((step) => step.verify?.trim());
+  if (rules.commandsRefused !== void 0 && needsCommands) add({ kind: "commands-cannot-run", severity: "warning", cause: short(rules.commandsRefused) });
   const madeEarlier = /* @__PURE__ */ new Set();
   for (const [i, step] of plan.steps.entries()) {
     const number2 = i + 1;
@@ -34804,6 +35104,301 @@ function work(snapshot) {
   return { context: snapshot.context, iteration: snapshot.iteration };
 }
 
+// src/repo/dot-git.ts
+var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+function isDotGitComponent(name) {
+  let visible = name.replace(hfsIgnorable, "").toLowerCase();
+  const stream = visible.indexOf(":");
+  if (stream >= 0) visible = visible.slice(0, stream);
+  const bare = visible.replace(/[. ]+$/, "");
+  return bare === ".git" || bare === "git~1";
+}
+function hasDotGitComponent(relPath) {
+  return relPath.split(/[/\\]/).some(isDotGitComponent);
+}
+
+// src/repo/change-gate.ts
+var gitlinkMode = "160000";
+var absentMode = "000000";
+var dotGitReason = "a .git path";
+var nestedReason = "a nested git repository";
+var protectedPrefix = "protected by ";
+var maxBatchPaths = 500;
+var maxBatchChars = 6e4;
+async function stageChecked(git, protectedPaths) {
+  const prefix = await git(["rev-parse", "--show-prefix"]);
+  if (prefix !== "") throw new Error(`The commit gate must run at the top of the work tree, not in ${prefix}.`);
+  const head = await hasHead(git);
+  const candidates = await changedPaths(git);
+  const decided = /* @__PURE__ */ new Map();
+  const allowed = [];
+  for (const candidate of candidates) {
+    const reason = candidate.nested && !hasDotGitComponent(candidate.path) ? nestedReason : blockReason(candidate.path, protectedPaths);
+    if (reason === void 0) allowed.push(candidate);
+    else remember(decided, decision(candidate.path, candidate.change, reason, candidate.change !== "added"));
+  }
+  const inTheWay = ancestorsOf(decided);
+  const toStage = [];
+  for (const candidate of allowed) {
+    const blocked = decided.get(candidate.path) ?? inTheWay.get(candidate.path);
+    if (blocked) remember(decided, { ...blocked, path: candidate.path, change: candidate.change, inHead: candidate.change !== "added" });
+    else toStage.push(candidate);
+  }
+  await tellModeChanges(git, candidates, decided);
+  for (const refused of await stage2(git, toStage.map((c) => c.path))) {
+    const candidate = toStage.find((c) => c.path === refused.path);
+    remember(decided, { path: refused.path, change: candidate?.change ?? "modified", reason: refused.reason, restore: false, inHead: candidate?.change !== "added" });
+  }
+  for (let round = 0; ; round += 1) {
+    const staged = await stagedChanges(git, head);
+    const blocked = /* @__PURE__ */ new Map();
+    for (const entry of staged) {
+      const nested = entry.dstMode === gitlinkMode && entry.srcMode !== gitlinkMode;
+      const reason = nested && !hasDotGitComponent(entry.path) ? nestedReason : blockReason(entry.path, protectedPaths);
+      if (reason !== void 0) blocked.set(entry.path, decision(entry.path, entry.change, reason, entry.srcMode !== absentMode));
+    }
+    const around = ancestorsOf(blocked);
+    for (const entry of staged) {
+      const inner = around.get(entry.path);
+      if (inner && !blocked.has(entry.path)) blocked.set(entry.path, { ...inner, path: entry.path, change: entry.change, inHead: entry.srcMode !== absentMode });
+    }
+    if (blocked.size === 0) break;
+    if (round >= 2) throw new Error(`plangate could not keep ${[...blocked.keys()].slice(0, 5).join(", ")} out of the commit.`);
+    for (const entry of blocked.values()) remember(decided, entry);
+    await unstage(git, [...blocked.keys()], head);
+  }
+  await restoreProtected(git, [...decided.values()].filter((d) => d.restore), head);
+  return [...decided.values()].map(({ path: path8, change, reason }) => ({ path: path8, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function mergeKeptOut(...lists) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const list of lists) {
+    for (const change of list) {
+      const key = `${change.change}\0${change.path}`;
+      if (!seen.has(key)) seen.set(key, { path: change.path, change: change.change, reason: change.reason });
+    }
+  }
+  return [...seen.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0);
+}
+function blockReason(path8, protectedPaths) {
+  if (hasDotGitComponent(path8)) return dotGitReason;
+  const pattern = matchProtected(path8, protectedPaths);
+  return pattern === void 0 ? void 0 : `${protectedPrefix}${pattern}`;
+}
+function decision(path8, change, reason, inHead) {
+  return { path: path8, change, reason, inHead, restore: reason.startsWith(protectedPrefix) };
+}
+function remember(decided, entry) {
+  if (!decided.has(entry.path)) decided.set(entry.path, entry);
+}
+function ancestorsOf(blocked) {
+  const out = /* @__PURE__ */ new Map();
+  for (const entry of blocked.values()) {
+    const parts = entry.path.split("/");
+    for (let i = 1; i < parts.length; i += 1) {
+      const ancestor = parts.slice(0, i).join("/");
+      if (!out.has(ancestor)) out.set(ancestor, entry);
+    }
+  }
+  return out;
+}
+async function hasHead(git) {
+  try {
+    await git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"]);
+    return true;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return false;
+    throw error;
+  }
+}
+async function changedPaths(git) {
+  const out = await git(["status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--no-renames"]);
+  const records = out.split("\0");
+  const candidates = [];
+  for (let i = 0; i < records.length; i += 1) {
+    const record = records[i] ?? "";
+    const fields = record.split(" ");
+    switch (record[0]) {
+      case "1": {
+        const [, , , mH = absentMode, , mW = absentMode, hH = ""] = fields;
+        candidates.push(tracked(fields.slice(8).join(" "), mH, mW, hH));
+        break;
+      }
+      case "2": {
+        const [, , , mH = absentMode, , mW = absentMode] = fields;
+        const from = records[i + 1] ?? "";
+        i += 1;
+        candidates.push({ path: fields.slice(9).join(" "), change: mW === absentMode ? "deleted" : "added", nested: false });
+        if (from !== "" && mH !== absentMode) candidates.push({ path: from, change: "deleted", nested: false });
+        break;
+      }
+      case "u":
+        candidates.push({ path: fields.slice(10).join(" "), change: fields[4] === absentMode ? "added" : "modified", nested: false });
+        break;
+      case "?": {
+        const path8 = record.slice(2);
+        if (path8.endsWith("/")) candidates.push({ path: path8.replace(/\/+$/, ""), change: "added", nested: true });
+        else candidates.push({ path: path8, change: "added", nested: false });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return candidates;
+}
+function tracked(path8, headMode, treeMode, headBlob) {
+  const nested = treeMode === gitlinkMode && headMode !== gitlinkMode;
+  if (headMode === absentMode) return { path: path8, change: "added", nested };
+  if (treeMode === absentMode) return { path: path8, change: "deleted", nested: false };
+  if (fileType(headMode) !== fileType(treeMode)) return { path: path8, change: "type", nested };
+  if (headMode !== treeMode && fileType(headMode) === "10") return { path: path8, change: "modified", nested: false, headBlob };
+  return { path: path8, change: "modified", nested: false };
+}
+function fileType(mode) {
+  return mode.slice(0, 2);
+}
+async function tellModeChanges(git, candidates, decided) {
+  const ambiguous = candidates.filter((c) => c.headBlob !== void 0 && decided.get(c.path)?.change === "modified");
+  for (const batch of batches(ambiguous.map((c) => c.path))) {
+    const hashes = await git(["hash-object", "--no-filters", "--", ...batch]).catch(() => "");
+    hashes.split("\n").forEach((hash, i) => {
+      const path8 = batch[i];
+      const candidate = ambiguous.find((c) => c.path === path8);
+      const entry = path8 === void 0 ? void 0 : decided.get(path8);
+      if (entry && candidate && hash !== "" && hash === candidate.headBlob) entry.change = "mode";
+    });
+  }
+}
+async function stage2(git, paths) {
+  const refused = [];
+  for (const batch of batches(paths)) {
+    const add = (list) => git(["--literal-pathspecs", "add", "--all", "--", ...list]);
+    let failure;
+    try {
+      await add(batch);
+      continue;
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      failure = error;
+    }
+    const before = refused.length;
+    for (const path8 of batch) {
+      try {
+        await add([path8]);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        refused.push({ path: path8, reason: `git refused to stage it (${firstLine(error.message)})` });
+      }
+    }
+    if (batch.length > 1 && refused.length - before === batch.length) throw failure;
+  }
+  return refused;
+}
+function firstLine(message) {
+  const line = (message.replace(/^git \S+ failed: /, "").split("\n")[0] ?? "").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}\u2026` : line;
+}
+async function stagedChanges(git, head) {
+  const out = await git([
+    "diff",
+    "--cached",
+    "--raw",
+    "--no-abbrev",
+    "-z",
+    "--no-renames",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=none",
+    ...head ? ["HEAD"] : [],
+    "--"
+  ]);
+  const tokens = out.split("\0");
+  const changes = [];
+  for (let i = 0; i + 1 < tokens.length; i += 2) {
+    const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
+    const path8 = tokens[i + 1] ?? "";
+    changes.push({ path: path8, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
+  }
+  return changes;
+}
+function stagedKind(status, srcMode, dstMode, sameContent) {
+  if (status.startsWith("A") || srcMode === absentMode) return "added";
+  if (status.startsWith("D") || dstMode === absentMode) return "deleted";
+  if (status.startsWith("T") || fileType(srcMode) !== fileType(dstMode)) return "type";
+  if (srcMode !== dstMode && sameContent) return "mode";
+  return "modified";
+}
+async function unstage(git, paths, head) {
+  for (const batch of batches(paths)) {
+    if (head) await git(["--literal-pathspecs", "reset", "--quiet", "HEAD", "--", ...batch]);
+    else await git(["--literal-pathspecs", "rm", "--cached", "--quiet", "--ignore-unmatch", "--", ...batch]);
+  }
+}
+async function restoreProtected(git, protectedChanges, head) {
+  const added = protectedChanges.filter((d) => !d.inHead || !head).map((d) => d.path);
+  const changed = head ? protectedChanges.filter((d) => d.inHead).map((d) => d.path) : [];
+  for (const batch of batches(added)) await git(["--literal-pathspecs", "clean", "--force", "--quiet", "--", ...batch]);
+  for (const batch of batches(changed)) await git(["--literal-pathspecs", "checkout", "--quiet", "HEAD", "--", ...batch]);
+}
+function* batches(paths) {
+  let batch = [];
+  let chars = 0;
+  for (const path8 of paths) {
+    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path8.length > maxBatchChars)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(path8);
+    chars += path8.length + 1;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+// src/repo/branch.ts
+async function fetchBranch(git, ref) {
+  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
+  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
+}
+async function checkoutCommit(git, sha) {
+  await git(["checkout", "--quiet", "--detach", sha]);
+}
+async function startBranch(git, branch, sha) {
+  await git(["checkout", "--quiet", "-B", branch, sha]);
+}
+async function commitAll(git, message, author, protectedPaths) {
+  const keptOut = await stageChecked(git, protectedPaths);
+  if (!await hasStagedChanges(git)) return { sha: void 0, keptOut };
+  await git([
+    "-c",
+    `user.name=${author.name}`,
+    "-c",
+    `user.email=${author.email}`,
+    "commit",
+    "--quiet",
+    "--no-verify",
+    // The check above decided there is something to commit; git's own check would skip a
+    // submodule update when the configuration ignores submodules.
+    "--allow-empty",
+    "-m",
+    message
+  ]);
+  return { sha: await git(["rev-parse", "HEAD"]), keptOut };
+}
+async function hasStagedChanges(git) {
+  try {
+    await git(["diff", "--cached", "--quiet", "--ignore-submodules=none"]);
+    return false;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return true;
+    throw error;
+  }
+}
+async function pushWithLease(git, branch, expected) {
+  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
+}
+
 // src/render/count.ts
 function formatCount(n) {
   const whole = Math.round(n);
@@ -34871,7 +35466,7 @@ function enforceBudget(budget, run2) {
 }
 
 // src/repo/instruction-files.ts
-import path3 from "node:path";
+import path4 from "node:path";
 var INSTRUCTION_FILES = ["AGENTS.md", ".github/copilot-instructions.md", "CLAUDE.md"];
 var MAX_READ_BYTES = 256 * 1024;
 var MAX_LINK_HOPS = 4;
@@ -34890,7 +35485,7 @@ async function treeEntries(git, commit, files) {
 }
 function linkTarget(from, target) {
   if (target === "" || target.startsWith("/")) return void 0;
-  const resolved = path3.posix.normalize(path3.posix.join(path3.posix.dirname(from), target));
+  const resolved = path4.posix.normalize(path4.posix.join(path4.posix.dirname(from), target));
   return resolved === ".." || resolved.startsWith("../") || resolved === "." ? void 0 : resolved;
 }
 async function regularFile(git, commit, file, listed2) {
@@ -34999,38 +35594,6 @@ function withTrailers(message, trailers) {
   return `${message.replace(/\s+$/, "")}
 
 ${trailers.join("\n")}`;
-}
-
-// src/repo/branch.ts
-async function fetchBranch(git, ref) {
-  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
-  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
-}
-async function checkoutCommit(git, sha) {
-  await git(["checkout", "--quiet", "--detach", sha]);
-}
-async function startBranch(git, branch, sha) {
-  await git(["checkout", "--quiet", "-B", branch, sha]);
-}
-async function commitAll(git, message, author) {
-  await git(["add", "--all"]);
-  const changed = await git(["status", "--porcelain", "--untracked-files=no"]);
-  if (changed === "") return void 0;
-  await git([
-    "-c",
-    `user.name=${author.name}`,
-    "-c",
-    `user.email=${author.email}`,
-    "commit",
-    "--quiet",
-    "--no-verify",
-    "-m",
-    message
-  ]);
-  return git(["rev-parse", "HEAD"]);
-}
-async function pushWithLease(git, branch, expected) {
-  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
 }
 
 // src/agents/drive.ts
@@ -35204,7 +35767,7 @@ Not available: it did not start (${f.reason}).`)
       }
       let result;
       try {
-        result = await server.call(tool.name, args.arguments ?? {});
+        result = await server.call(tool.name, args.arguments ?? {}, role === "executor");
       } catch (error) {
         throw new ToolError(`${server.name}/${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -35275,59 +35838,19 @@ function commandEnvironment(env, extraNames = []) {
 // src/tools/read-tools.ts
 var import_picomatch3 = __toESM(require_picomatch2(), 1);
 import fs2 from "node:fs";
-import path5 from "node:path";
-
-// src/tools/git.ts
-import { execFile as execFile2 } from "node:child_process";
-var GitCommandError = class extends Error {
-  constructor(message, exitCode, stderr) {
-    super(message);
-    this.exitCode = exitCode;
-    this.stderr = stderr;
-    this.name = "GitCommandError";
-  }
-  exitCode;
-  stderr;
-};
-var DEFAULT_MAX_BUFFER = 256 * 1024 * 1024;
-var DEFAULT_TIMEOUT_MS = 12e4;
-function runGit(workspace, args, opts = {}) {
-  return new Promise((resolve, reject) => {
-    execFile2(
-      "git",
-      [...args],
-      {
-        cwd: workspace,
-        encoding: "utf8",
-        maxBuffer: opts.maxBuffer ?? DEFAULT_MAX_BUFFER,
-        timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        // Read-only queries must not take index.lock from under a concurrent commit.
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" }
-      },
-      (error, stdout, stderr) => {
-        if (error === null) {
-          resolve(stdout);
-          return;
-        }
-        const exitCode = typeof error.code === "number" ? error.code : null;
-        const detail = stderr.trim() || error.message;
-        reject(new GitCommandError(`git ${args[0] ?? ""} failed: ${detail}`, exitCode, stderr));
-      }
-    );
-  });
-}
+import path6 from "node:path";
 
 // src/tools/workspace.ts
 import fs from "node:fs";
-import path4 from "node:path";
+import path5 from "node:path";
 function resolveInWorkspace(workspace, relPath) {
-  const root = path4.resolve(workspace);
+  const root = path5.resolve(workspace);
   const shown = relPath === "" ? "." : relPath;
   if (relPath.includes("\0")) {
     throw new ToolError(`Path ${JSON.stringify(shown)} contains a NUL character; give a plain relative path.`);
   }
-  const lexical = path4.resolve(root, relPath);
-  const lexicalRel = path4.relative(root, lexical);
+  const lexical = path5.resolve(root, relPath);
+  const lexicalRel = path5.relative(root, lexical);
   if (escapes(lexicalRel)) {
     throw new ToolError(
       `Path ${JSON.stringify(shown)} is outside the workspace; use a path relative to the repository root.`
@@ -35341,35 +35864,35 @@ function resolveInWorkspace(workspace, relPath) {
     realExisting = fs.realpathSync(existing);
   } catch {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} goes through a broken symbolic link (${toSlashes(path4.relative(root, existing))}); choose another path.`
+      `Path ${JSON.stringify(shown)} goes through a broken symbolic link (${toSlashes(path5.relative(root, existing))}); choose another path.`
     );
   }
-  const realRel = path4.relative(realRoot, realExisting);
+  const realRel = path5.relative(realRoot, realExisting);
   if (escapes(realRel)) {
     throw new ToolError(
       `Path ${JSON.stringify(shown)} goes through a symbolic link that leads outside the workspace; choose a path inside the repository.`
     );
   }
-  const resolved = path4.join(realExisting, ...rest);
-  refuseGitDir(path4.relative(realRoot, resolved), shown);
+  const resolved = path5.join(realExisting, ...rest);
+  refuseGitDir(path5.relative(realRoot, resolved), shown);
   return resolved;
 }
 function workspaceRelative(workspace, absPath) {
-  const root = path4.resolve(workspace);
-  let rel = path4.relative(root, absPath);
+  const root = path5.resolve(workspace);
+  let rel = path5.relative(root, absPath);
   if (escapes(rel)) {
     try {
-      rel = path4.relative(fs.realpathSync(root), absPath);
+      rel = path5.relative(fs.realpathSync(root), absPath);
     } catch {
     }
   }
   return rel === "" ? "." : toSlashes(rel);
 }
 function escapes(rel) {
-  return rel === ".." || rel.startsWith(`..${path4.sep}`) || path4.isAbsolute(rel);
+  return rel === ".." || rel.startsWith(`..${path5.sep}`) || path5.isAbsolute(rel);
 }
 function refuseGitDir(rel, shown) {
-  if (rel.split(path4.sep).some((segment) => segment.toLowerCase() === ".git")) {
+  if (hasDotGitComponent(rel)) {
     throw new ToolError(
       `Path ${JSON.stringify(shown)} is inside .git, which tools may not touch; work with the files of the repository instead.`
     );
@@ -35390,15 +35913,15 @@ function deepestExisting(target, root) {
       fs.lstatSync(current);
       return { existing: current, rest };
     } catch {
-      const parent = path4.dirname(current);
+      const parent = path5.dirname(current);
       if (parent === current || current === root) return { existing: current, rest };
-      rest.unshift(path4.basename(current));
+      rest.unshift(path5.basename(current));
       current = parent;
     }
   }
 }
 function toSlashes(rel) {
-  return rel.split(path4.sep).join("/");
+  return rel.split(path5.sep).join("/");
 }
 
 // src/tools/read-tools.ts
@@ -35427,10 +35950,10 @@ var searchSchema = external_exports.object({
   path: external_exports.string().optional().describe("Directory or file to search in, relative to the repository root."),
   glob: external_exports.string().min(1).optional().describe('Only search files matching this glob, e.g. "**/*.ts"; a pattern without "/" matches file names at any depth.')
 }).strict();
-function createReadTools(workspace) {
-  return [listFilesTool(workspace), readFileTool(workspace), searchTool(workspace)];
+function createReadTools(workspace, git = createGit(workspace, { reader: { timeoutMs: 12e4 } })) {
+  return [listFilesTool(workspace, git), readFileTool(workspace), searchTool(workspace, git)];
 }
-function listFilesTool(workspace) {
+function listFilesTool(workspace, git) {
   return defineTool({
     name: "list_files",
     description: "List the files of the repository (tracked files and new files not ignored by .gitignore), one path per line, relative to the repository root. Narrow with path (a directory) and glob.",
@@ -35438,7 +35961,7 @@ function listFilesTool(workspace) {
     async run(args) {
       const scope = existingScope(workspace, args.path);
       const pathspec = scope === "." ? [] : [`:(literal)${scope}`];
-      const listed2 = await runGit(workspace, ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]);
+      const listed2 = await git(["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]);
       const matches = globFilter(args.glob, scope);
       const candidates = [...new Set(splitNul(listed2))].filter(matches).sort(byCodeUnit);
       const shown = [];
@@ -35498,7 +36021,7 @@ ${read.lines.join("\n")}`;
     }
   });
 }
-function searchTool(workspace) {
+function searchTool(workspace, git) {
   return defineTool({
     name: "search",
     description: 'Search file contents with a Perl-compatible regular expression over the repository (tracked files and new files not ignored by .gitignore; binary files skipped). Prints "path:line: text" per matching line. Narrow with path and glob.',
@@ -35506,7 +36029,7 @@ function searchTool(workspace) {
     async run(args) {
       const scope = existingScope(workspace, args.path);
       const pathspec = scope === "." ? [] : [`:(literal)${scope}`];
-      const stdout = await gitGrep(workspace, args.pattern, pathspec);
+      const stdout = await gitGrep(git, args.pattern, pathspec);
       const matches = globFilter(args.glob, scope);
       const hits = [];
       let budget = LISTING_OUTPUT_BUDGET;
@@ -35532,19 +36055,19 @@ function searchTool(workspace) {
     }
   });
 }
-async function gitGrep(workspace, pattern, pathspec) {
-  const run2 = (flavor) => runGit(workspace, ["grep", "--untracked", "-n", "-I", "-z", "--no-color", flavor, "-e", pattern, "--", ...pathspec]);
+async function gitGrep(git, pattern, pathspec) {
+  const run2 = (flavor) => git(["grep", "--untracked", "-n", "-I", "-z", "--no-color", flavor, "-e", pattern, "--", ...pathspec]);
   try {
     return await run2("-P");
   } catch (error) {
-    if (!(error instanceof GitCommandError)) throw error;
+    if (!(error instanceof GitError)) throw error;
     if (error.exitCode === 1 && error.stderr.trim() === "") return "";
     if (!/USE_LIBPCRE|not compiled with|Perl-compatible/i.test(error.stderr)) throw grepFailure(error, pattern);
   }
   try {
     return await run2("-E");
   } catch (error) {
-    if (!(error instanceof GitCommandError)) throw error;
+    if (!(error instanceof GitError)) throw error;
     if (error.exitCode === 1 && error.stderr.trim() === "") return "";
     throw grepFailure(error, pattern);
   }
@@ -35658,7 +36181,7 @@ async function looksBinary(abs) {
 }
 function inWorkTree(workspace, file) {
   try {
-    return fs2.lstatSync(path5.join(workspace, file), { throwIfNoEntry: false }) !== void 0;
+    return fs2.lstatSync(path6.join(workspace, file), { throwIfNoEntry: false }) !== void 0;
   } catch {
     return false;
   }
@@ -35681,147 +36204,14 @@ function byCodeUnit(a, b) {
 }
 
 // src/tools/run-command.ts
-import { spawn as spawn2 } from "node:child_process";
-
-// src/tools/command-user.ts
-import { execFile as execFile3, spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
-var CommandUserError = class extends Error {
-  name = "CommandUserError";
-};
-var ownUserLauncher = {
-  user: void 0,
-  plan: (argv, env) => ({ file: argv[0] ?? "", args: argv.slice(1), env, execByEnv: false }),
-  sweep: () => Promise.resolve()
-};
-var userNameSchema = external_exports.string().regex(/^[a-z_][a-z0-9_-]*$/i, "must be a user name");
-var passwdEntrySchema = external_exports.object({
-  user: external_exports.string().min(1),
-  uid: external_exports.coerce.number().int().nonnegative(),
-  gid: external_exports.coerce.number().int().nonnegative(),
-  home: external_exports.string().min(1)
-});
-var KILL_ALL_OF_USER = ["/bin/sh", "-c", "kill -s KILL -- -1"];
-async function prepareCommandUser(user, deps = {}) {
-  const name = userNameSchema.safeParse(user);
-  if (!name.success) throw new CommandUserError(`command-user ${JSON.stringify(user)} is not a valid user name.`);
-  const path7 = deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
-  const identity = await lookUpUser(name.data, path7);
-  if (identity.uid === 0) {
-    throw new CommandUserError(`command-user ${user} is root (uid 0); name an unprivileged user that exists only to run commands.`);
-  }
-  if (identity.uid === process.getuid?.()) {
-    throw new CommandUserError(
-      `command-user ${user} is the action's own user; commands would see everything the action sees. Name a separate unprivileged user.`
-    );
-  }
-  const isRoot = deps.isRoot ?? process.getuid?.() === 0;
-  return isRoot ? rootLauncher(identity) : sudoLauncher(identity, deps.sudo ?? "sudo", path7);
-}
-async function lookUpUser(user, path7 = process.env.PATH ?? "/usr/bin:/bin") {
-  let line;
-  try {
-    line = (await run("getent", ["passwd", user], path7)).stdout.split("\n")[0];
-  } catch (error) {
-    const failure = error;
-    if (failure.code === "ENOENT") {
-      const passwd = await readFile("/etc/passwd", "utf8").catch(() => "");
-      line = passwd.split("\n").find((entry) => entry.split(":")[0] === user);
-    } else if (failure.code !== 2) {
-      throw new CommandUserError(`Cannot look up command-user ${user}: ${failure.detail}`);
-    }
-  }
-  const fields = line?.split(":") ?? [];
-  const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3], home: fields[5] });
-  if (line === void 0 || line === "" || !parsed.success || parsed.data.user !== user) {
-    throw new CommandUserError(`command-user ${user} does not exist on this runner; create it (e.g. useradd ${user}) before plangate runs.`);
-  }
-  return parsed.data;
-}
-function ownIdentityEnv(identity) {
-  return { HOME: identity.home, USER: identity.user, LOGNAME: identity.user };
-}
-function rootLauncher(identity) {
-  return {
-    user: identity.user,
-    plan: (argv, env) => ({
-      file: argv[0] ?? "",
-      args: argv.slice(1),
-      env: { ...env, ...ownIdentityEnv(identity) },
-      uid: identity.uid,
-      gid: identity.gid,
-      execByEnv: false
-    }),
-    sweep: () => settle(KILL_ALL_OF_USER[0], KILL_ALL_OF_USER.slice(1), { uid: identity.uid, gid: identity.gid })
-  };
-}
-async function sudoLauncher(identity, sudo, path7) {
-  const { user, uid } = identity;
-  let answer2;
-  try {
-    answer2 = (await run(sudo, ["-n", "-u", user, "--", "id", "-u"], path7)).stdout.trim();
-  } catch (error) {
-    const failure = error;
-    const why = failure.code === "ENOENT" ? `${sudo} is not installed` : failure.detail;
-    throw new CommandUserError(
-      `Cannot run commands as command-user ${user}: sudo -n -u ${user} failed (${why}). The action's user needs passwordless sudo to ${user}, or the action must run as root.`
-    );
-  }
-  if (answer2 !== String(uid)) {
-    throw new CommandUserError(`Cannot run commands as command-user ${user}: sudo ran the check as uid ${JSON.stringify(answer2)}, not ${uid}.`);
-  }
-  return {
-    user,
-    plan: (argv, env) => {
-      const full = { ...env, ...ownIdentityEnv(identity) };
-      return { file: sudo, args: sudoArgs(user, full, argv), env: { PATH: full.PATH ?? path7 }, execByEnv: true };
-    },
-    sweep: () => settle(sudo, ["-n", "-u", user, "--", ...KILL_ALL_OF_USER], { env: { PATH: path7 } })
-  };
-}
-function sudoArgs(user, env, argv) {
-  if ((argv[0] ?? "").includes("=")) throw new CommandUserError(`Cannot run ${JSON.stringify(argv[0])} as another user: program names may not contain "=".`);
-  const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0).map(([name, value]) => `${name}=${value}`);
-  return ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv];
-}
-function run(file, args, path7) {
-  return new Promise((resolve, reject) => {
-    execFile3(file, args, { cwd: "/", env: { PATH: path7 }, encoding: "utf8", timeout: 3e4 }, (error, stdout, stderr) => {
-      if (error === null) {
-        resolve({ stdout });
-        return;
-      }
-      const code = error.code ?? null;
-      reject({ code, detail: stderr.trim() || error.message });
-    });
-  });
-}
-function settle(file, args, options) {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd: "/", env: options.env ?? { PATH: "/usr/bin:/bin" }, stdio: "ignore", uid: options.uid, gid: options.gid });
-    child.on("error", () => resolve());
-    child.on("close", () => resolve());
-  });
-}
-
-// src/tools/run-command.ts
+import { spawn } from "node:child_process";
 var HEAD_CHARS = 6e3;
 var TAIL_CHARS = 8e3;
 var runCommandSchema = external_exports.object({
   command: external_exports.string().min(1).describe('One command line, e.g. "npm test". No shell: no pipes, redirection, variables or chaining.')
 }).strict();
-function createRunCommandTool(workspace, options) {
-  let launcher;
-  const launch = async () => {
-    const user = options.commandUser;
-    launcher ??= user ? prepareCommandUser(user, { path: options.env.PATH, ...options.userSwitch }) : Promise.resolve(ownUserLauncher);
-    try {
-      return await launcher;
-    } catch (error) {
-      if (!(error instanceof CommandUserError)) throw error;
-      throw new ToolError(`${error.message} Nothing was run; report this in your result, since no command can run until a maintainer fixes it.`);
-    }
-  };
+function createRunCommandTool(options) {
+  const { sandbox } = options;
   return defineTool({
     name: "run_command",
     // No per-repository values here: tool schemas are part of the cached prompt prefix. The allowed
@@ -35830,10 +36220,13 @@ function createRunCommandTool(workspace, options) {
     schema: runCommandSchema,
     async run(args) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
-      const as = await launch();
-      const result = await execute(as, planFor(as, argv, options.env), workspace, options.timeoutMs);
+      const plan = await planFor(sandbox, argv, options.env);
+      const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
       if (result.missingProgram) throw notFound(argv[0] ?? "");
-      const body = result.output === "" ? "(no output)" : result.output;
+      const checked = await options.afterCommand?.();
+      const body = (result.output === "" ? "(no output)" : result.output) + (checked ? `
+
+${checked}` : "");
       if (result.timedOut) {
         throw new ToolError(
           `$ ${args.command}
@@ -35848,32 +36241,32 @@ ${body}`;
     }
   });
 }
-function planFor(as, argv, env) {
+async function planFor(sandbox, argv, env) {
   try {
-    return as.plan(argv, env);
+    await sandbox.ready();
+    return sandbox.plan(argv, env);
   } catch (error) {
-    if (error instanceof CommandUserError) throw new ToolError(error.message);
-    throw error;
+    if (!(error instanceof SandboxError)) throw error;
+    const tail = /Nothing was run/.test(error.message) ? "" : " Nothing was run.";
+    throw new ToolError(`${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`);
   }
 }
 function notFound(file) {
   return new ToolError(`Command not found: ${file}. Check the name; only programs installed on the runner can run.`);
 }
-function execute(as, plan, cwd, timeoutMs) {
+function execute(sandbox, plan, timeoutMs) {
   const file = plan.file;
   return new Promise((resolve, reject) => {
     const output = new HeadTail(HEAD_CHARS, TAIL_CHARS);
     let timedOut = false;
     let exit;
     const sweeps = [];
-    const child = spawn2(file, plan.args, {
-      cwd,
+    const child = spawn(file, plan.args, {
+      cwd: sandbox.workTree,
       env: plan.env,
       shell: false,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      ...plan.uid === void 0 ? {} : { uid: plan.uid },
-      ...plan.gid === void 0 ? {} : { gid: plan.gid }
+      stdio: ["ignore", "pipe", "pipe"]
     });
     const killGroup = () => {
       if (child.pid !== void 0) {
@@ -35882,7 +36275,7 @@ function execute(as, plan, cwd, timeoutMs) {
         } catch {
         }
       }
-      sweeps.push(as.sweep());
+      sweeps.push(sandbox.sweep());
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -35895,8 +36288,8 @@ function execute(as, plan, cwd, timeoutMs) {
     child.on("error", (error) => {
       clearTimeout(timer);
       if (error.code === "ENOENT") reject(notFound(file));
-      else if (error.code === "EACCES" && as.user !== void 0) {
-        reject(new ToolError(`Cannot start ${file} as ${as.user}: permission denied. The workspace and the program must be accessible to ${as.user}.`));
+      else if (error.code === "EACCES" && sandbox.account !== void 0) {
+        reject(new ToolError(`Cannot start ${file} as ${sandbox.account}: permission denied. The program must be accessible to ${sandbox.account}.`));
       } else reject(error);
     });
     child.on("exit", (code, signal) => {
@@ -35907,8 +36300,8 @@ function execute(as, plan, cwd, timeoutMs) {
       clearTimeout(timer);
       const final = exit ?? { code, signal };
       const text2 = output.text();
-      const missingProgram = plan.execByEnv && final.code === 127 && /^env: .*No such file or directory/.test(text2);
-      void Promise.all(sweeps).then(() => resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text2, missingProgram }));
+      const missing = missingProgram(plan, final.code, text2);
+      void Promise.all(sweeps).then(() => resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text2, missingProgram: missing }));
     });
   });
 }
@@ -36049,21 +36442,21 @@ function stagedFieldsSchema(role) {
     when: (payload) => payload.issues.length === 0
   });
 }
-function createUpdateContextTool(role, stage2) {
+function createUpdateContextTool(role, stage3) {
   const listed2 = stageableBy[role].join(", ");
   return defineTool({
     name: "update_context",
     description: `Stage context fields for the ${role} (${listed2}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
     schema: stagedFieldsSchema(role),
     async run(fields) {
-      return stage2(fields);
+      return stage3(fields);
     }
   });
 }
 
 // src/tools/write-tools.ts
 import fs3 from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 var DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
 var writeFileSchema = external_exports.object({
   path: external_exports.string().min(1).describe("File to create or overwrite, relative to the repository root."),
@@ -36096,7 +36489,7 @@ function createWriteTools(workspace, options) {
       if (existed && !fs3.statSync(abs).isFile()) {
         throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
       }
-      await fs3.promises.mkdir(path6.dirname(abs), { recursive: true });
+      await fs3.promises.mkdir(path7.dirname(abs), { recursive: true });
       await fs3.promises.writeFile(abs, args.content, "utf8");
       const bytes = Buffer.byteLength(args.content, "utf8");
       return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes} bytes).`;
@@ -36139,7 +36532,7 @@ function createWriteTools(workspace, options) {
 function writableTarget(workspace, relPath, protectedPaths) {
   const abs = resolveInWorkspace(workspace, relPath);
   const shown = workspaceRelative(workspace, abs);
-  const given = workspaceRelative(workspace, path6.resolve(workspace, relPath));
+  const given = workspaceRelative(workspace, path7.resolve(workspace, relPath));
   for (const candidate of /* @__PURE__ */ new Set([given, shown])) {
     const pattern = matchProtected(candidate, protectedPaths);
     if (pattern !== void 0) {
@@ -36536,27 +36929,29 @@ function stager(run2, role) {
   };
 }
 function createTeam(options) {
-  const { run: run2, workspace } = options;
+  const { run: run2, sandbox } = options;
+  const workspace = sandbox.workTree;
   const capabilities = options.capabilities ?? noCapabilities;
   const scrub = (text2) => redact(text2, options.secrets ?? []);
   const toolboxOptions = { redact: scrub };
   const plannerTools = createToolbox([
-    ...createReadTools(workspace),
+    ...createReadTools(workspace, options.reader),
     ...createCapabilityTools("planner", capabilities),
     createUpdateContextTool("planner", stager(run2, "planner"))
   ], toolboxOptions);
-  const executorTools = createToolbox([
-    ...createReadTools(workspace),
+  const executorTools = withNotices(options.notices, createToolbox([
+    ...createReadTools(workspace, options.reader),
     ...createWriteTools(workspace, { protectedPaths: options.protectedPaths, maxWriteBytes: options.maxWriteBytes }),
-    createRunCommandTool(workspace, {
+    createRunCommandTool({
       allowedCommands: options.allowedCommands,
       timeoutMs: options.commandTimeoutMs,
       env: commandEnvironment(process.env, options.commandEnv),
-      commandUser: options.commandUser
+      sandbox,
+      ...options.afterCommand ? { afterCommand: options.afterCommand } : {}
     }),
     ...createCapabilityTools("executor", capabilities),
     createUpdateContextTool("executor", stager(run2, "executor"))
-  ], toolboxOptions);
+  ], toolboxOptions));
   const facts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   const rules = workspaceRulesText({
     allowedCommands: options.allowedCommands,
@@ -36607,6 +37002,19 @@ ${executorMessage(run2.snapshot, facts, true)}` : executorMessage(run2.snapshot,
     }
   };
 }
+function withNotices(notices, toolbox) {
+  if (!notices) return toolbox;
+  return {
+    specs: toolbox.specs,
+    async call(name, rawArguments) {
+      const outcome = await toolbox.call(name, rawArguments);
+      const said = notices.take();
+      return said === void 0 ? outcome : { ...outcome, output: `${outcome.output}
+
+${said}` };
+    }
+  };
+}
 
 // src/agents/team-run.ts
 var defaultCommandTimeoutMs = 10 * 60 * 1e3;
@@ -36617,13 +37025,15 @@ function startTeam(options) {
     run: run2,
     planner: options.planner,
     executor: options.executor,
-    workspace: options.workspace,
+    sandbox: options.sandbox,
+    ...options.reader ? { reader: options.reader } : {},
+    ...options.notices ? { notices: options.notices } : {},
+    ...options.afterCommand ? { afterCommand: options.afterCommand } : {},
     allowedCommands: options.allowedCommands,
     protectedPaths: options.protectedPaths,
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     stallLimit: options.stallLimit,
     secrets: options.secrets,
-    commandUser: options.commandUser,
     commandEnv: options.commandEnv,
     maxWriteBytes: options.maxWriteBytes,
     instructions: options.instructions,
@@ -36656,13 +37066,23 @@ export {
   GitError,
   createGit,
   botIdentity,
+  createSandbox,
   withOverrides,
   runPolicySchema,
+  SettingsError,
   httpUrlSchema,
   defaultPlanMaxAgeDays,
   readRepoConfig,
   resolveMcpServers,
-  readSettings,
+  readInputs,
+  withRepoConfig,
+  stageChecked,
+  mergeKeptOut,
+  fetchBranch,
+  checkoutCommit,
+  startBranch,
+  commitAll,
+  pushWithLease,
   usageLedgerSchema,
   emptyUsage,
   totalCost,
@@ -36701,10 +37121,5 @@ export {
   reduce,
   startTeam,
   ledgerTotals,
-  fetchBranch,
-  checkoutCommit,
-  startBranch,
-  commitAll,
-  pushWithLease,
   mcpSecretValues
 };

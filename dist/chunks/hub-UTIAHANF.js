@@ -1,7 +1,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-CSUUCHTN.js";
+} from "./chunk-BOQOVBTS.js";
 import {
   noCapabilities
 } from "./chunk-Z4YXFW5A.js";

@@ -13053,34 +13053,44 @@ var stderrTailChars = 600;
 async function connectServer(spec, options) {
   if (spec.transport === "stdio" && spec.refusal !== void 0) throw new Error(spec.refusal);
   const stderr = new Tail(stderrTailChars);
-  const transport = createTransport(spec, options.workspace, stderr);
+  const { sandbox } = options;
+  if (spec.transport === "stdio") await sandbox.ready();
+  const transport = createTransport(spec, sandbox, stderr);
   const client = new Client({ name: "plangate", version: "1" }, { capabilities: {} });
   let tools;
   const deadline = Date.now() + options.startTimeoutMs;
   const remaining = () => Math.max(1, deadline - Date.now());
+  let release = () => void 0;
   try {
     await client.connect(transport, { timeout: remaining() });
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    if (pid !== null) release = sandbox.keep(pid);
     tools = await listTools(client, remaining);
   } catch (error) {
+    release();
     await client.close().catch(() => void 0);
     throw new Error(startFailure(spec, error, stderr.text()), { cause: error });
   }
+  const call = (tool, args) => client.callTool({ name: tool, arguments: args }, void 0, { timeout: options.callTimeoutMs });
   return {
     name: spec.name,
     tools,
-    call: (tool, args) => client.callTool({ name: tool, arguments: args }, void 0, { timeout: options.callTimeoutMs }),
-    close: () => client.close()
+    call: (tool, args, lend) => spec.transport === "stdio" && lend ? sandbox.lend(() => call(tool, args)) : call(tool, args),
+    close: async () => {
+      await client.close();
+      release();
+    }
   };
 }
-function createTransport(spec, workspace, stderr) {
+function createTransport(spec, sandbox, stderr) {
   if (spec.transport === "http") return new StreamableHTTPClientTransport(new URL(spec.url));
+  const base = sandbox.account === void 0 ? {} : { PATH: process.env.PATH ?? "/usr/bin:/bin", ...process.env.TERM ? { TERM: process.env.TERM } : {} };
+  const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
   const transport = new StdioClientTransport({
-    command: spec.command,
-    args: spec.args,
-    // Explicit, so the server gets the named variables and not the action's environment (tokens,
-    // INPUT_* values, API keys). The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER.
-    env: spec.env,
-    cwd: workspace,
+    command: plan.file,
+    args: plan.args,
+    env: plan.env,
+    cwd: sandbox.workTree,
     // Piped, not inherited: the server's chatter stays out of the job log, and its last words explain a failed start.
     stderr: "pipe"
   });
@@ -13140,7 +13150,7 @@ var maxReasonChars = 400;
 function createCapabilityHub(specs, options) {
   const connect = options.connect ?? connectServer;
   const connectOptions = {
-    workspace: options.workspace,
+    sandbox: options.sandbox,
     startTimeoutMs: options.startTimeoutMs ?? defaultStartTimeoutMs,
     callTimeoutMs: options.callTimeoutMs ?? defaultCallTimeoutMs
   };

