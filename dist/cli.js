@@ -2,14 +2,13 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-BOQOVBTS.js";
+} from "./chunks/chunk-RHJIG47A.js";
 import {
   commitAll,
   commitTrailers,
   createBudget,
   createChatClient,
   createGit,
-  createSandbox,
   defaultPolicy,
   emptyUsage,
   executorOnlyMachine,
@@ -32,11 +31,12 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-FCG4BK6R.js";
+} from "./chunks/chunk-6UTDHG3X.js";
 import {
+  createSandbox,
   external_exports,
   redact
-} from "./chunks/chunk-Z4YXFW5A.js";
+} from "./chunks/chunk-IDUEUJGQ.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts

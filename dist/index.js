@@ -22,6 +22,6 @@ function reportIgnored(reason, env = process.env, write = (text) => void process
 // src/index.ts
 var triage = triageEvent();
 if (triage.kind !== "ignore" || !reportIgnored(triage.reason)) {
-  const { run } = await import("./chunks/main-CUK6LWYL.js");
+  const { run } = await import("./chunks/main-7SMVOPCR.js");
   await run();
 }

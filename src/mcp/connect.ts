@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSpec } from './server-spec.js';
-import type { Sandbox } from '../tools/sandbox.js';
+import { saysProgramMissing, type Sandbox } from '../tools/sandbox.js';
 
 /**
  * One MCP server, connected: its tools as listed once at start, and a way to call them. The list is
@@ -132,7 +132,8 @@ async function listTools(client: Client, timeout: () => number): Promise<Capabil
 function startFailure(spec: McpServerSpec, error: unknown, stderr: string): string {
   const code = (error as { code?: unknown } | null)?.code;
   let why: string;
-  if (spec.transport === 'stdio' && code === 'ENOENT') why = `the command ${JSON.stringify(spec.command)} was not found`;
+  // Started as the sandbox account, a missing program is reported by the wrapper (env, setpriv) instead.
+  if (spec.transport === 'stdio' && (code === 'ENOENT' || saysProgramMissing(stderr))) return `the command ${JSON.stringify(spec.command)} was not found`;
   else if (spec.transport === 'stdio' && code === 'EACCES') why = `the command ${JSON.stringify(spec.command)} is not executable`;
   else why = error instanceof Error ? error.message : String(error);
   const said = stderr.replace(/\s+/g, ' ').trim();

@@ -371,7 +371,12 @@ export function sudoPlan(
 
 /** Whether a wrapped start failed because the program does not exist (env's and setpriv's own words). */
 export function missingProgram(plan: SpawnPlan, exitCode: number | null, output: string): boolean {
-  return plan.wrapped && exitCode === 127 && /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output);
+  return plan.wrapped && exitCode === 127 && saysProgramMissing(output);
+}
+
+/** env's and setpriv's words for a program they cannot find; nothing else prints them. */
+export function saysProgramMissing(output: string): boolean {
+  return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output);
 }
 
 /** uid and gid of an account: `getent passwd` (which sees NSS accounts), else /etc/passwd; undefined when none. */

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest } from '../fakes/scripted-model.js';
@@ -96,9 +94,12 @@ describe('MCP servers', () => {
     const names = /env-names=(.*)/.exec(lookup ?? '')?.[1]?.split(',') ?? [];
     expect(names).toContain('PLANGATE_MCP_PROBE');
     expect(names.filter((n) => n.startsWith('INPUT_') || n.startsWith('GITHUB_') || n.startsWith('ACTIONS_'))).toEqual([]);
-    expect(lookup).toContain(`cwd=${world.workspace}`);
+    // It runs in plangate's work tree (a copy of the checkout), as the sandbox account, not as the action.
+    expect(lookup).toMatch(/^cwd=.*\/plangate-[^/]+\/work$/m);
+    const uid = Number(/^uid=(\d+)$/m.exec(lookup ?? '')?.[1]);
+    expect(uid).toBeGreaterThan(0);
+    expect(uid).not.toBe(process.getuid?.());
     expect(refusal).toContain('notes/record is not read-only; only the executor may call it');
-    expect(existsSync(path.join(world.workspace, 'mcp-records.txt'))).toBe(false);
 
     // The plan comment names the server that did not start; the run went on and posted the plan.
     const planComment = world.gh.comments(issue).find((c) => c.user?.login === bot && c.body?.includes('<!-- plangate:record v1 '));
@@ -114,6 +115,7 @@ describe('MCP servers', () => {
     // The executor's call ran in the workspace: its file is committed on the work branch.
     expect(toolResults(world.model.requests, 'executor')[0]).toBe('recorded: release 1.0');
     const branch = `refs/heads/${approved.outputs.branch ?? ''}`;
+    // Only the executor's note: the planner's refused call wrote nothing.
     expect(git(world.origin, 'show', `${branch}:mcp-records.txt`)).toBe('release 1.0');
     expect(world.gh.pulls()).toHaveLength(1);
     expect(world.model.remaining()).toEqual({ planner: 0, executor: 0 });

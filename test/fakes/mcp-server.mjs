@@ -1,6 +1,6 @@
 // A stdio MCP server for plangate's tests, built with the official SDK and run with `node`.
 // `lookup` is marked read-only and reports what the process can see (one probe variable, the names of
-// all its environment variables, whether GITHUB_TOKEN reached it, its working directory), so a test
+// all its environment variables, whether GITHUB_TOKEN reached it, its working directory and uid), so a test
 // can prove what plangate passes to a server. `record` is a writing tool (no readOnlyHint): it appends
 // to mcp-records.txt in its working directory. `repeat` makes long output; `fail` answers with an error.
 // With --exit-at-start it writes to stderr and exits before speaking MCP, as a broken server does.
@@ -32,6 +32,7 @@ server.registerTool(
         `github-token-visible=${process.env.GITHUB_TOKEN === undefined ? 'no' : 'yes'}`,
         `env-names=${Object.keys(process.env).sort().join(',')}`,
         `cwd=${process.cwd()}`,
+        `uid=${process.getuid()}`,
       ].join('\n'),
     ),
 );

@@ -55,12 +55,22 @@ describe('gitAuthEnv', () => {
 });
 
 describe('gitEnvironment', () => {
-  it('turns hooks and fsmonitor off and cuts a connection that went silent', () => {
+  it('turns hooks, fsmonitor and submodule recursion off and cuts a connection that went silent', () => {
     const env = gitEnvironment({ PATH: '/usr/bin', INPUT_GITHUB_TOKEN: 'x' }, HARDENING);
     const entries = Object.fromEntries(
       Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]),
     );
-    expect(entries).toEqual({ 'core.hooksPath': '/dev/null', 'core.fsmonitor': 'false', 'http.lowSpeedLimit': '1', 'http.lowSpeedTime': '300' });
+    expect(entries).toEqual({
+      'core.hooksPath': '/dev/null',
+      'core.fsmonitor': 'false',
+      'submodule.recurse': 'false',
+      'diff.ignoreSubmodules': 'all',
+      'status.submoduleSummary': 'false',
+      'fetch.recurseSubmodules': 'false',
+      'protocol.ext.allow': 'never',
+      'http.lowSpeedLimit': '1',
+      'http.lowSpeedTime': '300',
+    });
     expect(env.INPUT_GITHUB_TOKEN).toBeUndefined();
     expect(env.GIT_TERMINAL_PROMPT).toBe('0');
   });

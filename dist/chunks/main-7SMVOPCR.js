@@ -17,7 +17,6 @@ import {
   createBudget,
   createChatClient,
   createGit,
-  createSandbox,
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
@@ -64,7 +63,7 @@ import {
   usageLedgerSchema,
   withRepoConfig,
   withTrailers
-} from "./chunk-FCG4BK6R.js";
+} from "./chunk-6UTDHG3X.js";
 import {
   Octokit,
   RequestError,
@@ -72,6 +71,7 @@ import {
   restEndpointMethods
 } from "./chunk-FVYDKIII.js";
 import {
+  createSandbox,
   error,
   external_exports,
   info,
@@ -81,7 +81,7 @@ import {
   setOutput,
   summary,
   warning
-} from "./chunk-Z4YXFW5A.js";
+} from "./chunk-IDUEUJGQ.js";
 import {
   __commonJS,
   __toESM
@@ -4864,7 +4864,7 @@ function createContext(settings, secrets, parts) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-UTIAHANF.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-EJTG6V3L.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint) {

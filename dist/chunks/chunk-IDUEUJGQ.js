@@ -530,11 +530,12 @@ function redact(text, secrets) {
   return out;
 }
 
-// src/mcp/capability-hub.ts
-var noCapabilities = {
-  start: () => Promise.resolve({ configured: 0, connected: [], failures: [] }),
-  close: () => Promise.resolve()
-};
+// src/tools/sandbox.ts
+import { execFile } from "node:child_process";
+import { existsSync as existsSync2 } from "node:fs";
+import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readdir as readdir2, readFile, rm as rm2 } from "node:fs/promises";
+import os5 from "node:os";
+import path from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -1353,10 +1354,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path) {
-  if (!path)
+function getElementAtPath(obj, path2) {
+  if (!path2)
     return obj;
-  return path.reduce((acc, key) => acc?.[key], obj);
+  return path2.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1696,11 +1697,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path, issues) {
+function prefixIssues(path2, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path);
+    iss.path.unshift(path2);
     return iss;
   });
 }
@@ -2162,16 +2163,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path = []) => {
+  const processError = (error64, path2 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path2, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else {
-        const fullpath = [...path, ...issue3.path];
+        const fullpath = [...path2, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -2210,17 +2211,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path = []) => {
+  const processError = (error64, path2 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path2, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path2, ...issue3.path]);
       } else {
-        const fullpath = [...path, ...issue3.path];
+        const fullpath = [...path2, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -2259,8 +2260,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path) {
+  const path2 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path2) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19398,13 +19399,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path = ref.slice(1).split("/").filter(Boolean);
-  if (path.length === 0) {
+  const path2 = ref.slice(1).split("/").filter(Boolean);
+  if (path2.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path[0] === defsKey) {
-    const key = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+  if (path2[0] === defsKey) {
+    const key = path2[1] === void 0 ? void 0 : decodeJSONPointerSegment(path2[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20039,7 +20040,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -20065,21 +20066,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -20087,14 +20088,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -20102,12 +20103,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -20115,7 +20116,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -20123,8 +20124,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -20136,23 +20137,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -20183,7 +20184,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -20253,6 +20254,276 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/tools/sandbox.ts
+var defaultSandboxAccount = "plangate-sandbox";
+var SandboxError = class extends Error {
+  name = "SandboxError";
+};
+var accountNameSchema = external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/i, "must be a user name of at most 32 characters");
+var passwdEntrySchema = external_exports.object({
+  user: external_exports.string().min(1),
+  uid: external_exports.coerce.number().int().nonnegative(),
+  gid: external_exports.coerce.number().int().nonnegative()
+});
+var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
+var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
+async function probeAccountSwitch(deps = {}) {
+  if (deps.isRoot ?? process.getuid?.() === 0) return { kind: "root" };
+  const sudo = deps.sudo ?? "sudo";
+  try {
+    await run(sudo, ["-n", "true"], helperPath(deps));
+    return { kind: "sudo" };
+  } catch (error63) {
+    const failure2 = error63;
+    const why = failure2.code === "ENOENT" ? "sudo is not installed" : `sudo -n refused (${failure2.detail})`;
+    return { kind: "impossible", cause: `the action does not run as root and cannot use passwordless sudo: ${why}` };
+  }
+}
+function isolationImpossible(cause) {
+  return `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
+}
+function createSandbox(options) {
+  if (options.isolation === "none") return ownUserSandbox(options.workTree);
+  return accountSandbox(options);
+}
+function ownUserSandbox(workTree) {
+  return {
+    account: void 0,
+    workTree,
+    ready: () => Promise.resolve(),
+    refusal: () => Promise.resolve(void 0),
+    plan: (argv, env) => ({ file: argv[0] ?? "", args: argv.slice(1), env, wrapped: false }),
+    lend: (work) => work(),
+    sweep: () => Promise.resolve(),
+    keep: () => () => void 0,
+    close: () => Promise.resolve()
+  };
+}
+function accountSandbox(options) {
+  const deps = options.deps ?? {};
+  const sudo = deps.sudo ?? "sudo";
+  const pathList = helperPath(deps);
+  const name = options.account || defaultSandboxAccount;
+  const kept = /* @__PURE__ */ new Set();
+  let preparing;
+  let prepared;
+  const asRoot = (file2, args, how) => how === "root" ? run(file2, args, pathList) : run(sudo, ["-n", file2, ...args], pathList);
+  const asAccount = (p, argv) => p.how === "root" ? run("setpriv", [...setprivArgs(p.identity), ...argv], pathList) : run(sudo, ["-n", "-u", p.identity.user, "--", ...argv], pathList);
+  async function prepare() {
+    const parsed = accountNameSchema.safeParse(name);
+    if (!parsed.success) throw new SandboxError(`command-user ${JSON.stringify(name)} is not a valid account name.`);
+    const allowed = await probeAccountSwitch(deps);
+    if (allowed.kind === "impossible") throw new SandboxError(isolationImpossible(allowed.cause));
+    const how = allowed.kind;
+    const identity = await lookUpAccount(name, pathList) ?? await createAccount(name, how);
+    if (identity.uid === 0) throw new SandboxError(`command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`);
+    if (identity.uid === process.getuid?.()) {
+      throw new SandboxError(`command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`);
+    }
+    const dir = await mkdtemp(path.join(deps.tmpDir ?? os5.tmpdir(), "plangate-sandbox-"));
+    await chmod2(dir, 457);
+    const home = path.join(dir, "home");
+    const tmp = path.join(dir, "tmp");
+    await mkdir2(home, { mode: 448 });
+    await mkdir2(tmp, { mode: 448 });
+    const owner = `${identity.uid}:${identity.gid}`;
+    try {
+      if (how === "root") await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
+      else await asRoot("chown", [owner, "--", home, tmp], how);
+      if (how === "sudo") {
+        const answer = (await run(sudo, ["-n", "-u", name, "--", "id", "-u"], pathList)).stdout.trim();
+        if (answer !== String(identity.uid)) throw new SandboxError(`sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`);
+      }
+    } catch (error63) {
+      await rm2(dir, { recursive: true, force: true }).catch(() => void 0);
+      if (error63 instanceof SandboxError) throw error63;
+      throw new SandboxError(`Cannot prepare command-user ${name}: ${error63.detail ?? String(error63)}.`);
+    }
+    return { identity, how, dir, home, tmp };
+  }
+  async function createAccount(account, how) {
+    const args = ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", account];
+    try {
+      await asRoot(how === "root" ? findUseradd() : "useradd", args, how);
+    } catch (error63) {
+      const failure2 = error63;
+      if (failure2.code !== 9) {
+        throw new SandboxError(`Cannot create the account ${account} that commands run as (useradd: ${failure2.detail}). Create it yourself and name it in command-user.`);
+      }
+    }
+    const identity = await lookUpAccount(account, pathList);
+    if (!identity) throw new SandboxError(`The account ${account} was created but cannot be looked up.`);
+    return identity;
+  }
+  async function ensure() {
+    preparing ??= prepare().then((p) => prepared = p);
+    return preparing;
+  }
+  async function sweep() {
+    const p = prepared;
+    if (!p) return;
+    try {
+      if (kept.size === 0) {
+        await asAccount(p, KILL_ALL);
+        return;
+      }
+      for (let pass = 0; pass < 10; pass += 1) {
+        const targets = await strayProcesses(p.identity.uid, kept);
+        if (targets.length === 0) return;
+        await asAccount(p, [...KILL_LISTED, ...targets.map(String)]);
+      }
+    } catch {
+    }
+  }
+  async function takeBack(p) {
+    const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+    if (p.how === "root") {
+      await run("chown", ["-R", "-h", owner, "--", options.workTree], pathList);
+    } else {
+      await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], "sudo");
+      await run("chmod", ["-R", "u+rwX", "--", options.workTree], pathList);
+    }
+  }
+  return {
+    account: name,
+    workTree: options.workTree,
+    async ready() {
+      await ensure();
+    },
+    async refusal() {
+      const allowed = await probeAccountSwitch(deps);
+      return allowed.kind === "impossible" ? allowed.cause : void 0;
+    },
+    plan(argv, env, secretNames = []) {
+      const p = prepared;
+      if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
+      const full = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
+      if (p.how === "root") {
+        return { file: "setpriv", args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
+      }
+      return { ...sudoPlan(p.identity.user, full, argv, secretNames, pathList), file: sudo };
+    },
+    async lend(work) {
+      const p = await ensure();
+      const owner = `${p.identity.uid}:${p.identity.gid}`;
+      try {
+        await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], p.how);
+      } catch (error63) {
+        throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${error63.detail ?? String(error63)}.`);
+      }
+      try {
+        return await work();
+      } finally {
+        await sweep();
+        await takeBack(p);
+      }
+    },
+    sweep,
+    keep(pid) {
+      kept.add(pid);
+      return () => kept.delete(pid);
+    },
+    async close() {
+      const p = prepared;
+      if (!p) return;
+      kept.clear();
+      await sweep();
+      await takeBack(p).catch(() => void 0);
+      try {
+        if (p.how === "root") await rm2(p.dir, { recursive: true, force: true });
+        else await asRoot("rm", ["-rf", "--", p.dir], "sudo");
+      } catch {
+      }
+    }
+  };
+}
+function setprivArgs(identity) {
+  return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
+}
+function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin") {
+  if ((argv[0] ?? "").includes("=")) throw new SandboxError(`Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`);
+  const secret = new Set(secretNames);
+  const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0 && !secret.has(entry[0])).map(([name, value]) => `${name}=${value}`);
+  const secrets = Object.fromEntries(secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]]));
+  if (Object.keys(secrets).length === 0) {
+    return { args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv], env: { PATH: pathList }, wrapped: true };
+  }
+  return {
+    args: ["-n", `--preserve-env=${Object.keys(secrets).join(",")}`, "-u", user, "--", "env", ...assignments, ...argv],
+    env: { PATH: pathList, ...secrets },
+    wrapped: true
+  };
+}
+function missingProgram(plan, exitCode, output2) {
+  return plan.wrapped && exitCode === 127 && saysProgramMissing(output2);
+}
+function saysProgramMissing(output2) {
+  return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output2);
+}
+async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin") {
+  let line;
+  try {
+    line = (await run("getent", ["passwd", user], pathList)).stdout.split("\n")[0];
+  } catch (error63) {
+    const failure2 = error63;
+    if (failure2.code === 2) return void 0;
+    if (failure2.code !== "ENOENT") throw new SandboxError(`Cannot look up the account ${user}: ${failure2.detail}`);
+    const passwd = await readFile("/etc/passwd", "utf8").catch(() => "");
+    line = passwd.split("\n").find((entry) => entry.split(":")[0] === user);
+  }
+  const fields = line?.split(":") ?? [];
+  const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
+  return parsed.success && parsed.data.user === user ? parsed.data : void 0;
+}
+async function strayProcesses(uid, keptRoots) {
+  const entries = (await readdir2("/proc")).filter((entry) => /^\d+$/.test(entry));
+  const children = /* @__PURE__ */ new Map();
+  const ofAccount = [];
+  await Promise.all(
+    entries.map(async (entry) => {
+      const status = await readFile(`/proc/${entry}/status`, "utf8").catch(() => "");
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
+      const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
+      const pid = Number(entry);
+      children.set(ppid, [...children.get(ppid) ?? [], pid]);
+      if (realUid === uid) ofAccount.push(pid);
+    })
+  );
+  const spared = /* @__PURE__ */ new Set();
+  const queue = [...keptRoots];
+  while (queue.length > 0) {
+    const pid = queue.pop();
+    if (spared.has(pid)) continue;
+    spared.add(pid);
+    queue.push(...children.get(pid) ?? []);
+  }
+  return ofAccount.filter((pid) => !spared.has(pid));
+}
+function helperPath(deps) {
+  return deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
+}
+function findUseradd() {
+  return ["/usr/sbin/useradd", "/sbin/useradd"].find((file2) => existsSync2(file2)) ?? "useradd";
+}
+function run(file2, args, pathList) {
+  return new Promise((resolve, reject) => {
+    execFile(file2, args, { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 }, (error63, stdout, stderr) => {
+      if (error63 === null) {
+        resolve({ stdout });
+        return;
+      }
+      const code = error63.code ?? null;
+      reject({ code, detail: stderr.trim() || error63.message });
+    });
+  });
+}
+
+// src/mcp/capability-hub.ts
+var noCapabilities = {
+  start: () => Promise.resolve({ configured: 0, connected: [], failures: [] }),
+  close: () => Promise.resolve()
+};
+
 export {
   summary,
   setSecret,
@@ -20291,5 +20562,9 @@ export {
   coerce_exports,
   external_exports,
   redact,
+  SandboxError,
+  createSandbox,
+  missingProgram,
+  saysProgramMissing,
   noCapabilities
 };

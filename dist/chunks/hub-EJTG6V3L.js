@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-BOQOVBTS.js";
+} from "./chunk-RHJIG47A.js";
 import {
   noCapabilities
-} from "./chunk-Z4YXFW5A.js";
+} from "./chunk-IDUEUJGQ.js";
 import "./chunk-XQWL7OYR.js";
 export {
   createCapabilityHub,

@@ -1,15 +1,17 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  SandboxError,
   external_exports,
   getInput,
   getMultilineInput,
   group,
   info,
+  missingProgram,
   noCapabilities,
   redact,
   setSecret,
   warning
-} from "./chunk-Z4YXFW5A.js";
+} from "./chunk-IDUEUJGQ.js";
 import {
   __commonJS,
   __export,
@@ -123,17 +125,17 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path8) {
-      const ctrl = callVisitor(key, node, visitor, path8);
+    function visit_(key, node, visitor, path7) {
+      const ctrl = callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path8, ctrl);
-        return visit_(key, ctrl, visitor, path8);
+        replaceNode(key, path7, ctrl);
+        return visit_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path8 = Object.freeze(path8.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path8);
+            const ci = visit_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -144,13 +146,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path8 = Object.freeze(path8.concat(node));
-          const ck = visit_("key", node.key, visitor, path8);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = visit_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path8);
+          const cv = visit_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -171,17 +173,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path8) {
-      const ctrl = await callVisitor(key, node, visitor, path8);
+    async function visitAsync_(key, node, visitor, path7) {
+      const ctrl = await callVisitor(key, node, visitor, path7);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path8, ctrl);
-        return visitAsync_(key, ctrl, visitor, path8);
+        replaceNode(key, path7, ctrl);
+        return visitAsync_(key, ctrl, visitor, path7);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path8 = Object.freeze(path8.concat(node));
+          path7 = Object.freeze(path7.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path8);
+            const ci = await visitAsync_(i, node.items[i], visitor, path7);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -192,13 +194,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path8 = Object.freeze(path8.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path8);
+          path7 = Object.freeze(path7.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path7);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path8);
+          const cv = await visitAsync_("value", node.value, visitor, path7);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -225,23 +227,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path8) {
+    function callVisitor(key, node, visitor, path7) {
       if (typeof visitor === "function")
-        return visitor(key, node, path8);
+        return visitor(key, node, path7);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path8);
+        return visitor.Map?.(key, node, path7);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path8);
+        return visitor.Seq?.(key, node, path7);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path8);
+        return visitor.Pair?.(key, node, path7);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path8);
+        return visitor.Scalar?.(key, node, path7);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path8);
+        return visitor.Alias?.(key, node, path7);
       return void 0;
     }
-    function replaceNode(key, path8, node) {
-      const parent = path8[path8.length - 1];
+    function replaceNode(key, path7, node) {
+      const parent = path7[path7.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -853,10 +855,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path8, value) {
+    function collectionFromPath(schema, path7, value) {
       let v = value;
-      for (let i = path8.length - 1; i >= 0; --i) {
-        const k = path8[i];
+      for (let i = path7.length - 1; i >= 0; --i) {
+        const k = path7[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -875,7 +877,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path8) => path8 == null || typeof path8 === "object" && !!path8[Symbol.iterator]().next().done;
+    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -905,11 +907,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path8, value) {
-        if (isEmptyPath(path8))
+      addIn(path7, value) {
+        if (isEmptyPath(path7))
           this.add(value);
         else {
-          const [key, ...rest] = path8;
+          const [key, ...rest] = path7;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -923,8 +925,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path8) {
-        const [key, ...rest] = path8;
+      deleteIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -938,8 +940,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path8, keepScalar) {
-        const [key, ...rest] = path8;
+      getIn(path7, keepScalar) {
+        const [key, ...rest] = path7;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -957,8 +959,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path8) {
-        const [key, ...rest] = path8;
+      hasIn(path7) {
+        const [key, ...rest] = path7;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -968,8 +970,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path8, value) {
-        const [key, ...rest] = path8;
+      setIn(path7, value) {
+        const [key, ...rest] = path7;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -3484,9 +3486,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path8, value) {
+      addIn(path7, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path8, value);
+          this.contents.addIn(path7, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3561,14 +3563,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path8) {
-        if (Collection.isEmptyPath(path8)) {
+      deleteIn(path7) {
+        if (Collection.isEmptyPath(path7)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path8) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3583,10 +3585,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path8, keepScalar) {
-        if (Collection.isEmptyPath(path8))
+      getIn(path7, keepScalar) {
+        if (Collection.isEmptyPath(path7))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path8, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3597,10 +3599,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path8) {
-        if (Collection.isEmptyPath(path8))
+      hasIn(path7) {
+        if (Collection.isEmptyPath(path7))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path8) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3617,13 +3619,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path8, value) {
-        if (Collection.isEmptyPath(path8)) {
+      setIn(path7, value) {
+        if (Collection.isEmptyPath(path7)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path8), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path8, value);
+          this.contents.setIn(path7, value);
         }
       }
       /**
@@ -5584,9 +5586,9 @@ var require_cst_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path8) => {
+    visit.itemAtPath = (cst, path7) => {
       let item = cst;
-      for (const [field, index] of path8) {
+      for (const [field, index] of path7) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -5595,23 +5597,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path8) => {
-      const parent = visit.itemAtPath(cst, path8.slice(0, -1));
-      const field = path8[path8.length - 1][0];
+    visit.parentCollection = (cst, path7) => {
+      const parent = visit.itemAtPath(cst, path7.slice(0, -1));
+      const field = path7[path7.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path8, item, visitor) {
-      let ctrl = visitor(item, path8);
+    function _visit(path7, item, visitor) {
+      let ctrl = visitor(item, path7);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path8.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5622,10 +5624,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path8);
+            ctrl = ctrl(item, path7);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path8) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
     }
     exports.visit = visit;
   }
@@ -7631,8 +7633,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.basename = (path8, { windows } = {}) => {
-      const segs = path8.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path7, { windows } = {}) => {
+      const segs = path7.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -9870,9 +9872,9 @@ var formatRequestDetails = (details) => {
     details.options = { ...details.options };
     delete details.options["headers"];
     if (details.options.path) {
-      const path8 = details.options.path;
-      const redacted = new URL(redactURL(new URL(path8, "https://redacted.invalid").href));
-      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path8.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
+      const path7 = details.options.path;
+      const redacted = new URL(redactURL(new URL(path7, "https://redacted.invalid").href));
+      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
     }
     if (details.options.query) {
       details.options.query = Object.fromEntries(Object.entries(details.options.query).map(([name, value]) => [
@@ -12628,8 +12630,8 @@ function getName(value, options) {
       return basename(url);
     }
   }
-  const path8 = "path" in value && value.path && String(value.path);
-  return path8 ? basename(path8) : void 0;
+  const path7 = "path" in value && value.path && String(value.path);
+  return path7 ? basename(path7) : void 0;
 }
 function basename(value) {
   return value.split(/[\\/]/).pop() || void 0;
@@ -13037,13 +13039,13 @@ function encodeURIPath(str) {
   return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
 var EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-var createPathTagFunction = (pathEncoder = encodeURIPath) => function path8(statics, ...params) {
+var createPathTagFunction = (pathEncoder = encodeURIPath) => function path7(statics, ...params) {
   if (statics.length === 1) {
     return statics[0];
   }
   let postPath = false;
   const invalidSegments = [];
-  let path9 = "";
+  let path8 = "";
   for (let index = 0; index < statics.length; index += 1) {
     if (index in statics) {
       const currentValue = statics[index];
@@ -13057,15 +13059,15 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path8(stat
       value.toString === Object.getPrototypeOf(Object.getPrototypeOf(value.hasOwnProperty ?? EMPTY) ?? EMPTY)?.toString)) {
         encoded = value + "";
         invalidSegments.push({
-          start: path9.length + currentValue.length,
+          start: path8.length + currentValue.length,
           length: encoded.length,
           error: `Value of type ${Object.prototype.toString.call(value).slice(8, -1)} is not a valid path parameter`
         });
       }
-      path9 += currentValue + (index === params.length ? "" : encoded);
+      path8 += currentValue + (index === params.length ? "" : encoded);
     }
   }
-  const pathOnly = path9.split(/[?#]/, 1)[0];
+  const pathOnly = path8.split(/[?#]/, 1)[0];
   const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
   let match;
   while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -13087,10 +13089,10 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path8(stat
     }
     throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path9}
+${path8}
 ${underline}`);
   }
-  return path9;
+  return path8;
 };
 var path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
@@ -21970,10 +21972,10 @@ var AgentFileUploadError = class extends OpenAIError {
     Object.defineProperty(this, "cause", { value: cause, configurable: true });
   }
 };
-function validateAgentFilePath(path8) {
-  const parts = path8.split("/");
+function validateAgentFilePath(path7) {
+  const parts = path7.split("/");
   const root = parts[2] ?? "";
-  if (!path8.startsWith("/workspace/") || path8.includes("\\") || path8.includes("\0") || parts.slice(1).some((part) => part === "" || part === "." || part === "..") || root === ".codex" || root === ".managed-agents" || root.startsWith(".managed-agents-") || path8 === "/workspace/outputs") {
+  if (!path7.startsWith("/workspace/") || path7.includes("\\") || path7.includes("\0") || parts.slice(1).some((part) => part === "" || part === "." || part === "..") || root === ".codex" || root === ".managed-agents" || root.startsWith(".managed-agents-") || path7 === "/workspace/outputs") {
     throw new OpenAIError("Agent files require a non-reserved absolute file path inside /workspace");
   }
 }
@@ -21984,10 +21986,10 @@ function preflight(files, options) {
     throw new OpenAIError("Do not reuse an Idempotency-Key across multiple file uploads");
   }
   const paths = { children: /* @__PURE__ */ new Map() };
-  for (const [path8] of entries) {
-    validateAgentFilePath(path8);
+  for (const [path7] of entries) {
+    validateAgentFilePath(path7);
     let node = paths;
-    for (const part of path8.split("/")) {
+    for (const part of path7.split("/")) {
       if (node.file) {
         throw new OpenAIError("Agent file destinations conflict");
       }
@@ -22015,10 +22017,10 @@ async function prepareAgentFiles(client, files, options) {
   }
   const prepared = { files: [], uploadedFiles: [] };
   try {
-    for (const [path8, file] of entries) {
+    for (const [path7, file] of entries) {
       const uploaded = await client.files.create({ file, purpose: "user_data" }, requestOptions);
       prepared.uploadedFiles.push(uploaded);
-      prepared.files.push({ type: "file_id", file_id: uploaded.id, path: path8 });
+      prepared.files.push({ type: "file_id", file_id: uploaded.id, path: path7 });
     }
     return prepared;
   } catch (error) {
@@ -22401,10 +22403,10 @@ var AgentResultArtifacts = class {
     __classPrivateFieldSet(this, _AgentResultArtifacts_turnID, result.turn_id, "f");
   }
   /** Find one immutable artifact by its exact hosted path, across all pages. */
-  async retrieve(path8, options) {
+  async retrieve(path7, options) {
     let selected;
     for await (const artifact of agentItems((after) => __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").list(__classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f"), {}, { ...options, query: { ...options?.query, after, environment_id: void 0 } }))) {
-      if (artifact.session_id === __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") && artifact.turn_id === __classPrivateFieldGet(this, _AgentResultArtifacts_turnID, "f") && artifact.path === path8) {
+      if (artifact.session_id === __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") && artifact.turn_id === __classPrivateFieldGet(this, _AgentResultArtifacts_turnID, "f") && artifact.path === path7) {
         if (selected) {
           throw new OpenAIError("Multiple artifacts match this result and path");
         }
@@ -22417,14 +22419,14 @@ var AgentResultArtifacts = class {
     return selected;
   }
   /** Return the native binary response for this result's exact artifact path. */
-  async content(path8, options) {
-    const artifact = await this.retrieve(path8, options);
+  async content(path7, options) {
+    const artifact = await this.retrieve(path7, options);
     return __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").content(artifact.id, { session_id: __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") }, options);
   }
   /** Stream bytes to a caller-chosen destination; the hosted path never selects a local path. */
   async download(params, options) {
-    const { path: path8, to } = params;
-    const artifact = await this.retrieve(path8, options);
+    const { path: path7, to } = params;
+    const artifact = await this.retrieve(path7, options);
     const response = await __classPrivateFieldGet(this, _AgentResultArtifacts_resource, "f").content(artifact.id, { session_id: __classPrivateFieldGet(this, _AgentResultArtifacts_sessionID, "f") }, options);
     if (!response.body) {
       throw new OpenAIError("Artifact response has no content stream");
@@ -25682,10 +25684,10 @@ var AssistantStream = class _AssistantStream extends EventStream {
     }));
     return runner;
   }
-  async _createToolAssistantStream(run2, runId, params, options) {
+  async _createToolAssistantStream(run, runId, params, options) {
     this._listenForAbort(options?.signal);
     const body = { ...params, stream: true };
-    const stream = await run2.submitToolOutputs(runId, body, {
+    const stream = await run.submitToolOutputs(runId, body, {
       ...options,
       signal: this.controller.signal
     });
@@ -25770,10 +25772,10 @@ var AssistantStream = class _AssistantStream extends EventStream {
     }
     return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
   }
-  async _createAssistantStream(run2, threadId, params, options) {
+  async _createAssistantStream(run, threadId, params, options) {
     this._listenForAbort(options?.signal);
     const body = { ...params, stream: true };
-    const stream = await run2.create(threadId, body, { ...options, signal: this.controller.signal });
+    const stream = await run.create(threadId, body, { ...options, signal: this.controller.signal });
     this._connected();
     for await (const event of stream) {
       __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
@@ -25790,9 +25792,9 @@ var AssistantStream = class _AssistantStream extends EventStream {
   static accumulateDelta(acc, delta) {
     return accumulateAssistantStreamDelta(acc, delta);
   }
-  _addRun(run2) {
-    __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "run", run2);
-    return run2;
+  _addRun(run) {
+    __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "run", run);
+    return run;
   }
   async _threadAssistantStream(params, thread, options) {
     return await this._createThreadAssistantStream(thread, params, options);
@@ -26517,8 +26519,8 @@ var Threads2 = class extends APIResource {
    * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
    */
   async createAndRunPoll(body, options) {
-    const run2 = await this.createAndRun(body, options);
-    return await this.runs.poll(run2.id, { thread_id: run2.thread_id }, options);
+    const run = await this.createAndRun(body, options);
+    return await this.runs.poll(run.id, { thread_id: run.thread_id }, options);
   }
   /**
    * Create a thread and stream the run back
@@ -27903,10 +27905,10 @@ var Images = class extends APIResource {
         if (value === null || typeof value !== "object" || Array.isArray(value))
           return value;
         return Object.fromEntries(Object.entries(value).map(([key, field]) => {
-          const selected = paths.filter((path8) => path8[0] === key);
-          if (field === null && selected.some((path8) => path8.length === 1))
+          const selected = paths.filter((path7) => path7[0] === key);
+          if (field === null && selected.some((path7) => path7.length === 1))
             return [key, void 0];
-          const children = selected.filter((path8) => path8.length > 1).map((path8) => path8.slice(1));
+          const children = selected.filter((path7) => path7.length > 1).map((path7) => path7.slice(1));
           return [key, children.length === 0 ? field : omitNulls(field, children)];
         }));
       };
@@ -32173,22 +32175,22 @@ var OpenAI = class {
     capture?.(cached);
     return true;
   }
-  buildURL(path8, query, defaultBaseURL) {
+  buildURL(path7, query, defaultBaseURL) {
     const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
     let url;
     let baseQuery = {};
     let baseParams;
-    if (isAbsoluteURL(path8)) {
-      url = new URL(path8);
+    if (isAbsoluteURL(path7)) {
+      url = new URL(path7);
     } else if (baseURL.includes("?")) {
       const base = new URL(baseURL);
       baseParams = new URLSearchParams(base.search);
       baseQuery = Object.fromEntries(baseParams);
       base.search = "";
       base.hash = "";
-      url = new URL(base.toString() + (base.pathname.endsWith("/") && path8.startsWith("/") ? path8.slice(1) : path8));
+      url = new URL(base.toString() + (base.pathname.endsWith("/") && path7.startsWith("/") ? path7.slice(1) : path7));
     } else {
-      url = new URL(baseURL + (baseURL.endsWith("/") && path8.startsWith("/") ? path8.slice(1) : path8));
+      url = new URL(baseURL + (baseURL.endsWith("/") && path7.startsWith("/") ? path7.slice(1) : path7));
     }
     const defaultQuery = this.defaultQuery();
     const pathQuery = Object.fromEntries(url.searchParams);
@@ -32240,24 +32242,24 @@ var OpenAI = class {
    */
   async prepareRequest(request, { url, options }) {
   }
-  get(path8, opts) {
-    return this.methodRequest("get", path8, opts);
+  get(path7, opts) {
+    return this.methodRequest("get", path7, opts);
   }
-  post(path8, opts) {
-    return this.methodRequest("post", path8, opts);
+  post(path7, opts) {
+    return this.methodRequest("post", path7, opts);
   }
-  patch(path8, opts) {
-    return this.methodRequest("patch", path8, opts);
+  patch(path7, opts) {
+    return this.methodRequest("patch", path7, opts);
   }
-  put(path8, opts) {
-    return this.methodRequest("put", path8, opts);
+  put(path7, opts) {
+    return this.methodRequest("put", path7, opts);
   }
-  delete(path8, opts) {
-    return this.methodRequest("delete", path8, opts);
+  delete(path7, opts) {
+    return this.methodRequest("delete", path7, opts);
   }
-  methodRequest(method, path8, opts) {
+  methodRequest(method, path7, opts) {
     return this.request(Promise.resolve(opts).then((opts2) => {
-      return { method, path: path8, ...opts2 };
+      return { method, path: path7, ...opts2 };
     }));
   }
   request(options, remainingRetries = null) {
@@ -32632,8 +32634,8 @@ var OpenAI = class {
       startTime
     };
   }
-  getAPIList(path8, Page2, opts) {
-    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path8, ...opts2 })) : { method: "get", path: path8, ...opts });
+  getAPIList(path7, Page2, opts) {
+    return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path7, ...opts2 })) : { method: "get", path: path7, ...opts });
   }
   requestAPIList(Page2, options) {
     const authentication = __classPrivateFieldGet(this, _OpenAI_x509Authentication, "f") ?? this._workloadIdentityAuth;
@@ -32788,8 +32790,8 @@ var OpenAI = class {
     }
     const x509ClientFetchOptions = x509Authentication ? snapshotX509RequestOptions(this.fetchOptions) : void 0;
     const x509RequestFetchOptions = x509Authentication ? snapshotX509RequestOptions(options.fetchOptions) : void 0;
-    const { method, path: path8, query, defaultBaseURL } = options;
-    const url = this.buildURL(path8, query, defaultBaseURL);
+    const { method, path: path7, query, defaultBaseURL } = options;
+    const url = this.buildURL(path7, query, defaultBaseURL);
     x509Authentication?.snapshotAPIURL(url);
     const explicitTimeout = "timeout" in options;
     if (explicitTimeout)
@@ -33627,276 +33629,10 @@ function botIdentity(botLogin) {
   return { name: botLogin, email };
 }
 
-// src/tools/sandbox.ts
-import { execFile as execFile2 } from "node:child_process";
-import { existsSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import os from "node:os";
-import path2 from "node:path";
-var defaultSandboxAccount = "plangate-sandbox";
-var SandboxError = class extends Error {
-  name = "SandboxError";
-};
-var accountNameSchema = external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/i, "must be a user name of at most 32 characters");
-var passwdEntrySchema = external_exports.object({
-  user: external_exports.string().min(1),
-  uid: external_exports.coerce.number().int().nonnegative(),
-  gid: external_exports.coerce.number().int().nonnegative()
-});
-var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
-var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
-async function probeAccountSwitch(deps = {}) {
-  if (deps.isRoot ?? process.getuid?.() === 0) return { kind: "root" };
-  const sudo = deps.sudo ?? "sudo";
-  try {
-    await run(sudo, ["-n", "true"], helperPath(deps));
-    return { kind: "sudo" };
-  } catch (error) {
-    const failure = error;
-    const why = failure.code === "ENOENT" ? "sudo is not installed" : `sudo -n refused (${failure.detail})`;
-    return { kind: "impossible", cause: `the action does not run as root and cannot use passwordless sudo: ${why}` };
-  }
-}
-function isolationImpossible(cause) {
-  return `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
-}
-function createSandbox(options) {
-  if (options.isolation === "none") return ownUserSandbox(options.workTree);
-  return accountSandbox(options);
-}
-function ownUserSandbox(workTree) {
-  return {
-    account: void 0,
-    workTree,
-    ready: () => Promise.resolve(),
-    refusal: () => Promise.resolve(void 0),
-    plan: (argv, env) => ({ file: argv[0] ?? "", args: argv.slice(1), env, wrapped: false }),
-    lend: (work2) => work2(),
-    sweep: () => Promise.resolve(),
-    keep: () => () => void 0,
-    close: () => Promise.resolve()
-  };
-}
-function accountSandbox(options) {
-  const deps = options.deps ?? {};
-  const sudo = deps.sudo ?? "sudo";
-  const pathList = helperPath(deps);
-  const name = options.account || defaultSandboxAccount;
-  const kept = /* @__PURE__ */ new Set();
-  let preparing;
-  let prepared;
-  const asRoot = (file, args, how) => how === "root" ? run(file, args, pathList) : run(sudo, ["-n", file, ...args], pathList);
-  const asAccount = (p, argv) => p.how === "root" ? run("setpriv", [...setprivArgs(p.identity), ...argv], pathList) : run(sudo, ["-n", "-u", p.identity.user, "--", ...argv], pathList);
-  async function prepare() {
-    const parsed = accountNameSchema.safeParse(name);
-    if (!parsed.success) throw new SandboxError(`command-user ${JSON.stringify(name)} is not a valid account name.`);
-    const allowed = await probeAccountSwitch(deps);
-    if (allowed.kind === "impossible") throw new SandboxError(isolationImpossible(allowed.cause));
-    const how = allowed.kind;
-    const identity = await lookUpAccount(name, pathList) ?? await createAccount(name, how);
-    if (identity.uid === 0) throw new SandboxError(`command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`);
-    if (identity.uid === process.getuid?.()) {
-      throw new SandboxError(`command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`);
-    }
-    const dir = await mkdtemp(path2.join(deps.tmpDir ?? os.tmpdir(), "plangate-sandbox-"));
-    await chmod(dir, 457);
-    const home = path2.join(dir, "home");
-    const tmp = path2.join(dir, "tmp");
-    await mkdir(home, { mode: 448 });
-    await mkdir(tmp, { mode: 448 });
-    const owner = `${identity.uid}:${identity.gid}`;
-    try {
-      if (how === "root") await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
-      else await asRoot("chown", [owner, "--", home, tmp], how);
-      if (how === "sudo") {
-        const answer2 = (await run(sudo, ["-n", "-u", name, "--", "id", "-u"], pathList)).stdout.trim();
-        if (answer2 !== String(identity.uid)) throw new SandboxError(`sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer2)}, not ${identity.uid}.`);
-      }
-    } catch (error) {
-      await rm(dir, { recursive: true, force: true }).catch(() => void 0);
-      if (error instanceof SandboxError) throw error;
-      throw new SandboxError(`Cannot prepare command-user ${name}: ${error.detail ?? String(error)}.`);
-    }
-    return { identity, how, dir, home, tmp };
-  }
-  async function createAccount(account, how) {
-    const args = ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", account];
-    try {
-      await asRoot(how === "root" ? findUseradd() : "useradd", args, how);
-    } catch (error) {
-      const failure = error;
-      if (failure.code !== 9) {
-        throw new SandboxError(`Cannot create the account ${account} that commands run as (useradd: ${failure.detail}). Create it yourself and name it in command-user.`);
-      }
-    }
-    const identity = await lookUpAccount(account, pathList);
-    if (!identity) throw new SandboxError(`The account ${account} was created but cannot be looked up.`);
-    return identity;
-  }
-  async function ensure() {
-    preparing ??= prepare().then((p) => prepared = p);
-    return preparing;
-  }
-  async function sweep() {
-    const p = prepared;
-    if (!p) return;
-    try {
-      if (kept.size === 0) {
-        await asAccount(p, KILL_ALL);
-        return;
-      }
-      for (let pass = 0; pass < 10; pass += 1) {
-        const targets = await strayProcesses(p.identity.uid, kept);
-        if (targets.length === 0) return;
-        await asAccount(p, [...KILL_LISTED, ...targets.map(String)]);
-      }
-    } catch {
-    }
-  }
-  async function takeBack(p) {
-    const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-    if (p.how === "root") {
-      await run("chown", ["-R", "-h", owner, "--", options.workTree], pathList);
-    } else {
-      await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], "sudo");
-      await run("chmod", ["-R", "u+rwX", "--", options.workTree], pathList);
-    }
-  }
-  return {
-    account: name,
-    workTree: options.workTree,
-    async ready() {
-      await ensure();
-    },
-    async refusal() {
-      const allowed = await probeAccountSwitch(deps);
-      return allowed.kind === "impossible" ? allowed.cause : void 0;
-    },
-    plan(argv, env, secretNames = []) {
-      const p = prepared;
-      if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
-      const full = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
-      if (p.how === "root") {
-        return { file: "setpriv", args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
-      }
-      return { ...sudoPlan(p.identity.user, full, argv, secretNames, pathList), file: sudo };
-    },
-    async lend(work2) {
-      const p = await ensure();
-      const owner = `${p.identity.uid}:${p.identity.gid}`;
-      try {
-        await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], p.how);
-      } catch (error) {
-        throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${error.detail ?? String(error)}.`);
-      }
-      try {
-        return await work2();
-      } finally {
-        await sweep();
-        await takeBack(p);
-      }
-    },
-    sweep,
-    keep(pid) {
-      kept.add(pid);
-      return () => kept.delete(pid);
-    },
-    async close() {
-      const p = prepared;
-      if (!p) return;
-      kept.clear();
-      await sweep();
-      await takeBack(p).catch(() => void 0);
-      try {
-        if (p.how === "root") await rm(p.dir, { recursive: true, force: true });
-        else await asRoot("rm", ["-rf", "--", p.dir], "sudo");
-      } catch {
-      }
-    }
-  };
-}
-function setprivArgs(identity) {
-  return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
-}
-function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin") {
-  if ((argv[0] ?? "").includes("=")) throw new SandboxError(`Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`);
-  const secret = new Set(secretNames);
-  const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0 && !secret.has(entry[0])).map(([name, value]) => `${name}=${value}`);
-  const secrets = Object.fromEntries(secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]]));
-  if (Object.keys(secrets).length === 0) {
-    return { args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv], env: { PATH: pathList }, wrapped: true };
-  }
-  return {
-    args: ["-n", `--preserve-env=${Object.keys(secrets).join(",")}`, "-u", user, "--", "env", ...assignments, ...argv],
-    env: { PATH: pathList, ...secrets },
-    wrapped: true
-  };
-}
-function missingProgram(plan, exitCode, output) {
-  return plan.wrapped && exitCode === 127 && /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output);
-}
-async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin") {
-  let line;
-  try {
-    line = (await run("getent", ["passwd", user], pathList)).stdout.split("\n")[0];
-  } catch (error) {
-    const failure = error;
-    if (failure.code === 2) return void 0;
-    if (failure.code !== "ENOENT") throw new SandboxError(`Cannot look up the account ${user}: ${failure.detail}`);
-    const passwd = await readFile("/etc/passwd", "utf8").catch(() => "");
-    line = passwd.split("\n").find((entry) => entry.split(":")[0] === user);
-  }
-  const fields = line?.split(":") ?? [];
-  const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
-  return parsed.success && parsed.data.user === user ? parsed.data : void 0;
-}
-async function strayProcesses(uid, keptRoots) {
-  const entries = (await readdir("/proc")).filter((entry) => /^\d+$/.test(entry));
-  const children = /* @__PURE__ */ new Map();
-  const ofAccount = [];
-  await Promise.all(
-    entries.map(async (entry) => {
-      const status = await readFile(`/proc/${entry}/status`, "utf8").catch(() => "");
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
-      const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
-      const pid = Number(entry);
-      children.set(ppid, [...children.get(ppid) ?? [], pid]);
-      if (realUid === uid) ofAccount.push(pid);
-    })
-  );
-  const spared = /* @__PURE__ */ new Set();
-  const queue = [...keptRoots];
-  while (queue.length > 0) {
-    const pid = queue.pop();
-    if (spared.has(pid)) continue;
-    spared.add(pid);
-    queue.push(...children.get(pid) ?? []);
-  }
-  return ofAccount.filter((pid) => !spared.has(pid));
-}
-function helperPath(deps) {
-  return deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
-}
-function findUseradd() {
-  return ["/usr/sbin/useradd", "/sbin/useradd"].find((file) => existsSync(file)) ?? "useradd";
-}
-function run(file, args, pathList) {
-  return new Promise((resolve, reject) => {
-    execFile2(file, args, { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error === null) {
-        resolve({ stdout });
-        return;
-      }
-      const code = error.code ?? null;
-      reject({ code, detail: stderr.trim() || error.message });
-    });
-  });
-}
-
 // src/settings.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { existsSync as existsSync2, readFileSync } from "node:fs";
-import path3 from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import path2 from "node:path";
 
 // src/permissions.ts
 var roles = ["none", "read", "triage", "write", "maintain", "admin"];
@@ -34079,11 +33815,11 @@ function parseRepoConfig(text2, file) {
   return parsed.data;
 }
 function readRepoConfig(workspace, file) {
-  const full = path3.resolve(workspace, file);
-  if (!full.startsWith(path3.resolve(workspace) + path3.sep)) {
+  const full = path2.resolve(workspace, file);
+  if (!full.startsWith(path2.resolve(workspace) + path2.sep)) {
     throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
   }
-  return parseRepoConfig(existsSync2(full) ? readFileSync(full, "utf8") : void 0, file);
+  return parseRepoConfig(existsSync(full) ? readFileSync(full, "utf8") : void 0, file);
 }
 function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step's env:") {
   const own = ownSecrets.filter((secret) => secret !== "");
@@ -35168,7 +34904,7 @@ async function stageChecked(git, protectedPaths) {
     await unstage(git, [...blocked.keys()], head);
   }
   await restoreProtected(git, [...decided.values()].filter((d) => d.restore), head);
-  return [...decided.values()].map(({ path: path8, change, reason }) => ({ path: path8, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return [...decided.values()].map(({ path: path7, change, reason }) => ({ path: path7, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 function mergeKeptOut(...lists) {
   const seen = /* @__PURE__ */ new Map();
@@ -35180,13 +34916,13 @@ function mergeKeptOut(...lists) {
   }
   return [...seen.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0);
 }
-function blockReason(path8, protectedPaths) {
-  if (hasDotGitComponent(path8)) return dotGitReason;
-  const pattern = matchProtected(path8, protectedPaths);
+function blockReason(path7, protectedPaths) {
+  if (hasDotGitComponent(path7)) return dotGitReason;
+  const pattern = matchProtected(path7, protectedPaths);
   return pattern === void 0 ? void 0 : `${protectedPrefix}${pattern}`;
 }
-function decision(path8, change, reason, inHead) {
-  return { path: path8, change, reason, inHead, restore: reason.startsWith(protectedPrefix) };
+function decision(path7, change, reason, inHead) {
+  return { path: path7, change, reason, inHead, restore: reason.startsWith(protectedPrefix) };
 }
 function remember(decided, entry) {
   if (!decided.has(entry.path)) decided.set(entry.path, entry);
@@ -35236,9 +34972,9 @@ async function changedPaths(git) {
         candidates.push({ path: fields.slice(10).join(" "), change: fields[4] === absentMode ? "added" : "modified", nested: false });
         break;
       case "?": {
-        const path8 = record.slice(2);
-        if (path8.endsWith("/")) candidates.push({ path: path8.replace(/\/+$/, ""), change: "added", nested: true });
-        else candidates.push({ path: path8, change: "added", nested: false });
+        const path7 = record.slice(2);
+        if (path7.endsWith("/")) candidates.push({ path: path7.replace(/\/+$/, ""), change: "added", nested: true });
+        else candidates.push({ path: path7, change: "added", nested: false });
         break;
       }
       default:
@@ -35247,13 +34983,13 @@ async function changedPaths(git) {
   }
   return candidates;
 }
-function tracked(path8, headMode, treeMode, headBlob) {
+function tracked(path7, headMode, treeMode, headBlob) {
   const nested = treeMode === gitlinkMode && headMode !== gitlinkMode;
-  if (headMode === absentMode) return { path: path8, change: "added", nested };
-  if (treeMode === absentMode) return { path: path8, change: "deleted", nested: false };
-  if (fileType(headMode) !== fileType(treeMode)) return { path: path8, change: "type", nested };
-  if (headMode !== treeMode && fileType(headMode) === "10") return { path: path8, change: "modified", nested: false, headBlob };
-  return { path: path8, change: "modified", nested: false };
+  if (headMode === absentMode) return { path: path7, change: "added", nested };
+  if (treeMode === absentMode) return { path: path7, change: "deleted", nested: false };
+  if (fileType(headMode) !== fileType(treeMode)) return { path: path7, change: "type", nested };
+  if (headMode !== treeMode && fileType(headMode) === "10") return { path: path7, change: "modified", nested: false, headBlob };
+  return { path: path7, change: "modified", nested: false };
 }
 function fileType(mode) {
   return mode.slice(0, 2);
@@ -35263,9 +34999,9 @@ async function tellModeChanges(git, candidates, decided) {
   for (const batch of batches(ambiguous.map((c) => c.path))) {
     const hashes = await git(["hash-object", "--no-filters", "--", ...batch]).catch(() => "");
     hashes.split("\n").forEach((hash, i) => {
-      const path8 = batch[i];
-      const candidate = ambiguous.find((c) => c.path === path8);
-      const entry = path8 === void 0 ? void 0 : decided.get(path8);
+      const path7 = batch[i];
+      const candidate = ambiguous.find((c) => c.path === path7);
+      const entry = path7 === void 0 ? void 0 : decided.get(path7);
       if (entry && candidate && hash !== "" && hash === candidate.headBlob) entry.change = "mode";
     });
   }
@@ -35283,12 +35019,12 @@ async function stage2(git, paths) {
       failure = error;
     }
     const before = refused.length;
-    for (const path8 of batch) {
+    for (const path7 of batch) {
       try {
-        await add([path8]);
+        await add([path7]);
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
-        refused.push({ path: path8, reason: `git refused to stage it (${firstLine(error.message)})` });
+        refused.push({ path: path7, reason: `git refused to stage it (${firstLine(error.message)})` });
       }
     }
     if (batch.length > 1 && refused.length - before === batch.length) throw failure;
@@ -35317,8 +35053,8 @@ async function stagedChanges(git, head) {
   const changes = [];
   for (let i = 0; i + 1 < tokens.length; i += 2) {
     const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
-    const path8 = tokens[i + 1] ?? "";
-    changes.push({ path: path8, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
+    const path7 = tokens[i + 1] ?? "";
+    changes.push({ path: path7, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
   }
   return changes;
 }
@@ -35344,14 +35080,14 @@ async function restoreProtected(git, protectedChanges, head) {
 function* batches(paths) {
   let batch = [];
   let chars = 0;
-  for (const path8 of paths) {
-    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path8.length > maxBatchChars)) {
+  for (const path7 of paths) {
+    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path7.length > maxBatchChars)) {
       yield batch;
       batch = [];
       chars = 0;
     }
-    batch.push(path8);
-    chars += path8.length + 1;
+    batch.push(path7);
+    chars += path7.length + 1;
   }
   if (batch.length > 0) yield batch;
 }
@@ -35456,17 +35192,17 @@ function createBudget(options) {
     }
   };
 }
-function enforceBudget(budget, run2) {
-  if (!budget || !isBudgeted(run2.snapshot.state)) return void 0;
+function enforceBudget(budget, run) {
+  if (!budget || !isBudgeted(run.snapshot.state)) return void 0;
   const reason = budget.check();
   if (reason === void 0) return void 0;
   warning(`Stopping the run: ${reason}.`);
-  run2.dispatch({ type: "abort", reason });
+  run.dispatch({ type: "abort", reason });
   return reason;
 }
 
 // src/repo/instruction-files.ts
-import path4 from "node:path";
+import path3 from "node:path";
 var INSTRUCTION_FILES = ["AGENTS.md", ".github/copilot-instructions.md", "CLAUDE.md"];
 var MAX_READ_BYTES = 256 * 1024;
 var MAX_LINK_HOPS = 4;
@@ -35485,7 +35221,7 @@ async function treeEntries(git, commit, files) {
 }
 function linkTarget(from, target) {
   if (target === "" || target.startsWith("/")) return void 0;
-  const resolved = path4.posix.normalize(path4.posix.join(path4.posix.dirname(from), target));
+  const resolved = path3.posix.normalize(path3.posix.join(path3.posix.dirname(from), target));
   return resolved === ".." || resolved.startsWith("../") || resolved === "." ? void 0 : resolved;
 }
 async function regularFile(git, commit, file, listed2) {
@@ -35597,22 +35333,22 @@ ${trailers.join("\n")}`;
 }
 
 // src/agents/drive.ts
-async function drive(run2, team, options = {}) {
-  while (!run2.finished && !options.until?.(run2.snapshot)) {
-    if (run2.agent === null) break;
-    const before = run2.snapshot;
+async function drive(run, team, options = {}) {
+  while (!run.finished && !options.until?.(run.snapshot)) {
+    if (run.agent === null) break;
+    const before = run.snapshot;
     try {
-      if (enforceBudget(options.budget, run2) === void 0) await team.summonCurrent({ budget: options.budget });
+      if (enforceBudget(options.budget, run) === void 0) await team.summonCurrent({ budget: options.budget });
     } catch (error) {
-      const reason = `${run2.agent ?? "agent"} failed in state ${before.state}: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = `${run.agent ?? "agent"} failed in state ${before.state}: ${error instanceof Error ? error.message : String(error)}`;
       warning(reason);
-      run2.dispatch({ type: "abort", reason });
+      run.dispatch({ type: "abort", reason });
     }
-    if (before.state === "execute" && run2.snapshot.state !== "execute") {
-      await options.onCycle?.(run2.snapshot);
+    if (before.state === "execute" && run.snapshot.state !== "execute") {
+      await options.onCycle?.(run.snapshot);
     }
   }
-  return run2.snapshot;
+  return run.snapshot;
 }
 
 // src/agents/run-state.ts
@@ -35838,19 +35574,19 @@ function commandEnvironment(env, extraNames = []) {
 // src/tools/read-tools.ts
 var import_picomatch3 = __toESM(require_picomatch2(), 1);
 import fs2 from "node:fs";
-import path6 from "node:path";
+import path5 from "node:path";
 
 // src/tools/workspace.ts
 import fs from "node:fs";
-import path5 from "node:path";
+import path4 from "node:path";
 function resolveInWorkspace(workspace, relPath) {
-  const root = path5.resolve(workspace);
+  const root = path4.resolve(workspace);
   const shown = relPath === "" ? "." : relPath;
   if (relPath.includes("\0")) {
     throw new ToolError(`Path ${JSON.stringify(shown)} contains a NUL character; give a plain relative path.`);
   }
-  const lexical = path5.resolve(root, relPath);
-  const lexicalRel = path5.relative(root, lexical);
+  const lexical = path4.resolve(root, relPath);
+  const lexicalRel = path4.relative(root, lexical);
   if (escapes(lexicalRel)) {
     throw new ToolError(
       `Path ${JSON.stringify(shown)} is outside the workspace; use a path relative to the repository root.`
@@ -35864,32 +35600,32 @@ function resolveInWorkspace(workspace, relPath) {
     realExisting = fs.realpathSync(existing);
   } catch {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} goes through a broken symbolic link (${toSlashes(path5.relative(root, existing))}); choose another path.`
+      `Path ${JSON.stringify(shown)} goes through a broken symbolic link (${toSlashes(path4.relative(root, existing))}); choose another path.`
     );
   }
-  const realRel = path5.relative(realRoot, realExisting);
+  const realRel = path4.relative(realRoot, realExisting);
   if (escapes(realRel)) {
     throw new ToolError(
       `Path ${JSON.stringify(shown)} goes through a symbolic link that leads outside the workspace; choose a path inside the repository.`
     );
   }
-  const resolved = path5.join(realExisting, ...rest);
-  refuseGitDir(path5.relative(realRoot, resolved), shown);
+  const resolved = path4.join(realExisting, ...rest);
+  refuseGitDir(path4.relative(realRoot, resolved), shown);
   return resolved;
 }
 function workspaceRelative(workspace, absPath) {
-  const root = path5.resolve(workspace);
-  let rel = path5.relative(root, absPath);
+  const root = path4.resolve(workspace);
+  let rel = path4.relative(root, absPath);
   if (escapes(rel)) {
     try {
-      rel = path5.relative(fs.realpathSync(root), absPath);
+      rel = path4.relative(fs.realpathSync(root), absPath);
     } catch {
     }
   }
   return rel === "" ? "." : toSlashes(rel);
 }
 function escapes(rel) {
-  return rel === ".." || rel.startsWith(`..${path5.sep}`) || path5.isAbsolute(rel);
+  return rel === ".." || rel.startsWith(`..${path4.sep}`) || path4.isAbsolute(rel);
 }
 function refuseGitDir(rel, shown) {
   if (hasDotGitComponent(rel)) {
@@ -35913,15 +35649,15 @@ function deepestExisting(target, root) {
       fs.lstatSync(current);
       return { existing: current, rest };
     } catch {
-      const parent = path5.dirname(current);
+      const parent = path4.dirname(current);
       if (parent === current || current === root) return { existing: current, rest };
-      rest.unshift(path5.basename(current));
+      rest.unshift(path4.basename(current));
       current = parent;
     }
   }
 }
 function toSlashes(rel) {
-  return rel.split(path5.sep).join("/");
+  return rel.split(path4.sep).join("/");
 }
 
 // src/tools/read-tools.ts
@@ -36056,16 +35792,16 @@ function searchTool(workspace, git) {
   });
 }
 async function gitGrep(git, pattern, pathspec) {
-  const run2 = (flavor) => git(["grep", "--untracked", "-n", "-I", "-z", "--no-color", flavor, "-e", pattern, "--", ...pathspec]);
+  const run = (flavor) => git(["grep", "--untracked", "-n", "-I", "-z", "--no-color", flavor, "-e", pattern, "--", ...pathspec]);
   try {
-    return await run2("-P");
+    return await run("-P");
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     if (error.exitCode === 1 && error.stderr.trim() === "") return "";
     if (!/USE_LIBPCRE|not compiled with|Perl-compatible/i.test(error.stderr)) throw grepFailure(error, pattern);
   }
   try {
-    return await run2("-E");
+    return await run("-E");
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     if (error.exitCode === 1 && error.stderr.trim() === "") return "";
@@ -36181,7 +35917,7 @@ async function looksBinary(abs) {
 }
 function inWorkTree(workspace, file) {
   try {
-    return fs2.lstatSync(path6.join(workspace, file), { throwIfNoEntry: false }) !== void 0;
+    return fs2.lstatSync(path5.join(workspace, file), { throwIfNoEntry: false }) !== void 0;
   } catch {
     return false;
   }
@@ -36456,7 +36192,7 @@ function createUpdateContextTool(role, stage3) {
 
 // src/tools/write-tools.ts
 import fs3 from "node:fs";
-import path7 from "node:path";
+import path6 from "node:path";
 var DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
 var writeFileSchema = external_exports.object({
   path: external_exports.string().min(1).describe("File to create or overwrite, relative to the repository root."),
@@ -36489,7 +36225,7 @@ function createWriteTools(workspace, options) {
       if (existed && !fs3.statSync(abs).isFile()) {
         throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
       }
-      await fs3.promises.mkdir(path7.dirname(abs), { recursive: true });
+      await fs3.promises.mkdir(path6.dirname(abs), { recursive: true });
       await fs3.promises.writeFile(abs, args.content, "utf8");
       const bytes = Buffer.byteLength(args.content, "utf8");
       return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes} bytes).`;
@@ -36532,7 +36268,7 @@ function createWriteTools(workspace, options) {
 function writableTarget(workspace, relPath, protectedPaths) {
   const abs = resolveInWorkspace(workspace, relPath);
   const shown = workspaceRelative(workspace, abs);
-  const given = workspaceRelative(workspace, path7.resolve(workspace, relPath));
+  const given = workspaceRelative(workspace, path6.resolve(workspace, relPath));
   for (const candidate of /* @__PURE__ */ new Set([given, shown])) {
     const pattern = matchProtected(candidate, protectedPaths);
     if (pattern !== void 0) {
@@ -36842,16 +36578,16 @@ function stallAbortReason(idle) {
 
 // src/agents/summon.ts
 var notRun = (why) => `Not run: ${why}`;
-async function summon({ session, client, toolbox, run: run2, message, onUsage, stallLimit, redact: redact2 = (t) => t, budget }) {
+async function summon({ session, client, toolbox, run, message, onUsage, stallLimit, redact: redact2 = (t) => t, budget }) {
   const role = client.role;
-  const startState = run2.snapshot.state;
+  const startState = run.snapshot.state;
   const guarded = session.role === "executor";
   const limit2 = stallLimit ?? DEFAULT_STALL_LIMIT;
   let idle = 0;
   await group(`${role} \xB7 ${startState} \xB7 prefix ${session.prefixHash}`, async () => {
     session.append({ role: "user", content: message });
-    while (run2.snapshot.state === startState && !run2.finished) {
-      if (enforceBudget(budget, run2) !== void 0) break;
+    while (run.snapshot.state === startState && !run.finished) {
+      if (enforceBudget(budget, run) !== void 0) break;
       const request = { messages: session.messages, tools: [...session.tools] };
       const previous = session.lastRequest;
       const breaks = checkPrefix(request, session, previous?.messages);
@@ -36866,11 +36602,11 @@ async function summon({ session, client, toolbox, run: run2, message, onUsage, s
       if (shortfall) info(describeCacheShortfall(role, shortfall));
       const calls = turn.message.tool_calls ?? [];
       session.append(turn.message);
-      run2.dispatch({ type: "exchange", agent: role });
+      run.dispatch({ type: "exchange", agent: role });
       const results = [];
       for (const call of calls) {
         if (call.type !== "function") continue;
-        if (run2.snapshot.state !== startState) {
+        if (run.snapshot.state !== startState) {
           session.append({ role: "tool", tool_call_id: call.id, content: notRun(`the ${startState} stage is over.`) });
           continue;
         }
@@ -36879,18 +36615,18 @@ async function summon({ session, client, toolbox, run: run2, message, onUsage, s
         session.append({ role: "tool", tool_call_id: call.id, content: redact2(outcome.output) });
         results.push({ name: call.function.name, ok: outcome.ok });
       }
-      if (run2.snapshot.state !== startState || run2.finished) break;
+      if (run.snapshot.state !== startState || run.finished) break;
       if (guarded) {
         const step = observeExchange(idle, madeProgress(results), limit2);
         idle = step.idle;
         if (step.verdict === "abort") {
           const reason = stallAbortReason(idle);
           warning(reason);
-          run2.dispatch({ type: "abort", reason });
+          run.dispatch({ type: "abort", reason });
           break;
         }
         if (step.verdict === "nudge") {
-          session.append({ role: "user", content: stallNudge(idle, run2.pending) });
+          session.append({ role: "user", content: stallNudge(idle, run.pending) });
           continue;
         }
       }
@@ -36898,7 +36634,7 @@ async function summon({ session, client, toolbox, run: run2, message, onUsage, s
         session.append({
           role: "user",
           content: `You have not staged everything this stage requires. Use the update_context tool.
-${stageLine(run2.pending)}`
+${stageLine(run.pending)}`
         });
       }
     }
@@ -36918,18 +36654,18 @@ function workspaceRulesText(rules) {
 }
 
 // src/agents/team.ts
-function stager(run2, role) {
+function stager(run, role) {
   return (fields) => {
-    const before = run2.snapshot.state;
-    const after = run2.dispatch({ type: "stage", agent: role, fields }).state;
+    const before = run.snapshot.state;
+    const after = run.dispatch({ type: "stage", agent: role, fields }).state;
     const names = Object.keys(fields).join(", ");
     if (after !== before) return `Staged ${names}. The ${before} stage is complete; stop here.`;
-    const pending = run2.pending;
+    const pending = run.pending;
     return pending.length ? `Staged ${names}. Still required: ${pending.join(", ")}.` : `Staged ${names}.`;
   };
 }
 function createTeam(options) {
-  const { run: run2, sandbox } = options;
+  const { run, sandbox } = options;
   const workspace = sandbox.workTree;
   const capabilities = options.capabilities ?? noCapabilities;
   const scrub = (text2) => redact(text2, options.secrets ?? []);
@@ -36937,7 +36673,7 @@ function createTeam(options) {
   const plannerTools = createToolbox([
     ...createReadTools(workspace, options.reader),
     ...createCapabilityTools("planner", capabilities),
-    createUpdateContextTool("planner", stager(run2, "planner"))
+    createUpdateContextTool("planner", stager(run, "planner"))
   ], toolboxOptions);
   const executorTools = withNotices(options.notices, createToolbox([
     ...createReadTools(workspace, options.reader),
@@ -36950,7 +36686,7 @@ function createTeam(options) {
       ...options.afterCommand ? { afterCommand: options.afterCommand } : {}
     }),
     ...createCapabilityTools("executor", capabilities),
-    createUpdateContextTool("executor", stager(run2, "executor"))
+    createUpdateContextTool("executor", stager(run, "executor"))
   ], toolboxOptions));
   const facts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   const rules = workspaceRulesText({
@@ -36962,21 +36698,21 @@ function createTeam(options) {
 
 ${scrub(options.instructions)}` : rules;
   let executorSession;
-  let began = run2.snapshot.context.plan;
+  let began = run.snapshot.context.plan;
   return {
     async summonCurrent({ budget } = {}) {
-      const role = run2.agent;
-      began ??= run2.snapshot.context.plan;
+      const role = run.agent;
+      began ??= run.snapshot.context.plan;
       if (role === "planner") {
         await summon({
           session: new Session("planner", plannerSystemPrompt, plannerTools.specs),
           client: options.planner,
           toolbox: plannerTools,
-          run: run2,
+          run,
           // Every planner session is fresh, so each one is told the rules (for the directives' checks).
           message: `${standing}
 
-${plannerMessage(run2.snapshot, facts, began)}`,
+${plannerMessage(run.snapshot, facts, began)}`,
           onUsage: (tokens) => options.onUsage("planner", options.planner.model, tokens),
           redact: scrub,
           budget
@@ -36988,11 +36724,11 @@ ${plannerMessage(run2.snapshot, facts, began)}`,
           session: executorSession,
           client: options.executor,
           toolbox: executorTools,
-          run: run2,
+          run,
           // The session keeps the rules from its first message; repeating them would only cost tokens.
           message: fresh ? `${standing}
 
-${executorMessage(run2.snapshot, facts, true)}` : executorMessage(run2.snapshot, facts, false),
+${executorMessage(run.snapshot, facts, true)}` : executorMessage(run.snapshot, facts, false),
           onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
           redact: scrub,
           stallLimit: options.stallLimit,
@@ -37019,10 +36755,10 @@ ${said}` };
 // src/agents/team-run.ts
 var defaultCommandTimeoutMs = 10 * 60 * 1e3;
 function startTeam(options) {
-  const run2 = new RunState(options.definition, options.snapshot);
+  const run = new RunState(options.definition, options.snapshot);
   let ledger = options.spent ?? emptyUsage();
   const team = createTeam({
-    run: run2,
+    run,
     planner: options.planner,
     executor: options.executor,
     sandbox: options.sandbox,
@@ -37043,7 +36779,7 @@ function startTeam(options) {
     }
   });
   return {
-    run: run2,
+    run,
     usage: () => summarizeUsage(ledger, options.prices),
     ledger: () => ledger,
     totals: () => ledgerTotals(ledger, options.prices),
@@ -37051,7 +36787,7 @@ function startTeam(options) {
     // the hub) before the agents begin, and the run goes on without it.
     drive: async (driveOptions) => {
       await options.capabilities?.start();
-      return drive(run2, team, driveOptions);
+      return drive(run, team, driveOptions);
     }
   };
 }
@@ -37066,7 +36802,6 @@ export {
   GitError,
   createGit,
   botIdentity,
-  createSandbox,
   withOverrides,
   runPolicySchema,
   SettingsError,

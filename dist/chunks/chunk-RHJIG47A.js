@@ -22,12 +22,13 @@ import {
   record,
   redact,
   safeParse,
+  saysProgramMissing,
   string,
   union,
   unknown,
   url,
   warning
-} from "./chunk-Z4YXFW5A.js";
+} from "./chunk-IDUEUJGQ.js";
 import {
   __commonJS,
   __require,
@@ -13119,7 +13120,7 @@ async function listTools(client, timeout) {
 function startFailure(spec, error, stderr) {
   const code = error?.code;
   let why;
-  if (spec.transport === "stdio" && code === "ENOENT") why = `the command ${JSON.stringify(spec.command)} was not found`;
+  if (spec.transport === "stdio" && (code === "ENOENT" || saysProgramMissing(stderr))) return `the command ${JSON.stringify(spec.command)} was not found`;
   else if (spec.transport === "stdio" && code === "EACCES") why = `the command ${JSON.stringify(spec.command)} is not executable`;
   else why = error instanceof Error ? error.message : String(error);
   const said = stderr.replace(/\s+/g, " ").trim();
