@@ -31,7 +31,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-6UTDHG3X.js";
+} from "./chunks/chunk-ZFCW5CIU.js";
 import {
   createSandbox,
   external_exports,
@@ -123,7 +123,11 @@ var workOptions = `  --allowed-commands <cmd>  A command the executor may run, e
   --protected-paths <glob>  A glob of files the executor may never write; repeat for more.
                             Default: .github/workflows/**
   --max-iterations <n>      Most execute cycles before the run aborts and keeps its work
-                            (1-100, default 8).`;
+                            (1-100, default 8).
+  --trust-repo-config       Start the stdio MCP servers .github/plangate.yml defines without
+                            asking. Their commands are the repository's choice and run as you,
+                            so without this option plangate lists them and asks on a terminal,
+                            and elsewhere (a pipe, CI=true) starts none of them.`;
 var topHelp = `plangate: a plan-then-approve gate for LLM coding agents, in your local checkout.
 
 Usage:
@@ -140,6 +144,12 @@ their read-only tools). The servers start when an agent is first summoned and st
 command ends; one that does not start is named on stderr in one line and the command goes on
 without it.
 
+A stdio server's command comes from the repository, not from you, so plangate never runs one
+unasked, not even for plan: with --trust-repo-config the servers start; on a terminal plangate
+lists each command line and asks once (only y or yes starts them); otherwise (stdin or stdout not
+a terminal, or CI=true) none starts, one line on stderr names them, and the agents are told they
+are not available. Commands you allow with --allowed-commands are yours and are not asked about.
+
 ${environment}
 
 Exit codes: 0 done, 1 refused or failed (one line on stderr says what to fix), 2 usage error.`;
@@ -152,6 +162,9 @@ clean: the plan is bound to the commit it was made on.
 
 If the planner needs a decision from you, it prints its question; plan again with the answer in
 the objective. If nothing needs to change, it prints its answer and saves no plan.
+
+Read-only includes the repository's own config: the stdio MCP servers .github/plangate.yml
+defines start only with --trust-repo-config or your yes on a terminal (see plangate --help).
 
 Options:
 ${modelOptions}
@@ -183,7 +196,9 @@ ${workOptions}
                             (execute right after planning, like --yes) or executor-only (no
                             planner: the executor works the objective directly, without asking).
   -y, --yes                 Approve without asking. Needed where nobody can answer the prompt:
-                            with no answer on stdin, plangate refuses to execute.
+                            with no answer on stdin, plangate refuses to execute. It approves
+                            the plan only: the config file's MCP servers still need
+                            --trust-repo-config or a yes on a terminal.
   -h, --help                This help.
 
 ${environment}`;
@@ -197,6 +212,7 @@ var shared = {
   "allowed-commands": { type: "string", multiple: true },
   "protected-paths": { type: "string", multiple: true },
   "max-iterations": { type: "string" },
+  "trust-repo-config": { type: "boolean" },
   help: { type: "boolean", short: "h" }
 };
 var runOnly = {
@@ -245,7 +261,8 @@ function parseInvocation(argv) {
     maxCostUsd: text("max-cost-usd"),
     branchPrefix: text("branch-prefix"),
     policy: text("policy"),
-    yes: values.yes === true
+    yes: values.yes === true,
+    trustRepoConfig: values["trust-repo-config"] === true
   };
   const objective = parsed.positionals.join(" ").trim();
   if (command === "plan") {
@@ -388,7 +405,8 @@ function readLocalSettings(flags, env, command) {
     maxCostUsd: flag(usd, flags.maxCostUsd, "max-cost-usd"),
     branchPrefix: flag(prefix, flags.branchPrefix, "branch-prefix") ?? localDefaults.branchPrefix,
     policy: flag(runPolicySchema, flags.policy, "policy") ?? localDefaults.policy,
-    yes: flags.yes
+    yes: flags.yes,
+    trustRepoConfig: flags.trustRepoConfig
   };
   const apiKey = env.PLANGATE_API_KEY?.trim() ?? "";
   return {
@@ -546,6 +564,60 @@ function proposedPlan(request, machine, snapshot, usage = emptyUsage()) {
   };
 }
 
+// src/cli/repo-trust.ts
+var trustRepoConfigFlag = "--trust-repo-config";
+var untrustedReason = `the user did not allow programs named in the repository's config to run (plangate ${trustRepoConfigFlag})`;
+async function decideRepoTrust(request) {
+  const { servers, terminal } = request;
+  const programs = servers.filter((s) => s.transport === "stdio" && s.refusal === void 0);
+  const everything = { allowed: [...servers], skipped: [] };
+  if (programs.length === 0 || request.trusted) return everything;
+  if (terminal.interactive) {
+    const listing = programs.map((s) => `  MCP server ${s.name}: ${commandLine(s)}${variables(s)}`).join("\n");
+    const answer = await terminal.ask(
+      `${request.configFile} in this repository would have plangate start ${programs.length === 1 ? "this program" : "these programs"} on your machine, as you:
+${listing}
+Start ${programs.length === 1 ? "it" : "them"}? [y/N] `
+    );
+    if (answer === void 0) terminal.err("");
+    if (answer !== void 0 && /^(y|yes)$/i.test(answer.trim())) return everything;
+  }
+  const names = programs.map((s) => s.name);
+  const which = names.length === 1 ? `the MCP server ${names[0] ?? ""}` : `the MCP servers ${names.join(", ")}`;
+  terminal.err(`Not starting ${which} that ${request.configFile} defines: programs the repository names run only with ${trustRepoConfigFlag} or a yes on a terminal.`);
+  const skippedNames = new Set(names);
+  return {
+    allowed: servers.filter((s) => !skippedNames.has(s.name)),
+    skipped: names.map((server) => ({ server, reason: untrustedReason }))
+  };
+}
+function withSkippedServers(hub, skipped) {
+  if (skipped.length === 0) return hub;
+  let started;
+  return {
+    start() {
+      started ??= hub.start().then((s) => ({
+        configured: s.configured + skipped.length,
+        connected: s.connected,
+        failures: [...s.failures, ...skipped].sort((a, b) => a.server < b.server ? -1 : a.server > b.server ? 1 : 0)
+      }));
+      return started;
+    },
+    close: () => hub.close()
+  };
+}
+function commandLine(server) {
+  return [server.command, ...server.args].map(word).join(" ");
+}
+function word(text) {
+  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+function variables(server) {
+  const names = Object.keys(server.env);
+  return names.length === 0 ? "" : ` (given ${names.join(", ")} from your environment)`;
+}
+
 // src/cli/local-session.ts
 async function withSession(settings, context, doing, use) {
   const session = await openSession(settings, context, doing);
@@ -566,14 +638,15 @@ async function openSession(settings, context, doing) {
   const serverValues = mcpSecretValues(servers);
   context.terminal.conceal(serverValues);
   const secrets = [...apiKeys, ...serverValues];
+  const trust = await decideRepoTrust({ servers, configFile: localDefaults.configFile, trusted: settings.trustRepoConfig, terminal: context.terminal });
+  const hub = createCapabilityHub(trust.allowed, { sandbox: createSandbox({ isolation: "none", workTree: repo.root }), secrets });
   return {
     settings,
     repo,
     prices: withOverrides(config.prices ?? {}),
     planner: createChatClient("planner", settings.planner),
     executor: createChatClient("executor", settings.executor),
-    // Local runs are the user's own: commands and servers run as the user who started plangate.
-    capabilities: createCapabilityHub(servers, { sandbox: createSandbox({ isolation: "none", workTree: repo.root }), secrets }),
+    capabilities: withSkippedServers(hub, trust.skipped),
     secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),
@@ -869,6 +942,7 @@ function createTerminal(io, secrets) {
   const line = (text) => `${printable(text, known)}
 `;
   return {
+    interactive: io.interactive,
     out: (text) => io.stdout(line(text)),
     err: (text) => io.stderr(line(text)),
     conceal: (values) => {
@@ -881,6 +955,11 @@ function createTerminal(io, secrets) {
       return answer;
     }
   };
+}
+function isInteractive(stdin, stdout, env) {
+  const ci = env.CI?.trim().toLowerCase() ?? "";
+  const inCi = ci !== "" && ci !== "false" && ci !== "0";
+  return stdin.isTTY === true && stdout.isTTY === true && !inCi;
 }
 async function readAnswer(stdin) {
   const lines = createInterface({ input: stdin, terminal: false });
@@ -896,7 +975,15 @@ async function readAnswer(stdin) {
 async function main(proc) {
   const secrets = [proc.env.PLANGATE_API_KEY?.trim() ?? ""].filter((s) => s !== "");
   const stdout = proc.stdout.write.bind(proc.stdout);
-  const terminal = createTerminal({ stdin: proc.stdin, stdout: (text) => void stdout(text), stderr: (text) => void proc.stderr.write(text) }, secrets);
+  const terminal = createTerminal(
+    {
+      stdin: proc.stdin,
+      stdout: (text) => void stdout(text),
+      stderr: (text) => void proc.stderr.write(text),
+      interactive: isInteractive(proc.stdin, proc.stdout, proc.env)
+    },
+    secrets
+  );
   const route = routeActionsLog(proc.stdout, (line) => terminal.err(line));
   try {
     const invocation = parseInvocation(proc.argv);

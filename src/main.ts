@@ -9,6 +9,7 @@ import { createChatClient, type ChatClient, type ModelEndpoint } from './models/
 import type { Role } from './machine/fields.js';
 import { createGit } from './repo/git.js';
 import { removePersistedCredentials } from './repo/git-credentials.js';
+import { recordKey } from './record/record-key.js';
 import { openWorkTree, type WorkTree } from './repo/work-tree.js';
 import { createSandbox, type Sandbox } from './tools/sandbox.js';
 import type { TrustedBase } from './repo/trusted-config.js';
@@ -60,12 +61,17 @@ export async function run(): Promise<void> {
     // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
     const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
     const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
-    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers)];
+    const signing = recordKey({
+      recordSecret: settings.recordSecret,
+      apiKey: settings.planner.apiKey,
+      repository: settings.runner.repositoryId ? `id ${settings.runner.repositoryId}` : `${settings.runner.owner}/${settings.runner.repo}`,
+    });
+    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers), signing].filter(Boolean);
     // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
     await dropPersistedCredentials(git);
     const workTree = await openWorkTree(inputs.runner.workspace, { auth });
     const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
-    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted });
+    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
     try {
       await runCommand(ctx, command);
     } finally {
@@ -147,6 +153,7 @@ async function dropPersistedCredentials(git: ReturnType<typeof createGit>): Prom
 
 interface RunParts {
   octokit: GitHubClient;
+  recordKey: string;
   workTree: WorkTree;
   sandbox: Sandbox;
   trusted: TrustedBase;
@@ -154,13 +161,14 @@ interface RunParts {
 
 function createContext(settings: Settings, secrets: string[], parts: RunParts): RunContext {
   const { runner } = settings;
-  const { octokit, workTree, sandbox, trusted } = parts;
+  const { octokit, workTree, sandbox, trusted, recordKey } = parts;
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
   const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '';
   return {
     settings,
     secrets,
+    recordKey,
     thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
     lock: {
       async acquire(issue) {

@@ -28,6 +28,8 @@ export interface RunContext {
   trusted: TrustedBase;
   planner: ChatClient;
   executor: ChatClient;
+  /** The key plan records are signed and verified with (see record/record-key.ts); empty: none. */
+  recordKey: string;
   /** Every secret the run holds, for scrubbing what models and GitHub see. */
   secrets: readonly string[];
   /** One execution per issue at a time, across jobs. */

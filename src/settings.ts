@@ -31,6 +31,8 @@ export interface RunnerEnvironment {
   apiUrl: string;
   serverUrl: string;
   runId: string;
+  /** GitHub's numeric id of the repository: stays the same when it is renamed. Empty when the runner does not say. */
+  repositoryId: string;
 }
 
 export interface Settings {
@@ -242,6 +244,7 @@ const runnerSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   GITHUB_SERVER_URL: z.url().default('https://github.com'),
   GITHUB_RUN_ID: z.string().default(''),
+  GITHUB_REPOSITORY_ID: z.string().regex(/^\d*$/, 'must be a number').default(''),
 });
 
 const branchPrefixSchema = z
@@ -337,6 +340,7 @@ function readRunner(env: NodeJS.ProcessEnv): RunnerEnvironment {
     apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ''),
     runId: e.GITHUB_RUN_ID,
+    repositoryId: e.GITHUB_REPOSITORY_ID,
   };
 }
 

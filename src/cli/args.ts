@@ -21,6 +21,8 @@ export interface Flags {
   branchPrefix?: string;
   policy?: string;
   yes: boolean;
+  /** Start what the repository's config names (its stdio MCP servers) without asking. */
+  trustRepoConfig: boolean;
 }
 
 export type Invocation =
@@ -38,6 +40,7 @@ const shared: Options = {
   'allowed-commands': { type: 'string', multiple: true },
   'protected-paths': { type: 'string', multiple: true },
   'max-iterations': { type: 'string' },
+  'trust-repo-config': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -92,6 +95,7 @@ export function parseInvocation(argv: readonly string[]): Invocation {
     branchPrefix: text('branch-prefix'),
     policy: text('policy'),
     yes: values.yes === true,
+    trustRepoConfig: values['trust-repo-config'] === true,
   };
   // Unquoted words are one objective: `plangate plan add a test` means what it says.
   const objective = parsed.positionals.join(' ').trim();

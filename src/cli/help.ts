@@ -27,7 +27,11 @@ const workOptions = `  --allowed-commands <cmd>  A command the executor may run,
   --protected-paths <glob>  A glob of files the executor may never write; repeat for more.
                             Default: .github/workflows/**
   --max-iterations <n>      Most execute cycles before the run aborts and keeps its work
-                            (1-100, default 8).`;
+                            (1-100, default 8).
+  --trust-repo-config       Start the stdio MCP servers .github/plangate.yml defines without
+                            asking. Their commands are the repository's choice and run as you,
+                            so without this option plangate lists them and asks on a terminal,
+                            and elsewhere (a pipe, CI=true) starts none of them.`;
 
 export const topHelp = `plangate: a plan-then-approve gate for LLM coding agents, in your local checkout.
 
@@ -45,6 +49,12 @@ their read-only tools). The servers start when an agent is first summoned and st
 command ends; one that does not start is named on stderr in one line and the command goes on
 without it.
 
+A stdio server's command comes from the repository, not from you, so plangate never runs one
+unasked, not even for plan: with --trust-repo-config the servers start; on a terminal plangate
+lists each command line and asks once (only y or yes starts them); otherwise (stdin or stdout not
+a terminal, or CI=true) none starts, one line on stderr names them, and the agents are told they
+are not available. Commands you allow with --allowed-commands are yours and are not asked about.
+
 ${environment}
 
 Exit codes: 0 done, 1 refused or failed (one line on stderr says what to fix), 2 usage error.`;
@@ -58,6 +68,9 @@ clean: the plan is bound to the commit it was made on.
 
 If the planner needs a decision from you, it prints its question; plan again with the answer in
 the objective. If nothing needs to change, it prints its answer and saves no plan.
+
+Read-only includes the repository's own config: the stdio MCP servers .github/plangate.yml
+defines start only with --trust-repo-config or your yes on a terminal (see plangate --help).
 
 Options:
 ${modelOptions}
@@ -90,7 +103,9 @@ ${workOptions}
                             (execute right after planning, like --yes) or executor-only (no
                             planner: the executor works the objective directly, without asking).
   -y, --yes                 Approve without asking. Needed where nobody can answer the prompt:
-                            with no answer on stdin, plangate refuses to execute.
+                            with no answer on stdin, plangate refuses to execute. It approves
+                            the plan only: the config file's MCP servers still need
+                            --trust-repo-config or a yes on a terminal.
   -h, --help                This help.
 
 ${environment}`;

@@ -7,12 +7,15 @@ import { resolveMcpServers } from '../settings.js';
 import { gitIdentity, localUserName, openLocalRepo, requireCleanTree, type LocalRepo } from './local-repo.js';
 import { localDefaults, readLocalConfig, requireApiKey, type LocalSettings } from './local-settings.js';
 import type { LocalTeamSetup } from './local-team.js';
+import { decideRepoTrust, withSkippedServers } from './repo-trust.js';
 import type { Terminal } from './terminal.js';
 
 /**
  * What both commands start from, checked in the order a user can fix it: the command line, the
- * API key, the repository, a clean work tree, the config file. Nothing here calls a model or starts
- * an MCP server, so every refusal comes before any request is made or any process is started.
+ * API key, the repository, a clean work tree, the config file; then whether the config file's MCP
+ * servers may start at all (repo-trust.ts: the flag, or a question on a terminal). Nothing here calls
+ * a model or starts an MCP server, so every refusal comes before any request is made or any process
+ * is started.
  */
 export interface LocalSession {
   settings: LocalSettings;
@@ -21,8 +24,9 @@ export interface LocalSession {
   planner: ChatClient;
   executor: ChatClient;
   /**
-   * The config file's MCP servers, as the action runs them: started when an agent is first
-   * summoned, shared by both roles and every team of the command, closed by withSession.
+   * The config file's MCP servers the user allowed, as the action runs them: started when an agent
+   * is first summoned, shared by both roles and every team of the command, closed by withSession.
+   * The ones not allowed are listed to the agents as not available.
    */
   capabilities: CapabilityHub;
   /** Scrubbed from tool output before a model sees it: the API key and the MCP servers' variable values. */
@@ -67,14 +71,17 @@ async function openSession(settings: LocalSettings, context: CommandContext, doi
   const serverValues = mcpSecretValues(servers);
   context.terminal.conceal(serverValues);
   const secrets = [...apiKeys, ...serverValues];
+  // The checkout may be anyone's: what its config would run is asked about before anything starts.
+  const trust = await decideRepoTrust({ servers, configFile: localDefaults.configFile, trusted: settings.trustRepoConfig, terminal: context.terminal });
+  // Local runs are the user's own: commands and servers run as the user who started plangate.
+  const hub = createCapabilityHub(trust.allowed, { sandbox: createSandbox({ isolation: 'none', workTree: repo.root }), secrets });
   return {
     settings,
     repo,
     prices: withOverrides(config.prices ?? {}),
     planner: createChatClient('planner', settings.planner),
     executor: createChatClient('executor', settings.executor),
-    // Local runs are the user's own: commands and servers run as the user who started plangate.
-    capabilities: createCapabilityHub(servers, { sandbox: createSandbox({ isolation: 'none', workTree: repo.root }), secrets }),
+    capabilities: withSkippedServers(hub, trust.skipped),
     secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),

@@ -22,6 +22,8 @@ export interface LocalSettings {
   policy: RunPolicy;
   /** Approved on the command line: no prompt. */
   yes: boolean;
+  /** --trust-repo-config: the config file's stdio MCP servers start without a question (see repo-trust.ts). */
+  trustRepoConfig: boolean;
 }
 
 /** The action's defaults (action.yml), so a plan behaves the same here and in a workflow. */
@@ -82,6 +84,7 @@ export function readLocalSettings(flags: Flags, env: NodeJS.ProcessEnv, command:
     branchPrefix: flag(prefix, flags.branchPrefix, 'branch-prefix') ?? localDefaults.branchPrefix,
     policy: flag(runPolicySchema, flags.policy, 'policy') ?? localDefaults.policy,
     yes: flags.yes,
+    trustRepoConfig: flags.trustRepoConfig,
   };
 
   const apiKey = env.PLANGATE_API_KEY?.trim() ?? '';

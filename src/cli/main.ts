@@ -4,7 +4,7 @@ import { parseInvocation } from './args.js';
 import { CliError, exitCodes, UsageError } from './cli-error.js';
 import { planCommand } from './plan-command.js';
 import { runCommand } from './run-command.js';
-import { createTerminal } from './terminal.js';
+import { createTerminal, isInteractive } from './terminal.js';
 
 /**
  * The CLI's composition root: reads the command line, routes the agents' Actions-style log to
@@ -25,7 +25,15 @@ export async function main(proc: CliProcess): Promise<number> {
   const secrets = [proc.env.PLANGATE_API_KEY?.trim() ?? ''].filter((s) => s !== '');
   // Bound before the route takes over process.stdout.write: the CLI's own output goes past it.
   const stdout = proc.stdout.write.bind(proc.stdout);
-  const terminal = createTerminal({ stdin: proc.stdin, stdout: (text) => void stdout(text), stderr: (text) => void proc.stderr.write(text) }, secrets);
+  const terminal = createTerminal(
+    {
+      stdin: proc.stdin,
+      stdout: (text) => void stdout(text),
+      stderr: (text) => void proc.stderr.write(text),
+      interactive: isInteractive(proc.stdin as { isTTY?: boolean }, proc.stdout, proc.env),
+    },
+    secrets,
+  );
   const route = routeActionsLog(proc.stdout, (line) => terminal.err(line));
   try {
     const invocation = parseInvocation(proc.argv);

@@ -16,6 +16,12 @@ export interface Terminal {
   /** Prints the question on stderr and reads one answer line; undefined when stdin ends first. */
   ask(question: string): Promise<string | undefined>;
   /**
+   * A person is at a terminal: stdin and stdout are TTYs and this is not CI. Only then does plangate
+   * ask a question the command line could not have answered (whether to run what the repository's
+   * config names); the approval question is also answered from a pipe (`echo y | plangate run`).
+   */
+  readonly interactive: boolean;
+  /**
    * Scrubs these values too from here on: secrets learned after the terminal exists (the values of
    * the variables MCP servers are given, read with the repository's config) are never printed either.
    */
@@ -26,6 +32,8 @@ export interface TerminalIo {
   stdin: Readable;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** See Terminal.interactive; decided by the caller, which knows the streams and the environment. */
+  interactive: boolean;
 }
 
 // C0 controls but tab and newline, DEL and the C1 range: escape sequences start with these.
@@ -41,6 +49,7 @@ export function createTerminal(io: TerminalIo, secrets: readonly string[]): Term
   const known = [...secrets];
   const line = (text: string) => `${printable(text, known)}\n`;
   return {
+    interactive: io.interactive,
     out: (text) => io.stdout(line(text)),
     err: (text) => io.stderr(line(text)),
     conceal: (values) => {
@@ -54,6 +63,16 @@ export function createTerminal(io: TerminalIo, secrets: readonly string[]): Term
       return answer;
     },
   };
+}
+
+/**
+ * Whether a person can be asked: both ends are terminals, and `CI` is not set (CI systems set it
+ * to true; some give jobs a pseudo-terminal, and nobody answers there).
+ */
+export function isInteractive(stdin: { isTTY?: boolean }, stdout: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI?.trim().toLowerCase() ?? '';
+  const inCi = ci !== '' && ci !== 'false' && ci !== '0';
+  return stdin.isTTY === true && stdout.isTTY === true && !inCi;
 }
 
 /**

@@ -3,6 +3,7 @@ import { hashIssue } from '../record/plan-record.js';
 import { approvalGate } from '../checks/approval-gate.js';
 import { checkPlan } from '../checks/plan-checks.js';
 import { commandOnLivePlan } from './command-comment.js';
+import { planLiveAt, postedBefore } from './live-record.js';
 import { execute } from './execution.js';
 import { branchFor } from './planning.js';
 import { refuse, refuseUnlessRole } from './refuse.js';
@@ -21,6 +22,16 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   if ('refused' in live) return live.refused;
   const { comment, record, comments } = live;
   const id = record.planId;
+  // An approval approves the plan that was live when its comment was written: never one posted after
+  // it (by a /revise while the approval waited in the queue, or before a re-run of an old approval job).
+  const approval = comments.find((c) => c.id === command.commentId);
+  if (approval && !postedBefore(comment, approval)) {
+    const seen = planLiveAt(ctx, comments, approval);
+    return no(
+      `plan \`${id}\` was posted after this approval was written${seen ? `; the approval was for plan \`${seen}\`, which plan \`${id}\` replaced` : ''}.`,
+      `Review plan \`${id}\` and approve it with a new comment: \`/approve ${id}\`.`,
+    );
+  }
   if (command.planId !== undefined && command.planId !== id) {
     return live.earlierIds.includes(command.planId)
       ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`)

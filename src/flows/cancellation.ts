@@ -18,8 +18,8 @@ export function cancelMarker(planId: string, login: string): string {
  * True when the comment is still this plan's own record (bot-authored, hash and signature intact)
  * and says `cancelled`: such a change is a cancellation, not an edit that breaks the approval.
  */
-export function isCancelledRecord(ctx: RunContext, comment: Comment, planId: string): boolean {
-  const verdict = verifyRecordComment(ctx, comment);
+export function isCancelledRecord(ctx: RunContext, comment: Comment, planId: string, issue: number): boolean {
+  const verdict = verifyRecordComment(ctx, comment, issue);
   return verdict.ok && verdict.record.planId === planId && verdict.record.status === 'cancelled';
 }
 

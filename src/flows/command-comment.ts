@@ -31,7 +31,7 @@ export async function commandOnLivePlan(ctx: RunContext, source: CommandSource, 
   const comments = await ctx.thread.listComments(source.thread.number);
   const edited = await refuseIfEdited(ctx, source, command, comments);
   if (edited) return { refused: edited };
-  const live = await findLiveRecord(ctx, comments);
+  const live = await findLiveRecord(ctx, comments, source.thread.number);
   if (!live.ok) return { refused: await refuse(ctx.thread, source, command, live.refusal, live.fix) };
   return { ...live, comments };
 }

@@ -166,6 +166,7 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     baseRef: record.base.ref,
     runUrl: ctx.runUrl,
     snapshot: s,
+    ...(record.snapshot.context.plan ? { approvedPlan: record.snapshot.context.plan } : {}),
     usage: team.usage(),
     ...(notice ? { notice } : {}),
     ...(record.checks ? { estimate: record.checks.estimate } : {}),
@@ -370,8 +371,8 @@ async function trustedCheckpoint(ctx: RunContext, comment: Comment, planId: stri
   if (!run || run.planId !== planId) return undefined;
   // The thread listing says who last edited it; only a comment from elsewhere needs asking.
   const editor = comment.editor !== undefined ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
-  const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
-  if (editor !== null && account(editor) !== account(ctx.settings.botLogin)) {
+  // Exactly the bot (the thread spells an app's bot as REST does): nothing folded.
+  if (editor !== null && editor !== ctx.settings.botLogin) {
     core.warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
     return undefined;
   }
@@ -393,7 +394,7 @@ async function recheckApproval(ctx: RunContext, record: PlanRecord & { branch: s
     const current = state.commentBody === null || state.commentBody === undefined ? undefined : { ...planComment, body: state.commentBody };
     // A cancellation that lands after the last cycle's look is not an edit: the work is kept and
     // published. Only if plangate wrote it, though: anyone else's edit voids the approval.
-    cancelledByBot = current !== undefined && isCancelledRecord(ctx, current, record.planId) && sameAccount(state.commentEditor ?? '', ctx.settings.botLogin);
+    cancelledByBot = current !== undefined && isCancelledRecord(ctx, current, record.planId, record.issue) && state.commentEditor === ctx.settings.botLogin;
     if (current?.body !== planBody && !cancelledByBot) changed.push('the plan comment was edited or removed');
   }
   if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
@@ -405,11 +406,6 @@ async function recheckApproval(ctx: RunContext, record: PlanRecord & { branch: s
   return cancelledByBot;
 }
 
-/** REST and GraphQL spell an app's bot with and without `[bot]`; logins compare without case. */
-function sameAccount(a: string, b: string): boolean {
-  const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
-  return account(a) === account(b);
-}
 
 /** Makes sure the plan's base commit is present, even in a shallow checkout. */
 async function ensureCommit(ctx: RunContext, ref: string, sha: string): Promise<void> {

@@ -65,6 +65,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     planId: planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, source.commentId),
     planHash: hashPlan(s.context, checks),
     status,
+    repository: `${thread.repoRef.owner}/${thread.repoRef.repo}`,
     issue,
     requestedBy: request.requestedBy,
     commandCommentId: source.commentId,
@@ -123,7 +124,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
       })
     : undefined;
   const posted = record(status, snapshot, undefined, checks);
-  await supersedeEarlier(ctx, request.comments, posted.planId);
+  await supersedeEarlier(ctx, request.comments, posted.planId, issue);
   // plan-first runs at once only a plan that /approve would take; anything else waits for a maintainer.
   const held = checks && approvalGate({ planId: posted.planId, stored: checks, current: [], allowBlockedPlans: settings.allowBlockedPlans, maxEstimatedCostUsd: settings.maxEstimatedCostUsd, overBudget: false, role: 'none' });
   if (planned && settings.policy === 'plan-first' && held && !held.ok) core.warning(`plan-first: plan ${posted.planId} waits for /approve: ${held.reason}`);
@@ -155,7 +156,7 @@ async function answeredBefore(ctx: RunContext, request: PlanningRequest): Promis
   const { thread } = ctx;
   const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
   const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
-  const verdict = comment ? verifyRecordComment(ctx, comment) : undefined;
+  const verdict = comment ? verifyRecordComment(ctx, comment, request.source.thread.number) : undefined;
   if (!comment || !verdict?.ok || verdict.record.planId !== planId) return undefined;
   const { record } = verdict;
   core.info(`Command already answered by record ${planId} (${record.status}); not planning again.`);
@@ -181,6 +182,7 @@ export async function executeWithoutPlanner(ctx: RunContext, request: PlanningRe
       planId,
       planHash: hashContext(snapshot.context),
       status: 'executing',
+      repository: `${thread.repoRef.owner}/${thread.repoRef.repo}`,
       issue,
       requestedBy: request.requestedBy,
       commandCommentId: source.commentId,

@@ -38,5 +38,6 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
     revisions: [...(context.revisions ?? []), { plan, feedback }],
     thread: await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]])),
   };
-  return planAndPublish(ctx, { source: command, requestedBy: record.requestedBy, snapshot, base, spent: record.usage, comments });
+  // Whoever steered the revision asked for the plan it makes (require-distinct-approver).
+  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments });
 }

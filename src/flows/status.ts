@@ -16,7 +16,7 @@ export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>):
   const allowed = await refuseUnlessRole(thread, command, '/status', 'read', 'Ask a collaborator of this repository.');
   if ('refused' in allowed) return allowed.refused;
   const comments = await thread.listComments(issue);
-  const live = await findLiveRecord(ctx, comments);
+  const live = await findLiveRecord(ctx, comments, issue);
   if (!live.ok) {
     await thread.postComment(issue, `@${command.author} ${live.refusal}\n\n${live.fix}`);
     return { outcome: 'answered' };

@@ -57,6 +57,8 @@ export const planRecordSchema = z.object({
   planId: z.string().regex(/^[0-9a-f]{8}$/),
   planHash: z.string().regex(/^[0-9a-f]{64}$/),
   status: z.enum(recordStatuses),
+  /** The repository (`owner/name`) and issue the plan belongs to: a record copied elsewhere is refused. */
+  repository: z.string().optional(),
   issue: z.number().int().positive(),
   /** Login of the maintainer who asked for the plan, and the comment that asked. */
   requestedBy: z.string(),
@@ -79,7 +81,7 @@ export const planRecordSchema = z.object({
   branch: z.string().optional(),
   /** When planning finished, by the action's clock: how old a waiting plan is. */
   postedAt: z.iso.datetime().optional(),
-  /** HMAC of the rest of the record, when the repository configures a record secret. */
+  /** HMAC of the rest of the record with the repository's record key (see record-key.ts). */
   sig: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
   /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */

@@ -24,7 +24,10 @@ export function verifyPlanComment(
     return { ok: false, reason: `plan ${record.planId} does not match its hash` };
   }
   if (!sealIsValid(record, secret)) {
-    return { ok: false, reason: `plan ${record.planId} is not signed with this repository's record secret` };
+    return {
+      ok: false,
+      reason: `plan ${record.planId} is not signed with this repository's record key (it was made before the record key changed, with another API key or record-secret, or not by plangate)`,
+    };
   }
   if (render(record) !== comment.body) {
     return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };

@@ -1,7 +1,7 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
 import { encodeRecord, type PlanRecord } from '../record/plan-record.js';
 import { clip, fitBody, githubBodyLimit } from './limits.js';
-import { code, escapeHtml, indent } from './markdown.js';
+import { code, codeBlock, details, escapeMarkdown, indent, quote } from './markdown.js';
 import { formatCost } from '../models/usage.js';
 import { renderChecks } from '../checks/checks-markdown.js';
 import { formatCount } from './count.js';
@@ -10,12 +10,17 @@ import { formatCount } from './count.js';
  * The plan comment: what a maintainer reads before approving, with the hidden record appended.
  * Rendering is a pure function of the record, so verification can re-render and compare: the
  * comment is trusted only while it reads exactly like this.
+ *
+ * An approval approves what its author saw, so the comment shows every text the executor is given
+ * at the start (objective, steps, assumptions, risks, the first directive) and none of it can hide
+ * on GitHub: free text goes in fenced blocks or code spans, and short text (titles, assumptions,
+ * risks) is escaped so no Markdown in it means anything (see markdown.ts).
  */
 
-/** One step as a task-list item; ticked when it is among the first `done`. */
+/** One step as a task-list item; ticked when it is among the first `done`. The detail is a fenced block inside the item. */
 export function renderStep(step: PlanStep, i: number, done = 0): string {
-  const lines = [`- [${i < done ? 'x' : ' '}] **${i + 1}. ${escapeHtml(step.title)}**`];
-  if (step.detail) lines.push(`  ${indent(escapeHtml(step.detail), 2)}`);
+  const lines = [`- [${i < done ? 'x' : ' '}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
+  if (step.detail) lines.push(`  ${indent(codeBlock(step.detail, 'text'), 2)}`);
   const facts: string[] = [];
   if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(', ')}`);
   if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
@@ -30,7 +35,7 @@ export function renderSteps(plan: Plan, done = 0): string {
 
 function bulletSection(title: string, items: string[] | undefined): string {
   if (!items?.length) return '';
-  return `\n\n**${title}**\n${items.map((item) => `- ${escapeHtml(item)}`).join('\n')}`;
+  return `\n\n**${title}**\n${items.map((item) => `- ${escapeMarkdown(item)}`).join('\n')}`;
 }
 
 /** Renders a plan with its assumptions and risks. */
@@ -68,12 +73,20 @@ export function renderPlanWithin(plan: Plan, maxChars: number, notice: StepsNoti
   return kept.join('\n') + noticeText(kept.length) + extrasShown;
 }
 
-/** The objective as a quote, safe against markup in user text. */
+/** The objective as the executor reads it (trimmed), in a fenced block: markup in user text shows as written. */
 export function renderObjective(objective: string): string {
-  return escapeHtml(objective.trim())
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
+  return codeBlock(objective.trim(), 'text');
+}
+
+/** Where the first directive is shown, and the block that shows it. */
+const firstDirectiveSummary = 'First directive: the executor’s first instruction, verbatim';
+
+/**
+ * The first directive, collapsed: the executor receives it word for word, so the approver can read
+ * every word of it. It is never cut; a plan whose directive cannot be shown whole is not posted.
+ */
+export function renderFirstDirective(directive: string): string {
+  return details(firstDirectiveSummary, codeBlock(directive, 'text'));
 }
 
 function statusLine(record: PlanRecord): string {
@@ -131,20 +144,38 @@ const planCommentNotice: StepsNotice = (shown, total) =>
 /** The least room the visible part must keep beside the record: a heading, the start of the objective and a notice. */
 const minVisible = 2_000;
 
+/** The objective (as much of it as `shown` holds) and the clarifications, each question and answer in its own block. */
+function contextLines(record: PlanRecord, shown: string): string[] {
+  const answered = (record.snapshot.context.clarifications ?? [])
+    .map((c) => quote(`**Q:**\n${codeBlock(c.question, 'text')}\n**A:**\n${codeBlock(c.answer, 'text')}`))
+    .join('\n>\n');
+  return ['**Objective**', '', renderObjective(shown), ...(answered ? ['', '**Clarifications**', '', answered] : [])];
+}
+
 /** The visible part of the comment, in at most `room` characters; cut only when the whole does not fit. */
 function body(record: PlanRecord, room: number): string {
-  const { objective, plan, question, summary, clarifications } = record.snapshot.context;
-  const answered = (clarifications ?? []).map((c) => `> **Q:** ${escapeHtml(c.question)}\n> **A:** ${escapeHtml(c.answer)}`).join('\n>\n');
-  const context = (shown: string) => ['**Objective**', '', renderObjective(shown), ...(answered ? ['', '**Clarifications**', '', answered] : [])];
+  const { objective, plan, question, summary, directive } = record.snapshot.context;
+  const context = (shown: string) => contextLines(record, shown);
   if (record.status === 'asking' || (question && !plan)) {
-    const text = [`### ❓ A question before planning (${code(record.planId)})`, '', ...context(objective), '', '**Question**', '', escapeHtml(question ?? '')];
+    const text = [`### ❓ A question before planning (${code(record.planId)})`, '', ...context(objective), '', '**Question**', '', codeBlock(question ?? '', 'text')];
     return fitBody(text.join('\n'), room);
   }
   if (record.status === 'answered' || (!plan && summary)) {
-    const text = [`### 💬 Nothing to change (${code(record.planId)})`, '', ...context(objective), '', '**Answer**', '', escapeHtml(summary ?? '')];
+    const text = [`### 💬 Nothing to change (${code(record.planId)})`, '', ...context(objective), '', '**Answer**', '', codeBlock(summary ?? '', 'text')];
     return fitBody(text.join('\n'), room);
   }
-  const head = (shown: string) => [`### 📋 Plan ${code(record.planId)}`, '', ...context(shown), '', '**Steps**', ''].join('\n') + '\n';
+  // What the executor is told first is shown whole, never cut: the rest of the body gives way to it.
+  const first = directive === undefined ? '' : `\n\n${renderFirstDirective(directive)}`;
+  if (first.length > room - minVisible) {
+    throw new Error(`Plan ${record.planId} is too large to post: its first directive cannot be shown whole in one comment. Ask for a shorter first directive.`);
+  }
+  return planBody(record, room - first.length) + first;
+}
+
+/** The plan part of the visible body, in at most `room` characters. */
+function planBody(record: PlanRecord, room: number): string {
+  const { objective, plan } = record.snapshot.context;
+  const head = (shown: string) => [`### 📋 Plan ${code(record.planId)}`, '', ...contextLines(record, shown), '', '**Steps**', ''].join('\n') + '\n';
   if (!plan) return fitBody(head(objective) + '_The planner staged no plan._', room);
   const whole = head(objective) + renderPlan(plan);
   if (whole.length <= room) return whole;

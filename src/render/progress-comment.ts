@@ -1,4 +1,6 @@
-import { renderPlan } from './plan-comment.js';
+import { renderPlan, renderStep } from './plan-comment.js';
+import { changesSinceApproval, planChangesIntro, renderPlanChanges, revisedSteps, type PlanChange, type StepRevision } from './plan-changes.js';
+import type { Plan } from '../machine/fields.js';
 import { renderHistoryLines } from './history.js';
 import { clip } from './limits.js';
 import { code, codeBlock, escapeHtml } from './markdown.js';
@@ -104,6 +106,24 @@ export function stepsDone(view: RunView): number {
   return Math.min(steps, view.snapshot.context.history.filter((h) => h.outcome !== 'abort').length);
 }
 
+const revisionLabels: Record<StepRevision, string> = { added: '_(new)_', reworded: '_(revised)_', moved: '_(moved)_' };
+
+/**
+ * The plan's checklist with each step a replan added, reworded or moved labelled right after its
+ * checkbox (the one place every rendered step shares, whatever its title holds), followed by the
+ * plan's assumptions and risks as the unrevised plan shows them.
+ */
+function renderRevisedPlan(plan: Plan, done: number, changes: readonly PlanChange[]): string {
+  const marks = revisedSteps(changes);
+  const steps = plan.steps.map((step, i) => {
+    const text = renderStep(step, i, done);
+    const mark = marks.get(i + 1);
+    // renderStep opens every step with "- [ ] " or "- [x] ".
+    return mark ? `${text.slice(0, 6)}${revisionLabels[mark]} ${text.slice(6)}` : text;
+  });
+  return steps.join('\n') + renderPlan({ ...plan, steps: [] });
+}
+
 /** The header says how the run ended, or that it stopped and waits to be resumed. */
 function headline(view: RunView): string {
   if (view.ended?.outcome === 'done') return `### ✅ Plan ${code(view.planId)} finished`;
@@ -128,7 +148,12 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
     parts.push('', `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
   }
   if (view.keptOut?.length) parts.push('', '**Kept out of the commits**', '', renderKeptOut(view.keptOut));
-  if (context.plan) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));
+  if (context.plan) {
+    const changes = changesSinceApproval(view.approvedPlan, context.plan);
+    if (changes.length === 0) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));
+    // The changes go first: bounded, they stay whole even when a long plan is what gets cut to fit.
+    else parts.push('', '**Changes to the approved plan**', '', planChangesIntro, '', renderPlanChanges(changes), '', '**Plan** (revised during the run)', '', renderRevisedPlan(context.plan, stepsDone(view), changes));
+  }
   if (!view.ended && state === 'execute' && context.directive) {
     parts.push('', '**Current directive**', '', codeBlock(clip(context.directive, 4_000), 'text'));
   }

@@ -5,6 +5,7 @@ import { renderDiffStat } from './diff-stat.js';
 import { code, escapeHtml } from './markdown.js';
 import { renderObjective, renderPlanWithin, type StepsNotice } from './plan-comment.js';
 import { renderKeptOut, renderServerFailures, stepsDone } from './progress-comment.js';
+import { changesSinceApproval, planChangesIntro, renderPlanChanges } from './plan-changes.js';
 import type { RunView } from './run-view.js';
 import { renderUsageTable } from './usage-table.js';
 import { renderCostComparison } from '../checks/checks-markdown.js';
@@ -13,6 +14,8 @@ import type { ServerFailure } from '../mcp/hub.js';
 /**
  * The pull request carries the whole story of the run, so a reviewer never has to dig through
  * the issue: the approved plan, who approved it, every directive and result, the summary and cost.
+ * When a replan revised the plan, the body shows the plan as it ended and, above it, what changed
+ * against the approved one.
  * When the story is longer than one body, the body says where the rest is instead of cutting it
  * silently: the history moves to comments or the job summary, and the plan shows fewer steps.
  */
@@ -79,6 +82,9 @@ function layout(view: RunView, sizing: PullRequestSizing): Layout {
     head.push('', `> [!WARNING]\n> The run aborted: ${escapeHtml(view.ended.reason ?? 'no reason given')}. The work so far is kept here.`);
   }
   head.push('', '## Objective', '', renderObjective(clip(context.objective, objectiveMax)));
+  // Bounded (a few dozen one-line changes), so it sits in the part that is always shown whole.
+  const revised = changesSinceApproval(view.approvedPlan, context.plan);
+  if (revised.length > 0) head.push('', '## Changes to the approved plan', '', planChangesIntro, '', renderPlanChanges(revised));
   const before = head.join('\n');
 
   const lastResult = context.history.at(-1)?.result;

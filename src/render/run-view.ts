@@ -1,3 +1,4 @@
+import type { Plan } from '../machine/fields.js';
 import type { Snapshot } from '../machine/types.js';
 import type { RoleUsageSummary } from '../models/usage.js';
 import type { CostEstimate } from '../checks/cost-estimate.js';
@@ -15,6 +16,11 @@ export interface RunView {
   runUrl: string;
   pullRequestUrl?: string;
   snapshot: Snapshot;
+  /**
+   * The plan as it was approved. A replan may revise `snapshot`'s plan; the progress comment and the
+   * pull request then show the changes against this one, so a reviewer sees where the run departed.
+   */
+  approvedPlan?: Plan;
   usage: RoleUsageSummary[];
   /** A note the reader must see, e.g. that the planner failed and the executor worked alone. */
   notice?: string;

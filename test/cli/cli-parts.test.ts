@@ -7,13 +7,16 @@ import { routeActionsLog, translateActionsLine } from '../../src/cli/actions-log
 import { parseInvocation, type Flags } from '../../src/cli/args.js';
 import { CliError, UsageError } from '../../src/cli/cli-error.js';
 import { localDefaults, readLocalSettings, requireApiKey } from '../../src/cli/local-settings.js';
-import { printable } from '../../src/cli/terminal.js';
+import { commandLine, decideRepoTrust, untrustedReason, withSkippedServers } from '../../src/cli/repo-trust.js';
+import { printable, type Terminal } from '../../src/cli/terminal.js';
+import type { McpServerSpec } from '../../src/mcp/server-spec.js';
+import { noCapabilities } from '../../src/mcp/capability-hub.js';
 import { renderPlanText, renderUsageText } from '../../src/cli/text-render.js';
 
 /** The CLI's pure parts: the command line, its settings, the log routing and the plain-text renderers. */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const noFlags: Flags = { yes: false };
+const noFlags: Flags = { yes: false, trustRepoConfig: false };
 
 describe('parseInvocation', () => {
   it('joins unquoted words into one objective and keeps repeated options in order', () => {
@@ -155,5 +158,69 @@ describe('plain-text rendering', () => {
     expect(table[2]).toMatch(/local +1 +0 +0 +0 +unknown price$/);
     expect(table[3]).toMatch(/^ {2}total +unknown price$/);
     expect(renderUsageText(rows.slice(0, 1)).split('\n')[2]).toMatch(/total +\$0\.0100$/);
+  });
+});
+
+describe("the question about the repository's config", () => {
+  const servers: McpServerSpec[] = [
+    { name: 'docs', transport: 'stdio', command: 'npx', args: ['docs-server', '--root', '.'], env: { DOCS_TOKEN: 'value-0123456789' } },
+    { name: 'unset', transport: 'stdio', command: 'never', args: [], env: {}, refusal: 'the environment variable X is not set' },
+    { name: 'remote', transport: 'http', url: 'https://mcp.example.com/' },
+  ];
+  function fakeTerminal(interactive: boolean, answer: string | undefined) {
+    const asked: string[] = [];
+    const errors: string[] = [];
+    const terminal: Terminal = {
+      interactive,
+      out: () => undefined,
+      err: (text) => void errors.push(text),
+      conceal: () => undefined,
+      ask: (question) => {
+        asked.push(question);
+        return Promise.resolve(answer);
+      },
+    };
+    return { terminal, asked, errors };
+  }
+  const decide = (trusted: boolean, terminal: Terminal, list = servers) => decideRepoTrust({ servers: list, configFile: '.github/plangate.yml', trusted, terminal });
+
+  it('asks only about servers that would run a program, and only y or yes starts them', async () => {
+    for (const [answer, starts] of [['y', true], [' YES ', true], ['n', false], ['yes please', false], ['', false], [undefined, false]] as const) {
+      const { terminal, asked, errors } = fakeTerminal(true, answer);
+      const trust = await decide(false, terminal);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain('  MCP server docs: npx docs-server --root . (given DOCS_TOKEN from your environment)\nStart it? [y/N] ');
+      expect(asked[0]).not.toContain('value-0123456789');
+      expect(asked[0]).not.toMatch(/unset|remote/);
+      expect(trust.allowed.map((s) => s.name)).toEqual(starts ? ['docs', 'unset', 'remote'] : ['unset', 'remote']);
+      expect(trust.skipped).toEqual(starts ? [] : [{ server: 'docs', reason: untrustedReason }]);
+      expect(errors.some((line) => line.includes('--trust-repo-config'))).toBe(!starts);
+    }
+  });
+
+  it('never asks with the option, nor where nobody is at a terminal, nor when nothing would run', async () => {
+    const trusted = fakeTerminal(true, 'n');
+    expect((await decide(true, trusted.terminal)).skipped).toEqual([]);
+    const piped = fakeTerminal(false, 'y');
+    expect((await decide(false, piped.terminal)).skipped.map((s) => s.server)).toEqual(['docs']);
+    expect(piped.errors).toEqual([
+      'Not starting the MCP server docs that .github/plangate.yml defines: programs the repository names run only with --trust-repo-config or a yes on a terminal.',
+    ]);
+    const nothing = fakeTerminal(true, 'y');
+    expect((await decide(false, nothing.terminal, servers.slice(1))).allowed).toHaveLength(2);
+    for (const t of [trusted, piped, nothing]) expect(t.asked).toEqual([]);
+  });
+
+  it('shows each word of a command line for what it is', () => {
+    expect(commandLine({ command: 'node', args: ['server.js', 'two words', 'line\nbreak', '\u202eevil', '\u001b[2J', ''] })).toBe(
+      'node server.js "two words" "line\\nbreak" "\\u202eevil" "\\u001b[2J" ""',
+    );
+  });
+
+  it('lists the skipped servers to the agents as not available', async () => {
+    const hub = withSkippedServers(noCapabilities, [{ server: 'docs', reason: untrustedReason }]);
+    const started = await hub.start();
+    expect(started).toEqual({ configured: 1, connected: [], failures: [{ server: 'docs', reason: untrustedReason }] });
+    expect(await hub.start()).toBe(started);
   });
 });

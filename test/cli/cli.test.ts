@@ -61,6 +61,11 @@ interface Repo {
   model: ScriptedModel;
   git(...args: string[]): string;
   cli(args: string[], options?: { stdin?: string; env?: Record<string, string | undefined> }): Promise<CliRun>;
+  /**
+   * Runs the CLI on a pseudo-terminal (util-linux `script`), so stdin and stdout are TTYs, typing
+   * `input`; what the terminal showed (stdout and stderr as one, with the echo) is `stdout`.
+   */
+  cliOnTerminal(args: string[], input: string, env?: Record<string, string | undefined>): Promise<CliRun>;
   close(): Promise<void>;
 }
 
@@ -91,6 +96,18 @@ async function createRepo(script: Record<string, Reply[]>, extra: Record<string,
   git('commit', '--quiet', '-m', 'Initial commit');
   const model = await startScriptedModel({ script, apiKey });
   const outputs: string[] = [];
+  const cliEnv = (extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = {
+      ...gitEnv,
+      PLANGATE_API_KEY: apiKey,
+      PLANGATE_BASE_URL: model.url,
+      PLANGATE_PLANNER_MODEL: 'planner',
+      PLANGATE_EXECUTOR_MODEL: 'executor',
+      ...extra,
+    };
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+    return env;
+  };
 
   const repo: Repo = {
     dir,
@@ -98,15 +115,7 @@ async function createRepo(script: Record<string, Reply[]>, extra: Record<string,
     model,
     git,
     cli(args, options = {}) {
-      const env: NodeJS.ProcessEnv = {
-        ...gitEnv,
-        PLANGATE_API_KEY: apiKey,
-        PLANGATE_BASE_URL: model.url,
-        PLANGATE_PLANNER_MODEL: 'planner',
-        PLANGATE_EXECUTOR_MODEL: 'executor',
-        ...options.env,
-      };
-      for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+      const env = cliEnv(options.env);
       // Asynchronous on purpose: a synchronous spawn would block the in-process model server.
       const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
@@ -118,6 +127,22 @@ async function createRepo(script: Record<string, Reply[]>, extra: Record<string,
         child.on('close', (code) => {
           outputs.push(stdout, stderr);
           resolve({ code: code ?? 1, stdout, stderr });
+        }),
+      );
+    },
+    cliOnTerminal(args, input, extraEnv) {
+      const line = [process.execPath, cli, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+      // -e: the CLI's exit code; /dev/null: no typescript file. Typed input waits in the terminal until read.
+      const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: dir, env: cliEnv(extraEnv), stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stdin.write(input);
+      return new Promise<CliRun>((resolve) =>
+        child.on('close', (code) => {
+          child.stdin.destroy();
+          outputs.push(stdout);
+          resolve({ code: code ?? 1, stdout: stdout.replace(/\r\n/g, '\n'), stderr: '' });
         }),
       );
     },
@@ -161,7 +186,7 @@ describe('plangate --help', () => {
     expect(top.stdout).toContain('mcp-servers:');
     expect(plan.stdout).toContain('Variables an MCP server names in .github/plangate.yml (env:)');
     expect(plan.stdout).toMatch(/^Usage: plangate plan \[options\] "<objective>"/);
-    for (const option of ['--base-url', '--model', '--planner-model', '--executor-model', '--allowed-commands', '--protected-paths', '--max-iterations']) {
+    for (const option of ['--base-url', '--model', '--planner-model', '--executor-model', '--allowed-commands', '--protected-paths', '--max-iterations', '--trust-repo-config']) {
       expect(plan.stdout).toContain(option);
       expect(run.stdout).toContain(option);
     }
@@ -437,7 +462,7 @@ describe('MCP servers from .github/plangate.yml', () => {
       },
       config,
     );
-    const result = await current.cli(['run', '--yes', 'Record the release note'], { env: { PLANGATE_MCP_PROBE: probe } });
+    const result = await current.cli(['run', '--yes', '--trust-repo-config', 'Record the release note'], { env: { PLANGATE_MCP_PROBE: probe } });
     expect(result.code, result.stderr).toBe(0);
 
     // One start for the whole command, shared by planning and execution: each server is reported once.
@@ -471,7 +496,7 @@ describe('MCP servers from .github/plangate.yml', () => {
 
   it('plans without a server whose variable is unset, saying so in one line on stderr', async () => {
     current = await createRepo({ planner: [toolCall('list_capabilities', {}), ...planning] }, config);
-    const result = await current.cli(['plan', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: undefined } });
+    const result = await current.cli(['plan', '--trust-repo-config', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: undefined } });
     expect(result.code, result.stderr).toBe(0);
     expect(planIdOf(result)).toMatch(/^[0-9a-f]{8}$/);
     const stderr = result.stderr.split('\n');
@@ -485,11 +510,127 @@ describe('MCP servers from .github/plangate.yml', () => {
 
   it('starts no server for a command that is refused before any agent is summoned', async () => {
     current = await createRepo({ planner: planning }, config);
-    const planId = planIdOf(await current.cli(['plan', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: probe } }));
+    const planId = planIdOf(await current.cli(['plan', '--trust-repo-config', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: probe } }));
     current.git('branch', `plangate/${planId}`);
-    const result = await current.cli(['run'], { stdin: 'y\n', env: { PLANGATE_MCP_PROBE: probe } });
+    const result = await current.cli(['run', '--trust-repo-config'], { stdin: 'y\n', env: { PLANGATE_MCP_PROBE: probe } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`branch plangate/${planId} already exists`);
     expect(result.stderr).not.toContain('MCP server');
+  });
+});
+
+describe("what the repository's .github/plangate.yml would run", () => {
+  /** A stdio server whose start leaves a marker beside the checkout (it runs in the checkout), then exits. */
+  const marker = (repo: Repo) => path.join(repo.dir, '..', 'repo-config-ran');
+  const config = {
+    '.github/plangate.yml': [
+      'mcp-servers:',
+      '  marker:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: ["-e", "require('node:fs').writeFileSync('../repo-config-ran', 'started')", "a b"]`,
+      '',
+    ].join('\n'),
+  };
+  const skipLine =
+    'Not starting the MCP server marker that .github/plangate.yml defines: programs the repository names run only with --trust-repo-config or a yes on a terminal.';
+  /** What the planner's list_capabilities call returned. */
+  const listed = (model: ScriptedModel) =>
+    model.requests
+      .filter((r) => r.model === 'planner')
+      .flatMap((r) => r.messages)
+      .find((m) => m.role === 'tool')?.content;
+  const withSummary = (planner: Reply[]) => [...planner, toolCall('update_context', { summary: 'Added farewell(name).' })];
+  const oneCycle: Reply[] = [execution.executor[0] as Reply, toolCall('update_context', { result: 'Appended farewell.', outcome: 'done' })];
+  /** util-linux `script` that can open a pseudo-terminal here; elsewhere the terminal tests are skipped. */
+  const hasScript = (() => {
+    try {
+      execFileSync('script', ['-qec', 'true', '/dev/null'], { input: '', stdio: 'pipe', timeout: 10_000 });
+      return execFileSync('script', ['--version'], { encoding: 'utf8' }).includes('util-linux');
+    } catch {
+      return false;
+    }
+  })();
+
+  it('plan starts nothing from it without --trust-repo-config, says so in one line and tells the planner', async () => {
+    current = await createRepo({ planner: [toolCall('list_capabilities', {}), ...planning] }, config);
+    const result = await current.cli(['plan', 'Add a farewell function']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(planIdOf(result)).toMatch(/^[0-9a-f]{8}$/);
+    expect(existsSync(marker(current))).toBe(false);
+    expect(result.stderr.split('\n').filter((line) => line.includes('marker'))).toEqual([skipLine]);
+    expect(result.stderr).not.toContain('[y/N]');
+    expect(listed(current.model)).toContain('## marker\nNot available: it did not start (the user did not allow programs named in the repository');
+  });
+
+  it('plan starts its servers with --trust-repo-config', async () => {
+    current = await createRepo({ planner: planning }, config);
+    const result = await current.cli(['plan', '--trust-repo-config', 'Add a farewell function']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(marker(current), 'utf8')).toBe('started');
+    expect(result.stderr).not.toContain('Not starting');
+  });
+
+  it('run starts nothing from it without the option, --yes and a piped answer included; with the option it does', async () => {
+    current = await createRepo({ planner: withSummary(planning), executor: oneCycle }, config);
+    const result = await current.cli(['run', '--yes', 'Add a farewell function'], { stdin: 'y\ny\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(current.git('show', `plangate/${planIdOf(result)}:src/greet.js`)).toContain('farewell');
+    expect(existsSync(marker(current))).toBe(false);
+    expect(result.stderr.split('\n').filter((line) => line.includes('marker'))).toEqual([skipLine]);
+    await current.close();
+
+    current = await createRepo({ planner: [...planning, toolCall('update_context', { summary: 'Added farewell(name).' })], executor: oneCycle }, config);
+    const planned = await current.cli(['plan', 'Add a farewell function']);
+    expect(existsSync(marker(current))).toBe(false);
+    const run = await current.cli(['run', '--trust-repo-config'], { stdin: 'y\n' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`Approve plan ${planIdOf(planned)}? [y/N] `);
+    expect(readFileSync(marker(current), 'utf8')).toBe('started');
+    expect(run.stderr).not.toContain('Not starting');
+  });
+
+  it('never asks where nobody can answer: CI=true starts nothing and asks nothing', async () => {
+    current = await createRepo({ planner: planning }, config);
+    const result = await current.cli(['plan', 'Add a farewell function'], { stdin: 'y\n', env: { CI: 'true' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(marker(current))).toBe(false);
+    expect(result.stderr).toContain(skipLine);
+  });
+
+  describe.skipIf(!hasScript)('on a terminal', () => {
+    const question = [
+      '.github/plangate.yml in this repository would have plangate start this program on your machine, as you:',
+      `  MCP server marker: ${process.execPath} -e "require('node:fs').writeFileSync('../repo-config-ran', 'started')" "a b"`,
+      'Start it? [y/N] ',
+    ].join('\n');
+
+    it('asks once, listing the command line, and starts nothing unless the answer is yes', async () => {
+      current = await createRepo({ planner: planning }, config);
+      const declined = await current.cliOnTerminal(['plan', 'Add a farewell function'], 'sure\n');
+      expect(declined.code, declined.stdout).toBe(0);
+      expect(declined.stdout).toContain(question);
+      expect(declined.stdout.split(question)).toHaveLength(2);
+      expect(declined.stdout).toContain(skipLine);
+      expect(planIdOf(declined)).toMatch(/^[0-9a-f]{8}$/);
+      expect(existsSync(marker(current))).toBe(false);
+    });
+
+    it('starts the servers on a yes', async () => {
+      current = await createRepo({ planner: planning }, config);
+      const accepted = await current.cliOnTerminal(['plan', 'Add a farewell function'], 'y\n');
+      expect(accepted.code, accepted.stdout).toBe(0);
+      expect(accepted.stdout).toContain(question);
+      expect(accepted.stdout).not.toContain('Not starting');
+      expect(readFileSync(marker(current), 'utf8')).toBe('started');
+    });
+
+    it('does not ask with CI=true, even on a terminal', async () => {
+      current = await createRepo({ planner: planning }, config);
+      const result = await current.cliOnTerminal(['plan', 'Add a farewell function'], 'y\n', { CI: 'true' });
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.stdout).not.toContain('[y/N]');
+      expect(result.stdout).toContain(skipLine);
+      expect(existsSync(marker(current))).toBe(false);
+    });
   });
 });

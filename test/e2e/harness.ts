@@ -32,6 +32,8 @@ export const token = 'ghs_e2eTokenValue0123456789abcdef';
 export const apiKey = 'sk-e2e-model-key-0123456789abcdef';
 export const owner = 'octo-org';
 export const repo = 'sample';
+/** GitHub's numeric id of the repository, as the runner passes it (GITHUB_REPOSITORY_ID). */
+export const repositoryId = '700123456';
 
 /**
  * While a world with `runAs` is open: a system git config that trusts repositories of any owner, so
@@ -335,6 +337,7 @@ export async function createWorld(
         GITHUB_EVENT_NAME: event.name,
         GITHUB_EVENT_PATH: eventPath,
         GITHUB_REPOSITORY: `${owner}/${repo}`,
+        GITHUB_REPOSITORY_ID: repositoryId,
         GITHUB_WORKSPACE: cwd,
         GITHUB_API_URL: gh.url,
         GITHUB_SERVER_URL: GITHUB_EMULATOR_SERVER_URL,

@@ -10,13 +10,15 @@ import type { PermissionArea } from '../fakes/github-emulator.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
 import { toolCall } from '../fakes/scripted-model.js';
 import { apiKey, createWorld, git, owner, repo, token, type World } from './harness.js';
+import { ConcurrencyGroups } from './concurrency-groups.js';
 import {
-  contextResolver,
+  contextPath,
+  evaluate,
   evaluateCondition,
   interpolate,
   parseExpression,
+  resolvedContexts,
   splitTemplate,
-  UnsupportedExpressionError,
   type ResolvePath,
 } from './workflow-expression.js';
 
@@ -296,6 +298,9 @@ function apiKeySecretName(): string {
   return name;
 }
 
+/** The contexts GitHub makes available in a step's `with:` and `env:`. */
+const STEP_CONTEXTS = ['github', 'needs', 'strategy', 'matrix', 'job', 'runner', 'env', 'vars', 'secrets', 'steps', 'inputs'];
+
 /**
  * The runner's `${{ }}` values for step `index`: only bare context paths the README's blocks use.
  * The API key secret Usage names is the scripted model's key, and the App token is the emulator's
@@ -316,18 +321,18 @@ function stepResolver(steps: readonly Step[], index: number, fakes: Fakes): Reso
       if (value === undefined) throw new Error(`actions/create-github-app-token has no output "${c}" modelled`);
       return value;
     }
-    throw new UnsupportedExpressionError(`\${{ ${segments.join('.')} }} is not a value this test can fake`);
+    throw new Error(`\${{ ${segments.join('.')} }} is not a value this test can fake`);
   };
 }
 
 /** Resolves a `with:`/`env:` value; only bare paths may sit inside `${{ }}` there. */
 function resolveValue(text: string, resolve: ResolvePath): string {
   for (const part of splitTemplate(text)) {
-    if ('expression' in part && parseExpression(part.expression).kind !== 'path') {
-      throw new UnsupportedExpressionError(`only plain context values are modelled in with:/env:, not: ${part.expression}`);
+    if ('expression' in part && contextPath(parseExpression(part.expression, STEP_CONTEXTS)) === undefined) {
+      throw new Error(`only plain context values are modelled in with:/env:, not: ${part.expression}`);
     }
   }
-  return interpolate(text, resolve);
+  return interpolate(text, resolvedContexts(text, STEP_CONTEXTS, resolve));
 }
 
 /** The step's `with:` as the runner hands it over: INPUT_<NAME> per given input, expressions resolved. */
@@ -343,9 +348,9 @@ function soleReference(text: string): string[] {
   const parts = splitTemplate(text.trim());
   const only = parts[0];
   if (parts.length !== 1 || !only || !('expression' in only)) throw new Error(`expected exactly one \${{ }} in: ${text}`);
-  const node = parseExpression(only.expression);
-  if (node.kind !== 'path') throw new Error(`expected a plain context value in: ${text}`);
-  return node.segments;
+  const segments = contextPath(parseExpression(only.expression, STEP_CONTEXTS));
+  if (!segments) throw new Error(`expected a plain context value in: ${text}`);
+  return segments;
 }
 
 /** What the plangate step's token may do: the job's GITHUB_TOKEN permissions, or the App's. */
@@ -376,15 +381,20 @@ function githubContext(event: WorkflowEvent, runId: string): Record<string, unkn
   return { event_name: event.name, event: event.payload, run_id: runId, repository: `${owner}/${repo}`, token };
 }
 
-/** Whether the job starts for this event (no `if:` means always). */
-function jobRuns(job: Job, event: WorkflowEvent, runId = '9001'): boolean {
-  return job.if === undefined ? true : evaluateCondition(job.if, contextResolver({ github: githubContext(event, runId) }));
+/**
+ * Whether the job starts for this event (no `if:` means always). Only `github` is given: a job's
+ * `if:` may also read `needs`, `vars` and `inputs`, which this workflow has no use for, so naming one
+ * fails the parse here instead of being judged against made-up values.
+ */
+function jobRuns(job: Pick<Job, 'if'>, event: WorkflowEvent, runId = '9001'): boolean {
+  return job.if === undefined ? true : evaluateCondition(job.if, { github: githubContext(event, runId) });
 }
 
-function concurrencyGroup(job: Job, event: WorkflowEvent, runId: string): string {
+/** The job's concurrency group for this event and run, as GitHub evaluates it (again from `github` alone). */
+function concurrencyGroup(job: Pick<Job, 'concurrency'>, event: WorkflowEvent, runId: string): string {
   const group = typeof job.concurrency === 'string' ? job.concurrency : job.concurrency?.group;
   if (group === undefined) throw new Error('the job has no concurrency group');
-  return interpolate(group, contextResolver({ github: githubContext(event, runId) }));
+  return interpolate(group, { github: githubContext(event, runId) });
 }
 
 /** The issue_comment event for a comment GitHub already stores. */
@@ -399,11 +409,19 @@ function commentOn(w: World, issue: number, login: string, body: string): Workfl
   return eventFor(w, issue, w.gh.addComment(issue, { login, body }));
 }
 
-/** An event for a comment that is never stored: for `if:` and group evaluation only. */
-function sketchComment(body: string, login = 'mona', issue = 7): WorkflowEvent {
+/**
+ * An event for a comment that is never stored: for `if:` and group evaluation only. `association` is
+ * GitHub's `author_association` for the commenter (a collaborator unless given).
+ */
+function sketchComment(body: string, login = 'mona', issue = 7, association = 'COLLABORATOR'): WorkflowEvent {
   return {
     name: 'issue_comment',
-    payload: issueCommentPayload({ owner, repo, issue: { number: issue, title: 'Say goodbye', login: 'mona' }, comment: { id: 4242, body, login } }),
+    payload: issueCommentPayload({
+      owner,
+      repo,
+      issue: { number: issue, title: 'Say goodbye', login: 'mona' },
+      comment: { id: 4242, body, login, author_association: association },
+    }),
   };
 }
 
@@ -521,55 +539,286 @@ describe('README workflow blocks, read statically', () => {
   });
 });
 
-describe("the quickstart job's if: and concurrency", () => {
+// GitHub's values of `author_association`: only the first three take turns in an issue's group.
+const TRUSTED = ['OWNER', 'MEMBER', 'COLLABORATOR'];
+const UNTRUSTED = ['NONE', 'CONTRIBUTOR', 'FIRST_TIMER', 'FIRST_TIME_CONTRIBUTOR', 'MANNEQUIN'];
+
+/** The job as the README showed it before approvals had groups of their own: the checks below must catch it. */
+const PREVIOUS_JOB: Pick<Job, 'if' | 'concurrency'> = {
+  if: "github.event_name != 'issue_comment' || startsWith(github.event.comment.body, '/')",
+  concurrency: {
+    group:
+      "plangate-${{ (startsWith(github.event.comment.body, '/plan') || startsWith(github.event.comment.body, '/approve') || " +
+      "startsWith(github.event.comment.body, '/revise') || startsWith(github.event.comment.body, '/answer')) && github.event.issue.number || github.run_id }}",
+    'cancel-in-progress': 'false',
+  },
+};
+
+/** Keeping outsiders out of the issue's group but leaving /approve in it: still not enough. */
+const OUTSIDERS_OUT_ONLY: Pick<Job, 'if' | 'concurrency'> = {
+  if: PREVIOUS_JOB.if,
+  concurrency: {
+    group:
+      "plangate-${{ contains(fromJSON('[\"OWNER\", \"MEMBER\", \"COLLABORATOR\"]'), github.event.comment.author_association) && " +
+      "(startsWith(github.event.comment.body, '/plan') || startsWith(github.event.comment.body, '/approve') || " +
+      "startsWith(github.event.comment.body, '/revise') || startsWith(github.event.comment.body, '/answer')) && github.event.issue.number || github.run_id }}",
+    'cancel-in-progress': 'false',
+  },
+};
+
+/** Comments of all kinds on issue 7, by whom, for driving a job's `if:` and group through GitHub's queueing. */
+const ACTORS = [
+  { name: "an outsider's /plan", body: '/plan Take the repository over', login: 'mallory', association: 'NONE' },
+  { name: "an outsider's /approve", body: '/approve', login: 'mallory', association: 'NONE' },
+  { name: "a contributor's /revise", body: '/revise bigger steps', login: 'carol', association: 'CONTRIBUTOR' },
+  { name: "a collaborator's /plan", body: '/plan Add a farewell function', login: 'mona', association: 'COLLABORATOR' },
+  { name: "a member's /answer", body: '/answer yes', login: 'hubot', association: 'MEMBER' },
+  { name: "the owner's /approve", body: '/approve 1a2b3c4d', login: owner, association: 'OWNER', approval: true },
+  { name: "a collaborator's /status", body: '/status', login: 'mona', association: 'COLLABORATOR' },
+  { name: 'an ordinary comment', body: 'Thanks, looks good!', login: 'mona', association: 'COLLABORATOR' },
+] as const;
+type Actor = (typeof ACTORS)[number];
+const isApproval = (actor: Actor): boolean => 'approval' in actor;
+const isTrusted = (actor: Actor): boolean => TRUSTED.includes(actor.association);
+
+/**
+ * Drives every sequence of up to `depth` steps (a comment by one of ACTORS, or the oldest running
+ * run finishing) through GitHub's concurrency groups, with each comment's `if:` and group evaluated
+ * from the job. Answers the first sequence in which `harmed` holds (with why), or undefined.
+ */
+function findSequence(
+  job: Pick<Job, 'if' | 'concurrency'>,
+  depth: number,
+  harmed: (groups: ConcurrencyGroups, actorOf: ReadonlyMap<string, Actor>, entered: { run: string; outcome: 'started' | 'pending' } | undefined) => string | undefined,
+): string[] | undefined {
+  // Run ids are 1001, 1002, ... in posting order, so each (actor, run id) is evaluated once.
+  const evaluated = new Map<string, { runs: boolean; group: string }>();
+  const jobFor = (actor: Actor, runId: string) => {
+    const key = `${actor.name}@${runId}`;
+    let found = evaluated.get(key);
+    if (!found) {
+      const event = sketchComment(actor.body, actor.login, 7, actor.association);
+      found = { runs: jobRuns(job, event, runId), group: concurrencyGroup(job, event, runId) };
+      evaluated.set(key, found);
+    }
+    return found;
+  };
+  const search = (groups: ConcurrencyGroups, actorOf: Map<string, Actor>, posted: number, path: string[]): string[] | undefined => {
+    if (path.length === depth) return undefined;
+    for (const actor of ACTORS) {
+      const runId = String(1001 + posted);
+      const { runs, group } = jobFor(actor, runId);
+      const next = groups.clone();
+      const nextActors = new Map(actorOf);
+      const step = [...path, `${actor.name} (run ${runId}${runs ? `, group ${group}` : ', no job'})`];
+      let entered: { run: string; outcome: 'started' | 'pending' } | undefined;
+      if (runs) {
+        nextActors.set(runId, actor);
+        entered = { run: runId, outcome: next.enter(runId, group) };
+      }
+      const why = harmed(next, nextActors, entered);
+      if (why) return [...step, why];
+      const found = search(next, nextActors, posted + 1, step);
+      if (found) return found;
+    }
+    const [oldest] = groups.runningRuns();
+    if (oldest !== undefined) {
+      const next = groups.clone();
+      next.finish(oldest);
+      const step = [...path, `run ${oldest} finishes`];
+      const why = harmed(next, actorOf, undefined);
+      if (why) return [...step, why];
+      const found = search(next, actorOf, posted, step);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return search(new ConcurrencyGroups(), new Map(), 0, []);
+}
+
+/** An approval cancelled, or left waiting where a later run could cancel it. */
+const approvalLostOrWaiting = (groups: ConcurrencyGroups, actorOf: ReadonlyMap<string, Actor>, entered: { run: string; outcome: string } | undefined) => {
+  const lost = groups.cancelled.find((run) => isApproval(actorOf.get(run) as Actor));
+  if (lost) return `approval run ${lost} was cancelled by run ${groups.replacedBy.get(lost)}`;
+  if (entered && isApproval(actorOf.get(entered.run) as Actor) && entered.outcome === 'pending') return `approval run ${entered.run} waits in a shared pending slot`;
+  return undefined;
+};
+
+/** Any run cancelled by the run of someone outside the owner, members and collaborators. */
+const outsiderInterferes = (groups: ConcurrencyGroups, actorOf: ReadonlyMap<string, Actor>) => {
+  for (const run of groups.cancelled) {
+    const by = groups.replacedBy.get(run) ?? '';
+    if (!isTrusted(actorOf.get(by) as Actor)) return `run ${run} was cancelled by ${actorOf.get(by)?.name} (run ${by})`;
+  }
+  return undefined;
+};
+
+describe("the quickstart job's if: and concurrency, evaluated by GitHub's expression engine", () => {
   const { workflow } = quickstartWorkflow();
   const [, job] = onlyJob(workflow);
+  const run = '9001';
 
-  it('starts the job for every command, schedules and dispatches, and never for an ordinary comment', () => {
-    for (const body of COMMANDS) expect(jobRuns(job, sketchComment(body)), body).toBe(true);
-    for (const body of NOT_COMMANDS) expect(jobRuns(job, sketchComment(body)), JSON.stringify(body)).toBe(false);
-    expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]'))).toBe(false);
+  it('starts the job for every command, whoever writes it (plangate checks permissions), and for schedules and dispatches', () => {
+    for (const association of [...TRUSTED, ...UNTRUSTED]) {
+      for (const body of COMMANDS) expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
+    }
     for (const s of workflow.on.schedule ?? []) expect(jobRuns(job, scheduleEvent(s.cron))).toBe(true);
     expect(jobRuns(job, dispatchEvent({ task: 'deps' }))).toBe(true);
   });
 
-  it('queues plan-changing commands per issue and gives the others a group of their own, never cancelling', () => {
-    const run = '9001';
-    const perIssue = ['/plan Add a farewell function', '/approve', '/approve 1a2b3c4d', '/revise smaller steps', '/answer yes'];
-    for (const body of perIssue) expect(concurrencyGroup(job, sketchComment(body, 'mona', 7), run), body).toBe('plangate-7');
-    expect(concurrencyGroup(job, sketchComment('/plan other', 'mona', 8), run)).toBe('plangate-8');
-    for (const body of ['/status', '/cancel', '/help']) expect(concurrencyGroup(job, sketchComment(body), run), body).toBe(`plangate-${run}`);
-    expect(concurrencyGroup(job, scheduleEvent('0 6 * * 1'), run)).toBe(`plangate-${run}`);
-    expect(concurrencyGroup(job, dispatchEvent({ task: 'deps' }), run)).toBe(`plangate-${run}`);
+  it('gives an ordinary comment no job, whoever writes it', () => {
+    for (const association of [...TRUSTED, ...UNTRUSTED]) {
+      for (const body of NOT_COMMANDS) expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${JSON.stringify(body)}`).toBe(false);
+    }
+    // plangate's own comments, and other bots', start no job unless they start with "/".
+    expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]', 7, 'NONE'))).toBe(false);
+  });
+
+  it("puts an outsider's /plan (author_association NONE) in a group of its own run, never the issue's or an approval's", () => {
+    const outsider = sketchComment('/plan Take the repository over', 'mallory', 7, 'NONE');
+    // The if: starts the job (plangate then refuses an author without trigger-permission, with a reply).
+    expect(jobRuns(job, outsider)).toBe(true);
+    expect(concurrencyGroup(job, outsider, run)).toBe(`plangate-run-${run}`);
+    // So for every planning command: the issue's group only for the owner, members and collaborators.
+    for (const body of ['/plan Add a farewell function', '/revise smaller steps', '/answer yes']) {
+      for (const association of TRUSTED) expect(concurrencyGroup(job, sketchComment(body, 'mona', 7, association), run), `${association}: ${body}`).toBe('plangate-issue-7');
+      for (const association of UNTRUSTED) expect(concurrencyGroup(job, sketchComment(body, 'mallory', 7, association), run), `${association}: ${body}`).toBe(`plangate-run-${run}`);
+    }
+    // GitHub spells the values in capitals; the comparison, like GitHub's, ignores case anyway.
+    expect(concurrencyGroup(job, sketchComment('/plan x', 'mona', 7, 'collaborator'), run)).toBe('plangate-issue-7');
+  });
+
+  it("puts a writer's /approve (COLLABORATOR) in a group of its own run, which no other comment or run can enter", () => {
+    for (const body of ['/approve', '/approve 1a2b3c4d', '/approve --over-budget 1a2b3c4d']) {
+      const approval = sketchComment(body, 'mona', 7, 'COLLABORATOR');
+      expect(jobRuns(job, approval), body).toBe(true);
+      expect(concurrencyGroup(job, approval, run), body).toBe(`plangate-run-${run}`);
+    }
+    // Every other event, on this issue or another, by anyone, in any other run: never that group.
+    const others: WorkflowEvent[] = [
+      ...[7, 8].flatMap((issue) =>
+        [...TRUSTED, ...UNTRUSTED].flatMap((association) =>
+          [...COMMANDS, ...NOT_COMMANDS].map((body) => sketchComment(body, 'someone', issue, association)),
+        ),
+      ),
+      ...(workflow.on.schedule ?? []).map((s) => scheduleEvent(s.cron)),
+      dispatchEvent({ task: 'deps' }),
+    ];
+    for (const event of others) {
+      for (const otherRun of ['9000', '9002', '7']) {
+        // GitHub compares group names without case.
+        expect(concurrencyGroup(job, event, otherRun).toLowerCase()).not.toBe(`plangate-run-${run}`);
+      }
+    }
+  });
+
+  it("sends a maintainer's /plan while an approval waits or runs to the issue's planning group, never the approval's", () => {
+    const planning = sketchComment('/plan Add a farewell function', 'mona', 7, 'COLLABORATOR');
+    const approval = sketchComment('/approve 1a2b3c4d', owner, 7, 'OWNER');
+    const newerPlan = sketchComment('/plan Say goodbye in French too', 'hubot', 7, 'MEMBER');
+    const outsider = sketchComment('/plan Take the repository over', 'mallory', 7, 'NONE');
+    const revision = sketchComment('/revise smaller steps', 'hubot', 7, 'MEMBER');
+    for (const event of [planning, approval, newerPlan, outsider, revision]) expect(jobRuns(job, event)).toBe(true);
+    const groups = new ConcurrencyGroups();
+    // A plan is being made (run 100) when the owner approves the earlier plan (run 101): no waiting.
+    expect(groups.enter('100', concurrencyGroup(job, planning, '100'))).toBe('started');
+    expect(concurrencyGroup(job, approval, '101')).toBe('plangate-run-101');
+    expect(groups.enter('101', concurrencyGroup(job, approval, '101'))).toBe('started');
+    // A maintainer's /plan queues behind run 100 in the issue's group; the approval is not there.
+    expect(concurrencyGroup(job, newerPlan, '102')).toBe('plangate-issue-7');
+    expect(groups.enter('102', concurrencyGroup(job, newerPlan, '102'))).toBe('pending');
+    // An outsider's /plan cannot take its place: it runs in a group of its own (and plangate refuses it).
+    expect(groups.enter('103', concurrencyGroup(job, outsider, '103'))).toBe('started');
+    expect(groups.pendingIn('plangate-issue-7')).toBe('102');
+    // A member's /revise does replace it, as GitHub does within a group.
+    expect(groups.enter('104', concurrencyGroup(job, revision, '104'))).toBe('pending');
+    expect(groups.cancelled).toEqual(['102']);
+    expect(groups.finish('100')).toBe('104');
+    expect(groups.runningRuns()).toEqual(['101', '103', '104']);
+    // plangate's own lock, not GitHub's queue, keeps two executions on one issue apart.
+    expect(prose).toMatch(/execution lock[^.]*lets one execution run per issue/);
+  });
+
+  it('never cancels a running job', () => {
     expect(typeof job.concurrency === 'object' ? job.concurrency['cancel-in-progress'] : undefined).toBe('false');
+  });
+
+  it("lets no sequence of comments cancel an approval or leave it waiting, under GitHub's one running and one pending run per group", () => {
+    expect(findSequence(job, 5, approvalLostOrWaiting)).toBeUndefined();
+  });
+
+  it("lets no outsider's comment cancel anyone's waiting command", () => {
+    expect(findSequence(job, 5, outsiderInterferes)).toBeUndefined();
+  });
+
+  it('finds both faults in the workflow the README showed before, so the checks above have teeth', () => {
+    expect(findSequence(PREVIOUS_JOB, 5, approvalLostOrWaiting)).toBeDefined();
+    expect(findSequence(PREVIOUS_JOB, 5, outsiderInterferes)).toBeDefined();
+    // The plain case: a plan is running, the owner approves, an outsider's /plan takes the pending slot.
+    const groups = new ConcurrencyGroups();
+    const steps: Array<[string, WorkflowEvent]> = [
+      ['1', sketchComment('/plan Add a farewell function', 'mona', 7, 'COLLABORATOR')],
+      ['2', sketchComment('/approve 1a2b3c4d', owner, 7, 'OWNER')],
+      ['3', sketchComment('/plan Take the repository over', 'mallory', 7, 'NONE')],
+    ];
+    for (const [id, event] of steps) {
+      expect(jobRuns(PREVIOUS_JOB, event, id)).toBe(true);
+      groups.enter(id, concurrencyGroup(PREVIOUS_JOB, event, id));
+    }
+    expect(groups.cancelled).toEqual(['2']);
+    // Keeping outsiders out of the issue's group is not enough while approvals share it: a
+    // collaborator's later /plan takes the pending slot just the same.
+    expect(findSequence(OUTSIDERS_OUT_ONLY, 5, outsiderInterferes)).toBeUndefined();
+    expect(findSequence(OUTSIDERS_OUT_ONLY, 5, approvalLostOrWaiting)).toBeDefined();
+  });
+
+  it('queues planning commands per issue and gives every other command and event a group of its own run', () => {
+    for (const body of ['/plan Add a farewell function', '/revise smaller steps', '/answer yes']) {
+      expect(concurrencyGroup(job, sketchComment(body, 'mona', 7), run), body).toBe('plangate-issue-7');
+    }
+    expect(concurrencyGroup(job, sketchComment('/plan other', 'mona', 8), run)).toBe('plangate-issue-8');
+    for (const body of ['/approve', '/status', '/cancel', '/help']) expect(concurrencyGroup(job, sketchComment(body), run), body).toBe(`plangate-run-${run}`);
+    expect(concurrencyGroup(job, scheduleEvent('0 6 * * 1'), run)).toBe(`plangate-run-${run}`);
+    expect(concurrencyGroup(job, dispatchEvent({ task: 'deps' }), run)).toBe(`plangate-run-${run}`);
   });
 });
 
-describe('the expression evaluator', () => {
-  const resolve = contextResolver({ github: githubContext(sketchComment('/Plan it'), '5') });
+describe('the expression helpers around @actions/expressions', () => {
+  const github = githubContext(sketchComment('/Plan it'), '5');
 
-  it('follows GitHub semantics for the forms it models', () => {
-    expect(evaluateCondition("startsWith(github.event.comment.body, '/plan')", resolve)).toBe(true);
-    expect(evaluateCondition("${{ contains(github.event.comment.body, 'IT') && !(github.event_name != 'ISSUE_COMMENT') }}", resolve)).toBe(true);
-    expect(evaluateCondition("github.event.no.such.path == ''", resolve)).toBe(true);
-    expect(interpolate("x-${{ github.event.missing || github.run_id }}-${{ 'a' && github.event.issue.number }}", resolve)).toBe('x-5-7');
+  it('evaluates with GitHub semantics', () => {
+    expect(evaluateCondition("startsWith(github.event.comment.body, '/plan')", { github })).toBe(true);
+    expect(evaluateCondition("${{ contains(github.event.comment.body, 'IT') && !(github.event_name != 'ISSUE_COMMENT') }}", { github })).toBe(true);
+    expect(evaluateCondition("github.event.no.such.path == ''", { github })).toBe(true);
+    expect(evaluateCondition("contains(fromJSON('[\"OWNER\", \"COLLABORATOR\"]'), github.event.comment.author_association)", { github })).toBe(true);
+    expect(evaluateCondition('github.event.issue.number == 7 && github.event.issue.number > 6', { github })).toBe(true);
+    expect(interpolate("x-${{ github.event.missing || github.run_id }}-${{ 'a' && github.event.issue.number }}", { github })).toBe('x-5-7');
+    expect(evaluate("format('issue-{0}', github.event.issue.number)", { github }).coerceString()).toBe('issue-7');
   });
 
-  it('fails loudly on every form it does not model', () => {
-    const unsupported = [
-      "github.event.comment.body[0] == '/'",
-      "format('{0}', github.event_name)",
-      'github.event.issue.number > 1',
-      'github.event.issue.number == 7',
-      'true',
-      'github.event_name == "issue_comment"',
+  it('fails loudly on contexts not given, unknown or status functions, bad syntax, and text mixed with ${{ }} in an if:', () => {
+    const broken = [
       "secrets.TOKEN != ''",
-      "startsWith(github.event.comment.body, '/') ||",
-      'github.event.*.body',
+      "vars.X == 'y'",
       "always() && startsWith(github.event.comment.body, '/')",
-      "on ${{ github.event_name }}",
+      "startWith(github.event.comment.body, '/')",
+      "startsWith(github.event.comment.body, '/') ||",
+      'github.event_name == "issue_comment"',
+      'on ${{ github.event_name }}',
     ];
-    for (const expression of unsupported) expect(() => evaluateCondition(expression, resolve), expression).toThrow(UnsupportedExpressionError);
+    for (const expression of broken) expect(() => evaluateCondition(expression, { github }), expression).toThrow();
+  });
+
+  it('reads a bare context path and builds only the contexts a value names', () => {
+    expect(contextPath(parseExpression('steps.app-token.outputs.app-slug', STEP_CONTEXTS))).toEqual(['steps', 'app-token', 'outputs', 'app-slug']);
+    expect(contextPath(parseExpression("format('{0}', github.token)", STEP_CONTEXTS))).toBeUndefined();
+    const asked: string[] = [];
+    const contexts = resolvedContexts('${{ steps.app-token.outputs.app-slug }}[bot] ${{ secrets.KEY }}', STEP_CONTEXTS, (segments) => {
+      asked.push(segments.join('.'));
+      return segments.at(-1);
+    });
+    expect(asked).toEqual(['steps.app-token.outputs.app-slug', 'secrets.KEY']);
+    expect(interpolate('${{ steps.app-token.outputs.app-slug }}[bot]', contexts)).toBe('app-slug[bot]');
   });
 });
 
@@ -660,8 +909,9 @@ async function planned(f: Followed): Promise<{ planId: string; event: WorkflowEv
 async function approvedWithPull(f: Followed, planId: string, planEvent: WorkflowEvent): Promise<void> {
   const { event, run } = await runComment(f, `/approve ${planId}`);
   expect(run.code, run.stdout + run.stderr).toBe(0);
-  // Queued behind the /plan run on the same issue, never beside it.
-  expect(concurrencyGroup(f.job, event, '2')).toBe(concurrencyGroup(f.job, planEvent, '1'));
+  // Never queued behind the /plan run, where a later comment could take its place: a group of its own.
+  expect(concurrencyGroup(f.job, event, '2')).toBe('plangate-run-2');
+  expect(concurrencyGroup(f.job, planEvent, '1')).toBe(`plangate-issue-${f.issue}`);
   expect(run.outputs, run.stdout).toMatchObject({ outcome: 'done', 'plan-id': planId, branch: `plangate/${f.issue}-${planId}` });
   const [pull] = f.w.gh.pulls();
   expect(pull?.head.ref).toBe(`plangate/${f.issue}-${planId}`);

@@ -1,243 +1,42 @@
+import { Evaluator, Lexer, Parser, data, type Expr } from '@actions/expressions';
+import { Binary, ContextAccess, FunctionCall, Grouping, IndexAccess, Literal, Logical, Unary } from '@actions/expressions/ast';
+import { truthy } from '@actions/expressions/result';
+
 /**
- * A deliberately tiny evaluator of GitHub Actions expressions, for proving the README's workflow
- * files without a runner. It knows exactly the forms the README uses (string literals, context paths,
- * `startsWith`, `contains`, `==`, `!=`, `!`, `&&`, `||`, parentheses) and throws on anything else, so
- * a README change to a form it does not model breaks the test instead of being judged wrongly.
- * Semantics follow GitHub's documentation: case-insensitive string comparison and functions, loose
- * equality across types by numeric coercion, and `&&` / `||` returning an operand rather than a boolean.
+ * GitHub Actions expressions for proving the README's workflow files without a runner, evaluated by
+ * GitHub's own expression engine (`@actions/expressions`, the parser and evaluator of GitHub's
+ * Actions language services), so a test judges `if:` and `concurrency` exactly as the runner's
+ * language does: case-insensitive comparison, loose equality, `&&`/`||` returning an operand,
+ * `fromJSON`, `format` and the rest. What stays here is only what the package leaves to its caller:
+ * splitting text around `${{ }}`, turning plain data into its values, and naming which contexts exist
+ * where (a context not given is a parse error, so `secrets.X` in a job's `if:` cannot pass unnoticed).
+ *
+ * Status functions (`success()`, `always()`, ...) are not in the package: a job `if:` using one fails
+ * to parse here, loudly, rather than being judged without the job's status.
  */
 
-export type ExpressionValue = string | number | boolean | null | object;
+/** Plain data per context name (`github`, `secrets`, ...), as JSON would hold it. */
+export type Contexts = Readonly<Record<string, unknown>>;
 
-export type ExpressionNode =
-  | { kind: 'string'; value: string }
-  | { kind: 'path'; segments: string[] }
-  | { kind: 'call'; name: 'startswith' | 'contains'; args: [ExpressionNode, ExpressionNode] }
-  | { kind: 'not'; operand: ExpressionNode }
-  | { kind: 'binary'; op: '==' | '!=' | '&&' | '||'; left: ExpressionNode; right: ExpressionNode };
-
-/** Thrown for any expression form the evaluator does not model. */
-export class UnsupportedExpressionError extends Error {
-  override name = 'UnsupportedExpressionError';
+/** Plain JSON-like data as the evaluator's values (objects are case-insensitive dictionaries). */
+export function toExpressionData(value: unknown): data.ExpressionData {
+  return JSON.parse(JSON.stringify(value ?? null), data.reviver) as data.ExpressionData;
 }
 
-type Token =
-  | { type: 'string'; value: string }
-  | { type: 'ident'; value: string }
-  | { type: 'punct'; value: '(' | ')' | ',' | '.' | '==' | '!=' | '&&' | '||' | '!' };
-
-// Property names in contexts may hold hyphens (`steps.app-token.outputs.app-slug`).
-const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*/;
-const PUNCT = ['==', '!=', '&&', '||', '(', ')', ',', '.', '!'] as const;
-// Literals GitHub has but the README does not use: refusing them keeps the model honest.
-const UNSUPPORTED_WORDS = new Set(['true', 'false', 'null']);
-
-function tokenize(source: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < source.length) {
-    const rest = source.slice(i);
-    const space = /^\s+/.exec(rest);
-    if (space) {
-      i += space[0].length;
-      continue;
-    }
-    if (rest.startsWith("'")) {
-      let value = '';
-      let j = 1;
-      for (;;) {
-        if (j >= rest.length) throw new UnsupportedExpressionError(`unterminated string literal in: ${source}`);
-        if (rest[j] === "'") {
-          if (rest[j + 1] === "'") {
-            value += "'";
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        value += rest[j];
-        j += 1;
-      }
-      tokens.push({ type: 'string', value });
-      i += j + 1;
-      continue;
-    }
-    const punct = PUNCT.find((p) => rest.startsWith(p));
-    if (punct) {
-      tokens.push({ type: 'punct', value: punct });
-      i += punct.length;
-      continue;
-    }
-    const ident = IDENT.exec(rest);
-    if (ident) {
-      if (UNSUPPORTED_WORDS.has(ident[0].toLowerCase())) {
-        throw new UnsupportedExpressionError(`the literal ${ident[0]} is not modelled, in: ${source}`);
-      }
-      tokens.push({ type: 'ident', value: ident[0] });
-      i += ident[0].length;
-      continue;
-    }
-    throw new UnsupportedExpressionError(`unsupported syntax at "${rest.slice(0, 12)}" in: ${source}`);
-  }
-  return tokens;
+/** Parses one expression (without the `${{ }}` wrapper) in which only `contexts` may be named. */
+export function parseExpression(source: string, contexts: readonly string[]): Expr {
+  const { tokens } = new Lexer(source).lex();
+  return new Parser(tokens, [...contexts], []).parse();
 }
 
-/** Parses one expression (without the `${{ }}` wrapper). */
-export function parseExpression(source: string): ExpressionNode {
-  const tokens = tokenize(source);
-  let pos = 0;
-  const peek = (): Token | undefined => tokens[pos];
-  const isPunct = (value: string): boolean => {
-    const token = peek();
-    return token?.type === 'punct' && token.value === value;
-  };
-  const expect = (value: string): void => {
-    if (!isPunct(value)) throw new UnsupportedExpressionError(`expected "${value}" at token ${pos} in: ${source}`);
-    pos += 1;
-  };
-
-  const primary = (): ExpressionNode => {
-    const token = peek();
-    if (!token) throw new UnsupportedExpressionError(`unexpected end of: ${source}`);
-    if (token.type === 'string') {
-      pos += 1;
-      return { kind: 'string', value: token.value };
-    }
-    if (token.type === 'punct' && token.value === '(') {
-      pos += 1;
-      const inner = or();
-      expect(')');
-      return inner;
-    }
-    if (token.type === 'ident') {
-      pos += 1;
-      if (isPunct('(')) {
-        const name = token.value.toLowerCase();
-        if (name !== 'startswith' && name !== 'contains') {
-          throw new UnsupportedExpressionError(`the function ${token.value}() is not modelled, in: ${source}`);
-        }
-        pos += 1;
-        const first = or();
-        expect(',');
-        const second = or();
-        expect(')');
-        return { kind: 'call', name, args: [first, second] };
-      }
-      const segments = [token.value];
-      while (isPunct('.')) {
-        pos += 1;
-        const next = peek();
-        if (next?.type !== 'ident') throw new UnsupportedExpressionError(`a property name must follow "." in: ${source}`);
-        segments.push(next.value);
-        pos += 1;
-      }
-      return { kind: 'path', segments };
-    }
-    throw new UnsupportedExpressionError(`unexpected "${token.value}" in: ${source}`);
-  };
-  const unary = (): ExpressionNode => {
-    if (isPunct('!')) {
-      pos += 1;
-      return { kind: 'not', operand: unary() };
-    }
-    return primary();
-  };
-  const equality = (): ExpressionNode => {
-    let left = unary();
-    while (isPunct('==') || isPunct('!=')) {
-      const op = (peek() as { value: '==' | '!=' }).value;
-      pos += 1;
-      left = { kind: 'binary', op, left, right: unary() };
-    }
-    return left;
-  };
-  const and = (): ExpressionNode => {
-    let left = equality();
-    while (isPunct('&&')) {
-      pos += 1;
-      left = { kind: 'binary', op: '&&', left, right: equality() };
-    }
-    return left;
-  };
-  const or = (): ExpressionNode => {
-    let left = and();
-    while (isPunct('||')) {
-      pos += 1;
-      left = { kind: 'binary', op: '||', left, right: and() };
-    }
-    return left;
-  };
-
-  const tree = or();
-  if (pos !== tokens.length) throw new UnsupportedExpressionError(`unexpected "${tokens[pos]?.value}" in: ${source}`);
-  return tree;
+/** Evaluates one expression (without `${{ }}`) against the given contexts. */
+export function evaluate(source: string, contexts: Contexts): data.ExpressionData {
+  const expr = parseExpression(source, Object.keys(contexts));
+  const dictionary = new data.Dictionary(...Object.entries(contexts).map(([key, value]) => ({ key, value: toExpressionData(value) })));
+  return new Evaluator(expr, dictionary).evaluate();
 }
 
-/** Looks a context path up; it decides which contexts exist and throws for the others. */
-export type ResolvePath = (segments: readonly string[]) => ExpressionValue;
-
-export function truthy(value: ExpressionValue): boolean {
-  if (value === null) return false;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0 && !Number.isNaN(value);
-  if (typeof value === 'string') return value !== '';
-  return true;
-}
-
-/** GitHub's string form of a value, as interpolation and the string functions use it. */
-export function asString(value: ExpressionValue): string {
-  if (value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw new UnsupportedExpressionError('an object or array used as a string is not modelled');
-}
-
-function asNumber(value: ExpressionValue): number {
-  if (value === null) return 0;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') return value.trim() === '' ? 0 : Number(value);
-  return Number.NaN;
-}
-
-function looselyEqual(left: ExpressionValue, right: ExpressionValue): boolean {
-  if (typeof left === 'string' && typeof right === 'string') return left.toLowerCase() === right.toLowerCase();
-  if (left === null || right === null) return left === right || asNumber(left) === asNumber(right);
-  if (typeof left === 'object' || typeof right === 'object') return left === right;
-  if (typeof left === typeof right) return left === right;
-  const a = asNumber(left);
-  const b = asNumber(right);
-  return !Number.isNaN(a) && a === b;
-}
-
-export function evaluate(node: ExpressionNode, resolve: ResolvePath): ExpressionValue {
-  switch (node.kind) {
-    case 'string':
-      return node.value;
-    case 'path':
-      return resolve(node.segments);
-    case 'not':
-      return !truthy(evaluate(node.operand, resolve));
-    case 'call': {
-      const [first, second] = node.args.map((arg) => evaluate(arg, resolve)) as [ExpressionValue, ExpressionValue];
-      if (node.name === 'contains' && Array.isArray(first)) {
-        return (first as ExpressionValue[]).some((item) => looselyEqual(item, second));
-      }
-      const haystack = asString(first).toLowerCase();
-      const needle = asString(second).toLowerCase();
-      return node.name === 'startswith' ? haystack.startsWith(needle) : haystack.includes(needle);
-    }
-    case 'binary': {
-      const left = evaluate(node.left, resolve);
-      if (node.op === '&&') return truthy(left) ? evaluate(node.right, resolve) : left;
-      if (node.op === '||') return truthy(left) ? left : evaluate(node.right, resolve);
-      const equal = looselyEqual(left, evaluate(node.right, resolve));
-      return node.op === '==' ? equal : !equal;
-    }
-  }
-}
-
-/** The `${{ … }}` pieces of a string, in order, with the literal text around them. */
+/** The `${{ }}` pieces of a string, in order, with the literal text around them. */
 export function splitTemplate(text: string): Array<{ literal: string } | { expression: string }> {
   const parts: Array<{ literal: string } | { expression: string }> = [];
   let rest = text;
@@ -245,7 +44,7 @@ export function splitTemplate(text: string): Array<{ literal: string } | { expre
     const open = rest.indexOf('${{');
     if (open < 0) break;
     const close = rest.indexOf('}}', open + 3);
-    if (close < 0) throw new UnsupportedExpressionError(`unterminated \${{ in: ${text}`);
+    if (close < 0) throw new Error(`unterminated \${{ in: ${text}`);
     if (open > 0) parts.push({ literal: rest.slice(0, open) });
     parts.push({ expression: rest.slice(open + 3, close).trim() });
     rest = rest.slice(close + 2);
@@ -254,44 +53,73 @@ export function splitTemplate(text: string): Array<{ literal: string } | { expre
   return parts;
 }
 
-/** Replaces every `${{ expr }}` in `text` with its value, as the runner does for `with:` and `group:`. */
-export function interpolate(text: string, resolve: ResolvePath): string {
+/** Replaces every `${{ expr }}` in `text` with its value as a string, as the runner does for `with:` and `group:`. */
+export function interpolate(text: string, contexts: Contexts): string {
   return splitTemplate(text)
-    .map((part) => ('literal' in part ? part.literal : asString(evaluate(parseExpression(part.expression), resolve))))
+    .map((part) => ('literal' in part ? part.literal : evaluate(part.expression, contexts).coerceString()))
     .join('');
 }
 
 /**
  * A job's `if:`: GitHub takes it as an expression with or without the `${{ }}` wrapper. Text mixed
- * with `${{ }}` is not modelled.
+ * with `${{ }}` is refused here (on GitHub it is a non-empty string, so always true: a mistake).
  */
-export function evaluateCondition(condition: string, resolve: ResolvePath): boolean {
+export function evaluateCondition(condition: string, contexts: Contexts): boolean {
   const parts = splitTemplate(condition.trim());
-  if (parts.length === 1 && parts[0] !== undefined && 'expression' in parts[0]) {
-    return truthy(evaluate(parseExpression(parts[0].expression), resolve));
-  }
-  if (parts.some((part) => 'expression' in part)) throw new UnsupportedExpressionError(`an if: mixing text and \${{ }} is not modelled: ${condition}`);
-  return truthy(evaluate(parseExpression(condition), resolve));
+  const [only] = parts;
+  if (parts.length === 1 && only !== undefined && 'expression' in only) return truthy(evaluate(only.expression, contexts));
+  if (parts.some((part) => 'expression' in part)) throw new Error(`an if: mixing text and \${{ }} is always true on GitHub: ${condition}`);
+  return truthy(evaluate(condition, contexts));
 }
 
 /**
- * A resolver over plain data for the named contexts: a missing property is null, as on GitHub, but a
- * context that is not named is an error, so `secrets.X` in a job's `if:` cannot pass unnoticed.
+ * The context path a bare property access names (`steps.app-token.outputs.token` gives
+ * ['steps', 'app-token', 'outputs', 'token']), or undefined for anything else.
  */
-export function contextResolver(contexts: Readonly<Record<string, unknown>>): ResolvePath {
-  return (segments) => {
-    const [root, ...rest] = segments;
-    if (root === undefined || !Object.hasOwn(contexts, root)) {
-      throw new UnsupportedExpressionError(`the context "${root ?? ''}" is not available here (known: ${Object.keys(contexts).join(', ')})`);
+export function contextPath(expr: Expr): string[] | undefined {
+  if (expr instanceof ContextAccess) return [expr.name.lexeme];
+  if (expr instanceof IndexAccess && expr.index instanceof Literal && expr.index.literal.kind === data.Kind.String) {
+    const base = contextPath(expr.expr);
+    return base && [...base, expr.index.literal.coerceString()];
+  }
+  return undefined;
+}
+
+/** Every context path an expression reads, each as long as it is written (`github.event.issue.number`). */
+export function contextPaths(expr: Expr): string[][] {
+  const whole = contextPath(expr);
+  if (whole) return [whole];
+  // A computed index (`x[y]`) or `.*`: the object is read as a whole, and the index is an expression.
+  if (expr instanceof IndexAccess) return [...contextPaths(expr.expr), ...contextPaths(expr.index)];
+  if (expr instanceof FunctionCall || expr instanceof Logical) return expr.args.flatMap(contextPaths);
+  if (expr instanceof Binary) return [...contextPaths(expr.left), ...contextPaths(expr.right)];
+  if (expr instanceof Unary) return contextPaths(expr.expr);
+  if (expr instanceof Grouping) return contextPaths(expr.group);
+  return [];
+}
+
+/** Looks one context path up; it decides which values exist and throws for the others. */
+export type ResolvePath = (segments: readonly string[]) => unknown;
+
+/**
+ * The contexts a text's expressions read, built path by path from `resolve`, for values that are not
+ * plain data in a test (secrets, step outputs): only the paths the text names are ever asked for.
+ */
+export function resolvedContexts(text: string, allowed: readonly string[], resolve: ResolvePath): Record<string, unknown> {
+  const contexts: Record<string, unknown> = {};
+  for (const part of splitTemplate(text)) {
+    if (!('expression' in part)) continue;
+    for (const segments of contextPaths(parseExpression(part.expression, allowed))) {
+      const [root, ...rest] = segments;
+      if (root === undefined) continue;
+      if (rest.length === 0) {
+        contexts[root] = resolve(segments);
+        continue;
+      }
+      let node = (contexts[root] ??= {}) as Record<string, unknown>;
+      for (const key of rest.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+      node[rest.at(-1) as string] = resolve(segments);
     }
-    let value: unknown = contexts[root];
-    for (const key of rest) {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-      // GitHub matches property names case-insensitively.
-      const found = Object.keys(value).find((k) => k.toLowerCase() === key.toLowerCase());
-      value = found === undefined ? null : (value as Record<string, unknown>)[found];
-    }
-    if (value === undefined) return null;
-    return value as ExpressionValue;
-  };
+  }
+  return contexts;
 }

@@ -112,10 +112,10 @@ describe('plan comment', () => {
     const b = renderPlanComment(makeRecord());
     expect(a).toBe(b);
     expect(a).toContain('### 📋 Plan `');
-    expect(a).toContain('> Add a CHANGELOG');
-    expect(a).toContain('- [ ] **1. Add CHANGELOG.md**');
-    expect(a).toContain('Files: `CHANGELOG.md` · Verify: `npm test`');
+    expect(a).toContain('**Objective**\n\n```text\nAdd a CHANGELOG\n```');
+    expect(a).toContain('- [ ] **1. Add CHANGELOG.md**\n  ```text\n  Keep a Changelog format.\n  List 0.1.0.\n  ```\n  Files: `CHANGELOG.md` · Verify: `npm test`');
     expect(a).toContain('**Assumptions**\n- The project follows semver.');
+    expect(a).toContain('<details><summary>First directive: the executor’s first instruction, verbatim</summary>\n\n```text\nCreate CHANGELOG.md.\n```\n\n</details>');
     expect(a.endsWith(encodeRecord(makeRecord()))).toBe(true);
   });
 
@@ -133,7 +133,9 @@ describe('plan comment', () => {
     const body = renderPlanComment(record);
     expect(count(body, markerPrefix)).toBe(1);
     expect(body).not.toContain('<!-- hidden');
-    expect(body).not.toContain('<img');
+    // The tag is shown as text: escaped in a title, never raw HTML.
+    expect(body).toContain('**2. \\<img src\\=x onerror\\=alert\\(1\\)\\>**');
+    expect(body.replaceAll('\\<img', '')).not.toContain('<img');
     expect(decodeRecord(body)).toEqual({ ok: true, record });
   });
 
@@ -160,7 +162,7 @@ describe('plan comment', () => {
     expect(body.length).toBeGreaterThan(60_000);
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     // The objective gives up room to the steps, and the steps are cut whole, each cut saying so.
-    expect(body).toMatch(/^> (Refactor every module\. )+[^\n]* … \[\d+ more characters\]$/m);
+    expect(body).toMatch(/^```text\n(Refactor every module\. )+[^\n]* … \[\d+ more characters\]\n```$/m);
     expect(body).toMatch(/Only the first \d+ of 50 steps are shown here/);
     expect(decodeRecord(body)).toEqual({ ok: true, record });
     const verdict = verifyPlanComment(
@@ -374,7 +376,7 @@ describe('refusal', () => {
 
 describe('steps', () => {
   it('indents a multi-line detail inside its list item', () => {
-    expect(renderSteps({ steps: [{ title: 'T', detail: 'a\nb' }] })).toBe('- [ ] **1. T**\n  a\n  b');
+    expect(renderSteps({ steps: [{ title: 'T', detail: 'a\nb' }] })).toBe('- [ ] **1. T**\n  ```text\n  a\n  b\n  ```');
   });
 });
 

