@@ -22,6 +22,6 @@ function reportIgnored(reason, env = process.env, write = (text) => void process
 // src/index.ts
 var triage = triageEvent();
 if (triage.kind !== "ignore" || !reportIgnored(triage.reason)) {
-  const { run } = await import("./chunks/main-JJ2OJCP4.js");
+  const { run } = await import("./chunks/main-FBL62UHG.js");
   await run();
 }

@@ -105,7 +105,15 @@ export async function supersedeEarlier(ctx: RunContext, comments: readonly Comme
     if (comment.author !== botLogin || !hasRecordMarker(comment.body)) continue;
     const verdict = verifyRecordComment(ctx, comment, issue);
     if (!verdict.ok || verdict.record.planId === newPlanId) continue;
-    if (!['proposed', 'asking', 'answered'].includes(verdict.record.status)) continue;
-    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...verdict.record, status: 'superseded', supersededBy: newPlanId }));
+    if (!open(verdict.record.status)) continue;
+    // Read again right before the write: an approval that started since (it need not wait for this
+    // run) may have marked the plan executing, and that mark must not be overwritten.
+    const current = await ctx.thread.getComment(comment.id).catch(() => undefined);
+    const now = current ? verifyRecordComment(ctx, current, issue) : undefined;
+    if (!now?.ok || !open(now.record.status)) continue;
+    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...now.record, status: 'superseded', supersededBy: newPlanId }));
   }
 }
+
+/** A record nobody acts on yet: a newer plan replaces it. */
+const open = (status: PlanRecord['status']) => status === 'proposed' || status === 'asking' || status === 'answered';

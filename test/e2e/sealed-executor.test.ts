@@ -317,7 +317,7 @@ for (const runner of runners) {
       const branches = git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
       expect(branches).toContain(`refs/heads/${approved.outputs.branch}`);
       for (const ref of branches) {
-        expect(() => git(w.origin, 'cat-file', '-e', `${ref}:.github/workflows/evil.yml`), ref).toThrow();
+        expect(() => execFileSync('git', ['cat-file', '-e', `${ref}:.github/workflows/evil.yml`], { cwd: w.origin, stdio: 'pipe' }), ref).toThrow();
         expect(git(w.origin, 'show', `${ref}:.github/workflows/ci.yml`), ref).toBe(ci);
       }
       // The ordinary change landed.

@@ -2841,7 +2841,7 @@ function fixFor(findings) {
 }
 var severityIcon = { blocking: "\u26D4", warning: "\u26A0\uFE0F", info: "\u2139\uFE0F" };
 var bullet = (finding) => `- ${severityIcon[finding.severity]} ${describeFinding(finding)}`;
-function renderChecks(checks, open) {
+function renderChecks(checks, open2) {
   const { findings, omitted, blocking } = checks;
   const warnings = findings.filter((f) => f.severity === "warning").length;
   const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
@@ -2849,7 +2849,7 @@ function renderChecks(checks, open) {
   const lines = [head];
   if (findings.length > 0) lines.push("", ...findings.map(bullet));
   if (omitted > 0) lines.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
-  if (open && blocking > 0) lines.push("", fixFor(findings.filter((f) => f.severity === "blocking")));
+  if (open2 && blocking > 0) lines.push("", fixFor(findings.filter((f) => f.severity === "blocking")));
   lines.push("", `**Execution cost**: ${estimateText(checks.estimate)}`);
   return lines.join("\n");
 }
@@ -3182,10 +3182,14 @@ async function supersedeEarlier(ctx, comments, newPlanId, issue) {
     if (comment.author !== botLogin || !hasRecordMarker(comment.body)) continue;
     const verdict = verifyRecordComment(ctx, comment, issue);
     if (!verdict.ok || verdict.record.planId === newPlanId) continue;
-    if (!["proposed", "asking", "answered"].includes(verdict.record.status)) continue;
-    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...verdict.record, status: "superseded", supersededBy: newPlanId }));
+    if (!open(verdict.record.status)) continue;
+    const current = await ctx.thread.getComment(comment.id).catch(() => void 0);
+    const now = current ? verifyRecordComment(ctx, current, issue) : void 0;
+    if (!now?.ok || !open(now.record.status)) continue;
+    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...now.record, status: "superseded", supersededBy: newPlanId }));
   }
 }
+var open = (status) => status === "proposed" || status === "asking" || status === "answered";
 
 // src/render/refusal.ts
 function renderRefusal(author, command, reason, fix) {
@@ -4722,8 +4726,8 @@ async function runTask(ctx, task, requestedBy, adhoc) {
   const label = taskLabel(task.name);
   let issue = adhoc ? void 0 : await thread.findOpenIssue(label);
   if (issue) {
-    const open = (await thread.listOpenPullRequests()).find((pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue?.number}-`));
-    if (open) return { task: task.name, status: "skipped", detail: `pull request #${open.number} from an earlier run is still open`, issueUrl: issue.url, prUrl: open.url };
+    const open2 = (await thread.listOpenPullRequests()).find((pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue?.number}-`));
+    if (open2) return { task: task.name, status: "skipped", detail: `pull request #${open2.number} from an earlier run is still open`, issueUrl: issue.url, prUrl: open2.url };
     const pending = await pendingRecord(ctx, issue.number);
     if (pending) {
       const maxAgeDays = settings.config["plan-max-age-days"] ?? defaultPlanMaxAgeDays;
