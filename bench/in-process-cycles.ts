@@ -6,7 +6,7 @@ import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../src/m
 import type { Snapshot } from '../src/machine/types.js';
 import { createChatClient } from '../src/models/chat-client.js';
 import { createGit } from '../src/repo/git.js';
-import { untrusted } from '../src/untrusted.js';
+import { untrusted } from '../src/text/untrusted.js';
 import { apiKey, createWorld } from '../test/e2e/harness.js';
 import type { RecordedRequest } from '../test/fakes/scripted-model.js';
 import { benchInputs, cyclesScript, EXECUTOR, PLANNER } from './scenarios.js';

@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-RHJIG47A.js";
+} from "./chunks/chunk-I6ZBHZ5Q.js";
 import {
   commitAll,
   commitTrailers,
@@ -31,12 +31,12 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-ZFCW5CIU.js";
+} from "./chunks/chunk-QB7PYJ4P.js";
 import {
   createSandbox,
   external_exports,
   redact
-} from "./chunks/chunk-IDUEUJGQ.js";
+} from "./chunks/chunk-CWFCFTDD.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts
@@ -1015,7 +1015,7 @@ function oneLine(text) {
   return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
-// src/cli.ts
+// src/cli/bin.ts
 process.exitCode = await main({
   argv: process.argv.slice(2),
   env: process.env,

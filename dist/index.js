@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   triageEvent
-} from "./chunks/chunk-NLEYB4SQ.js";
+} from "./chunks/chunk-I2INRAOH.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
-// src/ignored-report.ts
+// src/entry/ignored-report.ts
 import { appendFileSync, existsSync } from "node:fs";
 import { EOL } from "node:os";
 function reportIgnored(reason, env = process.env, write = (text) => void process.stdout.write(text)) {
@@ -19,9 +19,9 @@ function reportIgnored(reason, env = process.env, write = (text) => void process
   return true;
 }
 
-// src/index.ts
+// src/entry/index.ts
 var triage = triageEvent();
 if (triage.kind !== "ignore" || !reportIgnored(triage.reason)) {
-  const { run } = await import("./chunks/main-FBL62UHG.js");
+  const { run } = await import("./chunks/main-ITR46OW6.js");
   await run();
 }

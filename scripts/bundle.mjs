@@ -38,7 +38,7 @@ const httpClientWithoutSideEffects = {
 };
 
 const result = await build({
-  entryPoints: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  entryPoints: { index: 'src/entry/index.ts', cli: 'src/cli/bin.ts' },
   outdir,
   bundle: true,
   splitting: true,

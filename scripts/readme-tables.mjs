@@ -1,6 +1,6 @@
 // Renders the README's reference blocks from their sources, so the documented contract is the real
 // one: the inputs and outputs tables from action.yml, the config-file reference from the zod schema
-// of .github/plangate.yml (repoConfigSchema in src/settings.ts), and the cost expectations from the
+// of .github/plangate.yml (repoConfigSchema in src/config/settings.ts), and the cost expectations from the
 // benchmark's figures (bench/results.json) priced with the built-in table (src/models/prices.ts).
 // Every README example of the config file is validated against the schema. Usage:
 //   node scripts/readme-tables.mjs                    print the marked blocks
@@ -103,8 +103,8 @@ function readAction() {
  */
 async function loadSources() {
   const entry = [
-    "export { repoConfigSchema } from './src/settings.ts';",
-    "export { defaultPrices } from './src/models/prices.ts';",
+    "export { repoConfigSchema } from './src/config/settings.ts';",
+    "export { defaultPrices } from './src/config/prices.ts';",
     "export { costOf } from './src/models/usage.ts';",
   ].join('\n');
   let output;
@@ -135,8 +135,8 @@ async function loadSources() {
     return fail(`the sources could not be bundled: ${firstLine(error)}`);
   }
   const module = await import(`data:text/javascript;base64,${Buffer.from(output).toString('base64')}`);
-  if (!(module.repoConfigSchema instanceof z.ZodType)) fail('src/settings.ts no longer exports repoConfigSchema as a zod schema');
-  if (typeof module.costOf !== 'function' || typeof module.defaultPrices !== 'object') fail('src/models no longer export defaultPrices and costOf');
+  if (!(module.repoConfigSchema instanceof z.ZodType)) fail('src/config/settings.ts no longer exports repoConfigSchema as a zod schema');
+  if (typeof module.costOf !== 'function' || typeof module.defaultPrices !== 'object') fail('src/config/prices.ts and src/models/usage.ts no longer export defaultPrices and costOf');
   return module;
 }
 
@@ -424,7 +424,7 @@ if (mode === undefined) {
   if (mode === '--write') {
     if (expected !== readme) writeFileSync(readmePath, expected);
   } else if (expected !== readme) {
-    fail(`${file}'s generated blocks differ from their sources (action.yml, src/settings.ts, bench/results.json, src/models/prices.ts); run: node scripts/readme-tables.mjs --write`);
+    fail(`${file}'s generated blocks differ from their sources (action.yml, src/config/settings.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`);
   } else {
     process.stdout.write(`${file}: the generated blocks match their sources\n`);
   }

@@ -1,6 +1,6 @@
 import type { Git } from '../repo/git.js';
 import { readInstructionFiles, type InstructionFile } from '../repo/instruction-files.js';
-import { stripHidden } from '../untrusted.js';
+import { stripHidden } from '../text/untrusted.js';
 
 /**
  * A repository's instructions for coding agents (AGENTS.md and the like) as both roles read them.

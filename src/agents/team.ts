@@ -2,7 +2,7 @@ import type { Role, StagedFields } from '../machine/fields.js';
 import type { ChatClient } from '../models/chat-client.js';
 import type { TokenUsage } from '../models/usage.js';
 import { noCapabilities, type CapabilityHub } from '../mcp/capability-hub.js';
-import { createCapabilityTools } from '../tools/capability-tools.js';
+import { createCapabilityTools } from '../mcp/capability-tools.js';
 import { commandEnvironment } from '../tools/command-env.js';
 import { createReadTools } from '../tools/read-tools.js';
 import { createRunCommandTool } from '../tools/run-command.js';
@@ -18,7 +18,7 @@ import { plannerMessage, plannerSystemPrompt } from './planner.js';
 import type { Budget } from './budget.js';
 import type { RunState } from './run-state.js';
 import { Session } from './session.js';
-import { redact } from '../redact.js';
+import { redact } from '../text/redact.js';
 import { summon } from './summon.js';
 import { workspaceRulesText } from './workspace-rules.js';
 

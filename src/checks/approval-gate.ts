@@ -1,6 +1,6 @@
 import { formatCost } from '../models/usage.js';
-import { hasRole, type RepoRole } from '../permissions.js';
-import { describeFinding, fixFor } from './checks-markdown.js';
+import { hasRole, type RepoRole } from '../config/permissions.js';
+import { describeFinding, fixFor } from './finding-text.js';
 import { estimateHigh, formatEstimate } from './cost-estimate.js';
 import { isBlocking, type Finding } from './plan-checks.js';
 import type { PlanChecks } from './stored-checks.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { priceFor, type PriceTable } from '../models/prices.js';
+import { priceFor, type PriceTable } from '../config/prices.js';
 import { costOf, formatCost, type TokenUsage, type UsageLedger } from '../models/usage.js';
 
 /**

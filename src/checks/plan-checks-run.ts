@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import type { Plan } from '../machine/fields.js';
-import type { PriceTable } from '../models/prices.js';
+import type { PriceTable } from '../config/prices.js';
 import type { TokenUsage } from '../models/usage.js';
 import type { Git } from '../repo/git.js';
 import { baseTreeLookup } from './base-tree.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Plan, PlanStep } from '../machine/fields.js';
 import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
-import { matchProtected } from '../tools/protected-paths.js';
+import { matchProtected } from '../text/protected-paths.js';
 
 /**
  * Checks a staged plan against the configuration before anyone approves it, so a maintainer learns

@@ -1,9 +1,9 @@
 import { createCapabilityHub, type CapabilityHub } from '../mcp/hub.js';
 import { createSandbox } from '../tools/sandbox.js';
-import { mcpSecretValues } from '../mcp/server-spec.js';
+import { mcpSecretValues } from '../config/mcp-servers.js';
 import { createChatClient, type ChatClient } from '../models/chat-client.js';
-import { withOverrides, type PriceTable } from '../models/prices.js';
-import { resolveMcpServers } from '../settings.js';
+import { withOverrides, type PriceTable } from '../config/prices.js';
+import { resolveMcpServers } from '../config/settings.js';
 import { gitIdentity, localUserName, openLocalRepo, requireCleanTree, type LocalRepo } from './local-repo.js';
 import { localDefaults, readLocalConfig, requireApiKey, type LocalSettings } from './local-settings.js';
 import type { LocalTeamSetup } from './local-team.js';

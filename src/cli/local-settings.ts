@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ModelEndpoint } from '../models/chat-client.js';
-import { runPolicySchema, type RunPolicy } from '../run-policy.js';
-import { httpUrlSchema, readRepoConfig, type RepoConfig } from '../settings.js';
+import { runPolicySchema, type RunPolicy } from '../config/run-policy.js';
+import { httpUrlSchema, readRepoConfig, type RepoConfig } from '../config/settings.js';
 import type { Flags } from './args.js';
 import { CliError, UsageError } from './cli-error.js';
 

@@ -3,7 +3,7 @@ import { startTeam, type TeamRun } from '../agents/team-run.js';
 import type { MachineDefinition, Snapshot } from '../machine/types.js';
 import type { CapabilityHub } from '../mcp/capability-hub.js';
 import type { ChatClient } from '../models/chat-client.js';
-import type { PriceTable } from '../models/prices.js';
+import type { PriceTable } from '../config/prices.js';
 import type { UsageLedger } from '../models/usage.js';
 import type { LocalRepo } from './local-repo.js';
 import { localDefaults } from './local-settings.js';

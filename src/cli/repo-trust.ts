@@ -1,5 +1,5 @@
 import type { CapabilityHub, ServerFailure, StartedServers } from '../mcp/capability-hub.js';
-import type { McpServerSpec, StdioServerSpec } from '../mcp/server-spec.js';
+import type { McpServerSpec, StdioServerSpec } from '../config/mcp-servers.js';
 import type { Terminal } from './terminal.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { redact } from '../redact.js';
+import { redact } from '../text/redact.js';
 
 /**
  * Everything the CLI shows and asks. Model text reaches the terminal here (plans, directives,

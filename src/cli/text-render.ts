@@ -1,7 +1,7 @@
 import type { HistoryEntry, Plan } from '../machine/fields.js';
 import { formatCost, type RoleUsageSummary } from '../models/usage.js';
 import { sumCost } from '../render/usage-table.js';
-import { formatCount } from '../render/count.js';
+import { formatCount } from '../text/count.js';
 
 /**
  * Plain text for the terminal. The action renders markdown for GitHub, with HTML escaping that a

@@ -4,9 +4,9 @@ import type { GitHubClient } from './client.js';
 import { statusOf } from './errors.js';
 import { checkStored } from './read-back.js';
 import { writeOnce } from './write-once.js';
-import { roleSchema, type RepoRole } from '../permissions.js';
-import { fitBody, githubBodyLimit } from '../render/limits.js';
-import { redact } from '../redact.js';
+import { roleSchema, type RepoRole } from '../config/permissions.js';
+import { fitBody, githubBodyLimit } from '../text/limits.js';
+import { redact } from '../text/redact.js';
 
 /**
  * The slice of GitHub's API a plangate run needs, bound to one repository. Every body posted goes

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerSpec } from './server-spec.js';
+import type { McpServerSpec } from '../config/mcp-servers.js';
 import { saysProgramMissing, type Sandbox } from '../tools/sandbox.js';
 
 /**

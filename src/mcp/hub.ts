@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
-import { redact } from '../redact.js';
+import { redact } from '../text/redact.js';
 import { connectServer, type ConnectOptions, type ServerConnection } from './connect.js';
 import type { CapabilityHub, ServerFailure, StartedServers } from './capability-hub.js';
-import type { McpServerSpec } from './server-spec.js';
+import type { McpServerSpec } from '../config/mcp-servers.js';
 
 export { noCapabilities } from './capability-hub.js';
 export type { CapabilityHub, ServerFailure, StartedServers } from './capability-hub.js';

@@ -8,7 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { Role } from '../machine/fields.js';
-import { redact } from '../redact.js';
+import { redact } from '../text/redact.js';
 import { ModelError } from './model-error.js';
 import type { TokenUsage } from './usage.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { stageableBy } from '../machine/fields.js';
 import type { Role } from '../machine/fields.js';
-import { defaultPrices, priceFor } from './prices.js';
-import type { PriceTable } from './prices.js';
+import { defaultPrices, priceFor } from '../config/prices.js';
+import type { PriceTable } from '../config/prices.js';
 
 /**
  * Token usage and cost, attributed per role. The ledger is plain data so it rides along in the run

@@ -5,7 +5,8 @@ import { planChecksSchema, type PlanChecks } from '../checks/stored-checks.js';
 import { outcomeSchema, planSchema, type PlanContext } from '../machine/fields.js';
 import type { Snapshot } from '../machine/types.js';
 import { usageLedgerSchema } from '../models/usage.js';
-import { runPolicySchema } from '../run-policy.js';
+import { runPolicySchema } from '../config/run-policy.js';
+import { recordStatuses } from '../machine/plan-status.js';
 
 /**
  * The plan record: the hidden, machine-readable half of a plan comment. It carries everything an
@@ -13,8 +14,7 @@ import { runPolicySchema } from '../run-policy.js';
  * exact plan that was shown. It is data from a comment, so it is parsed like any untrusted input.
  */
 
-export const recordStatuses = ['proposed', 'asking', 'answered', 'approved', 'executing', 'done', 'aborted', 'superseded', 'cancelled'] as const;
-export type RecordStatus = (typeof recordStatuses)[number];
+export { recordStatuses, type RecordStatus } from '../machine/plan-status.js';
 
 const historyEntrySchema = z.object({ directive: z.string(), result: z.string(), outcome: outcomeSchema });
 

@@ -1,4 +1,4 @@
-import { codeBlock } from './markdown.js';
+import { codeBlock } from '../text/markdown.js';
 
 /**
  * The `git diff --stat` summary a reviewer reads before opening the files tab. Bounded so a run

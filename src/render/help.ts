@@ -1,7 +1,7 @@
-import type { RepoRole } from '../permissions.js';
-import type { RunPolicy } from '../run-policy.js';
-import { fitBody } from './limits.js';
-import { code } from './markdown.js';
+import type { RepoRole } from '../config/permissions.js';
+import type { RunPolicy } from '../config/run-policy.js';
+import { fitBody } from '../text/limits.js';
+import { code } from '../text/markdown.js';
 import { overBudgetRole } from '../checks/approval-gate.js';
 
 /** The repository settings `/help` shows: what a maintainer needs to know before their first command. */

@@ -1,7 +1,7 @@
 import type { HistoryEntry } from '../machine/fields.js';
-import { clip } from './limits.js';
-import { code, codeBlock, escapeHtml } from './markdown.js';
-import { formatCount } from './count.js';
+import { clip } from '../text/limits.js';
+import { code, codeBlock, escapeHtml } from '../text/markdown.js';
+import { formatCount } from '../text/count.js';
 
 /**
  * The execution history: every directive and what came back, in order. Where it shares a body with

@@ -1,6 +1,6 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
-import { clip } from './limits.js';
-import { code } from './markdown.js';
+import { clip } from '../text/limits.js';
+import { code } from '../text/markdown.js';
 
 /**
  * What a replan changed in the plan a maintainer approved, so the progress comment and the pull

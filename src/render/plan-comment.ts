@@ -1,13 +1,18 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
-import { encodeRecord, type PlanRecord } from '../record/plan-record.js';
-import { clip, fitBody, githubBodyLimit } from './limits.js';
-import { code, codeBlock, details, escapeMarkdown, indent, quote } from './markdown.js';
+import type { Snapshot } from '../machine/types.js';
+import type { RecordStatus } from '../machine/plan-status.js';
+import type { RunPolicy } from '../config/run-policy.js';
+import type { PlanChecks } from '../checks/stored-checks.js';
+import type { UsageLedger } from '../models/usage.js';
+import { clip, fitBody, githubBodyLimit } from '../text/limits.js';
+import { code, codeBlock, details, escapeMarkdown, indent, quote } from '../text/markdown.js';
 import { formatCost } from '../models/usage.js';
-import { renderChecks } from '../checks/checks-markdown.js';
-import { formatCount } from './count.js';
+import { renderChecks } from './checks.js';
+import { formatCount } from '../text/count.js';
 
 /**
- * The plan comment: what a maintainer reads before approving, with the hidden record appended.
+ * The plan comment: what a maintainer reads before approving, with the hidden record (its encoded
+ * marker, which the caller makes: record/ encodes, render/ only shows) appended.
  * Rendering is a pure function of the record, so verification can re-render and compare: the
  * comment is trusted only while it reads exactly like this.
  *
@@ -16,6 +21,25 @@ import { formatCount } from './count.js';
  * on GitHub: free text goes in fenced blocks or code spans, and short text (titles, assumptions,
  * risks) is escaped so no Markdown in it means anything (see markdown.ts).
  */
+
+/** What the plan comment shows of a plan record: record/plan-record.ts's ShownPlan has all of it. */
+export interface ShownPlan {
+  planId: string;
+  status: RecordStatus;
+  policy: RunPolicy;
+  requestedBy: string;
+  approvedBy?: string;
+  branch?: string;
+  supersededBy?: string;
+  pullRequest?: { number: number; url: string };
+  base: { ref: string; sha: string };
+  models: { planner: string; executor: string };
+  planningCostUsd: number | null;
+  usage: UsageLedger;
+  snapshot: Snapshot;
+  checks?: PlanChecks;
+  mcpFailures?: ReadonlyArray<{ server: string; reason: string }>;
+}
 
 /** One step as a task-list item; ticked when it is among the first `done`. The detail is a fenced block inside the item. */
 export function renderStep(step: PlanStep, i: number, done = 0): string {
@@ -89,7 +113,7 @@ export function renderFirstDirective(directive: string): string {
   return details(firstDirectiveSummary, codeBlock(directive, 'text'));
 }
 
-function statusLine(record: PlanRecord): string {
+function statusLine(record: ShownPlan): string {
   const id = code(record.planId);
   switch (record.status) {
     case 'proposed':
@@ -128,7 +152,7 @@ function statusLine(record: PlanRecord): string {
 }
 
 /** What the planner spent on this plan, from the record, so the comment renders the same every time. */
-function plannerUsageLine(record: PlanRecord): string {
+function plannerUsageLine(record: ShownPlan): string {
   const planner = record.usage.entries.filter((e) => e.role === 'planner');
   if (planner.length === 0) return '';
   const sum = (pick: (e: (typeof planner)[number]) => number) => planner.reduce((n, e) => n + pick(e), 0);
@@ -145,7 +169,7 @@ const planCommentNotice: StepsNotice = (shown, total) =>
 const minVisible = 2_000;
 
 /** The objective (as much of it as `shown` holds) and the clarifications, each question and answer in its own block. */
-function contextLines(record: PlanRecord, shown: string): string[] {
+function contextLines(record: ShownPlan, shown: string): string[] {
   const answered = (record.snapshot.context.clarifications ?? [])
     .map((c) => quote(`**Q:**\n${codeBlock(c.question, 'text')}\n**A:**\n${codeBlock(c.answer, 'text')}`))
     .join('\n>\n');
@@ -153,7 +177,7 @@ function contextLines(record: PlanRecord, shown: string): string[] {
 }
 
 /** The visible part of the comment, in at most `room` characters; cut only when the whole does not fit. */
-function body(record: PlanRecord, room: number): string {
+function body(record: ShownPlan, room: number): string {
   const { objective, plan, question, summary, directive } = record.snapshot.context;
   const context = (shown: string) => contextLines(record, shown);
   if (record.status === 'asking' || (question && !plan)) {
@@ -173,7 +197,7 @@ function body(record: PlanRecord, room: number): string {
 }
 
 /** The plan part of the visible body, in at most `room` characters. */
-function planBody(record: PlanRecord, room: number): string {
+function planBody(record: ShownPlan, room: number): string {
   const { objective, plan } = record.snapshot.context;
   const head = (shown: string) => [`### 📋 Plan ${code(record.planId)}`, '', ...contextLines(record, shown), '', '**Steps**', ''].join('\n') + '\n';
   if (!plan) return fitBody(head(objective) + '_The planner staged no plan._', room);
@@ -196,7 +220,7 @@ export function planMarker(planId: string): string {
 const maxNamedServerFailures = 10;
 
 /** Says which MCP servers did not start, so a maintainer knows the plan was made without them. */
-function serverFailureLines(record: PlanRecord): string[] {
+function serverFailureLines(record: ShownPlan): string[] {
   const failures = record.mcpFailures ?? [];
   if (failures.length === 0) return [];
   // Code spans: a server's words can carry no mention, link or markup into the thread.
@@ -211,8 +235,8 @@ function serverFailureLines(record: PlanRecord): string[] {
   ];
 }
 
-export function renderPlanComment(record: PlanRecord): string {
-  const marker = encodeRecord(record);
+/** The plan comment for `record`, ending with `marker`, the record's encoded form (record/plan-record.ts encodeRecord). */
+export function renderPlanComment(record: ShownPlan, marker: string): string {
   // A blank line before the rule: right after text, `---` would turn that text into a heading.
   const footer = [
     '',

@@ -1,14 +1,14 @@
 import { renderHistory, renderHistoryLines } from './history.js';
-import { clip, fitBody, githubBodyLimit } from './limits.js';
+import { clip, fitBody, githubBodyLimit } from '../text/limits.js';
 import { renderDiagram } from './diagram.js';
 import { renderDiffStat } from './diff-stat.js';
-import { code, escapeHtml } from './markdown.js';
+import { code, escapeHtml } from '../text/markdown.js';
 import { renderObjective, renderPlanWithin, type StepsNotice } from './plan-comment.js';
 import { renderKeptOut, renderServerFailures, stepsDone } from './progress-comment.js';
 import { changesSinceApproval, planChangesIntro, renderPlanChanges } from './plan-changes.js';
 import type { RunView } from './run-view.js';
 import { renderUsageTable } from './usage-table.js';
-import { renderCostComparison } from '../checks/checks-markdown.js';
+import { renderCostComparison } from './checks.js';
 import type { ServerFailure } from '../mcp/hub.js';
 
 /**

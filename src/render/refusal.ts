@@ -1,4 +1,4 @@
-import { escapeProse } from './markdown.js';
+import { escapeProse } from '../text/markdown.js';
 
 /**
  * The reply to a command plangate will not carry out: who asked, why not, and what to do instead.

@@ -1,7 +1,7 @@
-import type { RecordStatus } from '../record/plan-record.js';
+import type { RecordStatus } from '../machine/plan-status.js';
 import { formatCost } from '../models/usage.js';
-import { fitBody } from './limits.js';
-import { code } from './markdown.js';
+import { fitBody } from '../text/limits.js';
+import { code } from '../text/markdown.js';
 
 /** What `/status` reports about the live plan, gathered from its record and its run's checkpoint. */
 export interface StatusView {

@@ -1,5 +1,5 @@
 import { formatCost, type RoleUsageSummary } from '../models/usage.js';
-import { formatCount } from './count.js';
+import { formatCount } from '../text/count.js';
 
 /**
  * What each model cost, as one table shared by the PR body and the job summary. A missing price

@@ -1,5 +1,5 @@
-import { matchProtected } from '../tools/protected-paths.js';
-import { hasDotGitComponent } from './dot-git.js';
+import { matchProtected } from '../text/protected-paths.js';
+import { hasDotGitComponent } from '../text/dot-git.js';
 import { GitError, type Git } from './git.js';
 
 /**

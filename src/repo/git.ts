@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { redact } from '../redact.js';
+import { redact } from '../text/redact.js';
 import { authSecrets, gitAuthConfig, type GitAuth } from './git-auth.js';
 import { gitEnvironment, HARDENING, type GitConfigEntry } from './git-env.js';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { hasDotGitComponent } from '../repo/dot-git.js';
+import { hasDotGitComponent } from '../text/dot-git.js';
 import { ToolError } from './tool-error.js';
 
 /**

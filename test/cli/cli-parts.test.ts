@@ -9,7 +9,7 @@ import { CliError, UsageError } from '../../src/cli/cli-error.js';
 import { localDefaults, readLocalSettings, requireApiKey } from '../../src/cli/local-settings.js';
 import { commandLine, decideRepoTrust, untrustedReason, withSkippedServers } from '../../src/cli/repo-trust.js';
 import { printable, type Terminal } from '../../src/cli/terminal.js';
-import type { McpServerSpec } from '../../src/mcp/server-spec.js';
+import type { McpServerSpec } from '../../src/config/mcp-servers.js';
 import { noCapabilities } from '../../src/mcp/capability-hub.js';
 import { renderPlanText, renderUsageText } from '../../src/cli/text-render.js';
 

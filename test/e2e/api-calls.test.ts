@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import type { RequestLogEntry } from '../fakes/github-emulator.js';
 import { decodeRecord } from '../../src/record/plan-record.js';
-import { renderPlanComment } from '../../src/render/plan-comment.js';
 import { createWorld, git, type ActionRun, type World } from './harness.js';
 import { bot, commentEvent as event } from './thread-helpers.js';
+import { planComment as recordComment } from '../unit/record-fixture.js';
 
 /**
  * GitHub API calls per command, counted from the emulator's request log as the benchmark counts
@@ -146,7 +146,7 @@ describe('the approval re-check before the pull request', () => {
       const decoded = decodeRecord(planComment?.body ?? '');
       if (!planComment || !decoded.ok) throw new Error('no plan record');
       // Without a record secret, this reads exactly as plangate renders a cancelled plan.
-      world.gh.editComment(planComment.id, { login: 'mona', body: renderPlanComment({ ...decoded.record, status: 'cancelled' }) });
+      world.gh.editComment(planComment.id, { login: 'mona', body: recordComment({ ...decoded.record, status: 'cancelled' }) });
     });
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain('the plan comment was edited or removed');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandFromIssueComment, parseCommentCommand } from '../../src/commands.js';
+import { commandFromIssueComment, parseCommentCommand } from '../../src/entry/command.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
 
 const botLogin = 'github-actions[bot]';

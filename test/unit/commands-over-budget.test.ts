@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandFromIssueComment, parseCommentCommand } from '../../src/commands.js';
+import { commandFromIssueComment, parseCommentCommand } from '../../src/entry/command.js';
 
 /** `/approve --over-budget`: the override a maintainer gives for a plan above max-estimated-cost-usd. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateExecutionCost, estimateHigh, formatEstimate, highFactor, lowFactor, plannerUsageSince } from '../../src/checks/cost-estimate.js';
-import { renderCostComparison } from '../../src/checks/checks-markdown.js';
-import { withOverrides } from '../../src/models/prices.js';
+import { renderCostComparison } from '../../src/render/checks.js';
+import { withOverrides } from '../../src/config/prices.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 
 // Round figures: $1 per million input, $0.10 cached, $4 output.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hasDotGitComponent, isDotGitComponent } from '../../src/repo/dot-git.js';
+import { hasDotGitComponent, isDotGitComponent } from '../../src/text/dot-git.js';
 import { ToolError } from '../../src/tools/tool-error.js';
 import { resolveInWorkspace } from '../../src/tools/workspace.js';
 import { git, makeRepo, removeDir } from './tools-git-fixture.js';

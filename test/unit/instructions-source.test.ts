@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instructionsCommit } from '../../src/flows/instructions-source.js';
+import { instructionsCommit } from '../../src/run/instructions-source.js';
 
 // Which commit the repository's instructions for agents come from: never a pull request's head.
 

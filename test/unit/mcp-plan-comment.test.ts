@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecord } from '../../src/record/plan-record.js';
-import { renderPlanComment } from '../../src/render/plan-comment.js';
-import { makeRecord } from './record-fixture.js';
+import { makeRecord, planComment } from './record-fixture.js';
 
 /** A server that did not start while planning is named under the plan, from the record alone. */
 
@@ -15,7 +14,7 @@ describe('MCP servers that did not start, in the plan comment', () => {
         ],
       },
     });
-    const body = renderPlanComment(record);
+    const body = planComment(record);
     const warning = body.indexOf('> [!WARNING]');
     expect(warning).toBeGreaterThan(body.indexOf('**Steps**'));
     expect(warning).toBeLessThan(body.indexOf('\n---\n'));
@@ -26,18 +25,18 @@ describe('MCP servers that did not start, in the plan comment', () => {
 
     const decoded = decodeRecord(body);
     expect(decoded.ok && decoded.record.mcpFailures).toEqual(record.mcpFailures);
-    if (decoded.ok) expect(renderPlanComment(decoded.record)).toBe(body);
+    if (decoded.ok) expect(planComment(decoded.record)).toBe(body);
   });
 
   it('adds nothing when every server started', () => {
-    const body = renderPlanComment(makeRecord());
+    const body = planComment(makeRecord());
     expect(body).not.toContain('[!WARNING]');
     expect(body).not.toContain('MCP');
   });
 
   it('keeps the note small however many servers failed', () => {
     const mcpFailures = Array.from({ length: 30 }, (_, i) => ({ server: `s${i}`, reason: 'x'.repeat(2_000) }));
-    const body = renderPlanComment(makeRecord({ overrides: { mcpFailures } }));
+    const body = planComment(makeRecord({ overrides: { mcpFailures } }));
     const note = body.slice(body.indexOf('> [!WARNING]'), body.indexOf('\n---\n'));
     expect(note).toContain('> - and 20 more (see the job log)');
     expect(note.length).toBeLessThan(5_000);

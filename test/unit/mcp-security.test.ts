@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServerConnection } from '../../src/mcp/connect.js';
 import { createCapabilityHub } from '../../src/mcp/hub.js';
-import type { McpServerSpec } from '../../src/mcp/server-spec.js';
-import { resolveMcpServers } from '../../src/settings.js';
-import { createCapabilityTools } from '../../src/tools/capability-tools.js';
+import type { McpServerSpec } from '../../src/config/mcp-servers.js';
+import { resolveMcpServers } from '../../src/config/settings.js';
+import { createCapabilityTools } from '../../src/mcp/capability-tools.js';
 import { createToolbox } from '../../src/tools/toolbox.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';

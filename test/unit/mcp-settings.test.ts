@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { mcpSecretValues } from '../../src/mcp/server-spec.js';
-import { readRepoConfig, repoConfigSchema, resolveMcpServers } from '../../src/settings.js';
+import { mcpSecretValues } from '../../src/config/mcp-servers.js';
+import { readRepoConfig, repoConfigSchema, resolveMcpServers } from '../../src/config/settings.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 
 /** The `mcp-servers` key of the config file, and how settings turns it into servers to start. */

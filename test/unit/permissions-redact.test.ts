@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hasRole, roles, roleSchema } from '../../src/permissions.js';
-import { redact } from '../../src/redact.js';
+import { hasRole, roles, roleSchema } from '../../src/config/permissions.js';
+import { redact } from '../../src/text/redact.js';
 
 describe('hasRole', () => {
   it('compares roles by rank, so one input can say "at least"', () => {

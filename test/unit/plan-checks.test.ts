@@ -5,15 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { approvalGate, type GateInput } from '../../src/checks/approval-gate.js';
 import { baseTreeLookup } from '../../src/checks/base-tree.js';
-import { renderChecks } from '../../src/checks/checks-markdown.js';
+import { renderChecks } from '../../src/render/checks.js';
 import { checkPlan, type Finding, type PlanRules } from '../../src/checks/plan-checks.js';
 import { maxStoredFindings, storeChecks, type PlanChecks } from '../../src/checks/stored-checks.js';
 import type { Plan } from '../../src/machine/fields.js';
 import { decodeRecord, encodeRecord, hashContext, hashPlan } from '../../src/record/plan-record.js';
 import { verifyPlanComment } from '../../src/record/verify.js';
-import { renderPlanComment } from '../../src/render/plan-comment.js';
 import { createGit } from '../../src/repo/git.js';
-import { makeRecord } from './record-fixture.js';
+import { makeRecord, planComment } from './record-fixture.js';
 
 const rules: PlanRules = { protectedPaths: ['.github/workflows/**', 'package-lock.json'], allowedCommands: ['npm test', 'npm run *'], maxIterations: 8 };
 const existing = new Set(['README.md', 'src', 'src/greet.js', 'package.json', 'package-lock.json', '.github/workflows/ci.yml']);
@@ -153,7 +152,7 @@ describe('approvalGate', () => {
 
 describe('checks in the plan comment and the record', () => {
   it('shows "Checks passed" and the estimate above the approve instruction', () => {
-    const body = renderPlanComment(makeRecord({ overrides: { checks: passed } }));
+    const body = planComment(makeRecord({ overrides: { checks: passed } }));
     expect(body).toContain('Checks passed');
     expect(body).toContain('$0.0100–$0.0800 (estimate)');
     expect(body.indexOf('Checks passed')).toBeLessThan(body.indexOf('/approve '));
@@ -186,10 +185,10 @@ describe('checks in the plan comment and the record', () => {
     const decoded = decodeRecord(`x\n${encodeRecord(record)}`);
     expect(decoded).toEqual({ ok: true, record });
     const comment = (body: string) => ({ id: 1, nodeId: 'n', author: 'bot', body, url: '', createdAt: '', updatedAt: '' });
-    expect(verifyPlanComment(comment(renderPlanComment(record)), 'bot', renderPlanComment).ok).toBe(true);
+    expect(verifyPlanComment(comment(planComment(record)), 'bot', planComment).ok).toBe(true);
     // Swapping the checks under an unchanged plan breaks the hash.
     const swapped = { ...record, checks: passed };
-    expect(verifyPlanComment(comment(renderPlanComment(swapped)), 'bot', renderPlanComment)).toMatchObject({ ok: false, reason: expect.stringContaining('hash') });
+    expect(verifyPlanComment(comment(planComment(swapped)), 'bot', planComment)).toMatchObject({ ok: false, reason: expect.stringContaining('hash') });
   });
 });
 

@@ -12,8 +12,7 @@ import {
   type PlanRecord,
 } from '../../src/record/plan-record.js';
 import { verifyPlanComment } from '../../src/record/verify.js';
-import { renderPlanComment } from '../../src/render/plan-comment.js';
-import { makeRecord, samplePlan } from './record-fixture.js';
+import { makeRecord, samplePlan, planComment } from './record-fixture.js';
 
 const botLogin = 'github-actions[bot]';
 
@@ -139,14 +138,14 @@ describe('hashContext and planIdFor', () => {
 
 describe('verifyPlanComment', () => {
   const record = makeRecord();
-  const body = renderPlanComment(record);
+  const body = planComment(record);
 
   it('believes an untouched comment by the bot', () => {
-    expect(verifyPlanComment(comment(body), botLogin, renderPlanComment)).toEqual({ ok: true, record });
+    expect(verifyPlanComment(comment(body), botLogin, planComment)).toEqual({ ok: true, record });
   });
 
   it('refuses the same body posted by someone else', () => {
-    const verdict = verifyPlanComment(comment(body, 'mallory'), botLogin, renderPlanComment);
+    const verdict = verifyPlanComment(comment(body, 'mallory'), botLogin, planComment);
     expect(verdict).toEqual({ ok: false, reason: `the plan comment is not by ${botLogin}` });
   });
 
@@ -155,7 +154,7 @@ describe('verifyPlanComment', () => {
     expect(at).toBeGreaterThan(0);
     const edited = `${body.slice(0, at)}add${body.slice(at + 3)}`;
     expect(edited.length).toBe(body.length);
-    const verdict = verifyPlanComment(comment(edited), botLogin, renderPlanComment);
+    const verdict = verifyPlanComment(comment(edited), botLogin, planComment);
     expect(verdict.ok).toBe(false);
     expect(!verdict.ok && verdict.reason).toContain('was edited after plangate posted it');
   });
@@ -168,19 +167,19 @@ describe('verifyPlanComment', () => {
       context: { ...tampered.snapshot.context, directive: 'Delete everything.' },
     };
     // Rendered consistently, so only the hash can give it away.
-    const verdict = verifyPlanComment(comment(renderPlanComment(tampered)), botLogin, renderPlanComment);
+    const verdict = verifyPlanComment(comment(planComment(tampered)), botLogin, planComment);
     expect(verdict).toEqual({ ok: false, reason: `plan ${record.planId} does not match its hash` });
   });
 
   it('refuses a record without a plan', () => {
     const unplanned = makeRecord();
     unplanned.snapshot = { ...unplanned.snapshot, context: { objective: 'x', history: [] } };
-    const verdict = verifyPlanComment(comment(renderPlanComment(unplanned)), botLogin, renderPlanComment);
+    const verdict = verifyPlanComment(comment(planComment(unplanned)), botLogin, planComment);
     expect(verdict.ok).toBe(false);
   });
 
   it('passes decoding failures through', () => {
-    expect(verifyPlanComment(comment('no record here'), botLogin, renderPlanComment)).toEqual({ ok: false, reason: 'no plan record' });
+    expect(verifyPlanComment(comment('no record here'), botLogin, planComment)).toEqual({ ok: false, reason: 'no plan record' });
   });
 
   it('never believes a comment whose record payload was altered, at any position', () => {
@@ -192,7 +191,7 @@ describe('verifyPlanComment', () => {
       const original = payload[position] ?? 'A';
       const replacement = alphabet[(alphabet.indexOf(original) + 17) % alphabet.length] ?? 'A';
       const altered = body.slice(0, start + position) + replacement + body.slice(start + position + 1);
-      expect(verifyPlanComment(comment(altered), botLogin, renderPlanComment).ok, `position ${position}`).toBe(false);
+      expect(verifyPlanComment(comment(altered), botLogin, planComment).ok, `position ${position}`).toBe(false);
     }
   });
 });
@@ -225,7 +224,7 @@ describe('record signatures', () => {
 
   it('refuses an unsigned plan comment when a key is configured', () => {
     const record = makeRecord();
-    const verdict = verifyPlanComment(comment(renderPlanComment(record)), botLogin, renderPlanComment, secret);
+    const verdict = verifyPlanComment(comment(planComment(record)), botLogin, planComment, secret);
     expect(verdict).toMatchObject({ ok: false, reason: expect.stringContaining(`plan ${record.planId} is not signed with this repository's record key`) });
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explainGitHubError } from '../../src/github/errors.js';
-import { repoConfigSchema } from '../../src/settings.js';
+import { repoConfigSchema } from '../../src/config/settings.js';
 
 /**
  * The README's reference blocks are generated (scripts/readme-tables.mjs) and CI runs its --check:

@@ -3,7 +3,8 @@ import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../sr
 import { reduce } from '../../src/machine/reducer.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
-import { hashContext, hashIssue, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
+import { encodeRecord, hashContext, hashIssue, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
+import { renderPlanComment } from '../../src/render/plan-comment.js';
 import type { RunView } from '../../src/render/run-view.js';
 
 /**
@@ -68,4 +69,9 @@ export function makeRunView(snapshot: Snapshot, extra: Partial<RunView> = {}): R
     usage: summarizeUsage(addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })),
     ...extra,
   };
+}
+
+/** A record's plan comment as plangate posts it (unsigned): the shown plan with the record at its end. */
+export function planComment(record: PlanRecord): string {
+  return renderPlanComment(record, encodeRecord(record));
 }

@@ -5,12 +5,12 @@ import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { decodeRecord } from '../../src/record/plan-record.js';
 import { verifyPlanComment } from '../../src/record/verify.js';
 import { historyChunkLimit, renderCycle, renderHistory, renderHistoryChunks } from '../../src/render/history.js';
-import { githubBodyLimit } from '../../src/render/limits.js';
-import { renderPlan, renderPlanComment, renderPlanWithin } from '../../src/render/plan-comment.js';
+import { githubBodyLimit } from '../../src/text/limits.js';
+import { renderPlan, renderPlanWithin } from '../../src/render/plan-comment.js';
 import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { renderSummaryDetails } from '../../src/render/summary-details.js';
-import { makeRecord, makeRunView } from './record-fixture.js';
+import { makeRecord, makeRunView, planComment } from './record-fixture.js';
 
 /** Deterministic incompressible text, so sizes never depend on chance. */
 function noise(length: number, seed = 1): string {
@@ -156,13 +156,13 @@ describe('plan comment with a 400-step plan', () => {
   function expectPostable(body: string, record: ReturnType<typeof makeRecord>): void {
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(decodeRecord(body)).toEqual({ ok: true, record });
-    const verdict = verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', renderPlanComment);
+    const verdict = verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', planComment);
     expect(verdict.ok).toBe(true);
   }
 
   it('stays under the limit with its record intact, showing the steps that fit and saying how many', () => {
     const record = makeRecord({ plan: longPlan(400) });
-    const body = renderPlanComment(record);
+    const body = planComment(record);
     expectPostable(body, record);
     const shown = shownCount(body);
     expect(shown).toBeGreaterThan(50);
@@ -178,9 +178,9 @@ describe('plan comment with a 400-step plan', () => {
 
   it('gives the visible plan up to a record too large for half a body, instead of refusing to post', () => {
     const record = makeRecord({ plan: longPlan(400, (i) => noise(90, i + 1)) });
-    const marker = /<!-- plangate:record v1 [A-Za-z0-9_-]+ -->$/.exec(renderPlanComment(record))?.[0] ?? '';
+    const marker = /<!-- plangate:record v1 [A-Za-z0-9_-]+ -->$/.exec(planComment(record))?.[0] ?? '';
     expect(marker.length).toBeGreaterThan(githubBodyLimit / 2);
-    const body = renderPlanComment(record);
+    const body = planComment(record);
     expectPostable(body, record);
     const shown = shownCount(body);
     expect(shown).toBeGreaterThan(0);
@@ -189,7 +189,7 @@ describe('plan comment with a 400-step plan', () => {
 
   it('still refuses a record that cannot fit in a body at all', () => {
     const record = makeRecord({ plan: longPlan(400, (i) => noise(400, i + 1)) });
-    expect(() => renderPlanComment(record)).toThrow(/too large to post/);
+    expect(() => planComment(record)).toThrow(/too large to post/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry, Plan } from '../../src/machine/fields.js';
 import type { Snapshot } from '../../src/machine/types.js';
-import { githubBodyLimit } from '../../src/render/limits.js';
+import { githubBodyLimit } from '../../src/text/limits.js';
 import { renderProgressComment } from '../../src/render/progress-comment.js';
 import { renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';

@@ -3,10 +3,9 @@ import { executorMessage } from '../../src/agents/executor.js';
 import type { Plan } from '../../src/machine/fields.js';
 import { decodeRecord, type PlanRecord } from '../../src/record/plan-record.js';
 import { verifyPlanComment } from '../../src/record/verify.js';
-import { githubBodyLimit } from '../../src/render/limits.js';
-import { code, codeBlock, escapeMarkdown, quote, revealHidden } from '../../src/render/markdown.js';
-import { renderPlanComment } from '../../src/render/plan-comment.js';
-import { makeRecord } from './record-fixture.js';
+import { githubBodyLimit } from '../../src/text/limits.js';
+import { code, codeBlock, escapeMarkdown, quote, revealHidden } from '../../src/text/markdown.js';
+import { makeRecord, planComment } from './record-fixture.js';
 
 /**
  * An approval approves what its author saw: the plan comment shows every text the executor is first
@@ -120,7 +119,7 @@ describe('markdown helpers for free text', () => {
 
 describe('plan comment: the approver sees everything the executor is first told', () => {
   const record = makeRecord({ objective: 'Say goodbye.\n\n[o]: # (hidden objective)', plan: trickyPlan, directive: trickyDirective });
-  const body = renderPlanComment(record);
+  const body = planComment(record);
   const blocks = fencedBlocks(body);
 
   it('shows the first directive verbatim, in a fenced block longer than any fence inside it', () => {
@@ -166,7 +165,7 @@ describe('plan comment: the approver sees everything the executor is first told'
   it('keeps a clarification inside its quote, whatever its answer holds', () => {
     const asked = makeRecord({ plan: trickyPlan, directive: trickyDirective });
     asked.snapshot.context.clarifications = [{ question: 'Where?', answer: 'Here.\n\n[a]: # (hidden answer)\r\r[b]: #' }];
-    const text = renderPlanComment(asked);
+    const text = planComment(asked);
     const section = text.slice(text.indexOf('**Clarifications**') + '**Clarifications**\n\n'.length, text.indexOf('\n\n**Steps**'));
     expect(section.split('\n').every((line) => line.startsWith('>'))).toBe(true);
     expect(section).toContain('> [a]: # (hidden answer)\n>\n> [b]: #');
@@ -175,13 +174,13 @@ describe('plan comment: the approver sees everything the executor is first told'
   it('re-renders byte for byte from its decoded record, so it still verifies', () => {
     const decoded = decodeRecord(body);
     expect(decoded.ok).toBe(true);
-    if (decoded.ok) expect(renderPlanComment(decoded.record)).toBe(body);
-    expect(verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', renderPlanComment).ok).toBe(true);
+    if (decoded.ok) expect(planComment(decoded.record)).toBe(body);
+    expect(verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', planComment).ok).toBe(true);
   });
 
   it('shows hidden characters in the directive instead of passing them on unseen', () => {
     const smuggled = [...'push'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
-    const text = renderPlanComment(makeRecord({ directive: `Edit README.${smuggled}` }));
+    const text = planComment(makeRecord({ directive: `Edit README.${smuggled}` }));
     expect(text).toContain('```text\nEdit README.[U+E0070][U+E0075][U+E0073][U+E0068]\n```');
   });
 });
@@ -189,12 +188,12 @@ describe('plan comment: the approver sees everything the executor is first told'
 describe('plan comment: the first directive is never cut', () => {
   const longPlan = (n: number): Plan => ({ steps: Array.from({ length: n }, (_, i) => ({ title: `Refactor module ${i + 1}`, detail: `Module ${i + 1}: `.repeat(20) })) });
   const verifies = (record: PlanRecord, body: string) =>
-    verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', renderPlanComment).ok;
+    verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', planComment).ok;
 
   it('keeps a long directive whole beside a plan that must be cut, and says how many steps it shows', () => {
     const directive = `Start with module 1.\n${'Then check every caller of it, one by one. '.repeat(300)}`;
     const record = makeRecord({ plan: longPlan(400), directive });
-    const body = renderPlanComment(record);
+    const body = planComment(record);
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(fencedBlocks(body)).toContain(directive);
     expect(body).toMatch(/Only the first \d+ of 400 steps are shown here/);
@@ -205,6 +204,6 @@ describe('plan comment: the first directive is never cut', () => {
   it('refuses to post a plan whose directive cannot be shown whole', () => {
     let seed = 7;
     const noise = Array.from({ length: 70_000 }, () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), (seed % 36).toString(36))).join('');
-    expect(() => renderPlanComment(makeRecord({ directive: noise.slice(0, 60_000) }))).toThrow(/too large to post/);
+    expect(() => planComment(makeRecord({ directive: noise.slice(0, 60_000) }))).toThrow(/too large to post/);
   });
 });

@@ -4,7 +4,7 @@ import type { Snapshot } from '../../src/machine/types.js';
 import type { ServerFailure } from '../../src/mcp/hub.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { renderHistory } from '../../src/render/history.js';
-import { githubBodyLimit } from '../../src/render/limits.js';
+import { githubBodyLimit } from '../../src/text/limits.js';
 import { renderProgressComment, renderServerFailures } from '../../src/render/progress-comment.js';
 import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from '../../src/render/count.js';
+import { formatCount } from '../../src/text/count.js';
 import type { HistoryEntry, Plan } from '../../src/machine/fields.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { addTurn, emptyUsage, summarizeUsage, type UsageLedger } from '../../src/models/usage.js';
 import { decodeRecord, encodeRecord, type PlanRecord } from '../../src/record/plan-record.js';
 import { verifyPlanComment } from '../../src/record/verify.js';
 import { renderHistory, renderHistoryLines } from '../../src/render/history.js';
-import { clip, fitBody, githubBodyLimit } from '../../src/render/limits.js';
-import { code, codeBlock, details, escapeHtml, escapeProse, indent } from '../../src/render/markdown.js';
-import { renderPlanComment, renderSteps } from '../../src/render/plan-comment.js';
+import { clip, fitBody, githubBodyLimit } from '../../src/text/limits.js';
+import { code, codeBlock, details, escapeHtml, escapeProse, indent } from '../../src/text/markdown.js';
+import { renderSteps } from '../../src/render/plan-comment.js';
 import { renderProgressComment, stepsDone } from '../../src/render/progress-comment.js';
 import { pullRequestTitle, renderPullRequestBody } from '../../src/render/pull-request.js';
 import { renderRefusal } from '../../src/render/refusal.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { renderUsageTable, sumCost } from '../../src/render/usage-table.js';
-import { makeRecord, makeRunView, samplePlan } from './record-fixture.js';
+import { makeRecord, makeRunView, samplePlan, planComment } from './record-fixture.js';
 
 const markerPrefix = '<!-- plangate:record v1 ';
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -108,8 +108,8 @@ describe('limits', () => {
 
 describe('plan comment', () => {
   it('is a pure function of the record', () => {
-    const a = renderPlanComment(makeRecord());
-    const b = renderPlanComment(makeRecord());
+    const a = planComment(makeRecord());
+    const b = planComment(makeRecord());
     expect(a).toBe(b);
     expect(a).toContain('### 📋 Plan `');
     expect(a).toContain('**Objective**\n\n```text\nAdd a CHANGELOG\n```');
@@ -130,7 +130,7 @@ describe('plan comment', () => {
       risks: [`--> ${forged}`],
     };
     const record = makeRecord({ objective: `Do it ${forged}`, plan });
-    const body = renderPlanComment(record);
+    const body = planComment(record);
     expect(count(body, markerPrefix)).toBe(1);
     expect(body).not.toContain('<!-- hidden');
     // The tag is shown as text: escaped in a title, never raw HTML.
@@ -143,7 +143,7 @@ describe('plan comment', () => {
     const forged = encodeRecord(makeRecord({ overrides: { status: 'done' } }));
     const record = makeRecord({ plan: { steps: [{ title: 'x', files: ['<!-- plangate:record v1 AAAA -->'], verify: forged }] } });
     expect(record.snapshot.context.plan?.steps[0]?.verify).toBe(forged);
-    const decoded = decodeRecord(renderPlanComment(record));
+    const decoded = decodeRecord(planComment(record));
     expect(decoded).toEqual({ ok: true, record });
   });
 
@@ -158,7 +158,7 @@ describe('plan comment', () => {
       assumptions: Array.from({ length: 30 }, (_, i) => `Assumption ${i}`),
     };
     const record = makeRecord({ objective: 'Refactor every module. '.repeat(4_000), plan });
-    const body = renderPlanComment(record);
+    const body = planComment(record);
     expect(body.length).toBeGreaterThan(60_000);
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     // The objective gives up room to the steps, and the steps are cut whole, each cut saying so.
@@ -168,7 +168,7 @@ describe('plan comment', () => {
     const verdict = verifyPlanComment(
       { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
       'bot',
-      renderPlanComment,
+      planComment,
     );
     expect(verdict.ok).toBe(true);
   });
@@ -176,7 +176,7 @@ describe('plan comment', () => {
   it('refuses to render a record too large to carry, instead of cutting it', () => {
     const plan: Plan = { steps: Array.from({ length: 50 }, (_, i) => ({ title: `Step ${i}`, detail: noise(4000, i + 1) })) };
     const record = makeRecord({ plan });
-    expect(() => renderPlanComment(record)).toThrow(/too large to post/);
+    expect(() => planComment(record)).toThrow(/too large to post/);
   });
 
   const base = makeRecord();
@@ -191,7 +191,7 @@ describe('plan comment', () => {
     ['cancelled', {}, [`**Status:** cancelled; plan \`${base.planId}\` can no longer be approved.`]],
   ];
   it.each(statuses)('shows the %s status line', (status, extra, lines) => {
-    const body = renderPlanComment({ ...base, ...extra, status });
+    const body = planComment({ ...base, ...extra, status });
     for (const line of lines) expect(body).toContain(line);
     expect(count(body, '**Status:**')).toBe(1);
     if (status !== 'proposed') expect(body).not.toContain('/approve');

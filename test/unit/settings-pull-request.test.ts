@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readSettings, SettingsError } from '../../src/settings.js';
+import { readSettings, SettingsError } from '../../src/config/settings.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 
 // The pull request inputs: pr-draft and pr-labels, read the way @actions/core reads INPUT_* variables.

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseRepoConfig, readInputs, readRepoConfig, readSettings, SettingsError, withRepoConfig } from '../../src/settings.js';
+import { parseRepoConfig, readInputs, readRepoConfig, readSettings, SettingsError, withRepoConfig } from '../../src/config/settings.js';
 import { makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isProtected, matchProtected } from '../../src/tools/protected-paths.js';
+import { isProtected, matchProtected } from '../../src/text/protected-paths.js';
 
 const patterns = ['.github/**', '.plangate.yml', '**/*.lock', 'secrets'];
 

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { commandFromIssueComment } from '../../src/commands.js';
-import { reportIgnored } from '../../src/ignored-report.js';
-import { readSettings } from '../../src/settings.js';
-import { commandInputs, triageEvent } from '../../src/triage.js';
+import { commandFromIssueComment } from '../../src/entry/command.js';
+import { reportIgnored } from '../../src/entry/ignored-report.js';
+import { readSettings } from '../../src/config/settings.js';
+import { commandInputs, triageEvent } from '../../src/entry/triage.js';
 import { parseOutputFile } from '../e2e/harness.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
 

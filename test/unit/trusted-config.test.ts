@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createGit, type Git } from '../../src/repo/git.js';
 import { readFileAtCommit, trustedBase } from '../../src/repo/trusted-config.js';
-import { readInputs, SettingsError } from '../../src/settings.js';
-import { trustedSettings } from '../../src/trusted-settings.js';
+import { readInputs, SettingsError } from '../../src/config/settings.js';
+import { trustedSettings } from '../../src/entry/trusted-settings.js';
 import { git, makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
 /**

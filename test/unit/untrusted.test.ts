@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripHidden, untrusted } from '../../src/untrusted.js';
+import { stripHidden, untrusted } from '../../src/text/untrusted.js';
 
 const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 

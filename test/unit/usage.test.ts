@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPrices, priceFor, priceOverridesSchema, withOverrides } from '../../src/models/prices.js';
+import { defaultPrices, priceFor, priceOverridesSchema, withOverrides } from '../../src/config/prices.js';
 import {
   addTurn,
   cacheHitRatio,

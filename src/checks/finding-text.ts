@@ -1,0 +1,48 @@
+import { code, escapeHtml } from '../text/markdown.js';
+import type { Finding } from './plan-checks.js';
+
+/**
+ * The words for one plan-check finding, shared by the plan comment, the `/approve` refusal, the pull
+ * request and the job summary, so a finding reads the same wherever a maintainer meets it. Pure functions
+ * of the stored checks: the plan comment is re-rendered to verify it.
+ */
+
+/**
+ * How a sentence is written: `markdown` puts paths and commands in code spans and escapes the free
+ * text; `plain` quotes them and escapes nothing, for a caller that escapes the whole sentence (a
+ * refusal does, and escaped characters inside a code span would show as entities).
+ */
+export type FindingStyle = 'markdown' | 'plain';
+
+/** One finding as a sentence, naming the step, the file or command and the rule. */
+export function describeFinding(finding: Finding, style: FindingStyle = 'markdown'): string {
+  const quote = style === 'markdown' ? code : (text: string) => `"${text}"`;
+  const escape = style === 'markdown' ? escapeHtml : (text: string) => text;
+  switch (finding.kind) {
+    case 'too-many-steps':
+      return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? 'cycle' : 'cycles'} (one step each), so the run would stop before the end`;
+    case 'protected-path':
+      return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
+    case 'command-not-allowed':
+      return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ''}; the executor cannot run it`;
+    case 'commands-cannot-run':
+      return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
+    case 'new-file':
+      return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
+    case 'not-found':
+      return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
+  }
+}
+
+/** What to change so the blocking findings go away: the configuration, or the plan. */
+export function fixFor(findings: readonly Finding[]): string {
+  const kinds = new Set(findings.map((f) => f.kind));
+  const settings = [
+    kinds.has('protected-path') ? '`protected-paths`' : '',
+    kinds.has('command-not-allowed') ? '`allowed-commands`' : '',
+    kinds.has('too-many-steps') ? '`max-iterations`' : '',
+  ].filter((s) => s !== '');
+  const adjust = settings.length > 0 ? `adjust ${settings.join(', ')} and ask for the plan again` : 'ask for the plan again';
+  return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? 'this' : 'these'}.`;
+}
+

@@ -1,0 +1,99 @@
+import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
+import { hashIssue } from '../record/plan-record.js';
+import { approvalGate } from '../checks/approval-gate.js';
+import { checkPlan } from '../checks/plan-checks.js';
+import { commandOnLivePlan } from '../run/command-comment.js';
+import { planLiveAt, postedBefore } from '../run/live-record.js';
+import { execute } from '../run/execution.js';
+import { branchFor } from '../run/planning.js';
+import { refuse, refuseUnlessRole } from '../run/refuse.js';
+
+/**
+ * `/approve`: verifies that the approver may approve and that the live plan is exactly the one
+ * shown and still open, then carries it out.
+ */
+export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>): Promise<FlowResult> {
+  const { settings, thread } = ctx;
+  const issue = command.thread.number;
+  const no = (reason: string, fix: string) => refuse(thread, command, '/approve', reason, fix);
+  const allowed = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'Ask a maintainer to approve the plan.');
+  if ('refused' in allowed) return allowed.refused;
+  const live = await commandOnLivePlan(ctx, command, '/approve');
+  if ('refused' in live) return live.refused;
+  const { comment, record, comments } = live;
+  const id = record.planId;
+  // An approval approves the plan that was live when its comment was written: never one posted after
+  // it (by a /revise while the approval waited in the queue, or before a re-run of an old approval job).
+  const approval = comments.find((c) => c.id === command.commentId);
+  if (approval && !postedBefore(comment, approval)) {
+    const seen = planLiveAt(ctx, comments, approval);
+    return no(
+      `plan \`${id}\` was posted after this approval was written${seen ? `; the approval was for plan \`${seen}\`, which plan \`${id}\` replaced` : ''}.`,
+      `Review plan \`${id}\` and approve it with a new comment: \`/approve ${id}\`.`,
+    );
+  }
+  if (command.planId !== undefined && command.planId !== id) {
+    return live.earlierIds.includes(command.planId)
+      ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`)
+      : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
+  }
+  switch (record.status) {
+    case 'proposed':
+      break;
+    case 'asking':
+      return no(`the planner asked a question and has no plan yet.`, 'Answer it with `/answer <your answer>`; the plan follows.');
+    case 'answered':
+      return no('the latest `/plan` found nothing to change, so there is no plan to approve.', 'Comment `/plan` with a new objective.');
+    case 'approved':
+    case 'executing':
+      // Either it runs right now (the lock will say so, with its job) or an earlier run died: resume it.
+      break;
+    case 'done':
+      return no(
+        `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ''}.`,
+        'Ask for a new plan with `/plan` to do more.',
+      );
+    default:
+      return no(`plan \`${id}\` is ${record.status}.`, 'Ask for a new plan with `/plan`.');
+  }
+  if (settings.requireDistinctApprover && command.author === record.requestedBy) {
+    return no(
+      `@${command.author} asked for plan \`${id}\`, and this repository requires a different person to approve it.`,
+      'Ask another maintainer to approve.',
+    );
+  }
+  // The approval is bound to the thread the plan was made from, as well as to the plan itself.
+  if (hashIssue(command.thread.title, command.thread.body) !== record.issueHash) {
+    return no(
+      `the title or description of #${issue} changed after plan \`${id}\` was made.`,
+      'Ask for a new plan with `/plan` (or `/revise <feedback>`) so it reflects the current text.',
+    );
+  }
+  if (record.policy === 'plan-only') {
+    return no(`plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`, 'Change the `policy` input to `plan-for-approval` and ask for a new plan.');
+  }
+  // The checks bind an approval like the plan does: what the comment showed, and what this run would enforce.
+  const { plan } = record.snapshot.context;
+  if (record.status === 'proposed' && plan) {
+    const gate = approvalGate({
+      planId: id,
+      stored: record.checks,
+      current: checkPlan(plan, { protectedPaths: settings.protectedPaths, allowedCommands: settings.allowedCommands, maxIterations: record.snapshot.policy.maxIterations }),
+      allowBlockedPlans: settings.allowBlockedPlans,
+      maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
+      overBudget: command.overBudget === true,
+      role: allowed.role,
+    });
+    if (!gate.ok) return no(gate.reason, gate.fix);
+  }
+  if (!settings.executor.apiKey || !settings.planner.apiKey) {
+    return no(
+      'no API key is configured for the executor or the planner model.',
+      'Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret.',
+    );
+  }
+
+  const executing = { ...record, status: 'executing' as const, approvedBy: record.approvedBy ?? command.author, branch: branchFor(ctx, issue, id) };
+  await thread.react(command.commentId, 'rocket');
+  return execute(ctx, { record: executing, planComment: comment, source: command, comments });
+}

@@ -1,0 +1,50 @@
+import { defaultPolicy, initialSnapshot } from '../machine/planner-executor.js';
+import { executorOnlySnapshot } from '../machine/executor-only.js';
+import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
+import { stripHidden } from '../text/untrusted.js';
+import { clip } from '../text/limits.js';
+import { refuseIfEdited } from '../run/command-comment.js';
+import { executeWithoutPlanner, planAndPublish, resolveBase } from '../run/planning.js';
+import { refuse, refuseUnlessRole } from '../run/refuse.js';
+import { threadContext } from '../run/thread-context.js';
+
+/**
+ * `/plan`: the read-only planner studies the repository at the base commit and plangate posts what
+ * it staged. Under the `executor-only` policy there is no planner: the executor works the objective
+ * directly, and the pull request still carries the run's history.
+ */
+const maxObjectiveChars = 20_000;
+
+export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Promise<FlowResult> {
+  const { settings, thread } = ctx;
+  const issue = command.thread.number;
+  const allowed = await refuseUnlessRole(thread, command, '/plan', settings.triggerPermission, 'Ask a maintainer to run /plan, or change the `trigger-permission` input.');
+  if ('refused' in allowed) return allowed.refused;
+  const comments = await thread.listComments(issue);
+  const edited = await refuseIfEdited(ctx, command, '/plan', comments);
+  if (edited) return edited;
+  // Hidden text (HTML comments, zero-width and bidi characters) never reaches a model.
+  // A very long issue body is cut for the model, with a notice saying so.
+  const objective = clip(stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n')).trim(), maxObjectiveChars);
+  if (!objective) {
+    return refuse(thread, command, '/plan', 'there is no objective.', 'Write it after the command: `/plan <what should be done>`.');
+  }
+  const executorOnly = settings.policy === 'executor-only';
+  const role = executorOnly ? 'executor' : 'planner';
+  if (!settings[role].apiKey) {
+    return refuse(thread, command, '/plan', `no API key is configured for the ${role} model.`, `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`);
+  }
+
+  await thread.react(command.commentId, 'eyes');
+  const base = await resolveBase(ctx, command);
+  if ('refusal' in base) return refuse(thread, command, '/plan', base.refusal, base.fix);
+  const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
+  if (!executorOnly) {
+    const snapshot = initialSnapshot(objective, policy);
+    snapshot.context.thread = await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]]));
+    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, comments });
+  }
+
+  await thread.react(command.commentId, 'rocket').catch(() => undefined);
+  return executeWithoutPlanner(ctx, { source: command, requestedBy: command.author, snapshot: executorOnlySnapshot(objective, policy), base, comments });
+}

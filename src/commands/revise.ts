@@ -1,0 +1,43 @@
+import { initialSnapshot } from '../machine/planner-executor.js';
+import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
+import { stripHidden } from '../text/untrusted.js';
+import { commandOnLivePlan } from '../run/command-comment.js';
+import { threadContext } from '../run/thread-context.js';
+import { planAndPublish, resolveBase } from '../run/planning.js';
+import { refuse, refuseUnlessRole } from '../run/refuse.js';
+
+/**
+ * `/revise <feedback>`: the planner plans again from the live plan and the maintainer's feedback.
+ * The result is a new plan with a new id; the old one is marked superseded by it.
+ */
+export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>): Promise<FlowResult> {
+  const { settings, thread } = ctx;
+  const no = (reason: string, fix: string) => refuse(thread, command, '/revise', reason, fix);
+  const allowed = await refuseUnlessRole(thread, command, '/revise', settings.triggerPermission, 'Ask a maintainer to revise the plan.');
+  if ('refused' in allowed) return allowed.refused;
+  const feedback = stripHidden(command.feedback).trim();
+  if (!feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');
+  const live = await commandOnLivePlan(ctx, command, '/revise');
+  if ('refused' in live) return live.refused;
+  const { record, comments } = live;
+  const { plan } = record.snapshot.context;
+  if (record.status !== 'proposed' || !plan) {
+    return no(`plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`, 'Ask for a new plan with `/plan <objective>`.');
+  }
+  if (!settings.planner.apiKey) {
+    return no('no API key is configured for the planner model.', 'Set the `api-key` input (or `planner-api-key`) from a repository secret.');
+  }
+  await thread.react(command.commentId, 'eyes');
+  const base = await resolveBase(ctx, command);
+  if ('refusal' in base) return no(base.refusal, base.fix);
+  const { context, policy } = record.snapshot;
+  const snapshot = initialSnapshot(context.objective, policy);
+  snapshot.context = {
+    ...snapshot.context,
+    ...(context.clarifications ? { clarifications: context.clarifications } : {}),
+    revisions: [...(context.revisions ?? []), { plan, feedback }],
+    thread: await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]])),
+  };
+  // Whoever steered the revision asked for the plan it makes (require-distinct-approver).
+  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments });
+}

@@ -1,0 +1,53 @@
+import { decodeRunRecord } from '../record/run-record.js';
+import { totalCost } from '../models/usage.js';
+import { progressMarker } from '../render/progress-comment.js';
+import { renderStatus } from '../render/status.js';
+import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
+import { findLiveRecord } from '../run/live-record.js';
+import { refuseUnlessRole } from '../run/refuse.js';
+
+/**
+ * `/status`: where the thread's live plan stands, read from its record and, once it runs, from
+ * the checkpoint in its progress comment. It changes nothing, so `read` permission is enough.
+ */
+export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>): Promise<FlowResult> {
+  const { thread, settings } = ctx;
+  const issue = command.thread.number;
+  const allowed = await refuseUnlessRole(thread, command, '/status', 'read', 'Ask a collaborator of this repository.');
+  if ('refused' in allowed) return allowed.refused;
+  const comments = await thread.listComments(issue);
+  const live = await findLiveRecord(ctx, comments, issue);
+  if (!live.ok) {
+    await thread.postComment(issue, `@${command.author} ${live.refusal}\n\n${live.fix}`);
+    return { outcome: 'answered' };
+  }
+  const { record, comment } = live;
+  // The checkpoint is only read for figures here; nothing is resumed from it, so authorship is enough.
+  const progress = comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(record.planId)));
+  const run = progress ? decodeRunRecord(progress.body) : undefined;
+  const checkpoint = run?.planId === record.planId ? run : undefined;
+  const snapshot = checkpoint?.snapshot ?? record.snapshot;
+  const { serverUrl, owner, repo } = settings.runner;
+  const branch = record.branch;
+  const pullRequest = record.pullRequest ?? checkpoint?.pullRequest;
+  const body = renderStatus(command.author, {
+    planId: record.planId,
+    status: record.status,
+    state: snapshot.state,
+    requestedBy: record.requestedBy,
+    ...(record.approvedBy ? { approvedBy: record.approvedBy } : {}),
+    planUrl: comment.url,
+    steps: snapshot.context.plan?.steps.length ?? 0,
+    cycles: snapshot.context.history.length,
+    maxIterations: snapshot.policy.maxIterations,
+    // The checkpoint's ledger starts from the planning usage, so it covers the whole story.
+    costUsd: totalCost(checkpoint?.usage ?? record.usage, settings.prices),
+    ...(branch ? { branch: { name: branch, url: `${serverUrl}/${owner}/${repo}/tree/${branch}` } } : {}),
+    ...(pullRequest ? { pullRequest } : {}),
+    ...(checkpoint?.runId ? { jobUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${checkpoint.runId}` } : {}),
+    ...(record.supersededBy ? { note: `superseded by plan \`${record.supersededBy}\`` } : {}),
+  });
+  await thread.postComment(issue, body);
+  await thread.react(command.commentId, 'eyes').catch(() => undefined);
+  return { outcome: 'answered', planId: record.planId };
+}

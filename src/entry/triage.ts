@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { commentIgnoreReason, eventIgnoreReason, type CommentFacts } from '../text/comment-command.js';
+
+/**
+ * The cheap first look at an event: most runs of a plangate workflow are comments that are no
+ * command, and deciding that must not cost loading Octokit, openai, zod and the rest. Imports only
+ * node:fs and comment-command.ts. src/index.ts asks it before loading the action; main.ts asks it
+ * first too, so the two can never decide differently. It only ever says "ignore" when main.ts's full
+ * parse would ignore the event as well; anything it is unsure of (an unreadable or oddly shaped
+ * payload, a schedule) is left `undecided` for main.ts.
+ */
+export type Triage = { kind: 'ignore'; reason: string } | { kind: 'undecided' };
+
+/** Reads the event file; a parameter so tests can hand in a payload without a file. */
+export type ReadEventFile = (path: string) => string;
+
+const readUtf8: ReadEventFile = (file) => readFileSync(file, 'utf8');
+
+/**
+ * The two inputs the ignore decision depends on, read as settings.ts reads them (core.getInput
+ * trims; `lines` drops blank and `#` lines), because @actions/core costs more to load than the whole
+ * ignored run should take. A unit test holds the two readings equal.
+ */
+export function commandInputs(env: NodeJS.ProcessEnv): { botLogin: string; allowedBots: string[] } {
+  const raw = (name: string) => (env[`INPUT_${name.toUpperCase()}`] ?? '').trim();
+  return {
+    botLogin: raw('bot-login') || 'github-actions[bot]',
+    allowedBots: raw('allowed-bots')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#')),
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The fields commentIgnoreReason needs, when the payload has them with the types commands.ts accepts. */
+function commentFacts(payload: unknown): CommentFacts | undefined {
+  if (!isRecord(payload) || typeof payload.action !== 'string' || !isRecord(payload.comment)) return undefined;
+  const { user, body } = payload.comment;
+  if (!isRecord(user) || typeof user.login !== 'string') return undefined;
+  if (user.type !== undefined && typeof user.type !== 'string') return undefined;
+  if (body !== undefined && body !== null && typeof body !== 'string') return undefined;
+  return { action: payload.action, author: { login: user.login, type: user.type }, body: body ?? '' };
+}
+
+/** Decides from the runner's environment and the event file whether the event is certainly ignored. */
+export function triageEvent(env: NodeJS.ProcessEnv = process.env, readEventFile: ReadEventFile = readUtf8): Triage {
+  const eventName = env.GITHUB_EVENT_NAME ?? '';
+  // No event name is a broken runner environment: main.ts's settings say so.
+  if (eventName === '') return { kind: 'undecided' };
+  const notCarried = eventIgnoreReason(eventName);
+  if (notCarried !== undefined) return { kind: 'ignore', reason: notCarried };
+  if (eventName !== 'issue_comment' || !env.GITHUB_EVENT_PATH) return { kind: 'undecided' };
+  let payload: unknown;
+  try {
+    payload = JSON.parse(readEventFile(env.GITHUB_EVENT_PATH));
+  } catch {
+    // main.ts reports an unreadable payload as the failure it is.
+    return { kind: 'undecided' };
+  }
+  const facts = commentFacts(payload);
+  if (!facts) return { kind: 'undecided' };
+  const { botLogin, allowedBots } = commandInputs(env);
+  const reason = commentIgnoreReason(facts, botLogin, allowedBots);
+  return reason === undefined ? { kind: 'undecided' } : { kind: 'ignore', reason };
+}

@@ -1,0 +1,43 @@
+/**
+ * What a user asked for, as the engine takes it: the command, the thread and comment it came from.
+ * entry/command.ts makes these from webhook events; everything below the entry point works from them.
+ */
+
+/** The thread a command was given in: an issue or a pull request (GitHub numbers both as issues). */
+export interface Thread {
+  number: number;
+  isPullRequest: boolean;
+  title: string;
+  body: string;
+}
+
+export interface CommandSource {
+  thread: Thread;
+  commentId: number;
+  commentUrl: string;
+  author: string;
+  /** The comment text as created: a later edit of the comment is never read as a command. */
+  body: string;
+}
+
+export type Command =
+  | ({ kind: 'plan'; objective: string } & CommandSource)
+  /** `overBudget`: `/approve --over-budget`, which lets a maintainer approve past `max-estimated-cost-usd`. */
+  | ({ kind: 'approve'; planId?: string; overBudget?: boolean } & CommandSource)
+  | ({ kind: 'revise'; feedback: string } & CommandSource)
+  | ({ kind: 'answer'; text: string } & CommandSource)
+  | ({ kind: 'status' } & CommandSource)
+  | ({ kind: 'cancel' } & CommandSource)
+  /** `/help`, or any other `/word` a maintainer guessed: `unknown` names it so the reply can say so. */
+  | ({ kind: 'help'; unknown?: string } & CommandSource)
+  | { kind: 'maintain'; trigger: MaintenanceTrigger }
+  | { kind: 'ignore'; reason: string };
+
+/**
+ * What starts maintenance: a schedule (the cron that fired), or a person dispatching the workflow
+ * for one named task or an ad-hoc objective. The actor's login is only a name to look up: their
+ * permission is read from the API, never taken from the payload.
+ */
+export type MaintenanceTrigger =
+  | { type: 'schedule'; cron: string }
+  | { type: 'dispatch'; actor: string; task?: string; objective?: string };
