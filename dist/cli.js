@@ -2,27 +2,33 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-I6ZBHZ5Q.js";
+} from "./chunks/chunk-TYLVFTAN.js";
 import {
   commitAll,
   commitTrailers,
-  createBudget,
   createChatClient,
   createGit,
+  cycleCommitMessage,
+  defaultLines,
+  defaultNumber,
   defaultPolicy,
   emptyUsage,
-  executorOnlyMachine,
   executorOnlySnapshot,
   formatCost,
   formatCount,
   hashContext,
   httpUrlSchema,
   initialSnapshot,
+  inputDefaults,
+  machineFor,
   mcpSecretValues,
   plannerExecutorMachine,
+  planningOutcome,
   readRepoConfig,
   readRepositoryInstructions,
   resolveMcpServers,
+  runBudget,
+  runEnding,
   runPolicySchema,
   snapshotSchema,
   startBranch,
@@ -31,12 +37,13 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-QB7PYJ4P.js";
+} from "./chunks/chunk-6H4SJSUJ.js";
 import {
   createSandbox,
+  errorMessage,
   external_exports,
   redact
-} from "./chunks/chunk-CWFCFTDD.js";
+} from "./chunks/chunk-YCYHJF2N.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts
@@ -107,7 +114,7 @@ var environment = `Environment:
                             server without keys, e.g. Ollama). Never accepted as an argument, so it
                             stays out of your shell history; never printed.
   PLANGATE_BASE_URL         Base URL of the OpenAI-compatible endpoint (default
-                            https://api.openai.com/v1); --base-url wins over it.
+                            ${inputDefaults["base-url"]}); --base-url wins over it.
   PLANGATE_PLANNER_MODEL    Planner model when no --planner-model or --model is given.
   PLANGATE_EXECUTOR_MODEL   Executor model when no --executor-model or --model is given.
   Variables an MCP server names in .github/plangate.yml (env:) are passed to that server only,
@@ -115,15 +122,15 @@ var environment = `Environment:
 var modelOptions = `  --base-url <url>          OpenAI-compatible endpoint, e.g. https://api.deepseek.com/v1 or
                             http://localhost:11434/v1 (Ollama).
   --model <name>            Model for both roles.
-  --planner-model <name>    Model of the read-only planner (default gpt-4.1).
-  --executor-model <name>   Model of the executor (default gpt-4.1-mini).`;
+  --planner-model <name>    Model of the read-only planner (default ${inputDefaults["planner-model"]}).
+  --executor-model <name>   Model of the executor (default ${inputDefaults["executor-model"]}).`;
 var workOptions = `  --allowed-commands <cmd>  A command the executor may run, e.g. "npm test" or "npm run *"
                             ("*" is one argument, a final "**" any number). Repeat the option for
                             more. Default: none, so run_command refuses everything.
   --protected-paths <glob>  A glob of files the executor may never write; repeat for more.
-                            Default: .github/workflows/**
+                            Default: ${defaultLines("protected-paths").join(", ")}
   --max-iterations <n>      Most execute cycles before the run aborts and keeps its work
-                            (1-100, default 8).
+                            (1-100, default ${inputDefaults["max-iterations"]}).
   --trust-repo-config       Start the stdio MCP servers .github/plangate.yml defines without
                             asking. Their commands are the repository's choice and run as you,
                             so without this option plangate lists them and asks on a terminal,
@@ -191,10 +198,11 @@ ${modelOptions}
 ${workOptions}
   --max-cost-usd <usd>      Stop the run cleanly once the models cost this much (needs known
                             prices). Default: no limit.
-  --branch-prefix <prefix>  Prefix of the work branch (default plangate/).
-  --policy <policy>         plan-for-approval (default: ask before executing), plan-first
-                            (execute right after planning, like --yes) or executor-only (no
-                            planner: the executor works the objective directly, without asking).
+  --branch-prefix <prefix>  Prefix of the work branch (default ${inputDefaults["branch-prefix"]}).
+  --policy <policy>         plan-for-approval (ask before executing), plan-first (execute
+                            right after planning, like --yes) or executor-only (no planner: the
+                            executor works the objective directly, without asking). Default:
+                            ${inputDefaults.policy}.
   -y, --yes                 Approve without asking. Needed where nobody can answer the prompt:
                             with no answer on stdin, plangate refuses to execute. It approves
                             the plan only: the config file's MCP servers still need
@@ -276,7 +284,7 @@ function optionName(arg) {
 }
 function describeParseError(error, command) {
   const code = error?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const named = /'(-[^' ,]+)/.exec(message)?.[1];
   const option = /'-\w, (--[^' ]+)/.exec(message)?.[1] ?? named ?? "an option";
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
@@ -359,17 +367,17 @@ function localUserName() {
 
 // src/cli/local-settings.ts
 var localDefaults = {
-  baseUrl: "https://api.openai.com/v1",
-  plannerModel: "gpt-4.1",
-  executorModel: "gpt-4.1-mini",
-  allowedCommands: [],
-  protectedPaths: [".github/workflows/**"],
-  maxIterations: 8,
-  branchPrefix: "plangate/",
-  policy: "plan-for-approval",
-  stallLimit: 8,
-  maxWriteBytes: 1024 * 1024,
-  configFile: ".github/plangate.yml"
+  baseUrl: inputDefaults["base-url"],
+  plannerModel: inputDefaults["planner-model"],
+  executorModel: inputDefaults["executor-model"],
+  allowedCommands: defaultLines("allowed-commands"),
+  protectedPaths: defaultLines("protected-paths"),
+  maxIterations: defaultNumber("max-iterations"),
+  branchPrefix: inputDefaults["branch-prefix"],
+  policy: inputDefaults.policy,
+  stallLimit: defaultNumber("stall-limit"),
+  maxWriteBytes: defaultNumber("max-write-bytes"),
+  configFile: inputDefaults["config-file"]
 };
 var modelName = external_exports.string().trim().min(1, "must not be empty");
 var iterations = external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(1).max(100));
@@ -424,7 +432,7 @@ function readLocalConfig(root) {
   try {
     return readRepoConfig(root, localDefaults.configFile);
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    throw new CliError(errorMessage(error));
   }
 }
 
@@ -534,15 +542,10 @@ async function planLocally(request) {
   const team = await startLocalTeam(setup, plannerExecutorMachine, start, request.base.sha);
   const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
   const usage = team.usage();
-  if (snapshot.state === "execute" && snapshot.context.plan !== void 0) {
-    const plan2 = proposedPlan(request, "planner-executor", snapshot, team.ledger());
-    return { kind: "planned", plan: plan2, file: savePlan(setup.repo.gitDir, plan2), usage };
-  }
-  if (snapshot.state === "ask" && snapshot.context.question) return { kind: "asked", question: snapshot.context.question, usage };
-  if (snapshot.state === "done" && snapshot.abortReason === void 0 && snapshot.context.summary !== void 0) {
-    return { kind: "answered", summary: snapshot.context.summary, usage };
-  }
-  return { kind: "failed", reason: snapshot.abortReason ?? "the planner stopped without staging a plan", usage };
+  const outcome = planningOutcome(snapshot);
+  if (outcome.kind !== "planned") return { ...outcome, usage };
+  const plan2 = proposedPlan(request, "planner-executor", snapshot, team.ledger());
+  return { kind: "planned", plan: plan2, file: savePlan(setup.repo.gitDir, plan2), usage };
 }
 function proposedPlan(request, machine, snapshot, usage = emptyUsage()) {
   const { setup } = request;
@@ -793,29 +796,20 @@ async function executeLocally(request) {
   let plan2 = { ...request.plan, status: "executing", branch };
   await startBranch(git, branch, plan2.base.sha);
   savePlan(gitDir, plan2);
-  const definition = plan2.machine === "executor-only" ? executorOnlyMachine : plannerExecutorMachine;
-  const team = await startLocalTeam(setup, definition, plan2.snapshot, plan2.base.sha, plan2.usage);
+  const team = await startLocalTeam(setup, machineFor(plan2.machine), plan2.snapshot, plan2.base.sha, plan2.usage);
   const trailers = commitTrailers({ planId: plan2.planId, approvedBy: request.plan.approvedBy, requestedBy: plan2.requestedBy, botLogin: author.name });
   let commits = 0;
   const commitCycle = async (s) => {
-    const title = (s.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
-    const message = withTrailers(`plangate: cycle ${s.context.history.length} of plan ${plan2.planId}: ${title}`, trailers);
+    const message = withTrailers(cycleCommitMessage(s, plan2.planId), trailers);
     if ((await commitAll(git, message, author, setup.protectedPaths)).sha) commits += 1;
   };
-  const budget = request.maxCostUsd === void 0 ? void 0 : createBudget({ now: Date.now, startedAt: Date.now(), maxCostUsd: request.maxCostUsd, spentUsd: () => team.totals().costUsd });
-  const final = await team.drive({ ...budget ? { budget } : {}, onCycle: commitCycle });
+  const budget = runBudget({ maxCostUsd: request.maxCostUsd }, () => team.totals().costUsd);
+  const final = await team.drive({ budget, onCycle: commitCycle });
   await commitCycle(final);
-  const lastCycle = final.context.history.at(-1);
-  const aborted = final.abortReason !== void 0 || lastCycle?.outcome === "abort";
-  plan2 = { ...plan2, status: aborted ? "aborted" : "done", usage: team.ledger() };
+  const ending = runEnding(final);
+  plan2 = { ...plan2, status: ending.outcome, usage: team.ledger() };
   savePlan(gitDir, plan2);
-  return {
-    final,
-    plan: plan2,
-    usage: team.usage(),
-    commits,
-    ...aborted ? { abortReason: final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : {}
-  };
+  return { final, plan: plan2, usage: team.usage(), commits, ...ending.outcome === "aborted" ? { abortReason: ending.reason } : {} };
 }
 
 // src/cli/run-command.ts
@@ -884,7 +878,7 @@ The executor will work on a new branch ${branch}, one commit per cycle; nothing 
       ...settings.maxCostUsd === void 0 ? {} : { maxCostUsd: settings.maxCostUsd }
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new CliError(`the run of plan ${proposed.planId} stopped: ${message.replace(/\.$/, "")}. What was committed so far is on branch ${branch}.`);
   }
   return report(session, outcome, branch, head.ref);

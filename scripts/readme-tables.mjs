@@ -1,11 +1,15 @@
 // Renders the README's reference blocks from their sources, so the documented contract is the real
 // one: the inputs and outputs tables from action.yml, the config-file reference from the zod schema
-// of .github/plangate.yml (repoConfigSchema in src/config/settings.ts), and the cost expectations from the
+// of .github/plangate.yml (repoConfigSchema in src/config/repo-config.ts), and the cost expectations from the
 // benchmark's figures (bench/results.json) priced with the built-in table (src/models/prices.ts).
-// Every README example of the config file is validated against the schema. Usage:
+// Every README example of the config file is validated against the schema, and every default in
+// action.yml against the one table of input defaults (src/config/defaults.ts) the action and the CLI
+// apply: action.yml stays a static file GitHub reads, so it is checked, not generated. Usage:
 //   node scripts/readme-tables.mjs                    print the marked blocks
 //   node scripts/readme-tables.mjs --write [README]   replace the blocks in README.md (or README)
-//   node scripts/readme-tables.mjs --check [README]   exit 1 if the blocks differ or an example is invalid
+//   node scripts/readme-tables.mjs --check [README]   exit 1 if the blocks differ, an example is invalid
+//                                                     or action.yml's defaults differ from the table
+//   --action <file> (with any of them) reads that file instead of action.yml (for the script's tests)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -13,7 +17,9 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const actionPath = `${root}action.yml`;
+const args = process.argv.slice(2);
+const actionAt = args.indexOf('--action');
+const actionPath = actionAt === -1 ? `${root}action.yml` : (args.splice(actionAt, 2)[1] ?? fail('--action needs a file'));
 const benchPath = `${root}bench/results.json`;
 const configFile = '.github/plangate.yml';
 
@@ -103,7 +109,8 @@ function readAction() {
  */
 async function loadSources() {
   const entry = [
-    "export { repoConfigSchema } from './src/config/settings.ts';",
+    "export { repoConfigSchema } from './src/config/repo-config.ts';",
+    "export { inputDefaults } from './src/config/defaults.ts';",
     "export { defaultPrices } from './src/config/prices.ts';",
     "export { costOf } from './src/models/usage.ts';",
   ].join('\n');
@@ -135,7 +142,8 @@ async function loadSources() {
     return fail(`the sources could not be bundled: ${firstLine(error)}`);
   }
   const module = await import(`data:text/javascript;base64,${Buffer.from(output).toString('base64')}`);
-  if (!(module.repoConfigSchema instanceof z.ZodType)) fail('src/config/settings.ts no longer exports repoConfigSchema as a zod schema');
+  if (!(module.repoConfigSchema instanceof z.ZodType)) fail('src/config/repo-config.ts no longer exports repoConfigSchema as a zod schema');
+  if (typeof module.inputDefaults !== 'object' || module.inputDefaults === null) fail('src/config/defaults.ts no longer exports inputDefaults');
   if (typeof module.costOf !== 'function' || typeof module.defaultPrices !== 'object') fail('src/config/prices.ts and src/models/usage.ts no longer export defaultPrices and costOf');
   return module;
 }
@@ -258,7 +266,7 @@ function configReference(schema) {
   const undocumented = [];
   configRows(json, '', rows, undocumented);
   if (undocumented.length > 0) {
-    fail(`config keys without a .describe() text in src/settings.ts: ${undocumented.join(', ')}`);
+    fail(`config keys without a .describe() text in src/config/repo-config.ts: ${undocumented.join(', ')}`);
   }
   const table = rows.map((r) => `| ${code(r.path)} | ${r.type} | ${r.default} | ${cell(r.description)} |`);
   return [
@@ -297,6 +305,26 @@ function configExamples(readme) {
     }
   }
   return examples;
+}
+
+// ---- action.yml's defaults against the table ----
+
+/**
+ * Where action.yml's inputs and the defaults table disagree: a default that differs, an input the
+ * table lacks, a table row action.yml lacks. No `default:` and `default: ''` are the same (GitHub
+ * hands the action an empty string for both), as are YAML's `8` and `'8'`.
+ */
+function defaultsProblems(inputs, table) {
+  const problems = [];
+  for (const [name, spec] of Object.entries(inputs)) {
+    const written = spec.default === undefined ? '' : String(spec.default);
+    if (!Object.hasOwn(table, name)) problems.push(`${name} is an input without a row in the table`);
+    else if (written !== table[name]) problems.push(`${name}: action.yml says ${JSON.stringify(written)}, the table ${JSON.stringify(table[name])}`);
+  }
+  for (const name of Object.keys(table)) {
+    if (!Object.hasOwn(inputs, name)) problems.push(`${name} is in the table but is no input of action.yml`);
+  }
+  return problems;
 }
 
 // ---- bench/results.json: cost expectations ----
@@ -376,6 +404,12 @@ const action = readAction();
 const sources = await loadSources();
 const schema = sources.repoConfigSchema;
 {
+  const problems = defaultsProblems(action.inputs, sources.inputDefaults);
+  if (problems.length > 0) {
+    fail(`action.yml's input defaults differ from src/config/defaults.ts, the table plangate applies: ${problems.join('; ')}; make them agree`);
+  }
+}
+{
   const problems = exampleProblems(schema, exampleConfig);
   if (problems.length > 0) fail(`the example ${configFile} in scripts/readme-tables.mjs is invalid: ${problems.join('; ')}`);
 }
@@ -412,7 +446,7 @@ function checkExamples(readme, file) {
   if (invalid.length > 0) fail(`${file} has ${configFile} examples plangate would reject: ${invalid.join(' | ')}`);
 }
 
-const [mode, target] = process.argv.slice(2);
+const [mode, target] = args;
 if (mode === undefined) {
   process.stdout.write(`${Object.keys(blocks).map(marked).join('\n\n')}\n`);
 } else if (mode === '--write' || mode === '--check') {
@@ -424,7 +458,7 @@ if (mode === undefined) {
   if (mode === '--write') {
     if (expected !== readme) writeFileSync(readmePath, expected);
   } else if (expected !== readme) {
-    fail(`${file}'s generated blocks differ from their sources (action.yml, src/config/settings.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`);
+    fail(`${file}'s generated blocks differ from their sources (action.yml, src/config/repo-config.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`);
   } else {
     process.stdout.write(`${file}: the generated blocks match their sources\n`);
   }

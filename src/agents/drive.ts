@@ -3,6 +3,7 @@ import type { Snapshot } from '../machine/types.js';
 import { enforceBudget, type Budget } from './budget.js';
 import type { RunState } from './run-state.js';
 import type { Team } from './team.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * The host loop: summon whichever agent the machine's state asks for, until the machine is done or
@@ -31,7 +32,7 @@ export async function drive(run: RunState, team: Team, options: DriveOptions = {
       // A spent budget aborts instead of summoning; the loop then goes on into the wrap-up state.
       if (enforceBudget(options.budget, run) === undefined) await team.summonCurrent({ budget: options.budget });
     } catch (error) {
-      const reason = `${run.agent ?? 'agent'} failed in state ${before.state}: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = `${run.agent ?? 'agent'} failed in state ${before.state}: ${errorMessage(error)}`;
       core.warning(reason);
       run.dispatch({ type: 'abort', reason });
     }

@@ -7,6 +7,7 @@ import { baseTreeLookup } from './base-tree.js';
 import { estimateExecutionCost } from './cost-estimate.js';
 import { checkPlan, type FileExists, type PlanRules } from './plan-checks.js';
 import { storeChecks, type PlanChecks } from './stored-checks.js';
+import { errorMessage } from '../text/error-message.js';
 
 /** Everything the checks of a freshly staged plan need, gathered by the planning flow. */
 export interface StagedPlanInput {
@@ -29,7 +30,7 @@ export async function checksForStagedPlan(input: StagedPlanInput): Promise<PlanC
   try {
     fileExists = await baseTreeLookup(input.git, input.baseSha);
   } catch (error) {
-    core.warning(`Could not list the files of the base commit, so the plan's files were not checked for existence: ${error instanceof Error ? error.message : String(error)}`);
+    core.warning(`Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`);
   }
   const findings = checkPlan(input.plan, input.rules, fileExists);
   const estimate = estimateExecutionCost({ planning: input.planning, steps: input.plan.steps.length, executorModel: input.executorModel, prices: input.prices });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Plan, PlanStep } from '../machine/fields.js';
 import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
 import { matchProtected } from '../text/protected-paths.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * Checks a staged plan against the configuration before anyone approves it, so a maintainer learns
@@ -126,7 +127,7 @@ function commandRefusal(verify: string, allowedCommands: readonly string[]): str
     argv = parseCommandLine(verify);
   } catch (error) {
     // The policy's message ends with general advice for the model; the first sentence is the reason.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return message.split(/\.\s/)[0] ?? message;
   }
   return isCommandAllowed(argv, allowedCommands) ? undefined : '';

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cli-error.js';
 import { planHelp, runHelp, topHelp } from './help.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * The command line, read with node's own parseArgs. Only shapes are checked here (which command,
@@ -113,7 +114,7 @@ function optionName(arg: string): string {
 
 function describeParseError(error: unknown, command: 'plan' | 'run'): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const named = /'(-[^' ,]+)/.exec(message)?.[1];
   // The long form when the message names both, e.g. "'-h, --help'".
   const option = /'-\w, (--[^' ]+)/.exec(message)?.[1] ?? named ?? 'an option';

@@ -1,15 +1,18 @@
 /**
  * What `--help` prints for each command. Kept beside the option definitions' names in args.ts and
  * written for someone who has never read the action's documentation: every option, its default and
- * the environment variables, since the API key can only come from one.
+ * the environment variables, since the API key can only come from one. The defaults come from the
+ * one table (config/defaults.ts), so the help cannot tell of a default the action no longer has.
  */
+
+import { defaultLines, inputDefaults } from '../config/defaults.js';
 
 const environment = `Environment:
   PLANGATE_API_KEY          API key of the endpoint (required; any non-empty value for a local
                             server without keys, e.g. Ollama). Never accepted as an argument, so it
                             stays out of your shell history; never printed.
   PLANGATE_BASE_URL         Base URL of the OpenAI-compatible endpoint (default
-                            https://api.openai.com/v1); --base-url wins over it.
+                            ${inputDefaults['base-url']}); --base-url wins over it.
   PLANGATE_PLANNER_MODEL    Planner model when no --planner-model or --model is given.
   PLANGATE_EXECUTOR_MODEL   Executor model when no --executor-model or --model is given.
   Variables an MCP server names in .github/plangate.yml (env:) are passed to that server only,
@@ -18,16 +21,16 @@ const environment = `Environment:
 const modelOptions = `  --base-url <url>          OpenAI-compatible endpoint, e.g. https://api.deepseek.com/v1 or
                             http://localhost:11434/v1 (Ollama).
   --model <name>            Model for both roles.
-  --planner-model <name>    Model of the read-only planner (default gpt-4.1).
-  --executor-model <name>   Model of the executor (default gpt-4.1-mini).`;
+  --planner-model <name>    Model of the read-only planner (default ${inputDefaults['planner-model']}).
+  --executor-model <name>   Model of the executor (default ${inputDefaults['executor-model']}).`;
 
 const workOptions = `  --allowed-commands <cmd>  A command the executor may run, e.g. "npm test" or "npm run *"
                             ("*" is one argument, a final "**" any number). Repeat the option for
                             more. Default: none, so run_command refuses everything.
   --protected-paths <glob>  A glob of files the executor may never write; repeat for more.
-                            Default: .github/workflows/**
+                            Default: ${defaultLines('protected-paths').join(', ')}
   --max-iterations <n>      Most execute cycles before the run aborts and keeps its work
-                            (1-100, default 8).
+                            (1-100, default ${inputDefaults['max-iterations']}).
   --trust-repo-config       Start the stdio MCP servers .github/plangate.yml defines without
                             asking. Their commands are the repository's choice and run as you,
                             so without this option plangate lists them and asks on a terminal,
@@ -98,10 +101,11 @@ ${modelOptions}
 ${workOptions}
   --max-cost-usd <usd>      Stop the run cleanly once the models cost this much (needs known
                             prices). Default: no limit.
-  --branch-prefix <prefix>  Prefix of the work branch (default plangate/).
-  --policy <policy>         plan-for-approval (default: ask before executing), plan-first
-                            (execute right after planning, like --yes) or executor-only (no
-                            planner: the executor works the objective directly, without asking).
+  --branch-prefix <prefix>  Prefix of the work branch (default ${inputDefaults['branch-prefix']}).
+  --policy <policy>         plan-for-approval (ask before executing), plan-first (execute
+                            right after planning, like --yes) or executor-only (no planner: the
+                            executor works the objective directly, without asking). Default:
+                            ${inputDefaults.policy}.
   -y, --yes                 Approve without asking. Needed where nobody can answer the prompt:
                             with no answer on stdin, plangate refuses to execute. It approves
                             the plan only: the config file's MCP servers still need

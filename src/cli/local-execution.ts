@@ -1,10 +1,11 @@
-import { createBudget } from '../agents/budget.js';
-import { executorOnlyMachine } from '../machine/executor-only.js';
-import { plannerExecutorMachine } from '../machine/planner-executor.js';
 import type { Snapshot } from '../machine/types.js';
 import type { RoleUsageSummary } from '../models/usage.js';
 import { commitTrailers, withTrailers } from '../render/commit-trailers.js';
 import { commitAll, startBranch } from '../repo/branch.js';
+import { cycleCommitMessage } from '../run/cycle-commit.js';
+import { runBudget } from '../run/run-budget.js';
+import { runEnding } from '../run/run-ending.js';
+import { machineFor } from '../run/run-team.js';
 import { startLocalTeam, type LocalTeamSetup } from './local-team.js';
 import { savePlan, type LocalPlan } from './plan-store.js';
 
@@ -41,34 +42,24 @@ export async function executeLocally(request: ExecutionRequest): Promise<Executi
   await startBranch(git, branch, plan.base.sha);
   savePlan(gitDir, plan);
 
-  const definition = plan.machine === 'executor-only' ? executorOnlyMachine : plannerExecutorMachine;
-  const team = await startLocalTeam(setup, definition, plan.snapshot, plan.base.sha, plan.usage);
+  const team = await startLocalTeam(setup, machineFor(plan.machine), plan.snapshot, plan.base.sha, plan.usage);
   // The committer is the user; the trailers name the plan and the approval, as on the action's commits.
   const trailers = commitTrailers({ planId: plan.planId, approvedBy: request.plan.approvedBy, requestedBy: plan.requestedBy, botLogin: author.name });
   let commits = 0;
   const commitCycle = async (s: Snapshot) => {
-    const title = (s.context.history.at(-1)?.directive.split('\n')[0] ?? '').slice(0, 60);
-    const message = withTrailers(`plangate: cycle ${s.context.history.length} of plan ${plan.planId}: ${title}`, trailers);
+    // The action's message without its `Refs #<issue>` line: a local plan has no thread.
+    const message = withTrailers(cycleCommitMessage(s, plan.planId), trailers);
     if ((await commitAll(git, message, author, setup.protectedPaths)).sha) commits += 1;
   };
-  const budget =
-    request.maxCostUsd === undefined
-      ? undefined
-      : createBudget({ now: Date.now, startedAt: Date.now(), maxCostUsd: request.maxCostUsd, spentUsd: () => team.totals().costUsd });
-  const final = await team.drive({ ...(budget ? { budget } : {}), onCycle: commitCycle });
+  // The action's budget with the CLI's one limit; without --max-cost-usd it never stops the run.
+  const budget = runBudget({ maxCostUsd: request.maxCostUsd }, () => team.totals().costUsd);
+  const final = await team.drive({ budget, onCycle: commitCycle });
   // Anything left after the last cycle (e.g. a cycle cut short by an abort) is kept too.
   await commitCycle(final);
 
-  const lastCycle = final.context.history.at(-1);
-  const aborted = final.abortReason !== undefined || lastCycle?.outcome === 'abort';
+  const ending = runEnding(final);
   // The record keeps the approved snapshot, so its hash still matches the plan that was shown.
-  plan = { ...plan, status: aborted ? 'aborted' : 'done', usage: team.ledger() };
+  plan = { ...plan, status: ending.outcome, usage: team.ledger() };
   savePlan(gitDir, plan);
-  return {
-    final,
-    plan,
-    usage: team.usage(),
-    commits,
-    ...(aborted ? { abortReason: final.abortReason ?? lastCycle?.result ?? 'the executor aborted' } : {}),
-  };
+  return { final, plan, usage: team.usage(), commits, ...(ending.outcome === 'aborted' ? { abortReason: ending.reason } : {}) };
 }

@@ -3,6 +3,7 @@ import type { Snapshot } from '../machine/types.js';
 import { emptyUsage, type RoleUsageSummary, type UsageLedger } from '../models/usage.js';
 import { localPlanHash, newPlanId, savePlan, type LocalPlan } from './plan-store.js';
 import { startLocalTeam, type LocalTeamSetup } from './local-team.js';
+import { planningOutcome, type PlanningOutcome as EngineOutcome } from '../run/planning-outcome.js';
 
 /**
  * Planning as `plangate plan` and `plangate run "<objective>"` share it: the read-only planner works
@@ -17,11 +18,8 @@ export interface PlanningRequest {
   maxIterations: number;
 }
 
-export type PlanningOutcome =
-  | { kind: 'planned'; plan: LocalPlan; file: string; usage: RoleUsageSummary[] }
-  | { kind: 'asked'; question: string; usage: RoleUsageSummary[] }
-  | { kind: 'answered'; summary: string; usage: RoleUsageSummary[] }
-  | { kind: 'failed'; reason: string; usage: RoleUsageSummary[] };
+/** The engine's outcome (run/planning-outcome.ts), a plan saved as a local record, and what planning cost. */
+export type PlanningOutcome = ({ kind: 'planned'; plan: LocalPlan; file: string } | Exclude<EngineOutcome, { kind: 'planned' }>) & { usage: RoleUsageSummary[] };
 
 export async function planLocally(request: PlanningRequest): Promise<PlanningOutcome> {
   const { setup } = request;
@@ -29,15 +27,11 @@ export async function planLocally(request: PlanningRequest): Promise<PlanningOut
   const team = await startLocalTeam(setup, plannerExecutorMachine, start, request.base.sha);
   const snapshot = await team.drive({ until: (s) => s.state !== 'plan' });
   const usage = team.usage();
-  if (snapshot.state === 'execute' && snapshot.context.plan !== undefined) {
-    const plan = proposedPlan(request, 'planner-executor', snapshot, team.ledger());
-    return { kind: 'planned', plan, file: savePlan(setup.repo.gitDir, plan), usage };
-  }
-  if (snapshot.state === 'ask' && snapshot.context.question) return { kind: 'asked', question: snapshot.context.question, usage };
-  if (snapshot.state === 'done' && snapshot.abortReason === undefined && snapshot.context.summary !== undefined) {
-    return { kind: 'answered', summary: snapshot.context.summary, usage };
-  }
-  return { kind: 'failed', reason: snapshot.abortReason ?? 'the planner stopped without staging a plan', usage };
+  // What counts as a plan, a question or an answer is the action's rule (run/planning-outcome.ts).
+  const outcome = planningOutcome(snapshot);
+  if (outcome.kind !== 'planned') return { ...outcome, usage };
+  const plan = proposedPlan(request, 'planner-executor', snapshot, team.ledger());
+  return { kind: 'planned', plan, file: savePlan(setup.repo.gitDir, plan), usage };
 }
 
 /** A record waiting for approval, bound by its hash to the snapshot it carries. */

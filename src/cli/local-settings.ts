@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { ModelEndpoint } from '../models/chat-client.js';
+import { defaultLines, defaultNumber, inputDefaults } from '../config/defaults.js';
 import { runPolicySchema, type RunPolicy } from '../config/run-policy.js';
 import { httpUrlSchema, readRepoConfig, type RepoConfig } from '../config/settings.js';
 import type { Flags } from './args.js';
 import { CliError, UsageError } from './cli-error.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * What one CLI invocation is configured with: options first, then PLANGATE_* variables, then the
@@ -26,19 +28,22 @@ export interface LocalSettings {
   trustRepoConfig: boolean;
 }
 
-/** The action's defaults (action.yml), so a plan behaves the same here and in a workflow. */
+/**
+ * The action's defaults, read from the one table (config/defaults.ts), so a plan behaves the same
+ * here and in a workflow; typed as the CLI uses them.
+ */
 export const localDefaults = {
-  baseUrl: 'https://api.openai.com/v1',
-  plannerModel: 'gpt-4.1',
-  executorModel: 'gpt-4.1-mini',
-  allowedCommands: [] as string[],
-  protectedPaths: ['.github/workflows/**'],
-  maxIterations: 8,
-  branchPrefix: 'plangate/',
-  policy: 'plan-for-approval' as RunPolicy,
-  stallLimit: 8,
-  maxWriteBytes: 1024 * 1024,
-  configFile: '.github/plangate.yml',
+  baseUrl: inputDefaults['base-url'],
+  plannerModel: inputDefaults['planner-model'],
+  executorModel: inputDefaults['executor-model'],
+  allowedCommands: defaultLines('allowed-commands'),
+  protectedPaths: defaultLines('protected-paths'),
+  maxIterations: defaultNumber('max-iterations'),
+  branchPrefix: inputDefaults['branch-prefix'],
+  policy: inputDefaults.policy as RunPolicy,
+  stallLimit: defaultNumber('stall-limit'),
+  maxWriteBytes: defaultNumber('max-write-bytes'),
+  configFile: inputDefaults['config-file'],
 };
 
 const modelName = z.string().trim().min(1, 'must not be empty');
@@ -110,6 +115,6 @@ export function readLocalConfig(root: string): RepoConfig {
   try {
     return readRepoConfig(root, localDefaults.configFile);
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    throw new CliError(errorMessage(error));
   }
 }

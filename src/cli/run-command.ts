@@ -10,6 +10,7 @@ import { teamSetup, withSession, type CommandContext, type LocalSession } from '
 import { plan, reportUnplanned, showPlan } from './plan-command.js';
 import { loadLastPlan, type LocalPlan } from './plan-store.js';
 import { renderHistoryText, renderUsageText } from './text-render.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * `plangate run ["<objective>"]`: plan (or take the last saved plan), show it, ask, then execute on
@@ -86,7 +87,7 @@ async function runInSession(session: LocalSession, objective: string | undefined
       ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new CliError(`the run of plan ${proposed.planId} stopped: ${message.replace(/\.$/, '')}. What was committed so far is on branch ${branch}.`);
   }
   return report(session, outcome, branch, head.ref);

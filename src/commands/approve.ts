@@ -1,11 +1,12 @@
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
+import type { PlanRecord } from '../record/plan-record.js';
 import { hashIssue } from '../record/plan-record.js';
 import { approvalGate } from '../checks/approval-gate.js';
 import { checkPlan } from '../checks/plan-checks.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
 import { planLiveAt, postedBefore } from '../run/live-record.js';
 import { execute } from '../run/execution.js';
-import { branchFor } from '../run/planning.js';
+import { branchFor } from '../run/work-base.js';
 import { refuse, refuseUnlessRole } from '../run/refuse.js';
 
 /**
@@ -37,25 +38,8 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
       ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`)
       : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
   }
-  switch (record.status) {
-    case 'proposed':
-      break;
-    case 'asking':
-      return no(`the planner asked a question and has no plan yet.`, 'Answer it with `/answer <your answer>`; the plan follows.');
-    case 'answered':
-      return no('the latest `/plan` found nothing to change, so there is no plan to approve.', 'Comment `/plan` with a new objective.');
-    case 'approved':
-    case 'executing':
-      // Either it runs right now (the lock will say so, with its job) or an earlier run died: resume it.
-      break;
-    case 'done':
-      return no(
-        `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ''}.`,
-        'Ask for a new plan with `/plan` to do more.',
-      );
-    default:
-      return no(`plan \`${id}\` is ${record.status}.`, 'Ask for a new plan with `/plan`.');
-  }
+  const notOpen = statusRefusal(record);
+  if (notOpen) return no(notOpen.reason, notOpen.fix);
   if (settings.requireDistinctApprover && command.author === record.requestedBy) {
     return no(
       `@${command.author} asked for plan \`${id}\`, and this repository requires a different person to approve it.`,
@@ -96,4 +80,27 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const executing = { ...record, status: 'executing' as const, approvedBy: record.approvedBy ?? command.author, branch: branchFor(ctx, issue, id) };
   await thread.react(command.commentId, 'rocket');
   return execute(ctx, { record: executing, planComment: comment, source: command, comments });
+}
+
+/**
+ * Why a plan in this status cannot be approved; undefined for a proposed plan, and for one already
+ * approved or executing: either it runs right now (the lock will say so, with its job) or an earlier
+ * run died, and the approval resumes it.
+ */
+function statusRefusal(record: PlanRecord): { reason: string; fix: string } | undefined {
+  const id = record.planId;
+  switch (record.status) {
+    case 'proposed':
+    case 'approved':
+    case 'executing':
+      return undefined;
+    case 'asking':
+      return { reason: `the planner asked a question and has no plan yet.`, fix: 'Answer it with `/answer <your answer>`; the plan follows.' };
+    case 'answered':
+      return { reason: 'the latest `/plan` found nothing to change, so there is no plan to approve.', fix: 'Comment `/plan` with a new objective.' };
+    case 'done':
+      return { reason: `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ''}.`, fix: 'Ask for a new plan with `/plan` to do more.' };
+    default:
+      return { reason: `plan \`${id}\` is ${record.status}.`, fix: 'Ask for a new plan with `/plan`.' };
+  }
 }

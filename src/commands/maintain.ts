@@ -9,7 +9,10 @@ import { escapeHtml } from '../text/markdown.js';
 import type { FlowResult, RunContext } from '../run/run-context.js';
 import { defaultPlanMaxAgeDays, type RepoConfig } from '../config/settings.js';
 import { stripHidden } from '../text/untrusted.js';
-import { executeWithoutPlanner, planAndPublish, resolveBase } from '../run/planning.js';
+import { executeWithoutPlanner } from '../run/executor-only-run.js';
+import { planAndPublish } from '../run/planning.js';
+import { resolveBase } from '../run/work-base.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * Scheduled and dispatched maintenance: each task from the config file runs through the same plan
@@ -67,7 +70,7 @@ export async function maintainFlow(ctx: RunContext, trigger: MaintenanceTrigger)
     try {
       rows.push(await runTask(ctx, task, requestedBy, trigger.type === 'dispatch' && trigger.objective !== undefined));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       core.error(`Task ${task.name} failed: ${message}`);
       rows.push({ task: task.name, status: 'failed', detail: message });
     }

@@ -4,7 +4,9 @@ import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { stripHidden } from '../text/untrusted.js';
 import { clip } from '../text/limits.js';
 import { refuseIfEdited } from '../run/command-comment.js';
-import { executeWithoutPlanner, planAndPublish, resolveBase } from '../run/planning.js';
+import { executeWithoutPlanner } from '../run/executor-only-run.js';
+import { planAndPublish } from '../run/planning.js';
+import { resolveBase } from '../run/work-base.js';
 import { refuse, refuseUnlessRole } from '../run/refuse.js';
 import { threadContext } from '../run/thread-context.js';
 

@@ -3,7 +3,8 @@ import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { stripHidden } from '../text/untrusted.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
 import { threadContext } from '../run/thread-context.js';
-import { planAndPublish, resolveBase } from '../run/planning.js';
+import { planAndPublish } from '../run/planning.js';
+import { resolveBase } from '../run/work-base.js';
 import { refuse, refuseUnlessRole } from '../run/refuse.js';
 
 /**

@@ -1,10 +1,8 @@
 import * as core from '@actions/core';
-import { readFileSync } from 'node:fs';
-import { commandFromIssueComment, commandFromMaintenanceEvent, type Command } from './command.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { createThread } from '../github/thread.js';
 import { acquireLock, releaseLock } from '../github/lock.js';
-import { explainGitHubError, statusOf } from '../github/errors.js';
+import { failureMessage } from '../github/errors.js';
 import { createChatClient, type ChatClient, type ModelEndpoint } from '../models/chat-client.js';
 import type { Role } from '../machine/fields.js';
 import { createGit } from '../repo/git.js';
@@ -13,21 +11,14 @@ import { recordKey } from '../record/record-key.js';
 import { openWorkTree, type WorkTree } from '../repo/work-tree.js';
 import { createSandbox, type Sandbox } from '../tools/sandbox.js';
 import type { TrustedBase } from '../repo/trusted-config.js';
-import type { FlowResult, RunContext } from '../run/run-context.js';
+import type { RunContext } from '../run/run-context.js';
 import { readInputs, type ActionInputs, type Settings } from '../config/settings.js';
 import { trustedSettings } from './trusted-settings.js';
-import { approveFlow } from '../commands/approve.js';
-import { planFlow } from '../commands/plan.js';
-import { reviseFlow } from '../commands/revise.js';
-import { answerFlow } from '../commands/answer.js';
-import { maintainFlow } from '../commands/maintain.js';
-import { statusFlow } from '../commands/status.js';
-import { cancelFlow } from '../commands/cancel.js';
-import { helpFlow } from '../commands/help.js';
+import { carryOut, setOutputs } from './dispatch.js';
+import { readCommand } from './read-command.js';
 import { redact } from '../text/redact.js';
 import type { CapabilityHub, HubOptions } from '../mcp/hub.js';
 import { mcpSecretValues, type McpServerSpec } from '../config/mcp-servers.js';
-import { eventIgnoreReason } from '../text/comment-command.js';
 import { triageEvent } from './triage.js';
 
 /**
@@ -73,7 +64,8 @@ export async function run(): Promise<void> {
     const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
     const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
     try {
-      await runCommand(ctx, command);
+      const failure = await carryOut(ctx, command);
+      if (failure) core.setFailed(failure);
     } finally {
       // The MCP servers and the sandbox live as long as the run: stopped however it ends, so no
       // process outlives the step; the servers first, since the sandbox's close ends what remains.
@@ -83,63 +75,8 @@ export async function run(): Promise<void> {
     }
   } catch (error) {
     core.setOutput('outcome', 'failed');
-    core.setFailed(redact(messageOf(error), secrets));
+    core.setFailed(redact(failureMessage(error), secrets));
   }
-}
-
-async function runCommand(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>): Promise<void> {
-  if (command.kind === 'maintain') {
-    const result = await maintainFlow(ctx, command.trigger);
-    setOutputs(result);
-    if (result.outcome === 'failed') core.setFailed('plangate: one or more tasks failed; the job summary says which and why.');
-    return;
-  }
-  let result: FlowResult;
-  try {
-    result = await dispatch(ctx, command);
-  } catch (error) {
-    await reportFailure(ctx, command, error);
-    throw error;
-  }
-  setOutputs(result);
-  if (result.outcome === 'failed') core.setFailed(`plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`);
-}
-
-function dispatch(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 'maintain' }>): Promise<FlowResult> {
-  switch (command.kind) {
-    case 'plan':
-      return planFlow(ctx, command);
-    case 'approve':
-      return approveFlow(ctx, command);
-    case 'revise':
-      return reviseFlow(ctx, command);
-    case 'answer':
-      return answerFlow(ctx, command);
-    case 'status':
-      return statusFlow(ctx, command);
-    case 'cancel':
-      return cancelFlow(ctx, command);
-    case 'help':
-      return helpFlow(ctx, command);
-  }
-}
-
-/** The command the event carries, and the payload it came in (absent for events plangate does not read). */
-function readCommand(inputs: ActionInputs): { command: Command; payload?: unknown } {
-  const { eventName, eventPath } = inputs.runner;
-  const notCarried = eventIgnoreReason(eventName);
-  if (notCarried !== undefined) return { command: { kind: 'ignore', reason: notCarried } };
-  let payload: unknown;
-  try {
-    payload = JSON.parse(readFileSync(eventPath, 'utf8'));
-  } catch (error) {
-    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf(error)}`, { cause: error });
-  }
-  const command =
-    eventName === 'issue_comment'
-      ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots)
-      : commandFromMaintenanceEvent(eventName, payload);
-  return { command, payload };
 }
 
 const repoRefOf = ({ runner }: ActionInputs) => ({ owner: runner.owner, repo: runner.repo });
@@ -178,7 +115,7 @@ function createContext(settings: Settings, secrets: string[], parts: RunParts): 
         return {
           acquired: true,
           release: async () => {
-            await releaseLock({ git, lock: attempt.lock }).catch((error: unknown) => core.warning(`Could not release the lock of #${issue}: ${messageOf(error)}`));
+            await releaseLock({ git, lock: attempt.lock }).catch((error: unknown) => core.warning(`Could not release the lock of #${issue}: ${failureMessage(error)}`));
           },
         };
       },
@@ -220,41 +157,4 @@ function lazyClient(role: Role, endpoint: ModelEndpoint): ChatClient {
     model: endpoint.model,
     complete: (request) => (client ??= createChatClient(role, endpoint)).complete(request),
   };
-}
-
-/** Tells the thread that a command failed, so a failure is never silent; best effort. */
-async function reportFailure(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' | 'maintain' }>, error: unknown): Promise<void> {
-  const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
-  try {
-    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf(error).replace(/\.$/, '')}.${link}`);
-    await ctx.thread.react(command.commentId, '-1');
-  } catch (reportError) {
-    core.warning(`Could not report the failure on the thread: ${messageOf(reportError)}`);
-  }
-}
-
-function setOutputs(result: FlowResult): void {
-  core.setOutput('outcome', result.outcome);
-  if (result.planId) core.setOutput('plan-id', result.planId);
-  if (result.branch) core.setOutput('branch', result.branch);
-  if (result.prNumber !== undefined) core.setOutput('pr-number', String(result.prNumber));
-  if (result.prUrl) core.setOutput('pr-url', result.prUrl);
-  if (result.usage) {
-    core.setOutput('cost-usd', result.usage.costUsd === null ? '' : result.usage.costUsd.toFixed(6));
-    core.setOutput('prompt-tokens', String(result.usage.promptTokens));
-    core.setOutput('cached-tokens', String(result.usage.cachedTokens));
-    core.setOutput('completion-tokens', String(result.usage.completionTokens));
-  }
-}
-
-/** What went wrong, in words a user can act on: GitHub errors name the setting or permission to fix. */
-function messageOf(error: unknown): string {
-  if (statusOf(error) !== undefined) return explainGitHubError(error).message;
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
 }

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
-import { explainGitHubError, statusOf } from '../github/errors.js';
+import { failureMessage } from '../github/errors.js';
 import type { Git } from '../repo/git.js';
 import { readFileAtCommit, trustedBase, type TrustedBase } from '../repo/trusted-config.js';
 import { SettingsError, withRepoConfig, type ActionInputs, type Settings } from '../config/settings.js';
@@ -16,8 +16,6 @@ import { SettingsError, withRepoConfig, type ActionInputs, type Settings } from 
 /** Every event plangate acts on names the repository's default branch; the API is asked only when one does not. */
 const payloadRepositorySchema = z.object({ repository: z.object({ default_branch: z.string().min(1) }) });
 
-const messageOf = (error: unknown): string =>
-  statusOf(error) !== undefined ? explainGitHubError(error).message : error instanceof Error ? error.message : String(error);
 
 /**
  * Fetches the default branch, reads the config file at its commit and builds the settings from it.
@@ -35,13 +33,13 @@ export async function trustedSettings(
   try {
     branch = named.success ? named.data.repository.default_branch : await lookUpDefaultBranch();
   } catch (error) {
-    throw new Error(`Could not look up the repository's default branch to read ${file}: ${messageOf(error)}`, { cause: error });
+    throw new Error(`Could not look up the repository's default branch to read ${file}: ${failureMessage(error)}`, { cause: error });
   }
   let trusted: TrustedBase;
   try {
     trusted = await trustedBase(git, branch);
   } catch (error) {
-    throw new Error(`Could not fetch the default branch ${branch} to read ${file}: ${messageOf(error)} (the workflow must check out the repository with actions/checkout).`, {
+    throw new Error(`Could not fetch the default branch ${branch} to read ${file}: ${failureMessage(error)} (the workflow must check out the repository with actions/checkout).`, {
       cause: error,
     });
   }
@@ -50,7 +48,7 @@ export async function trustedSettings(
   try {
     text = await readFileAtCommit(git, trusted.sha, file);
   } catch (error) {
-    throw new Error(`Could not read ${file} at ${at}: ${messageOf(error)}`, { cause: error });
+    throw new Error(`Could not read ${file} at ${at}: ${failureMessage(error)}`, { cause: error });
   }
   core.info(text === undefined ? `No ${file} on ${at}: running with the inputs alone.` : `Read ${file} from ${at}.`);
   try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * What a failed GitHub request means for the person running plangate. Octokit's errors carry the
@@ -51,7 +52,7 @@ function gitHubMessage(failure: RequestErrorShape | undefined, error: unknown): 
   const body = messageShape.safeParse(failure?.response?.data);
   if (body.success) return body.data.message;
   if (failure?.message) return failure.message;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /**
@@ -154,4 +155,9 @@ export function explainGitHubError(error: unknown): GitHubErrorExplanation {
   // Octokit reports a network failure or timeout as a 500 with no response: GitHub never answered.
   if (failure?.response === undefined) return { kind: 'other', message: `No answer from GitHub for ${request}: ${said}` };
   return { kind: 'other', message: `GitHub answered ${status} for ${request}: ${said}` };
+}
+
+/** What went wrong, in words a user can act on: a GitHub error names the setting or permission to fix. */
+export function failureMessage(error: unknown): string {
+  return statusOf(error) !== undefined ? explainGitHubError(error).message : errorMessage(error);
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Git } from '../repo/git.js';
 import type { GitHubClient } from './client.js';
 import { explainGitHubError, statusOf } from './errors.js';
-import type { RepoRef } from './thread.js';
+import type { RepoRef } from './thread-api.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * The execution lock: at most one run executes a plan per issue at a time. Two `/approve` comments
@@ -182,7 +183,7 @@ async function pushWithLease(git: Git, ref: string, sha: string, expected: strin
     await git(['push', '--quiet', `--force-with-lease=${ref}:${expected}`, 'origin', `${sha}:${ref}`]);
     return 'accepted';
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     // Client side "[rejected] (stale info)"; server side "[remote rejected]" when the ref changed
     // after the advertisement. Any other remote refusal (a hook, a ruleset) is no lost race: it
     // would refuse every round, so it goes back as the error it is, in git's own words.

@@ -1,4 +1,5 @@
 import { outcomeUnknown } from './errors.js';
+import { errorMessage } from '../text/error-message.js';
 
 export interface WriteOnceOptions<T> {
   /** Sends the write; must not be retried underneath (Octokit `request: { retries: 0 }`). */
@@ -27,7 +28,7 @@ export async function writeOnce<T>(options: WriteOnceOptions<T>): Promise<T> {
       if (!outcomeUnknown(error)) throw error;
       const found = await options.find().catch((lookError: unknown) => {
         throw new Error(
-          `GitHub's answer was lost (${messageOf(error)}) and looking for what it stored failed too (${messageOf(lookError)}); not sending again, to avoid a duplicate`,
+          `GitHub's answer was lost (${errorMessage(error)}) and looking for what it stored failed too (${errorMessage(lookError)}); not sending again, to avoid a duplicate`,
           { cause: error },
         );
       });
@@ -36,8 +37,4 @@ export async function writeOnce<T>(options: WriteOnceOptions<T>): Promise<T> {
       await sleep(options.delayMs * attempt);
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

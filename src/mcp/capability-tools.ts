@@ -7,6 +7,7 @@ import { defineTool } from '../tools/tool.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import { DEFAULT_OUTPUT_LIMIT, truncateOutput } from '../tools/truncate.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * The configured MCP servers reach the agents through two fixed tools instead of one tool per
@@ -73,7 +74,7 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
       try {
         result = await server.call(tool.name, args.arguments ?? {}, role === 'executor');
       } catch (error) {
-        throw new ToolError(`${server.name}/${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}`);
       }
       const { text, isError } = resultText(result);
       if (isError) throw new ToolError(`${server.name}/${tool.name} reported an error: ${text.trim() || '(no message)'}`);

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSpec } from '../config/mcp-servers.js';
 import { saysProgramMissing, type Sandbox } from '../tools/sandbox.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * One MCP server, connected: its tools as listed once at start, and a way to call them. The list is
@@ -17,7 +18,10 @@ export interface ServerConnection {
    * change files (the executor), so a stdio server gets the work tree for the call's duration.
    */
   call(tool: string, args: Record<string, unknown>, lend?: boolean): Promise<ToolCallResult>;
-  /** Ends the session; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL). */
+  /**
+   * Ends the session; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL)
+   * and waited for, within a bound, so no server outlives the run.
+   */
   close(): Promise<void>;
 }
 
@@ -96,7 +100,7 @@ function createTransport(spec: McpServerSpec, sandbox: Sandbox, stderr: Tail): T
   // the sandbox's own values replace when it runs the server as its account.
   const base: NodeJS.ProcessEnv = sandbox.account === undefined ? {} : { PATH: process.env.PATH ?? '/usr/bin:/bin', ...(process.env.TERM ? { TERM: process.env.TERM } : {}) };
   const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
-  const transport = new StdioClientTransport({
+  const transport = new ServerProcessTransport({
     command: plan.file,
     args: plan.args,
     env: plan.env as Record<string, string>,
@@ -107,6 +111,63 @@ function createTransport(spec: McpServerSpec, sandbox: Sandbox, stderr: Tail): T
   // Read as it comes, so a chatty server never blocks on a full pipe.
   transport.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk.toString()));
   return transport;
+}
+
+/** How long a closed connection waits for its server process to exit before it kills the process. */
+const exitWaitMs = 5_000;
+/** How long it then waits for the killed process to be gone; after that it gives up, bounded. */
+const killWaitMs = 1_000;
+
+/**
+ * The SDK's stdio transport, made to return from close only once its server process has exited.
+ * The SDK's close forgets the process as it begins: when a failed handshake makes the SDK close in
+ * the background, the close plangate calls next returns at once while the process still runs, and
+ * the SDK's escalation (stdin closed, SIGTERM, SIGKILL) runs on timers that do not keep Node alive,
+ * so a server that ignores a closed stdin outlived the action. Its last step, SIGKILL, is not waited
+ * for either.
+ */
+class ServerProcessTransport extends StdioClientTransport {
+  /** Settles when the process has exited and its pipes closed; undefined until it spawned. */
+  private exited: Promise<void> | undefined;
+  private serverPid: number | null = null;
+
+  override async start(): Promise<void> {
+    let markExited = () => undefined as unknown;
+    const exited = new Promise<void>((resolve) => (markExited = resolve));
+    // The client sets its callback before it starts the transport; the SDK calls it when the process closes.
+    const onclose = this.onclose;
+    this.onclose = () => {
+      markExited();
+      onclose?.();
+    };
+    await super.start();
+    this.exited = exited;
+    this.serverPid = this.pid;
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    const { exited, serverPid } = this;
+    if (exited === undefined || (await settlesWithin(exited, exitWaitMs))) return;
+    // Still running, or exited with a descendant holding its pipes open: the pid is (still) the server's.
+    try {
+      if (serverPid !== null) process.kill(serverPid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    await settlesWithin(exited, killWaitMs);
+  }
+}
+
+/** Whether `promise` settles within `ms`; the timer keeps Node alive meanwhile, unlike the SDK's. */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function listTools(client: Client, timeout: () => number): Promise<CapabilityTool[]> {
@@ -135,7 +196,7 @@ function startFailure(spec: McpServerSpec, error: unknown, stderr: string): stri
   // Started as the sandbox account, a missing program is reported by the wrapper (env, setpriv) instead.
   if (spec.transport === 'stdio' && (code === 'ENOENT' || saysProgramMissing(stderr))) return `the command ${JSON.stringify(spec.command)} was not found`;
   else if (spec.transport === 'stdio' && code === 'EACCES') why = `the command ${JSON.stringify(spec.command)} is not executable`;
-  else why = error instanceof Error ? error.message : String(error);
+  else why = errorMessage(error);
   const said = stderr.replace(/\s+/g, ' ').trim();
   return said === '' ? why : `${why} (stderr: ${said})`;
 }

@@ -3,6 +3,7 @@ import { redact } from '../text/redact.js';
 import { connectServer, type ConnectOptions, type ServerConnection } from './connect.js';
 import type { CapabilityHub, ServerFailure, StartedServers } from './capability-hub.js';
 import type { McpServerSpec } from '../config/mcp-servers.js';
+import { errorMessage } from '../text/error-message.js';
 
 export { noCapabilities } from './capability-hub.js';
 export type { CapabilityHub, ServerFailure, StartedServers } from './capability-hub.js';
@@ -46,7 +47,7 @@ export function createCapabilityHub(specs: readonly McpServerSpec[], options: Hu
         connected.push(attempt.value);
         core.info(`MCP server ${name}: started with ${attempt.value.tools.length} tools.`);
       } else {
-        const reason = oneLine(redact(messageOf(attempt.reason), options.secrets));
+        const reason = oneLine(redact(errorMessage(attempt.reason), options.secrets));
         failures.push({ server: name, reason });
         core.warning(`MCP server ${name} did not start, so this run continues without it: ${reason}`);
       }
@@ -74,7 +75,7 @@ export function createCapabilityHub(specs: readonly McpServerSpec[], options: Hu
 async function closeAll(connections: readonly ServerConnection[]): Promise<void> {
   await Promise.all(
     connections.map((c) =>
-      c.close().catch((error: unknown) => core.warning(`MCP server ${c.name} did not close cleanly: ${messageOf(error)}`)),
+      c.close().catch((error: unknown) => core.warning(`MCP server ${c.name} did not close cleanly: ${errorMessage(error)}`)),
     ),
   );
 }
@@ -82,8 +83,4 @@ async function closeAll(connections: readonly ServerConnection[]): Promise<void>
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= maxReasonChars ? flat : `${flat.slice(0, maxReasonChars - 1)}…`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

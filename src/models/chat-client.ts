@@ -11,6 +11,7 @@ import type { Role } from '../machine/fields.js';
 import { redact } from '../text/redact.js';
 import { ModelError } from './model-error.js';
 import type { TokenUsage } from './usage.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * One role's connection to its model. Planner and executor each get their own client, because each
@@ -171,5 +172,5 @@ function toTurn(completion: z.infer<typeof completionSchema>): ChatTurn {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

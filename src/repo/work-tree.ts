@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createGit, GitError, type Git, type GitOptions } from './git.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * The work tree plangate's agents work in: a copy of the checkout in a folder of its own, with the
@@ -49,7 +50,7 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
     gitDir = await inWorkspace(['rev-parse', '--absolute-git-dir']);
   } catch (error) {
     throw new Error(
-      `The workspace ${workspace} is not a git checkout (${error instanceof Error ? error.message : String(error)}). Check out the repository with actions/checkout before plangate runs.`,
+      `The workspace ${workspace} is not a git checkout (${errorMessage(error)}). Check out the repository with actions/checkout before plangate runs.`,
       { cause: error },
     );
   }

@@ -5,6 +5,7 @@ import { verifyPlanComment, type Verdict } from '../record/verify.js';
 import { renderPlanComment } from '../render/plan-comment.js';
 import type { RunContext } from './run-context.js';
 import { redact } from '../text/redact.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * The plan records on a thread: written signed, read verified. The live record is the newest plan
@@ -65,7 +66,7 @@ export async function findLiveRecord(ctx: RunContext, comments: readonly Comment
     // The thread listing carries the editor; only a comment read some other way needs asking.
     editor = live.editor !== undefined ? live.editor : (await ctx.thread.lastEditor(live.nodeId)).editor;
   } catch (error) {
-    core.warning(`Could not read who last edited plan ${verdict.record.planId}: ${error instanceof Error ? error.message : String(error)}`);
+    core.warning(`Could not read who last edited plan ${verdict.record.planId}: ${errorMessage(error)}`);
     return {
       ok: false,
       refusal: `GitHub did not say who last edited plan \`${verdict.record.planId}\`, so it cannot be trusted.`,

@@ -2,7 +2,9 @@ import type { MachineDefinition, Snapshot } from '../machine/types.js';
 import { emptyUsage, type UsageLedger } from '../models/usage.js';
 import { ledgerTotals, startTeam, type TeamRun, type TeamRunOptions } from '../agents/team-run.js';
 import type { RunContext, UsageTotals } from './run-context.js';
-
+import { executorOnlyMachine } from '../machine/executor-only.js';
+import { plannerExecutorMachine } from '../machine/planner-executor.js';
+import type { PlanRecord } from '../record/plan-record.js';
 
 export type { TeamRun } from '../agents/team-run.js';
 
@@ -50,4 +52,9 @@ export function startTeamRun(
 /** The run's totals for the action's outputs. */
 export function usageTotals(ledger: UsageLedger, ctx: RunContext): UsageTotals {
   return ledgerTotals(ledger, ctx.settings.prices);
+}
+
+/** The machine a record runs on: the planner and executor loop, or the executor alone. */
+export function machineFor(kind: PlanRecord['machine']): MachineDefinition {
+  return kind === 'executor-only' ? executorOnlyMachine : plannerExecutorMachine;
 }

@@ -3,6 +3,7 @@ import { GitError, type Git } from '../repo/git.js';
 import { commitAll, fetchBranch, pushWithLease, startBranch } from '../repo/branch.js';
 import type { KeptOutChange } from '../repo/change-gate.js';
 import { withTrailers } from '../render/commit-trailers.js';
+import { errorMessage } from '../text/error-message.js';
 
 /**
  * The work branch as an execution sees it: started fresh from the plan's base commit or resumed
@@ -94,7 +95,7 @@ async function foreignAuthors(git: Git, from: string, to: string, botEmail: stri
 }
 
 async function explainPushFailure(git: Git, branch: string, expected: string | undefined, local: string, botEmail: string, error: unknown): Promise<Error> {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   if (/\b403\b|permission to .* denied|not allowed to push|write access .* not granted/i.test(text)) {
     return new PushDeniedError(
       `plangate could not push ${branch}: the token may not write to this repository. Give the job \`permissions: contents: write\`.`,

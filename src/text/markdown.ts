@@ -1,4 +1,4 @@
-import { hiddenCharacters } from './untrusted.js';
+import { hiddenCharacters } from './hidden-characters.js';
 
 /**
  * Small Markdown helpers shared by every rendered body, so user and model text can never break out

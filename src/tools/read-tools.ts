@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { createGit, GitError, type Git } from '../repo/git.js';
+import { createGit, type Git } from '../repo/git.js';
+import { gitGrep, parseGrepLine } from './git-grep.js';
+import { looksBinary, readLineRange } from './line-reader.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
@@ -25,11 +27,6 @@ const MAX_SEARCH_MATCHES = 200;
 const LISTING_OUTPUT_BUDGET = 14_000;
 /** A single minified line must not fill the whole result. */
 const MAX_MATCH_LINE_CHARS = 400;
-const MAX_READ_LINE_BYTES = 4_000;
-/** read_file stops adding lines past this and says where to continue; below the toolbox limit. */
-const READ_OUTPUT_BUDGET = 14_000;
-/** Bytes sniffed for NUL to tell binary files apart, as git does. */
-const BINARY_SNIFF_BYTES = 8_000;
 /** Past this size a ranged read stops after its last line instead of counting every line. */
 const FULL_COUNT_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -185,47 +182,6 @@ function searchTool(workspace: string, git: Git): Tool {
   });
 }
 
-/**
- * git grep with PCRE, falling back to extended regexps on a git built without PCRE. Exit 1 means
- * no match; exit 128 is a bad pattern (or a broken repository), reported in git's own words.
- */
-async function gitGrep(git: Git, pattern: string, pathspec: string[]): Promise<string> {
-  const run = (flavor: '-P' | '-E') =>
-    git(['grep', '--untracked', '-n', '-I', '-z', '--no-color', flavor, '-e', pattern, '--', ...pathspec]);
-  try {
-    return await run('-P');
-  } catch (error) {
-    if (!(error instanceof GitError)) throw error;
-    if (error.exitCode === 1 && error.stderr.trim() === '') return '';
-    if (!/USE_LIBPCRE|not compiled with|Perl-compatible/i.test(error.stderr)) throw grepFailure(error, pattern);
-  }
-  try {
-    return await run('-E');
-  } catch (error) {
-    if (!(error instanceof GitError)) throw error;
-    if (error.exitCode === 1 && error.stderr.trim() === '') return '';
-    throw grepFailure(error, pattern);
-  }
-}
-
-function grepFailure(error: GitError, pattern: string): Error {
-  const detail = error.stderr.replace(/^fatal:\s*/gm, '').trim();
-  if (error.exitCode === 128 && /-e option|regex|regular expression|parenthes|bracket|character class/i.test(detail)) {
-    return new ToolError(
-      `Invalid search pattern ${JSON.stringify(pattern)}: ${detail}. Patterns are regular expressions; escape literal characters such as ( ) [ ] { } . * + ? | with a backslash.`,
-    );
-  }
-  return new ToolError(`search failed: ${detail || error.message}`);
-}
-
-/** `-z` output: path NUL line NUL text. */
-function parseGrepLine(line: string): { file: string; line: string; text: string } | null {
-  const first = line.indexOf('\0');
-  if (first < 0) return null;
-  const second = line.indexOf('\0', first + 1);
-  if (second < 0) return null;
-  return { file: line.slice(0, first), line: line.slice(first + 1, second), text: line.slice(second + 1) };
-}
 
 /**
  * Resolves an optional path argument to a workspace-relative scope that exists. Throws when it
@@ -260,91 +216,6 @@ function describeScope(scope: string, glob: string | undefined): string {
   return parts.join('');
 }
 
-interface LineRange {
-  lines: string[];
-  /** Lines seen; the file's total when `complete`. */
-  total: number;
-  complete: boolean;
-  budgetHit: boolean;
-}
-
-/**
- * Streams the file and keeps only the requested lines, so a range of a large file costs memory
- * for that range alone. Splits on the newline byte, which never occurs inside a UTF-8 sequence.
- */
-async function readLineRange(abs: string, start: number, end: number, stopAfterEnd: boolean): Promise<LineRange> {
-  const lines: string[] = [];
-  let budget = READ_OUTPUT_BUDGET;
-  let budgetHit = false;
-  let lineNo = 1;
-  let pieces: Buffer[] = [];
-  let pieceBytes = 0;
-  let cutBytes = 0;
-  let pending = false;
-
-  const wanted = () => !budgetHit && lineNo >= start && lineNo <= end;
-  const finishLine = () => {
-    if (wanted()) {
-      let text = Buffer.concat(pieces).toString('utf8');
-      if (text.endsWith('\r')) text = text.slice(0, -1);
-      if (cutBytes > 0) text += ` … [line cut: ${cutBytes} more bytes]`;
-      const rendered = `${lineNo}: ${text}`;
-      if (rendered.length + 1 > budget && lines.length > 0) {
-        budgetHit = true;
-      } else {
-        lines.push(rendered);
-        budget -= rendered.length + 1;
-      }
-    }
-    pieces = [];
-    pieceBytes = 0;
-    cutBytes = 0;
-    pending = false;
-    lineNo += 1;
-  };
-
-  const stream = fs.createReadStream(abs);
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let pos = 0;
-      while (pos < chunk.length) {
-        const newline = chunk.indexOf(0x0a, pos);
-        const stop = newline < 0 ? chunk.length : newline;
-        if (stop > pos) pending = true;
-        if (wanted()) {
-          const room = Math.max(0, MAX_READ_LINE_BYTES - pieceBytes);
-          const take = Math.min(room, stop - pos);
-          if (take > 0) {
-            pieces.push(Buffer.from(chunk.subarray(pos, pos + take)));
-            pieceBytes += take;
-          }
-          cutBytes += stop - pos - take;
-        }
-        if (newline < 0) break;
-        finishLine();
-        pos = newline + 1;
-      }
-      if (stopAfterEnd && (lineNo > end || budgetHit)) {
-        return { lines, total: lineNo - 1, complete: false, budgetHit };
-      }
-    }
-  } finally {
-    stream.destroy();
-  }
-  if (pending) finishLine();
-  return { lines, total: lineNo - 1, complete: true, budgetHit };
-}
-
-async function looksBinary(abs: string): Promise<boolean> {
-  const handle = await fs.promises.open(abs, 'r');
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Whether a path git listed is present in the working tree (a symlink counts, even a dangling one). */
 function inWorkTree(workspace: string, file: string): boolean {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
 import { DEFAULT_OUTPUT_LIMIT, truncateOutput } from './truncate.js';
+import { errorMessage } from '../text/error-message.js';
 
 /** What a tool call produced; `ok: false` marks a failure the model was told about, not a crash. */
 export interface ToolCallOutcome {
@@ -117,9 +118,4 @@ function describeIssues(error: z.ZodError): string {
       return where === '' ? issue.message : `${where}: ${issue.message}`;
     })
     .join('; ');
-}
-
-function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultNumber } from '../config/defaults.js';
 import { matchProtected } from '../text/protected-paths.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
@@ -22,8 +23,8 @@ export interface WriteToolOptions {
   maxWriteBytes?: number;
 }
 
-/** The default for maxWriteBytes: far above any hand-written source file. */
-export const DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
+/** The default for maxWriteBytes, the `max-write-bytes` input's (1 MiB): far above any hand-written source file. */
+export const DEFAULT_MAX_WRITE_BYTES = defaultNumber('max-write-bytes');
 
 const writeFileSchema = z
   .object({

@@ -1,19 +1,23 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, chownSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { runTag } from '../helpers/unique-names.js';
 
 /**
  * The accounts real runners run the action as, made on this machine so the end-to-end tests can run
  * the bundled action the same way (see `createWorld`'s `runAs`):
  *
- * - `pg-e2e-runner` ({@link RUNNER_ACCOUNT_NAMES}.sudo): non-root with passwordless sudo, like the
- *   `runner` user of GitHub-hosted runners (`/etc/sudoers.d/pg-e2e-runner`: `ALL=(ALL) NOPASSWD:ALL`).
- * - `pg-e2e-nosudo` ({@link RUNNER_ACCOUNT_NAMES}.nosudo): non-root with no sudo rule at all, like a
- *   self-hosted runner's service account, where no account switch is possible.
+ * - `pg-e2e-runner-<run tag>` ({@link RUNNER_ACCOUNT_NAMES}.sudo): non-root with passwordless sudo,
+ *   like the `runner` user of GitHub-hosted runners (`/etc/sudoers.d/<its name>`: `ALL=(ALL) NOPASSWD:ALL`).
+ * - `pg-e2e-nosudo-<run tag>` ({@link RUNNER_ACCOUNT_NAMES}.nosudo): non-root with no sudo rule at all,
+ *   like a self-hosted runner's service account, where no account switch is possible.
  *
- * Both are created on first use, idempotently (a later run, or another test file's worker at the same
- * time, finds them made), and only when the test process is root. The names carry a `pg-e2e-` prefix
- * so they cannot collide with an account anything else on the machine relies on. Nothing is installed
+ * Both are created on first use, idempotently (another test file's worker of the same run finds them
+ * made), and only when the test process is root. They are named for the test run (the run tag of
+ * test/helpers/unique-names.ts), so no other run, at the same time or later, shares one or finds
+ * what a crashed run left in it; the global teardown (test/helpers/global-setup.ts) deletes them, with
+ * their homes and sudoers rules. The names carry a `pg-e2e-` prefix so they cannot collide with an
+ * account anything else on the machine relies on. Nothing is installed
  * here: a test never reaches the network, so a missing `sudo` or `useradd` is a skip reason, or, with
  * `PLANGATE_E2E_REQUIRE_ACCOUNTS=1` (set by .ci/run, which installs sudo), a failure.
  */
@@ -32,11 +36,16 @@ export type RunnerAccountResult = { account: RunnerAccount; skip?: undefined } |
 /** Which kind of runner account: with passwordless sudo, or with no sudo rule. */
 export type RunnerAccountKind = 'sudo' | 'nosudo';
 
-/** The account names, one per kind; unique to these tests. */
+/** The account names' stems, one per kind, as test titles name them; see {@link runnerAccountName}. */
 export const RUNNER_ACCOUNT_NAMES: Readonly<Record<RunnerAccountKind, string>> = {
   sudo: 'pg-e2e-runner',
   nosudo: 'pg-e2e-nosudo',
 };
+
+/** The account of this kind for this test run: its stem and the run's tag. */
+export function runnerAccountName(kind: RunnerAccountKind): string {
+  return `${RUNNER_ACCOUNT_NAMES[kind]}-${runTag()}`;
+}
 
 /** Makes a missing prerequisite fail the tests instead of skipping them (CI sets it). */
 export const REQUIRE_ACCOUNTS_ENV = 'PLANGATE_E2E_REQUIRE_ACCOUNTS';
@@ -170,7 +179,7 @@ function sudoRules(user: string, sudo: string): string {
 }
 
 function prepare(kind: RunnerAccountKind): RunnerAccountResult {
-  const user = RUNNER_ACCOUNT_NAMES[kind];
+  const user = runnerAccountName(kind);
   const uid = process.getuid?.();
   if (uid !== 0) {
     return { skip: `the test process is not root (uid ${uid ?? 'unknown'}), so it cannot create ${user} or run the action as it` };

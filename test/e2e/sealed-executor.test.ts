@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
 import { apiKey, createWorld, git, owner, repo, token, type ActionRun, type World } from './harness.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
+import { uniqueName } from '../helpers/unique-names.js';
 
 /**
  * The sealed executor, attacked as an exploit would: what an allowed command runs is code from the
@@ -244,8 +245,8 @@ for (const runner of runners) {
 
     for (const mechanism of mechanisms) {
       it(`never runs a program planted through ${mechanism} in the host's context`, async () => {
-        const stash = `/tmp/pg-plant-${process.pid}-${mechanisms.indexOf(mechanism)}-${runner.kind ?? 'root'}`;
-        rmSync(stash, { recursive: true, force: true });
+        // Outside every folder of the world, where the hostile script (as the sandbox account) can make it; named for this run.
+        const stash = path.join('/tmp', uniqueName('pg-plant'));
         const w = (world = await createWorld(
           {
             planner: planner('Run the setup script, then write NOTES.md.'),
@@ -384,10 +385,11 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
 
 describe('configuration from the trusted side', () => {
   it('ignores the config file and instructions of a pull request’s head, even when the workflow checked the head out', async () => {
-    const marker = `/tmp/pg-head-config-${process.pid}`;
-    rmSync(marker, { recursive: true, force: true });
+    // Where any account the head's server might run as can write; named for this run, removed after the test.
+    const marker = path.join('/tmp', uniqueName('pg-head-config'));
     mkdirSync(marker, { mode: 0o777 });
     execFileSync('chmod', ['1777', marker]);
+    onTestFinished(() => rmSync(marker, { recursive: true, force: true }));
     const w = (world = await createWorld(
       {
         planner: [
@@ -423,6 +425,5 @@ describe('configuration from the trusted side', () => {
     const prompts = JSON.stringify(w.model.requests.filter((r) => r.model === 'planner').map((r) => r.messages));
     expect(prompts).toContain('MAIN-INSTRUCTION');
     expect(prompts).not.toContain('HEAD-ONLY-INSTRUCTION');
-    rmSync(marker, { recursive: true, force: true });
   });
 });

@@ -1,9 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
 import { apiKey, createWorld, git, owner, repo, token, type ActionRun, type World } from './harness.js';
 import { makeRecord, planComment } from '../unit/record-fixture.js';
+import { deleteAccount } from '../helpers/accounts.js';
+import { uniqueName } from '../helpers/unique-names.js';
 
 /**
  * The adversarial suite: what an attacker can write (issues, comments, files, forged plan comments)
@@ -318,8 +320,15 @@ describe('forgery', () => {
 
 describe('command-user', () => {
   const isRoot = process.getuid?.() === 0;
+  // Named for this run and deleted after it (the world, and with it every process of the account, is gone by then).
+  const commandUser = uniqueName('pg-e2e-cmd');
+  afterAll(() => {
+    const failed = isRoot ? deleteAccount(commandUser) : undefined;
+    if (failed) throw new Error(failed);
+  });
+
   it.skipIf(!isRoot)('runs commands as another user who cannot read the action’s environment or git credentials', async () => {
-    execFileSync('sh', ['-c', 'id plangate-e2e-cmd >/dev/null 2>&1 || useradd --no-create-home plangate-e2e-cmd']);
+    execFileSync('useradd', ['--no-create-home', commandUser]);
     let pid = 0;
     const { w, issue } = await setup({
       planner: [toolCall('update_context', { plan, directive }), finishPlanner],
@@ -333,7 +342,7 @@ describe('command-user', () => {
         toolCall('update_context', { result: 'Tried.', outcome: 'done' }),
       ],
     });
-    const inputs = { 'allowed-commands': 'cat *\nid -un', 'command-user': 'plangate-e2e-cmd' };
+    const inputs = { 'allowed-commands': 'cat *\nid -un', 'command-user': commandUser };
     await run(w, issue, '/plan add farewell', inputs);
     const done = await run(w, issue, '/approve', inputs, 'mona', { ACTIONS_RUNTIME_TOKEN: canaryRunnerToken });
     expect(pid).toBeGreaterThan(0);
@@ -341,7 +350,7 @@ describe('command-user', () => {
     expect(results[0]).toMatch(/Permission denied|exit code [1-9]/i);
     expect(results[0]).not.toContain('INPUT_');
     expect(results[1]).not.toContain('extraheader');
-    expect(results[2]).toContain('plangate-e2e-cmd');
+    expect(results[2]).toContain(commandUser);
     expectNoSecret(everythingSeen(w, [done]));
   });
 });

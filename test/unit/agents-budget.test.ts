@@ -18,18 +18,10 @@ import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
+import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
 
 // The budget warns through @actions/core when it stops a run; collected so tests can read them.
-const logged = vi.hoisted(() => ({ warnings: [] as string[] }));
-vi.mock('@actions/core', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@actions/core')>();
-  return {
-    ...actual,
-    warning: (message: string | Error) => void logged.warnings.push(String(message)),
-    info: () => undefined,
-    group: async <T>(_name: string, fn: () => Promise<T>): Promise<T> => fn(),
-  };
-});
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 const minute = 60_000;
 const plan: Plan = { steps: [{ title: 'Add CHANGELOG.md' }, { title: 'Link it from the README' }] };
@@ -100,7 +92,7 @@ function meters() {
 
 let repo: string;
 beforeEach(() => {
-  logged.warnings.length = 0;
+  resetCoreLog();
   repo = makeRepo({ 'README.md': '# widgets\n' });
 });
 afterEach(() => removeDir(repo));
@@ -208,7 +200,7 @@ describe('summon with a budget', () => {
     expect(session.messages.at(-1)).toMatchObject({ role: 'tool' });
     expect(String(session.messages.at(-1)?.content)).toContain('README.md');
     expectWellFormed(session.messages);
-    expect(logged.warnings).toEqual(['Stopping the run: reached timeout-minutes (10).']);
+    expect(coreLog.warnings).toEqual(['Stopping the run: reached timeout-minutes (10).']);
   });
 
   it('stops on cost after the response that crossed the limit', async () => {

@@ -33,18 +33,10 @@ import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { createWriteTools } from '../../src/tools/write-tools.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
+import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
 
 // summon reports its diagnoses through @actions/core; they are collected so tests can read them.
-const logged = vi.hoisted(() => ({ warnings: [] as string[], infos: [] as string[] }));
-vi.mock('@actions/core', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@actions/core')>();
-  return {
-    ...actual,
-    warning: (message: string | Error) => void logged.warnings.push(String(message)),
-    info: (message: string) => void logged.infos.push(message),
-    group: async <T>(_name: string, fn: () => Promise<T>): Promise<T> => fn(),
-  };
-});
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 const planStage = 'Stage: update_context(field=plan, ...) and update_context(field=directive, ...)';
 const directiveStage = 'Stage: update_context(field=directive, ...)';
@@ -125,8 +117,7 @@ const toolNames = (request: ChatRequest | undefined) => (request?.tools ?? []).m
 let repo: string;
 
 beforeEach(() => {
-  logged.warnings.length = 0;
-  logged.infos.length = 0;
+  resetCoreLog();
   repo = makeRepo({ 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' });
 });
 
@@ -657,7 +648,7 @@ describe('stall guard', () => {
     expect(session.messages.at(-1)?.role).toBe('tool');
     expectWellFormed(session.messages);
     expectAppendOnly(client.requests);
-    expect(logged.warnings).toContain('executor stalled: 6 exchanges without writing, running a command or staging');
+    expect(coreLog.warnings).toContain('executor stalled: 6 exchanges without writing, running a command or staging');
   });
 
   it('restarts the count after progress and treats refused writes and silence as idle', async () => {
@@ -827,9 +818,9 @@ describe('cache diagnosis', () => {
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })], usage: big(2300, 2048) },
     ]);
     await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
-    expect(logged.warnings).toEqual([]);
+    expect(coreLog.warnings).toEqual([]);
     // Only the second answer fell short: the first had nothing before it, the third got its ~2048.
-    expect(logged.infos.filter((line) => line.includes('provider cached'))).toEqual([
+    expect(coreLog.infos.filter((line) => line.includes('provider cached'))).toEqual([
       describeCacheShortfall('planner', { expected: 1920, cached: 0 }),
     ]);
   });
@@ -849,11 +840,11 @@ describe('cache diagnosis', () => {
     ]);
     await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
     // Once: the third request extends the (rewritten) second one exactly.
-    expect(logged.warnings).toHaveLength(1);
-    expect(logged.warnings[0]).toContain(`planner prefix broken (session ${session.prefixHash})`);
-    expect(logged.warnings[0]).toContain('message 1 differs');
-    expect(logged.warnings[0]).not.toContain('Add a CHANGELOG');
-    expect(logged.infos.filter((line) => line.includes('provider cached'))).toEqual([]);
+    expect(coreLog.warnings).toHaveLength(1);
+    expect(coreLog.warnings[0]).toContain(`planner prefix broken (session ${session.prefixHash})`);
+    expect(coreLog.warnings[0]).toContain('message 1 differs');
+    expect(coreLog.warnings[0]).not.toContain('Add a CHANGELOG');
+    expect(coreLog.infos.filter((line) => line.includes('provider cached'))).toEqual([]);
   });
 
   it('warns when the system prompt sent is not the session’s', async () => {
@@ -865,8 +856,8 @@ describe('cache diagnosis', () => {
     );
     const client = stubClient('planner', [{ calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] }]);
     await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
-    expect(logged.warnings).toHaveLength(1);
-    expect(logged.warnings[0]).toContain('the system prompt differs');
+    expect(coreLog.warnings).toHaveLength(1);
+    expect(coreLog.warnings[0]).toContain('the system prompt differs');
   });
 });
 

@@ -8,10 +8,7 @@ import { modelCost, type ModelCost } from '../../bench/model-cost.js';
  * provider cache, per role, at 1, 3 and 6 cycles.
  */
 
-vi.mock('@actions/core', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@actions/core')>();
-  return { ...actual, info: () => undefined, warning: () => undefined, group: async <T>(_name: string, fn: () => Promise<T>): Promise<T> => fn() };
-});
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 /**
  * The 3-cycle figures the planner's cache-friendly message layout earns (85.3 % in all, planner

@@ -17,11 +17,7 @@ import { createSandbox } from '../../src/tools/sandbox.js';
  * what the server process receives, and how servers that do not start are reported.
  */
 
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  warning: () => undefined,
-}));
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
 const probe = 'probe-value-0123456789';

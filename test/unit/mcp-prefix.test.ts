@@ -20,12 +20,7 @@ import { createSandbox } from '../../src/tools/sandbox.js';
  * reachable through them on the wire: the planner only for read-only tools.
  */
 
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  warning: () => undefined,
-  group: async <T>(_name: string, fn: () => Promise<T>): Promise<T> => fn(),
-}));
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
 const PLANNER = 'planner-model';

@@ -10,12 +10,7 @@ import { createSandbox } from '../../src/tools/sandbox.js';
 
 /** Security edges of the MCP wiring: what a server may receive, what its failure may reveal, what the planner may call. */
 
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  warning: () => undefined,
-  setSecret: () => undefined,
-}));
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 describe("resolveMcpServers and plangate's own credentials", () => {
   const token = 'ghs_ownTokenValue0123456789abcdef';

@@ -4,17 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mcpSecretValues } from '../../src/config/mcp-servers.js';
 import { readRepoConfig, repoConfigSchema, resolveMcpServers } from '../../src/config/settings.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
+import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
 
 /** The `mcp-servers` key of the config file, and how settings turns it into servers to start. */
 
-const masked = vi.hoisted(() => [] as string[]);
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  setSecret: (value: string) => void masked.push(value),
-}));
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 beforeEach(() => {
-  masked.length = 0;
+  resetCoreLog();
 });
 
 const problems = (servers: unknown): string[] => {
@@ -95,7 +92,7 @@ describe('resolveMcpServers', () => {
       { name: 'remote', transport: 'http', url: 'https://mcp.example.com/mcp' },
     ]);
     // Masked in the log; a three-letter value would only garble it.
-    expect(masked).toEqual(['docs-key-value-0123']);
+    expect(coreLog.secrets).toEqual(['docs-key-value-0123']);
     expect(mcpSecretValues(servers)).toEqual(['docs-key-value-0123', 'abc']);
   });
 
@@ -108,7 +105,7 @@ describe('resolveMcpServers', () => {
     const [server] = resolveMcpServers({ docs: { command: 'node', env: ['MY_KEY'] } }, { MY_KEY: own[1] }, own);
     expect(server).toMatchObject({ env: {} });
     expect(server?.transport === 'stdio' ? server.refusal : '').toContain("MY_KEY holds one of plangate's own credentials");
-    expect(masked).toEqual([]);
+    expect(coreLog.secrets).toEqual([]);
   });
 
   it('resolves no servers when the key is absent', () => {

@@ -119,6 +119,22 @@ describe('readme-tables --check', () => {
     expect((await run('--check', file)).code).toBe(0);
   });
 
+  it.each([
+    ['a default differs', (yml: string) => yml.replace("default: '8'\n  timeout-minutes", "default: '12'\n  timeout-minutes"), 'max-iterations: action.yml says "12", the table "8"'],
+    ['an input has no row', (yml: string) => yml.replace('\noutputs:', '  new-input:\n    description: A new input.\n    required: false\n\noutputs:'), 'new-input is an input without a row in the table'],
+    ['a row has no input', (yml: string) => yml.replace(/\n {2}stall-limit:\n( {4}.*\n)+?(?= {2}\S)/, '\n'), 'stall-limit is in the table but is no input of action.yml'],
+  ])('fails when action.yml and the defaults table disagree: %s', slow, async (_what, change, message) => {
+    const manifest = await readFile(path.join(root, 'action.yml'), 'utf8');
+    const changed = change(manifest);
+    expect(changed).not.toBe(manifest);
+    const file = path.join(dir, 'action.yml');
+    await writeFile(file, changed);
+    const outcome = await run('--check', path.join(dir, 'fresh.md'), '--action', file);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('src/config/defaults.ts');
+    expect(outcome.stderr).toContain(message);
+  });
+
   it('documents every key of the config schema', slow, async () => {
     const printed = await run();
     expect(printed.code, printed.stderr).toBe(0);

@@ -11,17 +11,7 @@ import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/
 import type { RunView } from '../../src/render/run-view.js';
 import { renderSummaryDetails } from '../../src/render/summary-details.js';
 import { makeRecord, makeRunView, planComment } from './record-fixture.js';
-
-/** Deterministic incompressible text, so sizes never depend on chance. */
-function noise(length: number, seed = 1): string {
-  let state = seed;
-  let out = '';
-  while (out.length < length) {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    out += state.toString(36);
-  }
-  return out.slice(0, length);
-}
+import { noise } from '../helpers/noise.js';
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 

@@ -9,6 +9,7 @@ import { renderProgressComment, renderServerFailures } from '../../src/render/pr
 import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { makeRecord, makeRunView } from './record-fixture.js';
+import { noise } from '../helpers/noise.js';
 
 /**
  * MCP servers that did not start for an execution: the progress comment and the pull request name
@@ -17,17 +18,6 @@ import { makeRecord, makeRunView } from './record-fixture.js';
 
 const broken: ServerFailure = { server: 'broken', reason: 'the command "plangate-no-such-mcp-server-command" was not found' };
 const docs: ServerFailure = { server: 'docs', reason: 'the environment variable DOCS_API_KEY is not set; set it in the workflow step\'s env:' };
-
-/** Deterministic incompressible text, so sizes never depend on chance. */
-function noise(length: number, seed = 1): string {
-  let state = seed;
-  let out = '';
-  while (out.length < length) {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    out += state.toString(36);
-  }
-  return out.slice(0, length);
-}
 
 function view(history: HistoryEntry[] = [], extra: Partial<RunView> = {}): RunView {
   const planned = makeRecord().snapshot;

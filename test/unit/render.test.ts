@@ -15,20 +15,10 @@ import { renderRefusal } from '../../src/render/refusal.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { renderUsageTable, sumCost } from '../../src/render/usage-table.js';
 import { makeRecord, makeRunView, samplePlan, planComment } from './record-fixture.js';
+import { noise } from '../helpers/noise.js';
 
 const markerPrefix = '<!-- plangate:record v1 ';
 const count = (text: string, part: string) => text.split(part).length - 1;
-
-/** Deterministic incompressible text (a linear congruential generator), so no test depends on chance. */
-function noise(length: number, seed = 1): string {
-  let state = seed;
-  let out = '';
-  while (out.length < length) {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    out += state.toString(36);
-  }
-  return out.slice(0, length);
-}
 
 describe('markdown helpers', () => {
   it('escapes HTML so model text cannot open a comment or a tag', () => {

@@ -18,6 +18,7 @@ import { countTokens, reportableCachedTokens, serializePrompt, tokensOf } from '
 import { startScriptedModel, toolCall, type RecordedRequest, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
+import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
 
 /**
  * The cache contract of the sessions, checked on the wire: the real `openai` client talks to the
@@ -26,16 +27,7 @@ import { createSandbox } from '../../src/tools/sandbox.js';
  */
 
 // Collected so a healthy run can be shown to raise no diagnosis at all.
-const logged = vi.hoisted(() => ({ warnings: [] as string[], infos: [] as string[] }));
-vi.mock('@actions/core', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@actions/core')>();
-  return {
-    ...actual,
-    warning: (message: string | Error) => void logged.warnings.push(String(message)),
-    info: (message: string) => void logged.infos.push(message),
-    group: async <T>(_name: string, fn: () => Promise<T>): Promise<T> => fn(),
-  };
-});
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 const PLANNER_MODEL = 'planner-model';
 const EXECUTOR_MODEL = 'executor-model';
@@ -67,8 +59,7 @@ interface RunOutcome {
 const cleanup: Array<() => Promise<void> | void> = [];
 
 beforeEach(() => {
-  logged.warnings.length = 0;
-  logged.infos.length = 0;
+  resetCoreLog();
 });
 
 afterEach(async () => {
@@ -181,8 +172,8 @@ describe('session invariants on the wire', () => {
     expect(executor[0]?.messages[0]).toEqual({ role: 'system', content: executorSystemPrompt });
 
     // The run's own checks agree: no broken prefix, no cache shortfall.
-    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
-    expect(logged.infos.filter((i) => i.includes('provider cached'))).toEqual([]);
+    expect(coreLog.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
+    expect(coreLog.infos.filter((i) => i.includes('provider cached'))).toEqual([]);
   });
 
   it('keeps per-run values out of both prefixes', async () => {
@@ -335,7 +326,7 @@ describe('repository instructions behind the frozen prefix', () => {
     expect(tokensOf(expected)).toBeGreaterThan(256);
     expect(replan.usage?.prompt_tokens_details.cached_tokens).toBeGreaterThanOrEqual(reportableCachedTokens(frozenTokens + standingTokens));
     expect(reportableCachedTokens(frozenTokens + standingTokens)).toBeGreaterThan(reportableCachedTokens(frozenTokens) + 128);
-    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
+    expect(coreLog.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
   });
 });
 
@@ -446,8 +437,8 @@ describe('prompt cache over a realistic run', () => {
     expect(executor?.cacheHitRatio, figures).toBeGreaterThanOrEqual(0.8);
     // The run's own bookkeeping saw what the server reported.
     expect((executor?.cachedTokens ?? 0) + (planner?.cachedTokens ?? 0)).toBe(reported);
-    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
-    expect(logged.infos.filter((i) => i.includes('provider cached'))).toEqual([]);
+    expect(coreLog.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
+    expect(coreLog.infos.filter((i) => i.includes('provider cached'))).toEqual([]);
   });
 });
 
@@ -530,6 +521,6 @@ describe('fresh planner sessions in a row', () => {
     for (const text of ['an entry point is missing', 'Create src/main.ts re-exporting version.', 'Wrote src/main.ts.', 'Create CHANGELOG.md with a 0.1.0 entry.']) {
       expect(last).toContain(text);
     }
-    expect(logged.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
+    expect(coreLog.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
   });
 });

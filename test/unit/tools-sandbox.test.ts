@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,8 @@ import type { Tool } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool-error.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import { isAlive, waitForFile, waitUntilGone } from './tools-process-fixture.js';
+import { deleteAccount } from '../helpers/accounts.js';
+import { uniqueName } from '../helpers/unique-names.js';
 
 /**
  * The sandbox for real: run_command under a separate account, made by the sandbox itself (as root,
@@ -16,7 +18,8 @@ import { isAlive, waitForFile, waitUntilGone } from './tools-process-fixture.js'
  * test file may share it.
  */
 
-const ACCOUNT = `pgt-sbx-${process.pid}`;
+// Named for this run and this worker: no other run or test file shares it, and teardown finds it should afterAll not run.
+const ACCOUNT = uniqueName('pgt-sbx');
 const isRoot = process.getuid?.() === 0;
 const sudoInstalled = ['/usr/bin/sudo', '/bin/sudo'].some((file) => fs.existsSync(file));
 const required = process.env.PLANGATE_E2E_REQUIRE_ACCOUNTS === '1';
@@ -44,7 +47,8 @@ afterEach(async () => {
 });
 
 afterAll(() => {
-  if (isRoot) execFileSync('sh', ['-c', `userdel ${ACCOUNT} >/dev/null 2>&1 || true`]);
+  const failed = isRoot ? deleteAccount(ACCOUNT) : undefined;
+  if (failed) throw new Error(failed);
 });
 
 function sandbox(deps: SandboxDeps = {}, isolation: 'account' | 'none' = 'account'): Sandbox {

@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-I6ZBHZ5Q.js";
+} from "./chunk-TYLVFTAN.js";
 import {
   noCapabilities
-} from "./chunk-CWFCFTDD.js";
+} from "./chunk-YCYHJF2N.js";
 import "./chunk-XQWL7OYR.js";
 export {
   createCapabilityHub,

@@ -5,7 +5,7 @@ import {
   isBot,
   parseCommentCommand,
   triageEvent
-} from "./chunk-I2INRAOH.js";
+} from "./chunk-NOKKMD2L.js";
 import {
   GitError,
   SettingsError,
@@ -14,9 +14,10 @@ import {
   checkoutCommit,
   commitAll,
   commitTrailers,
-  createBudget,
   createChatClient,
   createGit,
+  createKeptOutLog,
+  cycleCommitMessage,
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
@@ -24,7 +25,6 @@ import {
   encodeRecord,
   estimateExecutionCost,
   estimateHigh,
-  executorOnlyMachine,
   executorOnlySnapshot,
   fetchBranch,
   formatCost,
@@ -37,34 +37,38 @@ import {
   hashPlan,
   hiddenCharacters,
   initialSnapshot,
+  inputDefaults,
   isBlocking,
-  ledgerTotals,
+  machineFor,
   mcpSecretValues,
-  mergeKeptOut,
   planIdFor,
   plannerExecutorMachine,
   plannerUsageSince,
+  planningOutcome,
   pushWithLease,
   readInputs,
   readRepositoryInstructions,
   reduce,
   renderUsageTable,
   roleSchema,
+  runBudget,
+  runEnding,
   sealIsValid,
   sealRecord,
   snapshotSchema,
   stageChecked,
   startBranch,
-  startTeam,
+  startTeamRun,
   storeChecks,
   stripHidden,
   sumCost,
   totalCost,
   untrusted,
   usageLedgerSchema,
+  usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-QB7PYJ4P.js";
+} from "./chunk-6H4SJSUJ.js";
 import {
   Octokit,
   RequestError,
@@ -74,6 +78,7 @@ import {
 import {
   createSandbox,
   error,
+  errorMessage,
   external_exports,
   info,
   notice,
@@ -82,7 +87,7 @@ import {
   setOutput,
   summary,
   warning
-} from "./chunk-CWFCFTDD.js";
+} from "./chunk-YCYHJF2N.js";
 import {
   __commonJS,
   __toESM
@@ -1407,93 +1412,6 @@ var require_light = __commonJS({
   }
 });
 
-// src/entry/main.ts
-import { readFileSync } from "node:fs";
-
-// src/entry/command.ts
-var userSchema = external_exports.object({ login: external_exports.string(), type: external_exports.string().optional() });
-var issueCommentEventSchema = external_exports.object({
-  action: external_exports.string(),
-  issue: external_exports.object({
-    number: external_exports.number().int().positive(),
-    title: external_exports.string(),
-    body: external_exports.string().nullable().optional(),
-    pull_request: external_exports.object({}).passthrough().nullable().optional()
-  }),
-  comment: external_exports.object({
-    id: external_exports.number().int(),
-    body: external_exports.string().nullable().optional(),
-    user: userSchema,
-    html_url: external_exports.string().optional()
-  }),
-  sender: userSchema.optional()
-});
-var scheduleEventSchema = external_exports.object({ schedule: external_exports.string().optional() });
-var dispatchEventSchema = external_exports.object({
-  inputs: external_exports.record(external_exports.string(), external_exports.unknown()).nullable().optional(),
-  sender: userSchema
-});
-function commandFromMaintenanceEvent(eventName, payload) {
-  if (eventName === "schedule") {
-    const parsed2 = scheduleEventSchema.safeParse(payload);
-    return { kind: "maintain", trigger: { type: "schedule", cron: parsed2.success ? parsed2.data.schedule ?? "" : "" } };
-  }
-  const parsed = dispatchEventSchema.safeParse(payload);
-  if (!parsed.success) return { kind: "ignore", reason: "the workflow_dispatch payload names no sender" };
-  const text = (name) => {
-    const value = parsed.data.inputs?.[name];
-    return typeof value === "string" && value.trim() ? value.trim() : void 0;
-  };
-  const task = text("task");
-  const objective = text("objective");
-  return {
-    kind: "maintain",
-    trigger: { type: "dispatch", actor: parsed.data.sender.login, ...task ? { task } : {}, ...objective ? { objective } : {} }
-  };
-}
-function commandFromIssueComment(payload, botLogin, allowedBots = []) {
-  const parsed = issueCommentEventSchema.safeParse(payload);
-  if (!parsed.success) return { kind: "ignore", reason: "the event payload is not an issue comment" };
-  const event = parsed.data;
-  const author = event.comment.user;
-  const ignored = commentIgnoreReason({ action: event.action, author, body: event.comment.body ?? "" }, botLogin, allowedBots);
-  if (ignored !== void 0) return { kind: "ignore", reason: ignored };
-  const parsedCommand = parseCommentCommand(event.comment.body ?? "");
-  if (!parsedCommand) return { kind: "ignore", reason: "the comment\u2019s first line is not a plangate command" };
-  const source = {
-    thread: {
-      number: event.issue.number,
-      isPullRequest: event.issue.pull_request != null,
-      title: event.issue.title,
-      body: event.issue.body ?? ""
-    },
-    commentId: event.comment.id,
-    commentUrl: event.comment.html_url ?? "",
-    author: author.login,
-    body: event.comment.body ?? ""
-  };
-  if (parsedCommand.name === "approve") {
-    return { kind: "approve", planId: parsedCommand.planId ?? parsedCommand.invalidId, ...parsedCommand.overBudget ? { overBudget: true } : {}, ...source };
-  }
-  switch (parsedCommand.name) {
-    case "status":
-    case "cancel":
-    case "help":
-      return { kind: parsedCommand.name, ...source };
-    case "unknown":
-      return { kind: "help", unknown: parsedCommand.command, ...source };
-  }
-  const { rest } = parsedCommand;
-  switch (parsedCommand.name) {
-    case "plan":
-      return { kind: "plan", objective: rest, ...source };
-    case "revise":
-      return { kind: "revise", feedback: rest, ...source };
-    case "answer":
-      return { kind: "answer", text: rest, ...source };
-  }
-}
-
 // node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION = "0.0.0-development";
@@ -1937,195 +1855,18 @@ function withOrchestrationId(userAgent, env) {
   return userAgent.includes(tag) ? userAgent : `${userAgent} ${tag}`;
 }
 
-// src/github/thread.ts
-import { randomBytes } from "node:crypto";
-
-// src/github/errors.ts
-var requestErrorShape = external_exports.looseObject({
-  status: external_exports.number().optional(),
-  message: external_exports.string().optional(),
-  request: external_exports.looseObject({ method: external_exports.string().optional(), url: external_exports.string().optional() }).optional(),
-  response: external_exports.looseObject({
-    headers: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
-    data: external_exports.unknown().optional()
-  }).optional()
-});
-var messageShape = external_exports.looseObject({ message: external_exports.string() });
-function requestErrorIn(error2) {
-  let current = error2;
-  for (let depth = 0; depth < 5 && current !== void 0 && current !== null; depth++) {
-    const parsed = requestErrorShape.safeParse(current);
-    if (parsed.success && parsed.data.status !== void 0) return parsed.data;
-    current = current.cause;
-  }
-  return void 0;
+// src/github/graphql-actor.ts
+var GHOST = "ghost";
+var actorShape = external_exports.object({ __typename: external_exports.string(), login: external_exports.string() });
+function restLogin(actor) {
+  return actor.__typename === "Bot" && !actor.login.endsWith("[bot]") ? `${actor.login}[bot]` : actor.login;
 }
-function statusOf(error2) {
-  return requestErrorIn(error2)?.status;
-}
-function gitHubMessage(failure, error2) {
-  const body2 = messageShape.safeParse(failure?.response?.data);
-  if (body2.success) return body2.data.message;
-  if (failure?.message) return failure.message;
-  return error2 instanceof Error ? error2.message : String(error2);
-}
-function outcomeUnknown(error2) {
-  const status = statusOf(error2);
-  return status === void 0 || status >= 500;
-}
-var PULL_REQUESTS_DISABLED = /GitHub Actions is not permitted to create or approve pull requests/i;
-var NOT_ACCESSIBLE = /Resource not accessible by (integration|personal access token)/i;
-var RATE_LIMIT = /rate limit/i;
-function permissionFor(method, url) {
-  let path3;
-  try {
-    path3 = new URL(url, "https://api.github.invalid").pathname;
-  } catch {
-    return void 0;
-  }
-  const access = method.toUpperCase() === "GET" ? "read" : "write";
-  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path3)?.[1];
-  switch (area) {
-    case "pulls":
-      return `pull-requests: ${access}`;
-    case "issues":
-      return `issues: ${access}`;
-    case "git":
-    case "contents":
-      return `contents: ${access}`;
-    case "actions":
-      return `actions: ${access}`;
-    default:
-      return void 0;
-  }
-}
-function describeRequest(failure) {
-  const method = failure?.request?.method;
-  const url = failure?.request?.url;
-  if (!method || !url) return "a GitHub request";
-  let path3 = url;
-  try {
-    path3 = new URL(url).pathname;
-  } catch {
-  }
-  return `${method} ${path3}`;
-}
-function explainGitHubError(error2) {
-  const failure = requestErrorIn(error2);
-  const status = failure?.status;
-  const said = gitHubMessage(failure, error2);
-  const request = describeRequest(failure);
-  const headers = failure?.response?.headers ?? {};
-  if (status === 403 && PULL_REQUESTS_DISABLED.test(said)) {
-    return {
-      kind: "pull-requests-disabled",
-      message: `GitHub Actions may not create pull requests in this repository. Enable Settings \u2192 Actions \u2192 General \u2192 Workflow permissions \u2192 "Allow GitHub Actions to create and approve pull requests" (for an organization repository, the organization's Actions settings must allow it as well).`
-    };
-  }
-  if (status === 429 || (status === 403 || status === void 0) && RATE_LIMIT.test(said) || headers["x-ratelimit-remaining"] === "0") {
-    return {
-      kind: "rate-limited",
-      message: `GitHub's rate limit refused ${request} even after waiting and retrying (${said}). Re-run the job later; if it keeps happening, plangate runs too often for this token.`
-    };
-  }
-  if (status === 403 && NOT_ACCESSIBLE.test(said)) {
-    const permission = permissionFor(failure?.request?.method ?? "", failure?.request?.url ?? "");
-    const grant = permission ? `add \`${permission}\` to the \`permissions:\` block of the workflow that runs plangate` : "grant the workflow token the permission this request needs in the `permissions:` block of the workflow that runs plangate";
-    return {
-      kind: "missing-permission",
-      message: `The workflow token may not do ${request} (${said}): ${grant}.`
-    };
-  }
-  if (status === 404) {
-    return {
-      kind: "not-found",
-      message: `GitHub answered 404 for ${request}: it does not exist, or the workflow token cannot see it.`
-    };
-  }
-  if (status === void 0) return { kind: "other", message: said };
-  if (failure?.response === void 0) return { kind: "other", message: `No answer from GitHub for ${request}: ${said}` };
-  return { kind: "other", message: `GitHub answered ${status} for ${request}: ${said}` };
+function toEdit(editor, lastEditedAt) {
+  if (editor === null) return { editor: lastEditedAt === null ? null : GHOST, editedAt: lastEditedAt };
+  return { editor: restLogin(editor), editedAt: lastEditedAt };
 }
 
-// src/github/read-back.ts
-var ReadBackMismatchError = class extends Error {
-  name = "ReadBackMismatchError";
-};
-function normalise(text) {
-  return text.replaceAll("\r\n", "\n");
-}
-function checkStored(what, sent, stored) {
-  const want = normalise(sent);
-  const got = normalise(stored ?? "");
-  if (want === got) return;
-  let at = 0;
-  while (at < want.length && at < got.length && want[at] === got[at]) at++;
-  throw new ReadBackMismatchError(
-    `GitHub stored a different ${what} than plangate sent: sent ${want.length} characters, stored ${got.length}, first difference at character ${at}.`
-  );
-}
-
-// src/github/write-once.ts
-var sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-async function writeOnce(options) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await options.send();
-    } catch (error2) {
-      if (!outcomeUnknown(error2)) throw error2;
-      const found = await options.find().catch((lookError) => {
-        throw new Error(
-          `GitHub's answer was lost (${messageOf(error2)}) and looking for what it stored failed too (${messageOf(lookError)}); not sending again, to avoid a duplicate`,
-          { cause: error2 }
-        );
-      });
-      if (found !== void 0) return found;
-      if (attempt >= options.attempts) throw error2;
-      await sleep(options.delayMs * attempt);
-    }
-  }
-}
-function messageOf(error2) {
-  return error2 instanceof Error ? error2.message : String(error2);
-}
-
-// src/text/limits.ts
-var githubBodyLimit = 65536;
-var notice2 = (omitted) => `
-
-> [!NOTE]
-> ${omitted} characters were cut here to fit GitHub's size limit.
-
-`;
-function fitBody(body2, limit = githubBodyLimit) {
-  if (body2.length <= limit) return body2;
-  const tailLength = Math.min(Math.floor(limit / 4), 8e3);
-  const room = limit - tailLength - notice2(body2.length).length;
-  if (room < 0) return body2.slice(0, limit);
-  const head = body2.slice(0, room);
-  const tail = body2.slice(body2.length - tailLength);
-  return head + notice2(body2.length - head.length - tail.length) + tail;
-}
-function clip(text, max) {
-  if (text.length <= max) return text;
-  const marker2 = (omitted) => ` \u2026 [${omitted} more characters]`;
-  const kept = max - marker2(text.length).length;
-  if (kept < 0) return text.slice(0, max);
-  return text.slice(0, kept) + marker2(text.length - kept);
-}
-
-// src/github/thread.ts
-function toComment(raw) {
-  return {
-    id: raw.id,
-    nodeId: raw.node_id,
-    body: raw.body ?? "",
-    author: raw.user?.login ?? "",
-    url: raw.html_url,
-    createdAt: raw.created_at,
-    updatedAt: raw.updated_at
-  };
-}
+// src/github/graphql-reads.ts
 var LAST_EDITOR_QUERY = `query plangateLastEditor($id: ID!) {
   node(id: $id) {
     ... on IssueComment {
@@ -2140,15 +1881,6 @@ var lastEditorAnswer = external_exports.object({
     lastEditedAt: external_exports.string().nullable()
   }).nullable()
 });
-var GHOST = "ghost";
-var actorShape = external_exports.object({ __typename: external_exports.string(), login: external_exports.string() });
-function restLogin(actor) {
-  return actor.__typename === "Bot" && !actor.login.endsWith("[bot]") ? `${actor.login}[bot]` : actor.login;
-}
-function toEdit(editor, lastEditedAt) {
-  if (editor === null) return { editor: lastEditedAt === null ? null : GHOST, editedAt: lastEditedAt };
-  return { editor: restLogin(editor), editedAt: lastEditedAt };
-}
 function toLastEdit(commentNodeId, answer) {
   const { node } = lastEditorAnswer.parse(answer);
   if (node === null) throw new Error(`GitHub knows no comment with node id ${commentNodeId}`);
@@ -2230,6 +1962,86 @@ function dataWithoutComment(error2) {
   const onlyNode = parsed.data.errors.every((e) => e.type === "NOT_FOUND" && e.path?.length === 1 && e.path[0] === "node");
   return onlyNode ? parsed.data.data : void 0;
 }
+function graphqlReads({ octokit, owner, repo }) {
+  return {
+    async listComments(issue) {
+      const comments = [];
+      let after = null;
+      do {
+        const answer = threadAnswer.parse(await octokit.graphql(THREAD_QUERY, { owner, name: repo, number: issue, after }));
+        const { pageInfo, nodes } = answer.repository.issueOrPullRequest.comments;
+        for (const node of nodes) {
+          comments.push({
+            id: node.fullDatabaseId,
+            nodeId: node.id,
+            body: node.body,
+            author: node.author ? restLogin(node.author) : GHOST,
+            url: node.url,
+            createdAt: node.createdAt,
+            updatedAt: node.updatedAt,
+            editor: toEdit(node.editor, node.lastEditedAt).editor
+          });
+        }
+        if (pageInfo.hasNextPage && (pageInfo.endCursor === null || pageInfo.endCursor === after)) {
+          throw new Error(`GitHub said #${issue} has more comments but gave no new cursor to read them with`);
+        }
+        after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
+      } while (after !== null);
+      return comments;
+    },
+    async lastEditor(commentNodeId) {
+      return toLastEdit(commentNodeId, await octokit.graphql(LAST_EDITOR_QUERY, { id: commentNodeId }));
+    },
+    async approvalState(issue, commentNodeId) {
+      const variables = { owner, name: repo, number: issue };
+      let answer;
+      try {
+        answer = commentNodeId === void 0 ? await octokit.graphql(ISSUE_TEXT_QUERY, variables) : await octokit.graphql(APPROVAL_QUERY, { ...variables, comment: commentNodeId });
+      } catch (error2) {
+        answer = commentNodeId === void 0 ? void 0 : dataWithoutComment(error2);
+        if (answer === void 0) throw error2;
+      }
+      const { node, repository } = approvalAnswer.parse(answer);
+      const { title: title2, body: body2 } = repository.issueOrPullRequest;
+      const comment = commentNodeId === void 0 ? {} : { commentBody: node?.body ?? null, commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null };
+      return { ...comment, title: title2, body: body2 ?? "" };
+    }
+  };
+}
+
+// src/github/thread-comments.ts
+import { randomBytes } from "node:crypto";
+
+// src/github/read-back.ts
+var ReadBackMismatchError = class extends Error {
+  name = "ReadBackMismatchError";
+};
+function normalise(text) {
+  return text.replaceAll("\r\n", "\n");
+}
+function checkStored(what, sent, stored) {
+  const want = normalise(sent);
+  const got = normalise(stored ?? "");
+  if (want === got) return;
+  let at = 0;
+  while (at < want.length && at < got.length && want[at] === got[at]) at++;
+  throw new ReadBackMismatchError(
+    `GitHub stored a different ${what} than plangate sent: sent ${want.length} characters, stored ${got.length}, first difference at character ${at}.`
+  );
+}
+
+// src/github/rest-shapes.ts
+function toComment(raw) {
+  return {
+    id: raw.id,
+    nodeId: raw.node_id,
+    body: raw.body ?? "",
+    author: raw.user?.login ?? "",
+    url: raw.html_url,
+    createdAt: raw.created_at,
+    updatedAt: raw.updated_at
+  };
+}
 function toPull(raw) {
   return {
     number: raw.number,
@@ -2242,70 +2054,188 @@ function toPull(raw) {
     sameRepo: raw.head.repo?.full_name === raw.base.repo.full_name
   };
 }
-var DEFAULT_BOT_LOGIN = "github-actions[bot]";
+
+// src/github/errors.ts
+var requestErrorShape = external_exports.looseObject({
+  status: external_exports.number().optional(),
+  message: external_exports.string().optional(),
+  request: external_exports.looseObject({ method: external_exports.string().optional(), url: external_exports.string().optional() }).optional(),
+  response: external_exports.looseObject({
+    headers: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
+    data: external_exports.unknown().optional()
+  }).optional()
+});
+var messageShape = external_exports.looseObject({ message: external_exports.string() });
+function requestErrorIn(error2) {
+  let current = error2;
+  for (let depth = 0; depth < 5 && current !== void 0 && current !== null; depth++) {
+    const parsed = requestErrorShape.safeParse(current);
+    if (parsed.success && parsed.data.status !== void 0) return parsed.data;
+    current = current.cause;
+  }
+  return void 0;
+}
+function statusOf(error2) {
+  return requestErrorIn(error2)?.status;
+}
+function gitHubMessage(failure, error2) {
+  const body2 = messageShape.safeParse(failure?.response?.data);
+  if (body2.success) return body2.data.message;
+  if (failure?.message) return failure.message;
+  return errorMessage(error2);
+}
+function outcomeUnknown(error2) {
+  const status = statusOf(error2);
+  return status === void 0 || status >= 500;
+}
+var PULL_REQUESTS_DISABLED = /GitHub Actions is not permitted to create or approve pull requests/i;
+var NOT_ACCESSIBLE = /Resource not accessible by (integration|personal access token)/i;
+var RATE_LIMIT = /rate limit/i;
+function permissionFor(method, url) {
+  let path3;
+  try {
+    path3 = new URL(url, "https://api.github.invalid").pathname;
+  } catch {
+    return void 0;
+  }
+  const access = method.toUpperCase() === "GET" ? "read" : "write";
+  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path3)?.[1];
+  switch (area) {
+    case "pulls":
+      return `pull-requests: ${access}`;
+    case "issues":
+      return `issues: ${access}`;
+    case "git":
+    case "contents":
+      return `contents: ${access}`;
+    case "actions":
+      return `actions: ${access}`;
+    default:
+      return void 0;
+  }
+}
+function describeRequest(failure) {
+  const method = failure?.request?.method;
+  const url = failure?.request?.url;
+  if (!method || !url) return "a GitHub request";
+  let path3 = url;
+  try {
+    path3 = new URL(url).pathname;
+  } catch {
+  }
+  return `${method} ${path3}`;
+}
+function explainGitHubError(error2) {
+  const failure = requestErrorIn(error2);
+  const status = failure?.status;
+  const said = gitHubMessage(failure, error2);
+  const request = describeRequest(failure);
+  const headers = failure?.response?.headers ?? {};
+  if (status === 403 && PULL_REQUESTS_DISABLED.test(said)) {
+    return {
+      kind: "pull-requests-disabled",
+      message: `GitHub Actions may not create pull requests in this repository. Enable Settings \u2192 Actions \u2192 General \u2192 Workflow permissions \u2192 "Allow GitHub Actions to create and approve pull requests" (for an organization repository, the organization's Actions settings must allow it as well).`
+    };
+  }
+  if (status === 429 || (status === 403 || status === void 0) && RATE_LIMIT.test(said) || headers["x-ratelimit-remaining"] === "0") {
+    return {
+      kind: "rate-limited",
+      message: `GitHub's rate limit refused ${request} even after waiting and retrying (${said}). Re-run the job later; if it keeps happening, plangate runs too often for this token.`
+    };
+  }
+  if (status === 403 && NOT_ACCESSIBLE.test(said)) {
+    const permission = permissionFor(failure?.request?.method ?? "", failure?.request?.url ?? "");
+    const grant = permission ? `add \`${permission}\` to the \`permissions:\` block of the workflow that runs plangate` : "grant the workflow token the permission this request needs in the `permissions:` block of the workflow that runs plangate";
+    return {
+      kind: "missing-permission",
+      message: `The workflow token may not do ${request} (${said}): ${grant}.`
+    };
+  }
+  if (status === 404) {
+    return {
+      kind: "not-found",
+      message: `GitHub answered 404 for ${request}: it does not exist, or the workflow token cannot see it.`
+    };
+  }
+  if (status === void 0) return { kind: "other", message: said };
+  if (failure?.response === void 0) return { kind: "other", message: `No answer from GitHub for ${request}: ${said}` };
+  return { kind: "other", message: `GitHub answered ${status} for ${request}: ${said}` };
+}
+function failureMessage(error2) {
+  return statusOf(error2) !== void 0 ? explainGitHubError(error2).message : errorMessage(error2);
+}
+
+// src/github/write-once.ts
+var sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function writeOnce(options) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await options.send();
+    } catch (error2) {
+      if (!outcomeUnknown(error2)) throw error2;
+      const found = await options.find().catch((lookError) => {
+        throw new Error(
+          `GitHub's answer was lost (${errorMessage(error2)}) and looking for what it stored failed too (${errorMessage(lookError)}); not sending again, to avoid a duplicate`,
+          { cause: error2 }
+        );
+      });
+      if (found !== void 0) return found;
+      if (attempt >= options.attempts) throw error2;
+      await sleep(options.delayMs * attempt);
+    }
+  }
+}
+
+// src/text/limits.ts
+var githubBodyLimit = 65536;
+var notice2 = (omitted) => `
+
+> [!NOTE]
+> ${omitted} characters were cut here to fit GitHub's size limit.
+
+`;
+function fitBody(body2, limit = githubBodyLimit) {
+  if (body2.length <= limit) return body2;
+  const tailLength = Math.min(Math.floor(limit / 4), 8e3);
+  const room = limit - tailLength - notice2(body2.length).length;
+  if (room < 0) return body2.slice(0, limit);
+  const head = body2.slice(0, room);
+  const tail = body2.slice(body2.length - tailLength);
+  return head + notice2(body2.length - head.length - tail.length) + tail;
+}
+function clip(text, max) {
+  if (text.length <= max) return text;
+  const marker2 = (omitted) => ` \u2026 [${omitted} more characters]`;
+  const kept = max - marker2(text.length).length;
+  if (kept < 0) return text.slice(0, max);
+  return text.slice(0, kept) + marker2(text.length - kept);
+}
+
+// src/github/thread-scope.ts
 var CREATE_ATTEMPTS = 3;
 var DEFAULT_RETRY_DELAY_MS = 1e3;
+var NO_BLIND_RETRY = { retries: 0 };
+function threadScope(octokit, repoRef, secrets, options) {
+  return {
+    octokit,
+    owner: repoRef.owner,
+    repo: repoRef.repo,
+    botLogin: options.botLogin ?? inputDefaults["bot-login"],
+    retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+    safe: (body2, limit = githubBodyLimit) => fitBody(redact(body2, secrets), limit)
+  };
+}
+function createOnce(scope, send, find) {
+  return writeOnce({ attempts: CREATE_ATTEMPTS, delayMs: scope.retryDelayMs, send, find });
+}
+
+// src/github/thread-comments.ts
 function nonceMarker() {
   return `<!-- plangate:post ${randomBytes(8).toString("hex")} -->`;
 }
-var NO_BLIND_RETRY = { retries: 0 };
-function isPullExists(error2) {
-  if (statusOf(error2) !== 422) return false;
-  return /already exists/i.test(error2 instanceof Error ? error2.message : String(error2));
-}
-function createThread(octokit, repoRef, secrets = [], options = {}) {
-  const { owner, repo } = repoRef;
-  const botLogin = options.botLogin ?? DEFAULT_BOT_LOGIN;
-  const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-  const safe2 = (body2, limit = githubBodyLimit) => fitBody(redact(body2, secrets), limit);
-  async function listComments(issue) {
-    const comments = [];
-    let after = null;
-    do {
-      const answer = threadAnswer.parse(await octokit.graphql(THREAD_QUERY, { owner, name: repo, number: issue, after }));
-      const { pageInfo, nodes } = answer.repository.issueOrPullRequest.comments;
-      for (const node of nodes) {
-        comments.push({
-          id: node.fullDatabaseId,
-          nodeId: node.id,
-          body: node.body,
-          author: node.author ? restLogin(node.author) : GHOST,
-          url: node.url,
-          createdAt: node.createdAt,
-          updatedAt: node.updatedAt,
-          editor: toEdit(node.editor, node.lastEditedAt).editor
-        });
-      }
-      if (pageInfo.hasNextPage && (pageInfo.endCursor === null || pageInfo.endCursor === after)) {
-        throw new Error(`GitHub said #${issue} has more comments but gave no new cursor to read them with`);
-      }
-      after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
-    } while (after !== null);
-    return comments;
-  }
-  async function findOpenPullRequest(head, base) {
-    const { data } = await octokit.rest.pulls.list({ owner, repo, state: "open", head: `${owner}:${head}`, base, per_page: 1 });
-    const first = data[0];
-    return first ? toPull(first) : void 0;
-  }
-  async function updatePullRequest(number, input) {
-    const body2 = input.body === void 0 ? void 0 : safe2(input.body);
-    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body: body2 });
-    const pull = toPull(data);
-    if (body2 !== void 0) checkStored(`body of pull request #${number}`, body2, pull.body);
-    return pull;
-  }
+function commentCalls(scope, listComments) {
+  const { octokit, owner, repo, botLogin, safe: safe2 } = scope;
   return {
-    repoRef,
-    async permissionOf(login) {
-      try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
-        const role = roleSchema.safeParse(data.role_name ?? data.permission);
-        return role.success ? role.data : "none";
-      } catch {
-        return "none";
-      }
-    },
     async react(commentId, content) {
       await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     },
@@ -2325,17 +2255,15 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
 ${dedupe}`;
         sent = safe2(body2, githubBodyLimit - tail.length) + tail;
       }
-      const what = `comment on #${issue}`;
-      const comment = await writeOnce({
-        attempts: CREATE_ATTEMPTS,
-        delayMs: retryDelayMs,
-        send: async () => {
+      const comment = await createOnce(
+        scope,
+        async () => {
           const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: sent, request: NO_BLIND_RETRY });
           return toComment(data);
         },
-        find: async () => (await listComments(issue)).find((c) => c.author === botLogin && c.body.includes(dedupe))
-      });
-      checkStored(what, sent, comment.body);
+        async () => (await listComments(issue)).find((c) => c.author === botLogin && c.body.includes(dedupe))
+      );
+      checkStored(`comment on #${issue}`, sent, comment.body);
       return comment;
     },
     async updateComment(commentId, body2) {
@@ -2345,28 +2273,20 @@ ${dedupe}`;
       checkStored(`comment ${commentId}`, sent, comment.body);
       return comment;
     },
-    listComments,
     async getComment(commentId) {
       const { data } = await octokit.rest.issues.getComment({ owner, repo, comment_id: commentId });
       return toComment(data);
-    },
-    async lastEditor(commentNodeId) {
-      return toLastEdit(commentNodeId, await octokit.graphql(LAST_EDITOR_QUERY, { id: commentNodeId }));
-    },
-    async approvalState(issue, commentNodeId) {
-      const variables = { owner, name: repo, number: issue };
-      let answer;
-      try {
-        answer = commentNodeId === void 0 ? await octokit.graphql(ISSUE_TEXT_QUERY, variables) : await octokit.graphql(APPROVAL_QUERY, { ...variables, comment: commentNodeId });
-      } catch (error2) {
-        answer = commentNodeId === void 0 ? void 0 : dataWithoutComment(error2);
-        if (answer === void 0) throw error2;
-      }
-      const { node, repository } = approvalAnswer.parse(answer);
-      const { title: title2, body: body2 } = repository.issueOrPullRequest;
-      const comment = commentNodeId === void 0 ? {} : { commentBody: node?.body ?? null, commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null };
-      return { ...comment, title: title2, body: body2 ?? "" };
-    },
+    }
+  };
+}
+
+// src/github/thread-issues.ts
+function toRef(data) {
+  return { number: data.number, title: data.title, body: data.body ?? "", url: data.html_url };
+}
+function issueCalls(scope) {
+  const { octokit, owner, repo, botLogin, safe: safe2 } = scope;
+  return {
     async getIssue(number) {
       const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number });
       return { title: data.title, body: data.body ?? "", author: data.user?.login ?? "" };
@@ -2374,15 +2294,13 @@ ${dedupe}`;
     async findOpenIssue(label) {
       const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, state: "open", labels: label, per_page: 100, sort: "created", direction: "asc" });
       const issue = issues.find((i) => !i.pull_request);
-      return issue ? { number: issue.number, title: issue.title, body: issue.body ?? "", url: issue.html_url } : void 0;
+      return issue ? toRef(issue) : void 0;
     },
     async createIssue(input) {
       const body2 = safe2(input.body);
-      const toRef = (data) => ({ number: data.number, title: data.title, body: data.body ?? "", url: data.html_url });
-      return writeOnce({
-        attempts: CREATE_ATTEMPTS,
-        delayMs: retryDelayMs,
-        send: async () => {
+      return createOnce(
+        scope,
+        async () => {
           const { data } = await octokit.rest.issues.create({
             owner,
             repo,
@@ -2394,22 +2312,41 @@ ${dedupe}`;
           });
           return toRef(data);
         },
-        find: async () => {
+        async () => {
           const label = input.labels[0];
           const { data } = await octokit.rest.issues.listForRepo({ owner, repo, state: "open", sort: "created", direction: "desc", per_page: 100, ...label ? { labels: label } : {} });
           const found = data.find((i) => !i.pull_request && i.user?.login === botLogin && i.title === input.title && (i.body ?? "") === body2);
           return found ? toRef(found) : void 0;
         }
-      });
+      );
     },
-    async listOpenPullRequests() {
-      const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: "open", per_page: 100 });
-      return pulls.map(toPull);
-    },
-    async defaultBranch() {
-      const { data } = await octokit.rest.repos.get({ owner, repo });
-      return data.default_branch;
-    },
+    async addLabels(issue, labels) {
+      const { data } = await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] });
+      return data.map((label) => label.name);
+    }
+  };
+}
+
+// src/github/thread-pulls.ts
+function isPullExists(error2) {
+  if (statusOf(error2) !== 422) return false;
+  return /already exists/i.test(errorMessage(error2));
+}
+function pullRequestCalls(scope) {
+  const { octokit, owner, repo, safe: safe2 } = scope;
+  async function findOpenPullRequest(head, base) {
+    const { data } = await octokit.rest.pulls.list({ owner, repo, state: "open", head: `${owner}:${head}`, base, per_page: 1 });
+    const first = data[0];
+    return first ? toPull(first) : void 0;
+  }
+  async function updatePullRequest(number, input) {
+    const body2 = input.body === void 0 ? void 0 : safe2(input.body);
+    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body: body2 });
+    const pull = toPull(data);
+    if (body2 !== void 0) checkStored(`body of pull request #${number}`, body2, pull.body);
+    return pull;
+  }
+  return {
     async pullRequest(number) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
       return toPull(data);
@@ -2419,10 +2356,9 @@ ${dedupe}`;
       const { head, base, title: title2 } = input;
       const body2 = safe2(input.body);
       const adopt = async (found) => found.body === body2 && found.title === title2 ? found : updatePullRequest(found.number, { title: title2, body: body2 });
-      const pull = await writeOnce({
-        attempts: CREATE_ATTEMPTS,
-        delayMs: retryDelayMs,
-        send: async () => {
+      const pull = await createOnce(
+        scope,
+        async () => {
           try {
             const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body: body2, request: NO_BLIND_RETRY });
             return toPull(data);
@@ -2432,32 +2368,65 @@ ${dedupe}`;
             throw error2;
           }
         },
-        find: async () => {
+        async () => {
           const found = await findOpenPullRequest(head, base);
           return found ? adopt(found) : void 0;
         }
-      });
+      );
       checkStored(`body of pull request #${pull.number}`, body2, pull.body);
       return pull;
     },
     updatePullRequest,
+    async listOpenPullRequests() {
+      const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: "open", per_page: 100 });
+      return pulls.map(toPull);
+    },
     async requestReviewers(pullNumber, reviewers) {
       const { data } = await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: [...reviewers] });
       return (data.requested_reviewers ?? []).map((user) => user.login);
+    }
+  };
+}
+
+// src/github/thread-repository.ts
+function repositoryCalls({ octokit, owner, repo }) {
+  return {
+    async permissionOf(login) {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: login });
+        const role = roleSchema.safeParse(data.role_name ?? data.permission);
+        return role.success ? role.data : "none";
+      } catch {
+        return "none";
+      }
+    },
+    async defaultBranch() {
+      const { data } = await octokit.rest.repos.get({ owner, repo });
+      return data.default_branch;
     },
     async createRef(ref, sha) {
       try {
         await octokit.rest.git.createRef({ owner, repo, ref, sha });
         return true;
       } catch (error2) {
-        if (statusOf(error2) === 422 && /already exists/i.test(error2 instanceof Error ? error2.message : String(error2))) return false;
+        if (statusOf(error2) === 422 && /already exists/i.test(errorMessage(error2))) return false;
         throw error2;
       }
-    },
-    async addLabels(issue, labels) {
-      const { data } = await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] });
-      return data.map((label) => label.name);
     }
+  };
+}
+
+// src/github/thread.ts
+function createThread(octokit, repoRef, secrets = [], options = {}) {
+  const scope = threadScope(octokit, repoRef, secrets, options);
+  const reads = graphqlReads(scope);
+  return {
+    repoRef,
+    ...reads,
+    ...commentCalls(scope, reads.listComments),
+    ...pullRequestCalls(scope),
+    ...issueCalls(scope),
+    ...repositoryCalls(scope)
   };
 }
 
@@ -2539,7 +2508,7 @@ async function pushWithLease2(git, ref, sha, expected) {
     await git(["push", "--quiet", `--force-with-lease=${ref}:${expected}`, "origin", `${sha}:${ref}`]);
     return "accepted";
   } catch (error2) {
-    const text = error2 instanceof Error ? error2.message : String(error2);
+    const text = errorMessage(error2);
     if (/\[rejected\]/.test(text)) return "rejected";
     if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text)) return "rejected";
     return error2 instanceof Error ? error2 : new Error(text);
@@ -2644,7 +2613,7 @@ async function openWorkTree(workspace, options = {}) {
     gitDir = await inWorkspace(["rev-parse", "--absolute-git-dir"]);
   } catch (error2) {
     throw new Error(
-      `The workspace ${workspace} is not a git checkout (${error2 instanceof Error ? error2.message : String(error2)}). Check out the repository with actions/checkout before plangate runs.`,
+      `The workspace ${workspace} is not a git checkout (${errorMessage(error2)}). Check out the repository with actions/checkout before plangate runs.`,
       { cause: error2 }
     );
   }
@@ -2713,7 +2682,6 @@ async function trustedBase(git, defaultBranch) {
 
 // src/entry/trusted-settings.ts
 var payloadRepositorySchema = external_exports.object({ repository: external_exports.object({ default_branch: external_exports.string().min(1) }) });
-var messageOf2 = (error2) => statusOf(error2) !== void 0 ? explainGitHubError(error2).message : error2 instanceof Error ? error2.message : String(error2);
 async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
   const file = inputs.configFile;
   const named = payloadRepositorySchema.safeParse(payload);
@@ -2721,13 +2689,13 @@ async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
   try {
     branch = named.success ? named.data.repository.default_branch : await lookUpDefaultBranch();
   } catch (error2) {
-    throw new Error(`Could not look up the repository's default branch to read ${file}: ${messageOf2(error2)}`, { cause: error2 });
+    throw new Error(`Could not look up the repository's default branch to read ${file}: ${failureMessage(error2)}`, { cause: error2 });
   }
   let trusted;
   try {
     trusted = await trustedBase(git, branch);
   } catch (error2) {
-    throw new Error(`Could not fetch the default branch ${branch} to read ${file}: ${messageOf2(error2)} (the workflow must check out the repository with actions/checkout).`, {
+    throw new Error(`Could not fetch the default branch ${branch} to read ${file}: ${failureMessage(error2)} (the workflow must check out the repository with actions/checkout).`, {
       cause: error2
     });
   }
@@ -2736,7 +2704,7 @@ async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
   try {
     text = await readFileAtCommit(git, trusted.sha, file);
   } catch (error2) {
-    throw new Error(`Could not read ${file} at ${at}: ${messageOf2(error2)}`, { cause: error2 });
+    throw new Error(`Could not read ${file} at ${at}: ${failureMessage(error2)}`, { cause: error2 });
   }
   info(text === void 0 ? `No ${file} on ${at}: running with the inputs alone.` : `Read ${file} from ${at}.`);
   try {
@@ -2745,6 +2713,29 @@ async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
     if (error2 instanceof SettingsError) throw new SettingsError(`On ${at}: ${error2.message}`, { cause: error2 });
     throw error2;
   }
+}
+
+// src/record/verify.ts
+function verifyPlanComment(comment, botLogin, render, secret = "") {
+  if (comment.author !== botLogin) {
+    return { ok: false, reason: `the plan comment is not by ${botLogin}` };
+  }
+  const decoded = decodeRecord(comment.body);
+  if (!decoded.ok) return decoded;
+  const { record } = decoded;
+  if (hashPlan(record.snapshot.context, record.checks) !== record.planHash) {
+    return { ok: false, reason: `plan ${record.planId} does not match its hash` };
+  }
+  if (!sealIsValid(record, secret)) {
+    return {
+      ok: false,
+      reason: `plan ${record.planId} is not signed with this repository's record key (it was made before the record key changed, with another API key or record-secret, or not by plangate)`
+    };
+  }
+  if (render(record) !== comment.body) {
+    return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };
+  }
+  return { ok: true, record };
 }
 
 // src/text/markdown.ts
@@ -2838,78 +2829,6 @@ function fixFor(findings) {
   ].filter((s) => s !== "");
   const adjust = settings.length > 0 ? `adjust ${settings.join(", ")} and ask for the plan again` : "ask for the plan again";
   return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? "this" : "these"}.`;
-}
-
-// src/checks/approval-gate.ts
-var overBudgetRole = "maintain";
-var listedInRefusal = 10;
-function approvalGate(input) {
-  const { planId } = input;
-  const blocking = blockingFindings(input);
-  if (blocking.findings.length > 0 && !input.allowBlockedPlans) {
-    const total = blocking.findings.length + blocking.unlisted;
-    const lines = blocking.findings.slice(0, listedInRefusal).map((f) => `- ${describeFinding(f, "plain")}`);
-    const more = total - Math.min(blocking.findings.length, listedInRefusal);
-    if (more > 0) lines.push(`- \u2026 and ${more} more`);
-    return {
-      ok: false,
-      reason: `plan \`${planId}\` has ${total} blocking ${total === 1 ? "finding" : "findings"}:
-${lines.join("\n")}`,
-      fix: fixFor(blocking.findings)
-    };
-  }
-  const limit = input.maxEstimatedCostUsd;
-  if (limit === void 0) return { ok: true };
-  const estimate = input.stored?.estimate;
-  const high = estimate ? estimateHigh(estimate) : null;
-  if (high !== null && high <= limit) return { ok: true };
-  const over = high !== null && estimate ? `the estimated execution cost of plan \`${planId}\`, ${formatEstimate(estimate)}, exceeds \`max-estimated-cost-usd\` (${formatCost(limit)})` : `plan \`${planId}\` has no cost estimate to hold to \`max-estimated-cost-usd\` (${formatCost(limit)}): ${estimate ? formatEstimate(estimate) : "it was planned before estimates existed"}`;
-  if (!input.overBudget) {
-    return {
-      ok: false,
-      reason: `${over}.`,
-      fix: `Someone with ${overBudgetRole} permission or higher can approve it anyway with \`/approve --over-budget ${planId}\`; or ask for a smaller plan with \`/revise <feedback>\`.`
-    };
-  }
-  if (!hasRole(input.role, overBudgetRole)) {
-    return {
-      ok: false,
-      reason: `${over}, and \`/approve --over-budget\` needs ${overBudgetRole} permission or higher; this approver has ${input.role}.`,
-      fix: `Ask someone with ${overBudgetRole} permission to approve it with \`/approve --over-budget ${planId}\`.`
-    };
-  }
-  return { ok: true };
-}
-function blockingFindings(input) {
-  const stored = (input.stored?.findings ?? []).filter(isBlocking);
-  const seen = new Set(stored.map(keyOf));
-  const added = input.current.filter((f) => isBlocking(f) && !seen.has(keyOf(f)));
-  const unlisted = Math.max(0, (input.stored?.blocking ?? 0) - stored.length);
-  return { findings: [...stored, ...added], unlisted };
-}
-var keyOf = (finding) => JSON.stringify(Object.entries(finding).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-
-// src/record/verify.ts
-function verifyPlanComment(comment, botLogin, render, secret = "") {
-  if (comment.author !== botLogin) {
-    return { ok: false, reason: `the plan comment is not by ${botLogin}` };
-  }
-  const decoded = decodeRecord(comment.body);
-  if (!decoded.ok) return decoded;
-  const { record } = decoded;
-  if (hashPlan(record.snapshot.context, record.checks) !== record.planHash) {
-    return { ok: false, reason: `plan ${record.planId} does not match its hash` };
-  }
-  if (!sealIsValid(record, secret)) {
-    return {
-      ok: false,
-      reason: `plan ${record.planId} is not signed with this repository's record key (it was made before the record key changed, with another API key or record-secret, or not by plangate)`
-    };
-  }
-  if (render(record) !== comment.body) {
-    return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };
-  }
-  return { ok: true, record };
 }
 
 // src/render/checks.ts
@@ -3149,7 +3068,7 @@ async function findLiveRecord(ctx, comments, issue) {
   try {
     editor = live.editor !== void 0 ? live.editor : (await ctx.thread.lastEditor(live.nodeId)).editor;
   } catch (error2) {
-    warning(`Could not read who last edited plan ${verdict.record.planId}: ${error2 instanceof Error ? error2.message : String(error2)}`);
+    warning(`Could not read who last edited plan ${verdict.record.planId}: ${errorMessage(error2)}`);
     return {
       ok: false,
       refusal: `GitHub did not say who last edited plan \`${verdict.record.planId}\`, so it cannot be trusted.`,
@@ -3228,6 +3147,71 @@ async function commandOnLivePlan(ctx, source, command) {
   const live = await findLiveRecord(ctx, comments, source.thread.number);
   if (!live.ok) return { refused: await refuse(ctx.thread, source, command, live.refusal, live.fix) };
   return { ...live, comments };
+}
+
+// src/run/cancellation.ts
+function cancelMarker(planId, login) {
+  return `<!-- plangate:cancel ${planId} @${login} -->`;
+}
+function isCancelledRecord(ctx, comment, planId, issue) {
+  const verdict = verifyRecordComment(ctx, comment, issue);
+  return verdict.ok && verdict.record.planId === planId && verdict.record.status === "cancelled";
+}
+function cancelledBy(comments, botLogin, planId) {
+  const pattern = new RegExp(`<!-- plangate:cancel ${planId} @([A-Za-z0-9-]+(?:\\[bot\\])?) -->`);
+  for (const comment of [...comments].reverse()) {
+    if (comment.author !== botLogin) continue;
+    const login = pattern.exec(comment.body)?.[1];
+    if (login) return login;
+  }
+  return void 0;
+}
+function cancelSignalRef(issue, planId) {
+  return `refs/plangate/cancel/${issue}/${planId}`;
+}
+async function raiseCancelSignal(thread, issue, planId, sha) {
+  await thread.createRef(cancelSignalRef(issue, planId), sha);
+}
+async function cancelSignalled(git, issue, planId) {
+  const ref = cancelSignalRef(issue, planId);
+  const out = await git(["ls-remote", "origin", ref]).catch(() => "");
+  return out.split("\n").some((line2) => line2.split("	")[1] === ref);
+}
+async function clearCancelSignal(git, issue, planId) {
+  await git(["push", "--quiet", "origin", `:${cancelSignalRef(issue, planId)}`]).catch(() => void 0);
+}
+
+// src/run/cancel-watch.ts
+function watchForCancel(ctx, planId, issue, plan) {
+  let cancelled = false;
+  const watching = () => plan.comment !== void 0 && !cancelled;
+  const noteCancel = async () => {
+    cancelled = true;
+    await clearCancelSignal(ctx.git, issue, planId);
+    const by = cancelledBy(await ctx.thread.listComments(issue).catch(() => []), ctx.settings.botLogin, planId);
+    return by ? `cancelled by @${by}` : "cancelled on the thread";
+  };
+  return {
+    get cancelled() {
+      return cancelled;
+    },
+    async stopIfCancelled(run2, s) {
+      if (!watching() || s.state !== "replan" && s.state !== "execute") return;
+      if (!await cancelSignalled(ctx.git, issue, planId)) return;
+      run2.dispatch({ type: "abort", reason: await noteCancel() });
+    },
+    async lateCancel() {
+      return watching() && await cancelSignalled(ctx.git, issue, planId) ? noteCancel() : void 0;
+    },
+    noteCancel
+  };
+}
+async function cancelledAtStart(ctx, record, plan, source) {
+  const { issue, planId } = record;
+  if (!await cancelSignalled(ctx.git, issue, planId)) return void 0;
+  if (plan.comment) await ctx.thread.updateComment(plan.comment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
+  await clearCancelSignal(ctx.git, issue, planId);
+  return refuse(ctx.thread, source, "/approve", `plan \`${planId}\` was cancelled while this approval was starting.`, "Ask for a new plan with `/plan`.");
 }
 
 // src/record/run-record.ts
@@ -3568,6 +3552,236 @@ function renderProgressComment(view, live = {}) {
   return parts.join("\n");
 }
 
+// src/run/instructions-source.ts
+function instructionsCommit(base, trusted) {
+  return base.ref === trusted.ref ? base.sha : trusted.sha;
+}
+
+// src/run/work-branch.ts
+var ForeignPushError = class extends Error {
+  constructor(branch, authors, rescue) {
+    super(
+      `${authors.join(", ") || "someone else"} pushed to ${branch}; plangate stopped and kept those commits` + (rescue ? `. Its own latest work is on ${rescue}.` : ".")
+    );
+    this.branch = branch;
+    this.authors = authors;
+    this.rescue = rescue;
+  }
+  branch;
+  authors;
+  rescue;
+  name = "ForeignPushError";
+};
+var PushDeniedError = class extends Error {
+  name = "PushDeniedError";
+};
+async function openWorkBranch(git, options) {
+  const { branch, author } = options;
+  const remote = await fetchBranch(git, branch).catch(() => void 0);
+  let pushed;
+  if (remote) {
+    const since = options.checkpointed ?? options.baseSha;
+    const foreign = await foreignAuthors(git, since, remote, author.email);
+    if (foreign.length > 0) throw new ForeignPushError(branch, foreign);
+    info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
+    await startBranch(git, branch, remote);
+    pushed = remote;
+  } else {
+    await startBranch(git, branch, options.baseSha);
+  }
+  return {
+    get pushed() {
+      return pushed;
+    },
+    async checkpoint(message) {
+      const { sha, keptOut } = await commitAll(git, withTrailers(message, options.trailers ?? []), author, options.protectedPaths);
+      if (!sha) return { pushed: false, keptOut };
+      try {
+        await pushWithLease(git, branch, pushed);
+      } catch (error2) {
+        throw await explainPushFailure(git, branch, pushed, sha, author.email, error2);
+      }
+      pushed = sha;
+      return { pushed: true, keptOut };
+    }
+  };
+}
+async function foreignAuthors(git, from, to, botEmail) {
+  const log = await git(["log", "--format=%an <%ae>", `${from}..${to}`]);
+  const authors = log.split("\n").filter((line2) => line2 && !line2.endsWith(`<${botEmail}>`));
+  return [...new Set(authors)];
+}
+async function explainPushFailure(git, branch, expected, local, botEmail, error2) {
+  const text = errorMessage(error2);
+  if (/\b403\b|permission to .* denied|not allowed to push|write access .* not granted/i.test(text)) {
+    return new PushDeniedError(
+      `plangate could not push ${branch}: the token may not write to this repository. Give the job \`permissions: contents: write\`.`
+    );
+  }
+  const remote = await fetchBranch(git, branch).catch(() => void 0);
+  if (remote && remote !== expected) {
+    const authors = await foreignAuthors(git, expected ?? remote, remote, botEmail).catch(() => []);
+    const rescue = `${branch}-rescue-${local.slice(0, 7)}`;
+    const saved = await pushWithLease(git, rescue, void 0).then(
+      () => rescue,
+      () => void 0
+    );
+    return new ForeignPushError(branch, authors, saved);
+  }
+  return error2 instanceof GitError ? error2 : new Error(text);
+}
+
+// src/run/execution-run.ts
+async function startExecutionRun(ctx, execution, checkpoint, parts) {
+  const { settings } = ctx;
+  const { record } = execution;
+  await ensureCommit(ctx, record.base.ref, record.base.sha);
+  const work = await openWorkBranch(ctx.git, {
+    branch: record.branch,
+    baseSha: record.base.sha,
+    author: botIdentity(settings.botLogin),
+    checkpointed: checkpoint?.pushed,
+    protectedPaths: settings.protectedPaths,
+    trailers: commitTrailers({ planId: record.planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin })
+  });
+  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
+  const keptOut = createKeptOutLog(checkpoint?.keptOut);
+  const team = startTeamRun(ctx, machineFor(record.machine), checkpoint?.snapshot ?? record.snapshot, checkpoint?.usage ?? record.usage, instructions, {
+    notices: keptOut.notices,
+    // Checked right after each command, so the command's own result says what will not land.
+    afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths))
+  });
+  const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
+  const now = execution.now ?? Date.now;
+  return {
+    ctx,
+    execution,
+    record,
+    team,
+    work,
+    keptOut,
+    ...parts,
+    pullRequest: checkpoint?.pullRequest,
+    startedAt: checkpoint?.startedAt ?? now(),
+    now,
+    serverFailures
+  };
+}
+function executionView(run2, s, extra = {}) {
+  const { record, execution, ctx, pullRequest } = run2;
+  const keptOut = run2.keptOut.all;
+  return {
+    planId: record.planId,
+    issue: record.issue,
+    isPullRequest: execution.source.thread.isPullRequest,
+    approvedBy: record.approvedBy,
+    requestedBy: record.requestedBy,
+    branch: record.branch,
+    baseRef: record.base.ref,
+    runUrl: ctx.runUrl,
+    snapshot: s,
+    ...record.snapshot.context.plan ? { approvedPlan: record.snapshot.context.plan } : {},
+    usage: run2.team.usage(),
+    ...execution.notice ? { notice: execution.notice } : {},
+    ...record.checks ? { estimate: record.checks.estimate } : {},
+    ...pullRequest ? { pullRequestUrl: pullRequest.url } : {},
+    ...keptOut.length > 0 ? { keptOut } : {},
+    ...extra
+  };
+}
+async function ensureCommit(ctx, ref, sha) {
+  const present = () => ctx.git(["cat-file", "-e", `${sha}^{commit}`]).then(
+    () => true,
+    () => false
+  );
+  if (await present()) return;
+  await ctx.git(["fetch", "--no-tags", "--quiet", "origin", ref]).catch(() => void 0);
+  if (await present()) return;
+  await ctx.git(["fetch", "--no-tags", "--quiet", "origin", sha]);
+}
+
+// src/run/checkpoint.ts
+var maxCheckpointChars = 48e3;
+var maxRecordedKeptOut = 100;
+var maxRecordedKeptOutChars = 8e3;
+async function findCheckpoint(ctx, comments, planId) {
+  const previous = comments.find((c) => c.author === ctx.settings.botLogin && c.body.includes(progressMarker(planId)));
+  return { previous, checkpoint: previous ? await trustedCheckpoint(ctx, previous, planId) : void 0 };
+}
+async function trustedCheckpoint(ctx, comment, planId) {
+  const run2 = decodeRunRecord(comment.body);
+  if (!run2 || run2.planId !== planId) return void 0;
+  const editor = comment.editor !== void 0 ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
+  if (editor !== null && editor !== ctx.settings.botLogin) {
+    warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
+    return void 0;
+  }
+  return run2;
+}
+async function openProgress(run2, previous) {
+  const { thread } = run2.ctx;
+  const { planId, issue } = run2.record;
+  const first = progressBody(run2, run2.team.run.snapshot);
+  const comment = previous ? await thread.updateComment(previous.id, first) : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
+  return { save: (s, extra = {}) => thread.updateComment(comment.id, progressBody(run2, s, extra)) };
+}
+function progressBody(run2, s, extra = {}) {
+  const { ctx, record, work, pullRequest, startedAt, now } = run2;
+  const { serverUrl, owner, repo, runId } = ctx.settings.runner;
+  const keptOut = run2.keptOut.all;
+  const checkpoint = {
+    v: 1,
+    planId: record.planId,
+    snapshot: s,
+    usage: run2.team.ledger(),
+    runId,
+    ...work.pushed ? { pushed: work.pushed } : {},
+    ...pullRequest ? { pullRequest } : {},
+    ...keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {},
+    startedAt
+  };
+  const marker2 = encodeRunRecord(checkpoint);
+  const branchUrl = `${serverUrl}/${owner}/${repo}/tree/${record.branch}`;
+  const visible = renderProgressComment(executionView(run2, s, extra), { startedAt, now, branchUrl, serverFailures: run2.serverFailures });
+  if (marker2.length > maxCheckpointChars) {
+    warning(`The checkpoint of plan ${record.planId} is too large to save (${marker2.length} characters); a re-run would start from the approved plan on the same branch.`);
+    return visible;
+  }
+  return `${fitBody(visible, githubBodyLimit - marker2.length - 1)}
+${marker2}`;
+}
+function recordedKeptOut(keptOut) {
+  const out = [];
+  let chars = 0;
+  for (const change of keptOut) {
+    chars += change.path.length + change.reason.length + 40;
+    if (out.length >= maxRecordedKeptOut || chars > maxRecordedKeptOutChars) break;
+    out.push(change);
+  }
+  return out;
+}
+
+// src/run/cycles.ts
+async function driveCycles(run2, progress) {
+  const { team, ctx } = run2;
+  const budget = runBudget(ctx.settings, () => team.totals().costUsd, run2.now);
+  const final = await team.drive({
+    budget,
+    onCycle: async (s) => {
+      await commitCycle(run2, s);
+      await progress.save(s);
+      await run2.cancel.stopIfCancelled(team.run, s);
+    }
+  });
+  await commitCycle(run2, final);
+  return final;
+}
+async function commitCycle(run2, s) {
+  const committed = await run2.work.checkpoint(cycleCommitMessage(s, run2.record.planId, run2.record.issue));
+  const notice3 = run2.keptOut.keep(committed.keptOut);
+  if (notice3) run2.keptOut.notices.post(notice3);
+}
+
 // src/render/diagram.ts
 var defaultMaxTransitions = 40;
 var reasonMax = 80;
@@ -3645,6 +3859,120 @@ function renderDiagram(input, options = {}) {
   }
   lines.push("```");
   return lines.join("\n");
+}
+
+// src/render/summary-details.ts
+var summaryDetailsBytes = 9e5;
+var bytes = (text) => Buffer.byteLength(text, "utf8");
+function section(title2, items, separator, budget, noun) {
+  const heading = `#### ${title2}
+
+`;
+  const notice3 = (kept2) => `
+
+> [!NOTE]
+> Only the first ${kept2} of ${items.length} ${noun} fit in the job summary, which GitHub caps at 1 MiB.`;
+  let room = budget - bytes(heading) - bytes(notice3(items.length));
+  let kept = 0;
+  for (const item of items) {
+    const cost = bytes(item) + (kept > 0 ? bytes(separator) : 0);
+    if (cost > room) break;
+    room -= cost;
+    kept++;
+  }
+  return heading + items.slice(0, kept).join(separator) + (kept < items.length ? notice3(kept) : "");
+}
+function renderSummaryDetails(context, limitBytes = summaryDetailsBytes) {
+  const { plan, history } = context;
+  const whole2 = [...plan ? [`#### Plan
+
+${renderPlan(plan)}`] : [], `#### History
+
+${renderHistory(history, Infinity)}`].join("\n\n");
+  if (bytes(whole2) <= limitBytes) return whole2;
+  const planPart = plan ? section("Plan", plan.steps.map((step, i) => renderStep(step, i)), "\n", Math.floor(limitBytes / 2), "steps") : "";
+  const historyBudget = limitBytes - (planPart ? bytes(planPart) + 2 : 0);
+  const historyPart = section("History", history.map((entry, i) => renderCycle(entry, i)), "\n\n", historyBudget, "cycles");
+  return planPart ? `${planPart}
+
+${historyPart}` : historyPart;
+}
+
+// src/run/job-summary.ts
+async function writeExecutionSummary(run2, final, ended) {
+  const { record, pullRequest } = run2;
+  const { notice: notice3 } = run2.execution;
+  const usage = run2.team.usage();
+  await run2.ctx.writeSummary(
+    [
+      `### plangate: plan ${record.planId} ${ended.outcome === "aborted" ? "aborted" : "done"}`,
+      "",
+      ...notice3 ? [`> ${notice3}`, ""] : [],
+      pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : "No changes were made, so no pull request was opened.",
+      ended.reason ? `
+Reason: ${ended.reason}` : "",
+      "",
+      renderDiagram(final),
+      "",
+      renderUsageTable(usage),
+      "",
+      ...record.checks ? [renderCostComparison(record.checks.estimate, usage), ""] : [],
+      renderSummaryDetails(final.context)
+    ].join("\n")
+  );
+}
+
+// src/run/outcome.ts
+async function finishExecution(run2, progress, final, ended) {
+  const { ctx, pullRequest } = run2;
+  const aborted = ended.outcome === "aborted";
+  run2.record = { ...run2.record, status: aborted ? "aborted" : "done", ...pullRequest ? { pullRequest } : {} };
+  await run2.plan.write(run2.record, run2.cancel.cancelled);
+  await progress.save(final, { ended });
+  if (aborted) await ctx.thread.react(run2.execution.source.commentId, "-1").catch(() => void 0);
+  await writeExecutionSummary(run2, final, ended);
+  return {
+    outcome: ended.outcome,
+    planId: run2.record.planId,
+    branch: run2.work.pushed ? run2.record.branch : void 0,
+    prNumber: pullRequest?.number,
+    prUrl: pullRequest?.url,
+    usage: run2.team.totals()
+  };
+}
+async function endOnFailure(run2, progress, error2) {
+  const { ctx, record } = run2;
+  const snapshot = run2.team.run.snapshot;
+  if (error2 instanceof ForeignPushError) {
+    run2.record = { ...record, status: "aborted" };
+    await run2.plan.write(run2.record, run2.cancel.cancelled).catch(() => void 0);
+    await progress.save(snapshot, { ended: { outcome: "aborted", reason: error2.message } }).catch(() => void 0);
+    await ctx.thread.react(run2.execution.source.commentId, "-1").catch(() => void 0);
+    return { outcome: "aborted", planId: record.planId, branch: record.branch, usage: run2.team.totals() };
+  }
+  const reason = `${error2 instanceof PushDeniedError ? "" : "the run was interrupted: "}${errorMessage(error2)}`;
+  await progress.save(snapshot, { interrupted: reason }).catch(() => void 0);
+  throw error2;
+}
+
+// src/run/plan-comment-sync.ts
+async function syncPlanComment(ctx, record, comment) {
+  let current = comment;
+  if (current && current.body !== renderRecord(ctx, record)) {
+    current = await ctx.thread.updateComment(current.id, renderRecord(ctx, record));
+  }
+  let body2 = current?.body;
+  return {
+    comment: current,
+    get body() {
+      return body2;
+    },
+    async write(next, cancelled) {
+      if (!current) return;
+      const written = cancelled && next.status !== "executing" ? { ...next, status: "cancelled" } : next;
+      body2 = (await ctx.thread.updateComment(current.id, renderRecord(ctx, written))).body;
+    }
+  };
 }
 
 // src/render/diff-stat.ts
@@ -3777,211 +4105,88 @@ function renderPullRequestBody(view, options = {}) {
   return fit(view, options.fullHistoryIn ?? "job summary", options).body;
 }
 
-// src/render/summary-details.ts
-var summaryDetailsBytes = 9e5;
-var bytes = (text) => Buffer.byteLength(text, "utf8");
-function section(title2, items, separator, budget, noun) {
-  const heading = `#### ${title2}
-
-`;
-  const notice3 = (kept2) => `
-
-> [!NOTE]
-> Only the first ${kept2} of ${items.length} ${noun} fit in the job summary, which GitHub caps at 1 MiB.`;
-  let room = budget - bytes(heading) - bytes(notice3(items.length));
-  let kept = 0;
-  for (const item of items) {
-    const cost = bytes(item) + (kept > 0 ? bytes(separator) : 0);
-    if (cost > room) break;
-    room -= cost;
-    kept++;
+// src/run/approval-recheck.ts
+async function recheckApproval(ctx, record, plan) {
+  const changed = [];
+  let cancelledByBot = false;
+  const planComment = plan.comment;
+  const state = await ctx.thread.approvalState(record.issue, planComment?.nodeId);
+  if (planComment) {
+    const current = state.commentBody === null || state.commentBody === void 0 ? void 0 : { ...planComment, body: state.commentBody };
+    cancelledByBot = current !== void 0 && isCancelledRecord(ctx, current, record.planId, record.issue) && state.commentEditor === ctx.settings.botLogin;
+    if (current?.body !== plan.body && !cancelledByBot) changed.push("the plan comment was edited or removed");
   }
-  return heading + items.slice(0, kept).join(separator) + (kept < items.length ? notice3(kept) : "");
-}
-function renderSummaryDetails(context, limitBytes = summaryDetailsBytes) {
-  const { plan, history } = context;
-  const whole2 = [...plan ? [`#### Plan
-
-${renderPlan(plan)}`] : [], `#### History
-
-${renderHistory(history, Infinity)}`].join("\n\n");
-  if (bytes(whole2) <= limitBytes) return whole2;
-  const planPart = plan ? section("Plan", plan.steps.map((step, i) => renderStep(step, i)), "\n", Math.floor(limitBytes / 2), "steps") : "";
-  const historyBudget = limitBytes - (planPart ? bytes(planPart) + 2 : 0);
-  const historyPart = section("History", history.map((entry, i) => renderCycle(entry, i)), "\n\n", historyBudget, "cycles");
-  return planPart ? `${planPart}
-
-${historyPart}` : historyPart;
-}
-
-// src/run/cancellation.ts
-function cancelMarker(planId, login) {
-  return `<!-- plangate:cancel ${planId} @${login} -->`;
-}
-function isCancelledRecord(ctx, comment, planId, issue) {
-  const verdict = verifyRecordComment(ctx, comment, issue);
-  return verdict.ok && verdict.record.planId === planId && verdict.record.status === "cancelled";
-}
-function cancelledBy(comments, botLogin, planId) {
-  const pattern = new RegExp(`<!-- plangate:cancel ${planId} @([A-Za-z0-9-]+(?:\\[bot\\])?) -->`);
-  for (const comment of [...comments].reverse()) {
-    if (comment.author !== botLogin) continue;
-    const login = pattern.exec(comment.body)?.[1];
-    if (login) return login;
+  if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
+  if (changed.length > 0) {
+    throw new Error(
+      `the approval of plan ${record.planId} no longer holds (${changed.join("; ")}); its work stays on ${record.branch} and no pull request was opened`
+    );
   }
-  return void 0;
-}
-function cancelSignalRef(issue, planId) {
-  return `refs/plangate/cancel/${issue}/${planId}`;
-}
-async function raiseCancelSignal(thread, issue, planId, sha) {
-  await thread.createRef(cancelSignalRef(issue, planId), sha);
-}
-async function cancelSignalled(git, issue, planId) {
-  const ref = cancelSignalRef(issue, planId);
-  const out = await git(["ls-remote", "origin", ref]).catch(() => "");
-  return out.split("\n").some((line2) => line2.split("	")[1] === ref);
-}
-async function clearCancelSignal(git, issue, planId) {
-  await git(["push", "--quiet", "origin", `:${cancelSignalRef(issue, planId)}`]).catch(() => void 0);
+  return cancelledByBot;
 }
 
-// src/run/instructions-source.ts
-function instructionsCommit(base, trusted) {
-  return base.ref === trusted.ref ? base.sha : trusted.sha;
+// src/run/publish.ts
+async function publishPullRequest(run2, progress, final, ending) {
+  const { ctx, record } = run2;
+  let ended = ending;
+  try {
+    if (await recheckApproval(ctx, record, run2.plan) && !run2.cancel.cancelled) {
+      ended = { outcome: "aborted", reason: await run2.cancel.noteCancel() };
+    }
+  } catch (error2) {
+    await progress.save(final, { interrupted: errorMessage(error2) }).catch(() => void 0);
+    throw error2;
+  }
+  const diffStat = await ctx.git(["diff", "--stat=100", `${record.base.sha}..${run2.work.pushed}`]).catch(() => "");
+  const view = executionView(run2, final, { ended, diffStat });
+  const fits = pullRequestHistoryFits(view, { serverFailures: run2.serverFailures });
+  const body2 = renderPullRequestBody(view, { serverFailures: run2.serverFailures, ...fits ? {} : { fullHistoryIn: "comments" } });
+  let pr;
+  try {
+    pr = run2.pullRequest ? await ctx.thread.updatePullRequest(run2.pullRequest.number, { body: body2 }) : await ctx.thread.createPullRequest({ title: pullRequestTitle(view), head: record.branch, base: record.base.ref, body: body2, draft: ended.outcome === "aborted" || ctx.settings.prDraft });
+  } catch (error2) {
+    return { failed: await pullRequestRefused(run2, progress, final, error2) };
+  }
+  if (!run2.pullRequest) await dressPullRequest(ctx, pr.number, record.approvedBy);
+  run2.pullRequest = { number: pr.number, url: pr.url };
+  if (!fits) await postHistory(ctx, pr.number, final, record.planId);
+  return { ending: ended };
 }
+async function pullRequestRefused(run2, progress, final, error2) {
+  const { ctx, record, execution } = run2;
+  const { kind, message } = explainGitHubError(error2);
+  await progress.save(final, { interrupted: `the pull request could not be opened: ${message}` }).catch(() => void 0);
+  if (kind !== "pull-requests-disabled" && kind !== "missing-permission") throw error2;
+  const { planId, branch } = record;
+  await ctx.thread.postComment(
+    record.issue,
+    `@${execution.source.author} the work for plan \`${planId}\` is pushed to \`${branch}\`, but the pull request could not be opened: ${message}
 
-// src/run/run-team.ts
-function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructions = "", execution = {}) {
-  const { settings } = ctx;
-  return startTeam({
-    definition,
-    snapshot,
-    spent,
-    planner: ctx.planner,
-    executor: ctx.executor,
-    sandbox: ctx.sandbox,
-    reader: ctx.reader,
-    ...execution,
-    allowedCommands: settings.allowedCommands,
-    protectedPaths: settings.protectedPaths,
-    stallLimit: settings.stallLimit,
-    secrets: ctx.secrets,
-    prices: settings.prices,
-    commandEnv: settings.commandEnv,
-    maxWriteBytes: settings.maxWriteBytes,
-    instructions,
-    capabilities: ctx.mcp
+Fix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will open the pull request once.`
+  );
+  return { outcome: "failed", planId, branch, usage: run2.team.totals() };
+}
+async function postHistory(ctx, pullNumber, final, planId) {
+  const parts = renderHistoryChunks(final.context.history, planId);
+  for (const [i, part] of parts.entries()) {
+    await ctx.thread.postComment(pullNumber, part, { dedupe: historyChunkMarker(planId, i + 1) });
+  }
+}
+async function dressPullRequest(ctx, number, approvedBy) {
+  const { thread, settings } = ctx;
+  if (settings.prLabels.length > 0) {
+    await thread.addLabels(number, settings.prLabels).catch((error2) => {
+      warning(`Could not label pull request #${number} (${settings.prLabels.join(", ")}): ${explainGitHubError(error2).message}`);
+    });
+  }
+  const account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
+  if (approvedBy === "" || approvedBy.endsWith("[bot]") || account(approvedBy) === account(settings.botLogin)) return;
+  await thread.requestReviewers(number, [approvedBy]).catch((error2) => {
+    warning(`Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error2).message}`);
   });
-}
-function usageTotals(ledger, ctx) {
-  return ledgerTotals(ledger, ctx.settings.prices);
-}
-
-// src/agents/notices.ts
-function createNotices() {
-  let pending = [];
-  return {
-    post(text) {
-      pending.push(text);
-    },
-    take() {
-      if (pending.length === 0) return void 0;
-      const text = pending.join("\n");
-      pending = [];
-      return text;
-    }
-  };
-}
-
-// src/run/work-branch.ts
-var ForeignPushError = class extends Error {
-  constructor(branch, authors, rescue) {
-    super(
-      `${authors.join(", ") || "someone else"} pushed to ${branch}; plangate stopped and kept those commits` + (rescue ? `. Its own latest work is on ${rescue}.` : ".")
-    );
-    this.branch = branch;
-    this.authors = authors;
-    this.rescue = rescue;
-  }
-  branch;
-  authors;
-  rescue;
-  name = "ForeignPushError";
-};
-var PushDeniedError = class extends Error {
-  name = "PushDeniedError";
-};
-async function openWorkBranch(git, options) {
-  const { branch, author } = options;
-  const remote = await fetchBranch(git, branch).catch(() => void 0);
-  let pushed;
-  if (remote) {
-    const since = options.checkpointed ?? options.baseSha;
-    const foreign = await foreignAuthors(git, since, remote, author.email);
-    if (foreign.length > 0) throw new ForeignPushError(branch, foreign);
-    info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
-    await startBranch(git, branch, remote);
-    pushed = remote;
-  } else {
-    await startBranch(git, branch, options.baseSha);
-  }
-  return {
-    get pushed() {
-      return pushed;
-    },
-    async checkpoint(message) {
-      const { sha, keptOut } = await commitAll(git, withTrailers(message, options.trailers ?? []), author, options.protectedPaths);
-      if (!sha) return { pushed: false, keptOut };
-      try {
-        await pushWithLease(git, branch, pushed);
-      } catch (error2) {
-        throw await explainPushFailure(git, branch, pushed, sha, author.email, error2);
-      }
-      pushed = sha;
-      return { pushed: true, keptOut };
-    }
-  };
-}
-async function foreignAuthors(git, from, to, botEmail) {
-  const log = await git(["log", "--format=%an <%ae>", `${from}..${to}`]);
-  const authors = log.split("\n").filter((line2) => line2 && !line2.endsWith(`<${botEmail}>`));
-  return [...new Set(authors)];
-}
-async function explainPushFailure(git, branch, expected, local, botEmail, error2) {
-  const text = error2 instanceof Error ? error2.message : String(error2);
-  if (/\b403\b|permission to .* denied|not allowed to push|write access .* not granted/i.test(text)) {
-    return new PushDeniedError(
-      `plangate could not push ${branch}: the token may not write to this repository. Give the job \`permissions: contents: write\`.`
-    );
-  }
-  const remote = await fetchBranch(git, branch).catch(() => void 0);
-  if (remote && remote !== expected) {
-    const authors = await foreignAuthors(git, expected ?? remote, remote, botEmail).catch(() => []);
-    const rescue = `${branch}-rescue-${local.slice(0, 7)}`;
-    const saved = await pushWithLease(git, rescue, void 0).then(
-      () => rescue,
-      () => void 0
-    );
-    return new ForeignPushError(branch, authors, saved);
-  }
-  return error2 instanceof GitError ? error2 : new Error(text);
 }
 
 // src/run/execution.ts
-var maxCheckpointChars = 48e3;
-var maxRecordedKeptOut = 100;
-var maxRecordedKeptOutChars = 8e3;
-function recordedKeptOut(keptOut) {
-  const out = [];
-  let chars = 0;
-  for (const change of keptOut) {
-    chars += change.path.length + change.reason.length + 40;
-    if (out.length >= maxRecordedKeptOut || chars > maxRecordedKeptOutChars) break;
-    out.push(change);
-  }
-  return out;
-}
 async function execute(ctx, execution) {
   const { record, source } = execution;
   const lock = await ctx.lock.acquire(record.issue, record.base.sha);
@@ -4003,415 +4208,60 @@ async function execute(ctx, execution) {
   }
 }
 async function executeLocked(ctx, execution) {
-  const { thread, settings } = ctx;
-  const { source, notice: notice3 } = execution;
-  let record = execution.record;
-  const { branch, planId, issue } = record;
-  let planComment = execution.planComment;
-  if (planComment && planComment.body !== renderRecord(ctx, record)) {
-    planComment = await thread.updateComment(planComment.id, renderRecord(ctx, record));
-  }
-  if (await cancelSignalled(ctx.git, issue, planId)) {
-    if (planComment) await thread.updateComment(planComment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
-    await clearCancelSignal(ctx.git, issue, planId);
-    return refuse(thread, source, "/approve", `plan \`${planId}\` was cancelled while this approval was starting.`, "Ask for a new plan with `/plan`.");
-  }
-  const definition = record.machine === "executor-only" ? executorOnlyMachine : plannerExecutorMachine;
-  const previous = execution.comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(planId)));
-  const checkpoint = previous ? await trustedCheckpoint(ctx, previous, planId) : void 0;
-  const snapshot = checkpoint?.snapshot ?? record.snapshot;
-  info(`${checkpoint ? "Resuming" : "Executing"} ${planId} (${record.machine}) on ${branch}, approved by ${record.approvedBy}.`);
-  await ensureCommit(ctx, record.base.ref, record.base.sha);
-  let planBody2 = planComment?.body;
-  const author = botIdentity(settings.botLogin);
-  const work = await openWorkBranch(ctx.git, {
-    branch,
-    baseSha: record.base.sha,
-    author,
-    checkpointed: checkpoint?.pushed,
-    protectedPaths: settings.protectedPaths,
-    trailers: commitTrailers({ planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin })
-  });
-  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
-  let keptOut = checkpoint?.keptOut ?? [];
-  const notices = createNotices();
-  const told = /* @__PURE__ */ new Set();
-  const keep = (found) => {
-    keptOut = mergeKeptOut(keptOut, found);
-    const fresh = found.filter((c) => !told.has(`${c.path}\0${c.change}`));
-    for (const c of fresh) told.add(`${c.path}\0${c.change}`);
-    return fresh.length > 0 ? keptOutNotice(fresh) : void 0;
-  };
-  const team = startTeamRun(ctx, definition, snapshot, checkpoint?.usage ?? record.usage, instructions, {
-    notices,
-    // Checked right after each command, so the command's own result says what will not land.
-    afterCommand: async () => keep(await stageChecked(ctx.git, settings.protectedPaths))
-  });
-  const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
-  let pullRequest = checkpoint?.pullRequest;
-  const now = execution.now ?? Date.now;
-  const startedAt = checkpoint?.startedAt ?? now();
-  const { serverUrl, owner, repo } = settings.runner;
-  const branchUrl = `${serverUrl}/${owner}/${repo}/tree/${branch}`;
-  const view = (s, extra = {}) => ({
-    planId,
-    issue,
-    isPullRequest: source.thread.isPullRequest,
-    approvedBy: record.approvedBy,
-    requestedBy: record.requestedBy,
-    branch,
-    baseRef: record.base.ref,
-    runUrl: ctx.runUrl,
-    snapshot: s,
-    ...record.snapshot.context.plan ? { approvedPlan: record.snapshot.context.plan } : {},
-    usage: team.usage(),
-    ...notice3 ? { notice: notice3 } : {},
-    ...record.checks ? { estimate: record.checks.estimate } : {},
-    ...pullRequest ? { pullRequestUrl: pullRequest.url } : {},
-    ...keptOut.length > 0 ? { keptOut } : {},
-    ...extra
-  });
-  const progressBody = (s, extra = {}) => {
-    const run2 = { v: 1, planId, snapshot: s, usage: team.ledger(), runId: settings.runner.runId, ...work.pushed ? { pushed: work.pushed } : {}, ...pullRequest ? { pullRequest } : {}, ...keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {}, startedAt };
-    const marker2 = encodeRunRecord(run2);
-    const visible = renderProgressComment(view(s, extra), { startedAt, now, branchUrl, serverFailures });
-    if (marker2.length > maxCheckpointChars) {
-      warning(`The checkpoint of plan ${planId} is too large to save (${marker2.length} characters); a re-run would start from the approved plan on the same branch.`);
-      return visible;
-    }
-    return `${fitBody(visible, githubBodyLimit - marker2.length - 1)}
-${marker2}`;
-  };
-  const progress = previous ? await thread.updateComment(previous.id, progressBody(team.run.snapshot)) : await thread.postComment(issue, progressBody(team.run.snapshot), { dedupe: progressMarker(planId) });
-  const saveProgress = (s, extra = {}) => thread.updateComment(progress.id, progressBody(s, extra));
-  let cancelled = false;
-  const writePlan = async (next) => {
-    if (!planComment) return;
-    const written = cancelled && next.status !== "executing" ? { ...next, status: "cancelled" } : next;
-    planBody2 = (await thread.updateComment(planComment.id, renderRecord(ctx, written))).body;
-  };
-  const commitCycle = async (s) => {
-    const cycle = s.context.history.length;
-    const title2 = (s.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, 60);
-    const committed = await work.checkpoint(`plangate: cycle ${cycle} of plan ${planId}: ${title2}
-
-Refs #${issue}`);
-    const notice4 = keep(committed.keptOut);
-    if (notice4) notices.post(notice4);
-  };
-  const stopIfCancelled = async (s) => {
-    if (!planComment || cancelled || s.state !== "replan" && s.state !== "execute") return;
-    if (!await cancelSignalled(ctx.git, issue, planId)) return;
-    team.run.dispatch({ type: "abort", reason: await noteCancel() });
-  };
-  const noteCancel = async () => {
-    cancelled = true;
-    await clearCancelSignal(ctx.git, issue, planId);
-    const by = cancelledBy(await thread.listComments(issue).catch(() => []), settings.botLogin, planId);
-    return by ? `cancelled by @${by}` : "cancelled on the thread";
-  };
+  const { record } = execution;
+  const plan = await syncPlanComment(ctx, record, execution.planComment);
+  const refused = await cancelledAtStart(ctx, record, plan, execution.source);
+  if (refused) return refused;
+  const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
+  const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record.planId);
+  info(`${checkpoint ? "Resuming" : "Executing"} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`);
+  const run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
+  const progress = await openProgress(run2, previous);
   let final;
   try {
-    const budget = createBudget({
-      now: Date.now,
-      startedAt: Date.now(),
-      timeoutMinutes: settings.timeoutMinutes,
-      maxCostUsd: settings.maxCostUsd,
-      spentUsd: () => team.totals().costUsd
-    });
-    final = await team.drive({
-      budget,
-      onCycle: async (s) => {
-        await commitCycle(s);
-        await saveProgress(s);
-        await stopIfCancelled(s);
-      }
-    });
-    await commitCycle(final);
+    final = await driveCycles(run2, progress);
   } catch (error2) {
-    if (error2 instanceof ForeignPushError) {
-      const ended2 = { outcome: "aborted", reason: error2.message };
-      record = { ...record, status: "aborted" };
-      await writePlan(record).catch(() => void 0);
-      await saveProgress(team.run.snapshot, { ended: ended2 }).catch(() => void 0);
-      await thread.react(source.commentId, "-1").catch(() => void 0);
-      return { outcome: "aborted", planId, branch, usage: team.totals() };
-    }
-    const reason = `${error2 instanceof PushDeniedError ? "" : "the run was interrupted: "}${error2 instanceof Error ? error2.message : String(error2)}`;
-    await saveProgress(team.run.snapshot, { interrupted: reason }).catch(() => void 0);
-    throw error2;
+    return endOnFailure(run2, progress, error2);
   }
-  const lastCycle = final.context.history.at(-1);
-  const lateCancel = planComment && !cancelled && await cancelSignalled(ctx.git, issue, planId) ? await noteCancel() : void 0;
-  let aborted = lateCancel !== void 0 || final.abortReason !== void 0 || lastCycle?.outcome === "abort";
-  let ended = aborted ? { outcome: "aborted", reason: lateCancel ?? final.abortReason ?? lastCycle?.result ?? "the executor aborted" } : { outcome: "done" };
-  if (work.pushed) {
-    try {
-      if (await recheckApproval(ctx, record, planComment, planBody2) && !cancelled) {
-        aborted = true;
-        ended = { outcome: "aborted", reason: await noteCancel() };
-      }
-    } catch (error2) {
-      await saveProgress(final, { interrupted: error2 instanceof Error ? error2.message : String(error2) }).catch(() => void 0);
-      throw error2;
-    }
-    const diffStat = await ctx.git(["diff", "--stat=100", `${record.base.sha}..${work.pushed}`]).catch(() => "");
-    const finalView = view(final, { ended, diffStat });
-    const fits = pullRequestHistoryFits(finalView, { serverFailures });
-    const body2 = renderPullRequestBody(finalView, { serverFailures, ...fits ? {} : { fullHistoryIn: "comments" } });
-    let pr;
-    try {
-      pr = pullRequest ? await thread.updatePullRequest(pullRequest.number, { body: body2 }) : await thread.createPullRequest({ title: pullRequestTitle(finalView), head: branch, base: record.base.ref, body: body2, draft: aborted || settings.prDraft });
-    } catch (error2) {
-      const { kind, message } = explainGitHubError(error2);
-      await saveProgress(final, { interrupted: `the pull request could not be opened: ${message}` }).catch(() => void 0);
-      if (kind === "pull-requests-disabled" || kind === "missing-permission") {
-        await thread.postComment(
-          issue,
-          `@${source.author} the work for plan \`${planId}\` is pushed to \`${branch}\`, but the pull request could not be opened: ${message}
-
-Fix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will open the pull request once.`
-        );
-        return { outcome: "failed", planId, branch, usage: team.totals() };
-      }
-      throw error2;
-    }
-    if (!pullRequest) await dressPullRequest(ctx, pr.number, record.approvedBy);
-    pullRequest = { number: pr.number, url: pr.url };
-    if (!fits) {
-      const parts = renderHistoryChunks(final.context.history, planId);
-      for (const [i, part] of parts.entries()) {
-        await thread.postComment(pr.number, part, { dedupe: historyChunkMarker(planId, i + 1) });
-      }
-    }
+  const lateCancel = await cancel.lateCancel();
+  let ending = lateCancel !== void 0 ? { outcome: "aborted", reason: lateCancel } : runEnding(final);
+  if (run2.work.pushed) {
+    const published = await publishPullRequest(run2, progress, final, ending);
+    if ("failed" in published) return published.failed;
+    ending = published.ending;
   }
-  record = { ...record, status: aborted ? "aborted" : "done", ...pullRequest ? { pullRequest } : {} };
-  await writePlan(record);
-  await saveProgress(final, { ended });
-  if (aborted) await thread.react(source.commentId, "-1").catch(() => void 0);
-  await ctx.writeSummary(
-    [
-      `### plangate: plan ${planId} ${aborted ? "aborted" : "done"}`,
-      "",
-      ...notice3 ? [`> ${notice3}`, ""] : [],
-      pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : "No changes were made, so no pull request was opened.",
-      ended.reason ? `
-Reason: ${ended.reason}` : "",
-      "",
-      renderDiagram(final),
-      "",
-      renderUsageTable(team.usage()),
-      "",
-      ...record.checks ? [renderCostComparison(record.checks.estimate, team.usage()), ""] : [],
-      renderSummaryDetails(final.context)
-    ].join("\n")
-  );
-  return {
-    outcome: aborted ? "aborted" : "done",
-    planId,
-    branch: work.pushed ? branch : void 0,
-    prNumber: pullRequest?.number,
-    prUrl: pullRequest?.url,
-    usage: team.totals()
-  };
-}
-async function dressPullRequest(ctx, number, approvedBy) {
-  const { thread, settings } = ctx;
-  if (settings.prLabels.length > 0) {
-    await thread.addLabels(number, settings.prLabels).catch((error2) => {
-      warning(`Could not label pull request #${number} (${settings.prLabels.join(", ")}): ${explainGitHubError(error2).message}`);
-    });
-  }
-  const account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
-  if (approvedBy === "" || approvedBy.endsWith("[bot]") || account(approvedBy) === account(settings.botLogin)) return;
-  await thread.requestReviewers(number, [approvedBy]).catch((error2) => {
-    warning(`Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error2).message}`);
-  });
-}
-async function trustedCheckpoint(ctx, comment, planId) {
-  const run2 = decodeRunRecord(comment.body);
-  if (!run2 || run2.planId !== planId) return void 0;
-  const editor = comment.editor !== void 0 ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
-  if (editor !== null && editor !== ctx.settings.botLogin) {
-    warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
-    return void 0;
-  }
-  return run2;
-}
-async function recheckApproval(ctx, record, planComment, planBody2) {
-  const changed = [];
-  let cancelledByBot = false;
-  const state = await ctx.thread.approvalState(record.issue, planComment?.nodeId);
-  if (planComment) {
-    const current = state.commentBody === null || state.commentBody === void 0 ? void 0 : { ...planComment, body: state.commentBody };
-    cancelledByBot = current !== void 0 && isCancelledRecord(ctx, current, record.planId, record.issue) && state.commentEditor === ctx.settings.botLogin;
-    if (current?.body !== planBody2 && !cancelledByBot) changed.push("the plan comment was edited or removed");
-  }
-  if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
-  if (changed.length > 0) {
-    throw new Error(
-      `the approval of plan ${record.planId} no longer holds (${changed.join("; ")}); its work stays on ${record.branch} and no pull request was opened`
-    );
-  }
-  return cancelledByBot;
-}
-async function ensureCommit(ctx, ref, sha) {
-  const present = () => ctx.git(["cat-file", "-e", `${sha}^{commit}`]).then(() => true, () => false);
-  if (await present()) return;
-  await ctx.git(["fetch", "--no-tags", "--quiet", "origin", ref]).catch(() => void 0);
-  if (await present()) return;
-  await ctx.git(["fetch", "--no-tags", "--quiet", "origin", sha]);
-}
-function keptOutNotice(keptOut) {
-  const lines = keptOut.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
-  if (keptOut.length > 20) lines.push(`- and ${keptOut.length - 20} more`);
-  return [
-    "plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:",
-    ...lines,
-    "Do not try to change them another way; if the objective needs them changed, say so in your result."
-  ].join("\n");
+  return finishExecution(run2, progress, final, ending);
 }
 
-// src/checks/base-tree.ts
-async function baseTreeLookup(git, baseSha) {
-  const listing = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseSha]);
-  const present = /* @__PURE__ */ new Set();
-  for (const name of listing.split("\0")) {
-    if (name === "") continue;
-    present.add(name);
-    for (let slash = name.lastIndexOf("/"); slash > 0; slash = name.lastIndexOf("/", slash - 1)) {
-      const dir = name.slice(0, slash);
-      if (present.has(dir)) break;
-      present.add(dir);
-    }
-  }
-  return (path3) => present.has(path3);
+// src/run/work-base.ts
+function branchFor(ctx, issue, planId) {
+  return `${ctx.settings.branchPrefix}${issue}-${planId}`;
 }
-
-// src/checks/plan-checks-run.ts
-async function checksForStagedPlan(input) {
-  let fileExists;
+async function resolveBase(ctx, source) {
+  let ref = ctx.settings.baseBranch;
+  if (source.thread.isPullRequest) {
+    const pull = await ctx.thread.pullRequest(source.thread.number);
+    if (!pull.sameRepo) {
+      return {
+        refusal: "this pull request comes from a fork; plangate cannot push to its branch.",
+        fix: "Run /plan on an issue instead, or on a pull request from a branch of this repository."
+      };
+    }
+    ref = pull.headRef;
+  }
+  if (!ref) ref = await ctx.thread.defaultBranch();
   try {
-    fileExists = await baseTreeLookup(input.git, input.baseSha);
+    return { ref, sha: await fetchBranch(ctx.git, ref) };
   } catch (error2) {
-    warning(`Could not list the files of the base commit, so the plan's files were not checked for existence: ${error2 instanceof Error ? error2.message : String(error2)}`);
+    return {
+      refusal: `the base branch \`${ref}\` could not be fetched (${errorMessage(error2)}).`,
+      fix: "Check the `base-branch` input and that the workflow checks out the repository with actions/checkout."
+    };
   }
-  const findings = checkPlan(input.plan, input.rules, fileExists);
-  const estimate = estimateExecutionCost({ planning: input.planning, steps: input.plan.steps.length, executorModel: input.executorModel, prices: input.prices });
-  return storeChecks(findings, estimate);
 }
 
-// src/run/planning.ts
+// src/run/executor-only-run.ts
 var plannerFailedNotice = "Planner failed; continuing with the executor only.";
-async function planAndPublish(ctx, request) {
-  const { thread, settings } = ctx;
-  const { source } = request;
-  const issue = source.thread.number;
-  const again = await answeredBefore(ctx, request);
-  if (again) return again;
-  await checkoutCommit(ctx.git, request.base.sha);
-  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
-  const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
-  const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
-  const ledger = team.ledger();
-  const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
-  const record = (status2, s, machine = "planner-executor", checks2) => ({
-    v: 1,
-    planId: planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, source.commentId),
-    planHash: hashPlan(s.context, checks2),
-    status: status2,
-    repository: `${thread.repoRef.owner}/${thread.repoRef.repo}`,
-    issue,
-    requestedBy: request.requestedBy,
-    commandCommentId: source.commentId,
-    base: request.base,
-    models: { planner: ctx.planner.model, executor: ctx.executor.model },
-    policy: settings.policy,
-    machine,
-    planningCostUsd: usageTotals(ledger, ctx).costUsd,
-    issueHash: hashIssue(source.thread.title, source.thread.body),
-    postedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    snapshot: s,
-    usage: ledger,
-    ...checks2 ? { checks: checks2 } : {},
-    ...mcpFailures.length > 0 ? { mcpFailures: [...mcpFailures] } : {}
-  });
-  const planned = snapshot.state === "execute" && snapshot.context.plan !== void 0;
-  const asking = snapshot.state === "ask";
-  const answered = snapshot.state === "done" && snapshot.abortReason === void 0 && snapshot.context.summary !== void 0;
-  if (!planned && !asking && !answered) {
-    const reason = snapshot.abortReason ?? "the planner stopped without staging a plan";
-    if (settings.policy === "plan-first") {
-      warning(`Planner failed (${reason}); continuing with the executor only.`);
-      const fallback = record("executing", executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy), "executor-only");
-      return execute(ctx, {
-        record: { ...fallback, approvedBy: request.requestedBy, branch: branchFor(ctx, issue, fallback.planId) },
-        source,
-        comments: request.comments,
-        notice: `${plannerFailedNotice} (${reason})`
-      });
-    }
-    await thread.postComment(
-      issue,
-      `@${request.requestedBy} planning failed: ${reason}
-
-No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps with a more specific objective.`
-    );
-    await thread.react(source.commentId, "-1").catch(() => void 0);
-    return { outcome: "failed", usage: usageTotals(ledger, ctx) };
-  }
-  const status = asking ? "asking" : answered ? "answered" : "proposed";
-  const plan = planned ? snapshot.context.plan : void 0;
-  const checks = plan ? await checksForStagedPlan({
-    plan,
-    rules: {
-      protectedPaths: settings.protectedPaths,
-      allowedCommands: settings.allowedCommands,
-      maxIterations: snapshot.policy.maxIterations,
-      commandsRefused: await ctx.sandbox.refusal()
-    },
-    git: ctx.git,
-    baseSha: request.base.sha,
-    planning: plannerUsageSince(ledger, request.spent ?? emptyUsage()),
-    executorModel: ctx.executor.model,
-    prices: settings.prices
-  }) : void 0;
-  const posted = record(status, snapshot, void 0, checks);
-  await supersedeEarlier(ctx, request.comments, posted.planId, issue);
-  const held = checks && approvalGate({ planId: posted.planId, stored: checks, current: [], allowBlockedPlans: settings.allowBlockedPlans, maxEstimatedCostUsd: settings.maxEstimatedCostUsd, overBudget: false, role: "none" });
-  if (planned && settings.policy === "plan-first" && held && !held.ok) warning(`plan-first: plan ${posted.planId} waits for /approve: ${held.reason}`);
-  if (planned && settings.policy === "plan-first" && (!held || held.ok)) {
-    const executing = { ...posted, status: "executing", approvedBy: request.requestedBy, branch: branchFor(ctx, issue, posted.planId) };
-    const comment2 = await thread.postComment(issue, renderRecord(ctx, executing), { dedupe: planMarker(posted.planId) });
-    await thread.react(source.commentId, "rocket").catch(() => void 0);
-    return execute(ctx, { record: executing, planComment: comment2, source, comments: request.comments });
-  }
-  const comment = await thread.postComment(issue, renderRecord(ctx, posted), { dedupe: planMarker(posted.planId) });
-  info(`Posted ${status} record ${posted.planId}: ${comment.url}`);
-  const what = asking ? "a question" : answered ? "an answer (nothing to change)" : `plan ${posted.planId}`;
-  await ctx.writeSummary(
-    [`### plangate: posted ${what}`, "", `[Comment](${comment.url})`, "", ...checks ? [renderChecks(checks, true), ""] : [], renderUsageTable(team.usage()), "", renderSummaryDetails(snapshot.context)].join("\n")
-  );
-  return {
-    outcome: asking ? "asked" : answered ? "answered" : "planned",
-    planId: posted.planId,
-    usage: usageTotals(ledger, ctx)
-  };
-}
-async function answeredBefore(ctx, request) {
-  const { thread } = ctx;
-  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
-  const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
-  const verdict = comment ? verifyRecordComment(ctx, comment, request.source.thread.number) : void 0;
-  if (!comment || !verdict?.ok || verdict.record.planId !== planId) return void 0;
-  const { record } = verdict;
-  info(`Command already answered by record ${planId} (${record.status}); not planning again.`);
-  if (record.status === "executing" && record.approvedBy && record.branch) {
-    return execute(ctx, { record: { ...record, approvedBy: record.approvedBy, branch: record.branch }, planComment: comment, source: request.source, comments: request.comments });
-  }
-  const outcome = record.status === "asking" ? "asked" : record.status === "answered" ? "answered" : record.status === "proposed" ? "planned" : record.status === "done" ? "done" : "aborted";
-  return { outcome, planId, ...record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {} };
-}
 async function executeWithoutPlanner(ctx, request) {
   const { thread, settings } = ctx;
   const { source, snapshot, base } = request;
@@ -4443,30 +4293,239 @@ async function executeWithoutPlanner(ctx, request) {
     notice: "Executor-only policy: no planner; the executor worked the objective directly."
   });
 }
-function branchFor(ctx, issue, planId) {
-  return `${ctx.settings.branchPrefix}${issue}-${planId}`;
+async function executeAfterPlannerFailed(ctx, request, draft, reason) {
+  warning(`Planner failed (${reason}); continuing with the executor only.`);
+  const fallback = draft("executing", executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy), "executor-only");
+  return execute(ctx, {
+    record: { ...fallback, approvedBy: request.requestedBy, branch: branchFor(ctx, request.source.thread.number, fallback.planId) },
+    source: request.source,
+    comments: request.comments,
+    notice: `${plannerFailedNotice} (${reason})`
+  });
 }
-async function resolveBase(ctx, source) {
-  let ref = ctx.settings.baseBranch;
-  if (source.thread.isPullRequest) {
-    const pull = await ctx.thread.pullRequest(source.thread.number);
-    if (!pull.sameRepo) {
-      return {
-        refusal: "this pull request comes from a fork; plangate cannot push to its branch.",
-        fix: "Run /plan on an issue instead, or on a pull request from a branch of this repository."
-      };
-    }
-    ref = pull.headRef;
-  }
-  if (!ref) ref = await ctx.thread.defaultBranch();
-  try {
-    return { ref, sha: await fetchBranch(ctx.git, ref) };
-  } catch (error2) {
+
+// src/run/plan-draft.ts
+function recordDraft(ctx, request, ledger, mcpFailures) {
+  const { thread, settings } = ctx;
+  const { source } = request;
+  const issue = source.thread.number;
+  const repository = `${thread.repoRef.owner}/${thread.repoRef.repo}`;
+  return (status, s, machine = "planner-executor", checks) => ({
+    v: 1,
+    planId: planIdFor(repository, issue, source.commentId),
+    planHash: hashPlan(s.context, checks),
+    status,
+    repository,
+    issue,
+    requestedBy: request.requestedBy,
+    commandCommentId: source.commentId,
+    base: request.base,
+    models: { planner: ctx.planner.model, executor: ctx.executor.model },
+    policy: settings.policy,
+    machine,
+    planningCostUsd: usageTotals(ledger, ctx).costUsd,
+    issueHash: hashIssue(source.thread.title, source.thread.body),
+    postedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    snapshot: s,
+    usage: ledger,
+    ...checks ? { checks } : {},
+    ...mcpFailures.length > 0 ? { mcpFailures: [...mcpFailures] } : {}
+  });
+}
+
+// src/checks/approval-gate.ts
+var overBudgetRole = "maintain";
+var listedInRefusal = 10;
+function approvalGate(input) {
+  const { planId } = input;
+  const blocking = blockingFindings(input);
+  if (blocking.findings.length > 0 && !input.allowBlockedPlans) {
+    const total = blocking.findings.length + blocking.unlisted;
+    const lines = blocking.findings.slice(0, listedInRefusal).map((f) => `- ${describeFinding(f, "plain")}`);
+    const more = total - Math.min(blocking.findings.length, listedInRefusal);
+    if (more > 0) lines.push(`- \u2026 and ${more} more`);
     return {
-      refusal: `the base branch \`${ref}\` could not be fetched (${error2 instanceof Error ? error2.message : String(error2)}).`,
-      fix: "Check the `base-branch` input and that the workflow checks out the repository with actions/checkout."
+      ok: false,
+      reason: `plan \`${planId}\` has ${total} blocking ${total === 1 ? "finding" : "findings"}:
+${lines.join("\n")}`,
+      fix: fixFor(blocking.findings)
     };
   }
+  const limit = input.maxEstimatedCostUsd;
+  if (limit === void 0) return { ok: true };
+  const estimate = input.stored?.estimate;
+  const high = estimate ? estimateHigh(estimate) : null;
+  if (high !== null && high <= limit) return { ok: true };
+  const over = high !== null && estimate ? `the estimated execution cost of plan \`${planId}\`, ${formatEstimate(estimate)}, exceeds \`max-estimated-cost-usd\` (${formatCost(limit)})` : `plan \`${planId}\` has no cost estimate to hold to \`max-estimated-cost-usd\` (${formatCost(limit)}): ${estimate ? formatEstimate(estimate) : "it was planned before estimates existed"}`;
+  if (!input.overBudget) {
+    return {
+      ok: false,
+      reason: `${over}.`,
+      fix: `Someone with ${overBudgetRole} permission or higher can approve it anyway with \`/approve --over-budget ${planId}\`; or ask for a smaller plan with \`/revise <feedback>\`.`
+    };
+  }
+  if (!hasRole(input.role, overBudgetRole)) {
+    return {
+      ok: false,
+      reason: `${over}, and \`/approve --over-budget\` needs ${overBudgetRole} permission or higher; this approver has ${input.role}.`,
+      fix: `Ask someone with ${overBudgetRole} permission to approve it with \`/approve --over-budget ${planId}\`.`
+    };
+  }
+  return { ok: true };
+}
+function blockingFindings(input) {
+  const stored = (input.stored?.findings ?? []).filter(isBlocking);
+  const seen = new Set(stored.map(keyOf));
+  const added = input.current.filter((f) => isBlocking(f) && !seen.has(keyOf(f)));
+  const unlisted = Math.max(0, (input.stored?.blocking ?? 0) - stored.length);
+  return { findings: [...stored, ...added], unlisted };
+}
+var keyOf = (finding) => JSON.stringify(Object.entries(finding).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+
+// src/checks/base-tree.ts
+async function baseTreeLookup(git, baseSha) {
+  const listing = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseSha]);
+  const present = /* @__PURE__ */ new Set();
+  for (const name of listing.split("\0")) {
+    if (name === "") continue;
+    present.add(name);
+    for (let slash = name.lastIndexOf("/"); slash > 0; slash = name.lastIndexOf("/", slash - 1)) {
+      const dir = name.slice(0, slash);
+      if (present.has(dir)) break;
+      present.add(dir);
+    }
+  }
+  return (path3) => present.has(path3);
+}
+
+// src/checks/plan-checks-run.ts
+async function checksForStagedPlan(input) {
+  let fileExists;
+  try {
+    fileExists = await baseTreeLookup(input.git, input.baseSha);
+  } catch (error2) {
+    warning(`Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error2)}`);
+  }
+  const findings = checkPlan(input.plan, input.rules, fileExists);
+  const estimate = estimateExecutionCost({ planning: input.planning, steps: input.plan.steps.length, executorModel: input.executorModel, prices: input.prices });
+  return storeChecks(findings, estimate);
+}
+
+// src/run/plan-publication.ts
+async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {
+  const { settings } = ctx;
+  return checksForStagedPlan({
+    plan,
+    rules: {
+      protectedPaths: settings.protectedPaths,
+      allowedCommands: settings.allowedCommands,
+      maxIterations: snapshot.policy.maxIterations,
+      commandsRefused: await ctx.sandbox.refusal()
+    },
+    git: ctx.git,
+    baseSha: request.base.sha,
+    planning: plannerUsageSince(ledger, request.spent ?? emptyUsage()),
+    executorModel: ctx.executor.model,
+    prices: settings.prices
+  });
+}
+function runsAtOnce(ctx, posted, checks) {
+  const { settings } = ctx;
+  if (settings.policy !== "plan-first") return false;
+  const held = checks && approvalGate({ planId: posted.planId, stored: checks, current: [], allowBlockedPlans: settings.allowBlockedPlans, maxEstimatedCostUsd: settings.maxEstimatedCostUsd, overBudget: false, role: "none" });
+  if (held && !held.ok) warning(`plan-first: plan ${posted.planId} waits for /approve: ${held.reason}`);
+  return !held || held.ok;
+}
+async function executeAtOnce(ctx, request, posted) {
+  const { thread } = ctx;
+  const { source } = request;
+  const executing = { ...posted, status: "executing", approvedBy: request.requestedBy, branch: branchFor(ctx, posted.issue, posted.planId) };
+  const comment = await thread.postComment(posted.issue, renderRecord(ctx, executing), { dedupe: planMarker(posted.planId) });
+  await thread.react(source.commentId, "rocket").catch(() => void 0);
+  return execute(ctx, { record: executing, planComment: comment, source, comments: request.comments });
+}
+async function postPlanRecord(ctx, posted, outcome, team) {
+  const comment = await ctx.thread.postComment(posted.issue, renderRecord(ctx, posted), { dedupe: planMarker(posted.planId) });
+  info(`Posted ${posted.status} record ${posted.planId}: ${comment.url}`);
+  const what = outcome.kind === "asked" ? "a question" : outcome.kind === "answered" ? "an answer (nothing to change)" : `plan ${posted.planId}`;
+  const { checks } = posted;
+  await ctx.writeSummary(
+    [`### plangate: posted ${what}`, "", `[Comment](${comment.url})`, "", ...checks ? [renderChecks(checks, true), ""] : [], renderUsageTable(team.usage()), "", renderSummaryDetails(posted.snapshot.context)].join("\n")
+  );
+  return { outcome: outcome.kind, planId: posted.planId, usage: usageTotals(team.ledger(), ctx) };
+}
+async function planningFailed(ctx, request, reason, ledger) {
+  const { thread } = ctx;
+  const { source } = request;
+  await thread.postComment(
+    source.thread.number,
+    `@${request.requestedBy} planning failed: ${reason}
+
+No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps with a more specific objective.`
+  );
+  await thread.react(source.commentId, "-1").catch(() => void 0);
+  return { outcome: "failed", usage: usageTotals(ledger, ctx) };
+}
+
+// src/run/planning.ts
+async function planAndPublish(ctx, request) {
+  const { settings } = ctx;
+  const again = await answeredBefore(ctx, request);
+  if (again) return again;
+  await checkoutCommit(ctx.git, request.base.sha);
+  const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
+  const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
+  const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
+  const ledger = team.ledger();
+  const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
+  const draft = recordDraft(ctx, request, ledger, mcpFailures);
+  const outcome = planningOutcome(snapshot);
+  if (outcome.kind === "failed") {
+    if (settings.policy === "plan-first") return executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
+    return planningFailed(ctx, request, outcome.reason, ledger);
+  }
+  const checks = outcome.kind === "planned" ? await stagedPlanChecks(ctx, request, outcome.plan, snapshot, ledger) : void 0;
+  const status = outcome.kind === "asked" ? "asking" : outcome.kind === "answered" ? "answered" : "proposed";
+  const posted = draft(status, snapshot, void 0, checks);
+  await supersedeEarlier(ctx, request.comments, posted.planId, posted.issue);
+  if (outcome.kind === "planned" && runsAtOnce(ctx, posted, checks)) return executeAtOnce(ctx, request, posted);
+  return postPlanRecord(ctx, posted, outcome, team);
+}
+async function answeredBefore(ctx, request) {
+  const { thread } = ctx;
+  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
+  const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
+  const verdict = comment ? verifyRecordComment(ctx, comment, request.source.thread.number) : void 0;
+  if (!comment || !verdict?.ok || verdict.record.planId !== planId) return void 0;
+  const { record } = verdict;
+  info(`Command already answered by record ${planId} (${record.status}); not planning again.`);
+  if (record.status === "executing" && record.approvedBy && record.branch) {
+    return execute(ctx, { record: { ...record, approvedBy: record.approvedBy, branch: record.branch }, planComment: comment, source: request.source, comments: request.comments });
+  }
+  const outcome = record.status === "asking" ? "asked" : record.status === "answered" ? "answered" : record.status === "proposed" ? "planned" : record.status === "done" ? "done" : "aborted";
+  return { outcome, planId, ...record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {} };
+}
+
+// src/commands/answer.ts
+async function answerFlow(ctx, command) {
+  const { settings, thread } = ctx;
+  const no = (reason, fix) => refuse(thread, command, "/answer", reason, fix);
+  const allowed = await refuseUnlessRole(thread, command, "/answer", settings.triggerPermission, "Ask a maintainer to answer.");
+  if ("refused" in allowed) return allowed.refused;
+  const live = await commandOnLivePlan(ctx, command, "/answer");
+  if ("refused" in live) return live.refused;
+  const { record, comments } = live;
+  if (record.status !== "asking") {
+    return no("the planner has no open question on this thread.", "Use `/revise <feedback>` to change a plan, or `/plan` for a new one.");
+  }
+  const text = stripHidden(command.text).trim();
+  if (!text) return no("the answer is empty.", "Write it after the command: `/answer <your answer>`.");
+  if (!settings.planner.apiKey) {
+    return no("no API key is configured for the planner model.", "Set the `api-key` input (or `planner-api-key`) from a repository secret.");
+  }
+  await thread.react(command.commentId, "eyes");
+  const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: "answer", text });
+  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base: record.base, spent: record.usage, comments });
 }
 
 // src/commands/approve.ts
@@ -4491,24 +4550,8 @@ async function approveFlow(ctx, command) {
   if (command.planId !== void 0 && command.planId !== id) {
     return live.earlierIds.includes(command.planId) ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`) : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
   }
-  switch (record.status) {
-    case "proposed":
-      break;
-    case "asking":
-      return no(`the planner asked a question and has no plan yet.`, "Answer it with `/answer <your answer>`; the plan follows.");
-    case "answered":
-      return no("the latest `/plan` found nothing to change, so there is no plan to approve.", "Comment `/plan` with a new objective.");
-    case "approved":
-    case "executing":
-      break;
-    case "done":
-      return no(
-        `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ""}.`,
-        "Ask for a new plan with `/plan` to do more."
-      );
-    default:
-      return no(`plan \`${id}\` is ${record.status}.`, "Ask for a new plan with `/plan`.");
-  }
+  const notOpen = statusRefusal(record);
+  if (notOpen) return no(notOpen.reason, notOpen.fix);
   if (settings.requireDistinctApprover && command.author === record.requestedBy) {
     return no(
       `@${command.author} asked for plan \`${id}\`, and this repository requires a different person to approve it.`,
@@ -4546,6 +4589,243 @@ async function approveFlow(ctx, command) {
   const executing = { ...record, status: "executing", approvedBy: record.approvedBy ?? command.author, branch: branchFor(ctx, issue, id) };
   await thread.react(command.commentId, "rocket");
   return execute(ctx, { record: executing, planComment: comment, source: command, comments });
+}
+function statusRefusal(record) {
+  const id = record.planId;
+  switch (record.status) {
+    case "proposed":
+    case "approved":
+    case "executing":
+      return void 0;
+    case "asking":
+      return { reason: `the planner asked a question and has no plan yet.`, fix: "Answer it with `/answer <your answer>`; the plan follows." };
+    case "answered":
+      return { reason: "the latest `/plan` found nothing to change, so there is no plan to approve.", fix: "Comment `/plan` with a new objective." };
+    case "done":
+      return { reason: `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ""}.`, fix: "Ask for a new plan with `/plan` to do more." };
+    default:
+      return { reason: `plan \`${id}\` is ${record.status}.`, fix: "Ask for a new plan with `/plan`." };
+  }
+}
+
+// src/commands/cancel.ts
+async function cancelFlow(ctx, command) {
+  const { thread, settings } = ctx;
+  const issue = command.thread.number;
+  const no = (reason, fix) => refuse(thread, command, "/cancel", reason, fix);
+  const allowed = await refuseUnlessRole(thread, command, "/cancel", settings.triggerPermission, "Ask a maintainer to cancel the plan.");
+  if ("refused" in allowed) return allowed.refused;
+  const live = await commandOnLivePlan(ctx, command, "/cancel");
+  if ("refused" in live) return live.refused;
+  const { comment, record } = live;
+  const id = record.planId;
+  let said;
+  switch (record.status) {
+    case "proposed":
+    case "asking":
+    case "answered":
+      said = `plan \`${id}\` is cancelled; it can no longer be approved. Ask for a new one with \`/plan\`.`;
+      break;
+    case "approved":
+    case "executing":
+      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
+      break;
+    default:
+      return no(`plan \`${id}\` is already ${record.status}.`, "There is nothing to cancel; ask for a new plan with `/plan`.");
+  }
+  if (record.status === "proposed" || record.status === "approved" || record.status === "executing") {
+    await raiseCancelSignal(thread, issue, id, record.base.sha);
+  }
+  await thread.updateComment(comment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
+  notice(`Plan ${id} was cancelled by @${command.author}.`);
+  await thread.postComment(issue, `@${command.author} ${said}
+${cancelMarker(id, command.author)}`);
+  await thread.react(command.commentId, "+1").catch(() => void 0);
+  return { outcome: "aborted", planId: id };
+}
+
+// src/render/help.ts
+var maxListed = 20;
+var listed = (patterns) => {
+  const shown = patterns.slice(0, maxListed).map(code).join(", ");
+  return patterns.length > maxListed ? `${shown} and ${patterns.length - maxListed} more` : shown;
+};
+function renderHelp(author, settings, unknown) {
+  const trigger = code(settings.triggerPermission);
+  const approve = code(settings.approvePermission);
+  const head = unknown === void 0 ? `@${author} plangate\u2019s commands on this repository:` : `@${author} unknown command ${code(`/${unknown}`)}. plangate\u2019s commands on this repository:`;
+  const commands = settings.allowedCommands;
+  const lines = [
+    head,
+    "",
+    "| Command | What it does | Who may use it |",
+    "| --- | --- | --- |",
+    `| \`/plan <objective>\` | The planner posts a plan for the objective (or the issue itself). | ${trigger} or higher |`,
+    `| \`/approve [plan-id]\` | Runs the live plan; with an id, only if it is still the live one. | ${approve} or higher |`,
+    `| \`/approve --over-budget [plan-id]\` | Runs a plan whose cost estimate is above \`max-estimated-cost-usd\`. | ${code(overBudgetRole)} or higher |`,
+    `| \`/revise <feedback>\` | The planner plans again from the live plan and the feedback. | ${trigger} or higher |`,
+    `| \`/answer <text>\` | Answers the planner\u2019s question. | the requester or ${trigger} or higher |`,
+    `| \`/status\` | Where the live plan stands: status, cycles, cost, links. | ${code("read")} or higher |`,
+    `| \`/cancel\` | Withdraws the live plan; a running execution stops before its next cycle and keeps its work. | ${trigger} or higher |`,
+    `| \`/help\` | This list. | ${code("read")} or higher |`,
+    "",
+    "Settings:",
+    `- policy: ${code(settings.policy)}`,
+    `- trigger permission: ${trigger}; approve permission: ${approve}`,
+    commands.length === 0 ? "- allowed commands: none (the executor can read and write files but run no command)" : `- allowed commands (${commands.length}): ${listed(commands)}`,
+    settings.protectedPaths.length === 0 ? "- protected paths: none" : `- protected paths: ${listed(settings.protectedPaths)}`,
+    settings.maxEstimatedCostUsd === void 0 ? "- estimated cost ceiling: none" : `- estimated cost ceiling: $${settings.maxEstimatedCostUsd} per plan`,
+    settings.allowBlockedPlans ? "- plans with blocking check findings: may be approved" : "- plans with blocking check findings: must be revised first",
+    "",
+    "The command goes on the first line of a new comment."
+  ];
+  return fitBody(lines.join("\n"));
+}
+
+// src/commands/help.ts
+async function helpFlow(ctx, command) {
+  const { thread, settings } = ctx;
+  const name = command.unknown === void 0 ? "/help" : `/${command.unknown}`;
+  const allowed = await refuseUnlessRole(thread, command, name, "read", "Ask a collaborator of this repository.");
+  if ("refused" in allowed) return allowed.refused;
+  await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
+  await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused").catch(() => void 0);
+  return { outcome: command.unknown === void 0 ? "answered" : "refused" };
+}
+
+// src/commands/maintain.ts
+function taskLabel(name) {
+  return `plangate:${name}`.slice(0, 50);
+}
+async function maintainFlow(ctx, trigger) {
+  const tasks = ctx.settings.config.tasks ?? [];
+  let chosen;
+  let requestedBy = ctx.settings.botLogin;
+  if (trigger.type === "schedule") {
+    chosen = tasks.filter((task) => task.cron === void 0 || task.cron === trigger.cron);
+  } else {
+    const role = await ctx.thread.permissionOf(trigger.actor);
+    if (!hasRole(role, ctx.settings.triggerPermission)) {
+      throw new Error(`@${trigger.actor} has ${role} permission on this repository; dispatching plangate needs ${ctx.settings.triggerPermission} or higher.`);
+    }
+    requestedBy = trigger.actor;
+    if (trigger.task !== void 0) {
+      const task = tasks.find((t) => t.name === trigger.task);
+      if (!task) {
+        const known = tasks.map((t) => t.name).join(", ") || "none";
+        throw new Error(`There is no task named "${trigger.task}" in ${ctx.settings.configFile} (tasks: ${known}).`);
+      }
+      chosen = [task];
+    } else if (trigger.objective !== void 0) {
+      const objective = stripHidden(trigger.objective);
+      chosen = [{ name: `adhoc-${ctx.settings.runner.runId || Date.now()}`, objective }];
+    } else {
+      throw new Error("A workflow_dispatch run needs the input `task` (a task from the config file) or `objective` (an ad-hoc task).");
+    }
+  }
+  const rows = [];
+  for (const task of chosen) {
+    try {
+      rows.push(await runTask(ctx, task, requestedBy, trigger.type === "dispatch" && trigger.objective !== void 0));
+    } catch (error2) {
+      const message = errorMessage(error2);
+      error(`Task ${task.name} failed: ${message}`);
+      rows.push({ task: task.name, status: "failed", detail: message });
+    }
+  }
+  await ctx.writeSummary(renderTaskSummary(trigger, rows));
+  const failed = rows.filter((r) => r.status === "failed");
+  const only = rows.length === 1 ? rows[0] : void 0;
+  return {
+    outcome: failed.length > 0 ? "failed" : rows.every((r) => r.status === "skipped") ? "ignored" : "done",
+    ...only?.planId ? { planId: only.planId } : {},
+    ...only?.prUrl ? { prUrl: only.prUrl } : {}
+  };
+}
+async function runTask(ctx, task, requestedBy, adhoc) {
+  const { thread, settings } = ctx;
+  const label = taskLabel(task.name);
+  let issue = adhoc ? void 0 : await thread.findOpenIssue(label);
+  if (issue) {
+    const open2 = (await thread.listOpenPullRequests()).find((pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue?.number}-`));
+    if (open2) return { task: task.name, status: "skipped", detail: `pull request #${open2.number} from an earlier run is still open`, issueUrl: issue.url, prUrl: open2.url };
+    const pending = await pendingRecord(ctx, issue.number);
+    if (pending) {
+      const maxAgeDays = settings.config["plan-max-age-days"] ?? defaultPlanMaxAgeDays;
+      const ageDays = (Date.now() - Date.parse(pending.createdAt)) / 864e5;
+      if (pending.status === "executing" || ageDays < maxAgeDays) {
+        const why = pending.status === "executing" ? "is executing" : `waits for approval (posted ${pending.createdAt.slice(0, 10)}; refreshed after ${maxAgeDays} days)`;
+        return { task: task.name, status: "skipped", detail: `plan ${pending.planId} ${why}`, issueUrl: issue.url, planId: pending.planId };
+      }
+    }
+  } else {
+    issue = await thread.createIssue({
+      title: adhoc ? `plangate: ${task.objective.split("\n")[0]?.slice(0, 80) ?? "ad-hoc task"}` : `plangate task: ${task.name}`,
+      body: `${task.objective}
+
+---
+Opened by plangate for the ${adhoc ? "ad-hoc objective dispatched by" : "scheduled task"} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`/approve\`.`,
+      labels: [label, ...task.labels ?? []],
+      assignees: task.assignees ?? []
+    });
+  }
+  const taskCtx = {
+    ...ctx,
+    settings: {
+      ...settings,
+      policy: task.policy ?? "plan-for-approval",
+      allowedCommands: task["allowed-commands"] ?? settings.allowedCommands
+    }
+  };
+  const kickoff = await thread.postComment(issue.number, `\u{1F5D3}\uFE0F plangate is running task \`${escapeHtml(task.name)}\`${ctx.runUrl ? ` ([job](${ctx.runUrl}))` : ""}.`);
+  const source = {
+    thread: { number: issue.number, isPullRequest: false, title: issue.title, body: issue.body },
+    commentId: kickoff.id,
+    commentUrl: kickoff.url,
+    author: requestedBy,
+    body: kickoff.body
+  };
+  const base = await resolveBase(taskCtx, source);
+  if ("refusal" in base) throw new Error(base.refusal);
+  const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
+  const comments = await thread.listComments(issue.number);
+  const request = { source, requestedBy, base, comments };
+  const result = taskCtx.settings.policy === "executor-only" ? await executeWithoutPlanner(taskCtx, { ...request, snapshot: executorOnlySnapshot(task.objective, policy) }) : await planAndPublish(taskCtx, { ...request, snapshot: initialSnapshot(task.objective, policy) });
+  return {
+    task: task.name,
+    status: result.outcome === "failed" ? "failed" : "ran",
+    detail: result.outcome,
+    issueUrl: issue.url,
+    ...result.planId ? { planId: result.planId } : {},
+    ...result.prUrl ? { prUrl: result.prUrl } : {},
+    costUsd: result.usage?.costUsd ?? null
+  };
+}
+async function pendingRecord(ctx, issue) {
+  const comments = await ctx.thread.listComments(issue);
+  for (const comment of [...comments].reverse()) {
+    if (comment.author !== ctx.settings.botLogin || !hasRecordMarker(comment.body)) continue;
+    const decoded = decodeRecord(comment.body);
+    if (!decoded.ok) continue;
+    const { status, planId, postedAt } = decoded.record;
+    return ["proposed", "asking", "executing", "approved"].includes(status) ? { status, planId, createdAt: postedAt ?? comment.createdAt } : void 0;
+  }
+  return void 0;
+}
+function renderTaskSummary(trigger, rows) {
+  const what = trigger.type === "schedule" ? `schedule \`${trigger.cron}\`` : `dispatch by @${trigger.actor}`;
+  const link = (label, url) => url ? `[${label}](${url})` : "\u2014";
+  return [
+    `### plangate maintenance (${what})`,
+    "",
+    rows.length === 0 ? "_No task matched this event._" : "| task | status | detail | issue / plan | pull request | cost |",
+    ...rows.length === 0 ? [] : [
+      "|---|---|---|---|---|---:|",
+      ...rows.map(
+        (r) => `| \`${r.task}\` | ${r.status} | ${escapeHtml(r.detail).replace(/\|/g, "\\|")} | ${link(r.planId ? `plan ${r.planId}` : "issue", r.issueUrl)} | ${link("PR", r.prUrl)} | ${r.costUsd === void 0 ? "\u2014" : formatCost(r.costUsd)} |`
+      )
+    ]
+  ].join("\n");
 }
 
 // src/run/thread-context.ts
@@ -4654,163 +4934,6 @@ async function reviseFlow(ctx, command) {
   return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments });
 }
 
-// src/commands/answer.ts
-async function answerFlow(ctx, command) {
-  const { settings, thread } = ctx;
-  const no = (reason, fix) => refuse(thread, command, "/answer", reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, "/answer", settings.triggerPermission, "Ask a maintainer to answer.");
-  if ("refused" in allowed) return allowed.refused;
-  const live = await commandOnLivePlan(ctx, command, "/answer");
-  if ("refused" in live) return live.refused;
-  const { record, comments } = live;
-  if (record.status !== "asking") {
-    return no("the planner has no open question on this thread.", "Use `/revise <feedback>` to change a plan, or `/plan` for a new one.");
-  }
-  const text = stripHidden(command.text).trim();
-  if (!text) return no("the answer is empty.", "Write it after the command: `/answer <your answer>`.");
-  if (!settings.planner.apiKey) {
-    return no("no API key is configured for the planner model.", "Set the `api-key` input (or `planner-api-key`) from a repository secret.");
-  }
-  await thread.react(command.commentId, "eyes");
-  const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: "answer", text });
-  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base: record.base, spent: record.usage, comments });
-}
-
-// src/commands/maintain.ts
-function taskLabel(name) {
-  return `plangate:${name}`.slice(0, 50);
-}
-async function maintainFlow(ctx, trigger) {
-  const tasks = ctx.settings.config.tasks ?? [];
-  let chosen;
-  let requestedBy = ctx.settings.botLogin;
-  if (trigger.type === "schedule") {
-    chosen = tasks.filter((task) => task.cron === void 0 || task.cron === trigger.cron);
-  } else {
-    const role = await ctx.thread.permissionOf(trigger.actor);
-    if (!hasRole(role, ctx.settings.triggerPermission)) {
-      throw new Error(`@${trigger.actor} has ${role} permission on this repository; dispatching plangate needs ${ctx.settings.triggerPermission} or higher.`);
-    }
-    requestedBy = trigger.actor;
-    if (trigger.task !== void 0) {
-      const task = tasks.find((t) => t.name === trigger.task);
-      if (!task) {
-        const known = tasks.map((t) => t.name).join(", ") || "none";
-        throw new Error(`There is no task named "${trigger.task}" in ${ctx.settings.configFile} (tasks: ${known}).`);
-      }
-      chosen = [task];
-    } else if (trigger.objective !== void 0) {
-      const objective = stripHidden(trigger.objective);
-      chosen = [{ name: `adhoc-${ctx.settings.runner.runId || Date.now()}`, objective }];
-    } else {
-      throw new Error("A workflow_dispatch run needs the input `task` (a task from the config file) or `objective` (an ad-hoc task).");
-    }
-  }
-  const rows = [];
-  for (const task of chosen) {
-    try {
-      rows.push(await runTask(ctx, task, requestedBy, trigger.type === "dispatch" && trigger.objective !== void 0));
-    } catch (error2) {
-      const message = error2 instanceof Error ? error2.message : String(error2);
-      error(`Task ${task.name} failed: ${message}`);
-      rows.push({ task: task.name, status: "failed", detail: message });
-    }
-  }
-  await ctx.writeSummary(renderTaskSummary(trigger, rows));
-  const failed = rows.filter((r) => r.status === "failed");
-  const only = rows.length === 1 ? rows[0] : void 0;
-  return {
-    outcome: failed.length > 0 ? "failed" : rows.every((r) => r.status === "skipped") ? "ignored" : "done",
-    ...only?.planId ? { planId: only.planId } : {},
-    ...only?.prUrl ? { prUrl: only.prUrl } : {}
-  };
-}
-async function runTask(ctx, task, requestedBy, adhoc) {
-  const { thread, settings } = ctx;
-  const label = taskLabel(task.name);
-  let issue = adhoc ? void 0 : await thread.findOpenIssue(label);
-  if (issue) {
-    const open2 = (await thread.listOpenPullRequests()).find((pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue?.number}-`));
-    if (open2) return { task: task.name, status: "skipped", detail: `pull request #${open2.number} from an earlier run is still open`, issueUrl: issue.url, prUrl: open2.url };
-    const pending = await pendingRecord(ctx, issue.number);
-    if (pending) {
-      const maxAgeDays = settings.config["plan-max-age-days"] ?? defaultPlanMaxAgeDays;
-      const ageDays = (Date.now() - Date.parse(pending.createdAt)) / 864e5;
-      if (pending.status === "executing" || ageDays < maxAgeDays) {
-        const why = pending.status === "executing" ? "is executing" : `waits for approval (posted ${pending.createdAt.slice(0, 10)}; refreshed after ${maxAgeDays} days)`;
-        return { task: task.name, status: "skipped", detail: `plan ${pending.planId} ${why}`, issueUrl: issue.url, planId: pending.planId };
-      }
-    }
-  } else {
-    issue = await thread.createIssue({
-      title: adhoc ? `plangate: ${task.objective.split("\n")[0]?.slice(0, 80) ?? "ad-hoc task"}` : `plangate task: ${task.name}`,
-      body: `${task.objective}
-
----
-Opened by plangate for the ${adhoc ? "ad-hoc objective dispatched by" : "scheduled task"} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`/approve\`.`,
-      labels: [label, ...task.labels ?? []],
-      assignees: task.assignees ?? []
-    });
-  }
-  const taskCtx = {
-    ...ctx,
-    settings: {
-      ...settings,
-      policy: task.policy ?? "plan-for-approval",
-      allowedCommands: task["allowed-commands"] ?? settings.allowedCommands
-    }
-  };
-  const kickoff = await thread.postComment(issue.number, `\u{1F5D3}\uFE0F plangate is running task \`${escapeHtml(task.name)}\`${ctx.runUrl ? ` ([job](${ctx.runUrl}))` : ""}.`);
-  const source = {
-    thread: { number: issue.number, isPullRequest: false, title: issue.title, body: issue.body },
-    commentId: kickoff.id,
-    commentUrl: kickoff.url,
-    author: requestedBy,
-    body: kickoff.body
-  };
-  const base = await resolveBase(taskCtx, source);
-  if ("refusal" in base) throw new Error(base.refusal);
-  const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
-  const comments = await thread.listComments(issue.number);
-  const request = { source, requestedBy, base, comments };
-  const result = taskCtx.settings.policy === "executor-only" ? await executeWithoutPlanner(taskCtx, { ...request, snapshot: executorOnlySnapshot(task.objective, policy) }) : await planAndPublish(taskCtx, { ...request, snapshot: initialSnapshot(task.objective, policy) });
-  return {
-    task: task.name,
-    status: result.outcome === "failed" ? "failed" : "ran",
-    detail: result.outcome,
-    issueUrl: issue.url,
-    ...result.planId ? { planId: result.planId } : {},
-    ...result.prUrl ? { prUrl: result.prUrl } : {},
-    costUsd: result.usage?.costUsd ?? null
-  };
-}
-async function pendingRecord(ctx, issue) {
-  const comments = await ctx.thread.listComments(issue);
-  for (const comment of [...comments].reverse()) {
-    if (comment.author !== ctx.settings.botLogin || !hasRecordMarker(comment.body)) continue;
-    const decoded = decodeRecord(comment.body);
-    if (!decoded.ok) continue;
-    const { status, planId, postedAt } = decoded.record;
-    return ["proposed", "asking", "executing", "approved"].includes(status) ? { status, planId, createdAt: postedAt ?? comment.createdAt } : void 0;
-  }
-  return void 0;
-}
-function renderTaskSummary(trigger, rows) {
-  const what = trigger.type === "schedule" ? `schedule \`${trigger.cron}\`` : `dispatch by @${trigger.actor}`;
-  const link = (label, url) => url ? `[${label}](${url})` : "\u2014";
-  return [
-    `### plangate maintenance (${what})`,
-    "",
-    rows.length === 0 ? "_No task matched this event._" : "| task | status | detail | issue / plan | pull request | cost |",
-    ...rows.length === 0 ? [] : [
-      "|---|---|---|---|---|---:|",
-      ...rows.map(
-        (r) => `| \`${r.task}\` | ${r.status} | ${escapeHtml(r.detail).replace(/\|/g, "\\|")} | ${link(r.planId ? `plan ${r.planId}` : "issue", r.issueUrl)} | ${link("PR", r.prUrl)} | ${r.costUsd === void 0 ? "\u2014" : formatCost(r.costUsd)} |`
-      )
-    ]
-  ].join("\n");
-}
-
 // src/render/status.ts
 var nextStep = {
   proposed: (id) => `Waiting for approval: \`/approve ${id}\`, \`/revise <feedback>\` or \`/cancel\`.`,
@@ -4882,89 +5005,165 @@ ${live.fix}`);
   return { outcome: "answered", planId: record.planId };
 }
 
-// src/commands/cancel.ts
-async function cancelFlow(ctx, command) {
-  const { thread, settings } = ctx;
-  const issue = command.thread.number;
-  const no = (reason, fix) => refuse(thread, command, "/cancel", reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, "/cancel", settings.triggerPermission, "Ask a maintainer to cancel the plan.");
-  if ("refused" in allowed) return allowed.refused;
-  const live = await commandOnLivePlan(ctx, command, "/cancel");
-  if ("refused" in live) return live.refused;
-  const { comment, record } = live;
-  const id = record.planId;
-  let said;
-  switch (record.status) {
-    case "proposed":
-    case "asking":
-    case "answered":
-      said = `plan \`${id}\` is cancelled; it can no longer be approved. Ask for a new one with \`/plan\`.`;
-      break;
-    case "approved":
-    case "executing":
-      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
-      break;
-    default:
-      return no(`plan \`${id}\` is already ${record.status}.`, "There is nothing to cancel; ask for a new plan with `/plan`.");
+// src/entry/dispatch.ts
+async function carryOut(ctx, command) {
+  if (command.kind === "maintain") {
+    const result2 = await maintainFlow(ctx, command.trigger);
+    setOutputs(result2);
+    return result2.outcome === "failed" ? "plangate: one or more tasks failed; the job summary says which and why." : void 0;
   }
-  if (record.status === "proposed" || record.status === "approved" || record.status === "executing") {
-    await raiseCancelSignal(thread, issue, id, record.base.sha);
+  let result;
+  try {
+    result = await dispatch(ctx, command);
+  } catch (error2) {
+    await reportFailure(ctx, command, error2);
+    throw error2;
   }
-  await thread.updateComment(comment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
-  notice(`Plan ${id} was cancelled by @${command.author}.`);
-  await thread.postComment(issue, `@${command.author} ${said}
-${cancelMarker(id, command.author)}`);
-  await thread.react(command.commentId, "+1").catch(() => void 0);
-  return { outcome: "aborted", planId: id };
+  setOutputs(result);
+  return result.outcome === "failed" ? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.` : void 0;
+}
+function dispatch(ctx, command) {
+  switch (command.kind) {
+    case "plan":
+      return planFlow(ctx, command);
+    case "approve":
+      return approveFlow(ctx, command);
+    case "revise":
+      return reviseFlow(ctx, command);
+    case "answer":
+      return answerFlow(ctx, command);
+    case "status":
+      return statusFlow(ctx, command);
+    case "cancel":
+      return cancelFlow(ctx, command);
+    case "help":
+      return helpFlow(ctx, command);
+  }
+}
+async function reportFailure(ctx, command, error2) {
+  const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
+  try {
+    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error2).replace(/\.$/, "")}.${link}`);
+    await ctx.thread.react(command.commentId, "-1");
+  } catch (reportError) {
+    warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
+  }
+}
+function setOutputs(result) {
+  setOutput("outcome", result.outcome);
+  if (result.planId) setOutput("plan-id", result.planId);
+  if (result.branch) setOutput("branch", result.branch);
+  if (result.prNumber !== void 0) setOutput("pr-number", String(result.prNumber));
+  if (result.prUrl) setOutput("pr-url", result.prUrl);
+  if (result.usage) {
+    setOutput("cost-usd", result.usage.costUsd === null ? "" : result.usage.costUsd.toFixed(6));
+    setOutput("prompt-tokens", String(result.usage.promptTokens));
+    setOutput("cached-tokens", String(result.usage.cachedTokens));
+    setOutput("completion-tokens", String(result.usage.completionTokens));
+  }
 }
 
-// src/render/help.ts
-var maxListed = 20;
-var listed = (patterns) => {
-  const shown = patterns.slice(0, maxListed).map(code).join(", ");
-  return patterns.length > maxListed ? `${shown} and ${patterns.length - maxListed} more` : shown;
-};
-function renderHelp(author, settings, unknown) {
-  const trigger = code(settings.triggerPermission);
-  const approve = code(settings.approvePermission);
-  const head = unknown === void 0 ? `@${author} plangate\u2019s commands on this repository:` : `@${author} unknown command ${code(`/${unknown}`)}. plangate\u2019s commands on this repository:`;
-  const commands = settings.allowedCommands;
-  const lines = [
-    head,
-    "",
-    "| Command | What it does | Who may use it |",
-    "| --- | --- | --- |",
-    `| \`/plan <objective>\` | The planner posts a plan for the objective (or the issue itself). | ${trigger} or higher |`,
-    `| \`/approve [plan-id]\` | Runs the live plan; with an id, only if it is still the live one. | ${approve} or higher |`,
-    `| \`/approve --over-budget [plan-id]\` | Runs a plan whose cost estimate is above \`max-estimated-cost-usd\`. | ${code(overBudgetRole)} or higher |`,
-    `| \`/revise <feedback>\` | The planner plans again from the live plan and the feedback. | ${trigger} or higher |`,
-    `| \`/answer <text>\` | Answers the planner\u2019s question. | the requester or ${trigger} or higher |`,
-    `| \`/status\` | Where the live plan stands: status, cycles, cost, links. | ${code("read")} or higher |`,
-    `| \`/cancel\` | Withdraws the live plan; a running execution stops before its next cycle and keeps its work. | ${trigger} or higher |`,
-    `| \`/help\` | This list. | ${code("read")} or higher |`,
-    "",
-    "Settings:",
-    `- policy: ${code(settings.policy)}`,
-    `- trigger permission: ${trigger}; approve permission: ${approve}`,
-    commands.length === 0 ? "- allowed commands: none (the executor can read and write files but run no command)" : `- allowed commands (${commands.length}): ${listed(commands)}`,
-    settings.protectedPaths.length === 0 ? "- protected paths: none" : `- protected paths: ${listed(settings.protectedPaths)}`,
-    settings.maxEstimatedCostUsd === void 0 ? "- estimated cost ceiling: none" : `- estimated cost ceiling: $${settings.maxEstimatedCostUsd} per plan`,
-    settings.allowBlockedPlans ? "- plans with blocking check findings: may be approved" : "- plans with blocking check findings: must be revised first",
-    "",
-    "The command goes on the first line of a new comment."
-  ];
-  return fitBody(lines.join("\n"));
+// src/entry/read-command.ts
+import { readFileSync } from "node:fs";
+
+// src/entry/command.ts
+var userSchema = external_exports.object({ login: external_exports.string(), type: external_exports.string().optional() });
+var issueCommentEventSchema = external_exports.object({
+  action: external_exports.string(),
+  issue: external_exports.object({
+    number: external_exports.number().int().positive(),
+    title: external_exports.string(),
+    body: external_exports.string().nullable().optional(),
+    pull_request: external_exports.object({}).passthrough().nullable().optional()
+  }),
+  comment: external_exports.object({
+    id: external_exports.number().int(),
+    body: external_exports.string().nullable().optional(),
+    user: userSchema,
+    html_url: external_exports.string().optional()
+  }),
+  sender: userSchema.optional()
+});
+var scheduleEventSchema = external_exports.object({ schedule: external_exports.string().optional() });
+var dispatchEventSchema = external_exports.object({
+  inputs: external_exports.record(external_exports.string(), external_exports.unknown()).nullable().optional(),
+  sender: userSchema
+});
+function commandFromMaintenanceEvent(eventName, payload) {
+  if (eventName === "schedule") {
+    const parsed2 = scheduleEventSchema.safeParse(payload);
+    return { kind: "maintain", trigger: { type: "schedule", cron: parsed2.success ? parsed2.data.schedule ?? "" : "" } };
+  }
+  const parsed = dispatchEventSchema.safeParse(payload);
+  if (!parsed.success) return { kind: "ignore", reason: "the workflow_dispatch payload names no sender" };
+  const text = (name) => {
+    const value = parsed.data.inputs?.[name];
+    return typeof value === "string" && value.trim() ? value.trim() : void 0;
+  };
+  const task = text("task");
+  const objective = text("objective");
+  return {
+    kind: "maintain",
+    trigger: { type: "dispatch", actor: parsed.data.sender.login, ...task ? { task } : {}, ...objective ? { objective } : {} }
+  };
+}
+function commandFromIssueComment(payload, botLogin, allowedBots = []) {
+  const parsed = issueCommentEventSchema.safeParse(payload);
+  if (!parsed.success) return { kind: "ignore", reason: "the event payload is not an issue comment" };
+  const event = parsed.data;
+  const author = event.comment.user;
+  const ignored = commentIgnoreReason({ action: event.action, author, body: event.comment.body ?? "" }, botLogin, allowedBots);
+  if (ignored !== void 0) return { kind: "ignore", reason: ignored };
+  const parsedCommand = parseCommentCommand(event.comment.body ?? "");
+  if (!parsedCommand) return { kind: "ignore", reason: "the comment\u2019s first line is not a plangate command" };
+  const source = {
+    thread: {
+      number: event.issue.number,
+      isPullRequest: event.issue.pull_request != null,
+      title: event.issue.title,
+      body: event.issue.body ?? ""
+    },
+    commentId: event.comment.id,
+    commentUrl: event.comment.html_url ?? "",
+    author: author.login,
+    body: event.comment.body ?? ""
+  };
+  if (parsedCommand.name === "approve") {
+    return { kind: "approve", planId: parsedCommand.planId ?? parsedCommand.invalidId, ...parsedCommand.overBudget ? { overBudget: true } : {}, ...source };
+  }
+  switch (parsedCommand.name) {
+    case "status":
+    case "cancel":
+    case "help":
+      return { kind: parsedCommand.name, ...source };
+    case "unknown":
+      return { kind: "help", unknown: parsedCommand.command, ...source };
+  }
+  const { rest } = parsedCommand;
+  switch (parsedCommand.name) {
+    case "plan":
+      return { kind: "plan", objective: rest, ...source };
+    case "revise":
+      return { kind: "revise", feedback: rest, ...source };
+    case "answer":
+      return { kind: "answer", text: rest, ...source };
+  }
 }
 
-// src/commands/help.ts
-async function helpFlow(ctx, command) {
-  const { thread, settings } = ctx;
-  const name = command.unknown === void 0 ? "/help" : `/${command.unknown}`;
-  const allowed = await refuseUnlessRole(thread, command, name, "read", "Ask a collaborator of this repository.");
-  if ("refused" in allowed) return allowed.refused;
-  await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
-  await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused").catch(() => void 0);
-  return { outcome: command.unknown === void 0 ? "answered" : "refused" };
+// src/entry/read-command.ts
+var readUtf8 = (file) => readFileSync(file, "utf8");
+function readCommand(inputs, readEventFile = readUtf8) {
+  const { eventName, eventPath } = inputs.runner;
+  const notCarried = eventIgnoreReason(eventName);
+  if (notCarried !== void 0) return { command: { kind: "ignore", reason: notCarried } };
+  let payload;
+  try {
+    payload = JSON.parse(readEventFile(eventPath));
+  } catch (error2) {
+    throw new Error(`Cannot read the event payload at ${eventPath}: ${failureMessage(error2)}`, { cause: error2 });
+  }
+  const command = eventName === "issue_comment" ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
+  return { command, payload };
 }
 
 // src/entry/main.ts
@@ -5001,7 +5200,8 @@ async function run() {
     const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
     const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
     try {
-      await runCommand(ctx, command);
+      const failure = await carryOut(ctx, command);
+      if (failure) setFailed(failure);
     } finally {
       await ctx.mcp?.close();
       await sandbox.close();
@@ -5009,56 +5209,8 @@ async function run() {
     }
   } catch (error2) {
     setOutput("outcome", "failed");
-    setFailed(redact(messageOf3(error2), secrets));
+    setFailed(redact(failureMessage(error2), secrets));
   }
-}
-async function runCommand(ctx, command) {
-  if (command.kind === "maintain") {
-    const result2 = await maintainFlow(ctx, command.trigger);
-    setOutputs(result2);
-    if (result2.outcome === "failed") setFailed("plangate: one or more tasks failed; the job summary says which and why.");
-    return;
-  }
-  let result;
-  try {
-    result = await dispatch(ctx, command);
-  } catch (error2) {
-    await reportFailure(ctx, command, error2);
-    throw error2;
-  }
-  setOutputs(result);
-  if (result.outcome === "failed") setFailed(`plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`);
-}
-function dispatch(ctx, command) {
-  switch (command.kind) {
-    case "plan":
-      return planFlow(ctx, command);
-    case "approve":
-      return approveFlow(ctx, command);
-    case "revise":
-      return reviseFlow(ctx, command);
-    case "answer":
-      return answerFlow(ctx, command);
-    case "status":
-      return statusFlow(ctx, command);
-    case "cancel":
-      return cancelFlow(ctx, command);
-    case "help":
-      return helpFlow(ctx, command);
-  }
-}
-function readCommand(inputs) {
-  const { eventName, eventPath } = inputs.runner;
-  const notCarried = eventIgnoreReason(eventName);
-  if (notCarried !== void 0) return { command: { kind: "ignore", reason: notCarried } };
-  let payload;
-  try {
-    payload = JSON.parse(readFileSync(eventPath, "utf8"));
-  } catch (error2) {
-    throw new Error(`Cannot read the event payload at ${eventPath}: ${messageOf3(error2)}`, { cause: error2 });
-  }
-  const command = eventName === "issue_comment" ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
-  return { command, payload };
 }
 var repoRefOf = ({ runner }) => ({ owner: runner.owner, repo: runner.repo });
 async function dropPersistedCredentials(git) {
@@ -5085,7 +5237,7 @@ function createContext(settings, secrets, parts) {
         return {
           acquired: true,
           release: async () => {
-            await releaseLock({ git, lock: attempt.lock }).catch((error2) => warning(`Could not release the lock of #${issue}: ${messageOf3(error2)}`));
+            await releaseLock({ git, lock: attempt.lock }).catch((error2) => warning(`Could not release the lock of #${issue}: ${failureMessage(error2)}`));
           }
         };
       }
@@ -5106,7 +5258,7 @@ function createContext(settings, secrets, parts) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-RRU5MFW6.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-4WGKT3QN.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint) {
@@ -5116,38 +5268,6 @@ function lazyClient(role, endpoint) {
     model: endpoint.model,
     complete: (request) => (client ??= createChatClient(role, endpoint)).complete(request)
   };
-}
-async function reportFailure(ctx, command, error2) {
-  const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
-  try {
-    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${messageOf3(error2).replace(/\.$/, "")}.${link}`);
-    await ctx.thread.react(command.commentId, "-1");
-  } catch (reportError) {
-    warning(`Could not report the failure on the thread: ${messageOf3(reportError)}`);
-  }
-}
-function setOutputs(result) {
-  setOutput("outcome", result.outcome);
-  if (result.planId) setOutput("plan-id", result.planId);
-  if (result.branch) setOutput("branch", result.branch);
-  if (result.prNumber !== void 0) setOutput("pr-number", String(result.prNumber));
-  if (result.prUrl) setOutput("pr-url", result.prUrl);
-  if (result.usage) {
-    setOutput("cost-usd", result.usage.costUsd === null ? "" : result.usage.costUsd.toFixed(6));
-    setOutput("prompt-tokens", String(result.usage.promptTokens));
-    setOutput("cached-tokens", String(result.usage.cachedTokens));
-    setOutput("completion-tokens", String(result.usage.completionTokens));
-  }
-}
-function messageOf3(error2) {
-  if (statusOf(error2) !== void 0) return explainGitHubError(error2).message;
-  if (error2 instanceof Error) return error2.message;
-  if (typeof error2 === "string") return error2;
-  try {
-    return JSON.stringify(error2) ?? String(error2);
-  } catch {
-    return String(error2);
-  }
 }
 export {
   run

@@ -1,5 +1,8 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 
+// src/entry/triage.ts
+import { readFileSync } from "node:fs";
+
 // src/text/comment-command.ts
 var COMMAND_EVENTS = ["issue_comment", "schedule", "workflow_dispatch"];
 function eventIgnoreReason(eventName) {
@@ -44,7 +47,6 @@ function commentIgnoreReason(comment, botLogin, allowedBots) {
 }
 
 // src/entry/triage.ts
-import { readFileSync } from "node:fs";
 var readUtf8 = (file) => readFileSync(file, "utf8");
 function commandInputs(env) {
   const raw = (name) => (env[`INPUT_${name.toUpperCase()}`] ?? "").trim();

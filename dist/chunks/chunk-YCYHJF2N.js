@@ -505,6 +505,17 @@ function group(name, fn) {
   });
 }
 
+// src/text/error-message.ts
+function errorMessage(error63) {
+  if (error63 instanceof Error) return error63.message;
+  if (typeof error63 === "string") return error63;
+  try {
+    return JSON.stringify(error63) ?? String(error63);
+  } catch {
+    return String(error63);
+  }
+}
+
 // src/text/redact.ts
 var tokenShapes = [
   // GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens.
@@ -530,10 +541,82 @@ function redact(text, secrets) {
   return out;
 }
 
-// src/tools/sandbox.ts
+// src/tools/account-sandbox.ts
+import { rm as rm3 } from "node:fs/promises";
+
+// src/tools/run-helper.ts
 import { execFile } from "node:child_process";
+function run(file2, args, pathList) {
+  return new Promise((resolve, reject) => {
+    execFile(file2, args, { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 }, (error63, stdout, stderr) => {
+      if (error63 === null) {
+        resolve({ stdout });
+        return;
+      }
+      const code = error63.code ?? null;
+      reject({ code, detail: stderr.trim() || error63.message });
+    });
+  });
+}
+function helperPath(deps) {
+  return deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
+}
+
+// src/tools/sandbox-types.ts
+var defaultSandboxAccount = "plangate-sandbox";
+var SandboxError = class extends Error {
+  name = "SandboxError";
+};
+
+// src/tools/account-switch.ts
+async function probeAccountSwitch(deps = {}) {
+  if (deps.isRoot ?? process.getuid?.() === 0) return { kind: "root" };
+  const sudo = deps.sudo ?? "sudo";
+  try {
+    await run(sudo, ["-n", "true"], helperPath(deps));
+    return { kind: "sudo" };
+  } catch (error63) {
+    const failure2 = error63;
+    const why = failure2.code === "ENOENT" ? "sudo is not installed" : `sudo -n refused (${failure2.detail})`;
+    return { kind: "impossible", cause: `the action does not run as root and cannot use passwordless sudo: ${why}` };
+  }
+}
+function isolationImpossible(cause) {
+  return `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
+}
+function asRoot(h, file2, args, how) {
+  return how === "root" ? run(file2, args, h.pathList) : run(h.sudo, ["-n", file2, ...args], h.pathList);
+}
+function asAccount(h, p, argv) {
+  return p.how === "root" ? run("setpriv", [...setprivArgs(p.identity), ...argv], h.pathList) : run(h.sudo, ["-n", "-u", p.identity.user, "--", ...argv], h.pathList);
+}
+function setprivArgs(identity) {
+  return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
+}
+function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin") {
+  if ((argv[0] ?? "").includes("=")) throw new SandboxError(`Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`);
+  const secret = new Set(secretNames);
+  const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0 && !secret.has(entry[0])).map(([name, value]) => `${name}=${value}`);
+  const secrets = Object.fromEntries(secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]]));
+  if (Object.keys(secrets).length === 0) {
+    return { args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv], env: { PATH: pathList }, wrapped: true };
+  }
+  return {
+    args: ["-n", `--preserve-env=${Object.keys(secrets).join(",")}`, "-u", user, "--", "env", ...assignments, ...argv],
+    env: { PATH: pathList, ...secrets },
+    wrapped: true
+  };
+}
+function missingProgram(plan, exitCode, output2) {
+  return plan.wrapped && exitCode === 127 && saysProgramMissing(output2);
+}
+function saysProgramMissing(output2) {
+  return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output2);
+}
+
+// src/tools/account-prepare.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readdir as readdir2, readFile, rm as rm2 } from "node:fs/promises";
+import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readFile, rm as rm2 } from "node:fs/promises";
 import os5 from "node:os";
 import path from "node:path";
 
@@ -20254,211 +20337,58 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/tools/sandbox.ts
-var defaultSandboxAccount = "plangate-sandbox";
-var SandboxError = class extends Error {
-  name = "SandboxError";
-};
+// src/tools/account-prepare.ts
 var accountNameSchema = external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/i, "must be a user name of at most 32 characters");
 var passwdEntrySchema = external_exports.object({
   user: external_exports.string().min(1),
   uid: external_exports.coerce.number().int().nonnegative(),
   gid: external_exports.coerce.number().int().nonnegative()
 });
-var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
-var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
-async function probeAccountSwitch(deps = {}) {
-  if (deps.isRoot ?? process.getuid?.() === 0) return { kind: "root" };
-  const sudo = deps.sudo ?? "sudo";
+async function prepareAccount(name, deps, h) {
+  const parsed = accountNameSchema.safeParse(name);
+  if (!parsed.success) throw new SandboxError(`command-user ${JSON.stringify(name)} is not a valid account name.`);
+  const allowed = await probeAccountSwitch(deps);
+  if (allowed.kind === "impossible") throw new SandboxError(isolationImpossible(allowed.cause));
+  const how = allowed.kind;
+  const identity = await lookUpAccount(name, h.pathList) ?? await createAccount(h, name, how);
+  if (identity.uid === 0) throw new SandboxError(`command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`);
+  if (identity.uid === process.getuid?.()) {
+    throw new SandboxError(`command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`);
+  }
+  const dir = await mkdtemp(path.join(deps.tmpDir ?? os5.tmpdir(), "plangate-sandbox-"));
+  await chmod2(dir, 457);
+  const home = path.join(dir, "home");
+  const tmp = path.join(dir, "tmp");
+  await mkdir2(home, { mode: 448 });
+  await mkdir2(tmp, { mode: 448 });
+  const owner = `${identity.uid}:${identity.gid}`;
   try {
-    await run(sudo, ["-n", "true"], helperPath(deps));
-    return { kind: "sudo" };
+    if (how === "root") await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
+    else await asRoot(h, "chown", [owner, "--", home, tmp], how);
+    if (how === "sudo") {
+      const answer = (await run(h.sudo, ["-n", "-u", name, "--", "id", "-u"], h.pathList)).stdout.trim();
+      if (answer !== String(identity.uid)) throw new SandboxError(`sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`);
+    }
+  } catch (error63) {
+    await rm2(dir, { recursive: true, force: true }).catch(() => void 0);
+    if (error63 instanceof SandboxError) throw error63;
+    throw new SandboxError(`Cannot prepare command-user ${name}: ${error63.detail ?? String(error63)}.`);
+  }
+  return { identity, how, dir, home, tmp };
+}
+async function createAccount(h, account, how) {
+  const args = ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", account];
+  try {
+    await asRoot(h, how === "root" ? findUseradd() : "useradd", args, how);
   } catch (error63) {
     const failure2 = error63;
-    const why = failure2.code === "ENOENT" ? "sudo is not installed" : `sudo -n refused (${failure2.detail})`;
-    return { kind: "impossible", cause: `the action does not run as root and cannot use passwordless sudo: ${why}` };
-  }
-}
-function isolationImpossible(cause) {
-  return `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
-}
-function createSandbox(options) {
-  if (options.isolation === "none") return ownUserSandbox(options.workTree);
-  return accountSandbox(options);
-}
-function ownUserSandbox(workTree) {
-  return {
-    account: void 0,
-    workTree,
-    ready: () => Promise.resolve(),
-    refusal: () => Promise.resolve(void 0),
-    plan: (argv, env) => ({ file: argv[0] ?? "", args: argv.slice(1), env, wrapped: false }),
-    lend: (work) => work(),
-    sweep: () => Promise.resolve(),
-    keep: () => () => void 0,
-    close: () => Promise.resolve()
-  };
-}
-function accountSandbox(options) {
-  const deps = options.deps ?? {};
-  const sudo = deps.sudo ?? "sudo";
-  const pathList = helperPath(deps);
-  const name = options.account || defaultSandboxAccount;
-  const kept = /* @__PURE__ */ new Set();
-  let preparing;
-  let prepared;
-  const asRoot = (file2, args, how) => how === "root" ? run(file2, args, pathList) : run(sudo, ["-n", file2, ...args], pathList);
-  const asAccount = (p, argv) => p.how === "root" ? run("setpriv", [...setprivArgs(p.identity), ...argv], pathList) : run(sudo, ["-n", "-u", p.identity.user, "--", ...argv], pathList);
-  async function prepare() {
-    const parsed = accountNameSchema.safeParse(name);
-    if (!parsed.success) throw new SandboxError(`command-user ${JSON.stringify(name)} is not a valid account name.`);
-    const allowed = await probeAccountSwitch(deps);
-    if (allowed.kind === "impossible") throw new SandboxError(isolationImpossible(allowed.cause));
-    const how = allowed.kind;
-    const identity = await lookUpAccount(name, pathList) ?? await createAccount(name, how);
-    if (identity.uid === 0) throw new SandboxError(`command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`);
-    if (identity.uid === process.getuid?.()) {
-      throw new SandboxError(`command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`);
-    }
-    const dir = await mkdtemp(path.join(deps.tmpDir ?? os5.tmpdir(), "plangate-sandbox-"));
-    await chmod2(dir, 457);
-    const home = path.join(dir, "home");
-    const tmp = path.join(dir, "tmp");
-    await mkdir2(home, { mode: 448 });
-    await mkdir2(tmp, { mode: 448 });
-    const owner = `${identity.uid}:${identity.gid}`;
-    try {
-      if (how === "root") await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
-      else await asRoot("chown", [owner, "--", home, tmp], how);
-      if (how === "sudo") {
-        const answer = (await run(sudo, ["-n", "-u", name, "--", "id", "-u"], pathList)).stdout.trim();
-        if (answer !== String(identity.uid)) throw new SandboxError(`sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`);
-      }
-    } catch (error63) {
-      await rm2(dir, { recursive: true, force: true }).catch(() => void 0);
-      if (error63 instanceof SandboxError) throw error63;
-      throw new SandboxError(`Cannot prepare command-user ${name}: ${error63.detail ?? String(error63)}.`);
-    }
-    return { identity, how, dir, home, tmp };
-  }
-  async function createAccount(account, how) {
-    const args = ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", account];
-    try {
-      await asRoot(how === "root" ? findUseradd() : "useradd", args, how);
-    } catch (error63) {
-      const failure2 = error63;
-      if (failure2.code !== 9) {
-        throw new SandboxError(`Cannot create the account ${account} that commands run as (useradd: ${failure2.detail}). Create it yourself and name it in command-user.`);
-      }
-    }
-    const identity = await lookUpAccount(account, pathList);
-    if (!identity) throw new SandboxError(`The account ${account} was created but cannot be looked up.`);
-    return identity;
-  }
-  async function ensure() {
-    preparing ??= prepare().then((p) => prepared = p);
-    return preparing;
-  }
-  async function sweep() {
-    const p = prepared;
-    if (!p) return;
-    try {
-      if (kept.size === 0) {
-        await asAccount(p, KILL_ALL);
-        return;
-      }
-      for (let pass = 0; pass < 10; pass += 1) {
-        const targets = await strayProcesses(p.identity.uid, kept);
-        if (targets.length === 0) return;
-        await asAccount(p, [...KILL_LISTED, ...targets.map(String)]);
-      }
-    } catch {
+    if (failure2.code !== 9) {
+      throw new SandboxError(`Cannot create the account ${account} that commands run as (useradd: ${failure2.detail}). Create it yourself and name it in command-user.`);
     }
   }
-  async function takeBack(p) {
-    const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-    if (p.how === "root") {
-      await run("chown", ["-R", "-h", owner, "--", options.workTree], pathList);
-    } else {
-      await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], "sudo");
-      await run("chmod", ["-R", "u+rwX", "--", options.workTree], pathList);
-    }
-  }
-  return {
-    account: name,
-    workTree: options.workTree,
-    async ready() {
-      await ensure();
-    },
-    async refusal() {
-      const allowed = await probeAccountSwitch(deps);
-      return allowed.kind === "impossible" ? allowed.cause : void 0;
-    },
-    plan(argv, env, secretNames = []) {
-      const p = prepared;
-      if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
-      const full = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
-      if (p.how === "root") {
-        return { file: "setpriv", args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
-      }
-      return { ...sudoPlan(p.identity.user, full, argv, secretNames, pathList), file: sudo };
-    },
-    async lend(work) {
-      const p = await ensure();
-      const owner = `${p.identity.uid}:${p.identity.gid}`;
-      try {
-        await asRoot("chown", ["-R", "-h", owner, "--", options.workTree], p.how);
-      } catch (error63) {
-        throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${error63.detail ?? String(error63)}.`);
-      }
-      try {
-        return await work();
-      } finally {
-        await sweep();
-        await takeBack(p);
-      }
-    },
-    sweep,
-    keep(pid) {
-      kept.add(pid);
-      return () => kept.delete(pid);
-    },
-    async close() {
-      const p = prepared;
-      if (!p) return;
-      kept.clear();
-      await sweep();
-      await takeBack(p).catch(() => void 0);
-      try {
-        if (p.how === "root") await rm2(p.dir, { recursive: true, force: true });
-        else await asRoot("rm", ["-rf", "--", p.dir], "sudo");
-      } catch {
-      }
-    }
-  };
-}
-function setprivArgs(identity) {
-  return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
-}
-function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin") {
-  if ((argv[0] ?? "").includes("=")) throw new SandboxError(`Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`);
-  const secret = new Set(secretNames);
-  const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0 && !secret.has(entry[0])).map(([name, value]) => `${name}=${value}`);
-  const secrets = Object.fromEntries(secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]]));
-  if (Object.keys(secrets).length === 0) {
-    return { args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv], env: { PATH: pathList }, wrapped: true };
-  }
-  return {
-    args: ["-n", `--preserve-env=${Object.keys(secrets).join(",")}`, "-u", user, "--", "env", ...assignments, ...argv],
-    env: { PATH: pathList, ...secrets },
-    wrapped: true
-  };
-}
-function missingProgram(plan, exitCode, output2) {
-  return plan.wrapped && exitCode === 127 && saysProgramMissing(output2);
-}
-function saysProgramMissing(output2) {
-  return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output2);
+  const identity = await lookUpAccount(account, h.pathList);
+  if (!identity) throw new SandboxError(`The account ${account} was created but cannot be looked up.`);
+  return identity;
 }
 async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin") {
   let line;
@@ -20475,13 +20405,35 @@ async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin
   const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
   return parsed.success && parsed.data.user === user ? parsed.data : void 0;
 }
+function findUseradd() {
+  return ["/usr/sbin/useradd", "/sbin/useradd"].find((file2) => existsSync2(file2)) ?? "useradd";
+}
+
+// src/tools/account-processes.ts
+import { readdir as readdir2, readFile as readFile2 } from "node:fs/promises";
+var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
+var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
+async function sweepAccount(h, p, kept) {
+  try {
+    if (kept.size === 0) {
+      await asAccount(h, p, KILL_ALL);
+      return;
+    }
+    for (let pass = 0; pass < 10; pass += 1) {
+      const targets = await strayProcesses(p.identity.uid, kept);
+      if (targets.length === 0) return;
+      await asAccount(h, p, [...KILL_LISTED, ...targets.map(String)]);
+    }
+  } catch {
+  }
+}
 async function strayProcesses(uid, keptRoots) {
   const entries = (await readdir2("/proc")).filter((entry) => /^\d+$/.test(entry));
   const children = /* @__PURE__ */ new Map();
   const ofAccount = [];
   await Promise.all(
     entries.map(async (entry) => {
-      const status = await readFile(`/proc/${entry}/status`, "utf8").catch(() => "");
+      const status = await readFile2(`/proc/${entry}/status`, "utf8").catch(() => "");
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const pid = Number(entry);
@@ -20499,23 +20451,107 @@ async function strayProcesses(uid, keptRoots) {
   }
   return ofAccount.filter((pid) => !spared.has(pid));
 }
-function helperPath(deps) {
-  return deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
+
+// src/tools/work-tree-loan.ts
+async function lendWorkTree(h, p, workTree) {
+  const owner = `${p.identity.uid}:${p.identity.gid}`;
+  try {
+    await asRoot(h, "chown", ["-R", "-h", owner, "--", workTree], p.how);
+  } catch (error63) {
+    throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${error63.detail ?? String(error63)}.`);
+  }
 }
-function findUseradd() {
-  return ["/usr/sbin/useradd", "/sbin/useradd"].find((file2) => existsSync2(file2)) ?? "useradd";
+async function takeBackWorkTree(h, p, workTree) {
+  const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+  if (p.how === "root") {
+    await run("chown", ["-R", "-h", owner, "--", workTree], h.pathList);
+  } else {
+    await asRoot(h, "chown", ["-R", "-h", owner, "--", workTree], "sudo");
+    await run("chmod", ["-R", "u+rwX", "--", workTree], h.pathList);
+  }
 }
-function run(file2, args, pathList) {
-  return new Promise((resolve, reject) => {
-    execFile(file2, args, { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 }, (error63, stdout, stderr) => {
-      if (error63 === null) {
-        resolve({ stdout });
-        return;
+
+// src/tools/account-sandbox.ts
+function accountSandbox(options) {
+  const deps = options.deps ?? {};
+  const h = { sudo: deps.sudo ?? "sudo", pathList: helperPath(deps) };
+  const name = options.account || defaultSandboxAccount;
+  const kept = /* @__PURE__ */ new Set();
+  let preparing;
+  let prepared;
+  async function ensure() {
+    preparing ??= prepareAccount(name, deps, h).then((p) => prepared = p);
+    return preparing;
+  }
+  const sweep = async () => {
+    if (prepared) await sweepAccount(h, prepared, kept);
+  };
+  return {
+    account: name,
+    workTree: options.workTree,
+    async ready() {
+      await ensure();
+    },
+    async refusal() {
+      const allowed = await probeAccountSwitch(deps);
+      return allowed.kind === "impossible" ? allowed.cause : void 0;
+    },
+    plan(argv, env, secretNames = []) {
+      const p = prepared;
+      if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
+      const full = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
+      if (p.how === "root") {
+        return { file: "setpriv", args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
       }
-      const code = error63.code ?? null;
-      reject({ code, detail: stderr.trim() || error63.message });
-    });
-  });
+      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.pathList), file: h.sudo };
+    },
+    async lend(work) {
+      const p = await ensure();
+      await lendWorkTree(h, p, options.workTree);
+      try {
+        return await work();
+      } finally {
+        await sweep();
+        await takeBackWorkTree(h, p, options.workTree);
+      }
+    },
+    sweep,
+    keep(pid) {
+      kept.add(pid);
+      return () => kept.delete(pid);
+    },
+    async close() {
+      const p = prepared;
+      if (!p) return;
+      kept.clear();
+      await sweep();
+      await takeBackWorkTree(h, p, options.workTree).catch(() => void 0);
+      try {
+        if (p.how === "root") await rm3(p.dir, { recursive: true, force: true });
+        else await asRoot(h, "rm", ["-rf", "--", p.dir], "sudo");
+      } catch {
+      }
+    }
+  };
+}
+
+// src/tools/sandbox.ts
+function createSandbox(options) {
+  if (options.isolation === "none") return ownUserSandbox(options.workTree);
+  return accountSandbox(options);
+}
+function ownUserSandbox(workTree) {
+  return {
+    account: void 0,
+    workTree,
+    ready: () => Promise.resolve(),
+    refusal: () => Promise.resolve(void 0),
+    plan: (argv, env) => ({ file: argv[0] ?? "", args: argv.slice(1), env, wrapped: false }),
+    lend: (work) => work(),
+    sweep: () => Promise.resolve(),
+    keep: () => () => void 0,
+    close: () => Promise.resolve()
+  };
 }
 
 // src/mcp/capability-hub.ts
@@ -20561,10 +20597,11 @@ export {
   iso_exports,
   coerce_exports,
   external_exports,
+  errorMessage,
   redact,
   SandboxError,
-  createSandbox,
   missingProgram,
   saysProgramMissing,
+  createSandbox,
   noCapabilities
 };

@@ -1,6 +1,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   SandboxError,
+  errorMessage,
   external_exports,
   getInput,
   getMultilineInput,
@@ -11,7 +12,7 @@ import {
   redact,
   setSecret,
   warning
-} from "./chunk-CWFCFTDD.js";
+} from "./chunk-YCYHJF2N.js";
 import {
   __commonJS,
   __export,
@@ -6929,14 +6930,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs4 = this.flowScalar(this.type);
+              const fs5 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start, key: fs4, sep: [] });
+                map.items.push({ start, key: fs5, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs4);
+                this.stack.push(fs5);
               } else {
-                Object.assign(it, { key: fs4, sep: [] });
+                Object.assign(it, { key: fs5, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -7064,13 +7065,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs4 = this.flowScalar(this.type);
+              const fs5 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs4, sep: [] });
+                fc.items.push({ start: [], key: fs5, sep: [] });
               else if (it.sep)
-                this.stack.push(fs4);
+                this.stack.push(fs5);
               else
-                Object.assign(it, { key: fs4, sep: [] });
+                Object.assign(it, { key: fs5, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -33483,7 +33484,7 @@ function toTurn(completion) {
   };
 }
 function describe(error) {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 // src/repo/git.ts
@@ -33629,10 +33630,79 @@ function botIdentity(botLogin) {
   return { name: botLogin, email };
 }
 
-// src/config/settings.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { existsSync, readFileSync } from "node:fs";
-import path2 from "node:path";
+// src/config/defaults.ts
+var inputDefaults = {
+  "github-token": "${{ github.token }}",
+  "api-key": "",
+  "base-url": "https://api.openai.com/v1",
+  "planner-model": "gpt-4.1",
+  "executor-model": "gpt-4.1-mini",
+  "planner-api-key": "",
+  "planner-base-url": "",
+  "executor-api-key": "",
+  "executor-base-url": "",
+  policy: "plan-for-approval",
+  "stall-limit": "8",
+  "trigger-permission": "write",
+  "approve-permission": "write",
+  "allowed-commands": "",
+  "protected-paths": ".github/workflows/**",
+  "max-iterations": "8",
+  "timeout-minutes": "",
+  "max-cost-usd": "",
+  "allow-blocked-plans": "false",
+  "max-estimated-cost-usd": "",
+  "branch-prefix": "plangate/",
+  "pr-draft": "false",
+  "pr-labels": "",
+  "base-branch": "",
+  "allowed-bots": "",
+  "require-distinct-approver": "false",
+  "record-secret": "",
+  "context-permission": "triage",
+  "command-user": "",
+  "command-isolation": "account",
+  "command-env": "",
+  "max-write-bytes": "1048576",
+  "bot-login": "github-actions[bot]",
+  "config-file": ".github/plangate.yml"
+};
+function defaultLines(name) {
+  return inputDefaults[name].split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+}
+function defaultNumber(name) {
+  return Number(inputDefaults[name]);
+}
+
+// src/config/settings-error.ts
+var SettingsError = class extends Error {
+  name = "SettingsError";
+};
+
+// src/config/input-schemas.ts
+var httpUrlSchema = external_exports.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+var commandIsolationSchema = external_exports.enum(["account", "none"], "must be account or none");
+var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
+var configFileSchema = external_exports.string().trim().transform((v) => (v || inputDefaults["config-file"]).split("/").filter((part) => part !== ".")).refine(
+  (parts) => parts.length > 0 && parts.every((part) => part !== "" && part !== ".." && !part.includes("\\")),
+  `must be a relative path to a file inside the repository, without "..", such as ${inputDefaults["config-file"]}`
+).transform((parts) => parts.join("/"));
+function labelList(values) {
+  const names = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+  const seen = /* @__PURE__ */ new Set();
+  return names.filter((name) => {
+    if (name.length > 50) throw new SettingsError(`Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`);
+    const key = name.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
+var optionalPositive = external_exports.string().trim().regex(/^(\d+(\.\d+)?)?$/, "must be a positive number, or empty for no limit").transform((v) => v === "" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
+var booleanInput = external_exports.enum(["true", "True", "TRUE", "false", "False", "FALSE"], "must be true or false").transform((v) => v.toLowerCase() === "true");
+var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name), "looks like a secret, which commands must never receive");
+var withDefault = (fallback) => external_exports.string().transform((v) => v.trim() || fallback);
 
 // src/config/permissions.ts
 var roles = ["none", "read", "triage", "write", "maintain", "admin"];
@@ -33671,15 +33741,16 @@ function priceFor(model, table = defaultPrices) {
   return null;
 }
 
+// src/config/repo-config.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { existsSync, readFileSync } from "node:fs";
+import path2 from "node:path";
+
 // src/config/run-policy.ts
 var runPolicies = ["plan-for-approval", "plan-first", "plan-only", "executor-only"];
 var runPolicySchema = external_exports.enum(runPolicies);
 
-// src/config/settings.ts
-var commandIsolationSchema = external_exports.enum(["account", "none"], "must be account or none");
-var SettingsError = class extends Error {
-  name = "SettingsError";
-};
+// src/config/repo-config.ts
 var taskSchema = external_exports.object({
   name: external_exports.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"').describe('Names the task: its tracking issue is "plangate task: <name>" with the label "plangate:<name>", and a `workflow_dispatch` with `task: <name>` runs it. 1 to 40 letters, digits, "-" or "_".'),
   objective: external_exports.string().min(1).describe("What the planner is asked to do, as the text of a `/plan` comment would say it."),
@@ -33695,7 +33766,6 @@ var configPriceSchema = external_exports.object({
   "cached-input": usdPerMillion.optional().describe("USD per million prompt tokens served from the prompt cache. Default: the `input` price."),
   output: usdPerMillion.describe("USD per million completion tokens.")
 }).strict().transform((p) => ({ input: p.input, output: p.output, ...p["cached-input"] === void 0 ? {} : { cachedInput: p["cached-input"] } }));
-var httpUrlSchema = external_exports.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 var mcpServerNameSchema = external_exports.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/).describe("server");
 var mcpEnvNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(GITHUB_TOKEN$|INPUT_|ACTIONS_|RUNNER_TOKEN$)/i.test(name), "is one of the runner's own credentials, which no MCP server may receive");
 var mcpStdioServerSchema = external_exports.object({
@@ -33734,6 +33804,54 @@ var repoConfigSchema = external_exports.object({
     "MCP servers the action starts for each run, by name: a stdio server (`command`, `args`, `env`) or a streamable HTTP server (`url`). Agents reach them through the `list_capabilities` and `use_capability` tools; the planner only through tools a server marks read-only. A server that does not start is named in the plan comment (and, when the plan is carried out, in the progress comment and the pull request) and the run continues without it."
   )
 }).strict();
+function parseRepoConfig(text2, file) {
+  if (text2 === void 0) return {};
+  let data;
+  try {
+    data = (0, import_yaml.parse)(text2) ?? {};
+  } catch (error) {
+    throw new SettingsError(`${file} is not valid YAML: ${errorMessage(error)}`);
+  }
+  const parsed = repoConfigSchema.safeParse(data);
+  if (!parsed.success) {
+    const what = parsed.error.issues.map((i) => {
+      const where = i.path.length > 0 ? i.path.join(".") : "(top level)";
+      return `${where}: ${i.message}`;
+    }).join("; ");
+    throw new SettingsError(`${file} is invalid: ${what}.`);
+  }
+  return parsed.data;
+}
+function readRepoConfig(workspace, file) {
+  const full = path2.resolve(workspace, file);
+  if (!full.startsWith(path2.resolve(workspace) + path2.sep)) {
+    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
+  }
+  return parseRepoConfig(existsSync(full) ? readFileSync(full, "utf8") : void 0, file);
+}
+
+// src/config/resolve-mcp-servers.ts
+function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step's env:") {
+  const own = ownSecrets.filter((secret) => secret !== "");
+  const carriesOwn = (value) => own.some((secret) => value === secret || secret.length >= 8 && value.includes(secret));
+  return Object.entries(servers ?? {}).map(([name, entry]) => {
+    if ("url" in entry) return { name, transport: "http", url: entry.url };
+    const values = {};
+    const unset = [];
+    const credentials = [];
+    for (const variable of entry.env ?? []) {
+      const value = env[variable];
+      if (value === void 0) unset.push(variable);
+      else if (carriesOwn(value)) credentials.push(variable);
+      else values[variable] = value;
+    }
+    for (const value of Object.values(values)) if (value.length >= 8) setSecret(value);
+    const refusal = credentials.length > 0 ? `${credentials.join(", ")} ${credentials.length === 1 ? "holds" : "hold"} one of plangate's own credentials (the GitHub token, a model API key or the record secret), which no MCP server may receive` : unset.length > 0 ? `the environment variable${unset.length === 1 ? "" : "s"} ${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set; set ${unset.length === 1 ? "it" : "them"} in ${setIn}` : void 0;
+    return { name, transport: "stdio", command: entry.command, args: entry.args ?? [], env: values, ...refusal ? { refusal } : {} };
+  });
+}
+
+// src/config/runner-environment.ts
 var runnerSchema = external_exports.object({
   GITHUB_EVENT_NAME: external_exports.string().min(1),
   GITHUB_EVENT_PATH: external_exports.string().min(1),
@@ -33744,40 +33862,6 @@ var runnerSchema = external_exports.object({
   GITHUB_RUN_ID: external_exports.string().default(""),
   GITHUB_REPOSITORY_ID: external_exports.string().regex(/^\d*$/, "must be a number").default("")
 });
-var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
-var configFileSchema = external_exports.string().trim().transform((v) => (v || ".github/plangate.yml").split("/").filter((part) => part !== ".")).refine(
-  (parts) => parts.length > 0 && parts.every((part) => part !== "" && part !== ".." && !part.includes("\\")),
-  'must be a relative path to a file inside the repository, without "..", such as .github/plangate.yml'
-).transform((parts) => parts.join("/"));
-function input(name, schema) {
-  const raw = getInput(name);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => i.message).join("; ");
-    throw new SettingsError(`Input "${name}" is invalid (${JSON.stringify(raw)}): ${why}.`);
-  }
-  return parsed.data;
-}
-function lines(name) {
-  return getMultilineInput(name).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
-}
-function labelList(values) {
-  const names = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
-  const seen = /* @__PURE__ */ new Set();
-  return names.filter((name) => {
-    if (name.length > 50) throw new SettingsError(`Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`);
-    const key = name.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-var orDefault = (values, fallback) => values.length > 0 ? values : fallback;
-var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
-var optionalPositive = external_exports.string().trim().regex(/^(\d+(\.\d+)?)?$/, "must be a positive number, or empty for no limit").transform((v) => v === "" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
-var booleanInput = external_exports.enum(["true", "True", "TRUE", "false", "False", "FALSE"], "must be true or false").transform((v) => v.toLowerCase() === "true");
-var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name), "looks like a secret, which commands must never receive");
-var withDefault = (fallback) => external_exports.string().transform((v) => v.trim() || fallback);
 function readRunner(env) {
   const parsed = runnerSchema.safeParse(env);
   if (!parsed.success) {
@@ -33798,54 +33882,28 @@ function readRunner(env) {
     repositoryId: e.GITHUB_REPOSITORY_ID
   };
 }
-function parseRepoConfig(text2, file) {
-  if (text2 === void 0) return {};
-  let data;
-  try {
-    data = (0, import_yaml.parse)(text2) ?? {};
-  } catch (error) {
-    throw new SettingsError(`${file} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const parsed = repoConfigSchema.safeParse(data);
+
+// src/config/settings.ts
+function input(name, schema) {
+  const raw = getInput(name);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const what = parsed.error.issues.map((i) => {
-      const where = i.path.length > 0 ? i.path.join(".") : "(top level)";
-      return `${where}: ${i.message}`;
-    }).join("; ");
-    throw new SettingsError(`${file} is invalid: ${what}.`);
+    const why = parsed.error.issues.map((i) => i.message).join("; ");
+    throw new SettingsError(`Input "${name}" is invalid (${JSON.stringify(raw)}): ${why}.`);
   }
   return parsed.data;
 }
-function readRepoConfig(workspace, file) {
-  const full = path2.resolve(workspace, file);
-  if (!full.startsWith(path2.resolve(workspace) + path2.sep)) {
-    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
-  }
-  return parseRepoConfig(existsSync(full) ? readFileSync(full, "utf8") : void 0, file);
+function defaulted(name, schema) {
+  return input(name, withDefault(inputDefaults[name]).pipe(schema));
 }
-function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step's env:") {
-  const own = ownSecrets.filter((secret) => secret !== "");
-  const carriesOwn = (value) => own.some((secret) => value === secret || secret.length >= 8 && value.includes(secret));
-  return Object.entries(servers ?? {}).map(([name, entry]) => {
-    if ("url" in entry) return { name, transport: "http", url: entry.url };
-    const values = {};
-    const unset = [];
-    const credentials = [];
-    for (const variable of entry.env ?? []) {
-      const value = env[variable];
-      if (value === void 0) unset.push(variable);
-      else if (carriesOwn(value)) credentials.push(variable);
-      else values[variable] = value;
-    }
-    for (const value of Object.values(values)) if (value.length >= 8) setSecret(value);
-    const refusal = credentials.length > 0 ? `${credentials.join(", ")} ${credentials.length === 1 ? "holds" : "hold"} one of plangate's own credentials (the GitHub token, a model API key or the record secret), which no MCP server may receive` : unset.length > 0 ? `the environment variable${unset.length === 1 ? "" : "s"} ${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set; set ${unset.length === 1 ? "it" : "them"} in ${setIn}` : void 0;
-    return { name, transport: "stdio", command: entry.command, args: entry.args ?? [], env: values, ...refusal ? { refusal } : {} };
-  });
+function lines(name) {
+  return getMultilineInput(name).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
 }
+var orDefault = (values, fallback) => values.length > 0 ? values : fallback;
 function readInputs(env = process.env) {
   const githubToken = input("github-token", external_exports.string());
   const apiKey = input("api-key", external_exports.string());
-  const baseURL = input("base-url", withDefault("https://api.openai.com/v1").pipe(httpUrlSchema));
+  const baseURL = defaulted("base-url", httpUrlSchema);
   const plannerKey = input("planner-api-key", external_exports.string()) || apiKey;
   const executorKey = input("executor-api-key", external_exports.string()) || apiKey;
   const recordSecret = input("record-secret", external_exports.string());
@@ -33857,45 +33915,45 @@ function readInputs(env = process.env) {
   return {
     githubToken,
     ownSecrets: [githubToken, apiKey, plannerKey, executorKey, recordSecret],
-    policy: input("policy", withDefault("plan-for-approval").pipe(runPolicySchema)),
-    stallLimit: input("stall-limit", withDefault("8").pipe(wholeNumber(1, 100))),
+    policy: defaulted("policy", runPolicySchema),
+    stallLimit: defaulted("stall-limit", wholeNumber(1, 100)),
     planner: {
-      model: input("planner-model", withDefault("gpt-4.1")),
+      model: defaulted("planner-model", external_exports.string()),
       baseURL: input("planner-base-url", external_exports.string()).trim() ? input("planner-base-url", httpUrlSchema) : baseURL,
       apiKey: plannerKey
     },
     executor: {
-      model: input("executor-model", withDefault("gpt-4.1-mini")),
+      model: defaulted("executor-model", external_exports.string()),
       baseURL: input("executor-base-url", external_exports.string()).trim() ? input("executor-base-url", httpUrlSchema) : baseURL,
       apiKey: executorKey
     },
-    triggerPermission: input("trigger-permission", withDefault("write").pipe(roleSchema)),
-    approvePermission: input("approve-permission", withDefault("write").pipe(roleSchema)),
+    triggerPermission: defaulted("trigger-permission", roleSchema),
+    approvePermission: defaulted("approve-permission", roleSchema),
     allowedCommands: lines("allowed-commands"),
     // An empty list falls back to the default: protection is never switched off by omission.
-    protectedPaths: orDefault(lines("protected-paths"), [".github/workflows/**"]),
-    maxIterations: input("max-iterations", withDefault("8").pipe(wholeNumber(1, 100))),
+    protectedPaths: orDefault(lines("protected-paths"), defaultLines("protected-paths")),
+    maxIterations: defaulted("max-iterations", wholeNumber(1, 100)),
     timeoutMinutes: input("timeout-minutes", optionalPositive),
     maxCostUsd: input("max-cost-usd", optionalPositive),
-    allowBlockedPlans: input("allow-blocked-plans", withDefault("false").pipe(booleanInput)),
+    allowBlockedPlans: defaulted("allow-blocked-plans", booleanInput),
     maxEstimatedCostUsd: input("max-estimated-cost-usd", optionalPositive),
-    branchPrefix: input("branch-prefix", withDefault("plangate/").pipe(branchPrefixSchema)),
-    prDraft: input("pr-draft", withDefault("false").pipe(booleanInput)),
+    branchPrefix: defaulted("branch-prefix", branchPrefixSchema),
+    prDraft: defaulted("pr-draft", booleanInput),
     prLabels: labelList(lines("pr-labels")),
     baseBranch: input("base-branch", external_exports.string().trim()),
-    botLogin: input("bot-login", withDefault("github-actions[bot]")),
+    botLogin: defaulted("bot-login", external_exports.string()),
     allowedBots: lines("allowed-bots"),
-    requireDistinctApprover: input("require-distinct-approver", withDefault("false").pipe(booleanInput)),
+    requireDistinctApprover: defaulted("require-distinct-approver", booleanInput),
     recordSecret,
-    contextPermission: input("context-permission", withDefault("triage").pipe(roleSchema)),
+    contextPermission: defaulted("context-permission", roleSchema),
     commandUser: input("command-user", external_exports.string().trim().regex(/^([a-z_][a-z0-9_-]*)?$/i, "must be a user name")),
-    commandIsolation: input("command-isolation", withDefault("account").pipe(commandIsolationSchema)),
+    commandIsolation: defaulted("command-isolation", commandIsolationSchema),
     commandEnv: lines("command-env").map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success) throw new SettingsError(`Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? "bad name"} (${JSON.stringify(name)}).`);
       return parsed.data;
     }),
-    maxWriteBytes: input("max-write-bytes", withDefault("1048576").pipe(wholeNumber(1, 1024 * 1024 * 1024))),
+    maxWriteBytes: defaulted("max-write-bytes", wholeNumber(1, 1024 * 1024 * 1024)),
     configFile,
     runner
   };
@@ -33913,6 +33971,399 @@ function withRepoConfig(inputs, configText, env = process.env) {
 // src/config/mcp-servers.ts
 function mcpSecretValues(servers) {
   return servers.flatMap((server) => server.transport === "stdio" ? Object.values(server.env) : []).filter((value) => value !== "");
+}
+
+// src/text/protected-paths.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+function matchProtected(relPath, patterns) {
+  const candidates = withAncestors(normalize(relPath));
+  for (const pattern of patterns) {
+    const matches = (0, import_picomatch.default)(normalize(pattern), { dot: true });
+    if (candidates.some((candidate) => matches(candidate))) return pattern;
+  }
+  return void 0;
+}
+function normalize(p) {
+  let out = p;
+  while (out.startsWith("./")) out = out.slice(2);
+  return out.replace(/\/+$/, "");
+}
+function withAncestors(rel) {
+  const parts = rel.split("/");
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join("/"));
+}
+
+// src/text/dot-git.ts
+var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+function isDotGitComponent(name) {
+  let visible = name.replace(hfsIgnorable, "").toLowerCase();
+  const stream = visible.indexOf(":");
+  if (stream >= 0) visible = visible.slice(0, stream);
+  const bare = visible.replace(/[. ]+$/, "");
+  return bare === ".git" || bare === "git~1";
+}
+function hasDotGitComponent(relPath) {
+  return relPath.split(/[/\\]/).some(isDotGitComponent);
+}
+
+// src/repo/change-gate.ts
+var gitlinkMode = "160000";
+var absentMode = "000000";
+var dotGitReason = "a .git path";
+var nestedReason = "a nested git repository";
+var protectedPrefix = "protected by ";
+var maxBatchPaths = 500;
+var maxBatchChars = 6e4;
+async function stageChecked(git, protectedPaths) {
+  const prefix = await git(["rev-parse", "--show-prefix"]);
+  if (prefix !== "") throw new Error(`The commit gate must run at the top of the work tree, not in ${prefix}.`);
+  const head = await hasHead(git);
+  const candidates = await changedPaths(git);
+  const decided = /* @__PURE__ */ new Map();
+  const allowed = [];
+  for (const candidate of candidates) {
+    const reason = candidate.nested && !hasDotGitComponent(candidate.path) ? nestedReason : blockReason(candidate.path, protectedPaths);
+    if (reason === void 0) allowed.push(candidate);
+    else remember(decided, decision(candidate.path, candidate.change, reason, candidate.change !== "added"));
+  }
+  const inTheWay = ancestorsOf(decided);
+  const toStage = [];
+  for (const candidate of allowed) {
+    const blocked = decided.get(candidate.path) ?? inTheWay.get(candidate.path);
+    if (blocked) remember(decided, { ...blocked, path: candidate.path, change: candidate.change, inHead: candidate.change !== "added" });
+    else toStage.push(candidate);
+  }
+  await tellModeChanges(git, candidates, decided);
+  for (const refused of await stage(git, toStage.map((c) => c.path))) {
+    const candidate = toStage.find((c) => c.path === refused.path);
+    remember(decided, { path: refused.path, change: candidate?.change ?? "modified", reason: refused.reason, restore: false, inHead: candidate?.change !== "added" });
+  }
+  for (let round = 0; ; round += 1) {
+    const staged = await stagedChanges(git, head);
+    const blocked = /* @__PURE__ */ new Map();
+    for (const entry of staged) {
+      const nested = entry.dstMode === gitlinkMode && entry.srcMode !== gitlinkMode;
+      const reason = nested && !hasDotGitComponent(entry.path) ? nestedReason : blockReason(entry.path, protectedPaths);
+      if (reason !== void 0) blocked.set(entry.path, decision(entry.path, entry.change, reason, entry.srcMode !== absentMode));
+    }
+    const around = ancestorsOf(blocked);
+    for (const entry of staged) {
+      const inner = around.get(entry.path);
+      if (inner && !blocked.has(entry.path)) blocked.set(entry.path, { ...inner, path: entry.path, change: entry.change, inHead: entry.srcMode !== absentMode });
+    }
+    if (blocked.size === 0) break;
+    if (round >= 2) throw new Error(`plangate could not keep ${[...blocked.keys()].slice(0, 5).join(", ")} out of the commit.`);
+    for (const entry of blocked.values()) remember(decided, entry);
+    await unstage(git, [...blocked.keys()], head);
+  }
+  await restoreProtected(git, [...decided.values()].filter((d) => d.restore), head);
+  return [...decided.values()].map(({ path: path7, change, reason }) => ({ path: path7, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function mergeKeptOut(...lists) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const list of lists) {
+    for (const change of list) {
+      const key = `${change.change}\0${change.path}`;
+      if (!seen.has(key)) seen.set(key, { path: change.path, change: change.change, reason: change.reason });
+    }
+  }
+  return [...seen.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0);
+}
+function blockReason(path7, protectedPaths) {
+  if (hasDotGitComponent(path7)) return dotGitReason;
+  const pattern = matchProtected(path7, protectedPaths);
+  return pattern === void 0 ? void 0 : `${protectedPrefix}${pattern}`;
+}
+function decision(path7, change, reason, inHead) {
+  return { path: path7, change, reason, inHead, restore: reason.startsWith(protectedPrefix) };
+}
+function remember(decided, entry) {
+  if (!decided.has(entry.path)) decided.set(entry.path, entry);
+}
+function ancestorsOf(blocked) {
+  const out = /* @__PURE__ */ new Map();
+  for (const entry of blocked.values()) {
+    const parts = entry.path.split("/");
+    for (let i = 1; i < parts.length; i += 1) {
+      const ancestor = parts.slice(0, i).join("/");
+      if (!out.has(ancestor)) out.set(ancestor, entry);
+    }
+  }
+  return out;
+}
+async function hasHead(git) {
+  try {
+    await git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"]);
+    return true;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return false;
+    throw error;
+  }
+}
+async function changedPaths(git) {
+  const out = await git(["status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--no-renames"]);
+  const records = out.split("\0");
+  const candidates = [];
+  for (let i = 0; i < records.length; i += 1) {
+    const record = records[i] ?? "";
+    const fields = record.split(" ");
+    switch (record[0]) {
+      case "1": {
+        const [, , , mH = absentMode, , mW = absentMode, hH = ""] = fields;
+        candidates.push(tracked(fields.slice(8).join(" "), mH, mW, hH));
+        break;
+      }
+      case "2": {
+        const [, , , mH = absentMode, , mW = absentMode] = fields;
+        const from = records[i + 1] ?? "";
+        i += 1;
+        candidates.push({ path: fields.slice(9).join(" "), change: mW === absentMode ? "deleted" : "added", nested: false });
+        if (from !== "" && mH !== absentMode) candidates.push({ path: from, change: "deleted", nested: false });
+        break;
+      }
+      case "u":
+        candidates.push({ path: fields.slice(10).join(" "), change: fields[4] === absentMode ? "added" : "modified", nested: false });
+        break;
+      case "?": {
+        const path7 = record.slice(2);
+        if (path7.endsWith("/")) candidates.push({ path: path7.replace(/\/+$/, ""), change: "added", nested: true });
+        else candidates.push({ path: path7, change: "added", nested: false });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return candidates;
+}
+function tracked(path7, headMode, treeMode, headBlob) {
+  const nested = treeMode === gitlinkMode && headMode !== gitlinkMode;
+  if (headMode === absentMode) return { path: path7, change: "added", nested };
+  if (treeMode === absentMode) return { path: path7, change: "deleted", nested: false };
+  if (fileType(headMode) !== fileType(treeMode)) return { path: path7, change: "type", nested };
+  if (headMode !== treeMode && fileType(headMode) === "10") return { path: path7, change: "modified", nested: false, headBlob };
+  return { path: path7, change: "modified", nested: false };
+}
+function fileType(mode) {
+  return mode.slice(0, 2);
+}
+async function tellModeChanges(git, candidates, decided) {
+  const ambiguous = candidates.filter((c) => c.headBlob !== void 0 && decided.get(c.path)?.change === "modified");
+  for (const batch of batches(ambiguous.map((c) => c.path))) {
+    const hashes = await git(["hash-object", "--no-filters", "--", ...batch]).catch(() => "");
+    hashes.split("\n").forEach((hash, i) => {
+      const path7 = batch[i];
+      const candidate = ambiguous.find((c) => c.path === path7);
+      const entry = path7 === void 0 ? void 0 : decided.get(path7);
+      if (entry && candidate && hash !== "" && hash === candidate.headBlob) entry.change = "mode";
+    });
+  }
+}
+async function stage(git, paths) {
+  const refused = [];
+  for (const batch of batches(paths)) {
+    const add = (list) => git(["--literal-pathspecs", "add", "--all", "--", ...list]);
+    let failure;
+    try {
+      await add(batch);
+      continue;
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      failure = error;
+    }
+    const before = refused.length;
+    for (const path7 of batch) {
+      try {
+        await add([path7]);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        refused.push({ path: path7, reason: `git refused to stage it (${firstLine(error.message)})` });
+      }
+    }
+    if (batch.length > 1 && refused.length - before === batch.length) throw failure;
+  }
+  return refused;
+}
+function firstLine(message) {
+  const line = (message.replace(/^git \S+ failed: /, "").split("\n")[0] ?? "").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}\u2026` : line;
+}
+async function stagedChanges(git, head) {
+  const out = await git([
+    "diff",
+    "--cached",
+    "--raw",
+    "--no-abbrev",
+    "-z",
+    "--no-renames",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=none",
+    ...head ? ["HEAD"] : [],
+    "--"
+  ]);
+  const tokens = out.split("\0");
+  const changes = [];
+  for (let i = 0; i + 1 < tokens.length; i += 2) {
+    const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
+    const path7 = tokens[i + 1] ?? "";
+    changes.push({ path: path7, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
+  }
+  return changes;
+}
+function stagedKind(status, srcMode, dstMode, sameContent) {
+  if (status.startsWith("A") || srcMode === absentMode) return "added";
+  if (status.startsWith("D") || dstMode === absentMode) return "deleted";
+  if (status.startsWith("T") || fileType(srcMode) !== fileType(dstMode)) return "type";
+  if (srcMode !== dstMode && sameContent) return "mode";
+  return "modified";
+}
+async function unstage(git, paths, head) {
+  for (const batch of batches(paths)) {
+    if (head) await git(["--literal-pathspecs", "reset", "--quiet", "HEAD", "--", ...batch]);
+    else await git(["--literal-pathspecs", "rm", "--cached", "--quiet", "--ignore-unmatch", "--", ...batch]);
+  }
+}
+async function restoreProtected(git, protectedChanges, head) {
+  const added = protectedChanges.filter((d) => !d.inHead || !head).map((d) => d.path);
+  const changed = head ? protectedChanges.filter((d) => d.inHead).map((d) => d.path) : [];
+  for (const batch of batches(added)) await git(["--literal-pathspecs", "clean", "--force", "--quiet", "--", ...batch]);
+  for (const batch of batches(changed)) await git(["--literal-pathspecs", "checkout", "--quiet", "HEAD", "--", ...batch]);
+}
+function* batches(paths) {
+  let batch = [];
+  let chars = 0;
+  for (const path7 of paths) {
+    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path7.length > maxBatchChars)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(path7);
+    chars += path7.length + 1;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+// src/repo/branch.ts
+async function fetchBranch(git, ref) {
+  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
+  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
+}
+async function checkoutCommit(git, sha) {
+  await git(["checkout", "--quiet", "--detach", sha]);
+}
+async function startBranch(git, branch, sha) {
+  await git(["checkout", "--quiet", "-B", branch, sha]);
+}
+async function commitAll(git, message, author, protectedPaths) {
+  const keptOut = await stageChecked(git, protectedPaths);
+  if (!await hasStagedChanges(git)) return { sha: void 0, keptOut };
+  await git([
+    "-c",
+    `user.name=${author.name}`,
+    "-c",
+    `user.email=${author.email}`,
+    "commit",
+    "--quiet",
+    "--no-verify",
+    // The check above decided there is something to commit; git's own check would skip a
+    // submodule update when the configuration ignores submodules.
+    "--allow-empty",
+    "-m",
+    message
+  ]);
+  return { sha: await git(["rev-parse", "HEAD"]), keptOut };
+}
+async function hasStagedChanges(git) {
+  try {
+    await git(["diff", "--cached", "--quiet", "--ignore-submodules=none"]);
+    return false;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return true;
+    throw error;
+  }
+}
+async function pushWithLease(git, branch, expected) {
+  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
+}
+
+// src/machine/start-snapshot.ts
+function startSnapshot(state2, context, policy) {
+  return { state: state2, context, policy: { ...policy }, iteration: 0, stageExchanges: 0, agentExchanges: {}, trail: [] };
+}
+
+// src/machine/planner-executor.ts
+var consumeCycle = { kind: "consume", fields: ["directive", "result", "outcome"] };
+var consumeSummary = { kind: "consume", fields: ["summary"] };
+var consumeBeforeAsking = { kind: "consume", fields: ["plan", "directive", "summary"] };
+var consumeUnusedPlan = { kind: "consume", fields: ["plan", "directive"] };
+var plannerExecutorMachine = {
+  initial: "plan",
+  abortState: "abort",
+  // A forced abort can strike mid-cycle: clear every trigger so the abort summary starts clean.
+  abortActions: [{ kind: "consume", fields: ["directive", "result", "outcome", "question", "summary"] }],
+  states: {
+    plan: {
+      agent: "planner",
+      // The `Stage:` line asks for a plan; a question or a no-change summary are the planner's alternatives.
+      requires: ["plan", "directive"],
+      // Order matters: a full plan wins over a question staged beside it, and a question over a summary.
+      edges: [
+        { to: "execute", guard: { always: true } },
+        { to: "ask", requires: ["question"], guard: { always: true }, actions: [consumeBeforeAsking] },
+        { to: "done", requires: ["summary"], guard: { always: true }, actions: [consumeUnusedPlan] }
+      ]
+    },
+    ask: {
+      // No agent: the run pauses here until a maintainer answers, possibly in a later workflow run.
+      agent: null,
+      requires: [],
+      edges: [],
+      // The answer goes back to a fresh plan visit, which sees every clarification so far.
+      onAnswer: { to: "plan", actions: [{ kind: "recordAnswer" }] }
+    },
+    execute: {
+      agent: "executor",
+      requires: ["result", "outcome"],
+      onExit: [{ kind: "appendHistory" }, { kind: "countIteration" }],
+      // The interrupted directive stays in history so the record shows what was being attempted.
+      onForcedAbort: [{ kind: "appendAbortedCycle" }],
+      edges: [
+        { to: "finish", guard: { field: "outcome", equals: "done" }, actions: [consumeCycle, consumeSummary] },
+        // The plan is kept: the planner revises it with the full history.
+        { to: "replan", guard: { field: "outcome", equals: "replan" }, actions: [consumeCycle], loop: true },
+        { to: "abort", guard: { field: "outcome", equals: "abort" }, actions: [consumeCycle, consumeSummary] }
+      ]
+    },
+    replan: {
+      agent: "planner",
+      requires: ["directive"],
+      edges: [{ to: "execute", guard: { always: true } }]
+    },
+    finish: {
+      agent: "planner",
+      requires: ["summary"],
+      forcedAbortTo: "done",
+      edges: [{ to: "done", guard: { always: true } }]
+    },
+    abort: {
+      agent: "planner",
+      requires: ["summary"],
+      forcedAbortTo: "done",
+      edges: [{ to: "done", guard: { always: true } }]
+    },
+    done: { agent: null, requires: [], edges: [], terminal: true }
+  }
+};
+var defaultPolicy = {
+  maxIterations: 8,
+  maxExchangesPerStage: 40,
+  maxExchangesPerAgentPerStage: 40,
+  checkpointEvery: 1
+};
+function initialSnapshot(objective, policy) {
+  return startSnapshot(plannerExecutorMachine.initial, { objective, history: [] }, policy);
 }
 
 // src/machine/fields.ts
@@ -33933,6 +34384,489 @@ var stageableBy = {
   planner: ["plan", "directive", "summary", "question"],
   executor: ["result", "outcome"]
 };
+
+// src/machine/reducer.ts
+function reduce(definition, snapshot, event) {
+  if (isTerminal(definition, snapshot)) return snapshot;
+  switch (event.type) {
+    case "stage":
+      return stage2(definition, snapshot, event.agent, event.fields);
+    case "exchange":
+      return exchange(definition, snapshot, event.agent);
+    case "abort":
+      return forceAbort(definition, snapshot, work(snapshot), event.reason, true);
+    case "answer":
+      return answer(definition, snapshot, event.text);
+  }
+}
+function pendingFields(definition, snapshot) {
+  return definition.states[snapshot.state].requires.filter((field) => !isStaged(snapshot.context, field));
+}
+function isTerminal(definition, snapshot) {
+  return definition.states[snapshot.state].terminal === true;
+}
+function currentAgent(definition, snapshot) {
+  const state2 = definition.states[snapshot.state];
+  return state2.terminal === true ? null : state2.agent;
+}
+function stage2(definition, snapshot, agent, fields) {
+  const state2 = definition.states[snapshot.state];
+  if (state2.agent !== agent) return snapshot;
+  const allowed = stageableBy[agent];
+  const context = { ...snapshot.context };
+  for (const field of allowed) {
+    const value = fields[field];
+    if (value !== void 0) Object.assign(context, { [field]: value });
+  }
+  const staged = { ...snapshot, context };
+  for (const edge of state2.edges) {
+    const requires = edge.requires ?? state2.requires;
+    if (!requires.every((field) => isStaged(context, field)) || !holds(edge.guard, context)) continue;
+    const exited = applyActions(state2.onExit ?? [], work(staged));
+    if (edge.loop === true && exited.iteration >= snapshot.policy.maxIterations) {
+      return forceAbort(definition, staged, exited, `reached max-iterations (${snapshot.policy.maxIterations})`, false);
+    }
+    return move(staged, applyActions(edge.actions ?? [], exited), edge.to);
+  }
+  return staged;
+}
+function answer(definition, snapshot, text2) {
+  const state2 = definition.states[snapshot.state];
+  if (state2.onAnswer === void 0) return snapshot;
+  const exited = applyActions(state2.onExit ?? [], work(snapshot));
+  return move(snapshot, applyActions(state2.onAnswer.actions, exited, text2), state2.onAnswer.to);
+}
+function exchange(definition, snapshot, agent) {
+  const stageExchanges = snapshot.stageExchanges + 1;
+  const agentCount = (snapshot.agentExchanges[agent] ?? 0) + 1;
+  const counted = {
+    ...snapshot,
+    stageExchanges,
+    agentExchanges: { ...snapshot.agentExchanges, [agent]: agentCount }
+  };
+  const { maxExchangesPerAgentPerStage, maxExchangesPerStage } = snapshot.policy;
+  if (agentCount > maxExchangesPerAgentPerStage) {
+    const reason = `${agent} used more than ${maxExchangesPerAgentPerStage} exchanges in state ${snapshot.state} (max-exchanges-per-agent-per-stage)`;
+    return forceAbort(definition, counted, work(counted), reason, true);
+  }
+  if (stageExchanges > maxExchangesPerStage) {
+    const reason = `agents used more than ${maxExchangesPerStage} exchanges in state ${snapshot.state} (max-exchanges-per-stage)`;
+    return forceAbort(definition, counted, work(counted), reason, true);
+  }
+  return counted;
+}
+function forceAbort(definition, snapshot, current, reason, runStateActions) {
+  const state2 = definition.states[snapshot.state];
+  const abortReason = snapshot.abortReason ?? reason;
+  if (state2.forcedAbortTo !== void 0) {
+    return { ...move(snapshot, current, state2.forcedAbortTo, reason), abortReason };
+  }
+  const before = runStateActions ? applyActions(state2.onForcedAbort ?? [], current) : current;
+  const after = applyActions(definition.abortActions, before);
+  return { ...move(snapshot, after, definition.abortState, reason), abortReason };
+}
+function move(snapshot, next, to, reason) {
+  const transition = reason === void 0 ? { from: snapshot.state, to } : { from: snapshot.state, to, reason };
+  return {
+    ...snapshot,
+    state: to,
+    context: next.context,
+    iteration: next.iteration,
+    // Bounds are per visit of a state: the new state's agent starts with a fresh allowance.
+    stageExchanges: 0,
+    agentExchanges: {},
+    trail: [...snapshot.trail, transition]
+  };
+}
+function applyActions(actions, start, answer2) {
+  let current = start;
+  for (const action of actions) current = applyAction(action, current, answer2);
+  return current;
+}
+function applyAction(action, current, answer2) {
+  const { context } = current;
+  switch (action.kind) {
+    case "appendHistory": {
+      const { directive, result, outcome } = context;
+      if (directive === void 0 || result === void 0 || outcome === void 0) return current;
+      return withHistory(current, { directive, result, outcome });
+    }
+    case "appendAbortedCycle": {
+      const { directive, result } = context;
+      if (directive === void 0) return current;
+      return withHistory(current, { directive, result: result ?? "(no result reported)", outcome: "abort" });
+    }
+    case "consume": {
+      const next = { ...context };
+      for (const field of action.fields) delete next[field];
+      return { ...current, context: next };
+    }
+    case "countIteration":
+      return { ...current, iteration: current.iteration + 1 };
+    case "recordAnswer": {
+      if (answer2 === void 0) return current;
+      const { question, ...rest } = context;
+      const clarification = { question: question ?? "(no question recorded)", answer: answer2 };
+      return { ...current, context: { ...rest, clarifications: [...context.clarifications ?? [], clarification] } };
+    }
+  }
+}
+function withHistory(current, entry) {
+  return { ...current, context: { ...current.context, history: [...current.context.history, entry] } };
+}
+function holds(guard, context) {
+  return "always" in guard ? true : context[guard.field] === guard.equals;
+}
+function isStaged(context, field) {
+  return context[field] !== void 0;
+}
+function work(snapshot) {
+  return { context: snapshot.context, iteration: snapshot.iteration };
+}
+
+// src/text/hidden-characters.ts
+var hiddenClasses = [
+  {
+    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
+    ranges: [[8203, 8205], [8288, 8288], [65279, 65279], [6158, 6158]]
+  },
+  {
+    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
+    ranges: [[8206, 8207], [1564, 1564], [8234, 8238], [8294, 8297]]
+  },
+  {
+    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
+    ranges: [[917504, 917631]]
+  },
+  {
+    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
+    ranges: [[173, 173]]
+  },
+  {
+    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
+    ranges: [[65024, 65039], [917760, 917999], [6155, 6157], [6159, 6159]]
+  },
+  {
+    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
+    ranges: [[8289, 8293], [8298, 8303]]
+  },
+  {
+    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
+    ranges: [[847, 847], [4447, 4448], [12644, 12644], [65440, 65440], [6068, 6069]]
+  },
+  {
+    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
+    ranges: [[65520, 65528], [113824, 113827], [119155, 119162], [917632, 917759], [918e3, 921599]]
+  },
+  {
+    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
+    ranges: [[0, 8], [11, 12], [14, 31], [127, 159]]
+  }
+];
+var codePoint = (n) => `\\u{${n.toString(16)}}`;
+var hiddenCharacters = new RegExp(
+  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
+  "gu"
+);
+
+// src/text/html-image-alt.ts
+var imgTagStart = /<img(?=[\s/>])/gi;
+function htmlImageAltCuts(text2) {
+  const cuts = [];
+  const lastQuote = { '"': text2.lastIndexOf('"'), "'": text2.lastIndexOf("'") };
+  imgTagStart.lastIndex = 0;
+  for (let m = imgTagStart.exec(text2); m; m = imgTagStart.exec(text2)) {
+    const tag2 = scanImgAttributes(text2, m.index + m[0].length, lastQuote);
+    if (!tag2) continue;
+    cuts.push(...tag2.alts);
+    imgTagStart.lastIndex = tag2.end;
+  }
+  return cuts;
+}
+function scanImgAttributes(text2, from, lastQuote) {
+  const alts = [];
+  const n = text2.length;
+  let i = from;
+  for (; ; ) {
+    const gapStart = i;
+    while (i < n && /[\s/]/.test(text2[i] ?? "")) i++;
+    if (i >= n || text2[i] === "<") return void 0;
+    if (text2[i] === ">") return { end: i + 1, alts };
+    const nameStart = i;
+    while (i < n && !/[\s/=<>]/.test(text2[i] ?? "")) i++;
+    const name = text2.slice(nameStart, i);
+    let j = i;
+    while (j < n && /\s/.test(text2[j] ?? "")) j++;
+    if (text2[j] === "=") {
+      j++;
+      while (j < n && /\s/.test(text2[j] ?? "")) j++;
+      const quote = text2[j];
+      if (quote === '"' || quote === "'") {
+        if (j >= lastQuote[quote]) return void 0;
+        j = text2.indexOf(quote, j + 1) + 1;
+      } else {
+        while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
+      }
+      i = j;
+    }
+    if (name.toLowerCase() === "alt") alts.push([gapStart, i]);
+  }
+}
+
+// src/text/link-syntax.ts
+function lineEndingAt(text2, i) {
+  if (text2[i] === "\n") return 1;
+  if (text2[i] === "\r") return text2[i + 1] === "\n" ? 2 : 1;
+  return 0;
+}
+function nextLine(text2, i) {
+  for (let j = i; j < text2.length; j++) {
+    const eol = lineEndingAt(text2, j);
+    if (eol > 0) return j + eol;
+  }
+  return text2.length;
+}
+function blankAfter(text2, i) {
+  let j = i + lineEndingAt(text2, i);
+  while (text2[j] === " " || text2[j] === "	" || text2[j] === ">") j++;
+  return j >= text2.length || lineEndingAt(text2, j) > 0;
+}
+var maxDestinationParens = 32;
+var asciiPunctuation = /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/;
+var maxLabel = 999;
+var LinkSyntax = class {
+  text;
+  closers = /* @__PURE__ */ new Map();
+  breaks;
+  constructor(text2) {
+    this.text = text2;
+  }
+  /** The end of a link reference definition whose label opens at `start` (before its line ending); undefined when there is none. */
+  definitionEnd(start) {
+    const label = this.labelEnd(start);
+    if (label === void 0 || this.text[label] !== ":") return void 0;
+    const destination = this.destinationEnd(this.skipSpace(label + 1), true);
+    if (destination === void 0) return void 0;
+    const bare = this.lineRestBlank(destination);
+    const gap = this.skipSpace(destination);
+    const title = gap > destination ? this.titleEnd(gap) : void 0;
+    const titled = title === void 0 ? void 0 : this.lineRestBlank(title);
+    return titled ?? bare;
+  }
+  /**
+   * The inline link tail `(url "title")` opening at `open`: where it ends and, when it has a title,
+   * the range to cut (the title with the space around it), which leaves `(url)`.
+   */
+  inlineTail(open) {
+    const { text: text2 } = this;
+    const start = this.skipSpace(open + 1);
+    if (text2[start] === ")") return { end: start + 1 };
+    const destination = this.destinationEnd(start, false);
+    if (destination === void 0) return void 0;
+    const gap = this.skipSpace(destination);
+    if (text2[gap] === ")") return { end: gap + 1 };
+    const title = gap > destination ? this.titleEnd(gap) : void 0;
+    if (title === void 0) return void 0;
+    const close = this.skipSpace(title);
+    return text2[close] === ")" ? { end: close + 1, title: [destination, close] } : void 0;
+  }
+  /** Just past the `]` of a label opening at `start`: no unescaped bracket inside, not blank, at most 999 characters. */
+  labelEnd(start) {
+    const { text: text2 } = this;
+    const limit2 = Math.min(text2.length, start + maxLabel + 2);
+    let visible = false;
+    for (let i = start + 1; i < limit2; i++) {
+      const ch = text2[i];
+      if (ch === "\\") {
+        i++;
+        visible = true;
+      } else if (ch === "]") {
+        return visible ? i + 1 : void 0;
+      } else if (ch === "[") {
+        return void 0;
+      } else if (lineEndingAt(text2, i) > 0) {
+        if (blankAfter(text2, i)) return void 0;
+      } else if (ch !== " " && ch !== "	") {
+        visible = true;
+      }
+    }
+    return void 0;
+  }
+  /** Skips spaces and tabs and at most one line ending, with the block-quote markers and indentation of the line it leads to. */
+  skipSpace(i) {
+    const { text: text2 } = this;
+    while (text2[i] === " " || text2[i] === "	") i++;
+    const eol = lineEndingAt(text2, i);
+    if (eol === 0) return i;
+    i += eol;
+    while (text2[i] === " " || text2[i] === "	" || text2[i] === ">") i++;
+    return i;
+  }
+  /** Where the line's rest is only spaces and tabs: the position of its line ending (or the text's end); undefined otherwise. */
+  lineRestBlank(i) {
+    const { text: text2 } = this;
+    while (text2[i] === " " || text2[i] === "	") i++;
+    return i >= text2.length || lineEndingAt(text2, i) > 0 ? i : void 0;
+  }
+  /** Just past a destination: `<...>` on one line, or a run without spaces or controls whose parentheses balance. */
+  destinationEnd(i, definition) {
+    const { text: text2 } = this;
+    if (text2[i] === "<") {
+      for (let j2 = i + 1; j2 < text2.length; j2++) {
+        const ch = text2[j2];
+        if (ch === "\\") j2++;
+        else if (ch === ">") return j2 + 1;
+        else if (ch === "<" || lineEndingAt(text2, j2) > 0) return void 0;
+      }
+      return void 0;
+    }
+    let depth = 0;
+    let j = i;
+    for (; j < text2.length; j++) {
+      const ch = text2[j] ?? "";
+      const c = ch.charCodeAt(0);
+      if (c <= 32 || c === 127) break;
+      if (ch === "\\" && asciiPunctuation.test(text2[j + 1] ?? "")) {
+        j++;
+      } else if (ch === "(") {
+        if (++depth > maxDestinationParens) return void 0;
+      } else if (ch === ")") {
+        if (depth === 0) break;
+        depth--;
+      }
+    }
+    if (depth > 0) return void 0;
+    return j > i || !definition ? j : void 0;
+  }
+  /** Just past a title opening at `i`: `"..."`, `'...'` or `(...)`, over lines but not across a blank one. */
+  titleEnd(i) {
+    const open = this.text[i];
+    const close = open === '"' || open === "'" ? open : open === "(" ? ")" : void 0;
+    if (close === void 0) return void 0;
+    const end = this.nextUnescaped(close, i + 1);
+    if (end >= this.text.length || end >= this.nextBreak(i)) return void 0;
+    if (open === "(" && this.nextUnescaped("(", i + 1) < end) return void 0;
+    return end + 1;
+  }
+  /** The first `ch` at or after `from` that no backslash escapes, or the text's length. */
+  nextUnescaped(ch, from) {
+    const { text: text2 } = this;
+    let table = this.closers.get(ch);
+    if (!table) {
+      const n = text2.length;
+      const escaped = new Uint8Array(n);
+      for (let i = 1, run = 0; i < n; i++) {
+        run = text2[i - 1] === "\\" ? run + 1 : 0;
+        escaped[i] = run % 2;
+      }
+      table = new Int32Array(n + 1).fill(n);
+      for (let i = n - 1; i >= 0; i--) table[i] = text2[i] === ch && !escaped[i] ? i : table[i + 1] ?? n;
+      this.closers.set(ch, table);
+    }
+    return table[Math.min(from, text2.length)] ?? text2.length;
+  }
+  /** The first line ending at or after `from` that a blank line follows, or the text's length. */
+  nextBreak(from) {
+    const { text: text2 } = this;
+    if (!this.breaks) {
+      const n = text2.length;
+      const breaks = new Int32Array(n + 1).fill(n);
+      for (let i = n - 1; i >= 0; i--) breaks[i] = lineEndingAt(text2, i) > 0 && blankAfter(text2, i) ? i : breaks[i + 1] ?? n;
+      this.breaks = breaks;
+    }
+    return this.breaks[Math.min(from, text2.length)] ?? text2.length;
+  }
+};
+
+// src/text/strip-hidden.ts
+var htmlComment = /<!--(?:-?>|[\s\S]*?(?:-->|$))/g;
+function stripHidden(text2) {
+  const links = new LinkSyntax(text2);
+  const cuts = [...commentCuts(text2), ...definitionCuts(links), ...bracketCuts(links), ...htmlImageAltCuts(text2)];
+  return cut(text2, merged(cuts)).replace(hiddenCharacters, "");
+}
+function commentCuts(text2) {
+  return Array.from(text2.matchAll(htmlComment), (m) => [m.index, m.index + m[0].length]);
+}
+function bracketCuts(links) {
+  const { text: text2 } = links;
+  const open = [];
+  const cuts = [];
+  let bang = false;
+  for (let i = 0; i < text2.length; i++) {
+    const ch = text2[i];
+    if (ch === "\\") {
+      i++;
+      bang = false;
+      continue;
+    }
+    if (ch === "[") {
+      open.push({ at: i, image: bang });
+    } else if (ch === "]") {
+      const opener = open.pop();
+      const next = text2[i + 1];
+      if (opener?.image && (next === "(" || next === "[") && i > opener.at + 1) {
+        while (cuts.length > 0 && (cuts[cuts.length - 1]?.[0] ?? -1) > opener.at) cuts.pop();
+        cuts.push([opener.at + 1, i]);
+      }
+      const tail = opener && next === "(" ? links.inlineTail(i + 1) : void 0;
+      if (tail) {
+        if (tail.title) cuts.push(tail.title);
+        i = tail.end - 1;
+        bang = false;
+        continue;
+      }
+    }
+    bang = ch === "!";
+  }
+  return cuts;
+}
+var definitionStart = /[ \t]*(?:(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]*)*/y;
+function definitionCuts(links) {
+  const { text: text2 } = links;
+  const cuts = [];
+  for (let line = 0; line < text2.length; ) {
+    definitionStart.lastIndex = line;
+    definitionStart.exec(text2);
+    const start = definitionStart.lastIndex;
+    const end = text2[start] === "[" ? links.definitionEnd(start) : void 0;
+    if (end !== void 0) cuts.push([start, end]);
+    line = nextLine(text2, end ?? start);
+  }
+  return cuts;
+}
+function merged(ranges) {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const out = [];
+  for (const [start, end] of sorted) {
+    const last = out[out.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}
+function cut(text2, ranges) {
+  if (ranges.length === 0) return text2;
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    out += text2.slice(at, start);
+    at = end;
+  }
+  return out + text2.slice(at);
+}
+
+// src/text/untrusted.ts
+var closingTag = "</untrusted-data>";
+var fenceTag = /<(?=\s*(?:\/\s*)?untrusted-data)/gi;
+var attributeEscapes = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" };
+function untrusted(label, text2) {
+  const source = stripHidden(label).replace(/[\r\n]+/g, " ").replace(/[&"<>]/g, (ch) => attributeEscapes[ch] ?? ch);
+  const body = stripHidden(text2).replace(fenceTag, "&lt;");
+  return `<untrusted-data source="${source}">
+${body}
+${closingTag}`;
+}
 
 // src/models/usage.ts
 var roles2 = Object.keys(stageableBy);
@@ -34026,7 +34960,7 @@ function formatCost(costUsd) {
 }
 
 // src/tools/command-policy.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 
 // src/tools/tool-error.ts
 var ToolError = class extends Error {
@@ -34145,7 +35079,7 @@ function matchesTokens(argv, tokens) {
     if (arg === void 0) return false;
     if (token === "*") continue;
     if (token.includes("*")) {
-      if (!import_picomatch.default.isMatch(arg, token, { dot: true })) return false;
+      if (!import_picomatch2.default.isMatch(arg, token, { dot: true })) return false;
     } else if (token !== arg) {
       return false;
     }
@@ -34166,26 +35100,6 @@ ${listed2}`
     );
   }
   return argv;
-}
-
-// src/text/protected-paths.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
-function matchProtected(relPath, patterns) {
-  const candidates = withAncestors(normalize(relPath));
-  for (const pattern of patterns) {
-    const matches = (0, import_picomatch2.default)(normalize(pattern), { dot: true });
-    if (candidates.some((candidate) => matches(candidate))) return pattern;
-  }
-  return void 0;
-}
-function normalize(p) {
-  let out = p;
-  while (out.startsWith("./")) out = out.slice(2);
-  return out.replace(/\/+$/, "");
-}
-function withAncestors(rel) {
-  const parts = rel.split("/");
-  return parts.map((_, i) => parts.slice(0, parts.length - i).join("/"));
 }
 
 // src/checks/plan-checks.ts
@@ -34252,7 +35166,7 @@ function commandRefusal(verify, allowedCommands) {
   try {
     argv = parseCommandLine(verify);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return message.split(/\.\s/)[0] ?? message;
   }
   return isCommandAllowed(argv, allowedCommands) ? void 0 : "";
@@ -34458,347 +35372,6 @@ function hasRecordMarker(body) {
   return markerPattern.test(body);
 }
 
-// src/text/untrusted.ts
-var hiddenClasses = [
-  {
-    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
-    ranges: [[8203, 8205], [8288, 8288], [65279, 65279], [6158, 6158]]
-  },
-  {
-    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
-    ranges: [[8206, 8207], [1564, 1564], [8234, 8238], [8294, 8297]]
-  },
-  {
-    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
-    ranges: [[917504, 917631]]
-  },
-  {
-    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
-    ranges: [[173, 173]]
-  },
-  {
-    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
-    ranges: [[65024, 65039], [917760, 917999], [6155, 6157], [6159, 6159]]
-  },
-  {
-    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
-    ranges: [[8289, 8293], [8298, 8303]]
-  },
-  {
-    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
-    ranges: [[847, 847], [4447, 4448], [12644, 12644], [65440, 65440], [6068, 6069]]
-  },
-  {
-    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
-    ranges: [[65520, 65528], [113824, 113827], [119155, 119162], [917632, 917759], [918e3, 921599]]
-  },
-  {
-    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
-    ranges: [[0, 8], [11, 12], [14, 31], [127, 159]]
-  }
-];
-var codePoint = (n) => `\\u{${n.toString(16)}}`;
-var hiddenCharacters = new RegExp(
-  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
-  "gu"
-);
-var htmlComment = /<!--(?:-?>|[\s\S]*?(?:-->|$))/g;
-function stripHidden(text2) {
-  const links = new LinkSyntax(text2);
-  const cuts = [...commentCuts(text2), ...definitionCuts(links), ...bracketCuts(links), ...htmlImageAltCuts(text2)];
-  return cut(text2, merged(cuts)).replace(hiddenCharacters, "");
-}
-function commentCuts(text2) {
-  return Array.from(text2.matchAll(htmlComment), (m) => [m.index, m.index + m[0].length]);
-}
-function bracketCuts(links) {
-  const { text: text2 } = links;
-  const open = [];
-  const cuts = [];
-  let bang = false;
-  for (let i = 0; i < text2.length; i++) {
-    const ch = text2[i];
-    if (ch === "\\") {
-      i++;
-      bang = false;
-      continue;
-    }
-    if (ch === "[") {
-      open.push({ at: i, image: bang });
-    } else if (ch === "]") {
-      const opener = open.pop();
-      const next = text2[i + 1];
-      if (opener?.image && (next === "(" || next === "[") && i > opener.at + 1) {
-        while (cuts.length > 0 && (cuts[cuts.length - 1]?.[0] ?? -1) > opener.at) cuts.pop();
-        cuts.push([opener.at + 1, i]);
-      }
-      const tail = opener && next === "(" ? links.inlineTail(i + 1) : void 0;
-      if (tail) {
-        if (tail.title) cuts.push(tail.title);
-        i = tail.end - 1;
-        bang = false;
-        continue;
-      }
-    }
-    bang = ch === "!";
-  }
-  return cuts;
-}
-var definitionStart = /[ \t]*(?:(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]*)*/y;
-function definitionCuts(links) {
-  const { text: text2 } = links;
-  const cuts = [];
-  for (let line = 0; line < text2.length; ) {
-    definitionStart.lastIndex = line;
-    definitionStart.exec(text2);
-    const start = definitionStart.lastIndex;
-    const end = text2[start] === "[" ? links.definitionEnd(start) : void 0;
-    if (end !== void 0) cuts.push([start, end]);
-    line = nextLine(text2, end ?? start);
-  }
-  return cuts;
-}
-function lineEndingAt(text2, i) {
-  if (text2[i] === "\n") return 1;
-  if (text2[i] === "\r") return text2[i + 1] === "\n" ? 2 : 1;
-  return 0;
-}
-function nextLine(text2, i) {
-  for (let j = i; j < text2.length; j++) {
-    const eol = lineEndingAt(text2, j);
-    if (eol > 0) return j + eol;
-  }
-  return text2.length;
-}
-function blankAfter(text2, i) {
-  let j = i + lineEndingAt(text2, i);
-  while (text2[j] === " " || text2[j] === "	" || text2[j] === ">") j++;
-  return j >= text2.length || lineEndingAt(text2, j) > 0;
-}
-var maxDestinationParens = 32;
-var asciiPunctuation = /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/;
-var maxLabel = 999;
-var LinkSyntax = class {
-  text;
-  closers = /* @__PURE__ */ new Map();
-  breaks;
-  constructor(text2) {
-    this.text = text2;
-  }
-  /** The end of a link reference definition whose label opens at `start` (before its line ending); undefined when there is none. */
-  definitionEnd(start) {
-    const label = this.labelEnd(start);
-    if (label === void 0 || this.text[label] !== ":") return void 0;
-    const destination = this.destinationEnd(this.skipSpace(label + 1), true);
-    if (destination === void 0) return void 0;
-    const bare = this.lineRestBlank(destination);
-    const gap = this.skipSpace(destination);
-    const title = gap > destination ? this.titleEnd(gap) : void 0;
-    const titled = title === void 0 ? void 0 : this.lineRestBlank(title);
-    return titled ?? bare;
-  }
-  /**
-   * The inline link tail `(url "title")` opening at `open`: where it ends and, when it has a title,
-   * the range to cut (the title with the space around it), which leaves `(url)`.
-   */
-  inlineTail(open) {
-    const { text: text2 } = this;
-    const start = this.skipSpace(open + 1);
-    if (text2[start] === ")") return { end: start + 1 };
-    const destination = this.destinationEnd(start, false);
-    if (destination === void 0) return void 0;
-    const gap = this.skipSpace(destination);
-    if (text2[gap] === ")") return { end: gap + 1 };
-    const title = gap > destination ? this.titleEnd(gap) : void 0;
-    if (title === void 0) return void 0;
-    const close = this.skipSpace(title);
-    return text2[close] === ")" ? { end: close + 1, title: [destination, close] } : void 0;
-  }
-  /** Just past the `]` of a label opening at `start`: no unescaped bracket inside, not blank, at most 999 characters. */
-  labelEnd(start) {
-    const { text: text2 } = this;
-    const limit2 = Math.min(text2.length, start + maxLabel + 2);
-    let visible = false;
-    for (let i = start + 1; i < limit2; i++) {
-      const ch = text2[i];
-      if (ch === "\\") {
-        i++;
-        visible = true;
-      } else if (ch === "]") {
-        return visible ? i + 1 : void 0;
-      } else if (ch === "[") {
-        return void 0;
-      } else if (lineEndingAt(text2, i) > 0) {
-        if (blankAfter(text2, i)) return void 0;
-      } else if (ch !== " " && ch !== "	") {
-        visible = true;
-      }
-    }
-    return void 0;
-  }
-  /** Skips spaces and tabs and at most one line ending, with the block-quote markers and indentation of the line it leads to. */
-  skipSpace(i) {
-    const { text: text2 } = this;
-    while (text2[i] === " " || text2[i] === "	") i++;
-    const eol = lineEndingAt(text2, i);
-    if (eol === 0) return i;
-    i += eol;
-    while (text2[i] === " " || text2[i] === "	" || text2[i] === ">") i++;
-    return i;
-  }
-  /** Where the line's rest is only spaces and tabs: the position of its line ending (or the text's end); undefined otherwise. */
-  lineRestBlank(i) {
-    const { text: text2 } = this;
-    while (text2[i] === " " || text2[i] === "	") i++;
-    return i >= text2.length || lineEndingAt(text2, i) > 0 ? i : void 0;
-  }
-  /** Just past a destination: `<...>` on one line, or a run without spaces or controls whose parentheses balance. */
-  destinationEnd(i, definition) {
-    const { text: text2 } = this;
-    if (text2[i] === "<") {
-      for (let j2 = i + 1; j2 < text2.length; j2++) {
-        const ch = text2[j2];
-        if (ch === "\\") j2++;
-        else if (ch === ">") return j2 + 1;
-        else if (ch === "<" || lineEndingAt(text2, j2) > 0) return void 0;
-      }
-      return void 0;
-    }
-    let depth = 0;
-    let j = i;
-    for (; j < text2.length; j++) {
-      const ch = text2[j] ?? "";
-      const c = ch.charCodeAt(0);
-      if (c <= 32 || c === 127) break;
-      if (ch === "\\" && asciiPunctuation.test(text2[j + 1] ?? "")) {
-        j++;
-      } else if (ch === "(") {
-        if (++depth > maxDestinationParens) return void 0;
-      } else if (ch === ")") {
-        if (depth === 0) break;
-        depth--;
-      }
-    }
-    if (depth > 0) return void 0;
-    return j > i || !definition ? j : void 0;
-  }
-  /** Just past a title opening at `i`: `"..."`, `'...'` or `(...)`, over lines but not across a blank one. */
-  titleEnd(i) {
-    const open = this.text[i];
-    const close = open === '"' || open === "'" ? open : open === "(" ? ")" : void 0;
-    if (close === void 0) return void 0;
-    const end = this.nextUnescaped(close, i + 1);
-    if (end >= this.text.length || end >= this.nextBreak(i)) return void 0;
-    if (open === "(" && this.nextUnescaped("(", i + 1) < end) return void 0;
-    return end + 1;
-  }
-  /** The first `ch` at or after `from` that no backslash escapes, or the text's length. */
-  nextUnescaped(ch, from) {
-    const { text: text2 } = this;
-    let table = this.closers.get(ch);
-    if (!table) {
-      const n = text2.length;
-      const escaped = new Uint8Array(n);
-      for (let i = 1, run = 0; i < n; i++) {
-        run = text2[i - 1] === "\\" ? run + 1 : 0;
-        escaped[i] = run % 2;
-      }
-      table = new Int32Array(n + 1).fill(n);
-      for (let i = n - 1; i >= 0; i--) table[i] = text2[i] === ch && !escaped[i] ? i : table[i + 1] ?? n;
-      this.closers.set(ch, table);
-    }
-    return table[Math.min(from, text2.length)] ?? text2.length;
-  }
-  /** The first line ending at or after `from` that a blank line follows, or the text's length. */
-  nextBreak(from) {
-    const { text: text2 } = this;
-    if (!this.breaks) {
-      const n = text2.length;
-      const breaks = new Int32Array(n + 1).fill(n);
-      for (let i = n - 1; i >= 0; i--) breaks[i] = lineEndingAt(text2, i) > 0 && blankAfter(text2, i) ? i : breaks[i + 1] ?? n;
-      this.breaks = breaks;
-    }
-    return this.breaks[Math.min(from, text2.length)] ?? text2.length;
-  }
-};
-var imgTagStart = /<img(?=[\s/>])/gi;
-function htmlImageAltCuts(text2) {
-  const cuts = [];
-  const lastQuote = { '"': text2.lastIndexOf('"'), "'": text2.lastIndexOf("'") };
-  imgTagStart.lastIndex = 0;
-  for (let m = imgTagStart.exec(text2); m; m = imgTagStart.exec(text2)) {
-    const tag2 = scanImgAttributes(text2, m.index + m[0].length, lastQuote);
-    if (!tag2) continue;
-    cuts.push(...tag2.alts);
-    imgTagStart.lastIndex = tag2.end;
-  }
-  return cuts;
-}
-function scanImgAttributes(text2, from, lastQuote) {
-  const alts = [];
-  const n = text2.length;
-  let i = from;
-  for (; ; ) {
-    const gapStart = i;
-    while (i < n && /[\s/]/.test(text2[i] ?? "")) i++;
-    if (i >= n || text2[i] === "<") return void 0;
-    if (text2[i] === ">") return { end: i + 1, alts };
-    const nameStart = i;
-    while (i < n && !/[\s/=<>]/.test(text2[i] ?? "")) i++;
-    const name = text2.slice(nameStart, i);
-    let j = i;
-    while (j < n && /\s/.test(text2[j] ?? "")) j++;
-    if (text2[j] === "=") {
-      j++;
-      while (j < n && /\s/.test(text2[j] ?? "")) j++;
-      const quote = text2[j];
-      if (quote === '"' || quote === "'") {
-        if (j >= lastQuote[quote]) return void 0;
-        j = text2.indexOf(quote, j + 1) + 1;
-      } else {
-        while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
-      }
-      i = j;
-    }
-    if (name.toLowerCase() === "alt") alts.push([gapStart, i]);
-  }
-}
-function merged(ranges) {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-  const out = [];
-  for (const [start, end] of sorted) {
-    const last = out[out.length - 1];
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else out.push([start, end]);
-  }
-  return out;
-}
-function cut(text2, ranges) {
-  if (ranges.length === 0) return text2;
-  let out = "";
-  let at = 0;
-  for (const [start, end] of ranges) {
-    out += text2.slice(at, start);
-    at = end;
-  }
-  return out + text2.slice(at);
-}
-var closingTag = "</untrusted-data>";
-var fenceTag = /<(?=\s*(?:\/\s*)?untrusted-data)/gi;
-var attributeEscapes = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" };
-function untrusted(label, text2) {
-  const source = stripHidden(label).replace(/[\r\n]+/g, " ").replace(/[&"<>]/g, (ch) => attributeEscapes[ch] ?? ch);
-  const body = stripHidden(text2).replace(fenceTag, "&lt;");
-  return `<untrusted-data source="${source}">
-${body}
-${closingTag}`;
-}
-
-// src/machine/start-snapshot.ts
-function startSnapshot(state2, context, policy) {
-  return { state: state2, context, policy: { ...policy }, iteration: 0, stageExchanges: 0, agentExchanges: {}, trail: [] };
-}
-
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
 var consumeReport = { kind: "consume", fields: ["result", "outcome"] };
@@ -34833,577 +35406,11 @@ function executorOnlySnapshot(objective, policy) {
   return startSnapshot(executorOnlyMachine.initial, { objective, directive: objective, history: [] }, policy);
 }
 
-// src/machine/planner-executor.ts
-var consumeCycle = { kind: "consume", fields: ["directive", "result", "outcome"] };
-var consumeSummary = { kind: "consume", fields: ["summary"] };
-var consumeBeforeAsking = { kind: "consume", fields: ["plan", "directive", "summary"] };
-var consumeUnusedPlan = { kind: "consume", fields: ["plan", "directive"] };
-var plannerExecutorMachine = {
-  initial: "plan",
-  abortState: "abort",
-  // A forced abort can strike mid-cycle: clear every trigger so the abort summary starts clean.
-  abortActions: [{ kind: "consume", fields: ["directive", "result", "outcome", "question", "summary"] }],
-  states: {
-    plan: {
-      agent: "planner",
-      // The `Stage:` line asks for a plan; a question or a no-change summary are the planner's alternatives.
-      requires: ["plan", "directive"],
-      // Order matters: a full plan wins over a question staged beside it, and a question over a summary.
-      edges: [
-        { to: "execute", guard: { always: true } },
-        { to: "ask", requires: ["question"], guard: { always: true }, actions: [consumeBeforeAsking] },
-        { to: "done", requires: ["summary"], guard: { always: true }, actions: [consumeUnusedPlan] }
-      ]
-    },
-    ask: {
-      // No agent: the run pauses here until a maintainer answers, possibly in a later workflow run.
-      agent: null,
-      requires: [],
-      edges: [],
-      // The answer goes back to a fresh plan visit, which sees every clarification so far.
-      onAnswer: { to: "plan", actions: [{ kind: "recordAnswer" }] }
-    },
-    execute: {
-      agent: "executor",
-      requires: ["result", "outcome"],
-      onExit: [{ kind: "appendHistory" }, { kind: "countIteration" }],
-      // The interrupted directive stays in history so the record shows what was being attempted.
-      onForcedAbort: [{ kind: "appendAbortedCycle" }],
-      edges: [
-        { to: "finish", guard: { field: "outcome", equals: "done" }, actions: [consumeCycle, consumeSummary] },
-        // The plan is kept: the planner revises it with the full history.
-        { to: "replan", guard: { field: "outcome", equals: "replan" }, actions: [consumeCycle], loop: true },
-        { to: "abort", guard: { field: "outcome", equals: "abort" }, actions: [consumeCycle, consumeSummary] }
-      ]
-    },
-    replan: {
-      agent: "planner",
-      requires: ["directive"],
-      edges: [{ to: "execute", guard: { always: true } }]
-    },
-    finish: {
-      agent: "planner",
-      requires: ["summary"],
-      forcedAbortTo: "done",
-      edges: [{ to: "done", guard: { always: true } }]
-    },
-    abort: {
-      agent: "planner",
-      requires: ["summary"],
-      forcedAbortTo: "done",
-      edges: [{ to: "done", guard: { always: true } }]
-    },
-    done: { agent: null, requires: [], edges: [], terminal: true }
-  }
-};
-var defaultPolicy = {
-  maxIterations: 8,
-  maxExchangesPerStage: 40,
-  maxExchangesPerAgentPerStage: 40,
-  checkpointEvery: 1
-};
-function initialSnapshot(objective, policy) {
-  return startSnapshot(plannerExecutorMachine.initial, { objective, history: [] }, policy);
-}
-
-// src/machine/reducer.ts
-function reduce(definition, snapshot, event) {
-  if (isTerminal(definition, snapshot)) return snapshot;
-  switch (event.type) {
-    case "stage":
-      return stage(definition, snapshot, event.agent, event.fields);
-    case "exchange":
-      return exchange(definition, snapshot, event.agent);
-    case "abort":
-      return forceAbort(definition, snapshot, work(snapshot), event.reason, true);
-    case "answer":
-      return answer(definition, snapshot, event.text);
-  }
-}
-function pendingFields(definition, snapshot) {
-  return definition.states[snapshot.state].requires.filter((field) => !isStaged(snapshot.context, field));
-}
-function isTerminal(definition, snapshot) {
-  return definition.states[snapshot.state].terminal === true;
-}
-function currentAgent(definition, snapshot) {
-  const state2 = definition.states[snapshot.state];
-  return state2.terminal === true ? null : state2.agent;
-}
-function stage(definition, snapshot, agent, fields) {
-  const state2 = definition.states[snapshot.state];
-  if (state2.agent !== agent) return snapshot;
-  const allowed = stageableBy[agent];
-  const context = { ...snapshot.context };
-  for (const field of allowed) {
-    const value = fields[field];
-    if (value !== void 0) Object.assign(context, { [field]: value });
-  }
-  const staged = { ...snapshot, context };
-  for (const edge of state2.edges) {
-    const requires = edge.requires ?? state2.requires;
-    if (!requires.every((field) => isStaged(context, field)) || !holds(edge.guard, context)) continue;
-    const exited = applyActions(state2.onExit ?? [], work(staged));
-    if (edge.loop === true && exited.iteration >= snapshot.policy.maxIterations) {
-      return forceAbort(definition, staged, exited, `reached max-iterations (${snapshot.policy.maxIterations})`, false);
-    }
-    return move(staged, applyActions(edge.actions ?? [], exited), edge.to);
-  }
-  return staged;
-}
-function answer(definition, snapshot, text2) {
-  const state2 = definition.states[snapshot.state];
-  if (state2.onAnswer === void 0) return snapshot;
-  const exited = applyActions(state2.onExit ?? [], work(snapshot));
-  return move(snapshot, applyActions(state2.onAnswer.actions, exited, text2), state2.onAnswer.to);
-}
-function exchange(definition, snapshot, agent) {
-  const stageExchanges = snapshot.stageExchanges + 1;
-  const agentCount = (snapshot.agentExchanges[agent] ?? 0) + 1;
-  const counted = {
-    ...snapshot,
-    stageExchanges,
-    agentExchanges: { ...snapshot.agentExchanges, [agent]: agentCount }
-  };
-  const { maxExchangesPerAgentPerStage, maxExchangesPerStage } = snapshot.policy;
-  if (agentCount > maxExchangesPerAgentPerStage) {
-    const reason = `${agent} used more than ${maxExchangesPerAgentPerStage} exchanges in state ${snapshot.state} (max-exchanges-per-agent-per-stage)`;
-    return forceAbort(definition, counted, work(counted), reason, true);
-  }
-  if (stageExchanges > maxExchangesPerStage) {
-    const reason = `agents used more than ${maxExchangesPerStage} exchanges in state ${snapshot.state} (max-exchanges-per-stage)`;
-    return forceAbort(definition, counted, work(counted), reason, true);
-  }
-  return counted;
-}
-function forceAbort(definition, snapshot, current, reason, runStateActions) {
-  const state2 = definition.states[snapshot.state];
-  const abortReason = snapshot.abortReason ?? reason;
-  if (state2.forcedAbortTo !== void 0) {
-    return { ...move(snapshot, current, state2.forcedAbortTo, reason), abortReason };
-  }
-  const before = runStateActions ? applyActions(state2.onForcedAbort ?? [], current) : current;
-  const after = applyActions(definition.abortActions, before);
-  return { ...move(snapshot, after, definition.abortState, reason), abortReason };
-}
-function move(snapshot, next, to, reason) {
-  const transition = reason === void 0 ? { from: snapshot.state, to } : { from: snapshot.state, to, reason };
-  return {
-    ...snapshot,
-    state: to,
-    context: next.context,
-    iteration: next.iteration,
-    // Bounds are per visit of a state: the new state's agent starts with a fresh allowance.
-    stageExchanges: 0,
-    agentExchanges: {},
-    trail: [...snapshot.trail, transition]
-  };
-}
-function applyActions(actions, start, answer2) {
-  let current = start;
-  for (const action of actions) current = applyAction(action, current, answer2);
-  return current;
-}
-function applyAction(action, current, answer2) {
-  const { context } = current;
-  switch (action.kind) {
-    case "appendHistory": {
-      const { directive, result, outcome } = context;
-      if (directive === void 0 || result === void 0 || outcome === void 0) return current;
-      return withHistory(current, { directive, result, outcome });
-    }
-    case "appendAbortedCycle": {
-      const { directive, result } = context;
-      if (directive === void 0) return current;
-      return withHistory(current, { directive, result: result ?? "(no result reported)", outcome: "abort" });
-    }
-    case "consume": {
-      const next = { ...context };
-      for (const field of action.fields) delete next[field];
-      return { ...current, context: next };
-    }
-    case "countIteration":
-      return { ...current, iteration: current.iteration + 1 };
-    case "recordAnswer": {
-      if (answer2 === void 0) return current;
-      const { question, ...rest } = context;
-      const clarification = { question: question ?? "(no question recorded)", answer: answer2 };
-      return { ...current, context: { ...rest, clarifications: [...context.clarifications ?? [], clarification] } };
-    }
-  }
-}
-function withHistory(current, entry) {
-  return { ...current, context: { ...current.context, history: [...current.context.history, entry] } };
-}
-function holds(guard, context) {
-  return "always" in guard ? true : context[guard.field] === guard.equals;
-}
-function isStaged(context, field) {
-  return context[field] !== void 0;
-}
-function work(snapshot) {
-  return { context: snapshot.context, iteration: snapshot.iteration };
-}
-
-// src/text/dot-git.ts
-var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
-function isDotGitComponent(name) {
-  let visible = name.replace(hfsIgnorable, "").toLowerCase();
-  const stream = visible.indexOf(":");
-  if (stream >= 0) visible = visible.slice(0, stream);
-  const bare = visible.replace(/[. ]+$/, "");
-  return bare === ".git" || bare === "git~1";
-}
-function hasDotGitComponent(relPath) {
-  return relPath.split(/[/\\]/).some(isDotGitComponent);
-}
-
-// src/repo/change-gate.ts
-var gitlinkMode = "160000";
-var absentMode = "000000";
-var dotGitReason = "a .git path";
-var nestedReason = "a nested git repository";
-var protectedPrefix = "protected by ";
-var maxBatchPaths = 500;
-var maxBatchChars = 6e4;
-async function stageChecked(git, protectedPaths) {
-  const prefix = await git(["rev-parse", "--show-prefix"]);
-  if (prefix !== "") throw new Error(`The commit gate must run at the top of the work tree, not in ${prefix}.`);
-  const head = await hasHead(git);
-  const candidates = await changedPaths(git);
-  const decided = /* @__PURE__ */ new Map();
-  const allowed = [];
-  for (const candidate of candidates) {
-    const reason = candidate.nested && !hasDotGitComponent(candidate.path) ? nestedReason : blockReason(candidate.path, protectedPaths);
-    if (reason === void 0) allowed.push(candidate);
-    else remember(decided, decision(candidate.path, candidate.change, reason, candidate.change !== "added"));
-  }
-  const inTheWay = ancestorsOf(decided);
-  const toStage = [];
-  for (const candidate of allowed) {
-    const blocked = decided.get(candidate.path) ?? inTheWay.get(candidate.path);
-    if (blocked) remember(decided, { ...blocked, path: candidate.path, change: candidate.change, inHead: candidate.change !== "added" });
-    else toStage.push(candidate);
-  }
-  await tellModeChanges(git, candidates, decided);
-  for (const refused of await stage2(git, toStage.map((c) => c.path))) {
-    const candidate = toStage.find((c) => c.path === refused.path);
-    remember(decided, { path: refused.path, change: candidate?.change ?? "modified", reason: refused.reason, restore: false, inHead: candidate?.change !== "added" });
-  }
-  for (let round = 0; ; round += 1) {
-    const staged = await stagedChanges(git, head);
-    const blocked = /* @__PURE__ */ new Map();
-    for (const entry of staged) {
-      const nested = entry.dstMode === gitlinkMode && entry.srcMode !== gitlinkMode;
-      const reason = nested && !hasDotGitComponent(entry.path) ? nestedReason : blockReason(entry.path, protectedPaths);
-      if (reason !== void 0) blocked.set(entry.path, decision(entry.path, entry.change, reason, entry.srcMode !== absentMode));
-    }
-    const around = ancestorsOf(blocked);
-    for (const entry of staged) {
-      const inner = around.get(entry.path);
-      if (inner && !blocked.has(entry.path)) blocked.set(entry.path, { ...inner, path: entry.path, change: entry.change, inHead: entry.srcMode !== absentMode });
-    }
-    if (blocked.size === 0) break;
-    if (round >= 2) throw new Error(`plangate could not keep ${[...blocked.keys()].slice(0, 5).join(", ")} out of the commit.`);
-    for (const entry of blocked.values()) remember(decided, entry);
-    await unstage(git, [...blocked.keys()], head);
-  }
-  await restoreProtected(git, [...decided.values()].filter((d) => d.restore), head);
-  return [...decided.values()].map(({ path: path7, change, reason }) => ({ path: path7, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-}
-function mergeKeptOut(...lists) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const list of lists) {
-    for (const change of list) {
-      const key = `${change.change}\0${change.path}`;
-      if (!seen.has(key)) seen.set(key, { path: change.path, change: change.change, reason: change.reason });
-    }
-  }
-  return [...seen.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0);
-}
-function blockReason(path7, protectedPaths) {
-  if (hasDotGitComponent(path7)) return dotGitReason;
-  const pattern = matchProtected(path7, protectedPaths);
-  return pattern === void 0 ? void 0 : `${protectedPrefix}${pattern}`;
-}
-function decision(path7, change, reason, inHead) {
-  return { path: path7, change, reason, inHead, restore: reason.startsWith(protectedPrefix) };
-}
-function remember(decided, entry) {
-  if (!decided.has(entry.path)) decided.set(entry.path, entry);
-}
-function ancestorsOf(blocked) {
-  const out = /* @__PURE__ */ new Map();
-  for (const entry of blocked.values()) {
-    const parts = entry.path.split("/");
-    for (let i = 1; i < parts.length; i += 1) {
-      const ancestor = parts.slice(0, i).join("/");
-      if (!out.has(ancestor)) out.set(ancestor, entry);
-    }
-  }
-  return out;
-}
-async function hasHead(git) {
-  try {
-    await git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"]);
-    return true;
-  } catch (error) {
-    if (error instanceof GitError && error.exitCode === 1) return false;
-    throw error;
-  }
-}
-async function changedPaths(git) {
-  const out = await git(["status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--no-renames"]);
-  const records = out.split("\0");
-  const candidates = [];
-  for (let i = 0; i < records.length; i += 1) {
-    const record = records[i] ?? "";
-    const fields = record.split(" ");
-    switch (record[0]) {
-      case "1": {
-        const [, , , mH = absentMode, , mW = absentMode, hH = ""] = fields;
-        candidates.push(tracked(fields.slice(8).join(" "), mH, mW, hH));
-        break;
-      }
-      case "2": {
-        const [, , , mH = absentMode, , mW = absentMode] = fields;
-        const from = records[i + 1] ?? "";
-        i += 1;
-        candidates.push({ path: fields.slice(9).join(" "), change: mW === absentMode ? "deleted" : "added", nested: false });
-        if (from !== "" && mH !== absentMode) candidates.push({ path: from, change: "deleted", nested: false });
-        break;
-      }
-      case "u":
-        candidates.push({ path: fields.slice(10).join(" "), change: fields[4] === absentMode ? "added" : "modified", nested: false });
-        break;
-      case "?": {
-        const path7 = record.slice(2);
-        if (path7.endsWith("/")) candidates.push({ path: path7.replace(/\/+$/, ""), change: "added", nested: true });
-        else candidates.push({ path: path7, change: "added", nested: false });
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return candidates;
-}
-function tracked(path7, headMode, treeMode, headBlob) {
-  const nested = treeMode === gitlinkMode && headMode !== gitlinkMode;
-  if (headMode === absentMode) return { path: path7, change: "added", nested };
-  if (treeMode === absentMode) return { path: path7, change: "deleted", nested: false };
-  if (fileType(headMode) !== fileType(treeMode)) return { path: path7, change: "type", nested };
-  if (headMode !== treeMode && fileType(headMode) === "10") return { path: path7, change: "modified", nested: false, headBlob };
-  return { path: path7, change: "modified", nested: false };
-}
-function fileType(mode) {
-  return mode.slice(0, 2);
-}
-async function tellModeChanges(git, candidates, decided) {
-  const ambiguous = candidates.filter((c) => c.headBlob !== void 0 && decided.get(c.path)?.change === "modified");
-  for (const batch of batches(ambiguous.map((c) => c.path))) {
-    const hashes = await git(["hash-object", "--no-filters", "--", ...batch]).catch(() => "");
-    hashes.split("\n").forEach((hash, i) => {
-      const path7 = batch[i];
-      const candidate = ambiguous.find((c) => c.path === path7);
-      const entry = path7 === void 0 ? void 0 : decided.get(path7);
-      if (entry && candidate && hash !== "" && hash === candidate.headBlob) entry.change = "mode";
-    });
-  }
-}
-async function stage2(git, paths) {
-  const refused = [];
-  for (const batch of batches(paths)) {
-    const add = (list) => git(["--literal-pathspecs", "add", "--all", "--", ...list]);
-    let failure;
-    try {
-      await add(batch);
-      continue;
-    } catch (error) {
-      if (!(error instanceof GitError)) throw error;
-      failure = error;
-    }
-    const before = refused.length;
-    for (const path7 of batch) {
-      try {
-        await add([path7]);
-      } catch (error) {
-        if (!(error instanceof GitError)) throw error;
-        refused.push({ path: path7, reason: `git refused to stage it (${firstLine(error.message)})` });
-      }
-    }
-    if (batch.length > 1 && refused.length - before === batch.length) throw failure;
-  }
-  return refused;
-}
-function firstLine(message) {
-  const line = (message.replace(/^git \S+ failed: /, "").split("\n")[0] ?? "").trim();
-  return line.length > 200 ? `${line.slice(0, 199)}\u2026` : line;
-}
-async function stagedChanges(git, head) {
-  const out = await git([
-    "diff",
-    "--cached",
-    "--raw",
-    "--no-abbrev",
-    "-z",
-    "--no-renames",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--ignore-submodules=none",
-    ...head ? ["HEAD"] : [],
-    "--"
-  ]);
-  const tokens = out.split("\0");
-  const changes = [];
-  for (let i = 0; i + 1 < tokens.length; i += 2) {
-    const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
-    const path7 = tokens[i + 1] ?? "";
-    changes.push({ path: path7, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
-  }
-  return changes;
-}
-function stagedKind(status, srcMode, dstMode, sameContent) {
-  if (status.startsWith("A") || srcMode === absentMode) return "added";
-  if (status.startsWith("D") || dstMode === absentMode) return "deleted";
-  if (status.startsWith("T") || fileType(srcMode) !== fileType(dstMode)) return "type";
-  if (srcMode !== dstMode && sameContent) return "mode";
-  return "modified";
-}
-async function unstage(git, paths, head) {
-  for (const batch of batches(paths)) {
-    if (head) await git(["--literal-pathspecs", "reset", "--quiet", "HEAD", "--", ...batch]);
-    else await git(["--literal-pathspecs", "rm", "--cached", "--quiet", "--ignore-unmatch", "--", ...batch]);
-  }
-}
-async function restoreProtected(git, protectedChanges, head) {
-  const added = protectedChanges.filter((d) => !d.inHead || !head).map((d) => d.path);
-  const changed = head ? protectedChanges.filter((d) => d.inHead).map((d) => d.path) : [];
-  for (const batch of batches(added)) await git(["--literal-pathspecs", "clean", "--force", "--quiet", "--", ...batch]);
-  for (const batch of batches(changed)) await git(["--literal-pathspecs", "checkout", "--quiet", "HEAD", "--", ...batch]);
-}
-function* batches(paths) {
-  let batch = [];
-  let chars = 0;
-  for (const path7 of paths) {
-    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path7.length > maxBatchChars)) {
-      yield batch;
-      batch = [];
-      chars = 0;
-    }
-    batch.push(path7);
-    chars += path7.length + 1;
-  }
-  if (batch.length > 0) yield batch;
-}
-
-// src/repo/branch.ts
-async function fetchBranch(git, ref) {
-  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
-  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
-}
-async function checkoutCommit(git, sha) {
-  await git(["checkout", "--quiet", "--detach", sha]);
-}
-async function startBranch(git, branch, sha) {
-  await git(["checkout", "--quiet", "-B", branch, sha]);
-}
-async function commitAll(git, message, author, protectedPaths) {
-  const keptOut = await stageChecked(git, protectedPaths);
-  if (!await hasStagedChanges(git)) return { sha: void 0, keptOut };
-  await git([
-    "-c",
-    `user.name=${author.name}`,
-    "-c",
-    `user.email=${author.email}`,
-    "commit",
-    "--quiet",
-    "--no-verify",
-    // The check above decided there is something to commit; git's own check would skip a
-    // submodule update when the configuration ignores submodules.
-    "--allow-empty",
-    "-m",
-    message
-  ]);
-  return { sha: await git(["rev-parse", "HEAD"]), keptOut };
-}
-async function hasStagedChanges(git) {
-  try {
-    await git(["diff", "--cached", "--quiet", "--ignore-submodules=none"]);
-    return false;
-  } catch (error) {
-    if (error instanceof GitError && error.exitCode === 1) return true;
-    throw error;
-  }
-}
-async function pushWithLease(git, branch, expected) {
-  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
-}
-
 // src/text/count.ts
 function formatCount(n) {
   const whole = Math.round(n);
   const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return whole < 0 ? `-${digits}` : digits;
-}
-
-// src/render/usage-table.ts
-var number = formatCount;
-function sumCost(rows) {
-  let sum = 0;
-  for (const row of rows) {
-    if (row.costUsd === null) return null;
-    sum += row.costUsd;
-  }
-  return sum;
-}
-function renderUsageTable(rows) {
-  if (rows.length === 0) return "_No model was called._";
-  const header = [
-    "| role | model | requests | prompt tokens | cached | completion tokens | cost |",
-    "|---|---|---:|---:|---:|---:|---:|"
-  ];
-  const body = rows.map((r) => {
-    const hit = r.promptTokens > 0 ? ` (${Math.round(r.cacheHitRatio * 100)} %)` : "";
-    const models = r.models.map((m) => `\`${m}\``).join(", ");
-    return `| ${r.role} | ${models} | ${number(r.requests)} | ${number(r.promptTokens)} | ${number(r.cachedTokens)}${hit} | ${number(r.completionTokens)} | ${formatCost(r.costUsd)} |`;
-  });
-  return [...header, ...body, `| **total** | | | | | | **${formatCost(sumCost(rows))}** |`].join("\n");
-}
-
-// src/agents/budget.ts
-var budgetedStates = /* @__PURE__ */ new Set(["plan", "execute", "replan"]);
-function isBudgeted(state2) {
-  return budgetedStates.has(state2);
-}
-function createBudget(options) {
-  const { now, startedAt, timeoutMinutes, maxCostUsd, spentUsd, warn = warning } = options;
-  let warnedUnknown = false;
-  return {
-    check() {
-      if (timeoutMinutes !== void 0 && now() - startedAt >= timeoutMinutes * 6e4) {
-        return `reached timeout-minutes (${timeoutMinutes})`;
-      }
-      if (maxCostUsd === void 0) return void 0;
-      const spent = spentUsd();
-      if (spent === null) {
-        if (!warnedUnknown) {
-          warnedUnknown = true;
-          warn(`max-cost-usd ($${maxCostUsd}) cannot be enforced: a model's price is unknown. Give it one under \`prices\` in the configuration file to enforce the limit.`);
-        }
-        return void 0;
-      }
-      return spent >= maxCostUsd ? `reached max-cost-usd ($${maxCostUsd}; spent ${formatCost(spent)})` : void 0;
-    }
-  };
-}
-function enforceBudget(budget, run) {
-  if (!budget || !isBudgeted(run.snapshot.state)) return void 0;
-  const reason = budget.check();
-  if (reason === void 0) return void 0;
-  warning(`Stopping the run: ${reason}.`);
-  run.dispatch({ type: "abort", reason });
-  return reason;
 }
 
 // src/repo/instruction-files.ts
@@ -35517,6 +35524,30 @@ async function readRepositoryInstructions(git, commit) {
   return repositoryInstructionsText(await readInstructionFiles(git, commit));
 }
 
+// src/render/usage-table.ts
+var number = formatCount;
+function sumCost(rows) {
+  let sum = 0;
+  for (const row of rows) {
+    if (row.costUsd === null) return null;
+    sum += row.costUsd;
+  }
+  return sum;
+}
+function renderUsageTable(rows) {
+  if (rows.length === 0) return "_No model was called._";
+  const header = [
+    "| role | model | requests | prompt tokens | cached | completion tokens | cost |",
+    "|---|---|---:|---:|---:|---:|---:|"
+  ];
+  const body = rows.map((r) => {
+    const hit = r.promptTokens > 0 ? ` (${Math.round(r.cacheHitRatio * 100)} %)` : "";
+    const models = r.models.map((m) => `\`${m}\``).join(", ");
+    return `| ${r.role} | ${models} | ${number(r.requests)} | ${number(r.promptTokens)} | ${number(r.cachedTokens)}${hit} | ${number(r.completionTokens)} | ${formatCost(r.costUsd)} |`;
+  });
+  return [...header, ...body, `| **total** | | | | | | **${formatCost(sumCost(rows))}** |`].join("\n");
+}
+
 // src/render/commit-trailers.ts
 var oneLine = (value) => value.replace(/[\r\n<>]+/g, " ").trim();
 function noreplyEmail(login) {
@@ -35537,6 +35568,93 @@ function withTrailers(message, trailers) {
 ${trailers.join("\n")}`;
 }
 
+// src/agents/notices.ts
+function createNotices() {
+  let pending = [];
+  return {
+    post(text2) {
+      pending.push(text2);
+    },
+    take() {
+      if (pending.length === 0) return void 0;
+      const text2 = pending.join("\n");
+      pending = [];
+      return text2;
+    }
+  };
+}
+
+// src/run/cycle-commit.ts
+var maxTitleChars = 60;
+function cycleCommitMessage(snapshot, planId, issue) {
+  const cycle = snapshot.context.history.length;
+  const title = (snapshot.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, maxTitleChars);
+  const subject = `plangate: cycle ${cycle} of plan ${planId}: ${title}`;
+  return issue === void 0 ? subject : `${subject}
+
+Refs #${issue}`;
+}
+function createKeptOutLog(resumed = []) {
+  let all = [...resumed];
+  const told = /* @__PURE__ */ new Set();
+  return {
+    get all() {
+      return all;
+    },
+    notices: createNotices(),
+    keep(found) {
+      all = mergeKeptOut(all, found);
+      const fresh = found.filter((c) => !told.has(`${c.path}\0${c.change}`));
+      for (const c of fresh) told.add(`${c.path}\0${c.change}`);
+      return fresh.length > 0 ? keptOutNotice(fresh) : void 0;
+    }
+  };
+}
+function keptOutNotice(keptOut) {
+  const lines2 = keptOut.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
+  if (keptOut.length > 20) lines2.push(`- and ${keptOut.length - 20} more`);
+  return [
+    "plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:",
+    ...lines2,
+    "Do not try to change them another way; if the objective needs them changed, say so in your result."
+  ].join("\n");
+}
+
+// src/agents/budget.ts
+var budgetedStates = /* @__PURE__ */ new Set(["plan", "execute", "replan"]);
+function isBudgeted(state2) {
+  return budgetedStates.has(state2);
+}
+function createBudget(options) {
+  const { now, startedAt, timeoutMinutes, maxCostUsd, spentUsd, warn = warning } = options;
+  let warnedUnknown = false;
+  return {
+    check() {
+      if (timeoutMinutes !== void 0 && now() - startedAt >= timeoutMinutes * 6e4) {
+        return `reached timeout-minutes (${timeoutMinutes})`;
+      }
+      if (maxCostUsd === void 0) return void 0;
+      const spent = spentUsd();
+      if (spent === null) {
+        if (!warnedUnknown) {
+          warnedUnknown = true;
+          warn(`max-cost-usd ($${maxCostUsd}) cannot be enforced: a model's price is unknown. Give it one under \`prices\` in the configuration file to enforce the limit.`);
+        }
+        return void 0;
+      }
+      return spent >= maxCostUsd ? `reached max-cost-usd ($${maxCostUsd}; spent ${formatCost(spent)})` : void 0;
+    }
+  };
+}
+function enforceBudget(budget, run) {
+  if (!budget || !isBudgeted(run.snapshot.state)) return void 0;
+  const reason = budget.check();
+  if (reason === void 0) return void 0;
+  warning(`Stopping the run: ${reason}.`);
+  run.dispatch({ type: "abort", reason });
+  return reason;
+}
+
 // src/agents/drive.ts
 async function drive(run, team, options = {}) {
   while (!run.finished && !options.until?.(run.snapshot)) {
@@ -35545,7 +35663,7 @@ async function drive(run, team, options = {}) {
     try {
       if (enforceBudget(options.budget, run) === void 0) await team.summonCurrent({ budget: options.budget });
     } catch (error) {
-      const reason = `${run.agent ?? "agent"} failed in state ${before.state}: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = `${run.agent ?? "agent"} failed in state ${before.state}: ${errorMessage(error)}`;
       warning(reason);
       run.dispatch({ type: "abort", reason });
     }
@@ -35710,7 +35828,7 @@ Not available: it did not start (${f.reason}).`)
       try {
         result = await server.call(tool.name, args.arguments ?? {}, role === "executor");
       } catch (error) {
-        throw new ToolError(`${server.name}/${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}`);
       }
       const { text: text2, isError } = resultText(result);
       if (isError) throw new ToolError(`${server.name}/${tool.name} reported an error: ${text2.trim() || "(no message)"}`);
@@ -35778,11 +35896,122 @@ function commandEnvironment(env, extraNames = []) {
 
 // src/tools/read-tools.ts
 var import_picomatch3 = __toESM(require_picomatch2(), 1);
-import fs2 from "node:fs";
+import fs3 from "node:fs";
 import path5 from "node:path";
 
-// src/tools/workspace.ts
+// src/tools/git-grep.ts
+async function gitGrep(git, pattern, pathspec) {
+  const run = (flavor) => git(["grep", "--untracked", "-n", "-I", "-z", "--no-color", flavor, "-e", pattern, "--", ...pathspec]);
+  try {
+    return await run("-P");
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    if (error.exitCode === 1 && error.stderr.trim() === "") return "";
+    if (!/USE_LIBPCRE|not compiled with|Perl-compatible/i.test(error.stderr)) throw grepFailure(error, pattern);
+  }
+  try {
+    return await run("-E");
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    if (error.exitCode === 1 && error.stderr.trim() === "") return "";
+    throw grepFailure(error, pattern);
+  }
+}
+function grepFailure(error, pattern) {
+  const detail = error.stderr.replace(/^fatal:\s*/gm, "").trim();
+  if (error.exitCode === 128 && /-e option|regex|regular expression|parenthes|bracket|character class/i.test(detail)) {
+    return new ToolError(
+      `Invalid search pattern ${JSON.stringify(pattern)}: ${detail}. Patterns are regular expressions; escape literal characters such as ( ) [ ] { } . * + ? | with a backslash.`
+    );
+  }
+  return new ToolError(`search failed: ${detail || error.message}`);
+}
+function parseGrepLine(line) {
+  const first = line.indexOf("\0");
+  if (first < 0) return null;
+  const second = line.indexOf("\0", first + 1);
+  if (second < 0) return null;
+  return { file: line.slice(0, first), line: line.slice(first + 1, second), text: line.slice(second + 1) };
+}
+
+// src/tools/line-reader.ts
 import fs from "node:fs";
+var MAX_READ_LINE_BYTES = 4e3;
+var READ_OUTPUT_BUDGET = 14e3;
+var BINARY_SNIFF_BYTES = 8e3;
+async function readLineRange(abs, start, end, stopAfterEnd) {
+  const lines2 = [];
+  let budget = READ_OUTPUT_BUDGET;
+  let budgetHit = false;
+  let lineNo = 1;
+  let pieces = [];
+  let pieceBytes = 0;
+  let cutBytes = 0;
+  let pending = false;
+  const wanted = () => !budgetHit && lineNo >= start && lineNo <= end;
+  const finishLine = () => {
+    if (wanted()) {
+      let text2 = Buffer.concat(pieces).toString("utf8");
+      if (text2.endsWith("\r")) text2 = text2.slice(0, -1);
+      if (cutBytes > 0) text2 += ` \u2026 [line cut: ${cutBytes} more bytes]`;
+      const rendered = `${lineNo}: ${text2}`;
+      if (rendered.length + 1 > budget && lines2.length > 0) {
+        budgetHit = true;
+      } else {
+        lines2.push(rendered);
+        budget -= rendered.length + 1;
+      }
+    }
+    pieces = [];
+    pieceBytes = 0;
+    cutBytes = 0;
+    pending = false;
+    lineNo += 1;
+  };
+  const stream = fs.createReadStream(abs);
+  try {
+    for await (const chunk of stream) {
+      let pos = 0;
+      while (pos < chunk.length) {
+        const newline = chunk.indexOf(10, pos);
+        const stop = newline < 0 ? chunk.length : newline;
+        if (stop > pos) pending = true;
+        if (wanted()) {
+          const room = Math.max(0, MAX_READ_LINE_BYTES - pieceBytes);
+          const take = Math.min(room, stop - pos);
+          if (take > 0) {
+            pieces.push(Buffer.from(chunk.subarray(pos, pos + take)));
+            pieceBytes += take;
+          }
+          cutBytes += stop - pos - take;
+        }
+        if (newline < 0) break;
+        finishLine();
+        pos = newline + 1;
+      }
+      if (stopAfterEnd && (lineNo > end || budgetHit)) {
+        return { lines: lines2, total: lineNo - 1, complete: false, budgetHit };
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  if (pending) finishLine();
+  return { lines: lines2, total: lineNo - 1, complete: true, budgetHit };
+}
+async function looksBinary(abs) {
+  const handle = await fs.promises.open(abs, "r");
+  try {
+    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+// src/tools/workspace.ts
+import fs2 from "node:fs";
 import path4 from "node:path";
 function resolveInWorkspace(workspace, relPath) {
   const root = path4.resolve(workspace);
@@ -35802,7 +36031,7 @@ function resolveInWorkspace(workspace, relPath) {
   const { existing, rest } = deepestExisting(lexical, root);
   let realExisting;
   try {
-    realExisting = fs.realpathSync(existing);
+    realExisting = fs2.realpathSync(existing);
   } catch {
     throw new ToolError(
       `Path ${JSON.stringify(shown)} goes through a broken symbolic link (${toSlashes(path4.relative(root, existing))}); choose another path.`
@@ -35823,7 +36052,7 @@ function workspaceRelative(workspace, absPath) {
   let rel = path4.relative(root, absPath);
   if (escapes(rel)) {
     try {
-      rel = path4.relative(fs.realpathSync(root), absPath);
+      rel = path4.relative(fs2.realpathSync(root), absPath);
     } catch {
     }
   }
@@ -35841,7 +36070,7 @@ function refuseGitDir(rel, shown) {
 }
 function realpathOrThrow(root, shown) {
   try {
-    return fs.realpathSync(root);
+    return fs2.realpathSync(root);
   } catch {
     throw new ToolError(`The workspace directory is missing, so ${JSON.stringify(shown)} cannot be resolved.`);
   }
@@ -35851,7 +36080,7 @@ function deepestExisting(target, root) {
   let current = target;
   for (; ; ) {
     try {
-      fs.lstatSync(current);
+      fs2.lstatSync(current);
       return { existing: current, rest };
     } catch {
       const parent = path4.dirname(current);
@@ -35870,9 +36099,6 @@ var MAX_LISTED_PATHS = 2e3;
 var MAX_SEARCH_MATCHES = 200;
 var LISTING_OUTPUT_BUDGET = 14e3;
 var MAX_MATCH_LINE_CHARS = 400;
-var MAX_READ_LINE_BYTES = 4e3;
-var READ_OUTPUT_BUDGET = 14e3;
-var BINARY_SNIFF_BYTES = 8e3;
 var FULL_COUNT_MAX_BYTES = 32 * 1024 * 1024;
 var listFilesSchema = external_exports.object({
   path: external_exports.string().optional().describe("Directory to list, relative to the repository root. Omit for the whole repository."),
@@ -35996,39 +36222,6 @@ function searchTool(workspace, git) {
     }
   });
 }
-async function gitGrep(git, pattern, pathspec) {
-  const run = (flavor) => git(["grep", "--untracked", "-n", "-I", "-z", "--no-color", flavor, "-e", pattern, "--", ...pathspec]);
-  try {
-    return await run("-P");
-  } catch (error) {
-    if (!(error instanceof GitError)) throw error;
-    if (error.exitCode === 1 && error.stderr.trim() === "") return "";
-    if (!/USE_LIBPCRE|not compiled with|Perl-compatible/i.test(error.stderr)) throw grepFailure(error, pattern);
-  }
-  try {
-    return await run("-E");
-  } catch (error) {
-    if (!(error instanceof GitError)) throw error;
-    if (error.exitCode === 1 && error.stderr.trim() === "") return "";
-    throw grepFailure(error, pattern);
-  }
-}
-function grepFailure(error, pattern) {
-  const detail = error.stderr.replace(/^fatal:\s*/gm, "").trim();
-  if (error.exitCode === 128 && /-e option|regex|regular expression|parenthes|bracket|character class/i.test(detail)) {
-    return new ToolError(
-      `Invalid search pattern ${JSON.stringify(pattern)}: ${detail}. Patterns are regular expressions; escape literal characters such as ( ) [ ] { } . * + ? | with a backslash.`
-    );
-  }
-  return new ToolError(`search failed: ${detail || error.message}`);
-}
-function parseGrepLine(line) {
-  const first = line.indexOf("\0");
-  if (first < 0) return null;
-  const second = line.indexOf("\0", first + 1);
-  if (second < 0) return null;
-  return { file: line.slice(0, first), line: line.slice(first + 1, second), text: line.slice(second + 1) };
-}
 function existingScope(workspace, relPath) {
   if (relPath === void 0 || relPath === "" || relPath === ".") return ".";
   const abs = resolveInWorkspace(workspace, relPath);
@@ -36050,86 +36243,16 @@ function describeScope(scope, glob) {
   if (glob !== void 0) parts.push(` matching ${JSON.stringify(glob)}`);
   return parts.join("");
 }
-async function readLineRange(abs, start, end, stopAfterEnd) {
-  const lines2 = [];
-  let budget = READ_OUTPUT_BUDGET;
-  let budgetHit = false;
-  let lineNo = 1;
-  let pieces = [];
-  let pieceBytes = 0;
-  let cutBytes = 0;
-  let pending = false;
-  const wanted = () => !budgetHit && lineNo >= start && lineNo <= end;
-  const finishLine = () => {
-    if (wanted()) {
-      let text2 = Buffer.concat(pieces).toString("utf8");
-      if (text2.endsWith("\r")) text2 = text2.slice(0, -1);
-      if (cutBytes > 0) text2 += ` \u2026 [line cut: ${cutBytes} more bytes]`;
-      const rendered = `${lineNo}: ${text2}`;
-      if (rendered.length + 1 > budget && lines2.length > 0) {
-        budgetHit = true;
-      } else {
-        lines2.push(rendered);
-        budget -= rendered.length + 1;
-      }
-    }
-    pieces = [];
-    pieceBytes = 0;
-    cutBytes = 0;
-    pending = false;
-    lineNo += 1;
-  };
-  const stream = fs2.createReadStream(abs);
-  try {
-    for await (const chunk of stream) {
-      let pos = 0;
-      while (pos < chunk.length) {
-        const newline = chunk.indexOf(10, pos);
-        const stop = newline < 0 ? chunk.length : newline;
-        if (stop > pos) pending = true;
-        if (wanted()) {
-          const room = Math.max(0, MAX_READ_LINE_BYTES - pieceBytes);
-          const take = Math.min(room, stop - pos);
-          if (take > 0) {
-            pieces.push(Buffer.from(chunk.subarray(pos, pos + take)));
-            pieceBytes += take;
-          }
-          cutBytes += stop - pos - take;
-        }
-        if (newline < 0) break;
-        finishLine();
-        pos = newline + 1;
-      }
-      if (stopAfterEnd && (lineNo > end || budgetHit)) {
-        return { lines: lines2, total: lineNo - 1, complete: false, budgetHit };
-      }
-    }
-  } finally {
-    stream.destroy();
-  }
-  if (pending) finishLine();
-  return { lines: lines2, total: lineNo - 1, complete: true, budgetHit };
-}
-async function looksBinary(abs) {
-  const handle = await fs2.promises.open(abs, "r");
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
-}
 function inWorkTree(workspace, file) {
   try {
-    return fs2.lstatSync(path5.join(workspace, file), { throwIfNoEntry: false }) !== void 0;
+    return fs3.lstatSync(path5.join(workspace, file), { throwIfNoEntry: false }) !== void 0;
   } catch {
     return false;
   }
 }
 function statOrNull(abs) {
   try {
-    return fs2.statSync(abs);
+    return fs3.statSync(abs);
   } catch {
     return null;
   }
@@ -36352,10 +36475,6 @@ function describeIssues(error) {
     return where === "" ? issue.message : `${where}: ${issue.message}`;
   }).join("; ");
 }
-function errorMessage(error) {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
 
 // src/tools/update-context.ts
 var nonEmpty = (what) => external_exports.string().trim().min(1, `${what} must not be empty`);
@@ -36396,9 +36515,9 @@ function createUpdateContextTool(role, stage3) {
 }
 
 // src/tools/write-tools.ts
-import fs3 from "node:fs";
+import fs4 from "node:fs";
 import path6 from "node:path";
-var DEFAULT_MAX_WRITE_BYTES = 1024 * 1024;
+var DEFAULT_MAX_WRITE_BYTES = defaultNumber("max-write-bytes");
 var writeFileSchema = external_exports.object({
   path: external_exports.string().min(1).describe("File to create or overwrite, relative to the repository root."),
   content: external_exports.string().describe("The complete new content of the file.")
@@ -36426,12 +36545,12 @@ function createWriteTools(workspace, options) {
     async run(args) {
       const { abs, shown } = target(args.path);
       checkSize(shown, args.content, "The content for");
-      const existed = fs3.existsSync(abs);
-      if (existed && !fs3.statSync(abs).isFile()) {
+      const existed = fs4.existsSync(abs);
+      if (existed && !fs4.statSync(abs).isFile()) {
         throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
       }
-      await fs3.promises.mkdir(path6.dirname(abs), { recursive: true });
-      await fs3.promises.writeFile(abs, args.content, "utf8");
+      await fs4.promises.mkdir(path6.dirname(abs), { recursive: true });
+      await fs4.promises.writeFile(abs, args.content, "utf8");
       const bytes = Buffer.byteLength(args.content, "utf8");
       return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes} bytes).`;
     }
@@ -36444,12 +36563,12 @@ function createWriteTools(workspace, options) {
       const { abs, shown } = target(args.path);
       let stat;
       try {
-        stat = fs3.statSync(abs);
+        stat = fs4.statSync(abs);
       } catch {
         throw new ToolError(`File not found: ${shown}. Use write_file to create a new file.`);
       }
       if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file; edit_file edits files only.`);
-      const text2 = await fs3.promises.readFile(abs, "utf8");
+      const text2 = await fs4.promises.readFile(abs, "utf8");
       const at = text2.indexOf(args.old);
       if (at < 0) {
         throw new ToolError(
@@ -36463,7 +36582,7 @@ function createWriteTools(workspace, options) {
       if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown} was not changed.`);
       const updated = text2.slice(0, at) + args.new + text2.slice(at + args.old.length);
       checkSize(shown, updated, "After this edit");
-      await fs3.promises.writeFile(abs, updated, "utf8");
+      await fs4.promises.writeFile(abs, updated, "utf8");
       const line = text2.slice(0, at).split("\n").length;
       return `Edited ${shown} at line ${line}: replaced ${countLines(args.old)} line(s) with ${countLines(args.new)}.`;
     }
@@ -37000,29 +37119,90 @@ function ledgerTotals(ledger, prices) {
   return { ...totalTokens(ledger), costUsd: totalCost(ledger, prices) };
 }
 
+// src/run/run-team.ts
+function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructions = "", execution = {}) {
+  const { settings } = ctx;
+  return startTeam({
+    definition,
+    snapshot,
+    spent,
+    planner: ctx.planner,
+    executor: ctx.executor,
+    sandbox: ctx.sandbox,
+    reader: ctx.reader,
+    ...execution,
+    allowedCommands: settings.allowedCommands,
+    protectedPaths: settings.protectedPaths,
+    stallLimit: settings.stallLimit,
+    secrets: ctx.secrets,
+    prices: settings.prices,
+    commandEnv: settings.commandEnv,
+    maxWriteBytes: settings.maxWriteBytes,
+    instructions,
+    capabilities: ctx.mcp
+  });
+}
+function usageTotals(ledger, ctx) {
+  return ledgerTotals(ledger, ctx.settings.prices);
+}
+function machineFor(kind) {
+  return kind === "executor-only" ? executorOnlyMachine : plannerExecutorMachine;
+}
+
+// src/run/run-budget.ts
+function runBudget(limits, spentUsd, now = Date.now) {
+  return createBudget({ now, startedAt: now(), timeoutMinutes: limits.timeoutMinutes, maxCostUsd: limits.maxCostUsd, spentUsd });
+}
+
+// src/run/run-ending.ts
+var abortFallbackReason = "the executor aborted";
+function runEnding(final) {
+  const lastCycle = final.context.history.at(-1);
+  if (final.abortReason === void 0 && lastCycle?.outcome !== "abort") return { outcome: "done" };
+  return { outcome: "aborted", reason: final.abortReason ?? lastCycle?.result ?? abortFallbackReason };
+}
+
+// src/run/planning-outcome.ts
+function planningOutcome(snapshot) {
+  const { state: state2, context, abortReason } = snapshot;
+  if (state2 === "execute" && context.plan !== void 0) return { kind: "planned", plan: context.plan };
+  if (state2 === "ask" && context.question) return { kind: "asked", question: context.question };
+  if (state2 === "done" && abortReason === void 0 && context.summary !== void 0) return { kind: "answered", summary: context.summary };
+  return { kind: "failed", reason: abortReason ?? "the planner stopped without staging a plan" };
+}
+
 export {
+  inputDefaults,
+  defaultLines,
+  defaultNumber,
   roleSchema,
   hasRole,
   createChatClient,
   GitError,
   createGit,
   botIdentity,
-  withOverrides,
-  runPolicySchema,
   SettingsError,
   httpUrlSchema,
+  withOverrides,
+  runPolicySchema,
   defaultPlanMaxAgeDays,
   readRepoConfig,
   resolveMcpServers,
   readInputs,
   withRepoConfig,
   stageChecked,
-  mergeKeptOut,
   fetchBranch,
   checkoutCommit,
   startBranch,
   commitAll,
   pushWithLease,
+  plannerExecutorMachine,
+  defaultPolicy,
+  initialSnapshot,
+  reduce,
+  hiddenCharacters,
+  stripHidden,
+  untrusted,
   usageLedgerSchema,
   emptyUsage,
   totalCost,
@@ -37044,23 +37224,21 @@ export {
   encodeRecord,
   decodeRecord,
   hasRecordMarker,
-  hiddenCharacters,
-  stripHidden,
-  untrusted,
   formatCount,
-  executorOnlyMachine,
-  executorOnlySnapshot,
-  plannerExecutorMachine,
-  defaultPolicy,
-  initialSnapshot,
+  readRepositoryInstructions,
   sumCost,
   renderUsageTable,
-  createBudget,
-  readRepositoryInstructions,
   commitTrailers,
   withTrailers,
-  reduce,
+  cycleCommitMessage,
+  createKeptOutLog,
   startTeam,
-  ledgerTotals,
+  executorOnlySnapshot,
+  startTeamRun,
+  usageTotals,
+  machineFor,
+  runBudget,
+  runEnding,
+  planningOutcome,
   mcpSecretValues
 };

@@ -10,6 +10,7 @@ import {
   coerce_exports,
   custom,
   discriminatedUnion,
+  errorMessage,
   info,
   intersection,
   iso_exports,
@@ -28,7 +29,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-CWFCFTDD.js";
+} from "./chunk-YCYHJF2N.js";
 import {
   __commonJS,
   __require,
@@ -9526,8 +9527,8 @@ var Protocol = class {
                   if (queuedMessage.type === "response") {
                     resolver(message);
                   } else {
-                    const errorMessage = message;
-                    const error = new McpError(errorMessage.error.code, errorMessage.error.message, errorMessage.error.data);
+                    const errorMessage2 = message;
+                    const error = new McpError(errorMessage2.error.code, errorMessage2.error.message, errorMessage2.error.data);
                     resolver(error);
                   }
                 } else {
@@ -10833,8 +10834,8 @@ var Client = class extends Protocol {
       const wrappedHandler = async (request, extra) => {
         const validatedRequest = safeParse2(ElicitRequestSchema, request);
         if (!validatedRequest.success) {
-          const errorMessage = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation request: ${errorMessage}`);
+          const errorMessage2 = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation request: ${errorMessage2}`);
         }
         const { params } = validatedRequest.data;
         params.mode = params.mode ?? "form";
@@ -10849,15 +10850,15 @@ var Client = class extends Protocol {
         if (params.task) {
           const taskValidationResult = safeParse2(CreateTaskResultSchema, result);
           if (!taskValidationResult.success) {
-            const errorMessage = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
-            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage}`);
+            const errorMessage2 = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
+            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage2}`);
           }
           return taskValidationResult.data;
         }
         const validationResult = safeParse2(ElicitResultSchema, result);
         if (!validationResult.success) {
-          const errorMessage = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation result: ${errorMessage}`);
+          const errorMessage2 = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid elicitation result: ${errorMessage2}`);
         }
         const validatedResult = validationResult.data;
         const requestedSchema = params.mode === "form" ? params.requestedSchema : void 0;
@@ -10877,16 +10878,16 @@ var Client = class extends Protocol {
       const wrappedHandler = async (request, extra) => {
         const validatedRequest = safeParse2(CreateMessageRequestSchema, request);
         if (!validatedRequest.success) {
-          const errorMessage = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${errorMessage}`);
+          const errorMessage2 = validatedRequest.error instanceof Error ? validatedRequest.error.message : String(validatedRequest.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${errorMessage2}`);
         }
         const { params } = validatedRequest.data;
         const result = await Promise.resolve(handler(request, extra));
         if (params.task) {
           const taskValidationResult = safeParse2(CreateTaskResultSchema, result);
           if (!taskValidationResult.success) {
-            const errorMessage = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
-            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage}`);
+            const errorMessage2 = taskValidationResult.error instanceof Error ? taskValidationResult.error.message : String(taskValidationResult.error);
+            throw new McpError(ErrorCode.InvalidParams, `Invalid task creation result: ${errorMessage2}`);
           }
           return taskValidationResult.data;
         }
@@ -10894,8 +10895,8 @@ var Client = class extends Protocol {
         const resultSchema = hasTools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
         const validationResult = safeParse2(resultSchema, result);
         if (!validationResult.success) {
-          const errorMessage = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling result: ${errorMessage}`);
+          const errorMessage2 = validationResult.error instanceof Error ? validationResult.error.message : String(validationResult.error);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid sampling result: ${errorMessage2}`);
         }
         return validationResult.data;
       };
@@ -11918,8 +11919,8 @@ async function parseErrorResponse(input) {
     return new errorClass(error_description || "", error_uri);
   } catch (error) {
     const redirect = input instanceof Response ? unfollowedRedirect(input, input.url) : void 0;
-    const errorMessage = `${statusCode ? `HTTP ${statusCode}: ` : ""}${redirect ?? `Invalid OAuth error response: ${error}. Raw body: ${body}`}`;
-    return new ServerError(errorMessage);
+    const errorMessage2 = `${statusCode ? `HTTP ${statusCode}: ` : ""}${redirect ?? `Invalid OAuth error response: ${error}. Raw body: ${body}`}`;
+    return new ServerError(errorMessage2);
   }
 }
 function issuersMatch(a, b) {
@@ -13087,7 +13088,7 @@ function createTransport(spec, sandbox, stderr) {
   if (spec.transport === "http") return new StreamableHTTPClientTransport(new URL(spec.url));
   const base = sandbox.account === void 0 ? {} : { PATH: process.env.PATH ?? "/usr/bin:/bin", ...process.env.TERM ? { TERM: process.env.TERM } : {} };
   const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
-  const transport = new StdioClientTransport({
+  const transport = new ServerProcessTransport({
     command: plan.file,
     args: plan.args,
     env: plan.env,
@@ -13097,6 +13098,44 @@ function createTransport(spec, sandbox, stderr) {
   });
   transport.stderr?.on("data", (chunk) => stderr.push(chunk.toString()));
   return transport;
+}
+var exitWaitMs = 5e3;
+var killWaitMs = 1e3;
+var ServerProcessTransport = class extends StdioClientTransport {
+  /** Settles when the process has exited and its pipes closed; undefined until it spawned. */
+  exited;
+  serverPid = null;
+  async start() {
+    let markExited = () => void 0;
+    const exited = new Promise((resolve) => markExited = resolve);
+    const onclose = this.onclose;
+    this.onclose = () => {
+      markExited();
+      onclose?.();
+    };
+    await super.start();
+    this.exited = exited;
+    this.serverPid = this.pid;
+  }
+  async close() {
+    await super.close();
+    const { exited, serverPid } = this;
+    if (exited === void 0 || await settlesWithin(exited, exitWaitMs)) return;
+    try {
+      if (serverPid !== null) process.kill(serverPid, "SIGKILL");
+    } catch {
+    }
+    await settlesWithin(exited, killWaitMs);
+  }
+};
+async function settlesWithin(promise, ms) {
+  let timer;
+  const timeout = new Promise((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 async function listTools(client, timeout) {
   const tools = [];
@@ -13122,7 +13161,7 @@ function startFailure(spec, error, stderr) {
   let why;
   if (spec.transport === "stdio" && (code === "ENOENT" || saysProgramMissing(stderr))) return `the command ${JSON.stringify(spec.command)} was not found`;
   else if (spec.transport === "stdio" && code === "EACCES") why = `the command ${JSON.stringify(spec.command)} is not executable`;
-  else why = error instanceof Error ? error.message : String(error);
+  else why = errorMessage(error);
   const said = stderr.replace(/\s+/g, " ").trim();
   return said === "" ? why : `${why} (stderr: ${said})`;
 }
@@ -13169,7 +13208,7 @@ function createCapabilityHub(specs, options) {
         connected.push(attempt.value);
         info(`MCP server ${name}: started with ${attempt.value.tools.length} tools.`);
       } else {
-        const reason = oneLine(redact(messageOf(attempt.reason), options.secrets));
+        const reason = oneLine(redact(errorMessage(attempt.reason), options.secrets));
         failures.push({ server: name, reason });
         warning(`MCP server ${name} did not start, so this run continues without it: ${reason}`);
       }
@@ -13194,16 +13233,13 @@ function createCapabilityHub(specs, options) {
 async function closeAll(connections) {
   await Promise.all(
     connections.map(
-      (c) => c.close().catch((error) => warning(`MCP server ${c.name} did not close cleanly: ${messageOf(error)}`))
+      (c) => c.close().catch((error) => warning(`MCP server ${c.name} did not close cleanly: ${errorMessage(error)}`))
     )
   );
 }
 function oneLine(text) {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= maxReasonChars ? flat : `${flat.slice(0, maxReasonChars - 1)}\u2026`;
-}
-function messageOf(error) {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export {

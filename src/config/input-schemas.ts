@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { inputDefaults } from './defaults.js';
+import { SettingsError } from './settings-error.js';
+
+/**
+ * What each kind of action input accepts, as zod schemas over the raw string GitHub hands over.
+ * Apart from the reader (settings.ts) so the CLI can accept exactly what the action accepts, and so
+ * each rule (a git ref prefix, a secret-looking variable name) is written once.
+ */
+
+/**
+ * A model endpoint or MCP server is reached over HTTP; "localhost:8080" parses as a URL with scheme
+ * "localhost:". Exported so the CLI's --base-url and PLANGATE_BASE_URL accept exactly what the action does.
+ */
+export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+/** How commands are kept from the action's secrets; the action's input `command-isolation`. */
+export const commandIsolationSchema = z.enum(['account', 'none'], 'must be account or none');
+/** The action's input `command-isolation` as a value. */
+export type CommandIsolation = z.infer<typeof commandIsolationSchema>;
+
+/** A branch prefix git accepts in front of `<issue>-<plan id>`. */
+export const branchPrefixSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"')
+  // git's ref rules that a prefix can break: no "..", "//", leading "/" or "-", no component that starts with "." or ends in ".lock".
+  .refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), 'is not a valid git ref prefix');
+
+/**
+ * The config file is read from a commit's tree by path, so the path must stay inside the repository:
+ * relative and without "..". "." segments are dropped (git would read a leading "./" relative to its
+ * working directory); backslashes are refused rather than guessed at.
+ */
+export const configFileSchema = z
+  .string()
+  .trim()
+  .transform((v) => (v || inputDefaults['config-file']).split('/').filter((part) => part !== '.'))
+  .refine(
+    (parts) => parts.length > 0 && parts.every((part) => part !== '' && part !== '..' && !part.includes('\\')),
+    `must be a relative path to a file inside the repository, without "..", such as ${inputDefaults['config-file']}`,
+  )
+  .transform((parts) => parts.join('/'));
+
+/** Labels come one a line or comma-separated; GitHub treats names case-insensitively, so duplicates go. */
+export function labelList(values: string[]): string[] {
+  const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    if (name.length > 50) throw new SettingsError(`Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`);
+    const key = name.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A whole number in `[min, max]`, written as digits only. */
+export const wholeNumber = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+
+/** An optional positive decimal: empty means no limit. */
+export const optionalPositive = z
+  .string()
+  .trim()
+  .regex(/^(\d+(\.\d+)?)?$/, 'must be a positive number, or empty for no limit')
+  .transform((v) => (v === '' ? undefined : Number(v)))
+  .pipe(z.number().positive('must be greater than 0').optional());
+
+/** YAML 1.2 booleans, as GitHub's own `getBooleanInput` reads them. */
+export const booleanInput = z.enum(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'], 'must be true or false').transform((v) => v.toLowerCase() === 'true');
+
+/** Secrets-bearing names are refused outright: naming one would hand it to every command. */
+export const envNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+  .refine((name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name), 'looks like a secret, which commands must never receive');
+
+/** The raw value trimmed, or `fallback` (an entry of the defaults table) when nothing is left. */
+export const withDefault = (fallback: string) => z.string().transform((v) => v.trim() || fallback);

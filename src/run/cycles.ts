@@ -1,0 +1,34 @@
+import type { Snapshot } from '../machine/types.js';
+import type { Progress } from './checkpoint.js';
+import { cycleCommitMessage } from './cycle-commit.js';
+import type { ExecutionRun } from './execution-run.js';
+import { runBudget } from './run-budget.js';
+
+/**
+ * The execution's loop, cycle by cycle: the team works until the machine ends, and after every
+ * cycle the host commits and pushes, saves the checkpoint and looks for a `/cancel`. The budget
+ * (`timeout-minutes`, `max-cost-usd`) stops the run through the machine, as an abort with its reason.
+ */
+export async function driveCycles(run: ExecutionRun, progress: Progress): Promise<Snapshot> {
+  const { team, ctx } = run;
+  const budget = runBudget(ctx.settings, () => team.totals().costUsd, run.now);
+  const final = await team.drive({
+    budget,
+    onCycle: async (s) => {
+      await commitCycle(run, s);
+      await progress.save(s);
+      await run.cancel.stopIfCancelled(team.run, s);
+    },
+  });
+  // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too. Its
+  // checkpoint is the final save (or the failure's): a job killed before that finishes again.
+  await commitCycle(run, final);
+  return final;
+}
+
+/** Commits and pushes the cycle's work; what the commit gate kept out is told to the executor once. */
+async function commitCycle(run: ExecutionRun, s: Snapshot): Promise<void> {
+  const committed = await run.work.checkpoint(cycleCommitMessage(s, run.record.planId, run.record.issue));
+  const notice = run.keptOut.keep(committed.keptOut);
+  if (notice) run.keptOut.notices.post(notice);
+}

@@ -1,0 +1,33 @@
+import type { Snapshot } from '../machine/types.js';
+import { renderCostComparison } from '../render/checks.js';
+import { renderDiagram } from '../render/diagram.js';
+import { renderSummaryDetails } from '../render/summary-details.js';
+import { renderUsageTable } from '../render/usage-table.js';
+import type { ExecutionRun } from './execution-run.js';
+import type { RunEnding } from './run-ending.js';
+
+/**
+ * The job summary of an execution: how it ended, the pull request, the machine's path, usage
+ * (against the approved estimate, when there was one) and the run's context, on the job's page.
+ */
+export async function writeExecutionSummary(run: ExecutionRun, final: Snapshot, ended: RunEnding): Promise<void> {
+  const { record, pullRequest } = run;
+  const { notice } = run.execution;
+  const usage = run.team.usage();
+  await run.ctx.writeSummary(
+    [
+      `### plangate: plan ${record.planId} ${ended.outcome === 'aborted' ? 'aborted' : 'done'}`,
+      '',
+      ...(notice ? [`> ${notice}`, ''] : []),
+      pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : 'No changes were made, so no pull request was opened.',
+      ended.reason ? `\nReason: ${ended.reason}` : '',
+      '',
+      renderDiagram(final),
+      '',
+      renderUsageTable(usage),
+      '',
+      ...(record.checks ? [renderCostComparison(record.checks.estimate, usage), ''] : []),
+      renderSummaryDetails(final.context),
+    ].join('\n'),
+  );
+}

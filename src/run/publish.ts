@@ -1,0 +1,101 @@
+import * as core from '@actions/core';
+import type { Snapshot } from '../machine/types.js';
+import { explainGitHubError } from '../github/errors.js';
+import { historyChunkMarker, renderHistoryChunks } from '../render/history.js';
+import { pullRequestHistoryFits, pullRequestTitle, renderPullRequestBody } from '../render/pull-request.js';
+import { errorMessage } from '../text/error-message.js';
+import type { FlowResult, RunContext } from './run-context.js';
+import { recheckApproval } from './approval-recheck.js';
+import type { Progress } from './checkpoint.js';
+import { executionView, type ExecutionRun } from './execution-run.js';
+import type { RunEnding } from './run-ending.js';
+
+/**
+ * The pull request that proposes a run's pushed work: opened once (a resumed run that already has
+ * one updates its body), as a draft when the run aborted, with the approval checked again right
+ * before, and the full history in comments on it when the body cannot hold it.
+ */
+export type Publication = { ending: RunEnding } | { failed: FlowResult };
+
+/**
+ * Publishes the work; the run must have pushed something. Answers how the run ended (a `cancelled`
+ * mark found on the plan comment turns it into an abort), or the result to end with when GitHub
+ * refused the pull request for a reason the user must fix.
+ */
+export async function publishPullRequest(run: ExecutionRun, progress: Progress, final: Snapshot, ending: RunEnding): Promise<Publication> {
+  const { ctx, record } = run;
+  let ended = ending;
+  // Right before the pull request asks anyone to merge it, the approval must still hold.
+  try {
+    // The plan comment may say `cancelled` by now although the signal was missed (a failed look).
+    if ((await recheckApproval(ctx, record, run.plan)) && !run.cancel.cancelled) {
+      ended = { outcome: 'aborted', reason: await run.cancel.noteCancel() };
+    }
+  } catch (error) {
+    await progress.save(final, { interrupted: errorMessage(error) }).catch(() => undefined);
+    throw error;
+  }
+  // What a reviewer will find in the files tab, in short; a failing diff only costs the section.
+  const diffStat = await ctx.git(['diff', '--stat=100', `${record.base.sha}..${run.work.pushed}`]).catch(() => '');
+  const view = executionView(run, final, { ended, diffStat });
+  const fits = pullRequestHistoryFits(view, { serverFailures: run.serverFailures });
+  const body = renderPullRequestBody(view, { serverFailures: run.serverFailures, ...(fits ? {} : { fullHistoryIn: 'comments' as const }) });
+  let pr: { number: number; url: string };
+  try {
+    pr = run.pullRequest
+      ? await ctx.thread.updatePullRequest(run.pullRequest.number, { body })
+      : await ctx.thread.createPullRequest({ title: pullRequestTitle(view), head: record.branch, base: record.base.ref, body, draft: ended.outcome === 'aborted' || ctx.settings.prDraft });
+  } catch (error) {
+    return { failed: await pullRequestRefused(run, progress, final, error) };
+  }
+  if (!run.pullRequest) await dressPullRequest(ctx, pr.number, record.approvedBy);
+  run.pullRequest = { number: pr.number, url: pr.url };
+  // The PR body says where the full history is: here, in parts, each posted once.
+  if (!fits) await postHistory(ctx, pr.number, final, record.planId);
+  return { ending: ended };
+}
+
+/**
+ * The work is pushed and checkpointed as finished: a re-run only opens the pull request. A refusal
+ * the user must fix (pull requests disabled, a missing permission) is said on the thread and fails
+ * the run; anything else is thrown.
+ */
+async function pullRequestRefused(run: ExecutionRun, progress: Progress, final: Snapshot, error: unknown): Promise<FlowResult> {
+  const { ctx, record, execution } = run;
+  const { kind, message } = explainGitHubError(error);
+  await progress.save(final, { interrupted: `the pull request could not be opened: ${message}` }).catch(() => undefined);
+  if (kind !== 'pull-requests-disabled' && kind !== 'missing-permission') throw error;
+  const { planId, branch } = record;
+  await ctx.thread.postComment(
+    record.issue,
+    `@${execution.source.author} the work for plan \`${planId}\` is pushed to \`${branch}\`, but the pull request could not be opened: ${message}\n\nFix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will open the pull request once.`,
+  );
+  return { outcome: 'failed', planId, branch, usage: run.team.totals() };
+}
+
+/** The history that did not fit the pull request's body, as comments on it, each posted once. */
+async function postHistory(ctx: RunContext, pullNumber: number, final: Snapshot, planId: string): Promise<void> {
+  const parts = renderHistoryChunks(final.context.history, planId);
+  for (const [i, part] of parts.entries()) {
+    await ctx.thread.postComment(pullNumber, part, { dedupe: historyChunkMarker(planId, i + 1) });
+  }
+}
+
+/**
+ * Labels and the approver as reviewer make the pull request land in the queues maintainers watch.
+ * Neither is worth failing a run whose work is already pushed: a refusal becomes a warning.
+ */
+async function dressPullRequest(ctx: RunContext, number: number, approvedBy: string): Promise<void> {
+  const { thread, settings } = ctx;
+  if (settings.prLabels.length > 0) {
+    await thread.addLabels(number, settings.prLabels).catch((error: unknown) => {
+      core.warning(`Could not label pull request #${number} (${settings.prLabels.join(', ')}): ${explainGitHubError(error).message}`);
+    });
+  }
+  // GitHub refuses a review request to the pull request's author, which is the bot itself.
+  const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
+  if (approvedBy === '' || approvedBy.endsWith('[bot]') || account(approvedBy) === account(settings.botLogin)) return;
+  await thread.requestReviewers(number, [approvedBy]).catch((error: unknown) => {
+    core.warning(`Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error).message}`);
+  });
+}

@@ -1,0 +1,81 @@
+import { rm } from 'node:fs/promises';
+import { asRoot, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
+import { prepareAccount, type Prepared } from './account-prepare.js';
+import { sweepAccount } from './account-processes.js';
+import { helperPath } from './run-helper.js';
+import { defaultSandboxAccount, SandboxError, type Sandbox, type SandboxOptions } from './sandbox-types.js';
+import { lendWorkTree, takeBackWorkTree } from './work-tree-loan.js';
+
+/**
+ * The sandbox that runs processes under a separate unprivileged account (see sandbox.ts for why):
+ * the account prepared once, processes started through setpriv or sudo, the work tree lent for each
+ * piece of work, and everything the account left running ended after it.
+ */
+export function accountSandbox(options: SandboxOptions): Sandbox {
+  const deps = options.deps ?? {};
+  const h: Helpers = { sudo: deps.sudo ?? 'sudo', pathList: helperPath(deps) };
+  const name = options.account || defaultSandboxAccount;
+  const kept = new Set<number>();
+  let preparing: Promise<Prepared> | undefined;
+  let prepared: Prepared | undefined;
+
+  async function ensure(): Promise<Prepared> {
+    // Remembered, failure included: no later call may run as the wrong account.
+    preparing ??= prepareAccount(name, deps, h).then((p) => (prepared = p));
+    return preparing;
+  }
+
+  const sweep = async () => {
+    if (prepared) await sweepAccount(h, prepared, kept);
+  };
+
+  return {
+    account: name,
+    workTree: options.workTree,
+    async ready() {
+      await ensure();
+    },
+    async refusal() {
+      const allowed = await probeAccountSwitch(deps);
+      return allowed.kind === 'impossible' ? allowed.cause : undefined;
+    },
+    plan(argv, env, secretNames = []) {
+      const p = prepared;
+      if (!p) throw new SandboxError('The sandbox is not ready; call ready() first.');
+      const full: NodeJS.ProcessEnv = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
+      if (p.how === 'root') {
+        // setpriv keeps the environment it is given; nothing of it reaches a command line.
+        return { file: 'setpriv', args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
+      }
+      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.pathList), file: h.sudo };
+    },
+    async lend(work) {
+      const p = await ensure();
+      await lendWorkTree(h, p, options.workTree);
+      try {
+        return await work();
+      } finally {
+        await sweep();
+        await takeBackWorkTree(h, p, options.workTree);
+      }
+    },
+    sweep,
+    keep(pid) {
+      kept.add(pid);
+      return () => kept.delete(pid);
+    },
+    async close() {
+      const p = prepared;
+      if (!p) return;
+      kept.clear();
+      await sweep();
+      await takeBackWorkTree(h, p, options.workTree).catch(() => undefined);
+      try {
+        if (p.how === 'root') await rm(p.dir, { recursive: true, force: true });
+        else await asRoot(h, 'rm', ['-rf', '--', p.dir], 'sudo');
+      } catch {
+        // A temp dir left behind holds only what the account wrote; the runner discards it.
+      }
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { CommandIsolation } from '../config/input-schemas.js';
+
+/**
+ * The sandbox's contract and the words for its failures, apart from the two ways of keeping it
+ * (the action's own user, a separate account) so that callers depend on what a sandbox promises.
+ */
+
+export type { CommandIsolation };
+
+/** The account plangate creates (or reuses) when `command-user` names none. */
+export const defaultSandboxAccount = 'plangate-sandbox';
+
+/** Nothing can run isolated here, or the account cannot be used; the message says what to fix. */
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+}
+
+/** How to start one process: spawn's file, arguments and complete environment. */
+export interface SpawnPlan {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Set when a wrapper (env, setpriv) starts the program: it reports a missing one as exit code 127. */
+  wrapped: boolean;
+}
+
+/** Where the executor's commands and stdio MCP servers run; see sandbox.ts for why and how. */
+export interface Sandbox {
+  /** The account processes run as; undefined: the action's own user. */
+  readonly account: string | undefined;
+  /** The folder processes work in; lent to the account while they run. */
+  readonly workTree: string;
+  /**
+   * Resolves the account once (creating it when needed) and prepares its HOME and temp dir. Throws
+   * SandboxError naming the cause, every time it is called again, when nothing can run here.
+   */
+  ready(): Promise<void>;
+  /** Why nothing can run here (no account switch is possible), without preparing anything; undefined: processes can run. */
+  refusal(): Promise<string | undefined>;
+  /**
+   * How to start argv with exactly `env` as the account. `secretNames` are variables of `env` that
+   * must appear on no command line (where every account could read them). Call after `ready`.
+   */
+  plan(argv: readonly string[], env: NodeJS.ProcessEnv, secretNames?: readonly string[]): SpawnPlan;
+  /** Runs `work` with the work tree lent to the account, then ends what it left running and takes the tree back. */
+  lend<T>(work: () => Promise<T>): Promise<T>;
+  /** Ends every process of the account except the kept ones. Never throws: it is cleanup. */
+  sweep(): Promise<void>;
+  /** Keeps a long-lived process (and its children) alive across sweeps; returns the release. */
+  keep(pid: number): () => void;
+  /** Ends everything the account runs and removes its HOME and temp dir. Never throws. */
+  close(): Promise<void>;
+}
+
+/** What this runner allows for switching accounts. */
+export type AccountSwitch = { kind: 'root' } | { kind: 'sudo' } | { kind: 'impossible'; cause: string };
+
+/** How the switch is made; tests substitute sudo, pretend not to be root, or move the temp dir. */
+export interface SandboxDeps {
+  /** Whether this process may switch accounts itself. Default: `process.getuid() === 0`. */
+  isRoot?: boolean;
+  /** The sudo program. Default: `sudo`, found on PATH. */
+  sudo?: string;
+  /** PATH for the helpers (sudo, getent, useradd, setpriv). Default: this process's PATH. */
+  path?: string;
+  /** Where the account's HOME and temp dir are made. Default: the system's temp dir. */
+  tmpDir?: string;
+}
+
+/** What createSandbox is asked for: how to isolate, as whom, and which folder to lend. */
+export interface SandboxOptions {
+  isolation: CommandIsolation;
+  /** The account to use; empty or undefined: {@link defaultSandboxAccount}. */
+  account?: string;
+  workTree: string;
+  deps?: SandboxDeps;
+}
+
+/** The account as the system knows it. */
+export interface AccountIdentity {
+  user: string;
+  uid: number;
+  gid: number;
+}

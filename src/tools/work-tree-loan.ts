@@ -1,0 +1,31 @@
+import { asRoot, type Helpers, type Switch } from './account-switch.js';
+import { run, type RunFailure } from './run-helper.js';
+import { SandboxError } from './sandbox-types.js';
+
+/**
+ * The work tree lent to the sandbox account while one of its processes works in it, and taken
+ * back after: the account needs no access to anything of the action's, and between commands it can
+ * change nothing.
+ */
+
+/** Makes the account the owner of the work tree; SandboxError when it cannot. */
+export async function lendWorkTree(h: Helpers, p: Switch, workTree: string): Promise<void> {
+  const owner = `${p.identity.uid}:${p.identity.gid}`;
+  try {
+    await asRoot(h, 'chown', ['-R', '-h', owner, '--', workTree], p.how);
+  } catch (error) {
+    throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${(error as RunFailure).detail ?? String(error)}.`);
+  }
+}
+
+/** Gives the work tree back to the action, readable whatever the account left in it. */
+export async function takeBackWorkTree(h: Helpers, p: Switch, workTree: string): Promise<void> {
+  const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+  if (p.how === 'root') {
+    await run('chown', ['-R', '-h', owner, '--', workTree], h.pathList);
+  } else {
+    await asRoot(h, 'chown', ['-R', '-h', owner, '--', workTree], 'sudo');
+    // The account may have left files only it could read; the action owns them now and must read them.
+    await run('chmod', ['-R', 'u+rwX', '--', workTree], h.pathList);
+  }
+}
