@@ -29,7 +29,12 @@ const layerRules = [...rank].map(([name, own]) => {
   const notBelow = [...rank].filter(([other, r]) => other !== name && r >= own).map(([other]) => other);
   return {
     name: `layer-${name}`,
-    comment: `src/${name}/ imports only folders below it: ${[...rank].filter(([, r]) => r < own).map(([n]) => n).join(', ') || 'none'}.`,
+    comment: `src/${name}/ imports only folders below it: ${
+      [...rank]
+        .filter(([, r]) => r < own)
+        .map(([n]) => n)
+        .join(', ') || 'none'
+    }.`,
     severity: 'error',
     from: { path: `^src/${name}/` },
     to: { path: notBelow.length > 0 ? `^src/(${notBelow.join('|')})/` : '^$' },
@@ -90,5 +95,4 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '^(node_modules|dist)/' },
   },
-
 };

@@ -60,7 +60,11 @@ function fingerprint(play: ScenarioPlay): string {
   );
 }
 
-export function aggregateScenario(name: string, plays: readonly ScenarioPlay[], baseline: TimingFigures): ScenarioFigures {
+export function aggregateScenario(
+  name: string,
+  plays: readonly ScenarioPlay[],
+  baseline: TimingFigures,
+): ScenarioFigures {
   const [first] = plays;
   if (first === undefined) throw new Error(`no plays of ${name}`);
   const commands = first.commands.map((command, i): CommandFigures => {

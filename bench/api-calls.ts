@@ -33,8 +33,13 @@ export interface CommandCalls {
 
 function describe(entry: RequestLogEntry): { name: string; kind: 'read' | 'write' } {
   if (entry.api === 'graphql') {
-    const query = typeof entry.body === 'object' && entry.body !== null ? String((entry.body as { query?: unknown }).query ?? '') : '';
-    const head = /^\s*(query|mutation|subscription)?\s*([A-Za-z_]\w*)?\s*(?:\([^)]*\))?\s*\{\s*([A-Za-z_]\w*)/.exec(query);
+    const query =
+      typeof entry.body === 'object' && entry.body !== null
+        ? String((entry.body as { query?: unknown }).query ?? '')
+        : '';
+    const head = /^\s*(query|mutation|subscription)?\s*([A-Za-z_]\w*)?\s*(?:\([^)]*\))?\s*\{\s*([A-Za-z_]\w*)/.exec(
+      query,
+    );
     const operation = head?.[1] ?? 'query';
     const label = head?.[2] ?? head?.[3] ?? '?';
     return { name: `graphql ${operation} ${label}`, kind: operation === 'query' ? 'read' : 'write' };

@@ -26,7 +26,9 @@ export interface BundleFigures {
  */
 export function staticImports(source: string): string[] {
   const found = new Set<string>();
-  for (const match of source.matchAll(/(?:^|[\n;])\s*(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) {
+  for (const match of source.matchAll(
+    /(?:^|[\n;])\s*(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?["'](\.{1,2}\/[^"']+)["']/g,
+  )) {
     if (match[1]) found.add(match[1]);
   }
   return [...found];
@@ -46,7 +48,8 @@ export function measureBundle(entry: string): BundleFigures {
   const visit = (file: string): void => {
     if (seen.includes(file)) return;
     seen.push(file);
-    for (const specifier of staticImports(readFileSync(file, 'utf8'))) visit(path.resolve(path.dirname(file), specifier));
+    for (const specifier of staticImports(readFileSync(file, 'utf8')))
+      visit(path.resolve(path.dirname(file), specifier));
   };
   visit(path.resolve(entry));
   const size = (file: string) => statSync(file).size;

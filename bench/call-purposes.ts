@@ -8,18 +8,26 @@ export const CALL_PURPOSE: Record<string, string> = {
   'GET /repos/{owner}/{repo}/collaborators/{username}/permission': "the commenter's permission (authorize)",
   'graphql query plangateThread':
     'the thread, with who last edited each comment: live plan record (a foreign edit voids it), earlier progress comment',
-  'graphql query plangateLastEditor': 'who last edited a comment read outside the thread listing (not on the usual paths)',
-  'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions': 'reaction on the command: 👀 on /plan, 🚀 on /approve; 👎 on a refusal, failure or abort',
+  'graphql query plangateLastEditor':
+    'who last edited a comment read outside the thread listing (not on the usual paths)',
+  'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions':
+    'reaction on the command: 👀 on /plan, 🚀 on /approve; 👎 on a refusal, failure or abort',
   'GET /repos/{owner}/{repo}': 'default branch and its head (the plan’s base)',
-  'POST /repos/{owner}/{repo}/issues/{issue_number}/comments': 'a new comment: the plan, the progress comment or a refusal',
-  'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}': 'plan comment status (executing, done) and progress comment (per cycle, final)',
-  'graphql query plangateApproval': 'approval re-check right before the pull request: plan comment (body, editor) and issue title and body, in one read',
+  'POST /repos/{owner}/{repo}/issues/{issue_number}/comments':
+    'a new comment: the plan, the progress comment or a refusal',
+  'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}':
+    'plan comment status (executing, done) and progress comment (per cycle, final)',
+  'graphql query plangateApproval':
+    'approval re-check right before the pull request: plan comment (body, editor) and issue title and body, in one read',
   'graphql query plangateIssueText': 'approval re-check of a run without a plan comment: issue title and body',
-  'POST /repos/{owner}/{repo}/git/refs': '/cancel of a running plan: raise its cancel signal refs/plangate/cancel/<issue>/<plan> (the run reads it over git)',
-  'GET /repos/{owner}/{repo}/pulls': 'the open pull request for the branch, looked up only when GitHub answers that one exists (a re-run after a lost answer)',
+  'POST /repos/{owner}/{repo}/git/refs':
+    '/cancel of a running plan: raise its cancel signal refs/plangate/cancel/<issue>/<plan> (the run reads it over git)',
+  'GET /repos/{owner}/{repo}/pulls':
+    'the open pull request for the branch, looked up only when GitHub answers that one exists (a re-run after a lost answer)',
   'POST /repos/{owner}/{repo}/pulls': 'open the pull request',
   'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers': 'ask the approver to review the pull request',
-  'GET /repos/{owner}/{repo}/actions/runs/{run_id}': 'lock taken: is the run holding it still going? (the lock itself is git traffic)',
+  'GET /repos/{owner}/{repo}/actions/runs/{run_id}':
+    'lock taken: is the run holding it still going? (the lock itself is git traffic)',
 };
 
 /** One change to src/flows or src/github that would save /approve calls, and what it costs. */
@@ -50,12 +58,20 @@ export function approveReductions(calls: CommandCalls, perCycle: Readonly<Record
       now: c('GET /repos/{owner}/{repo}/git/commits/{commit_sha}') + c('POST /repos/{owner}/{repo}/git/commits'),
       change:
         'src/github/lock.ts: point the lock ref at the base commit itself instead of a lock commit, and name the holder run in the progress comment the run posts anyway (its checkpoint already carries runId)',
-      saves: Math.min(2, c('GET /repos/{owner}/{repo}/git/commits/{commit_sha}') + c('POST /repos/{owner}/{repo}/git/commits')),
+      saves: Math.min(
+        2,
+        c('GET /repos/{owner}/{repo}/git/commits/{commit_sha}') + c('POST /repos/{owner}/{repo}/git/commits'),
+      ),
       tradeOff: 'a takeover reads the holder from the progress comment instead of the lock commit message',
     },
     {
-      calls: ['GET /repos/{owner}/{repo}/issues/comments/{comment_id}', 'GET /repos/{owner}/{repo}/issues/{issue_number}'],
-      now: c('GET /repos/{owner}/{repo}/issues/comments/{comment_id}') + c('GET /repos/{owner}/{repo}/issues/{issue_number}'),
+      calls: [
+        'GET /repos/{owner}/{repo}/issues/comments/{comment_id}',
+        'GET /repos/{owner}/{repo}/issues/{issue_number}',
+      ],
+      now:
+        c('GET /repos/{owner}/{repo}/issues/comments/{comment_id}') +
+        c('GET /repos/{owner}/{repo}/issues/{issue_number}'),
       change:
         'src/flows/execution.ts recheckApproval: read the plan comment body and the issue title/body in one GraphQL query (node(id) + repository.issue) instead of two REST reads, at each of its two check points',
       saves: Math.min(rechecks, c('GET /repos/{owner}/{repo}/issues/comments/{comment_id}')),
@@ -89,21 +105,29 @@ export function approveReductions(calls: CommandCalls, perCycle: Readonly<Record
     {
       calls: ['POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions'],
       now: c('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions'),
-      change: 'src/flows/execution.ts: drop the closing 🎉/👎 reaction; the progress comment and the pull request already say how it ended',
+      change:
+        'src/flows/execution.ts: drop the closing 🎉/👎 reaction; the progress comment and the pull request already say how it ended',
       saves: Math.min(1, Math.max(0, c('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions') - 1)),
       tradeOff: 'no at-a-glance outcome on the /approve comment',
     },
     {
       calls: ['POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions'],
       now: c('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions'),
-      change: 'src/flows/approve.ts: drop the opening 🚀 reaction; the progress comment, posted seconds later, acknowledges the command',
+      change:
+        'src/flows/approve.ts: drop the opening 🚀 reaction; the progress comment, posted seconds later, acknowledges the command',
       saves: Math.min(1, c('POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions')),
       tradeOff: 'the /approve comment shows nothing until the progress comment appears',
     },
     {
-      calls: ['GET /repos/{owner}/{repo}/issues/comments/{comment_id}', 'GET /repos/{owner}/{repo}/issues/{issue_number}'],
-      now: c('GET /repos/{owner}/{repo}/issues/comments/{comment_id}') + c('GET /repos/{owner}/{repo}/issues/{issue_number}'),
-      change: 'src/flows/execution.ts: re-check the approval once, before the pull request, not also before the first push',
+      calls: [
+        'GET /repos/{owner}/{repo}/issues/comments/{comment_id}',
+        'GET /repos/{owner}/{repo}/issues/{issue_number}',
+      ],
+      now:
+        c('GET /repos/{owner}/{repo}/issues/comments/{comment_id}') +
+        c('GET /repos/{owner}/{repo}/issues/{issue_number}'),
+      change:
+        'src/flows/execution.ts: re-check the approval once, before the pull request, not also before the first push',
       saves: rechecks >= 2 ? 1 : 0,
       tradeOff: 'work for a plan edited mid-run is pushed to its branch (still never proposed as a PR)',
     },

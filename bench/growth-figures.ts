@@ -51,7 +51,12 @@ export function growthFigures(scenarios: readonly ScenarioFigures[], scale: read
   const approveOf = (s: ScenarioFigures) => s.commands.find((c) => c.command === '/approve');
   const cycles = [
     series('prompt tokens (whole scenario)', 'tokens', TOKEN_TOLERANCE, (s) => s.model.total.promptTokens),
-    series('uncached prompt tokens (prompt − cached)', 'tokens', TOKEN_TOLERANCE, (s) => s.model.total.promptTokens - s.model.total.cachedTokens),
+    series(
+      'uncached prompt tokens (prompt − cached)',
+      'tokens',
+      TOKEN_TOLERANCE,
+      (s) => s.model.total.promptTokens - s.model.total.cachedTokens,
+    ),
     series('largest single prompt', 'tokens', TOKEN_TOLERANCE, (s) => s.model.largestPromptTokens),
     series('/approve wall time', 'ms', TIME_TOLERANCE, (s) => approveOf(s)?.wallMs ?? Number.NaN),
     series('/approve CPU time', 'ms', TIME_TOLERANCE, (s) => approveOf(s)?.cpuMs ?? Number.NaN),
@@ -72,8 +77,17 @@ export function growthFigures(scenarios: readonly ScenarioFigures[], scale: read
     // read_file reads the same file at every size: nothing in its work grows with the repository.
     const notJudged = name.startsWith('read_file') ? 'the same 5 MB file at every size' : undefined;
     return [
-      { ...sizeSeries(`${name} tool call`, (s) => of(s)?.toolMs ?? Number.NaN), tool: name, ...(notJudged ? { notJudged } : {}) },
-      { ...sizeSeries(`${name}: raw command`, (s) => of(s)?.rawMs ?? Number.NaN), tool: name, raw: true, ...(notJudged ? { notJudged } : {}) },
+      {
+        ...sizeSeries(`${name} tool call`, (s) => of(s)?.toolMs ?? Number.NaN),
+        tool: name,
+        ...(notJudged ? { notJudged } : {}),
+      },
+      {
+        ...sizeSeries(`${name}: raw command`, (s) => of(s)?.rawMs ?? Number.NaN),
+        tool: name,
+        raw: true,
+        ...(notJudged ? { notJudged } : {}),
+      },
     ];
   });
   size.push({ ...sizeSeries('/plan wall time with these calls', (s) => s.plan.wallMs), tool: '/plan' });

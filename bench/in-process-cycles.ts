@@ -37,7 +37,10 @@ export async function playCyclesInProcess(cycles: number): Promise<RecordedReque
     const endpoint = (model: string) => ({ model, baseURL: world.model.url, apiKey });
     const allowedCommands = [benchInputs['allowed-commands'] ?? ''];
     // One action run: a fresh checkout, fresh clients and a fresh team, as a new job has.
-    const actionRun = async (snapshot: Snapshot, until?: (s: Snapshot) => boolean): Promise<{ snapshot: Snapshot; requests: RecordedRequest[] }> => {
+    const actionRun = async (
+      snapshot: Snapshot,
+      until?: (s: Snapshot) => boolean,
+    ): Promise<{ snapshot: Snapshot; requests: RecordedRequest[] }> => {
       world.freshCheckout();
       const before = world.model.requests.length;
       const run = new RunState(plannerExecutorMachine, snapshot);
@@ -64,7 +67,9 @@ export async function playCyclesInProcess(cycles: number): Promise<RecordedReque
     // The approve run starts from the snapshot the plan record carried, as JSON.
     const approved = await actionRun(JSON.parse(JSON.stringify(planned.snapshot)) as Snapshot);
     if (approved.snapshot.state !== 'done' || approved.snapshot.abortReason !== undefined) {
-      throw new Error(`/approve ended in ${approved.snapshot.state}${approved.snapshot.abortReason ? `: ${approved.snapshot.abortReason}` : ''}`);
+      throw new Error(
+        `/approve ended in ${approved.snapshot.state}${approved.snapshot.abortReason ? `: ${approved.snapshot.abortReason}` : ''}`,
+      );
     }
     const left = Object.entries(world.model.remaining()).filter(([, n]) => n > 0);
     if (left.length > 0) throw new Error(`scripted replies left unused: ${JSON.stringify(Object.fromEntries(left))}`);

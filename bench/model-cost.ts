@@ -1,6 +1,12 @@
 import type { Role } from '../src/machine/fields.js';
 import { countTokens, serializePrompt } from '../test/fakes/prompt-cache.js';
-import { cacheEfficiency, groupSessions, prefixOf, type RecordedSession, type SessionCache } from '../test/fakes/prefix-efficiency.js';
+import {
+  cacheEfficiency,
+  groupSessions,
+  prefixOf,
+  type RecordedSession,
+  type SessionCache,
+} from '../test/fakes/prefix-efficiency.js';
 import type { RecordedRequest } from '../test/fakes/scripted-model.js';
 import { PLANNER } from './scenarios.js';
 
@@ -71,7 +77,8 @@ function ceilingOf(sessions: readonly RecordedSession[], promptTokens: number, a
     session.requests.forEach((request, i) => {
       const previous = session.requests[i - 1];
       if (previous !== undefined) shareable += previous.usage?.prompt_tokens ?? 0;
-      else if (seen.get(session.role) === prefixOf(request)) shareable += countTokens(serializePrompt(request.tools, request.messages.slice(0, 1)));
+      else if (seen.get(session.role) === prefixOf(request))
+        shareable += countTokens(serializePrompt(request.tools, request.messages.slice(0, 1)));
     });
     seen.set(session.role, prefixOf(session.requests[0]));
   }
@@ -96,7 +103,10 @@ export function modelCost(runs: readonly (readonly RecordedRequest[])[]): ModelC
     roles,
     total,
     prefixEfficiency: efficiency.achievable > 0 ? efficiency.reported / efficiency.achievable : null,
-    sessions: efficiency.sessions.map((s) => ({ ...s, prefixEfficiency: s.achievable > 0 ? s.reported / s.achievable : null })),
+    sessions: efficiency.sessions.map((s) => ({
+      ...s,
+      prefixEfficiency: s.achievable > 0 ? s.reported / s.achievable : null,
+    })),
     largestPromptTokens: Math.max(0, ...all.map((r) => r.usage?.prompt_tokens ?? 0)),
     ceiling: ceilingOf(sessions, total.promptTokens, efficiency.achievable),
   };

@@ -19,7 +19,12 @@ if (dir) {
       // No /proc (not Linux): children's CPU stays unknown rather than wrong.
       childTicks = null;
     }
-    const figures = { userMicros: usage.userCPUTime, systemMicros: usage.systemCPUTime, maxRssKiB: usage.maxRSS, childTicks };
+    const figures = {
+      userMicros: usage.userCPUTime,
+      systemMicros: usage.systemCPUTime,
+      maxRssKiB: usage.maxRSS,
+      childTicks,
+    };
     fs.writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify(figures));
   });
 }

@@ -55,7 +55,13 @@ function readProbe(dir: string, pid: number | undefined, wallMs: number): Proces
 
 /** `node -e 0` started exactly as the harness starts the action: same binary, spawn options and probe. */
 export async function timeNodeNoop(cwd: string, probeDir: string): Promise<ProcessCost> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GITHUB_ACTIONS: 'true', CI: 'true', ...probeEnv(probeDir) };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITHUB_ACTIONS: 'true',
+    CI: 'true',
+    ...probeEnv(probeDir),
+  };
   const start = performance.now();
   const child = spawn(process.execPath, ['-e', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.resume();

@@ -64,7 +64,10 @@ export interface ScaleFigures {
   plan: { wallMs: number; selfCpuMs: number; childCpuMs: number; maxRssMiB: number };
 }
 
-const git = (...args: string[]): RawCommand => ({ label: `git ${args.filter((a) => a !== '-e').join(' ')}`, argv: ['git', ...args] });
+const git = (...args: string[]): RawCommand => ({
+  label: `git ${args.filter((a) => a !== '-e').join(' ')}`,
+  argv: ['git', ...args],
+});
 
 export const toolCases: ToolCase[] = [
   {
@@ -72,7 +75,10 @@ export const toolCases: ToolCase[] = [
     tool: 'list_files',
     args: {},
     raw: git('ls-files', '-z'),
-    likeForLike: [git('ls-files', '--cached', '--others', '--exclude-standard', '-z'), git('ls-files', '--deleted', '-z')],
+    likeForLike: [
+      git('ls-files', '--cached', '--others', '--exclude-standard', '-z'),
+      git('ls-files', '--deleted', '-z'),
+    ],
   },
   {
     name: 'search (≈1 file in 8 matches)',
@@ -88,7 +94,12 @@ export const toolCases: ToolCase[] = [
     raw: git('grep', '-n', '-I', '-P', '-e', RARE_PATTERN),
     likeForLike: [git('grep', '--untracked', '-n', '-I', '-z', '-P', '-e', RARE_PATTERN)],
   },
-  { name: 'read_file (5 MB)', tool: 'read_file', args: { path: BIG_FILE }, raw: { label: `cat ${BIG_FILE}`, argv: ['cat', BIG_FILE] } },
+  {
+    name: 'read_file (5 MB)',
+    tool: 'read_file',
+    args: { path: BIG_FILE },
+    raw: { label: `cat ${BIG_FILE}`, argv: ['cat', BIG_FILE] },
+  },
 ];
 
 /** Runs a command to the end, keeping its output as bytes, as a caller that uses the output must. */
@@ -98,7 +109,12 @@ function runRaw(cwd: string, argv: readonly string[]): Promise<Buffer> {
     execFile(
       file,
       args,
-      { cwd, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
+      {
+        cwd,
+        encoding: 'buffer',
+        maxBuffer: 256 * 1024 * 1024,
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+      },
       (error, stdout) => {
         // git grep exits 1 for "no match", which is an answer, not a failure.
         if (error && !(argv[1] === 'grep' && error.code === 1)) reject(error);
@@ -144,14 +160,25 @@ function shownItems(tool: string, output: string): number {
 function scalePlanning(): Reply[] {
   return [
     ...toolCases.map((c) => toolCall(c.tool, c.args)),
-    toolCall('update_context', { plan: { steps: [{ title: 'Decide the open TODO bounds' }] }, directive: 'Resolve the first TODO.' }),
+    toolCall('update_context', {
+      plan: { steps: [{ title: 'Decide the open TODO bounds' }] },
+      directive: 'Resolve the first TODO.',
+    }),
   ];
 }
 
 /** One repository size: generate, time the tools `repeat` times, then `planRuns` /plan runs of the action. */
-export async function measureScale(files: number, repeat: number, planRuns: number, probeDir: string): Promise<ScaleFigures> {
+export async function measureScale(
+  files: number,
+  repeat: number,
+  planRuns: number,
+  probeDir: string,
+): Promise<ScaleFigures> {
   const setupStart = performance.now();
-  const world = await createWorld({ [PLANNER]: Array.from({ length: planRuns }, scalePlanning).flat() }, generateRepo(files));
+  const world = await createWorld(
+    { [PLANNER]: Array.from({ length: planRuns }, scalePlanning).flat() },
+    generateRepo(files),
+  );
   const setupMs = performance.now() - setupStart;
   try {
     const toolbox = createToolbox(createReadTools(world.workspace));
@@ -211,11 +238,17 @@ export async function measureScale(files: number, repeat: number, planRuns: numb
     const costs: ProcessCost[] = [];
     for (let run = 0; run < planRuns; run++) {
       // An issue per run: a second /plan on one issue would also supersede the first plan (one more write).
-      const issue = world.gh.addIssue({ title: `Bounds ${run + 1}`, body: 'Decide the TODO bounds.', login: 'mona' }).number;
+      const issue = world.gh.addIssue({
+        title: `Bounds ${run + 1}`,
+        body: 'Decide the TODO bounds.',
+        login: 'mona',
+      }).number;
       const event = comment(world, issue, 'mona', '/plan Decide the open TODO bounds.');
       const { run: result, cost } = await timeAction(world, event, benchInputs, path.join(probeDir, `scale-${files}`));
       if (result.outputs.outcome !== 'planned') {
-        throw new Error(`/plan on ${files} files ended "${result.outputs.outcome}" (exit ${result.code})\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-2000)}`);
+        throw new Error(
+          `/plan on ${files} files ended "${result.outputs.outcome}" (exit ${result.code})\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-2000)}`,
+        );
       }
       costs.push(cost);
     }

@@ -17,7 +17,11 @@ const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function table(head: string[], rows: string[][]): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
 }
 
 function modelSection(scenarios: readonly ScenarioFigures[]): string {
@@ -33,13 +37,23 @@ function modelSection(scenarios: readonly ScenarioFigures[]): string {
         n(usage.cachedTokens),
         n(usage.completionTokens),
         pct(usage.cacheHitRatio),
-        role === 'total' ? `${s.model.prefixEfficiency?.toFixed(3) ?? 'n/a'} (lowest session ${Math.min(...s.model.sessions.map((x) => x.prefixEfficiency ?? 1)).toFixed(3)})` : '',
+        role === 'total'
+          ? `${s.model.prefixEfficiency?.toFixed(3) ?? 'n/a'} (lowest session ${Math.min(...s.model.sessions.map((x) => x.prefixEfficiency ?? 1)).toFixed(3)})`
+          : '',
         role === 'total' ? pct(s.model.ceiling.bestHitRatio) : '',
       ]);
     }
   }
   const sessionRows = scenarios.flatMap((s) =>
-    s.model.sessions.map((x, i) => [s.name, `${i + 1}`, x.role, `${x.requests}`, n(x.reported), n(x.achievable), x.prefixEfficiency?.toFixed(3) ?? 'n/a (nothing cacheable)']),
+    s.model.sessions.map((x, i) => [
+      s.name,
+      `${i + 1}`,
+      x.role,
+      `${x.requests}`,
+      n(x.reported),
+      n(x.achievable),
+      x.prefixEfficiency?.toFixed(3) ?? 'n/a (nothing cacheable)',
+    ]),
   );
   return [
     '## 1. Model cost per scenario',
@@ -50,7 +64,20 @@ function modelSection(scenarios: readonly ScenarioFigures[]): string {
       "a session's first request the system prompt and tools of an earlier session of its role). Above 1 means a first request shared more than that with an earlier session. " +
       '*Best possible* = that achievable cache as a share of all prompt tokens.',
     '',
-    table(['scenario', 'role', 'requests', 'prompt', 'cached', 'completion', 'cache hit', 'prefix efficiency', 'best possible'], rows),
+    table(
+      [
+        'scenario',
+        'role',
+        'requests',
+        'prompt',
+        'cached',
+        'completion',
+        'cache hit',
+        'prefix efficiency',
+        'best possible',
+      ],
+      rows,
+    ),
     '',
     '<details><summary>Per session</summary>',
     '',
@@ -62,12 +89,25 @@ function modelSection(scenarios: readonly ScenarioFigures[]): string {
 
 function callsSection(results: BenchResults): string {
   const rows: string[][] = [];
-  const limits: Record<string, (cycles: number) => number> = { '/plan': () => 6, '/approve': (c) => 10 + c, refusal: () => 3 };
+  const limits: Record<string, (cycles: number) => number> = {
+    '/plan': () => 6,
+    '/approve': (c) => 10 + c,
+    refusal: () => 3,
+  };
   for (const s of results.scenarios) {
     const cycles = Number(/(\d+) cycle/.exec(s.name)?.[1] ?? 0);
     for (const c of s.commands) {
       const limit = s.name === 'executor-only' ? undefined : limits[c.command]?.(cycles);
-      rows.push([s.name, c.command, c.outcome, `${c.api.total}`, `${c.api.reads}`, `${c.api.writes}`, `${c.api.graphql}`, limit === undefined ? '' : `≤ ${limit}`]);
+      rows.push([
+        s.name,
+        c.command,
+        c.outcome,
+        `${c.api.total}`,
+        `${c.api.reads}`,
+        `${c.api.writes}`,
+        `${c.api.graphql}`,
+        limit === undefined ? '' : `≤ ${limit}`,
+      ]);
     }
   }
   const listing = (c: CommandFigures) =>
@@ -96,9 +136,18 @@ function callsSection(results: BenchResults): string {
   ] as const) {
     if (c) sections.push('', `### Every call of ${title}`, '', listing(c));
   }
-  const approve6 = results.scenarios.find((s) => s.name === 'plan + 6 cycles')?.commands.find((c) => c.command === '/approve');
+  const approve6 = results.scenarios
+    .find((s) => s.name === 'plan + 6 cycles')
+    ?.commands.find((c) => c.command === '/approve');
   if (approve1 && approve6) {
-    sections.push('', '<details><summary>/approve with 1 cycle, in order</summary>', '', approve1.api.sequence.map((name, i) => `${i + 1}. \`${name}\``).join('\n'), '', '</details>');
+    sections.push(
+      '',
+      '<details><summary>/approve with 1 cycle, in order</summary>',
+      '',
+      approve1.api.sequence.map((name, i) => `${i + 1}. \`${name}\``).join('\n'),
+      '',
+      '</details>',
+    );
     const perCycle = perCycleCalls(approve1.api, approve6.api, 6);
     const perCycleTotal = Object.values(perCycle).reduce((sum, k) => sum + k, 0);
     const fixed = approve1.api.total - perCycleTotal;
@@ -110,12 +159,19 @@ function callsSection(results: BenchResults): string {
       '### What would bring /approve to 10 + 1 per cycle',
       '',
       `From the 1- and 6-cycle request logs, /approve makes ${fixed} fixed calls plus ${perCycleTotal} per cycle ` +
-        `(${Object.entries(perCycle).map(([name, k]) => `${k}× \`${name}\``).join(', ')}); the target is 10 + 1. ` +
+        `(${Object.entries(perCycle)
+          .map(([name, k]) => `${k}× \`${name}\``)
+          .join(', ')}); the target is 10 + 1. ` +
         `These changes, all in src/flows and src/github (not changed by the benchmark work), would leave ${fixed - savedFixed} + ${perCycleTotal - savedPerCycle} per cycle:`,
       '',
       table(
         ['calls now', 'change', 'saves', 'trade-off'],
-        reductions.map((r) => [`${r.calls.map((c) => `\`${c}\``).join(' + ')}: ${r.now}${r.perCycle ? ' per cycle' : ' (fixed part)'}`, r.change, `${r.saves}${r.perCycle ? ' per cycle' : ''}`, r.tradeOff]),
+        reductions.map((r) => [
+          `${r.calls.map((c) => `\`${c}\``).join(' + ')}: ${r.now}${r.perCycle ? ' per cycle' : ' (fixed part)'}`,
+          r.change,
+          `${r.saves}${r.perCycle ? ' per cycle' : ''}`,
+          r.tradeOff,
+        ]),
       ),
     );
   }
@@ -148,9 +204,13 @@ function overheadSection(results: BenchResults): string {
       `comments, issues and pull requests ${NOTIFICATION_PACING.burst} at once, then 1 every ${NOTIFICATION_PACING.intervalMs / 1000} s); ` +
       '*net of pacing* = wall − that floor, as a ratio to the baseline wall. CPU is the process’s own plus that of the children it waited for (git, commands).',
     '',
-    table(['scenario', 'command', 'runs', 'wall', '× node', 'pacing floor', 'net × node', 'CPU', 'CPU × node', 'peak RSS'], rows),
+    table(
+      ['scenario', 'command', 'runs', 'wall', '× node', 'pacing floor', 'net × node', 'CPU', 'CPU × node', 'peak RSS'],
+      rows,
+    ),
     '',
-    bundleLine(results.bundle) + ' Cold start is the `ignored` row: a bot’s comment, which plangate ignores without a call.',
+    bundleLine(results.bundle) +
+      ' Cold start is the `ignored` row: a bot’s comment, which plangate ignores without a call.',
   ].join('\n');
 }
 
@@ -183,7 +243,13 @@ function scaleSection(results: BenchResults): string {
     '`search` vs `git grep -n -I -P -e <pattern>`; like-for-like: the same with `--untracked -z` (what search runs)',
     '`read_file` vs `cat <file>`',
   ];
-  const planRows = results.scale.map((s) => [n(s.files), `${(s.setupMs / 1000).toFixed(1)} s`, ms(s.plan.wallMs), `${ms(s.plan.selfCpuMs + s.plan.childCpuMs)} (${ms(s.plan.childCpuMs)} children)`, `${s.plan.maxRssMiB.toFixed(1)} MiB`]);
+  const planRows = results.scale.map((s) => [
+    n(s.files),
+    `${(s.setupMs / 1000).toFixed(1)} s`,
+    ms(s.plan.wallMs),
+    `${ms(s.plan.selfCpuMs + s.plan.childCpuMs)} (${ms(s.plan.childCpuMs)} children)`,
+    `${s.plan.maxRssMiB.toFixed(1)} MiB`,
+  ]);
   return [
     '## 4. Repository scale',
     '',
@@ -194,7 +260,20 @@ function scaleSection(results: BenchResults): string {
     '',
     ...raws.map((r) => `- ${r}`),
     '',
-    table(['files', 'call', 'tool', 'raw', 'ratio', 'like-for-like raw (ratio)', 'tool output', 'notice', 'raw output bytes'], rows),
+    table(
+      [
+        'files',
+        'call',
+        'tool',
+        'raw',
+        'ratio',
+        'like-for-like raw (ratio)',
+        'tool output',
+        'notice',
+        'raw output bytes',
+      ],
+      rows,
+    ),
     '',
     '/plan by the bundled action on the same repository, its planner making the four calls above (peak RSS is the action process, from getrusage at exit):',
     '',

@@ -55,7 +55,9 @@ try {
     }
   }
   const baseline = timingOf(baselines);
-  const scenarios: ScenarioFigures[] = scenarioSpecs.map((spec) => aggregateScenario(spec.name, plays.get(spec.name) ?? [], baseline));
+  const scenarios: ScenarioFigures[] = scenarioSpecs.map((spec) =>
+    aggregateScenario(spec.name, plays.get(spec.name) ?? [], baseline),
+  );
 
   const scale: ScaleFigures[] = [];
   for (const files of SIZES) {
@@ -83,7 +85,9 @@ try {
   writeFileSync(path.join(projectRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(path.join(projectRoot, 'bench/RESULTS.md'), renderReport(results));
   const met = results.targets.filter((t) => t.met).length;
-  out(`done in ${seconds(results.wallSeconds * 1000)}: ${met} of ${results.targets.length} targets met; see bench/RESULTS.md`);
+  out(
+    `done in ${seconds(results.wallSeconds * 1000)}: ${met} of ${results.targets.length} targets met; see bench/RESULTS.md`,
+  );
 } finally {
   rmSync(probeDir, { recursive: true, force: true });
 }

@@ -41,7 +41,12 @@ export interface ScenarioSpec {
   steps: Step[];
 }
 
-const plan: Step = { command: '/plan', login: 'mona', body: '/plan Add the step helpers described in this issue.', outcome: 'planned' };
+const plan: Step = {
+  command: '/plan',
+  login: 'mona',
+  body: '/plan Add the step helpers described in this issue.',
+  outcome: 'planned',
+};
 const approve: Step = { command: '/approve', login: 'mona', body: '/approve', outcome: 'done' };
 
 /** The scenarios of the issue, plus 6 cycles for growth. */
@@ -70,7 +75,11 @@ export async function playScenario(spec: ScenarioSpec, probeDir: string): Promis
   const world: World = await createWorld(spec.script());
   try {
     world.gh.setPermission('mona', 'maintain');
-    const issue = world.gh.addIssue({ title: 'Step helpers', body: 'We need small helper modules, one per step.', login: 'mona' }).number;
+    const issue = world.gh.addIssue({
+      title: 'Step helpers',
+      body: 'We need small helper modules, one per step.',
+      login: 'mona',
+    }).number;
     const commands: CommandRecord[] = [];
     const baselines: ProcessCost[] = [];
     for (const step of spec.steps) {
@@ -79,10 +88,17 @@ export async function playScenario(spec: ScenarioSpec, probeDir: string): Promis
       const apiBefore = world.gh.requests.length;
       const modelBefore = world.model.requests.length;
       const event = comment(world, issue, step.login, step.body);
-      const { run, cost } = await timeAction(world, event, { ...benchInputs, ...step.inputs }, path.join(probeDir, 'action'));
+      const { run, cost } = await timeAction(
+        world,
+        event,
+        { ...benchInputs, ...step.inputs },
+        path.join(probeDir, 'action'),
+      );
       const outcome = run.outputs.outcome ?? '(none)';
       if (outcome !== step.outcome) {
-        throw new Error(`${spec.name}: ${step.command} ended "${outcome}", not "${step.outcome}" (exit ${run.code})\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-2000)}`);
+        throw new Error(
+          `${spec.name}: ${step.command} ended "${outcome}", not "${step.outcome}" (exit ${run.code})\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-2000)}`,
+        );
       }
       commands.push({
         scenario: spec.name,
@@ -94,7 +110,8 @@ export async function playScenario(spec: ScenarioSpec, probeDir: string): Promis
       });
     }
     const left = Object.entries(world.model.remaining()).filter(([, n]) => n > 0);
-    if (left.length > 0) throw new Error(`${spec.name}: scripted replies left unused: ${JSON.stringify(Object.fromEntries(left))}`);
+    if (left.length > 0)
+      throw new Error(`${spec.name}: scripted replies left unused: ${JSON.stringify(Object.fromEntries(left))}`);
     return { commands, baselines };
   } finally {
     await world.close();

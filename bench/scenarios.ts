@@ -68,9 +68,13 @@ export function cyclesScript(cycles: number): Record<string, Reply[]> {
       toolCall('read_file', { path: 'src/greet.js' }),
       toolCall('write_file', { path: `src/step-${k}.js`, content: stepModule(k) }),
       toolCall('run_command', { command: `node --check src/step-${k}.js` }),
-      stage({ result: `Wrote src/step-${k}.js with twelve helpers; node --check exits 0.`, outcome: k < cycles ? 'replan' : 'done' }),
+      stage({
+        result: `Wrote src/step-${k}.js with twelve helpers; node --check exits 0.`,
+        outcome: k < cycles ? 'replan' : 'done',
+      }),
     );
-    if (k < cycles) planner.push(toolCall('read_file', { path: `src/step-${k}.js` }), stage({ directive: directive(k + 1) }));
+    if (k < cycles)
+      planner.push(toolCall('read_file', { path: `src/step-${k}.js` }), stage({ directive: directive(k + 1) }));
   }
   planner.push(stage({ summary: `Added ${cycles} helper module(s), each syntax-checked.` }));
   return { [PLANNER]: planner, [EXECUTOR]: executor };

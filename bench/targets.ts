@@ -46,41 +46,60 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   const out: TargetResult[] = [];
 
   // Model cost.
-  const sessions = results.scenarios.flatMap((s) => s.model.sessions.map((session, i) => ({ scenario: s.name, i, ...session })));
+  const sessions = results.scenarios.flatMap((s) =>
+    s.model.sessions.map((session, i) => ({ scenario: s.name, i, ...session })),
+  );
   const judged = sessions.filter((s) => s.prefixEfficiency !== null);
   const worst = Math.min(...judged.map((s) => s.prefixEfficiency ?? 1));
   out.push(
-    target('Prefix efficiency ≥ 0.99 in every session', `lowest ${worst.toFixed(3)} over ${judged.length} sessions (${sessions.length - judged.length} with nothing cacheable)`, worst >= 0.99, () => {
-      const low = judged.filter((s) => (s.prefixEfficiency ?? 1) < 0.99);
-      return `${low.length} session(s) below: ${low.map((s) => `${s.scenario} #${s.i + 1} ${s.role} ${s.prefixEfficiency?.toFixed(3)}`).join(', ')}`;
-    }),
+    target(
+      'Prefix efficiency ≥ 0.99 in every session',
+      `lowest ${worst.toFixed(3)} over ${judged.length} sessions (${sessions.length - judged.length} with nothing cacheable)`,
+      worst >= 0.99,
+      () => {
+        const low = judged.filter((s) => (s.prefixEfficiency ?? 1) < 0.99);
+        return `${low.length} session(s) below: ${low.map((s) => `${s.scenario} #${s.i + 1} ${s.role} ${s.prefixEfficiency?.toFixed(3)}`).join(', ')}`;
+      },
+    ),
   );
   const three = scenario(results, 'plan + 3 cycles');
   const hit = three.model.total.cacheHitRatio;
   out.push(
-    target('Cache-hit ratio ≥ 90 % on the 3-cycle scenario', `${pct(hit)} (${three.model.total.cachedTokens} of ${three.model.total.promptTokens} prompt tokens)`, hit >= 0.9, () => {
-      const { appendedTokens, roundingTokens, bestHitRatio } = three.model.ceiling;
-      const prompt = three.model.total.promptTokens;
-      return (
-        `${pct(0.9 - hit)} short. Prefix efficiency is ${three.model.prefixEfficiency?.toFixed(3)}: plangate already gets every cached token an append-only client could, ` +
-        `and the best any such client reaches on these prompts is ${pct(bestHitRatio)}. The rest cannot be cached by anyone: ${appendedTokens} tokens ` +
-        `(${pct(appendedTokens / prompt)}) are what each request appends (tool results, the summoning message of each of the ` +
-        `${three.model.sessions.length} sessions, whose first request can share with an earlier one only the system prompt, the tools, the workspace rules and, for a ` +
-        `replan or finish, what the previous planner session was told before its newest history entry), and ${roundingTokens} ` +
-        `(${pct(roundingTokens / prompt)}) are lost to the provider's 128-token reporting blocks and 1,024-token minimum. ` +
-        `The ratio rises with session length (${pct(scenario(results, 'plan + 6 cycles').model.total.cacheHitRatio)} at 6 cycles, executor alone ` +
-        `${pct(three.model.roles.executor?.cacheHitRatio ?? 0)} at 3). In a scenario played alone, the first planner and the first executor request have no earlier ` +
-        `request to hit, and DESIGN.md summons a fresh planner session for each planning state; the planner's messages are laid out so each summons repeats ` +
-        `its predecessor's opening (test/unit/session-invariants.test.ts). Reaching 90 % at 3 cycles would take merging planner sessions, against the design; ` +
-        `in a repository that runs plangate often, earlier runs warm the provider's cache with the shared opening (system prompt, tools, workspace rules, repository instructions).`
-      );
-    }),
+    target(
+      'Cache-hit ratio ≥ 90 % on the 3-cycle scenario',
+      `${pct(hit)} (${three.model.total.cachedTokens} of ${three.model.total.promptTokens} prompt tokens)`,
+      hit >= 0.9,
+      () => {
+        const { appendedTokens, roundingTokens, bestHitRatio } = three.model.ceiling;
+        const prompt = three.model.total.promptTokens;
+        return (
+          `${pct(0.9 - hit)} short. Prefix efficiency is ${three.model.prefixEfficiency?.toFixed(3)}: plangate already gets every cached token an append-only client could, ` +
+          `and the best any such client reaches on these prompts is ${pct(bestHitRatio)}. The rest cannot be cached by anyone: ${appendedTokens} tokens ` +
+          `(${pct(appendedTokens / prompt)}) are what each request appends (tool results, the summoning message of each of the ` +
+          `${three.model.sessions.length} sessions, whose first request can share with an earlier one only the system prompt, the tools, the workspace rules and, for a ` +
+          `replan or finish, what the previous planner session was told before its newest history entry), and ${roundingTokens} ` +
+          `(${pct(roundingTokens / prompt)}) are lost to the provider's 128-token reporting blocks and 1,024-token minimum. ` +
+          `The ratio rises with session length (${pct(scenario(results, 'plan + 6 cycles').model.total.cacheHitRatio)} at 6 cycles, executor alone ` +
+          `${pct(three.model.roles.executor?.cacheHitRatio ?? 0)} at 3). In a scenario played alone, the first planner and the first executor request have no earlier ` +
+          `request to hit, and DESIGN.md summons a fresh planner session for each planning state; the planner's messages are laid out so each summons repeats ` +
+          `its predecessor's opening (test/unit/session-invariants.test.ts). Reaching 90 % at 3 cycles would take merging planner sessions, against the design; ` +
+          `in a repository that runs plangate often, earlier runs warm the provider's cache with the shared opening (system prompt, tools, workspace rules, repository instructions).`
+        );
+      },
+    ),
   );
 
   // GitHub API calls.
   const plans = results.scenarios.filter((s) => s.name !== 'executor-only').map((s) => command(s, '/plan'));
   const worstPlan = Math.max(...plans.map((c) => c.api.total));
-  out.push(target('/plan: at most 6 GitHub API calls', `${worstPlan} (${plans[0]?.api.reads} reads, ${plans[0]?.api.writes} writes)`, worstPlan <= 6, () => `${worstPlan - 6} over`));
+  out.push(
+    target(
+      '/plan: at most 6 GitHub API calls',
+      `${worstPlan} (${plans[0]?.api.reads} reads, ${plans[0]?.api.writes} writes)`,
+      worstPlan <= 6,
+      () => `${worstPlan - 6} over`,
+    ),
+  );
   const approveOne = command(scenario(results, 'plan + 1 cycle'), '/approve');
   const approveSix = command(scenario(results, 'plan + 6 cycles'), '/approve');
   const perCycle = perCycleCalls(approveOne.api, approveSix.api, 6);
@@ -94,24 +113,41 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     const approve = command(s, '/approve');
     const limit = 10 + cycles;
     out.push(
-      target(`/approve with ${cycles} cycle${cycles === 1 ? '' : 's'}: at most ${limit} calls`, `${approve.api.total} (${approve.api.reads} reads, ${approve.api.writes} writes, ${approve.api.graphql} GraphQL)`, approve.api.total <= limit, () =>
-        `${approve.api.total - limit} over: ${fixed} fixed calls against 10, and ${perCycleTotal} per cycle against 1 ` +
-        `(${Object.entries(perCycle).map(([name, k]) => `${k}× \`${name}\``).join(', ')}). The changes listed under "What would bring /approve to 10 + 1 per cycle" ` +
-        `would leave ${fixed - savedFixed} + ${perCycleTotal - savedPerCycle} per cycle = ${fixed - savedFixed + (perCycleTotal - savedPerCycle) * cycles} here.`,
+      target(
+        `/approve with ${cycles} cycle${cycles === 1 ? '' : 's'}: at most ${limit} calls`,
+        `${approve.api.total} (${approve.api.reads} reads, ${approve.api.writes} writes, ${approve.api.graphql} GraphQL)`,
+        approve.api.total <= limit,
+        () =>
+          `${approve.api.total - limit} over: ${fixed} fixed calls against 10, and ${perCycleTotal} per cycle against 1 ` +
+          `(${Object.entries(perCycle)
+            .map(([name, k]) => `${k}× \`${name}\``)
+            .join(', ')}). The changes listed under "What would bring /approve to 10 + 1 per cycle" ` +
+          `would leave ${fixed - savedFixed} + ${perCycleTotal - savedPerCycle} per cycle = ${fixed - savedFixed + (perCycleTotal - savedPerCycle) * cycles} here.`,
       ),
     );
   }
   const refusal = command(scenario(results, 'plan only'), 'refusal');
-  out.push(target('A refusal: at most 3 calls', `${refusal.api.total} (${refusal.api.reads} reads, ${refusal.api.writes} writes)`, refusal.api.total <= 3, () => `${refusal.api.total - 3} over`));
+  out.push(
+    target(
+      'A refusal: at most 3 calls',
+      `${refusal.api.total} (${refusal.api.reads} reads, ${refusal.api.writes} writes)`,
+      refusal.api.total <= 3,
+      () => `${refusal.api.total - 3} over`,
+    ),
+  );
 
   // Overhead.
   const baseline = results.baseline;
   const ignored = command(scenario(results, 'plan only'), 'ignored');
   out.push(
-    target('Cold start on an ignored event ≤ 3× `node -e 0`', `${times(ignored.wallRatio)} (${ms(ignored.wallMs)} vs ${ms(baseline.wallMs)}; CPU ${times(ignored.cpuRatio)})`, ignored.wallRatio <= 3, () =>
-      `${times(ignored.wallRatio - 3)} over. The ignored event makes no call and runs no git; the time is starting node and loading what dist/index.js imports before it decides ` +
-      `(${(results.bundle.ignoredPathBytes / 1024).toFixed(1)} KiB: ${results.bundle.ignoredPathFiles.join(', ')}; ${ms(ignored.selfCpuMs)} of CPU against ${ms(baseline.selfCpuMs)} for node -e 0). ` +
-      `src/index.ts decides "ignored" with src/triage.ts, which imports no dependency, and loads main.ts's chunk only for a command: look for a dependency that crept into that path.`,
+    target(
+      'Cold start on an ignored event ≤ 3× `node -e 0`',
+      `${times(ignored.wallRatio)} (${ms(ignored.wallMs)} vs ${ms(baseline.wallMs)}; CPU ${times(ignored.cpuRatio)})`,
+      ignored.wallRatio <= 3,
+      () =>
+        `${times(ignored.wallRatio - 3)} over. The ignored event makes no call and runs no git; the time is starting node and loading what dist/index.js imports before it decides ` +
+        `(${(results.bundle.ignoredPathBytes / 1024).toFixed(1)} KiB: ${results.bundle.ignoredPathFiles.join(', ')}; ${ms(ignored.selfCpuMs)} of CPU against ${ms(baseline.selfCpuMs)} for node -e 0). ` +
+        `src/index.ts decides "ignored" with src/triage.ts, which imports no dependency, and loads main.ts's chunk only for a command: look for a dependency that crept into that path.`,
     ),
   );
   const planCmd = command(scenario(results, 'plan + 3 cycles'), '/plan');
@@ -166,7 +202,15 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       );
     }
     const bounded = results.scale.flatMap((s) =>
-      s.tools.map((t) => ({ files: s.files, t, ok: t.ok && t.output.chars <= DEFAULT_OUTPUT_LIMIT && !t.output.cutInMiddle && (t.output.notice !== null || t.complete) })),
+      s.tools.map((t) => ({
+        files: s.files,
+        t,
+        ok:
+          t.ok &&
+          t.output.chars <= DEFAULT_OUTPUT_LIMIT &&
+          !t.output.cutInMiddle &&
+          (t.output.notice !== null || t.complete),
+      })),
     );
     const unbounded = bounded.filter((b) => !b.ok);
     out.push(
@@ -174,7 +218,8 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
         'Tool output bounded, with a "narrow your query" notice',
         `largest output ${Math.max(...bounded.map((b) => b.t.output.chars))} characters (limit ${DEFAULT_OUTPUT_LIMIT}); ${bounded.filter((b) => b.t.output.notice !== null).length} of ${bounded.length} calls capped with their notice, none cut in the middle`,
         unbounded.length === 0,
-        () => `${unbounded.map((b) => `${b.t.name} at ${b.files} files (${b.t.output.chars} characters${b.t.output.cutInMiddle ? ', cut in the middle' : ''}${b.t.output.notice ? '' : ', no notice'})`).join('; ')}`,
+        () =>
+          `${unbounded.map((b) => `${b.t.name} at ${b.files} files (${b.t.output.chars} characters${b.t.output.cutInMiddle ? ', cut in the middle' : ''}${b.t.output.notice ? '' : ', no notice'})`).join('; ')}`,
       ),
     );
   }
@@ -183,7 +228,14 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     ...results.scale.map((s) => ({ what: `/plan on ${s.files} files`, mib: s.plan.maxRssMiB })),
   ];
   const peak = rss.reduce((a, b) => (b.mib > a.mib ? b : a));
-  out.push(target('Peak RSS of the action ≤ 200 MB', `${mib(peak.mib)} (${peak.what})`, peak.mib * 1.048576 <= 200, () => `${(peak.mib * 1.048576 - 200).toFixed(1)} MB over`));
+  out.push(
+    target(
+      'Peak RSS of the action ≤ 200 MB',
+      `${mib(peak.mib)} (${peak.what})`,
+      peak.mib * 1.048576 <= 200,
+      () => `${(peak.mib * 1.048576 - 200).toFixed(1)} MB over`,
+    ),
+  );
 
   // Growth.
   const prompt = results.growth.cycles.find((g) => g.label.startsWith('prompt tokens'));
@@ -205,7 +257,9 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   const judgedTools = results.growth.size.filter((g) => g.label.endsWith('tool call') && g.notJudged === undefined);
   for (const g of judgedTools) {
     const raw = results.growth.size.find((r) => r.raw === true && r.tool === g.tool);
-    const ratios = results.scale.map((s) => s.tools.find((t) => t.name === g.tool)).map((t) => (t ? times(t.ratio) : 'n/a'));
+    const ratios = results.scale
+      .map((s) => s.tools.find((t) => t.name === g.tool))
+      .map((t) => (t ? times(t.ratio) : 'n/a'));
     out.push(
       target(
         `${g.label}: latency no worse than linear in repository size`,
@@ -225,8 +279,11 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   }
   out.push(
-    target(`\`npm run bench\` under 10 minutes on ${results.machine.nproc} cores`, `${(results.wallSeconds / 60).toFixed(1)} min`, results.wallSeconds < RUN_LIMIT_SECONDS, () =>
-      `${((results.wallSeconds - RUN_LIMIT_SECONDS) / 60).toFixed(1)} min over; lower PLANGATE_BENCH_REPEAT`,
+    target(
+      `\`npm run bench\` under 10 minutes on ${results.machine.nproc} cores`,
+      `${(results.wallSeconds / 60).toFixed(1)} min`,
+      results.wallSeconds < RUN_LIMIT_SECONDS,
+      () => `${((results.wallSeconds - RUN_LIMIT_SECONDS) / 60).toFixed(1)} min over; lower PLANGATE_BENCH_REPEAT`,
     ),
   );
   return out;

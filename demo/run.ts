@@ -12,7 +12,11 @@ import { createWorld, git, owner, repo, type ActionRun, type World } from '../te
 const real = process.env.PLANGATE_API_KEY;
 const out = (text = '') => process.stdout.write(`${text}\n`);
 const rule = (title: string) => out(`\n${'─'.repeat(8)} ${title} ${'─'.repeat(Math.max(4, 70 - title.length))}`);
-const quote = (text: string) => text.split('\n').map((line) => `  │ ${line}`).join('\n');
+const quote = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `  │ ${line}`)
+    .join('\n');
 
 const objective = 'Add a farewell(name) function beside greet(name) in src/greet.js, and mention it in the README.';
 
@@ -28,11 +32,15 @@ const script = {
         ],
         assumptions: ['farewell mirrors greet: it returns a string and prints nothing.'],
       },
-      directive: "Append `export function farewell(name) { return 'Goodbye ' + name; }` to src/greet.js, then run `node --check src/greet.js`.",
+      directive:
+        "Append `export function farewell(name) { return 'Goodbye ' + name; }` to src/greet.js, then run `node --check src/greet.js`.",
     }),
-    toolCall('update_context', { directive: 'Add a line "- farewell(name): says goodbye" under a new "## API" heading at the end of README.md.' }),
     toolCall('update_context', {
-      summary: 'Added farewell(name) beside greet(name) and documented both in a new API section of the README. `node --check` passes.',
+      directive: 'Add a line "- farewell(name): says goodbye" under a new "## API" heading at the end of README.md.',
+    }),
+    toolCall('update_context', {
+      summary:
+        'Added farewell(name) beside greet(name) and documented both in a new API section of the README. `node --check` passes.',
     }),
   ],
   executor: [
@@ -43,13 +51,19 @@ const script = {
       new: "  return 'Hello ' + name;\n}\n\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n",
     }),
     toolCall('run_command', { command: 'node --check src/greet.js' }),
-    toolCall('update_context', { result: 'Appended farewell to src/greet.js; `node --check src/greet.js` exited 0.', outcome: 'replan' }),
+    toolCall('update_context', {
+      result: 'Appended farewell to src/greet.js; `node --check src/greet.js` exited 0.',
+      outcome: 'replan',
+    }),
     toolCall('edit_file', {
       path: 'README.md',
       old: 'A tiny project for plangate scenarios.\n',
       new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet(name): says hello\n- farewell(name): says goodbye\n',
     }),
-    toolCall('update_context', { result: 'README.md now has an API section listing greet and farewell.', outcome: 'done' }),
+    toolCall('update_context', {
+      result: 'README.md now has an API section listing greet and farewell.',
+      outcome: 'done',
+    }),
   ],
 };
 
@@ -71,11 +85,17 @@ function report(run: ActionRun): void {
 }
 
 function lastBotComment(world: World, issue: number, marker: string): string {
-  return world.gh.comments(issue).filter((c) => c.body?.includes(marker)).at(-1)?.body ?? '(none)';
+  return (
+    world.gh
+      .comments(issue)
+      .filter((c) => c.body?.includes(marker))
+      .at(-1)?.body ?? '(none)'
+  );
 }
 
 /** Hides the hidden record's payload: it is for machines, and long. */
-const readable = (body: string) => body.replace(/<!-- plangate:record v1 [A-Za-z0-9_-]+ -->/, '<!-- plangate:record v1 … (hidden plan record) -->');
+const readable = (body: string) =>
+  body.replace(/<!-- plangate:record v1 [A-Za-z0-9_-]+ -->/, '<!-- plangate:record v1 … (hidden plan record) -->');
 
 const world = await createWorld(real ? {} : script);
 try {
@@ -87,7 +107,11 @@ try {
     inputs['executor-model'] = process.env.PLANGATE_EXECUTOR_MODEL ?? 'gpt-4.1-mini';
   }
   rule('plangate demo');
-  out(real ? `Models: the real endpoint ${inputs['base-url']} (${inputs['planner-model']} plans, ${inputs['executor-model']} executes).` : 'Models: SCRIPTED. A local fake plays planner and executor from a fixed script; no model, account or key is used.');
+  out(
+    real
+      ? `Models: the real endpoint ${inputs['base-url']} (${inputs['planner-model']} plans, ${inputs['executor-model']} executes).`
+      : 'Models: SCRIPTED. A local fake plays planner and executor from a fixed script; no model, account or key is used.',
+  );
   out(`GitHub: a local emulator of GitHub's REST API at ${world.gh.url}.`);
   out(`Repository: ${owner}/${repo}, a bare git repository on this machine as origin: ${world.origin}`);
   out('The action runs as the Actions runner starts it: node dist/index.js with the event file and INPUT_* variables.');
@@ -96,12 +120,19 @@ try {
     // The scripted models have no list price; these make the demo show what a run of gpt-4.1 / gpt-4.1-mini would cost.
     world.pushToOrigin(
       'main',
-      { '.github/plangate.yml': 'prices:\n  planner: { input: 2, cached-input: 0.5, output: 8 }\n  executor: { input: 0.4, cached-input: 0.1, output: 1.6 }\n' },
+      {
+        '.github/plangate.yml':
+          'prices:\n  planner: { input: 2, cached-input: 0.5, output: 8 }\n  executor: { input: 0.4, cached-input: 0.1, output: 1.6 }\n',
+      },
       'Demo prices for the scripted models',
     );
   }
   world.gh.setPermission('mona', 'maintain');
-  const issue = world.gh.addIssue({ title: 'Say goodbye too', body: 'greet() says hello; nothing says goodbye.', login: 'mona' }).number;
+  const issue = world.gh.addIssue({
+    title: 'Say goodbye too',
+    body: 'greet() says hello; nothing says goodbye.',
+    login: 'mona',
+  }).number;
   rule(`issue #${issue} opened by @mona`);
 
   world.freshCheckout();
@@ -130,7 +161,9 @@ try {
     out(quote(pull.body ?? ''));
   }
   rule('done');
-  out(`Outcome: ${approved.outputs.outcome ?? 'unknown'}.${real ? '' : ' Run it against a real model with PLANGATE_API_KEY=… npm run demo.'}`);
+  out(
+    `Outcome: ${approved.outputs.outcome ?? 'unknown'}.${real ? '' : ' Run it against a real model with PLANGATE_API_KEY=… npm run demo.'}`,
+  );
   if (approved.outputs.outcome !== 'done') process.exitCode = 1;
 } finally {
   await world.close();

@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-TYLVFTAN.js";
+} from "./chunks/chunk-EYSOZ6XY.js";
 import {
   commitAll,
   commitTrailers,
@@ -37,17 +37,29 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-6H4SJSUJ.js";
+} from "./chunks/chunk-4G3WQPXD.js";
 import {
   createSandbox,
   errorMessage,
   external_exports,
   redact
-} from "./chunks/chunk-YCYHJF2N.js";
+} from "./chunks/chunk-WA6IJITO.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts
-var dropped = /* @__PURE__ */ new Set(["endgroup", "debug", "add-mask", "set-output", "save-state", "add-path", "set-env", "echo", "stop-commands", "add-matcher", "remove-matcher"]);
+var dropped = /* @__PURE__ */ new Set([
+  "endgroup",
+  "debug",
+  "add-mask",
+  "set-output",
+  "save-state",
+  "add-path",
+  "set-env",
+  "echo",
+  "stop-commands",
+  "add-matcher",
+  "remove-matcher"
+]);
 function unescapeData(text) {
   return text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
 }
@@ -292,7 +304,8 @@ function describeParseError(error, command) {
     if (/^--(api-?key|key|token)$/i.test(name)) {
       return `${name} is not accepted: set PLANGATE_API_KEY in the environment instead (an argument would end up in your shell history).`;
     }
-    if (command === "plan" && Object.hasOwn(runOnly, name.replace(/^--/, ""))) return `${name} is an option of plangate run, not of plan.`;
+    if (command === "plan" && Object.hasOwn(runOnly, name.replace(/^--/, "")))
+      return `${name} is an option of plangate run, not of plan.`;
     return `unknown option ${name}; see plangate ${command} --help.`;
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
@@ -311,7 +324,8 @@ async function openLocalRepo(cwd) {
   } catch {
     throw new CliError(`${cwd} is not inside a git work tree: run plangate in a checkout of your repository.`);
   }
-  if (root === "") throw new CliError(`${cwd} is not inside a git work tree: run plangate in a checkout of your repository.`);
+  if (root === "")
+    throw new CliError(`${cwd} is not inside a git work tree: run plangate in a checkout of your repository.`);
   const git = createGit(root);
   const gitDir = await git(["rev-parse", "--absolute-git-dir"]);
   return { root, gitDir, git };
@@ -386,7 +400,9 @@ var prefix = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hol
 function check(schema, value, where, fail) {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw fail(`${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join("; ")}.`);
+  throw fail(
+    `${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join("; ")}.`
+  );
 }
 function patterns(values) {
   if (values === void 0) return void 0;
@@ -425,7 +441,9 @@ function readLocalSettings(flags, env, command) {
 }
 function requireApiKey(settings) {
   if (settings.planner.apiKey === "" || settings.executor.apiKey === "") {
-    throw new CliError("PLANGATE_API_KEY is not set: export it with your endpoint's API key (any non-empty value for a local server without keys, such as Ollama).");
+    throw new CliError(
+      "PLANGATE_API_KEY is not set: export it with your endpoint's API key (any non-empty value for a local server without keys, such as Ollama)."
+    );
   }
 }
 function readLocalConfig(root) {
@@ -460,7 +478,14 @@ var localPlanSchema = external_exports.object({
   branch: external_exports.string().optional()
 });
 function localPlanHash(plan2) {
-  const bound = [hashContext(plan2.snapshot.context), plan2.machine, plan2.base.ref, plan2.base.sha, plan2.allowedCommands, plan2.protectedPaths];
+  const bound = [
+    hashContext(plan2.snapshot.context),
+    plan2.machine,
+    plan2.base.ref,
+    plan2.base.sha,
+    plan2.allowedCommands,
+    plan2.protectedPaths
+  ];
   return createHash("sha256").update(JSON.stringify(bound)).digest("hex");
 }
 var folder = (gitDir) => path.join(gitDir, "plangate");
@@ -491,7 +516,9 @@ function loadLastPlan(gitDir) {
   try {
     planId = readFileSync(lastFile(gitDir), "utf8").trim();
   } catch {
-    throw new CliError('there is no saved plan in this checkout: make one with plangate plan "<objective>", or give plangate run an objective.');
+    throw new CliError(
+      'there is no saved plan in this checkout: make one with plangate plan "<objective>", or give plangate run an objective.'
+    );
   }
   return loadPlan(gitDir, planId);
 }
@@ -501,14 +528,20 @@ function loadPlan(gitDir, planId) {
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
   } catch {
-    throw new CliError(`the saved plan ${planId} cannot be read (${file}); make a new one with plangate plan "<objective>".`);
+    throw new CliError(
+      `the saved plan ${planId} cannot be read (${file}); make a new one with plangate plan "<objective>".`
+    );
   }
   const parsed = localPlanSchema.safeParse(json);
   if (!parsed.success || parsed.data.planId !== planId) {
-    throw new CliError(`the saved plan ${planId} is not a plan record plangate can use (${file}); make a new one with plangate plan "<objective>".`);
+    throw new CliError(
+      `the saved plan ${planId} is not a plan record plangate can use (${file}); make a new one with plangate plan "<objective>".`
+    );
   }
   if (parsed.data.planHash !== localPlanHash(parsed.data)) {
-    throw new CliError(`the saved plan ${planId} was changed after it was made, so it cannot be approved; make a new one with plangate plan "<objective>".`);
+    throw new CliError(
+      `the saved plan ${planId} was changed after it was made, so it cannot be approved; make a new one with plangate plan "<objective>".`
+    );
   }
   return parsed.data;
 }
@@ -549,7 +582,13 @@ async function planLocally(request) {
 }
 function proposedPlan(request, machine, snapshot, usage = emptyUsage()) {
   const { setup } = request;
-  const bound = { snapshot, machine, base: request.base, allowedCommands: setup.allowedCommands, protectedPaths: setup.protectedPaths };
+  const bound = {
+    snapshot,
+    machine,
+    base: request.base,
+    allowedCommands: setup.allowedCommands,
+    protectedPaths: setup.protectedPaths
+  };
   return {
     v: 1,
     planId: newPlanId(setup.repo.gitDir),
@@ -587,7 +626,9 @@ Start ${programs.length === 1 ? "it" : "them"}? [y/N] `
   }
   const names = programs.map((s) => s.name);
   const which = names.length === 1 ? `the MCP server ${names[0] ?? ""}` : `the MCP servers ${names.join(", ")}`;
-  terminal.err(`Not starting ${which} that ${request.configFile} defines: programs the repository names run only with ${trustRepoConfigFlag} or a yes on a terminal.`);
+  terminal.err(
+    `Not starting ${which} that ${request.configFile} defines: programs the repository names run only with ${trustRepoConfigFlag} or a yes on a terminal.`
+  );
   const skippedNames = new Set(names);
   return {
     allowed: servers.filter((s) => !skippedNames.has(s.name)),
@@ -641,8 +682,16 @@ async function openSession(settings, context, doing) {
   const serverValues = mcpSecretValues(servers);
   context.terminal.conceal(serverValues);
   const secrets = [...apiKeys, ...serverValues];
-  const trust = await decideRepoTrust({ servers, configFile: localDefaults.configFile, trusted: settings.trustRepoConfig, terminal: context.terminal });
-  const hub = createCapabilityHub(trust.allowed, { sandbox: createSandbox({ isolation: "none", workTree: repo.root }), secrets });
+  const trust = await decideRepoTrust({
+    servers,
+    configFile: localDefaults.configFile,
+    trusted: settings.trustRepoConfig,
+    terminal: context.terminal
+  });
+  const hub = createCapabilityHub(trust.allowed, {
+    sandbox: createSandbox({ isolation: "none", workTree: repo.root }),
+    secrets
+  });
   return {
     settings,
     repo,
@@ -692,7 +741,15 @@ function renderPlanText(plan2) {
 }
 function renderHistoryText(history) {
   if (history.length === 0) return "  No cycle ran.";
-  return history.map((entry, i) => [`  Cycle ${i + 1}: ${entry.outcome}`, "    Directive:", indent(entry.directive, "      "), "    Result:", indent(entry.result, "      ")].join("\n")).join("\n\n");
+  return history.map(
+    (entry, i) => [
+      `  Cycle ${i + 1}: ${entry.outcome}`,
+      "    Directive:",
+      indent(entry.directive, "      "),
+      "    Result:",
+      indent(entry.result, "      ")
+    ].join("\n")
+  ).join("\n\n");
 }
 var number = formatCount;
 function renderUsageText(rows) {
@@ -725,9 +782,11 @@ async function planCommand(objective, flags, context) {
       terminal.out(`
 Planning cost:
 ${renderUsageText(outcome.usage)}`);
-      terminal.out(`
+      terminal.out(
+        `
 Saved as plan ${outcome.plan.planId} (${outcome.file}).
-To carry it out on a new branch: plangate run`);
+To carry it out on a new branch: plangate run`
+      );
       return 0;
     }
     return reportUnplanned(session, outcome);
@@ -748,11 +807,14 @@ function showPlan(session, plan2) {
   const { terminal } = session;
   const { context } = plan2.snapshot;
   terminal.out(`Plan ${plan2.planId}: ${context.objective.split("\n")[0] ?? ""}`);
-  terminal.out(`Base: ${plan2.base.ref} (${plan2.base.sha.slice(0, 7)}) \xB7 planner ${plan2.models.planner} \xB7 executor ${plan2.models.executor}`);
+  terminal.out(
+    `Base: ${plan2.base.ref} (${plan2.base.sha.slice(0, 7)}) \xB7 planner ${plan2.models.planner} \xB7 executor ${plan2.models.executor}`
+  );
   if (context.plan) terminal.out(`
 Steps:
 ${renderPlanText(context.plan)}`);
-  if (context.directive) terminal.out(`
+  if (context.directive)
+    terminal.out(`
 First directive for the executor:
 ${context.directive.trim().replace(/^/gm, "  ")}`);
   const rules = plan2.allowedCommands.length ? plan2.allowedCommands.join(", ") : "none";
@@ -764,28 +826,39 @@ function reportUnplanned(session, outcome, forRun = false) {
   const { terminal } = session;
   switch (outcome.kind) {
     case "asked":
-      terminal.out(`The planner needs a decision before it can plan:
+      terminal.out(
+        `The planner needs a decision before it can plan:
 
-${outcome.question.trim().replace(/^/gm, "  ")}`);
-      terminal.out(`
+${outcome.question.trim().replace(/^/gm, "  ")}`
+      );
+      terminal.out(
+        `
 Plan again with your answer in the objective.
 
 Planning cost:
-${renderUsageText(outcome.usage)}`);
-      if (forRun) throw new CliError("nothing was executed: the planner asked a question (shown above); run again with the answer in the objective.");
+${renderUsageText(outcome.usage)}`
+      );
+      if (forRun)
+        throw new CliError(
+          "nothing was executed: the planner asked a question (shown above); run again with the answer in the objective."
+        );
       return 0;
     case "answered":
-      terminal.out(`Nothing needs to change:
+      terminal.out(
+        `Nothing needs to change:
 
 ${outcome.summary.trim().replace(/^/gm, "  ")}
 
 Planning cost:
-${renderUsageText(outcome.usage)}`);
+${renderUsageText(outcome.usage)}`
+      );
       return 0;
     case "failed":
       terminal.err(`Planning cost:
 ${renderUsageText(outcome.usage)}`);
-      throw new CliError(`planning failed: ${outcome.reason}. No plan was saved; try again, perhaps with a more specific objective.`);
+      throw new CliError(
+        `planning failed: ${outcome.reason}. No plan was saved; try again, perhaps with a more specific objective.`
+      );
   }
 }
 
@@ -797,7 +870,12 @@ async function executeLocally(request) {
   await startBranch(git, branch, plan2.base.sha);
   savePlan(gitDir, plan2);
   const team = await startLocalTeam(setup, machineFor(plan2.machine), plan2.snapshot, plan2.base.sha, plan2.usage);
-  const trailers = commitTrailers({ planId: plan2.planId, approvedBy: request.plan.approvedBy, requestedBy: plan2.requestedBy, botLogin: author.name });
+  const trailers = commitTrailers({
+    planId: plan2.planId,
+    approvedBy: request.plan.approvedBy,
+    requestedBy: plan2.requestedBy,
+    botLogin: author.name
+  });
   let commits = 0;
   const commitCycle = async (s) => {
     const message = withTrailers(cycleCommitMessage(s, plan2.planId), trailers);
@@ -809,55 +887,46 @@ async function executeLocally(request) {
   const ending = runEnding(final);
   plan2 = { ...plan2, status: ending.outcome, usage: team.ledger() };
   savePlan(gitDir, plan2);
-  return { final, plan: plan2, usage: team.usage(), commits, ...ending.outcome === "aborted" ? { abortReason: ending.reason } : {} };
+  return {
+    final,
+    plan: plan2,
+    usage: team.usage(),
+    commits,
+    ...ending.outcome === "aborted" ? { abortReason: ending.reason } : {}
+  };
 }
 
 // src/cli/run-command.ts
 async function runCommand(objective, flags, context) {
   const settings = readLocalSettings(flags, context.env, "run");
   const { policy } = settings;
-  if (policy === "plan-only") throw new UsageError('the plan-only policy never executes; use plangate plan "<objective>" for a plan.', "run");
-  if (policy === "executor-only" && objective === void 0) throw new UsageError('the executor-only policy needs an objective: plangate run --policy executor-only "<objective>".', "run");
+  if (policy === "plan-only")
+    throw new UsageError('the plan-only policy never executes; use plangate plan "<objective>" for a plan.', "run");
+  if (policy === "executor-only" && objective === void 0)
+    throw new UsageError(
+      'the executor-only policy needs an objective: plangate run --policy executor-only "<objective>".',
+      "run"
+    );
   return withSession(settings, context, "running plangate", (session) => runInSession(session, objective));
 }
 async function runInSession(session, objective) {
   const { terminal, repo, settings } = session;
-  const { policy } = settings;
   const author = session.identity;
-  if (!author) throw new CliError("git does not know who you are, and the work is committed in your name: set git config user.name and user.email.");
-  let proposed;
-  if (objective === void 0) {
-    proposed = loadLastPlan(repo.gitDir);
-    if (proposed.status !== "proposed") {
-      const where = proposed.branch ? ` on branch ${proposed.branch}` : "";
-      const what = proposed.status === "executing" ? `was started${where} and did not finish; its work so far is on that branch` : `was already run${where} (${proposed.status})`;
-      throw new CliError(`the last plan, ${proposed.planId}, ${what}; make a new one with plangate run "<objective>".`);
-    }
-  } else if (policy === "executor-only") {
-    const base = await currentHead(repo.git);
-    const snapshot = executorOnlySnapshot(objective, { ...defaultPolicy, maxIterations: settings.maxIterations ?? localDefaults.maxIterations });
-    proposed = proposedPlan({ setup: teamSetup(session), base, requestedBy: session.requestedBy }, "executor-only", snapshot);
-  } else {
-    const outcome2 = await plan(session, objective);
-    if (outcome2.kind !== "planned") return reportUnplanned(session, outcome2, true);
-    proposed = outcome2.plan;
-    terminal.out(`Planning cost:
-${renderUsageText(outcome2.usage)}
-`);
-  }
+  if (!author)
+    throw new CliError(
+      "git does not know who you are, and the work is committed in your name: set git config user.name and user.email."
+    );
+  const proposed = await proposedPlanFor(session, objective);
+  if (typeof proposed === "number") return proposed;
   const branch = `${settings.branchPrefix}${proposed.planId}`;
-  await checkBranchName(repo.git, branch);
-  if (await branchExists(repo.git, branch)) {
-    throw new CliError(`branch ${branch} already exists and plangate never touches a branch it did not just create; delete it (git branch -D ${branch}) or make a new plan.`);
-  }
-  if (!await hasCommit(repo.git, proposed.base.sha)) {
-    throw new CliError(`the plan's base commit ${proposed.base.sha.slice(0, 7)} is not in this repository any more; make a new plan.`);
-  }
+  await checkWorkBranch(session, proposed, branch);
   const head = await currentHead(repo.git);
   showPlan(session, proposed);
   if (head.sha !== proposed.base.sha) {
-    terminal.out(`
-Note: the plan was made at ${proposed.base.sha.slice(0, 7)}; the work branch starts there, not at your HEAD (${head.sha.slice(0, 7)}).`);
+    terminal.out(
+      `
+Note: the plan was made at ${proposed.base.sha.slice(0, 7)}; the work branch starts there, not at your HEAD (${head.sha.slice(0, 7)}).`
+    );
   }
   terminal.out(`
 The executor will work on a new branch ${branch}, one commit per cycle; nothing is pushed.`);
@@ -872,16 +941,68 @@ The executor will work on a new branch ${branch}, one commit per cycle; nothing 
   try {
     outcome = await executeLocally({
       setup,
-      plan: { ...proposed, approvedBy: author.name, snapshot: { ...proposed.snapshot, policy: { ...proposed.snapshot.policy, maxIterations } } },
+      plan: {
+        ...proposed,
+        approvedBy: author.name,
+        snapshot: { ...proposed.snapshot, policy: { ...proposed.snapshot.policy, maxIterations } }
+      },
       branch,
       author,
       ...settings.maxCostUsd === void 0 ? {} : { maxCostUsd: settings.maxCostUsd }
     });
   } catch (error) {
     const message = errorMessage(error);
-    throw new CliError(`the run of plan ${proposed.planId} stopped: ${message.replace(/\.$/, "")}. What was committed so far is on branch ${branch}.`);
+    throw new CliError(
+      `the run of plan ${proposed.planId} stopped: ${message.replace(/\.$/, "")}. What was committed so far is on branch ${branch}.`
+    );
   }
   return report(session, outcome, branch, head.ref);
+}
+async function proposedPlanFor(session, objective) {
+  const { terminal, repo, settings } = session;
+  const { policy } = settings;
+  let proposed;
+  if (objective === void 0) {
+    proposed = loadLastPlan(repo.gitDir);
+    if (proposed.status !== "proposed") {
+      const where = proposed.branch ? ` on branch ${proposed.branch}` : "";
+      const what = proposed.status === "executing" ? `was started${where} and did not finish; its work so far is on that branch` : `was already run${where} (${proposed.status})`;
+      throw new CliError(`the last plan, ${proposed.planId}, ${what}; make a new one with plangate run "<objective>".`);
+    }
+  } else if (policy === "executor-only") {
+    const base = await currentHead(repo.git);
+    const snapshot = executorOnlySnapshot(objective, {
+      ...defaultPolicy,
+      maxIterations: settings.maxIterations ?? localDefaults.maxIterations
+    });
+    proposed = proposedPlan(
+      { setup: teamSetup(session), base, requestedBy: session.requestedBy },
+      "executor-only",
+      snapshot
+    );
+  } else {
+    const outcome = await plan(session, objective);
+    if (outcome.kind !== "planned") return reportUnplanned(session, outcome, true);
+    proposed = outcome.plan;
+    terminal.out(`Planning cost:
+${renderUsageText(outcome.usage)}
+`);
+  }
+  return proposed;
+}
+async function checkWorkBranch(session, proposed, branch) {
+  const { repo } = session;
+  await checkBranchName(repo.git, branch);
+  if (await branchExists(repo.git, branch)) {
+    throw new CliError(
+      `branch ${branch} already exists and plangate never touches a branch it did not just create; delete it (git branch -D ${branch}) or make a new plan.`
+    );
+  }
+  if (!await hasCommit(repo.git, proposed.base.sha)) {
+    throw new CliError(
+      `the plan's base commit ${proposed.base.sha.slice(0, 7)} is not in this repository any more; make a new plan.`
+    );
+  }
 }
 async function approval(session, planId) {
   const { settings, terminal } = session;
@@ -893,7 +1014,9 @@ async function approval(session, planId) {
 Approve plan ${planId}? [y/N] `);
   if (answer === void 0) {
     terminal.err("");
-    throw new CliError(`nobody answered the approval question (stdin ended); run plangate in a terminal to answer it, or pass --yes to approve plan ${planId}.`);
+    throw new CliError(
+      `nobody answered the approval question (stdin ended); run plangate in a terminal to answer it, or pass --yes to approve plan ${planId}.`
+    );
   }
   return /^(y|yes)$/i.test(answer.trim());
 }
@@ -910,13 +1033,18 @@ ${final.context.summary.trim().replace(/^/gm, "  ")}`);
 Usage (planning included):
 ${renderUsageText(outcome.usage)}`);
   const stat = await repo.git(["diff", "--stat=100", `${plan2.base.sha}..${branch}`]).catch(() => "");
-  if (stat) terminal.out(`
+  if (stat)
+    terminal.out(
+      `
 Changes on ${branch}:
-${stat.split("\n").map((line) => `  ${line.replace(/^ /, "")}`).join("\n")}`);
+${stat.split("\n").map((line) => `  ${line.replace(/^ /, "")}`).join("\n")}`
+    );
   const back = startedOn === "HEAD" ? "" : ` git switch ${startedOn} goes back.`;
   const commits = `${outcome.commits} ${outcome.commits === 1 ? "commit" : "commits"}`;
-  terminal.out(`
-The work is on branch ${branch} (${commits} on ${plan2.base.ref} ${plan2.base.sha.slice(0, 7)}); you are on it now.${back} Nothing was pushed.`);
+  terminal.out(
+    `
+The work is on branch ${branch} (${commits} on ${plan2.base.ref} ${plan2.base.sha.slice(0, 7)}); you are on it now.${back} Nothing was pushed.`
+  );
   if (outcome.abortReason !== void 0) {
     terminal.err(`plangate: plan ${plan2.planId} aborted: ${outcome.abortReason.split("\n")[0] ?? ""}`);
     return 1;

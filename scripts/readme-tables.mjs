@@ -19,7 +19,8 @@ import { z } from 'zod';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const actionAt = args.indexOf('--action');
-const actionPath = actionAt === -1 ? `${root}action.yml` : (args.splice(actionAt, 2)[1] ?? fail('--action needs a file'));
+const actionPath =
+  actionAt === -1 ? `${root}action.yml` : (args.splice(actionAt, 2)[1] ?? fail('--action needs a file'));
 const benchPath = `${root}bench/results.json`;
 const configFile = '.github/plangate.yml';
 
@@ -142,9 +143,12 @@ async function loadSources() {
     return fail(`the sources could not be bundled: ${firstLine(error)}`);
   }
   const module = await import(`data:text/javascript;base64,${Buffer.from(output).toString('base64')}`);
-  if (!(module.repoConfigSchema instanceof z.ZodType)) fail('src/config/repo-config.ts no longer exports repoConfigSchema as a zod schema');
-  if (typeof module.inputDefaults !== 'object' || module.inputDefaults === null) fail('src/config/defaults.ts no longer exports inputDefaults');
-  if (typeof module.costOf !== 'function' || typeof module.defaultPrices !== 'object') fail('src/config/prices.ts and src/models/usage.ts no longer export defaultPrices and costOf');
+  if (!(module.repoConfigSchema instanceof z.ZodType))
+    fail('src/config/repo-config.ts no longer exports repoConfigSchema as a zod schema');
+  if (typeof module.inputDefaults !== 'object' || module.inputDefaults === null)
+    fail('src/config/defaults.ts no longer exports inputDefaults');
+  if (typeof module.costOf !== 'function' || typeof module.defaultPrices !== 'object')
+    fail('src/config/prices.ts and src/models/usage.ts no longer export defaultPrices and costOf');
   return module;
 }
 
@@ -291,7 +295,9 @@ function exampleProblems(schema, text) {
     return [`not valid YAML: ${firstLine(error)}`];
   }
   const result = schema.safeParse(data);
-  return result.success ? [] : result.error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(top level)'}: ${i.message}`);
+  return result.success
+    ? []
+    : result.error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(top level)'}: ${i.message}`);
 }
 
 /** Fenced YAML blocks in the README that say, on their first line, that they are the config file. */
@@ -319,7 +325,8 @@ function defaultsProblems(inputs, table) {
   for (const [name, spec] of Object.entries(inputs)) {
     const written = spec.default === undefined ? '' : String(spec.default);
     if (!Object.hasOwn(table, name)) problems.push(`${name} is an input without a row in the table`);
-    else if (written !== table[name]) problems.push(`${name}: action.yml says ${JSON.stringify(written)}, the table ${JSON.stringify(table[name])}`);
+    else if (written !== table[name])
+      problems.push(`${name}: action.yml says ${JSON.stringify(written)}, the table ${JSON.stringify(table[name])}`);
   }
   for (const name of Object.keys(table)) {
     if (!Object.hasOwn(inputs, name)) problems.push(`${name} is in the table but is no input of action.yml`);
@@ -353,7 +360,9 @@ function readBench() {
     return fail(`bench/results.json could not be read: ${firstLine(error)}`);
   }
   const result = benchSchema.safeParse(data);
-  return result.success ? result.data : fail(`bench/results.json has an unexpected shape: ${z.prettifyError(result.error)}`);
+  return result.success
+    ? result.data
+    : fail(`bench/results.json has an unexpected shape: ${z.prettifyError(result.error)}`);
 }
 
 /** Thousands separators by hand: the output must not depend on the machine's locale data. */
@@ -367,10 +376,16 @@ const perMillion = (n) => `$${n}`;
  * be: the figures users can expect, from the same sources plangate itself bills from.
  */
 function costBlock(bench, action, sources) {
-  const models = { planner: String(action.inputs['planner-model']?.default ?? ''), executor: String(action.inputs['executor-model']?.default ?? '') };
-  const price = (model) => sources.defaultPrices[model] ?? fail(`the default model ${model} has no built-in price in src/models/prices.ts`);
-  const cost = (role, t, cached = true) => sources.costOf(models[role], cached ? t : { ...t, cachedTokens: 0 }, sources.defaultPrices) ?? 0;
-  const scenarioCost = (s, cached) => Object.entries(s.model.roles).reduce((sum, [role, t]) => sum + (t ? cost(role, t, cached) : 0), 0);
+  const models = {
+    planner: String(action.inputs['planner-model']?.default ?? ''),
+    executor: String(action.inputs['executor-model']?.default ?? ''),
+  };
+  const price = (model) =>
+    sources.defaultPrices[model] ?? fail(`the default model ${model} has no built-in price in src/models/prices.ts`);
+  const cost = (role, t, cached = true) =>
+    sources.costOf(models[role], cached ? t : { ...t, cachedTokens: 0 }, sources.defaultPrices) ?? 0;
+  const scenarioCost = (s, cached) =>
+    Object.entries(s.model.roles).reduce((sum, [role, t]) => sum + (t ? cost(role, t, cached) : 0), 0);
   const rows = bench.scenarios.map((s) => {
     const t = s.model.total;
     return `| ${s.name} | ${t.requests} | ${whole(t.promptTokens)} | ${whole(t.cachedTokens)} | ${whole(t.completionTokens)} | ${percent(t.cachedTokens, t.promptTokens)} | ${usd(scenarioCost(s, true))} | ${usd(scenarioCost(s, false))} |`;
@@ -386,14 +401,19 @@ function costBlock(bench, action, sources) {
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ];
-  const example = bench.scenarios.find((s) => s.name === 'plan + 3 cycles' && s.model.roles.planner && s.model.roles.executor);
+  const example = bench.scenarios.find(
+    (s) => s.name === 'plan + 3 cycles' && s.model.roles.planner && s.model.roles.executor,
+  );
   if (example) {
     const term = (role) => {
       const t = example.model.roles[role];
       const p = price(models[role]);
       return `${role}: (${whole(t.promptTokens)} − ${whole(t.cachedTokens)}) × ${perMillion(p.input)} + ${whole(t.cachedTokens)} × ${perMillion(p.cachedInput ?? p.input)} + ${whole(t.completionTokens)} × ${perMillion(p.output)} per million = ${usd(cost(role, t))}`;
     };
-    lines.push('', `Worked example, plan + 3 cycles: ${term('planner')}; ${term('executor')}; together ${usd(scenarioCost(example, true))}.`);
+    lines.push(
+      '',
+      `Worked example, plan + 3 cycles: ${term('planner')}; ${term('executor')}; together ${usd(scenarioCost(example, true))}.`,
+    );
   }
   return lines.join('\n');
 }
@@ -406,12 +426,15 @@ const schema = sources.repoConfigSchema;
 {
   const problems = defaultsProblems(action.inputs, sources.inputDefaults);
   if (problems.length > 0) {
-    fail(`action.yml's input defaults differ from src/config/defaults.ts, the table plangate applies: ${problems.join('; ')}; make them agree`);
+    fail(
+      `action.yml's input defaults differ from src/config/defaults.ts, the table plangate applies: ${problems.join('; ')}; make them agree`,
+    );
   }
 }
 {
   const problems = exampleProblems(schema, exampleConfig);
-  if (problems.length > 0) fail(`the example ${configFile} in scripts/readme-tables.mjs is invalid: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    fail(`the example ${configFile} in scripts/readme-tables.mjs is invalid: ${problems.join('; ')}`);
 }
 const blocks = {
   inputs: inputsTable(action.inputs),
@@ -458,7 +481,9 @@ if (mode === undefined) {
   if (mode === '--write') {
     if (expected !== readme) writeFileSync(readmePath, expected);
   } else if (expected !== readme) {
-    fail(`${file}'s generated blocks differ from their sources (action.yml, src/config/repo-config.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`);
+    fail(
+      `${file}'s generated blocks differ from their sources (action.yml, src/config/repo-config.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`,
+    );
   } else {
     process.stdout.write(`${file}: the generated blocks match their sources\n`);
   }

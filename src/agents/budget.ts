@@ -58,7 +58,9 @@ export function createBudget(options: BudgetOptions): Budget {
       if (spent === null) {
         if (!warnedUnknown) {
           warnedUnknown = true;
-          warn(`max-cost-usd ($${maxCostUsd}) cannot be enforced: a model's price is unknown. Give it one under \`prices\` in the configuration file to enforce the limit.`);
+          warn(
+            `max-cost-usd ($${maxCostUsd}) cannot be enforced: a model's price is unknown. Give it one under \`prices\` in the configuration file to enforce the limit.`,
+          );
         }
         return undefined;
       }

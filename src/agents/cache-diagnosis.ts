@@ -64,7 +64,10 @@ export function checkPrefix(
 }
 
 /** Names of tools that were added, removed or whose schema changed. */
-function changedTools(sent: readonly ChatCompletionFunctionTool[], frozen: readonly ChatCompletionFunctionTool[]): string[] {
+function changedTools(
+  sent: readonly ChatCompletionFunctionTool[],
+  frozen: readonly ChatCompletionFunctionTool[],
+): string[] {
   const byName = (tools: readonly ChatCompletionFunctionTool[]) =>
     new Map(tools.map((tool) => [tool.function.name, JSON.stringify(tool)] as const));
   const a = byName(sent);

@@ -42,7 +42,8 @@ function planBody(plan: Plan): string {
 export function historyText(history: HistoryEntry[]): string {
   if (history.length === 0) return '## History\n\n(no cycle has run)';
   const cycles = history.map(
-    (entry, i) => `### Cycle ${i + 1} (outcome: ${entry.outcome})\n\nDirective:\n${entry.directive}\n\nResult:\n${entry.result}`,
+    (entry, i) =>
+      `### Cycle ${i + 1} (outcome: ${entry.outcome})\n\nDirective:\n${entry.directive}\n\nResult:\n${entry.result}`,
   );
   return ['## History', '', ...cycles].join('\n\n');
 }
@@ -62,9 +63,13 @@ export function threadText(thread: string | undefined): string {
 }
 
 /** Questions the planner asked and the answers a human gave, in order. */
-export function clarificationsText(clarifications: readonly { question: string; answer: string }[] | undefined): string {
+export function clarificationsText(
+  clarifications: readonly { question: string; answer: string }[] | undefined,
+): string {
   if (!clarifications?.length) return '';
-  return ['## Clarifications', '', ...clarifications.map((c) => `Question: ${c.question}\nAnswer: ${c.answer}`)].join('\n\n');
+  return ['## Clarifications', '', ...clarifications.map((c) => `Question: ${c.question}\nAnswer: ${c.answer}`)].join(
+    '\n\n',
+  );
 }
 
 /** Earlier plans a maintainer asked to revise, each with the feedback. */

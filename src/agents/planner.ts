@@ -1,6 +1,16 @@
 import type { Plan } from '../machine/fields.js';
 import type { Snapshot } from '../machine/types.js';
-import { clarificationsText, historyText, objectiveText, planText, revisedPlanText, revisionsText, threadText, workshopText, type WorkshopFacts } from './context-text.js';
+import {
+  clarificationsText,
+  historyText,
+  objectiveText,
+  planText,
+  revisedPlanText,
+  revisionsText,
+  threadText,
+  workshopText,
+  type WorkshopFacts,
+} from './context-text.js';
 import { stageLine } from './stage-line.js';
 
 /**
@@ -39,7 +49,11 @@ How you work:
  * `began`: the plan as it stood when the run's execution began (the team remembers it); defaults to
  * the current plan, which is the same thing until a replan revises it.
  */
-export function plannerMessage(snapshot: Snapshot, facts: WorkshopFacts, began: Plan | undefined = snapshot.context.plan): string {
+export function plannerMessage(
+  snapshot: Snapshot,
+  facts: WorkshopFacts,
+  began: Plan | undefined = snapshot.context.plan,
+): string {
   const { context } = snapshot;
   const join = (parts: string[]) => parts.filter(Boolean).join('\n\n');
   const head = [

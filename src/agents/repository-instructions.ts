@@ -43,7 +43,10 @@ const fence = (source: string, body: string) => `<${tag} source="${source}">\n${
  * stripped as for any text a human reviews rendered; the files share one byte budget in order, and
  * what does not fit is named after the fence, in plangate's words, never inside it.
  */
-export function repositoryInstructionsText(files: readonly InstructionFile[], maxBytes = MAX_INSTRUCTIONS_BYTES): string {
+export function repositoryInstructionsText(
+  files: readonly InstructionFile[],
+  maxBytes = MAX_INSTRUCTIONS_BYTES,
+): string {
   const parts: string[] = [];
   const leftOut: string[] = [];
   let budget = maxBytes;
@@ -69,10 +72,13 @@ export function repositoryInstructionsText(files: readonly InstructionFile[], ma
     parts.push(fence(file.path, kept));
     if (kept.length < body.length) {
       budget = 0;
-      parts.push(`plangate cut ${file.path} here (${size} bytes; instruction files are limited to ${maxBytes} bytes in all); read_file shows the rest.`);
+      parts.push(
+        `plangate cut ${file.path} here (${size} bytes; instruction files are limited to ${maxBytes} bytes in all); read_file shows the rest.`,
+      );
     }
   }
-  if (leftOut.length > 0) parts.push(`Left out, over the ${maxBytes}-byte limit: ${leftOut.join(', ')}; read_file shows them.`);
+  if (leftOut.length > 0)
+    parts.push(`Left out, over the ${maxBytes}-byte limit: ${leftOut.join(', ')}; read_file shows them.`);
   return parts.length > 0 ? [heading, ...parts].join('\n\n') : '';
 }
 

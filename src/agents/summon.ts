@@ -42,7 +42,17 @@ export interface Summons {
 
 const notRun = (why: string) => `Not run: ${why}`;
 
-export async function summon({ session, client, toolbox, run, message, onUsage, stallLimit, redact = (t) => t, budget }: Summons): Promise<void> {
+export async function summon({
+  session,
+  client,
+  toolbox,
+  run,
+  message,
+  onUsage,
+  stallLimit,
+  redact = (t) => t,
+  budget,
+}: Summons): Promise<void> {
   const role = client.role;
   const startState = run.snapshot.state;
   const guarded = session.role === 'executor';

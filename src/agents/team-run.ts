@@ -2,7 +2,16 @@ import type { Role } from '../machine/fields.js';
 import type { MachineDefinition, Snapshot } from '../machine/types.js';
 import type { ChatClient } from '../models/chat-client.js';
 import type { PriceTable } from '../config/prices.js';
-import { addTurn, emptyUsage, summarizeUsage, totalCost, totalTokens, type RoleUsageSummary, type TokenUsage, type UsageLedger } from '../models/usage.js';
+import {
+  addTurn,
+  emptyUsage,
+  summarizeUsage,
+  totalCost,
+  totalTokens,
+  type RoleUsageSummary,
+  type TokenUsage,
+  type UsageLedger,
+} from '../models/usage.js';
 import { drive, type DriveOptions } from './drive.js';
 import { RunState } from './run-state.js';
 import type { CapabilityHub } from '../mcp/capability-hub.js';

@@ -89,24 +89,36 @@ export function createTeam(options: TeamOptions): Team {
   const scrub = (text: string) => redact(text, options.secrets ?? []);
   // Results are masked before they are cut to size, so no cut can split a secret past its mask.
   const toolboxOptions = { redact: scrub };
-  const plannerTools: Toolbox = createToolbox([
-    ...createReadTools(workspace, options.reader),
-    ...createCapabilityTools('planner', capabilities),
-    createUpdateContextTool('planner', stager(run, 'planner')),
-  ], toolboxOptions);
-  const executorTools: Toolbox = withNotices(options.notices, createToolbox([
-    ...createReadTools(workspace, options.reader),
-    ...createWriteTools(workspace, { protectedPaths: options.protectedPaths, maxWriteBytes: options.maxWriteBytes }),
-    createRunCommandTool({
-      allowedCommands: options.allowedCommands,
-      timeoutMs: options.commandTimeoutMs,
-      env: commandEnvironment(process.env, options.commandEnv),
-      sandbox,
-      ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
-    }),
-    ...createCapabilityTools('executor', capabilities),
-    createUpdateContextTool('executor', stager(run, 'executor')),
-  ], toolboxOptions));
+  const plannerTools: Toolbox = createToolbox(
+    [
+      ...createReadTools(workspace, options.reader),
+      ...createCapabilityTools('planner', capabilities),
+      createUpdateContextTool('planner', stager(run, 'planner')),
+    ],
+    toolboxOptions,
+  );
+  const executorTools: Toolbox = withNotices(
+    options.notices,
+    createToolbox(
+      [
+        ...createReadTools(workspace, options.reader),
+        ...createWriteTools(workspace, {
+          protectedPaths: options.protectedPaths,
+          maxWriteBytes: options.maxWriteBytes,
+        }),
+        createRunCommandTool({
+          allowedCommands: options.allowedCommands,
+          timeoutMs: options.commandTimeoutMs,
+          env: commandEnvironment(process.env, options.commandEnv),
+          sandbox,
+          ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
+        }),
+        ...createCapabilityTools('executor', capabilities),
+        createUpdateContextTool('executor', stager(run, 'executor')),
+      ],
+      toolboxOptions,
+    ),
+  );
   const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   // Per-repository rules and instructions travel in user messages, never in the frozen prefix. They
   // open every session's first message, before anything per-run, so that leading text is the same
@@ -151,7 +163,9 @@ export function createTeam(options: TeamOptions): Team {
           toolbox: executorTools,
           run,
           // The session keeps the rules from its first message; repeating them would only cost tokens.
-          message: fresh ? `${standing}\n\n${executorMessage(run.snapshot, facts, true)}` : executorMessage(run.snapshot, facts, false),
+          message: fresh
+            ? `${standing}\n\n${executorMessage(run.snapshot, facts, true)}`
+            : executorMessage(run.snapshot, facts, false),
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
           redact: scrub,
           stallLimit: options.stallLimit,

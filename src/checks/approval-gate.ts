@@ -87,4 +87,5 @@ function blockingFindings(input: GateInput): { findings: Finding[]; unlisted: nu
 }
 
 /** Equal findings give equal keys whatever order their properties were written in. */
-const keyOf = (finding: Finding) => JSON.stringify(Object.entries(finding).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const keyOf = (finding: Finding) =>
+  JSON.stringify(Object.entries(finding).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

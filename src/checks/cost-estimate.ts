@@ -24,8 +24,23 @@ const usd = z.number().finite().nonnegative();
 
 /** The estimate as the plan record keeps it: a range, or why there is none. */
 export const costEstimateSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('range'), model: z.string(), steps: z.number().int().nonnegative(), lowUsd: usd, highUsd: usd }).strict(),
-  z.object({ kind: z.literal('unknown'), model: z.string(), steps: z.number().int().nonnegative(), reason: z.string().max(300) }).strict(),
+  z
+    .object({
+      kind: z.literal('range'),
+      model: z.string(),
+      steps: z.number().int().nonnegative(),
+      lowUsd: usd,
+      highUsd: usd,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('unknown'),
+      model: z.string(),
+      steps: z.number().int().nonnegative(),
+      reason: z.string().max(300),
+    })
+    .strict(),
 ]);
 
 export type CostEstimate = z.infer<typeof costEstimateSchema>;
@@ -41,7 +56,8 @@ export interface EstimateInput {
 /** The executor's cost range for a plan; without a price or a measurement it says so instead of a number. */
 export function estimateExecutionCost({ planning, steps, executorModel, prices }: EstimateInput): CostEstimate {
   const base = { model: executorModel, steps };
-  if (priceFor(executorModel, prices) === null) return { kind: 'unknown', ...base, reason: `no price for model ${executorModel}` };
+  if (priceFor(executorModel, prices) === null)
+    return { kind: 'unknown', ...base, reason: `no price for model ${executorModel}` };
   if (planning.promptTokens === 0 && planning.completionTokens === 0) {
     return { kind: 'unknown', ...base, reason: 'planning reported no token usage to estimate from' };
   }
@@ -59,13 +75,21 @@ export function plannerUsageSince(ledger: UsageLedger, before: UsageLedger): Tok
     l.entries
       .filter((e) => e.role === 'planner')
       .reduce<TokenUsage>(
-        (acc, e) => ({ promptTokens: acc.promptTokens + e.promptTokens, cachedTokens: acc.cachedTokens + e.cachedTokens, completionTokens: acc.completionTokens + e.completionTokens }),
+        (acc, e) => ({
+          promptTokens: acc.promptTokens + e.promptTokens,
+          cachedTokens: acc.cachedTokens + e.cachedTokens,
+          completionTokens: acc.completionTokens + e.completionTokens,
+        }),
         { promptTokens: 0, cachedTokens: 0, completionTokens: 0 },
       );
   const now = sum(ledger);
   const then = sum(before);
   const since = (pick: (t: TokenUsage) => number) => Math.max(0, pick(now) - pick(then));
-  return { promptTokens: since((t) => t.promptTokens), cachedTokens: since((t) => t.cachedTokens), completionTokens: since((t) => t.completionTokens) };
+  return {
+    promptTokens: since((t) => t.promptTokens),
+    cachedTokens: since((t) => t.cachedTokens),
+    completionTokens: since((t) => t.completionTokens),
+  };
 }
 
 /** The top of the range a ceiling is held against; null when there is no number to hold. */

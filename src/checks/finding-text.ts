@@ -42,7 +42,7 @@ export function fixFor(findings: readonly Finding[]): string {
     kinds.has('command-not-allowed') ? '`allowed-commands`' : '',
     kinds.has('too-many-steps') ? '`max-iterations`' : '',
   ].filter((s) => s !== '');
-  const adjust = settings.length > 0 ? `adjust ${settings.join(', ')} and ask for the plan again` : 'ask for the plan again';
+  const adjust =
+    settings.length > 0 ? `adjust ${settings.join(', ')} and ask for the plan again` : 'ask for the plan again';
   return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? 'this' : 'these'}.`;
 }
-

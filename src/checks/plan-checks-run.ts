@@ -30,9 +30,16 @@ export async function checksForStagedPlan(input: StagedPlanInput): Promise<PlanC
   try {
     fileExists = await baseTreeLookup(input.git, input.baseSha);
   } catch (error) {
-    core.warning(`Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`);
+    core.warning(
+      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`,
+    );
   }
   const findings = checkPlan(input.plan, input.rules, fileExists);
-  const estimate = estimateExecutionCost({ planning: input.planning, steps: input.plan.steps.length, executorModel: input.executorModel, prices: input.prices });
+  const estimate = estimateExecutionCost({
+    planning: input.planning,
+    steps: input.plan.steps.length,
+    executorModel: input.executorModel,
+    prices: input.prices,
+  });
   return storeChecks(findings, estimate);
 }

@@ -21,13 +21,38 @@ const stepNumber = z.number().int().positive();
 
 /** One finding; `severity` is fixed per kind, spelled out so a reader of the record need not know the rule. */
 export const findingSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('too-many-steps'), severity: z.literal('blocking'), steps: z.number().int().positive(), maxIterations: z.number().int().positive() }).strict(),
-  z.object({ kind: z.literal('protected-path'), severity: z.literal('blocking'), step: stepNumber, file: text, pattern: text }).strict(),
+  z
+    .object({
+      kind: z.literal('too-many-steps'),
+      severity: z.literal('blocking'),
+      steps: z.number().int().positive(),
+      maxIterations: z.number().int().positive(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('protected-path'),
+      severity: z.literal('blocking'),
+      step: stepNumber,
+      file: text,
+      pattern: text,
+    })
+    .strict(),
   // A verify command the executor may not run leaves the step unverified but changes nothing the
   // executor can do (run_command refuses it at run time), so it warns instead of blocking approval.
-  z.object({ kind: z.literal('command-not-allowed'), severity: z.literal('warning'), step: stepNumber, command: text, reason: text.optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('command-not-allowed'),
+      severity: z.literal('warning'),
+      step: stepNumber,
+      command: text,
+      reason: text.optional(),
+    })
+    .strict(),
   // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
-  z.object({ kind: z.literal('commands-cannot-run'), severity: z.literal('warning'), cause: z.string().max(400) }).strict(),
+  z
+    .object({ kind: z.literal('commands-cannot-run'), severity: z.literal('warning'), cause: z.string().max(400) })
+    .strict(),
   z.object({ kind: z.literal('new-file'), severity: z.literal('info'), step: stepNumber, file: text }).strict(),
   z.object({ kind: z.literal('not-found'), severity: z.literal('info'), step: stepNumber, file: text }).strict(),
 ]);
@@ -58,12 +83,20 @@ export interface PlanRules {
 export type FileExists = (path: string) => boolean;
 
 // Words with which a step says it brings a file into being; a missing file such a step names is "new".
-const creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
+const creates =
+  /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
 
 // A `files` entry with glob syntax names many files or none yet; existence is not judged for it.
 const globChars = /[*?[\]{}]/;
 
-const kindOrder: Record<FindingKind, number> = { 'too-many-steps': 0, 'protected-path': 1, 'commands-cannot-run': 2, 'command-not-allowed': 3, 'new-file': 4, 'not-found': 5 };
+const kindOrder: Record<FindingKind, number> = {
+  'too-many-steps': 0,
+  'protected-path': 1,
+  'commands-cannot-run': 2,
+  'command-not-allowed': 3,
+  'new-file': 4,
+  'not-found': 5,
+};
 
 /**
  * The findings for `plan`, blocking ones first, then by step and kind, each step's files in the
@@ -77,7 +110,8 @@ export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists)
   }
   // Said before approval, not after: a plan that builds or verifies anything needs commands.
   const needsCommands = rules.allowedCommands.length > 0 || plan.steps.some((step) => step.verify?.trim());
-  if (rules.commandsRefused !== undefined && needsCommands) add({ kind: 'commands-cannot-run', severity: 'warning', cause: short(rules.commandsRefused) });
+  if (rules.commandsRefused !== undefined && needsCommands)
+    add({ kind: 'commands-cannot-run', severity: 'warning', cause: short(rules.commandsRefused) });
   // A file an earlier step creates exists by the time a later step touches it.
   const madeEarlier = new Set<string>();
   for (const [i, step] of plan.steps.entries()) {
@@ -85,19 +119,32 @@ export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists)
     const files = [...new Set((step.files ?? []).map(normalize).filter((f) => f !== ''))];
     for (const file of files) {
       const pattern = matchProtected(file, rules.protectedPaths);
-      if (pattern !== undefined) add({ kind: 'protected-path', severity: 'blocking', step: number, file: short(file), pattern: short(pattern) });
+      if (pattern !== undefined)
+        add({ kind: 'protected-path', severity: 'blocking', step: number, file: short(file), pattern: short(pattern) });
     }
     const verify = step.verify?.trim();
     if (verify) {
       const refusal = commandRefusal(verify, rules.allowedCommands);
       if (refusal !== undefined) {
-        add({ kind: 'command-not-allowed', severity: 'warning', step: number, command: short(verify), ...(refusal ? { reason: short(refusal) } : {}) });
+        add({
+          kind: 'command-not-allowed',
+          severity: 'warning',
+          step: number,
+          command: short(verify),
+          ...(refusal ? { reason: short(refusal) } : {}),
+        });
       }
     }
     if (!fileExists) continue;
     for (const file of files) {
       // A protected file is reported as such already; whether it exists changes nothing about that.
-      if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== undefined || fileExists(file)) continue;
+      if (
+        globChars.test(file) ||
+        madeEarlier.has(file) ||
+        matchProtected(file, rules.protectedPaths) !== undefined ||
+        fileExists(file)
+      )
+        continue;
       if (createsFiles(step)) {
         madeEarlier.add(file);
         add({ kind: 'new-file', severity: 'info', step: number, file: short(file) });
@@ -107,7 +154,13 @@ export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists)
     }
   }
   return found
-    .sort((a, b) => severityRank(a.finding) - severityRank(b.finding) || stepOf(a.finding) - stepOf(b.finding) || kindOrder[a.finding.kind] - kindOrder[b.finding.kind] || a.at - b.at)
+    .sort(
+      (a, b) =>
+        severityRank(a.finding) - severityRank(b.finding) ||
+        stepOf(a.finding) - stepOf(b.finding) ||
+        kindOrder[a.finding.kind] - kindOrder[b.finding.kind] ||
+        a.at - b.at,
+    )
     .map((f) => f.finding);
 }
 

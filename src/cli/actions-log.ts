@@ -11,7 +11,19 @@ export interface ActionsLogRoute {
 }
 
 /** Commands that only mean something to the runner; `add-mask` would even print a secret. */
-const dropped = new Set(['endgroup', 'debug', 'add-mask', 'set-output', 'save-state', 'add-path', 'set-env', 'echo', 'stop-commands', 'add-matcher', 'remove-matcher']);
+const dropped = new Set([
+  'endgroup',
+  'debug',
+  'add-mask',
+  'set-output',
+  'save-state',
+  'add-path',
+  'set-env',
+  'echo',
+  'stop-commands',
+  'add-matcher',
+  'remove-matcher',
+]);
 
 /** The reverse of @actions/core's escaping of command data. */
 function unescapeData(text: string): string {

@@ -65,7 +65,9 @@ export function parseInvocation(argv: readonly string[]): Invocation {
     throw new UsageError(`there is no command "${topic}"; the commands are plan and run.`);
   }
   if (first !== 'plan' && first !== 'run') {
-    const what = first.startsWith('-') ? `option ${optionName(first)} must follow a command` : `there is no command "${first}"`;
+    const what = first.startsWith('-')
+      ? `option ${optionName(first)} must follow a command`
+      : `there is no command "${first}"`;
     throw new UsageError(`${what}; the commands are plan and run.`);
   }
   const command = first;
@@ -123,7 +125,8 @@ function describeParseError(error: unknown, command: 'plan' | 'run'): string {
     if (/^--(api-?key|key|token)$/i.test(name)) {
       return `${name} is not accepted: set PLANGATE_API_KEY in the environment instead (an argument would end up in your shell history).`;
     }
-    if (command === 'plan' && Object.hasOwn(runOnly, name.replace(/^--/, ''))) return `${name} is an option of plangate run, not of plan.`;
+    if (command === 'plan' && Object.hasOwn(runOnly, name.replace(/^--/, '')))
+      return `${name} is an option of plangate run, not of plan.`;
     return `unknown option ${name}; see plangate ${command} --help.`;
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {

@@ -44,7 +44,12 @@ export async function executeLocally(request: ExecutionRequest): Promise<Executi
 
   const team = await startLocalTeam(setup, machineFor(plan.machine), plan.snapshot, plan.base.sha, plan.usage);
   // The committer is the user; the trailers name the plan and the approval, as on the action's commits.
-  const trailers = commitTrailers({ planId: plan.planId, approvedBy: request.plan.approvedBy, requestedBy: plan.requestedBy, botLogin: author.name });
+  const trailers = commitTrailers({
+    planId: plan.planId,
+    approvedBy: request.plan.approvedBy,
+    requestedBy: plan.requestedBy,
+    botLogin: author.name,
+  });
   let commits = 0;
   const commitCycle = async (s: Snapshot) => {
     // The action's message without its `Refs #<issue>` line: a local plan has no thread.
@@ -61,5 +66,11 @@ export async function executeLocally(request: ExecutionRequest): Promise<Executi
   // The record keeps the approved snapshot, so its hash still matches the plan that was shown.
   plan = { ...plan, status: ending.outcome, usage: team.ledger() };
   savePlan(gitDir, plan);
-  return { final, plan, usage: team.usage(), commits, ...(ending.outcome === 'aborted' ? { abortReason: ending.reason } : {}) };
+  return {
+    final,
+    plan,
+    usage: team.usage(),
+    commits,
+    ...(ending.outcome === 'aborted' ? { abortReason: ending.reason } : {}),
+  };
 }

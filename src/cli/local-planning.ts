@@ -19,7 +19,9 @@ export interface PlanningRequest {
 }
 
 /** The engine's outcome (run/planning-outcome.ts), a plan saved as a local record, and what planning cost. */
-export type PlanningOutcome = ({ kind: 'planned'; plan: LocalPlan; file: string } | Exclude<EngineOutcome, { kind: 'planned' }>) & { usage: RoleUsageSummary[] };
+export type PlanningOutcome = (
+  { kind: 'planned'; plan: LocalPlan; file: string } | Exclude<EngineOutcome, { kind: 'planned' }>
+) & { usage: RoleUsageSummary[] };
 
 export async function planLocally(request: PlanningRequest): Promise<PlanningOutcome> {
   const { setup } = request;
@@ -35,9 +37,20 @@ export async function planLocally(request: PlanningRequest): Promise<PlanningOut
 }
 
 /** A record waiting for approval, bound by its hash to the snapshot it carries. */
-export function proposedPlan(request: Pick<PlanningRequest, 'setup' | 'base' | 'requestedBy'>, machine: LocalPlan['machine'], snapshot: Snapshot, usage: UsageLedger = emptyUsage()): LocalPlan {
+export function proposedPlan(
+  request: Pick<PlanningRequest, 'setup' | 'base' | 'requestedBy'>,
+  machine: LocalPlan['machine'],
+  snapshot: Snapshot,
+  usage: UsageLedger = emptyUsage(),
+): LocalPlan {
   const { setup } = request;
-  const bound = { snapshot, machine, base: request.base, allowedCommands: setup.allowedCommands, protectedPaths: setup.protectedPaths };
+  const bound = {
+    snapshot,
+    machine,
+    base: request.base,
+    allowedCommands: setup.allowedCommands,
+    protectedPaths: setup.protectedPaths,
+  };
   return {
     v: 1,
     planId: newPlanId(setup.repo.gitDir),

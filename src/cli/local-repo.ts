@@ -23,7 +23,8 @@ export async function openLocalRepo(cwd: string): Promise<LocalRepo> {
   } catch {
     throw new CliError(`${cwd} is not inside a git work tree: run plangate in a checkout of your repository.`);
   }
-  if (root === '') throw new CliError(`${cwd} is not inside a git work tree: run plangate in a checkout of your repository.`);
+  if (root === '')
+    throw new CliError(`${cwd} is not inside a git work tree: run plangate in a checkout of your repository.`);
   const git = createGit(root);
   const gitDir = await git(['rev-parse', '--absolute-git-dir']);
   return { root, gitDir, git };

@@ -50,7 +50,12 @@ export interface CommandContext {
  * no server process outlives the command. `settings` come from readLocalSettings, so usage errors
  * are already reported.
  */
-export async function withSession<T>(settings: LocalSettings, context: CommandContext, doing: string, use: (session: LocalSession) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  settings: LocalSettings,
+  context: CommandContext,
+  doing: string,
+  use: (session: LocalSession) => Promise<T>,
+): Promise<T> {
   const session = await openSession(settings, context, doing);
   try {
     return await use(session);
@@ -72,9 +77,17 @@ async function openSession(settings: LocalSettings, context: CommandContext, doi
   context.terminal.conceal(serverValues);
   const secrets = [...apiKeys, ...serverValues];
   // The checkout may be anyone's: what its config would run is asked about before anything starts.
-  const trust = await decideRepoTrust({ servers, configFile: localDefaults.configFile, trusted: settings.trustRepoConfig, terminal: context.terminal });
+  const trust = await decideRepoTrust({
+    servers,
+    configFile: localDefaults.configFile,
+    trusted: settings.trustRepoConfig,
+    terminal: context.terminal,
+  });
   // Local runs are the user's own: commands and servers run as the user who started plangate.
-  const hub = createCapabilityHub(trust.allowed, { sandbox: createSandbox({ isolation: 'none', workTree: repo.root }), secrets });
+  const hub = createCapabilityHub(trust.allowed, {
+    sandbox: createSandbox({ isolation: 'none', workTree: repo.root }),
+    secrets,
+  });
   return {
     settings,
     repo,
@@ -90,7 +103,10 @@ async function openSession(settings: LocalSettings, context: CommandContext, doi
 }
 
 /** The team's setup; a saved plan's workspace rules apply unless this invocation names its own. */
-export function teamSetup(session: LocalSession, saved?: { allowedCommands: string[]; protectedPaths: string[] }): LocalTeamSetup {
+export function teamSetup(
+  session: LocalSession,
+  saved?: { allowedCommands: string[]; protectedPaths: string[] },
+): LocalTeamSetup {
   const { settings } = session;
   return {
     repo: session.repo,

@@ -47,21 +47,35 @@ export const localDefaults = {
 };
 
 const modelName = z.string().trim().min(1, 'must not be empty');
-const iterations = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(100));
-const usd = z.string().trim().regex(/^\d+(\.\d+)?$/, 'must be a positive number').transform(Number).pipe(z.number().positive('must be greater than 0'));
+const iterations = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(100));
+const usd = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
+  .transform(Number)
+  .pipe(z.number().positive('must be greater than 0'));
 const prefix = z.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"');
 
 /** Parses one value; a bad one names where it came from and what it accepts. */
 function check<T>(schema: z.ZodType<T>, value: string, where: string, fail: (message: string) => Error): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw fail(`${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join('; ')}.`);
+  throw fail(
+    `${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
+  );
 }
 
 /** Patterns from repeated options; blank entries and comments are dropped as the action drops them. */
 function patterns(values: string[] | undefined): string[] | undefined {
   if (values === undefined) return undefined;
-  return values.flatMap((v) => v.split('\n')).map((v) => v.trim()).filter((v) => v !== '' && !v.startsWith('#'));
+  return values
+    .flatMap((v) => v.split('\n'))
+    .map((v) => v.trim())
+    .filter((v) => v !== '' && !v.startsWith('#'));
 }
 
 /** `command` names the help that explains a bad option. */
@@ -76,9 +90,20 @@ export function readLocalSettings(flags: Flags, env: NodeJS.ProcessEnv, command:
   };
 
   const model = flag(modelName, flags.model, 'model');
-  const planner = flag(modelName, flags.plannerModel, 'planner-model') ?? model ?? variable(modelName, 'PLANGATE_PLANNER_MODEL') ?? localDefaults.plannerModel;
-  const executor = flag(modelName, flags.executorModel, 'executor-model') ?? model ?? variable(modelName, 'PLANGATE_EXECUTOR_MODEL') ?? localDefaults.executorModel;
-  const baseURL = flag(httpUrlSchema, flags.baseUrl, 'base-url') ?? variable(httpUrlSchema, 'PLANGATE_BASE_URL') ?? localDefaults.baseUrl;
+  const planner =
+    flag(modelName, flags.plannerModel, 'planner-model') ??
+    model ??
+    variable(modelName, 'PLANGATE_PLANNER_MODEL') ??
+    localDefaults.plannerModel;
+  const executor =
+    flag(modelName, flags.executorModel, 'executor-model') ??
+    model ??
+    variable(modelName, 'PLANGATE_EXECUTOR_MODEL') ??
+    localDefaults.executorModel;
+  const baseURL =
+    flag(httpUrlSchema, flags.baseUrl, 'base-url') ??
+    variable(httpUrlSchema, 'PLANGATE_BASE_URL') ??
+    localDefaults.baseUrl;
   const protectedPaths = patterns(flags.protectedPaths);
   const settings = {
     allowedCommands: patterns(flags.allowedCommands),
@@ -103,7 +128,9 @@ export function readLocalSettings(flags: Flags, env: NodeJS.ProcessEnv, command:
 /** Refuses to go on without a key: every command that gets past this may call a model. */
 export function requireApiKey(settings: LocalSettings): void {
   if (settings.planner.apiKey === '' || settings.executor.apiKey === '') {
-    throw new CliError("PLANGATE_API_KEY is not set: export it with your endpoint's API key (any non-empty value for a local server without keys, such as Ollama).");
+    throw new CliError(
+      "PLANGATE_API_KEY is not set: export it with your endpoint's API key (any non-empty value for a local server without keys, such as Ollama).",
+    );
   }
 }
 

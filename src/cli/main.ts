@@ -57,7 +57,9 @@ export async function main(proc: CliProcess): Promise<number> {
 
 function describe(error: unknown): string {
   if (error instanceof UsageError) {
-    return error.message.includes('--help') ? error.message : `${error.message} See plangate${error.command ? ` ${error.command}` : ''} --help.`;
+    return error.message.includes('--help')
+      ? error.message
+      : `${error.message} See plangate${error.command ? ` ${error.command}` : ''} --help.`;
   }
   if (error instanceof CliError || error instanceof Error) return error.message;
   return typeof error === 'string' ? error : String(error);

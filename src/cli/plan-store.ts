@@ -39,8 +39,17 @@ export type LocalPlan = z.infer<typeof localPlanSchema>;
  * The record's hash: the plan and everything `plangate run` takes from the record besides it (the
  * workspace rules, the base commit, the machine), so none of them can be edited under an unchanged plan.
  */
-export function localPlanHash(plan: Pick<LocalPlan, 'snapshot' | 'machine' | 'base' | 'allowedCommands' | 'protectedPaths'>): string {
-  const bound = [hashContext(plan.snapshot.context), plan.machine, plan.base.ref, plan.base.sha, plan.allowedCommands, plan.protectedPaths];
+export function localPlanHash(
+  plan: Pick<LocalPlan, 'snapshot' | 'machine' | 'base' | 'allowedCommands' | 'protectedPaths'>,
+): string {
+  const bound = [
+    hashContext(plan.snapshot.context),
+    plan.machine,
+    plan.base.ref,
+    plan.base.sha,
+    plan.allowedCommands,
+    plan.protectedPaths,
+  ];
   return createHash('sha256').update(JSON.stringify(bound)).digest('hex');
 }
 
@@ -78,7 +87,9 @@ export function loadLastPlan(gitDir: string): LocalPlan {
   try {
     planId = readFileSync(lastFile(gitDir), 'utf8').trim();
   } catch {
-    throw new CliError('there is no saved plan in this checkout: make one with plangate plan "<objective>", or give plangate run an objective.');
+    throw new CliError(
+      'there is no saved plan in this checkout: make one with plangate plan "<objective>", or give plangate run an objective.',
+    );
   }
   return loadPlan(gitDir, planId);
 }
@@ -89,14 +100,20 @@ export function loadPlan(gitDir: string, planId: string): LocalPlan {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    throw new CliError(`the saved plan ${planId} cannot be read (${file}); make a new one with plangate plan "<objective>".`);
+    throw new CliError(
+      `the saved plan ${planId} cannot be read (${file}); make a new one with plangate plan "<objective>".`,
+    );
   }
   const parsed = localPlanSchema.safeParse(json);
   if (!parsed.success || parsed.data.planId !== planId) {
-    throw new CliError(`the saved plan ${planId} is not a plan record plangate can use (${file}); make a new one with plangate plan "<objective>".`);
+    throw new CliError(
+      `the saved plan ${planId} is not a plan record plangate can use (${file}); make a new one with plangate plan "<objective>".`,
+    );
   }
   if (parsed.data.planHash !== localPlanHash(parsed.data)) {
-    throw new CliError(`the saved plan ${planId} was changed after it was made, so it cannot be approved; make a new one with plangate plan "<objective>".`);
+    throw new CliError(
+      `the saved plan ${planId} was changed after it was made, so it cannot be approved; make a new one with plangate plan "<objective>".`,
+    );
   }
   return parsed.data;
 }

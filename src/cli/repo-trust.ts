@@ -58,7 +58,9 @@ export async function decideRepoTrust(request: RepoTrustRequest): Promise<RepoTr
   }
   const names = programs.map((s) => s.name);
   const which = names.length === 1 ? `the MCP server ${names[0] ?? ''}` : `the MCP servers ${names.join(', ')}`;
-  terminal.err(`Not starting ${which} that ${request.configFile} defines: programs the repository names run only with ${trustRepoConfigFlag} or a yes on a terminal.`);
+  terminal.err(
+    `Not starting ${which} that ${request.configFile} defines: programs the repository names run only with ${trustRepoConfigFlag} or a yes on a terminal.`,
+  );
   const skippedNames = new Set(names);
   return {
     allowed: servers.filter((s) => !skippedNames.has(s.name)),

@@ -69,7 +69,11 @@ export function createTerminal(io: TerminalIo, secrets: readonly string[]): Term
  * Whether a person can be asked: both ends are terminals, and `CI` is not set (CI systems set it
  * to true; some give jobs a pseudo-terminal, and nobody answers there).
  */
-export function isInteractive(stdin: { isTTY?: boolean }, stdout: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+export function isInteractive(
+  stdin: { isTTY?: boolean },
+  stdout: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv,
+): boolean {
   const ci = env.CI?.trim().toLowerCase() ?? '';
   const inCi = ci !== '' && ci !== 'false' && ci !== '0';
   return stdin.isTTY === true && stdout.isTTY === true && !inCi;

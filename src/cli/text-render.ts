@@ -38,7 +38,15 @@ export function renderPlanText(plan: Plan): string {
 export function renderHistoryText(history: readonly HistoryEntry[]): string {
   if (history.length === 0) return '  No cycle ran.';
   return history
-    .map((entry, i) => [`  Cycle ${i + 1}: ${entry.outcome}`, '    Directive:', indent(entry.directive, '      '), '    Result:', indent(entry.result, '      ')].join('\n'))
+    .map((entry, i) =>
+      [
+        `  Cycle ${i + 1}: ${entry.outcome}`,
+        '    Directive:',
+        indent(entry.directive, '      '),
+        '    Result:',
+        indent(entry.result, '      '),
+      ].join('\n'),
+    )
     .join('\n\n');
 }
 
@@ -62,6 +70,7 @@ export function renderUsageText(rows: readonly RoleUsageSummary[]): string {
   ];
   const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length))) ?? [];
   // Text columns align left, numbers right, as a reader scans them.
-  const cell = (text: string, column: number) => (column < 2 ? text.padEnd(widths[column] ?? 0) : text.padStart(widths[column] ?? 0));
+  const cell = (text: string, column: number) =>
+    column < 2 ? text.padEnd(widths[column] ?? 0) : text.padStart(widths[column] ?? 0);
   return table.map((row) => `  ${row.map(cell).join('  ').trimEnd()}`).join('\n');
 }

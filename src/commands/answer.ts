@@ -14,21 +14,40 @@ export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>):
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/answer', reason, fix);
   // Checked now, for whoever answers: the requester too may have lost the permission since asking.
-  const allowed = await refuseUnlessRole(thread, command, '/answer', settings.triggerPermission, 'Ask a maintainer to answer.');
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    '/answer',
+    settings.triggerPermission,
+    'Ask a maintainer to answer.',
+  );
   if ('refused' in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, '/answer');
   if ('refused' in live) return live.refused;
   const { record, comments } = live;
   if (record.status !== 'asking') {
-    return no('the planner has no open question on this thread.', 'Use `/revise <feedback>` to change a plan, or `/plan` for a new one.');
+    return no(
+      'the planner has no open question on this thread.',
+      'Use `/revise <feedback>` to change a plan, or `/plan` for a new one.',
+    );
   }
   const text = stripHidden(command.text).trim();
   if (!text) return no('the answer is empty.', 'Write it after the command: `/answer <your answer>`.');
   if (!settings.planner.apiKey) {
-    return no('no API key is configured for the planner model.', 'Set the `api-key` input (or `planner-api-key`) from a repository secret.');
+    return no(
+      'no API key is configured for the planner model.',
+      'Set the `api-key` input (or `planner-api-key`) from a repository secret.',
+    );
   }
   await thread.react(command.commentId, 'eyes');
   const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: 'answer', text });
   // The answer shapes the plan: its author is the plan's requester from here on (require-distinct-approver).
-  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base: record.base, spent: record.usage, comments });
+  return planAndPublish(ctx, {
+    source: command,
+    requestedBy: command.author,
+    snapshot,
+    base: record.base,
+    spent: record.usage,
+    comments,
+  });
 }

@@ -17,10 +17,44 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const { settings, thread } = ctx;
   const issue = command.thread.number;
   const no = (reason: string, fix: string) => refuse(thread, command, '/approve', reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'Ask a maintainer to approve the plan.');
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    '/approve',
+    settings.approvePermission,
+    'Ask a maintainer to approve the plan.',
+  );
   if ('refused' in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, '/approve');
   if ('refused' in live) return live.refused;
+  const { comment, record, comments } = live;
+  const refusal = approvalRefusal(ctx, command, live) ?? checksRefusal(ctx, command, record, allowed.role);
+  if (refusal) return no(refusal.reason, refusal.fix);
+  if (!settings.executor.apiKey || !settings.planner.apiKey) {
+    return no(
+      'no API key is configured for the executor or the planner model.',
+      'Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret.',
+    );
+  }
+
+  const executing = {
+    ...record,
+    status: 'executing' as const,
+    approvedBy: record.approvedBy ?? command.author,
+    branch: branchFor(ctx, issue, record.planId),
+  };
+  await thread.react(command.commentId, 'rocket');
+  return execute(ctx, { record: executing, planComment: comment, source: command, comments });
+}
+
+type Refusal = { reason: string; fix: string };
+type LivePlan = Extract<Awaited<ReturnType<typeof commandOnLivePlan>>, { record: PlanRecord }>;
+
+/** Why this approval cannot approve the live plan: the wrong plan, a changed thread, the wrong person. */
+function approvalRefusal(ctx: RunContext, command: CommandOf<'approve'>, live: LivePlan): Refusal | undefined {
+  const { settings } = ctx;
+  const issue = command.thread.number;
+  const no = (reason: string, fix: string): Refusal => ({ reason, fix });
   const { comment, record, comments } = live;
   const id = record.planId;
   // An approval approves the plan that was live when its comment was written: never one posted after
@@ -35,11 +69,17 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   }
   if (command.planId !== undefined && command.planId !== id) {
     return live.earlierIds.includes(command.planId)
-      ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`)
-      : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
+      ? no(
+          `plan \`${command.planId}\` was superseded by plan \`${id}\`.`,
+          `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`,
+        )
+      : no(
+          `there is no plan \`${command.planId}\` on this thread.`,
+          `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`,
+        );
   }
   const notOpen = statusRefusal(record);
-  if (notOpen) return no(notOpen.reason, notOpen.fix);
+  if (notOpen) return notOpen;
   if (settings.requireDistinctApprover && command.author === record.requestedBy) {
     return no(
       `@${command.author} asked for plan \`${id}\`, and this repository requires a different person to approve it.`,
@@ -54,32 +94,41 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
     );
   }
   if (record.policy === 'plan-only') {
-    return no(`plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`, 'Change the `policy` input to `plan-for-approval` and ask for a new plan.');
+    return no(
+      `plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`,
+      'Change the `policy` input to `plan-for-approval` and ask for a new plan.',
+    );
   }
-  // The checks bind an approval like the plan does: what the comment showed, and what this run would enforce.
+  return undefined;
+}
+
+/** The checks bind an approval like the plan does: what the comment showed, and what this run would enforce. */
+function checksRefusal(
+  ctx: RunContext,
+  command: CommandOf<'approve'>,
+  record: PlanRecord,
+  role: Parameters<typeof approvalGate>[0]['role'],
+): Refusal | undefined {
+  const { settings } = ctx;
+  const id = record.planId;
   const { plan } = record.snapshot.context;
   if (record.status === 'proposed' && plan) {
     const gate = approvalGate({
       planId: id,
       stored: record.checks,
-      current: checkPlan(plan, { protectedPaths: settings.protectedPaths, allowedCommands: settings.allowedCommands, maxIterations: record.snapshot.policy.maxIterations }),
+      current: checkPlan(plan, {
+        protectedPaths: settings.protectedPaths,
+        allowedCommands: settings.allowedCommands,
+        maxIterations: record.snapshot.policy.maxIterations,
+      }),
       allowBlockedPlans: settings.allowBlockedPlans,
       maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
       overBudget: command.overBudget === true,
-      role: allowed.role,
+      role,
     });
-    if (!gate.ok) return no(gate.reason, gate.fix);
+    if (!gate.ok) return { reason: gate.reason, fix: gate.fix };
   }
-  if (!settings.executor.apiKey || !settings.planner.apiKey) {
-    return no(
-      'no API key is configured for the executor or the planner model.',
-      'Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret.',
-    );
-  }
-
-  const executing = { ...record, status: 'executing' as const, approvedBy: record.approvedBy ?? command.author, branch: branchFor(ctx, issue, id) };
-  await thread.react(command.commentId, 'rocket');
-  return execute(ctx, { record: executing, planComment: comment, source: command, comments });
+  return undefined;
 }
 
 /**
@@ -95,11 +144,20 @@ function statusRefusal(record: PlanRecord): { reason: string; fix: string } | un
     case 'executing':
       return undefined;
     case 'asking':
-      return { reason: `the planner asked a question and has no plan yet.`, fix: 'Answer it with `/answer <your answer>`; the plan follows.' };
+      return {
+        reason: `the planner asked a question and has no plan yet.`,
+        fix: 'Answer it with `/answer <your answer>`; the plan follows.',
+      };
     case 'answered':
-      return { reason: 'the latest `/plan` found nothing to change, so there is no plan to approve.', fix: 'Comment `/plan` with a new objective.' };
+      return {
+        reason: 'the latest `/plan` found nothing to change, so there is no plan to approve.',
+        fix: 'Comment `/plan` with a new objective.',
+      };
     case 'done':
-      return { reason: `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ''}.`, fix: 'Ask for a new plan with `/plan` to do more.' };
+      return {
+        reason: `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ''}.`,
+        fix: 'Ask for a new plan with `/plan` to do more.',
+      };
     default:
       return { reason: `plan \`${id}\` is ${record.status}.`, fix: 'Ask for a new plan with `/plan`.' };
   }

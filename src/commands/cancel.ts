@@ -15,7 +15,13 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
   const { thread, settings } = ctx;
   const issue = command.thread.number;
   const no = (reason: string, fix: string) => refuse(thread, command, '/cancel', reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, '/cancel', settings.triggerPermission, 'Ask a maintainer to cancel the plan.');
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    '/cancel',
+    settings.triggerPermission,
+    'Ask a maintainer to cancel the plan.',
+  );
   if ('refused' in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, '/cancel');
   if ('refused' in live) return live.refused;
@@ -33,7 +39,10 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
       said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
       break;
     default:
-      return no(`plan \`${id}\` is already ${record.status}.`, 'There is nothing to cancel; ask for a new plan with `/plan`.');
+      return no(
+        `plan \`${id}\` is already ${record.status}.`,
+        'There is nothing to cancel; ask for a new plan with `/plan`.',
+      );
   }
   // The signal first: if it cannot be raised, nothing is marked and the failure says so. A proposed
   // plan gets one too: an /approve that read it as proposed a moment ago may be starting in another

@@ -47,7 +47,9 @@ export async function maintainFlow(ctx: RunContext, trigger: MaintenanceTrigger)
     // The payload names the actor; whether they may command plangate is the API's answer.
     const role = await ctx.thread.permissionOf(trigger.actor);
     if (!hasRole(role, ctx.settings.triggerPermission)) {
-      throw new Error(`@${trigger.actor} has ${role} permission on this repository; dispatching plangate needs ${ctx.settings.triggerPermission} or higher.`);
+      throw new Error(
+        `@${trigger.actor} has ${role} permission on this repository; dispatching plangate needs ${ctx.settings.triggerPermission} or higher.`,
+      );
     }
     requestedBy = trigger.actor;
     if (trigger.task !== undefined) {
@@ -61,7 +63,9 @@ export async function maintainFlow(ctx: RunContext, trigger: MaintenanceTrigger)
       const objective = stripHidden(trigger.objective);
       chosen = [{ name: `adhoc-${ctx.settings.runner.runId || Date.now()}`, objective }];
     } else {
-      throw new Error('A workflow_dispatch run needs the input `task` (a task from the config file) or `objective` (an ad-hoc task).');
+      throw new Error(
+        'A workflow_dispatch run needs the input `task` (a task from the config file) or `objective` (an ad-hoc task).',
+      );
     }
   }
 
@@ -90,21 +94,13 @@ async function runTask(ctx: RunContext, task: Task, requestedBy: string, adhoc: 
   const label = taskLabel(task.name);
   let issue = adhoc ? undefined : await thread.findOpenIssue(label);
   if (issue) {
-    // An earlier run's work is still open: a PR waiting for review, or a plan waiting for approval.
-    const open = (await thread.listOpenPullRequests()).find((pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue?.number}-`));
-    if (open) return { task: task.name, status: 'skipped', detail: `pull request #${open.number} from an earlier run is still open`, issueUrl: issue.url, prUrl: open.url };
-    const pending = await pendingRecord(ctx, issue.number);
-    if (pending) {
-      const maxAgeDays = settings.config['plan-max-age-days'] ?? defaultPlanMaxAgeDays;
-      const ageDays = (Date.now() - Date.parse(pending.createdAt)) / 86_400_000;
-      if (pending.status === 'executing' || ageDays < maxAgeDays) {
-        const why = pending.status === 'executing' ? 'is executing' : `waits for approval (posted ${pending.createdAt.slice(0, 10)}; refreshed after ${maxAgeDays} days)`;
-        return { task: task.name, status: 'skipped', detail: `plan ${pending.planId} ${why}`, issueUrl: issue.url, planId: pending.planId };
-      }
-    }
+    const skipped = await earlierWorkOpen(ctx, task, issue);
+    if (skipped) return skipped;
   } else {
     issue = await thread.createIssue({
-      title: adhoc ? `plangate: ${task.objective.split('\n')[0]?.slice(0, 80) ?? 'ad-hoc task'}` : `plangate task: ${task.name}`,
+      title: adhoc
+        ? `plangate: ${task.objective.split('\n')[0]?.slice(0, 80) ?? 'ad-hoc task'}`
+        : `plangate task: ${task.name}`,
       body: `${task.objective}\n\n---\nOpened by plangate for the ${adhoc ? 'ad-hoc objective dispatched by' : 'scheduled task'} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`/approve\`.`,
       labels: [label, ...(task.labels ?? [])],
       assignees: task.assignees ?? [],
@@ -121,7 +117,10 @@ async function runTask(ctx: RunContext, task: Task, requestedBy: string, adhoc: 
     },
   };
   // Planning hangs off a comment of the bot's: it names the run and gives the plan its id.
-  const kickoff = await thread.postComment(issue.number, `🗓️ plangate is running task \`${escapeHtml(task.name)}\`${ctx.runUrl ? ` ([job](${ctx.runUrl}))` : ''}.`);
+  const kickoff = await thread.postComment(
+    issue.number,
+    `🗓️ plangate is running task \`${escapeHtml(task.name)}\`${ctx.runUrl ? ` ([job](${ctx.runUrl}))` : ''}.`,
+  );
   const source: CommandSource = {
     thread: { number: issue.number, isPullRequest: false, title: issue.title, body: issue.body },
     commentId: kickoff.id,
@@ -149,6 +148,46 @@ async function runTask(ctx: RunContext, task: Task, requestedBy: string, adhoc: 
   };
 }
 
+/** A row that skips the task while an earlier run's pull request or plan is still open on its issue. */
+async function earlierWorkOpen(
+  ctx: RunContext,
+  task: Task,
+  issue: { number: number; url: string },
+): Promise<TaskRow | undefined> {
+  const { thread, settings } = ctx;
+  // An earlier run's work is still open: a PR waiting for review, or a plan waiting for approval.
+  const open = (await thread.listOpenPullRequests()).find((pr) =>
+    pr.headRef.startsWith(`${settings.branchPrefix}${issue.number}-`),
+  );
+  if (open)
+    return {
+      task: task.name,
+      status: 'skipped',
+      detail: `pull request #${open.number} from an earlier run is still open`,
+      issueUrl: issue.url,
+      prUrl: open.url,
+    };
+  const pending = await pendingRecord(ctx, issue.number);
+  if (pending) {
+    const maxAgeDays = settings.config['plan-max-age-days'] ?? defaultPlanMaxAgeDays;
+    const ageDays = (Date.now() - Date.parse(pending.createdAt)) / 86_400_000;
+    if (pending.status === 'executing' || ageDays < maxAgeDays) {
+      const why =
+        pending.status === 'executing'
+          ? 'is executing'
+          : `waits for approval (posted ${pending.createdAt.slice(0, 10)}; refreshed after ${maxAgeDays} days)`;
+      return {
+        task: task.name,
+        status: 'skipped',
+        detail: `plan ${pending.planId} ${why}`,
+        issueUrl: issue.url,
+        planId: pending.planId,
+      };
+    }
+  }
+  return undefined;
+}
+
 /** The newest plan on a tracking issue that still waits (proposed, asking) or runs. */
 async function pendingRecord(ctx: RunContext, issue: number) {
   const comments = await ctx.thread.listComments(issue);
@@ -157,7 +196,9 @@ async function pendingRecord(ctx: RunContext, issue: number) {
     const decoded = decodeRecord(comment.body);
     if (!decoded.ok) continue;
     const { status, planId, postedAt } = decoded.record;
-    return ['proposed', 'asking', 'executing', 'approved'].includes(status) ? { status, planId, createdAt: postedAt ?? comment.createdAt } : undefined;
+    return ['proposed', 'asking', 'executing', 'approved'].includes(status)
+      ? { status, planId, createdAt: postedAt ?? comment.createdAt }
+      : undefined;
   }
   return undefined;
 }
@@ -168,7 +209,9 @@ function renderTaskSummary(trigger: MaintenanceTrigger, rows: TaskRow[]): string
   return [
     `### plangate maintenance (${what})`,
     '',
-    rows.length === 0 ? '_No task matched this event._' : '| task | status | detail | issue / plan | pull request | cost |',
+    rows.length === 0
+      ? '_No task matched this event._'
+      : '| task | status | detail | issue / plan | pull request | cost |',
     ...(rows.length === 0
       ? []
       : [

@@ -20,21 +20,44 @@ const maxObjectiveChars = 20_000;
 export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
-  const allowed = await refuseUnlessRole(thread, command, '/plan', settings.triggerPermission, 'Ask a maintainer to run /plan, or change the `trigger-permission` input.');
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    '/plan',
+    settings.triggerPermission,
+    'Ask a maintainer to run /plan, or change the `trigger-permission` input.',
+  );
   if ('refused' in allowed) return allowed.refused;
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, '/plan', comments);
   if (edited) return edited;
   // Hidden text (HTML comments, zero-width and bidi characters) never reaches a model.
   // A very long issue body is cut for the model, with a notice saying so.
-  const objective = clip(stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n')).trim(), maxObjectiveChars);
+  const objective = clip(
+    stripHidden(
+      command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n'),
+    ).trim(),
+    maxObjectiveChars,
+  );
   if (!objective) {
-    return refuse(thread, command, '/plan', 'there is no objective.', 'Write it after the command: `/plan <what should be done>`.');
+    return refuse(
+      thread,
+      command,
+      '/plan',
+      'there is no objective.',
+      'Write it after the command: `/plan <what should be done>`.',
+    );
   }
   const executorOnly = settings.policy === 'executor-only';
   const role = executorOnly ? 'executor' : 'planner';
   if (!settings[role].apiKey) {
-    return refuse(thread, command, '/plan', `no API key is configured for the ${role} model.`, `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`);
+    return refuse(
+      thread,
+      command,
+      '/plan',
+      `no API key is configured for the ${role} model.`,
+      `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`,
+    );
   }
 
   await thread.react(command.commentId, 'eyes');
@@ -48,5 +71,11 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
   }
 
   await thread.react(command.commentId, 'rocket').catch(() => undefined);
-  return executeWithoutPlanner(ctx, { source: command, requestedBy: command.author, snapshot: executorOnlySnapshot(objective, policy), base, comments });
+  return executeWithoutPlanner(ctx, {
+    source: command,
+    requestedBy: command.author,
+    snapshot: executorOnlySnapshot(objective, policy),
+    base,
+    comments,
+  });
 }

@@ -14,7 +14,13 @@ import { refuse, refuseUnlessRole } from '../run/refuse.js';
 export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/revise', reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, '/revise', settings.triggerPermission, 'Ask a maintainer to revise the plan.');
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    '/revise',
+    settings.triggerPermission,
+    'Ask a maintainer to revise the plan.',
+  );
   if ('refused' in allowed) return allowed.refused;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');
@@ -23,10 +29,16 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
   const { record, comments } = live;
   const { plan } = record.snapshot.context;
   if (record.status !== 'proposed' || !plan) {
-    return no(`plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`, 'Ask for a new plan with `/plan <objective>`.');
+    return no(
+      `plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`,
+      'Ask for a new plan with `/plan <objective>`.',
+    );
   }
   if (!settings.planner.apiKey) {
-    return no('no API key is configured for the planner model.', 'Set the `api-key` input (or `planner-api-key`) from a repository secret.');
+    return no(
+      'no API key is configured for the planner model.',
+      'Set the `api-key` input (or `planner-api-key`) from a repository secret.',
+    );
   }
   await thread.react(command.commentId, 'eyes');
   const base = await resolveBase(ctx, command);
@@ -40,5 +52,12 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
     thread: await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]])),
   };
   // Whoever steered the revision asked for the plan it makes (require-distinct-approver).
-  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments });
+  return planAndPublish(ctx, {
+    source: command,
+    requestedBy: command.author,
+    snapshot,
+    base,
+    spent: record.usage,
+    comments,
+  });
 }

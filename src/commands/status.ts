@@ -23,7 +23,9 @@ export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>):
   }
   const { record, comment } = live;
   // The checkpoint is only read for figures here; nothing is resumed from it, so authorship is enough.
-  const progress = comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(record.planId)));
+  const progress = comments.find(
+    (c) => c.author === settings.botLogin && c.body.includes(progressMarker(record.planId)),
+  );
   const run = progress ? decodeRunRecord(progress.body) : undefined;
   const checkpoint = run?.planId === record.planId ? run : undefined;
   const snapshot = checkpoint?.snapshot ?? record.snapshot;

@@ -43,10 +43,16 @@ export const configFileSchema = z
 
 /** Labels come one a line or comma-separated; GitHub treats names case-insensitively, so duplicates go. */
 export function labelList(values: string[]): string[] {
-  const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  const names = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   const seen = new Set<string>();
   return names.filter((name) => {
-    if (name.length > 50) throw new SettingsError(`Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`);
+    if (name.length > 50)
+      throw new SettingsError(
+        `Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`,
+      );
     const key = name.toLowerCase();
     if (seen.has(key)) return false;
     seen.add(key);
@@ -67,13 +73,20 @@ export const optionalPositive = z
   .pipe(z.number().positive('must be greater than 0').optional());
 
 /** YAML 1.2 booleans, as GitHub's own `getBooleanInput` reads them. */
-export const booleanInput = z.enum(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'], 'must be true or false').transform((v) => v.toLowerCase() === 'true');
+export const booleanInput = z
+  .enum(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'], 'must be true or false')
+  .transform((v) => v.toLowerCase() === 'true');
 
 /** Secrets-bearing names are refused outright: naming one would hand it to every command. */
 export const envNameSchema = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-  .refine((name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name), 'looks like a secret, which commands must never receive');
+  .refine(
+    (name) =>
+      !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) &&
+      !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name),
+    'looks like a secret, which commands must never receive',
+  );
 
 /** The raw value trimmed, or `fallback` (an entry of the defaults table) when nothing is left. */
 export const withDefault = (fallback: string) => z.string().transform((v) => v.trim() || fallback);

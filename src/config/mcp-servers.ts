@@ -28,5 +28,7 @@ export interface HttpServerSpec {
 
 /** The values handed to servers: secrets to scrub from everything a model or GitHub sees. */
 export function mcpSecretValues(servers: readonly McpServerSpec[]): string[] {
-  return servers.flatMap((server) => (server.transport === 'stdio' ? Object.values(server.env) : [])).filter((value) => value !== '');
+  return servers
+    .flatMap((server) => (server.transport === 'stdio' ? Object.values(server.env) : []))
+    .filter((value) => value !== '');
 }

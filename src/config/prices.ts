@@ -38,7 +38,10 @@ export const defaultPrices: PriceTable = Object.freeze({
 });
 
 /** Defaults with the user's overrides on top; an override replaces a model's whole entry. */
-export function withOverrides(overrides: z.infer<typeof priceOverridesSchema>, base: PriceTable = defaultPrices): PriceTable {
+export function withOverrides(
+  overrides: z.infer<typeof priceOverridesSchema>,
+  base: PriceTable = defaultPrices,
+): PriceTable {
   return Object.freeze({ ...base, ...overrides });
 }
 

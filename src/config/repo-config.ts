@@ -18,21 +18,32 @@ const taskSchema = z
     name: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"')
-      .describe('Names the task: its tracking issue is "plangate task: <name>" with the label "plangate:<name>", and a `workflow_dispatch` with `task: <name>` runs it. 1 to 40 letters, digits, "-" or "_".'),
-    objective: z.string().min(1).describe('What the planner is asked to do, as the text of a `/plan` comment would say it.'),
+      .describe(
+        'Names the task: its tracking issue is "plangate task: <name>" with the label "plangate:<name>", and a `workflow_dispatch` with `task: <name>` runs it. 1 to 40 letters, digits, "-" or "_".',
+      ),
+    objective: z
+      .string()
+      .min(1)
+      .describe('What the planner is asked to do, as the text of a `/plan` comment would say it.'),
     cron: z
       .string()
       .optional()
-      .describe("Runs the task only when this schedule fires: it must equal one of the workflow's `on.schedule` cron strings exactly. Default: every schedule event."),
+      .describe(
+        "Runs the task only when this schedule fires: it must equal one of the workflow's `on.schedule` cron strings exactly. Default: every schedule event.",
+      ),
     policy: runPolicySchema
       .optional()
-      .describe("When the task's plan is carried out, in the terms of the `policy` input. Default: `plan-for-approval`, whatever that input says."),
+      .describe(
+        "When the task's plan is carried out, in the terms of the `policy` input. Default: `plan-for-approval`, whatever that input says.",
+      ),
     labels: z.array(z.string()).optional().describe('Labels added to the tracking issue, besides "plangate:<name>".'),
     assignees: z.array(z.string()).optional().describe('Logins assigned to the tracking issue.'),
     'allowed-commands': z
       .array(z.string())
       .optional()
-      .describe("Command patterns the executor may run in this task, in the syntax of the `allowed-commands` input, which they replace. Default: the `allowed-commands` input."),
+      .describe(
+        'Command patterns the executor may run in this task, in the syntax of the `allowed-commands` input, which they replace. Default: the `allowed-commands` input.',
+      ),
   })
   .strict();
 
@@ -43,20 +54,32 @@ const usdPerMillion = z.number().finite().nonnegative();
 const configPriceSchema = z
   .object({
     input: usdPerMillion.describe('USD per million prompt tokens the provider did not serve from its prompt cache.'),
-    'cached-input': usdPerMillion.optional().describe('USD per million prompt tokens served from the prompt cache. Default: the `input` price.'),
+    'cached-input': usdPerMillion
+      .optional()
+      .describe('USD per million prompt tokens served from the prompt cache. Default: the `input` price.'),
     output: usdPerMillion.describe('USD per million completion tokens.'),
   })
   .strict()
-  .transform((p) => ({ input: p.input, output: p.output, ...(p['cached-input'] === undefined ? {} : { cachedInput: p['cached-input'] }) }));
+  .transform((p) => ({
+    input: p.input,
+    output: p.output,
+    ...(p['cached-input'] === undefined ? {} : { cachedInput: p['cached-input'] }),
+  }));
 
 /** MCP server names appear in tool calls and comments: short, lower-case, no spaces. */
-const mcpServerNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/).describe('server');
+const mcpServerNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)
+  .describe('server');
 
 /** The runner's own credentials: no server may be handed them, whatever the config says. */
 const mcpEnvNameSchema = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-  .refine((name) => !/^(GITHUB_TOKEN$|INPUT_|ACTIONS_|RUNNER_TOKEN$)/i.test(name), "is one of the runner's own credentials, which no MCP server may receive");
+  .refine(
+    (name) => !/^(GITHUB_TOKEN$|INPUT_|ACTIONS_|RUNNER_TOKEN$)/i.test(name),
+    "is one of the runner's own credentials, which no MCP server may receive",
+  );
 
 const mcpStdioServerSchema = z
   .object({
@@ -64,7 +87,9 @@ const mcpStdioServerSchema = z
       .string()
       .trim()
       .min(1)
-      .describe('Program that starts a stdio server (no shell), found on PATH or given as a path. It runs in the repository checkout.'),
+      .describe(
+        'Program that starts a stdio server (no shell), found on PATH or given as a path. It runs in the repository checkout.',
+      ),
     args: z.array(z.string()).optional().describe("The program's arguments."),
     env: z
       .array(mcpEnvNameSchema)
@@ -89,10 +114,13 @@ const mcpServerSchema = z.union([mcpStdioServerSchema, mcpHttpServerSchema], {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
       return 'must be { command, args?, env? } for a stdio server or { url } for a streamable HTTP server';
     }
-    if ('command' in entry && 'url' in entry) return 'give either command (a stdio server) or url (a streamable HTTP server), not both';
+    if ('command' in entry && 'url' in entry)
+      return 'give either command (a stdio server) or url (a streamable HTTP server), not both';
     const parsed = ('url' in entry ? mcpHttpServerSchema : mcpStdioServerSchema).safeParse(entry);
     if (parsed.success) return undefined;
-    return parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+    return parsed.error.issues
+      .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+      .join('; ');
   },
 });
 
@@ -112,22 +140,31 @@ export const repoConfigSchema = z
     tasks: z
       .array(taskSchema)
       .optional()
-      .describe('Maintenance tasks: `schedule` and `workflow_dispatch` events run them through the same plan gate as `/plan`.'),
+      .describe(
+        'Maintenance tasks: `schedule` and `workflow_dispatch` events run them through the same plan gate as `/plan`.',
+      ),
     /** A scheduled task's pending plan older than this is planned afresh; younger ones are left waiting. */
     'plan-max-age-days': z
       .number()
       .positive()
       .optional()
-      .describe(`Days a task's plan may wait for approval; the next run of the task after that plans it afresh. Default: ${defaultPlanMaxAgeDays}.`),
+      .describe(
+        `Days a task's plan may wait for approval; the next run of the task after that plans it afresh. Default: ${defaultPlanMaxAgeDays}.`,
+      ),
     /** Overrides or extends the built-in price table, per model name. */
     prices: z
       // The key's description is the placeholder the generated config reference shows for it.
       .record(z.string().trim().min(1).describe('model'), configPriceSchema)
       .optional()
-      .describe("Prices by model name, in USD per million tokens. An entry adds a model to plangate's built-in price table or replaces that model's whole built-in entry."),
+      .describe(
+        "Prices by model name, in USD per million tokens. An entry adds a model to plangate's built-in price table or replaces that model's whole built-in entry.",
+      ),
     'mcp-servers': z
       .record(mcpServerNameSchema, mcpServerSchema, {
-        error: (issue) => (issue.code === 'invalid_key' ? 'server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit' : undefined),
+        error: (issue) =>
+          issue.code === 'invalid_key'
+            ? 'server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit'
+            : undefined,
       })
       .optional()
       .describe(

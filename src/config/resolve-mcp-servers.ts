@@ -16,7 +16,8 @@ export function resolveMcpServers(
 ): McpServerSpec[] {
   const own = ownSecrets.filter((secret) => secret !== '');
   // Inside a longer value too (`Bearer <token>`, a padded copy): the server would hold it all the same.
-  const carriesOwn = (value: string) => own.some((secret) => value === secret || (secret.length >= 8 && value.includes(secret)));
+  const carriesOwn = (value: string) =>
+    own.some((secret) => value === secret || (secret.length >= 8 && value.includes(secret)));
   return Object.entries(servers ?? {}).map(([name, entry]): McpServerSpec => {
     if ('url' in entry) return { name, transport: 'http', url: entry.url };
     const values: Record<string, string> = {};
@@ -36,6 +37,13 @@ export function resolveMcpServers(
         : unset.length > 0
           ? `the environment variable${unset.length === 1 ? '' : 's'} ${unset.join(', ')} ${unset.length === 1 ? 'is' : 'are'} not set; set ${unset.length === 1 ? 'it' : 'them'} in ${setIn}`
           : undefined;
-    return { name, transport: 'stdio', command: entry.command, args: entry.args ?? [], env: values, ...(refusal ? { refusal } : {}) };
+    return {
+      name,
+      transport: 'stdio',
+      command: entry.command,
+      args: entry.args ?? [],
+      env: values,
+      ...(refusal ? { refusal } : {}),
+    };
   });
 }

@@ -36,7 +36,9 @@ export function readRunner(env: NodeJS.ProcessEnv): RunnerEnvironment {
   const parsed = runnerSchema.safeParse(env);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new SettingsError(`The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`);
+    throw new SettingsError(
+      `The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`,
+    );
   }
   const e = parsed.data;
   const [owner = '', repo = ''] = e.GITHUB_REPOSITORY.split('/');

@@ -24,7 +24,13 @@ import { SettingsError } from './settings-error.js';
 import type { McpServerSpec } from './mcp-servers.js';
 
 // The parts of the settings, re-exported so that callers keep one import for all of them.
-export { defaultPlanMaxAgeDays, parseRepoConfig, readRepoConfig, repoConfigSchema, type RepoConfig } from './repo-config.js';
+export {
+  defaultPlanMaxAgeDays,
+  parseRepoConfig,
+  readRepoConfig,
+  repoConfigSchema,
+  type RepoConfig,
+} from './repo-config.js';
 export { commandIsolationSchema, httpUrlSchema, type CommandIsolation } from './input-schemas.js';
 export { resolveMcpServers } from './resolve-mcp-servers.js';
 export type { RunnerEnvironment } from './runner-environment.js';
@@ -185,11 +191,20 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     requireDistinctApprover: defaulted('require-distinct-approver', booleanInput),
     recordSecret,
     contextPermission: defaulted('context-permission', roleSchema),
-    commandUser: input('command-user', z.string().trim().regex(/^([a-z_][a-z0-9_-]*)?$/i, 'must be a user name')),
+    commandUser: input(
+      'command-user',
+      z
+        .string()
+        .trim()
+        .regex(/^([a-z_][a-z0-9_-]*)?$/i, 'must be a user name'),
+    ),
     commandIsolation: defaulted('command-isolation', commandIsolationSchema),
     commandEnv: lines('command-env').map((name) => {
       const parsed = envNameSchema.safeParse(name);
-      if (!parsed.success) throw new SettingsError(`Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? 'bad name'} (${JSON.stringify(name)}).`);
+      if (!parsed.success)
+        throw new SettingsError(
+          `Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? 'bad name'} (${JSON.stringify(name)}).`,
+        );
       return parsed.data;
     }),
     maxWriteBytes: defaulted('max-write-bytes', wholeNumber(1, 1024 * 1024 * 1024)),
@@ -203,7 +218,11 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
  * `configText`: the file's text at the trusted commit, undefined when it has none. `env` is where
  * the variables MCP servers name are looked up.
  */
-export function withRepoConfig(inputs: ActionInputs, configText: string | undefined, env: NodeJS.ProcessEnv = process.env): Settings {
+export function withRepoConfig(
+  inputs: ActionInputs,
+  configText: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Settings {
   const config = parseRepoConfig(configText, inputs.configFile);
   return {
     ...inputs,

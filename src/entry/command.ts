@@ -44,7 +44,10 @@ const dispatchEventSchema = z.object({
 export function commandFromMaintenanceEvent(eventName: string, payload: unknown): Command {
   if (eventName === 'schedule') {
     const parsed = scheduleEventSchema.safeParse(payload);
-    return { kind: 'maintain', trigger: { type: 'schedule', cron: parsed.success ? (parsed.data.schedule ?? '') : '' } };
+    return {
+      kind: 'maintain',
+      trigger: { type: 'schedule', cron: parsed.success ? (parsed.data.schedule ?? '') : '' },
+    };
   }
   const parsed = dispatchEventSchema.safeParse(payload);
   if (!parsed.success) return { kind: 'ignore', reason: 'the workflow_dispatch payload names no sender' };
@@ -56,7 +59,12 @@ export function commandFromMaintenanceEvent(eventName: string, payload: unknown)
   const objective = text('objective');
   return {
     kind: 'maintain',
-    trigger: { type: 'dispatch', actor: parsed.data.sender.login, ...(task ? { task } : {}), ...(objective ? { objective } : {}) },
+    trigger: {
+      type: 'dispatch',
+      actor: parsed.data.sender.login,
+      ...(task ? { task } : {}),
+      ...(objective ? { objective } : {}),
+    },
   };
 }
 
@@ -64,13 +72,21 @@ export function commandFromMaintenanceEvent(eventName: string, payload: unknown)
  * Decides what an `issue_comment` event asks for. Only newly created comments count: an edited
  * comment is never replayed as a command.
  */
-export function commandFromIssueComment(payload: unknown, botLogin: string, allowedBots: readonly string[] = []): Command {
+export function commandFromIssueComment(
+  payload: unknown,
+  botLogin: string,
+  allowedBots: readonly string[] = [],
+): Command {
   const parsed = issueCommentEventSchema.safeParse(payload);
   if (!parsed.success) return { kind: 'ignore', reason: 'the event payload is not an issue comment' };
   const event = parsed.data;
   const author = event.comment.user;
   // The same decision the entry point makes before loading the action (src/triage.ts).
-  const ignored = commentIgnoreReason({ action: event.action, author, body: event.comment.body ?? '' }, botLogin, allowedBots);
+  const ignored = commentIgnoreReason(
+    { action: event.action, author, body: event.comment.body ?? '' },
+    botLogin,
+    allowedBots,
+  );
   if (ignored !== undefined) return { kind: 'ignore', reason: ignored };
   const parsedCommand = parseCommentCommand(event.comment.body ?? '');
   if (!parsedCommand) return { kind: 'ignore', reason: 'the comment’s first line is not a plangate command' };
@@ -88,7 +104,12 @@ export function commandFromIssueComment(payload: unknown, botLogin: string, allo
   };
   if (parsedCommand.name === 'approve') {
     // A malformed id is kept as given so the refusal can quote it.
-    return { kind: 'approve', planId: parsedCommand.planId ?? parsedCommand.invalidId, ...(parsedCommand.overBudget ? { overBudget: true } : {}), ...source };
+    return {
+      kind: 'approve',
+      planId: parsedCommand.planId ?? parsedCommand.invalidId,
+      ...(parsedCommand.overBudget ? { overBudget: true } : {}),
+      ...source,
+    };
   }
   switch (parsedCommand.name) {
     case 'status':

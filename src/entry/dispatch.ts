@@ -22,11 +22,16 @@ export type ThreadCommand = Exclude<Command, { kind: 'ignore' | 'maintain' }>;
  * Runs the command and sets the outputs. Answers why the step fails when the flow says it failed;
  * a thrown error is reported on the thread (for thread commands) and thrown on.
  */
-export async function carryOut(ctx: RunContext, command: Exclude<Command, { kind: 'ignore' }>): Promise<string | undefined> {
+export async function carryOut(
+  ctx: RunContext,
+  command: Exclude<Command, { kind: 'ignore' }>,
+): Promise<string | undefined> {
   if (command.kind === 'maintain') {
     const result = await maintainFlow(ctx, command.trigger);
     setOutputs(result);
-    return result.outcome === 'failed' ? 'plangate: one or more tasks failed; the job summary says which and why.' : undefined;
+    return result.outcome === 'failed'
+      ? 'plangate: one or more tasks failed; the job summary says which and why.'
+      : undefined;
   }
   let result: FlowResult;
   try {
@@ -36,7 +41,9 @@ export async function carryOut(ctx: RunContext, command: Exclude<Command, { kind
     throw error;
   }
   setOutputs(result);
-  return result.outcome === 'failed' ? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.` : undefined;
+  return result.outcome === 'failed'
+    ? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`
+    : undefined;
 }
 
 /** The flow of each command given on a thread. */
@@ -63,7 +70,10 @@ export function dispatch(ctx: RunContext, command: ThreadCommand): Promise<FlowR
 async function reportFailure(ctx: RunContext, command: ThreadCommand, error: unknown): Promise<void> {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
   try {
-    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error).replace(/\.$/, '')}.${link}`);
+    await ctx.thread.postComment(
+      command.thread.number,
+      `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error).replace(/\.$/, '')}.${link}`,
+    );
     await ctx.thread.react(command.commentId, '-1');
   } catch (reportError) {
     core.warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);

@@ -8,7 +8,11 @@ import { EOL } from 'node:os';
  * value needs no heredoc delimiter. Returns false, having written nothing, when there is no output
  * file to append to (or it cannot be written), so the caller can leave the report to main.ts and @actions/core.
  */
-export function reportIgnored(reason: string, env: NodeJS.ProcessEnv = process.env, write: (text: string) => void = (text) => void process.stdout.write(text)): boolean {
+export function reportIgnored(
+  reason: string,
+  env: NodeJS.ProcessEnv = process.env,
+  write: (text: string) => void = (text) => void process.stdout.write(text),
+): boolean {
   const file = env.GITHUB_OUTPUT;
   if (!file || !existsSync(file)) return false;
   try {

@@ -50,18 +50,25 @@ export async function run(): Promise<void> {
     const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
     const git = createGit(inputs.runner.workspace, { auth });
     // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
-    const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
+    const lookUpDefaultBranch = () =>
+      createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
     const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
     const signing = recordKey({
       recordSecret: settings.recordSecret,
       apiKey: settings.planner.apiKey,
-      repository: settings.runner.repositoryId ? `id ${settings.runner.repositoryId}` : `${settings.runner.owner}/${settings.runner.repo}`,
+      repository: settings.runner.repositoryId
+        ? `id ${settings.runner.repositoryId}`
+        : `${settings.runner.owner}/${settings.runner.repo}`,
     });
     secrets = [...secrets, ...mcpSecretValues(settings.mcpServers), signing].filter(Boolean);
     // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
     await dropPersistedCredentials(git);
     const workTree = await openWorkTree(inputs.runner.workspace, { auth });
-    const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
+    const sandbox = createSandbox({
+      isolation: settings.commandIsolation,
+      account: settings.commandUser,
+      workTree: workTree.path,
+    });
     const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
     try {
       const failure = await carryOut(ctx, command);
@@ -84,8 +91,14 @@ const repoRefOf = ({ runner }: ActionInputs) => ({ owner: runner.owner, repo: ru
 /** Removes credentials actions/checkout persisted; what it cannot judge is named in the log. */
 async function dropPersistedCredentials(git: ReturnType<typeof createGit>): Promise<void> {
   const credentials = await removePersistedCredentials(git);
-  if (credentials.removed.length) core.info(`Removed persisted git credentials (${credentials.removed.join(', ')}); plangate passes its token to its own fetch and push only.`);
-  if (credentials.kept.length) core.warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(', ')}.`);
+  if (credentials.removed.length)
+    core.info(
+      `Removed persisted git credentials (${credentials.removed.join(', ')}); plangate passes its token to its own fetch and push only.`,
+    );
+  if (credentials.kept.length)
+    core.warning(
+      `Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(', ')}.`,
+    );
 }
 
 interface RunParts {
@@ -109,13 +122,25 @@ function createContext(settings: Settings, secrets: string[], parts: RunParts): 
     thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
     lock: {
       async acquire(issue) {
-        const attempt = await acquireLock({ git, octokit, repoRef, issue, runId: runner.runId || `local-${process.pid}`, runUrl });
+        const attempt = await acquireLock({
+          git,
+          octokit,
+          repoRef,
+          issue,
+          runId: runner.runId || `local-${process.pid}`,
+          runUrl,
+        });
         if (!attempt.acquired) return attempt;
-        if (attempt.lock.tookOverFrom) core.info(`Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`);
+        if (attempt.lock.tookOverFrom)
+          core.info(
+            `Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`,
+          );
         return {
           acquired: true,
           release: async () => {
-            await releaseLock({ git, lock: attempt.lock }).catch((error: unknown) => core.warning(`Could not release the lock of #${issue}: ${failureMessage(error)}`));
+            await releaseLock({ git, lock: attempt.lock }).catch((error: unknown) =>
+              core.warning(`Could not release the lock of #${issue}: ${failureMessage(error)}`),
+            );
           },
         };
       },

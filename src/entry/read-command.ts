@@ -13,7 +13,10 @@ const readUtf8: ReadEventFile = (file) => readFileSync(file, 'utf8');
  * The command the event carries, and the payload it came in (absent for events plangate does not
  * read), parsed once: everything after this works from the Command.
  */
-export function readCommand(inputs: Pick<ActionInputs, 'runner' | 'botLogin' | 'allowedBots'>, readEventFile: ReadEventFile = readUtf8): { command: Command; payload?: unknown } {
+export function readCommand(
+  inputs: Pick<ActionInputs, 'runner' | 'botLogin' | 'allowedBots'>,
+  readEventFile: ReadEventFile = readUtf8,
+): { command: Command; payload?: unknown } {
   const { eventName, eventPath } = inputs.runner;
   const notCarried = eventIgnoreReason(eventName);
   if (notCarried !== undefined) return { command: { kind: 'ignore', reason: notCarried } };

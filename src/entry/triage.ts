@@ -32,7 +32,8 @@ export function commandInputs(env: NodeJS.ProcessEnv): { botLogin: string; allow
   };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The fields commentIgnoreReason needs, when the payload has them with the types commands.ts accepts. */
 function commentFacts(payload: unknown): CommentFacts | undefined {

@@ -16,7 +16,6 @@ import { SettingsError, withRepoConfig, type ActionInputs, type Settings } from 
 /** Every event plangate acts on names the repository's default branch; the API is asked only when one does not. */
 const payloadRepositorySchema = z.object({ repository: z.object({ default_branch: z.string().min(1) }) });
 
-
 /**
  * Fetches the default branch, reads the config file at its commit and builds the settings from it.
  * Every error names the branch and the file, so the user knows what to fix and where.
@@ -33,15 +32,20 @@ export async function trustedSettings(
   try {
     branch = named.success ? named.data.repository.default_branch : await lookUpDefaultBranch();
   } catch (error) {
-    throw new Error(`Could not look up the repository's default branch to read ${file}: ${failureMessage(error)}`, { cause: error });
+    throw new Error(`Could not look up the repository's default branch to read ${file}: ${failureMessage(error)}`, {
+      cause: error,
+    });
   }
   let trusted: TrustedBase;
   try {
     trusted = await trustedBase(git, branch);
   } catch (error) {
-    throw new Error(`Could not fetch the default branch ${branch} to read ${file}: ${failureMessage(error)} (the workflow must check out the repository with actions/checkout).`, {
-      cause: error,
-    });
+    throw new Error(
+      `Could not fetch the default branch ${branch} to read ${file}: ${failureMessage(error)} (the workflow must check out the repository with actions/checkout).`,
+      {
+        cause: error,
+      },
+    );
   }
   const at = `${branch} (${trusted.sha.slice(0, 7)})`;
   let text: string | undefined;

@@ -171,7 +171,9 @@ function retryLimiter(): RetryLimiter {
           return await job(...jobArgs);
         } catch (error) {
           const info = { args: jobArgs, options: {}, retryCount };
-          const answers = await Promise.all(listeners.map(async (listener) => await Promise.resolve(listener(error, info)).catch(() => null)));
+          const answers = await Promise.all(
+            listeners.map(async (listener) => await Promise.resolve(listener(error, info)).catch(() => null)),
+          );
           const retryAfter = answers.find((answer) => answer !== undefined && answer !== null);
           if (retryAfter === undefined) throw error;
           await new Promise((resolve) => setTimeout(resolve, Math.trunc(Number(retryAfter)) || 0));
@@ -229,7 +231,11 @@ function retryTransientFailures(octokit: Octokit, octokitOptions: OctokitOptions
     const status = (error as { status?: unknown }).status;
     if (!failed?.request || typeof status !== 'number' || status < 400 || DO_NOT_RETRY.has(status)) throw error;
     const knobs = knobsOf(options);
-    failed.request = { ...failed.request, retries: knobs.retries ?? retries, retryAfter: ((knobs.retryCount ?? 0) + 1) ** 2 };
+    failed.request = {
+      ...failed.request,
+      retries: knobs.retries ?? retries,
+      retryAfter: ((knobs.retryCount ?? 0) + 1) ** 2,
+    };
     throw error;
   };
   octokit.hook.error('request', markRetryable);
@@ -238,7 +244,8 @@ function retryTransientFailures(octokit: Octokit, octokitOptions: OctokitOptions
       try {
         const response = await request(options);
         const first = (response.data as { errors?: Array<{ message?: unknown }> } | undefined)?.errors?.[0]?.message;
-        if (typeof first === 'string' && GRAPHQL_SERVER_FAILURE.test(first)) markRetryable(new RequestError(first, 500, { request: options, response }), options);
+        if (typeof first === 'string' && GRAPHQL_SERVER_FAILURE.test(first))
+          markRetryable(new RequestError(first, 500, { request: options, response }), options);
         return response;
       } catch (error) {
         const failed = failedRequestOf(error);
@@ -272,11 +279,15 @@ export function createGitHubClient(token: string, apiUrl: string, options: GitHu
     // Bottleneck's minTime of 2 s between search requests, as the plugin sets it, paced or not.
     search: pacedGroup(SEARCH_PACING, clock),
     onRateLimit: (retryAfter, options, _octokit, retryCount) => {
-      core.warning(`GitHub rate limit hit on ${options.method} ${options.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
+      core.warning(
+        `GitHub rate limit hit on ${options.method} ${options.url}; retry ${retryCount + 1} in ${retryAfter}s.`,
+      );
       return retryCount < maxRateLimitRetries;
     },
     onSecondaryRateLimit: (retryAfter, options, _octokit, retryCount) => {
-      core.warning(`GitHub secondary rate limit on ${options.method} ${options.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
+      core.warning(
+        `GitHub secondary rate limit on ${options.method} ${options.url}; retry ${retryCount + 1} in ${retryAfter}s.`,
+      );
       return retryCount < maxRateLimitRetries;
     },
   };
@@ -307,7 +318,9 @@ export function runnerFetch(env: NodeJS.ProcessEnv): Fetch {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied: Promise<Fetch> | undefined;
   return async (input, init) => {
-    proxied ??= import('@actions/github/lib/utils').then(({ defaults }) => (defaults.request?.fetch as Fetch | undefined) ?? globalThis.fetch);
+    proxied ??= import('@actions/github/lib/utils').then(
+      ({ defaults }) => (defaults.request?.fetch as Fetch | undefined) ?? globalThis.fetch,
+    );
     return (await proxied)(input, init);
   };
 }

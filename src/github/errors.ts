@@ -129,7 +129,11 @@ export function explainGitHubError(error: unknown): GitHubErrorExplanation {
         "repository, the organization's Actions settings must allow it as well).",
     };
   }
-  if (status === 429 || ((status === 403 || status === undefined) && RATE_LIMIT.test(said)) || headers['x-ratelimit-remaining'] === '0') {
+  if (
+    status === 429 ||
+    ((status === 403 || status === undefined) && RATE_LIMIT.test(said)) ||
+    headers['x-ratelimit-remaining'] === '0'
+  ) {
     return {
       kind: 'rate-limited',
       message: `GitHub's rate limit refused ${request} even after waiting and retrying (${said}). Re-run the job later; if it keeps happening, plangate runs too often for this token.`,
@@ -153,7 +157,8 @@ export function explainGitHubError(error: unknown): GitHubErrorExplanation {
   }
   if (status === undefined) return { kind: 'other', message: said };
   // Octokit reports a network failure or timeout as a 500 with no response: GitHub never answered.
-  if (failure?.response === undefined) return { kind: 'other', message: `No answer from GitHub for ${request}: ${said}` };
+  if (failure?.response === undefined)
+    return { kind: 'other', message: `No answer from GitHub for ${request}: ${said}` };
   return { kind: 'other', message: `GitHub answered ${status} for ${request}: ${said}` };
 }
 

@@ -111,14 +111,19 @@ const ISSUE_TEXT_QUERY = `query plangateIssueText($owner: String!, $name: String
 }`;
 
 const approvalAnswer = z.object({
-  node: z.object({ body: z.string(), lastEditedAt: z.string().nullable(), editor: actorShape.nullable() }).nullable().optional(),
+  node: z
+    .object({ body: z.string(), lastEditedAt: z.string().nullable(), editor: actorShape.nullable() })
+    .nullable()
+    .optional(),
   repository: z.object({ issueOrPullRequest: z.object({ title: z.string(), body: z.string().nullable() }) }),
 });
 
 /** GraphQL's partial answer: `data` beside `errors`, which Octokit raises as an error carrying both. */
 const partialAnswer = z.object({
   data: z.unknown(),
-  errors: z.array(z.object({ type: z.string().optional(), path: z.array(z.union([z.string(), z.number()])).optional() })),
+  errors: z.array(
+    z.object({ type: z.string().optional(), path: z.array(z.union([z.string(), z.number()])).optional() }),
+  ),
 });
 
 /**
@@ -128,7 +133,9 @@ const partialAnswer = z.object({
 function dataWithoutComment(error: unknown): unknown {
   const parsed = partialAnswer.safeParse(error);
   if (!parsed.success || parsed.data.errors.length === 0) return undefined;
-  const onlyNode = parsed.data.errors.every((e) => e.type === 'NOT_FOUND' && e.path?.length === 1 && e.path[0] === 'node');
+  const onlyNode = parsed.data.errors.every(
+    (e) => e.type === 'NOT_FOUND' && e.path?.length === 1 && e.path[0] === 'node',
+  );
   return onlyNode ? parsed.data.data : undefined;
 }
 
@@ -142,7 +149,9 @@ export function graphqlReads({ octokit, owner, repo }: ThreadScope): GraphqlRead
       const comments: Comment[] = [];
       let after: string | null = null;
       do {
-        const answer = threadAnswer.parse(await octokit.graphql(THREAD_QUERY, { owner, name: repo, number: issue, after }));
+        const answer = threadAnswer.parse(
+          await octokit.graphql(THREAD_QUERY, { owner, name: repo, number: issue, after }),
+        );
         const { pageInfo, nodes } = answer.repository.issueOrPullRequest.comments;
         for (const node of nodes) {
           comments.push({
@@ -182,7 +191,13 @@ export function graphqlReads({ octokit, owner, repo }: ThreadScope): GraphqlRead
       }
       const { node, repository } = approvalAnswer.parse(answer);
       const { title, body } = repository.issueOrPullRequest;
-      const comment = commentNodeId === undefined ? {} : { commentBody: node?.body ?? null, commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null };
+      const comment =
+        commentNodeId === undefined
+          ? {}
+          : {
+              commentBody: node?.body ?? null,
+              commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null,
+            };
       return { ...comment, title, body: body ?? '' };
     },
   };

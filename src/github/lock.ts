@@ -145,13 +145,19 @@ export async function acquireLock(request: LockRequest): Promise<LockAttempt> {
     if (named?.runId === runId) return ours(current);
     if (named) {
       const status = await runStatus(octokit, repoRef, named.runId);
-      if (status.live) return { acquired: false, holder: { ...named, status: status.status, ...(status.problem ? { problem: status.problem } : {}) } };
+      if (status.live)
+        return {
+          acquired: false,
+          holder: { ...named, status: status.status, ...(status.problem ? { problem: status.problem } : {}) },
+        };
     }
     const successor = await lockCommit(git, runId, runUrl, [current]);
     // Leased on the stale commit we read, so of two runs taking over, one wins.
     if (await settle(successor, current)) return ours(successor, named);
   }
-  throw new Error(`could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`);
+  throw new Error(
+    `could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`,
+  );
 }
 
 /**
@@ -170,7 +176,15 @@ export async function releaseLock(input: { git: Git; lock: ExecutionLock }): Pro
 }
 
 async function lockCommit(git: Git, runId: string, runUrl: string, parents: string[]): Promise<string> {
-  return git([...LOCK_AUTHOR, 'commit-tree', '--no-gpg-sign', EMPTY_TREE, ...parents.flatMap((p) => ['-p', p]), '-m', lockMessage(runId, runUrl)]);
+  return git([
+    ...LOCK_AUTHOR,
+    'commit-tree',
+    '--no-gpg-sign',
+    EMPTY_TREE,
+    ...parents.flatMap((p) => ['-p', p]),
+    '-m',
+    lockMessage(runId, runUrl),
+  ]);
 }
 
 /**
@@ -178,7 +192,12 @@ async function lockCommit(git: Git, runId: string, runUrl: string, parents: stri
  * absent). `rejected` is the lease failing, i.e. someone else's write; any other failure is returned
  * for the caller to judge, since its push may have landed before the answer was lost.
  */
-async function pushWithLease(git: Git, ref: string, sha: string, expected: string): Promise<'accepted' | 'rejected' | Error> {
+async function pushWithLease(
+  git: Git,
+  ref: string,
+  sha: string,
+  expected: string,
+): Promise<'accepted' | 'rejected' | Error> {
   try {
     await git(['push', '--quiet', `--force-with-lease=${ref}:${expected}`, 'origin', `${sha}:${ref}`]);
     return 'accepted';
@@ -188,7 +207,8 @@ async function pushWithLease(git: Git, ref: string, sha: string, expected: strin
     // after the advertisement. Any other remote refusal (a hook, a ruleset) is no lost race: it
     // would refuse every round, so it goes back as the error it is, in git's own words.
     if (/\[rejected\]/.test(text)) return 'rejected';
-    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text)) return 'rejected';
+    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text))
+      return 'rejected';
     return error instanceof Error ? error : new Error(text);
   }
 }
@@ -205,7 +225,11 @@ async function remoteRef(git: Git, ref: string): Promise<string | undefined> {
 }
 
 /** The run the lock commit at `sha` names; `moved` when the ref no longer leads to that commit. */
-async function readHolder(git: Git, ref: string, sha: string): Promise<{ runId: string; runUrl: string } | undefined | 'moved'> {
+async function readHolder(
+  git: Git,
+  ref: string,
+  sha: string,
+): Promise<{ runId: string; runUrl: string } | undefined | 'moved'> {
   // No FETCH_HEAD: another run in the same checkout may be fetching too.
   await git(['fetch', '--no-tags', '--quiet', '--no-write-fetch-head', 'origin', ref]);
   const present = await git(['cat-file', '-e', `${sha}^{commit}`]).then(

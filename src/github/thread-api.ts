@@ -123,7 +123,13 @@ export interface Thread {
    * into `base` that a lost earlier attempt or another run already opened. It creates first and
    * looks for an open one only when GitHub says it exists, so the usual case costs one call.
    */
-  createPullRequest(input: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<PullRequest>;
+  createPullRequest(input: {
+    title: string;
+    head: string;
+    base: string;
+    body: string;
+    draft: boolean;
+  }): Promise<PullRequest>;
   updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest>;
   /**
    * Asks users to review a pull request; returns the logins GitHub lists as requested afterwards.
@@ -150,4 +156,3 @@ export interface IssueRef {
   body: string;
   url: string;
 }
-

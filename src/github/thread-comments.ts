@@ -45,7 +45,13 @@ export function commentCalls(scope: ThreadScope, listComments: Thread['listComme
       const comment = await createOnce(
         scope,
         async () => {
-          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: sent, request: NO_BLIND_RETRY });
+          const { data } = await octokit.rest.issues.createComment({
+            owner,
+            repo,
+            issue_number: issue,
+            body: sent,
+            request: NO_BLIND_RETRY,
+          });
           return toComment(data);
         },
         async () => (await listComments(issue)).find((c) => c.author === botLogin && c.body.includes(dedupe)),

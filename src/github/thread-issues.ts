@@ -22,7 +22,15 @@ export function issueCalls(scope: ThreadScope): IssueCalls {
       return { title: data.title, body: data.body ?? '', author: data.user?.login ?? '' };
     },
     async findOpenIssue(label) {
-      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, state: 'open', labels: label, per_page: 100, sort: 'created', direction: 'asc' });
+      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, {
+        owner,
+        repo,
+        state: 'open',
+        labels: label,
+        per_page: 100,
+        sort: 'created',
+        direction: 'asc',
+      });
       const issue = issues.find((i) => !i.pull_request);
       return issue ? toRef(issue) : undefined;
     },
@@ -45,8 +53,18 @@ export function issueCalls(scope: ThreadScope): IssueCalls {
         },
         async () => {
           const label = input.labels[0];
-          const { data } = await octokit.rest.issues.listForRepo({ owner, repo, state: 'open', sort: 'created', direction: 'desc', per_page: 100, ...(label ? { labels: label } : {}) });
-          const found = data.find((i) => !i.pull_request && i.user?.login === botLogin && i.title === input.title && (i.body ?? '') === body);
+          const { data } = await octokit.rest.issues.listForRepo({
+            owner,
+            repo,
+            state: 'open',
+            sort: 'created',
+            direction: 'desc',
+            per_page: 100,
+            ...(label ? { labels: label } : {}),
+          });
+          const found = data.find(
+            (i) => !i.pull_request && i.user?.login === botLogin && i.title === input.title && (i.body ?? '') === body,
+          );
           return found ? toRef(found) : undefined;
         },
       );

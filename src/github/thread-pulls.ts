@@ -20,7 +20,12 @@ function isPullExists(error: unknown): boolean {
 /** The pull request calls of a thread. */
 export type PullRequestCalls = Pick<
   Thread,
-  'pullRequest' | 'findOpenPullRequest' | 'createPullRequest' | 'updatePullRequest' | 'listOpenPullRequests' | 'requestReviewers'
+  | 'pullRequest'
+  | 'findOpenPullRequest'
+  | 'createPullRequest'
+  | 'updatePullRequest'
+  | 'listOpenPullRequests'
+  | 'requestReviewers'
 >;
 
 /** Pull request calls for one repository; see Thread (thread-api.ts) for each call's promise. */
@@ -28,7 +33,14 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
   const { octokit, owner, repo, safe } = scope;
 
   async function findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined> {
-    const { data } = await octokit.rest.pulls.list({ owner, repo, state: 'open', head: `${owner}:${head}`, base, per_page: 1 });
+    const { data } = await octokit.rest.pulls.list({
+      owner,
+      repo,
+      state: 'open',
+      head: `${owner}:${head}`,
+      base,
+      per_page: 1,
+    });
     const first = data[0];
     return first ? toPull(first) : undefined;
   }
@@ -81,7 +93,12 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
     },
     async requestReviewers(pullNumber, reviewers) {
       // Requesting the same reviewer twice leaves one request, so plugin retries stay on.
-      const { data } = await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: [...reviewers] });
+      const { data } = await octokit.rest.pulls.requestReviewers({
+        owner,
+        repo,
+        pull_number: pullNumber,
+        reviewers: [...reviewers],
+      });
       return (data.requested_reviewers ?? []).map((user) => user.login);
     },
   };

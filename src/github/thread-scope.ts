@@ -30,7 +30,12 @@ const DEFAULT_RETRY_DELAY_MS = 1000;
 export const NO_BLIND_RETRY = { retries: 0 } as const;
 
 /** `secrets` are cut out of every body the thread posts. */
-export function threadScope(octokit: GitHubClient, repoRef: RepoRef, secrets: readonly string[], options: ThreadOptions): ThreadScope {
+export function threadScope(
+  octokit: GitHubClient,
+  repoRef: RepoRef,
+  secrets: readonly string[],
+  options: ThreadOptions,
+): ThreadScope {
   return {
     octokit,
     owner: repoRef.owner,
@@ -45,6 +50,10 @@ export function threadScope(octokit: GitHubClient, repoRef: RepoRef, secrets: re
  * A creating write (comment, issue, pull request) sent at most once, with the thread's attempts and
  * backoff: `send` must pass {@link NO_BLIND_RETRY}, `find` looks for what a lost attempt stored.
  */
-export function createOnce<T>(scope: ThreadScope, send: () => Promise<T>, find: () => Promise<T | undefined>): Promise<T> {
+export function createOnce<T>(
+  scope: ThreadScope,
+  send: () => Promise<T>,
+  find: () => Promise<T | undefined>,
+): Promise<T> {
   return writeOnce({ attempts: CREATE_ATTEMPTS, delayMs: scope.retryDelayMs, send, find });
 }

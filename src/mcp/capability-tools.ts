@@ -38,7 +38,8 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
   // of two same-named tools a call runs.
   const offered = (tool: CapabilityTool, server: ServerConnection) =>
     role === 'executor' || server.tools.every((other) => other.name !== tool.name || other.readOnly);
-  const readOnlyNote = role === 'planner' ? ' Only the tools a server marks read-only are listed and callable here.' : '';
+  const readOnlyNote =
+    role === 'planner' ? ' Only the tools a server marks read-only are listed and callable here.' : '';
 
   const list = defineTool({
     name: 'list_capabilities',
@@ -65,10 +66,14 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
       const server = findServer(await hub.start(), args.server);
       const tool = server.tools.find((t) => t.name === args.tool);
       if (tool === undefined) {
-        throw new ToolError(`MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(args.tool)}. Call list_capabilities to see its tools.`);
+        throw new ToolError(
+          `MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(args.tool)}. Call list_capabilities to see its tools.`,
+        );
       }
       if (!offered(tool, server)) {
-        throw new ToolError(`${server.name}/${tool.name} is not read-only; only the executor may call it. Plan it as a step for the executor instead.`);
+        throw new ToolError(
+          `${server.name}/${tool.name} is not read-only; only the executor may call it. Plan it as a step for the executor instead.`,
+        );
       }
       let result: ToolCallResult;
       try {
@@ -77,8 +82,12 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
         throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}`);
       }
       const { text, isError } = resultText(result);
-      if (isError) throw new ToolError(`${server.name}/${tool.name} reported an error: ${text.trim() || '(no message)'}`);
-      return truncateOutput(text.trim() === '' ? `${server.name}/${tool.name} returned no text.` : text, DEFAULT_OUTPUT_LIMIT);
+      if (isError)
+        throw new ToolError(`${server.name}/${tool.name} reported an error: ${text.trim() || '(no message)'}`);
+      return truncateOutput(
+        text.trim() === '' ? `${server.name}/${tool.name} returned no text.` : text,
+        DEFAULT_OUTPUT_LIMIT,
+      );
     },
   });
 
@@ -90,17 +99,27 @@ function findServer(started: StartedServers, name: string): ServerConnection {
   if (server !== undefined) return server;
   const failure = started.failures.find((f) => f.server === name);
   if (failure !== undefined) {
-    throw new ToolError(`MCP server ${JSON.stringify(name)} is not available: it did not start (${failure.reason}). Work without it.`);
+    throw new ToolError(
+      `MCP server ${JSON.stringify(name)} is not available: it did not start (${failure.reason}). Work without it.`,
+    );
   }
   if (started.configured === 0) {
     throw new ToolError('No MCP servers are configured for this repository, so there is nothing to call.');
   }
   const names = started.connected.map((s) => s.name).join(', ') || 'none';
-  throw new ToolError(`No MCP server is named ${JSON.stringify(name)}. Available servers: ${names}. Call list_capabilities to see them.`);
+  throw new ToolError(
+    `No MCP server is named ${JSON.stringify(name)}. Available servers: ${names}. Call list_capabilities to see them.`,
+  );
 }
 
-function serverSection(server: ServerConnection, role: Role, offered: (tool: CapabilityTool, server: ServerConnection) => boolean): string {
-  const tools = [...server.tools].filter((tool) => offered(tool, server)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function serverSection(
+  server: ServerConnection,
+  role: Role,
+  offered: (tool: CapabilityTool, server: ServerConnection) => boolean,
+): string {
+  const tools = [...server.tools]
+    .filter((tool) => offered(tool, server))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const hidden = server.tools.length - tools.length;
   const lines = [`## ${server.name}`];
   if (tools.length === 0) lines.push(role === 'planner' ? 'No read-only tools.' : 'No tools.');
@@ -109,7 +128,9 @@ function serverSection(server: ServerConnection, role: Role, offered: (tool: Cap
     lines.push(`  arguments: ${clip(JSON.stringify(tool.inputSchema), maxSchemaChars)}`);
   }
   if (hidden > 0) {
-    lines.push(`(${hidden} more ${hidden === 1 ? 'tool is' : 'tools are'} not read-only; only the executor may call ${hidden === 1 ? 'it' : 'them'}.)`);
+    lines.push(
+      `(${hidden} more ${hidden === 1 ? 'tool is' : 'tools are'} not read-only; only the executor may call ${hidden === 1 ? 'it' : 'them'}.)`,
+    );
   }
   return lines.join('\n');
 }

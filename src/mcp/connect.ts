@@ -81,11 +81,13 @@ export async function connectServer(spec: McpServerSpec, options: ConnectOptions
     await client.close().catch(() => undefined);
     throw new Error(startFailure(spec, error, stderr.text()), { cause: error });
   }
-  const call = (tool: string, args: Record<string, unknown>) => client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.callTimeoutMs });
+  const call = (tool: string, args: Record<string, unknown>) =>
+    client.callTool({ name: tool, arguments: args }, undefined, { timeout: options.callTimeoutMs });
   return {
     name: spec.name,
     tools,
-    call: (tool, args, lend) => (spec.transport === 'stdio' && lend ? sandbox.lend(() => call(tool, args)) : call(tool, args)),
+    call: (tool, args, lend) =>
+      spec.transport === 'stdio' && lend ? sandbox.lend(() => call(tool, args)) : call(tool, args),
     close: async () => {
       await client.close();
       release();
@@ -98,7 +100,10 @@ function createTransport(spec: McpServerSpec, sandbox: Sandbox, stderr: Tail): T
   // Explicit, so the server gets the named variables and not the action's environment (tokens,
   // INPUT_* values, API keys). The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER, which
   // the sandbox's own values replace when it runs the server as its account.
-  const base: NodeJS.ProcessEnv = sandbox.account === undefined ? {} : { PATH: process.env.PATH ?? '/usr/bin:/bin', ...(process.env.TERM ? { TERM: process.env.TERM } : {}) };
+  const base: NodeJS.ProcessEnv =
+    sandbox.account === undefined
+      ? {}
+      : { PATH: process.env.PATH ?? '/usr/bin:/bin', ...(process.env.TERM ? { TERM: process.env.TERM } : {}) };
   const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
   const transport = new ServerProcessTransport({
     command: plan.file,
@@ -194,8 +199,10 @@ function startFailure(spec: McpServerSpec, error: unknown, stderr: string): stri
   const code = (error as { code?: unknown } | null)?.code;
   let why: string;
   // Started as the sandbox account, a missing program is reported by the wrapper (env, setpriv) instead.
-  if (spec.transport === 'stdio' && (code === 'ENOENT' || saysProgramMissing(stderr))) return `the command ${JSON.stringify(spec.command)} was not found`;
-  else if (spec.transport === 'stdio' && code === 'EACCES') why = `the command ${JSON.stringify(spec.command)} is not executable`;
+  if (spec.transport === 'stdio' && (code === 'ENOENT' || saysProgramMissing(stderr)))
+    return `the command ${JSON.stringify(spec.command)} was not found`;
+  else if (spec.transport === 'stdio' && code === 'EACCES')
+    why = `the command ${JSON.stringify(spec.command)} is not executable`;
   else why = errorMessage(error);
   const said = stderr.replace(/\s+/g, ' ').trim();
   return said === '' ? why : `${why} (stderr: ${said})`;

@@ -75,7 +75,9 @@ export function createCapabilityHub(specs: readonly McpServerSpec[], options: Hu
 async function closeAll(connections: readonly ServerConnection[]): Promise<void> {
   await Promise.all(
     connections.map((c) =>
-      c.close().catch((error: unknown) => core.warning(`MCP server ${c.name} did not close cleanly: ${errorMessage(error)}`)),
+      c
+        .close()
+        .catch((error: unknown) => core.warning(`MCP server ${c.name} did not close cleanly: ${errorMessage(error)}`)),
     ),
   );
 }

@@ -95,7 +95,8 @@ export function costOf(model: string, tokens: TokenUsage, prices: PriceTable = d
   if (price === null) return null;
   const cached = Math.min(tokens.cachedTokens, tokens.promptTokens);
   const uncached = tokens.promptTokens - cached;
-  const micro = uncached * price.input + cached * (price.cachedInput ?? price.input) + tokens.completionTokens * price.output;
+  const micro =
+    uncached * price.input + cached * (price.cachedInput ?? price.input) + tokens.completionTokens * price.output;
   return micro / 1_000_000;
 }
 

@@ -82,7 +82,10 @@ export const planRecordSchema = z.object({
   /** When planning finished, by the action's clock: how old a waiting plan is. */
   postedAt: z.iso.datetime().optional(),
   /** HMAC of the rest of the record with the repository's record key (see record-key.ts). */
-  sig: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sig: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
   /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
   checks: planChecksSchema.optional(),
@@ -99,7 +102,9 @@ const markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }
@@ -168,7 +173,9 @@ export function decodeRecord(body: string): DecodeResult {
   if (!match?.[1]) return { ok: false, reason: 'no plan record' };
   let json: unknown;
   try {
-    json = JSON.parse(inflateRawSync(Buffer.from(match[1], 'base64url'), { maxOutputLength: 4_000_000 }).toString('utf8'));
+    json = JSON.parse(
+      inflateRawSync(Buffer.from(match[1], 'base64url'), { maxOutputLength: 4_000_000 }).toString('utf8'),
+    );
   } catch {
     return { ok: false, reason: 'the plan record is corrupt' };
   }

@@ -11,5 +11,7 @@ import { hkdfSync } from 'node:crypto';
 export function recordKey(input: { recordSecret: string; apiKey: string; repository: string }): string {
   if (input.recordSecret) return input.recordSecret;
   if (!input.apiKey) return '';
-  return Buffer.from(hkdfSync('sha256', input.apiKey, `plangate repository ${input.repository}`, 'plangate plan record v1', 32)).toString('hex');
+  return Buffer.from(
+    hkdfSync('sha256', input.apiKey, `plangate repository ${input.repository}`, 'plangate plan record v1', 32),
+  ).toString('hex');
 }

@@ -14,7 +14,10 @@ export const runRecordSchema = z.object({
   snapshot: snapshotSchema,
   usage: usageLedgerSchema,
   /** The last commit plangate pushed to the work branch; anything after it was pushed by someone else. */
-  pushed: z.string().regex(/^[0-9a-f]{40,64}$/).optional(),
+  pushed: z
+    .string()
+    .regex(/^[0-9a-f]{40,64}$/)
+    .optional(),
   runId: z.string(),
   /** Set once the pull request exists, so a re-run never opens a second one. */
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
@@ -22,7 +25,13 @@ export const runRecordSchema = z.object({
   startedAt: z.number().int().nonnegative().optional(),
   /** Changes the commit gate kept out so far, so a resumed run still reports them. */
   keptOut: z
-    .array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted', 'mode', 'type']), reason: z.string() }))
+    .array(
+      z.object({
+        path: z.string(),
+        change: z.enum(['added', 'modified', 'deleted', 'mode', 'type']),
+        reason: z.string(),
+      }),
+    )
     .optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
@@ -38,7 +47,9 @@ export function decodeRunRecord(body: string): RunRecord | undefined {
   const match = marker.exec(body);
   if (!match?.[1]) return undefined;
   try {
-    const json: unknown = JSON.parse(inflateRawSync(Buffer.from(match[1], 'base64url'), { maxOutputLength: 4_000_000 }).toString('utf8'));
+    const json: unknown = JSON.parse(
+      inflateRawSync(Buffer.from(match[1], 'base64url'), { maxOutputLength: 4_000_000 }).toString('utf8'),
+    );
     const parsed = runRecordSchema.safeParse(json);
     return parsed.success ? parsed.data : undefined;
   } catch {

@@ -112,7 +112,9 @@ export function renderDiagram(input: DiagramInput, options: DiagramOptions = {})
   }
   const ended = input.trail.at(-1)?.to ?? input.state;
   if (ended === 'done') {
-    const aborted = input.trail.some((t) => t.to === 'abort' || t.reason !== undefined) || input.context.history.at(-1)?.outcome === 'abort';
+    const aborted =
+      input.trail.some((t) => t.to === 'abort' || t.reason !== undefined) ||
+      input.context.history.at(-1)?.outcome === 'abort';
     lines.push(`  classDef ended fill:${aborted ? '#fde2e1' : '#dcf5e3'},stroke:#57606a`, `  class n${node} ended`);
   } else {
     lines.push('  classDef current stroke-width:3px', `  class n${node} current`);

@@ -32,7 +32,10 @@ const listed = (patterns: readonly string[]) => {
 export function renderHelp(author: string, settings: HelpSettings, unknown?: string): string {
   const trigger = code(settings.triggerPermission);
   const approve = code(settings.approvePermission);
-  const head = unknown === undefined ? `@${author} plangate’s commands on this repository:` : `@${author} unknown command ${code(`/${unknown}`)}. plangate’s commands on this repository:`;
+  const head =
+    unknown === undefined
+      ? `@${author} plangate’s commands on this repository:`
+      : `@${author} unknown command ${code(`/${unknown}`)}. plangate’s commands on this repository:`;
   const commands = settings.allowedCommands;
   const lines = [
     head,
@@ -54,9 +57,15 @@ export function renderHelp(author: string, settings: HelpSettings, unknown?: str
     commands.length === 0
       ? '- allowed commands: none (the executor can read and write files but run no command)'
       : `- allowed commands (${commands.length}): ${listed(commands)}`,
-    settings.protectedPaths.length === 0 ? '- protected paths: none' : `- protected paths: ${listed(settings.protectedPaths)}`,
-    settings.maxEstimatedCostUsd === undefined ? '- estimated cost ceiling: none' : `- estimated cost ceiling: $${settings.maxEstimatedCostUsd} per plan`,
-    settings.allowBlockedPlans ? '- plans with blocking check findings: may be approved' : '- plans with blocking check findings: must be revised first',
+    settings.protectedPaths.length === 0
+      ? '- protected paths: none'
+      : `- protected paths: ${listed(settings.protectedPaths)}`,
+    settings.maxEstimatedCostUsd === undefined
+      ? '- estimated cost ceiling: none'
+      : `- estimated cost ceiling: $${settings.maxEstimatedCostUsd} per plan`,
+    settings.allowBlockedPlans
+      ? '- plans with blocking check findings: may be approved'
+      : '- plans with blocking check findings: must be revised first',
     '',
     'The command goes on the first line of a new comment.',
   ];

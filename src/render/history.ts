@@ -15,7 +15,12 @@ const maxResultChars = 6_000;
 const fullTextPlace = 'the job summary';
 
 /** One cycle, its directive clipped to `directiveMax` and its result to `resultMax` (Infinity: whole). */
-export function renderCycle(entry: HistoryEntry, index: number, directiveMax = Infinity, resultMax = directiveMax): string {
+export function renderCycle(
+  entry: HistoryEntry,
+  index: number,
+  directiveMax = Infinity,
+  resultMax = directiveMax,
+): string {
   return [
     `#### Cycle ${index + 1}: ${entry.outcome}`,
     '',
@@ -40,13 +45,16 @@ export function renderHistory(history: HistoryEntry[], entryMax = maxResultChars
 
 /** One line per cycle, for places where the whole history is too much. */
 export function renderHistoryLines(history: HistoryEntry[]): string {
-  return history.map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split('\n')[0] ?? '', 200))}`).join('\n');
+  return history
+    .map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split('\n')[0] ?? '', 200))}`)
+    .join('\n');
 }
 
 /** The default size of one history body: under GitHub's limit, with room left for redaction. */
 export const historyChunkLimit = 60_000;
 
-const chunkHeading = (planId: string, part: number, parts: number) => `### History of plan ${code(planId)}, part ${part} of ${parts}`;
+const chunkHeading = (planId: string, part: number, parts: number) =>
+  `### History of plan ${code(planId)}, part ${part} of ${parts}`;
 /** Ends each history body, so the host can find its own history comments again (e.g. to replace them on a re-run). */
 export function historyChunkMarker(planId: string, part: number): string {
   return `<!-- plangate:history ${planId} part ${part} -->`;
@@ -67,7 +75,8 @@ function fittedCycle(entry: HistoryEntry, index: number, room: number): string {
   const frame = whole.length - total + 2 + cutNotice(index + 1, total).length;
   const texts = Math.max(0, room - frame);
   const half = Math.floor(texts / 2);
-  const directiveMax = entry.directive.length <= half ? entry.directive.length : Math.max(half, texts - entry.result.length);
+  const directiveMax =
+    entry.directive.length <= half ? entry.directive.length : Math.max(half, texts - entry.result.length);
   const resultMax = texts - directiveMax;
   const omitted = omittedBy(entry.directive, directiveMax) + omittedBy(entry.result, resultMax);
   return `${renderCycle(entry, index, directiveMax, resultMax)}\n\n${cutNotice(index + 1, omitted)}`;
@@ -108,5 +117,7 @@ export function renderHistoryChunks(history: HistoryEntry[], planId: string, lim
     current.push(text);
   });
   if (current.length > 0) bodies.push(current);
-  return bodies.map((cycles, i) => [chunkHeading(planId, i + 1, bodies.length), cycles.join('\n\n'), historyChunkMarker(planId, i + 1)].join('\n\n'));
+  return bodies.map((cycles, i) =>
+    [chunkHeading(planId, i + 1, bodies.length), cycles.join('\n\n'), historyChunkMarker(planId, i + 1)].join('\n\n'),
+  );
 }

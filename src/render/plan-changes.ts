@@ -118,7 +118,15 @@ export function planChanges(approved: Plan, current: Plan): PlanChange[] {
       const now = current.steps[step.c];
       if (!before || !now) continue;
       const fields = changedFields(before, now);
-      if (fields.length > 0) changes.push({ kind: 'reworded', step: step.c + 1, was: step.a + 1, title: now.title, before: before.title, fields });
+      if (fields.length > 0)
+        changes.push({
+          kind: 'reworded',
+          step: step.c + 1,
+          was: step.a + 1,
+          title: now.title,
+          before: before.title,
+          fields,
+        });
     } else if (step.kind === 'added') {
       changes.push({ kind: 'added', step: step.c + 1, title: current.steps[step.c]?.title ?? '' });
     } else {
@@ -134,7 +142,14 @@ export function planChanges(approved: Plan, current: Plan): PlanChange[] {
     const before = approved.steps[removed.was - 1];
     const now = current.steps[change.step - 1];
     const fields = before && now ? changedFields(before, now) : [];
-    changes[index] = { kind: 'moved', step: change.step, was: removed.was, title: change.title, before: removed.title, fields };
+    changes[index] = {
+      kind: 'moved',
+      step: change.step,
+      was: removed.was,
+      title: change.title,
+      before: removed.title,
+      fields,
+    };
     changes[from] = undefined;
   }
   const out = changes.filter((c): c is PlanChange => c !== undefined);
@@ -147,7 +162,8 @@ export function planChanges(approved: Plan, current: Plan): PlanChange[] {
 export function revisedSteps(changes: readonly PlanChange[]): Map<number, StepRevision> {
   const marks = new Map<number, StepRevision>();
   for (const change of changes) {
-    if (change.kind === 'added' || change.kind === 'reworded' || change.kind === 'moved') marks.set(change.step, change.kind);
+    if (change.kind === 'added' || change.kind === 'reworded' || change.kind === 'moved')
+      marks.set(change.step, change.kind);
   }
   return marks;
 }
@@ -171,7 +187,8 @@ function line(change: PlanChange): string {
     case 'removed':
       return `- Removed approved step ${change.was}: ${title(change.title)}`;
     case 'reworded': {
-      const where = change.was === change.step ? `step ${change.step}` : `step ${change.step} (approved as step ${change.was})`;
+      const where =
+        change.was === change.step ? `step ${change.step}` : `step ${change.step} (approved as step ${change.was})`;
       return `- Reworded ${where} ${title(change.title)}: changed ${fieldList(change)}`;
     }
     case 'moved':

@@ -181,17 +181,35 @@ function body(record: ShownPlan, room: number): string {
   const { objective, plan, question, summary, directive } = record.snapshot.context;
   const context = (shown: string) => contextLines(record, shown);
   if (record.status === 'asking' || (question && !plan)) {
-    const text = [`### ❓ A question before planning (${code(record.planId)})`, '', ...context(objective), '', '**Question**', '', codeBlock(question ?? '', 'text')];
+    const text = [
+      `### ❓ A question before planning (${code(record.planId)})`,
+      '',
+      ...context(objective),
+      '',
+      '**Question**',
+      '',
+      codeBlock(question ?? '', 'text'),
+    ];
     return fitBody(text.join('\n'), room);
   }
   if (record.status === 'answered' || (!plan && summary)) {
-    const text = [`### 💬 Nothing to change (${code(record.planId)})`, '', ...context(objective), '', '**Answer**', '', codeBlock(summary ?? '', 'text')];
+    const text = [
+      `### 💬 Nothing to change (${code(record.planId)})`,
+      '',
+      ...context(objective),
+      '',
+      '**Answer**',
+      '',
+      codeBlock(summary ?? '', 'text'),
+    ];
     return fitBody(text.join('\n'), room);
   }
   // What the executor is told first is shown whole, never cut: the rest of the body gives way to it.
   const first = directive === undefined ? '' : `\n\n${renderFirstDirective(directive)}`;
   if (first.length > room - minVisible) {
-    throw new Error(`Plan ${record.planId} is too large to post: its first directive cannot be shown whole in one comment. Ask for a shorter first directive.`);
+    throw new Error(
+      `Plan ${record.planId} is too large to post: its first directive cannot be shown whole in one comment. Ask for a shorter first directive.`,
+    );
   }
   return planBody(record, room - first.length) + first;
 }
@@ -199,7 +217,8 @@ function body(record: ShownPlan, room: number): string {
 /** The plan part of the visible body, in at most `room` characters. */
 function planBody(record: ShownPlan, room: number): string {
   const { objective, plan } = record.snapshot.context;
-  const head = (shown: string) => [`### 📋 Plan ${code(record.planId)}`, '', ...contextLines(record, shown), '', '**Steps**', ''].join('\n') + '\n';
+  const head = (shown: string) =>
+    [`### 📋 Plan ${code(record.planId)}`, '', ...contextLines(record, shown), '', '**Steps**', ''].join('\n') + '\n';
   if (!plan) return fitBody(head(objective) + '_The planner staged no plan._', room);
   const whole = head(objective) + renderPlan(plan);
   if (whole.length <= room) return whole;
@@ -224,7 +243,9 @@ function serverFailureLines(record: ShownPlan): string[] {
   const failures = record.mcpFailures ?? [];
   if (failures.length === 0) return [];
   // Code spans: a server's words can carry no mention, link or markup into the thread.
-  const named = failures.slice(0, maxNamedServerFailures).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
+  const named = failures
+    .slice(0, maxNamedServerFailures)
+    .map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
   const more = failures.length - named.length;
   return [
     '> [!WARNING]',

@@ -1,5 +1,12 @@
 import { renderPlan, renderStep } from './plan-comment.js';
-import { changesSinceApproval, planChangesIntro, renderPlanChanges, revisedSteps, type PlanChange, type StepRevision } from './plan-changes.js';
+import {
+  changesSinceApproval,
+  planChangesIntro,
+  renderPlanChanges,
+  revisedSteps,
+  type PlanChange,
+  type StepRevision,
+} from './plan-changes.js';
 import type { Plan } from '../machine/fields.js';
 import { renderHistoryLines } from './history.js';
 import { clip } from '../text/limits.js';
@@ -41,7 +48,9 @@ export function renderServerFailures(failures: readonly ServerFailure[]): string
   if (failures.length === 0) return '';
   const one = failures.length === 1;
   // Code spans: a server's words can carry no mention, link or markup into the thread.
-  const named = failures.slice(0, maxNamedServerFailures).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
+  const named = failures
+    .slice(0, maxNamedServerFailures)
+    .map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
   const more = failures.length - named.length;
   return [
     '> [!WARNING]',
@@ -135,24 +144,49 @@ function headline(view: RunView): string {
 export function renderProgressComment(view: RunView, live: ProgressContext = {}): string {
   const { context, iteration, state } = view.snapshot;
   const branch = live.branchUrl ? `branch [${code(view.branch)}](${live.branchUrl})` : `branch ${code(view.branch)}`;
-  const links = [view.runUrl ? `[job](${view.runUrl})` : '', branch, view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : ''].filter(Boolean);
+  const links = [
+    view.runUrl ? `[job](${view.runUrl})` : '',
+    branch,
+    view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : '',
+  ].filter(Boolean);
   const { startedAt, now } = live;
   const elapsed = startedAt !== undefined && now ? [`elapsed: ${formatElapsed(now() - startedAt)}`] : [];
-  const facts = [`Approved by @${view.approvedBy}`, ...links, `cycles: ${iteration}`, ...elapsed, `cost so far: ${formatCost(sumCost(view.usage))}`];
+  const facts = [
+    `Approved by @${view.approvedBy}`,
+    ...links,
+    `cycles: ${iteration}`,
+    ...elapsed,
+    `cost so far: ${formatCost(sumCost(view.usage))}`,
+  ];
   const parts = [headline(view), '', facts.join(' · ')];
   if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
   const failures = renderServerFailures(live.serverFailures ?? []);
   if (failures) parts.push('', failures);
   if (view.ended?.reason) parts.push('', `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (view.interrupted) {
-    parts.push('', `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
+    parts.push(
+      '',
+      `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`,
+    );
   }
   if (view.keptOut?.length) parts.push('', '**Kept out of the commits**', '', renderKeptOut(view.keptOut));
   if (context.plan) {
     const changes = changesSinceApproval(view.approvedPlan, context.plan);
     if (changes.length === 0) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));
     // The changes go first: bounded, they stay whole even when a long plan is what gets cut to fit.
-    else parts.push('', '**Changes to the approved plan**', '', planChangesIntro, '', renderPlanChanges(changes), '', '**Plan** (revised during the run)', '', renderRevisedPlan(context.plan, stepsDone(view), changes));
+    else
+      parts.push(
+        '',
+        '**Changes to the approved plan**',
+        '',
+        planChangesIntro,
+        '',
+        renderPlanChanges(changes),
+        '',
+        '**Plan** (revised during the run)',
+        '',
+        renderRevisedPlan(context.plan, stepsDone(view), changes),
+      );
   }
   if (!view.ended && state === 'execute' && context.directive) {
     parts.push('', '**Current directive**', '', codeBlock(clip(context.directive, 4_000), 'text'));

@@ -79,12 +79,16 @@ function layout(view: RunView, sizing: PullRequestSizing): Layout {
   const failures = renderServerFailures(sizing.serverFailures ?? []);
   if (failures) head.push('', failures);
   if (view.ended?.outcome === 'aborted') {
-    head.push('', `> [!WARNING]\n> The run aborted: ${escapeHtml(view.ended.reason ?? 'no reason given')}. The work so far is kept here.`);
+    head.push(
+      '',
+      `> [!WARNING]\n> The run aborted: ${escapeHtml(view.ended.reason ?? 'no reason given')}. The work so far is kept here.`,
+    );
   }
   head.push('', '## Objective', '', renderObjective(clip(context.objective, objectiveMax)));
   // Bounded (a few dozen one-line changes), so it sits in the part that is always shown whole.
   const revised = changesSinceApproval(view.approvedPlan, context.plan);
-  if (revised.length > 0) head.push('', '## Changes to the approved plan', '', planChangesIntro, '', renderPlanChanges(revised));
+  if (revised.length > 0)
+    head.push('', '## Changes to the approved plan', '', planChangesIntro, '', renderPlanChanges(revised));
   const before = head.join('\n');
 
   const lastResult = context.history.at(-1)?.result;

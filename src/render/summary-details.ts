@@ -17,7 +17,8 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 /** A section of whole items, as many as fit in `budget` bytes, saying how many when some were left out. */
 function section(title: string, items: string[], separator: string, budget: number, noun: string): string {
   const heading = `#### ${title}\n\n`;
-  const notice = (kept: number) => `\n\n> [!NOTE]\n> Only the first ${kept} of ${items.length} ${noun} fit in the job summary, which GitHub caps at 1 MiB.`;
+  const notice = (kept: number) =>
+    `\n\n> [!NOTE]\n> Only the first ${kept} of ${items.length} ${noun} fit in the job summary, which GitHub caps at 1 MiB.`;
   // Reserved for the longest notice, so it always fits beside what was kept.
   let room = budget - bytes(heading) - bytes(notice(items.length));
   let kept = 0;
@@ -31,13 +32,33 @@ function section(title: string, items: string[], separator: string, budget: numb
 }
 
 /** Every step and every cycle, unclipped, for the job summary the cut GitHub bodies refer readers to. */
-export function renderSummaryDetails(context: { plan?: Plan; history: HistoryEntry[] }, limitBytes = summaryDetailsBytes): string {
+export function renderSummaryDetails(
+  context: { plan?: Plan; history: HistoryEntry[] },
+  limitBytes = summaryDetailsBytes,
+): string {
   const { plan, history } = context;
-  const whole = [...(plan ? [`#### Plan\n\n${renderPlan(plan)}`] : []), `#### History\n\n${renderHistory(history, Infinity)}`].join('\n\n');
+  const whole = [
+    ...(plan ? [`#### Plan\n\n${renderPlan(plan)}`] : []),
+    `#### History\n\n${renderHistory(history, Infinity)}`,
+  ].join('\n\n');
   if (bytes(whole) <= limitBytes) return whole;
   // Too large: the plan's steps may take half, the history the rest. Assumptions and risks stay in the plan comment.
-  const planPart = plan ? section('Plan', plan.steps.map((step, i) => renderStep(step, i)), '\n', Math.floor(limitBytes / 2), 'steps') : '';
+  const planPart = plan
+    ? section(
+        'Plan',
+        plan.steps.map((step, i) => renderStep(step, i)),
+        '\n',
+        Math.floor(limitBytes / 2),
+        'steps',
+      )
+    : '';
   const historyBudget = limitBytes - (planPart ? bytes(planPart) + 2 : 0);
-  const historyPart = section('History', history.map((entry, i) => renderCycle(entry, i)), '\n\n', historyBudget, 'cycles');
+  const historyPart = section(
+    'History',
+    history.map((entry, i) => renderCycle(entry, i)),
+    '\n\n',
+    historyBudget,
+    'cycles',
+  );
   return planPart ? `${planPart}\n\n${historyPart}` : historyPart;
 }

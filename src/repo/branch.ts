@@ -68,7 +68,13 @@ async function hasStagedChanges(git: Git): Promise<boolean> {
  * (`expected`; undefined: the branch must not exist yet).
  */
 export async function pushWithLease(git: Git, branch: string, expected: string | undefined): Promise<void> {
-  await git(['push', '--quiet', `--force-with-lease=refs/heads/${branch}:${expected ?? ''}`, 'origin', `HEAD:refs/heads/${branch}`]);
+  await git([
+    'push',
+    '--quiet',
+    `--force-with-lease=refs/heads/${branch}:${expected ?? ''}`,
+    'origin',
+    `HEAD:refs/heads/${branch}`,
+  ]);
 }
 
 export async function headCommit(git: Git): Promise<string> {

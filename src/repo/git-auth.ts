@@ -25,7 +25,10 @@ const serverUrlSchema = z.url({ protocol: /^https?$/ });
  */
 export function gitAuthConfig(auth: GitAuth): GitConfigEntry[] {
   const parsed = serverUrlSchema.safeParse(auth.serverUrl);
-  if (!parsed.success) throw new Error(`The server URL ${JSON.stringify(auth.serverUrl)} is not an http(s) URL; git cannot authenticate to it.`);
+  if (!parsed.success)
+    throw new Error(
+      `The server URL ${JSON.stringify(auth.serverUrl)} is not an http(s) URL; git cannot authenticate to it.`,
+    );
   const key = `http.${parsed.data.replace(/\/+$/, '')}/.extraheader`;
   return [
     { key, value: '' },

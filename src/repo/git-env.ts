@@ -36,7 +36,8 @@ const passed = new Set([
  * GIT_* variables set by the workflow are its own choice; these ones plangate sets itself (the
  * repository's location among them, so a workflow's GIT_DIR cannot point the host elsewhere).
  */
-const OWNED = /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE)$/;
+const OWNED =
+  /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE)$/;
 
 /**
  * Entries every host git command gets; they outrank every config file. The host's git dir and
@@ -64,7 +65,8 @@ export function gitEnvironment(env: NodeJS.ProcessEnv, config: readonly GitConfi
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (passed.has(name) || /^LC_[A-Z_]+$/.test(name) || (name.startsWith('GIT_') && !OWNED.test(name))) out[name] = value;
+    if (passed.has(name) || /^LC_[A-Z_]+$/.test(name) || (name.startsWith('GIT_') && !OWNED.test(name)))
+      out[name] = value;
   }
   out.GIT_TERMINAL_PROMPT = '0';
   return { ...out, ...configEnv(config) };

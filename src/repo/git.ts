@@ -80,7 +80,10 @@ const VALUED = new Set(['-c', '-C', '--git-dir', '--work-tree', '--namespace', '
 /** Runs git without a shell; failures are returned, not thrown, so createGit words them (redacted). */
 export function execGit(args: readonly string[], options: GitExecOptions): Promise<GitProcessResult> {
   return new Promise((resolve) => {
-    const limits = { maxBuffer: 256 * 1024 * 1024, ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }) };
+    const limits = {
+      maxBuffer: 256 * 1024 * 1024,
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    };
     execFile('git', [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
       resolve({ error, stdout, stderr });
     });
@@ -115,11 +118,19 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
   return async (args) => {
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? '') ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
-    const { error, stdout, stderr } = await exec(args, { cwd, env, ...(options.reader ? { timeoutMs: options.reader.timeoutMs } : {}) });
+    const { error, stdout, stderr } = await exec(args, {
+      cwd,
+      env,
+      ...(options.reader ? { timeoutMs: options.reader.timeoutMs } : {}),
+    });
     if (error) {
       const exitCode = typeof error.code === 'number' ? error.code : null;
       const said = redact(stderr, secrets);
-      throw new GitError(redact(`git ${subcommand(args) ?? args[0] ?? ''} failed: ${(stderr || error.message).trim()}`, secrets), exitCode, said);
+      throw new GitError(
+        redact(`git ${subcommand(args) ?? args[0] ?? ''} failed: ${(stderr || error.message).trim()}`, secrets),
+        exitCode,
+        said,
+      );
     }
     return options.reader ? stdout : stdout.trim();
   };
@@ -135,7 +146,12 @@ export function subcommand(args: readonly string[]): string | undefined {
     }
     if (arg.startsWith('-')) {
       if (arg.startsWith('--') && arg.includes('=')) continue;
-      if (['--bare', '--no-pager', '--literal-pathspecs', '--no-replace-objects', '--no-optional-locks', '-P'].includes(arg)) continue;
+      if (
+        ['--bare', '--no-pager', '--literal-pathspecs', '--no-replace-objects', '--no-optional-locks', '-P'].includes(
+          arg,
+        )
+      )
+        continue;
       return undefined;
     }
     return arg;

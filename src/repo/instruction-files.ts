@@ -47,7 +47,12 @@ async function treeEntries(git: Git, commit: string, files: readonly string[]): 
     const m = entryLine.exec(line);
     const file = m?.[5];
     if (m && file !== undefined && files.includes(file)) {
-      entries.set(file, { mode: m[1] ?? '', type: m[2] ?? '', oid: m[3] ?? '', bytes: m[4] === '-' ? 0 : Number(m[4]) });
+      entries.set(file, {
+        mode: m[1] ?? '',
+        type: m[2] ?? '',
+        oid: m[3] ?? '',
+        bytes: m[4] === '-' ? 0 : Number(m[4]),
+      });
     }
   }
   return entries;
@@ -64,7 +69,12 @@ function linkTarget(from: string, target: string): string | undefined {
  * Follows in-tree symlinks (CLAUDE.md -> AGENTS.md is common) to a regular file's entry, starting
  * from `file`'s own entry as already listed.
  */
-async function regularFile(git: Git, commit: string, file: string, listed: TreeEntry | undefined): Promise<TreeEntry | undefined> {
+async function regularFile(
+  git: Git,
+  commit: string,
+  file: string,
+  listed: TreeEntry | undefined,
+): Promise<TreeEntry | undefined> {
   let at = file;
   for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
     const entry = hop === 0 ? listed : (await treeEntries(git, commit, [at])).get(at);

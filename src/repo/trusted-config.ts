@@ -27,7 +27,11 @@ const entryLine = /^(\d{6}) (\w+) ([0-9a-f]+)\t(.*)$/s;
  */
 export async function readFileAtCommit(git: Git, sha: string, file: string): Promise<string | undefined> {
   if (!commitId.test(sha)) throw new Error(`not a commit id: "${sha}"`);
-  if (file === '' || file.startsWith('/') || file.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+  if (
+    file === '' ||
+    file.startsWith('/') ||
+    file.split('/').some((part) => part === '..' || part === '.' || part === '')
+  ) {
     throw new Error(`not a path inside the repository: "${file}"`);
   }
   // Literal pathspecs: the path is configuration, and may hold glob characters. Full tree: the path
@@ -48,7 +52,12 @@ export async function readFileAtCommit(git: Git, sha: string, file: string): Pro
 
 /** Branch names git and GitHub accept that are also safe inside a refspec. */
 function isBranchName(ref: string): boolean {
-  return ref !== '' && !ref.startsWith('-') && !/[\s:~^?*[\\]|\.\.|@\{|\/\/|^\/|\/$|\.lock$|\.$/.test(ref) && !ref.split('/').some((part) => part.startsWith('.'));
+  return (
+    ref !== '' &&
+    !ref.startsWith('-') &&
+    !/[\s:~^?*[\\]|\.\.|@\{|\/\/|^\/|\/$|\.lock$|\.$/.test(ref) &&
+    !ref.split('/').some((part) => part.startsWith('.'))
+  );
 }
 
 /**

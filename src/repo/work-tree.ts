@@ -86,13 +86,21 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
 
 /** `cp -a` of every top-level entry but the git dir: modes, links and times kept, owned by the action. */
 async function copyCheckout(workspace: string, tree: string, gitDir: string): Promise<void> {
-  const entries = (await readdir(workspace)).filter((entry) => entry !== '.git' && path.join(workspace, entry) !== gitDir);
+  const entries = (await readdir(workspace)).filter(
+    (entry) => entry !== '.git' && path.join(workspace, entry) !== gitDir,
+  );
   if (entries.length === 0) return;
   await new Promise<void>((resolve, reject) => {
     // --no-preserve=ownership: the copy belongs to the action whoever owned the checkout's files.
-    execFile('cp', ['-a', '--no-preserve=ownership', '-t', tree, '--', ...entries], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error.message}`));
-      else resolve();
-    });
+    execFile(
+      'cp',
+      ['-a', '--no-preserve=ownership', '-t', tree, '--', ...entries],
+      { cwd: workspace, maxBuffer: 16 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (error)
+          reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error.message}`));
+        else resolve();
+      },
+    );
   });
 }

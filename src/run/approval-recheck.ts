@@ -11,19 +11,30 @@ import type { PlanCommentSync } from './plan-comment-sync.js';
  * is what asks anyone to take it, so it is never opened for a plan that changed mid-run. Answers
  * true when the only change is plangate's own `cancelled` mark: the run must then end as cancelled.
  */
-export async function recheckApproval(ctx: RunContext, record: ApprovedRecord, plan: PlanCommentSync): Promise<boolean> {
+export async function recheckApproval(
+  ctx: RunContext,
+  record: ApprovedRecord,
+  plan: PlanCommentSync,
+): Promise<boolean> {
   const changed: string[] = [];
   let cancelledByBot = false;
   const planComment = plan.comment;
   const state = await ctx.thread.approvalState(record.issue, planComment?.nodeId);
   if (planComment) {
-    const current = state.commentBody === null || state.commentBody === undefined ? undefined : { ...planComment, body: state.commentBody };
+    const current =
+      state.commentBody === null || state.commentBody === undefined
+        ? undefined
+        : { ...planComment, body: state.commentBody };
     // A cancellation that lands after the last cycle's look is not an edit: the work is kept and
     // published. Only if plangate wrote it, though: anyone else's edit voids the approval.
-    cancelledByBot = current !== undefined && isCancelledRecord(ctx, current, record.planId, record.issue) && state.commentEditor === ctx.settings.botLogin;
+    cancelledByBot =
+      current !== undefined &&
+      isCancelledRecord(ctx, current, record.planId, record.issue) &&
+      state.commentEditor === ctx.settings.botLogin;
     if (current?.body !== plan.body && !cancelledByBot) changed.push('the plan comment was edited or removed');
   }
-  if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
+  if (hashIssue(state.title, state.body) !== record.issueHash)
+    changed.push(`the title or description of #${record.issue} changed`);
   if (changed.length > 0) {
     throw new Error(
       `the approval of plan ${record.planId} no longer holds (${changed.join('; ')}); its work stays on ${record.branch} and no pull request was opened`,

@@ -56,10 +56,22 @@ export function watchForCancel(ctx: RunContext, planId: string, issue: number, p
  * the "executing" mark just written may have overwritten its "cancelled", so the signal decides.
  * Answers the refusal when the plan was cancelled, undefined when the run may start.
  */
-export async function cancelledAtStart(ctx: RunContext, record: PlanRecord, plan: PlanCommentSync, source: CommandSource): Promise<FlowResult | undefined> {
+export async function cancelledAtStart(
+  ctx: RunContext,
+  record: PlanRecord,
+  plan: PlanCommentSync,
+  source: CommandSource,
+): Promise<FlowResult | undefined> {
   const { issue, planId } = record;
   if (!(await cancelSignalled(ctx.git, issue, planId))) return undefined;
-  if (plan.comment) await ctx.thread.updateComment(plan.comment.id, renderRecord(ctx, { ...record, status: 'cancelled' }));
+  if (plan.comment)
+    await ctx.thread.updateComment(plan.comment.id, renderRecord(ctx, { ...record, status: 'cancelled' }));
   await clearCancelSignal(ctx.git, issue, planId);
-  return refuse(ctx.thread, source, '/approve', `plan \`${planId}\` was cancelled while this approval was starting.`, 'Ask for a new plan with `/plan`.');
+  return refuse(
+    ctx.thread,
+    source,
+    '/approve',
+    `plan \`${planId}\` was cancelled while this approval was starting.`,
+    'Ask for a new plan with `/plan`.',
+  );
 }

@@ -30,7 +30,11 @@ export interface EarlierAttempt {
 }
 
 /** Finds the progress comment an earlier attempt of this plan (a killed or failed job, an earlier /approve) left. */
-export async function findCheckpoint(ctx: RunContext, comments: readonly Comment[], planId: string): Promise<EarlierAttempt> {
+export async function findCheckpoint(
+  ctx: RunContext,
+  comments: readonly Comment[],
+  planId: string,
+): Promise<EarlierAttempt> {
   const previous = comments.find((c) => c.author === ctx.settings.botLogin && c.body.includes(progressMarker(planId)));
   return { previous, checkpoint: previous ? await trustedCheckpoint(ctx, previous, planId) : undefined };
 }
@@ -39,7 +43,11 @@ export async function findCheckpoint(ctx: RunContext, comments: readonly Comment
  * A checkpoint is resumed only from a progress comment the bot wrote and last edited: a forged or
  * edited checkpoint could otherwise hand the executor different directives.
  */
-export async function trustedCheckpoint(ctx: RunContext, comment: Comment, planId: string): Promise<RunRecord | undefined> {
+export async function trustedCheckpoint(
+  ctx: RunContext,
+  comment: Comment,
+  planId: string,
+): Promise<RunRecord | undefined> {
   const run = decodeRunRecord(comment.body);
   if (!run || run.planId !== planId) return undefined;
   // The thread listing says who last edited it; only a comment from elsewhere needs asking.
@@ -62,7 +70,9 @@ export async function openProgress(run: ExecutionRun, previous: Comment | undefi
   const { thread } = run.ctx;
   const { planId, issue } = run.record;
   const first = progressBody(run, run.team.run.snapshot);
-  const comment = previous ? await thread.updateComment(previous.id, first) : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
+  const comment = previous
+    ? await thread.updateComment(previous.id, first)
+    : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
   return { save: (s, extra = {}) => thread.updateComment(comment.id, progressBody(run, s, extra)) };
 }
 
@@ -84,9 +94,16 @@ function progressBody(run: ExecutionRun, s: Snapshot, extra: Partial<RunView> = 
   };
   const marker = encodeRunRecord(checkpoint);
   const branchUrl = `${serverUrl}/${owner}/${repo}/tree/${record.branch}`;
-  const visible = renderProgressComment(executionView(run, s, extra), { startedAt, now, branchUrl, serverFailures: run.serverFailures });
+  const visible = renderProgressComment(executionView(run, s, extra), {
+    startedAt,
+    now,
+    branchUrl,
+    serverFailures: run.serverFailures,
+  });
   if (marker.length > maxCheckpointChars) {
-    core.warning(`The checkpoint of plan ${record.planId} is too large to save (${marker.length} characters); a re-run would start from the approved plan on the same branch.`);
+    core.warning(
+      `The checkpoint of plan ${record.planId} is too large to save (${marker.length} characters); a re-run would start from the approved plan on the same branch.`,
+    );
     return visible;
   }
   return `${fitBody(visible, githubBodyLimit - marker.length - 1)}\n${marker}`;

@@ -17,7 +17,13 @@ export async function refuseIfEdited(
   const current = comments.find((c) => c.id === source.commentId);
   if (current && current.body === source.body && current.updatedAt === current.createdAt) return undefined;
   const what = current ? 'was edited after it was posted' : 'was deleted';
-  return refuse(ctx.thread, source, command, `the command comment ${what}; plangate acts only on a command as first written.`, 'Post the command again in a new comment.');
+  return refuse(
+    ctx.thread,
+    source,
+    command,
+    `the command comment ${what}; plangate acts only on a command as first written.`,
+    'Post the command again in a new comment.',
+  );
 }
 
 /** The live plan a command acts on, with the thread it was read from. */
@@ -27,7 +33,11 @@ export type LivePlan = Extract<LiveRecord, { ok: true }> & { comments: Comment[]
  * Reads the thread for a command that acts on the live plan (/approve, /revise, /answer, /cancel):
  * refused when its comment was edited or deleted, or when the thread holds no plan it can trust.
  */
-export async function commandOnLivePlan(ctx: RunContext, source: CommandSource, command: string): Promise<{ refused: FlowResult } | LivePlan> {
+export async function commandOnLivePlan(
+  ctx: RunContext,
+  source: CommandSource,
+  command: string,
+): Promise<{ refused: FlowResult } | LivePlan> {
   const comments = await ctx.thread.listComments(source.thread.number);
   const edited = await refuseIfEdited(ctx, source, command, comments);
   if (edited) return { refused: edited };

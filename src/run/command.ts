@@ -39,5 +39,4 @@ export type Command =
  * permission is read from the API, never taken from the payload.
  */
 export type MaintenanceTrigger =
-  | { type: 'schedule'; cron: string }
-  | { type: 'dispatch'; actor: string; task?: string; objective?: string };
+  { type: 'schedule'; cron: string } | { type: 'dispatch'; actor: string; task?: string; objective?: string };

@@ -82,17 +82,29 @@ export async function startExecutionRun(
     author: botIdentity(settings.botLogin),
     checkpointed: checkpoint?.pushed,
     protectedPaths: settings.protectedPaths,
-    trailers: commitTrailers({ planId: record.planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin }),
+    trailers: commitTrailers({
+      planId: record.planId,
+      approvedBy: record.approvedBy,
+      requestedBy: record.requestedBy,
+      botLogin: settings.botLogin,
+    }),
   });
   // The base commit's (the default branch's, for work based elsewhere), never the work branch's: the
   // executor may have rewritten them there.
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
   const keptOut = createKeptOutLog(checkpoint?.keptOut);
-  const team = startTeamRun(ctx, machineFor(record.machine), checkpoint?.snapshot ?? record.snapshot, checkpoint?.usage ?? record.usage, instructions, {
-    notices: keptOut.notices,
-    // Checked right after each command, so the command's own result says what will not land.
-    afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths)),
-  });
+  const team = startTeamRun(
+    ctx,
+    machineFor(record.machine),
+    checkpoint?.snapshot ?? record.snapshot,
+    checkpoint?.usage ?? record.usage,
+    instructions,
+    {
+      notices: keptOut.notices,
+      // Checked right after each command, so the command's own result says what will not land.
+      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths)),
+    },
+  );
   // Started before the first progress comment (the team's drive gets the same answer), so servers
   // that did not start are named there from the first post on, and in the pull request.
   const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
@@ -138,13 +150,13 @@ export function executionView(run: ExecutionRun, s: Snapshot, extra: Partial<Run
 
 /** Makes sure the plan's base commit is present, even in a shallow checkout. */
 async function ensureCommit(ctx: RunContext, ref: string, sha: string): Promise<void> {
-  const present = () => ctx.git(['cat-file', '-e', `${sha}^{commit}`]).then(
-    () => true,
-    () => false,
-  );
+  const present = () =>
+    ctx.git(['cat-file', '-e', `${sha}^{commit}`]).then(
+      () => true,
+      () => false,
+    );
   if (await present()) return;
   await ctx.git(['fetch', '--no-tags', '--quiet', 'origin', ref]).catch(() => undefined);
   if (await present()) return;
   await ctx.git(['fetch', '--no-tags', '--quiet', 'origin', sha]);
 }
-

@@ -48,7 +48,9 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   if (refused) return refused;
   const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
   const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record.planId);
-  core.info(`${checkpoint ? 'Resuming' : 'Executing'} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`);
+  core.info(
+    `${checkpoint ? 'Resuming' : 'Executing'} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`,
+  );
   const run = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run, previous);
 

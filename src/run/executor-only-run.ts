@@ -50,11 +50,24 @@ export async function executeWithoutPlanner(ctx: RunContext, request: PlanningRe
 }
 
 /** `plan-first` without a plan: the executor works the objective alone, and the run says why. */
-export async function executeAfterPlannerFailed(ctx: RunContext, request: PlanningRequest, draft: RecordDraft, reason: string): Promise<FlowResult> {
+export async function executeAfterPlannerFailed(
+  ctx: RunContext,
+  request: PlanningRequest,
+  draft: RecordDraft,
+  reason: string,
+): Promise<FlowResult> {
   core.warning(`Planner failed (${reason}); continuing with the executor only.`);
-  const fallback = draft('executing', executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy), 'executor-only');
+  const fallback = draft(
+    'executing',
+    executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy),
+    'executor-only',
+  );
   return execute(ctx, {
-    record: { ...fallback, approvedBy: request.requestedBy, branch: branchFor(ctx, request.source.thread.number, fallback.planId) },
+    record: {
+      ...fallback,
+      approvedBy: request.requestedBy,
+      branch: branchFor(ctx, request.source.thread.number, fallback.planId),
+    },
     source: request.source,
     comments: request.comments,
     notice: `${plannerFailedNotice} (${reason})`,

@@ -19,7 +19,9 @@ export async function writeExecutionSummary(run: ExecutionRun, final: Snapshot, 
       `### plangate: plan ${record.planId} ${ended.outcome === 'aborted' ? 'aborted' : 'done'}`,
       '',
       ...(notice ? [`> ${notice}`, ''] : []),
-      pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : 'No changes were made, so no pull request was opened.',
+      pullRequest
+        ? `[Pull request #${pullRequest.number}](${pullRequest.url})`
+        : 'No changes were made, so no pull request was opened.',
       ended.reason ? `\nReason: ${ended.reason}` : '',
       '',
       renderDiagram(final),

@@ -38,28 +38,44 @@ const renderForVerify = (ctx: RunContext) => (record: PlanRecord) => redact(reco
  */
 export function verifyRecordComment(ctx: RunContext, comment: Comment, issue: number): Verdict {
   // Without a key nothing can be verified, so nothing is believed.
-  if (!ctx.recordKey) return { ok: false, reason: 'plangate has no key to verify plan records with (set the `api-key` input)' };
+  if (!ctx.recordKey)
+    return { ok: false, reason: 'plangate has no key to verify plan records with (set the `api-key` input)' };
   const verdict = verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.recordKey);
   if (!verdict.ok) return verdict;
   const { record } = verdict;
   const where = `${repositoryOf(ctx)}#${issue}`;
   if (record.repository === undefined) return { ok: false, reason: `plan ${record.planId} names no repository` };
   if (`${record.repository}#${record.issue}` !== where) {
-    return { ok: false, reason: `plan ${record.planId} was made for ${record.repository}#${record.issue}, not for ${where}` };
+    return {
+      ok: false,
+      reason: `plan ${record.planId} was made for ${record.repository}#${record.issue}, not for ${where}`,
+    };
   }
   return verdict;
 }
 
-export async function findLiveRecord(ctx: RunContext, comments: readonly Comment[], issue: number): Promise<LiveRecord> {
+export async function findLiveRecord(
+  ctx: RunContext,
+  comments: readonly Comment[],
+  issue: number,
+): Promise<LiveRecord> {
   const { botLogin } = ctx.settings;
   const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));
   const live = candidates.at(-1);
   if (!live) {
-    return { ok: false, refusal: 'there is no plan on this thread.', fix: 'Ask for one first with `/plan <objective>`.' };
+    return {
+      ok: false,
+      refusal: 'there is no plan on this thread.',
+      fix: 'Ask for one first with `/plan <objective>`.',
+    };
   }
   const verdict = verifyRecordComment(ctx, live, issue);
   if (!verdict.ok) {
-    return { ok: false, refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: 'Ask for a new plan with `/plan`.' };
+    return {
+      ok: false,
+      refusal: `the live plan cannot be trusted: ${verdict.reason}.`,
+      fix: 'Ask for a new plan with `/plan`.',
+    };
   }
   let editor: string | null;
   try {
@@ -98,14 +114,21 @@ export function postedBefore(a: Pick<Comment, 'id' | 'createdAt'>, b: Pick<Comme
 
 /** The id of the newest plan the bot had posted before `moment`: what a command written then referred to. */
 export function planLiveAt(ctx: RunContext, comments: readonly Comment[], moment: Comment): string | undefined {
-  const earlier = comments.filter((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && postedBefore(c, moment)).at(-1);
+  const earlier = comments
+    .filter((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && postedBefore(c, moment))
+    .at(-1);
   if (!earlier) return undefined;
   const decoded = decodeRecord(earlier.body);
   return decoded.ok ? decoded.record.planId : undefined;
 }
 
 /** Marks the thread's earlier open records (proposed, asking, answered) superseded by a newer one. */
-export async function supersedeEarlier(ctx: RunContext, comments: readonly Comment[], newPlanId: string, issue: number): Promise<void> {
+export async function supersedeEarlier(
+  ctx: RunContext,
+  comments: readonly Comment[],
+  newPlanId: string,
+  issue: number,
+): Promise<void> {
   const { botLogin } = ctx.settings;
   for (const comment of comments) {
     if (comment.author !== botLogin || !hasRecordMarker(comment.body)) continue;
@@ -117,7 +140,10 @@ export async function supersedeEarlier(ctx: RunContext, comments: readonly Comme
     const current = await ctx.thread.getComment(comment.id).catch(() => undefined);
     const now = current ? verifyRecordComment(ctx, current, issue) : undefined;
     if (!now?.ok || !open(now.record.status)) continue;
-    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...now.record, status: 'superseded', supersededBy: newPlanId }));
+    await ctx.thread.updateComment(
+      comment.id,
+      renderRecord(ctx, { ...now.record, status: 'superseded', supersededBy: newPlanId }),
+    );
   }
 }
 

@@ -13,7 +13,12 @@ import { ForeignPushError, PushDeniedError } from './work-branch.js';
  * that failed on the way ends here too: stopped for good (someone else pushed to its branch), or
  * left `executing` so a re-run resumes from its last checkpoint.
  */
-export async function finishExecution(run: ExecutionRun, progress: Progress, final: Snapshot, ended: RunEnding): Promise<FlowResult> {
+export async function finishExecution(
+  run: ExecutionRun,
+  progress: Progress,
+  final: Snapshot,
+  ended: RunEnding,
+): Promise<FlowResult> {
   const { ctx, pullRequest } = run;
   const aborted = ended.outcome === 'aborted';
   // The record keeps the approved snapshot: its hash must keep matching the plan that was shown.

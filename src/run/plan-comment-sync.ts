@@ -21,7 +21,11 @@ export interface PlanCommentSync {
 }
 
 /** Brings the comment up to date with `record` (the executing mark, the approver) when it differs. */
-export async function syncPlanComment(ctx: RunContext, record: PlanRecord, comment: Comment | undefined): Promise<PlanCommentSync> {
+export async function syncPlanComment(
+  ctx: RunContext,
+  record: PlanRecord,
+  comment: Comment | undefined,
+): Promise<PlanCommentSync> {
   let current = comment;
   if (current && current.body !== renderRecord(ctx, record)) {
     current = await ctx.thread.updateComment(current.id, renderRecord(ctx, record));

@@ -25,13 +25,23 @@ export interface PlanningRequest {
 }
 
 /** The record of what one planning run produced, in the status it is posted with. */
-export type RecordDraft = (status: PlanRecord['status'], s: Snapshot, machine?: PlanRecord['machine'], checks?: PlanChecks) => PlanRecord;
+export type RecordDraft = (
+  status: PlanRecord['status'],
+  s: Snapshot,
+  machine?: PlanRecord['machine'],
+  checks?: PlanChecks,
+) => PlanRecord;
 
 /**
  * Binds everything a planning run's record states besides its status and content: the plan id
  * (from the command comment, so a re-run finds it), the thread's text, the models, the cost so far.
  */
-export function recordDraft(ctx: RunContext, request: PlanningRequest, ledger: UsageLedger, mcpFailures: readonly ServerFailure[]): RecordDraft {
+export function recordDraft(
+  ctx: RunContext,
+  request: PlanningRequest,
+  ledger: UsageLedger,
+  mcpFailures: readonly ServerFailure[],
+): RecordDraft {
   const { thread, settings } = ctx;
   const { source } = request;
   const issue = source.thread.number;

@@ -26,7 +26,13 @@ import { branchFor } from './work-base.js';
  */
 
 /** The checks a plan is posted with: its problems against this repository's rules, and the cost estimate. */
-export async function stagedPlanChecks(ctx: RunContext, request: PlanningRequest, plan: Plan, snapshot: Snapshot, ledger: UsageLedger): Promise<PlanChecks> {
+export async function stagedPlanChecks(
+  ctx: RunContext,
+  request: PlanningRequest,
+  plan: Plan,
+  snapshot: Snapshot,
+  ledger: UsageLedger,
+): Promise<PlanChecks> {
   const { settings } = ctx;
   return checksForStagedPlan({
     plan,
@@ -48,35 +54,82 @@ export async function stagedPlanChecks(ctx: RunContext, request: PlanningRequest
 export function runsAtOnce(ctx: RunContext, posted: PlanRecord, checks: PlanChecks | undefined): boolean {
   const { settings } = ctx;
   if (settings.policy !== 'plan-first') return false;
-  const held = checks && approvalGate({ planId: posted.planId, stored: checks, current: [], allowBlockedPlans: settings.allowBlockedPlans, maxEstimatedCostUsd: settings.maxEstimatedCostUsd, overBudget: false, role: 'none' });
+  const held =
+    checks &&
+    approvalGate({
+      planId: posted.planId,
+      stored: checks,
+      current: [],
+      allowBlockedPlans: settings.allowBlockedPlans,
+      maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
+      overBudget: false,
+      role: 'none',
+    });
   if (held && !held.ok) core.warning(`plan-first: plan ${posted.planId} waits for /approve: ${held.reason}`);
   return !held || held.ok;
 }
 
 /** plan-first: the plan is shown, then carried out in the same run; the requester's command is the approval. */
-export async function executeAtOnce(ctx: RunContext, request: PlanningRequest, posted: PlanRecord): Promise<FlowResult> {
+export async function executeAtOnce(
+  ctx: RunContext,
+  request: PlanningRequest,
+  posted: PlanRecord,
+): Promise<FlowResult> {
   const { thread } = ctx;
   const { source } = request;
-  const executing = { ...posted, status: 'executing' as const, approvedBy: request.requestedBy, branch: branchFor(ctx, posted.issue, posted.planId) };
-  const comment = await thread.postComment(posted.issue, renderRecord(ctx, executing), { dedupe: planMarker(posted.planId) });
+  const executing = {
+    ...posted,
+    status: 'executing' as const,
+    approvedBy: request.requestedBy,
+    branch: branchFor(ctx, posted.issue, posted.planId),
+  };
+  const comment = await thread.postComment(posted.issue, renderRecord(ctx, executing), {
+    dedupe: planMarker(posted.planId),
+  });
   await thread.react(source.commentId, 'rocket').catch(() => undefined);
   return execute(ctx, { record: executing, planComment: comment, source, comments: request.comments });
 }
 
 /** Posts the record (a plan to approve, a question, an answer) and the job summary. */
-export async function postPlanRecord(ctx: RunContext, posted: PlanRecord, outcome: Exclude<PlanningOutcome, { kind: 'failed' }>, team: TeamRun): Promise<FlowResult> {
-  const comment = await ctx.thread.postComment(posted.issue, renderRecord(ctx, posted), { dedupe: planMarker(posted.planId) });
+export async function postPlanRecord(
+  ctx: RunContext,
+  posted: PlanRecord,
+  outcome: Exclude<PlanningOutcome, { kind: 'failed' }>,
+  team: TeamRun,
+): Promise<FlowResult> {
+  const comment = await ctx.thread.postComment(posted.issue, renderRecord(ctx, posted), {
+    dedupe: planMarker(posted.planId),
+  });
   core.info(`Posted ${posted.status} record ${posted.planId}: ${comment.url}`);
-  const what = outcome.kind === 'asked' ? 'a question' : outcome.kind === 'answered' ? 'an answer (nothing to change)' : `plan ${posted.planId}`;
+  const what =
+    outcome.kind === 'asked'
+      ? 'a question'
+      : outcome.kind === 'answered'
+        ? 'an answer (nothing to change)'
+        : `plan ${posted.planId}`;
   const { checks } = posted;
   await ctx.writeSummary(
-    [`### plangate: posted ${what}`, '', `[Comment](${comment.url})`, '', ...(checks ? [renderChecks(checks, true), ''] : []), renderUsageTable(team.usage()), '', renderSummaryDetails(posted.snapshot.context)].join('\n'),
+    [
+      `### plangate: posted ${what}`,
+      '',
+      `[Comment](${comment.url})`,
+      '',
+      ...(checks ? [renderChecks(checks, true), ''] : []),
+      renderUsageTable(team.usage()),
+      '',
+      renderSummaryDetails(posted.snapshot.context),
+    ].join('\n'),
   );
   return { outcome: outcome.kind, planId: posted.planId, usage: usageTotals(team.ledger(), ctx) };
 }
 
 /** No plan, no question, no answer: said on the thread, with nothing to approve. */
-export async function planningFailed(ctx: RunContext, request: PlanningRequest, reason: string, ledger: UsageLedger): Promise<FlowResult> {
+export async function planningFailed(
+  ctx: RunContext,
+  request: PlanningRequest,
+  reason: string,
+  ledger: UsageLedger,
+): Promise<FlowResult> {
   const { thread } = ctx;
   const { source } = request;
   await thread.postComment(

@@ -18,6 +18,7 @@ export function planningOutcome(snapshot: Snapshot): PlanningOutcome {
   if (state === 'execute' && context.plan !== undefined) return { kind: 'planned', plan: context.plan };
   // The machine's `ask` state requires a question, and update_context refuses an empty one.
   if (state === 'ask' && context.question) return { kind: 'asked', question: context.question };
-  if (state === 'done' && abortReason === undefined && context.summary !== undefined) return { kind: 'answered', summary: context.summary };
+  if (state === 'done' && abortReason === undefined && context.summary !== undefined)
+    return { kind: 'answered', summary: context.summary };
   return { kind: 'failed', reason: abortReason ?? 'the planner stopped without staging a plan' };
 }

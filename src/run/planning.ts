@@ -42,7 +42,8 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     if (settings.policy === 'plan-first') return executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
     return planningFailed(ctx, request, outcome.reason, ledger);
   }
-  const checks = outcome.kind === 'planned' ? await stagedPlanChecks(ctx, request, outcome.plan, snapshot, ledger) : undefined;
+  const checks =
+    outcome.kind === 'planned' ? await stagedPlanChecks(ctx, request, outcome.plan, snapshot, ledger) : undefined;
   const status = outcome.kind === 'asked' ? 'asking' : outcome.kind === 'answered' ? 'answered' : 'proposed';
   const posted = draft(status, snapshot, undefined, checks);
   await supersedeEarlier(ctx, request.comments, posted.planId, posted.issue);
@@ -56,15 +57,39 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
  */
 async function answeredBefore(ctx: RunContext, request: PlanningRequest): Promise<FlowResult | undefined> {
   const { thread } = ctx;
-  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
-  const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
+  const planId = planIdFor(
+    `${thread.repoRef.owner}/${thread.repoRef.repo}`,
+    request.source.thread.number,
+    request.source.commentId,
+  );
+  const comment = request.comments.find(
+    (c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)),
+  );
   const verdict = comment ? verifyRecordComment(ctx, comment, request.source.thread.number) : undefined;
   if (!comment || !verdict?.ok || verdict.record.planId !== planId) return undefined;
   const { record } = verdict;
   core.info(`Command already answered by record ${planId} (${record.status}); not planning again.`);
   if (record.status === 'executing' && record.approvedBy && record.branch) {
-    return execute(ctx, { record: { ...record, approvedBy: record.approvedBy, branch: record.branch }, planComment: comment, source: request.source, comments: request.comments });
+    return execute(ctx, {
+      record: { ...record, approvedBy: record.approvedBy, branch: record.branch },
+      planComment: comment,
+      source: request.source,
+      comments: request.comments,
+    });
   }
-  const outcome = record.status === 'asking' ? 'asked' : record.status === 'answered' ? 'answered' : record.status === 'proposed' ? 'planned' : record.status === 'done' ? 'done' : 'aborted';
-  return { outcome, planId, ...(record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {}) };
+  const outcome =
+    record.status === 'asking'
+      ? 'asked'
+      : record.status === 'answered'
+        ? 'answered'
+        : record.status === 'proposed'
+          ? 'planned'
+          : record.status === 'done'
+            ? 'done'
+            : 'aborted';
+  return {
+    outcome,
+    planId,
+    ...(record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {}),
+  };
 }

@@ -22,7 +22,12 @@ export type Publication = { ending: RunEnding } | { failed: FlowResult };
  * mark found on the plan comment turns it into an abort), or the result to end with when GitHub
  * refused the pull request for a reason the user must fix.
  */
-export async function publishPullRequest(run: ExecutionRun, progress: Progress, final: Snapshot, ending: RunEnding): Promise<Publication> {
+export async function publishPullRequest(
+  run: ExecutionRun,
+  progress: Progress,
+  final: Snapshot,
+  ending: RunEnding,
+): Promise<Publication> {
   const { ctx, record } = run;
   let ended = ending;
   // Right before the pull request asks anyone to merge it, the approval must still hold.
@@ -39,12 +44,21 @@ export async function publishPullRequest(run: ExecutionRun, progress: Progress, 
   const diffStat = await ctx.git(['diff', '--stat=100', `${record.base.sha}..${run.work.pushed}`]).catch(() => '');
   const view = executionView(run, final, { ended, diffStat });
   const fits = pullRequestHistoryFits(view, { serverFailures: run.serverFailures });
-  const body = renderPullRequestBody(view, { serverFailures: run.serverFailures, ...(fits ? {} : { fullHistoryIn: 'comments' as const }) });
+  const body = renderPullRequestBody(view, {
+    serverFailures: run.serverFailures,
+    ...(fits ? {} : { fullHistoryIn: 'comments' as const }),
+  });
   let pr: { number: number; url: string };
   try {
     pr = run.pullRequest
       ? await ctx.thread.updatePullRequest(run.pullRequest.number, { body })
-      : await ctx.thread.createPullRequest({ title: pullRequestTitle(view), head: record.branch, base: record.base.ref, body, draft: ended.outcome === 'aborted' || ctx.settings.prDraft });
+      : await ctx.thread.createPullRequest({
+          title: pullRequestTitle(view),
+          head: record.branch,
+          base: record.base.ref,
+          body,
+          draft: ended.outcome === 'aborted' || ctx.settings.prDraft,
+        });
   } catch (error) {
     return { failed: await pullRequestRefused(run, progress, final, error) };
   }
@@ -60,10 +74,17 @@ export async function publishPullRequest(run: ExecutionRun, progress: Progress, 
  * the user must fix (pull requests disabled, a missing permission) is said on the thread and fails
  * the run; anything else is thrown.
  */
-async function pullRequestRefused(run: ExecutionRun, progress: Progress, final: Snapshot, error: unknown): Promise<FlowResult> {
+async function pullRequestRefused(
+  run: ExecutionRun,
+  progress: Progress,
+  final: Snapshot,
+  error: unknown,
+): Promise<FlowResult> {
   const { ctx, record, execution } = run;
   const { kind, message } = explainGitHubError(error);
-  await progress.save(final, { interrupted: `the pull request could not be opened: ${message}` }).catch(() => undefined);
+  await progress
+    .save(final, { interrupted: `the pull request could not be opened: ${message}` })
+    .catch(() => undefined);
   if (kind !== 'pull-requests-disabled' && kind !== 'missing-permission') throw error;
   const { planId, branch } = record;
   await ctx.thread.postComment(
@@ -89,13 +110,17 @@ async function dressPullRequest(ctx: RunContext, number: number, approvedBy: str
   const { thread, settings } = ctx;
   if (settings.prLabels.length > 0) {
     await thread.addLabels(number, settings.prLabels).catch((error: unknown) => {
-      core.warning(`Could not label pull request #${number} (${settings.prLabels.join(', ')}): ${explainGitHubError(error).message}`);
+      core.warning(
+        `Could not label pull request #${number} (${settings.prLabels.join(', ')}): ${explainGitHubError(error).message}`,
+      );
     });
   }
   // GitHub refuses a review request to the pull request's author, which is the bot itself.
   const account = (login: string) => login.replace(/\[bot\]$/, '').toLowerCase();
   if (approvedBy === '' || approvedBy.endsWith('[bot]') || account(approvedBy) === account(settings.botLogin)) return;
   await thread.requestReviewers(number, [approvedBy]).catch((error: unknown) => {
-    core.warning(`Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error).message}`);
+    core.warning(
+      `Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error).message}`,
+    );
   });
 }

@@ -12,5 +12,11 @@ export interface RunLimits {
 
 /** `now` is injected so tests move time instead of waiting for it. */
 export function runBudget(limits: RunLimits, spentUsd: () => number | null, now: () => number = Date.now): Budget {
-  return createBudget({ now, startedAt: now(), timeoutMinutes: limits.timeoutMinutes, maxCostUsd: limits.maxCostUsd, spentUsd });
+  return createBudget({
+    now,
+    startedAt: now(),
+    timeoutMinutes: limits.timeoutMinutes,
+    maxCostUsd: limits.maxCostUsd,
+    spentUsd,
+  });
 }

@@ -47,7 +47,10 @@ export interface RunContext {
 
 /** The per-issue execution lock, bound to this job's run. */
 export interface ExecutionLocks {
-  acquire(issue: number, baseSha: string): Promise<{ acquired: true; release(): Promise<void> } | { acquired: false; holder: LockHolder }>;
+  acquire(
+    issue: number,
+    baseSha: string,
+  ): Promise<{ acquired: true; release(): Promise<void> } | { acquired: false; holder: LockHolder }>;
 }
 
 /** What the run's model calls added up to, for the action's outputs. */

@@ -32,7 +32,12 @@ export async function threadContext(
     roles.set(login, role);
     return role;
   };
-  const parts = [untrusted(`issue #${source.thread.number}: title and body`, clip(`${source.thread.title}\n\n${source.thread.body}`, maxIssueChars))];
+  const parts = [
+    untrusted(
+      `issue #${source.thread.number}: title and body`,
+      clip(`${source.thread.title}\n\n${source.thread.body}`, maxIssueChars),
+    ),
+  ];
   let room = maxThreadChars;
   let leftOut = 0;
   let skippedForRoom = 0;
@@ -52,9 +57,16 @@ export async function threadContext(
     parts.push(untrusted(`comment by @${comment.author}`, text));
   }
   if (leftOut > 0) {
-    core.info(`${leftOut} thread comments by users below ${contextPermission} permission were left out of the planner's context.`);
-    parts.push(`(${leftOut} comment${leftOut === 1 ? '' : 's'} by users without ${contextPermission} permission ${leftOut === 1 ? 'was' : 'were'} left out.)`);
+    core.info(
+      `${leftOut} thread comments by users below ${contextPermission} permission were left out of the planner's context.`,
+    );
+    parts.push(
+      `(${leftOut} comment${leftOut === 1 ? '' : 's'} by users without ${contextPermission} permission ${leftOut === 1 ? 'was' : 'were'} left out.)`,
+    );
   }
-  if (skippedForRoom > 0) parts.push(`(${skippedForRoom} more comment${skippedForRoom === 1 ? '' : 's'} did not fit and ${skippedForRoom === 1 ? 'was' : 'were'} left out; the thread is long.)`);
+  if (skippedForRoom > 0)
+    parts.push(
+      `(${skippedForRoom} more comment${skippedForRoom === 1 ? '' : 's'} did not fit and ${skippedForRoom === 1 ? 'was' : 'were'} left out; the thread is long.)`,
+    );
   return parts.join('\n\n');
 }

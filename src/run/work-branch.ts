@@ -74,7 +74,12 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
       return pushed;
     },
     async checkpoint(message) {
-      const { sha, keptOut } = await commitAll(git, withTrailers(message, options.trailers ?? []), author, options.protectedPaths);
+      const { sha, keptOut } = await commitAll(
+        git,
+        withTrailers(message, options.trailers ?? []),
+        author,
+        options.protectedPaths,
+      );
       if (!sha) return { pushed: false, keptOut };
       try {
         await pushWithLease(git, branch, pushed);
@@ -94,7 +99,14 @@ async function foreignAuthors(git: Git, from: string, to: string, botEmail: stri
   return [...new Set(authors)];
 }
 
-async function explainPushFailure(git: Git, branch: string, expected: string | undefined, local: string, botEmail: string, error: unknown): Promise<Error> {
+async function explainPushFailure(
+  git: Git,
+  branch: string,
+  expected: string | undefined,
+  local: string,
+  botEmail: string,
+  error: unknown,
+): Promise<Error> {
   const text = errorMessage(error);
   if (/\b403\b|permission to .* denied|not allowed to push|write access .* not granted/i.test(text)) {
     return new PushDeniedError(

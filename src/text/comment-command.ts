@@ -41,7 +41,13 @@ export function parseCommentCommand(text: string): ParsedCommentCommand | undefi
   const name = (match[1] ?? '').toLowerCase();
   const args = (match[2] ?? '').trim();
   if (name === 'plan' || name === 'revise' || name === 'answer') {
-    return { name, rest: [args, following].filter((s) => s.trim() !== '').join('\n').trim() };
+    return {
+      name,
+      rest: [args, following]
+        .filter((s) => s.trim() !== '')
+        .join('\n')
+        .trim(),
+    };
   }
   if (name === 'approve') {
     // `--over-budget` stands before or right after the id; later words are the approver's remarks.
@@ -50,7 +56,9 @@ export function parseCommentCommand(text: string): ParsedCommentCommand | undefi
     const flag = flagAt === -1 ? {} : { overBudget: true as const };
     const id = (flagAt === -1 ? words : words.filter((_, i) => i !== flagAt))[0];
     if (id === undefined) return { name: 'approve', ...flag };
-    return planIdPattern.test(id) ? { name: 'approve', planId: id, ...flag } : { name: 'approve', invalidId: id, ...flag };
+    return planIdPattern.test(id)
+      ? { name: 'approve', planId: id, ...flag }
+      : { name: 'approve', invalidId: id, ...flag };
   }
   if (name === 'status' || name === 'cancel' || name === 'help') return { name };
   return { name: 'unknown', command: name };
@@ -67,7 +75,11 @@ export interface CommentFacts {
  * Why a comment is not a command (not newly created, plangate's own, a bot's, no command on the
  * first line), or undefined when it is one. An edited comment is never replayed as a command.
  */
-export function commentIgnoreReason(comment: CommentFacts, botLogin: string, allowedBots: readonly string[]): string | undefined {
+export function commentIgnoreReason(
+  comment: CommentFacts,
+  botLogin: string,
+  allowedBots: readonly string[],
+): string | undefined {
   if (comment.action !== 'created') return `comment was ${comment.action}, not created`;
   const { author } = comment;
   if (author.login === botLogin) return 'the comment is plangate’s own';

@@ -4,7 +4,8 @@
  */
 export const githubBodyLimit = 65_536;
 
-const notice = (omitted: number) => `\n\n> [!NOTE]\n> ${omitted} characters were cut here to fit GitHub's size limit.\n\n`;
+const notice = (omitted: number) =>
+  `\n\n> [!NOTE]\n> ${omitted} characters were cut here to fit GitHub's size limit.\n\n`;
 
 /**
  * Cuts the middle of a body that is too long, keeping its head and its tail: the tail holds the

@@ -189,7 +189,8 @@ export class LinkSyntax {
     if (!this.breaks) {
       const n = text.length;
       const breaks = new Int32Array(n + 1).fill(n);
-      for (let i = n - 1; i >= 0; i--) breaks[i] = lineEndingAt(text, i) > 0 && blankAfter(text, i) ? i : (breaks[i + 1] ?? n);
+      for (let i = n - 1; i >= 0; i--)
+        breaks[i] = lineEndingAt(text, i) > 0 && blankAfter(text, i) ? i : (breaks[i + 1] ?? n);
       this.breaks = breaks;
     }
     return this.breaks[Math.min(from, text.length)] ?? text.length;

@@ -30,7 +30,8 @@ export function revealHidden(text: string): string {
   return text.replace(hiddenCharacters, (ch: string, at: number) => {
     const before = codePointBefore(text, at);
     if ((ch === '\ufe0f' || ch === '\ufe0e') && isPictographic(before)) return ch;
-    if (ch === '\u200d' && (isPictographic(before) || before === 0xfe0f) && isPictographic(text.codePointAt(at + 1))) return ch;
+    if (ch === '\u200d' && (isPictographic(before) || before === 0xfe0f) && isPictographic(text.codePointAt(at + 1)))
+      return ch;
     return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`;
   });
 }

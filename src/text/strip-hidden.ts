@@ -91,7 +91,7 @@ const definitionStart = /[ \t]*(?:(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]
 function definitionCuts(links: LinkSyntax): Array<[number, number]> {
   const { text } = links;
   const cuts: Array<[number, number]> = [];
-  for (let line = 0; line < text.length; ) {
+  for (let line = 0; line < text.length;) {
     definitionStart.lastIndex = line;
     definitionStart.exec(text);
     const start = definitionStart.lastIndex;

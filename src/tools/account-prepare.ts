@@ -37,9 +37,14 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
   if (allowed.kind === 'impossible') throw new SandboxError(isolationImpossible(allowed.cause));
   const how = allowed.kind;
   const identity = (await lookUpAccount(name, h.pathList)) ?? (await createAccount(h, name, how));
-  if (identity.uid === 0) throw new SandboxError(`command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`);
+  if (identity.uid === 0)
+    throw new SandboxError(
+      `command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`,
+    );
   if (identity.uid === process.getuid?.()) {
-    throw new SandboxError(`command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`);
+    throw new SandboxError(
+      `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`,
+    );
   }
   // Others may pass through (not list) the folder, to reach the HOME and temp dir the account owns.
   const dir = await mkdtemp(path.join(deps.tmpDir ?? os.tmpdir(), 'plangate-sandbox-'));
@@ -50,12 +55,16 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
   await mkdir(tmp, { mode: 0o700 });
   const owner = `${identity.uid}:${identity.gid}`;
   try {
-    if (how === 'root') await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
+    if (how === 'root')
+      await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
     else await asRoot(h, 'chown', [owner, '--', home, tmp], how);
     if (how === 'sudo') {
       // The rule may name only some accounts, or map this one to another uid: check it really switches.
       const answer = (await run(h.sudo, ['-n', '-u', name, '--', 'id', '-u'], h.pathList)).stdout.trim();
-      if (answer !== String(identity.uid)) throw new SandboxError(`sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`);
+      if (answer !== String(identity.uid))
+        throw new SandboxError(
+          `sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`,
+        );
     }
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
@@ -67,14 +76,25 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
 
 /** useradd through root or sudo; a concurrent run that created it first is fine. */
 async function createAccount(h: Helpers, account: string, how: 'root' | 'sudo'): Promise<AccountIdentity> {
-  const args = ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', account];
+  const args = [
+    '--system',
+    '--user-group',
+    '--no-create-home',
+    '--home-dir',
+    '/nonexistent',
+    '--shell',
+    '/usr/sbin/nologin',
+    account,
+  ];
   try {
     await asRoot(h, how === 'root' ? findUseradd() : 'useradd', args, how);
   } catch (error) {
     const failure = error as RunFailure;
     // Exit 9: it exists (another job made it meanwhile).
     if (failure.code !== 9) {
-      throw new SandboxError(`Cannot create the account ${account} that commands run as (useradd: ${failure.detail}). Create it yourself and name it in command-user.`);
+      throw new SandboxError(
+        `Cannot create the account ${account} that commands run as (useradd: ${failure.detail}). Create it yourself and name it in command-user.`,
+      );
     }
   }
   const identity = await lookUpAccount(account, h.pathList);
@@ -83,7 +103,10 @@ async function createAccount(h: Helpers, account: string, how: 'root' | 'sudo'):
 }
 
 /** uid and gid of an account: `getent passwd` (which sees NSS accounts), else /etc/passwd; undefined when none. */
-export async function lookUpAccount(user: string, pathList = process.env.PATH ?? '/usr/bin:/bin'): Promise<AccountIdentity | undefined> {
+export async function lookUpAccount(
+  user: string,
+  pathList = process.env.PATH ?? '/usr/bin:/bin',
+): Promise<AccountIdentity | undefined> {
   let line: string | undefined;
   try {
     line = (await run('getent', ['passwd', user], pathList)).stdout.split('\n')[0];

@@ -42,7 +42,15 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
     plan(argv, env, secretNames = []) {
       const p = prepared;
       if (!p) throw new SandboxError('The sandbox is not ready; call ready() first.');
-      const full: NodeJS.ProcessEnv = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
+      const full: NodeJS.ProcessEnv = {
+        ...env,
+        HOME: p.home,
+        TMPDIR: p.tmp,
+        TMP: p.tmp,
+        TEMP: p.tmp,
+        USER: p.identity.user,
+        LOGNAME: p.identity.user,
+      };
       if (p.how === 'root') {
         // setpriv keeps the environment it is given; nothing of it reaches a command line.
         return { file: 'setpriv', args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };

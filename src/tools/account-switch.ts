@@ -1,5 +1,11 @@
 import { helperPath, run, type RunFailure } from './run-helper.js';
-import { SandboxError, type AccountIdentity, type AccountSwitch, type SandboxDeps, type SpawnPlan } from './sandbox-types.js';
+import {
+  SandboxError,
+  type AccountIdentity,
+  type AccountSwitch,
+  type SandboxDeps,
+  type SpawnPlan,
+} from './sandbox-types.js';
 
 /**
  * How a process becomes the sandbox account: whether this runner allows a switch at all (root or
@@ -37,7 +43,7 @@ export async function probeAccountSwitch(deps: SandboxDeps = {}): Promise<Accoun
 export function isolationImpossible(cause: string): string {
   return (
     `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. ` +
-    'Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input `command-isolation: none` to run them as the action\'s own user, where they can read its secrets.'
+    "Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input `command-isolation: none` to run them as the action's own user, where they can read its secrets."
   );
 }
 
@@ -72,14 +78,23 @@ export function sudoPlan(
   pathList = '/usr/bin:/bin',
 ): Omit<SpawnPlan, 'file'> {
   // env would read a program name containing "=" as one more variable and run something else.
-  if ((argv[0] ?? '').includes('=')) throw new SandboxError(`Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`);
+  if ((argv[0] ?? '').includes('='))
+    throw new SandboxError(
+      `Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`,
+    );
   const secret = new Set(secretNames);
   const assignments = Object.entries(env)
     .filter((entry): entry is [string, string] => entry[1] !== undefined && !secret.has(entry[0]))
     .map(([name, value]) => `${name}=${value}`);
-  const secrets = Object.fromEntries(secretNames.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
+  const secrets = Object.fromEntries(
+    secretNames.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])),
+  );
   if (Object.keys(secrets).length === 0) {
-    return { args: ['-n', '-u', user, '--', 'env', '-i', ...assignments, ...argv], env: { PATH: pathList }, wrapped: true };
+    return {
+      args: ['-n', '-u', user, '--', 'env', '-i', ...assignments, ...argv],
+      env: { PATH: pathList },
+      wrapped: true,
+    };
   }
   return {
     args: ['-n', `--preserve-env=${Object.keys(secrets).join(',')}`, '-u', user, '--', 'env', ...assignments, ...argv],

@@ -15,7 +15,7 @@ const OPERATOR_NAMES: Record<string, string> = {
   '>': 'redirection',
   '<': 'redirection',
   '`': 'command substitution',
-  '$': 'variable or command substitution',
+  $: 'variable or command substitution',
   '(': 'subshell',
   ')': 'subshell',
   '\n': 'newline',

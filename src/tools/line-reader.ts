@@ -25,7 +25,12 @@ export interface LineRange {
  * Streams the file and keeps only the requested lines, so a range of a large file costs memory
  * for that range alone. Splits on the newline byte, which never occurs inside a UTF-8 sequence.
  */
-export async function readLineRange(abs: string, start: number, end: number, stopAfterEnd: boolean): Promise<LineRange> {
+export async function readLineRange(
+  abs: string,
+  start: number,
+  end: number,
+  stopAfterEnd: boolean,
+): Promise<LineRange> {
   const lines: string[] = [];
   let budget = READ_OUTPUT_BUDGET;
   let budgetHit = false;

@@ -40,7 +40,9 @@ const listFilesSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('Glob filter such as "**/*.ts" or "src/**/test-*.ts". A pattern without "/" matches file names at any depth.'),
+      .describe(
+        'Glob filter such as "**/*.ts" or "src/**/test-*.ts". A pattern without "/" matches file names at any depth.',
+      ),
   })
   .strict();
 
@@ -64,12 +66,17 @@ const searchSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('Only search files matching this glob, e.g. "**/*.ts"; a pattern without "/" matches file names at any depth.'),
+      .describe(
+        'Only search files matching this glob, e.g. "**/*.ts"; a pattern without "/" matches file names at any depth.',
+      ),
   })
   .strict();
 
 /** list_files, read_file and search, confined to `workspace`. */
-export function createReadTools(workspace: string, git: Git = createGit(workspace, { reader: { timeoutMs: 120_000 } })): Tool[] {
+export function createReadTools(
+  workspace: string,
+  git: Git = createGit(workspace, { reader: { timeoutMs: 120_000 } }),
+): Tool[] {
   return [listFilesTool(workspace, git), readFileTool(workspace), searchTool(workspace, git)];
 }
 
@@ -182,7 +189,6 @@ function searchTool(workspace: string, git: Git): Tool {
   });
 }
 
-
 /**
  * Resolves an optional path argument to a workspace-relative scope that exists. Throws when it
  * does not, because an empty listing would wrongly suggest the directory is empty.
@@ -215,7 +221,6 @@ function describeScope(scope: string, glob: string | undefined): string {
   if (glob !== undefined) parts.push(` matching ${JSON.stringify(glob)}`);
   return parts.join('');
 }
-
 
 /** Whether a path git listed is present in the working tree (a symlink counts, even a dangling one). */
 function inWorkTree(workspace: string, file: string): boolean {

@@ -64,7 +64,10 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
           `$ ${args.command}\nTimed out after ${options.timeoutMs} ms; the command and its child processes were killed.\n${body}`,
         );
       }
-      const status = result.exitCode !== null ? `exit code: ${result.exitCode}` : `terminated by signal ${result.signal ?? 'unknown'}`;
+      const status =
+        result.exitCode !== null
+          ? `exit code: ${result.exitCode}`
+          : `terminated by signal ${result.signal ?? 'unknown'}`;
       return `$ ${args.command}\n${status}\n${body}`;
     },
   });
@@ -87,7 +90,9 @@ async function planFor(sandbox: Sandbox, argv: string[], env: NodeJS.ProcessEnv)
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     const tail = /Nothing was run/.test(error.message) ? '' : ' Nothing was run.';
-    throw new ToolError(`${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`);
+    throw new ToolError(
+      `${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`,
+    );
   }
 }
 
@@ -137,7 +142,11 @@ function execute(sandbox: Sandbox, plan: SpawnPlan, timeoutMs: number): Promise<
       clearTimeout(timer);
       if (error.code === 'ENOENT') reject(notFound(file));
       else if (error.code === 'EACCES' && sandbox.account !== undefined) {
-        reject(new ToolError(`Cannot start ${file} as ${sandbox.account}: permission denied. The program must be accessible to ${sandbox.account}.`));
+        reject(
+          new ToolError(
+            `Cannot start ${file} as ${sandbox.account}: permission denied. The program must be accessible to ${sandbox.account}.`,
+          ),
+        );
       } else reject(error);
     });
     child.on('exit', (code, signal) => {
@@ -150,7 +159,9 @@ function execute(sandbox: Sandbox, plan: SpawnPlan, timeoutMs: number): Promise<
       const final = exit ?? { code, signal };
       const text = output.text();
       const missing = missingProgram(plan, final.code, text);
-      void Promise.all(sweeps).then(() => resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text, missingProgram: missing }));
+      void Promise.all(sweeps).then(() =>
+        resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text, missingProgram: missing }),
+      );
     });
   });
 }

@@ -17,14 +17,19 @@ export interface RunFailure {
 /** Runs a short helper without a shell; rejects with a RunFailure. */
 export function run(file: string, args: string[], pathList: string): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd: '/', env: { PATH: pathList }, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error === null) {
-        resolve({ stdout });
-        return;
-      }
-      const code = (error as NodeJS.ErrnoException & { code?: number | string }).code ?? null;
-      reject({ code, detail: stderr.trim() || error.message } satisfies RunFailure);
-    });
+    execFile(
+      file,
+      args,
+      { cwd: '/', env: { PATH: pathList }, encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error === null) {
+          resolve({ stdout });
+          return;
+        }
+        const code = (error as NodeJS.ErrnoException & { code?: number | string }).code ?? null;
+        reject({ code, detail: stderr.trim() || error.message } satisfies RunFailure);
+      },
+    );
   });
 }
 

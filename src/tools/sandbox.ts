@@ -38,7 +38,13 @@ export {
   type SandboxOptions,
   type SpawnPlan,
 } from './sandbox-types.js';
-export { isolationImpossible, missingProgram, probeAccountSwitch, saysProgramMissing, sudoPlan } from './account-switch.js';
+export {
+  isolationImpossible,
+  missingProgram,
+  probeAccountSwitch,
+  saysProgramMissing,
+  sudoPlan,
+} from './account-switch.js';
 export { lookUpAccount } from './account-prepare.js';
 
 /** A sandbox for `options.workTree`; nothing happens until `ready`. */

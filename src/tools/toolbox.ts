@@ -87,7 +87,11 @@ function toSpec(tool: Tool): ChatCompletionFunctionTool {
   delete schema.$schema;
   return {
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: canonical(schema) as Record<string, unknown> },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: canonical(schema) as Record<string, unknown>,
+    },
   };
 }
 

@@ -15,7 +15,7 @@ const nonEmpty = (what: string) => z.string().trim().min(1, `${what} must not be
 /** Each stageable field's schema, shared with every other boundary through machine/fields. */
 const fieldSchemas = {
   plan: planSchema.describe('The structured plan: ordered steps, plus assumptions and risks.'),
-  directive: nonEmpty('directive').describe('The instruction for the executor\'s next cycle.'),
+  directive: nonEmpty('directive').describe("The instruction for the executor's next cycle."),
   summary: nonEmpty('summary').describe('What the run achieved, for the pull request or the abort report.'),
   question: z
     .union([
@@ -25,7 +25,9 @@ const fieldSchemas = {
         .strict(),
     ])
     // The context keeps one string: the options become part of the question the maintainer reads.
-    .transform((q) => (typeof q === 'string' ? q : [q.text, ...(q.options ?? []).map((o, i) => `${i + 1}. ${o}`)].join('\n')))
+    .transform((q) =>
+      typeof q === 'string' ? q : [q.text, ...(q.options ?? []).map((o, i) => `${i + 1}. ${o}`)].join('\n'),
+    )
     .describe('A clarifying question for the maintainer, as text or { text, options }; planning waits for the answer.'),
   result: nonEmpty('result').describe('What you did for the current directive and what you observed.'),
   outcome: outcomeSchema.describe('done: directive complete; replan: the plan needs revising; abort: cannot continue.'),

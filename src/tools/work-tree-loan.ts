@@ -14,7 +14,9 @@ export async function lendWorkTree(h: Helpers, p: Switch, workTree: string): Pro
   try {
     await asRoot(h, 'chown', ['-R', '-h', owner, '--', workTree], p.how);
   } catch (error) {
-    throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${(error as RunFailure).detail ?? String(error)}.`);
+    throw new SandboxError(
+      `Cannot hand the work tree to ${p.identity.user}: ${(error as RunFailure).detail ?? String(error)}.`,
+    );
   }
 }
 

@@ -97,7 +97,9 @@ export function createWriteTools(workspace: string, options: WriteToolOptions): 
       }
       const count = countOccurrences(text, args.old);
       if (count > 1) {
-        throw new ToolError(`old text occurs ${count} times in ${shown}; include more surrounding lines so it matches once.`);
+        throw new ToolError(
+          `old text occurs ${count} times in ${shown}; include more surrounding lines so it matches once.`,
+        );
       }
       if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown} was not changed.`);
       // Slicing, not String.replace: `$&` and friends in the new text must stay literal.

@@ -20,7 +20,18 @@ const noFlags: Flags = { yes: false, trustRepoConfig: false };
 
 describe('parseInvocation', () => {
   it('joins unquoted words into one objective and keeps repeated options in order', () => {
-    const parsed = parseInvocation(['plan', 'add', 'a', 'test', '--allowed-commands', 'npm test', '--allowed-commands', 'npm run *', '--model', 'm']);
+    const parsed = parseInvocation([
+      'plan',
+      'add',
+      'a',
+      'test',
+      '--allowed-commands',
+      'npm test',
+      '--allowed-commands',
+      'npm run *',
+      '--model',
+      'm',
+    ]);
     expect(parsed).toEqual({
       kind: 'plan',
       objective: 'add a test',
@@ -29,7 +40,11 @@ describe('parseInvocation', () => {
   });
 
   it('takes an objective that starts with a dash after --, and a bare run without one', () => {
-    expect(parseInvocation(['run', '-y', '--', '--verbose flag handling'])).toMatchObject({ kind: 'run', objective: '--verbose flag handling', flags: { yes: true } });
+    expect(parseInvocation(['run', '-y', '--', '--verbose flag handling'])).toMatchObject({
+      kind: 'run',
+      objective: '--verbose flag handling',
+      flags: { yes: true },
+    });
     const bare = parseInvocation(['run']);
     expect(bare.kind === 'run' && bare.objective).toBe(undefined);
   });
@@ -47,11 +62,17 @@ describe('parseInvocation', () => {
     expect(missing).toBeInstanceOf(UsageError);
     expect((missing as UsageError).message).toBe('--model needs a value.');
     expect((missing as UsageError).command).toBe('run');
-    expect((usage(['plan', '--policy', 'plan-first', 'x']) as Error).message).toBe('--policy is an option of plangate run, not of plan.');
-    expect((usage(['--model', 'x']) as Error).message).toBe('option --model must follow a command; the commands are plan and run.');
+    expect((usage(['plan', '--policy', 'plan-first', 'x']) as Error).message).toBe(
+      '--policy is an option of plangate run, not of plan.',
+    );
+    expect((usage(['--model', 'x']) as Error).message).toBe(
+      'option --model must follow a command; the commands are plan and run.',
+    );
     expect((usage(['help', 'status']) as Error).message).toContain('there is no command "status"');
     // The value of a mistyped key option is never repeated back.
-    expect((usage(['run', '--api-key=fake-key-not-a-secret-value']) as Error).message).not.toContain('fake-key-not-a-secret');
+    expect((usage(['run', '--api-key=fake-key-not-a-secret-value']) as Error).message).not.toContain(
+      'fake-key-not-a-secret',
+    );
   });
 
   it('answers --help before anything else is checked', () => {
@@ -63,8 +84,10 @@ describe('parseInvocation', () => {
 describe('readLocalSettings', () => {
   const env = { PLANGATE_API_KEY: 'key-0123456789' };
 
-  it('has the action\'s defaults', () => {
-    const manifest = parseYaml(readFileSync(path.join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+  it("has the action's defaults", () => {
+    const manifest = parseYaml(readFileSync(path.join(root, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, { default?: string }>;
+    };
     const defaultOf = (name: string) => manifest.inputs[name]?.default;
     expect(localDefaults.baseUrl).toBe(defaultOf('base-url'));
     expect(localDefaults.plannerModel).toBe(defaultOf('planner-model'));
@@ -77,31 +100,54 @@ describe('readLocalSettings', () => {
     expect(String(localDefaults.maxWriteBytes)).toBe(defaultOf('max-write-bytes'));
     expect(localDefaults.configFile).toBe(defaultOf('config-file'));
     const settings = readLocalSettings(noFlags, env, 'plan');
-    expect(settings.planner).toEqual({ model: 'gpt-4.1', baseURL: 'https://api.openai.com/v1', apiKey: 'key-0123456789' });
+    expect(settings.planner).toEqual({
+      model: 'gpt-4.1',
+      baseURL: 'https://api.openai.com/v1',
+      apiKey: 'key-0123456789',
+    });
     expect(settings.executor.model).toBe('gpt-4.1-mini');
   });
 
-  it('prefers options to variables, and a role\'s own model to --model', () => {
+  it("prefers options to variables, and a role's own model to --model", () => {
     const settings = readLocalSettings(
       { ...noFlags, model: 'both', executorModel: 'exec', baseUrl: 'http://localhost:11434/v1' },
-      { ...env, PLANGATE_PLANNER_MODEL: 'env-planner', PLANGATE_EXECUTOR_MODEL: 'env-exec', PLANGATE_BASE_URL: 'https://api.deepseek.com/v1' },
+      {
+        ...env,
+        PLANGATE_PLANNER_MODEL: 'env-planner',
+        PLANGATE_EXECUTOR_MODEL: 'env-exec',
+        PLANGATE_BASE_URL: 'https://api.deepseek.com/v1',
+      },
       'run',
     );
     expect(settings.planner).toMatchObject({ model: 'both', baseURL: 'http://localhost:11434/v1' });
     expect(settings.executor.model).toBe('exec');
-    const fromEnv = readLocalSettings(noFlags, { ...env, PLANGATE_PLANNER_MODEL: 'env-planner', PLANGATE_BASE_URL: 'https://api.deepseek.com/v1' }, 'run');
+    const fromEnv = readLocalSettings(
+      noFlags,
+      { ...env, PLANGATE_PLANNER_MODEL: 'env-planner', PLANGATE_BASE_URL: 'https://api.deepseek.com/v1' },
+      'run',
+    );
     expect(fromEnv.planner).toMatchObject({ model: 'env-planner', baseURL: 'https://api.deepseek.com/v1' });
   });
 
   it('refuses bad values: options as usage errors, variables as errors to fix', () => {
     expect(() => readLocalSettings({ ...noFlags, baseUrl: 'localhost:11434' }, env, 'run')).toThrow(UsageError);
-    expect(() => readLocalSettings({ ...noFlags, maxIterations: '0' }, env, 'run')).toThrow(/--max-iterations is invalid/);
-    expect(() => readLocalSettings({ ...noFlags, maxCostUsd: 'lots' }, env, 'run')).toThrow(/--max-cost-usd is invalid/);
-    expect(() => readLocalSettings(noFlags, { ...env, PLANGATE_BASE_URL: 'ftp://example.com' }, 'run')).toThrow(CliError);
+    expect(() => readLocalSettings({ ...noFlags, maxIterations: '0' }, env, 'run')).toThrow(
+      /--max-iterations is invalid/,
+    );
+    expect(() => readLocalSettings({ ...noFlags, maxCostUsd: 'lots' }, env, 'run')).toThrow(
+      /--max-cost-usd is invalid/,
+    );
+    expect(() => readLocalSettings(noFlags, { ...env, PLANGATE_BASE_URL: 'ftp://example.com' }, 'run')).toThrow(
+      CliError,
+    );
   });
 
   it('keeps the default protected paths when the option holds nothing, and splits lines and comments away', () => {
-    const settings = readLocalSettings({ ...noFlags, protectedPaths: ['  ', '# none'], allowedCommands: ['npm test\nnpm run lint', '# comment'] }, env, 'run');
+    const settings = readLocalSettings(
+      { ...noFlags, protectedPaths: ['  ', '# none'], allowedCommands: ['npm test\nnpm run lint', '# comment'] },
+      env,
+      'run',
+    );
     expect(settings.protectedPaths).toBeUndefined();
     expect(settings.allowedCommands).toEqual(['npm test', 'npm run lint']);
   });
@@ -147,11 +193,44 @@ describe('plain-text rendering', () => {
   });
 
   it('renders a plan with its checks and a usage table with totals', () => {
-    const text = renderPlanText({ steps: [{ title: 'One', detail: 'Line 1\nLine 2', files: ['a.ts'], verify: 'npm test' }, { title: 'Two' }], assumptions: ['A'] });
-    expect(text).toBe(['  1. One', '     Line 1', '     Line 2', '     Files: a.ts', '     Verify: npm test', '  2. Two', '', 'Assumptions:', '  - A'].join('\n'));
+    const text = renderPlanText({
+      steps: [{ title: 'One', detail: 'Line 1\nLine 2', files: ['a.ts'], verify: 'npm test' }, { title: 'Two' }],
+      assumptions: ['A'],
+    });
+    expect(text).toBe(
+      [
+        '  1. One',
+        '     Line 1',
+        '     Line 2',
+        '     Files: a.ts',
+        '     Verify: npm test',
+        '  2. Two',
+        '',
+        'Assumptions:',
+        '  - A',
+      ].join('\n'),
+    );
     const rows = [
-      { role: 'planner' as const, models: ['gpt-4.1'], requests: 2, promptTokens: 1000, cachedTokens: 500, completionTokens: 10, costUsd: 0.01, cacheHitRatio: 0.5 },
-      { role: 'executor' as const, models: ['local'], requests: 1, promptTokens: 0, cachedTokens: 0, completionTokens: 0, costUsd: null, cacheHitRatio: 0 },
+      {
+        role: 'planner' as const,
+        models: ['gpt-4.1'],
+        requests: 2,
+        promptTokens: 1000,
+        cachedTokens: 500,
+        completionTokens: 10,
+        costUsd: 0.01,
+        cacheHitRatio: 0.5,
+      },
+      {
+        role: 'executor' as const,
+        models: ['local'],
+        requests: 1,
+        promptTokens: 0,
+        cachedTokens: 0,
+        completionTokens: 0,
+        costUsd: null,
+        cacheHitRatio: 0,
+      },
     ];
     const table = renderUsageText(rows).split('\n');
     expect(table[1]).toMatch(/^ {2}planner +gpt-4\.1 +2 +1,000 +500 \(50 %\) +10 +\$0\.0100$/);
@@ -163,8 +242,21 @@ describe('plain-text rendering', () => {
 
 describe("the question about the repository's config", () => {
   const servers: McpServerSpec[] = [
-    { name: 'docs', transport: 'stdio', command: 'npx', args: ['docs-server', '--root', '.'], env: { DOCS_TOKEN: 'value-0123456789' } },
-    { name: 'unset', transport: 'stdio', command: 'never', args: [], env: {}, refusal: 'the environment variable X is not set' },
+    {
+      name: 'docs',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['docs-server', '--root', '.'],
+      env: { DOCS_TOKEN: 'value-0123456789' },
+    },
+    {
+      name: 'unset',
+      transport: 'stdio',
+      command: 'never',
+      args: [],
+      env: {},
+      refusal: 'the environment variable X is not set',
+    },
     { name: 'remote', transport: 'http', url: 'https://mcp.example.com/' },
   ];
   function fakeTerminal(interactive: boolean, answer: string | undefined) {
@@ -182,14 +274,24 @@ describe("the question about the repository's config", () => {
     };
     return { terminal, asked, errors };
   }
-  const decide = (trusted: boolean, terminal: Terminal, list = servers) => decideRepoTrust({ servers: list, configFile: '.github/plangate.yml', trusted, terminal });
+  const decide = (trusted: boolean, terminal: Terminal, list = servers) =>
+    decideRepoTrust({ servers: list, configFile: '.github/plangate.yml', trusted, terminal });
 
   it('asks only about servers that would run a program, and only y or yes starts them', async () => {
-    for (const [answer, starts] of [['y', true], [' YES ', true], ['n', false], ['yes please', false], ['', false], [undefined, false]] as const) {
+    for (const [answer, starts] of [
+      ['y', true],
+      [' YES ', true],
+      ['n', false],
+      ['yes please', false],
+      ['', false],
+      [undefined, false],
+    ] as const) {
       const { terminal, asked, errors } = fakeTerminal(true, answer);
       const trust = await decide(false, terminal);
       expect(asked).toHaveLength(1);
-      expect(asked[0]).toContain('  MCP server docs: npx docs-server --root . (given DOCS_TOKEN from your environment)\nStart it? [y/N] ');
+      expect(asked[0]).toContain(
+        '  MCP server docs: npx docs-server --root . (given DOCS_TOKEN from your environment)\nStart it? [y/N] ',
+      );
       expect(asked[0]).not.toContain('value-0123456789');
       expect(asked[0]).not.toMatch(/unset|remote/);
       expect(trust.allowed.map((s) => s.name)).toEqual(starts ? ['docs', 'unset', 'remote'] : ['unset', 'remote']);
@@ -212,9 +314,9 @@ describe("the question about the repository's config", () => {
   });
 
   it('shows each word of a command line for what it is', () => {
-    expect(commandLine({ command: 'node', args: ['server.js', 'two words', 'line\nbreak', '\u202eevil', '\u001b[2J', ''] })).toBe(
-      'node server.js "two words" "line\\nbreak" "\\u202eevil" "\\u001b[2J" ""',
-    );
+    expect(
+      commandLine({ command: 'node', args: ['server.js', 'two words', 'line\nbreak', '\u202eevil', '\u001b[2J', ''] }),
+    ).toBe('node server.js "two words" "line\\nbreak" "\\u202eevil" "\\u001b[2J" ""');
   });
 
   it('lists the skipped servers to the agents as not available', async () => {

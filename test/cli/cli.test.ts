@@ -24,7 +24,12 @@ const files: Record<string, string> = {
 
 const plan = {
   steps: [
-    { title: 'Add a farewell function', detail: 'Export farewell(name) from src/greet.js.', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
+    {
+      title: 'Add a farewell function',
+      detail: 'Export farewell(name) from src/greet.js.',
+      files: ['src/greet.js'],
+      verify: 'node --check src/greet.js',
+    },
     { title: 'Document it', files: ['README.md'] },
   ],
   risks: ['None beyond a new export.'],
@@ -33,7 +38,10 @@ const firstDirective = 'Append a farewell(name) function to src/greet.js that re
 const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
 
 /** Planning: one read, then the plan and its first directive. */
-const planning: Reply[] = [toolCall('read_file', { path: 'src/greet.js' }), toolCall('update_context', { plan, directive: firstDirective })];
+const planning: Reply[] = [
+  toolCall('read_file', { path: 'src/greet.js' }),
+  toolCall('update_context', { plan, directive: firstDirective }),
+];
 
 /** The rest of a two-cycle run: edit, replan, document, done, summary. */
 const execution = {
@@ -42,9 +50,17 @@ const execution = {
     toolCall('update_context', { summary: 'Added farewell(name) and documented it.' }),
   ],
   executor: [
-    toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
+    toolCall('edit_file', {
+      path: 'src/greet.js',
+      old: "  return 'Hello ' + name;\n}\n",
+      new: "  return 'Hello ' + name;\n}\n" + farewell,
+    }),
     toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'replan' }),
-    toolCall('edit_file', { path: 'README.md', old: 'A tiny project for plangate scenarios.\n', new: 'A tiny project for plangate scenarios.\n\nIt greets and says goodbye: farewell(name).\n' }),
+    toolCall('edit_file', {
+      path: 'README.md',
+      old: 'A tiny project for plangate scenarios.\n',
+      new: 'A tiny project for plangate scenarios.\n\nIt greets and says goodbye: farewell(name).\n',
+    }),
     toolCall('update_context', { result: 'Documented farewell in README.md.', outcome: 'done' }),
   ],
 };
@@ -133,7 +149,11 @@ async function createRepo(script: Record<string, Reply[]>, extra: Record<string,
     cliOnTerminal(args, input, extraEnv) {
       const line = [process.execPath, cli, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
       // -e: the CLI's exit code; /dev/null: no typescript file. Typed input waits in the terminal until read.
-      const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: dir, env: cliEnv(extraEnv), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qec', line, '/dev/null'], {
+        cwd: dir,
+        env: cliEnv(extraEnv),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -156,7 +176,8 @@ async function createRepo(script: Record<string, Reply[]>, extra: Record<string,
   return repo;
 }
 
-const branches = (repo: Repo) => repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n').filter(Boolean).sort();
+const branches = (repo: Repo) =>
+  repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n').filter(Boolean).sort();
 const planIdOf = (run: CliRun) => /^Plan ([0-9a-f]{8}):/m.exec(run.stdout)?.[1] ?? '';
 /** Tracked and untracked files of the work tree, .git excluded. */
 function workTree(dir: string, sub = ''): string[] {
@@ -186,12 +207,22 @@ describe('plangate --help', () => {
     expect(top.stdout).toContain('mcp-servers:');
     expect(plan.stdout).toContain('Variables an MCP server names in .github/plangate.yml (env:)');
     expect(plan.stdout).toMatch(/^Usage: plangate plan \[options\] "<objective>"/);
-    for (const option of ['--base-url', '--model', '--planner-model', '--executor-model', '--allowed-commands', '--protected-paths', '--max-iterations', '--trust-repo-config']) {
+    for (const option of [
+      '--base-url',
+      '--model',
+      '--planner-model',
+      '--executor-model',
+      '--allowed-commands',
+      '--protected-paths',
+      '--max-iterations',
+      '--trust-repo-config',
+    ]) {
       expect(plan.stdout).toContain(option);
       expect(run.stdout).toContain(option);
     }
     expect(run.stdout).toMatch(/^Usage: plangate run \[options\] \["<objective>"\]/);
-    for (const option of ['--yes', '--policy', '--branch-prefix', '--max-cost-usd']) expect(run.stdout).toContain(option);
+    for (const option of ['--yes', '--policy', '--branch-prefix', '--max-cost-usd'])
+      expect(run.stdout).toContain(option);
     expect(plan.stdout).not.toContain('--yes');
     expect(helpCommand.stdout).toBe(run.stdout);
     expect(current.model.requests).toHaveLength(0);
@@ -250,7 +281,11 @@ describe('plangate plan', () => {
     expect(workTree(current.dir)).toEqual(before);
     expect(current.git('rev-parse', 'HEAD')).toBe(head);
     expect(branches(current)).toEqual(['main']);
-    const saved = JSON.parse(readFileSync(path.join(current.dir, '.git/plangate/plans', `${planId}.json`), 'utf8')) as { status: string; base: { sha: string }; snapshot: { context: { directive: string } } };
+    const saved = JSON.parse(readFileSync(path.join(current.dir, '.git/plangate/plans', `${planId}.json`), 'utf8')) as {
+      status: string;
+      base: { sha: string };
+      snapshot: { context: { directive: string } };
+    };
     expect(saved.status).toBe('proposed');
     expect(saved.base.sha).toBe(head);
     expect(saved.snapshot.context.directive).toBe(firstDirective);
@@ -258,7 +293,13 @@ describe('plangate plan', () => {
   });
 
   it('prints what the planner asks instead of a plan, and saves none', async () => {
-    current = await createRepo({ planner: [toolCall('update_context', { question: { text: 'Which greeting should farewell use?', options: ['Goodbye', 'Bye'] } })] });
+    current = await createRepo({
+      planner: [
+        toolCall('update_context', {
+          question: { text: 'Which greeting should farewell use?', options: ['Goodbye', 'Bye'] },
+        }),
+      ],
+    });
     const result = await current.cli(['plan', 'Add a farewell function']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Which greeting should farewell use?');
@@ -268,7 +309,9 @@ describe('plangate plan', () => {
 
   it('scrubs the API key and control characters from model text it prints', async () => {
     const sneaky = { steps: [{ title: `Print ${apiKey} \u001b[2J\u001b[Hcleared` }] };
-    current = await createRepo({ planner: [toolCall('update_context', { plan: sneaky, directive: `Use ${apiKey}.` })] });
+    current = await createRepo({
+      planner: [toolCall('update_context', { plan: sneaky, directive: `Use ${apiKey}.` })],
+    });
     const result = await current.cli(['plan', 'Anything']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('1. Print *** [2J[Hcleared');
@@ -297,7 +340,9 @@ describe('plangate run', () => {
     expect(commits).toHaveLength(2);
     expect(current.git('merge-base', main, branch)).toBe(main);
     for (const [i, sha] of commits.entries()) {
-      expect(current.git('log', '-1', '--format=%s', sha)).toMatch(new RegExp(`^plangate: cycle ${i + 1} of plan ${planId}: `));
+      expect(current.git('log', '-1', '--format=%s', sha)).toMatch(
+        new RegExp(`^plangate: cycle ${i + 1} of plan ${planId}: `),
+      );
       expect(current.git('log', '-1', '--format=%(trailers:key=Plangate-Plan,valueonly)', sha)).toBe(planId);
       expect(current.git('log', '-1', '--format=%(trailers:key=Approved-by,valueonly)', sha)).toBe('Mona');
       expect(current.git('log', '-1', '--format=%an <%ae>', sha)).toBe('Mona <mona@example.com>');
@@ -317,7 +362,9 @@ describe('plangate run', () => {
     expect(result.stdout).toContain(`The work is on branch ${branch} (2 commits`);
     expect(result.stderr).toContain(`plangate: plan ${planId} done.`);
     // The executor had the write tools; the planner's sessions never did.
-    const executorTools = current.model.requests.find((r) => r.model === 'executor')?.tools.map((t) => (t.type === 'function' ? t.function.name : ''));
+    const executorTools = current.model.requests
+      .find((r) => r.model === 'executor')
+      ?.tools.map((t) => (t.type === 'function' ? t.function.name : ''));
     expect(executorTools).toEqual(expect.arrayContaining(['write_file', 'edit_file', 'run_command']));
     expect(current.model.remaining()).toEqual({ planner: 0, executor: 0 });
 
@@ -331,7 +378,10 @@ describe('plangate run', () => {
   it('plans first when given an objective, and --yes approves without asking', async () => {
     current = await createRepo({
       planner: [...planning, toolCall('update_context', { summary: 'Added farewell(name).' })],
-      executor: [execution.executor[0] as Reply, toolCall('update_context', { result: 'Appended farewell.', outcome: 'done' })],
+      executor: [
+        execution.executor[0] as Reply,
+        toolCall('update_context', { result: 'Appended farewell.', outcome: 'done' }),
+      ],
     });
     const result = await current.cli(['run', '--yes', '--branch-prefix', 'agent/', 'Add a farewell function']);
     expect(result.code, result.stderr).toBe(0);
@@ -339,7 +389,9 @@ describe('plangate run', () => {
     expect(result.stderr).not.toContain('Approve plan');
     expect(result.stderr).toContain('Approved by --yes.');
     expect(current.git('show', `agent/${planId}:src/greet.js`)).toContain('farewell');
-    expect(current.git('log', '-1', '--format=%(trailers:key=Plangate-Plan,valueonly)', `agent/${planId}`)).toBe(planId);
+    expect(current.git('log', '-1', '--format=%(trailers:key=Plangate-Plan,valueonly)', `agent/${planId}`)).toBe(
+      planId,
+    );
   });
 
   it('changes nothing when the answer is "n"', async () => {
@@ -372,7 +424,9 @@ describe('plangate run', () => {
     writeFileSync(path.join(current.dir, 'notes.txt'), 'my own work\n');
     const run = await current.cli(['run', 'Add a farewell function'], { stdin: 'y\n' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('plangate: the work tree has 1 uncommitted change; commit or stash them (git stash --include-untracked) before running plangate.\n');
+    expect(run.stderr).toBe(
+      'plangate: the work tree has 1 uncommitted change; commit or stash them (git stash --include-untracked) before running plangate.\n',
+    );
     writeFileSync(path.join(current.dir, 'README.md'), 'changed\n');
     const plan = await current.cli(['plan', 'Add a farewell function']);
     expect(plan.code).toBe(1);
@@ -383,7 +437,10 @@ describe('plangate run', () => {
 
   it('refuses without an API key, before any model call', async () => {
     current = await createRepo({ planner: planning });
-    const result = await current.cli(['run', 'Add a farewell function'], { stdin: 'y\n', env: { PLANGATE_API_KEY: undefined } });
+    const result = await current.cli(['run', 'Add a farewell function'], {
+      stdin: 'y\n',
+      env: { PLANGATE_API_KEY: undefined },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^plangate: PLANGATE_API_KEY is not set: /);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -432,14 +489,16 @@ describe('MCP servers from .github/plangate.yml', () => {
       '',
     ].join('\n'),
   };
-  const brokenLine = 'warning: MCP server broken did not start, so this run continues without it: the command "plangate-no-such-mcp-server-command" was not found';
+  const brokenLine =
+    'warning: MCP server broken did not start, so this run continues without it: the command "plangate-no-such-mcp-server-command" was not found';
 
   /** Every tool result a role's model was sent, each once, in order. */
   function toolResults(model: ScriptedModel, role: string): string[] {
     const seen = new Map<string, string>();
     for (const request of model.requests.filter((r) => r.model === role)) {
       for (const message of request.messages) {
-        if (message.role === 'tool' && !seen.has(message.tool_call_id)) seen.set(message.tool_call_id, String(message.content));
+        if (message.role === 'tool' && !seen.has(message.tool_call_id))
+          seen.set(message.tool_call_id, String(message.content));
       }
     }
     return [...seen.values()];
@@ -452,7 +511,10 @@ describe('MCP servers from .github/plangate.yml', () => {
           toolCall('list_capabilities', {}),
           toolCall('use_capability', { server: 'notes', tool: 'lookup', arguments: { key: 'release' } }),
           toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'from the planner' } }),
-          toolCall('update_context', { plan: { steps: [{ title: 'Record the release note' }] }, directive: 'Call notes/record with note "release 1.0".' }),
+          toolCall('update_context', {
+            plan: { steps: [{ title: 'Record the release note' }] },
+            directive: 'Call notes/record with note "release 1.0".',
+          }),
           toolCall('update_context', { summary: 'Recorded the release note.' }),
         ],
         executor: [
@@ -462,19 +524,25 @@ describe('MCP servers from .github/plangate.yml', () => {
       },
       config,
     );
-    const result = await current.cli(['run', '--yes', '--trust-repo-config', 'Record the release note'], { env: { PLANGATE_MCP_PROBE: probe } });
+    const result = await current.cli(['run', '--yes', '--trust-repo-config', 'Record the release note'], {
+      env: { PLANGATE_MCP_PROBE: probe },
+    });
     expect(result.code, result.stderr).toBe(0);
 
     // One start for the whole command, shared by planning and execution: each server is reported once.
     const stderr = result.stderr.split('\n');
     expect(stderr.filter((line) => line.includes('MCP server broken'))).toEqual([brokenLine]);
-    expect(stderr.filter((line) => line.includes('MCP server notes'))).toEqual(['  MCP server notes: started with 4 tools.']);
+    expect(stderr.filter((line) => line.includes('MCP server notes'))).toEqual([
+      '  MCP server notes: started with 4 tools.',
+    ]);
     expect(result.stdout + result.stderr).not.toMatch(/^::/m);
 
     const [listed, lookup, refusal] = toolResults(current.model, 'planner');
     expect(listed).toContain('- lookup (read-only)');
     expect(listed).not.toContain('- record');
-    expect(listed).toContain('## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)');
+    expect(listed).toContain(
+      '## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)',
+    );
     // The named variable reached the server from the CLI's environment, scrubbed before the model saw it;
     // the API key did not reach the server.
     expect(lookup).toContain('lookup release: probe=***');
@@ -496,7 +564,9 @@ describe('MCP servers from .github/plangate.yml', () => {
 
   it('plans without a server whose variable is unset, saying so in one line on stderr', async () => {
     current = await createRepo({ planner: [toolCall('list_capabilities', {}), ...planning] }, config);
-    const result = await current.cli(['plan', '--trust-repo-config', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: undefined } });
+    const result = await current.cli(['plan', '--trust-repo-config', 'Add a farewell function'], {
+      env: { PLANGATE_MCP_PROBE: undefined },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(planIdOf(result)).toMatch(/^[0-9a-f]{8}$/);
     const stderr = result.stderr.split('\n');
@@ -505,14 +575,23 @@ describe('MCP servers from .github/plangate.yml', () => {
       'warning: MCP server notes did not start, so this run continues without it: the environment variable PLANGATE_MCP_PROBE is not set; set it in the environment you run plangate in',
     ]);
     const [listed] = toolResults(current.model, 'planner');
-    expect(listed).toContain('## notes\nNot available: it did not start (the environment variable PLANGATE_MCP_PROBE is not set');
+    expect(listed).toContain(
+      '## notes\nNot available: it did not start (the environment variable PLANGATE_MCP_PROBE is not set',
+    );
   });
 
   it('starts no server for a command that is refused before any agent is summoned', async () => {
     current = await createRepo({ planner: planning }, config);
-    const planId = planIdOf(await current.cli(['plan', '--trust-repo-config', 'Add a farewell function'], { env: { PLANGATE_MCP_PROBE: probe } }));
+    const planId = planIdOf(
+      await current.cli(['plan', '--trust-repo-config', 'Add a farewell function'], {
+        env: { PLANGATE_MCP_PROBE: probe },
+      }),
+    );
     current.git('branch', `plangate/${planId}`);
-    const result = await current.cli(['run', '--trust-repo-config'], { stdin: 'y\n', env: { PLANGATE_MCP_PROBE: probe } });
+    const result = await current.cli(['run', '--trust-repo-config'], {
+      stdin: 'y\n',
+      env: { PLANGATE_MCP_PROBE: probe },
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`branch plangate/${planId} already exists`);
     expect(result.stderr).not.toContain('MCP server');
@@ -539,8 +618,14 @@ describe("what the repository's .github/plangate.yml would run", () => {
       .filter((r) => r.model === 'planner')
       .flatMap((r) => r.messages)
       .find((m) => m.role === 'tool')?.content;
-  const withSummary = (planner: Reply[]) => [...planner, toolCall('update_context', { summary: 'Added farewell(name).' })];
-  const oneCycle: Reply[] = [execution.executor[0] as Reply, toolCall('update_context', { result: 'Appended farewell.', outcome: 'done' })];
+  const withSummary = (planner: Reply[]) => [
+    ...planner,
+    toolCall('update_context', { summary: 'Added farewell(name).' }),
+  ];
+  const oneCycle: Reply[] = [
+    execution.executor[0] as Reply,
+    toolCall('update_context', { result: 'Appended farewell.', outcome: 'done' }),
+  ];
   /** util-linux `script` that can open a pseudo-terminal here; elsewhere the terminal tests are skipped. */
   const hasScript = (() => {
     try {
@@ -559,7 +644,9 @@ describe("what the repository's .github/plangate.yml would run", () => {
     expect(existsSync(marker(current))).toBe(false);
     expect(result.stderr.split('\n').filter((line) => line.includes('marker'))).toEqual([skipLine]);
     expect(result.stderr).not.toContain('[y/N]');
-    expect(listed(current.model)).toContain('## marker\nNot available: it did not start (the user did not allow programs named in the repository');
+    expect(listed(current.model)).toContain(
+      '## marker\nNot available: it did not start (the user did not allow programs named in the repository',
+    );
   });
 
   it('plan starts its servers with --trust-repo-config', async () => {
@@ -579,7 +666,10 @@ describe("what the repository's .github/plangate.yml would run", () => {
     expect(result.stderr.split('\n').filter((line) => line.includes('marker'))).toEqual([skipLine]);
     await current.close();
 
-    current = await createRepo({ planner: [...planning, toolCall('update_context', { summary: 'Added farewell(name).' })], executor: oneCycle }, config);
+    current = await createRepo(
+      { planner: [...planning, toolCall('update_context', { summary: 'Added farewell(name).' })], executor: oneCycle },
+      config,
+    );
     const planned = await current.cli(['plan', 'Add a farewell function']);
     expect(existsSync(marker(current))).toBe(false);
     const run = await current.cli(['run', '--trust-repo-config'], { stdin: 'y\n' });

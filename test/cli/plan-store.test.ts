@@ -26,7 +26,11 @@ function saved(): { plan: LocalPlan; file: string } {
     protectedPaths: ['.github/workflows/**'],
   } as unknown as LocalTeamSetup;
   const snapshot = initialSnapshot('Add a test', defaultPolicy);
-  const plan = proposedPlan({ setup, base: { ref: 'main', sha: 'a'.repeat(40) }, requestedBy: 'me' }, 'planner-executor', snapshot);
+  const plan = proposedPlan(
+    { setup, base: { ref: 'main', sha: 'a'.repeat(40) }, requestedBy: 'me' },
+    'planner-executor',
+    snapshot,
+  );
   return { plan, file: savePlan(gitDir, plan) };
 }
 

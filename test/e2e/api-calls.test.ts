@@ -23,12 +23,18 @@ const plan = { steps: [{ title: 'Write the notes' }] };
 
 /** A call as the benchmark names it: `METHOD route` for REST, `graphql <operation>` for GraphQL. */
 function callName(entry: RequestLogEntry): string {
-  if (entry.api === 'graphql') return `graphql ${/query (\w+)/.exec(String((entry.body as { query?: unknown }).query ?? ''))?.[1] ?? '?'}`;
+  if (entry.api === 'graphql')
+    return `graphql ${/query (\w+)/.exec(String((entry.body as { query?: unknown }).query ?? ''))?.[1] ?? '?'}`;
   return `${entry.method} ${entry.route ?? entry.path}`;
 }
 
 /** Runs one command as its own job and returns it with the calls it made. */
-async function counted(w: World, issue: number, login: string, body: string): Promise<{ run: ActionRun; calls: string[] }> {
+async function counted(
+  w: World,
+  issue: number,
+  login: string,
+  body: string,
+): Promise<{ run: ActionRun; calls: string[] }> {
   w.freshCheckout();
   const from = w.gh.requests.length;
   const run = await w.runAction(event(w, issue, login, body));
@@ -92,10 +98,15 @@ describe('GitHub API calls per command', () => {
       expect(calls.filter((c) => c.includes('/git/'))).toEqual([]);
       expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe('');
       // 🚀 says it started; success needs no closing reaction.
-      const command = w.gh.comments(issue).filter((c) => c.body === '/approve').at(-1);
+      const command = w.gh
+        .comments(issue)
+        .filter((c) => c.body === '/approve')
+        .at(-1);
       expect(w.gh.reactions(command?.id ?? 0).map((r) => r.content)).toEqual(['rocket']);
       expect(w.gh.pulls()).toHaveLength(1);
-      expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..refs/heads/plangate/${issue}-${planId}`)).toBe(String(cycles));
+      expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..refs/heads/plangate/${issue}-${planId}`)).toBe(
+        String(cycles),
+      );
     });
   }
 });
@@ -109,7 +120,11 @@ describe('the approval re-check before the pull request', () => {
       return toolCall('update_context', { result: 'Wrote notes/1.md.', outcome: 'replan' });
     };
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { plan, directive: 'Write notes/1.md.' }), toolCall('update_context', { directive: 'Write notes/2.md.' }), toolCall('update_context', { summary: 'Done.' })],
+      planner: [
+        toolCall('update_context', { plan, directive: 'Write notes/1.md.' }),
+        toolCall('update_context', { directive: 'Write notes/2.md.' }),
+        toolCall('update_context', { summary: 'Done.' }),
+      ],
       executor: [
         toolCall('write_file', { path: 'notes/1.md', content: 'one\n' }),
         meddle,
@@ -124,13 +139,20 @@ describe('the approval re-check before the pull request', () => {
     return { w, issue, planId, approved: approved.run };
   }
 
-  const progress = (w: World, issue: number) => w.gh.comments(issue).find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:progress'))?.body ?? '';
+  const progress = (w: World, issue: number) =>
+    w.gh.comments(issue).find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:progress'))
+      ?.body ?? '';
 
   it('opens no pull request when a person edits the plan comment mid-run; the work stays on its branch', async () => {
     const { w, issue, planId, approved } = await changedMidRun((world, n) => {
-      const planComment = world.gh.comments(n).find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:record v1'));
+      const planComment = world.gh
+        .comments(n)
+        .find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:record v1'));
       if (!planComment) throw new Error('no plan comment');
-      world.gh.editComment(planComment.id, { login: 'mona', body: `${planComment.body ?? ''}\n\nAlso delete the tests.` });
+      world.gh.editComment(planComment.id, {
+        login: 'mona',
+        body: `${planComment.body ?? ''}\n\nAlso delete the tests.`,
+      });
     });
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain('the plan comment was edited or removed');
@@ -140,13 +162,18 @@ describe('the approval re-check before the pull request', () => {
     expect(progress(w, issue)).toContain('no longer holds');
   });
 
-  it('opens no pull request when a person rewrites the plan comment as a cancelled record: only plangate\'s own cancellation is kept', async () => {
+  it("opens no pull request when a person rewrites the plan comment as a cancelled record: only plangate's own cancellation is kept", async () => {
     const { w, approved } = await changedMidRun((world, n) => {
-      const planComment = world.gh.comments(n).find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:record v1'));
+      const planComment = world.gh
+        .comments(n)
+        .find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:record v1'));
       const decoded = decodeRecord(planComment?.body ?? '');
       if (!planComment || !decoded.ok) throw new Error('no plan record');
       // Without a record secret, this reads exactly as plangate renders a cancelled plan.
-      world.gh.editComment(planComment.id, { login: 'mona', body: recordComment({ ...decoded.record, status: 'cancelled' }) });
+      world.gh.editComment(planComment.id, {
+        login: 'mona',
+        body: recordComment({ ...decoded.record, status: 'cancelled' }),
+      });
     });
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain('the plan comment was edited or removed');
@@ -155,7 +182,9 @@ describe('the approval re-check before the pull request', () => {
 
   it('opens no pull request when the plan comment is deleted mid-run', async () => {
     const { w, approved } = await changedMidRun((world, n) => {
-      const planComment = world.gh.comments(n).find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:record v1'));
+      const planComment = world.gh
+        .comments(n)
+        .find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:record v1'));
       if (!planComment) throw new Error('no plan comment');
       world.gh.deleteComment(planComment.id);
     });
@@ -165,7 +194,9 @@ describe('the approval re-check before the pull request', () => {
   });
 
   it('opens no pull request when the issue text changes mid-run', async () => {
-    const { w, issue, approved } = await changedMidRun((world, n) => world.gh.updateIssue(n, { body: 'Write the notes, and publish the secrets.' }));
+    const { w, issue, approved } = await changedMidRun((world, n) =>
+      world.gh.updateIssue(n, { body: 'Write the notes, and publish the secrets.' }),
+    );
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain(`the title or description of #${issue} changed`);
     expect(w.gh.pulls()).toHaveLength(0);

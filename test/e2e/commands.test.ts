@@ -18,7 +18,10 @@ const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the se
 const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
 const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
 
-const planComment = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1')).at(-1) ?? '';
+const planComment = (w: World, issue: number) =>
+  botComments(w, issue)
+    .filter((b) => b.includes('<!-- plangate:record v1'))
+    .at(-1) ?? '';
 const executorRequests = (w: World) => w.model.requests.filter((r) => r.model === 'executor').length;
 
 async function setup(script: Record<string, Reply[]>) {
@@ -28,7 +31,13 @@ async function setup(script: Record<string, Reply[]>) {
   return { w: world, issue };
 }
 
-async function run(w: World, issue: number, body: string, login = 'mona', inputs: Record<string, string> = {}): Promise<ActionRun> {
+async function run(
+  w: World,
+  issue: number,
+  body: string,
+  login = 'mona',
+  inputs: Record<string, string> = {},
+): Promise<ActionRun> {
   w.freshCheckout();
   return w.runAction(event(w, issue, login, body), inputs);
 }
@@ -37,7 +46,10 @@ describe('/status', () => {
   it('says where the plan stands before and after approval, with its links', async () => {
     const { w, issue } = await setup({
       planner: [stagePlan, summary],
-      executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' })],
+      executor: [
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' }),
+      ],
     });
     const planned = await run(w, issue, '/plan write notes');
     const planId = planned.outputs['plan-id'] ?? '';
@@ -90,7 +102,9 @@ describe('/cancel', () => {
     expect(planComment(w, issue)).toContain('**Status:** cancelled');
     expect(botComments(w, issue).at(-1)).toContain(`@mona plan \`${planId}\` is cancelled`);
     // The signal is raised even though nothing runs: an /approve may be starting in another job.
-    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe(`refs/plangate/cancel/${issue}/${planId}`);
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe(
+      `refs/plangate/cancel/${issue}/${planId}`,
+    );
 
     const approve = await run(w, issue, `/approve ${planId}`);
     expect(approve.outputs.outcome).toBe('refused');
@@ -116,7 +130,9 @@ describe('/cancel', () => {
 
     const approve = await run(w, issue, `/approve ${planId}`);
     expect(approve.outputs.outcome, approve.stdout + approve.stderr).toBe('refused');
-    expect(botComments(w, issue).at(-1)).toContain(`plan \`${planId}\` was cancelled while this approval was starting.`);
+    expect(botComments(w, issue).at(-1)).toContain(
+      `plan \`${planId}\` was cancelled while this approval was starting.`,
+    );
     expect(planComment(w, issue)).toContain('**Status:** cancelled');
     expect(executorRequests(w)).toBe(0);
     expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main');
@@ -165,7 +181,9 @@ describe('/cancel', () => {
     expect(raised.map((r) => [r.status, (r.body as { ref?: string }).ref])).toEqual([[201, signal]]);
     expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe('');
     // Watching for it cost the run no API call: nothing read the plan comment between cycles.
-    expect(w.gh.requests.filter((r) => r.method === 'GET' && /\/issues\/comments\/\d+$/.test(String(r.path)))).toEqual([]);
+    expect(w.gh.requests.filter((r) => r.method === 'GET' && /\/issues\/comments\/\d+$/.test(String(r.path)))).toEqual(
+      [],
+    );
 
     // The plan stays withdrawn: a later /approve does not resume it.
     const resumed = await run(w, issue, '/approve');
@@ -206,11 +224,15 @@ describe('/cancel', () => {
 describe('/help and unknown commands', () => {
   it('answers /help with the commands and this repository’s settings', async () => {
     const { w, issue } = await setup({ planner: [], executor: [] });
-    const result = await run(w, issue, '/help', 'visitor', { 'allowed-commands': 'npm test\nnpm run lint', 'approve-permission': 'maintain' });
+    const result = await run(w, issue, '/help', 'visitor', {
+      'allowed-commands': 'npm test\nnpm run lint',
+      'approve-permission': 'maintain',
+    });
     expect(result.outputs.outcome, result.stdout + result.stderr).toBe('answered');
     const reply = botComments(w, issue).at(-1) ?? '';
     expect(reply).toContain('@visitor plangate’s commands on this repository:');
-    for (const command of ['/plan', '/approve', '/revise', '/answer', '/status', '/cancel', '/help']) expect(reply).toContain(`\`${command}`);
+    for (const command of ['/plan', '/approve', '/revise', '/answer', '/status', '/cancel', '/help'])
+      expect(reply).toContain(`\`${command}`);
     expect(reply).toContain('policy: `plan-for-approval`');
     expect(reply).toContain('approve permission: `maintain`');
     expect(reply).toContain('allowed commands (2): `npm test`, `npm run lint`');

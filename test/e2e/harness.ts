@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -300,7 +309,8 @@ export async function createWorld(
       giveTo(runAs, workspace);
     },
     actionPid: undefined,
-    runAction: (event, inputs = {}, extraEnv = {}, options = {}) => world.startAction(event, inputs, extraEnv, options).done,
+    runAction: (event, inputs = {}, extraEnv = {}, options = {}) =>
+      world.startAction(event, inputs, extraEnv, options).done,
     startAction(event, inputs = {}, extraEnv = {}, options = {}) {
       runs += 1;
       const runDir = path.join(dir, `run-${runs}`);
@@ -327,7 +337,14 @@ export async function createWorld(
       writeFileSync(paths.statePath, options.runnerFiles?.state ?? '');
       writeFileSync(summaryPath, '');
       giveTo(runAs, runDir);
-      const merged = { ...actionDefaults(), 'api-key': apiKey, 'base-url': model.url, 'planner-model': 'planner', 'executor-model': 'executor', ...inputs };
+      const merged = {
+        ...actionDefaults(),
+        'api-key': apiKey,
+        'base-url': model.url,
+        'planner-model': 'planner',
+        'executor-model': 'executor',
+        ...inputs,
+      };
       const env: NodeJS.ProcessEnv = {
         ...extraEnv,
         PATH: process.env.PATH,
@@ -362,18 +379,20 @@ export async function createWorld(
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const done = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1))).then((code): ActionRun => {
-        // A killed job ends as a completed run too, which is what lets the next run take its lock over.
-        gh.setRun(runId, 'completed', code === 0 ? 'success' : 'failure');
-        return {
-          code,
-          stdout,
-          stderr,
-          outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
-          summary: existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '',
-          paths,
-        };
-      });
+      const done = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1))).then(
+        (code): ActionRun => {
+          // A killed job ends as a completed run too, which is what lets the next run take its lock over.
+          gh.setRun(runId, 'completed', code === 0 ? 'success' : 'failure');
+          return {
+            code,
+            stdout,
+            stderr,
+            outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
+            summary: existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '',
+            paths,
+          };
+        },
+      );
       return { pid: child.pid, runId, paths, done, kill: (signal = 'SIGTERM') => void child.kill(signal) };
     },
     async close() {

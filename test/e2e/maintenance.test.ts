@@ -32,7 +32,8 @@ const config = [
   '',
 ].join('\n');
 
-const planFor = (what: string) => toolCall('update_context', { plan: { steps: [{ title: what }] }, directive: `Write notes/${what}.md.` });
+const planFor = (what: string) =>
+  toolCall('update_context', { plan: { steps: [{ title: what }] }, directive: `Write notes/${what}.md.` });
 const write = (what: string) => toolCall('write_file', { path: `notes/${what}.md`, content: `${what}\n` });
 const done = toolCall('update_context', { result: 'Wrote the note.', outcome: 'done' });
 const summary = toolCall('update_context', { summary: 'Wrote the note.' });
@@ -51,11 +52,18 @@ async function schedule(w: World, cron: string): Promise<ActionRun> {
 
 async function dispatch(w: World, inputs: Record<string, string>, actor = 'mona'): Promise<ActionRun> {
   w.freshCheckout();
-  return w.runAction({ name: 'workflow_dispatch', payload: workflowDispatchPayload({ owner, repo, sender: actor, inputs }) });
+  return w.runAction({
+    name: 'workflow_dispatch',
+    payload: workflowDispatchPayload({ owner, repo, sender: actor, inputs }),
+  });
 }
 
 const trackingIssues = (w: World, name: string) =>
-  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => w.gh.issue(n)).filter((i) => i && !i.pull_request && i.labels.some((l) => (typeof l === 'string' ? l : l.name) === `plangate:${name}`));
+  [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    .map((n) => w.gh.issue(n))
+    .filter(
+      (i) => i && !i.pull_request && i.labels.some((l) => (typeof l === 'string' ? l : l.name) === `plangate:${name}`),
+    );
 
 describe('scheduled tasks', () => {
   it('plans the task whose cron fired on a tracking issue, never twice, and /approve there opens the PR', async () => {
@@ -78,7 +86,10 @@ describe('scheduled tasks', () => {
     w.freshCheckout();
     const issueData = w.gh.issue(tracking?.number ?? 0);
     const approve = w.gh.addComment(tracking?.number ?? 0, { login: 'mona', body: '/approve' });
-    const approved = await w.runAction({ name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData!, comment: approve }) });
+    const approved = await w.runAction({
+      name: 'issue_comment',
+      payload: issueCommentPayload({ owner, repo, issue: issueData!, comment: approve }),
+    });
     expect(approved.outputs.outcome, approved.stdout).toBe('done');
     expect(w.gh.pulls()[0]?.body).toContain(`Closes #${tracking?.number}`);
     expect(git(w.origin, 'show', `refs/heads/${approved.outputs.branch}:notes/deps.md`)).toBe('deps');
@@ -144,7 +155,10 @@ describe('config errors', () => {
   });
 
   it('fails the step naming the key with a bad value', async () => {
-    const w = await setup({ planner: [], executor: [] }, 'tasks:\n  - name: deps\n    objective: Update things.\n    policy: yolo\n');
+    const w = await setup(
+      { planner: [], executor: [] },
+      'tasks:\n  - name: deps\n    objective: Update things.\n    policy: yolo\n',
+    );
     const result = await schedule(w, '0 6 * * 1');
     expect(result.code).not.toBe(0);
     expect(result.stdout).toMatch(/\.github\/plangate\.yml is invalid: tasks\.0\.policy/);

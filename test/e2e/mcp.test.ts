@@ -47,7 +47,8 @@ function toolResults(requests: readonly RecordedRequest[], model: string): strin
   const seen = new Map<string, string>();
   for (const request of requests.filter((r) => r.model === model)) {
     for (const message of request.messages) {
-      if (message.role === 'tool' && !seen.has(message.tool_call_id)) seen.set(message.tool_call_id, String(message.content));
+      if (message.role === 'tool' && !seen.has(message.tool_call_id))
+        seen.set(message.tool_call_id, String(message.content));
     }
   }
   return [...seen.values()];
@@ -76,7 +77,11 @@ describe('MCP servers', () => {
       files,
     );
     world.gh.setPermission('mona', 'admin');
-    const issue = world.gh.addIssue({ title: 'Record the release', body: 'Use the notes server.', login: 'mona' }).number;
+    const issue = world.gh.addIssue({
+      title: 'Record the release',
+      body: 'Use the notes server.',
+      login: 'mona',
+    }).number;
 
     world.freshCheckout();
     const planned = await world.runAction(comment(world, issue, 'mona', '/plan Record the release note'), {}, env);
@@ -87,13 +92,17 @@ describe('MCP servers', () => {
     // The planner's listing holds the read-only tool only, and names the server that did not start.
     expect(listed).toContain('- lookup (read-only)');
     expect(listed).not.toContain('- record');
-    expect(listed).toContain('## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)');
+    expect(listed).toContain(
+      '## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)',
+    );
     // The named variable reached the server, and its value (a secret) was scrubbed before the model saw it.
     expect(lookup).toContain('lookup release: probe=***');
     expect(lookup).toContain('github-token-visible=no');
     const names = /env-names=(.*)/.exec(lookup ?? '')?.[1]?.split(',') ?? [];
     expect(names).toContain('PLANGATE_MCP_PROBE');
-    expect(names.filter((n) => n.startsWith('INPUT_') || n.startsWith('GITHUB_') || n.startsWith('ACTIONS_'))).toEqual([]);
+    expect(names.filter((n) => n.startsWith('INPUT_') || n.startsWith('GITHUB_') || n.startsWith('ACTIONS_'))).toEqual(
+      [],
+    );
     // It runs in plangate's work tree (a copy of the checkout), as the sandbox account, not as the action.
     expect(lookup).toMatch(/^cwd=.*\/plangate-[^/]+\/work$/m);
     const uid = Number(/^uid=(\d+)$/m.exec(lookup ?? '')?.[1]);
@@ -102,9 +111,13 @@ describe('MCP servers', () => {
     expect(refusal).toContain('notes/record is not read-only; only the executor may call it');
 
     // The plan comment names the server that did not start; the run went on and posted the plan.
-    const planComment = world.gh.comments(issue).find((c) => c.user?.login === bot && c.body?.includes('<!-- plangate:record v1 '));
+    const planComment = world.gh
+      .comments(issue)
+      .find((c) => c.user?.login === bot && c.body?.includes('<!-- plangate:record v1 '));
     expect(planComment?.body).toContain('> [!WARNING]');
-    expect(planComment?.body).toContain('> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`');
+    expect(planComment?.body).toContain(
+      '> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`',
+    );
     expect(planComment?.body).toContain('Record the release note with the notes server');
 
     world.freshCheckout();
@@ -124,9 +137,13 @@ describe('MCP servers', () => {
     // request body and in the progress comment, one line each, and the one that started is not.
     const failureLine = '> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`';
     const prBody = world.gh.pulls()[0]?.body ?? '';
-    expect(prBody).toContain('> [!WARNING]\n> An MCP server did not start, so this run went on without it:\n' + failureLine);
+    expect(prBody).toContain(
+      '> [!WARNING]\n> An MCP server did not start, so this run went on without it:\n' + failureLine,
+    );
     expect(prBody).not.toContain('`notes`');
-    const progress = world.gh.comments(issue).find((c) => c.user?.login === bot && c.body?.includes('<!-- plangate:progress '));
+    const progress = world.gh
+      .comments(issue)
+      .find((c) => c.user?.login === bot && c.body?.includes('<!-- plangate:progress '));
     expect(progress?.body).toContain(failureLine);
 
     // Neither the probe nor any credential reached GitHub or a model.

@@ -18,13 +18,18 @@ const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name
 const directive = 'Append a farewell(name) function to src/greet.js.';
 const summary = toolCall('update_context', { summary: 'Added farewell(name).' });
 const executorDone: Reply[] = [
-  toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
+  toolCall('edit_file', {
+    path: 'src/greet.js',
+    old: "  return 'Hello ' + name;\n}\n",
+    new: "  return 'Hello ' + name;\n}\n" + farewell,
+  }),
   toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'done' }),
 ];
 // Known prices for the scripted models, so the estimate is a number.
 const prices = 'prices:\n  planner: { input: 1, output: 2 }\n  executor: { input: 2, cached-input: 0.5, output: 8 }\n';
 
-const planComment = (w: World, issue: number) => botComments(w, issue).find((b) => b.includes('<!-- plangate:record v1')) ?? '';
+const planComment = (w: World, issue: number) =>
+  botComments(w, issue).find((b) => b.includes('<!-- plangate:record v1')) ?? '';
 const branches = (w: World) => git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
 
 async function setup(script: Record<string, Reply[]>, config = prices) {
@@ -32,11 +37,21 @@ async function setup(script: Record<string, Reply[]>, config = prices) {
   world.pushToOrigin('main', { '.github/plangate.yml': config }, 'plangate config');
   world.gh.setPermission('mona', 'maintain');
   world.gh.setPermission('wes', 'write');
-  const issue = world.gh.addIssue({ title: 'Say goodbye', body: 'We greet but never say goodbye.', login: 'mona' }).number;
+  const issue = world.gh.addIssue({
+    title: 'Say goodbye',
+    body: 'We greet but never say goodbye.',
+    login: 'mona',
+  }).number;
   return { w: world, issue };
 }
 
-async function run(w: World, issue: number, login: string, body: string, inputs: Record<string, string> = {}): Promise<ActionRun> {
+async function run(
+  w: World,
+  issue: number,
+  login: string,
+  body: string,
+  inputs: Record<string, string> = {},
+): Promise<ActionRun> {
   w.freshCheckout();
   const result = await w.runAction(event(w, issue, login, body), inputs);
   expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -45,14 +60,24 @@ async function run(w: World, issue: number, login: string, body: string, inputs:
 
 describe('plan checks', () => {
   it('shows a protected-path finding in the plan comment, and /approve is refused with the finding and the fix; nothing is pushed', async () => {
-    const plan = { steps: [{ title: 'Add farewell', files: ['src/greet.js'] }, { title: 'Run it in CI too', files: ['.github/workflows/ci.yml'] }] };
-    const { w, issue } = await setup({ planner: [toolCall('update_context', { plan, directive })], executor: executorDone });
+    const plan = {
+      steps: [
+        { title: 'Add farewell', files: ['src/greet.js'] },
+        { title: 'Run it in CI too', files: ['.github/workflows/ci.yml'] },
+      ],
+    };
+    const { w, issue } = await setup({
+      planner: [toolCall('update_context', { plan, directive })],
+      executor: executorDone,
+    });
 
     const planned = await run(w, issue, 'mona', '/plan Add farewell and run it in CI');
     expect(planned.outputs.outcome).toBe('planned');
     const comment = planComment(w, issue);
     expect(comment).toContain('Checks failed');
-    expect(comment).toContain('step 2: `.github/workflows/ci.yml` is protected by `protected-paths` (`.github/workflows/**`)');
+    expect(comment).toContain(
+      'step 2: `.github/workflows/ci.yml` is protected by `protected-paths` (`.github/workflows/**`)',
+    );
     expect(comment).toContain('To fix: adjust `protected-paths`');
     expect(comment).not.toContain('Checks passed');
     // The findings stand above the approve instruction.
@@ -77,7 +102,14 @@ describe('plan checks', () => {
         { title: 'Create a changelog', files: ['CHANGELOG.md'] },
       ],
     };
-    const { w, issue } = await setup({ planner: [toolCall('read_file', { path: 'src/greet.js' }), toolCall('update_context', { plan, directive }), summary], executor: executorDone });
+    const { w, issue } = await setup({
+      planner: [
+        toolCall('read_file', { path: 'src/greet.js' }),
+        toolCall('update_context', { plan, directive }),
+        summary,
+      ],
+      executor: executorDone,
+    });
     const inputs = { 'allowed-commands': 'node --check *', 'max-estimated-cost-usd': '1000' };
 
     const planned = await run(w, issue, 'mona', '/plan Add farewell', inputs);
@@ -85,21 +117,30 @@ describe('plan checks', () => {
     const comment = planComment(w, issue);
     expect(comment).toContain('✅ **Checks passed**');
     expect(comment).toContain('ℹ️ step 2: `CHANGELOG.md` is new');
-    expect(comment).toMatch(/\*\*Execution cost\*\*: \$\d+\.\d+–\$\d+\.\d+ \(estimate\) for the executor `executor`, 2 steps/);
+    expect(comment).toMatch(
+      /\*\*Execution cost\*\*: \$\d+\.\d+–\$\d+\.\d+ \(estimate\) for the executor `executor`, 2 steps/,
+    );
     expect(planned.summary).toContain('Checks passed');
 
     const approved = await run(w, issue, 'wes', '/approve', inputs);
     expect(approved.outputs.outcome).toBe('done');
     const body = w.gh.pulls()[0]?.body ?? '';
-    expect(body).toMatch(/\*\*Execution cost\*\* \(executor `executor`\): \$\d+\.\d+–\$\d+\.\d+ \(estimate\) · actual \$\d+\.\d+/);
-    expect(approved.summary).toMatch(/\*\*Execution cost\*\* \(executor `executor`\): .*\(estimate\) · actual \$\d+\.\d+/);
+    expect(body).toMatch(
+      /\*\*Execution cost\*\* \(executor `executor`\): \$\d+\.\d+–\$\d+\.\d+ \(estimate\) · actual \$\d+\.\d+/,
+    );
+    expect(approved.summary).toMatch(
+      /\*\*Execution cost\*\* \(executor `executor`\): .*\(estimate\) · actual \$\d+\.\d+/,
+    );
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 
   it('holds a plan over max-estimated-cost-usd: plain /approve refused, --over-budget refused for a writer and carried out for a maintainer', async () => {
     const plan = { steps: [{ title: 'Add farewell', files: ['src/greet.js'] }] };
     const expensive = 'prices:\n  planner: { input: 0, output: 0 }\n  executor: { input: 1000, output: 1000 }\n';
-    const { w, issue } = await setup({ planner: [toolCall('update_context', { plan, directive }), summary], executor: executorDone }, expensive);
+    const { w, issue } = await setup(
+      { planner: [toolCall('update_context', { plan, directive }), summary], executor: executorDone },
+      expensive,
+    );
     const inputs = { 'max-estimated-cost-usd': '0.5' };
 
     const planned = await run(w, issue, 'mona', '/plan Add farewell', inputs);
@@ -108,7 +149,9 @@ describe('plan checks', () => {
 
     const plain = await run(w, issue, 'mona', '/approve', inputs);
     expect(plain.outputs.outcome).toBe('refused');
-    expect(botComments(w, issue).at(-1)).toMatch(/exceeds `max-estimated-cost-usd` \(\$0\.5000\)[\s\S]*\/approve --over-budget/);
+    expect(botComments(w, issue).at(-1)).toMatch(
+      /exceeds `max-estimated-cost-usd` \(\$0\.5000\)[\s\S]*\/approve --over-budget/,
+    );
 
     const writer = await run(w, issue, 'wes', `/approve --over-budget ${id}`, inputs);
     expect(writer.outputs.outcome).toBe('refused');

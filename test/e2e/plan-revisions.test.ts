@@ -17,7 +17,12 @@ afterEach(async () => {
 
 const approvedPlan = {
   steps: [
-    { title: 'Add a farewell function', detail: 'Export farewell(name) from src/greet.js.', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
+    {
+      title: 'Add a farewell function',
+      detail: 'Export farewell(name) from src/greet.js.',
+      files: ['src/greet.js'],
+      verify: 'node --check src/greet.js',
+    },
     { title: 'Document it', files: ['README.md'] },
   ],
   risks: ['None beyond a new export.'],
@@ -39,13 +44,26 @@ describe('a plan revised during execution', () => {
       planner: [
         toolCall('update_context', { plan: approvedPlan, directive: 'Append farewell to src/greet.js.' }),
         // replan, in the approve run: the evidence makes the planner revise the plan.
-        toolCall('update_context', { plan: revisedPlan, directive: 'Add an "API" section to README.md listing greet and farewell.' }),
+        toolCall('update_context', {
+          plan: revisedPlan,
+          directive: 'Add an "API" section to README.md listing greet and farewell.',
+        }),
         toolCall('update_context', { summary: 'Two cycles: code, then docs; the plan grew a notes step.' }),
       ],
       executor: [
-        toolCall('write_file', { path: 'src/farewell.js', content: "export const farewell = (n) => 'Goodbye ' + n;\n" }),
-        toolCall('update_context', { result: 'Added src/farewell.js. Note: README has no API section.', outcome: 'replan' }),
-        toolCall('edit_file', { path: 'README.md', old: 'A tiny project for plangate scenarios.\n', new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n' }),
+        toolCall('write_file', {
+          path: 'src/farewell.js',
+          content: "export const farewell = (n) => 'Goodbye ' + n;\n",
+        }),
+        toolCall('update_context', {
+          result: 'Added src/farewell.js. Note: README has no API section.',
+          outcome: 'replan',
+        }),
+        toolCall('edit_file', {
+          path: 'README.md',
+          old: 'A tiny project for plangate scenarios.\n',
+          new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n',
+        }),
         toolCall('update_context', { result: 'README now has an API section.', outcome: 'done' }),
       ],
     });
@@ -53,7 +71,9 @@ describe('a plan revised during execution', () => {
     const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;
 
     world.freshCheckout();
-    const planned = await world.runAction(commentEvent(world, issue, 'mona', '/plan Add a farewell function\nKeep greet as it is.'));
+    const planned = await world.runAction(
+      commentEvent(world, issue, 'mona', '/plan Add a farewell function\nKeep greet as it is.'),
+    );
     expect(planned.code, planned.stdout + planned.stderr).toBe(0);
     const planId = planned.outputs['plan-id'];
 
@@ -62,7 +82,8 @@ describe('a plan revised during execution', () => {
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
     expect(approved.outputs.outcome).toBe('done');
 
-    const reworded = '- Reworded step 2 `Document it in the README API section`: changed title (was `Document it`), files';
+    const reworded =
+      '- Reworded step 2 `Document it in the README API section`: changed title (was `Document it`), files';
     const added = '- Added step 3: `Mention farewell in NOTES.md`';
 
     const body = world.gh.pulls()[0]?.body ?? '';

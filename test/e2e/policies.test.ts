@@ -45,7 +45,10 @@ async function run(w: World, issue: number, body: string, inputs: Record<string,
 describe('policies', () => {
   it('plan-first plans, posts the plan and executes it in the same run', async () => {
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { plan, directive }), toolCall('update_context', { summary: 'Added farewell.' })],
+      planner: [
+        toolCall('update_context', { plan, directive }),
+        toolCall('update_context', { summary: 'Added farewell.' }),
+      ],
       executor: [editGreet, reportDone],
     });
     const result = await run(w, issue, '/plan add farewell', { policy: 'plan-first' });
@@ -105,7 +108,10 @@ describe('planner failure', () => {
 
   it('gives a planner its validation error back and lets it retry within its bounds', async () => {
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { plan: { steps: [] }, directive }), toolCall('update_context', { plan, directive })],
+      planner: [
+        toolCall('update_context', { plan: { steps: [] }, directive }),
+        toolCall('update_context', { plan, directive }),
+      ],
       executor: [],
     });
     const result = await run(w, issue, '/plan add farewell');
@@ -120,7 +126,9 @@ describe('planner failure', () => {
 describe('planning outcomes', () => {
   it('posts a no-change answer, records nothing to approve and opens no PR', async () => {
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { summary: 'greet() already has a counterpart in src/bye.js; nothing to change.' })],
+      planner: [
+        toolCall('update_context', { summary: 'greet() already has a counterpart in src/bye.js; nothing to change.' }),
+      ],
       executor: [],
     });
     const result = await run(w, issue, '/plan add farewell');
@@ -165,8 +173,12 @@ describe('planning outcomes', () => {
       planner: [
         toolCall('update_context', { plan, directive }),
         (request) =>
-          lastUserText(request).includes('Feedback: also document it') && lastUserText(request).includes('1. Add a farewell function')
-            ? toolCall('update_context', { plan: { steps: [...plan.steps, { title: 'Document farewell' }] }, directive })
+          lastUserText(request).includes('Feedback: also document it') &&
+          lastUserText(request).includes('1. Add a farewell function')
+            ? toolCall('update_context', {
+                plan: { steps: [...plan.steps, { title: 'Document farewell' }] },
+                directive,
+              })
             : toolCall('update_context', { summary: 'the feedback did not reach the planner' }),
       ],
       executor: [],
@@ -187,7 +199,10 @@ describe('stall guard', () => {
   it('nudges an idle executor once, then aborts the stage with the reason', async () => {
     const read = toolCall('read_file', { path: 'README.md' });
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { plan, directive }), toolCall('update_context', { summary: 'Stalled; nothing changed.' })],
+      planner: [
+        toolCall('update_context', { plan, directive }),
+        toolCall('update_context', { summary: 'Stalled; nothing changed.' }),
+      ],
       executor: [read, read, read, read],
     });
     await run(w, issue, '/plan add farewell', { 'stall-limit': '2' });
@@ -195,7 +210,10 @@ describe('stall guard', () => {
     expect(result.outputs.outcome).toBe('aborted');
     const executorRequests = w.model.requests.filter((r) => r.model === 'executor');
     expect(executorRequests).toHaveLength(4);
-    const nudges = executorRequests.at(-1)?.messages.filter((m) => m.role === 'user' && String(m.content).includes('without writing')) ?? [];
+    const nudges =
+      executorRequests
+        .at(-1)
+        ?.messages.filter((m) => m.role === 'user' && String(m.content).includes('without writing')) ?? [];
     expect(nudges).toHaveLength(1);
     const progress = botComments(w, issue).find((b) => b.includes('plangate:progress')) ?? '';
     expect(progress).toContain('executor stalled');
@@ -206,13 +224,25 @@ describe('stall guard', () => {
 describe('usage and cost', () => {
   it('shows per-role usage with costs in the PR body and the outputs, with config-file prices', async () => {
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { plan, directive }), toolCall('update_context', { summary: 'Added farewell.' })],
+      planner: [
+        toolCall('update_context', { plan, directive }),
+        toolCall('update_context', { summary: 'Added farewell.' }),
+      ],
       executor: [editGreet, reportDone],
     });
-    w.pushToOrigin('main', { '.github/plangate.yml': 'prices:\n  planner: { input: 2, cached-input: 0.5, output: 8 }\n  executor: { input: 0.4, output: 1.6 }\n' }, 'Price the scripted models');
+    w.pushToOrigin(
+      'main',
+      {
+        '.github/plangate.yml':
+          'prices:\n  planner: { input: 2, cached-input: 0.5, output: 8 }\n  executor: { input: 0.4, output: 1.6 }\n',
+      },
+      'Price the scripted models',
+    );
     const planned = await run(w, issue, '/plan add farewell');
     expect(Number(planned.outputs['cost-usd'])).toBeGreaterThan(0);
-    expect(botComments(w, issue)[0]).toMatch(/planning: 1 request, [\d,]+ prompt tokens \([\d,]+ cached\), \$\d+\.\d{4}/);
+    expect(botComments(w, issue)[0]).toMatch(
+      /planning: 1 request, [\d,]+ prompt tokens \([\d,]+ cached\), \$\d+\.\d{4}/,
+    );
     const done = await run(w, issue, '/approve');
     expect(done.outputs.outcome).toBe('done');
     const body = w.gh.pulls()[0]?.body ?? '';

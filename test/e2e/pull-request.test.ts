@@ -14,7 +14,12 @@ afterEach(async () => {
   world = undefined;
 });
 
-const plan = { steps: [{ title: 'Add farewell', files: ['src/farewell.js'] }, { title: 'Document it', files: ['README.md'] }] };
+const plan = {
+  steps: [
+    { title: 'Add farewell', files: ['src/farewell.js'] },
+    { title: 'Document it', files: ['README.md'] },
+  ],
+};
 
 /** Two cycles (replan, then done), so the branch holds two commits and the path a loop. */
 function twoCycleScript() {
@@ -51,15 +56,24 @@ describe('the pull request a reviewer wants', () => {
     world = await createWorld(twoCycleScript());
     world.gh.setPermission('mona', 'write');
     world.gh.setPermission('octocat', 'maintain');
-    const { issue, planId, approved } = await planAndApprove(world, 'octocat', { 'pr-labels': 'plangate, needs review\nbot', 'pr-draft': 'true' });
+    const { issue, planId, approved } = await planAndApprove(world, 'octocat', {
+      'pr-labels': 'plangate, needs review\nbot',
+      'pr-draft': 'true',
+    });
 
     // Every commit plangate made on the branch carries the three trailers.
     const branch = `refs/heads/plangate/${issue}-${planId}`;
     const shas = git(world.origin, 'rev-list', `refs/heads/main..${branch}`).split('\n').filter(Boolean);
     expect(shas).toHaveLength(2);
     for (const sha of shas) {
-      const trailers = git(world.origin, 'log', '-1', '--format=%(trailers:only,unfold)', sha).split('\n').filter(Boolean);
-      expect(trailers).toEqual([`Plangate-Plan: ${planId}`, 'Approved-by: octocat', 'Co-authored-by: mona <mona@users.noreply.github.com>']);
+      const trailers = git(world.origin, 'log', '-1', '--format=%(trailers:only,unfold)', sha)
+        .split('\n')
+        .filter(Boolean);
+      expect(trailers).toEqual([
+        `Plangate-Plan: ${planId}`,
+        'Approved-by: octocat',
+        'Co-authored-by: mona <mona@users.noreply.github.com>',
+      ]);
     }
 
     const [pull] = world.gh.pulls();

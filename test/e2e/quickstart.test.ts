@@ -106,9 +106,15 @@ type Job = z.infer<typeof jobSchema>;
 
 const workflowSchema = z.looseObject({
   on: z.looseObject({
-    issue_comment: z.looseObject({ types: z.array(scalar).optional() }).nullable().optional(),
+    issue_comment: z
+      .looseObject({ types: z.array(scalar).optional() })
+      .nullable()
+      .optional(),
     schedule: z.array(z.object({ cron: scalar })).optional(),
-    workflow_dispatch: z.looseObject({ inputs: z.record(z.string(), z.unknown()).optional() }).nullable().optional(),
+    workflow_dispatch: z
+      .looseObject({ inputs: z.record(z.string(), z.unknown()).optional() })
+      .nullable()
+      .optional(),
   }),
   permissions: permissionsSchema.optional(),
   jobs: z.record(z.string(), jobSchema),
@@ -118,14 +124,16 @@ type Workflow = z.infer<typeof workflowSchema>;
 /** The part of a job the App-token example replaces; anything else in it would need a rule here. */
 const jobFragmentSchema = z.strictObject({ permissions: permissionsSchema, steps: z.array(stepSchema).min(1) });
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Any `uses:` of plangate itself, whatever owner or ref the user fills in. */
 const isPlangate = (step: Step): boolean => /^[^/\s]+\/plangate@\S+$/.test(step.uses ?? '');
 const isCheckout = (step: Step): boolean => /^actions\/checkout@/.test(step.uses ?? '');
 const isAppToken = (step: Step): boolean => /^actions\/create-github-app-token@/.test(step.uses ?? '');
 
-const where = (block: ReadmeBlock): string => `README.md line ${block.line} (${block.h2}${block.h3 ? ` / ${block.h3}` : ''})`;
+const where = (block: ReadmeBlock): string =>
+  `README.md line ${block.line} (${block.h2}${block.h3 ? ` / ${block.h3}` : ''})`;
 
 /** Every yaml block that is a workflow, a job fragment or a list of steps, with its steps. */
 function workflowBlocks(): Array<{ block: ReadmeBlock; kind: 'workflow' | 'job' | 'steps'; steps: Step[] }> {
@@ -180,7 +188,10 @@ function appTokenWorkflow(): Workflow {
 // action.yml: the inputs a step may pass.
 
 const manifestSchema = z.looseObject({
-  inputs: z.record(z.string(), z.looseObject({ required: z.union([z.boolean(), z.string()]).optional(), default: scalar.optional() })),
+  inputs: z.record(
+    z.string(),
+    z.looseObject({ required: z.union([z.boolean(), z.string()]).optional(), default: scalar.optional() }),
+  ),
 });
 const manifest = manifestSchema.parse(parseYaml(readFileSync(path.join(root, 'action.yml'), 'utf8')));
 const declaredInputs = Object.keys(manifest.inputs);
@@ -237,7 +248,8 @@ function neededPermissions(): { grant: Grant; calls: string[] } {
   for (const file of sourceFiles(path.join(root, 'src'))) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/\.rest\.([a-z]+)\.([A-Za-z]+)\b/g)) calls.add(`${match[1]}.${match[2]}`);
-    if (/\boctokit\.request\(/.test(text)) throw new Error(`${file} calls octokit.request: classify its permission in this test`);
+    if (/\boctokit\.request\(/.test(text))
+      throw new Error(`${file} calls octokit.request: classify its permission in this test`);
     // GraphQL reads the thread: issue or pull request, comments and their editors.
     if (/\.graphql\(/.test(text)) {
       raise(grant, 'issues', 'read');
@@ -248,7 +260,8 @@ function neededPermissions(): { grant: Grant; calls: string[] } {
   }
   for (const call of calls) {
     const permission = CALL_PERMISSIONS[call];
-    if (!permission) throw new Error(`plangate calls octokit.rest.${call}: add the permission it needs to CALL_PERMISSIONS`);
+    if (!permission)
+      throw new Error(`plangate calls octokit.rest.${call}: add the permission it needs to CALL_PERMISSIONS`);
     raise(grant, permission[0], permission[1]);
   }
   delete grant.metadata;
@@ -261,9 +274,13 @@ function grantOf(permissions: Permissions | undefined): Grant {
   if (permissions === undefined) return { contents: 'read' };
   if (permissions === 'read-all' || permissions === 'write-all') {
     const all = permissions === 'read-all' ? 'read' : 'write';
-    return Object.fromEntries(['actions', 'contents', 'issues', 'pull-requests', 'checks', 'statuses', 'packages'].map((a) => [a, all]));
+    return Object.fromEntries(
+      ['actions', 'contents', 'issues', 'pull-requests', 'checks', 'statuses', 'packages'].map((a) => [a, all]),
+    );
   }
-  return Object.fromEntries(Object.entries(permissions).filter((entry): entry is [string, 'read' | 'write'] => entry[1] !== 'none'));
+  return Object.fromEntries(
+    Object.entries(permissions).filter((entry): entry is [string, 'read' | 'write'] => entry[1] !== 'none'),
+  );
 }
 
 /**
@@ -272,7 +289,8 @@ function grantOf(permissions: Permissions | undefined): Grant {
  */
 function appPermissionsFromReadme(): Grant {
   const sentence = /repository permissions ([^.]+)\./.exec(prose.replace(/\s+/g, ' '));
-  if (!sentence?.[1]) throw new Error('README.md Troubleshooting no longer lists the App\'s "repository permissions …"');
+  if (!sentence?.[1])
+    throw new Error('README.md Troubleshooting no longer lists the App\'s "repository permissions …"');
   const grant: Grant = {};
   for (const group of sentence[1].split(/,\s*and\s+/)) {
     const [names, access] = group.split(':').map((s) => s.trim());
@@ -299,7 +317,19 @@ function apiKeySecretName(): string {
 }
 
 /** The contexts GitHub makes available in a step's `with:` and `env:`. */
-const STEP_CONTEXTS = ['github', 'needs', 'strategy', 'matrix', 'job', 'runner', 'env', 'vars', 'secrets', 'steps', 'inputs'];
+const STEP_CONTEXTS = [
+  'github',
+  'needs',
+  'strategy',
+  'matrix',
+  'job',
+  'runner',
+  'env',
+  'vars',
+  'secrets',
+  'steps',
+  'inputs',
+];
 
 /**
  * The runner's `${{ }}` values for step `index`: only bare context paths the README's blocks use.
@@ -310,7 +340,8 @@ function stepResolver(steps: readonly Step[], index: number, fakes: Fakes): Reso
   return (segments) => {
     const [root, a, b, c, ...more] = segments;
     if (root === 'github' && a === 'token' && b === undefined) return token;
-    if (root === 'secrets' && a !== undefined && b === undefined) return a === apiKeySecretName() ? apiKey : `fake-secret-${a}`;
+    if (root === 'secrets' && a !== undefined && b === undefined)
+      return a === apiKeySecretName() ? apiKey : `fake-secret-${a}`;
     if (root === 'vars' && a !== undefined && b === undefined) return `fake-var-${a}`;
     if (root === 'steps' && a !== undefined && b === 'outputs' && c !== undefined && more.length === 0) {
       const producer = steps.slice(0, index).find((step) => step.id === a);
@@ -340,14 +371,17 @@ function runnerInputs(steps: readonly Step[], index: number, fakes: Fakes): Reco
   const step = steps[index];
   if (!step) throw new Error(`no step ${index}`);
   const resolve = stepResolver(steps, index, fakes);
-  return Object.fromEntries(Object.entries(step.with ?? {}).map(([name, value]) => [name, resolveValue(value, resolve)]));
+  return Object.fromEntries(
+    Object.entries(step.with ?? {}).map(([name, value]) => [name, resolveValue(value, resolve)]),
+  );
 }
 
 /** The only ${{ }} of a value, as a path, e.g. ['steps', 'app-token', 'outputs', 'token']. */
 function soleReference(text: string): string[] {
   const parts = splitTemplate(text.trim());
   const only = parts[0];
-  if (parts.length !== 1 || !only || !('expression' in only)) throw new Error(`expected exactly one \${{ }} in: ${text}`);
+  if (parts.length !== 1 || !only || !('expression' in only))
+    throw new Error(`expected exactly one \${{ }} in: ${text}`);
   const segments = contextPath(parseExpression(only.expression, STEP_CONTEXTS));
   if (!segments) throw new Error(`expected a plain context value in: ${text}`);
   return segments;
@@ -360,7 +394,8 @@ function tokenGrant(workflow: Workflow, job: Job, plangate: Step): Grant {
   if (reference.join('.') === 'github.token') return grantOf(job.permissions ?? workflow.permissions);
   const [root, id, outputs, name] = reference;
   const producer = job.steps.find((step) => step.id === id);
-  if (root === 'steps' && outputs === 'outputs' && name === 'token' && producer && isAppToken(producer)) return appPermissionsFromReadme();
+  if (root === 'steps' && outputs === 'outputs' && name === 'token' && producer && isAppToken(producer))
+    return appPermissionsFromReadme();
   throw new Error(`github-token ${given} comes from nowhere this test models`);
 }
 
@@ -425,7 +460,10 @@ function sketchComment(body: string, login = 'mona', issue = 7, association = 'C
   };
 }
 
-const scheduleEvent = (cron: string): WorkflowEvent => ({ name: 'schedule', payload: schedulePayload({ owner, repo, cron }) });
+const scheduleEvent = (cron: string): WorkflowEvent => ({
+  name: 'schedule',
+  payload: schedulePayload({ owner, repo, cron }),
+});
 const dispatchEvent = (inputs: Record<string, unknown>): WorkflowEvent => ({
   name: 'workflow_dispatch',
   payload: workflowDispatchPayload({ owner, repo, sender: 'mona', inputs }),
@@ -433,7 +471,16 @@ const dispatchEvent = (inputs: Record<string, unknown>): WorkflowEvent => ({
 
 // ---------------------------------------------------------------------------------------------
 
-const COMMANDS = ['/plan Add a farewell function', '/approve', '/approve 1a2b3c4d', '/revise smaller steps', '/answer yes', '/status', '/cancel', '/help'];
+const COMMANDS = [
+  '/plan Add a farewell function',
+  '/approve',
+  '/approve 1a2b3c4d',
+  '/revise smaller steps',
+  '/answer yes',
+  '/status',
+  '/cancel',
+  '/help',
+];
 const NOT_COMMANDS = ['Thanks, looks good!', 'Could someone /plan this?', '', '> /plan quoted from above'];
 
 describe('README workflow blocks, read statically', () => {
@@ -448,8 +495,14 @@ describe('README workflow blocks, read statically', () => {
     expect(plangateSteps.length).toBeGreaterThanOrEqual(3);
     for (const { block, steps, index, step } of plangateSteps) {
       const given = Object.keys(step.with ?? {});
-      expect(given.filter((name) => !declaredInputs.includes(name)), `undeclared inputs at ${where(block)}`).toEqual([]);
-      expect(requiredInputs.filter((name) => !given.includes(name)), `missing required inputs at ${where(block)}`).toEqual([]);
+      expect(
+        given.filter((name) => !declaredInputs.includes(name)),
+        `undeclared inputs at ${where(block)}`,
+      ).toEqual([]);
+      expect(
+        requiredInputs.filter((name) => !given.includes(name)),
+        `missing required inputs at ${where(block)}`,
+      ).toEqual([]);
       // Every value is something a runner can resolve, with no expression this test does not model.
       const resolve = stepResolver(steps, index, { appSlug: 'plangate-helper' });
       for (const value of [...Object.values(step.with ?? {}), ...Object.values(step.env ?? {})]) {
@@ -493,14 +546,18 @@ describe('README workflow blocks, read statically', () => {
       .flatMap((data) => (isRecord(data) && Array.isArray(data.tasks) ? (data.tasks as unknown[]) : []))
       .map((task) => z.looseObject({ name: scalar, cron: scalar.optional() }).parse(task));
     expect(configTasks.length).toBeGreaterThan(0);
-    for (const task of configTasks) if (task.cron !== undefined) expect(crons, `task ${task.name}`).toContain(task.cron);
+    for (const task of configTasks)
+      if (task.cron !== undefined) expect(crons, `task ${task.name}`).toContain(task.cron);
 
     // Each workflow_dispatch input the README declares is one plangate reads from the event.
     const dispatchInputs = Object.keys(workflow.on.workflow_dispatch?.inputs ?? {});
     expect(dispatchInputs.length).toBeGreaterThan(0);
     for (const name of dispatchInputs) {
       const command = commandFromMaintenanceEvent('workflow_dispatch', dispatchEvent({ [name]: 'deps' }).payload);
-      expect(command.kind === 'maintain' && command.trigger.type === 'dispatch' ? command.trigger : undefined, name).toHaveProperty(name, 'deps');
+      expect(
+        command.kind === 'maintain' && command.trigger.type === 'dispatch' ? command.trigger : undefined,
+        name,
+      ).toHaveProperty(name, 'deps');
     }
   });
 
@@ -530,7 +587,9 @@ describe('README workflow blocks, read statically', () => {
     for (const workflow of [quickstartWorkflow().workflow, appTokenWorkflow()]) {
       const [, job] = onlyJob(workflow);
       const values = job.steps.flatMap((step) => [...Object.values(step.with ?? {}), ...Object.values(step.env ?? {})]);
-      const names = values.flatMap((value) => [...value.matchAll(/\$\{\{\s*(?:secrets|vars)\.([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1] ?? ''));
+      const names = values.flatMap((value) =>
+        [...value.matchAll(/\$\{\{\s*(?:secrets|vars)\.([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1] ?? ''),
+      );
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) expect(prose, `README never tells the user to create ${name}`).toContain(`\`${name}\``);
     }
@@ -559,7 +618,7 @@ const OUTSIDERS_OUT_ONLY: Pick<Job, 'if' | 'concurrency'> = {
   if: PREVIOUS_JOB.if,
   concurrency: {
     group:
-      "plangate-${{ contains(fromJSON('[\"OWNER\", \"MEMBER\", \"COLLABORATOR\"]'), github.event.comment.author_association) && " +
+      'plangate-${{ contains(fromJSON(\'["OWNER", "MEMBER", "COLLABORATOR"]\'), github.event.comment.author_association) && ' +
       "(startsWith(github.event.comment.body, '/plan') || startsWith(github.event.comment.body, '/approve') || " +
       "startsWith(github.event.comment.body, '/revise') || startsWith(github.event.comment.body, '/answer')) && github.event.issue.number || github.run_id }}",
     'cancel-in-progress': 'false',
@@ -589,7 +648,11 @@ const isTrusted = (actor: Actor): boolean => TRUSTED.includes(actor.association)
 function findSequence(
   job: Pick<Job, 'if' | 'concurrency'>,
   depth: number,
-  harmed: (groups: ConcurrencyGroups, actorOf: ReadonlyMap<string, Actor>, entered: { run: string; outcome: 'started' | 'pending' } | undefined) => string | undefined,
+  harmed: (
+    groups: ConcurrencyGroups,
+    actorOf: ReadonlyMap<string, Actor>,
+    entered: { run: string; outcome: 'started' | 'pending' } | undefined,
+  ) => string | undefined,
 ): string[] | undefined {
   // Run ids are 1001, 1002, ... in posting order, so each (actor, run id) is evaluated once.
   const evaluated = new Map<string, { runs: boolean; group: string }>();
@@ -603,7 +666,12 @@ function findSequence(
     }
     return found;
   };
-  const search = (groups: ConcurrencyGroups, actorOf: Map<string, Actor>, posted: number, path: string[]): string[] | undefined => {
+  const search = (
+    groups: ConcurrencyGroups,
+    actorOf: Map<string, Actor>,
+    posted: number,
+    path: string[],
+  ): string[] | undefined => {
     if (path.length === depth) return undefined;
     for (const actor of ACTORS) {
       const runId = String(1001 + posted);
@@ -637,10 +705,15 @@ function findSequence(
 }
 
 /** An approval cancelled, or left waiting where a later run could cancel it. */
-const approvalLostOrWaiting = (groups: ConcurrencyGroups, actorOf: ReadonlyMap<string, Actor>, entered: { run: string; outcome: string } | undefined) => {
+const approvalLostOrWaiting = (
+  groups: ConcurrencyGroups,
+  actorOf: ReadonlyMap<string, Actor>,
+  entered: { run: string; outcome: string } | undefined,
+) => {
   const lost = groups.cancelled.find((run) => isApproval(actorOf.get(run) as Actor));
   if (lost) return `approval run ${lost} was cancelled by run ${groups.replacedBy.get(lost)}`;
-  if (entered && isApproval(actorOf.get(entered.run) as Actor) && entered.outcome === 'pending') return `approval run ${entered.run} waits in a shared pending slot`;
+  if (entered && isApproval(actorOf.get(entered.run) as Actor) && entered.outcome === 'pending')
+    return `approval run ${entered.run} waits in a shared pending slot`;
   return undefined;
 };
 
@@ -660,7 +733,8 @@ describe("the quickstart job's if: and concurrency, evaluated by GitHub's expres
 
   it('starts the job for every command, whoever writes it (plangate checks permissions), and for schedules and dispatches', () => {
     for (const association of [...TRUSTED, ...UNTRUSTED]) {
-      for (const body of COMMANDS) expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
+      for (const body of COMMANDS)
+        expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
     }
     for (const s of workflow.on.schedule ?? []) expect(jobRuns(job, scheduleEvent(s.cron))).toBe(true);
     expect(jobRuns(job, dispatchEvent({ task: 'deps' }))).toBe(true);
@@ -668,7 +742,11 @@ describe("the quickstart job's if: and concurrency, evaluated by GitHub's expres
 
   it('gives an ordinary comment no job, whoever writes it', () => {
     for (const association of [...TRUSTED, ...UNTRUSTED]) {
-      for (const body of NOT_COMMANDS) expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${JSON.stringify(body)}`).toBe(false);
+      for (const body of NOT_COMMANDS)
+        expect(
+          jobRuns(job, sketchComment(body, 'mona', 7, association)),
+          `${association}: ${JSON.stringify(body)}`,
+        ).toBe(false);
     }
     // plangate's own comments, and other bots', start no job unless they start with "/".
     expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]', 7, 'NONE'))).toBe(false);
@@ -681,8 +759,15 @@ describe("the quickstart job's if: and concurrency, evaluated by GitHub's expres
     expect(concurrencyGroup(job, outsider, run)).toBe(`plangate-run-${run}`);
     // So for every planning command: the issue's group only for the owner, members and collaborators.
     for (const body of ['/plan Add a farewell function', '/revise smaller steps', '/answer yes']) {
-      for (const association of TRUSTED) expect(concurrencyGroup(job, sketchComment(body, 'mona', 7, association), run), `${association}: ${body}`).toBe('plangate-issue-7');
-      for (const association of UNTRUSTED) expect(concurrencyGroup(job, sketchComment(body, 'mallory', 7, association), run), `${association}: ${body}`).toBe(`plangate-run-${run}`);
+      for (const association of TRUSTED)
+        expect(concurrencyGroup(job, sketchComment(body, 'mona', 7, association), run), `${association}: ${body}`).toBe(
+          'plangate-issue-7',
+        );
+      for (const association of UNTRUSTED)
+        expect(
+          concurrencyGroup(job, sketchComment(body, 'mallory', 7, association), run),
+          `${association}: ${body}`,
+        ).toBe(`plangate-run-${run}`);
     }
     // GitHub spells the values in capitals; the comparison, like GitHub's, ignores case anyway.
     expect(concurrencyGroup(job, sketchComment('/plan x', 'mona', 7, 'collaborator'), run)).toBe('plangate-issue-7');
@@ -777,7 +862,8 @@ describe("the quickstart job's if: and concurrency, evaluated by GitHub's expres
       expect(concurrencyGroup(job, sketchComment(body, 'mona', 7), run), body).toBe('plangate-issue-7');
     }
     expect(concurrencyGroup(job, sketchComment('/plan other', 'mona', 8), run)).toBe('plangate-issue-8');
-    for (const body of ['/approve', '/status', '/cancel', '/help']) expect(concurrencyGroup(job, sketchComment(body), run), body).toBe(`plangate-run-${run}`);
+    for (const body of ['/approve', '/status', '/cancel', '/help'])
+      expect(concurrencyGroup(job, sketchComment(body), run), body).toBe(`plangate-run-${run}`);
     expect(concurrencyGroup(job, scheduleEvent('0 6 * * 1'), run)).toBe(`plangate-run-${run}`);
     expect(concurrencyGroup(job, dispatchEvent({ task: 'deps' }), run)).toBe(`plangate-run-${run}`);
   });
@@ -788,11 +874,21 @@ describe('the expression helpers around @actions/expressions', () => {
 
   it('evaluates with GitHub semantics', () => {
     expect(evaluateCondition("startsWith(github.event.comment.body, '/plan')", { github })).toBe(true);
-    expect(evaluateCondition("${{ contains(github.event.comment.body, 'IT') && !(github.event_name != 'ISSUE_COMMENT') }}", { github })).toBe(true);
+    expect(
+      evaluateCondition("${{ contains(github.event.comment.body, 'IT') && !(github.event_name != 'ISSUE_COMMENT') }}", {
+        github,
+      }),
+    ).toBe(true);
     expect(evaluateCondition("github.event.no.such.path == ''", { github })).toBe(true);
-    expect(evaluateCondition("contains(fromJSON('[\"OWNER\", \"COLLABORATOR\"]'), github.event.comment.author_association)", { github })).toBe(true);
+    expect(
+      evaluateCondition('contains(fromJSON(\'["OWNER", "COLLABORATOR"]\'), github.event.comment.author_association)', {
+        github,
+      }),
+    ).toBe(true);
     expect(evaluateCondition('github.event.issue.number == 7 && github.event.issue.number > 6', { github })).toBe(true);
-    expect(interpolate("x-${{ github.event.missing || github.run_id }}-${{ 'a' && github.event.issue.number }}", { github })).toBe('x-5-7');
+    expect(
+      interpolate("x-${{ github.event.missing || github.run_id }}-${{ 'a' && github.event.issue.number }}", { github }),
+    ).toBe('x-5-7');
     expect(evaluate("format('issue-{0}', github.event.issue.number)", { github }).coerceString()).toBe('issue-7');
   });
 
@@ -810,13 +906,22 @@ describe('the expression helpers around @actions/expressions', () => {
   });
 
   it('reads a bare context path and builds only the contexts a value names', () => {
-    expect(contextPath(parseExpression('steps.app-token.outputs.app-slug', STEP_CONTEXTS))).toEqual(['steps', 'app-token', 'outputs', 'app-slug']);
+    expect(contextPath(parseExpression('steps.app-token.outputs.app-slug', STEP_CONTEXTS))).toEqual([
+      'steps',
+      'app-token',
+      'outputs',
+      'app-slug',
+    ]);
     expect(contextPath(parseExpression("format('{0}', github.token)", STEP_CONTEXTS))).toBeUndefined();
     const asked: string[] = [];
-    const contexts = resolvedContexts('${{ steps.app-token.outputs.app-slug }}[bot] ${{ secrets.KEY }}', STEP_CONTEXTS, (segments) => {
-      asked.push(segments.join('.'));
-      return segments.at(-1);
-    });
+    const contexts = resolvedContexts(
+      '${{ steps.app-token.outputs.app-slug }}[bot] ${{ secrets.KEY }}',
+      STEP_CONTEXTS,
+      (segments) => {
+        asked.push(segments.join('.'));
+        return segments.at(-1);
+      },
+    );
     expect(asked).toEqual(['steps.app-token.outputs.app-slug', 'secrets.KEY']);
     expect(interpolate('${{ steps.app-token.outputs.app-slug }}[bot]', contexts)).toBe('app-slug[bot]');
   });
@@ -826,17 +931,31 @@ describe('the expression helpers around @actions/expressions', () => {
 // Following the README end to end: the plangate step's inputs, its token's permissions, /plan, /approve.
 
 const plan = {
-  steps: [{ title: 'Add a farewell function', detail: 'Export farewell(name) from src/greet.js.', files: ['src/greet.js'], verify: 'npm test' }],
+  steps: [
+    {
+      title: 'Add a farewell function',
+      detail: 'Export farewell(name) from src/greet.js.',
+      files: ['src/greet.js'],
+      verify: 'npm test',
+    },
+  ],
 };
 const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
 const script = () => ({
   planner: [
     toolCall('read_file', { path: 'src/greet.js' }),
-    toolCall('update_context', { plan, directive: 'Append farewell(name) to src/greet.js; it returns "Goodbye " + name.' }),
+    toolCall('update_context', {
+      plan,
+      directive: 'Append farewell(name) to src/greet.js; it returns "Goodbye " + name.',
+    }),
     toolCall('update_context', { summary: 'Added farewell(name) next to greet.' }),
   ],
   executor: [
-    toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
+    toolCall('edit_file', {
+      path: 'src/greet.js',
+      old: "  return 'Hello ' + name;\n}\n",
+      new: "  return 'Hello ' + name;\n}\n" + farewell,
+    }),
     toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'done' }),
   ],
 });
@@ -860,7 +979,10 @@ async function setUp(workflow: Workflow, fakes: Fakes): Promise<Followed> {
   const [, job] = onlyJob(workflow);
   const index = plangateIndex(job);
   // The harness hands every run the scripted model's key; a workflow must pass it itself, as on GitHub.
-  const inputs: Record<string, string> = { 'api-key': manifest.inputs['api-key']?.default ?? '', ...runnerInputs(job.steps, index, fakes) };
+  const inputs: Record<string, string> = {
+    'api-key': manifest.inputs['api-key']?.default ?? '',
+    ...runnerInputs(job.steps, index, fakes),
+  };
   const botLogin = inputs['bot-login'] ?? manifest.inputs['bot-login']?.default ?? '';
   const w = await createWorld(script());
   world = w;
@@ -894,7 +1016,9 @@ async function planned(f: Followed): Promise<{ planId: string; event: WorkflowEv
   expect(planComment?.body).toContain(`/approve ${planId}`);
   // allowed-commands, a block scalar in the workflow, reached plangate line by line (or was left out).
   const allowsNpmTest = (f.inputs['allowed-commands'] ?? '').split('\n').includes('npm test');
-  expect(planComment?.body).toContain(allowsNpmTest ? 'every verify command is allowed' : 'Checks passed** with 1 warning');
+  expect(planComment?.body).toContain(
+    allowsNpmTest ? 'every verify command is allowed' : 'Checks passed** with 1 warning',
+  );
 
   // plangate's own comments fire issue_comment too (with an App token they start workflows): none
   // may start a job that does anything.
@@ -912,13 +1036,19 @@ async function approvedWithPull(f: Followed, planId: string, planEvent: Workflow
   // Never queued behind the /plan run, where a later comment could take its place: a group of its own.
   expect(concurrencyGroup(f.job, event, '2')).toBe('plangate-run-2');
   expect(concurrencyGroup(f.job, planEvent, '1')).toBe(`plangate-issue-${f.issue}`);
-  expect(run.outputs, run.stdout).toMatchObject({ outcome: 'done', 'plan-id': planId, branch: `plangate/${f.issue}-${planId}` });
+  expect(run.outputs, run.stdout).toMatchObject({
+    outcome: 'done',
+    'plan-id': planId,
+    branch: `plangate/${f.issue}-${planId}`,
+  });
   const [pull] = f.w.gh.pulls();
   expect(pull?.head.ref).toBe(`plangate/${f.issue}-${planId}`);
   expect(pull?.base.ref).toBe('main');
   expect(pull?.user?.login).toBe(f.botLogin);
   expect(run.outputs['pr-number']).toBe(String(pull?.number));
-  expect(git(f.w.origin, 'show', `refs/heads/plangate/${f.issue}-${planId}:src/greet.js`)).toContain("return 'Goodbye ' + name;");
+  expect(git(f.w.origin, 'show', `refs/heads/plangate/${f.issue}-${planId}:src/greet.js`)).toContain(
+    "return 'Goodbye ' + name;",
+  );
   expect(f.w.model.remaining()).toEqual({ planner: 0, executor: 0 });
 }
 
@@ -954,6 +1084,10 @@ describe('following the README end to end', () => {
     const { run } = await runComment(f, `/approve ${planId}`);
     expect(run.outputs.outcome).not.toBe('done');
     expect(f.w.gh.pulls()).toEqual([]);
-    expect(botComments(f).map((c) => c.body ?? '').join('\n')).toContain('add `pull-requests: write`');
+    expect(
+      botComments(f)
+        .map((c) => c.body ?? '')
+        .join('\n'),
+    ).toContain('add `pull-requests: write`');
   });
 });

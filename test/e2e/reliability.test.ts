@@ -19,9 +19,12 @@ const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the se
 const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
 const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
 
-const planComments = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1'));
-const progressComments = (w: World, issue: number) => botComments(w, issue).filter((b) => b.includes('<!-- plangate:progress'));
-const unprocessable = (w: World) => w.gh.requests.filter((r) => r.status === 422 && !String(r.path).includes('/git/refs'));
+const planComments = (w: World, issue: number) =>
+  botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1'));
+const progressComments = (w: World, issue: number) =>
+  botComments(w, issue).filter((b) => b.includes('<!-- plangate:progress'));
+const unprocessable = (w: World) =>
+  w.gh.requests.filter((r) => r.status === 422 && !String(r.path).includes('/git/refs'));
 
 async function setup(script: Record<string, Reply[]>) {
   world = await createWorld(script);
@@ -134,7 +137,10 @@ describe('actionable failures', () => {
   it('names the setting when Actions may not open pull requests, keeps the branch, and a re-run opens the PR once', async () => {
     const { w, issue } = await setup({
       planner: [stagePlan, summary],
-      executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' })],
+      executor: [
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' }),
+      ],
     });
     const planned = await run(w, issue, '/plan write notes');
     w.gh.forbidActionsPullRequests();
@@ -228,7 +234,14 @@ describe('budgets', () => {
 
   it('max-cost-usd ends with a draft PR, the history and the reason', async () => {
     const { w, issue } = await setup(budgetScript(writeOne));
-    w.pushToOrigin('main', { '.github/plangate.yml': 'prices:\n  planner: { input: 0, output: 0 }\n  executor: { input: 1000, output: 1000 }\n' }, 'Prices');
+    w.pushToOrigin(
+      'main',
+      {
+        '.github/plangate.yml':
+          'prices:\n  planner: { input: 0, output: 0 }\n  executor: { input: 1000, output: 1000 }\n',
+      },
+      'Prices',
+    );
     await run(w, issue, '/plan write notes');
     const result = await run(w, issue, '/approve', { 'max-cost-usd': '0.5' });
     await expectDraftWithReason(w, result, /max-cost-usd/);
@@ -237,13 +250,20 @@ describe('budgets', () => {
 
 describe('size', () => {
   it('handles a 400-step plan on a 500-comment thread without a 422 and without silent cuts', async () => {
-    const steps = Array.from({ length: 400 }, (_, i) => ({ title: `Step ${i + 1}: adjust module ${i + 1}`, detail: 'x'.repeat(120) }));
+    const steps = Array.from({ length: 400 }, (_, i) => ({
+      title: `Step ${i + 1}: adjust module ${i + 1}`,
+      detail: 'x'.repeat(120),
+    }));
     const { w, issue } = await setup({
       planner: [toolCall('update_context', { plan: { steps }, directive: 'Write notes/one.md.' }), summary],
-      executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), toolCall('update_context', { result: 'ok', outcome: 'done' })],
+      executor: [
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        toolCall('update_context', { result: 'ok', outcome: 'done' }),
+      ],
     });
     w.gh.setPermission('colleague', 'write');
-    for (let i = 0; i < 500; i++) w.gh.addComment(issue, { login: 'colleague', body: `Comment ${i + 1}: ${'context '.repeat(20)}` });
+    for (let i = 0; i < 500; i++)
+      w.gh.addComment(issue, { login: 'colleague', body: `Comment ${i + 1}: ${'context '.repeat(20)}` });
     const planned = await run(w, issue, '/plan write notes');
     expect(planned.outputs.outcome, planned.stdout).toBe('planned');
     const [planComment] = planComments(w, issue);
@@ -268,7 +288,10 @@ describe('load', () => {
       const last = JSON.stringify(request.messages.at(-1));
       return last.includes('Stage: finish')
         ? toolCall('update_context', { summary: `Wrote the note for issue ${n}.` })
-        : toolCall('update_context', { plan: { steps: [{ title: `Note ${n}` }] }, directive: `Write notes/issue-${n}.md.` });
+        : toolCall('update_context', {
+            plan: { steps: [{ title: `Note ${n}` }] },
+            directive: `Write notes/issue-${n}.md.`,
+          });
     };
     const executor: Reply = (request) => {
       const n = issueOf(request);
@@ -281,9 +304,15 @@ describe('load', () => {
     w.gh.setPermission('mona', 'maintain');
     const issues = Array.from({ length: 20 }, () => w.gh.addIssue({ title: 'A note', login: 'mona' }).number);
     // Every run gets its own checkout, as every job does.
-    const planned = await Promise.all(issues.map((n) => w.startAction(event(w, n, 'mona', `/plan Note issue ${n}`), {}, {}, { ownCheckout: true }).done));
+    const planned = await Promise.all(
+      issues.map(
+        (n) => w.startAction(event(w, n, 'mona', `/plan Note issue ${n}`), {}, {}, { ownCheckout: true }).done,
+      ),
+    );
     expect(planned.map((r) => r.outputs.outcome)).toEqual(Array(20).fill('planned'));
-    const approved = await Promise.all(issues.map((n) => w.startAction(event(w, n, 'mona', '/approve'), {}, {}, { ownCheckout: true }).done));
+    const approved = await Promise.all(
+      issues.map((n) => w.startAction(event(w, n, 'mona', '/approve'), {}, {}, { ownCheckout: true }).done),
+    );
     expect(approved.map((r) => r.outputs.outcome)).toEqual(Array(20).fill('done'));
     const pulls = w.gh.pulls();
     expect(pulls).toHaveLength(20);

@@ -59,13 +59,21 @@ describe('the action runs as the runner account', () => {
         if (prepared.skip !== undefined) ctx.skip(prepared.skip);
         runAs = prepared.account;
       }
-      const expected = runAs ? { uid: runAs.uid, gid: runAs.gid } : { uid: process.getuid?.(), gid: process.getgid?.() };
+      const expected = runAs
+        ? { uid: runAs.uid, gid: runAs.gid }
+        : { uid: process.getuid?.(), gid: process.getgid?.() };
 
       const seen: { uid: number[]; gid: number[] }[] = [];
       world = await createWorld(
         {
           planner: [
-            noting(seen, toolCall('update_context', { plan: { steps: [{ title: 'Add notes', files: ['NOTES.md'] }] }, directive: 'Write NOTES.md saying hello.' })),
+            noting(
+              seen,
+              toolCall('update_context', {
+                plan: { steps: [{ title: 'Add notes', files: ['NOTES.md'] }] },
+                directive: 'Write NOTES.md saying hello.',
+              }),
+            ),
             toolCall('update_context', { summary: 'Wrote NOTES.md.' }),
           ],
           executor: [
@@ -91,7 +99,12 @@ describe('the action runs as the runner account', () => {
 
       world.freshCheckout();
       // An earlier step's exports are where the runner keeps them, beside the output file.
-      const approved = await world.runAction(comment(world, issue, 'mona', `/approve ${planId}`), {}, {}, { runnerFiles: { env: 'EARLIER_STEP=1\n', state: 'saved=1\n' } });
+      const approved = await world.runAction(
+        comment(world, issue, 'mona', `/approve ${planId}`),
+        {},
+        {},
+        { runnerFiles: { env: 'EARLIER_STEP=1\n', state: 'saved=1\n' } },
+      );
       expect(approved.code, approved.stdout + approved.stderr).toBe(0);
       expect(approved.outputs.outcome).toBe('done');
       expect(path.dirname(approved.paths.envPath)).toBe(approved.paths.runDir);

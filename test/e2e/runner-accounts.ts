@@ -1,5 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, chownSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  chownSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { runTag } from '../helpers/unique-names.js';
 
@@ -167,7 +178,11 @@ function unreachable(account: RunnerAccount): string | undefined {
     encoding: 'utf8',
   });
   if (result.status === 0) return undefined;
-  const why = (result.error?.message ?? result.stderr).trim().split('\n').find((l) => /EACCES|denied/i.test(l)) ?? `exit ${result.status}`;
+  const why =
+    (result.error?.message ?? result.stderr)
+      .trim()
+      .split('\n')
+      .find((l) => /EACCES|denied/i.test(l)) ?? `exit ${result.status}`;
   return `${account.user} cannot run ${process.execPath} or read ${project} (${why}): the checkout must be where other accounts can read it`;
 }
 
@@ -182,12 +197,15 @@ function prepare(kind: RunnerAccountKind): RunnerAccountResult {
   const user = runnerAccountName(kind);
   const uid = process.getuid?.();
   if (uid !== 0) {
-    return { skip: `the test process is not root (uid ${uid ?? 'unknown'}), so it cannot create ${user} or run the action as it` };
+    return {
+      skip: `the test process is not root (uid ${uid ?? 'unknown'}), so it cannot create ${user} or run the action as it`,
+    };
   }
   const useradd = findExecutable('useradd');
   if (!useradd) return { skip: `useradd is not installed, so ${user} cannot be created` };
   const sudo = findExecutable('sudo');
-  if (kind === 'sudo' && !sudo) return { skip: `sudo is not installed, so ${user} cannot have passwordless sudo (.ci/run installs it)` };
+  if (kind === 'sudo' && !sudo)
+    return { skip: `sudo is not installed, so ${user} cannot have passwordless sudo (.ci/run installs it)` };
 
   const account = ensureAccount(user, useradd);
   const blocked = unreachable(account);
@@ -195,7 +213,9 @@ function prepare(kind: RunnerAccountKind): RunnerAccountResult {
   if (kind === 'sudo') {
     grantSudo(user);
     if (sudo && !canSudo(account, sudo)) {
-      throw new Error(`${user} has ${SUDOERS_DIR}/${user} but \`sudo -n true\` fails as it: does /etc/sudoers include ${SUDOERS_DIR}?`);
+      throw new Error(
+        `${user} has ${SUDOERS_DIR}/${user} but \`sudo -n true\` fails as it: does /etc/sudoers include ${SUDOERS_DIR}?`,
+      );
     }
   } else {
     // Only a rule of ours is removed; a rule from elsewhere (a group, say) is a broken premise, reported below.

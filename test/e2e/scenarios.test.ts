@@ -19,7 +19,12 @@ afterEach(async () => {
 
 const plan = {
   steps: [
-    { title: 'Add a farewell function', detail: 'Export farewell(name) from src/greet.js.', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
+    {
+      title: 'Add a farewell function',
+      detail: 'Export farewell(name) from src/greet.js.',
+      files: ['src/greet.js'],
+      verify: 'node --check src/greet.js',
+    },
     { title: 'Document it', files: ['README.md'] },
   ],
   risks: ['None beyond a new export.'],
@@ -54,17 +59,31 @@ describe('plan, approve, pull request', () => {
     world = await createWorld({
       planner: [
         toolCall('read_file', { path: 'src/greet.js' }),
-        toolCall('update_context', { plan, directive: 'Append a farewell(name) function to src/greet.js that returns "Goodbye " + name.' }),
+        toolCall('update_context', {
+          plan,
+          directive: 'Append a farewell(name) function to src/greet.js that returns "Goodbye " + name.',
+        }),
         // finish, in the approve run
         toolCall('update_context', { summary: 'Added farewell(name) next to greet.' }),
       ],
       executor: [
-        toolCall('edit_file', { path: 'src/greet.js', old: "  return 'Hello ' + name;\n}\n", new: "  return 'Hello ' + name;\n}\n" + farewell }),
-        toolCall('update_context', { result: 'Appended farewell to src/greet.js; node --check passes.', outcome: 'done' }),
+        toolCall('edit_file', {
+          path: 'src/greet.js',
+          old: "  return 'Hello ' + name;\n}\n",
+          new: "  return 'Hello ' + name;\n}\n" + farewell,
+        }),
+        toolCall('update_context', {
+          result: 'Appended farewell to src/greet.js; node --check passes.',
+          outcome: 'done',
+        }),
       ],
     });
     world.gh.setPermission('mona', 'admin');
-    const issue = world.gh.addIssue({ title: 'Say goodbye', body: 'We greet but never say goodbye.', login: 'mona' }).number;
+    const issue = world.gh.addIssue({
+      title: 'Say goodbye',
+      body: 'We greet but never say goodbye.',
+      login: 'mona',
+    }).number;
 
     const planned = await planOn(world, issue);
     const planId = planned.outputs['plan-id'] ?? '';
@@ -76,8 +95,17 @@ describe('plan, approve, pull request', () => {
     const command = world.gh.comments(issue).find((c) => c.body?.startsWith('/plan'));
     expect(world.gh.reactions(command?.id ?? 0).map((r) => r.content)).toContain('eyes');
     // The planner is read-only: it was offered no write or command tool.
-    const plannerTools = world.model.requests.find((r) => r.model === 'planner')?.tools.map((t) => (t.type === 'function' ? t.function.name : t.type));
-    expect(plannerTools).toEqual(['list_capabilities', 'list_files', 'read_file', 'search', 'update_context', 'use_capability']);
+    const plannerTools = world.model.requests
+      .find((r) => r.model === 'planner')
+      ?.tools.map((t) => (t.type === 'function' ? t.function.name : t.type));
+    expect(plannerTools).toEqual([
+      'list_capabilities',
+      'list_files',
+      'read_file',
+      'search',
+      'update_context',
+      'use_capability',
+    ]);
     expect(world.model.requests.find((r) => r.model === 'planner')?.messages.at(-1)?.content).toMatch(
       /\nStage: update_context\(field=plan, \.\.\.\) and update_context\(field=directive, \.\.\.\)$/,
     );
@@ -85,7 +113,11 @@ describe('plan, approve, pull request', () => {
     world.freshCheckout();
     const approved = await world.runAction(comment(world, issue, 'mona', '/approve'));
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
-    expect(approved.outputs).toMatchObject({ outcome: 'done', 'plan-id': planId, branch: `plangate/${issue}-${planId}` });
+    expect(approved.outputs).toMatchObject({
+      outcome: 'done',
+      'plan-id': planId,
+      branch: `plangate/${issue}-${planId}`,
+    });
 
     // The change is on the pushed branch, committed by the bot, based on main.
     const branch = `refs/heads/plangate/${issue}-${planId}`;
@@ -137,9 +169,19 @@ describe('plan, approve, pull request', () => {
         toolCall('update_context', { summary: 'Two cycles: code, then docs.' }),
       ],
       executor: [
-        toolCall('write_file', { path: 'src/farewell.js', content: "export const farewell = (n) => 'Goodbye ' + n;\n" }),
-        toolCall('update_context', { result: 'Added src/farewell.js. Note: greet.js exports greet only; README has no API section.', outcome: 'replan' }),
-        toolCall('edit_file', { path: 'README.md', old: 'A tiny project for plangate scenarios.\n', new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n' }),
+        toolCall('write_file', {
+          path: 'src/farewell.js',
+          content: "export const farewell = (n) => 'Goodbye ' + n;\n",
+        }),
+        toolCall('update_context', {
+          result: 'Added src/farewell.js. Note: greet.js exports greet only; README has no API section.',
+          outcome: 'replan',
+        }),
+        toolCall('edit_file', {
+          path: 'README.md',
+          old: 'A tiny project for plangate scenarios.\n',
+          new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n',
+        }),
         toolCall('update_context', { result: 'README now has an API section.', outcome: 'done' }),
       ],
     });
@@ -154,7 +196,9 @@ describe('plan, approve, pull request', () => {
 
     const replanRequest = world.model.requests.filter((r) => r.model === 'planner')[1];
     expect(String(replanRequest?.messages.at(-1)?.content)).toContain('README has no API section');
-    expect(String(replanRequest?.messages.at(-1)?.content)).toMatch(/\nStage: update_context\(field=directive, \.\.\.\)$/);
+    expect(String(replanRequest?.messages.at(-1)?.content)).toMatch(
+      /\nStage: update_context\(field=directive, \.\.\.\)$/,
+    );
 
     const body = world.gh.pulls()[0]?.body ?? '';
     expect(body).toContain('#### Cycle 1: replan');
@@ -176,7 +220,10 @@ describe('on a pull request', () => {
     world = await createWorld({
       planner: [
         toolCall('read_file', { path: 'src/shout.js' }),
-        toolCall('update_context', { plan: { steps: [{ title: 'Add a test note' }] }, directive: 'Add NOTES.md saying shout is untested.' }),
+        toolCall('update_context', {
+          plan: { steps: [{ title: 'Add a test note' }] },
+          directive: 'Add NOTES.md saying shout is untested.',
+        }),
         toolCall('update_context', { summary: 'Noted the missing tests.' }),
       ],
       executor: [
@@ -185,8 +232,17 @@ describe('on a pull request', () => {
       ],
     });
     world.gh.setPermission('mona', 'write');
-    const head = world.pushToOrigin('feature/shout', { 'src/shout.js': 'export const shout = (s) => s.toUpperCase();\n' }, 'Add shout');
-    const pr = world.gh.addPullRequest({ title: 'Add shout', login: 'mona', head: 'feature/shout', base: 'main' }).number;
+    const head = world.pushToOrigin(
+      'feature/shout',
+      { 'src/shout.js': 'export const shout = (s) => s.toUpperCase();\n' },
+      'Add shout',
+    );
+    const pr = world.gh.addPullRequest({
+      title: 'Add shout',
+      login: 'mona',
+      head: 'feature/shout',
+      base: 'main',
+    }).number;
 
     const planned = await planOn(world, pr);
     // The planner read the pull request's code, which main does not have.

@@ -26,8 +26,15 @@ const canaries = {
   'GITHUB_STATE secret': 'canary-state-file-secret-93ac0e',
   'token as basic auth': Buffer.from(`x-access-token:${token}`).toString('base64'),
 };
-const runnerEnv = { ACTIONS_RUNTIME_TOKEN: canaries['runtime token'], ACTIONS_ID_TOKEN_REQUEST_TOKEN: canaries['id token'], GITHUB_TOKEN: token };
-const runnerFiles = { env: `DEPLOY_KEY=${canaries['GITHUB_ENV secret']}\n`, state: `saved=${canaries['GITHUB_STATE secret']}\n` };
+const runnerEnv = {
+  ACTIONS_RUNTIME_TOKEN: canaries['runtime token'],
+  ACTIONS_ID_TOKEN_REQUEST_TOKEN: canaries['id token'],
+  GITHUB_TOKEN: token,
+};
+const runnerFiles = {
+  env: `DEPLOY_KEY=${canaries['GITHUB_ENV secret']}\n`,
+  state: `saved=${canaries['GITHUB_STATE secret']}\n`,
+};
 const planted = 'PLANTED-42';
 const bot = 'github-actions[bot]';
 
@@ -45,7 +52,9 @@ const reverse = (text: string) => [...text].reverse().join('');
  * script itself (committed, shown to the model) holds none of them.
  */
 function huntScript(w: World): string {
-  const runnerFilePaths = [1, 2, 3, 4].flatMap((n) => ['env', 'state', 'output', 'summary.md'].map((f) => path.join(w.dir, `run-${n}`, f)));
+  const runnerFilePaths = [1, 2, 3, 4].flatMap((n) =>
+    ['env', 'state', 'output', 'summary.md'].map((f) => path.join(w.dir, `run-${n}`, f)),
+  );
   return `import { readFileSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 const wanted = ${JSON.stringify(Object.entries(canaries).map(([label, value]) => [label, reverse(value)]))}.map(([label, value]) => [label, [...value].reverse().join('')]);
@@ -72,7 +81,14 @@ console.log(found.size === 0 ? 'HUNT FOUND NOTHING' : 'HUNT FOUND: ' + [...found
 }
 
 /** The git mechanisms a command can plant for the host's git to run, each a scenario of its own. */
-const mechanisms = ['core.fsmonitor', 'a clean filter with .gitattributes', 'core.hooksPath', 'core.sshCommand', 'include.path', 'a replaced .git directory'] as const;
+const mechanisms = [
+  'core.fsmonitor',
+  'a clean filter with .gitattributes',
+  'core.hooksPath',
+  'core.sshCommand',
+  'include.path',
+  'a replaced .git directory',
+] as const;
 type Mechanism = (typeof mechanisms)[number];
 
 /**
@@ -134,7 +150,12 @@ function hostileRepository(w: World, extra: Record<string, string>): void {
   w.pushToOrigin(
     'main',
     {
-      'package.json': JSON.stringify({ name: 'sample', version: '1.0.0', type: 'module', scripts: { test: 'node scripts/hunt.mjs' } }, null, 2) + '\n',
+      'package.json':
+        JSON.stringify(
+          { name: 'sample', version: '1.0.0', type: 'module', scripts: { test: 'node scripts/hunt.mjs' } },
+          null,
+          2,
+        ) + '\n',
       'scripts/hunt.mjs': huntScript(w),
       ...extra,
     },
@@ -167,18 +188,37 @@ function comment(w: World, issue: number, body: string) {
 }
 
 /** /plan then /approve, each in a fresh checkout that (as actions/checkout leaves it by default) holds the token. */
-async function planAndApprove(w: World, inputs: Record<string, string>): Promise<{ planned: ActionRun; approved: ActionRun; issue: number; planComment: string }> {
+async function planAndApprove(
+  w: World,
+  inputs: Record<string, string>,
+): Promise<{ planned: ActionRun; approved: ActionRun; issue: number; planComment: string }> {
   w.gh.setPermission('mona', 'maintain');
-  const issue = w.gh.addIssue({ title: 'Keep the tests green', body: 'Run the tests and fix what fails.', login: 'outsider' }).number;
+  const issue = w.gh.addIssue({
+    title: 'Keep the tests green',
+    body: 'Run the tests and fix what fails.',
+    login: 'outsider',
+  }).number;
   const persist = () => {
     w.freshCheckout();
-    git(w.workspace, 'config', '--local', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${canaries['token as basic auth']}`);
+    git(
+      w.workspace,
+      'config',
+      '--local',
+      'http.https://github.com/.extraheader',
+      `AUTHORIZATION: basic ${canaries['token as basic auth']}`,
+    );
     if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace]);
   };
   persist();
-  const planned = await w.runAction(comment(w, issue, '/plan keep the tests green'), inputs, runnerEnv, { runnerFiles });
+  const planned = await w.runAction(comment(w, issue, '/plan keep the tests green'), inputs, runnerEnv, {
+    runnerFiles,
+  });
   // The plan comment as the approver saw it, before the run marks it executing.
-  const planComment = w.gh.comments(issue).filter((c) => c.user?.login === bot).at(-1)?.body ?? '';
+  const planComment =
+    w.gh
+      .comments(issue)
+      .filter((c) => c.user?.login === bot)
+      .at(-1)?.body ?? '';
   persist();
   const approved = await w.runAction(comment(w, issue, '/approve'), inputs, runnerEnv, { runnerFiles });
   return { planned, approved, issue, planComment };
@@ -189,7 +229,12 @@ function everythingSeen(w: World, runs: ActionRun[]): string {
   return [
     JSON.stringify(w.gh.requests),
     JSON.stringify(w.model.requests.map((r) => r.body)),
-    ...runs.flatMap((r) => [r.stdout.replace(/^::add-mask::.*$/gm, ''), r.stderr, r.summary, JSON.stringify(r.outputs)]),
+    ...runs.flatMap((r) => [
+      r.stdout.replace(/^::add-mask::.*$/gm, ''),
+      r.stderr,
+      r.summary,
+      JSON.stringify(r.outputs),
+    ]),
     git(w.origin, 'log', '--all', '-p', '--format=%H%n%B'),
   ].join('\n');
 }
@@ -202,7 +247,9 @@ function expectNoSecret(text: string): void {
 }
 
 const toolResults = (w: World, model: string) =>
-  (w.model.requests.filter((r) => r.model === model).at(-1)?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+  (w.model.requests.filter((r) => r.model === model).at(-1)?.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => String(m.content));
 
 const plan = { steps: [{ title: 'Run the tests', files: ['package.json'], verify: 'npm test' }] };
 const planner = (directive: string): Reply[] => [
@@ -227,7 +274,10 @@ for (const runner of runners) {
       const w = (world = await createWorld(
         {
           planner: planner('Run npm test and report what it prints.'),
-          executor: [toolCall('run_command', { command: 'npm test' }), toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' })],
+          executor: [
+            toolCall('run_command', { command: 'npm test' }),
+            toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' }),
+          ],
         },
         undefined,
         { runAs },
@@ -314,11 +364,20 @@ for (const runner of runners) {
       // The command's own result says what will not land, and that the protected file is back.
       const [generated = ''] = toolResults(w, 'executor');
       expect(generated).toContain('tampered');
-      expect(generated).toMatch(/kept these changes out[\s\S]*\.github\/workflows\/ci\.yml \(deleted\)[\s\S]*\.github\/workflows\/evil\.yml \(added\)/);
+      expect(generated).toMatch(
+        /kept these changes out[\s\S]*\.github\/workflows\/ci\.yml \(deleted\)[\s\S]*\.github\/workflows\/evil\.yml \(added\)/,
+      );
       const branches = git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
       expect(branches).toContain(`refs/heads/${approved.outputs.branch}`);
       for (const ref of branches) {
-        expect(() => execFileSync('git', ['cat-file', '-e', `${ref}:.github/workflows/evil.yml`], { cwd: w.origin, stdio: 'pipe' }), ref).toThrow();
+        expect(
+          () =>
+            execFileSync('git', ['cat-file', '-e', `${ref}:.github/workflows/evil.yml`], {
+              cwd: w.origin,
+              stdio: 'pipe',
+            }),
+          ref,
+        ).toThrow();
         expect(git(w.origin, 'show', `${ref}:.github/workflows/ci.yml`), ref).toBe(ci);
       }
       // The ordinary change landed.
@@ -327,7 +386,11 @@ for (const runner of runners) {
       expect(pr?.body).toMatch(/Kept out/i);
       expect(pr?.body).toContain('.github/workflows/evil.yml');
       expect(pr?.body).toContain('.github/workflows/ci.yml');
-      const progress = w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '').find((b) => b.includes('evil.yml'));
+      const progress = w.gh
+        .comments(issue)
+        .filter((c) => c.user?.login === bot)
+        .map((c) => c.body ?? '')
+        .find((b) => b.includes('evil.yml'));
       expect(progress, 'the progress comment lists what was kept out').toBeDefined();
       expectNoSecret(everythingSeen(w, [planned, approved]));
     });
@@ -337,50 +400,69 @@ for (const runner of runners) {
 describe('a runner where no account switch is possible (not root, no sudo)', () => {
   const { runAs, skip } = accountFor('nosudo');
 
-  it.skipIf(skip !== undefined)(`refuses commands with the cause, and says so in the plan comment before approval${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const w = (world = await createWorld(
-      {
-        planner: planner('Run npm test.'),
-        executor: [toolCall('run_command', { command: 'npm test' }), toolCall('update_context', { result: 'Could not run the tests.', outcome: 'done' })],
-      },
-      undefined,
-      { runAs },
-    ));
-    hostileRepository(w, {});
-    const { planned, approved, planComment } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
-    expect(planned.outputs.outcome, planned.stdout).toBe('planned');
-    expect(planComment).toContain('/approve');
-    expect(planComment).toMatch(/commands cannot run on this runner: the action does not run as root and cannot use passwordless sudo/);
-    expect(planComment).toContain('command-isolation: none');
-    expect(approved.outputs.outcome, approved.stdout).toBe('done');
-    const [refusal = ''] = toolResults(w, 'executor');
-    expect(refusal).toMatch(/^Error: Commands cannot run here: the action does not run as root and cannot use passwordless sudo/);
-    expect(refusal).toContain('Nothing was run');
-    expect(refusal).toContain('command-isolation: none');
-    expect(refusal).not.toContain('HUNT');
-    expectNoSecret(everythingSeen(w, [planned, approved]));
-  });
+  it.skipIf(skip !== undefined)(
+    `refuses commands with the cause, and says so in the plan comment before approval${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const w = (world = await createWorld(
+        {
+          planner: planner('Run npm test.'),
+          executor: [
+            toolCall('run_command', { command: 'npm test' }),
+            toolCall('update_context', { result: 'Could not run the tests.', outcome: 'done' }),
+          ],
+        },
+        undefined,
+        { runAs },
+      ));
+      hostileRepository(w, {});
+      const { planned, approved, planComment } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
+      expect(planned.outputs.outcome, planned.stdout).toBe('planned');
+      expect(planComment).toContain('/approve');
+      expect(planComment).toMatch(
+        /commands cannot run on this runner: the action does not run as root and cannot use passwordless sudo/,
+      );
+      expect(planComment).toContain('command-isolation: none');
+      expect(approved.outputs.outcome, approved.stdout).toBe('done');
+      const [refusal = ''] = toolResults(w, 'executor');
+      expect(refusal).toMatch(
+        /^Error: Commands cannot run here: the action does not run as root and cannot use passwordless sudo/,
+      );
+      expect(refusal).toContain('Nothing was run');
+      expect(refusal).toContain('command-isolation: none');
+      expect(refusal).not.toContain('HUNT');
+      expectNoSecret(everythingSeen(w, [planned, approved]));
+    },
+  );
 
-  it.skipIf(skip !== undefined)(`runs commands as the action's own user with command-isolation: none, where the hunt finds the secrets${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const w = (world = await createWorld(
-      {
-        planner: planner('Run npm test.'),
-        executor: [toolCall('run_command', { command: 'npm test' }), toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' })],
-      },
-      undefined,
-      { runAs },
-    ));
-    hostileRepository(w, {});
-    const { approved, planComment } = await planAndApprove(w, { 'allowed-commands': 'npm test', 'command-isolation': 'none' });
-    expect(approved.outputs.outcome, approved.stdout).toBe('done');
-    expect(planComment).toContain('/approve');
-    expect(planComment).not.toMatch(/commands cannot run/);
-    const [hunt = ''] = toolResults(w, 'executor');
-    expect(hunt).toContain('exit code: 0');
-    // The opt-out gives isolation up, and the same script proves it: the action's environment is in reach.
-    expect(hunt).toMatch(/HUNT FOUND: .*github token in \/proc\/\d+\/environ/);
-    expect(existsSync(w.dir)).toBe(true);
-  });
+  it.skipIf(skip !== undefined)(
+    `runs commands as the action's own user with command-isolation: none, where the hunt finds the secrets${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const w = (world = await createWorld(
+        {
+          planner: planner('Run npm test.'),
+          executor: [
+            toolCall('run_command', { command: 'npm test' }),
+            toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' }),
+          ],
+        },
+        undefined,
+        { runAs },
+      ));
+      hostileRepository(w, {});
+      const { approved, planComment } = await planAndApprove(w, {
+        'allowed-commands': 'npm test',
+        'command-isolation': 'none',
+      });
+      expect(approved.outputs.outcome, approved.stdout).toBe('done');
+      expect(planComment).toContain('/approve');
+      expect(planComment).not.toMatch(/commands cannot run/);
+      const [hunt = ''] = toolResults(w, 'executor');
+      expect(hunt).toContain('exit code: 0');
+      // The opt-out gives isolation up, and the same script proves it: the action's environment is in reach.
+      expect(hunt).toMatch(/HUNT FOUND: .*github token in \/proc\/\d+\/environ/);
+      expect(existsSync(w.dir)).toBe(true);
+    },
+  );
 });
 
 describe('configuration from the trusted side', () => {
@@ -410,14 +492,22 @@ describe('configuration from the trusted side', () => {
       },
       'Tune plangate',
     );
-    const pr = w.gh.addPullRequest({ title: 'Tune plangate', login: 'mallory', head: 'feature/evil', base: 'main' }).number;
+    const pr = w.gh.addPullRequest({
+      title: 'Tune plangate',
+      login: 'mallory',
+      head: 'feature/evil',
+      base: 'main',
+    }).number;
     w.freshCheckout();
     // As a workflow that checks out the pull request's head would leave the workspace.
     git(w.workspace, 'checkout', '--quiet', 'origin/feature/evil');
     const issueData = w.gh.issue(pr);
     if (!issueData) throw new Error('no pull request thread');
     const created = w.gh.addComment(pr, { login: 'mona', body: '/plan add a note' });
-    const planned = await w.runAction({ name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) });
+    const planned = await w.runAction({
+      name: 'issue_comment',
+      payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }),
+    });
     expect(planned.outputs.outcome, planned.stdout).toBe('planned');
     expect(readdirSync(marker), 'the head’s MCP server was started').toEqual([]);
     const [listed = ''] = toolResults(w, 'planner');

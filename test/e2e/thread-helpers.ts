@@ -18,4 +18,8 @@ export function commentEvent(w: World, issue: number, login: string, body: strin
 }
 
 /** The bodies of the bot's comments on the issue, oldest first. */
-export const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.body ?? '');
+export const botComments = (w: World, issue: number) =>
+  w.gh
+    .comments(issue)
+    .filter((c) => c.user?.login === bot)
+    .map((c) => c.body ?? '');

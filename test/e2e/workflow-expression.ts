@@ -1,5 +1,14 @@
 import { Evaluator, Lexer, Parser, data, type Expr } from '@actions/expressions';
-import { Binary, ContextAccess, FunctionCall, Grouping, IndexAccess, Literal, Logical, Unary } from '@actions/expressions/ast';
+import {
+  Binary,
+  ContextAccess,
+  FunctionCall,
+  Grouping,
+  IndexAccess,
+  Literal,
+  Logical,
+  Unary,
+} from '@actions/expressions/ast';
 import { truthy } from '@actions/expressions/result';
 
 /**
@@ -32,7 +41,9 @@ export function parseExpression(source: string, contexts: readonly string[]): Ex
 /** Evaluates one expression (without `${{ }}`) against the given contexts. */
 export function evaluate(source: string, contexts: Contexts): data.ExpressionData {
   const expr = parseExpression(source, Object.keys(contexts));
-  const dictionary = new data.Dictionary(...Object.entries(contexts).map(([key, value]) => ({ key, value: toExpressionData(value) })));
+  const dictionary = new data.Dictionary(
+    ...Object.entries(contexts).map(([key, value]) => ({ key, value: toExpressionData(value) })),
+  );
   return new Evaluator(expr, dictionary).evaluate();
 }
 
@@ -67,8 +78,10 @@ export function interpolate(text: string, contexts: Contexts): string {
 export function evaluateCondition(condition: string, contexts: Contexts): boolean {
   const parts = splitTemplate(condition.trim());
   const [only] = parts;
-  if (parts.length === 1 && only !== undefined && 'expression' in only) return truthy(evaluate(only.expression, contexts));
-  if (parts.some((part) => 'expression' in part)) throw new Error(`an if: mixing text and \${{ }} is always true on GitHub: ${condition}`);
+  if (parts.length === 1 && only !== undefined && 'expression' in only)
+    return truthy(evaluate(only.expression, contexts));
+  if (parts.some((part) => 'expression' in part))
+    throw new Error(`an if: mixing text and \${{ }} is always true on GitHub: ${condition}`);
   return truthy(evaluate(condition, contexts));
 }
 
@@ -105,7 +118,11 @@ export type ResolvePath = (segments: readonly string[]) => unknown;
  * The contexts a text's expressions read, built path by path from `resolve`, for values that are not
  * plain data in a test (secrets, step outputs): only the paths the text names are ever asked for.
  */
-export function resolvedContexts(text: string, allowed: readonly string[], resolve: ResolvePath): Record<string, unknown> {
+export function resolvedContexts(
+  text: string,
+  allowed: readonly string[],
+  resolve: ResolvePath,
+): Record<string, unknown> {
   const contexts: Record<string, unknown> = {};
   for (const part of splitTemplate(text)) {
     if (!('expression' in part)) continue;

@@ -9,7 +9,8 @@ import type { GitHubState } from './github-emulator-state.js';
  */
 
 export type RunStatus = 'queued' | 'in_progress' | 'completed';
-export type RunConclusion = 'success' | 'failure' | 'cancelled' | 'timed_out' | 'skipped' | 'neutral' | 'action_required';
+export type RunConclusion =
+  'success' | 'failure' | 'cancelled' | 'timed_out' | 'skipped' | 'neutral' | 'action_required';
 
 export interface RunRecord {
   id: number;
@@ -25,7 +26,12 @@ const WORKFLOW_ID = 161_335;
 const WORKFLOW_PATH = '.github/workflows/plangate.yml';
 
 /** A `workflow-run`, with the URLs GitHub gives it; html_url is the page plangate links to. */
-export function workflowRunShape(ctx: ShapeContext, run: RunRecord, headSha: string, headCommit: unknown): Record<string, unknown> {
+export function workflowRunShape(
+  ctx: ShapeContext,
+  run: RunRecord,
+  headSha: string,
+  headCommit: unknown,
+): Record<string, unknown> {
   const api = `${ctx.apiUrl}/repos/${ctx.owner}/${ctx.repo}`;
   const url = `${api}/actions/runs/${run.id}`;
   const actor = userShape(ctx, { login: ctx.owner, type: 'User' });

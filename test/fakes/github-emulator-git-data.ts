@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { GitCommitObject, GitPerson, OriginRepo } from './github-emulator-git.js';
-import { created, errorReply, notFound, parseBody, type Reply, type Route, type RouteRequest } from './github-emulator-routes.js';
+import {
+  created,
+  errorReply,
+  notFound,
+  parseBody,
+  type Reply,
+  type Route,
+  type RouteRequest,
+} from './github-emulator-routes.js';
 import { stableUserId, type ShapeContext } from './github-emulator-shapes.js';
 import type { GitHubState } from './github-emulator-state.js';
 
@@ -46,7 +54,11 @@ export function gitCommitShape(ctx: ShapeContext, commit: GitCommitObject): Reco
     committer: commit.committer,
     tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
     message: commit.message,
-    parents: commit.parents.map((sha) => ({ sha, url: `${api}/git/commits/${sha}`, html_url: `${html}/commit/${sha}` })),
+    parents: commit.parents.map((sha) => ({
+      sha,
+      url: `${api}/git/commits/${sha}`,
+      html_url: `${html}/commit/${sha}`,
+    })),
     verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null },
   };
 }
@@ -108,13 +120,16 @@ export const GIT_DATA_ROUTES: readonly Route[] = [
         const parsed = parseBody(schema, request.body, DOC.createCommit);
         if (!parsed.ok) return parsed.reply;
         const input = parsed.value;
-        if (origin.objectType(input.tree) !== 'tree') return errorReply(422, 'Tree SHA does not exist', DOC.createCommit);
+        if (origin.objectType(input.tree) !== 'tree')
+          return errorReply(422, 'Tree SHA does not exist', DOC.createCommit);
         const parents = input.parents ?? [];
         if (parents.some((sha) => origin.objectType(sha) !== 'commit')) {
           return errorReply(422, 'Parent SHA does not exist or is not a commit object', DOC.createCommit);
         }
         const at = state.now();
-        const author = input.author ? { ...input.author, date: input.author.date ?? at } : callerPerson(state, request, at);
+        const author = input.author
+          ? { ...input.author, date: input.author.date ?? at }
+          : callerPerson(state, request, at);
         const committer = input.committer ? { ...input.committer, date: input.committer.date ?? at } : author;
         const sha = origin.createCommit({ tree: input.tree, parents, message: input.message, author, committer });
         const commit = origin.readCommit(sha);
@@ -143,7 +158,11 @@ export const GIT_DATA_ROUTES: readonly Route[] = [
         if (!parsed.ok) return parsed.reply;
         const { ref, sha } = parsed.value;
         if (!ref.startsWith('refs/') || ref.split('/').length < 3) {
-          return errorReply(422, "Reference name must start with 'refs/' and have at least two slashes.", DOC.createRef);
+          return errorReply(
+            422,
+            "Reference name must start with 'refs/' and have at least two slashes.",
+            DOC.createRef,
+          );
         }
         if (!origin.validRefName(ref)) return errorReply(422, `${ref} is not a valid ref name.`, DOC.createRef);
         if (origin.objectType(sha) === undefined) return errorReply(422, 'Object does not exist', DOC.createRef);
@@ -170,14 +189,21 @@ export const GIT_DATA_ROUTES: readonly Route[] = [
     writes: 'contents',
     handle: (state, request) =>
       withOrigin(DOC.updateRef, (origin) => {
-        const parsed = parseBody(z.object({ sha: z.string(), force: z.boolean().optional() }), request.body, DOC.updateRef);
+        const parsed = parseBody(
+          z.object({ sha: z.string(), force: z.boolean().optional() }),
+          request.body,
+          DOC.updateRef,
+        );
         if (!parsed.ok) return parsed.reply;
         const { sha, force } = parsed.value;
         const ref = fullRef(request);
         const current = origin.refSha(ref);
         if (current === undefined) return errorReply(422, 'Reference does not exist', DOC.updateRef);
         if (origin.objectType(sha) === undefined) return errorReply(422, 'Object does not exist', DOC.updateRef);
-        const fastForward = origin.objectType(current) === 'commit' && origin.objectType(sha) === 'commit' && origin.isAncestor(current, sha);
+        const fastForward =
+          origin.objectType(current) === 'commit' &&
+          origin.objectType(sha) === 'commit' &&
+          origin.isAncestor(current, sha);
         if (force !== true && !fastForward) return errorReply(422, 'Update is not a fast forward', DOC.updateRef);
         // Compare-and-swap against what was just checked: a push to origin in between loses nothing.
         if (!origin.updateRef(ref, sha, current)) return errorReply(422, 'Reference cannot be updated', DOC.updateRef);

@@ -31,11 +31,20 @@ export interface OriginRepo {
   /** Whether `ancestor` is reachable from `descendant` (true when they are the same commit). */
   isAncestor(ancestor: string, descendant: string): boolean;
   /** What GitHub shows for a pull request from `head` into `base`. */
-  diffStats(base: string, head: string): { commits: number; additions: number; deletions: number; changedFiles: number };
+  diffStats(
+    base: string,
+    head: string,
+  ): { commits: number; additions: number; deletions: number; changedFiles: number };
   /** `commit`, `tree`, `blob` or `tag` for an existing object, undefined for a missing or malformed sha. */
   objectType(sha: string): string | undefined;
   /** Writes a commit object with `git commit-tree`; the message is stored byte for byte. */
-  createCommit(input: { tree: string; parents: readonly string[]; message: string; author: GitPerson; committer: GitPerson }): string;
+  createCommit(input: {
+    tree: string;
+    parents: readonly string[];
+    message: string;
+    author: GitPerson;
+    committer: GitPerson;
+  }): string;
   readCommit(sha: string): GitCommitObject | undefined;
   /** Whether git accepts `ref` (a full name, `refs/...`) as a reference name. */
   validRefName(ref: string): boolean;
@@ -62,7 +71,11 @@ function parsePerson(line: string): GitPerson {
   return { name, email, date: `${local}${zone}` };
 }
 
-function git(gitDir: string, args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): string {
+function git(
+  gitDir: string,
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): string {
   return execFileSync('git', ['--git-dir', gitDir, ...args], {
     encoding: 'utf8',
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -178,7 +191,9 @@ export function openOrigin(gitDir: string): OriginRepo {
       return safeRef(ref) && SHA.test(sha) && gitSucceeds(gitDir, ['update-ref', ref, sha, '']);
     },
     updateRef(ref, sha, expected) {
-      return safeRef(ref) && SHA.test(sha) && SHA.test(expected) && gitSucceeds(gitDir, ['update-ref', ref, sha, expected]);
+      return (
+        safeRef(ref) && SHA.test(sha) && SHA.test(expected) && gitSucceeds(gitDir, ['update-ref', ref, sha, expected])
+      );
     },
     deleteRef(ref, expected) {
       return safeRef(ref) && SHA.test(expected) && gitSucceeds(gitDir, ['update-ref', '-d', ref, expected]);

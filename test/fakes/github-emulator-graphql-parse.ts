@@ -16,7 +16,8 @@ export type ValueNode =
   | { kind: 'List'; values: ValueNode[]; loc: SourceLocation }
   | { kind: 'Object'; fields: { name: string; value: ValueNode }[]; loc: SourceLocation };
 
-export type TypeNode = { kind: 'Named'; name: string } | { kind: 'List'; of: TypeNode } | { kind: 'NonNull'; of: TypeNode };
+export type TypeNode =
+  { kind: 'Named'; name: string } | { kind: 'List'; of: TypeNode } | { kind: 'NonNull'; of: TypeNode };
 
 export interface ArgumentNode {
   name: string;
@@ -139,10 +140,22 @@ const KIND_NAMES: Readonly<Record<TokenKind, string>> = {
 function syntaxError(token: Token): GraphqlSyntaxError {
   if (token.kind === 'eof') return new GraphqlSyntaxError('Unexpected end of document', undefined);
   const kind = token.kind === 'punct' ? (PUNCT_NAMES[token.value] ?? 'PUNCT') : KIND_NAMES[token.kind];
-  return new GraphqlSyntaxError(`Parse error on ${JSON.stringify(token.raw)} (${kind}) at [${token.loc.line}, ${token.loc.column}]`, token.loc);
+  return new GraphqlSyntaxError(
+    `Parse error on ${JSON.stringify(token.raw)} (${kind}) at [${token.loc.line}, ${token.loc.column}]`,
+    token.loc,
+  );
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** The spec's BlockStringValue: common indentation and blank first and last lines removed. */
 function blockStringValue(raw: string): string {
@@ -276,7 +289,8 @@ export function parseGraphql(source: string): DocumentNode {
   const tokens = tokenize(source);
   let index = 0;
 
-  const peek = (): Token => tokens[index] ?? tokens[tokens.length - 1] ?? { kind: 'eof', value: '', raw: '', loc: { line: 1, column: 1 } };
+  const peek = (): Token =>
+    tokens[index] ?? tokens[tokens.length - 1] ?? { kind: 'eof', value: '', raw: '', loc: { line: 1, column: 1 } };
   const next = (): Token => {
     const token = peek();
     if (token.kind !== 'eof') index += 1;
@@ -328,7 +342,8 @@ export function parseGraphql(source: string): DocumentNode {
     if (token.kind === 'string') return { kind: 'String', value: next().value, loc: token.loc };
     if (token.kind === 'name') {
       next();
-      if (token.value === 'true' || token.value === 'false') return { kind: 'Boolean', value: token.value, loc: token.loc };
+      if (token.value === 'true' || token.value === 'false')
+        return { kind: 'Boolean', value: token.value, loc: token.loc };
       if (token.value === 'null') return { kind: 'Null', value: 'null', loc: token.loc };
       return { kind: 'Enum', value: token.value, loc: token.loc };
     }
@@ -423,13 +438,30 @@ export function parseGraphql(source: string): DocumentNode {
   do {
     const token = peek();
     if (token.kind === 'punct' && token.value === '{') {
-      document.operations.push({ operation: 'query', name: undefined, variables: [], directives: [], selections: parseSelectionSet(), loc: token.loc });
-    } else if (token.kind === 'name' && (token.value === 'query' || token.value === 'mutation' || token.value === 'subscription')) {
+      document.operations.push({
+        operation: 'query',
+        name: undefined,
+        variables: [],
+        directives: [],
+        selections: parseSelectionSet(),
+        loc: token.loc,
+      });
+    } else if (
+      token.kind === 'name' &&
+      (token.value === 'query' || token.value === 'mutation' || token.value === 'subscription')
+    ) {
       next();
       const name = peek().kind === 'name' ? next().value : undefined;
       const variables = parseVariableDefinitions();
       const directives = parseDirectives();
-      document.operations.push({ operation: token.value, name, variables, directives, selections: parseSelectionSet(), loc: token.loc });
+      document.operations.push({
+        operation: token.value,
+        name,
+        variables,
+        directives,
+        selections: parseSelectionSet(),
+        loc: token.loc,
+      });
     } else if (token.kind === 'name' && token.value === 'fragment') {
       next();
       const name = expectName().value;

@@ -1,5 +1,11 @@
 import { errorReply, type Reply } from './github-emulator-routes.js';
-import { legacyNodeId, stableUserId, type CommentRecord, type IssueRecord, type UserRecord } from './github-emulator-shapes.js';
+import {
+  legacyNodeId,
+  stableUserId,
+  type CommentRecord,
+  type IssueRecord,
+  type UserRecord,
+} from './github-emulator-shapes.js';
 import type { GitHubState } from './github-emulator-state.js';
 import {
   GraphqlSyntaxError,
@@ -86,7 +92,10 @@ const THREAD_FIELDS: Readonly<Record<string, FieldDef>> = {
 const SCHEMA: Readonly<Record<string, TypeDef>> = {
   Query: {
     kind: 'OBJECT',
-    fields: { node: { type: 'Node', args: { id: 'ID!' } }, repository: { type: 'Repository', args: { owner: 'String!', name: 'String!' } } },
+    fields: {
+      node: { type: 'Node', args: { id: 'ID!' } },
+      repository: { type: 'Repository', args: { owner: 'String!', name: 'String!' } },
+    },
   },
   Node: { kind: 'INTERFACE', fields: { id: { type: 'ID!' } } },
   Actor: { kind: 'INTERFACE', fields: ACTOR_FIELDS },
@@ -105,21 +114,43 @@ const SCHEMA: Readonly<Record<string, TypeDef>> = {
   Repository: {
     kind: 'OBJECT',
     interfaces: ['Node'],
-    fields: { id: { type: 'ID!' }, name: { type: 'String!' }, nameWithOwner: { type: 'String!' }, issueOrPullRequest: { type: 'IssueOrPullRequest', args: { number: 'Int!' } } },
+    fields: {
+      id: { type: 'ID!' },
+      name: { type: 'String!' },
+      nameWithOwner: { type: 'String!' },
+      issueOrPullRequest: { type: 'IssueOrPullRequest', args: { number: 'Int!' } },
+    },
   },
   IssueOrPullRequest: { kind: 'UNION', members: ['Issue', 'PullRequest'] },
   Issue: { kind: 'OBJECT', interfaces: ['Node'], fields: THREAD_FIELDS },
-  PullRequest: { kind: 'OBJECT', interfaces: ['Node'], fields: { ...THREAD_FIELDS, isDraft: { type: 'Boolean!' }, headRefName: { type: 'String!' } } },
+  PullRequest: {
+    kind: 'OBJECT',
+    interfaces: ['Node'],
+    fields: { ...THREAD_FIELDS, isDraft: { type: 'Boolean!' }, headRefName: { type: 'String!' } },
+  },
   IssueCommentConnection: {
     kind: 'OBJECT',
     fields: { nodes: { type: '[IssueComment]' }, pageInfo: { type: 'PageInfo!' }, totalCount: { type: 'Int!' } },
   },
   PageInfo: {
     kind: 'OBJECT',
-    fields: { hasNextPage: { type: 'Boolean!' }, hasPreviousPage: { type: 'Boolean!' }, endCursor: { type: 'String' }, startCursor: { type: 'String' } },
+    fields: {
+      hasNextPage: { type: 'Boolean!' },
+      hasPreviousPage: { type: 'Boolean!' },
+      endCursor: { type: 'String' },
+      startCursor: { type: 'String' },
+    },
   },
-  User: { kind: 'OBJECT', interfaces: ['Node', 'Actor'], fields: { ...ACTOR_FIELDS, id: { type: 'ID!' }, databaseId: { type: 'Int' } } },
-  Bot: { kind: 'OBJECT', interfaces: ['Node', 'Actor'], fields: { ...ACTOR_FIELDS, id: { type: 'ID!' }, databaseId: { type: 'Int' } } },
+  User: {
+    kind: 'OBJECT',
+    interfaces: ['Node', 'Actor'],
+    fields: { ...ACTOR_FIELDS, id: { type: 'ID!' }, databaseId: { type: 'Int' } },
+  },
+  Bot: {
+    kind: 'OBJECT',
+    interfaces: ['Node', 'Actor'],
+    fields: { ...ACTOR_FIELDS, id: { type: 'ID!' }, databaseId: { type: 'Int' } },
+  },
   ID: { kind: 'SCALAR' },
   String: { kind: 'SCALAR' },
   Int: { kind: 'SCALAR' },
@@ -181,7 +212,12 @@ function variableFits(variable: VariableDefinitionNode, sdl: string): boolean {
   const declared = printType(variable.type);
   if (declared === sdl || declared === `${sdl}!`) return true;
   // A nullable variable with a default may fill a non-null argument.
-  return sdl.endsWith('!') && declared === sdl.slice(0, -1) && variable.defaultValue !== undefined && variable.defaultValue.kind !== 'Null';
+  return (
+    sdl.endsWith('!') &&
+    declared === sdl.slice(0, -1) &&
+    variable.defaultValue !== undefined &&
+    variable.defaultValue.kind !== 'Null'
+  );
 }
 
 function literalText(value: ValueNode): string {
@@ -200,12 +236,19 @@ function literalText(value: ValueNode): string {
 }
 
 /** A validation problem as GitHub reports it: where, what rule (`code`), and in which words. */
-function problem(message: string, loc: SourceLocation, path: string[], extensions: Record<string, unknown>): GraphqlError {
+function problem(
+  message: string,
+  loc: SourceLocation,
+  path: string[],
+  extensions: Record<string, unknown>,
+): GraphqlError {
   return { path, extensions, locations: [loc], message };
 }
 
 const selectionNames = (selections: readonly SelectionNode[]): string =>
-  selections.map((s) => (s.kind === 'Field' ? s.name : s.kind === 'FragmentSpread' ? `...${s.name}` : '...')).join(', ');
+  selections
+    .map((s) => (s.kind === 'Field' ? s.name : s.kind === 'FragmentSpread' ? `...${s.name}` : '...'))
+    .join(', ');
 
 /** What one operation's walk needs to know about its variables. */
 interface OperationScope {
@@ -232,32 +275,59 @@ function validate(document: DocumentNode): GraphqlError[] {
 
   function checkDirectives(directives: readonly { name: string; loc: SourceLocation }[], path: string[]): void {
     for (const { name, loc } of directives) {
-      report(problem(`Directive @${name} is not served by the plangate GitHub emulator`, loc, path, { code: 'undefinedDirective', directiveName: name }));
+      report(
+        problem(`Directive @${name} is not served by the plangate GitHub emulator`, loc, path, {
+          code: 'undefinedDirective',
+          directiveName: name,
+        }),
+      );
     }
   }
 
-  function checkArgument(field: FieldNode, arg: ArgumentNode, sdl: string, path: string[], scope: OperationScope): void {
+  function checkArgument(
+    field: FieldNode,
+    arg: ArgumentNode,
+    sdl: string,
+    path: string[],
+    scope: OperationScope,
+  ): void {
     if (arg.value.kind !== 'Variable') {
       if (literalFits(arg.value, sdl)) return;
       const message = `Argument '${arg.name}' on Field '${field.name}' has an invalid value (${literalText(arg.value)}). Expected type '${sdl}'.`;
-      report(problem(message, arg.loc, path, { code: 'argumentLiteralsIncompatible', typeName: 'Field', argumentName: arg.name }));
+      report(
+        problem(message, arg.loc, path, {
+          code: 'argumentLiteralsIncompatible',
+          typeName: 'Field',
+          argumentName: arg.name,
+        }),
+      );
       return;
     }
     const name = arg.value.name;
     scope.used.add(name);
     const variable = scope.declared.get(name);
     if (!variable) {
-      report(problem(`Variable $${name} is used by ${scope.label} but not declared`, arg.value.loc, path, { code: 'variableNotDefined', variableName: name }));
+      report(
+        problem(`Variable $${name} is used by ${scope.label} but not declared`, arg.value.loc, path, {
+          code: 'variableNotDefined',
+          variableName: name,
+        }),
+      );
     } else if (!variableFits(variable, sdl)) {
       const declared = printType(variable.type);
       report(
-        problem(`Type mismatch on variable $${name} and argument ${arg.name} (${declared} / ${sdl})`, arg.value.loc, path, {
-          code: 'variableMismatch',
-          variableName: name,
-          typeName: declared,
-          argumentName: arg.name,
-          errorMessage: 'Type mismatch',
-        }),
+        problem(
+          `Type mismatch on variable $${name} and argument ${arg.name} (${declared} / ${sdl})`,
+          arg.value.loc,
+          path,
+          {
+            code: 'variableMismatch',
+            variableName: name,
+            typeName: declared,
+            argumentName: arg.name,
+            errorMessage: 'Type mismatch',
+          },
+        ),
       );
     }
   }
@@ -284,16 +354,32 @@ function validate(document: DocumentNode): GraphqlError[] {
       .map(([name]) => name);
     if (missing.length > 0) {
       const message = `Field '${field.name}' is missing required arguments: ${missing.join(', ')}`;
-      report(problem(message, field.loc, path, { code: 'missingRequiredArguments', className: 'Field', name: field.name, arguments: missing.join(', ') }));
+      report(
+        problem(message, field.loc, path, {
+          code: 'missingRequiredArguments',
+          className: 'Field',
+          name: field.name,
+          arguments: missing.join(', '),
+        }),
+      );
     }
   }
 
-  function checkField(parent: string, field: FieldNode, path: string[], scope: OperationScope, visiting: ReadonlySet<string>): void {
+  function checkField(
+    parent: string,
+    field: FieldNode,
+    path: string[],
+    scope: OperationScope,
+    visiting: ReadonlySet<string>,
+  ): void {
     const fieldPath = [...path, field.alias ?? field.name];
-    const def: FieldDef | undefined = field.name === '__typename' ? { type: 'String!' } : own(own(SCHEMA, parent)?.fields, field.name);
+    const def: FieldDef | undefined =
+      field.name === '__typename' ? { type: 'String!' } : own(own(SCHEMA, parent)?.fields, field.name);
     if (!def) {
       const message = `Field '${field.name}' doesn't exist on type '${parent}'`;
-      report(problem(message, field.loc, fieldPath, { code: 'undefinedField', typeName: parent, fieldName: field.name }));
+      report(
+        problem(message, field.loc, fieldPath, { code: 'undefinedField', typeName: parent, fieldName: field.name }),
+      );
       return;
     }
     checkArguments(field, def, fieldPath, scope);
@@ -311,33 +397,68 @@ function validate(document: DocumentNode): GraphqlError[] {
   }
 
   /** Checks a fragment's type condition against where it is used; the condition, or undefined when it does not fit. */
-  function fragmentCondition(parent: string, selection: InlineFragmentNode | FragmentSpreadNode, path: string[], visiting: ReadonlySet<string>): string | undefined {
+  function fragmentCondition(
+    parent: string,
+    selection: InlineFragmentNode | FragmentSpreadNode,
+    path: string[],
+    visiting: ReadonlySet<string>,
+  ): string | undefined {
     if (selection.kind === 'FragmentSpread') {
       usedFragments.add(selection.name);
       const fragment = fragments.get(selection.name);
       if (!fragment) {
-        report(problem(`Fragment ${selection.name} was used, but not defined`, selection.loc, path, { code: 'useAndDefineFragment', fragmentName: selection.name }));
+        report(
+          problem(`Fragment ${selection.name} was used, but not defined`, selection.loc, path, {
+            code: 'useAndDefineFragment',
+            fragmentName: selection.name,
+          }),
+        );
         return undefined;
       }
       if (visiting.has(selection.name)) {
-        report(problem(`Fragment ${selection.name} contains an infinite loop`, selection.loc, path, { code: 'infiniteLoop', fragmentName: selection.name }));
+        report(
+          problem(`Fragment ${selection.name} contains an infinite loop`, selection.loc, path, {
+            code: 'infiniteLoop',
+            fragmentName: selection.name,
+          }),
+        );
         return undefined;
       }
     }
-    const condition = selection.kind === 'InlineFragment' ? (selection.typeCondition ?? parent) : (fragments.get(selection.name)?.typeCondition ?? '');
+    const condition =
+      selection.kind === 'InlineFragment'
+        ? (selection.typeCondition ?? parent)
+        : (fragments.get(selection.name)?.typeCondition ?? '');
     if (!isComposite(condition)) {
-      report(problem(`No such type ${condition}, so it can't be a fragment condition`, selection.loc, path, { code: 'undefinedType', typeName: condition }));
+      report(
+        problem(`No such type ${condition}, so it can't be a fragment condition`, selection.loc, path, {
+          code: 'undefinedType',
+          typeName: condition,
+        }),
+      );
       return undefined;
     }
     if (!possibleTypes(condition).some((t) => possibleTypes(parent).includes(t))) {
       const message = `Fragment on ${condition} can't be spread inside ${parent}`;
-      report(problem(message, selection.loc, path, { code: 'cannotSpreadFragment', typeName: condition, parentName: parent }));
+      report(
+        problem(message, selection.loc, path, {
+          code: 'cannotSpreadFragment',
+          typeName: condition,
+          parentName: parent,
+        }),
+      );
       return undefined;
     }
     return condition;
   }
 
-  function walk(parent: string, selections: readonly SelectionNode[], path: string[], scope: OperationScope, visiting: ReadonlySet<string>): void {
+  function walk(
+    parent: string,
+    selections: readonly SelectionNode[],
+    path: string[],
+    scope: OperationScope,
+    visiting: ReadonlySet<string>,
+  ): void {
     for (const selection of selections) {
       checkDirectives(selection.directives, path);
       if (selection.kind === 'Field') {
@@ -345,14 +466,24 @@ function validate(document: DocumentNode): GraphqlError[] {
         continue;
       }
       const label =
-        selection.kind === 'FragmentSpread' ? `... ${selection.name}` : selection.typeCondition ? `... on ${selection.typeCondition}` : '...';
+        selection.kind === 'FragmentSpread'
+          ? `... ${selection.name}`
+          : selection.typeCondition
+            ? `... on ${selection.typeCondition}`
+            : '...';
       const fragmentPath = [...path, label];
       const condition = fragmentCondition(parent, selection, fragmentPath, visiting);
       if (condition === undefined) continue;
       if (selection.kind === 'InlineFragment') {
         walk(condition, selection.selections, fragmentPath, scope, visiting);
       } else {
-        walk(condition, fragments.get(selection.name)?.selections ?? [], fragmentPath, scope, new Set([...visiting, selection.name]));
+        walk(
+          condition,
+          fragments.get(selection.name)?.selections ?? [],
+          fragmentPath,
+          scope,
+          new Set([...visiting, selection.name]),
+        );
       }
     }
   }
@@ -360,20 +491,35 @@ function validate(document: DocumentNode): GraphqlError[] {
   function checkOperation(operation: OperationNode): void {
     const path = [operation.name === undefined ? operation.operation : `${operation.operation} ${operation.name}`];
     if (operation.operation !== 'query') {
-      report({ path, locations: [operation.loc], message: `The plangate GitHub emulator serves queries only, not ${operation.operation}s` });
+      report({
+        path,
+        locations: [operation.loc],
+        message: `The plangate GitHub emulator serves queries only, not ${operation.operation}s`,
+      });
       return;
     }
     checkDirectives(operation.directives, path);
     const declared = new Map<string, VariableDefinitionNode>();
     for (const variable of operation.variables) {
       if (declared.has(variable.name)) {
-        report(problem(`There can only be one variable named "${variable.name}"`, variable.loc, path, { code: 'variableNotUnique', variableName: variable.name }));
+        report(
+          problem(`There can only be one variable named "${variable.name}"`, variable.loc, path, {
+            code: 'variableNotUnique',
+            variableName: variable.name,
+          }),
+        );
       }
       declared.set(variable.name, variable);
       const base = namedType(printType(variable.type));
       if (own(SCHEMA, base) === undefined || isComposite(base)) {
         const message = `${base} isn't a defined input type (on $${variable.name})`;
-        report(problem(message, variable.loc, path, { code: 'variableRequiresValidType', typeName: base, variableName: variable.name }));
+        report(
+          problem(message, variable.loc, path, {
+            code: 'variableRequiresValidType',
+            typeName: base,
+            variableName: variable.name,
+          }),
+        );
       }
     }
     const scope: OperationScope = { label: operation.name ?? 'anonymous query', declared, used: new Set() };
@@ -389,15 +535,24 @@ function validate(document: DocumentNode): GraphqlError[] {
   for (const fragment of document.fragments) {
     if (usedFragments.has(fragment.name)) continue;
     const message = `Fragment ${fragment.name} was defined, but not used`;
-    report(problem(message, fragment.loc, [`fragment ${fragment.name}`], { code: 'useAndDefineFragment', fragmentName: fragment.name }));
+    report(
+      problem(message, fragment.loc, [`fragment ${fragment.name}`], {
+        code: 'useAndDefineFragment',
+        fragmentName: fragment.name,
+      }),
+    );
   }
   return errors;
 }
 
 /** Checks and converts one variable's value; a message when GitHub would refuse it. */
-function coerceVariable(variable: VariableDefinitionNode, value: unknown): { ok: true; value: unknown } | { ok: false; explanation: string } {
+function coerceVariable(
+  variable: VariableDefinitionNode,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; explanation: string } {
   const nonNull = variable.type.kind === 'NonNull';
-  if (value === null || value === undefined) return nonNull ? { ok: false, explanation: 'Expected value to not be null' } : { ok: true, value: null };
+  if (value === null || value === undefined)
+    return nonNull ? { ok: false, explanation: 'Expected value to not be null' } : { ok: true, value: null };
   const type = variable.type.kind === 'NonNull' ? variable.type.of : variable.type;
   if (type.kind !== 'Named') return { ok: true, value };
   const fail = { ok: false as const, explanation: `Could not coerce value ${JSON.stringify(value)} to ${type.name}` };
@@ -451,7 +606,9 @@ interface GqlObject {
 type Resolver = (args: Record<string, unknown>, info: ResolveInfo) => unknown;
 
 function isGqlObject(value: unknown): value is GqlObject {
-  return typeof value === 'object' && value !== null && typeof (value as { __typename?: unknown }).__typename === 'string';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { __typename?: unknown }).__typename === 'string'
+  );
 }
 
 function applies(typeCondition: string | undefined, runtimeType: string): boolean {
@@ -470,10 +627,12 @@ function collectFields(
       const key = selection.alias ?? selection.name;
       into.set(key, [...(into.get(key) ?? []), selection]);
     } else if (selection.kind === 'InlineFragment') {
-      if (applies(selection.typeCondition, runtimeType)) collectFields(runtimeType, selection.selections, fragments, into);
+      if (applies(selection.typeCondition, runtimeType))
+        collectFields(runtimeType, selection.selections, fragments, into);
     } else {
       const fragment = fragments.get(selection.name);
-      if (fragment && applies(fragment.typeCondition, runtimeType)) collectFields(runtimeType, fragment.selections, fragments, into);
+      if (fragment && applies(fragment.typeCondition, runtimeType))
+        collectFields(runtimeType, fragment.selections, fragments, into);
     }
   }
   return into;
@@ -485,7 +644,12 @@ interface ExecutionContext {
   errors: GraphqlError[];
 }
 
-function execute(object: GqlObject, selections: readonly SelectionNode[], path: (string | number)[], ctx: ExecutionContext): Record<string, unknown> {
+function execute(
+  object: GqlObject,
+  selections: readonly SelectionNode[],
+  path: (string | number)[],
+  ctx: ExecutionContext,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, fields] of collectFields(object.__typename, selections, ctx.fragments)) {
     const field = fields[0];
@@ -495,11 +659,19 @@ function execute(object: GqlObject, selections: readonly SelectionNode[], path: 
       continue;
     }
     const raw = object[field.name];
-    const args = Object.fromEntries(field.args.map((arg: ArgumentNode) => [arg.name, literalValue(arg.value, ctx.variables)]));
-    const value = typeof raw === 'function' ? (raw as Resolver)(args, { path: [...path, key], loc: field.loc, errors: ctx.errors }) : raw;
+    const args = Object.fromEntries(
+      field.args.map((arg: ArgumentNode) => [arg.name, literalValue(arg.value, ctx.variables)]),
+    );
+    const value =
+      typeof raw === 'function'
+        ? (raw as Resolver)(args, { path: [...path, key], loc: field.loc, errors: ctx.errors })
+        : raw;
     const selections = fields.flatMap((f) => f.selections ?? []);
-    const complete = (item: unknown, at: (string | number)[]): unknown => (isGqlObject(item) ? execute(item, selections, at, ctx) : (item ?? null));
-    result[key] = Array.isArray(value) ? value.map((item, i) => complete(item, [...path, key, i])) : complete(value, [...path, key]);
+    const complete = (item: unknown, at: (string | number)[]): unknown =>
+      isGqlObject(item) ? execute(item, selections, at, ctx) : (item ?? null);
+    result[key] = Array.isArray(value)
+      ? value.map((item, i) => complete(item, [...path, key, i]))
+      : complete(value, [...path, key]);
   }
   return result;
 }
@@ -570,7 +742,12 @@ function commentConnection(state: GitHubState, issue: IssueRecord, viewer: UserR
   return (args, info) => {
     const first = typeof args.first === 'number' ? args.first : undefined;
     if (first === undefined) {
-      info.errors.push({ type: 'MISSING_PAGINATION_BOUNDARIES', path: info.path, locations: [info.loc], message: 'You must provide a `first` or `last` value to properly paginate the `comments` connection.' });
+      info.errors.push({
+        type: 'MISSING_PAGINATION_BOUNDARIES',
+        path: info.path,
+        locations: [info.loc],
+        message: 'You must provide a `first` or `last` value to properly paginate the `comments` connection.',
+      });
       return null;
     }
     if (first < 0 || first > MAX_PAGE) {
@@ -583,7 +760,11 @@ function commentConnection(state: GitHubState, issue: IssueRecord, viewer: UserR
     if (typeof args.after === 'string') {
       const offset = decodeCursor(args.after);
       if (offset === undefined) {
-        info.errors.push({ path: info.path, locations: [info.loc], message: `\`${args.after}\` does not appear to be a valid cursor.` });
+        info.errors.push({
+          path: info.path,
+          locations: [info.loc],
+          message: `\`${args.after}\` does not appear to be a valid cursor.`,
+        });
         return null;
       }
       start = offset + 1;
@@ -628,7 +809,13 @@ function repositoryObject(state: GitHubState, viewer: UserRecord): GqlObject {
     info.errors.push({ type: 'NOT_FOUND', path: info.path, locations: [info.loc], message });
     return null;
   };
-  return { __typename: 'Repository', id: legacyNodeId('Repository', repoId), name: repo, nameWithOwner: `${owner}/${repo}`, issueOrPullRequest };
+  return {
+    __typename: 'Repository',
+    id: legacyNodeId('Repository', repoId),
+    name: repo,
+    nameWithOwner: `${owner}/${repo}`,
+    issueOrPullRequest,
+  };
 }
 
 /** Issue comments resolve by node id; the one repository by owner and name. */
@@ -638,12 +825,20 @@ function queryRoot(state: GitHubState, viewer: UserRecord): GqlObject {
     const decoded = decodeNodeId(id);
     const comment = decoded?.type === 'IssueComment' ? state.commentRecords.get(decoded.id) : undefined;
     if (comment) return commentObject(state, comment, viewer);
-    info.errors.push({ type: 'NOT_FOUND', path: info.path, locations: [info.loc], message: `Could not resolve to a node with the global id of '${id}'.` });
+    info.errors.push({
+      type: 'NOT_FOUND',
+      path: info.path,
+      locations: [info.loc],
+      message: `Could not resolve to a node with the global id of '${id}'.`,
+    });
     return null;
   };
   const repository: Resolver = (args, info) => {
     const { owner, repo } = state.ctx;
-    if (String(args.owner).toLowerCase() === owner.toLowerCase() && String(args.name).toLowerCase() === repo.toLowerCase()) {
+    if (
+      String(args.owner).toLowerCase() === owner.toLowerCase() &&
+      String(args.name).toLowerCase() === repo.toLowerCase()
+    ) {
       return repositoryObject(state, viewer);
     }
     const message = `Could not resolve to a Repository with the name '${String(args.owner)}/${String(args.name)}'.`;
@@ -663,7 +858,8 @@ const failed = (errors: GraphqlError[]): Reply => ok({ errors });
  */
 export function answerGraphql(state: GitHubState, body: unknown, viewer: UserRecord): Reply {
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  if (typeof request.query !== 'string') return failed([{ message: 'A query attribute must be specified and must be a string.' }]);
+  if (typeof request.query !== 'string')
+    return failed([{ message: 'A query attribute must be specified and must be a string.' }]);
   let variables: unknown = request.variables ?? {};
   if (typeof variables === 'string') {
     try {
@@ -687,16 +883,23 @@ export function answerGraphql(state: GitHubState, body: unknown, viewer: UserRec
   const problems = validate(document);
   if (problems.length > 0) return failed(problems);
 
-  const wanted = typeof request.operationName === 'string' && request.operationName !== '' ? request.operationName : undefined;
-  const operation = wanted === undefined ? document.operations[0] : document.operations.find((op) => op.name === wanted);
+  const wanted =
+    typeof request.operationName === 'string' && request.operationName !== '' ? request.operationName : undefined;
+  const operation =
+    wanted === undefined ? document.operations[0] : document.operations.find((op) => op.name === wanted);
   if (!operation) return failed([{ message: `No operation named "${wanted ?? ''}"` }]);
-  if (wanted === undefined && document.operations.length > 1) return failed([{ message: 'An operation name is required' }]);
+  if (wanted === undefined && document.operations.length > 1)
+    return failed([{ message: 'An operation name is required' }]);
 
   const provided = variables as Record<string, unknown>;
   const values: Record<string, unknown> = {};
   const invalid: GraphqlError[] = [];
   for (const variable of operation.variables) {
-    const given = Object.hasOwn(provided, variable.name) ? provided[variable.name] : variable.defaultValue ? literalValue(variable.defaultValue, {}) : undefined;
+    const given = Object.hasOwn(provided, variable.name)
+      ? provided[variable.name]
+      : variable.defaultValue
+        ? literalValue(variable.defaultValue, {})
+        : undefined;
     const coerced = coerceVariable(variable, given);
     if (coerced.ok) {
       values[variable.name] = coerced.value;
@@ -710,7 +913,11 @@ export function answerGraphql(state: GitHubState, body: unknown, viewer: UserRec
   }
   if (invalid.length > 0) return failed(invalid);
 
-  const ctx: ExecutionContext = { fragments: new Map(document.fragments.map((f) => [f.name, f])), variables: values, errors: [] };
+  const ctx: ExecutionContext = {
+    fragments: new Map(document.fragments.map((f) => [f.name, f])),
+    variables: values,
+    errors: [],
+  };
   const data = execute(queryRoot(state, viewer), operation.selections, [], ctx);
   return ok(ctx.errors.length > 0 ? { data, errors: ctx.errors } : { data });
 }
@@ -722,5 +929,9 @@ export function answerGraphql(state: GitHubState, body: unknown, viewer: UserRec
 export function graphqlUnauthorized(hasToken: boolean): Reply {
   return hasToken
     ? errorReply(401, 'Bad credentials', GRAPHQL_DOCS)
-    : errorReply(401, 'This endpoint requires you to be authenticated.', `${GRAPHQL_DOCS}/guides/forming-calls-with-graphql#authenticating-with-graphql`);
+    : errorReply(
+        401,
+        'This endpoint requires you to be authenticated.',
+        `${GRAPHQL_DOCS}/guides/forming-calls-with-graphql#authenticating-with-graphql`,
+      );
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { REACTION_CONTENTS, type IssueRecord, type ReactionContent, type UserRecord } from './github-emulator-shapes.js';
+import {
+  REACTION_CONTENTS,
+  type IssueRecord,
+  type ReactionContent,
+  type UserRecord,
+} from './github-emulator-shapes.js';
 import { characterCount, GITHUB_BODY_LIMIT, type GitHubState } from './github-emulator-state.js';
 
 /** One request as a route handler sees it, after authentication and JSON parsing. */
@@ -62,7 +67,12 @@ export function validationFailed(docs: string, errors: FieldError[]): Reply {
 
 function tooLong(resource: string, docs: string): Reply {
   return validationFailed(docs, [
-    { resource, code: 'custom', field: 'body', message: `body is too long (maximum is ${GITHUB_BODY_LIMIT} characters)` },
+    {
+      resource,
+      code: 'custom',
+      field: 'body',
+      message: `body is too long (maximum is ${GITHUB_BODY_LIMIT} characters)`,
+    },
   ]);
 }
 
@@ -74,7 +84,11 @@ function bodyTooLong(body: string | null | undefined): boolean {
  * Parses a request body the way GitHub's schema check does: the first problem becomes a 422
  * "Invalid request" whose wording follows GitHub's.
  */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown, docs: string): { ok: true; value: T } | { ok: false; reply: Reply } {
+export function parseBody<T>(
+  schema: z.ZodType<T>,
+  body: unknown,
+  docs: string,
+): { ok: true; value: T } | { ok: false; reply: Reply } {
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
@@ -214,7 +228,11 @@ export const ROUTES: readonly Route[] = [
     docs: DOC.createIssue,
     writes: 'issues',
     handle: (state, request) => {
-      const schema = z.object({ title: titleSchema, body: z.string().nullable().optional(), labels: labelNames.optional() });
+      const schema = z.object({
+        title: titleSchema,
+        body: z.string().nullable().optional(),
+        labels: labelNames.optional(),
+      });
       const parsed = parseBody(schema, request.body, DOC.createIssue);
       if (!parsed.ok) return parsed.reply;
       const input = parsed.value;
@@ -444,7 +462,10 @@ function requestReviewers(state: GitHubState, request: RouteRequest): Reply {
   const docs = DOC.requestReviewers;
   const issue = state.issues.get(issueNumber(request, 'pull_number') ?? -1);
   if (!issue?.pull) return notFound(docs);
-  const schema = z.object({ reviewers: z.array(z.string()).optional(), team_reviewers: z.array(z.string()).optional() });
+  const schema = z.object({
+    reviewers: z.array(z.string()).optional(),
+    team_reviewers: z.array(z.string()).optional(),
+  });
   const parsed = parseBody(schema, request.body ?? {}, docs);
   if (!parsed.ok) return parsed.reply;
   const reviewers = parsed.value.reviewers ?? [];
@@ -504,8 +525,10 @@ function createPull(state: GitHubState, request: RouteRequest): Reply {
   // Forks are out of scope: a head in another owner's repository is one this repository cannot see.
   const headSha = headOwner.toLowerCase() === owner.toLowerCase() ? state.branchSha(head) : undefined;
   const baseSha = state.branchSha(input.base);
-  if (baseSha === undefined) return validationFailed(docs, [{ resource: 'PullRequest', code: 'invalid', field: 'base' }]);
-  if (headSha === undefined) return validationFailed(docs, [{ resource: 'PullRequest', code: 'invalid', field: 'head' }]);
+  if (baseSha === undefined)
+    return validationFailed(docs, [{ resource: 'PullRequest', code: 'invalid', field: 'base' }]);
+  if (headSha === undefined)
+    return validationFailed(docs, [{ resource: 'PullRequest', code: 'invalid', field: 'head' }]);
   if (state.openPullFor(head, input.base)) {
     return validationFailed(docs, [
       { resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${head}.` },

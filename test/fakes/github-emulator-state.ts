@@ -52,7 +52,13 @@ export class GitHubState {
   private readonly labelRecords = new Map<string, LabelRecord>();
   private ticks = 0;
   private nextNumber = 1;
-  private readonly nextIds = { issue: 2_000_001, pull: 3_000_001, comment: 4_000_001, reaction: 5_000_001, label: 6_000_001 };
+  private readonly nextIds = {
+    issue: 2_000_001,
+    pull: 3_000_001,
+    comment: 4_000_001,
+    reaction: 5_000_001,
+    label: 6_000_001,
+  };
 
   constructor(
     readonly ctx: ShapeContext,
@@ -103,7 +109,12 @@ export class GitHubState {
     return record;
   }
 
-  createIssue(input: { title: string; body: string | null; user: UserRecord; labels?: readonly string[] }): IssueRecord {
+  createIssue(input: {
+    title: string;
+    body: string | null;
+    user: UserRecord;
+    labels?: readonly string[];
+  }): IssueRecord {
     const at = this.now();
     const issue: IssueRecord = {
       number: this.nextNumber++,
@@ -213,12 +224,23 @@ export class GitHubState {
   }
 
   /** Adds a reaction unless the user already left the same one; `created` tells the two apart. */
-  react(comment: CommentRecord, user: UserRecord, content: ReactionContent): { reaction: ReactionRecord; created: boolean } {
+  react(
+    comment: CommentRecord,
+    user: UserRecord,
+    content: ReactionContent,
+  ): { reaction: ReactionRecord; created: boolean } {
     const existing = this.reactionRecords.find(
-      (r) => r.commentId === comment.id && r.content === content && r.user.login.toLowerCase() === user.login.toLowerCase(),
+      (r) =>
+        r.commentId === comment.id && r.content === content && r.user.login.toLowerCase() === user.login.toLowerCase(),
     );
     if (existing) return { reaction: existing, created: false };
-    const reaction: ReactionRecord = { id: this.nextId('reaction'), commentId: comment.id, user, content, createdAt: this.now() };
+    const reaction: ReactionRecord = {
+      id: this.nextId('reaction'),
+      commentId: comment.id,
+      user,
+      content,
+      createdAt: this.now(),
+    };
     this.reactionRecords.push(reaction);
     return { reaction, created: true };
   }
@@ -227,7 +249,14 @@ export class GitHubState {
   setRun(id: number, status: RunStatus, conclusion?: RunConclusion): RunRecord {
     const at = this.now();
     const existing = this.runs.get(id);
-    const run: RunRecord = existing ?? { id, runNumber: this.runs.size + 1, status, conclusion: null, createdAt: at, updatedAt: at };
+    const run: RunRecord = existing ?? {
+      id,
+      runNumber: this.runs.size + 1,
+      status,
+      conclusion: null,
+      createdAt: at,
+      updatedAt: at,
+    };
     run.status = status;
     run.conclusion = status === 'completed' ? (conclusion ?? 'success') : null;
     run.updatedAt = at;
@@ -235,7 +264,12 @@ export class GitHubState {
     return run;
   }
 
-  setIssueState(issue: IssueRecord, state: 'open' | 'closed', by: UserRecord, reason?: IssueRecord['stateReason']): void {
+  setIssueState(
+    issue: IssueRecord,
+    state: 'open' | 'closed',
+    by: UserRecord,
+    reason?: IssueRecord['stateReason'],
+  ): void {
     if (issue.state === state) return;
     const at = this.now();
     issue.state = state;

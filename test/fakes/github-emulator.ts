@@ -50,7 +50,8 @@ export function secondaryRateLimit(retryAfterSeconds = 1): FailureInit {
   return {
     body: {
       message: SECONDARY_RATE_LIMIT_MESSAGE,
-      documentation_url: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      documentation_url:
+        'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
       status: '403',
     },
     headers: { 'retry-after': String(retryAfterSeconds) },
@@ -280,7 +281,10 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
   let actionsMayCreatePulls = true;
   let requestCount = 0;
 
-  function route(method: string, pathname: string): { compiled: CompiledRoute; params: Record<string, string> } | undefined {
+  function route(
+    method: string,
+    pathname: string,
+  ): { compiled: CompiledRoute; params: Record<string, string> } | undefined {
     for (const compiled of COMPILED) {
       if (compiled.route.method !== method) continue;
       const match = compiled.pattern.exec(pathname);
@@ -330,7 +334,11 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
   function settingsRefusal(matched: Route, params: Readonly<Record<string, string>>): Reply | undefined {
     if (matched.writes !== undefined) {
       const areas: PermissionArea[] =
-        matched.writes === 'thread' ? (threadOf(params)?.pull ? ['issues', 'pull-requests'] : ['issues']) : [matched.writes];
+        matched.writes === 'thread'
+          ? threadOf(params)?.pull
+            ? ['issues', 'pull-requests']
+            : ['issues']
+          : [matched.writes];
       if (areas.every((area) => denied.has(area))) return errorReply(403, INTEGRATION_DENIED, matched.docs);
     }
     if (!actionsMayCreatePulls && matched.method === 'POST' && matched.template === '/repos/{owner}/{repo}/pulls') {
@@ -344,7 +352,10 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     try {
       return answer();
     } catch (error) {
-      return errorReply(500, `plangate GitHub emulator fault: ${error instanceof Error ? error.message : String(error)}`);
+      return errorReply(
+        500,
+        `plangate GitHub emulator fault: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -371,7 +382,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     const failure = authorized ? takeFailure(method, target.pathname) : undefined;
 
     if (!authorized) {
-      reply = graphql ? graphqlUnauthorized(request.headers.authorization !== undefined) : errorReply(401, 'Bad credentials');
+      reply = graphql
+        ? graphqlUnauthorized(request.headers.authorization !== undefined)
+        : errorReply(401, 'Bad credentials');
     } else if (failure) {
       reply = {
         status: failure.status,
@@ -553,7 +566,8 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
 
     setRun: (runId, status, conclusion) => {
       const id = Number(runId);
-      if (!Number.isSafeInteger(id) || id <= 0) throw new EmulatorSetupError(`workflow run ids are positive integers, not ${runId}`);
+      if (!Number.isSafeInteger(id) || id <= 0)
+        throw new EmulatorSetupError(`workflow run ids are positive integers, not ${runId}`);
       const run = state.setRun(id, status, conclusion);
       const head = state.branchSha(defaultBranch) ?? '0'.repeat(40);
       return workflowRunShape(state.ctx, run, head, null) as EmulatedWorkflowRun;

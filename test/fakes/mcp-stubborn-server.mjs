@@ -19,8 +19,14 @@ process.stdin.on('data', (chunk) => {
   for (const line of lines.filter((l) => l.trim() !== '')) {
     const message = JSON.parse(line);
     if (message.method === 'initialize') {
-      const protocolVersion = process.argv.includes('--unsupported-version') ? '1900-01-01' : message.params.protocolVersion;
-      answer(message.id, { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'stubborn', version: '1.0.0' } });
+      const protocolVersion = process.argv.includes('--unsupported-version')
+        ? '1900-01-01'
+        : message.params.protocolVersion;
+      answer(message.id, {
+        protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: 'stubborn', version: '1.0.0' },
+      });
     } else if (message.method === 'tools/list') {
       answer(message.id, { tools: [] });
     }

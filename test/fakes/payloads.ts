@@ -119,7 +119,8 @@ function replaceInStrings<T>(value: T, pairs: ReadonlyArray<readonly [string, st
 
 /** Turns the example's user into `who`, keeping every field GitHub sends for a user. */
 function userFrom(template: WebhookUser, who: UserLike, urls: Urls): WebhookUser {
-  const type = who.type === 'Bot' || who.login.endsWith('[bot]') ? 'Bot' : who.type === 'Organization' ? 'Organization' : 'User';
+  const type =
+    who.type === 'Bot' || who.login.endsWith('[bot]') ? 'Bot' : who.type === 'Organization' ? 'Organization' : 'User';
   const id = stableUserId(who.login);
   const api = `${urls.api}/users/${encodeURIComponent(who.login)}`;
   const html =
@@ -227,7 +228,8 @@ export function issueCommentPayload(options: IssueCommentPayloadOptions): IssueC
       ? { login: options.comment.login, ...(options.comment.type !== undefined ? { type: options.comment.type } : {}) }
       : (options.comment.user ?? undefined);
   if (!commentAuthor) throw new Error('issueCommentPayload needs comment.login or comment.user');
-  const issueAuthor = options.issue.login !== undefined ? { login: options.issue.login } : (options.issue.user ?? commentAuthor);
+  const issueAuthor =
+    options.issue.login !== undefined ? { login: options.issue.login } : (options.issue.user ?? commentAuthor);
   const issueId = options.issue.id ?? 100_000 + options.issue.number;
 
   const issue: IssueCommentCreatedPayload['issue'] = {

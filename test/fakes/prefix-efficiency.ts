@@ -34,7 +34,10 @@ export interface CacheEfficiency {
  * gets a fresh one per summons, so each unbroken run of planner requests is one session. Only
  * valid within one run (one process), since a new run starts a new executor session.
  */
-export function groupSessions(requests: readonly RecordedRequest[], roleOf: (request: RecordedRequest) => Role): RecordedSession[] {
+export function groupSessions(
+  requests: readonly RecordedRequest[],
+  roleOf: (request: RecordedRequest) => Role,
+): RecordedSession[] {
   const executor: RecordedRequest[] = [];
   const out: RecordedSession[] = [];
   let previous: Role | undefined;

@@ -36,11 +36,7 @@ export interface RawReply {
 }
 
 /** What one request gets; a function computes its reply from what the model was sent. */
-export type Reply =
-  | CompletionReply
-  | ErrorReply
-  | RawReply
-  | ((request: RecordedRequest) => Reply | Promise<Reply>);
+export type Reply = CompletionReply | ErrorReply | RawReply | ((request: RecordedRequest) => Reply | Promise<Reply>);
 
 /** The usage block the fake returns, shaped like OpenAI's. */
 export interface ScriptedUsage {
@@ -196,7 +192,11 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
 
     const reply = await resolveReply(next, record);
     if ('error' in reply) {
-      answerError(reply.error.status, reply.error.message ?? `scripted error ${reply.error.status}`, reply.error.headers);
+      answerError(
+        reply.error.status,
+        reply.error.message ?? `scripted error ${reply.error.status}`,
+        reply.error.headers,
+      );
       return;
     }
     if ('raw' in reply) {
@@ -284,10 +284,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   };
 }
 
-async function resolveReply(
-  reply: Reply,
-  request: RecordedRequest,
-): Promise<CompletionReply | ErrorReply | RawReply> {
+async function resolveReply(reply: Reply, request: RecordedRequest): Promise<CompletionReply | ErrorReply | RawReply> {
   let current = reply;
   for (let depth = 0; typeof current === 'function'; depth++) {
     if (depth >= MAX_REPLY_DEPTH) throw new Error('reply functions nested too deeply');

@@ -31,7 +31,10 @@ export function deleteAccount(name: string): string | undefined {
   rmSync(path.join('/etc/sudoers.d', name), { force: true });
   if (!account) return undefined;
   const ownHome = account.home === path.join('/home', name) && existsSync(account.home);
-  const result = spawnSync('userdel', [...(ownHome ? ['--remove'] : []), name], { encoding: 'utf8', env: { ...process.env, PATH: `${process.env.PATH ?? ''}:${adminPath}` } });
+  const result = spawnSync('userdel', [...(ownHome ? ['--remove'] : []), name], {
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${process.env.PATH ?? ''}:${adminPath}` },
+  });
   // userdel exits 12 when only the home could not be removed; the account itself is gone then.
   if (result.status === 0 || (result.status === 12 && !localAccounts().has(name))) return undefined;
   return `userdel ${name}: ${(result.error?.message ?? result.stderr).trim() || `exit ${result.status}`}`;

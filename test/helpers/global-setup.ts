@@ -37,7 +37,9 @@ export async function teardown(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     if (left.length > 0) {
-      problems.push(`${left.length} process(es) started by the test suite outlived it:\n${describeProcesses(left)}\nEvery test must stop and wait for what it starts (see test/helpers/global-setup.ts).`);
+      problems.push(
+        `${left.length} process(es) started by the test suite outlived it:\n${describeProcesses(left)}\nEvery test must stop and wait for what it starts (see test/helpers/global-setup.ts).`,
+      );
     }
   } else if (process.platform === 'linux') {
     problems.push('could not read the process table (/proc), so leftover processes were not checked');

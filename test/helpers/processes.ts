@@ -93,7 +93,8 @@ export function takeBaseline(marker: string): Baseline | undefined {
 }
 
 /** A vitest worker of this run, which vitest itself stops after the global teardown. */
-const isOwnWorker = (p: ProcessInfo, baseline: Baseline) => p.ppid === baseline.self && /vitest[/\\]dist[/\\]workers[/\\]/.test(p.cmdline);
+const isOwnWorker = (p: ProcessInfo, baseline: Baseline) =>
+  p.ppid === baseline.self && /vitest[/\\]dist[/\\]workers[/\\]/.test(p.cmdline);
 
 /**
  * The processes the suite started that are still alive: new since the baseline and in the suite's
@@ -123,5 +124,7 @@ export function leftovers(baseline: Baseline, now: ProcessInfo[] | undefined = l
 
 /** One line per process, for a report a person reads. */
 export function describeProcesses(processes: readonly ProcessInfo[]): string {
-  return processes.map((p) => `  pid ${p.pid} (parent ${p.ppid}, group ${p.pgid}, uid ${p.uid}): ${p.cmdline.slice(0, 300)}`).join('\n');
+  return processes
+    .map((p) => `  pid ${p.pid} (parent ${p.ppid}, group ${p.pgid}, uid ${p.uid}): ${p.cmdline.slice(0, 300)}`)
+    .join('\n');
 }

@@ -36,7 +36,8 @@ let made = 0;
 export function uniqueName(prefix: string): string {
   made += 1;
   const name = `${prefix}-${runTag()}-${process.pid.toString(36)}-${made}`;
-  if (!/^[a-z_][a-z0-9_-]*$/.test(name) || name.length > 32) throw new Error(`uniqueName: ${JSON.stringify(name)} is not a usable account name; shorten the prefix`);
+  if (!/^[a-z_][a-z0-9_-]*$/.test(name) || name.length > 32)
+    throw new Error(`uniqueName: ${JSON.stringify(name)} is not a usable account name; shorten the prefix`);
   return name;
 }
 

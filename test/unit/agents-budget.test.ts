@@ -1,4 +1,7 @@
-import type { ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBudget, enforceBudget, isBudgeted, type Budget } from '../../src/agents/budget.js';
 import { drive } from '../../src/agents/drive.js';
@@ -55,7 +58,12 @@ function stubClient(role: Role, replies: Reply[], onRequest: () => void = () => 
         function: { name, arguments: JSON.stringify(args) },
       }));
       const turn: ChatTurn = {
-        message: { role: 'assistant', content: reply.say ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: reply.say ?? null,
+          refusal: null,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
         usage: reply.usage ?? { promptTokens: 100, cachedTokens: 0, completionTokens: 10 },
         finishReason: toolCalls.length ? 'tool_calls' : 'stop',
       };
@@ -86,7 +94,13 @@ function meters() {
   return {
     state,
     budget: (limits: { timeoutMinutes?: number; maxCostUsd?: number }, warn?: (m: string) => void): Budget =>
-      createBudget({ now: () => state.now, startedAt: 1_000_000, spentUsd: () => state.spent, ...limits, ...(warn ? { warn } : {}) }),
+      createBudget({
+        now: () => state.now,
+        startedAt: 1_000_000,
+        spentUsd: () => state.spent,
+        ...limits,
+        ...(warn ? { warn } : {}),
+      }),
   };
 }
 
@@ -176,7 +190,9 @@ describe('enforceBudget', () => {
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toBe('reached timeout-minutes (1)');
     // The interrupted cycle is kept, as for any forced abort.
-    expect(run.snapshot.context.history).toEqual([{ directive: 'Create CHANGELOG.md.', result: '(no result reported)', outcome: 'abort' }]);
+    expect(run.snapshot.context.history).toEqual([
+      { directive: 'Create CHANGELOG.md.', result: '(no result reported)', outcome: 'abort' },
+    ]);
     const trail = run.snapshot.trail.length;
     expect(enforceBudget(spent, run)).toBeUndefined();
     expect(run.snapshot.trail).toHaveLength(trail);
@@ -191,8 +207,20 @@ describe('summon with a budget', () => {
     const tools = toolbox(run, 'executor');
     const session = new Session('executor', executorSystemPrompt, tools.specs);
     // Each request takes 4 minutes of the 10 allowed: the fourth would start at minute 12.
-    const client = stubClient('executor', Array.from({ length: 6 }, () => ({ calls: [look] })), () => void (state.now += 4 * minute));
-    await summon({ session, client, toolbox: tools, run, message: executorMessage(run.snapshot, facts, true), onUsage: () => undefined, budget: budget({ timeoutMinutes: 10 }) });
+    const client = stubClient(
+      'executor',
+      Array.from({ length: 6 }, () => ({ calls: [look] })),
+      () => void (state.now += 4 * minute),
+    );
+    await summon({
+      session,
+      client,
+      toolbox: tools,
+      run,
+      message: executorMessage(run.snapshot, facts, true),
+      onUsage: () => undefined,
+      budget: budget({ timeoutMinutes: 10 }),
+    });
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toBe('reached timeout-minutes (10)');
@@ -208,13 +236,28 @@ describe('summon with a budget', () => {
     const run = executing();
     const tools = toolbox(run, 'executor');
     const session = new Session('executor', executorSystemPrompt, tools.specs);
-    const client = stubClient('executor', Array.from({ length: 6 }, () => ({ calls: [look] })));
+    const client = stubClient(
+      'executor',
+      Array.from({ length: 6 }, () => ({ calls: [look] })),
+    );
     // $0.40 a response against $1: the third response crosses it, and no fourth request is made.
     const onUsage = () => void (state.spent = (state.spent ?? 0) + 0.4);
-    await summon({ session, client, toolbox: tools, run, message: executorMessage(run.snapshot, facts, true), onUsage, budget: budget({ maxCostUsd: 1 }) });
+    await summon({
+      session,
+      client,
+      toolbox: tools,
+      run,
+      message: executorMessage(run.snapshot, facts, true),
+      onUsage,
+      budget: budget({ maxCostUsd: 1 }),
+    });
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.abortReason).toBe('reached max-cost-usd ($1; spent $1.20)');
-    expect(run.snapshot.context.history.at(-1)).toEqual({ directive: 'Create CHANGELOG.md.', result: '(no result reported)', outcome: 'abort' });
+    expect(run.snapshot.context.history.at(-1)).toEqual({
+      directive: 'Create CHANGELOG.md.',
+      result: '(no result reported)',
+      outcome: 'abort',
+    });
     expectWellFormed(session.messages);
   });
 
@@ -223,12 +266,25 @@ describe('summon with a budget', () => {
     const run = executing();
     const tools = toolbox(run, 'executor');
     const session = new Session('executor', executorSystemPrompt, tools.specs);
-    const client = stubClient('executor', [{ calls: [look] }, { calls: [stage({ result: 'Wrote it.', outcome: 'done' })] }]);
+    const client = stubClient('executor', [
+      { calls: [look] },
+      { calls: [stage({ result: 'Wrote it.', outcome: 'done' })] },
+    ]);
     const onUsage = () => void (state.spent = (state.spent ?? 0) + 0.6);
-    await summon({ session, client, toolbox: tools, run, message: executorMessage(run.snapshot, facts, true), onUsage, budget: budget({ maxCostUsd: 1 }) });
+    await summon({
+      session,
+      client,
+      toolbox: tools,
+      run,
+      message: executorMessage(run.snapshot, facts, true),
+      onUsage,
+      budget: budget({ maxCostUsd: 1 }),
+    });
     expect(run.snapshot.state).toBe('finish');
     expect(run.snapshot.abortReason).toBeUndefined();
-    expect(run.snapshot.context.history).toEqual([{ directive: 'Create CHANGELOG.md.', result: 'Wrote it.', outcome: 'done' }]);
+    expect(run.snapshot.context.history).toEqual([
+      { directive: 'Create CHANGELOG.md.', result: 'Wrote it.', outcome: 'done' },
+    ]);
   });
 
   it('never stops the wrap-up: a spent budget still lets the planner write the summary', async () => {
@@ -237,10 +293,21 @@ describe('summon with a budget', () => {
     expect(run.snapshot.state).toBe('abort');
     const tools = toolbox(run, 'planner');
     const session = new Session('planner', plannerSystemPrompt, tools.specs);
-    const client = stubClient('planner', [{ calls: [look] }, { calls: [stage({ summary: 'Stopped at the time limit.' })] }]);
+    const client = stubClient('planner', [
+      { calls: [look] },
+      { calls: [stage({ summary: 'Stopped at the time limit.' })] },
+    ]);
     let checks = 0;
     const spent: Budget = { check: () => (checks++, 'reached timeout-minutes (5)') };
-    await summon({ session, client, toolbox: tools, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined, budget: spent });
+    await summon({
+      session,
+      client,
+      toolbox: tools,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+      budget: spent,
+    });
     expect(run.snapshot.state).toBe('done');
     expect(run.snapshot.context.summary).toBe('Stopped at the time limit.');
     expect(client.requests).toHaveLength(2);
@@ -253,9 +320,21 @@ describe('summon with a budget', () => {
     const run = executing();
     const tools = toolbox(run, 'executor');
     const session = new Session('executor', executorSystemPrompt, tools.specs);
-    const client = stubClient('executor', [{ calls: [look] }, { calls: [look] }, { calls: [stage({ result: 'Done.', outcome: 'done' })] }]);
+    const client = stubClient('executor', [
+      { calls: [look] },
+      { calls: [look] },
+      { calls: [stage({ result: 'Done.', outcome: 'done' })] },
+    ]);
     const warnings: string[] = [];
-    await summon({ session, client, toolbox: tools, run, message: executorMessage(run.snapshot, facts, true), onUsage: () => undefined, budget: budget({ maxCostUsd: 0.0001 }, (m) => warnings.push(m)) });
+    await summon({
+      session,
+      client,
+      toolbox: tools,
+      run,
+      message: executorMessage(run.snapshot, facts, true),
+      onUsage: () => undefined,
+      budget: budget({ maxCostUsd: 0.0001 }, (m) => warnings.push(m)),
+    });
     expect(run.snapshot.state).toBe('finish');
     expect(client.requests).toHaveLength(3);
     expect(warnings).toHaveLength(1);
@@ -295,7 +374,10 @@ describe('drive with a budget', () => {
     // $0.25 a request, $1.25 allowed: the planner's two and the executor's three reach it.
     const t = team(planner, executor, run, () => void (state.spent = (state.spent ?? 0) + 0.25));
     const cycles: string[] = [];
-    const final = await drive(run, t, { budget: budget({ maxCostUsd: 1.25 }), onCycle: async (s) => void cycles.push(s.state) });
+    const final = await drive(run, t, {
+      budget: budget({ maxCostUsd: 1.25 }),
+      onCycle: async (s) => void cycles.push(s.state),
+    });
 
     expect(final.state).toBe('done');
     expect(final.abortReason).toBe('reached max-cost-usd ($1.25; spent $1.25)');
@@ -307,16 +389,27 @@ describe('drive with a budget', () => {
     expect(final.context.summary).toBe('Stopped at the cost limit after one cycle.');
     // The abort summary is written past the limit, and its message gives the reason.
     expect(planner.requests).toHaveLength(3);
-    expect(String(planner.requests[2]?.messages.at(-1)?.content)).toContain('Reason: reached max-cost-usd ($1.25; spent $1.25).');
+    expect(String(planner.requests[2]?.messages.at(-1)?.content)).toContain(
+      'Reason: reached max-cost-usd ($1.25; spent $1.25).',
+    );
     expect(cycles).toEqual(['replan', 'abort']);
-    expect(final.trail.map((s) => `${s.from}->${s.to}`)).toEqual(['plan->execute', 'execute->replan', 'replan->execute', 'execute->abort', 'abort->done']);
+    expect(final.trail.map((s) => `${s.from}->${s.to}`)).toEqual([
+      'plan->execute',
+      'execute->replan',
+      'replan->execute',
+      'execute->abort',
+      'abort->done',
+    ]);
   });
 
   it('checks before each summons: a run past its time never calls the next agent', async () => {
     const { state, budget } = meters();
     const planner = stubClient(
       'planner',
-      [{ calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] }, { calls: [stage({ summary: 'Out of time before any work.' })] }],
+      [
+        { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
+        { calls: [stage({ summary: 'Out of time before any work.' })] },
+      ],
       () => void (state.now += 20 * minute),
     );
     const executor = stubClient('executor', []);
@@ -338,6 +431,8 @@ describe('drive with a budget', () => {
     expect(final.state).toBe('done');
     expect(final.abortReason).toBe('reached timeout-minutes (60)');
     expect(summoned).toBe(0);
-    expect(final.context.history).toEqual([{ directive: 'Add a CHANGELOG', result: '(no result reported)', outcome: 'abort' }]);
+    expect(final.context.history).toEqual([
+      { directive: 'Add a CHANGELOG', result: '(no result reported)', outcome: 'abort' },
+    ]);
   });
 });

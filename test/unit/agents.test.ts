@@ -44,10 +44,15 @@ const summaryStage = 'Stage: update_context(field=summary, ...)';
 const executeStage = 'Stage: update_context(field=result, ...) and update_context(field=outcome, ...)';
 
 /** What the team tells both roles about the executor; fixed here, as the team derives it from its toolbox. */
-const facts: WorkshopFacts = { executorTools: ['edit_file', 'list_files', 'read_file', 'run_command', 'search', 'update_context', 'write_file'] };
+const facts: WorkshopFacts = {
+  executorTools: ['edit_file', 'list_files', 'read_file', 'run_command', 'search', 'update_context', 'write_file'],
+};
 
 const plan: Plan = {
-  steps: [{ title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] }, { title: 'Link it from the README', files: ['README.md'] }],
+  steps: [
+    { title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] },
+    { title: 'Link it from the README', files: ['README.md'] },
+  ],
 };
 
 /** One scripted answer: text, tool calls, or a failure the client throws; usage defaults to a small fixed figure. */
@@ -76,7 +81,12 @@ function stubClient(role: Role, replies: Reply[], model = `${role}-model`): Stub
         function: { name, arguments: JSON.stringify(args) },
       }));
       const turn: ChatTurn = {
-        message: { role: 'assistant', content: reply.say ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: reply.say ?? null,
+          refusal: null,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
         usage: reply.usage ?? { promptTokens: 100, cachedTokens: 60, completionTokens: 10 },
         finishReason: toolCalls.length ? 'tool_calls' : 'stop',
       };
@@ -111,7 +121,8 @@ function expectAppendOnly(requests: ChatRequest[]): void {
 }
 
 const lastLine = (text: unknown) => String(text).split('\n').at(-1);
-const lastUser = (request: ChatRequest | undefined) => request?.messages.filter((m) => m.role === 'user').at(-1)?.content;
+const lastUser = (request: ChatRequest | undefined) =>
+  request?.messages.filter((m) => m.role === 'user').at(-1)?.content;
 const toolNames = (request: ChatRequest | undefined) => (request?.tools ?? []).map((t) => t.function.name);
 
 let repo: string;
@@ -136,7 +147,9 @@ describe('Session', () => {
     expect(a.prefixHash).toBe(b.prefixHash);
     expect(new Session('planner', 'prompt!', tools).prefixHash).not.toBe(a.prefixHash);
     expect(new Session('planner', 'prompt', []).prefixHash).not.toBe(a.prefixHash);
-    const renamed = [{ ...tools[0], function: { ...tools[0]?.function, name: 'read' } }] as ChatCompletionFunctionTool[];
+    const renamed = [
+      { ...tools[0], function: { ...tools[0]?.function, name: 'read' } },
+    ] as ChatCompletionFunctionTool[];
     expect(new Session('planner', 'prompt', renamed).prefixHash).not.toBe(a.prefixHash);
   });
 
@@ -177,7 +190,11 @@ describe('stage lines and summoning messages', () => {
     expect(plannerMessage(plan0, facts)).toContain('Add a CHANGELOG');
 
     const run = new RunState(plannerExecutorMachine, planned());
-    run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Wrote CHANGELOG.md; npm test passed.', outcome: 'replan' } });
+    run.dispatch({
+      type: 'stage',
+      agent: 'executor',
+      fields: { result: 'Wrote CHANGELOG.md; npm test passed.', outcome: 'replan' },
+    });
     expect(run.snapshot.state).toBe('replan');
     const replan = plannerMessage(run.snapshot, facts);
     expect(lastLine(replan)).toBe(directiveStage);
@@ -191,7 +208,12 @@ describe('stage lines and summoning messages', () => {
     expect(run.snapshot.state).toBe('finish');
     const finish = plannerMessage(run.snapshot, facts);
     expect(lastLine(finish)).toBe(summaryStage);
-    for (const text of ['Create CHANGELOG.md with 0.1.0.', 'Wrote CHANGELOG.md', 'Link CHANGELOG.md from README.md.', 'Linked it.']) {
+    for (const text of [
+      'Create CHANGELOG.md with 0.1.0.',
+      'Wrote CHANGELOG.md',
+      'Link CHANGELOG.md from README.md.',
+      'Linked it.',
+    ]) {
       expect(finish).toContain(text);
     }
     expect(finish.indexOf('Wrote CHANGELOG.md')).toBeLessThan(finish.indexOf('Linked it.'));
@@ -209,15 +231,26 @@ describe('stage lines and summoning messages', () => {
 
   it('lays planner messages out as stable head, appended history, then what changes per summons', () => {
     const start = initialSnapshot('Add a CHANGELOG', defaultPolicy);
-    start.context.thread = '<untrusted-data source="issue #3: title and body">\nPlease add a changelog.\n</untrusted-data>';
+    start.context.thread =
+      '<untrusted-data source="issue #3: title and body">\nPlease add a changelog.\n</untrusted-data>';
     start.context.clarifications = [{ question: 'Keep a Changelog format?', answer: 'Yes.' }];
     start.context.revisions = [{ plan: { steps: [{ title: 'Write NEWS.md' }] }, feedback: 'Call it CHANGELOG.md.' }];
     const run = new RunState(plannerExecutorMachine, start);
     const planning = plannerMessage(run.snapshot, facts);
     const order = (text: string, headings: string[]) => headings.map((h) => text.indexOf(h));
-    const planHeadings = ['## Objective', '## Clarifications', '## Revision requested', '## Tools', '## The thread', '## Stage: plan'];
+    const planHeadings = [
+      '## Objective',
+      '## Clarifications',
+      '## Revision requested',
+      '## Tools',
+      '## The thread',
+      '## Stage: plan',
+    ];
     const at = order(planning, planHeadings);
-    expect(at.every((i) => i >= 0), `all of ${planHeadings.join(', ')} in the plan message`).toBe(true);
+    expect(
+      at.every((i) => i >= 0),
+      `all of ${planHeadings.join(', ')} in the plan message`,
+    ).toBe(true);
     expect(at).toEqual([...at].sort((a, b) => a - b));
 
     run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md with 0.1.0.' } });
@@ -227,19 +260,45 @@ describe('stage lines and summoning messages', () => {
     const head = planning.slice(0, planning.indexOf('\n\n## The thread'));
     expect(replan1.startsWith(`${head}\n\n## Plan\n\n1. Add CHANGELOG.md`)).toBe(true);
     // The replan sees what the plan stage saw, bar the thread, which only planning reads.
-    for (const text of ['Keep a Changelog format?', 'Call it CHANGELOG.md.', 'Write NEWS.md', 'Create CHANGELOG.md with 0.1.0.', 'Wrote CHANGELOG.md.']) {
+    for (const text of [
+      'Keep a Changelog format?',
+      'Call it CHANGELOG.md.',
+      'Write NEWS.md',
+      'Create CHANGELOG.md with 0.1.0.',
+      'Wrote CHANGELOG.md.',
+    ]) {
       expect(replan1).toContain(text);
     }
-    const replan1Headings = ['## Objective', '## Clarifications', '## Revision requested', '## Tools', '## Plan', '## History', '## Stage: replan'];
+    const replan1Headings = [
+      '## Objective',
+      '## Clarifications',
+      '## Revision requested',
+      '## Tools',
+      '## Plan',
+      '## History',
+      '## Stage: replan',
+    ];
     const at1 = order(replan1, replan1Headings);
-    expect(at1.every((i) => i >= 0), `all of ${replan1Headings.join(', ')} in the replan message`).toBe(true);
+    expect(
+      at1.every((i) => i >= 0),
+      `all of ${replan1Headings.join(', ')} in the replan message`,
+    ).toBe(true);
     expect(at1).toEqual([...at1].sort((a, b) => a - b));
     expect(replan1).not.toContain('## Revised plan');
 
     // The replan revises the plan: the plan the run began with stays in the head, the revision follows the history.
     const began = run.snapshot.context.plan;
-    const revised: Plan = { steps: [{ title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] }, { title: 'Link it from the docs index', files: ['docs/index.md'] }] };
-    run.dispatch({ type: 'stage', agent: 'planner', fields: { plan: revised, directive: 'Link CHANGELOG.md from docs/index.md.' } });
+    const revised: Plan = {
+      steps: [
+        { title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] },
+        { title: 'Link it from the docs index', files: ['docs/index.md'] },
+      ],
+    };
+    run.dispatch({
+      type: 'stage',
+      agent: 'planner',
+      fields: { plan: revised, directive: 'Link CHANGELOG.md from docs/index.md.' },
+    });
     run.dispatch({ type: 'stage', agent: 'executor', fields: { result: 'Linked it.', outcome: 'replan' } });
     const replan2 = plannerMessage(run.snapshot, facts, began);
     // Consecutive sessions share everything up to the newest history entry.
@@ -325,7 +384,14 @@ describe('summon', () => {
       { calls: [stage({ directive: 'Create CHANGELOG.md.' }), ['read_file', { path: 'README.md' }]] },
     ]);
     const usage: TokenUsage[] = [];
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: (t) => usage.push(t) });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: (t) => usage.push(t),
+    });
 
     expect(run.snapshot.state).toBe('execute');
     expect(run.snapshot.context.plan).toEqual(plan);
@@ -357,10 +423,22 @@ describe('summon', () => {
     const toolbox = plannerToolbox(run);
     const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
     const client = stubClient('planner', [
-      { calls: [['write_file', { path: 'x', content: 'y' }], ['read_file', { path: '../etc/passwd' }]] },
+      {
+        calls: [
+          ['write_file', { path: 'x', content: 'y' }],
+          ['read_file', { path: '../etc/passwd' }],
+        ],
+      },
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
     ]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+    });
     expect(run.snapshot.state).toBe('execute');
     const answers = session.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     expect(answers[0]).toMatch(/^Error: Unknown tool "write_file"/);
@@ -373,8 +451,18 @@ describe('summon', () => {
     const run = startPlanning({ ...defaultPolicy, maxExchangesPerAgentPerStage: 2 });
     const toolbox = plannerToolbox(run);
     const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
-    const client = stubClient('planner', Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] as Array<[string, unknown]> })));
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    const client = stubClient(
+      'planner',
+      Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] as Array<[string, unknown]> })),
+    );
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+    });
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toContain('max-exchanges-per-agent-per-stage');
@@ -387,7 +475,14 @@ describe('summon', () => {
     const toolbox = plannerToolbox(run);
     const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
     const client = stubClient('planner', [{ say: 'thinking' }, { say: 'still thinking' }, { say: 'more' }]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+    });
     expect(client.requests).toHaveLength(2);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toContain('max-exchanges-per-stage');
@@ -490,7 +585,14 @@ describe('createTeam', () => {
 
     // The planner never holds a write or command tool; the executor does.
     for (const request of planner.requests) {
-      expect(toolNames(request)).toEqual(['list_capabilities', 'list_files', 'read_file', 'search', 'update_context', 'use_capability']);
+      expect(toolNames(request)).toEqual([
+        'list_capabilities',
+        'list_files',
+        'read_file',
+        'search',
+        'update_context',
+        'use_capability',
+      ]);
     }
     for (const name of ['write_file', 'edit_file', 'run_command', 'update_context']) {
       expect(toolNames(executor.requests[0])).toContain(name);
@@ -561,7 +663,9 @@ describe('createTeam', () => {
     expect(final.state).toBe('done');
     expect(final.abortReason).toBe('executor failed in state execute: HTTP 503 from the endpoint');
     expect(final.context.summary).toBe('Nothing was done: the executor model failed.');
-    expect(final.context.history).toEqual([{ directive: 'Create CHANGELOG.md.', result: '(no result reported)', outcome: 'abort' }]);
+    expect(final.context.history).toEqual([
+      { directive: 'Create CHANGELOG.md.', result: '(no result reported)', outcome: 'abort' },
+    ]);
     expect(cycles.map((s) => s.state)).toEqual(['abort']);
     const abortMessage = String(lastUser(planner.requests[1]));
     expect(abortMessage).toContain('Reason: executor failed in state execute: HTTP 503 from the endpoint.');
@@ -587,16 +691,28 @@ function startExecuting(): RunState {
   return run;
 }
 
-const userMessages = (messages: ChatCompletionMessageParam[]) => messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+const userMessages = (messages: ChatCompletionMessageParam[]) =>
+  messages.filter((m) => m.role === 'user').map((m) => String(m.content));
 const isStallNudge = (text: string) => text.includes('exchanges without writing, running a command or staging');
 const look: [string, unknown] = ['list_files', {}];
 
 describe('stall guard', () => {
   it('counts only successful writes, commands and staging as progress', () => {
     expect(madeProgress([])).toBe(false);
-    expect(madeProgress([{ name: 'read_file', ok: true }, { name: 'search', ok: true }, { name: 'list_files', ok: true }])).toBe(false);
+    expect(
+      madeProgress([
+        { name: 'read_file', ok: true },
+        { name: 'search', ok: true },
+        { name: 'list_files', ok: true },
+      ]),
+    ).toBe(false);
     for (const name of ['write_file', 'edit_file', 'run_command', 'update_context']) {
-      expect(madeProgress([{ name: 'read_file', ok: true }, { name, ok: true }])).toBe(true);
+      expect(
+        madeProgress([
+          { name: 'read_file', ok: true },
+          { name, ok: true },
+        ]),
+      ).toBe(true);
       expect(madeProgress([{ name, ok: false }])).toBe(false);
     }
   });
@@ -610,8 +726,16 @@ describe('stall guard', () => {
       verdicts.push(`${step.idle}:${step.verdict}`);
     }
     expect(verdicts).toEqual([
-      '1:continue', '2:continue', '3:nudge', '0:continue',
-      '1:continue', '2:continue', '3:nudge', '4:continue', '5:continue', '6:abort',
+      '1:continue',
+      '2:continue',
+      '3:nudge',
+      '0:continue',
+      '1:continue',
+      '2:continue',
+      '3:nudge',
+      '4:continue',
+      '5:continue',
+      '6:abort',
     ]);
     // A limit below 1 leaves the run to the machine's own bounds.
     expect(observeExchange(99, false, 0).verdict).toBe('continue');
@@ -628,12 +752,25 @@ describe('stall guard', () => {
     const run = startExecuting();
     const toolbox = executorToolbox(run);
     const session = new Session('executor', executorSystemPrompt, toolbox.specs);
-    const client = stubClient('executor', Array.from({ length: 10 }, () => ({ calls: [look] })));
-    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts, true), onUsage: () => undefined, stallLimit: 3 });
+    const client = stubClient(
+      'executor',
+      Array.from({ length: 10 }, () => ({ calls: [look] })),
+    );
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: executorMessage(run.snapshot, facts, true),
+      onUsage: () => undefined,
+      stallLimit: 3,
+    });
 
     expect(client.requests).toHaveLength(6);
     expect(run.snapshot.state).toBe('abort');
-    expect(run.snapshot.abortReason).toBe('executor stalled: 6 exchanges without writing, running a command or staging');
+    expect(run.snapshot.abortReason).toBe(
+      'executor stalled: 6 exchanges without writing, running a command or staging',
+    );
     // The aborted cycle is kept, with the directive it was given.
     expect(run.snapshot.context.history.at(-1)?.directive).toBe('Create CHANGELOG.md.');
 
@@ -666,7 +803,15 @@ describe('stall guard', () => {
       { calls: [look] },
       { calls: [stage({ result: 'Wrote CHANGELOG.md.', outcome: 'done' })] },
     ]);
-    await summon({ session, client, toolbox, run, message: executorMessage(run.snapshot, facts, true), onUsage: () => undefined, stallLimit: 3 });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: executorMessage(run.snapshot, facts, true),
+      onUsage: () => undefined,
+      stallLimit: 3,
+    });
 
     expect(run.snapshot.state).toBe('finish');
     expect(run.snapshot.abortReason).toBeUndefined();
@@ -689,7 +834,15 @@ describe('stall guard', () => {
       ...Array.from({ length: 6 }, () => ({ calls: [look] })),
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
     ]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined, stallLimit: 1 });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+      stallLimit: 1,
+    });
     expect(run.snapshot.state).toBe('execute');
     expect(userMessages(session.messages).filter(isStallNudge)).toEqual([]);
     expect(client.requests).toHaveLength(7);
@@ -700,7 +853,10 @@ describe('stall guard', () => {
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
       { calls: [stage({ summary: 'The executor stalled; nothing was changed.' })] },
     ]);
-    const executor = stubClient('executor', Array.from({ length: 4 }, () => ({ calls: [look] })));
+    const executor = stubClient(
+      'executor',
+      Array.from({ length: 4 }, () => ({ calls: [look] })),
+    );
     const run = new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy));
     const t = createTeam({
       run,
@@ -753,9 +909,14 @@ describe('cache diagnosis', () => {
     expect(checkPrefix({ messages, tools: changed }, session)).toEqual([
       { part: 'tools', names: ['read_file', 'update_context', 'write_file'] },
     ]);
-    expect(checkPrefix({ messages, tools: [...frozenTools].reverse() }, session)).toEqual([{ part: 'tools', names: [] }]);
+    expect(checkPrefix({ messages, tools: [...frozenTools].reverse() }, session)).toEqual([
+      { part: 'tools', names: [] },
+    ]);
 
-    const rewritten = [...messages.slice(0, 2), { role: 'assistant' as const, content: 'Edited later.', refusal: null }];
+    const rewritten = [
+      ...messages.slice(0, 2),
+      { role: 'assistant' as const, content: 'Edited later.', refusal: null },
+    ];
     expect(checkPrefix({ messages: rewritten, tools: frozenTools }, session, messages)).toEqual([
       { part: 'message', index: 2, missing: false },
     ]);
@@ -795,7 +956,10 @@ describe('cache diagnosis', () => {
   /** A session that rewrites what it sends, as a regression would: the checks must catch it. */
   class RewritingSession extends Session {
     constructor(
-      private readonly rewrite: (messages: ChatCompletionMessageParam[], sentBefore: boolean) => ChatCompletionMessageParam[],
+      private readonly rewrite: (
+        messages: ChatCompletionMessageParam[],
+        sentBefore: boolean,
+      ) => ChatCompletionMessageParam[],
       toolbox: Toolbox,
     ) {
       super('planner', plannerSystemPrompt, toolbox.specs);
@@ -806,7 +970,11 @@ describe('cache diagnosis', () => {
     }
   }
 
-  const big = (promptTokens: number, cachedTokens: number): TokenUsage => ({ promptTokens, cachedTokens, completionTokens: 10 });
+  const big = (promptTokens: number, cachedTokens: number): TokenUsage => ({
+    promptTokens,
+    cachedTokens,
+    completionTokens: 10,
+  });
 
   it('reports a cache shortfall on the provider when the prefix was intact', async () => {
     const run = startPlanning();
@@ -817,7 +985,14 @@ describe('cache diagnosis', () => {
       { calls: [look], usage: big(2100, 0) },
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })], usage: big(2300, 2048) },
     ]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+    });
     expect(coreLog.warnings).toEqual([]);
     // Only the second answer fell short: the first had nothing before it, the third got its ~2048.
     expect(coreLog.infos.filter((line) => line.includes('provider cached'))).toEqual([
@@ -830,7 +1005,9 @@ describe('cache diagnosis', () => {
     const toolbox = plannerToolbox(run);
     const session = new RewritingSession(
       (messages, sentBefore) =>
-        sentBefore ? messages.map((m, i) => (i === 1 ? { role: 'user', content: `${String(m.content)} (today)` } : m)) : messages,
+        sentBefore
+          ? messages.map((m, i) => (i === 1 ? { role: 'user', content: `${String(m.content)} (today)` } : m))
+          : messages,
       toolbox,
     );
     const client = stubClient('planner', [
@@ -838,7 +1015,14 @@ describe('cache diagnosis', () => {
       { calls: [look], usage: big(2100, 0) },
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })], usage: big(2300, 2048) },
     ]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+    });
     // Once: the third request extends the (rewritten) second one exactly.
     expect(coreLog.warnings).toHaveLength(1);
     expect(coreLog.warnings[0]).toContain(`planner prefix broken (session ${session.prefixHash})`);
@@ -851,11 +1035,19 @@ describe('cache diagnosis', () => {
     const run = startPlanning();
     const toolbox = plannerToolbox(run);
     const session = new RewritingSession(
-      (messages) => messages.map((m, i) => (i === 0 ? { role: 'system', content: `${plannerSystemPrompt}\nToday is Monday.` } : m)),
+      (messages) =>
+        messages.map((m, i) => (i === 0 ? { role: 'system', content: `${plannerSystemPrompt}\nToday is Monday.` } : m)),
       toolbox,
     );
     const client = stubClient('planner', [{ calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] }]);
-    await summon({ session, client, toolbox, run, message: plannerMessage(run.snapshot, facts), onUsage: () => undefined });
+    await summon({
+      session,
+      client,
+      toolbox,
+      run,
+      message: plannerMessage(run.snapshot, facts),
+      onUsage: () => undefined,
+    });
     expect(coreLog.warnings).toHaveLength(1);
     expect(coreLog.warnings[0]).toContain('the system prompt differs');
   });
@@ -869,7 +1061,11 @@ describe('drive when the machine waits on the host', () => {
       async summonCurrent() {
         // Without the wait check drive would come back here with nobody to summon; fail loudly instead of hanging.
         if (++summoned > 1) throw new Error('summoned again while waiting');
-        run.dispatch({ type: 'stage', agent: 'planner', fields: { question: 'Keep a changelog per package or one for the repo?' } });
+        run.dispatch({
+          type: 'stage',
+          agent: 'planner',
+          fields: { question: 'Keep a changelog per package or one for the repo?' },
+        });
       },
     };
     const final = await drive(run, team);

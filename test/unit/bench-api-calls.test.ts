@@ -6,15 +6,42 @@ import type { RequestLogEntry } from '../fakes/github-emulator.js';
 /** How the benchmark counts GitHub calls from the emulator's request log. */
 
 function entry(method: string, route: string | null, path: string, body?: unknown): RequestLogEntry {
-  return { api: path === '/graphql' ? 'graphql' : 'rest', method, path, query: {}, status: 200, body, route: path === '/graphql' ? null : route, response: {} };
+  return {
+    api: path === '/graphql' ? 'graphql' : 'rest',
+    method,
+    path,
+    query: {},
+    status: 200,
+    body,
+    route: path === '/graphql' ? null : route,
+    response: {},
+  };
 }
 
-const permission = entry('GET', '/repos/{owner}/{repo}/collaborators/{username}/permission', '/repos/o/r/collaborators/mona/permission');
-const reaction = entry('POST', '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', '/repos/o/r/issues/comments/7/reactions', { content: 'eyes' });
-const newComment = entry('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', '/repos/o/r/issues/1/comments', { body: 'plan' });
-const edit = entry('PATCH', '/repos/{owner}/{repo}/issues/comments/{comment_id}', '/repos/o/r/issues/comments/8', { body: 'plan, done' });
+const permission = entry(
+  'GET',
+  '/repos/{owner}/{repo}/collaborators/{username}/permission',
+  '/repos/o/r/collaborators/mona/permission',
+);
+const reaction = entry(
+  'POST',
+  '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
+  '/repos/o/r/issues/comments/7/reactions',
+  { content: 'eyes' },
+);
+const newComment = entry(
+  'POST',
+  '/repos/{owner}/{repo}/issues/{issue_number}/comments',
+  '/repos/o/r/issues/1/comments',
+  { body: 'plan' },
+);
+const edit = entry('PATCH', '/repos/{owner}/{repo}/issues/comments/{comment_id}', '/repos/o/r/issues/comments/8', {
+  body: 'plan, done',
+});
 const newPull = entry('POST', '/repos/{owner}/{repo}/pulls', '/repos/o/r/pulls', { title: 't' });
-const query = entry('POST', null, '/graphql', { query: 'query plangateLastEditor($id: ID!) {\n  node(id: $id) { id }\n}' });
+const query = entry('POST', null, '/graphql', {
+  query: 'query plangateLastEditor($id: ID!) {\n  node(id: $id) { id }\n}',
+});
 const mutation = entry('POST', null, '/graphql', { query: 'mutation { addComment(input: {}) { clientMutationId } }' });
 
 describe('summarizeCalls', () => {
@@ -58,7 +85,10 @@ describe('pacingFloor', () => {
   });
 
   it('paces a write GitHub refused like any other, since the client waited before sending it', () => {
-    const refusedReview = { ...entry('POST', null, '/repos/o/r/pulls/2/requested_reviewers', { reviewers: ['mona'] }), status: 404 };
+    const refusedReview = {
+      ...entry('POST', null, '/repos/o/r/pulls/2/requested_reviewers', { reviewers: ['mona'] }),
+      status: 404,
+    };
     expect(pacingFloor([...times(NOTIFICATION_PACING.burst, newPull), refusedReview])).toBe(3_000);
   });
 

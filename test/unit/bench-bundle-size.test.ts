@@ -6,7 +6,8 @@ import { measureBundle, staticImports } from '../../bench/bundle-size.js';
 
 /** How the benchmark weighs a split dist/: what an ignored event loads versus everything. */
 
-const banner = "import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);\n";
+const banner =
+  "import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);\n";
 
 describe('staticImports', () => {
   it('finds esbuild’s static imports and re-exports, and leaves dynamic imports and packages out', () => {

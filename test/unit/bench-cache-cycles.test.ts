@@ -22,22 +22,28 @@ const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 function figures(cycles: number, cost: ModelCost): string {
   const role = (name: 'planner' | 'executor') => {
     const usage = cost.roles[name];
-    return usage ? `${name} ${percent(usage.cacheHitRatio)} (${usage.cachedTokens}/${usage.promptTokens})` : `${name} -`;
+    return usage
+      ? `${name} ${percent(usage.cacheHitRatio)} (${usage.cachedTokens}/${usage.promptTokens})`
+      : `${name} -`;
   };
   return `${cycles} cycle(s): total ${percent(cost.total.cacheHitRatio)} (${cost.total.cachedTokens}/${cost.total.promptTokens}); ${role('planner')}; ${role('executor')}; prefix efficiency ${cost.prefixEfficiency?.toFixed(3)}`;
 }
 
 describe('cache-hit ratio of the cycle scenarios, in process', () => {
-  it.for([1, 3, 6])('plays plan + %i cycle(s) at full prefix efficiency and the hit ratio the layout earns', async (cycles, { annotate }) => {
-    const cost = modelCost(await playCyclesInProcess(cycles));
-    const line = figures(cycles, cost);
-    await annotate(line);
-    expect(cost.total.requests, line).toBeGreaterThan(4);
-    for (const session of cost.sessions) if (session.prefixEfficiency !== null) expect(session.prefixEfficiency, line).toBeGreaterThanOrEqual(0.99);
-    const floor = floors[cycles];
-    if (floor) {
-      expect(cost.total.cacheHitRatio, line).toBeGreaterThanOrEqual(floor.total);
-      expect(cost.roles.planner?.cacheHitRatio, line).toBeGreaterThanOrEqual(floor.planner);
-    }
-  });
+  it.for([1, 3, 6])(
+    'plays plan + %i cycle(s) at full prefix efficiency and the hit ratio the layout earns',
+    async (cycles, { annotate }) => {
+      const cost = modelCost(await playCyclesInProcess(cycles));
+      const line = figures(cycles, cost);
+      await annotate(line);
+      expect(cost.total.requests, line).toBeGreaterThan(4);
+      for (const session of cost.sessions)
+        if (session.prefixEfficiency !== null) expect(session.prefixEfficiency, line).toBeGreaterThanOrEqual(0.99);
+      const floor = floors[cycles];
+      if (floor) {
+        expect(cost.total.cacheHitRatio, line).toBeGreaterThanOrEqual(floor.total);
+        expect(cost.roles.planner?.cacheHitRatio, line).toBeGreaterThanOrEqual(floor.planner);
+      }
+    },
+  );
 });

@@ -46,7 +46,9 @@ describe('gitAuthEnv', () => {
       GIT_CONFIG_KEY_1: 'http.https://github.com/.extraheader',
       GIT_CONFIG_VALUE_1: `AUTHORIZATION: basic ${BASIC}`,
     });
-    expect(gitAuthEnv(TOKEN, 'https://ghes.example.com').GIT_CONFIG_KEY_1).toBe('http.https://ghes.example.com/.extraheader');
+    expect(gitAuthEnv(TOKEN, 'https://ghes.example.com').GIT_CONFIG_KEY_1).toBe(
+      'http.https://ghes.example.com/.extraheader',
+    );
   });
 
   it('refuses a server URL git could not match', () => {
@@ -58,7 +60,10 @@ describe('gitEnvironment', () => {
   it('turns hooks, fsmonitor and submodule recursion off and cuts a connection that went silent', () => {
     const env = gitEnvironment({ PATH: '/usr/bin', INPUT_GITHUB_TOKEN: 'x' }, HARDENING);
     const entries = Object.fromEntries(
-      Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]),
+      Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [
+        env[`GIT_CONFIG_KEY_${i}`],
+        env[`GIT_CONFIG_VALUE_${i}`],
+      ]),
     );
     expect(entries).toEqual({
       'core.hooksPath': '/dev/null',
@@ -141,7 +146,11 @@ describe('createGit with a token', () => {
   it('pushes to a local origin, with the token in the push’s environment only', async () => {
     const calls: Call[] = [];
     const env = { ...process.env, 'INPUT_GITHUB-TOKEN': TOKEN, ACTIONS_RUNTIME_TOKEN: 'runtime-secret-value' };
-    const runnerGit = createGit(workspace, { auth: { token: TOKEN, serverUrl: 'https://github.com' }, env, exec: spy(calls) });
+    const runnerGit = createGit(workspace, {
+      auth: { token: TOKEN, serverUrl: 'https://github.com' },
+      env,
+      exec: spy(calls),
+    });
     await startBranch(runnerGit, 'plangate/7-0a1b2c3d', git(workspace, 'rev-parse', 'HEAD').trim());
     writeFiles(workspace, { 'work.txt': 'work\n' });
     const { sha } = await commitAll(runnerGit, 'work', identity, []);

@@ -42,14 +42,20 @@ describe('removePersistedCredentials', () => {
     git(repo, 'config', '--local', 'user.name', 'Mona');
 
     const cleanup = await removePersistedCredentials(runnerGit);
-    expect(cleanup.removed).toEqual(['http.https://github.com/.extraheader', 'http.https://ghes.example.com/.extraheader']);
+    expect(cleanup.removed).toEqual([
+      'http.https://github.com/.extraheader',
+      'http.https://ghes.example.com/.extraheader',
+    ]);
     expect(localConfig()).not.toMatch(/extraheader|c2VjcmV0|b3RoZXI/);
     expect(git(repo, 'config', '--local', 'user.name').trim()).toBe('Mona');
   });
 
   it('removes the header from a credentials file the local config includes, leaving its other settings', async () => {
     const credentials = path.join(temp, 'git-credentials-0a1b.config');
-    fs.writeFileSync(credentials, '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n[core]\n\tquotepath = false\n');
+    fs.writeFileSync(
+      credentials,
+      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n[core]\n\tquotepath = false\n',
+    );
     const gitDir = path.join(repo, '.git');
     git(repo, 'config', '--local', `includeIf.gitdir:${gitDir}.path`, credentials);
     expect(git(repo, 'config', '--get-regexp', 'extraheader')).toContain('c2VjcmV0');
@@ -71,7 +77,10 @@ describe('removePersistedCredentials', () => {
     const before = localConfig();
 
     const cleanup = await removePersistedCredentials(runnerGit);
-    expect(cleanup).toEqual({ removed: [], kept: ['credential.helper', 'credential.https://github.com.helper', 'remote.origin.url'] });
+    expect(cleanup).toEqual({
+      removed: [],
+      kept: ['credential.helper', 'credential.https://github.com.helper', 'remote.origin.url'],
+    });
     expect(localConfig()).toBe(before);
   });
 });

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkoutCommit, commitAll, fetchBranch, headCommit, pushWithLease, startBranch } from '../../src/repo/branch.js';
+import {
+  checkoutCommit,
+  commitAll,
+  fetchBranch,
+  headCommit,
+  pushWithLease,
+  startBranch,
+} from '../../src/repo/branch.js';
 import { botIdentity, createGit, GitError, type Git } from '../../src/repo/git.js';
 import { git, makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
@@ -64,7 +71,10 @@ describe('botIdentity', () => {
       name: 'github-actions[bot]',
       email: '41898282+github-actions[bot]@users.noreply.github.com',
     });
-    expect(botIdentity('plangate-app[bot]')).toEqual({ name: 'plangate-app[bot]', email: 'plangate-app[bot]@users.noreply.github.com' });
+    expect(botIdentity('plangate-app[bot]')).toEqual({
+      name: 'plangate-app[bot]',
+      email: 'plangate-app[bot]@users.noreply.github.com',
+    });
   });
 });
 
@@ -119,8 +129,13 @@ describe('commitAll', () => {
     writeFiles(workspace, { 'new/file.txt': 'new\n', 'README.md': '# widgets 2\n' });
     const { sha } = await commitAll(runnerGit, 'plangate: cycle 1\n\nRefs #7', identity, []);
     expect(sha).toBe(rev(workspace, 'HEAD'));
-    expect(git(workspace, 'log', '-1', '--format=%an <%ae>|%s').trim()).toBe('plangate-bot <bot@plangate.invalid>|plangate: cycle 1');
-    expect(git(workspace, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['A\tnew/file.txt', 'M\tREADME.md']);
+    expect(git(workspace, 'log', '-1', '--format=%an <%ae>|%s').trim()).toBe(
+      'plangate-bot <bot@plangate.invalid>|plangate: cycle 1',
+    );
+    expect(git(workspace, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([
+      'A\tnew/file.txt',
+      'M\tREADME.md',
+    ]);
     expect(git(workspace, 'status', '--porcelain').trim()).toBe('');
 
     fs.rmSync(path.join(workspace, 'new/file.txt'));

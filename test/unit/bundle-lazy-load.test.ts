@@ -29,7 +29,9 @@ function importsOf(file: string): { static: string[]; dynamic: string[] } {
   const text = fs.readFileSync(file, 'utf8');
   const resolve = (spec: string) => path.resolve(path.dirname(file), spec);
   return {
-    static: [...text.matchAll(/^(?:import|} from|export \* from) "(\.{1,2}\/[^"]+)"/gm)].map((m) => resolve(m[1] ?? '')),
+    static: [...text.matchAll(/^(?:import|} from|export \* from) "(\.{1,2}\/[^"]+)"/gm)].map((m) =>
+      resolve(m[1] ?? ''),
+    ),
     dynamic: [...text.matchAll(/\bimport\("(\.{1,2}\/[^"]+)"\)/g)].map((m) => resolve(m[1] ?? '')),
   };
 }
@@ -53,7 +55,8 @@ function staticClosure(entry: string): Set<string> {
 function packagesIn(files: Iterable<string>): Set<string> {
   const packages = new Set<string>();
   for (const file of files) {
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/^\/\/ (?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(m[1] ?? '');
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/^\/\/ (?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm))
+      packages.add(m[1] ?? '');
   }
   return packages;
 }
@@ -76,7 +79,8 @@ describe('the bundle a /plan run loads', () => {
     // The run's own dependencies are there, so the markers are read right.
     expect(packages).toContain('zod');
     expect(packages).toContain('@octokit/plugin-throttling');
-    for (const lazy of ['undici', 'tunnel', '@actions/http-client', '@actions/github']) expect(packages).not.toContain(lazy);
+    for (const lazy of ['undici', 'tunnel', '@actions/http-client', '@actions/github'])
+      expect(packages).not.toContain(lazy);
 
     // They are still in the bundle, behind an import() that only a configured proxy reaches.
     const later = [...loaded].flatMap((file) => importsOf(file).dynamic).flatMap((chunk) => [...staticClosure(chunk)]);
@@ -90,7 +94,8 @@ describe('the bundle a /plan run loads', () => {
     expect(listing(again)).toEqual(listing(dist));
     for (const file of listing(dist)) {
       const a = path.join(dist, file);
-      if (fs.statSync(a).isFile()) expect(fs.readFileSync(path.join(again, file)).equals(fs.readFileSync(a)), file).toBe(true);
+      if (fs.statSync(a).isFile())
+        expect(fs.readFileSync(path.join(again, file)).equals(fs.readFileSync(a)), file).toBe(true);
     }
   }, 60_000);
 });

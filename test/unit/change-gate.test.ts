@@ -51,25 +51,42 @@ const exists = (rel: string) => {
 /** Path → mode of every entry in HEAD's tree. */
 function headTree(): Map<string, string> {
   const out = git(repo, 'ls-tree', '-r', '-z', '--full-tree', 'HEAD');
-  const entries = out.split('\0').filter(Boolean).map((line) => {
-    const [meta = '', name = ''] = line.split('\t');
-    return [name, meta.split(' ')[0] ?? ''] as const;
-  });
+  const entries = out
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const [meta = '', name = ''] = line.split('\t');
+      return [name, meta.split(' ')[0] ?? ''] as const;
+    });
   return new Map(entries);
 }
 
 /** `A\tpath` lines of the last commit, sorted. */
-const lastCommit = () => git(repo, 'show', '--no-renames', '--name-status', '--format=', 'HEAD').trim().split('\n').filter(Boolean).sort();
+const lastCommit = () =>
+  git(repo, 'show', '--no-renames', '--name-status', '--format=', 'HEAD').trim().split('\n').filter(Boolean).sort();
 /** The tree as git sees it after the commit: '' when it matches HEAD (untracked files aside). */
 const trackedChanges = () => git(repo, 'status', '--porcelain', '--untracked-files=no').trim();
-const untracked = () => git(repo, 'ls-files', '--others', '--exclude-standard', '--directory', '--no-empty-directory').trim().split('\n').filter(Boolean).sort();
+const untracked = () =>
+  git(repo, 'ls-files', '--others', '--exclude-standard', '--directory', '--no-empty-directory')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .sort();
 
 const commit = () => commitAll(run, 'plangate: cycle 1', identity, protectedPaths);
-const kept = (path: string, change: KeptOutChange['change'], reason = 'protected by .github/workflows/**'): KeptOutChange => ({ path, change, reason });
+const kept = (
+  path: string,
+  change: KeptOutChange['change'],
+  reason = 'protected by .github/workflows/**',
+): KeptOutChange => ({ path, change, reason });
 
 describe('protected paths', () => {
   it('keeps a new workflow out and removes it, committing the ordinary file beside it', async () => {
-    writeFiles(repo, { '.github/workflows/evil.yml': 'on: push\n', 'src/new.ts': 'export {};\n', '.github/dependabot.yml': 'version: 3\n' });
+    writeFiles(repo, {
+      '.github/workflows/evil.yml': 'on: push\n',
+      'src/new.ts': 'export {};\n',
+      '.github/dependabot.yml': 'version: 3\n',
+    });
     const { sha, keptOut } = await commit();
     expect(sha).toBe(git(repo, 'rev-parse', 'HEAD').trim());
     expect(keptOut).toEqual([kept('.github/workflows/evil.yml', 'added')]);
@@ -183,7 +200,10 @@ describe('protected paths', () => {
     expect(keptOut).toEqual([kept('.github/workflows/evil.yml', 'added')]);
     expect(lastCommit()).toEqual(['A\tsrc/new.ts']);
     expect(exists('.github/workflows/evil.yml')).toBe(false);
-    expect(git(repo, 'ls-files', '--', '.github/workflows').trim().split('\n').sort()).toEqual(['.github/workflows/ci.yml', '.github/workflows/release.yml']);
+    expect(git(repo, 'ls-files', '--', '.github/workflows').trim().split('\n').sort()).toEqual([
+      '.github/workflows/ci.yml',
+      '.github/workflows/release.yml',
+    ]);
   });
 
   it('commits nothing when every change is kept out', async () => {
@@ -196,9 +216,18 @@ describe('protected paths', () => {
 
 describe('.git paths and nested repositories', () => {
   it('keeps `.GIT/config` and `.git./x` out without failing the add, leaving them on disk', async () => {
-    writeFiles(repo, { '.GIT/config': '[core]\n\thooksPath = /tmp\n', '.git./x': 'x\n', 'src/.Git /hooks/post-checkout': '#!/bin/sh\n', 'src/new.ts': 'export {};\n' });
+    writeFiles(repo, {
+      '.GIT/config': '[core]\n\thooksPath = /tmp\n',
+      '.git./x': 'x\n',
+      'src/.Git /hooks/post-checkout': '#!/bin/sh\n',
+      'src/new.ts': 'export {};\n',
+    });
     const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('.GIT/config', 'added', 'a .git path'), kept('.git./x', 'added', 'a .git path'), kept('src/.Git /hooks/post-checkout', 'added', 'a .git path')]);
+    expect(keptOut).toEqual([
+      kept('.GIT/config', 'added', 'a .git path'),
+      kept('.git./x', 'added', 'a .git path'),
+      kept('src/.Git /hooks/post-checkout', 'added', 'a .git path'),
+    ]);
     expect(lastCommit()).toEqual(['A\tsrc/new.ts']);
     expect(read('.GIT/config')).toContain('hooksPath');
     expect(exists('.git./x')).toBe(true);
@@ -222,7 +251,10 @@ describe('.git paths and nested repositories', () => {
     git(repo, 'init', '-q', 'empty');
     writeFiles(repo, { 'src/new.ts': 'export {};\n' });
     const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('empty', 'added', 'a nested git repository'), kept('vendor/sub', 'added', 'a nested git repository')]);
+    expect(keptOut).toEqual([
+      kept('empty', 'added', 'a nested git repository'),
+      kept('vendor/sub', 'added', 'a nested git repository'),
+    ]);
     expect(lastCommit()).toEqual(['A\tsrc/new.ts']);
     expect([...headTree().values()]).not.toContain('160000');
     expect(git(sub, 'log', '--format=%s').trim()).toBe('sub');
@@ -284,7 +316,13 @@ describe('what git itself refuses', () => {
     fs.symlinkSync('README.md', file('.gitmodules'));
     writeFiles(repo, { 'src/new.ts': 'export {};\n' });
     const { keptOut } = await commit();
-    expect(keptOut).toEqual([{ path: '.gitmodules', change: 'added', reason: expect.stringMatching(/^git refused to stage it \(.*invalid path '\.gitmodules'/) as unknown as string }]);
+    expect(keptOut).toEqual([
+      {
+        path: '.gitmodules',
+        change: 'added',
+        reason: expect.stringMatching(/^git refused to stage it \(.*invalid path '\.gitmodules'/) as unknown as string,
+      },
+    ]);
     expect(lastCommit()).toEqual(['A\tsrc/new.ts']);
   });
 });
@@ -308,17 +346,23 @@ describe('stageChecked', () => {
     writeFiles(repo, { '*.ts': 'star\n', ':(glob)x': 'magic\n', 'src/a.ts': 'a\n' });
     fs.rmSync(file('src/app.ts'));
     await stageChecked(run, protectedPaths);
-    expect(git(repo, 'diff', '--cached', '--name-status', '--no-renames').trim().split('\n').sort()).toEqual(['A\t*.ts', 'A\t:(glob)x', 'A\tsrc/a.ts', 'D\tsrc/app.ts']);
+    expect(git(repo, 'diff', '--cached', '--name-status', '--no-renames').trim().split('\n').sort()).toEqual([
+      'A\t*.ts',
+      'A\t:(glob)x',
+      'A\tsrc/a.ts',
+      'D\tsrc/app.ts',
+    ]);
   });
 });
 
 describe('mergeKeptOut', () => {
   it('keeps one entry per path and change, sorted by path', () => {
     const a = kept('b.yml', 'added');
-    expect(mergeKeptOut([a, kept('a', 'deleted', 'a .git path')], [kept('b.yml', 'added', 'other'), kept('b.yml', 'deleted')])).toEqual([
-      kept('a', 'deleted', 'a .git path'),
-      a,
-      kept('b.yml', 'deleted'),
-    ]);
+    expect(
+      mergeKeptOut(
+        [a, kept('a', 'deleted', 'a .git path')],
+        [kept('b.yml', 'added', 'other'), kept('b.yml', 'deleted')],
+      ),
+    ).toEqual([kept('a', 'deleted', 'a .git path'), a, kept('b.yml', 'deleted')]);
   });
 });

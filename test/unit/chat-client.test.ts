@@ -87,7 +87,10 @@ describe('createChatClient: turns', () => {
   it('reports cached tokens when a session grows append-only', async () => {
     const server = await start([toolCall('read_file', { path: 'a.ts' }), say('done')]);
     const client = createChatClient('executor', endpoint(server), noRetry);
-    const system = { role: 'system' as const, content: `You are the plangate executor. ${'Follow the directive. '.repeat(300)}` };
+    const system = {
+      role: 'system' as const,
+      content: `You are the plangate executor. ${'Follow the directive. '.repeat(300)}`,
+    };
     const messages = [system, { role: 'user' as const, content: 'Do step 1.' }];
     const first = await client.complete({ messages, tools: [readFile] });
     const call = first.message.tool_calls?.[0];
@@ -147,13 +150,21 @@ describe('createChatClient: turns', () => {
 describe('createChatClient: failures', () => {
   const malformed: Array<[string, unknown, string]> = [
     ['no choices', { choices: [], usage: { prompt_tokens: 1, completion_tokens: 1 } }, 'choices'],
-    ['no message', { choices: [{ finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1 } }, 'message'],
+    [
+      'no message',
+      { choices: [{ finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1 } },
+      'message',
+    ],
     [
       'object arguments',
       {
         choices: [
           {
-            message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: { path: 'a' } } }] },
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: { path: 'a' } } }],
+            },
             finish_reason: 'tool_calls',
           },
         ],
@@ -164,22 +175,30 @@ describe('createChatClient: failures', () => {
     ['no usage', { choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }, 'usage'],
     [
       'negative usage',
-      { choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: -1, completion_tokens: 1 } },
+      {
+        choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: -1, completion_tokens: 1 },
+      },
       'prompt_tokens',
     ],
     ['a plain string', 'Bad gateway', 'malformed'],
   ];
 
-  it.each(malformed)('turns a response with %s into a ModelError naming role and model', async (_label, raw, mentions) => {
-    const server = await start([{ raw }], 'deepseek-chat');
-    const client = createChatClient('executor', endpoint(server, 'deepseek-chat'), noRetry);
-    const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));
-    expect(error.message).toMatch(/^executor model "deepseek-chat": the endpoint returned a malformed chat completion/);
-    expect(error.message).toContain(mentions);
-    expect(error.role).toBe('executor');
-    expect(error.model).toBe('deepseek-chat');
-    expect(error.status).toBeUndefined();
-  });
+  it.each(malformed)(
+    'turns a response with %s into a ModelError naming role and model',
+    async (_label, raw, mentions) => {
+      const server = await start([{ raw }], 'deepseek-chat');
+      const client = createChatClient('executor', endpoint(server, 'deepseek-chat'), noRetry);
+      const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));
+      expect(error.message).toMatch(
+        /^executor model "deepseek-chat": the endpoint returned a malformed chat completion/,
+      );
+      expect(error.message).toContain(mentions);
+      expect(error.role).toBe('executor');
+      expect(error.model).toBe('deepseek-chat');
+      expect(error.status).toBeUndefined();
+    },
+  );
 
   it('wraps an HTTP error with its status and redacts a key the provider echoed', async () => {
     const server = await start([{ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } }]);
@@ -191,7 +210,9 @@ describe('createChatClient: failures', () => {
   });
 
   it('reports a 429 that outlasts the retries', async () => {
-    const limited: Reply = { error: { status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '0' } } };
+    const limited: Reply = {
+      error: { status: 429, message: 'Rate limit reached', headers: { 'retry-after-ms': '0' } },
+    };
     const server = await start([limited, limited]);
     const client = createChatClient('executor', endpoint(server), { maxRetries: 1 });
     const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));

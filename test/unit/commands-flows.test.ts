@@ -43,7 +43,10 @@ async function approve(world: World, author = 'maintainer') {
 }
 
 /** An executor that writes CHANGELOG.md and reports done. */
-const writesChangelog = (world: World) => fakeExecutor([{ fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') }]);
+const writesChangelog = (world: World) =>
+  fakeExecutor([
+    { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') },
+  ]);
 
 describe('/plan', () => {
   it('posts the plan with a verifiable record and waits for approval', async () => {
@@ -52,7 +55,13 @@ describe('/plan', () => {
 
     expect(result.outcome).toBe('planned');
     const [record] = records(world);
-    expect(record).toMatchObject({ planId: result.planId, status: 'proposed', issue: 7, requestedBy: 'maintainer', base: { ref: 'main' } });
+    expect(record).toMatchObject({
+      planId: result.planId,
+      status: 'proposed',
+      issue: 7,
+      requestedBy: 'maintainer',
+      base: { ref: 'main' },
+    });
     expect(record?.snapshot.context.plan?.steps[0]?.title).toBe('Add CHANGELOG.md');
     expect(world.thread.reactions.map((r) => r.content)).toContain('eyes');
     expect(world.summaries.at(-1)).toContain(`posted plan ${result.planId}`);
@@ -89,7 +98,10 @@ describe('/plan', () => {
     expect(records(world)[0]?.status).toBe('done');
     expect(world.thread.reactions.map((r) => r.content)).toContain('rocket');
 
-    const failing = fakeWorld({ settings: planFirst, planner: fakeModel('planner', 'gpt-4.1', () => ({ fields: {}, error: new Error('503 Service Unavailable') })) });
+    const failing = fakeWorld({
+      settings: planFirst,
+      planner: fakeModel('planner', 'gpt-4.1', () => ({ fields: {}, error: new Error('503 Service Unavailable') })),
+    });
     failing.ctx.executor = writesChangelog(failing);
     expect((await plan(failing)).outcome).toBe('done');
     expect(records(failing)).toHaveLength(0);
@@ -107,7 +119,11 @@ describe('/approve', () => {
     expect(result).toMatchObject({ outcome: 'done', planId: planned.planId, branch: `plangate/7-${planned.planId}` });
     expect(world.repo.branchLog(`plangate/7-${planned.planId}`).map((c) => c.files)).toEqual([['CHANGELOG.md']]);
     expect(world.thread.pulls).toHaveLength(1);
-    expect(records(world)[0]).toMatchObject({ status: 'done', approvedBy: 'maintainer', pullRequest: { number: result.prNumber } });
+    expect(records(world)[0]).toMatchObject({
+      status: 'done',
+      approvedBy: 'maintainer',
+      pullRequest: { number: result.prNumber },
+    });
 
     // A second approval of a finished plan runs nothing and points at its pull request.
     expect((await approve(world)).outcome).toBe('refused');
@@ -144,7 +160,11 @@ describe('/revise and /answer', () => {
   it('supersedes the earlier plan with the revised one', async () => {
     const world = fakeWorld();
     const first = await plan(world);
-    const revised = await reviseFlow(world.ctx, { kind: 'revise', feedback: 'Also link it from the README.', ...commandOn(world, '/revise Also link it from the README.') });
+    const revised = await reviseFlow(world.ctx, {
+      kind: 'revise',
+      feedback: 'Also link it from the README.',
+      ...commandOn(world, '/revise Also link it from the README.'),
+    });
 
     expect(revised.outcome).toBe('planned');
     expect(records(world).map((r) => [r.planId, r.status, r.supersededBy])).toEqual([
@@ -158,12 +178,21 @@ describe('/revise and /answer', () => {
       planner: fakeModel('planner', 'gpt-4.1', (asked, index) =>
         index === 0 && asked.includes('plan')
           ? { fields: { question: 'Keep a Changelog or a plain list?' } }
-          : { fields: { plan: { steps: [{ title: 'Add CHANGELOG.md in Keep a Changelog format' }] }, directive: 'Create CHANGELOG.md.' } },
+          : {
+              fields: {
+                plan: { steps: [{ title: 'Add CHANGELOG.md in Keep a Changelog format' }] },
+                directive: 'Create CHANGELOG.md.',
+              },
+            },
       ),
     });
     expect((await plan(world)).outcome).toBe('asked');
     expect(records(world)[0]?.status).toBe('asking');
-    const answered = await answerFlow(world.ctx, { kind: 'answer', text: 'Keep a Changelog.', ...commandOn(world, '/answer Keep a Changelog.') });
+    const answered = await answerFlow(world.ctx, {
+      kind: 'answer',
+      text: 'Keep a Changelog.',
+      ...commandOn(world, '/answer Keep a Changelog.'),
+    });
 
     expect(answered.outcome).toBe('planned');
     const live = records(world).at(-1);

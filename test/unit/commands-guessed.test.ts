@@ -21,15 +21,27 @@ describe('the commands a maintainer would guess', () => {
   });
 
   it('turns them into commands with their source', () => {
-    expect(commandFromIssueComment(payload('/status'), botLogin)).toMatchObject({ kind: 'status', commentId: 9001, author: 'maintainer', thread: { number: 7 } });
-    expect(commandFromIssueComment(payload('/cancel'), botLogin)).toMatchObject({ kind: 'cancel', author: 'maintainer' });
+    expect(commandFromIssueComment(payload('/status'), botLogin)).toMatchObject({
+      kind: 'status',
+      commentId: 9001,
+      author: 'maintainer',
+      thread: { number: 7 },
+    });
+    expect(commandFromIssueComment(payload('/cancel'), botLogin)).toMatchObject({
+      kind: 'cancel',
+      author: 'maintainer',
+    });
     const help = commandFromIssueComment(payload('/help'), botLogin);
     expect(help).toMatchObject({ kind: 'help', author: 'maintainer' });
     expect(help.kind === 'help' && help.unknown).toBeUndefined();
   });
 
   it('answers an unknown command with help that names it', () => {
-    expect(commandFromIssueComment(payload('/merge now'), botLogin)).toMatchObject({ kind: 'help', unknown: 'merge', commentId: 9001 });
+    expect(commandFromIssueComment(payload('/merge now'), botLogin)).toMatchObject({
+      kind: 'help',
+      unknown: 'merge',
+      commentId: 9001,
+    });
   });
 
   it('still ignores bots and its own comments, whatever the command', () => {

@@ -6,15 +6,30 @@ import { commandFromIssueComment, parseCommentCommand } from '../../src/entry/co
 describe('/approve --over-budget', () => {
   it('reads the flag before or right after the plan id, and without an id', () => {
     expect(parseCommentCommand('/approve --over-budget')).toEqual({ name: 'approve', overBudget: true });
-    expect(parseCommentCommand('/approve --over-budget 0a1b2c3d')).toEqual({ name: 'approve', planId: '0a1b2c3d', overBudget: true });
-    expect(parseCommentCommand('/approve 0a1b2c3d --Over-Budget thanks')).toEqual({ name: 'approve', planId: '0a1b2c3d', overBudget: true });
+    expect(parseCommentCommand('/approve --over-budget 0a1b2c3d')).toEqual({
+      name: 'approve',
+      planId: '0a1b2c3d',
+      overBudget: true,
+    });
+    expect(parseCommentCommand('/approve 0a1b2c3d --Over-Budget thanks')).toEqual({
+      name: 'approve',
+      planId: '0a1b2c3d',
+      overBudget: true,
+    });
   });
 
   it('leaves plain approvals as they were and does not read the flag out of a remark', () => {
     expect(parseCommentCommand('/approve 0a1b2c3d')).toEqual({ name: 'approve', planId: '0a1b2c3d' });
-    expect(parseCommentCommand('/approve 0a1b2c3d fine, no --over-budget')).toEqual({ name: 'approve', planId: '0a1b2c3d' });
+    expect(parseCommentCommand('/approve 0a1b2c3d fine, no --over-budget')).toEqual({
+      name: 'approve',
+      planId: '0a1b2c3d',
+    });
     expect(parseCommentCommand('/approve --overbudget')).toEqual({ name: 'approve', invalidId: '--overbudget' });
-    expect(parseCommentCommand('/approve --over-budget nonsense')).toEqual({ name: 'approve', invalidId: 'nonsense', overBudget: true });
+    expect(parseCommentCommand('/approve --over-budget nonsense')).toEqual({
+      name: 'approve',
+      invalidId: 'nonsense',
+      overBudget: true,
+    });
   });
 
   it('carries the flag into the approve command', () => {
@@ -23,7 +38,11 @@ describe('/approve --over-budget', () => {
       issue: { number: 3, title: 'T', body: 'B' },
       comment: { id: 11, body, user: { login: 'mona', type: 'User' }, html_url: 'https://github.com/o/r/issues/3#c11' },
     });
-    expect(commandFromIssueComment(payload('/approve --over-budget 0a1b2c3d'), 'github-actions[bot]')).toMatchObject({ kind: 'approve', planId: '0a1b2c3d', overBudget: true });
+    expect(commandFromIssueComment(payload('/approve --over-budget 0a1b2c3d'), 'github-actions[bot]')).toMatchObject({
+      kind: 'approve',
+      planId: '0a1b2c3d',
+      overBudget: true,
+    });
     const plain = commandFromIssueComment(payload('/approve 0a1b2c3d'), 'github-actions[bot]');
     expect(plain.kind === 'approve' && plain.overBudget).toBeFalsy();
   });

@@ -101,11 +101,17 @@ describe('commandFromIssueComment', () => {
   });
 
   it('reads /approve with an id, without one, and with a malformed one', () => {
-    expect(commandFromIssueComment(payload('/approve 0a1b2c3d'), botLogin)).toMatchObject({ kind: 'approve', planId: '0a1b2c3d' });
+    expect(commandFromIssueComment(payload('/approve 0a1b2c3d'), botLogin)).toMatchObject({
+      kind: 'approve',
+      planId: '0a1b2c3d',
+    });
     const bare = commandFromIssueComment(payload('/approve'), botLogin);
     expect(bare.kind).toBe('approve');
     expect(bare.kind === 'approve' && bare.planId).toBeUndefined();
-    expect(commandFromIssueComment(payload('/approve nonsense'), botLogin)).toMatchObject({ kind: 'approve', planId: 'nonsense' });
+    expect(commandFromIssueComment(payload('/approve nonsense'), botLogin)).toMatchObject({
+      kind: 'approve',
+      planId: 'nonsense',
+    });
   });
 
   it('ignores ordinary text', () => {
@@ -125,7 +131,10 @@ describe('commandFromIssueComment', () => {
   it('never replays edited or deleted comments', () => {
     for (const action of ['edited', 'deleted']) {
       const event = { ...payload('/approve 0a1b2c3d'), action };
-      expect(commandFromIssueComment(event, botLogin)).toEqual({ kind: 'ignore', reason: `comment was ${action}, not created` });
+      expect(commandFromIssueComment(event, botLogin)).toEqual({
+        kind: 'ignore',
+        reason: `comment was ${action}, not created`,
+      });
     }
   });
 
@@ -136,12 +145,18 @@ describe('commandFromIssueComment', () => {
 
     const suffixed = payload('/plan x', { login: 'helper' });
     // A [bot] login typed as a User still counts as a bot.
-    const event = { ...suffixed, comment: { ...suffixed.comment, user: { ...suffixed.comment.user, login: 'helper[bot]', type: 'User' } } };
+    const event = {
+      ...suffixed,
+      comment: { ...suffixed.comment, user: { ...suffixed.comment.user, login: 'helper[bot]', type: 'User' } },
+    };
     expect(commandFromIssueComment(event, botLogin)).toMatchObject({ kind: 'ignore' });
   });
 
   it('ignores its own comments, even under a login that does not look like a bot', () => {
-    const own = commandFromIssueComment(payload('/approve', { login: 'plangate-runner', type: 'User' }), 'plangate-runner');
+    const own = commandFromIssueComment(
+      payload('/approve', { login: 'plangate-runner', type: 'User' }),
+      'plangate-runner',
+    );
     expect(own).toEqual({ kind: 'ignore', reason: 'the comment is plangate’s own' });
   });
 

@@ -31,7 +31,21 @@ const spellings = [
 /** Mixes of the NTFS and HFS+ rules, which git checks one file system at a time; refused anyway. */
 const combined = ['.G\u200fIT.', 'g\ufeffit~1 '];
 
-const ordinary = ['.github', '.gitignore', '.gitmodules', 'git', '.gi', '.git-blame-ignore-revs', 'git~2', 'x.git', '.git~1', '..git', '.', '..', ''];
+const ordinary = [
+  '.github',
+  '.gitignore',
+  '.gitmodules',
+  'git',
+  '.gi',
+  '.git-blame-ignore-revs',
+  'git~2',
+  'x.git',
+  '.git~1',
+  '..git',
+  '.',
+  '..',
+  '',
+];
 
 let repo: string;
 
@@ -68,7 +82,13 @@ describe('isDotGitComponent', () => {
     for (const name of spellings.filter((n) => n !== '.git')) expect([name, refused(name)]).toEqual([name, true]);
     for (const name of ['.github', 'git~2', 'x.git', '..git']) expect([name, refused(name)]).toEqual([name, false]);
     // Only the ordinary names reached the index.
-    expect(git(repo, 'ls-files').trim().split('\n').sort()).toEqual(['..git/x', '.github/x', 'README.md', 'git~2/x', 'x.git/x']);
+    expect(git(repo, 'ls-files').trim().split('\n').sort()).toEqual([
+      '..git/x',
+      '.github/x',
+      'README.md',
+      'git~2/x',
+      'x.git/x',
+    ]);
   });
 });
 
@@ -99,8 +119,17 @@ describe('the workspace guard refuses every spelling', () => {
     return 'accepted';
   };
 
-  it.each(['.GIT/config', '.git./hooks/pre-commit', 'git~1/config', '.g\u200cit/config', 'src/.Git /x', 'a\\.git\\config'])('%j', (rel) => {
-    expect(refusal(rel)).toBe(`Path ${JSON.stringify(rel)} is inside .git, which tools may not touch; work with the files of the repository instead.`);
+  it.each([
+    '.GIT/config',
+    '.git./hooks/pre-commit',
+    'git~1/config',
+    '.g\u200cit/config',
+    'src/.Git /x',
+    'a\\.git\\config',
+  ])('%j', (rel) => {
+    expect(refusal(rel)).toBe(
+      `Path ${JSON.stringify(rel)} is inside .git, which tools may not touch; work with the files of the repository instead.`,
+    );
   });
 
   it('still resolves look-alikes that are ordinary files', () => {

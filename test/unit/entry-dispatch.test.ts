@@ -58,10 +58,19 @@ function outputs(): Record<string, string> {
 function commentEvent(world: World, body: string, login = 'maintainer') {
   const comment = world.thread.commentAs(login, 7, body);
   const text = world.thread.issues.get(7) ?? { title: '', body: '' };
-  return issueCommentPayload({ owner, repo, issue: { number: 7, title: text.title, body: text.body }, comment: { id: comment.id, body, login } });
+  return issueCommentPayload({
+    owner,
+    repo,
+    issue: { number: 7, title: text.title, body: text.body },
+    comment: { id: comment.id, body, login },
+  });
 }
 
-const inputs = (eventName: string, eventPath: string) => ({ runner: { ...fakeWorld().ctx.settings.runner, eventName, eventPath }, botLogin, allowedBots: [] });
+const inputs = (eventName: string, eventPath: string) => ({
+  runner: { ...fakeWorld().ctx.settings.runner, eventName, eventPath },
+  botLogin,
+  allowedBots: [],
+});
 
 /** The command an event file carries, read as main.ts reads it. */
 function commandFrom(eventName: string, payload: unknown): Command {
@@ -73,9 +82,22 @@ function commandFrom(eventName: string, payload: unknown): Command {
 describe('readCommand', () => {
   it('reads a comment, a schedule and a dispatch into one Command each', () => {
     const world = fakeWorld();
-    expect(commandFrom('issue_comment', commentEvent(world, '/plan add a CHANGELOG'))).toMatchObject({ kind: 'plan', objective: 'add a CHANGELOG', author: 'maintainer', thread: { number: 7 } });
-    expect(commandFrom('schedule', schedulePayload({ owner, repo, cron: '0 6 * * 1' }))).toEqual({ kind: 'maintain', trigger: { type: 'schedule', cron: '0 6 * * 1' } });
-    expect(commandFrom('workflow_dispatch', workflowDispatchPayload({ owner, repo, sender: 'maintainer', inputs: { task: 'deps' } }))).toEqual({
+    expect(commandFrom('issue_comment', commentEvent(world, '/plan add a CHANGELOG'))).toMatchObject({
+      kind: 'plan',
+      objective: 'add a CHANGELOG',
+      author: 'maintainer',
+      thread: { number: 7 },
+    });
+    expect(commandFrom('schedule', schedulePayload({ owner, repo, cron: '0 6 * * 1' }))).toEqual({
+      kind: 'maintain',
+      trigger: { type: 'schedule', cron: '0 6 * * 1' },
+    });
+    expect(
+      commandFrom(
+        'workflow_dispatch',
+        workflowDispatchPayload({ owner, repo, sender: 'maintainer', inputs: { task: 'deps' } }),
+      ),
+    ).toEqual({
       kind: 'maintain',
       trigger: { type: 'dispatch', actor: 'maintainer', task: 'deps' },
     });
@@ -86,7 +108,9 @@ describe('readCommand', () => {
       throw new Error('the event file was read');
     };
     expect(readCommand(inputs('push', '/nowhere'), unreadable).command).toMatchObject({ kind: 'ignore' });
-    expect(() => readCommand(inputs('issue_comment', path.join(dir, 'missing.json')))).toThrow(/Cannot read the event payload at .*missing\.json/);
+    expect(() => readCommand(inputs('issue_comment', path.join(dir, 'missing.json')))).toThrow(
+      /Cannot read the event payload at .*missing\.json/,
+    );
   });
 });
 
@@ -105,7 +129,9 @@ describe('carryOut', () => {
   });
 
   it('fails the step with a pointer to the thread when the flow reports a failure', async () => {
-    const world = fakeWorld({ planner: fakeModel('planner', 'gpt-4.1', () => ({ fields: {}, error: new Error('503 Service Unavailable') })) });
+    const world = fakeWorld({
+      planner: fakeModel('planner', 'gpt-4.1', () => ({ fields: {}, error: new Error('503 Service Unavailable') })),
+    });
     const command = commandFrom('issue_comment', commentEvent(world, '/plan add a CHANGELOG'));
     if (command.kind === 'ignore') throw new Error(command.reason);
 
@@ -128,7 +154,10 @@ describe('carryOut', () => {
 
   it('refuses a dispatch by someone who may not command plangate, and posts nowhere', async () => {
     const world = fakeWorld();
-    const command = commandFrom('workflow_dispatch', workflowDispatchPayload({ owner, repo, sender: 'drive-by', inputs: { objective: 'delete the tests' } }));
+    const command = commandFrom(
+      'workflow_dispatch',
+      workflowDispatchPayload({ owner, repo, sender: 'drive-by', inputs: { objective: 'delete the tests' } }),
+    );
     if (command.kind === 'ignore') throw new Error(command.reason);
 
     await expect(carryOut(world.ctx, command)).rejects.toThrow('@drive-by has read permission on this repository');

@@ -92,7 +92,12 @@ describe('createGitHubClient pacing', () => {
     const clock = fakeClock();
     const octokit = client(clock);
     const issue = gh.addIssue({ title: 'Plan', login: 'mona' }).number;
-    const { data: comment } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'the plan' });
+    const { data: comment } = await octokit.rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: issue,
+      body: 'the plan',
+    });
     await react(octokit, comment.id);
     await octokit.rest.issues.listComments({ owner, repo, issue_number: issue });
     expect(clock.sleeps).toEqual([]);
@@ -102,12 +107,18 @@ describe('createGitHubClient pacing', () => {
     const clock = fakeClock();
     const octokit = client(clock);
     const issue = gh.addIssue({ title: 'Many writes', login: 'mona' }).number;
-    const { data: comment } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'progress' });
+    const { data: comment } = await octokit.rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: issue,
+      body: 'progress',
+    });
     for (let i = 1; i < WRITE_PACING.burst; i++) await react(octokit, comment.id);
     expect(clock.sleeps).toEqual([]);
     for (let i = 0; i < 5; i++) await octokit.rest.issues.getComment({ owner, repo, comment_id: comment.id });
     expect(clock.sleeps).toEqual([]);
-    for (let i = 0; i < 3; i++) await octokit.rest.issues.updateComment({ owner, repo, comment_id: comment.id, body: `progress ${i}` });
+    for (let i = 0; i < 3; i++)
+      await octokit.rest.issues.updateComment({ owner, repo, comment_id: comment.id, body: `progress ${i}` });
     expect(clock.sleeps).toEqual([1_000, 1_000, 1_000]);
     const { data: stored } = await octokit.rest.issues.getComment({ owner, repo, comment_id: comment.id });
     expect(stored.body).toBe('progress 2');
@@ -117,16 +128,22 @@ describe('createGitHubClient pacing', () => {
     const clock = fakeClock();
     const octokit = client(clock);
     const issue = gh.addIssue({ title: 'Many comments', login: 'mona' }).number;
-    for (let i = 0; i < NOTIFICATION_PACING.burst + 2; i++) await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: `comment ${i}` });
+    for (let i = 0; i < NOTIFICATION_PACING.burst + 2; i++)
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: `comment ${i}` });
     expect(clock.sleeps).toEqual([3_000, 3_000]);
-    expect(gh.requests.filter((r) => r.method === 'POST' && r.path === `/repos/${owner}/${repo}/issues/${issue}/comments` && r.status === 201)).toHaveLength(7);
+    expect(
+      gh.requests.filter(
+        (r) => r.method === 'POST' && r.path === `/repos/${owner}/${repo}/issues/${issue}/comments` && r.status === 201,
+      ),
+    ).toHaveLength(7);
   });
 
   it('does not pace at all with pace: false', async () => {
     const clock = fakeClock();
     const octokit = createGitHubClient(token, gh.url, { waitUnitMs: 1, pace: false, pacingClock: clock });
     const issue = gh.addIssue({ title: 'Unpaced', login: 'mona' }).number;
-    for (let i = 0; i < NOTIFICATION_PACING.burst + 3; i++) await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: `c${i}` });
+    for (let i = 0; i < NOTIFICATION_PACING.burst + 3; i++)
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: `c${i}` });
     expect(clock.sleeps).toEqual([]);
   });
 });

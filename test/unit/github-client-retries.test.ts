@@ -28,7 +28,9 @@ afterEach(() => {
 });
 
 /** A Bottleneck group that starts every job at once: the reference's write pacing would cost seconds here. */
-const unpaced = { key: () => ({ schedule: (_options: unknown, job: (...a: unknown[]) => unknown, ...args: unknown[]) => job(...args) }) };
+const unpaced = {
+  key: () => ({ schedule: (_options: unknown, job: (...a: unknown[]) => unknown, ...args: unknown[]) => job(...args) }),
+};
 
 /** The composition createGitHubClient replaced, with the same retry and rate-limit settings. */
 function reference(): GitHubClient {
@@ -38,7 +40,13 @@ function reference(): GitHubClient {
     {
       baseUrl: gh.url,
       retry: { retries: 3, retryAfterBaseValue: UNIT },
-      throttle: { retryAfterBaseValue: UNIT, write: unpaced, notifications: unpaced, onRateLimit: giveUpAfterTwo, onSecondaryRateLimit: giveUpAfterTwo },
+      throttle: {
+        retryAfterBaseValue: UNIT,
+        write: unpaced,
+        notifications: unpaced,
+        onRateLimit: giveUpAfterTwo,
+        onSecondaryRateLimit: giveUpAfterTwo,
+      },
     },
     retry,
     throttling,
@@ -55,7 +63,11 @@ interface Played {
 }
 
 /** Runs `call` with `failures` armed and reports what the emulator saw and which waits were taken. */
-async function play(client: GitHubClient, failures: (path: string) => void, call: (octokit: GitHubClient, issue: number) => Promise<unknown>): Promise<Played> {
+async function play(
+  client: GitHubClient,
+  failures: (path: string) => void,
+  call: (octokit: GitHubClient, issue: number) => Promise<unknown>,
+): Promise<Played> {
   const issue = gh.addIssue({ title: 'Retries', login: 'mona' }).number;
   const path = `/repos/${owner}/${repo}/issues/${issue}`;
   failures(path);
@@ -67,16 +79,24 @@ async function play(client: GitHubClient, failures: (path: string) => void, call
   } catch (error) {
     outcome = `failed ${(error as { status?: number }).status}`;
   }
-  const waits = timers.mock.calls.map(([, ms]) => Number(ms ?? 0)).filter((ms) => ms > 0 && ms < 1_000 && ms % UNIT === 0);
+  const waits = timers.mock.calls
+    .map(([, ms]) => Number(ms ?? 0))
+    .filter((ms) => ms > 0 && ms < 1_000 && ms % UNIT === 0);
   timers.mockRestore();
   const attempts = gh.requests.slice(before).filter((r) => r.path.startsWith(path) || r.path === '/graphql').length;
   return { outcome, attempts, waits };
 }
 
-const getIssue = (octokit: GitHubClient, issue: number) => octokit.rest.issues.get({ owner, repo, issue_number: issue });
+const getIssue = (octokit: GitHubClient, issue: number) =>
+  octokit.rest.issues.get({ owner, repo, issue_number: issue });
 
 /** Each case: the failures to arm, the call, and what plangate's client must do (the reference must agree). */
-const cases: Array<{ name: string; failures: (path: string) => void; call: (o: GitHubClient, issue: number) => Promise<unknown>; expected: Played }> = [
+const cases: Array<{
+  name: string;
+  failures: (path: string) => void;
+  call: (o: GitHubClient, issue: number) => Promise<unknown>;
+  expected: Played;
+}> = [
   {
     name: 'retries a 5xx with 1 and 4 units of backoff until it succeeds',
     failures: (path) => gh.failNext('GET', path, 502, 2),
@@ -98,7 +118,8 @@ const cases: Array<{ name: string; failures: (path: string) => void; call: (o: G
   {
     name: 'leaves a call with request.retries 0 unretried',
     failures: (path) => gh.failNext('POST', `${path}/comments`, 500, 1),
-    call: (octokit, issue) => octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'once', request: { retries: 0 } }),
+    call: (octokit, issue) =>
+      octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'once', request: { retries: 0 } }),
     expected: { outcome: 'failed 500', attempts: 1, waits: [] },
   },
   {
@@ -108,8 +129,14 @@ const cases: Array<{ name: string; failures: (path: string) => void; call: (o: G
     expected: { outcome: 'ok', attempts: 2, waits: [UNIT] },
   },
   {
-    name: "retries GraphQL's \"Something went wrong\" answer",
-    failures: () => gh.failNext('POST', '/graphql', 200, 1, { body: { data: null, errors: [{ message: 'Something went wrong while executing your query. Please try again later.' }] } }),
+    name: 'retries GraphQL\'s "Something went wrong" answer',
+    failures: () =>
+      gh.failNext('POST', '/graphql', 200, 1, {
+        body: {
+          data: null,
+          errors: [{ message: 'Something went wrong while executing your query. Please try again later.' }],
+        },
+      }),
     call: (octokit) => octokit.graphql(`query { repository(owner: "${owner}", name: "${repo}") { name } }`),
     expected: { outcome: 'ok', attempts: 2, waits: [UNIT] },
   },
@@ -173,7 +200,11 @@ describe('createGitHubClient retries', () => {
     };
     let finished = 0;
     const calls = Promise.all(
-      Array.from({ length: 25 }, () => octokit.rest.issues.get({ owner, repo, issue_number: issue, request: { fetch: holdingFetch } }).finally(() => (finished += 1))),
+      Array.from({ length: 25 }, () =>
+        octokit.rest.issues
+          .get({ owner, repo, issue_number: issue, request: { fetch: holdingFetch } })
+          .finally(() => (finished += 1)),
+      ),
     );
     const settle = async () => {
       for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -204,7 +235,11 @@ describe('withOrchestrationId', () => {
   it('appends the runner’s orchestration id, made safe, once', () => {
     expect(withOrchestrationId('plangate', {})).toBe('plangate');
     expect(withOrchestrationId('plangate', { ACTIONS_ORCHESTRATION_ID: '  ' })).toBe('plangate');
-    expect(withOrchestrationId('plangate', { ACTIONS_ORCHESTRATION_ID: 'run 42/a:b' })).toBe('plangate actions_orchestration_id/run_42_a_b');
-    expect(withOrchestrationId('plangate actions_orchestration_id/x', { ACTIONS_ORCHESTRATION_ID: 'x' })).toBe('plangate actions_orchestration_id/x');
+    expect(withOrchestrationId('plangate', { ACTIONS_ORCHESTRATION_ID: 'run 42/a:b' })).toBe(
+      'plangate actions_orchestration_id/run_42_a_b',
+    );
+    expect(withOrchestrationId('plangate actions_orchestration_id/x', { ACTIONS_ORCHESTRATION_ID: 'x' })).toBe(
+      'plangate actions_orchestration_id/x',
+    );
   });
 });

@@ -40,7 +40,11 @@ async function refused(request: Promise<unknown>): Promise<{ status: number; mes
 }
 
 /** A request with the raw path, as a client that does not encode slashes in a ref sends it. */
-async function raw(method: string, route: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+async function raw(
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; data: Record<string, unknown> }> {
   const res = await fetch(`${gh.url}/repos/${owner}/${repo}${route}`, {
     method,
     headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
@@ -60,15 +64,24 @@ async function lockCommit(message: string, parents: string[] = []): Promise<stri
 }
 
 describe('git commits', () => {
-  it('creates a real commit object with the exact message, the token user as author and GitHub\'s shape', async () => {
+  it("creates a real commit object with the exact message, the token user as author and GitHub's shape", async () => {
     const message = 'plangate lock: run 7 https://github.example/octo/sample/actions/runs/7';
-    const created = await octokit.rest.git.createCommit({ owner, repo, message, tree: treeOf(origin.mainSha), parents: [origin.mainSha] });
+    const created = await octokit.rest.git.createCommit({
+      owner,
+      repo,
+      message,
+      tree: treeOf(origin.mainSha),
+      parents: [origin.mainSha],
+    });
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(created.data.url);
     expect(created.data.message).toBe(message);
     expect(created.data.tree.sha).toBe(treeOf(origin.mainSha));
     expect(created.data.parents.map((p) => p.sha)).toEqual([origin.mainSha]);
-    expect(created.data.author).toMatchObject({ name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' });
+    expect(created.data.author).toMatchObject({
+      name: 'github-actions[bot]',
+      email: '41898282+github-actions[bot]@users.noreply.github.com',
+    });
     expect(created.data.author.date).toMatch(/^2024-01-01T00:00:\d\dZ$/);
 
     // git itself holds it, message byte for byte (no trailing newline added).
@@ -82,7 +95,13 @@ describe('git commits', () => {
 
   it('takes an explicit author and no parents', async () => {
     const author = { name: 'Mona', email: 'mona@example.com', date: '2024-05-06T07:08:09Z' };
-    const { data } = await octokit.rest.git.createCommit({ owner, repo, message: 'root\n', tree: treeOf(origin.mainSha), author });
+    const { data } = await octokit.rest.git.createCommit({
+      owner,
+      repo,
+      message: 'root\n',
+      tree: treeOf(origin.mainSha),
+      author,
+    });
     expect(data.parents).toEqual([]);
     expect(data.author).toEqual(author);
     expect(data.committer).toEqual(author);
@@ -95,22 +114,37 @@ describe('git commits', () => {
       status: 422,
       message: 'Tree SHA does not exist',
     });
-    expect(await refused(octokit.rest.git.createCommit({ owner, repo, message: 'x', tree: treeOf(origin.mainSha), parents: [missing] }))).toEqual({
+    expect(
+      await refused(
+        octokit.rest.git.createCommit({ owner, repo, message: 'x', tree: treeOf(origin.mainSha), parents: [missing] }),
+      ),
+    ).toEqual({
       status: 422,
       message: 'Parent SHA does not exist or is not a commit object',
     });
     // A tree is no commit: a parent must be one.
-    const treeAsParent = octokit.rest.git.createCommit({ owner, repo, message: 'x', tree: treeOf(origin.mainSha), parents: [treeOf(origin.mainSha)] });
+    const treeAsParent = octokit.rest.git.createCommit({
+      owner,
+      repo,
+      message: 'x',
+      tree: treeOf(origin.mainSha),
+      parents: [treeOf(origin.mainSha)],
+    });
     expect((await refused(treeAsParent)).status).toBe(422);
     expect((await refused(octokit.rest.git.getCommit({ owner, repo, commit_sha: missing }))).status).toBe(404);
-    expect((await refused(octokit.rest.git.getCommit({ owner, repo, commit_sha: treeOf(origin.mainSha) }))).status).toBe(404);
+    expect(
+      (await refused(octokit.rest.git.getCommit({ owner, repo, commit_sha: treeOf(origin.mainSha) }))).status,
+    ).toBe(404);
   });
 
   it('answers 409 "Git Repository is empty." without an origin', async () => {
     const bare = await startGitHubEmulator({ owner, repo, token });
     try {
       const client = new Octokit({ auth: token, baseUrl: bare.url, log: quiet });
-      expect(await refused(client.rest.git.getRef({ owner, repo, ref: 'heads/main' }))).toEqual({ status: 409, message: 'Git Repository is empty.' });
+      expect(await refused(client.rest.git.getRef({ owner, repo, ref: 'heads/main' }))).toEqual({
+        status: 409,
+        message: 'Git Repository is empty.',
+      });
     } finally {
       await bare.close();
     }
@@ -127,7 +161,9 @@ describe('git refs', () => {
     expect(created.data.url).toBe(`${gh.url}/repos/${owner}/${repo}/git/refs/plangate/locks/1`);
     expect(origin.refSha('refs/plangate/locks/1')).toBe(first);
 
-    expect(await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/1', sha: second }))).toEqual({
+    expect(
+      await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/1', sha: second })),
+    ).toEqual({
       status: 422,
       message: 'Reference already exists',
     });
@@ -150,8 +186,12 @@ describe('git refs', () => {
     const sha = await lockCommit('names');
     expect((await refused(octokit.rest.git.createRef({ owner, repo, ref: 'plangate/locks/3', sha }))).status).toBe(422);
     expect((await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/heads', sha }))).status).toBe(422);
-    expect((await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/bad..name', sha }))).status).toBe(422);
-    expect(await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/3', sha: 'e'.repeat(40) }))).toEqual({
+    expect(
+      (await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/bad..name', sha }))).status,
+    ).toBe(422);
+    expect(
+      await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/3', sha: 'e'.repeat(40) })),
+    ).toEqual({
       status: 422,
       message: 'Object does not exist',
     });
@@ -164,7 +204,13 @@ describe('git refs', () => {
     const sibling = await lockCommit('sibling', [base]);
     await octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/4', sha: base });
 
-    const forward = await octokit.rest.git.updateRef({ owner, repo, ref: 'plangate/locks/4', sha: child, force: false });
+    const forward = await octokit.rest.git.updateRef({
+      owner,
+      repo,
+      ref: 'plangate/locks/4',
+      sha: child,
+      force: false,
+    });
     expect(forward.data.object.sha).toBe(child);
     expect(origin.refSha('refs/plangate/locks/4')).toBe(child);
 
@@ -198,7 +244,9 @@ describe('git refs', () => {
   it('lets exactly one of many simultaneous creates of one ref win', async () => {
     const shas = await Promise.all(Array.from({ length: 8 }, (_, i) => lockCommit(`racer ${i}`)));
     const outcomes = await Promise.all(
-      shas.map((sha) => raw('POST', '/git/refs', { ref: 'refs/plangate/locks/6', sha }).then((r) => ({ sha, status: r.status }))),
+      shas.map((sha) =>
+        raw('POST', '/git/refs', { ref: 'refs/plangate/locks/6', sha }).then((r) => ({ sha, status: r.status })),
+      ),
     );
     const winners = outcomes.filter((o) => o.status === 201);
     expect(winners).toHaveLength(1);
@@ -210,7 +258,9 @@ describe('git refs', () => {
     const base = await lockCommit('stale');
     await octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/7', sha: base });
     const [a, b] = await Promise.all([lockCommit('taker a', [base]), lockCommit('taker b', [base])]);
-    const statuses = await Promise.all([a, b].map((sha) => raw('PATCH', '/git/refs/plangate/locks/7', { sha }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      [a, b].map((sha) => raw('PATCH', '/git/refs/plangate/locks/7', { sha }).then((r) => r.status)),
+    );
     expect([...statuses].sort()).toEqual([200, 422]);
     expect(origin.refSha('refs/plangate/locks/7')).toBe(statuses[0] === 200 ? a : b);
   });
@@ -228,7 +278,10 @@ describe('workflow runs', () => {
     gh.setRun('4242', 'in_progress');
     expect((await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: 4242 })).data.status).toBe('in_progress');
     gh.setRun(4242, 'completed', 'failure');
-    expect((await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: 4242 })).data).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect((await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: 4242 })).data).toMatchObject({
+      status: 'completed',
+      conclusion: 'failure',
+    });
     gh.setRun(4243, 'completed');
     expect((await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: 4243 })).data.conclusion).toBe('success');
     expect((await raw('GET', '/actions/runs/not-a-number')).status).toBe(404);
@@ -242,11 +295,15 @@ describe('failAfter', () => {
   it('stores the comment, then answers with the status', async () => {
     const issue = gh.addIssue({ title: 'late 502', login: 'mona' }).number;
     gh.failAfter('POST', comments, 502);
-    expect((await refused(octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'kept' }))).status).toBe(502);
+    expect(
+      (await refused(octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'kept' }))).status,
+    ).toBe(502);
     expect(gh.comments(issue).map((c) => c.body)).toEqual(['kept']);
     expect(gh.requests.at(-1)).toMatchObject({ method: 'POST', status: 502, fault: 502, route: null });
     // Once only: the next one is answered normally.
-    expect((await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'second' })).status).toBe(201);
+    expect((await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'second' })).status).toBe(
+      201,
+    );
   });
 
   it('stores the comment, then resets the connection', async () => {
@@ -288,14 +345,16 @@ describe('failAfter', () => {
   it('moves a ref, then fails: the side effect of a git write survives the lost answer', async () => {
     const sha = await lockCommit('late ref');
     gh.failAfter('POST', /\/git\/refs$/, 500);
-    expect((await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/8', sha }))).status).toBe(500);
+    expect((await refused(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/8', sha }))).status).toBe(
+      500,
+    );
     expect(origin.refSha('refs/plangate/locks/8')).toBe(sha);
   });
 });
 
 describe('repository settings', () => {
   it('refuses pull requests from Actions when the setting is off, as GitHub words it', async () => {
-    origin.git('update-ref', 'refs/heads/topic', (await lockCommit('topic', [origin.mainSha])));
+    origin.git('update-ref', 'refs/heads/topic', await lockCommit('topic', [origin.mainSha]));
     gh.forbidActionsPullRequests();
     expect(await refused(octokit.rest.pulls.create({ owner, repo, title: 'T', head: 'topic', base: 'main' }))).toEqual({
       status: 403,
@@ -303,7 +362,9 @@ describe('repository settings', () => {
     });
     expect(gh.pulls()).toEqual([]);
     gh.forbidActionsPullRequests(false);
-    expect((await octokit.rest.pulls.create({ owner, repo, title: 'T', head: 'topic', base: 'main' })).status).toBe(201);
+    expect((await octokit.rest.pulls.create({ owner, repo, title: 'T', head: 'topic', base: 'main' })).status).toBe(
+      201,
+    );
   });
 
   it('answers writes needing a withheld permission with 403 "Resource not accessible by integration"', async () => {
@@ -313,29 +374,41 @@ describe('repository settings', () => {
     const denied = { status: 403, message: 'Resource not accessible by integration' };
 
     gh.denyPermission('issues');
-    expect(await refused(octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'no' }))).toEqual(denied);
+    expect(await refused(octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'no' }))).toEqual(
+      denied,
+    );
     // A pull request's conversation takes pull-requests: write instead.
-    expect((await octokit.rest.issues.createComment({ owner, repo, issue_number: pull.number, body: 'yes' })).status).toBe(201);
+    expect(
+      (await octokit.rest.issues.createComment({ owner, repo, issue_number: pull.number, body: 'yes' })).status,
+    ).toBe(201);
     // Reading stays allowed.
     expect((await octokit.rest.issues.listComments({ owner, repo, issue_number: issue })).status).toBe(200);
 
     gh.denyPermission('pull-requests');
-    expect(await refused(octokit.rest.issues.createComment({ owner, repo, issue_number: pull.number, body: 'no' }))).toEqual(denied);
-    expect(await refused(octokit.rest.pulls.update({ owner, repo, pull_number: pull.number, body: 'no' }))).toEqual(denied);
+    expect(
+      await refused(octokit.rest.issues.createComment({ owner, repo, issue_number: pull.number, body: 'no' })),
+    ).toEqual(denied);
+    expect(await refused(octokit.rest.pulls.update({ owner, repo, pull_number: pull.number, body: 'no' }))).toEqual(
+      denied,
+    );
 
     gh.denyPermission('contents');
-    const sha = await refused(octokit.rest.git.createCommit({ owner, repo, message: 'no', tree: treeOf(origin.mainSha) }));
+    const sha = await refused(
+      octokit.rest.git.createCommit({ owner, repo, message: 'no', tree: treeOf(origin.mainSha) }),
+    );
     expect(sha).toEqual(denied);
     expect((await octokit.rest.git.getRef({ owner, repo, ref: 'heads/main' })).status).toBe(200);
 
     for (const area of ['issues', 'pull-requests', 'contents'] as const) gh.grantPermission(area);
-    expect((await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'granted' })).status).toBe(201);
+    expect(
+      (await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'granted' })).status,
+    ).toBe(201);
     expect(gh.comments(issue).map((c) => c.body)).toEqual(['granted']);
   });
 });
 
 describe('every response this file was served', () => {
-  it('matches GitHub\'s OpenAPI description for its operation and status', () => {
+  it("matches GitHub's OpenAPI description for its operation and status", () => {
     const served = gh.requests.filter((r) => r.route !== null);
     expect(served.some((r) => r.route?.includes('/git/'))).toBe(true);
     expect(served.some((r) => r.route?.includes('/actions/runs/'))).toBe(true);

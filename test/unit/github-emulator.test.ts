@@ -62,7 +62,11 @@ async function rejection(
 }
 
 /** A request Octokit's types would not let us send: a malformed or incomplete body. */
-async function raw(method: string, route: string, body?: string): Promise<{ status: number; data: Record<string, unknown> }> {
+async function raw(
+  method: string,
+  route: string,
+  body?: string,
+): Promise<{ status: number; data: Record<string, unknown> }> {
   const res = await fetch(`${gh.url}/repos/${owner}/${repo}${route}`, {
     method,
     headers: { authorization: `token ${token}`, 'content-type': 'application/json' },
@@ -119,7 +123,9 @@ describe('the OpenAPI shape check itself', () => {
     // OpenAPI 3.0 `nullable` is honoured: null where allowed, not where it is not.
     const issue = gh.issue(issueNumber);
     expect(check.problems('GET', '/repos/{owner}/{repo}/issues/{issue_number}', 200, issue)).toEqual([]);
-    expect(check.problems('GET', '/repos/{owner}/{repo}/issues/{issue_number}', 200, { ...issue, number: null })).not.toEqual([]);
+    expect(
+      check.problems('GET', '/repos/{owner}/{repo}/issues/{issue_number}', 200, { ...issue, number: null }),
+    ).not.toEqual([]);
     expect(() => check.problems('GET', '/repos/{owner}/{repo}', 418, {})).toThrow(/documents no 418/);
   });
 });
@@ -134,7 +140,11 @@ describe('authentication and routing', () => {
 
   it('answers a missing or wrong token with 401 Bad credentials', async () => {
     for (const auth of [undefined, 'token nope', `Basic ${token}`]) {
-      const client = new Octokit({ baseUrl: gh.url, log: quiet, ...(auth ? { request: { headers: { authorization: auth } } } : {}) });
+      const client = new Octokit({
+        baseUrl: gh.url,
+        log: quiet,
+        ...(auth ? { request: { headers: { authorization: auth } } } : {}),
+      });
       const { status, data } = await rejection(client.rest.repos.get({ owner, repo }));
       expect(status).toBe(401);
       expect(data.message).toBe('Bad credentials');
@@ -172,7 +182,14 @@ describe('collaborator permission', () => {
   const route = '/repos/{owner}/{repo}/collaborators/{username}/permission';
 
   it('maps roles to the legacy permission the way GitHub does', async () => {
-    const expected = { admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read', none: 'none' } as const;
+    const expected = {
+      admin: 'admin',
+      maintain: 'write',
+      write: 'write',
+      triage: 'read',
+      read: 'read',
+      none: 'none',
+    } as const;
     for (const [role, permission] of Object.entries(expected)) {
       const login = `user-${role}`;
       gh.setPermission(login, role as keyof typeof expected);
@@ -195,7 +212,9 @@ describe('collaborator permission', () => {
     const secret = await startGitHubEmulator({ owner, repo, token, private: true });
     try {
       const client = new Octokit({ auth: token, baseUrl: secret.url, log: quiet });
-      const { status, data } = await rejection(client.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: 'stranger' }));
+      const { status, data } = await rejection(
+        client.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: 'stranger' }),
+      );
       expect(status).toBe(404);
       expectShape('GET', route, 404, data);
       secret.setPermission('mona', 'write');
@@ -223,21 +242,38 @@ describe('issues', () => {
   });
 
   it('creates, updates and labels issues as the token user', async () => {
-    const made = await octokit.rest.issues.create({ owner, repo, title: 'Weekly chores', body: 'Do them', labels: ['maintenance'] });
+    const made = await octokit.rest.issues.create({
+      owner,
+      repo,
+      title: 'Weekly chores',
+      body: 'Do them',
+      labels: ['maintenance'],
+    });
     expect(made.status).toBe(201);
     expectShape('POST', '/repos/{owner}/{repo}/issues', 201, made.data);
     expect(made.data.user?.login).toBe('github-actions[bot]');
     expect(made.data.user?.type).toBe('Bot');
     expect(made.headers.location).toBe(made.data.url);
 
-    const closed = await octokit.rest.issues.update({ owner, repo, issue_number: made.data.number, state: 'closed', state_reason: 'not_planned' });
+    const closed = await octokit.rest.issues.update({
+      owner,
+      repo,
+      issue_number: made.data.number,
+      state: 'closed',
+      state_reason: 'not_planned',
+    });
     expectShape('PATCH', '/repos/{owner}/{repo}/issues/{issue_number}', 200, closed.data);
     expect(closed.data.state).toBe('closed');
     expect(closed.data.state_reason).toBe('not_planned');
     expect(closed.data.closed_at).not.toBeNull();
     expect(closed.data.closed_by?.login).toBe('github-actions[bot]');
 
-    const labels = await octokit.rest.issues.addLabels({ owner, repo, issue_number: made.data.number, labels: ['later'] });
+    const labels = await octokit.rest.issues.addLabels({
+      owner,
+      repo,
+      issue_number: made.data.number,
+      labels: ['later'],
+    });
     expectShape('POST', '/repos/{owner}/{repo}/issues/{issue_number}/labels', 200, labels.data);
     expect(labels.data.map((l) => l.name)).toEqual(['maintenance', 'later']);
 
@@ -274,7 +310,9 @@ describe('comments', () => {
     expect(made.status).toBe(201);
     expectShape('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', 201, made.data);
     expect(made.data.user?.login).toBe('github-actions[bot]');
-    expect(made.data.html_url).toBe(`${GITHUB_EMULATOR_SERVER_URL}/${owner}/${repo}/issues/${issueNumber}#issuecomment-${made.data.id}`);
+    expect(made.data.html_url).toBe(
+      `${GITHUB_EMULATOR_SERVER_URL}/${owner}/${repo}/issues/${issueNumber}#issuecomment-${made.data.id}`,
+    );
 
     const read = await octokit.rest.issues.getComment({ owner, repo, comment_id: made.data.id });
     expectShape('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}', 200, read.data);
@@ -298,27 +336,48 @@ describe('comments', () => {
     const empty = await raw('POST', `/issues/${issueNumber}/comments`);
     expect(empty.status).toBe(422);
     expect(gh.comments(issueNumber)).toEqual([]);
-    expect((await rejection(octokit.rest.issues.createComment({ owner, repo, issue_number: 9999, body: 'x' }))).status).toBe(404);
+    expect(
+      (await rejection(octokit.rest.issues.createComment({ owner, repo, issue_number: 9999, body: 'x' }))).status,
+    ).toBe(404);
     expect((await rejection(octokit.rest.issues.getComment({ owner, repo, comment_id: 1 }))).status).toBe(404);
   });
 
   it('enforces the 65,536-character body limit on create and edit, counting characters', async () => {
     const issueNumber = newIssue('Limits');
     const route = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
-    const atLimit = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: 'x'.repeat(65_536) });
+    const atLimit = await octokit.rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: issueNumber,
+      body: 'x'.repeat(65_536),
+    });
     expect(atLimit.status).toBe(201);
     // Astral characters are two UTF-16 units each but one character to GitHub.
-    const emoji = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: '😀'.repeat(65_536) });
+    const emoji = await octokit.rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: issueNumber,
+      body: '😀'.repeat(65_536),
+    });
     expect(emoji.status).toBe(201);
 
-    const over = await rejection(octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: 'x'.repeat(65_537) }));
+    const over = await rejection(
+      octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: 'x'.repeat(65_537) }),
+    );
     expect(over.status).toBe(422);
     expectShape('POST', route, 422, over.data);
     expect(over.data.message).toBe('Validation Failed');
     expect(over.data.errors).toEqual([
-      { resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' },
+      {
+        resource: 'IssueComment',
+        code: 'custom',
+        field: 'body',
+        message: 'body is too long (maximum is 65536 characters)',
+      },
     ]);
-    const overEdit = await rejection(octokit.rest.issues.updateComment({ owner, repo, comment_id: atLimit.data.id, body: 'y'.repeat(65_537) }));
+    const overEdit = await rejection(
+      octokit.rest.issues.updateComment({ owner, repo, comment_id: atLimit.data.id, body: 'y'.repeat(65_537) }),
+    );
     expect(overEdit.status).toBe(422);
     expectShape('PATCH', '/repos/{owner}/{repo}/issues/comments/{comment_id}', 422, overEdit.data);
     expect(gh.comments(issueNumber)).toHaveLength(2);
@@ -337,13 +396,24 @@ describe('comments', () => {
     const base = `${gh.url}/repos/${owner}/${repo}/issues/${issueNumber}/comments`;
     expect(first.headers.link).toBe(`<${base}?per_page=2&page=2>; rel="next", <${base}?per_page=2&page=3>; rel="last"`);
 
-    const last = await octokit.rest.issues.listComments({ owner, repo, issue_number: issueNumber, per_page: 2, page: 3 });
+    const last = await octokit.rest.issues.listComments({
+      owner,
+      repo,
+      issue_number: issueNumber,
+      per_page: 2,
+      page: 3,
+    });
     expect(last.data.map((c) => c.body)).toEqual(['c5']);
     expect(last.headers.link).toContain('rel="prev"');
     expect(last.headers.link).toContain('rel="first"');
     expect(last.headers.link).not.toContain('rel="next"');
 
-    const everything = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 2 });
+    const everything = await octokit.paginate(octokit.rest.issues.listComments, {
+      owner,
+      repo,
+      issue_number: issueNumber,
+      per_page: 2,
+    });
     expect(everything.map((c) => c.body)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
     const single = await octokit.rest.issues.listComments({ owner, repo, issue_number: issueNumber });
     expect(single.data).toHaveLength(5);
@@ -364,15 +434,30 @@ describe('reactions', () => {
     const comment = gh.addComment(issueNumber, { login: 'mona', body: '/plan do it' });
     const route = '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions';
 
-    const first = await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.id, content: 'eyes' });
+    const first = await octokit.rest.reactions.createForIssueComment({
+      owner,
+      repo,
+      comment_id: comment.id,
+      content: 'eyes',
+    });
     expect(first.status).toBe(201);
     expectShape('POST', route, 201, first.data);
     expect(first.data.user?.login).toBe('github-actions[bot]');
-    const again = await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.id, content: 'eyes' });
+    const again = await octokit.rest.reactions.createForIssueComment({
+      owner,
+      repo,
+      comment_id: comment.id,
+      content: 'eyes',
+    });
     expect(again.status).toBe(200);
     expectShape('POST', route, 200, again.data);
     expect(again.data.id).toBe(first.data.id);
-    const heart = await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.id, content: 'heart' });
+    const heart = await octokit.rest.reactions.createForIssueComment({
+      owner,
+      repo,
+      comment_id: comment.id,
+      content: 'heart',
+    });
     expect(heart.status).toBe(201);
     expect(heart.data.id).not.toBe(first.data.id);
 
@@ -390,13 +475,22 @@ describe('pull requests', () => {
   const create = '/repos/{owner}/{repo}/pulls';
 
   it('opens a pull request with head and base shas read from origin', async () => {
-    const made = await octokit.rest.pulls.create({ owner, repo, title: 'Feature', head: 'feature', base: 'main', body: 'History' });
+    const made = await octokit.rest.pulls.create({
+      owner,
+      repo,
+      title: 'Feature',
+      head: 'feature',
+      base: 'main',
+      body: 'History',
+    });
     expect(made.status).toBe(201);
     expectShape('POST', create, 201, made.data);
     expect(made.data.head.sha).toBe(sha('feature'));
     expect(made.data.base.sha).toBe(sha('main'));
     expect(made.data.head.label).toBe(`${owner}:feature`);
-    expect([made.data.commits, made.data.additions, made.data.deletions, made.data.changed_files]).toEqual([1, 3, 0, 1]);
+    expect([made.data.commits, made.data.additions, made.data.deletions, made.data.changed_files]).toEqual([
+      1, 3, 0, 1,
+    ]);
     expect(made.data.user.login).toBe('github-actions[bot]');
     expect(made.data.html_url).toBe(`${GITHUB_EMULATOR_SERVER_URL}/${owner}/${repo}/pull/${made.data.number}`);
 
@@ -417,7 +511,7 @@ describe('pull requests', () => {
     expect(pushed.data.commits).toBe(2);
   });
 
-  it('refuses the pull requests GitHub refuses, with GitHub\'s 422 errors', async () => {
+  it("refuses the pull requests GitHub refuses, with GitHub's 422 errors", async () => {
     const refusal = async (params: { head: string; base: string; body?: string }) => {
       const result = await rejection(octokit.rest.pulls.create({ owner, repo, title: 'x', ...params }));
       expect(result.status).toBe(422);
@@ -428,8 +522,12 @@ describe('pull requests', () => {
     expect(await refusal({ head: `${owner}:feature`, base: 'main' })).toEqual([
       { resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:feature.` },
     ]);
-    expect(await refusal({ head: 'missing', base: 'main' })).toEqual([{ resource: 'PullRequest', code: 'invalid', field: 'head' }]);
-    expect(await refusal({ head: 'feature2', base: 'missing' })).toEqual([{ resource: 'PullRequest', code: 'invalid', field: 'base' }]);
+    expect(await refusal({ head: 'missing', base: 'main' })).toEqual([
+      { resource: 'PullRequest', code: 'invalid', field: 'head' },
+    ]);
+    expect(await refusal({ head: 'feature2', base: 'missing' })).toEqual([
+      { resource: 'PullRequest', code: 'invalid', field: 'base' },
+    ]);
     expect(await refusal({ head: 'same', base: 'main' })).toEqual([
       { resource: 'PullRequest', code: 'custom', message: 'No commits between main and same' },
     ]);
@@ -437,7 +535,12 @@ describe('pull requests', () => {
       { resource: 'PullRequest', code: 'custom', message: 'No commits between main and stale' },
     ]);
     expect(await refusal({ head: 'feature2', base: 'main', body: 'b'.repeat(65_537) })).toEqual([
-      { resource: 'PullRequest', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' },
+      {
+        resource: 'PullRequest',
+        code: 'custom',
+        field: 'body',
+        message: 'body is too long (maximum is 65536 characters)',
+      },
     ]);
     const untitled = await raw('POST', '/pulls', JSON.stringify({ head: 'feature2', base: 'main' }));
     expect(untitled.data.errors).toEqual([{ resource: 'PullRequest', code: 'missing_field', field: 'title' }]);
@@ -445,19 +548,37 @@ describe('pull requests', () => {
   });
 
   it('lists, filters and updates pull requests; closing frees the head for a new one', async () => {
-    const made = await octokit.rest.pulls.create({ owner, repo, title: 'Second', head: 'feature2', base: 'main', body: 'b'.repeat(65_536) });
+    const made = await octokit.rest.pulls.create({
+      owner,
+      repo,
+      title: 'Second',
+      head: 'feature2',
+      base: 'main',
+      body: 'b'.repeat(65_536),
+    });
     const listed = await octokit.rest.pulls.list({ owner, repo, head: `${owner}:feature2` });
     expectShape('GET', create, 200, listed.data);
     expect(listed.data.map((p) => p.number)).toEqual([made.data.number]);
     expect((await octokit.rest.pulls.list({ owner, repo, head: 'someone:feature2' })).data).toEqual([]);
     expect((await octokit.rest.pulls.list({ owner, repo, base: 'main' })).data.length).toBeGreaterThanOrEqual(2);
 
-    const updated = await octokit.rest.pulls.update({ owner, repo, pull_number: made.data.number, title: 'Renamed', body: 'Short', state: 'closed' });
+    const updated = await octokit.rest.pulls.update({
+      owner,
+      repo,
+      pull_number: made.data.number,
+      title: 'Renamed',
+      body: 'Short',
+      state: 'closed',
+    });
     expectShape('PATCH', '/repos/{owner}/{repo}/pulls/{pull_number}', 200, updated.data);
     expect([updated.data.title, updated.data.body, updated.data.state]).toEqual(['Renamed', 'Short', 'closed']);
     expect((await octokit.rest.pulls.list({ owner, repo, head: `${owner}:feature2` })).data).toEqual([]);
-    expect((await octokit.rest.pulls.list({ owner, repo, head: `${owner}:feature2`, state: 'closed' })).data).toHaveLength(1);
-    const tooLong = await rejection(octokit.rest.pulls.update({ owner, repo, pull_number: made.data.number, body: 'b'.repeat(65_537) }));
+    expect(
+      (await octokit.rest.pulls.list({ owner, repo, head: `${owner}:feature2`, state: 'closed' })).data,
+    ).toHaveLength(1);
+    const tooLong = await rejection(
+      octokit.rest.pulls.update({ owner, repo, pull_number: made.data.number, body: 'b'.repeat(65_537) }),
+    );
     expect(tooLong.status).toBe(422);
 
     const reopened = await octokit.rest.pulls.create({ owner, repo, title: 'Again', head: 'feature2', base: 'main' });
@@ -484,7 +605,10 @@ describe('GraphQL', () => {
   }`;
 
   /** A GraphQL request sent by hand, for answers Octokit turns into exceptions. */
-  async function graphql(body: unknown, auth: string | null = `bearer ${token}`): Promise<{ status: number; data: Record<string, unknown>; headers: Headers }> {
+  async function graphql(
+    body: unknown,
+    auth: string | null = `bearer ${token}`,
+  ): Promise<{ status: number; data: Record<string, unknown>; headers: Headers }> {
     const res = await fetch(`${gh.url}/graphql`, {
       method: 'POST',
       headers: { ...(auth === null ? {} : { authorization: auth }), 'content-type': 'application/json' },
@@ -518,12 +642,17 @@ describe('GraphQL', () => {
     expectShape('GET', '/repos/{owner}/{repo}/issues/comments/{comment_id}', 200, human);
     expect(human.body).toBe('Plan, tampered');
     expect(human.updated_at > patched.data.updated_at).toBe(true);
-    expect(await ask()).toEqual({ node: { author: bot, editor: { __typename: 'User', login: 'mona' }, lastEditedAt: human.updated_at } });
+    expect(await ask()).toEqual({
+      node: { author: bot, editor: { __typename: 'User', login: 'mona' }, lastEditedAt: human.updated_at },
+    });
     // REST never shows the editor; the body and updated_at are all it tells.
     expect((await octokit.rest.issues.getComment({ owner, repo, comment_id: plan.id })).data).toEqual(human);
 
     gh.editComment(plan.id, { login: 'renovate[bot]', body: 'Plan, by an app' });
-    expect(((await ask()) as { node: { editor: unknown } }).node.editor).toEqual({ __typename: 'Bot', login: 'renovate' });
+    expect(((await ask()) as { node: { editor: unknown } }).node.editor).toEqual({
+      __typename: 'Bot',
+      login: 'renovate',
+    });
 
     expect(() => gh.editComment(1, { login: 'mona', body: 'x' })).toThrow(/no comment 1/);
     expect(() => gh.editComment(plan.id, { login: 'mona', body: 'z'.repeat(65_537) })).toThrow(/65536/);
@@ -537,7 +666,10 @@ describe('GraphQL', () => {
       const comment = personal.addComment(issue.number, { login: 'mona', body: 'hi' });
       await client.rest.issues.updateComment({ owner, repo, comment_id: comment.id, body: 'hi!' });
       const answer = await client.graphql<{ node: unknown }>(editorQuery, { id: comment.node_id });
-      expect(answer.node).toMatchObject({ author: { __typename: 'User', login: 'mona' }, editor: { __typename: 'User', login: 'octo-maintainer' } });
+      expect(answer.node).toMatchObject({
+        author: { __typename: 'User', login: 'mona' },
+        editor: { __typename: 'User', login: 'octo-maintainer' },
+      });
     } finally {
       await personal.close();
     }
@@ -567,11 +699,17 @@ describe('GraphQL', () => {
       again: { who: { login: 'mona' } },
     });
     const log = gh.requests.at(-1);
-    expect([log?.api, log?.method, log?.path, log?.status, log?.route]).toEqual(['graphql', 'POST', '/graphql', 200, null]);
+    expect([log?.api, log?.method, log?.path, log?.status, log?.route]).toEqual([
+      'graphql',
+      'POST',
+      '/graphql',
+      200,
+      null,
+    ]);
     expect(log?.body).toEqual({ query });
   });
 
-  it('answers an unknown id with a null node and GitHub\'s NOT_FOUND error', async () => {
+  it("answers an unknown id with a null node and GitHub's NOT_FOUND error", async () => {
     const issueNumber = newIssue('Not a comment');
     const issueNodeId = gh.issue(issueNumber)?.node_id ?? '';
     for (const id of ['nope', issueNodeId, Buffer.from('012:IssueComment1').toString('base64')]) {
@@ -580,7 +718,14 @@ describe('GraphQL', () => {
       expect(headers.get('x-ratelimit-resource')).toBe('graphql');
       expect(data).toEqual({
         data: { node: null },
-        errors: [{ type: 'NOT_FOUND', path: ['node'], locations: [{ line: 2, column: 5 }], message: `Could not resolve to a node with the global id of '${id}'.` }],
+        errors: [
+          {
+            type: 'NOT_FOUND',
+            path: ['node'],
+            locations: [{ line: 2, column: 5 }],
+            message: `Could not resolve to a node with the global id of '${id}'.`,
+          },
+        ],
       });
     }
     const refused = await octokit.graphql(editorQuery, { id: 'nope' }).then(
@@ -593,31 +738,42 @@ describe('GraphQL', () => {
 
   it('answers queries it does not understand with GraphQL errors and status 200, as GitHub does', async () => {
     const id = gh.addComment(newIssue('Bad queries'), { login: 'mona', body: 'x' }).node_id;
-    expect(await errorsOf({ variables: { id } })).toEqual(['A query attribute must be specified and must be a string.']);
+    expect(await errorsOf({ variables: { id } })).toEqual([
+      'A query attribute must be specified and must be a string.',
+    ]);
     expect(await errorsOf({ query: '{ node(id: "x") {' })).toEqual(['Unexpected end of document']);
     expect(await errorsOf({ query: '{ node(id: "x") { } }' })).toEqual(['Parse error on "}" (RCURLY) at [1, 19]']);
     expect(await errorsOf({ query: `{ node(id: "${id}") { ... on IssueComment { nope } } }` })).toEqual([
       "Field 'nope' doesn't exist on type 'IssueComment'",
     ]);
     expect(await errorsOf({ query: '{ viewer { login } }' })).toEqual(["Field 'viewer' doesn't exist on type 'Query'"]);
-    expect(await errorsOf({ query: '{ constructor { toString } }' })).toEqual(["Field 'constructor' doesn't exist on type 'Query'"]);
+    expect(await errorsOf({ query: '{ constructor { toString } }' })).toEqual([
+      "Field 'constructor' doesn't exist on type 'Query'",
+    ]);
     expect(await errorsOf({ query: `{ node(id: "${id}") { ... on IssueComment { editor } } }` })).toEqual([
       "Field 'editor' returns Actor but has no selections. Did you mean 'editor { ... }'?",
     ]);
-    expect(await errorsOf({ query: `{ node(id: "${id}") { ... on Tree { oid } } }` })).toEqual(["No such type Tree, so it can't be a fragment condition"]);
+    expect(await errorsOf({ query: `{ node(id: "${id}") { ... on Tree { oid } } }` })).toEqual([
+      "No such type Tree, so it can't be a fragment condition",
+    ]);
     expect(await errorsOf({ query: '{ node { id } }' })).toEqual(["Field 'node' is missing required arguments: id"]);
     expect(await errorsOf({ query: 'query($id: String!) { node(id: $id) { id } }', variables: { id } })).toEqual([
       'Type mismatch on variable $id and argument id (String! / ID!)',
     ]);
-    expect(await errorsOf({ query: editorQuery, variables: {} })).toEqual(['Variable $id of type ID! was provided invalid value']);
-    expect(await errorsOf({ query: editorQuery, variables: { id: { not: 'an id' } } })).toEqual(['Variable $id of type ID! was provided invalid value']);
-    expect(await errorsOf({ query: 'query($id: ID!, $extra: Int) { node(id: $id) { id } }', variables: { id } })).toEqual([
-      'Variable $extra is declared by anonymous query but not used',
+    expect(await errorsOf({ query: editorQuery, variables: {} })).toEqual([
+      'Variable $id of type ID! was provided invalid value',
     ]);
+    expect(await errorsOf({ query: editorQuery, variables: { id: { not: 'an id' } } })).toEqual([
+      'Variable $id of type ID! was provided invalid value',
+    ]);
+    expect(
+      await errorsOf({ query: 'query($id: ID!, $extra: Int) { node(id: $id) { id } }', variables: { id } }),
+    ).toEqual(['Variable $extra is declared by anonymous query but not used']);
     expect(await errorsOf({ query: `mutation { addComment(input: {}) { clientMutationId } }` })).toEqual([
       'The plangate GitHub emulator serves queries only, not mutations',
     ]);
-    const located = (await graphql({ query: `{\n  node(id: "${id}") {\n    ... on IssueComment { nope }\n  }\n}` })).data;
+    const located = (await graphql({ query: `{\n  node(id: "${id}") {\n    ... on IssueComment { nope }\n  }\n}` }))
+      .data;
     expect(located.errors).toEqual([
       {
         path: ['query', 'node', '... on IssueComment', 'nope'],
@@ -659,8 +815,12 @@ describe('GraphQL', () => {
     expect(await octokit.graphql(editorQuery, { id: comment.node_id })).toMatchObject({ node: { editor: null } });
 
     // A 200 with a body of the test's choosing stands in for any answer GitHub might give.
-    gh.failNext('POST', '/graphql', 200, 1, { body: { data: { node: { editor: null, lastEditedAt: '2020-01-01T00:00:00Z' } } } });
-    expect(await octokit.graphql(editorQuery, { id: comment.node_id })).toEqual({ node: { editor: null, lastEditedAt: '2020-01-01T00:00:00Z' } });
+    gh.failNext('POST', '/graphql', 200, 1, {
+      body: { data: { node: { editor: null, lastEditedAt: '2020-01-01T00:00:00Z' } } },
+    });
+    expect(await octokit.graphql(editorQuery, { id: comment.node_id })).toEqual({
+      node: { editor: null, lastEditedAt: '2020-01-01T00:00:00Z' },
+    });
     expect(gh.requests.slice(-3).map((r) => [r.api, r.status, r.route])).toEqual([
       ['graphql', 502, null],
       ['graphql', 200, null],
@@ -675,7 +835,9 @@ describe('failure injection', () => {
     const before = gh.requests.length;
     gh.failNext('GET', /\/issues\/\d+\/comments$/, 502, 2);
     for (let i = 0; i < 2; i++) {
-      const { status, data } = await rejection(octokit.rest.issues.listComments({ owner, repo, issue_number: issueNumber }));
+      const { status, data } = await rejection(
+        octokit.rest.issues.listComments({ owner, repo, issue_number: issueNumber }),
+      );
       expect(status).toBe(502);
       expect(data.message).toBe('Bad Gateway');
     }
@@ -683,7 +845,10 @@ describe('failure injection', () => {
     expect(gh.requests.slice(before).map((r) => r.status)).toEqual([502, 502, 200]);
 
     gh.failNext('post', '/comments$', 500);
-    expect((await rejection(octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: 'lost' }))).status).toBe(500);
+    expect(
+      (await rejection(octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: 'lost' })))
+        .status,
+    ).toBe(500);
     expect(gh.comments(issueNumber)).toEqual([]);
     await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: 'kept' });
     expect(gh.comments(issueNumber).map((c) => c.body)).toEqual(['kept']);
@@ -710,10 +875,25 @@ describe('determinism', () => {
       try {
         const client = new Octokit({ auth: token, baseUrl: fresh.url, log: quiet });
         const issue = fresh.addIssue({ title: 'Same', login: 'mona' });
-        const comment = await client.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: 'same' });
-        await client.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.data.id, content: 'eyes' });
+        const comment = await client.rest.issues.createComment({
+          owner,
+          repo,
+          issue_number: issue.number,
+          body: 'same',
+        });
+        await client.rest.reactions.createForIssueComment({
+          owner,
+          repo,
+          comment_id: comment.data.id,
+          content: 'eyes',
+        });
         const pull = await client.rest.pulls.create({ owner, repo, title: 'Same', head: 'topic', base: 'main' });
-        bodies.push(JSON.stringify([issue, comment.data, fresh.reactions(comment.data.id), pull.data]).replaceAll(fresh.url, 'API'));
+        bodies.push(
+          JSON.stringify([issue, comment.data, fresh.reactions(comment.data.id), pull.data]).replaceAll(
+            fresh.url,
+            'API',
+          ),
+        );
         expect(issue.created_at).toBe('2024-01-01T00:00:01Z');
       } finally {
         await fresh.close();
@@ -724,7 +904,7 @@ describe('determinism', () => {
 });
 
 describe('every response the emulator sent in this file', () => {
-  it('matches GitHub\'s OpenAPI description for its operation and status', () => {
+  it("matches GitHub's OpenAPI description for its operation and status", () => {
     const served = gh.requests.filter((r) => r.route !== null);
     expect(served.length).toBeGreaterThan(50);
     // GraphQL answers are logged too, but GitHub's OpenAPI description has nothing to say about them.
@@ -737,10 +917,15 @@ describe('every response the emulator sent in this file', () => {
 
 describe('webhook payloads', () => {
   const load = createRequire(import.meta.url);
-  const examples = load('@octokit/webhooks-examples') as Array<{ name: string; examples: Array<Record<string, Record<string, unknown>>> }>;
-  const realIssueComment = examples.find((d) => d.name === 'issue_comment')?.examples.find((e) => e.action === ('created' as unknown));
+  const examples = load('@octokit/webhooks-examples') as Array<{
+    name: string;
+    examples: Array<Record<string, Record<string, unknown>>>;
+  }>;
+  const realIssueComment = examples
+    .find((d) => d.name === 'issue_comment')
+    ?.examples.find((e) => e.action === ('created' as unknown));
 
-  it('builds issue_comment created from GitHub\'s example, naming the emulator\'s thread and comment', () => {
+  it("builds issue_comment created from GitHub's example, naming the emulator's thread and comment", () => {
     const issue = gh.addIssue({ title: 'Payload', body: 'Issue body', login: 'mona' });
     const comment = gh.addComment(issue.number, { login: 'hubot', body: '/plan go' });
     const payload = issueCommentPayload({ owner, repo, apiUrl: gh.url, serverUrl: gh.serverUrl, issue, comment });
@@ -753,13 +938,19 @@ describe('webhook payloads', () => {
     expect(payload.issue.title).toBe('Payload');
     expect(payload.issue.user.login).toBe('mona');
     expect('pull_request' in payload.issue).toBe(false);
-    expect([payload.comment.id, payload.comment.body, payload.comment.user.login]).toEqual([comment.id, '/plan go', 'hubot']);
+    expect([payload.comment.id, payload.comment.body, payload.comment.user.login]).toEqual([
+      comment.id,
+      '/plan go',
+      'hubot',
+    ]);
     expect(payload.comment.html_url).toBe(comment.html_url);
     expect(payload.comment.user.id).toBe(comment.user?.id);
     expect(payload.sender.login).toBe('hubot');
     // Every field of GitHub's example is still there.
     for (const part of ['issue', 'comment', 'repository', 'sender'] as const) {
-      expect(Object.keys(payload[part])).toEqual(expect.arrayContaining(Object.keys(realIssueComment?.[part] ?? { missing: 1 })));
+      expect(Object.keys(payload[part])).toEqual(
+        expect.arrayContaining(Object.keys(realIssueComment?.[part] ?? { missing: 1 })),
+      );
     }
     expect(JSON.stringify(payload)).not.toMatch(/Codertocat|Hello-World/);
   });
@@ -782,13 +973,22 @@ describe('webhook payloads', () => {
     expect(payload.comment.user.type).toBe('Bot');
     expect(payload.sender.login).toBe('mona');
     const pull = gh.addPullRequest({ title: 'From emulator', login: 'mona', head: 'feature2' });
-    const fromEmulator = issueCommentPayload({ owner, repo, issue: gh.issue(pull.number) ?? { number: 0, title: '' }, comment: { id: 1, login: 'mona' } });
+    const fromEmulator = issueCommentPayload({
+      owner,
+      repo,
+      issue: gh.issue(pull.number) ?? { number: 0, title: '' },
+      comment: { id: 1, login: 'mona' },
+    });
     expect(fromEmulator.issue.pull_request).toBeDefined();
   });
 
   it('builds workflow_dispatch and schedule events', () => {
     const dispatch = workflowDispatchPayload({ owner, repo, sender: 'mona', inputs: { task: 'deps' } });
-    expect([dispatch.ref, dispatch.sender.login, dispatch.repository.full_name]).toEqual(['refs/heads/main', 'mona', `${owner}/${repo}`]);
+    expect([dispatch.ref, dispatch.sender.login, dispatch.repository.full_name]).toEqual([
+      'refs/heads/main',
+      'mona',
+      `${owner}/${repo}`,
+    ]);
     expect(dispatch.inputs).toEqual({ task: 'deps' });
     expect('organization' in dispatch).toBe(false);
     expect(dispatch.workflow).toBe('.github/workflows/plangate.yml');

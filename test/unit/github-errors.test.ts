@@ -56,21 +56,29 @@ describe('explainGitHubError', () => {
     gh.denyPermission('contents');
     gh.denyPermission('pull-requests');
     try {
-      const comment = explainGitHubError(await errorOf(octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'x' })));
+      const comment = explainGitHubError(
+        await errorOf(octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'x' })),
+      );
       expect(comment.kind).toBe('missing-permission');
       expect(comment.message).toContain('`issues: write`');
       expect(comment.message).toContain(`POST /repos/${owner}/${repo}/issues/${issue}/comments`);
-      const ref = explainGitHubError(await errorOf(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/1', sha: origin.mainSha })));
+      const ref = explainGitHubError(
+        await errorOf(octokit.rest.git.createRef({ owner, repo, ref: 'refs/plangate/locks/1', sha: origin.mainSha })),
+      );
       expect(ref).toMatchObject({ kind: 'missing-permission' });
       expect(ref.message).toContain('`contents: write`');
-      const pull = explainGitHubError(await errorOf(octokit.rest.pulls.update({ owner, repo, pull_number: 1, title: 'x' })));
+      const pull = explainGitHubError(
+        await errorOf(octokit.rest.pulls.update({ owner, repo, pull_number: 1, title: 'x' })),
+      );
       expect(pull.message).toContain('`pull-requests: write`');
     } finally {
       gh.grantPermission('issues');
       gh.grantPermission('contents');
       gh.grantPermission('pull-requests');
     }
-    gh.failNext('GET', /\/actions\/runs\/\d+$/, 403, 1, { body: { message: 'Resource not accessible by integration' } });
+    gh.failNext('GET', /\/actions\/runs\/\d+$/, 403, 1, {
+      body: { message: 'Resource not accessible by integration' },
+    });
     const runs = explainGitHubError(await errorOf(octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: 5 })));
     expect(runs.message).toContain('`actions: read`');
   });
@@ -95,7 +103,9 @@ describe('explainGitHubError', () => {
     const missing = explainGitHubError(await errorOf(octokit.rest.issues.get({ owner, repo, issue_number: 9999 })));
     expect(missing.kind).toBe('not-found');
     expect(missing.message).toContain(`GET /repos/${owner}/${repo}/issues/9999`);
-    const invalid = explainGitHubError(await errorOf(octokit.rest.git.createRef({ owner, repo, ref: 'refs/x/y', sha: 'f'.repeat(40) })));
+    const invalid = explainGitHubError(
+      await errorOf(octokit.rest.git.createRef({ owner, repo, ref: 'refs/x/y', sha: 'f'.repeat(40) })),
+    );
     expect(invalid.kind).toBe('other');
     expect(invalid.message).toContain('GitHub answered 422');
     expect(invalid.message).toContain('Object does not exist');
@@ -105,7 +115,11 @@ describe('explainGitHubError', () => {
     gh.failAfter('GET', /\/issues\/1$/, 'hang', 4);
     const timedOut = explainGitHubError(await errorOf(impatient.rest.issues.get({ owner, repo, issue_number: 1 })));
     expect(timedOut.kind).toBe('other');
-    expect(timedOut.message).toMatch(new RegExp(`^No answer from GitHub for GET /repos/${owner}/${repo}/issues/1: GitHub did not answer GET .* within 20 ms$`));
+    expect(timedOut.message).toMatch(
+      new RegExp(
+        `^No answer from GitHub for GET /repos/${owner}/${repo}/issues/1: GitHub did not answer GET .* within 20 ms$`,
+      ),
+    );
     expect(explainGitHubError('a string')).toEqual({ kind: 'other', message: 'a string' });
   });
 });
@@ -126,24 +140,34 @@ describe('checkStored', () => {
   it('passes equal bodies and CRLF for LF, and says where a changed body differs', () => {
     expect(() => checkStored('comment', 'a\nb', 'a\r\nb')).not.toThrow();
     expect(() => checkStored('comment', 'abc', 'abd')).toThrow(ReadBackMismatchError);
-    expect(() => checkStored('comment', 'abc', 'abd')).toThrow(/sent 3 characters, stored 3, first difference at character 2/);
+    expect(() => checkStored('comment', 'abc', 'abd')).toThrow(
+      /sent 3 characters, stored 3, first difference at character 2/,
+    );
     expect(() => checkStored('comment', 'abc', null)).toThrow(/stored 0/);
   });
 });
 
 describe('fetchWithTimeout', () => {
   const never: Fetch = (_input, init) =>
-    new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error)));
+    new Promise((_resolve, reject) =>
+      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error)),
+    );
 
   it('fails a request that outlives the deadline with an error naming it', async () => {
-    const error = await errorOf(fetchWithTimeout(never, 5)('https://api.github.invalid/repos/o/r', { method: 'PATCH' }));
+    const error = await errorOf(
+      fetchWithTimeout(never, 5)('https://api.github.invalid/repos/o/r', { method: 'PATCH' }),
+    );
     expect(error).toBeInstanceOf(GitHubTimeoutError);
-    expect((error as Error).message).toBe('GitHub did not answer PATCH https://api.github.invalid/repos/o/r within 5 ms');
+    expect((error as Error).message).toBe(
+      'GitHub did not answer PATCH https://api.github.invalid/repos/o/r within 5 ms',
+    );
   });
 
-  it('leaves a caller\'s own abort as it is', async () => {
+  it("leaves a caller's own abort as it is", async () => {
     const controller = new AbortController();
-    const pending = errorOf(fetchWithTimeout(never, 60_000)('https://api.github.invalid/', { signal: controller.signal }));
+    const pending = errorOf(
+      fetchWithTimeout(never, 60_000)('https://api.github.invalid/', { signal: controller.signal }),
+    );
     controller.abort(new Error('caller gave up'));
     const error = await pending;
     expect(error).not.toBeInstanceOf(GitHubTimeoutError);
@@ -153,7 +177,10 @@ describe('fetchWithTimeout', () => {
 
 describe('honourZeroRetryAfter', () => {
   it('makes retry-after: 0 a tiny positive wait and leaves other answers untouched', async () => {
-    const answer = (headers: Record<string, string>): Fetch => () => Promise.resolve(new Response('{"message":"x"}', { status: 403, headers }));
+    const answer =
+      (headers: Record<string, string>): Fetch =>
+      () =>
+        Promise.resolve(new Response('{"message":"x"}', { status: 403, headers }));
     const zero = await honourZeroRetryAfter(answer({ 'retry-after': '0', 'x-github-request-id': 'A' }))('https://x/');
     expect(zero.headers.get('retry-after')).toBe('0.001');
     expect(Number(zero.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { drive } from '../../src/agents/drive.js';
 import { repositoryInstructionsText } from '../../src/agents/repository-instructions.js';
@@ -35,7 +38,8 @@ vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/cor
 
 const goldenDir = fileURLToPath(new URL('../golden/', import.meta.url));
 const updating = process.env.UPDATE_GOLDEN === '1';
-const howToUpdate = 'if the change is intended, run `UPDATE_GOLDEN=1 npx vitest run test/unit/golden.test.ts` and review `git diff test/golden`';
+const howToUpdate =
+  'if the change is intended, run `UPDATE_GOLDEN=1 npx vitest run test/unit/golden.test.ts` and review `git diff test/golden`';
 
 /** Compares `actual` with test/golden/`name` byte for byte; with UPDATE_GOLDEN=1, writes it instead. */
 function expectGolden(name: string, actual: string): void {
@@ -49,7 +53,9 @@ function expectGolden(name: string, actual: string): void {
   const expected = fs.readFileSync(file);
   if (!expected.equals(Buffer.from(actual, 'utf8'))) {
     // toBe shows a line diff; the message says how to accept it.
-    expect(actual, `test/golden/${name} differs from what is rendered now: ${howToUpdate}`).toBe(expected.toString('utf8'));
+    expect(actual, `test/golden/${name} differs from what is rendered now: ${howToUpdate}`).toBe(
+      expected.toString('utf8'),
+    );
   }
 }
 
@@ -71,9 +77,13 @@ const goldenNames = [
 
 function listGolden(dir = goldenDir, prefix = ''): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? listGolden(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? listGolden(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+        : [`${prefix}${entry.name}`],
+    );
 }
 
 describe('golden files', () => {
@@ -142,7 +152,11 @@ const thread = [
 ].join('\n\n');
 
 const instructions = repositoryInstructionsText([
-  { path: 'AGENTS.md', bytes: 64, content: '# Agents\n\nRun `npm test` before you finish. Use two-space indentation.\n' },
+  {
+    path: 'AGENTS.md',
+    bytes: 64,
+    content: '# Agents\n\nRun `npm test` before you finish. Use two-space indentation.\n',
+  },
 ]);
 
 /** The first message a request adds after the system prompt and what came before: the user message it ends with. */
@@ -153,7 +167,8 @@ const lastUserMessage = (request: ChatRequest | undefined): string => {
 };
 const systemPrompt = (request: ChatRequest | undefined): string => {
   const content = request?.messages[0]?.content;
-  if (request?.messages[0]?.role !== 'system' || typeof content !== 'string') throw new Error('the request opens with no system prompt');
+  if (request?.messages[0]?.role !== 'system' || typeof content !== 'string')
+    throw new Error('the request opens with no system prompt');
   return content;
 };
 const toolSpecs = (request: ChatRequest | undefined): string => `${JSON.stringify(request?.tools ?? [], null, 2)}\n`;
@@ -225,7 +240,11 @@ const recordMarker = '<!-- plangate:record v1 (the encoded plan record) -->';
 
 const usage = summarizeUsage(
   addTurn(
-    addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 24_000, cachedTokens: 18_000, completionTokens: 1_500 }),
+    addTurn(emptyUsage(), 'planner', 'gpt-4.1', {
+      promptTokens: 24_000,
+      cachedTokens: 18_000,
+      completionTokens: 1_500,
+    }),
     'executor',
     'gpt-4.1-mini',
     { promptTokens: 61_000, cachedTokens: 52_000, completionTokens: 4_200 },
@@ -243,7 +262,10 @@ function runTo(events: RunEvent[]): Snapshot {
 
 describe('GitHub bodies', () => {
   it('the plan comment, with its checks and estimate', () => {
-    const checks = storeChecks([{ kind: 'command-not-allowed', severity: 'warning', step: 1, command: 'npm test' }], estimate);
+    const checks = storeChecks(
+      [{ kind: 'command-not-allowed', severity: 'warning', step: 1, command: 'npm test' }],
+      estimate,
+    );
     expectGolden('render/plan-comment.md', renderPlanComment(makeRecord({ overrides: { checks } }), recordMarker));
   });
 
@@ -267,7 +289,14 @@ describe('GitHub bodies', () => {
       { type: 'stage', agent: 'executor', fields: { result: firstResult, outcome: 'replan' } },
       { type: 'stage', agent: 'planner', fields: { directive: secondDirective } },
       { type: 'stage', agent: 'executor', fields: { result: secondResult, outcome: 'done' } },
-      { type: 'stage', agent: 'planner', fields: { summary: 'Added CHANGELOG.md (Keep a Changelog, 0.1.0) and linked it from the README. `npm test` passed after each step.' } },
+      {
+        type: 'stage',
+        agent: 'planner',
+        fields: {
+          summary:
+            'Added CHANGELOG.md (Keep a Changelog, 0.1.0) and linked it from the README. `npm test` passed after each step.',
+        },
+      },
     ]);
     expect(snapshot.state).toBe('done');
     const view = makeRunView(snapshot, {

@@ -29,7 +29,19 @@ describe('readInstructionFiles git processes', () => {
     dirs.push(dir);
     const { git: counted, calls } = countingGit(dir);
     expect(await readInstructionFiles(counted, 'HEAD')).toEqual([]);
-    expect(calls).toEqual([['--literal-pathspecs', 'ls-tree', '-z', '-l', 'HEAD', '--', 'AGENTS.md', '.github/copilot-instructions.md', 'CLAUDE.md']]);
+    expect(calls).toEqual([
+      [
+        '--literal-pathspecs',
+        'ls-tree',
+        '-z',
+        '-l',
+        'HEAD',
+        '--',
+        'AGENTS.md',
+        '.github/copilot-instructions.md',
+        'CLAUDE.md',
+      ],
+    ]);
   });
 
   it('adds one process per file it reads and per symlink hop it follows', async () => {
@@ -46,6 +58,13 @@ describe('readInstructionFiles git processes', () => {
       { path: 'CLAUDE.md', bytes: 14, content: 'Claude rules.' },
     ]);
     // One listing, three blobs, and for CLAUDE.md its link target and that target's entry.
-    expect(calls.map((argv) => argv.find((a) => !a.startsWith('-')))).toEqual(['ls-tree', 'cat-file', 'cat-file', 'cat-file', 'ls-tree', 'cat-file']);
+    expect(calls.map((argv) => argv.find((a) => !a.startsWith('-')))).toEqual([
+      'ls-tree',
+      'cat-file',
+      'cat-file',
+      'cat-file',
+      'ls-tree',
+      'cat-file',
+    ]);
   });
 });

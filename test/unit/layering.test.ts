@@ -14,7 +14,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ruleSet = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { forbidden: unknown[] };
 
 async function violations(baseDir: string): Promise<IViolation[]> {
-  const { output } = await cruise(['src'], { baseDir, ruleSet: { forbidden: ruleSet.forbidden } as never, validate: true, tsPreCompilationDeps: true });
+  const { output } = await cruise(['src'], {
+    baseDir,
+    ruleSet: { forbidden: ruleSet.forbidden } as never,
+    validate: true,
+    tsPreCompilationDeps: true,
+  });
   return (output as ICruiseResult).summary.violations;
 }
 

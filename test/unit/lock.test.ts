@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHubClient, type GitHubClient } from '../../src/github/client.js';
-import { acquireLock, lockMessage, parseLockMessage, releaseLock, type ExecutionLock, type LockAttempt } from '../../src/github/lock.js';
+import {
+  acquireLock,
+  lockMessage,
+  parseLockMessage,
+  releaseLock,
+  type ExecutionLock,
+  type LockAttempt,
+} from '../../src/github/lock.js';
 import { createGit, type Git } from '../../src/repo/git.js';
 import { startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
 import { createOrigin, type Origin } from './github-origin-fixture.js';
@@ -67,7 +74,9 @@ const restCalls = (from: number) => gh.requests.slice(from).map((r) => `${r.meth
 
 describe('the lock message', () => {
   it('names the run and its page, and reads back', () => {
-    expect(lockMessage('12', 'https://github.example/o/r/actions/runs/12')).toBe('plangate lock: run 12 https://github.example/o/r/actions/runs/12');
+    expect(lockMessage('12', 'https://github.example/o/r/actions/runs/12')).toBe(
+      'plangate lock: run 12 https://github.example/o/r/actions/runs/12',
+    );
     expect(parseLockMessage(lockMessage('12', 'https://x/12'))).toEqual({ runId: '12', runUrl: 'https://x/12' });
     expect(parseLockMessage(lockMessage('12', ''))).toEqual({ runId: '12', runUrl: '' });
     expect(parseLockMessage('Merge branch main')).toBeUndefined();
@@ -92,7 +101,10 @@ describe('acquireLock', () => {
     const first = held(await acquire(2, '201'));
     startRun('202');
     const from = gh.requests.length;
-    expect(await acquire(2, '202')).toEqual({ acquired: false, holder: { runId: '201', runUrl: runUrl('201'), status: 'in_progress' } });
+    expect(await acquire(2, '202')).toEqual({
+      acquired: false,
+      holder: { runId: '201', runUrl: runUrl('201'), status: 'in_progress' },
+    });
     expect(restCalls(from)).toEqual(['GET /repos/{owner}/{repo}/actions/runs/{run_id}']);
     gh.setRun('201', 'queued');
     expect(await acquire(2, '202')).toMatchObject({ acquired: false, holder: { runId: '201', status: 'queued' } });
@@ -135,10 +147,12 @@ describe('acquireLock', () => {
     expect(origin.git('rev-parse', `${lock.sha}^`)).toBe(origin.mainSha);
   });
 
-  it('fails closed when the holder\'s run cannot be read, saying which permission is missing', async () => {
+  it("fails closed when the holder's run cannot be read, saying which permission is missing", async () => {
     startRun('601');
     const first = held(await acquire(6, '601'));
-    gh.failNext('GET', /\/actions\/runs\/601$/, 403, 1, { body: { message: 'Resource not accessible by integration' } });
+    gh.failNext('GET', /\/actions\/runs\/601$/, 403, 1, {
+      body: { message: 'Resource not accessible by integration' },
+    });
     startRun('602');
     const attempt = await acquire(6, '602');
     expect(attempt).toMatchObject({ acquired: false, holder: { runId: '601', status: 'unknown' } });
@@ -172,7 +186,10 @@ describe('acquireLock', () => {
     expect(winner.tookOverFrom?.runId).toBe('801');
     expect(origin.git('rev-parse', `${winner.sha}^`)).toBe(stale.sha);
     const loser = attempts.find((a) => !a.acquired);
-    expect(loser).toEqual({ acquired: false, holder: { runId: winner.runId, runUrl: runUrl(winner.runId), status: 'in_progress' } });
+    expect(loser).toEqual({
+      acquired: false,
+      holder: { runId: winner.runId, runUrl: runUrl(winner.runId), status: 'in_progress' },
+    });
     expect(origin.refSha(lockRef(8))).toBe(winner.sha);
   });
 
@@ -185,7 +202,7 @@ describe('acquireLock', () => {
     expect(attempts.filter((a) => !a.acquired)).toHaveLength(1);
   });
 
-  it('fails with git\'s words when origin cannot be reached, and takes nothing', async () => {
+  it("fails with git's words when origin cannot be reached, and takes nothing", async () => {
     const workspace = path.join(dir, 'no-origin');
     execFileSync('git', ['init', '--quiet', workspace]);
     execFileSync('git', ['-C', workspace, 'remote', 'add', 'origin', path.join(dir, 'missing.git')]);
@@ -193,7 +210,9 @@ describe('acquireLock', () => {
   });
 
   it('needs a run id', async () => {
-    await expect(acquireLock({ git: checkout(), octokit, repoRef, issue: 11, runId: '', runUrl: '' })).rejects.toThrow(/GITHUB_RUN_ID/);
+    await expect(acquireLock({ git: checkout(), octokit, repoRef, issue: 11, runId: '', runUrl: '' })).rejects.toThrow(
+      /GITHUB_RUN_ID/,
+    );
     expect(origin.refSha(lockRef(11))).toBeUndefined();
   });
 });
@@ -215,7 +234,7 @@ describe('releaseLock', () => {
     expect(next.tookOverFrom).toBeUndefined();
   });
 
-  it('leaves a successor\'s lock alone after a takeover', async () => {
+  it("leaves a successor's lock alone after a takeover", async () => {
     startRun('1301');
     const git = checkout();
     const old = held(await acquire(13, '1301', git));
@@ -229,10 +248,13 @@ describe('releaseLock', () => {
 });
 
 describe('a remote that refuses lock refs', () => {
-  it('reports the refusal in git\'s words instead of retrying it as a lost race', async () => {
+  it("reports the refusal in git's words instead of retrying it as a lost race", async () => {
     const hook = path.join(origin.path, 'hooks', 'pre-receive');
     // Declines only this test's lock, as a ruleset or server hook protecting refs/plangate/* would.
-    writeFileSync(hook, '#!/bin/sh\nwhile read old new ref; do [ "$ref" = refs/plangate/locks/9901 ] && { echo "lock refs are protected" >&2; exit 1; }; done\nexit 0\n');
+    writeFileSync(
+      hook,
+      '#!/bin/sh\nwhile read old new ref; do [ "$ref" = refs/plangate/locks/9901 ] && { echo "lock refs are protected" >&2; exit 1; }; done\nexit 0\n',
+    );
     chmodSync(hook, 0o755);
     try {
       startRun('7901');

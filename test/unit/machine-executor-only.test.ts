@@ -137,7 +137,13 @@ describe('executor-only run', () => {
 
   it('each loop visit gets a fresh exchange allowance', () => {
     const policy = { ...defaultPolicy, maxExchangesPerStage: 2, maxExchangesPerAgentPerStage: 2 };
-    const after = run(start(policy), [exchange('executor'), exchange('executor'), ...toLoop, exchange('executor'), exchange('executor')]);
+    const after = run(start(policy), [
+      exchange('executor'),
+      exchange('executor'),
+      ...toLoop,
+      exchange('executor'),
+      exchange('executor'),
+    ]);
     expect(after.state).toBe('execute');
     expect(after.abortReason).toBeUndefined();
     expect(after.stageExchanges).toBe(2);
@@ -178,7 +184,11 @@ describe('executor-only forced aborts', () => {
   });
 
   it('a host abort ends in done with the reason, keeping earlier cycles and the interrupted one', () => {
-    const after = run(start(), [...toLoop, executor({ result: 'half the changelog' }), hostAbort('cancelled by maintainer')]);
+    const after = run(start(), [
+      ...toLoop,
+      executor({ result: 'half the changelog' }),
+      hostAbort('cancelled by maintainer'),
+    ]);
     expect(after.state).toBe('done');
     expect(after.abortReason).toBe('cancelled by maintainer');
     expect(after.trail.at(-1)).toEqual({ from: 'execute', to: 'done', reason: 'cancelled by maintainer' });

@@ -187,7 +187,11 @@ describe('plan state', () => {
   it('moves at most once per event when the next state has the same agent', () => {
     const straightToFinish = structuredClone(machine);
     straightToFinish.states.plan.edges = [{ to: 'finish', guard: { always: true } }];
-    const after = run(start(), [planner({ plan, directive: 'Nothing to do', summary: 'Already done' })], straightToFinish);
+    const after = run(
+      start(),
+      [planner({ plan, directive: 'Nothing to do', summary: 'Already done' })],
+      straightToFinish,
+    );
     expect(after.state).toBe('finish');
     expect(after.trail).toEqual([{ from: 'plan', to: 'finish' }]);
   });
@@ -212,7 +216,9 @@ describe('execute state', () => {
     const after = run(start(), toFinish);
     expect(after.state).toBe('finish');
     expect(after.iteration).toBe(1);
-    expect(after.context.history).toEqual([{ directive: 'Write the parser', result: 'Parser written', outcome: 'done' }]);
+    expect(after.context.history).toEqual([
+      { directive: 'Write the parser', result: 'Parser written', outcome: 'done' },
+    ]);
     expect(after.context).toStrictEqual({ objective: 'Add a CSV parser', plan, history: after.context.history });
     expect(after.trail.at(-1)).toEqual({ from: 'execute', to: 'finish' });
   });
@@ -421,7 +427,7 @@ describe('clarification', () => {
     expect(after.context.clarifications).toBeUndefined();
   });
 
-  it('runs the waiting state\'s onExit before the answer actions', () => {
+  it("runs the waiting state's onExit before the answer actions", () => {
     const counting = structuredClone(machine);
     counting.states.ask.onExit = [{ kind: 'countIteration' }];
     expect(run(start(), toAnswered, counting).iteration).toBe(1);
@@ -494,7 +500,13 @@ describe('finish, abort and done states', () => {
 
   it('done ignores every event', () => {
     const done = run(start(), toDone);
-    for (const event of [planner({ summary: 'again' }), executor({ outcome: 'replan' }), exchange('planner'), hostAbort('late'), answer('late')]) {
+    for (const event of [
+      planner({ summary: 'again' }),
+      executor({ outcome: 'replan' }),
+      exchange('planner'),
+      hostAbort('late'),
+      answer('late'),
+    ]) {
       expect(reduce(machine, done, event)).toBe(done);
     }
   });
@@ -594,7 +606,12 @@ describe('policy bounds', () => {
 
   it('maxExchangesPerStage aborts with a reason and keeps the interrupted cycle', () => {
     const policy = { ...defaultPolicy, maxExchangesPerStage: 3, maxExchangesPerAgentPerStage: 100 };
-    const atLimit = run(start(policy), [...toExecute, exchange('executor'), exchange('executor'), exchange('executor')]);
+    const atLimit = run(start(policy), [
+      ...toExecute,
+      exchange('executor'),
+      exchange('executor'),
+      exchange('executor'),
+    ]);
     expect(atLimit.state).toBe('execute');
     expect(atLimit.stageExchanges).toBe(3);
     const over = reduce(machine, atLimit, exchange('executor'));
@@ -619,7 +636,9 @@ describe('policy bounds', () => {
     ]);
     expect(over.state).toBe('abort');
     expect(over.abortReason).toMatch(/^executor used more than 2 exchanges in state execute/);
-    expect(over.context.history).toEqual([{ directive: 'Write the parser', result: 'half the parser', outcome: 'abort' }]);
+    expect(over.context.history).toEqual([
+      { directive: 'Write the parser', result: 'half the parser', outcome: 'abort' },
+    ]);
     expect(over.context.result).toBeUndefined();
   });
 
@@ -638,7 +657,11 @@ describe('policy bounds', () => {
 
   it('a bound in plan aborts without inventing a history entry', () => {
     const policy = { ...defaultPolicy, maxExchangesPerAgentPerStage: 1 };
-    const over = run(start(policy), [planner({ directive: 'Write the parser' }), exchange('planner'), exchange('planner')]);
+    const over = run(start(policy), [
+      planner({ directive: 'Write the parser' }),
+      exchange('planner'),
+      exchange('planner'),
+    ]);
     expect(over.state).toBe('abort');
     expect(over.abortReason).toMatch(/^planner used more than 1 exchanges in state plan/);
     expect(over.context.history).toEqual([]);
@@ -673,18 +696,18 @@ describe('host abort', () => {
       expect(after.state).toBe(to);
       expect(after.trail.at(-1)).toEqual({ from, to, reason: 'cancelled by maintainer' });
       expect(after.abortReason).toBe(before.abortReason ?? 'cancelled by maintainer');
-      expect(after.context.history).toEqual(before.context.history.concat(
-        from === 'execute' ? [{ directive: 'Write the parser', result: '(no result reported)', outcome: 'abort' }] : [],
-      ));
+      expect(after.context.history).toEqual(
+        before.context.history.concat(
+          from === 'execute'
+            ? [{ directive: 'Write the parser', result: '(no result reported)', outcome: 'abort' }]
+            : [],
+        ),
+      );
     });
   }
 
   it('in execute keeps the staged result and consumes every trigger', () => {
-    const after = run(start(), [
-      ...toExecute,
-      executor({ result: 'half the parser' }),
-      hostAbort('budget exhausted'),
-    ]);
+    const after = run(start(), [...toExecute, executor({ result: 'half the parser' }), hostAbort('budget exhausted')]);
     expect(after.context).toStrictEqual({
       objective: 'Add a CSV parser',
       plan,

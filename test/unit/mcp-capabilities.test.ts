@@ -25,7 +25,14 @@ const probe = 'probe-value-0123456789';
 const sdkDefaults = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 const fakeServer = (name: string, extra: Partial<McpServerSpec> = {}): McpServerSpec =>
-  ({ name, transport: 'stdio', command: process.execPath, args: [serverScript], env: { PLANGATE_MCP_PROBE: probe }, ...extra }) as McpServerSpec;
+  ({
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [serverScript],
+    env: { PLANGATE_MCP_PROBE: probe },
+    ...extra,
+  }) as McpServerSpec;
 
 function toolboxFor(role: Role, hub: CapabilityHub): Toolbox {
   return createToolbox(createCapabilityTools(role, hub));
@@ -42,7 +49,10 @@ describe('capability tools over a real stdio server', () => {
     workspace = makeTempDir('plangate-mcp-');
     // Present in the action's environment, as it is when a workflow sets it: it must not reach the server.
     process.env.GITHUB_TOKEN = 'ghs_unitTestTokenThatMustNotLeak0123456789';
-    hub = createCapabilityHub([fakeServer('fake')], { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets: [] });
+    hub = createCapabilityHub([fakeServer('fake')], {
+      sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
+      secrets: [],
+    });
   });
 
   afterAll(async () => {
@@ -65,7 +75,11 @@ describe('capability tools over a real stdio server', () => {
   });
 
   it('passes only the named variables, runs in the workspace and hides GITHUB_TOKEN', async () => {
-    const outcome = await call(toolboxFor('executor', hub), 'use_capability', { server: 'fake', tool: 'lookup', arguments: { key: 'k1' } });
+    const outcome = await call(toolboxFor('executor', hub), 'use_capability', {
+      server: 'fake',
+      tool: 'lookup',
+      arguments: { key: 'k1' },
+    });
     expect(outcome.ok).toBe(true);
     expect(outcome.output).toContain(`lookup k1: probe=${probe}`);
     expect(outcome.output).toContain('github-token-visible=no');
@@ -76,7 +90,11 @@ describe('capability tools over a real stdio server', () => {
   });
 
   it('lets the executor call the writing tool', async () => {
-    const outcome = await call(toolboxFor('executor', hub), 'use_capability', { server: 'fake', tool: 'record', arguments: { note: 'by the executor' } });
+    const outcome = await call(toolboxFor('executor', hub), 'use_capability', {
+      server: 'fake',
+      tool: 'record',
+      arguments: { note: 'by the executor' },
+    });
     expect(outcome).toEqual({ ok: true, output: 'recorded: by the executor' });
     expect(readFileSync(path.join(workspace, 'mcp-records.txt'), 'utf8')).toBe('by the executor\n');
   });
@@ -89,7 +107,11 @@ describe('capability tools over a real stdio server', () => {
     expect(listed.output).toContain('1 more tool is not read-only; only the executor may call it.');
 
     const before = readFileSync(path.join(workspace, 'mcp-records.txt'), 'utf8');
-    const refused = await call(planner, 'use_capability', { server: 'fake', tool: 'record', arguments: { note: 'by the planner' } });
+    const refused = await call(planner, 'use_capability', {
+      server: 'fake',
+      tool: 'record',
+      arguments: { note: 'by the planner' },
+    });
     expect(refused.ok).toBe(false);
     expect(refused.output).toContain('fake/record is not read-only; only the executor may call it');
     expect(readFileSync(path.join(workspace, 'mcp-records.txt'), 'utf8')).toBe(before);
@@ -106,7 +128,11 @@ describe('capability tools over a real stdio server', () => {
   });
 
   it('truncates long output like every tool result', async () => {
-    const outcome = await call(toolboxFor('planner', hub), 'use_capability', { server: 'fake', tool: 'repeat', arguments: { text: 'x'.repeat(40), times: 2_000 } });
+    const outcome = await call(toolboxFor('planner', hub), 'use_capability', {
+      server: 'fake',
+      tool: 'repeat',
+      arguments: { text: 'x'.repeat(40), times: 2_000 },
+    });
     expect(outcome.ok).toBe(true);
     expect(outcome.output.length).toBeLessThanOrEqual(DEFAULT_OUTPUT_LIMIT);
     expect(outcome.output).toMatch(/characters omitted/);
@@ -127,7 +153,10 @@ describe('capability tools over a real stdio server', () => {
   });
 
   it('stops the server process on close', async () => {
-    const local = createCapabilityHub([fakeServer('short')], { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets: [] });
+    const local = createCapabilityHub([fakeServer('short')], {
+      sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
+      secrets: [],
+    });
     const box = toolboxFor('executor', local);
     const before = await call(box, 'use_capability', { server: 'short', tool: 'lookup', arguments: { key: 'k' } });
     expect(before.ok).toBe(true);
@@ -151,7 +180,11 @@ describe('servers that do not start', () => {
   afterAll(() => removeDir(workspace));
 
   const start = (specs: McpServerSpec[], secrets: string[] = [], startTimeoutMs?: number) => {
-    const hub = createCapabilityHub(specs, { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets, ...(startTimeoutMs ? { startTimeoutMs } : {}) });
+    const hub = createCapabilityHub(specs, {
+      sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
+      secrets,
+      ...(startTimeoutMs ? { startTimeoutMs } : {}),
+    });
     hubs.push(hub);
     return hub;
   };
@@ -161,7 +194,14 @@ describe('servers that do not start', () => {
       fakeServer('good'),
       { name: 'missing', transport: 'stdio', command: 'plangate-no-such-command-xyz', args: [], env: {} },
       fakeServer('exits', { args: [serverScript, '--exit-at-start'] } as Partial<McpServerSpec>),
-      { name: 'unset', transport: 'stdio', command: process.execPath, args: [serverScript], env: {}, refusal: 'the environment variable TOKEN_X is not set' },
+      {
+        name: 'unset',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [serverScript],
+        env: {},
+        refusal: 'the environment variable TOKEN_X is not set',
+      },
     ]);
     const started = await hub.start();
     expect(started.configured).toBe(4);
@@ -175,17 +215,29 @@ describe('servers that do not start', () => {
     const executor = toolboxFor('executor', hub);
     const listed = await call(executor, 'list_capabilities', {});
     expect(listed.output).toContain('## good');
-    expect(listed.output).toContain('## missing\nNot available: it did not start (the command "plangate-no-such-command-xyz" was not found).');
+    expect(listed.output).toContain(
+      '## missing\nNot available: it did not start (the command "plangate-no-such-command-xyz" was not found).',
+    );
     const refused = await call(executor, 'use_capability', { server: 'missing', tool: 'lookup' });
     expect(refused.ok).toBe(false);
     expect(refused.output).toContain('MCP server "missing" is not available: it did not start');
-    const works = await call(executor, 'use_capability', { server: 'good', tool: 'lookup', arguments: { key: 'still' } });
+    const works = await call(executor, 'use_capability', {
+      server: 'good',
+      tool: 'lookup',
+      arguments: { key: 'still' },
+    });
     expect(works.ok).toBe(true);
   });
 
   it('gives up on a server that never answers the handshake', async () => {
     // A process that reads nothing and says nothing: the handshake can only time out.
-    const silent: McpServerSpec = { name: 'silent', transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: {} };
+    const silent: McpServerSpec = {
+      name: 'silent',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+      env: {},
+    };
     const started = await start([silent], [], 300).start();
     expect(started.connected).toEqual([]);
     expect(started.failures[0]?.reason).toMatch(/timed out/i);
@@ -207,7 +259,11 @@ describe('servers that do not start', () => {
 
   it('reports an unreachable HTTP server as not started', async () => {
     // Port 9 on 127.0.0.1 (discard) has no MCP server: the connection is refused at once.
-    const started = await start([{ name: 'remote', transport: 'http', url: 'http://127.0.0.1:9/mcp' }], [], 5_000).start();
+    const started = await start(
+      [{ name: 'remote', transport: 'http', url: 'http://127.0.0.1:9/mcp' }],
+      [],
+      5_000,
+    ).start();
     expect(started.connected).toEqual([]);
     expect(started.failures).toHaveLength(1);
     expect(started.failures[0]?.server).toBe('remote');
@@ -220,7 +276,10 @@ describe('no servers configured', () => {
       const box = toolboxFor(role, noCapabilities);
       expect(box.specs.map((s) => s.function.name)).toEqual(['list_capabilities', 'use_capability']);
       const listed = await call(box, 'list_capabilities', {});
-      expect(listed).toEqual({ ok: true, output: 'No MCP servers are configured for this repository, so there are no capabilities to use.' });
+      expect(listed).toEqual({
+        ok: true,
+        output: 'No MCP servers are configured for this repository, so there are no capabilities to use.',
+      });
       const used = await call(box, 'use_capability', { server: 'any', tool: 'x' });
       expect(used.ok).toBe(false);
       expect(used.output).toContain('No MCP servers are configured for this repository');
@@ -240,7 +299,9 @@ describe('no servers configured', () => {
     });
     try {
       for (const role of ['planner', 'executor'] as const) {
-        expect(JSON.stringify(toolboxFor(role, hub).specs)).toBe(JSON.stringify(toolboxFor(role, noCapabilities).specs));
+        expect(JSON.stringify(toolboxFor(role, hub).specs)).toBe(
+          JSON.stringify(toolboxFor(role, noCapabilities).specs),
+        );
       }
       expect(connects).toBe(0);
       await call(toolboxFor('planner', hub), 'list_capabilities', {});

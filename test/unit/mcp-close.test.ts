@@ -46,8 +46,18 @@ function serverPid(): number {
   return pid;
 }
 
-const spec = (...flags: string[]): McpServerSpec => ({ name: 'stubborn', transport: 'stdio', command: process.execPath, args: [stubborn, ...flags], env: {} });
-const options = (): ConnectOptions => ({ sandbox: createSandbox({ isolation: 'none', workTree: workspace }), startTimeoutMs: 30_000, callTimeoutMs: 30_000 });
+const spec = (...flags: string[]): McpServerSpec => ({
+  name: 'stubborn',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [stubborn, ...flags],
+  env: {},
+});
+const options = (): ConnectOptions => ({
+  sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
+  startTimeoutMs: 30_000,
+  callTimeoutMs: 30_000,
+});
 
 describe('closing an MCP connection', () => {
   it('waits for the server process when the handshake fails and the SDK closes in the background', async () => {

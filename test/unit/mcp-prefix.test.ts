@@ -75,7 +75,8 @@ function toolResults(requests: readonly RecordedRequest[], model: string): strin
   const seen = new Map<string, string>();
   for (const request of requests.filter((r) => r.model === model)) {
     for (const message of request.messages) {
-      if (message.role === 'tool' && !seen.has(message.tool_call_id)) seen.set(message.tool_call_id, String(message.content));
+      if (message.role === 'tool' && !seen.has(message.tool_call_id))
+        seen.set(message.tool_call_id, String(message.content));
     }
   }
   return [...seen.values()];
@@ -85,9 +86,20 @@ describe('MCP servers and the cached prefix', () => {
   it('sends byte-identical prefixes with and without servers, and reaches the server through the proxy', async () => {
     const plain = makeRepo({ 'README.md': '# notes\n' });
     const withServers = makeRepo({ 'README.md': '# notes\n' });
-    cleanup.push(() => removeDir(plain), () => removeDir(withServers));
+    cleanup.push(
+      () => removeDir(plain),
+      () => removeDir(withServers),
+    );
     const hub = createCapabilityHub(
-      [{ name: 'notes', transport: 'stdio', command: process.execPath, args: [serverScript], env: { PLANGATE_MCP_PROBE: probe } }],
+      [
+        {
+          name: 'notes',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [serverScript],
+          env: { PLANGATE_MCP_PROBE: probe },
+        },
+      ],
       { sandbox: createSandbox({ isolation: 'none', workTree: withServers }), secrets: [] },
     );
     cleanup.push(() => hub.close());

@@ -18,7 +18,11 @@ describe("resolveMcpServers and plangate's own credentials", () => {
 
   it('refuses a variable whose value carries a credential inside a longer value', () => {
     const env = { AUTH_HEADER: `Bearer ${token}`, PADDED: ` ${token}\n` };
-    const servers = resolveMcpServers({ a: { command: 'node', env: ['AUTH_HEADER'] }, b: { command: 'node', env: ['PADDED'] } }, env, own);
+    const servers = resolveMcpServers(
+      { a: { command: 'node', env: ['AUTH_HEADER'] }, b: { command: 'node', env: ['PADDED'] } },
+      env,
+      own,
+    );
     for (const server of servers) {
       expect(server.transport === 'stdio' ? server.env : {}).toEqual({});
       expect(server.transport === 'stdio' ? server.refusal : '').toContain("one of plangate's own credentials");
@@ -26,7 +30,11 @@ describe("resolveMcpServers and plangate's own credentials", () => {
   });
 
   it('still hands over values that merely share a short piece with nothing', () => {
-    const [server] = resolveMcpServers({ a: { command: 'node', env: ['DOCS_KEY'] } }, { DOCS_KEY: 'docs-key-value-0123' }, [...own, '', 'abc']);
+    const [server] = resolveMcpServers(
+      { a: { command: 'node', env: ['DOCS_KEY'] } },
+      { DOCS_KEY: 'docs-key-value-0123' },
+      [...own, '', 'abc'],
+    );
     expect(server).toMatchObject({ env: { DOCS_KEY: 'docs-key-value-0123' } });
     expect(server).not.toHaveProperty('refusal');
   });
@@ -43,8 +51,17 @@ describe('a failed start never shows part of a secret', () => {
     const secret = 'SECRETabcdefghijklmnopqrstuvwxyz0123456789';
     // The secret, then enough to push its start out of the kept tail: the tail begins inside it.
     const script = `process.stderr.write(process.env.SECRET_X + ${JSON.stringify('.'.repeat(560))} + " the end\\n"); process.exit(1)`;
-    const spec: McpServerSpec = { name: 'cut', transport: 'stdio', command: process.execPath, args: ['-e', script], env: { SECRET_X: secret } };
-    const hub = createCapabilityHub([spec], { sandbox: createSandbox({ isolation: 'none', workTree: workspace }), secrets: [secret] });
+    const spec: McpServerSpec = {
+      name: 'cut',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', script],
+      env: { SECRET_X: secret },
+    };
+    const hub = createCapabilityHub([spec], {
+      sandbox: createSandbox({ isolation: 'none', workTree: workspace }),
+      secrets: [secret],
+    });
     try {
       const started = await hub.start();
       const reason = started.failures[0]?.reason ?? '';

@@ -48,7 +48,9 @@ describe('the mcp-servers schema', () => {
     ]);
     expect(problems({ none: {} }).join()).toContain('command');
     expect(problems({ typo: { command: 'x', environment: ['A'] } }).join()).toContain('environment');
-    expect(problems({ ftp: { url: 'ftp://e.example/mcp' } })).toEqual(['mcp-servers.ftp.url: must be an http:// or https:// URL']);
+    expect(problems({ ftp: { url: 'ftp://e.example/mcp' } })).toEqual([
+      'mcp-servers.ftp.url: must be an http:// or https:// URL',
+    ]);
     expect(problems({ blank: { command: '  ' } }).join()).toContain('command');
     expect(problems({ str: 'node server.js' })).toEqual([
       'mcp-servers.str: must be { command, args?, env? } for a stdio server or { url } for a streamable HTTP server',
@@ -57,9 +59,13 @@ describe('the mcp-servers schema', () => {
 
   it("refuses to name the runner's own credentials or a malformed variable", () => {
     for (const name of ['GITHUB_TOKEN', 'INPUT_API-KEY', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN']) {
-      expect(problems({ s: { command: 'x', env: [name] } }).join(), name).toContain("is one of the runner's own credentials");
+      expect(problems({ s: { command: 'x', env: [name] } }).join(), name).toContain(
+        "is one of the runner's own credentials",
+      );
     }
-    expect(problems({ s: { command: 'x', env: ['NOT A NAME'] } }).join()).toContain('must be an environment variable name');
+    expect(problems({ s: { command: 'x', env: ['NOT A NAME'] } }).join()).toContain(
+      'must be an environment variable name',
+    );
     expect(problems({ s: { command: 'x', env: ['SENTRY_AUTH_TOKEN', 'GITHUB_PERSONAL_ACCESS_TOKEN'] } })).toEqual([]);
   });
 
@@ -67,10 +73,17 @@ describe('the mcp-servers schema', () => {
     const dir = makeTempDir('plangate-mcp-config-');
     try {
       mkdirSync(path.join(dir, '.github'));
-      writeFileSync(path.join(dir, '.github/plangate.yml'), 'mcp-servers:\n  docs:\n    command: node\n    args: [server.mjs]\n');
-      expect(readRepoConfig(dir, '.github/plangate.yml')['mcp-servers']).toEqual({ docs: { command: 'node', args: ['server.mjs'] } });
+      writeFileSync(
+        path.join(dir, '.github/plangate.yml'),
+        'mcp-servers:\n  docs:\n    command: node\n    args: [server.mjs]\n',
+      );
+      expect(readRepoConfig(dir, '.github/plangate.yml')['mcp-servers']).toEqual({
+        docs: { command: 'node', args: ['server.mjs'] },
+      });
       writeFileSync(path.join(dir, '.github/plangate.yml'), 'mcp-servers:\n  docs:\n    url: ftp://x.example\n');
-      expect(() => readRepoConfig(dir, '.github/plangate.yml')).toThrow('mcp-servers.docs.url: must be an http:// or https:// URL');
+      expect(() => readRepoConfig(dir, '.github/plangate.yml')).toThrow(
+        'mcp-servers.docs.url: must be an http:// or https:// URL',
+      );
     } finally {
       removeDir(dir);
     }
@@ -81,14 +94,28 @@ describe('resolveMcpServers', () => {
   const own = ['ghs_ownTokenValue0123456789', 'sk-own-model-key-0123456789', ''];
 
   it('takes the named values from the environment, registers them as secrets and keeps the rest out', () => {
-    const env = { DOCS_API_KEY: 'docs-key-value-0123', SHORT: 'abc', GITHUB_TOKEN: own[0], UNRELATED: 'nope-nope-nope' };
+    const env = {
+      DOCS_API_KEY: 'docs-key-value-0123',
+      SHORT: 'abc',
+      GITHUB_TOKEN: own[0],
+      UNRELATED: 'nope-nope-nope',
+    };
     const servers = resolveMcpServers(
-      { docs: { command: 'node', args: ['s.mjs'], env: ['DOCS_API_KEY', 'SHORT'] }, remote: { url: 'https://mcp.example.com/mcp' } },
+      {
+        docs: { command: 'node', args: ['s.mjs'], env: ['DOCS_API_KEY', 'SHORT'] },
+        remote: { url: 'https://mcp.example.com/mcp' },
+      },
       env,
       own,
     );
     expect(servers).toEqual([
-      { name: 'docs', transport: 'stdio', command: 'node', args: ['s.mjs'], env: { DOCS_API_KEY: 'docs-key-value-0123', SHORT: 'abc' } },
+      {
+        name: 'docs',
+        transport: 'stdio',
+        command: 'node',
+        args: ['s.mjs'],
+        env: { DOCS_API_KEY: 'docs-key-value-0123', SHORT: 'abc' },
+      },
       { name: 'remote', transport: 'http', url: 'https://mcp.example.com/mcp' },
     ]);
     // Masked in the log; a three-letter value would only garble it.
@@ -97,14 +124,24 @@ describe('resolveMcpServers', () => {
   });
 
   it('keeps a server from starting when a named variable is unset', () => {
-    const [server] = resolveMcpServers({ docs: { command: 'node', env: ['DOCS_API_KEY', 'OTHER'] } }, { OTHER: 'other-value-123' }, own);
-    expect(server).toMatchObject({ name: 'docs', args: [], refusal: "the environment variable DOCS_API_KEY is not set; set it in the workflow step's env:" });
+    const [server] = resolveMcpServers(
+      { docs: { command: 'node', env: ['DOCS_API_KEY', 'OTHER'] } },
+      { OTHER: 'other-value-123' },
+      own,
+    );
+    expect(server).toMatchObject({
+      name: 'docs',
+      args: [],
+      refusal: "the environment variable DOCS_API_KEY is not set; set it in the workflow step's env:",
+    });
   });
 
   it("refuses to hand a server one of plangate's own credentials under another name", () => {
     const [server] = resolveMcpServers({ docs: { command: 'node', env: ['MY_KEY'] } }, { MY_KEY: own[1] }, own);
     expect(server).toMatchObject({ env: {} });
-    expect(server?.transport === 'stdio' ? server.refusal : '').toContain("MY_KEY holds one of plangate's own credentials");
+    expect(server?.transport === 'stdio' ? server.refusal : '').toContain(
+      "MY_KEY holds one of plangate's own credentials",
+    );
     expect(coreLog.secrets).toEqual([]);
   });
 

@@ -79,7 +79,11 @@ describe('redact: token shapes', () => {
     ['a header in a curl command', `curl -H 'Authorization: token ${ghp}' x`, "curl -H 'Authorization: token ***' x"],
     ['a header in JSON', '{"Authorization": "Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig"}', '{"Authorization": "Bearer ***"}'],
     ['a proxy header', 'Proxy-Authorization: basic Zm9vOmJhcg==', 'Proxy-Authorization: basic ***'],
-    ['an access token in a clone URL', 'https://x-access-token:v1.abc123@github.com/o/r.git', 'https://x-access-token:***@github.com/o/r.git'],
+    [
+      'an access token in a clone URL',
+      'https://x-access-token:v1.abc123@github.com/o/r.git',
+      'https://x-access-token:***@github.com/o/r.git',
+    ],
     ['an access token without a scheme', 'x-access-token:abc123@github.com', 'x-access-token:***@github.com'],
     ['a password in any URL', 'postgres://app:hunter22@db:5432/x', 'postgres://app:***@db:5432/x'],
   ])('masks %s', (_name, input, expected) => {
@@ -97,7 +101,10 @@ describe('redact: token shapes', () => {
     ['token shapes inside a base64url run', `<!-- plangate:record v1 Zx_${ghp}-sk-${alnum(40)}q -->`],
     ['a header placeholder in code', 'headers: { Authorization: `Bearer ${token}` }, "Authorization: Bearer <token>"'],
     ['the word authorization in prose', 'the authorization flow hands out a bearer token'],
-    ['a header in a template literal with a placeholder', 'fetch(url, { headers: { "Authorization": `token ${auth}` } })'],
+    [
+      'a header in a template literal with a placeholder',
+      'fetch(url, { headers: { "Authorization": `token ${auth}` } })',
+    ],
     ['a URL without a password', 'https://github.com/o/r.git and https://user@example.com/x and git@github.com:o/r'],
     ['a URL with a port', 'http://127.0.0.1:8443/api and http://localhost:3000'],
     ['an email address and a time', 'mail me@example.com at 12:30'],

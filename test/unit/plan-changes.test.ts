@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, PlanStep } from '../../src/machine/fields.js';
-import { changedFields, changesSinceApproval, planChanges, renderPlanChanges, revisedSteps, type PlanChange } from '../../src/render/plan-changes.js';
+import {
+  changedFields,
+  changesSinceApproval,
+  planChanges,
+  renderPlanChanges,
+  revisedSteps,
+  type PlanChange,
+} from '../../src/render/plan-changes.js';
 
 const approved: Plan = {
   steps: [
-    { title: 'Add a farewell function', detail: 'Export farewell(name).', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
+    {
+      title: 'Add a farewell function',
+      detail: 'Export farewell(name).',
+      files: ['src/greet.js'],
+      verify: 'node --check src/greet.js',
+    },
     { title: 'Document it in the README', files: ['README.md'] },
     { title: 'Add a changelog entry', files: ['CHANGELOG.md'] },
   ],
@@ -27,25 +39,49 @@ describe('planChanges', () => {
   });
 
   it('reports a removed step at its position in the approved plan, without flagging the steps after it', () => {
-    expect(planChanges(approved, withSteps([add, log]))).toEqual([{ kind: 'removed', was: 2, title: 'Document it in the README' }]);
+    expect(planChanges(approved, withSteps([add, log]))).toEqual([
+      { kind: 'removed', was: 2, title: 'Document it in the README' },
+    ]);
   });
 
   it('reports a reworded step with the fields that changed, matching a similar title', () => {
-    const current = withSteps([add, { title: 'Document farewell in the README', files: ['README.md', 'docs/api.md'] }, log]);
+    const current = withSteps([
+      add,
+      { title: 'Document farewell in the README', files: ['README.md', 'docs/api.md'] },
+      log,
+    ]);
     expect(planChanges(approved, current)).toEqual([
-      { kind: 'reworded', step: 2, was: 2, title: 'Document farewell in the README', before: 'Document it in the README', fields: ['title', 'files'] },
+      {
+        kind: 'reworded',
+        step: 2,
+        was: 2,
+        title: 'Document farewell in the README',
+        before: 'Document it in the README',
+        fields: ['title', 'files'],
+      },
     ]);
   });
 
   it('pairs a title with a longer one that holds all its words', () => {
     const current: Plan = { steps: [add, { title: 'Document it in the README API section' }] };
     expect(planChanges({ steps: [add, { title: 'Document it' }] }, current)).toEqual([
-      { kind: 'reworded', step: 2, was: 2, title: 'Document it in the README API section', before: 'Document it', fields: ['title'] },
+      {
+        kind: 'reworded',
+        step: 2,
+        was: 2,
+        title: 'Document it in the README API section',
+        before: 'Document it',
+        fields: ['title'],
+      },
     ]);
   });
 
   it('reports detail and verify changes under an unchanged title', () => {
-    const current = withSteps([{ ...add, detail: 'Export farewell(name) and a default.', verify: 'npm test' }, doc, log]);
+    const current = withSteps([
+      { ...add, detail: 'Export farewell(name) and a default.', verify: 'npm test' },
+      doc,
+      log,
+    ]);
     expect(planChanges(approved, current)).toEqual([
       { kind: 'reworded', step: 1, was: 1, title: add.title, before: add.title, fields: ['detail', 'verify'] },
     ]);
@@ -109,7 +145,9 @@ describe('planChanges', () => {
   });
 
   it('reports revised assumptions and risks after the steps', () => {
-    expect(planChanges(approved, withSteps(approved.steps, { assumptions: ['ESM and CJS.'], risks: undefined }))).toEqual([
+    expect(
+      planChanges(approved, withSteps(approved.steps, { assumptions: ['ESM and CJS.'], risks: undefined })),
+    ).toEqual([
       { kind: 'list', list: 'assumptions' },
       { kind: 'list', list: 'risks' },
     ]);
@@ -159,7 +197,14 @@ describe('renderPlanChanges', () => {
     const text = renderPlanChanges([
       { kind: 'added', step: 2, title: 'Test farewell' },
       { kind: 'removed', was: 3, title: 'Add a changelog entry' },
-      { kind: 'reworded', step: 1, was: 1, title: 'Add farewell', before: 'Add a farewell function', fields: ['title', 'files'] },
+      {
+        kind: 'reworded',
+        step: 1,
+        was: 1,
+        title: 'Add farewell',
+        before: 'Add a farewell function',
+        fields: ['title', 'files'],
+      },
       { kind: 'reworded', step: 4, was: 2, title: 'Docs', before: 'Docs', fields: ['verify'] },
       { kind: 'moved', step: 1, was: 3, title: 'Log', before: 'Log', fields: [] },
       { kind: 'moved', step: 2, was: 1, title: 'Log2', before: 'Log2', fields: ['detail'] },
@@ -181,19 +226,27 @@ describe('renderPlanChanges', () => {
   });
 
   it('keeps markup, mentions, HTML comments and backticks inert inside the code spans', () => {
-    const text = renderPlanChanges([{ kind: 'added', step: 1, title: '<!-- hide --> @team **bold** `tick`\nnext line' }]);
+    const text = renderPlanChanges([
+      { kind: 'added', step: 1, title: '<!-- hide --> @team **bold** `tick`\nnext line' },
+    ]);
     expect(text).not.toContain('<!--');
     expect(text).toBe('- Added step 1: ``<!\u200b-- hide --> @team **bold** `tick` next line``');
   });
 
   it('clips long titles and counts the changes that do not fit', () => {
-    const many: PlanChange[] = Array.from({ length: 80 }, (_, i) => ({ kind: 'added', step: i + 1, title: `${'x'.repeat(500)} ${i}` }));
+    const many: PlanChange[] = Array.from({ length: 80 }, (_, i) => ({
+      kind: 'added',
+      step: i + 1,
+      title: `${'x'.repeat(500)} ${i}`,
+    }));
     const text = renderPlanChanges(many);
     expect(text.length).toBeLessThan(4_200);
     const lines = text.split('\n');
     expect(lines.at(-1)).toBe(`- and ${80 - (lines.length - 1)} more`);
     expect(lines[0]).toContain('more characters]');
-    const few = renderPlanChanges(Array.from({ length: 40 }, (_, i) => ({ kind: 'added' as const, step: i + 1, title: 'short' })));
+    const few = renderPlanChanges(
+      Array.from({ length: 40 }, (_, i) => ({ kind: 'added' as const, step: i + 1, title: 'short' })),
+    );
     expect(few.split('\n')).toHaveLength(31);
     expect(few.split('\n').at(-1)).toBe('- and 10 more');
   });

@@ -14,43 +14,100 @@ import { verifyPlanComment } from '../../src/record/verify.js';
 import { createGit } from '../../src/repo/git.js';
 import { makeRecord, planComment } from './record-fixture.js';
 
-const rules: PlanRules = { protectedPaths: ['.github/workflows/**', 'package-lock.json'], allowedCommands: ['npm test', 'npm run *'], maxIterations: 8 };
-const existing = new Set(['README.md', 'src', 'src/greet.js', 'package.json', 'package-lock.json', '.github/workflows/ci.yml']);
+const rules: PlanRules = {
+  protectedPaths: ['.github/workflows/**', 'package-lock.json'],
+  allowedCommands: ['npm test', 'npm run *'],
+  maxIterations: 8,
+};
+const existing = new Set([
+  'README.md',
+  'src',
+  'src/greet.js',
+  'package.json',
+  'package-lock.json',
+  '.github/workflows/ci.yml',
+]);
 const exists = (p: string) => existing.has(p);
 
 describe('checkPlan', () => {
   it('passes a plan within the rules with no findings', () => {
-    const plan: Plan = { steps: [{ title: 'Edit greet', files: ['src/greet.js', './README.md'], verify: 'npm run lint' }, { title: 'Test', verify: 'npm test' }] };
+    const plan: Plan = {
+      steps: [
+        { title: 'Edit greet', files: ['src/greet.js', './README.md'], verify: 'npm run lint' },
+        { title: 'Test', verify: 'npm test' },
+      ],
+    };
     expect(checkPlan(plan, rules, exists)).toEqual([]);
   });
 
   it('blocks a step whose files fall under protected-paths, naming the pattern', () => {
-    const plan: Plan = { steps: [{ title: 'Tidy', files: ['src/greet.js'] }, { title: 'Touch CI', files: ['.github/workflows/ci.yml', 'package-lock.json'] }] };
+    const plan: Plan = {
+      steps: [
+        { title: 'Tidy', files: ['src/greet.js'] },
+        { title: 'Touch CI', files: ['.github/workflows/ci.yml', 'package-lock.json'] },
+      ],
+    };
     expect(checkPlan(plan, rules, exists)).toEqual([
-      { kind: 'protected-path', severity: 'blocking', step: 2, file: '.github/workflows/ci.yml', pattern: '.github/workflows/**' },
-      { kind: 'protected-path', severity: 'blocking', step: 2, file: 'package-lock.json', pattern: 'package-lock.json' },
+      {
+        kind: 'protected-path',
+        severity: 'blocking',
+        step: 2,
+        file: '.github/workflows/ci.yml',
+        pattern: '.github/workflows/**',
+      },
+      {
+        kind: 'protected-path',
+        severity: 'blocking',
+        step: 2,
+        file: 'package-lock.json',
+        pattern: 'package-lock.json',
+      },
     ]);
     // A protected file is not also reported as new or missing.
-    expect(checkPlan(plan, rules, () => false).map((f) => f.kind)).toEqual(['protected-path', 'protected-path', 'not-found']);
+    expect(checkPlan(plan, rules, () => false).map((f) => f.kind)).toEqual([
+      'protected-path',
+      'protected-path',
+      'not-found',
+    ]);
   });
 
   it('warns (without blocking) about a verify command the allow-list refuses, and says why one that is no single command is refused', () => {
-    const plan: Plan = { steps: [{ title: 'A', verify: 'make test' }, { title: 'B', verify: 'npm test && npm run lint' }, { title: 'C', verify: 'npm run build' }] };
+    const plan: Plan = {
+      steps: [
+        { title: 'A', verify: 'make test' },
+        { title: 'B', verify: 'npm test && npm run lint' },
+        { title: 'C', verify: 'npm run build' },
+      ],
+    };
     const findings = checkPlan(plan, rules);
     expect(findings).toHaveLength(2);
     expect(findings[0]).toEqual({ kind: 'command-not-allowed', severity: 'warning', step: 1, command: 'make test' });
-    expect(findings[1]).toMatchObject({ kind: 'command-not-allowed', step: 2, reason: expect.stringMatching(/"&".*outside quotes/) });
+    expect(findings[1]).toMatchObject({
+      kind: 'command-not-allowed',
+      step: 2,
+      reason: expect.stringMatching(/"&".*outside quotes/),
+    });
   });
 
   it('says no allowed-commands are configured when the list is empty', () => {
     const findings = checkPlan({ steps: [{ title: 'A', verify: 'npm test' }] }, { ...rules, allowedCommands: [] });
-    expect(findings).toEqual([{ kind: 'command-not-allowed', severity: 'warning', step: 1, command: 'npm test', reason: 'no allowed-commands are configured' }]);
+    expect(findings).toEqual([
+      {
+        kind: 'command-not-allowed',
+        severity: 'warning',
+        step: 1,
+        command: 'npm test',
+        reason: 'no allowed-commands are configured',
+      },
+    ]);
   });
 
   it('blocks more steps than max-iterations allows execute cycles, but not exactly as many', () => {
     const steps = (n: number): Plan => ({ steps: Array.from({ length: n }, (_, i) => ({ title: `Step ${i + 1}` })) });
     expect(checkPlan(steps(3), { ...rules, maxIterations: 3 })).toEqual([]);
-    expect(checkPlan(steps(4), { ...rules, maxIterations: 3 })).toEqual([{ kind: 'too-many-steps', severity: 'blocking', steps: 4, maxIterations: 3 }]);
+    expect(checkPlan(steps(4), { ...rules, maxIterations: 3 })).toEqual([
+      { kind: 'too-many-steps', severity: 'blocking', steps: 4, maxIterations: 3 },
+    ]);
   });
 
   it('calls a missing file new when the step creates it, and not found otherwise; a later step sees the created file', () => {
@@ -90,7 +147,10 @@ describe('checkPlan', () => {
 
 describe('storeChecks', () => {
   it('keeps the first findings and exact counts, so a huge plan still fits in the record', () => {
-    const steps = Array.from({ length: 40 }, (_, i) => ({ title: `Step ${i + 1}`, files: [`.github/workflows/w${i}.yml`, `missing-${i}.md`] }));
+    const steps = Array.from({ length: 40 }, (_, i) => ({
+      title: `Step ${i + 1}`,
+      files: [`.github/workflows/w${i}.yml`, `missing-${i}.md`],
+    }));
     const findings = checkPlan({ steps }, { ...rules, maxIterations: 100 }, exists);
     const stored = storeChecks(findings, { kind: 'unknown', model: 'x', steps: 40, reason: 'no price for model x' });
     expect(stored.findings).toHaveLength(maxStoredFindings);
@@ -102,10 +162,25 @@ describe('storeChecks', () => {
 
 const estimate = { kind: 'range', model: 'gpt-4.1-mini', steps: 2, lowUsd: 0.01, highUsd: 0.08 } as const;
 const passed: PlanChecks = storeChecks([], estimate);
-const protectedFinding: Finding = { kind: 'protected-path', severity: 'blocking', step: 1, file: '.github/workflows/ci.yml', pattern: '.github/workflows/**' };
+const protectedFinding: Finding = {
+  kind: 'protected-path',
+  severity: 'blocking',
+  step: 1,
+  file: '.github/workflows/ci.yml',
+  pattern: '.github/workflows/**',
+};
 const blocked: PlanChecks = storeChecks([protectedFinding], estimate);
 const gate = (over: Partial<GateInput>) =>
-  approvalGate({ planId: 'abcd1234', stored: passed, current: [], allowBlockedPlans: false, maxEstimatedCostUsd: undefined, overBudget: false, role: 'write', ...over });
+  approvalGate({
+    planId: 'abcd1234',
+    stored: passed,
+    current: [],
+    allowBlockedPlans: false,
+    maxEstimatedCostUsd: undefined,
+    overBudget: false,
+    role: 'write',
+    ...over,
+  });
 
 describe('approvalGate', () => {
   it('lets a plan that passed its checks through', () => {
@@ -127,7 +202,9 @@ describe('approvalGate', () => {
     const verdict = gate({ current: [{ ...protectedFinding, step: 2, file: '.github/workflows/release.yml' }] });
     expect(verdict).toMatchObject({ ok: false, reason: expect.stringContaining('release.yml') });
     // A warning re-found at approval does not block.
-    expect(gate({ current: [{ kind: 'command-not-allowed', severity: 'warning', step: 2, command: 'npm test' }] })).toEqual({ ok: true });
+    expect(
+      gate({ current: [{ kind: 'command-not-allowed', severity: 'warning', step: 2, command: 'npm test' }] }),
+    ).toEqual({ ok: true });
     // The same finding stored and re-found is named once.
     const twice = gate({ stored: blocked, current: [{ ...protectedFinding }] });
     expect(twice).toMatchObject({ ok: false, reason: expect.stringContaining('has 1 blocking finding') });
@@ -136,15 +213,30 @@ describe('approvalGate', () => {
   it('holds the estimate to max-estimated-cost-usd: plain approval refused, --over-budget needs maintain', () => {
     expect(gate({ maxEstimatedCostUsd: 0.08 })).toEqual({ ok: true });
     const plain = gate({ maxEstimatedCostUsd: 0.05 });
-    expect(plain).toMatchObject({ ok: false, reason: expect.stringContaining('exceeds `max-estimated-cost-usd` ($0.0500)'), fix: expect.stringContaining('/approve --over-budget abcd1234') });
-    expect(gate({ maxEstimatedCostUsd: 0.05, overBudget: true, role: 'write' })).toMatchObject({ ok: false, reason: expect.stringContaining('needs maintain') });
+    expect(plain).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('exceeds `max-estimated-cost-usd` ($0.0500)'),
+      fix: expect.stringContaining('/approve --over-budget abcd1234'),
+    });
+    expect(gate({ maxEstimatedCostUsd: 0.05, overBudget: true, role: 'write' })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('needs maintain'),
+    });
     expect(gate({ maxEstimatedCostUsd: 0.05, overBudget: true, role: 'maintain' })).toEqual({ ok: true });
     expect(gate({ maxEstimatedCostUsd: 0.05, overBudget: true, role: 'admin' })).toEqual({ ok: true });
   });
 
   it('fails closed when a ceiling is set but there is no estimate to hold to it', () => {
-    const unknown = storeChecks([], { kind: 'unknown', model: 'mystery', steps: 1, reason: 'no price for model mystery' });
-    expect(gate({ stored: unknown, maxEstimatedCostUsd: 1 })).toMatchObject({ ok: false, reason: expect.stringContaining('no price for model mystery') });
+    const unknown = storeChecks([], {
+      kind: 'unknown',
+      model: 'mystery',
+      steps: 1,
+      reason: 'no price for model mystery',
+    });
+    expect(gate({ stored: unknown, maxEstimatedCostUsd: 1 })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('no price for model mystery'),
+    });
     expect(gate({ stored: undefined, maxEstimatedCostUsd: 1 })).toMatchObject({ ok: false });
     expect(gate({ stored: unknown, maxEstimatedCostUsd: 1, overBudget: true, role: 'maintain' })).toEqual({ ok: true });
   });
@@ -164,11 +256,19 @@ describe('checks in the plan comment and the record', () => {
     expect(text).toContain('⛔ step 1: `.github/workflows/ci.yml` is protected');
     expect(text).toContain('To fix:');
     expect(renderChecks(blocked, false)).not.toContain('To fix:');
-    expect(renderChecks({ ...passed, estimate: { kind: 'unknown', model: 'mystery', steps: 1, reason: 'no price for model mystery' } }, true)).toContain('no price for model mystery');
+    expect(
+      renderChecks(
+        { ...passed, estimate: { kind: 'unknown', model: 'mystery', steps: 1, reason: 'no price for model mystery' } },
+        true,
+      ),
+    ).toContain('no price for model mystery');
   });
 
   it('passes a plan whose only findings are warnings, listing them with ⚠️ and no fix', () => {
-    const warned = storeChecks([{ kind: 'command-not-allowed', severity: 'warning', step: 1, command: 'make test' }], estimate);
+    const warned = storeChecks(
+      [{ kind: 'command-not-allowed', severity: 'warning', step: 1, command: 'make test' }],
+      estimate,
+    );
     expect(warned.blocking).toBe(0);
     const text = renderChecks(warned, true);
     expect(text).toContain('Checks passed** with 1 warning');
@@ -184,11 +284,22 @@ describe('checks in the plan comment and the record', () => {
     expect(record.planHash).not.toBe(base.planHash);
     const decoded = decodeRecord(`x\n${encodeRecord(record)}`);
     expect(decoded).toEqual({ ok: true, record });
-    const comment = (body: string) => ({ id: 1, nodeId: 'n', author: 'bot', body, url: '', createdAt: '', updatedAt: '' });
+    const comment = (body: string) => ({
+      id: 1,
+      nodeId: 'n',
+      author: 'bot',
+      body,
+      url: '',
+      createdAt: '',
+      updatedAt: '',
+    });
     expect(verifyPlanComment(comment(planComment(record)), 'bot', planComment).ok).toBe(true);
     // Swapping the checks under an unchanged plan breaks the hash.
     const swapped = { ...record, checks: passed };
-    expect(verifyPlanComment(comment(planComment(swapped)), 'bot', planComment)).toMatchObject({ ok: false, reason: expect.stringContaining('hash') });
+    expect(verifyPlanComment(comment(planComment(swapped)), 'bot', planComment)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('hash'),
+    });
   });
 });
 
@@ -196,7 +307,18 @@ describe('baseTreeLookup', () => {
   it('answers from the base commit: its files and directories, not later or untracked ones', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'plangate-tree-'));
     try {
-      const run = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.com' } }).trim();
+      const run = (...args: string[]) =>
+        execFileSync('git', args, {
+          cwd: dir,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: 'a',
+            GIT_AUTHOR_EMAIL: 'a@example.com',
+            GIT_COMMITTER_NAME: 'a',
+            GIT_COMMITTER_EMAIL: 'a@example.com',
+          },
+        }).trim();
       run('init', '--quiet');
       mkdirSync(path.join(dir, 'src/deep'), { recursive: true });
       writeFileSync(path.join(dir, 'src/deep/a b.ts'), 'x');

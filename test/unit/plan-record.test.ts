@@ -22,7 +22,15 @@ function rawMarker(json: unknown): string {
 }
 
 function comment(body: string, author = botLogin): Comment {
-  return { id: 1, nodeId: 'IC_1', body, author, url: 'http://127.0.0.1/c/1', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
+  return {
+    id: 1,
+    nodeId: 'IC_1',
+    body,
+    author,
+    url: 'http://127.0.0.1/c/1',
+    createdAt: '2025-01-01T00:00:00Z',
+    updatedAt: '2025-01-01T00:00:00Z',
+  };
 }
 
 function payloadOf(marker: string): string {
@@ -66,14 +74,23 @@ describe('encodeRecord / decodeRecord', () => {
   });
 
   it('refuses a payload that is not deflated JSON', () => {
-    expect(decodeRecord('<!-- plangate:record v1 AAAA -->')).toEqual({ ok: false, reason: 'the plan record is corrupt' });
+    expect(decodeRecord('<!-- plangate:record v1 AAAA -->')).toEqual({
+      ok: false,
+      reason: 'the plan record is corrupt',
+    });
     const notJson = deflateRawSync(Buffer.from('{not json')).toString('base64url');
-    expect(decodeRecord(`<!-- plangate:record v1 ${notJson} -->`)).toEqual({ ok: false, reason: 'the plan record is corrupt' });
+    expect(decodeRecord(`<!-- plangate:record v1 ${notJson} -->`)).toEqual({
+      ok: false,
+      reason: 'the plan record is corrupt',
+    });
   });
 
   it('refuses a payload that inflates beyond the size cap', () => {
     const bomb = deflateRawSync(Buffer.from(`"${' '.repeat(5_000_000)}"`)).toString('base64url');
-    expect(decodeRecord(`<!-- plangate:record v1 ${bomb} -->`)).toEqual({ ok: false, reason: 'the plan record is corrupt' });
+    expect(decodeRecord(`<!-- plangate:record v1 ${bomb} -->`)).toEqual({
+      ok: false,
+      reason: 'the plan record is corrupt',
+    });
   });
 
   const malformed: Array<[string, (r: Record<string, unknown>) => void]> = [
@@ -90,7 +107,10 @@ describe('encodeRecord / decodeRecord', () => {
   it.each(malformed)('refuses a record with %s', (_what, spoil) => {
     const json = JSON.parse(JSON.stringify(makeRecord())) as Record<string, unknown>;
     spoil(json);
-    expect(decodeRecord(rawMarker(json))).toEqual({ ok: false, reason: 'the plan record does not have the expected shape' });
+    expect(decodeRecord(rawMarker(json))).toEqual({
+      ok: false,
+      reason: 'the plan record does not have the expected shape',
+    });
   });
 
   it('accepts the same JSON unspoiled, so the refusals above are about the spoiled field', () => {
@@ -122,7 +142,9 @@ describe('hashContext and planIdFor', () => {
     expect(hashContext({ ...content, directive: 'Create CHANGELOG.md' })).not.toBe(base);
     expect(hashContext({ ...content, plan: { ...samplePlan, steps: [...samplePlan.steps].reverse() } })).not.toBe(base);
     expect(hashContext({ ...content, plan: { ...samplePlan, risks: [] } })).not.toBe(base);
-    expect(hashContext({ ...content, clarifications: [{ question: 'Which format?', answer: 'Keep a Changelog' }] })).not.toBe(base);
+    expect(
+      hashContext({ ...content, clarifications: [{ question: 'Which format?', answer: 'Keep a Changelog' }] }),
+    ).not.toBe(base);
     expect(hashContext({ ...content, revisions: [{ plan: samplePlan, feedback: 'smaller' }] })).not.toBe(base);
   });
 
@@ -179,7 +201,10 @@ describe('verifyPlanComment', () => {
   });
 
   it('passes decoding failures through', () => {
-    expect(verifyPlanComment(comment('no record here'), botLogin, planComment)).toEqual({ ok: false, reason: 'no plan record' });
+    expect(verifyPlanComment(comment('no record here'), botLogin, planComment)).toEqual({
+      ok: false,
+      reason: 'no plan record',
+    });
   });
 
   it('never believes a comment whose record payload was altered, at any position', () => {
@@ -225,6 +250,9 @@ describe('record signatures', () => {
   it('refuses an unsigned plan comment when a key is configured', () => {
     const record = makeRecord();
     const verdict = verifyPlanComment(comment(planComment(record)), botLogin, planComment, secret);
-    expect(verdict).toMatchObject({ ok: false, reason: expect.stringContaining(`plan ${record.planId} is not signed with this repository's record key`) });
+    expect(verdict).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(`plan ${record.planId} is not signed with this repository's record key`),
+    });
   });
 });

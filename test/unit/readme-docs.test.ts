@@ -120,9 +120,22 @@ describe('readme-tables --check', () => {
   });
 
   it.each([
-    ['a default differs', (yml: string) => yml.replace("default: '8'\n  timeout-minutes", "default: '12'\n  timeout-minutes"), 'max-iterations: action.yml says "12", the table "8"'],
-    ['an input has no row', (yml: string) => yml.replace('\noutputs:', '  new-input:\n    description: A new input.\n    required: false\n\noutputs:'), 'new-input is an input without a row in the table'],
-    ['a row has no input', (yml: string) => yml.replace(/\n {2}stall-limit:\n( {4}.*\n)+?(?= {2}\S)/, '\n'), 'stall-limit is in the table but is no input of action.yml'],
+    [
+      'a default differs',
+      (yml: string) => yml.replace("default: '8'\n  timeout-minutes", "default: '12'\n  timeout-minutes"),
+      'max-iterations: action.yml says "12", the table "8"',
+    ],
+    [
+      'an input has no row',
+      (yml: string) =>
+        yml.replace('\noutputs:', '  new-input:\n    description: A new input.\n    required: false\n\noutputs:'),
+      'new-input is an input without a row in the table',
+    ],
+    [
+      'a row has no input',
+      (yml: string) => yml.replace(/\n {2}stall-limit:\n( {4}.*\n)+?(?= {2}\S)/, '\n'),
+      'stall-limit is in the table but is no input of action.yml',
+    ],
   ])('fails when action.yml and the defaults table disagree: %s', slow, async (_what, change, message) => {
     const manifest = await readFile(path.join(root, 'action.yml'), 'utf8');
     const changed = change(manifest);
@@ -146,12 +159,19 @@ describe('readme-tables --check', () => {
 
 describe('README troubleshooting quotes plangate', () => {
   const forbidden = (message: string, url: string, method = 'POST') =>
-    Object.assign(new Error(message), { status: 403, request: { method, url }, response: { headers: {}, data: { message } } });
+    Object.assign(new Error(message), {
+      status: 403,
+      request: { method, url },
+      response: { headers: {}, data: { message } },
+    });
 
   it('quotes the pull-requests-disabled explanation word for word', async () => {
     const readme = await readFile(path.join(root, 'README.md'), 'utf8');
     const { kind, message } = explainGitHubError(
-      forbidden('GitHub Actions is not permitted to create or approve pull requests.', 'https://api.github.com/repos/octo/widgets/pulls'),
+      forbidden(
+        'GitHub Actions is not permitted to create or approve pull requests.',
+        'https://api.github.com/repos/octo/widgets/pulls',
+      ),
     );
     expect(kind).toBe('pull-requests-disabled');
     expect(readme).toContain(message);
@@ -159,7 +179,9 @@ describe('README troubleshooting quotes plangate', () => {
 
   it('quotes the missing-permission explanation word for word', async () => {
     const readme = await readFile(path.join(root, 'README.md'), 'utf8');
-    const { kind, message } = explainGitHubError(forbidden('Resource not accessible by integration', 'https://api.github.com/repos/octo/widgets/pulls'));
+    const { kind, message } = explainGitHubError(
+      forbidden('Resource not accessible by integration', 'https://api.github.com/repos/octo/widgets/pulls'),
+    );
     expect(kind).toBe('missing-permission');
     expect(readme).toContain(message);
   });

@@ -14,7 +14,12 @@ import type { RunView } from '../../src/render/run-view.js';
 
 export const samplePlan: Plan = {
   steps: [
-    { title: 'Add CHANGELOG.md', detail: 'Keep a Changelog format.\nList 0.1.0.', files: ['CHANGELOG.md'], verify: 'npm test' },
+    {
+      title: 'Add CHANGELOG.md',
+      detail: 'Keep a Changelog format.\nList 0.1.0.',
+      files: ['CHANGELOG.md'],
+      verify: 'npm test',
+    },
     { title: 'Link it from the README', files: ['README.md'] },
   ],
   assumptions: ['The project follows semver.'],
@@ -28,7 +33,12 @@ export interface RecordInput {
   overrides?: Partial<PlanRecord>;
 }
 
-export function makeRecord({ objective = 'Add a CHANGELOG', plan = samplePlan, directive = 'Create CHANGELOG.md.', overrides = {} }: RecordInput = {}): PlanRecord {
+export function makeRecord({
+  objective = 'Add a CHANGELOG',
+  plan = samplePlan,
+  directive = 'Create CHANGELOG.md.',
+  overrides = {},
+}: RecordInput = {}): PlanRecord {
   const planned = reduce(plannerExecutorMachine, initialSnapshot(objective, defaultPolicy), {
     type: 'stage',
     agent: 'planner',
@@ -49,7 +59,11 @@ export function makeRecord({ objective = 'Add a CHANGELOG', plan = samplePlan, d
     planningCostUsd: 0.0027,
     issueHash: hashIssue('Add a CHANGELOG', 'We have none.'),
     snapshot: planned,
-    usage: addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1200, cachedTokens: 1000, completionTokens: 300 }),
+    usage: addTurn(emptyUsage(), 'planner', 'gpt-4.1', {
+      promptTokens: 1200,
+      cachedTokens: 1000,
+      completionTokens: 300,
+    }),
     ...overrides,
   };
 }
@@ -66,7 +80,9 @@ export function makeRunView(snapshot: Snapshot, extra: Partial<RunView> = {}): R
     baseRef: 'main',
     runUrl: 'http://127.0.0.1/run/1',
     snapshot,
-    usage: summarizeUsage(addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })),
+    usage: summarizeUsage(
+      addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 }),
+    ),
     ...extra,
   };
 }

@@ -4,10 +4,15 @@ import type { StateName, Transition } from '../../src/machine/types.js';
 import { mermaidLabel, renderDiagram } from '../../src/render/diagram.js';
 
 const cycle = (outcome: Outcome, directive = 'do it'): HistoryEntry => ({ directive, result: 'ok', outcome });
-const t = (from: StateName, to: StateName, reason?: string): Transition => (reason === undefined ? { from, to } : { from, to, reason });
+const t = (from: StateName, to: StateName, reason?: string): Transition =>
+  reason === undefined ? { from, to } : { from, to, reason };
 
 /** Lines between the fences, without the indentation. */
-const body = (block: string) => block.split('\n').slice(1, -1).map((l) => l.trim());
+const body = (block: string) =>
+  block
+    .split('\n')
+    .slice(1, -1)
+    .map((l) => l.trim());
 
 describe('mermaidLabel', () => {
   it('keeps plain words and encodes everything that could end the label, the fence or a comment', () => {
@@ -23,7 +28,13 @@ describe('mermaidLabel', () => {
 
 describe('renderDiagram', () => {
   it('draws plan → execute → replan → execute → finish → done with each cycle outcome on its edge', () => {
-    const trail = [t('plan', 'execute'), t('execute', 'replan'), t('replan', 'execute'), t('execute', 'finish'), t('finish', 'done')];
+    const trail = [
+      t('plan', 'execute'),
+      t('execute', 'replan'),
+      t('replan', 'execute'),
+      t('execute', 'finish'),
+      t('finish', 'done'),
+    ];
     const block = renderDiagram({ state: 'done', trail, context: { history: [cycle('replan'), cycle('done')] } });
     expect(block.startsWith('```mermaid\nflowchart LR\n')).toBe(true);
     expect(block.endsWith('\n```')).toBe(true);
@@ -56,13 +67,22 @@ describe('renderDiagram', () => {
   });
 
   it('marks an executor-only run that aborted, and an unfinished run at its current state', () => {
-    const aborted = renderDiagram({ state: 'done', trail: [t('execute', 'done')], context: { history: [cycle('abort')] } });
+    const aborted = renderDiagram({
+      state: 'done',
+      trail: [t('execute', 'done')],
+      context: { history: [cycle('abort')] },
+    });
     expect(aborted).toContain('n0 -- "cycle 1: abort" --> n1(["done"])');
     expect(aborted).toContain('fill:#fde2e1');
     const running = renderDiagram({ state: 'execute', trail: [t('plan', 'execute')], context: { history: [] } });
     expect(body(running).slice(-2)).toEqual(['classDef current stroke-width:3px', 'class n1 current']);
     const fresh = renderDiagram({ state: 'plan', trail: [], context: { history: [] } });
-    expect(body(fresh)).toEqual(['flowchart LR', 'n0["plan"]', 'classDef current stroke-width:3px', 'class n0 current']);
+    expect(body(fresh)).toEqual([
+      'flowchart LR',
+      'n0["plan"]',
+      'classDef current stroke-width:3px',
+      'class n0 current',
+    ]);
   });
 
   it('keeps the start and the end of a long path around one elision node, numbering cycles over the whole run', () => {

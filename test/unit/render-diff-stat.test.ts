@@ -3,12 +3,15 @@ import { boundDiffStat, renderDiffStat } from '../../src/render/diff-stat.js';
 import { commitTrailers, noreplyEmail, withTrailers } from '../../src/render/commit-trailers.js';
 
 const stat = (files: number) =>
-  [...Array.from({ length: files }, (_, i) => ` src/file-${i}.ts | ${i + 1} +`), ` ${files} files changed, ${(files * (files + 1)) / 2} insertions(+)`].join('\n');
+  [
+    ...Array.from({ length: files }, (_, i) => ` src/file-${i}.ts | ${i + 1} +`),
+    ` ${files} files changed, ${(files * (files + 1)) / 2} insertions(+)`,
+  ].join('\n');
 
 describe('boundDiffStat', () => {
   const unindented = (text: string) => text.replace(/^ /gm, '');
 
-  it('keeps a short stat whole, without git\'s one-space indent even when the first line lost it', () => {
+  it("keeps a short stat whole, without git's one-space indent even when the first line lost it", () => {
     expect(boundDiffStat(`${stat(2)}\n`)).toBe(unindented(stat(2)));
     expect(boundDiffStat(stat(2).trimStart())).toBe(unindented(stat(2)));
   });
@@ -35,7 +38,14 @@ describe('boundDiffStat', () => {
 
 describe('commit trailers', () => {
   it('names the plan, the approver and the requester as co-author by their noreply address', () => {
-    expect(commitTrailers({ planId: '0a1b2c3d', approvedBy: 'octocat', requestedBy: 'mona', botLogin: 'github-actions[bot]' })).toEqual([
+    expect(
+      commitTrailers({
+        planId: '0a1b2c3d',
+        approvedBy: 'octocat',
+        requestedBy: 'mona',
+        botLogin: 'github-actions[bot]',
+      }),
+    ).toEqual([
       'Plangate-Plan: 0a1b2c3d',
       'Approved-by: octocat',
       'Co-authored-by: mona <mona@users.noreply.github.com>',
@@ -43,7 +53,12 @@ describe('commit trailers', () => {
   });
 
   it('never credits the bot as its own co-author', () => {
-    const trailers = commitTrailers({ planId: 'p', approvedBy: 'github-actions[bot]', requestedBy: 'GitHub-Actions[bot]', botLogin: 'github-actions[bot]' });
+    const trailers = commitTrailers({
+      planId: 'p',
+      approvedBy: 'github-actions[bot]',
+      requestedBy: 'GitHub-Actions[bot]',
+      botLogin: 'github-actions[bot]',
+    });
     expect(trailers).toEqual(['Plangate-Plan: p', 'Approved-by: github-actions[bot]']);
   });
 

@@ -15,8 +15,11 @@ describe('renderHelp', () => {
   it('lists every command with who may use it here, and the repository settings', () => {
     const body = renderHelp('mona', settings);
     expect(body.startsWith('@mona ')).toBe(true);
-    for (const command of ['/plan', '/approve', '/revise', '/answer', '/status', '/cancel', '/help']) expect(body).toContain(`\`${command}`);
-    expect(body).toContain('| `/approve [plan-id]` | Runs the live plan; with an id, only if it is still the live one. | `maintain` or higher |');
+    for (const command of ['/plan', '/approve', '/revise', '/answer', '/status', '/cancel', '/help'])
+      expect(body).toContain(`\`${command}`);
+    expect(body).toContain(
+      '| `/approve [plan-id]` | Runs the live plan; with an id, only if it is still the live one. | `maintain` or higher |',
+    );
     expect(body).toContain('policy: `plan-for-approval`');
     expect(body).toContain('allowed commands (2): `npm test`, `npm run lint`');
     expect(body).toContain('protected paths: `.github/workflows/**`');
@@ -25,7 +28,9 @@ describe('renderHelp', () => {
 
   it('shows --over-budget with the role it needs, and the plan-check settings', () => {
     const body = renderHelp('mona', settings);
-    expect(body).toContain('| `/approve --over-budget [plan-id]` | Runs a plan whose cost estimate is above `max-estimated-cost-usd`. | `maintain` or higher |');
+    expect(body).toContain(
+      '| `/approve --over-budget [plan-id]` | Runs a plan whose cost estimate is above `max-estimated-cost-usd`. | `maintain` or higher |',
+    );
     expect(body).toContain('- estimated cost ceiling: none');
     expect(body).toContain('- plans with blocking check findings: must be revised first');
     const configured = renderHelp('mona', { ...settings, maxEstimatedCostUsd: 2.5, allowBlockedPlans: true });
@@ -38,7 +43,9 @@ describe('renderHelp', () => {
   });
 
   it('says when no command is allowed and cuts a long list', () => {
-    expect(renderHelp('mona', { ...settings, allowedCommands: [], protectedPaths: [] })).toContain('allowed commands: none');
+    expect(renderHelp('mona', { ...settings, allowedCommands: [], protectedPaths: [] })).toContain(
+      'allowed commands: none',
+    );
     const many = Array.from({ length: 25 }, (_, i) => `tool-${i}`);
     const body = renderHelp('mona', { ...settings, allowedCommands: many });
     expect(body).toContain('allowed commands (25): ');
@@ -81,14 +88,25 @@ describe('renderStatus', () => {
   });
 
   it('says how to go on with a proposed plan and an unknown price plainly', () => {
-    const body = renderStatus('mona', { ...view, status: 'proposed', approvedBy: undefined, costUsd: null, cycles: 0 } as StatusView);
+    const body = renderStatus('mona', {
+      ...view,
+      status: 'proposed',
+      approvedBy: undefined,
+      costUsd: null,
+      cycles: 0,
+    } as StatusView);
     expect(body).toContain('`/approve 0a1b2c3d`');
     expect(body).toContain('unknown price');
     expect(body).not.toContain('approved by');
   });
 
   it('links the pull request and the note of a plan that is over', () => {
-    const body = renderStatus('mona', { ...view, status: 'superseded', note: 'superseded by plan `ffffffff`', pullRequest: { number: 9, url: 'https://github.com/o/r/pull/9' } });
+    const body = renderStatus('mona', {
+      ...view,
+      status: 'superseded',
+      note: 'superseded by plan `ffffffff`',
+      pullRequest: { number: 9, url: 'https://github.com/o/r/pull/9' },
+    });
     expect(body).toContain('is **superseded** (superseded by plan `ffffffff`).');
     expect(body).toContain('pull request [#9](https://github.com/o/r/pull/9)');
   });

@@ -16,7 +16,11 @@ import { noise } from '../helpers/noise.js';
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 /** A long but ordinary plan: the kind a planner writes for a sweeping refactor. */
-function longPlan(steps: number, detail = (i: number) => `Move the helpers of module ${i} into src/lib/module-${i}.ts and update every import of them.`): Plan {
+function longPlan(
+  steps: number,
+  detail = (i: number) =>
+    `Move the helpers of module ${i} into src/lib/module-${i}.ts and update every import of them.`,
+): Plan {
   return {
     steps: Array.from({ length: steps }, (_, i) => ({
       title: `Refactor module ${i + 1}`,
@@ -37,8 +41,18 @@ const cycle = (i: number, result = `Moved the helpers of module ${i}; tests pass
 
 function view(plan: Plan, history: HistoryEntry[], extra: Partial<RunView> = {}): RunView {
   const planned = makeRecord({ plan }).snapshot;
-  const snapshot: Snapshot = { ...planned, state: 'done', context: { ...planned.context, history, summary: 'Refactored what the run reached.' } };
-  return makeRunView(snapshot, { usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })), ended: { outcome: 'aborted', reason: 'reached max-cost-usd ($5; spent $5.02)' }, ...extra });
+  const snapshot: Snapshot = {
+    ...planned,
+    state: 'done',
+    context: { ...planned.context, history, summary: 'Refactored what the run reached.' },
+  };
+  return makeRunView(snapshot, {
+    usage: summarizeUsage(
+      addTurn(emptyUsage(), 'executor', 'gpt-4.1', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 }),
+    ),
+    ended: { outcome: 'aborted', reason: 'reached max-cost-usd ($5; spent $5.02)' },
+    ...extra,
+  });
 }
 
 /** The number a steps notice names, e.g. "Only the first 37 of 400 steps". */
@@ -80,17 +94,26 @@ describe('history chunks', () => {
     // Parts are filled: moving the next part's first cycle back would have broken the limit.
     for (let i = 0; i + 1 < chunks.length; i++) {
       const next = Number(/#### Cycle (\d+):/.exec(chunks[i + 1] ?? '')?.[1]);
-      expect((chunks[i]?.length ?? 0) + 2 + renderCycle(history[next - 1] as HistoryEntry, next - 1).length).toBeGreaterThan(historyChunkLimit);
+      expect(
+        (chunks[i]?.length ?? 0) + 2 + renderCycle(history[next - 1] as HistoryEntry, next - 1).length,
+      ).toBeGreaterThan(historyChunkLimit);
     }
   });
 
   it('cuts only a cycle too large for any part, saying how much and where the full text is', () => {
-    const huge = { directive: `Rewrite the parser.\n${noise(5_000, 7)}`, result: noise(150_000, 8), outcome: 'replan' as const };
+    const huge = {
+      directive: `Rewrite the parser.\n${noise(5_000, 7)}`,
+      result: noise(150_000, 8),
+      outcome: 'replan' as const,
+    };
     const history = [cycle(1), huge, cycle(3)];
     const chunks = renderHistoryChunks(history, '0a1b2c3d');
     expect(chunks.every((c) => c.length <= historyChunkLimit)).toBe(true);
     const cut = chunks.find((c) => c.includes('#### Cycle 2:')) ?? '';
-    const notice = /> (\d{1,3}(?:,\d{3})*) characters of cycle 2 were cut here to fit GitHub's size limit; the full text is in the job summary\./.exec(cut);
+    const notice =
+      /> (\d{1,3}(?:,\d{3})*) characters of cycle 2 were cut here to fit GitHub's size limit; the full text is in the job summary\./.exec(
+        cut,
+      );
     expect(notice).not.toBeNull();
     // What was kept plus what the notice reports is the whole cycle: the notice is exact.
     const omitted = Number(notice?.[1]?.replace(/,/g, ''));
@@ -106,7 +129,11 @@ describe('history chunks', () => {
   });
 
   it('holds every limit it is given, even with fences and comment openers that grow when rendered', () => {
-    const tricky = (i: number) => ({ directive: `\`\`\`\`\`\n${'<!-- '.repeat(200)}${noise(2_000, i)}`, result: `${'<!--'.repeat(500)}${noise(20_000, i + 50)}`, outcome: 'abort' as const });
+    const tricky = (i: number) => ({
+      directive: `\`\`\`\`\`\n${'<!-- '.repeat(200)}${noise(2_000, i)}`,
+      result: `${'<!--'.repeat(500)}${noise(20_000, i + 50)}`,
+      outcome: 'abort' as const,
+    });
     const history = Array.from({ length: 12 }, (_, i) => tricky(i + 1));
     for (const limit of [1_500, 4_000, 9_999, 25_000, 60_000]) {
       const chunks = renderHistoryChunks(history, 'ffffffff', limit);
@@ -146,7 +173,11 @@ describe('plan comment with a 400-step plan', () => {
   function expectPostable(body: string, record: ReturnType<typeof makeRecord>): void {
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(decodeRecord(body)).toEqual({ ok: true, record });
-    const verdict = verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', planComment);
+    const verdict = verifyPlanComment(
+      { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
+      'bot',
+      planComment,
+    );
     expect(verdict.ok).toBe(true);
   }
 
@@ -158,7 +189,9 @@ describe('plan comment with a 400-step plan', () => {
     expect(shown).toBeGreaterThan(50);
     expect(shown).toBeLessThan(400);
     expect(body).toContain(`Only the first ${shown} of 400 steps are shown here`);
-    expect(body).toContain('approving it approves them all; the job summary of the run that posted it lists every one.');
+    expect(body).toContain(
+      'approving it approves them all; the job summary of the run that posted it lists every one.',
+    );
     expect(count(body, '- [ ] **')).toBe(shown);
     // Cut between steps, never with a mid-body cut.
     expect(body).not.toContain('characters were cut here');
@@ -199,7 +232,8 @@ describe('pull request body with a long story', () => {
     const shown = shownCount(body);
     expect(shown).toBeGreaterThan(10);
     expect(body).toContain(`Only the first ${shown} of 400 steps are shown here`);
-    for (const heading of ['## Objective', '## Plan', '## Summary', '## History', '## Usage']) expect(count(body, `\n${heading}\n`)).toBe(1);
+    for (const heading of ['## Objective', '## Plan', '## Summary', '## History', '## Usage'])
+      expect(count(body, `\n${heading}\n`)).toBe(1);
     expect(body).toContain('Refactored what the run reached.');
     expect(body).toContain('> The run aborted: reached max-cost-usd ($5; spent $5.02).');
     expect(body.endsWith('<!-- plangate:pr 0a1b2c3d -->')).toBe(true);
@@ -207,7 +241,9 @@ describe('pull request body with a long story', () => {
 
   it('points to the job summary by default, linking the run', () => {
     const body = renderPullRequestBody(view(longPlan(3), hundred));
-    expect(body).toContain('> The full history is in the [job summary](http://127.0.0.1/run/1) (100 cycles); in short:');
+    expect(body).toContain(
+      '> The full history is in the [job summary](http://127.0.0.1/run/1) (100 cycles); in short:',
+    );
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     // A short plan is never cut to make room for a history that has left anyway.
     expect(body).toContain(renderPlan(longPlan(3), 3));
@@ -253,7 +289,9 @@ describe('job summary details', () => {
     const kept = count(details, '#### Cycle ');
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(10);
-    expect(details).toContain(`> Only the first ${kept} of 10 cycles fit in the job summary, which GitHub caps at 1 MiB.`);
+    expect(details).toContain(
+      `> Only the first ${kept} of 10 cycles fit in the job summary, which GitHub caps at 1 MiB.`,
+    );
     expect(details).toContain('**2. Refactor module 2**');
   });
 });

@@ -17,15 +17,25 @@ const revised: Plan = {
   ],
 };
 
-const cycle: HistoryEntry = { directive: 'Create CHANGELOG.md.', result: 'Created it; the docs need a link too.', outcome: 'replan' };
+const cycle: HistoryEntry = {
+  directive: 'Create CHANGELOG.md.',
+  result: 'Created it; the docs need a link too.',
+  outcome: 'replan',
+};
 
 function runWith(plan: Plan, history: HistoryEntry[] = [cycle], extra: Partial<RunView> = {}): RunView {
   const approved = makeRecord().snapshot;
-  const snapshot: Snapshot = { ...approved, state: 'execute', iteration: history.length, context: { ...approved.context, plan, history, directive: 'Link it.' } };
+  const snapshot: Snapshot = {
+    ...approved,
+    state: 'execute',
+    iteration: history.length,
+    context: { ...approved.context, plan, history, directive: 'Link it.' },
+  };
   return makeRunView(snapshot, { approvedPlan: samplePlan, ...extra });
 }
 
-const section = (body: string, heading: string) => body.slice(body.indexOf(heading)).split('\n\n').slice(0, 3).join('\n\n');
+const section = (body: string, heading: string) =>
+  body.slice(body.indexOf(heading)).split('\n\n').slice(0, 3).join('\n\n');
 
 describe('progress comment: revisions against the approved plan', () => {
   it('lists the changes and labels the revised steps in the checklist', () => {
@@ -59,7 +69,9 @@ describe('progress comment: revisions against the approved plan', () => {
   });
 
   it('shows no section for a run without an approved plan', () => {
-    expect(renderProgressComment(runWith(revised, [cycle], { approvedPlan: undefined }))).not.toContain('Changes to the approved plan');
+    expect(renderProgressComment(runWith(revised, [cycle], { approvedPlan: undefined }))).not.toContain(
+      'Changes to the approved plan',
+    );
   });
 
   it('labels a moved step and lists a removed one', () => {
@@ -74,10 +86,14 @@ describe('progress comment: revisions against the approved plan', () => {
 
 describe('pull request: revisions against the approved plan', () => {
   it('has a section with the changes, before the plan as it ended', () => {
-    const body = renderPullRequestBody(runWith(revised, [cycle, { ...cycle, outcome: 'done' }], { ended: { outcome: 'done' } }));
+    const body = renderPullRequestBody(
+      runWith(revised, [cycle, { ...cycle, outcome: 'done' }], { ended: { outcome: 'done' } }),
+    );
     expect(body).toContain('## Changes to the approved plan');
     expect(body).toContain('The planner revised the plan during the run. Against the plan that was approved:');
-    expect(body).toContain('- Reworded step 2 `Link it from the README and the docs`: changed title (was `Link it from the README`), files');
+    expect(body).toContain(
+      '- Reworded step 2 `Link it from the README and the docs`: changed title (was `Link it from the README`), files',
+    );
     expect(body).toContain('- Added step 3: `Mention <!\u200b-- it --> in @team CONTRIBUTING`');
     expect(body.indexOf('## Objective')).toBeLessThan(body.indexOf('## Changes to the approved plan'));
     expect(body.indexOf('## Changes to the approved plan')).toBeLessThan(body.indexOf('## Plan'));
@@ -88,11 +104,18 @@ describe('pull request: revisions against the approved plan', () => {
   it('has no section when the plan was not revised', () => {
     const body = renderPullRequestBody(runWith(samplePlan, [cycle], { ended: { outcome: 'done' } }));
     expect(body).not.toContain('Changes to the approved plan');
-    expect(body).toBe(renderPullRequestBody(runWith(samplePlan, [cycle], { ended: { outcome: 'done' }, approvedPlan: undefined })));
+    expect(body).toBe(
+      renderPullRequestBody(runWith(samplePlan, [cycle], { ended: { outcome: 'done' }, approvedPlan: undefined })),
+    );
   });
 
   it('keeps the section whole and the body within the limit when a revision rewrote a huge plan', () => {
-    const huge: Plan = { steps: Array.from({ length: 500 }, (_, i) => ({ title: `Work item ${i} ${'z'.repeat(250)}`, detail: 'd'.repeat(3_000) })) };
+    const huge: Plan = {
+      steps: Array.from({ length: 500 }, (_, i) => ({
+        title: `Work item ${i} ${'z'.repeat(250)}`,
+        detail: 'd'.repeat(3_000),
+      })),
+    };
     const body = renderPullRequestBody(runWith(huge, [cycle], { ended: { outcome: 'done' } }));
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(body).toMatch(/- and \d+ more\n/);

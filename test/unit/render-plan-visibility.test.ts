@@ -57,11 +57,17 @@ const trickyDetail = [
   '<!-- a comment -->',
 ].join('\n');
 
-const trickyDirective = 'Append farewell(name) to src/greet.js, as [the guide](https://e "and push to main") says.\n\n````\nnested fence\n````';
+const trickyDirective =
+  'Append farewell(name) to src/greet.js, as [the guide](https://e "and push to main") says.\n\n````\nnested fence\n````';
 
 const trickyPlan: Plan = {
   steps: [
-    { title: 'Add [farewell](https://e "hidden") <b>now</b>', detail: trickyDetail, files: ['src/greet.js'], verify: 'npm test' },
+    {
+      title: 'Add [farewell](https://e "hidden") <b>now</b>',
+      detail: trickyDetail,
+      files: ['src/greet.js'],
+      verify: 'npm test',
+    },
     { title: 'Document it' },
   ],
   assumptions: ['[z]: # (an assumption that hides)'],
@@ -118,7 +124,11 @@ describe('markdown helpers for free text', () => {
 });
 
 describe('plan comment: the approver sees everything the executor is first told', () => {
-  const record = makeRecord({ objective: 'Say goodbye.\n\n[o]: # (hidden objective)', plan: trickyPlan, directive: trickyDirective });
+  const record = makeRecord({
+    objective: 'Say goodbye.\n\n[o]: # (hidden objective)',
+    plan: trickyPlan,
+    directive: trickyDirective,
+  });
   const body = planComment(record);
   const blocks = fencedBlocks(body);
 
@@ -133,8 +143,13 @@ describe('plan comment: the approver sees everything the executor is first told'
     // The comment opener is broken with a zero-width space so no text can fake the record marker.
     const shown = trickyDetail.replace('<!--', '<!\u200b--');
     expect(blocks).toContain(shown);
-    const indented = shown.split('\n').map((line) => (line === '' ? '' : `  ${line}`)).join('\n');
-    expect(body).toContain(`- [ ] **1. ${escapeMarkdown(trickyPlan.steps[0]?.title ?? '')}**\n  \`\`\`\`text\n${indented}\n  \`\`\`\`\n  Files: \`src/greet.js\` · Verify: \`npm test\``);
+    const indented = shown
+      .split('\n')
+      .map((line) => (line === '' ? '' : `  ${line}`))
+      .join('\n');
+    expect(body).toContain(
+      `- [ ] **1. ${escapeMarkdown(trickyPlan.steps[0]?.title ?? '')}**\n  \`\`\`\`text\n${indented}\n  \`\`\`\`\n  Files: \`src/greet.js\` · Verify: \`npm test\``,
+    );
   });
 
   it('shows the objective in a fenced block and escapes titles, assumptions and risks', () => {
@@ -157,16 +172,24 @@ describe('plan comment: the approver sees everything the executor is first told'
     for (const text of texts) {
       // The executor's message indents a detail's lines under its step.
       for (const line of text.split('\n')) expect(message, 'the executor is told it').toContain(line);
-      const shown = blocks.includes(text.replace('<!--', '<!\u200b--')) || body.includes(escapeMarkdown(text)) || body.includes(code(text));
+      const shown =
+        blocks.includes(text.replace('<!--', '<!\u200b--')) ||
+        body.includes(escapeMarkdown(text)) ||
+        body.includes(code(text));
       expect(shown, `shown in the plan comment: ${text}`).toBe(true);
     }
   });
 
   it('keeps a clarification inside its quote, whatever its answer holds', () => {
     const asked = makeRecord({ plan: trickyPlan, directive: trickyDirective });
-    asked.snapshot.context.clarifications = [{ question: 'Where?', answer: 'Here.\n\n[a]: # (hidden answer)\r\r[b]: #' }];
+    asked.snapshot.context.clarifications = [
+      { question: 'Where?', answer: 'Here.\n\n[a]: # (hidden answer)\r\r[b]: #' },
+    ];
     const text = planComment(asked);
-    const section = text.slice(text.indexOf('**Clarifications**') + '**Clarifications**\n\n'.length, text.indexOf('\n\n**Steps**'));
+    const section = text.slice(
+      text.indexOf('**Clarifications**') + '**Clarifications**\n\n'.length,
+      text.indexOf('\n\n**Steps**'),
+    );
     expect(section.split('\n').every((line) => line.startsWith('>'))).toBe(true);
     expect(section).toContain('> [a]: # (hidden answer)\n>\n> [b]: #');
   });
@@ -175,7 +198,13 @@ describe('plan comment: the approver sees everything the executor is first told'
     const decoded = decodeRecord(body);
     expect(decoded.ok).toBe(true);
     if (decoded.ok) expect(planComment(decoded.record)).toBe(body);
-    expect(verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', planComment).ok).toBe(true);
+    expect(
+      verifyPlanComment(
+        { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
+        'bot',
+        planComment,
+      ).ok,
+    ).toBe(true);
   });
 
   it('shows hidden characters in the directive instead of passing them on unseen', () => {
@@ -186,9 +215,18 @@ describe('plan comment: the approver sees everything the executor is first told'
 });
 
 describe('plan comment: the first directive is never cut', () => {
-  const longPlan = (n: number): Plan => ({ steps: Array.from({ length: n }, (_, i) => ({ title: `Refactor module ${i + 1}`, detail: `Module ${i + 1}: `.repeat(20) })) });
+  const longPlan = (n: number): Plan => ({
+    steps: Array.from({ length: n }, (_, i) => ({
+      title: `Refactor module ${i + 1}`,
+      detail: `Module ${i + 1}: `.repeat(20),
+    })),
+  });
   const verifies = (record: PlanRecord, body: string) =>
-    verifyPlanComment({ id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' }, 'bot', planComment).ok;
+    verifyPlanComment(
+      { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
+      'bot',
+      planComment,
+    ).ok;
 
   it('keeps a long directive whole beside a plan that must be cut, and says how many steps it shows', () => {
     const directive = `Start with module 1.\n${'Then check every caller of it, one by one. '.repeat(300)}`;
@@ -203,7 +241,10 @@ describe('plan comment: the first directive is never cut', () => {
 
   it('refuses to post a plan whose directive cannot be shown whole', () => {
     let seed = 7;
-    const noise = Array.from({ length: 70_000 }, () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), (seed % 36).toString(36))).join('');
+    const noise = Array.from(
+      { length: 70_000 },
+      () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), (seed % 36).toString(36)),
+    ).join('');
     expect(() => planComment(makeRecord({ directive: noise.slice(0, 60_000) }))).toThrow(/too large to post/);
   });
 });

@@ -17,7 +17,17 @@ function snapshotWith(history: HistoryEntry[], extra: Partial<Snapshot> = {}): S
 }
 
 function view(snapshot: Snapshot, extra: Partial<RunView> = {}): RunView {
-  return makeRunView(snapshot, { runUrl: 'http://127.0.0.1/o/r/actions/runs/1', usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', { promptTokens: 10_000, cachedTokens: 8_000, completionTokens: 500 })), ...extra });
+  return makeRunView(snapshot, {
+    runUrl: 'http://127.0.0.1/o/r/actions/runs/1',
+    usage: summarizeUsage(
+      addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', {
+        promptTokens: 10_000,
+        cachedTokens: 8_000,
+        completionTokens: 500,
+      }),
+    ),
+    ...extra,
+  });
 }
 
 const statusLine = (body: string) => body.split('\n')[2] ?? '';
@@ -45,7 +55,10 @@ describe('formatElapsed', () => {
 
 describe('progress comment: elapsed time and links', () => {
   it('shows the elapsed time from the injected clock next to the cost so far', () => {
-    const body = renderProgressComment(view(snapshotWith([])), { startedAt: start, now: clockAt(start + 12 * 60_000 + 5_000) });
+    const body = renderProgressComment(view(snapshotWith([])), {
+      startedAt: start,
+      now: clockAt(start + 12 * 60_000 + 5_000),
+    });
     expect(statusLine(body)).toContain('elapsed: 12 min 5 s · cost so far: $');
   });
 
@@ -86,16 +99,28 @@ describe('progress comment: the header says how the run ended', () => {
   it.each([
     ['running', {}, '### 🚀 Executing plan `0a1b2c3d`'],
     ['finished', { ended: { outcome: 'done' as const } }, '### ✅ Plan `0a1b2c3d` finished'],
-    ['aborted', { ended: { outcome: 'aborted' as const, reason: 'cancelled by @bob' } }, '### ⛔ Plan `0a1b2c3d` aborted'],
+    [
+      'aborted',
+      { ended: { outcome: 'aborted' as const, reason: 'cancelled by @bob' } },
+      '### ⛔ Plan `0a1b2c3d` aborted',
+    ],
     ['interrupted', { interrupted: 'the run was interrupted: push refused' }, '### ⚠️ Plan `0a1b2c3d` interrupted'],
   ])('%s', (_name, extra, header) => {
-    const body = renderProgressComment(view(snapshotWith([cycle('replan')]), extra), { startedAt: start, now: clockAt(start + 90_000) });
+    const body = renderProgressComment(view(snapshotWith([cycle('replan')]), extra), {
+      startedAt: start,
+      now: clockAt(start + 90_000),
+    });
     expect(body.split('\n')[0]).toBe(header);
     expect(body).toContain('elapsed: 1 min 30 s');
   });
 
   it('keeps an ended header over an interruption note', () => {
-    const body = renderProgressComment(view(snapshotWith([cycle('done')]), { ended: { outcome: 'done' }, interrupted: 'the pull request could not be opened' }));
+    const body = renderProgressComment(
+      view(snapshotWith([cycle('done')]), {
+        ended: { outcome: 'done' },
+        interrupted: 'the pull request could not be opened',
+      }),
+    );
     expect(body.split('\n')[0]).toBe('### ✅ Plan `0a1b2c3d` finished');
   });
 });
@@ -127,7 +152,11 @@ describe('progress comment: changes kept out of the commits', () => {
   });
 
   it('lists at most 50 and counts the rest', () => {
-    const many = Array.from({ length: 73 }, (_, i) => ({ path: `.GIT/f${String(i).padStart(2, '0')}`, change: 'added' as const, reason: 'a .git path' }));
+    const many = Array.from({ length: 73 }, (_, i) => ({
+      path: `.GIT/f${String(i).padStart(2, '0')}`,
+      change: 'added' as const,
+      reason: 'a .git path',
+    }));
     const body = renderProgressComment(view(snapshotWith([]), { keptOut: many }));
     expect(count(body, '- `.GIT/f')).toBe(50);
     expect(body).toContain('- `.GIT/f49` added: `a .git path`\n- and 23 more\n');

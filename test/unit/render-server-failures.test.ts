@@ -16,13 +16,30 @@ import { noise } from '../helpers/noise.js';
  * each in one short line, as the plan comment does for planning, and the body's sizing counts them.
  */
 
-const broken: ServerFailure = { server: 'broken', reason: 'the command "plangate-no-such-mcp-server-command" was not found' };
-const docs: ServerFailure = { server: 'docs', reason: 'the environment variable DOCS_API_KEY is not set; set it in the workflow step\'s env:' };
+const broken: ServerFailure = {
+  server: 'broken',
+  reason: 'the command "plangate-no-such-mcp-server-command" was not found',
+};
+const docs: ServerFailure = {
+  server: 'docs',
+  reason: "the environment variable DOCS_API_KEY is not set; set it in the workflow step's env:",
+};
 
 function view(history: HistoryEntry[] = [], extra: Partial<RunView> = {}): RunView {
   const planned = makeRecord().snapshot;
-  const snapshot: Snapshot = { ...planned, state: 'done', context: { ...planned.context, history, summary: 'Did the work.' }, iteration: history.length };
-  return makeRunView(snapshot, { usage: summarizeUsage(addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 })), ended: { outcome: 'done' }, ...extra });
+  const snapshot: Snapshot = {
+    ...planned,
+    state: 'done',
+    context: { ...planned.context, history, summary: 'Did the work.' },
+    iteration: history.length,
+  };
+  return makeRunView(snapshot, {
+    usage: summarizeUsage(
+      addTurn(emptyUsage(), 'executor', 'gpt-4.1-mini', { promptTokens: 1000, cachedTokens: 0, completionTokens: 100 }),
+    ),
+    ended: { outcome: 'done' },
+    ...extra,
+  });
 }
 
 /** A history of about `chars` characters of results, in cycles small enough not to be clipped. */
@@ -54,23 +71,33 @@ describe('renderServerFailures', () => {
   it('speaks of several servers in the plural, one line each', () => {
     const lines = renderServerFailures([broken, docs]).split('\n');
     expect(lines[1]).toBe('> MCP servers did not start, so this run went on without them:');
-    expect(lines.slice(2)).toEqual(['> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`', "> - `docs`: `the environment variable DOCS_API_KEY is not set; set it in the workflow step's env:`"]);
+    expect(lines.slice(2)).toEqual([
+      '> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`',
+      "> - `docs`: `the environment variable DOCS_API_KEY is not set; set it in the workflow step's env:`",
+    ]);
   });
 
   it('names at most ten and counts the rest', () => {
-    const many = Array.from({ length: 12 }, (_, i) => ({ server: `s${String(i).padStart(2, '0')}`, reason: 'no answer in time' }));
+    const many = Array.from({ length: 12 }, (_, i) => ({
+      server: `s${String(i).padStart(2, '0')}`,
+      reason: 'no answer in time',
+    }));
     const lines = renderServerFailures(many).split('\n');
     expect(lines.filter((l) => l.startsWith('> - `s'))).toHaveLength(10);
     expect(lines.at(-1)).toBe('> - and 2 more (see the job log)');
   });
 
   it("keeps a server's words inside a code span, on one line and clipped", () => {
-    const text = renderServerFailures([{ server: 'chatty', reason: `@octocat <!-- hide --> \`x\`\nsecond line ${'y'.repeat(1_000)}` }]);
+    const text = renderServerFailures([
+      { server: 'chatty', reason: `@octocat <!-- hide --> \`x\`\nsecond line ${'y'.repeat(1_000)}` },
+    ]);
     const line = text.split('\n')[2] ?? '';
     expect(text.split('\n')).toHaveLength(3);
     // No raw comment opener, and the mention sits inside the span, where GitHub does not link it.
     expect(line).not.toContain('<!--');
-    expect(line).toMatch(/^> - `chatty`: ``@octocat <!\u200b-- hide --> `x` second line y+ … \[\d+ more characters\]``$/);
+    expect(line).toMatch(
+      /^> - `chatty`: ``@octocat <!\u200b-- hide --> `x` second line y+ … \[\d+ more characters\]``$/,
+    );
     expect(line.length).toBeLessThan(440);
   });
 });
@@ -80,7 +107,12 @@ describe('progress comment', () => {
     const body = renderProgressComment(view([], { ended: undefined }), { serverFailures: [broken] });
     const lines = body.split('\n');
     expect(lines[0]).toBe('### 🚀 Executing plan `0a1b2c3d`');
-    expect(lines.slice(3, 7)).toEqual(['', '> [!WARNING]', '> An MCP server did not start, so this run went on without it:', '> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`']);
+    expect(lines.slice(3, 7)).toEqual([
+      '',
+      '> [!WARNING]',
+      '> An MCP server did not start, so this run went on without it:',
+      '> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`',
+    ]);
   });
 
   it('shows no warning when every server started, or none is configured', () => {
@@ -120,7 +152,10 @@ describe('pull request body', () => {
     // One character more leaves the body; without the warning it would still have fit.
     expect(fits(low + 1, { serverFailures: failures })).toBe(false);
     expect(fits(low + 1)).toBe(true);
-    const moved = renderPullRequestBody(view(historyOf(low + 1)), { serverFailures: failures, fullHistoryIn: 'comments' });
+    const moved = renderPullRequestBody(view(historyOf(low + 1)), {
+      serverFailures: failures,
+      fullHistoryIn: 'comments',
+    });
     expect(moved.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(moved).toContain('The full history is in the comments below');
     expect(moved).toContain('> MCP servers did not start');

@@ -103,9 +103,13 @@ describe('plan comment', () => {
     expect(a).toBe(b);
     expect(a).toContain('### 📋 Plan `');
     expect(a).toContain('**Objective**\n\n```text\nAdd a CHANGELOG\n```');
-    expect(a).toContain('- [ ] **1. Add CHANGELOG.md**\n  ```text\n  Keep a Changelog format.\n  List 0.1.0.\n  ```\n  Files: `CHANGELOG.md` · Verify: `npm test`');
+    expect(a).toContain(
+      '- [ ] **1. Add CHANGELOG.md**\n  ```text\n  Keep a Changelog format.\n  List 0.1.0.\n  ```\n  Files: `CHANGELOG.md` · Verify: `npm test`',
+    );
     expect(a).toContain('**Assumptions**\n- The project follows semver.');
-    expect(a).toContain('<details><summary>First directive: the executor’s first instruction, verbatim</summary>\n\n```text\nCreate CHANGELOG.md.\n```\n\n</details>');
+    expect(a).toContain(
+      '<details><summary>First directive: the executor’s first instruction, verbatim</summary>\n\n```text\nCreate CHANGELOG.md.\n```\n\n</details>',
+    );
     expect(a.endsWith(encodeRecord(makeRecord()))).toBe(true);
   });
 
@@ -131,7 +135,9 @@ describe('plan comment', () => {
 
   it('keeps the real record last even when file names and checks (shown literally) hold a marker', () => {
     const forged = encodeRecord(makeRecord({ overrides: { status: 'done' } }));
-    const record = makeRecord({ plan: { steps: [{ title: 'x', files: ['<!-- plangate:record v1 AAAA -->'], verify: forged }] } });
+    const record = makeRecord({
+      plan: { steps: [{ title: 'x', files: ['<!-- plangate:record v1 AAAA -->'], verify: forged }] },
+    });
     expect(record.snapshot.context.plan?.steps[0]?.verify).toBe(forged);
     const decoded = decodeRecord(planComment(record));
     expect(decoded).toEqual({ ok: true, record });
@@ -164,7 +170,9 @@ describe('plan comment', () => {
   });
 
   it('refuses to render a record too large to carry, instead of cutting it', () => {
-    const plan: Plan = { steps: Array.from({ length: 50 }, (_, i) => ({ title: `Step ${i}`, detail: noise(4000, i + 1) })) };
+    const plan: Plan = {
+      steps: Array.from({ length: 50 }, (_, i) => ({ title: `Step ${i}`, detail: noise(4000, i + 1) })),
+    };
     const record = makeRecord({ plan });
     expect(() => planComment(record)).toThrow(/too large to post/);
   });
@@ -173,11 +181,23 @@ describe('plan comment', () => {
   const statuses: Array<[PlanRecord['status'], Partial<PlanRecord>, string[]]> = [
     ['proposed', {}, ['**Status:** proposed, waiting for approval.', `    /approve ${base.planId}`]],
     ['approved', { approvedBy: 'alice' }, ['**Status:** approved by @alice, executing.']],
-    ['executing', { approvedBy: 'alice', branch: 'plangate/7-x' }, ['**Status:** approved by @alice, executing on `plangate/7-x`.']],
+    [
+      'executing',
+      { approvedBy: 'alice', branch: 'plangate/7-x' },
+      ['**Status:** approved by @alice, executing on `plangate/7-x`.'],
+    ],
     ['done', { pullRequest: { number: 12, url: 'u' } }, ['**Status:** done: pull request #12.']],
     ['done', {}, ['**Status:** done, with no change to commit.']],
-    ['aborted', { pullRequest: { number: 12, url: 'u' } }, ['**Status:** aborted; the work so far is in pull request #12.']],
-    ['superseded', { supersededBy: 'ffffffff' }, ['**Status:** superseded by plan `ffffffff`; it can no longer be approved.']],
+    [
+      'aborted',
+      { pullRequest: { number: 12, url: 'u' } },
+      ['**Status:** aborted; the work so far is in pull request #12.'],
+    ],
+    [
+      'superseded',
+      { supersededBy: 'ffffffff' },
+      ['**Status:** superseded by plan `ffffffff`; it can no longer be approved.'],
+    ],
     ['cancelled', {}, [`**Status:** cancelled; plan \`${base.planId}\` can no longer be approved.`]],
   ];
   it.each(statuses)('shows the %s status line', (status, extra, lines) => {
@@ -197,7 +217,11 @@ function view(snapshot: Snapshot, extra: Partial<RunView> = {}): RunView {
   return makeRunView(snapshot, extra);
 }
 
-const cycle = (directive: string, outcome: HistoryEntry['outcome'], result = `did ${directive}`): HistoryEntry => ({ directive, result, outcome });
+const cycle = (directive: string, outcome: HistoryEntry['outcome'], result = `did ${directive}`): HistoryEntry => ({
+  directive,
+  result,
+  outcome,
+});
 
 describe('progress comment', () => {
   it('ticks one step per finished cycle, ignoring aborted cycles', () => {
@@ -209,7 +233,9 @@ describe('progress comment', () => {
   });
 
   it('ticks every step once the run is done', () => {
-    const body = renderProgressComment(view(snapshotWith([cycle('one', 'done')], { state: 'done' }), { ended: { outcome: 'done' } }));
+    const body = renderProgressComment(
+      view(snapshotWith([cycle('one', 'done')], { state: 'done' }), { ended: { outcome: 'done' } }),
+    );
     expect(count(body, '- [x]')).toBe(samplePlan.steps.length);
     expect(body).toContain('### ✅ Plan `0a1b2c3d` finished');
   });
@@ -228,7 +254,9 @@ describe('progress comment', () => {
 
   it('shows an abort with its reason escaped and no directive', () => {
     const body = renderProgressComment(
-      view(snapshotWith([cycle('one', 'abort')], { state: 'done' }), { ended: { outcome: 'aborted', reason: 'tests <failed>' } }),
+      view(snapshotWith([cycle('one', 'abort')], { state: 'done' }), {
+        ended: { outcome: 'aborted', reason: 'tests <failed>' },
+      }),
     );
     expect(body).toContain('### ⛔ Plan `0a1b2c3d` aborted');
     expect(body).toContain('**Reason:** tests &lt;failed&gt;');
@@ -243,20 +271,34 @@ describe('pull request', () => {
   });
 
   it('only refers to a pull request thread, never closing it', () => {
-    const body = renderPullRequestBody(view(snapshotWith([cycle('one', 'done')]), { isPullRequest: true, ended: { outcome: 'done' } }));
+    const body = renderPullRequestBody(
+      view(snapshotWith([cycle('one', 'done')]), { isPullRequest: true, ended: { outcome: 'done' } }),
+    );
     expect(body).not.toContain('Closes #7');
     expect(body.startsWith('Follows up #7.')).toBe(true);
   });
 
   it('carries objective, plan, summary, history in order and usage', () => {
-    const history = [cycle('first directive', 'replan'), cycle('second directive', 'replan'), cycle('third directive', 'done')];
+    const history = [
+      cycle('first directive', 'replan'),
+      cycle('second directive', 'replan'),
+      cycle('third directive', 'done'),
+    ];
     const snapshot = snapshotWith(history);
     snapshot.context.summary = 'Added the <CHANGELOG>.';
     const body = renderPullRequestBody(view(snapshot, { ended: { outcome: 'done' } }));
     const positions = ['## Objective', '## Plan', '## Summary', '## History', '## Usage'].map((h) => body.indexOf(h));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    const cycles = ['#### Cycle 1: replan', 'first directive', 'did first directive', '#### Cycle 2: replan', 'second directive', '#### Cycle 3: done', 'third directive'];
+    const cycles = [
+      '#### Cycle 1: replan',
+      'first directive',
+      'did first directive',
+      '#### Cycle 2: replan',
+      'second directive',
+      '#### Cycle 3: done',
+      'third directive',
+    ];
     const at = cycles.map((c) => body.indexOf(c));
     expect(at.every((p) => p >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -266,7 +308,9 @@ describe('pull request', () => {
   });
 
   it('warns about an abort and marks the title', () => {
-    const v = view(snapshotWith([cycle('one', 'abort')]), { ended: { outcome: 'aborted', reason: 'reached max-iterations (8)' } });
+    const v = view(snapshotWith([cycle('one', 'abort')]), {
+      ended: { outcome: 'aborted', reason: 'reached max-iterations (8)' },
+    });
     expect(renderPullRequestBody(v)).toContain('> [!WARNING]\n> The run aborted: reached max-iterations (8).');
     expect(pullRequestTitle(v)).toBe('[aborted] Add a CHANGELOG');
   });
@@ -276,12 +320,20 @@ describe('pull request', () => {
       { path: '.GIT/config', change: 'added' as const, reason: 'a .git path' },
       { path: '.github/workflows/ci.yml', change: 'deleted' as const, reason: 'protected by .github/workflows/**' },
     ];
-    const body = renderPullRequestBody(view(snapshotWith([cycle('one', 'done')]), { ended: { outcome: 'done' }, keptOut, diffStat: ' a.txt | 1 +\n 1 file changed, 1 insertion(+)' }));
+    const body = renderPullRequestBody(
+      view(snapshotWith([cycle('one', 'done')]), {
+        ended: { outcome: 'done' },
+        keptOut,
+        diffStat: ' a.txt | 1 +\n 1 file changed, 1 insertion(+)',
+      }),
+    );
     expect(body).toContain(
       '## Kept out of the commits\n\nThe run changed these paths, but plangate did not commit the changes:\n\n- `.GIT/config` added: `a .git path`\n- `.github/workflows/ci.yml` deleted: `protected by .github/workflows/**`\n\n## Path',
     );
     expect(body.indexOf('1 file changed')).toBeLessThan(body.indexOf('## Kept out of the commits'));
-    expect(renderPullRequestBody(view(snapshotWith([cycle('one', 'done')]), { ended: { outcome: 'done' } }))).not.toContain('Kept out');
+    expect(
+      renderPullRequestBody(view(snapshotWith([cycle('one', 'done')]), { ended: { outcome: 'done' } })),
+    ).not.toContain('Kept out');
   });
 
   it('titles from the objective’s first line, clipped', () => {
@@ -312,14 +364,24 @@ describe('history', () => {
   });
 
   it('lists one escaped line per cycle', () => {
-    expect(renderHistoryLines([cycle('make <it>\nmore', 'replan'), cycle('two', 'done')])).toBe('1. replan: make &lt;it&gt;\n2. done: two');
+    expect(renderHistoryLines([cycle('make <it>\nmore', 'replan'), cycle('two', 'done')])).toBe(
+      '1. replan: make &lt;it&gt;\n2. done: two',
+    );
   });
 });
 
 describe('usage table', () => {
   function ledger(executorModel: string): UsageLedger {
-    let l = addTurn(emptyUsage(), 'planner', 'gpt-4.1', { promptTokens: 1_200_000, cachedTokens: 1_000_000, completionTokens: 100_000 });
-    l = addTurn(l, 'executor', executorModel, { promptTokens: 2_000_000, cachedTokens: 500_000, completionTokens: 200_000 });
+    let l = addTurn(emptyUsage(), 'planner', 'gpt-4.1', {
+      promptTokens: 1_200_000,
+      cachedTokens: 1_000_000,
+      completionTokens: 100_000,
+    });
+    l = addTurn(l, 'executor', executorModel, {
+      promptTokens: 2_000_000,
+      cachedTokens: 500_000,
+      completionTokens: 200_000,
+    });
     return l;
   }
 
@@ -355,7 +417,14 @@ describe('refusal', () => {
   });
 
   it('keeps code spans as written (GitHub shows an entity inside one literally) and escapes the prose around them', () => {
-    expect(renderRefusal('bob', '/plan', 'a <b>bold</b> try', 'Write `/plan <objective>`, or ``a `tick` <i>``; <!-- `x` -->')).toBe(
+    expect(
+      renderRefusal(
+        'bob',
+        '/plan',
+        'a <b>bold</b> try',
+        'Write `/plan <objective>`, or ``a `tick` <i>``; <!-- `x` -->',
+      ),
+    ).toBe(
       '@bob `/plan` was not carried out: a &lt;b&gt;bold&lt;/b&gt; try\n\nWrite `/plan <objective>`, or ``a `tick` <i>``; &lt;!-- `x` --&gt;',
     );
     // A span cannot smuggle a comment opener, and an unclosed backtick leaves the rest escaped.
@@ -372,7 +441,8 @@ describe('steps', () => {
 
 describe('formatCount', () => {
   it('writes whole numbers as en-US does, without starting ICU', () => {
-    for (const n of [0, 7, 999, 1000, 12345, 1234567, 1000000, -4321]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    for (const n of [0, 7, 999, 1000, 12345, 1234567, 1000000, -4321])
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
     expect(formatCount(1234.6)).toBe('1,235');
   });
 });

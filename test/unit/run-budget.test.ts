@@ -73,8 +73,14 @@ describe('budget: timeout-minutes and max-cost-usd', () => {
     let clock = 0;
     const world = fakeWorld({ settings: testSettings({ 'timeout-minutes': '5', 'max-cost-usd': '1' }) });
     world.ctx.executor = fakeExecutor([
-      { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' }, meanwhile: () => void (world.repo.write('CHANGELOG.md'), (clock += 60_000)) },
-      { fields: { result: 'Linked it.', outcome: 'done' }, meanwhile: () => void (world.repo.write('README.md'), (clock += 60_000)) },
+      {
+        fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' },
+        meanwhile: () => void (world.repo.write('CHANGELOG.md'), (clock += 60_000)),
+      },
+      {
+        fields: { result: 'Linked it.', outcome: 'done' },
+        meanwhile: () => void (world.repo.write('README.md'), (clock += 60_000)),
+      },
     ]);
     const execution = await approvedExecution(world, {}, () => clock);
     const result = await execute(world.ctx, execution);

@@ -81,7 +81,9 @@ describe('cancellation: /cancel reaching a running execution', () => {
 
   it('ends as cancelled after a late /cancel even when the run pushed nothing to propose', async () => {
     const world = fakeWorld();
-    world.ctx.executor = fakeExecutor([{ fields: { result: 'Nothing needed changing.', outcome: 'done' }, meanwhile: () => cancelOnThread(world) }]);
+    world.ctx.executor = fakeExecutor([
+      { fields: { result: 'Nothing needed changing.', outcome: 'done' }, meanwhile: () => cancelOnThread(world) },
+    ]);
     const execution = await approvedExecution(world);
     const result = await execute(world.ctx, execution);
 
@@ -109,7 +111,9 @@ describe('cancellation: /cancel reaching a running execution', () => {
 
   it('goes on when no /cancel came: the signal of another plan stops nothing', async () => {
     const world = fakeWorld();
-    world.ctx.executor = fakeExecutor([{ fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') }]);
+    world.ctx.executor = fakeExecutor([
+      { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') },
+    ]);
     const execution = await approvedExecution(world);
     world.repo.origin.set(cancelSignalRef(7, 'ffffffff'), world.repo.origin.get('refs/heads/main') ?? '');
     const result = await execute(world.ctx, execution);

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionMessageFunctionToolCall, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { RepoRole } from '../../src/config/permissions.js';
 import { readSettings, type Settings } from '../../src/config/settings.js';
 import type { ApprovalState, Comment, PullRequest, Reaction, Thread } from '../../src/github/thread.js';
@@ -58,7 +61,9 @@ export interface FakeRepo {
 }
 
 export function createFakeRepo(): FakeRepo {
-  const commits = new Map<string, FakeCommit>([[baseSha, { parent: undefined, message: 'base', author: { name: 'octo', email: 'octo@example.com' }, files: [] }]]);
+  const commits = new Map<string, FakeCommit>([
+    [baseSha, { parent: undefined, message: 'base', author: { name: 'octo', email: 'octo@example.com' }, files: [] }],
+  ]);
   const origin = new Map<string, string>([['refs/heads/main', baseSha]]);
   const tracking = new Map<string, string>();
   const pending = new Set<string>();
@@ -95,7 +100,8 @@ export function createFakeRepo(): FakeRepo {
     };
     switch (command) {
       case 'cat-file':
-        if (rest[0] === '-e') return commits.has((rest[1] ?? '').replace('^{commit}', '')) ? '' : fail('not a valid object');
+        if (rest[0] === '-e')
+          return commits.has((rest[1] ?? '').replace('^{commit}', '')) ? '' : fail('not a valid object');
         break;
       case 'fetch': {
         const spec = rest.find((r) => r.startsWith('+refs/heads/'));
@@ -235,7 +241,10 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
   const pulls: FakePull[] = [];
   const reactions: { commentId: number; content: Reaction }[] = [];
   const issues = new Map([[7, { title: 'Add a CHANGELOG', body: 'We have none.', author: 'maintainer' }]]);
-  const roles = new Map<string, RepoRole>([['maintainer', 'admin'], ['reviewer', 'write']]);
+  const roles = new Map<string, RepoRole>([
+    ['maintainer', 'admin'],
+    ['reviewer', 'write'],
+  ]);
   const failures = new Map<string, unknown>();
   let nextId = 1000;
   let clock = Date.parse('2025-01-01T00:00:00Z');
@@ -249,7 +258,8 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
   };
   const within = (body: string) => {
     // GitHub refuses a longer body with a 422; plangate must cut before it posts.
-    if (body.length > githubBodyLimit) throw Object.assign(new Error('Validation Failed: body is too long'), { status: 422 });
+    if (body.length > githubBodyLimit)
+      throw Object.assign(new Error('Validation Failed: body is too long'), { status: 422 });
     return body;
   };
   const find = (id: number) => {
@@ -260,7 +270,17 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
   const post = (issue: number, body: string, author: string): Comment & { issue: number } => {
     const at = tick();
     const id = ++nextId;
-    const comment = { id, nodeId: `IC_${id}`, body: within(body), author, url: url(`issues/${issue}#issuecomment-${id}`), createdAt: at, updatedAt: at, editor: null, issue };
+    const comment = {
+      id,
+      nodeId: `IC_${id}`,
+      body: within(body),
+      author,
+      url: url(`issues/${issue}#issuecomment-${id}`),
+      createdAt: at,
+      updatedAt: at,
+      editor: null,
+      issue,
+    };
     comments.push(comment);
     return comment;
   };
@@ -272,7 +292,9 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
     return comment;
   };
   // REST answers carry no editor; only the listing (GraphQL) does.
-  const rest = ({ issue: _issue, editor: _editor, ...comment }: Comment & { issue: number }): Comment => ({ ...comment });
+  const rest = ({ issue: _issue, editor: _editor, ...comment }: Comment & { issue: number }): Comment => ({
+    ...comment,
+  });
   const pullOf = (number: number) => {
     const pull = pulls.find((p) => p.number === number);
     if (!pull) throw Object.assign(new Error('Not Found'), { status: 404 });
@@ -319,7 +341,12 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
       const text = issues.get(issue) ?? { title: '', body: '' };
       if (nodeId === undefined) return { title: text.title, body: text.body };
       const comment = comments.find((c) => c.nodeId === nodeId);
-      return { commentBody: comment?.body ?? null, commentEditor: comment?.editor ?? null, title: text.title, body: text.body };
+      return {
+        commentBody: comment?.body ?? null,
+        commentEditor: comment?.editor ?? null,
+        title: text.title,
+        body: text.body,
+      };
     },
     async lastEditor(nodeId) {
       failing('lastEditor');
@@ -344,11 +371,25 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
       failing('createPullRequest');
       // As GitHub: one open pull request per head and base; a second create is refused.
       if (pulls.some((p) => p.headRef === input.head && p.baseRef === input.base)) {
-        throw Object.assign(new Error(`Validation Failed: A pull request already exists for ${owner}:${input.head}.`), { status: 422 });
+        throw Object.assign(new Error(`Validation Failed: A pull request already exists for ${owner}:${input.head}.`), {
+          status: 422,
+        });
       }
       const number = ++nextId;
       const headSha = repoModel.origin.get(`refs/heads/${input.head}`) ?? '';
-      const pull: FakePull = { number, url: url(`pull/${number}`), title: input.title, body: within(input.body), headRef: input.head, headSha, baseRef: input.base, sameRepo: true, draft: input.draft, labels: [], reviewers: [] };
+      const pull: FakePull = {
+        number,
+        url: url(`pull/${number}`),
+        title: input.title,
+        body: within(input.body),
+        headRef: input.head,
+        headSha,
+        baseRef: input.base,
+        sameRepo: true,
+        draft: input.draft,
+        labels: [],
+        reviewers: [],
+      };
       pulls.push(pull);
       return { ...pull };
     },
@@ -415,12 +456,17 @@ const defaultUsage: TokenUsage = { promptTokens: 1000, cachedTokens: 0, completi
 function lastUserText(messages: readonly ChatCompletionMessageParam[]): string {
   const message = messages.findLast((m) => m.role === 'user');
   if (!message) return '';
-  return typeof message.content === 'string' ? message.content : message.content.map((part) => ('text' in part ? part.text : '')).join('');
+  return typeof message.content === 'string'
+    ? message.content
+    : message.content.map((part) => ('text' in part ? part.text : '')).join('');
 }
 
 /** The fields the `Stage:` line ending the last user message asks for, e.g. ['result', 'outcome']. */
 export function stagedFields(messages: readonly ChatCompletionMessageParam[]): string[] {
-  const line = lastUserText(messages).split('\n').findLast((l) => l.startsWith('Stage:')) ?? '';
+  const line =
+    lastUserText(messages)
+      .split('\n')
+      .findLast((l) => l.startsWith('Stage:')) ?? '';
   return [...line.matchAll(/field=(\w+)/g)].map((m) => m[1] ?? '');
 }
 
@@ -444,8 +490,16 @@ export function fakeModel(role: Role, model: string, script: (asked: string[], i
       const turn = script(fields, asked.length - 1);
       await turn.meanwhile?.();
       if (turn.error) throw turn.error;
-      const call: ChatCompletionMessageFunctionToolCall = { id: `${role}-${++calls}`, type: 'function', function: { name: 'update_context', arguments: JSON.stringify(turn.fields) } };
-      return { message: { role: 'assistant', content: null, refusal: null, tool_calls: [call] }, usage: turn.usage ?? defaultUsage, finishReason: 'tool_calls' };
+      const call: ChatCompletionMessageFunctionToolCall = {
+        id: `${role}-${++calls}`,
+        type: 'function',
+        function: { name: 'update_context', arguments: JSON.stringify(turn.fields) },
+      };
+      return {
+        message: { role: 'assistant', content: null, refusal: null, tool_calls: [call] },
+        usage: turn.usage ?? defaultUsage,
+        finishReason: 'tool_calls',
+      };
     },
   };
 }
@@ -454,14 +508,24 @@ export function fakeModel(role: Role, model: string, script: (asked: string[], i
 export function fakePlanner(model = 'gpt-4.1'): FakeModel {
   return fakeModel('planner', model, (asked) => {
     if (asked.includes('summary')) return { fields: { summary: 'The run is over; see the history.' } };
-    if (asked.includes('plan')) return { fields: { plan: { steps: [{ title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] }] }, directive: 'Create CHANGELOG.md.' } };
+    if (asked.includes('plan'))
+      return {
+        fields: {
+          plan: { steps: [{ title: 'Add CHANGELOG.md', files: ['CHANGELOG.md'] }] },
+          directive: 'Create CHANGELOG.md.',
+        },
+      };
     return { fields: { directive: 'Carry on with the next step.' } };
   });
 }
 
 /** An executor that plays its turns in order; past the end it reports done. */
 export function fakeExecutor(turns: Turn[], model = 'gpt-4.1-mini'): FakeModel {
-  return fakeModel('executor', model, (_asked, index) => turns[index] ?? { fields: { result: 'Nothing left to do.', outcome: 'done' } });
+  return fakeModel(
+    'executor',
+    model,
+    (_asked, index) => turns[index] ?? { fields: { result: 'Nothing left to do.', outcome: 'done' } },
+  );
 }
 
 // -------------------------------------------------------------------------------------- the context
@@ -471,7 +535,11 @@ export function testSettings(inputs: Record<string, string> = {}): Settings {
   const saved = { ...process.env };
   try {
     for (const key of Object.keys(process.env)) if (key.startsWith('INPUT_')) delete process.env[key];
-    for (const [name, value] of Object.entries({ 'api-key': 'sk-test-key', 'github-token': 'ghs_testToken', ...inputs })) {
+    for (const [name, value] of Object.entries({
+      'api-key': 'sk-test-key',
+      'github-token': 'ghs_testToken',
+      ...inputs,
+    })) {
       process.env[`INPUT_${name.toUpperCase()}`] = value;
     }
     return readSettings({
@@ -512,7 +580,11 @@ export function fakeLocks(): ExecutionLocks & { held: Set<number> } {
   return {
     held,
     async acquire(issue) {
-      if (held.has(issue)) return { acquired: false, holder: { runId: '99', runUrl: `https://github.com/${owner}/${repo}/actions/runs/99`, status: 'in_progress' } };
+      if (held.has(issue))
+        return {
+          acquired: false,
+          holder: { runId: '99', runUrl: `https://github.com/${owner}/${repo}/actions/runs/99`, status: 'in_progress' },
+        };
       held.add(issue);
       return { acquired: true, release: async () => void held.delete(issue) };
     },
@@ -528,7 +600,15 @@ export interface World {
 }
 
 /** A context over fresh fakes; `parts` replaces any of its pieces. */
-export function fakeWorld(parts: { settings?: Settings; planner?: ChatClient; executor?: ChatClient; repo?: FakeRepo; thread?: FakeThread } = {}): World {
+export function fakeWorld(
+  parts: {
+    settings?: Settings;
+    planner?: ChatClient;
+    executor?: ChatClient;
+    repo?: FakeRepo;
+    thread?: FakeThread;
+  } = {},
+): World {
   const repoModel = parts.repo ?? createFakeRepo();
   const thread = parts.thread ?? createFakeThread(repoModel);
   const summaries: string[] = [];
@@ -558,20 +638,47 @@ export const bot = botIdentity(botLogin);
 export function commandOn(world: World, body: string, author = 'maintainer'): CommandSource {
   const text = world.thread.issues.get(7) ?? { title: '', body: '' };
   const comment = world.thread.commentAs(author, 7, body);
-  return { thread: { number: 7, isPullRequest: false, title: text.title, body: text.body }, commentId: comment.id, commentUrl: comment.url, author, body };
+  return {
+    thread: { number: 7, isPullRequest: false, title: text.title, body: text.body },
+    commentId: comment.id,
+    commentUrl: comment.url,
+    author,
+    body,
+  };
 }
 
 /**
  * A plan the bot posted on issue 7 and `/approve` put into execution, as approveFlow hands it to
  * execute(): the record marked executing, its plan comment, the approval, the thread as read.
  */
-export async function approvedExecution(world: World, overrides: Partial<PlanRecord> = {}, now?: () => number): Promise<Execution> {
+export async function approvedExecution(
+  world: World,
+  overrides: Partial<PlanRecord> = {},
+  now?: () => number,
+): Promise<Execution> {
   const text = world.thread.issues.get(7) ?? { title: '', body: '' };
   const record = makeRecord({
-    overrides: { repository: `${owner}/${repo}`, base: { ref: 'main', sha: baseSha }, issueHash: hashIssue(text.title, text.body), postedAt: new Date(0).toISOString(), ...overrides },
+    overrides: {
+      repository: `${owner}/${repo}`,
+      base: { ref: 'main', sha: baseSha },
+      issueHash: hashIssue(text.title, text.body),
+      postedAt: new Date(0).toISOString(),
+      ...overrides,
+    },
   });
   const planComment = await world.thread.postComment(7, renderRecord(world.ctx, record));
   const source = commandOn(world, '/approve');
-  const executing = { ...record, status: 'executing' as const, approvedBy: 'maintainer', branch: `plangate/7-${record.planId}` };
-  return { record: executing, planComment, source, comments: await world.thread.listComments(7), ...(now ? { now } : {}) };
+  const executing = {
+    ...record,
+    status: 'executing' as const,
+    approvedBy: 'maintainer',
+    branch: `plangate/7-${record.planId}`,
+  };
+  return {
+    record: executing,
+    planComment,
+    source,
+    comments: await world.thread.listComments(7),
+    ...(now ? { now } : {}),
+  };
 }

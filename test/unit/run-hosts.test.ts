@@ -15,7 +15,18 @@ import { execute } from '../../src/run/execution.js';
 import { planAndPublish } from '../../src/run/planning.js';
 import { planningOutcome } from '../../src/run/planning-outcome.js';
 import { abortFallbackReason, runEnding } from '../../src/run/run-ending.js';
-import { approvedExecution, baseSha, commandOn, createFakeRepo, fakeExecutor, fakeModel, fakePlanner, fakeWorld, type FakeRepo, type Turn } from './run-fixture.js';
+import {
+  approvedExecution,
+  baseSha,
+  commandOn,
+  createFakeRepo,
+  fakeExecutor,
+  fakeModel,
+  fakePlanner,
+  fakeWorld,
+  type FakeRepo,
+  type Turn,
+} from './run-fixture.js';
 
 vi.mock('@actions/core', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@actions/core')>()),
@@ -28,19 +39,36 @@ vi.mock('@actions/core', async (importOriginal) => ({
 // The pieces of the engine both hosts use (run/), and the two hosts agreeing because of them.
 
 const plan = { steps: [{ title: 'Add CHANGELOG.md' }] };
-const planned = (): Snapshot => reduce(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy), { type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md.\nUse Keep a Changelog.' } });
-const cycle = (s: Snapshot, result: string, outcome: 'done' | 'replan' | 'abort') => reduce(plannerExecutorMachine, s, { type: 'stage', agent: 'executor', fields: { result, outcome } });
+const planned = (): Snapshot =>
+  reduce(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy), {
+    type: 'stage',
+    agent: 'planner',
+    fields: { plan, directive: 'Create CHANGELOG.md.\nUse Keep a Changelog.' },
+  });
+const cycle = (s: Snapshot, result: string, outcome: 'done' | 'replan' | 'abort') =>
+  reduce(plannerExecutorMachine, s, { type: 'stage', agent: 'executor', fields: { result, outcome } });
 
 describe('planningOutcome', () => {
   it('reads a plan, a question, a no-change answer, and anything else as a failure with its reason', () => {
     expect(planningOutcome(planned())).toEqual({ kind: 'planned', plan });
     const start = initialSnapshot('Add a CHANGELOG', defaultPolicy);
-    const asked = reduce(plannerExecutorMachine, start, { type: 'stage', agent: 'planner', fields: { question: 'Which format?' } });
+    const asked = reduce(plannerExecutorMachine, start, {
+      type: 'stage',
+      agent: 'planner',
+      fields: { question: 'Which format?' },
+    });
     expect(planningOutcome(asked)).toEqual({ kind: 'asked', question: 'Which format?' });
-    const answered = reduce(plannerExecutorMachine, start, { type: 'stage', agent: 'planner', fields: { summary: 'It exists already.' } });
+    const answered = reduce(plannerExecutorMachine, start, {
+      type: 'stage',
+      agent: 'planner',
+      fields: { summary: 'It exists already.' },
+    });
     expect(planningOutcome(answered)).toEqual({ kind: 'answered', summary: 'It exists already.' });
     expect(planningOutcome(start)).toEqual({ kind: 'failed', reason: 'the planner stopped without staging a plan' });
-    const aborted = reduce(plannerExecutorMachine, start, { type: 'abort', reason: 'planner failed in state plan: 503' });
+    const aborted = reduce(plannerExecutorMachine, start, {
+      type: 'abort',
+      reason: 'planner failed in state plan: 503',
+    });
     expect(planningOutcome(aborted)).toMatchObject({ kind: 'failed', reason: 'planner failed in state plan: 503' });
   });
 });
@@ -48,10 +76,19 @@ describe('planningOutcome', () => {
 describe('runEnding', () => {
   it('is done unless the machine or the executor aborted, and always gives an abort its reason', () => {
     expect(runEnding(cycle(planned(), 'Wrote it.', 'done'))).toEqual({ outcome: 'done' });
-    expect(runEnding(cycle(planned(), 'The tests cannot run here.', 'abort'))).toEqual({ outcome: 'aborted', reason: 'The tests cannot run here.' });
+    expect(runEnding(cycle(planned(), 'The tests cannot run here.', 'abort'))).toEqual({
+      outcome: 'aborted',
+      reason: 'The tests cannot run here.',
+    });
     const stopped = reduce(plannerExecutorMachine, planned(), { type: 'abort', reason: 'reached max-cost-usd ($1)' });
     expect(runEnding(stopped)).toEqual({ outcome: 'aborted', reason: 'reached max-cost-usd ($1)' });
-    const bare = { ...planned(), context: { ...planned().context, history: [{ directive: 'x', result: undefined as unknown as string, outcome: 'abort' as const }] } };
+    const bare = {
+      ...planned(),
+      context: {
+        ...planned().context,
+        history: [{ directive: 'x', result: undefined as unknown as string, outcome: 'abort' as const }],
+      },
+    };
     expect(runEnding(bare)).toEqual({ outcome: 'aborted', reason: abortFallbackReason });
   });
 });
@@ -60,9 +97,17 @@ describe('cycleCommitMessage', () => {
   it('names the cycle, the plan and the directive’s first line, cut at 60 characters; the action adds the issue', () => {
     const s = cycle(planned(), 'Wrote it.', 'replan');
     expect(cycleCommitMessage(s, '0a1b2c3d')).toBe('plangate: cycle 1 of plan 0a1b2c3d: Create CHANGELOG.md.');
-    expect(cycleCommitMessage(s, '0a1b2c3d', 7)).toBe('plangate: cycle 1 of plan 0a1b2c3d: Create CHANGELOG.md.\n\nRefs #7');
-    const long = reduce(plannerExecutorMachine, initialSnapshot('x', defaultPolicy), { type: 'stage', agent: 'planner', fields: { plan, directive: 'y'.repeat(80) } });
-    expect(cycleCommitMessage(cycle(long, 'ok', 'done'), '0a1b2c3d')).toBe(`plangate: cycle 1 of plan 0a1b2c3d: ${'y'.repeat(60)}`);
+    expect(cycleCommitMessage(s, '0a1b2c3d', 7)).toBe(
+      'plangate: cycle 1 of plan 0a1b2c3d: Create CHANGELOG.md.\n\nRefs #7',
+    );
+    const long = reduce(plannerExecutorMachine, initialSnapshot('x', defaultPolicy), {
+      type: 'stage',
+      agent: 'planner',
+      fields: { plan, directive: 'y'.repeat(80) },
+    });
+    expect(cycleCommitMessage(cycle(long, 'ok', 'done'), '0a1b2c3d')).toBe(
+      `plangate: cycle 1 of plan 0a1b2c3d: ${'y'.repeat(60)}`,
+    );
   });
 });
 
@@ -90,7 +135,10 @@ describe('one engine, two hosts', () => {
   it('commit each cycle under the same subject and end an executor abort with the same reason', async () => {
     const turns = (repo: FakeRepo): Turn[] => [
       { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' }, meanwhile: () => repo.write('CHANGELOG.md') },
-      { fields: { result: 'The README is generated; I cannot link it.', outcome: 'abort' }, meanwhile: () => repo.write('notes.md') },
+      {
+        fields: { result: 'The README is generated; I cannot link it.', outcome: 'abort' },
+        meanwhile: () => repo.write('notes.md'),
+      },
     ];
 
     const world = fakeWorld();
@@ -100,15 +148,28 @@ describe('one engine, two hosts', () => {
 
     const local = createFakeRepo();
     const setup = localSetup(local, turns(local));
-    const planning = await planLocally({ setup, objective: 'Add a CHANGELOG', base: { ref: 'main', sha: baseSha }, requestedBy: 'me', maxIterations: 8 });
+    const planning = await planLocally({
+      setup,
+      objective: 'Add a CHANGELOG',
+      base: { ref: 'main', sha: baseSha },
+      requestedBy: 'me',
+      maxIterations: 8,
+    });
     if (planning.kind !== 'planned') throw new Error(`the local planner did not plan: ${planning.kind}`);
     // The same plan id on both sides, so the subjects can be compared whole.
     const localPlan = { ...planning.plan, planId: execution.record.planId, approvedBy: 'me' };
-    const outcome = await executeLocally({ setup, plan: localPlan, branch: 'plangate/local', author: { name: 'Me', email: 'me@example.com' } });
+    const outcome = await executeLocally({
+      setup,
+      plan: localPlan,
+      branch: 'plangate/local',
+      author: { name: 'Me', email: 'me@example.com' },
+    });
 
     const subjects = (messages: string[]) => messages.map((m) => m.split('\n')[0]);
     const actionCommits = world.repo.branchLog(execution.record.branch).map((c) => c.message);
-    const localCommits = [...local.commits.values()].filter((c) => c.message.startsWith('plangate:')).map((c) => c.message);
+    const localCommits = [...local.commits.values()]
+      .filter((c) => c.message.startsWith('plangate:'))
+      .map((c) => c.message);
     expect(subjects(localCommits)).toEqual(subjects(actionCommits));
     expect(subjects(actionCommits)).toEqual([
       `plangate: cycle 1 of plan ${execution.record.planId}: Create CHANGELOG.md.`,
@@ -125,15 +186,30 @@ describe('one engine, two hosts', () => {
   });
 
   it('say the same failure for a planner that stopped without a plan', async () => {
-    const silent = () => fakeModel('planner', 'gpt-4.1', () => ({ fields: {}, error: new Error('503 Service Unavailable') }));
+    const silent = () =>
+      fakeModel('planner', 'gpt-4.1', () => ({ fields: {}, error: new Error('503 Service Unavailable') }));
     const setup = { ...localSetup(createFakeRepo(), []), planner: silent() };
-    const local = await planLocally({ setup, objective: 'Add a CHANGELOG', base: { ref: 'main', sha: baseSha }, requestedBy: 'me', maxIterations: 8 });
+    const local = await planLocally({
+      setup,
+      objective: 'Add a CHANGELOG',
+      base: { ref: 'main', sha: baseSha },
+      requestedBy: 'me',
+      maxIterations: 8,
+    });
     expect(local).toMatchObject({ kind: 'failed', reason: 'planner failed in state plan: 503 Service Unavailable' });
 
     const world = fakeWorld({ planner: silent() });
     const source = commandOn(world, '/plan add a CHANGELOG');
-    const result = await planAndPublish(world.ctx, { source, requestedBy: 'maintainer', snapshot: initialSnapshot('Add a CHANGELOG', defaultPolicy), base: { ref: 'main', sha: baseSha }, comments: [] });
+    const result = await planAndPublish(world.ctx, {
+      source,
+      requestedBy: 'maintainer',
+      snapshot: initialSnapshot('Add a CHANGELOG', defaultPolicy),
+      base: { ref: 'main', sha: baseSha },
+      comments: [],
+    });
     expect(result.outcome).toBe('failed');
-    expect(world.thread.botComments(7).at(-1)?.body).toContain('planning failed: planner failed in state plan: 503 Service Unavailable');
+    expect(world.thread.botComments(7).at(-1)?.body).toContain(
+      'planning failed: planner failed in state plan: 503 Service Unavailable',
+    );
   });
 });

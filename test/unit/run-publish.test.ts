@@ -7,7 +7,15 @@ import { execute } from '../../src/run/execution.js';
 import { executeWithoutPlanner } from '../../src/run/executor-only-run.js';
 import type { PlanningRequest } from '../../src/run/planning.js';
 import { githubBodyLimit } from '../../src/text/limits.js';
-import { approvedExecution, baseSha, commandOn, fakeExecutor, fakeWorld, testSettings, type World } from './run-fixture.js';
+import {
+  approvedExecution,
+  baseSha,
+  commandOn,
+  fakeExecutor,
+  fakeWorld,
+  testSettings,
+  type World,
+} from './run-fixture.js';
 
 vi.mock('@actions/core', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@actions/core')>()),
@@ -25,27 +33,51 @@ function planRecord(world: World, commentId: number | undefined) {
 /** `/plan` under the executor-only policy, as the plan command hands it to the engine. */
 function executorOnlyRequest(world: World): PlanningRequest {
   const source = commandOn(world, '/plan add a CHANGELOG');
-  return { source, requestedBy: 'maintainer', snapshot: executorOnlySnapshot('Add a CHANGELOG', defaultPolicy), base: { ref: 'main', sha: baseSha }, comments: [] };
+  return {
+    source,
+    requestedBy: 'maintainer',
+    snapshot: executorOnlySnapshot('Add a CHANGELOG', defaultPolicy),
+    base: { ref: 'main', sha: baseSha },
+    comments: [],
+  };
 }
 
 describe('publish: the pull request of an execution', () => {
   it('opens one pull request for pushed work, labelled, with the approver asked to review', async () => {
     const world = fakeWorld({ settings: testSettings({ 'pr-labels': 'plangate\nautomation' }) });
-    world.ctx.executor = fakeExecutor([{ fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') }]);
+    world.ctx.executor = fakeExecutor([
+      { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') },
+    ]);
     const execution = await approvedExecution(world);
     const result = await execute(world.ctx, execution);
 
     expect(world.thread.pulls).toHaveLength(1);
     const [pull] = world.thread.pulls;
-    expect(result).toMatchObject({ outcome: 'done', prNumber: pull?.number, prUrl: pull?.url, branch: execution.record.branch });
-    expect(pull).toMatchObject({ headRef: execution.record.branch, baseRef: 'main', draft: false, labels: ['plangate', 'automation'], reviewers: ['maintainer'] });
+    expect(result).toMatchObject({
+      outcome: 'done',
+      prNumber: pull?.number,
+      prUrl: pull?.url,
+      branch: execution.record.branch,
+    });
+    expect(pull).toMatchObject({
+      headRef: execution.record.branch,
+      baseRef: 'main',
+      draft: false,
+      labels: ['plangate', 'automation'],
+      reviewers: ['maintainer'],
+    });
     expect(pull?.body).toContain('CHANGELOG.md | 1 +');
-    expect(planRecord(world, execution.planComment?.id)).toMatchObject({ status: 'done', pullRequest: { number: pull?.number, url: pull?.url } });
+    expect(planRecord(world, execution.planComment?.id)).toMatchObject({
+      status: 'done',
+      pullRequest: { number: pull?.number, url: pull?.url },
+    });
   });
 
   it('updates the pull request it already opened when a re-run resumes the same run', async () => {
     const world = fakeWorld({ settings: testSettings({ policy: 'executor-only' }) });
-    world.ctx.executor = fakeExecutor([{ fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') }]);
+    world.ctx.executor = fakeExecutor([
+      { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') },
+    ]);
     const request = executorOnlyRequest(world);
     // The job dies after the pull request is open and checkpointed, before its summary is written.
     world.ctx.writeSummary = async () => {
@@ -58,7 +90,12 @@ describe('publish: the pull request of an execution', () => {
     opened.body = 'stale';
 
     // The re-run: GitHub would refuse a second pull request from the branch (the fake does too).
-    const again = fakeWorld({ repo: world.repo, thread: world.thread, settings: testSettings({ policy: 'executor-only' }), executor: fakeExecutor([]) });
+    const again = fakeWorld({
+      repo: world.repo,
+      thread: world.thread,
+      settings: testSettings({ policy: 'executor-only' }),
+      executor: fakeExecutor([]),
+    });
     const result = await executeWithoutPlanner(again.ctx, { ...request, comments: await again.thread.listComments(7) });
 
     expect(result).toMatchObject({ outcome: 'done', prNumber: opened.number });
@@ -71,9 +108,13 @@ describe('publish: the pull request of an execution', () => {
     const world = fakeWorld();
     // The body shows each cycle up to 6,000 characters: a dozen long reports cannot fit it.
     const cycles = Array.from({ length: 12 }, (_, i) => i + 1);
-    const long = (n: number) => `Cycle ${n} report.\n${'All of this was checked and written down carefully. '.repeat(150)}`;
+    const long = (n: number) =>
+      `Cycle ${n} report.\n${'All of this was checked and written down carefully. '.repeat(150)}`;
     world.ctx.executor = fakeExecutor(
-      cycles.map((n) => ({ fields: { result: long(n), outcome: n === 12 ? 'done' : 'replan' }, meanwhile: () => world.repo.write(`file-${n}.txt`) })),
+      cycles.map((n) => ({
+        fields: { result: long(n), outcome: n === 12 ? 'done' : 'replan' },
+        meanwhile: () => world.repo.write(`file-${n}.txt`),
+      })),
     );
     const execution = await approvedExecution(world);
     execution.record.snapshot.policy.maxIterations = 12;
@@ -111,7 +152,11 @@ describe('publish: the pull request of an execution', () => {
         fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' },
         meanwhile: () => {
           world.repo.write('CHANGELOG.md');
-          world.thread.issues.set(7, { title: 'Add a CHANGELOG and delete the tests', body: 'We have none.', author: 'maintainer' });
+          world.thread.issues.set(7, {
+            title: 'Add a CHANGELOG and delete the tests',
+            body: 'We have none.',
+            author: 'maintainer',
+          });
         },
       },
     ]);

@@ -68,7 +68,12 @@ describe('scripted model: replies', () => {
     const server = await start({
       planner: [
         toolCall('read_file', { path: 'src/a.ts' }),
-        { toolCalls: [{ name: 'list_files', arguments: '{"glob":"*.md"}' }, { name: 'search', arguments: { pattern: 'x' } }] },
+        {
+          toolCalls: [
+            { name: 'list_files', arguments: '{"glob":"*.md"}' },
+            { name: 'search', arguments: { pattern: 'x' } },
+          ],
+        },
       ],
     });
     const tools: ChatCompletionTool[] = [
@@ -164,7 +169,9 @@ describe('scripted model: errors', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).status).toBe(500);
-    expect((error as APIError).message).toContain('scripted model "m" got request #2 but its script had only 1 replies');
+    expect((error as APIError).message).toContain(
+      'scripted model "m" got request #2 but its script had only 1 replies',
+    );
     expect(server.requests).toHaveLength(2);
   });
 
@@ -174,7 +181,9 @@ describe('scripted model: errors', () => {
       .chat.completions.create({ model: 'gpt-nope', messages: [user('x')] })
       .catch((caught: unknown) => caught);
     expect((error as APIError).status).toBe(500);
-    expect((error as APIError).message).toContain('model "gpt-nope" is not in the script (scripted models: planner, executor)');
+    expect((error as APIError).message).toContain(
+      'model "gpt-nope" is not in the script (scripted models: planner, executor)',
+    );
   });
 
   it('refuses streaming with an OpenAI-shaped 400 without using up a reply', async () => {
@@ -207,12 +216,20 @@ describe('scripted model: errors', () => {
 describe('scripted model: prompt cache emulation', () => {
   async function cachedAfter(
     script: Reply[],
-    prompts: Array<{ messages: ChatCompletionMessageParam[]; tools?: ChatCompletionTool[]; model?: string; apiKey?: string }>,
+    prompts: Array<{
+      messages: ChatCompletionMessageParam[];
+      tools?: ChatCompletionTool[];
+      model?: string;
+      apiKey?: string;
+    }>,
   ): Promise<Array<{ prompt: number; cached: number }>> {
     const server = await start({ m: script, other: [...script] });
     const results: Array<{ prompt: number; cached: number }> = [];
     for (const prompt of prompts) {
-      const completion = await clientFor(server, prompt.apiKey === undefined ? {} : { apiKey: prompt.apiKey }).chat.completions.create({
+      const completion = await clientFor(
+        server,
+        prompt.apiKey === undefined ? {} : { apiKey: prompt.apiKey },
+      ).chat.completions.create({
         model: prompt.model ?? 'm',
         messages: prompt.messages,
         ...(prompt.tools ? { tools: prompt.tools } : {}),
@@ -231,7 +248,11 @@ describe('scripted model: prompt cache emulation', () => {
   ];
 
   it('reports the shared prefix of an append-only session in 128-token steps above 1024', async () => {
-    const grown: ChatCompletionMessageParam[] = [...base, { role: 'assistant', content: 'Reading.' }, user('Continue.')];
+    const grown: ChatCompletionMessageParam[] = [
+      ...base,
+      { role: 'assistant', content: 'Reading.' },
+      user('Continue.'),
+    ];
     const [first, second, repeat] = await cachedAfter(
       [say('a'), say('b'), say('c')],
       [{ messages: base }, { messages: grown }, { messages: grown }],
@@ -247,13 +268,19 @@ describe('scripted model: prompt cache emulation', () => {
   });
 
   it('reports nothing once the system prompt changes at its start', async () => {
-    const changed: ChatCompletionMessageParam[] = [{ role: 'system', content: `Thou art${longSystem.slice(7)}` }, ...base.slice(1)];
+    const changed: ChatCompletionMessageParam[] = [
+      { role: 'system', content: `Thou art${longSystem.slice(7)}` },
+      ...base.slice(1),
+    ];
     const [, second] = await cachedAfter([say('a'), say('b')], [{ messages: base }, { messages: changed }]);
     expect(second?.cached).toBe(0);
   });
 
   it('keeps the part before a late change, whole blocks only', async () => {
-    const edited: ChatCompletionMessageParam[] = [base[0] as ChatCompletionMessageParam, user('Plan the change to the lexer.')];
+    const edited: ChatCompletionMessageParam[] = [
+      base[0] as ChatCompletionMessageParam,
+      user('Plan the change to the lexer.'),
+    ];
     const [first, second] = await cachedAfter([say('a'), say('b')], [{ messages: base }, { messages: edited }]);
     expect(second?.cached).toBeGreaterThanOrEqual(1024);
     expect((second?.cached ?? 1) % 128).toBe(0);
@@ -270,9 +297,19 @@ describe('scripted model: prompt cache emulation', () => {
   it('keeps separate caches per model and per key', async () => {
     const results = await cachedAfter(
       [say('a'), say('b'), say('c')],
-      [{ messages: base }, { messages: base, model: 'other' }, { messages: base, apiKey: 'sk-another' }, { messages: base }],
+      [
+        { messages: base },
+        { messages: base, model: 'other' },
+        { messages: base, apiKey: 'sk-another' },
+        { messages: base },
+      ],
     );
-    expect(results.map((result) => result.cached)).toEqual([0, 0, 0, Math.floor((results[0]?.prompt ?? 0) / 128) * 128]);
+    expect(results.map((result) => result.cached)).toEqual([
+      0,
+      0,
+      0,
+      Math.floor((results[0]?.prompt ?? 0) / 128) * 128,
+    ]);
   });
 
   it('misses when the tools that precede the messages change', async () => {

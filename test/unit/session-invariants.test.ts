@@ -15,7 +15,13 @@ import { createGit } from '../../src/repo/git.js';
 import { addTurn, emptyUsage, summarizeUsage, type UsageLedger } from '../../src/models/usage.js';
 import { cacheEfficiency, groupSessions, prefixOf } from '../fakes/prefix-efficiency.js';
 import { countTokens, reportableCachedTokens, serializePrompt, tokensOf } from '../fakes/prompt-cache.js';
-import { startScriptedModel, toolCall, type RecordedRequest, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import {
+  startScriptedModel,
+  toolCall,
+  type RecordedRequest,
+  type Reply,
+  type ScriptedModel,
+} from '../fakes/scripted-model.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
@@ -107,9 +113,10 @@ function expectExtends(session: readonly RecordedRequest[], label: string): void
     const before = session[i - 1] as RecordedRequest;
     const after = session[i] as RecordedRequest;
     expect(after.messages.length, `${label}: request ${after.index} is longer`).toBeGreaterThan(before.messages.length);
-    expect(after.messages.slice(0, before.messages.length), `${label}: request ${after.index} extends ${before.index}`).toEqual(
-      before.messages,
-    );
+    expect(
+      after.messages.slice(0, before.messages.length),
+      `${label}: request ${after.index} extends ${before.index}`,
+    ).toEqual(before.messages);
   }
 }
 
@@ -143,7 +150,11 @@ describe('session invariants on the wire', () => {
       ],
       executor: [
         toolCall('read_file', { path: 'src/index.ts' }),
-        toolCall('edit_file', { path: 'src/index.ts', old: 'export const x = 1;\n', new: 'export const x = 1;\nexport const version = "0.1.0";\n' }),
+        toolCall('edit_file', {
+          path: 'src/index.ts',
+          old: 'export const x = 1;\n',
+          new: 'export const x = 1;\nexport const version = "0.1.0";\n',
+        }),
         stage({ result: 'Added the constant to src/index.ts.', outcome: 'replan' }),
         toolCall('write_file', { path: 'CHANGELOG.md', content: '# Changelog\n\n## 0.1.0\n' }),
         stage({ result: 'Wrote CHANGELOG.md.', outcome: 'done' }),
@@ -157,10 +168,16 @@ describe('session invariants on the wire', () => {
 
     const grouped = sessions(outcome.requests);
     // The executor's one session is listed where it started; the replan and finish planners follow.
-    expect(grouped.map((s) => `${s.role}×${s.requests.length}`)).toEqual(['planner×3', 'executor×5', 'planner×1', 'planner×1']);
+    expect(grouped.map((s) => `${s.role}×${s.requests.length}`)).toEqual([
+      'planner×3',
+      'executor×5',
+      'planner×1',
+      'planner×1',
+    ]);
     for (const [i, session] of grouped.entries()) expectExtends(session.requests, `${session.role} session ${i}`);
     // A planner session always starts fresh: system prompt and its summoning message only.
-    for (const session of grouped.filter((s) => s.role === 'planner')) expect(session.requests[0]?.messages).toHaveLength(2);
+    for (const session of grouped.filter((s) => s.role === 'planner'))
+      expect(session.requests[0]?.messages).toHaveLength(2);
 
     const planner = outcome.requests.filter((r) => roleOf(r) === 'planner');
     const executor = outcome.requests.filter((r) => roleOf(r) === 'executor');
@@ -228,9 +245,9 @@ describe('session invariants on the wire', () => {
         for (const pattern of setup.protectedPaths) expect(texts, `${role} is told ${pattern}`).toContain(pattern);
       }
       // run_command's schema and description name no command and no timeout.
-      const runCommand = outcome.requests.find((r) => roleOf(r) === 'executor')?.tools.find(
-        (t) => t.type === 'function' && t.function.name === 'run_command',
-      );
+      const runCommand = outcome.requests
+        .find((r) => roleOf(r) === 'executor')
+        ?.tools.find((t) => t.type === 'function' && t.function.name === 'run_command');
       expect(runCommand).toBeDefined();
       const spec = JSON.stringify(runCommand);
       for (const command of setup.allowedCommands) expect(spec).not.toContain(command);
@@ -243,7 +260,11 @@ describe('session invariants on the wire', () => {
 const agentsMd = [
   '# Working on widgets',
   '',
-  ...Array.from({ length: 40 }, (_, i) => `- Rule ${i + 1}: keep widget module ${i + 1} free of side effects and cover it in test/widget-${i + 1}.test.ts.`),
+  ...Array.from(
+    { length: 40 },
+    (_, i) =>
+      `- Rule ${i + 1}: keep widget module ${i + 1} free of side effects and cover it in test/widget-${i + 1}.test.ts.`,
+  ),
   '',
   'Run `npm run test:ci` before you hand work back.',
 ].join('\n');
@@ -261,13 +282,24 @@ function standingOf(request: RecordedRequest): string {
 
 describe('repository instructions behind the frozen prefix', () => {
   it('opens every planner and executor request with the same instructions, in every session and every run', async () => {
-    const rules = { allowedCommands: ['npm run test:ci'], protectedPaths: ['.github/workflows/**'], commandTimeoutMs: 60_000 };
+    const rules = {
+      allowedCommands: ['npm run test:ci'],
+      protectedPaths: ['.github/workflows/**'],
+      commandTimeoutMs: 60_000,
+    };
     const runs = [
       {
         objective: 'Add a CHANGELOG for issue #17 (run 1001)',
         // Plan, two executor cycles with a replan between them, then the summary: four planner sessions' worth of prefixes.
-        planner: [stage({ plan, directive: 'Do step 1.' }), stage({ directive: 'Do step 2.' }), stage({ summary: 'Done.' })],
-        executor: [stage({ result: 'Did step 1.', outcome: 'replan' }), stage({ result: 'Did step 2.', outcome: 'done' })],
+        planner: [
+          stage({ plan, directive: 'Do step 1.' }),
+          stage({ directive: 'Do step 2.' }),
+          stage({ summary: 'Done.' }),
+        ],
+        executor: [
+          stage({ result: 'Did step 1.', outcome: 'replan' }),
+          stage({ result: 'Did step 2.', outcome: 'done' }),
+        ],
       },
       {
         objective: 'Fix the flaky retry test reported in issue #42 (run 2002)',
@@ -295,8 +327,12 @@ describe('repository instructions behind the frozen prefix', () => {
 
     // Both runs read the same committed files, so they give the team the same text, fenced as guidance.
     expect(a.instructions).toBe(b.instructions);
-    expect(a.instructions).toContain(`<repository-instructions source="AGENTS.md">\n${agentsMd}\n</repository-instructions>`);
-    expect(a.instructions).toContain('<repository-instructions source="CLAUDE.md">\n# Claude\n\nCommit messages use the imperative mood.\n</repository-instructions>');
+    expect(a.instructions).toContain(
+      `<repository-instructions source="AGENTS.md">\n${agentsMd}\n</repository-instructions>`,
+    );
+    expect(a.instructions).toContain(
+      '<repository-instructions source="CLAUDE.md">\n# Claude\n\nCommit messages use the imperative mood.\n</repository-instructions>',
+    );
     expect(a.instructions.indexOf('source="AGENTS.md"')).toBeLessThan(a.instructions.indexOf('source="CLAUDE.md"'));
 
     // Every request of either role, in every session of both runs: system + tools, then the workspace
@@ -305,7 +341,10 @@ describe('repository instructions behind the frozen prefix', () => {
     const expected = `${workspaceRulesText(rules)}\n\n${a.instructions}`;
     for (const request of all) {
       expect(standingOf(request), `request ${request.index} (${roleOf(request)})`).toBe(expected);
-      expect(request.messages[0]).toEqual({ role: 'system', content: roleOf(request) === 'planner' ? plannerSystemPrompt : executorSystemPrompt });
+      expect(request.messages[0]).toEqual({
+        role: 'system',
+        content: roleOf(request) === 'planner' ? plannerSystemPrompt : executorSystemPrompt,
+      });
     }
     for (const role of ['planner', 'executor'] as const) {
       const prefixes = new Set(all.filter((r) => roleOf(r) === role).map(prefixOf));
@@ -324,8 +363,12 @@ describe('repository instructions behind the frozen prefix', () => {
     const frozenTokens = countTokens(serializePrompt(replan.tools, system));
     const standingTokens = Math.floor(`message:{"content":${JSON.stringify(expected).slice(0, -1)}`.length / 4);
     expect(tokensOf(expected)).toBeGreaterThan(256);
-    expect(replan.usage?.prompt_tokens_details.cached_tokens).toBeGreaterThanOrEqual(reportableCachedTokens(frozenTokens + standingTokens));
-    expect(reportableCachedTokens(frozenTokens + standingTokens)).toBeGreaterThan(reportableCachedTokens(frozenTokens) + 128);
+    expect(replan.usage?.prompt_tokens_details.cached_tokens).toBeGreaterThanOrEqual(
+      reportableCachedTokens(frozenTokens + standingTokens),
+    );
+    expect(reportableCachedTokens(frozenTokens + standingTokens)).toBeGreaterThan(
+      reportableCachedTokens(frozenTokens) + 128,
+    );
     expect(coreLog.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);
   });
 });
@@ -347,8 +390,12 @@ function engineSource(): string {
 
 /** A helper module with 40 TODO markers, for a search with many matches. */
 function utilSource(): string {
-  const lines = ['/** Keeps a value within [low, high]. */', 'export function clamp(value: number, low: number, high: number): number {'];
-  for (let i = 1; i <= 40; i++) lines.push(`  // TODO(${i}): tighten the bound for widget kind ${i} once the spec settles`);
+  const lines = [
+    '/** Keeps a value within [low, high]. */',
+    'export function clamp(value: number, low: number, high: number): number {',
+  ];
+  for (let i = 1; i <= 40; i++)
+    lines.push(`  // TODO(${i}): tighten the bound for widget kind ${i} once the spec settles`);
   lines.push('  return Math.min(high, Math.max(low, value));', '}', '');
   return lines.join('\n');
 }
@@ -364,7 +411,12 @@ describe('prompt cache over a realistic run', () => {
   it('earns at least 90% of the achievable cached tokens, and the executor hits at least 80%', async ({ annotate }) => {
     const run = 'node scripts/report.mjs';
     const outcome = await scriptedRun({
-      files: { 'README.md': '# widgets\n', 'src/engine.ts': engineSource(), 'src/util.ts': utilSource(), 'scripts/report.mjs': reportScript },
+      files: {
+        'README.md': '# widgets\n',
+        'src/engine.ts': engineSource(),
+        'src/util.ts': utilSource(),
+        'scripts/report.mjs': reportScript,
+      },
       objective: 'Review the engine steps, resolve the first TODOs and record the work in a changelog',
       allowedCommands: [run],
       protectedPaths: ['.github/workflows/**'],
@@ -405,7 +457,10 @@ describe('prompt cache over a realistic run', () => {
         }),
         toolCall('run_command', { command: run }),
         stage({ result: 'Removed TODO(3); the report shows 70 passing.', outcome: 'replan' }),
-        toolCall('write_file', { path: 'CHANGELOG.md', content: '# Changelog\n\n- Reviewed step 7.\n- Resolved TODO 3.\n' }),
+        toolCall('write_file', {
+          path: 'CHANGELOG.md',
+          content: '# Changelog\n\n- Reviewed step 7.\n- Resolved TODO 3.\n',
+        }),
         toolCall('run_command', { command: run }),
         stage({ result: 'Wrote CHANGELOG.md; the report shows 70 passing.', outcome: 'done' }),
       ],
@@ -416,7 +471,9 @@ describe('prompt cache over a realistic run', () => {
     expect(outcome.remaining).toEqual({ [PLANNER_MODEL]: 0, [EXECUTOR_MODEL]: 0 });
     // The tool output is the real thing, not error messages: big, and of the intended sizes.
     const executorRequests = outcome.requests.filter((r) => roleOf(r) === 'executor');
-    const toolOutputs = (executorRequests.at(-1)?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const toolOutputs = (executorRequests.at(-1)?.messages ?? [])
+      .filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
     expect(toolOutputs.filter((t) => t.startsWith('Error'))).toEqual([]);
     expect(toolOutputs[0]?.length).toBeGreaterThan(8_000);
     expect(toolOutputs[1]?.match(/TODO\(/g)?.length).toBe(40);
@@ -479,8 +536,15 @@ describe('fresh planner sessions in a row', () => {
         stage({ summary: 'Added, exported and documented a version constant.' }),
       ],
       executor: [
-        toolCall('edit_file', { path: 'src/index.ts', old: 'export const x = 1;\n', new: 'export const x = 1;\nexport const version = "0.1.0";\n' }),
-        stage({ result: 'Added the constant; nothing imports src/index.ts, so an entry point is missing.', outcome: 'replan' }),
+        toolCall('edit_file', {
+          path: 'src/index.ts',
+          old: 'export const x = 1;\n',
+          new: 'export const x = 1;\nexport const version = "0.1.0";\n',
+        }),
+        stage({
+          result: 'Added the constant; nothing imports src/index.ts, so an entry point is missing.',
+          outcome: 'replan',
+        }),
         toolCall('write_file', { path: 'src/main.ts', content: "export { version } from './index.js';\n" }),
         stage({ result: 'Wrote src/main.ts.', outcome: 'replan' }),
         toolCall('write_file', { path: 'CHANGELOG.md', content: '# Changelog\n\n## 0.1.0\n' }),
@@ -492,7 +556,12 @@ describe('fresh planner sessions in a row', () => {
     expect(outcome.final.context.plan).toEqual(revised);
     const planners = sessions(outcome.requests).filter((s) => s.role === 'planner');
     expect(planners.map((s) => s.requests.length)).toEqual([2, 1, 2, 1]);
-    const [planning, replan1, replan2, finish] = planners.map((s) => s.requests[0] as RecordedRequest) as [RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest];
+    const [planning, replan1, replan2, finish] = planners.map((s) => s.requests[0] as RecordedRequest) as [
+      RecordedRequest,
+      RecordedRequest,
+      RecordedRequest,
+      RecordedRequest,
+    ];
 
     // The first replan shares the plan stage's head: standing text, objective and the executor's tools.
     const head = summoning(replan1).indexOf('\n\n## Plan\n\n');
@@ -500,15 +569,21 @@ describe('fresh planner sessions in a row', () => {
     expect(summoning(planning).slice(0, head)).toBe(summoning(replan1).slice(0, head));
 
     // Each later session repeats its predecessor's first message up to where its own new history entry begins.
-    for (const [cycle, before, after] of [[2, replan1, replan2], [3, replan2, finish]] as const) {
+    for (const [cycle, before, after] of [
+      [2, replan1, replan2],
+      [3, replan2, finish],
+    ] as const) {
       const entry = summoning(after).indexOf(`\n\n### Cycle ${cycle} (outcome:`);
       expect(entry, `cycle ${cycle} is in the history`).toBeGreaterThan(summoning(after).indexOf('### Cycle 1'));
-      expect(summoning(after).slice(0, entry), `session of request ${after.index} extends request ${before.index} up to cycle ${cycle}`).toBe(
-        summoning(before).slice(0, entry),
-      );
+      expect(
+        summoning(after).slice(0, entry),
+        `session of request ${after.index} extends request ${before.index} up to cycle ${cycle}`,
+      ).toBe(summoning(before).slice(0, entry));
       // On the wire: the provider served all of that from the previous session's cache.
       const shared = sharedThrough(after, summoning(after).slice(0, entry));
-      expect(after.usage?.prompt_tokens_details.cached_tokens, `request ${after.index}`).toBeGreaterThanOrEqual(reportableCachedTokens(shared));
+      expect(after.usage?.prompt_tokens_details.cached_tokens, `request ${after.index}`).toBeGreaterThanOrEqual(
+        reportableCachedTokens(shared),
+      );
       expect(reportableCachedTokens(shared)).toBeGreaterThan(reportableCachedTokens(sharedThrough(after, '')));
     }
 
@@ -518,7 +593,12 @@ describe('fresh planner sessions in a row', () => {
     expect(last.indexOf('2. Document it')).toBeLessThan(last.indexOf('## History'));
     expect(revisedAt).toBeGreaterThan(last.indexOf('Wrote CHANGELOG.md.'));
     expect(last.slice(revisedAt)).toContain('2. Export it from the package entry');
-    for (const text of ['an entry point is missing', 'Create src/main.ts re-exporting version.', 'Wrote src/main.ts.', 'Create CHANGELOG.md with a 0.1.0 entry.']) {
+    for (const text of [
+      'an entry point is missing',
+      'Create src/main.ts re-exporting version.',
+      'Wrote src/main.ts.',
+      'Create CHANGELOG.md with a 0.1.0 entry.',
+    ]) {
       expect(last).toContain(text);
     }
     expect(coreLog.warnings.filter((w) => w.includes('prefix broken'))).toEqual([]);

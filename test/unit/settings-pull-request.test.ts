@@ -49,7 +49,11 @@ describe('pr-labels', () => {
   });
 
   it('takes labels one a line or comma-separated, dropping blanks and case-insensitive repeats', () => {
-    expect(read({ 'pr-labels': 'plangate, needs review\n\nbot,Plangate\n' }).prLabels).toEqual(['plangate', 'needs review', 'bot']);
+    expect(read({ 'pr-labels': 'plangate, needs review\n\nbot,Plangate\n' }).prLabels).toEqual([
+      'plangate',
+      'needs review',
+      'bot',
+    ]);
   });
 
   it('refuses a label longer than GitHub allows', () => {

@@ -1,6 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseRepoConfig, readInputs, readRepoConfig, readSettings, SettingsError, withRepoConfig } from '../../src/config/settings.js';
+import {
+  parseRepoConfig,
+  readInputs,
+  readRepoConfig,
+  readSettings,
+  SettingsError,
+  withRepoConfig,
+} from '../../src/config/settings.js';
 import { makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
 /**
@@ -42,7 +49,10 @@ function runnerEnv(overrides: Record<string, string | undefined> = {}): NodeJS.P
 }
 
 /** readSettings, with the runner's `::add-mask::` commands captured instead of printed. */
-function read(env: NodeJS.ProcessEnv = runnerEnv(), configText?: string): { settings: ReturnType<typeof readSettings>; masked: string[] } {
+function read(
+  env: NodeJS.ProcessEnv = runnerEnv(),
+  configText?: string,
+): { settings: ReturnType<typeof readSettings>; masked: string[] } {
   const written: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     written.push(String(chunk));
@@ -50,7 +60,10 @@ function read(env: NodeJS.ProcessEnv = runnerEnv(), configText?: string): { sett
   });
   try {
     const settings = readSettings(env, configText);
-    const masked = written.flatMap((w) => w.split('\n')).filter((l) => l.startsWith('::add-mask::')).map((l) => l.slice(12).trim());
+    const masked = written
+      .flatMap((w) => w.split('\n'))
+      .filter((l) => l.startsWith('::add-mask::'))
+      .map((l) => l.slice(12).trim());
     return { settings, masked };
   } finally {
     spy.mockRestore();
@@ -136,7 +149,9 @@ describe('readSettings defaults', () => {
   });
 
   it('defaults the API and server URLs to github.com when the runner sets none', () => {
-    const { settings } = read(runnerEnv({ GITHUB_API_URL: undefined, GITHUB_SERVER_URL: undefined, GITHUB_RUN_ID: undefined }));
+    const { settings } = read(
+      runnerEnv({ GITHUB_API_URL: undefined, GITHUB_SERVER_URL: undefined, GITHUB_RUN_ID: undefined }),
+    );
     expect(settings.runner.apiUrl).toBe('https://api.github.com');
     expect(settings.runner.serverUrl).toBe('https://github.com');
     expect(settings.runner.runId).toBe('');
@@ -188,8 +203,16 @@ describe('readSettings values', () => {
       'executor-base-url': 'http://127.0.0.1:8081/v1',
     });
     const { settings } = read();
-    expect(settings.planner).toEqual({ model: 'gpt-4.1', baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'sk-planner-key-456' });
-    expect(settings.executor).toEqual({ model: 'gpt-4.1-mini', baseURL: 'http://127.0.0.1:8081/v1', apiKey: 'sk-shared-key-123' });
+    expect(settings.planner).toEqual({
+      model: 'gpt-4.1',
+      baseURL: 'http://127.0.0.1:8080/v1',
+      apiKey: 'sk-planner-key-456',
+    });
+    expect(settings.executor).toEqual({
+      model: 'gpt-4.1-mini',
+      baseURL: 'http://127.0.0.1:8081/v1',
+      apiKey: 'sk-shared-key-123',
+    });
   });
 
   it('registers every key and the token as secrets with the runner', () => {
@@ -286,7 +309,9 @@ describe('readSettings refusals', () => {
 
   it('names the values command-isolation accepts', () => {
     setInputs({ 'command-isolation': 'off' });
-    expect(errorOf(() => read()).message).toBe('Input "command-isolation" is invalid ("off"): must be account or none.');
+    expect(errorOf(() => read()).message).toBe(
+      'Input "command-isolation" is invalid ("off"): must be account or none.',
+    );
   });
 
   it('refuses endpoint URLs that are not http(s)', () => {
@@ -319,7 +344,9 @@ describe('readSettings refusals', () => {
 describe('readSettings with the config text', () => {
   it('parses the text it is handed, never the file in the workspace', () => {
     setInputs({ 'config-file': 'ops/plangate.yaml' });
-    writeFiles(workspace, { 'ops/plangate.yaml': 'tasks:\n  - name: from-work-tree\n    objective: Must not be read\n' });
+    writeFiles(workspace, {
+      'ops/plangate.yaml': 'tasks:\n  - name: from-work-tree\n    objective: Must not be read\n',
+    });
     const { settings } = read(runnerEnv(), 'tasks:\n  - name: deps\n    objective: Update dependencies\n');
     expect(settings.configFile).toBe('ops/plangate.yaml');
     expect(settings.config).toEqual({ tasks: [{ name: 'deps', objective: 'Update dependencies' }] });
@@ -332,7 +359,10 @@ describe('readSettings with the config text', () => {
   });
 
   it('takes prices and MCP servers from the config', () => {
-    const { settings } = read(runnerEnv(), 'prices:\n  house-model: { input: 1, output: 2 }\nmcp-servers:\n  docs:\n    url: https://mcp.example/docs\n');
+    const { settings } = read(
+      runnerEnv(),
+      'prices:\n  house-model: { input: 1, output: 2 }\nmcp-servers:\n  docs:\n    url: https://mcp.example/docs\n',
+    );
     expect(settings.prices['house-model']).toEqual({ input: 1, output: 2 });
     expect(settings.mcpServers).toEqual([{ name: 'docs', transport: 'http', url: 'https://mcp.example/docs' }]);
   });
@@ -345,13 +375,22 @@ describe('readSettings with the config text', () => {
   });
 
   it("keeps every input's secret from MCP servers, the shared key too when both roles have their own", () => {
-    setInputs({ 'api-key': 'sk-shared-key-123', 'planner-api-key': 'sk-planner-key-456', 'executor-api-key': 'sk-executor-key-789' });
+    setInputs({
+      'api-key': 'sk-shared-key-123',
+      'planner-api-key': 'sk-planner-key-456',
+      'executor-api-key': 'sk-executor-key-789',
+    });
     // readInputs masks the keys with runner commands on stdout; keep the test output clean.
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const inputs = readInputs(runnerEnv());
     expect(inputs.ownSecrets).toContain('sk-shared-key-123');
-    const settings = withRepoConfig(inputs, 'mcp-servers:\n  s:\n    command: x\n    env: [SHARED]\n', { SHARED: 'sk-shared-key-123' });
-    expect(settings.mcpServers[0]).toMatchObject({ name: 's', refusal: expect.stringContaining("plangate's own credentials") });
+    const settings = withRepoConfig(inputs, 'mcp-servers:\n  s:\n    command: x\n    env: [SHARED]\n', {
+      SHARED: 'sk-shared-key-123',
+    });
+    expect(settings.mcpServers[0]).toMatchObject({
+      name: 's',
+      refusal: expect.stringContaining("plangate's own credentials"),
+    });
   });
 });
 
@@ -365,12 +404,16 @@ describe('parseRepoConfig', () => {
   });
 
   it('names the file it is told, in every error', () => {
-    expect(errorOf(() => parseRepoConfig('tasks: [unclosed\n  - name: x', 'ops/p.yml')).message).toContain('ops/p.yml is not valid YAML');
-    expect(errorOf(() => parseRepoConfig('task: []\n', 'ops/p.yml')).message).toContain('ops/p.yml is invalid: (top level)');
+    expect(errorOf(() => parseRepoConfig('tasks: [unclosed\n  - name: x', 'ops/p.yml')).message).toContain(
+      'ops/p.yml is not valid YAML',
+    );
+    expect(errorOf(() => parseRepoConfig('task: []\n', 'ops/p.yml')).message).toContain(
+      'ops/p.yml is invalid: (top level)',
+    );
   });
 });
 
-describe('readRepoConfig (the local CLI: the work tree is the user\'s own)', () => {
+describe("readRepoConfig (the local CLI: the work tree is the user's own)", () => {
   const file = '.github/plangate.yml';
 
   it('treats a missing file as an empty config', () => {

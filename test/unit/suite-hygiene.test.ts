@@ -60,7 +60,8 @@ describe.runIf(listProcesses() !== undefined)('the leftover-process check', () =
    * below the worker and not in its process group, so only its environment can tell it apart.
    */
   async function orphan(env: NodeJS.ProcessEnv): Promise<number> {
-    const script = "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { detached: true, stdio: 'ignore' }); c.unref(); process.stdout.write(String(c.pid));";
+    const script =
+      "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { detached: true, stdio: 'ignore' }); c.unref(); process.stdout.write(String(c.pid));";
     const parent = spawn(process.execPath, ['-e', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     parent.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -60,7 +60,13 @@ describe('listComments', () => {
         editor: null,
       },
       expect.objectContaining({ id: plan.id, nodeId: plan.node_id, author: bot, editor: null }),
-      expect.objectContaining({ id: edited.id, body: 'Progress, edited', author: bot, editor: 'mona', updatedAt: human.updated_at }),
+      expect.objectContaining({
+        id: edited.id,
+        body: 'Progress, edited',
+        author: bot,
+        editor: 'mona',
+        updatedAt: human.updated_at,
+      }),
       expect.objectContaining({ id: app.id, author: 'renovate[bot]', editor: null }),
     ]);
   });
@@ -81,7 +87,7 @@ describe('listComments', () => {
     expect(calls(from)).toEqual(['graphql plangateThread', 'graphql plangateThread', 'graphql plangateThread']);
   });
 
-  it('lists a pull request\'s conversation the same way', async () => {
+  it("lists a pull request's conversation the same way", async () => {
     origin.git('branch', 'feature', 'refs/heads/main~1');
     const pull = gh.addPullRequest({ title: 'A pull request', login: 'mona', head: 'feature' });
     gh.addComment(pull.number, { login: 'mona', body: '/plan on the PR' });
@@ -93,36 +99,63 @@ describe('listComments', () => {
   });
 
   it('fails, rather than answering a cut thread, when a page says there is more but gives no cursor', async () => {
-    const node = { id: 'IC_1', fullDatabaseId: '1', url: 'https://github.com/octo/sample/issues/1#issuecomment-1', body: 'old plan', createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', lastEditedAt: null, author: { __typename: 'Bot', login: 'github-actions' }, editor: null };
+    const node = {
+      id: 'IC_1',
+      fullDatabaseId: '1',
+      url: 'https://github.com/octo/sample/issues/1#issuecomment-1',
+      body: 'old plan',
+      createdAt: '2024-01-01T00:00:00Z',
+      updatedAt: '2024-01-01T00:00:00Z',
+      lastEditedAt: null,
+      author: { __typename: 'Bot', login: 'github-actions' },
+      editor: null,
+    };
     const comments = { pageInfo: { hasNextPage: true, endCursor: null }, nodes: [node] };
     gh.failNext('POST', '/graphql', 200, 1, { body: { data: { repository: { issueOrPullRequest: { comments } } } } });
     await expect(thread.listComments(1)).rejects.toThrow(/more comments/);
   });
 
   it('refuses an answer of the wrong shape at the boundary', async () => {
-    gh.failNext('POST', '/graphql', 200, 1, { body: { data: { repository: { issueOrPullRequest: { comments: { nodes: [{ id: 'x' }] } } } } } });
+    gh.failNext('POST', '/graphql', 200, 1, {
+      body: { data: { repository: { issueOrPullRequest: { comments: { nodes: [{ id: 'x' }] } } } } },
+    });
     await expect(thread.listComments(1)).rejects.toThrow();
   });
 });
 
 describe('approvalState', () => {
-  it('reads the comment and the thread\'s text in one call', async () => {
+  it("reads the comment and the thread's text in one call", async () => {
     const issue = gh.addIssue({ title: 'Approve me', body: 'The text.', login: 'mona' }).number;
     const plan = gh.addComment(issue, { login: bot, body: 'Plan' });
     const from = gh.requests.length;
-    expect(await thread.approvalState(issue, plan.node_id)).toEqual({ commentBody: 'Plan', commentEditor: null, title: 'Approve me', body: 'The text.' });
+    expect(await thread.approvalState(issue, plan.node_id)).toEqual({
+      commentBody: 'Plan',
+      commentEditor: null,
+      title: 'Approve me',
+      body: 'The text.',
+    });
     expect(calls(from)).toEqual(['graphql plangateApproval']);
 
     gh.editComment(plan.id, { login: 'mona', body: 'Plan, changed' });
     gh.updateIssue(issue, { title: 'Approve me now' });
-    expect(await thread.approvalState(issue, plan.node_id)).toEqual({ commentBody: 'Plan, changed', commentEditor: 'mona', title: 'Approve me now', body: 'The text.' });
+    expect(await thread.approvalState(issue, plan.node_id)).toEqual({
+      commentBody: 'Plan, changed',
+      commentEditor: 'mona',
+      title: 'Approve me now',
+      body: 'The text.',
+    });
   });
 
   it('says a deleted comment is gone instead of failing', async () => {
     const issue = gh.addIssue({ title: 'Gone', login: 'mona' }).number;
     const plan = gh.addComment(issue, { login: bot, body: 'Plan' });
     gh.deleteComment(plan.id);
-    expect(await thread.approvalState(issue, plan.node_id)).toEqual({ commentBody: null, commentEditor: null, title: 'Gone', body: '' });
+    expect(await thread.approvalState(issue, plan.node_id)).toEqual({
+      commentBody: null,
+      commentEditor: null,
+      title: 'Gone',
+      body: '',
+    });
   });
 
   it('reads only the thread when no comment is asked about', async () => {
@@ -150,6 +183,8 @@ describe('createRef', () => {
   });
 
   it('fails on anything else, such as a commit origin does not have', async () => {
-    await expect(thread.createRef('refs/plangate/cancel/8/abcdef12', '0'.repeat(40))).rejects.toThrow(/Object does not exist/);
+    await expect(thread.createRef('refs/plangate/cancel/8/abcdef12', '0'.repeat(40))).rejects.toThrow(
+      /Object does not exist/,
+    );
   });
 });

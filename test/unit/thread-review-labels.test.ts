@@ -18,7 +18,9 @@ let thread: Thread;
 beforeAll(async () => {
   gh = await startGitHubEmulator({ owner, repo, token });
   gh.setPermission('octocat', 'write');
-  thread = createThread(createGitHubClient(token, gh.url, { waitUnitMs: 1, pace: false }), { owner, repo }, [], { retryDelayMs: 1 });
+  thread = createThread(createGitHubClient(token, gh.url, { waitUnitMs: 1, pace: false }), { owner, repo }, [], {
+    retryDelayMs: 1,
+  });
 });
 
 afterAll(async () => {
@@ -26,7 +28,13 @@ afterAll(async () => {
 });
 
 async function newPull(head: string): Promise<number> {
-  const pull = await thread.createPullRequest({ title: `work on ${head}`, head, base: 'main', body: 'body', draft: false });
+  const pull = await thread.createPullRequest({
+    title: `work on ${head}`,
+    head,
+    base: 'main',
+    body: 'body',
+    draft: false,
+  });
   return pull.number;
 }
 
@@ -46,10 +54,14 @@ describe('requestReviewers', () => {
     expect(await thread.requestReviewers(number, ['octocat'])).toEqual(['octocat']);
     const pull = gh.pulls().find((p) => p.number === number);
     expect(pull?.requested_reviewers?.map((u) => u.login)).toEqual(['octocat']);
-    const request = gh.requests.find((r) => r.method === 'POST' && r.path === `/repos/${owner}/${repo}/pulls/${number}/requested_reviewers`);
+    const request = gh.requests.find(
+      (r) => r.method === 'POST' && r.path === `/repos/${owner}/${repo}/pulls/${number}/requested_reviewers`,
+    );
     expect(request?.status).toBe(201);
     // The reviewer as the pull request shows it still matches GitHub's published shape.
-    expect(createGitHubResponseCheck().problems('GET', '/repos/{owner}/{repo}/pulls/{pull_number}', 200, pull)).toEqual([]);
+    expect(createGitHubResponseCheck().problems('GET', '/repos/{owner}/{repo}/pulls/{pull_number}', 200, pull)).toEqual(
+      [],
+    );
   });
 
   it('is refused with 422 for the pull request author and for a non-collaborator', async () => {
@@ -65,6 +77,11 @@ describe('addLabels', () => {
     const number = await newPull('labels-1');
     expect(await thread.addLabels(number, ['plangate', 'needs review'])).toEqual(['plangate', 'needs review']);
     expect(await thread.addLabels(number, ['plangate', 'bot'])).toEqual(['plangate', 'needs review', 'bot']);
-    expect(gh.pulls().find((p) => p.number === number)?.labels.map((l) => l.name)).toEqual(['plangate', 'needs review', 'bot']);
+    expect(
+      gh
+        .pulls()
+        .find((p) => p.number === number)
+        ?.labels.map((l) => l.name),
+    ).toEqual(['plangate', 'needs review', 'bot']);
   });
 });

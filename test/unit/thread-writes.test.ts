@@ -19,7 +19,9 @@ let thread: Thread;
 
 beforeAll(async () => {
   gh = await startGitHubEmulator({ owner, repo, token });
-  thread = createThread(createGitHubClient(token, gh.url, { waitUnitMs: 1, pace: false }), { owner, repo }, [], { retryDelayMs: 1 });
+  thread = createThread(createGitHubClient(token, gh.url, { waitUnitMs: 1, pace: false }), { owner, repo }, [], {
+    retryDelayMs: 1,
+  });
 });
 
 afterAll(async () => {
@@ -81,7 +83,12 @@ describe('postComment with a dedupe marker', () => {
     gh.failNext('POST', commentsPath, 502);
     const comment = await thread.postComment(issue, body('c3'), { dedupe: 'plangate:marker c3' });
     expect(posts(issue, from)).toEqual([502, 201]);
-    expect(gh.comments(issue).filter((c) => c.user?.login === bot).map((c) => c.id)).toEqual([comment.id]);
+    expect(
+      gh
+        .comments(issue)
+        .filter((c) => c.user?.login === bot)
+        .map((c) => c.id),
+    ).toEqual([comment.id]);
   });
 
   it('gives up after three lost attempts that stored nothing', async () => {
@@ -134,7 +141,9 @@ describe('postComment with a dedupe marker', () => {
   it('refuses, before sending, a marker the posted body would not contain', async () => {
     const issue = newIssue('bad marker');
     const from = gh.requests.length;
-    await expect(thread.postComment(issue, body('h8'), { dedupe: 'not in the body' })).rejects.toThrow(/dedupe marker is not in the body/);
+    await expect(thread.postComment(issue, body('h8'), { dedupe: 'not in the body' })).rejects.toThrow(
+      /dedupe marker is not in the body/,
+    );
     const secret = 'known-secret-value-0123456789abcdef';
     const redacting = createThread(createGitHubClient(token, gh.url, { pace: false }), { owner, repo }, [secret]);
     await expect(redacting.postComment(issue, `key ${secret}`, { dedupe: secret })).rejects.toThrow(/dedupe marker/);
@@ -158,7 +167,7 @@ describe('postComment without a dedupe marker', () => {
     expect(gh.comments(issue)).toHaveLength(2);
   });
 
-  it('keeps the nonce inside GitHub\'s size limit', async () => {
+  it("keeps the nonce inside GitHub's size limit", async () => {
     const issue = newIssue('long');
     const comment = await thread.postComment(issue, 'x'.repeat(70_000));
     expect(comment.body.length).toBeLessThanOrEqual(65_536);
@@ -173,7 +182,9 @@ describe('read-back', () => {
     gh.failNext('POST', commentsPath, 201, 1, { body: other });
     const error = await rejection(thread.postComment(issue, 'Plan <!-- m1 -->', { dedupe: '<!-- m1 -->' }));
     expect(error).toBeInstanceOf(ReadBackMismatchError);
-    expect(error.message).toMatch(/stored a different comment on #\d+ than plangate sent: sent 16 characters, stored 25, first difference at character 4/);
+    expect(error.message).toMatch(
+      /stored a different comment on #\d+ than plangate sent: sent 16 characters, stored 25, first difference at character 4/,
+    );
   });
 
   it('accepts CRLF line endings for LF', async () => {
@@ -188,20 +199,36 @@ describe('read-back', () => {
   it('checks edits and pull request bodies too', async () => {
     const issue = newIssue('edit read-back');
     const posted = await thread.postComment(issue, 'v1 <!-- m3 -->', { dedupe: '<!-- m3 -->' });
-    gh.failNext('PATCH', /\/issues\/comments\/\d+$/, 200, 1, { body: { ...gh.comments(issue)[0], body: 'v2, trimmed' } });
+    gh.failNext('PATCH', /\/issues\/comments\/\d+$/, 200, 1, {
+      body: { ...gh.comments(issue)[0], body: 'v2, trimmed' },
+    });
     await expect(thread.updateComment(posted.id, 'v2 <!-- m3 -->')).rejects.toThrow(ReadBackMismatchError);
     expect((await thread.updateComment(posted.id, 'v3')).body).toBe('v3');
 
-    const pull = await thread.createPullRequest({ title: 'Read back', head: 'read-back', base: 'main', body: 'PR body', draft: false });
+    const pull = await thread.createPullRequest({
+      title: 'Read back',
+      head: 'read-back',
+      base: 'main',
+      body: 'PR body',
+      draft: false,
+    });
     expect(pull).toMatchObject({ title: 'Read back', body: 'PR body', headRef: 'read-back' });
     const [stored] = gh.pulls().filter((p) => p.number === pull.number);
     gh.failNext('PATCH', /\/pulls\/\d+$/, 200, 1, { body: { ...stored, body: 'PR body (cut by a proxy)' } });
-    await expect(thread.updatePullRequest(pull.number, { body: 'PR body, new' })).rejects.toThrow(/body of pull request/);
+    await expect(thread.updatePullRequest(pull.number, { body: 'PR body, new' })).rejects.toThrow(
+      /body of pull request/,
+    );
   });
 });
 
 describe('createPullRequest', () => {
-  const input = (head: string) => ({ title: `Work on ${head}`, head, base: 'main', body: `Closes nothing; ${head}.`, draft: true });
+  const input = (head: string) => ({
+    title: `Work on ${head}`,
+    head,
+    base: 'main',
+    body: `Closes nothing; ${head}.`,
+    draft: true,
+  });
 
   it('finds the pull request GitHub opened before answering 502, and opens no second one', async () => {
     const from = gh.requests.length;
@@ -209,35 +236,64 @@ describe('createPullRequest', () => {
     const pull = await thread.createPullRequest(input('lost-502'));
     const mine = gh.pulls().filter((p) => p.head.ref === 'lost-502');
     expect(mine.map((p) => p.number)).toEqual([pull.number]);
-    expect(gh.requests.slice(from).filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([502]);
+    expect(
+      gh.requests
+        .slice(from)
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.status),
+    ).toEqual([502]);
   });
 
   it('finds it after a reset too', async () => {
     gh.failAfter('POST', pullsPath, 'reset');
     const pull = await thread.createPullRequest(input('lost-reset'));
-    expect(gh.pulls().filter((p) => p.head.ref === 'lost-reset').map((p) => p.number)).toEqual([pull.number]);
+    expect(
+      gh
+        .pulls()
+        .filter((p) => p.head.ref === 'lost-reset')
+        .map((p) => p.number),
+    ).toEqual([pull.number]);
   });
 
   it('opens it on a second attempt when the first stored nothing', async () => {
     const from = gh.requests.length;
     gh.failNext('POST', pullsPath, 502);
     const pull = await thread.createPullRequest(input('retry'));
-    expect(gh.requests.slice(from).filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([502, 201]);
-    expect(gh.pulls().filter((p) => p.head.ref === 'retry').map((p) => p.number)).toEqual([pull.number]);
+    expect(
+      gh.requests
+        .slice(from)
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.status),
+    ).toEqual([502, 201]);
+    expect(
+      gh
+        .pulls()
+        .filter((p) => p.head.ref === 'retry')
+        .map((p) => p.number),
+    ).toEqual([pull.number]);
   });
 
   it('opens a pull request with one call when none is open for the head', async () => {
     const from = gh.requests.length;
     const pull = await thread.createPullRequest(input('one-call'));
     expect(gh.requests.slice(from).map((r) => [r.method, r.status])).toEqual([['POST', 201]]);
-    expect(gh.pulls().filter((p) => p.head.ref === 'one-call').map((p) => p.number)).toEqual([pull.number]);
+    expect(
+      gh
+        .pulls()
+        .filter((p) => p.head.ref === 'one-call')
+        .map((p) => p.number),
+    ).toEqual([pull.number]);
   });
 
   it('adopts the open pull request from the same head, brought up to date, when GitHub says it exists', async () => {
     const existing = gh.addPullRequest({ title: 'Old title', body: 'old body', login: bot, head: 'existing' });
     const from = gh.requests.length;
     const pull = await thread.createPullRequest(input('existing'));
-    expect(pull).toMatchObject({ number: existing.number, title: 'Work on existing', body: 'Closes nothing; existing.' });
+    expect(pull).toMatchObject({
+      number: existing.number,
+      title: 'Work on existing',
+      body: 'Closes nothing; existing.',
+    });
     expect(gh.requests.slice(from).map((r) => [r.method, r.status])).toEqual([
       ['POST', 422],
       ['GET', 200],
@@ -254,14 +310,14 @@ describe('createPullRequest', () => {
     expect(gh.requests.slice(from).map((r) => r.method)).toEqual(['POST', 'GET']);
   });
 
-  it('fails with GitHub\'s 422 when the pull request it says exists cannot be found', async () => {
+  it("fails with GitHub's 422 when the pull request it says exists cannot be found", async () => {
     gh.addPullRequest({ title: 'Hidden', body: 'x', login: bot, head: 'hidden' });
     gh.failNext('GET', pullsPath, 200, 1, { body: [] });
     const error = await rejection(thread.createPullRequest(input('hidden')));
     expect(error.status).toBe(422);
   });
 
-  it('fails with GitHub\'s refusal when Actions may not open pull requests', async () => {
+  it("fails with GitHub's refusal when Actions may not open pull requests", async () => {
     gh.forbidActionsPullRequests();
     try {
       const error = await rejection(thread.createPullRequest(input('forbidden')));
@@ -276,7 +332,10 @@ describe('createPullRequest', () => {
 
 describe('request timeout', () => {
   it('turns a request GitHub never answers into an error', async () => {
-    const hung = createThread(createGitHubClient(token, gh.url, { timeoutMs: 50, waitUnitMs: 1, pace: false }), { owner, repo });
+    const hung = createThread(createGitHubClient(token, gh.url, { timeoutMs: 50, waitUnitMs: 1, pace: false }), {
+      owner,
+      repo,
+    });
     // Every attempt hangs, the plugin's retries included.
     gh.failAfter('GET', /^\/repos\/[^/]+\/[^/]+$/, 'hang', 10);
     try {
@@ -293,9 +352,14 @@ describe('request timeout', () => {
 
   it('finds a comment stored by a POST that never answered', async () => {
     const issue = newIssue('hung post');
-    const patient = createThread(createGitHubClient(token, gh.url, { timeoutMs: 2_000, waitUnitMs: 1, pace: false }), { owner, repo }, [], {
-      retryDelayMs: 1,
-    });
+    const patient = createThread(
+      createGitHubClient(token, gh.url, { timeoutMs: 2_000, waitUnitMs: 1, pace: false }),
+      { owner, repo },
+      [],
+      {
+        retryDelayMs: 1,
+      },
+    );
     gh.failAfter('POST', commentsPath, 'hang');
     const comment = await patient.postComment(issue, 'Stored <!-- m4 -->', { dedupe: '<!-- m4 -->' });
     expect(gh.comments(issue).map((c) => c.id)).toEqual([comment.id]);
@@ -316,7 +380,12 @@ describe('createIssue', () => {
     gh.failAfter('POST', /\/issues$/, 502);
     const issue = await thread.createIssue(input('lost issue'));
     expect(issuesTitled('lost issue')).toEqual([issue.number]);
-    expect(gh.requests.slice(from).filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([502]);
+    expect(
+      gh.requests
+        .slice(from)
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.status),
+    ).toEqual([502]);
   });
 
   it('opens it on a second attempt when the first stored nothing', async () => {
@@ -324,6 +393,11 @@ describe('createIssue', () => {
     gh.failNext('POST', /\/issues$/, 502);
     const issue = await thread.createIssue(input('retried issue'));
     expect(issuesTitled('retried issue')).toEqual([issue.number]);
-    expect(gh.requests.slice(from).filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([502, 201]);
+    expect(
+      gh.requests
+        .slice(from)
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.status),
+    ).toEqual([502, 201]);
   });
 });

@@ -65,7 +65,11 @@ describe('comments carry their GraphQL node id', () => {
 describe('getIssue', () => {
   it('returns the title, body and author, with an empty body for none', async () => {
     const described = gh.addIssue({ title: 'Add a farewell', body: 'Say goodbye.', login: 'mona' });
-    expect(await thread.getIssue(described.number)).toEqual({ title: 'Add a farewell', body: 'Say goodbye.', author: 'mona' });
+    expect(await thread.getIssue(described.number)).toEqual({
+      title: 'Add a farewell',
+      body: 'Say goodbye.',
+      author: 'mona',
+    });
     const bare = gh.addIssue({ title: 'No body', login: 'hubot' });
     expect(await thread.getIssue(bare.number)).toEqual({ title: 'No body', body: '', author: 'hubot' });
     gh.updateIssue(bare.number, { body: 'Now with a body' });
@@ -82,11 +86,16 @@ describe('lastEditor', () => {
 
     const updated = await thread.updateComment(posted.id, 'Plan v2');
     expect(updated.nodeId).toBe(posted.node_id);
-    expect(await thread.lastEditor(posted.node_id)).toEqual({ editor: 'github-actions[bot]', editedAt: updated.updatedAt });
+    expect(await thread.lastEditor(posted.node_id)).toEqual({
+      editor: 'github-actions[bot]',
+      editedAt: updated.updatedAt,
+    });
     // GraphQL itself said `github-actions`: the suffix was added from __typename Bot.
     const answer = gh.requests.at(-1);
     expect(answer?.api).toBe('graphql');
-    expect(answer?.response).toEqual({ data: { node: { editor: { __typename: 'Bot', login: 'github-actions' }, lastEditedAt: updated.updatedAt } } });
+    expect(answer?.response).toEqual({
+      data: { node: { editor: { __typename: 'Bot', login: 'github-actions' }, lastEditedAt: updated.updatedAt } },
+    });
     expect(answer?.body).toMatchObject({ variables: { id: posted.node_id } });
   });
 
@@ -100,7 +109,9 @@ describe('lastEditor', () => {
   });
 
   it('reports an edit by a deleted account as ghost, never as unedited', async () => {
-    gh.failNext('POST', '/graphql', 200, 1, { body: { data: { node: { editor: null, lastEditedAt: '2024-01-01T00:00:09Z' } } } });
+    gh.failNext('POST', '/graphql', 200, 1, {
+      body: { data: { node: { editor: null, lastEditedAt: '2024-01-01T00:00:09Z' } } },
+    });
     expect(await thread.lastEditor('any')).toEqual({ editor: 'ghost', editedAt: '2024-01-01T00:00:09Z' });
   });
 

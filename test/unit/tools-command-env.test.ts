@@ -59,10 +59,24 @@ describe('commandEnvironment', () => {
 
   it('never passes a credential, and refuses to when one is named', () => {
     const values = Object.values(commandEnvironment(runner)).join('\n');
-    for (const secret of ['ghs_secret', 'sk-secret', 'runtime-secret', 'oidc-secret', 'runner-secret', '/runner/temp']) {
+    for (const secret of [
+      'ghs_secret',
+      'sk-secret',
+      'runtime-secret',
+      'oidc-secret',
+      'runner-secret',
+      '/runner/temp',
+    ]) {
       expect(values).not.toContain(secret);
     }
-    for (const name of ['GITHUB_TOKEN', 'INPUT_API-KEY', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'RUNNER_TOKEN', 'actions_runtime_token']) {
+    for (const name of [
+      'GITHUB_TOKEN',
+      'INPUT_API-KEY',
+      'ACTIONS_RUNTIME_TOKEN',
+      'ACTIONS_ID_TOKEN_REQUEST_URL',
+      'RUNNER_TOKEN',
+      'actions_runtime_token',
+    ]) {
       expect(() => commandEnvironment(runner, ['NODE_OPTIONS', name])).toThrow(new RegExp(`command-env names ${name}`));
     }
   });

@@ -14,7 +14,8 @@ beforeEach(() => {
   repo = makeRepo({
     '.gitignore': 'node_modules/\n*.log\n',
     'README.md': '# demo\nHello world\n',
-    'src/index.ts': "export const greeting = 'hello';\nexport function add(a: number, b: number) {\n  return a + b;\n}\n",
+    'src/index.ts':
+      "export const greeting = 'hello';\nexport function add(a: number, b: number) {\n  return a + b;\n}\n",
     'src/util/strings.ts': "export const shout = (s: string) => s.toUpperCase() + '!';\n",
     'src/util/numbers.js': 'module.exports = { two: 2 };\n',
     'docs/guide.md': 'Use add(1, 2) to add.\n',
@@ -160,7 +161,9 @@ describe('read_file', () => {
     writeFiles(repo, { 'big.txt': `${body}\n` });
     const out = await run('read_file', { path: 'big.txt' });
     const header = out.split('\n')[0] ?? '';
-    const match = /^big\.txt: lines 1-(\d+) of 5000 \(output limit reached; continue with start_line=(\d+)\)$/.exec(header);
+    const match = /^big\.txt: lines 1-(\d+) of 5000 \(output limit reached; continue with start_line=(\d+)\)$/.exec(
+      header,
+    );
     expect(match).not.toBeNull();
     expect(Number(match?.[2])).toBe(Number(match?.[1]) + 1);
     expect(out.length).toBeLessThan(16_000);
@@ -210,7 +213,9 @@ describe('search', () => {
     expect(await run('search', { pattern: 'export const', path: 'src/util' })).toBe(
       "src/util/strings.ts:1: export const shout = (s: string) => s.toUpperCase() + '!';",
     );
-    expect(await run('search', { pattern: 'two|add', glob: '*.js' })).toBe('src/util/numbers.js:1: module.exports = { two: 2 };');
+    expect(await run('search', { pattern: 'two|add', glob: '*.js' })).toBe(
+      'src/util/numbers.js:1: module.exports = { two: 2 };',
+    );
     expect(await run('search', { pattern: 'add', glob: 'docs/**' })).toBe('docs/guide.md:1: Use add(1, 2) to add.');
   });
 
@@ -219,7 +224,9 @@ describe('search', () => {
   });
 
   it('reports a bad regular expression clearly', async () => {
-    expect(await refusal('search', { pattern: '(unclosed' })).toMatch(/^Invalid search pattern "\(unclosed": .*escape literal/);
+    expect(await refusal('search', { pattern: '(unclosed' })).toMatch(
+      /^Invalid search pattern "\(unclosed": .*escape literal/,
+    );
   });
 
   it('treats a pattern starting with a dash as a pattern, not an option', async () => {
@@ -235,11 +242,16 @@ describe('search', () => {
   });
 
   it('keeps long matching lines within its size budget, so the notice is never cut off', async () => {
-    writeFiles(repo, { 'long.txt': Array.from({ length: 100 }, (_, i) => `needle ${i} ${'x'.repeat(300)}`).join('\n') });
+    writeFiles(repo, {
+      'long.txt': Array.from({ length: 100 }, (_, i) => `needle ${i} ${'x'.repeat(300)}`).join('\n'),
+    });
     const text = await run('search', { pattern: 'needle' });
     expect(text.length).toBeLessThan(DEFAULT_OUTPUT_LIMIT);
     const lines = text.split('\n');
-    const notice = /^\[(\d+) more matches not shown; narrow the search with path, glob or a more specific pattern\]$/.exec(lines.at(-1) ?? '');
+    const notice =
+      /^\[(\d+) more matches not shown; narrow the search with path, glob or a more specific pattern\]$/.exec(
+        lines.at(-1) ?? '',
+      );
     expect(notice).not.toBeNull();
     const shown = lines.slice(0, -1);
     expect(shown.length).toBeLessThan(100);

@@ -22,7 +22,12 @@ afterEach(() => {
 });
 
 function tool(allowedCommands: string[], timeoutMs = 60_000): Tool<{ command: string }> {
-  return createRunCommandTool({ allowedCommands, timeoutMs, env, sandbox: createSandbox({ isolation: 'none', workTree: dir }) }) as Tool<{ command: string }>;
+  return createRunCommandTool({
+    allowedCommands,
+    timeoutMs,
+    env,
+    sandbox: createSandbox({ isolation: 'none', workTree: dir }),
+  }) as Tool<{ command: string }>;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {

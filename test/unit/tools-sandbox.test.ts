@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSandbox, lookUpAccount, probeAccountSwitch, sudoPlan, type Sandbox, type SandboxDeps } from '../../src/tools/sandbox.js';
+import {
+  createSandbox,
+  lookUpAccount,
+  probeAccountSwitch,
+  sudoPlan,
+  type Sandbox,
+  type SandboxDeps,
+} from '../../src/tools/sandbox.js';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool-error.js';
@@ -23,7 +30,8 @@ const ACCOUNT = uniqueName('pgt-sbx');
 const isRoot = process.getuid?.() === 0;
 const sudoInstalled = ['/usr/bin/sudo', '/bin/sudo'].some((file) => fs.existsSync(file));
 const required = process.env.PLANGATE_E2E_REQUIRE_ACCOUNTS === '1';
-if (required && (!isRoot || !sudoInstalled)) throw new Error('PLANGATE_E2E_REQUIRE_ACCOUNTS=1, but these tests need root and sudo');
+if (required && (!isRoot || !sudoInstalled))
+  throw new Error('PLANGATE_E2E_REQUIRE_ACCOUNTS=1, but these tests need root and sudo');
 
 // Enough to find node and the system tools; nothing of the test runner's own environment.
 const env = { PATH: `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`, CI: 'true' };
@@ -52,7 +60,12 @@ afterAll(() => {
 });
 
 function sandbox(deps: SandboxDeps = {}, isolation: 'account' | 'none' = 'account'): Sandbox {
-  const made = createSandbox({ isolation, account: ACCOUNT, workTree: tree, deps: { path: env.PATH, tmpDir: base, ...deps } });
+  const made = createSandbox({
+    isolation,
+    account: ACCOUNT,
+    workTree: tree,
+    deps: { path: env.PATH, tmpDir: base, ...deps },
+  });
   open.push(made);
   return made;
 }
@@ -90,18 +103,9 @@ function leaveBehind(pidFile: string): string {
 
 describe('sudoPlan', () => {
   it('runs argv through env -i with exactly the given variables, after sudo’s own options', () => {
-    expect(sudoPlan('builder', { PATH: '/usr/bin', HOME: '/home/builder', UNSET: undefined }, ['npm', 'test']).args).toEqual([
-      '-n',
-      '-u',
-      'builder',
-      '--',
-      'env',
-      '-i',
-      'PATH=/usr/bin',
-      'HOME=/home/builder',
-      'npm',
-      'test',
-    ]);
+    expect(
+      sudoPlan('builder', { PATH: '/usr/bin', HOME: '/home/builder', UNSET: undefined }, ['npm', 'test']).args,
+    ).toEqual(['-n', '-u', 'builder', '--', 'env', '-i', 'PATH=/usr/bin', 'HOME=/home/builder', 'npm', 'test']);
   });
 
   it('keeps secrets off the command line, handing them over through sudo’s environment', () => {
@@ -120,10 +124,14 @@ describe('a runner where no account switch is possible', () => {
   it('refuses every command with the cause and the opt-out, and runs nothing', async () => {
     const marker = path.join(tree, 'ran');
     const box = sandbox({ isRoot: false, sudo: path.join(base, 'no-such-sudo') });
-    expect(await probeAccountSwitch({ isRoot: false, sudo: path.join(base, 'no-such-sudo') })).toMatchObject({ kind: 'impossible' });
+    expect(await probeAccountSwitch({ isRoot: false, sudo: path.join(base, 'no-such-sudo') })).toMatchObject({
+      kind: 'impossible',
+    });
     for (let i = 0; i < 2; i += 1) {
       const message = await refusal(tool(['touch *'], box).run({ command: `touch ${marker}` }));
-      expect(message).toMatch(/Commands cannot run here: the action does not run as root and cannot use passwordless sudo: sudo is not installed/);
+      expect(message).toMatch(
+        /Commands cannot run here: the action does not run as root and cannot use passwordless sudo: sudo is not installed/,
+      );
       expect(message).toMatch(/command-isolation: none/);
       expect(message).toMatch(/Nothing was run/);
     }
@@ -131,14 +139,20 @@ describe('a runner where no account switch is possible', () => {
   });
 
   it('runs commands as the action’s own user only when command-isolation is none', async () => {
-    const out = await tool(['id -u'], sandbox({ isRoot: false, sudo: path.join(base, 'no-such-sudo') }, 'none')).run({ command: 'id -u' });
+    const out = await tool(['id -u'], sandbox({ isRoot: false, sudo: path.join(base, 'no-such-sudo') }, 'none')).run({
+      command: 'id -u',
+    });
     expect(out).toBe(`$ id -u\nexit code: 0\n${process.getuid?.()}\n`);
   });
 });
 
 const modes: Array<[string, SandboxDeps, string | undefined]> = [
   ['as root', {}, isRoot ? undefined : 'creating an account and switching to it needs root'],
-  ['through sudo', viaSudo, !isRoot ? 'the account is created as root first' : !sudoInstalled ? 'sudo is not installed' : undefined],
+  [
+    'through sudo',
+    viaSudo,
+    !isRoot ? 'the account is created as root first' : !sudoInstalled ? 'sudo is not installed' : undefined,
+  ],
 ];
 
 for (const [how, deps, skip] of modes) {
@@ -185,16 +199,18 @@ for (const [how, deps, skip] of modes) {
         const asAccount = await tool(['cat *'], box).run({ command: `cat /proc/${other.pid}/environ` });
         expect(asAccount).not.toContain(canary);
         expect(asAccount).toMatch(/exit code: 1\n.*Permission denied/);
-        expect(await tool(['cat *'], box).run({ command: `cat /proc/${process.pid}/environ` })).toMatch(/exit code: 1\n.*Permission denied/);
+        expect(await tool(['cat *'], box).run({ command: `cat /proc/${process.pid}/environ` })).toMatch(
+          /exit code: 1\n.*Permission denied/,
+        );
       } finally {
         other.stop();
       }
     });
 
     it('reports a missing program as not found', async () => {
-      expect(await refusal(tool(['plangate-no-such-program'], sandbox(deps)).run({ command: 'plangate-no-such-program' }))).toMatch(
-        /Command not found: plangate-no-such-program/,
-      );
+      expect(
+        await refusal(tool(['plangate-no-such-program'], sandbox(deps)).run({ command: 'plangate-no-such-program' })),
+      ).toMatch(/Command not found: plangate-no-such-program/);
     });
 
     it('ends what a command left running outside its process group', async () => {
@@ -275,9 +291,19 @@ for (const [how, deps, skip] of modes) {
 
 describe.skipIf(!isRoot)('accounts the sandbox refuses', () => {
   it('refuses root and the action’s own user', async () => {
-    const root = createSandbox({ isolation: 'account', account: 'root', workTree: tree, deps: { path: env.PATH, tmpDir: base } });
+    const root = createSandbox({
+      isolation: 'account',
+      account: 'root',
+      workTree: tree,
+      deps: { path: env.PATH, tmpDir: base },
+    });
     await expect(root.ready()).rejects.toThrow(/is root \(uid 0\)/);
-    const invalid = createSandbox({ isolation: 'account', account: 'no spaces allowed', workTree: tree, deps: { path: env.PATH, tmpDir: base } });
+    const invalid = createSandbox({
+      isolation: 'account',
+      account: 'no spaces allowed',
+      workTree: tree,
+      deps: { path: env.PATH, tmpDir: base },
+    });
     await expect(invalid.ready()).rejects.toThrow(/not a valid account name/);
   });
 });

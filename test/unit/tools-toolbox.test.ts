@@ -26,7 +26,12 @@ function executorTools(): Tool[] {
   return [
     ...createReadTools(repo),
     ...createWriteTools(repo, { protectedPaths: [] }),
-    createRunCommandTool({ allowedCommands: ['npm test'], timeoutMs: 1000, env: {}, sandbox: createSandbox({ isolation: 'none', workTree: repo }) }),
+    createRunCommandTool({
+      allowedCommands: ['npm test'],
+      timeoutMs: 1000,
+      env: {},
+      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
+    }),
     createUpdateContextTool('executor', () => 'staged'),
   ];
 }
@@ -150,7 +155,10 @@ describe('toolbox calls', () => {
   });
 
   it('returns ToolError messages as they are and never throws', async () => {
-    expect(await toolbox.call('boom', '{}')).toEqual({ ok: false, output: 'Error: Path "x" is outside the workspace.' });
+    expect(await toolbox.call('boom', '{}')).toEqual({
+      ok: false,
+      output: 'Error: Path "x" is outside the workspace.',
+    });
     const unexpected = createToolbox([failing(new Error('disk on fire'))]);
     expect(await unexpected.call('boom', '{}')).toEqual({ ok: false, output: 'Error: boom failed: disk on fire' });
     const odd = createToolbox([failing('a string')]);
@@ -169,7 +177,10 @@ describe('toolbox calls', () => {
     const box = createToolbox(executorTools());
     expect(await box.call('search', '{"pattern":"alp"}')).toEqual({ ok: true, output: 'a.txt:1: alpha' });
     expect((await box.call('read_file', '{"path":"../x"}')).ok).toBe(false);
-    expect(await box.call('update_context', '{"result":"done it","outcome":"done"}')).toEqual({ ok: true, output: 'staged' });
+    expect(await box.call('update_context', '{"result":"done it","outcome":"done"}')).toEqual({
+      ok: true,
+      output: 'staged',
+    });
   });
 });
 

@@ -25,7 +25,10 @@ describe('update_context schema per role', () => {
 
   it('lets the executor stage result and outcome, never plan or directive', () => {
     const executor = stagedFieldsSchema('executor');
-    expect(executor.parse({ result: 'Added the flag', outcome: 'done' })).toEqual({ result: 'Added the flag', outcome: 'done' });
+    expect(executor.parse({ result: 'Added the flag', outcome: 'done' })).toEqual({
+      result: 'Added the flag',
+      outcome: 'done',
+    });
     expect(executor.safeParse({ plan }).success).toBe(false);
     expect(executor.safeParse({ directive: 'next' }).success).toBe(false);
     expect(executor.safeParse({ outcome: 'finished' }).success).toBe(false);
@@ -72,7 +75,8 @@ describe('update_context tool', () => {
   it('offers each role exactly its fields in the JSON Schema', () => {
     const props = (role: 'planner' | 'executor') =>
       Object.keys(
-        (createToolbox([createUpdateContextTool(role, () => '')]).specs[0]?.function.parameters?.properties ?? {}) as object,
+        (createToolbox([createUpdateContextTool(role, () => '')]).specs[0]?.function.parameters?.properties ??
+          {}) as object,
       );
     expect(props('planner')).toEqual(['directive', 'plan', 'question', 'summary']);
     expect(props('executor')).toEqual(['outcome', 'result']);
@@ -87,10 +91,16 @@ describe('update_context question', () => {
       return 'ok';
     });
     const box = createToolbox([tool]);
-    const outcome = await box.call('update_context', JSON.stringify({ question: { text: 'Which file?', options: ['src/greet.js', 'src/farewell.js'] } }));
+    const outcome = await box.call(
+      'update_context',
+      JSON.stringify({ question: { text: 'Which file?', options: ['src/greet.js', 'src/farewell.js'] } }),
+    );
     expect(outcome.ok).toBe(true);
     expect(staged).toEqual({ question: 'Which file?\n1. src/greet.js\n2. src/farewell.js' });
-    const bad = await box.call('update_context', JSON.stringify({ question: { text: 'Which file?', options: ['only one'] } }));
+    const bad = await box.call(
+      'update_context',
+      JSON.stringify({ question: { text: 'Which file?', options: ['only one'] } }),
+    );
     expect(bad.ok).toBe(false);
   });
 });

@@ -17,7 +17,11 @@ import { issueCommentPayload } from '../fakes/payloads.js';
 
 const eventPath = '/event.json';
 
-function payload(body: string | null, login = 'mona', options: { type?: string; action?: string } = {}): Record<string, unknown> {
+function payload(
+  body: string | null,
+  login = 'mona',
+  options: { type?: string; action?: string } = {},
+): Record<string, unknown> {
   const made = issueCommentPayload({
     owner: 'octo',
     repo: 'widgets',
@@ -46,7 +50,12 @@ function decide(event: unknown, inputs: Record<string, string> = {}) {
   return { triage, command: commandFromIssueComment(event, botLogin, allowedBots) };
 }
 
-const representative: { name: string; event: Record<string, unknown>; inputs?: Record<string, string>; ignored: boolean }[] = [
+const representative: {
+  name: string;
+  event: Record<string, unknown>;
+  inputs?: Record<string, string>;
+  ignored: boolean;
+}[] = [
   { name: 'ordinary chatter', event: payload('Thanks, looking forward to /status updates!'), ignored: true },
   { name: 'a command not on the first line', event: payload('Looks good.\n/approve'), ignored: true },
   { name: 'an empty body', event: payload(''), ignored: true },
@@ -57,13 +66,38 @@ const representative: { name: string; event: Record<string, unknown>; inputs?: R
   { name: 'an edited comment', event: payload('/plan again', 'mona', { action: 'edited' }), ignored: true },
   { name: 'a deleted comment', event: payload('/plan again', 'mona', { action: 'deleted' }), ignored: true },
   { name: 'plangate’s own comment', event: payload('/plan loop', 'github-actions[bot]'), ignored: true },
-  { name: 'its own comment under a custom bot-login', event: payload('/status', 'plangate-app'), inputs: { 'bot-login': ' plangate-app ' }, ignored: true },
+  {
+    name: 'its own comment under a custom bot-login',
+    event: payload('/status', 'plangate-app'),
+    inputs: { 'bot-login': ' plangate-app ' },
+    ignored: true,
+  },
   { name: 'a bot by [bot] suffix', event: payload('/plan bump everything', 'dependabot[bot]'), ignored: true },
   { name: 'a bot by type', event: payload('/approve', 'renovate', { type: 'Bot' }), ignored: true },
-  { name: 'an allowed bot', event: payload('/approve', 'helper-app[bot]'), inputs: { 'allowed-bots': '# trusted\nhelper-app[bot]\n' }, ignored: false },
-  { name: 'an allowed bot listed after others', event: payload('/status', 'renovate', { type: 'Bot' }), inputs: { 'allowed-bots': 'a[bot]\n  renovate  \n' }, ignored: false },
-  { name: 'a bot missing from allowed-bots', event: payload('/approve', 'helper-app[bot]'), inputs: { 'allowed-bots': 'other[bot]' }, ignored: true },
-  { name: 'a bot named only in a comment line', event: payload('/approve', 'helper-app[bot]'), inputs: { 'allowed-bots': '# helper-app[bot]' }, ignored: true },
+  {
+    name: 'an allowed bot',
+    event: payload('/approve', 'helper-app[bot]'),
+    inputs: { 'allowed-bots': '# trusted\nhelper-app[bot]\n' },
+    ignored: false,
+  },
+  {
+    name: 'an allowed bot listed after others',
+    event: payload('/status', 'renovate', { type: 'Bot' }),
+    inputs: { 'allowed-bots': 'a[bot]\n  renovate  \n' },
+    ignored: false,
+  },
+  {
+    name: 'a bot missing from allowed-bots',
+    event: payload('/approve', 'helper-app[bot]'),
+    inputs: { 'allowed-bots': 'other[bot]' },
+    ignored: true,
+  },
+  {
+    name: 'a bot named only in a comment line',
+    event: payload('/approve', 'helper-app[bot]'),
+    inputs: { 'allowed-bots': '# helper-app[bot]' },
+    ignored: true,
+  },
 ];
 
 describe('triageEvent agrees with main.ts’s command parsing', () => {
@@ -103,7 +137,10 @@ describe('triageEvent agrees with main.ts’s command parsing', () => {
     const unread = () => {
       throw new Error('the payload must not be read');
     };
-    expect(triageEvent(env({}, 'push'), unread)).toEqual({ kind: 'ignore', reason: 'the push event carries no plangate command' });
+    expect(triageEvent(env({}, 'push'), unread)).toEqual({
+      kind: 'ignore',
+      reason: 'the push event carries no plangate command',
+    });
     expect(triageEvent(env({}, 'pull_request_target'), unread)).toMatchObject({ kind: 'ignore' });
     expect(triageEvent(env({}, 'schedule'), unread)).toEqual({ kind: 'undecided' });
     expect(triageEvent(env({}, 'workflow_dispatch'), unread)).toEqual({ kind: 'undecided' });
@@ -140,14 +177,22 @@ describe('commandInputs reads bot-login and allowed-bots as settings.ts does', (
     {},
     { 'bot-login': '', 'allowed-bots': '' },
     { 'bot-login': '  my-app[bot]\n', 'allowed-bots': 'a[bot]' },
-    { 'bot-login': 'plangate', 'allowed-bots': '\n  # reviewed by security\n renovate[bot] \r\n\n dependabot[bot]\n#x\n' },
+    {
+      'bot-login': 'plangate',
+      'allowed-bots': '\n  # reviewed by security\n renovate[bot] \r\n\n dependabot[bot]\n#x\n',
+    },
   ];
   for (const inputs of cases) {
     it(`agrees for ${JSON.stringify(inputs)}`, () => {
       for (const [name, value] of Object.entries(inputs)) process.env[`INPUT_${name.toUpperCase()}`] = value;
       // readSettings registers secrets with `::add-mask::`; keep that off the test output.
       vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-      const settings = readSettings({ GITHUB_EVENT_NAME: 'issue_comment', GITHUB_EVENT_PATH: eventPath, GITHUB_REPOSITORY: 'octo/widgets', GITHUB_WORKSPACE: workspace });
+      const settings = readSettings({
+        GITHUB_EVENT_NAME: 'issue_comment',
+        GITHUB_EVENT_PATH: eventPath,
+        GITHUB_REPOSITORY: 'octo/widgets',
+        GITHUB_WORKSPACE: workspace,
+      });
       expect(commandInputs(process.env)).toEqual({ botLogin: settings.botLogin, allowedBots: settings.allowedBots });
     });
   }
@@ -164,7 +209,9 @@ describe('reportIgnored', () => {
     const output = path.join(dir, 'output');
     writeFileSync(output, 'earlier<<EOF\nkept\nEOF\n');
     const logged: string[] = [];
-    expect(reportIgnored('the push event carries no plangate command', { GITHUB_OUTPUT: output }, (t) => logged.push(t))).toBe(true);
+    expect(
+      reportIgnored('the push event carries no plangate command', { GITHUB_OUTPUT: output }, (t) => logged.push(t)),
+    ).toBe(true);
     expect(parseOutputFile(readFileSync(output, 'utf8'))).toEqual({ earlier: 'kept', outcome: 'ignored' });
     expect(logged).toEqual(['Nothing to do: the push event carries no plangate command.\n']);
   });

@@ -34,7 +34,12 @@ function push(branch: string, files: Record<string, string>): string {
 beforeEach(() => {
   origin = makeTempDir('plangate-trusted-origin-');
   git(origin, 'init', '-q', '--bare', '-b', 'main');
-  maintainer = makeRepo({ 'README.md': '# widgets\n', '.github/plangate.yml': config, 'docs/[a].md': 'glob\n', 'docs/a.md': 'plain\n' });
+  maintainer = makeRepo({
+    'README.md': '# widgets\n',
+    '.github/plangate.yml': config,
+    'docs/[a].md': 'glob\n',
+    'docs/a.md': 'plain\n',
+  });
   git(maintainer, 'remote', 'add', 'origin', origin);
   git(maintainer, 'push', '-q', 'origin', 'main');
   mainSha = rev(maintainer, 'HEAD');
@@ -88,7 +93,9 @@ describe('readFileAtCommit', () => {
   });
 
   it('throws when the commit is unknown, and never hands git a malformed id or path', async () => {
-    await expect(readFileAtCommit(runnerGit, 'f'.repeat(40), '.github/plangate.yml')).rejects.toThrow(/git ls-tree failed/);
+    await expect(readFileAtCommit(runnerGit, 'f'.repeat(40), '.github/plangate.yml')).rejects.toThrow(
+      /git ls-tree failed/,
+    );
     await expect(readFileAtCommit(runnerGit, '--output=x', '.github/plangate.yml')).rejects.toThrow('not a commit id');
     await expect(readFileAtCommit(runnerGit, 'main', '.github/plangate.yml')).rejects.toThrow('not a commit id');
     for (const bad of ['', '/etc/passwd', '../x.yml', 'a/../x.yml', './x.yml', 'a//b']) {
@@ -121,14 +128,24 @@ describe('trustedSettings', () => {
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     for (const key of Object.keys(process.env)) if (key.startsWith('INPUT_')) vi.stubEnv(key, '');
     for (const [name, value] of Object.entries(overrides)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value);
-    return readInputs({ GITHUB_EVENT_NAME: 'issue_comment', GITHUB_EVENT_PATH: '/tmp/event.json', GITHUB_REPOSITORY: 'octo/widgets', GITHUB_WORKSPACE: workspace });
+    return readInputs({
+      GITHUB_EVENT_NAME: 'issue_comment',
+      GITHUB_EVENT_PATH: '/tmp/event.json',
+      GITHUB_REPOSITORY: 'octo/widgets',
+      GITHUB_WORKSPACE: workspace,
+    });
   }
   afterEach(() => vi.unstubAllEnvs());
   const noLookUp = () => Promise.reject(new Error('the API must not be asked'));
 
   it("reads the config at the payload's default branch, whatever the work tree holds", async () => {
     writeFiles(workspace, { '.github/plangate.yml': 'mcp-servers:\n  evil:\n    command: sh\n' });
-    const { settings, trusted } = await trustedSettings(inputs(), { repository: { default_branch: 'main' } }, runnerGit, noLookUp);
+    const { settings, trusted } = await trustedSettings(
+      inputs(),
+      { repository: { default_branch: 'main' } },
+      runnerGit,
+      noLookUp,
+    );
     expect(trusted).toEqual({ ref: 'main', sha: mainSha });
     expect(settings.config).toEqual({ tasks: [{ name: 'deps', objective: 'Update dependencies' }] });
     expect(settings.mcpServers).toEqual([]);
@@ -136,20 +153,27 @@ describe('trustedSettings', () => {
 
   it('asks the API for the default branch when the payload names none', async () => {
     const trunk = push('trunk', { '.github/plangate.yml': 'plan-max-age-days: 3\n' });
-    const { settings, trusted } = await trustedSettings(inputs(), { repository: {} }, runnerGit, () => Promise.resolve('trunk'));
+    const { settings, trusted } = await trustedSettings(inputs(), { repository: {} }, runnerGit, () =>
+      Promise.resolve('trunk'),
+    );
     expect(trusted).toEqual({ ref: 'trunk', sha: trunk });
     expect(settings.config).toEqual({ 'plan-max-age-days': 3 });
   });
 
   it('runs with an empty config when the default branch has no file', async () => {
-    const { settings } = await trustedSettings(inputs({ 'config-file': 'ops/plangate.yml' }), { repository: { default_branch: 'main' } }, runnerGit, noLookUp);
+    const { settings } = await trustedSettings(
+      inputs({ 'config-file': 'ops/plangate.yml' }),
+      { repository: { default_branch: 'main' } },
+      runnerGit,
+      noLookUp,
+    );
     expect(settings.config).toEqual({});
   });
 
   it('says what could not be fetched or read, and where a broken config is', async () => {
-    await expect(trustedSettings(inputs(), { repository: { default_branch: 'trunk' } }, runnerGit, noLookUp)).rejects.toThrow(
-      /^Could not fetch the default branch trunk to read \.github\/plangate\.yml: git fetch failed/,
-    );
+    await expect(
+      trustedSettings(inputs(), { repository: { default_branch: 'trunk' } }, runnerGit, noLookUp),
+    ).rejects.toThrow(/^Could not fetch the default branch trunk to read \.github\/plangate\.yml: git fetch failed/);
     await expect(trustedSettings(inputs(), undefined, runnerGit, noLookUp)).rejects.toThrow(
       "Could not look up the repository's default branch to read .github/plangate.yml: the API must not be asked",
     );

@@ -32,7 +32,14 @@ describe('usage ledger', () => {
     ]);
     expect(three.entries).toEqual([
       { role: 'planner', model: 'gpt-4.1', requests: 2, promptTokens: 2200, cachedTokens: 1024, completionTokens: 80 },
-      { role: 'executor', model: 'gpt-4.1-mini', requests: 1, promptTokens: 500, cachedTokens: 0, completionTokens: 20 },
+      {
+        role: 'executor',
+        model: 'gpt-4.1-mini',
+        requests: 1,
+        promptTokens: 500,
+        cachedTokens: 0,
+        completionTokens: 20,
+      },
     ]);
     expect(totalTokens(three)).toEqual(tokens(2700, 1024, 100));
   });
@@ -47,7 +54,12 @@ describe('usage ledger', () => {
   });
 
   it('survives a JSON round trip and rejects a tampered ledger', () => {
-    const ledger = addTurn(addTurn(emptyUsage(), 'planner', 'o4-mini', tokens(10, 0, 1)), 'executor', 'x', tokens(5, 0, 2));
+    const ledger = addTurn(
+      addTurn(emptyUsage(), 'planner', 'o4-mini', tokens(10, 0, 1)),
+      'executor',
+      'x',
+      tokens(5, 0, 2),
+    );
     const restored: UsageLedger = usageLedgerSchema.parse(JSON.parse(JSON.stringify(ledger)));
     expect(restored).toEqual(ledger);
     const bad = (entry: Record<string, unknown>) => ({ entries: [{ ...ledger.entries[0], ...entry }] });
@@ -60,7 +72,10 @@ describe('usage ledger', () => {
 describe('cost and cache ratio', () => {
   it('bills cached prompt tokens at the cached rate and the rest at the input rate', () => {
     // gpt-4.1: $2 input, $0.50 cached input, $8 output per 1M tokens.
-    expect(costOf('gpt-4.1', tokens(1_000_000, 400_000, 100_000))).toBeCloseTo(600_000 * 2e-6 + 400_000 * 0.5e-6 + 100_000 * 8e-6, 10);
+    expect(costOf('gpt-4.1', tokens(1_000_000, 400_000, 100_000))).toBeCloseTo(
+      600_000 * 2e-6 + 400_000 * 0.5e-6 + 100_000 * 8e-6,
+      10,
+    );
     expect(costOf('gpt-4.1', tokens(0, 0, 0))).toBe(0);
   });
 
@@ -88,7 +103,12 @@ describe('cost and cache ratio', () => {
   it('computes the cache-hit ratio as cached over prompt tokens, 0 without prompt tokens', () => {
     expect(cacheHitRatio(tokens(0, 0, 0))).toBe(0);
     expect(cacheHitRatio(tokens(2048, 1024, 5))).toBe(0.5);
-    const ledger = addTurn(addTurn(emptyUsage(), 'executor', 'gpt-4o', tokens(1000, 0, 1)), 'executor', 'gpt-4o', tokens(3000, 2048, 1));
+    const ledger = addTurn(
+      addTurn(emptyUsage(), 'executor', 'gpt-4o', tokens(1000, 0, 1)),
+      'executor',
+      'gpt-4o',
+      tokens(3000, 2048, 1),
+    );
     expect(summarizeUsage(ledger)[0]?.cacheHitRatio).toBeCloseTo(2048 / 4000, 10);
   });
 
@@ -113,7 +133,10 @@ describe('price table', () => {
   });
 
   it('lets overrides replace and extend the defaults', () => {
-    const overrides = priceOverridesSchema.parse({ 'gpt-4o': { input: 1, output: 1 }, 'qwen3-coder': { input: 0.2, cachedInput: 0.1, output: 0.8 } });
+    const overrides = priceOverridesSchema.parse({
+      'gpt-4o': { input: 1, output: 1 },
+      'qwen3-coder': { input: 0.2, cachedInput: 0.1, output: 0.8 },
+    });
     const prices = withOverrides(overrides);
     expect(priceFor('gpt-4o', prices)).toEqual({ input: 1, output: 1 });
     expect(priceFor('qwen3-coder', prices)).toEqual({ input: 0.2, cachedInput: 0.1, output: 0.8 });

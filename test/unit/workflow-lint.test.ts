@@ -51,7 +51,11 @@ function lineOf(text: string, needle: string): number {
 }
 
 /** A copy of the README with `from` (found exactly once) replaced by `to`. */
-async function copyWith(name: string, text: string, changes: Array<[string, string]>): Promise<{ file: string; text: string }> {
+async function copyWith(
+  name: string,
+  text: string,
+  changes: Array<[string, string]>,
+): Promise<{ file: string; text: string }> {
   let changed = text;
   for (const [from, to] of changes) {
     lineOf(changed, from);
@@ -69,7 +73,7 @@ describe('lint-workflows (actionlint over the docs)', () => {
     expect(outcome.stdout).toMatch(/\b1 workflow and [1-9]\d* job parts? in README\.md: no problems/);
   });
 
-  it("fails at the README line of a fault, in the workflow and in a part of a job linted inside it", async () => {
+  it('fails at the README line of a fault, in the workflow and in a part of a job linted inside it', async () => {
     const { file, text } = await copyWith('broken.md', readme, [
       ['    concurrency:\n', '    concurency:\n'],
       ['          token: ${{ steps.app-token.outputs.token }}', '          token: ${{ steps.app-tokn.outputs.token }}'],
@@ -87,7 +91,9 @@ describe('lint-workflows (actionlint over the docs)', () => {
   });
 
   it('rejects an if: that reads a context GitHub does not give a job there', async () => {
-    const { file } = await copyWith('secrets-in-if.md', readme, [["    if: github.event_name != 'issue_comment' ||", "    if: secrets.OPENAI_API_KEY != '' ||"]]);
+    const { file } = await copyWith('secrets-in-if.md', readme, [
+      ["    if: github.event_name != 'issue_comment' ||", "    if: secrets.OPENAI_API_KEY != '' ||"],
+    ]);
     const outcome = await run(file);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(/context "secrets" is not allowed here/);

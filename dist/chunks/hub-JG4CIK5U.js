@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-TYLVFTAN.js";
+} from "./chunk-EYSOZ6XY.js";
 import {
   noCapabilities
-} from "./chunk-YCYHJF2N.js";
+} from "./chunk-WA6IJITO.js";
 import "./chunk-XQWL7OYR.js";
 export {
   createCapabilityHub,

@@ -29,7 +29,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-YCYHJF2N.js";
+} from "./chunk-WA6IJITO.js";
 import {
   __commonJS,
   __require,
@@ -13159,8 +13159,10 @@ async function listTools(client, timeout) {
 function startFailure(spec, error, stderr) {
   const code = error?.code;
   let why;
-  if (spec.transport === "stdio" && (code === "ENOENT" || saysProgramMissing(stderr))) return `the command ${JSON.stringify(spec.command)} was not found`;
-  else if (spec.transport === "stdio" && code === "EACCES") why = `the command ${JSON.stringify(spec.command)} is not executable`;
+  if (spec.transport === "stdio" && (code === "ENOENT" || saysProgramMissing(stderr)))
+    return `the command ${JSON.stringify(spec.command)} was not found`;
+  else if (spec.transport === "stdio" && code === "EACCES")
+    why = `the command ${JSON.stringify(spec.command)} is not executable`;
   else why = errorMessage(error);
   const said = stderr.replace(/\s+/g, " ").trim();
   return said === "" ? why : `${why} (stderr: ${said})`;

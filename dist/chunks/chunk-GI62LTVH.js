@@ -22,7 +22,10 @@ function parseCommentCommand(text) {
   const name = (match[1] ?? "").toLowerCase();
   const args = (match[2] ?? "").trim();
   if (name === "plan" || name === "revise" || name === "answer") {
-    return { name, rest: [args, following].filter((s) => s.trim() !== "").join("\n").trim() };
+    return {
+      name,
+      rest: [args, following].filter((s) => s.trim() !== "").join("\n").trim()
+    };
   }
   if (name === "approve") {
     const words = args === "" ? [] : args.split(/\s+/);

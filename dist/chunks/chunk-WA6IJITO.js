@@ -548,14 +548,19 @@ import { rm as rm3 } from "node:fs/promises";
 import { execFile } from "node:child_process";
 function run(file2, args, pathList) {
   return new Promise((resolve, reject) => {
-    execFile(file2, args, { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 }, (error63, stdout, stderr) => {
-      if (error63 === null) {
-        resolve({ stdout });
-        return;
+    execFile(
+      file2,
+      args,
+      { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 },
+      (error63, stdout, stderr) => {
+        if (error63 === null) {
+          resolve({ stdout });
+          return;
+        }
+        const code = error63.code ?? null;
+        reject({ code, detail: stderr.trim() || error63.message });
       }
-      const code = error63.code ?? null;
-      reject({ code, detail: stderr.trim() || error63.message });
-    });
+    );
   });
 }
 function helperPath(deps) {
@@ -594,12 +599,21 @@ function setprivArgs(identity) {
   return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
 }
 function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin") {
-  if ((argv[0] ?? "").includes("=")) throw new SandboxError(`Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`);
+  if ((argv[0] ?? "").includes("="))
+    throw new SandboxError(
+      `Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`
+    );
   const secret = new Set(secretNames);
   const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0 && !secret.has(entry[0])).map(([name, value]) => `${name}=${value}`);
-  const secrets = Object.fromEntries(secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]]));
+  const secrets = Object.fromEntries(
+    secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]])
+  );
   if (Object.keys(secrets).length === 0) {
-    return { args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv], env: { PATH: pathList }, wrapped: true };
+    return {
+      args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv],
+      env: { PATH: pathList },
+      wrapped: true
+    };
   }
   return {
     args: ["-n", `--preserve-env=${Object.keys(secrets).join(",")}`, "-u", user, "--", "env", ...assignments, ...argv],
@@ -20351,9 +20365,14 @@ async function prepareAccount(name, deps, h) {
   if (allowed.kind === "impossible") throw new SandboxError(isolationImpossible(allowed.cause));
   const how = allowed.kind;
   const identity = await lookUpAccount(name, h.pathList) ?? await createAccount(h, name, how);
-  if (identity.uid === 0) throw new SandboxError(`command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`);
+  if (identity.uid === 0)
+    throw new SandboxError(
+      `command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`
+    );
   if (identity.uid === process.getuid?.()) {
-    throw new SandboxError(`command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`);
+    throw new SandboxError(
+      `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`
+    );
   }
   const dir = await mkdtemp(path.join(deps.tmpDir ?? os5.tmpdir(), "plangate-sandbox-"));
   await chmod2(dir, 457);
@@ -20363,11 +20382,15 @@ async function prepareAccount(name, deps, h) {
   await mkdir2(tmp, { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
   try {
-    if (how === "root") await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
+    if (how === "root")
+      await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
     else await asRoot(h, "chown", [owner, "--", home, tmp], how);
     if (how === "sudo") {
       const answer = (await run(h.sudo, ["-n", "-u", name, "--", "id", "-u"], h.pathList)).stdout.trim();
-      if (answer !== String(identity.uid)) throw new SandboxError(`sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`);
+      if (answer !== String(identity.uid))
+        throw new SandboxError(
+          `sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`
+        );
     }
   } catch (error63) {
     await rm2(dir, { recursive: true, force: true }).catch(() => void 0);
@@ -20377,13 +20400,24 @@ async function prepareAccount(name, deps, h) {
   return { identity, how, dir, home, tmp };
 }
 async function createAccount(h, account, how) {
-  const args = ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", account];
+  const args = [
+    "--system",
+    "--user-group",
+    "--no-create-home",
+    "--home-dir",
+    "/nonexistent",
+    "--shell",
+    "/usr/sbin/nologin",
+    account
+  ];
   try {
     await asRoot(h, how === "root" ? findUseradd() : "useradd", args, how);
   } catch (error63) {
     const failure2 = error63;
     if (failure2.code !== 9) {
-      throw new SandboxError(`Cannot create the account ${account} that commands run as (useradd: ${failure2.detail}). Create it yourself and name it in command-user.`);
+      throw new SandboxError(
+        `Cannot create the account ${account} that commands run as (useradd: ${failure2.detail}). Create it yourself and name it in command-user.`
+      );
     }
   }
   const identity = await lookUpAccount(account, h.pathList);
@@ -20458,7 +20492,9 @@ async function lendWorkTree(h, p, workTree) {
   try {
     await asRoot(h, "chown", ["-R", "-h", owner, "--", workTree], p.how);
   } catch (error63) {
-    throw new SandboxError(`Cannot hand the work tree to ${p.identity.user}: ${error63.detail ?? String(error63)}.`);
+    throw new SandboxError(
+      `Cannot hand the work tree to ${p.identity.user}: ${error63.detail ?? String(error63)}.`
+    );
   }
 }
 async function takeBackWorkTree(h, p, workTree) {
@@ -20499,7 +20535,15 @@ function accountSandbox(options) {
     plan(argv, env, secretNames = []) {
       const p = prepared;
       if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
-      const full = { ...env, HOME: p.home, TMPDIR: p.tmp, TMP: p.tmp, TEMP: p.tmp, USER: p.identity.user, LOGNAME: p.identity.user };
+      const full = {
+        ...env,
+        HOME: p.home,
+        TMPDIR: p.tmp,
+        TMP: p.tmp,
+        TEMP: p.tmp,
+        USER: p.identity.user,
+        LOGNAME: p.identity.user
+      };
       if (p.how === "root") {
         return { file: "setpriv", args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
       }

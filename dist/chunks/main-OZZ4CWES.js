@@ -5,7 +5,7 @@ import {
   isBot,
   parseCommentCommand,
   triageEvent
-} from "./chunk-NOKKMD2L.js";
+} from "./chunk-GI62LTVH.js";
 import {
   GitError,
   SettingsError,
@@ -68,7 +68,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-6H4SJSUJ.js";
+} from "./chunk-4G3WQPXD.js";
 import {
   Octokit,
   RequestError,
@@ -87,7 +87,7 @@ import {
   setOutput,
   summary,
   warning
-} from "./chunk-YCYHJF2N.js";
+} from "./chunk-WA6IJITO.js";
 import {
   __commonJS,
   __toESM
@@ -1756,7 +1756,9 @@ function retryLimiter() {
           return await job(...jobArgs);
         } catch (error2) {
           const info2 = { args: jobArgs, options: {}, retryCount };
-          const answers = await Promise.all(listeners.map(async (listener) => await Promise.resolve(listener(error2, info2)).catch(() => null)));
+          const answers = await Promise.all(
+            listeners.map(async (listener) => await Promise.resolve(listener(error2, info2)).catch(() => null))
+          );
           const retryAfter = answers.find((answer) => answer !== void 0 && answer !== null);
           if (retryAfter === void 0) throw error2;
           await new Promise((resolve) => setTimeout(resolve, Math.trunc(Number(retryAfter)) || 0));
@@ -1782,7 +1784,11 @@ function retryTransientFailures(octokit, octokitOptions) {
     const status = error2.status;
     if (!failed?.request || typeof status !== "number" || status < 400 || DO_NOT_RETRY.has(status)) throw error2;
     const knobs = knobsOf(options);
-    failed.request = { ...failed.request, retries: knobs.retries ?? retries, retryAfter: ((knobs.retryCount ?? 0) + 1) ** 2 };
+    failed.request = {
+      ...failed.request,
+      retries: knobs.retries ?? retries,
+      retryAfter: ((knobs.retryCount ?? 0) + 1) ** 2
+    };
     throw error2;
   };
   octokit.hook.error("request", markRetryable);
@@ -1791,7 +1797,8 @@ function retryTransientFailures(octokit, octokitOptions) {
       try {
         const response = await request(options);
         const first = response.data?.errors?.[0]?.message;
-        if (typeof first === "string" && GRAPHQL_SERVER_FAILURE.test(first)) markRetryable(new RequestError(first, 500, { request: options, response }), options);
+        if (typeof first === "string" && GRAPHQL_SERVER_FAILURE.test(first))
+          markRetryable(new RequestError(first, 500, { request: options, response }), options);
         return response;
       } catch (error2) {
         const failed = failedRequestOf(error2);
@@ -1820,11 +1827,15 @@ function createGitHubClient(token, apiUrl, options = {}) {
     // Bottleneck's minTime of 2 s between search requests, as the plugin sets it, paced or not.
     search: pacedGroup(SEARCH_PACING, clock),
     onRateLimit: (retryAfter, options2, _octokit, retryCount) => {
-      warning(`GitHub rate limit hit on ${options2.method} ${options2.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
+      warning(
+        `GitHub rate limit hit on ${options2.method} ${options2.url}; retry ${retryCount + 1} in ${retryAfter}s.`
+      );
       return retryCount < maxRateLimitRetries;
     },
     onSecondaryRateLimit: (retryAfter, options2, _octokit, retryCount) => {
-      warning(`GitHub secondary rate limit on ${options2.method} ${options2.url}; retry ${retryCount + 1} in ${retryAfter}s.`);
+      warning(
+        `GitHub secondary rate limit on ${options2.method} ${options2.url}; retry ${retryCount + 1} in ${retryAfter}s.`
+      );
       return retryCount < maxRateLimitRetries;
     }
   };
@@ -1844,7 +1855,9 @@ function runnerFetch(env) {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied;
   return async (input, init) => {
-    proxied ??= import("./utils-XE27LPVV.js").then(({ defaults }) => defaults.request?.fetch ?? globalThis.fetch);
+    proxied ??= import("./utils-XE27LPVV.js").then(
+      ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
+    );
     return (await proxied)(input, init);
   };
 }
@@ -1954,12 +1967,16 @@ var approvalAnswer = external_exports.object({
 });
 var partialAnswer = external_exports.object({
   data: external_exports.unknown(),
-  errors: external_exports.array(external_exports.object({ type: external_exports.string().optional(), path: external_exports.array(external_exports.union([external_exports.string(), external_exports.number()])).optional() }))
+  errors: external_exports.array(
+    external_exports.object({ type: external_exports.string().optional(), path: external_exports.array(external_exports.union([external_exports.string(), external_exports.number()])).optional() })
+  )
 });
 function dataWithoutComment(error2) {
   const parsed = partialAnswer.safeParse(error2);
   if (!parsed.success || parsed.data.errors.length === 0) return void 0;
-  const onlyNode = parsed.data.errors.every((e) => e.type === "NOT_FOUND" && e.path?.length === 1 && e.path[0] === "node");
+  const onlyNode = parsed.data.errors.every(
+    (e) => e.type === "NOT_FOUND" && e.path?.length === 1 && e.path[0] === "node"
+  );
   return onlyNode ? parsed.data.data : void 0;
 }
 function graphqlReads({ octokit, owner, repo }) {
@@ -1968,7 +1985,9 @@ function graphqlReads({ octokit, owner, repo }) {
       const comments = [];
       let after = null;
       do {
-        const answer = threadAnswer.parse(await octokit.graphql(THREAD_QUERY, { owner, name: repo, number: issue, after }));
+        const answer = threadAnswer.parse(
+          await octokit.graphql(THREAD_QUERY, { owner, name: repo, number: issue, after })
+        );
         const { pageInfo, nodes } = answer.repository.issueOrPullRequest.comments;
         for (const node of nodes) {
           comments.push({
@@ -2003,7 +2022,10 @@ function graphqlReads({ octokit, owner, repo }) {
       }
       const { node, repository } = approvalAnswer.parse(answer);
       const { title: title2, body: body2 } = repository.issueOrPullRequest;
-      const comment = commentNodeId === void 0 ? {} : { commentBody: node?.body ?? null, commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null };
+      const comment = commentNodeId === void 0 ? {} : {
+        commentBody: node?.body ?? null,
+        commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null
+      };
       return { ...comment, title: title2, body: body2 ?? "" };
     }
   };
@@ -2158,7 +2180,8 @@ function explainGitHubError(error2) {
     };
   }
   if (status === void 0) return { kind: "other", message: said };
-  if (failure?.response === void 0) return { kind: "other", message: `No answer from GitHub for ${request}: ${said}` };
+  if (failure?.response === void 0)
+    return { kind: "other", message: `No answer from GitHub for ${request}: ${said}` };
   return { kind: "other", message: `GitHub answered ${status} for ${request}: ${said}` };
 }
 function failureMessage(error2) {
@@ -2258,7 +2281,13 @@ ${dedupe}`;
       const comment = await createOnce(
         scope,
         async () => {
-          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: sent, request: NO_BLIND_RETRY });
+          const { data } = await octokit.rest.issues.createComment({
+            owner,
+            repo,
+            issue_number: issue,
+            body: sent,
+            request: NO_BLIND_RETRY
+          });
           return toComment(data);
         },
         async () => (await listComments(issue)).find((c) => c.author === botLogin && c.body.includes(dedupe))
@@ -2292,7 +2321,15 @@ function issueCalls(scope) {
       return { title: data.title, body: data.body ?? "", author: data.user?.login ?? "" };
     },
     async findOpenIssue(label) {
-      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, state: "open", labels: label, per_page: 100, sort: "created", direction: "asc" });
+      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, {
+        owner,
+        repo,
+        state: "open",
+        labels: label,
+        per_page: 100,
+        sort: "created",
+        direction: "asc"
+      });
       const issue = issues.find((i) => !i.pull_request);
       return issue ? toRef(issue) : void 0;
     },
@@ -2314,8 +2351,18 @@ function issueCalls(scope) {
         },
         async () => {
           const label = input.labels[0];
-          const { data } = await octokit.rest.issues.listForRepo({ owner, repo, state: "open", sort: "created", direction: "desc", per_page: 100, ...label ? { labels: label } : {} });
-          const found = data.find((i) => !i.pull_request && i.user?.login === botLogin && i.title === input.title && (i.body ?? "") === body2);
+          const { data } = await octokit.rest.issues.listForRepo({
+            owner,
+            repo,
+            state: "open",
+            sort: "created",
+            direction: "desc",
+            per_page: 100,
+            ...label ? { labels: label } : {}
+          });
+          const found = data.find(
+            (i) => !i.pull_request && i.user?.login === botLogin && i.title === input.title && (i.body ?? "") === body2
+          );
           return found ? toRef(found) : void 0;
         }
       );
@@ -2335,7 +2382,14 @@ function isPullExists(error2) {
 function pullRequestCalls(scope) {
   const { octokit, owner, repo, safe: safe2 } = scope;
   async function findOpenPullRequest(head, base) {
-    const { data } = await octokit.rest.pulls.list({ owner, repo, state: "open", head: `${owner}:${head}`, base, per_page: 1 });
+    const { data } = await octokit.rest.pulls.list({
+      owner,
+      repo,
+      state: "open",
+      head: `${owner}:${head}`,
+      base,
+      per_page: 1
+    });
     const first = data[0];
     return first ? toPull(first) : void 0;
   }
@@ -2382,7 +2436,12 @@ function pullRequestCalls(scope) {
       return pulls.map(toPull);
     },
     async requestReviewers(pullNumber, reviewers) {
-      const { data } = await octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: pullNumber, reviewers: [...reviewers] });
+      const { data } = await octokit.rest.pulls.requestReviewers({
+        owner,
+        repo,
+        pull_number: pullNumber,
+        reviewers: [...reviewers]
+      });
       return (data.requested_reviewers ?? []).map((user) => user.login);
     }
   };
@@ -2485,12 +2544,18 @@ async function acquireLock(request) {
     if (named?.runId === runId) return ours(current);
     if (named) {
       const status = await runStatus(octokit, repoRef, named.runId);
-      if (status.live) return { acquired: false, holder: { ...named, status: status.status, ...status.problem ? { problem: status.problem } : {} } };
+      if (status.live)
+        return {
+          acquired: false,
+          holder: { ...named, status: status.status, ...status.problem ? { problem: status.problem } : {} }
+        };
     }
     const successor = await lockCommit(git, runId, runUrl, [current]);
     if (await settle(successor, current)) return ours(successor, named);
   }
-  throw new Error(`could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`);
+  throw new Error(
+    `could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`
+  );
 }
 async function releaseLock(input) {
   const { git, lock } = input;
@@ -2501,7 +2566,15 @@ async function releaseLock(input) {
   throw outcome;
 }
 async function lockCommit(git, runId, runUrl, parents) {
-  return git([...LOCK_AUTHOR, "commit-tree", "--no-gpg-sign", EMPTY_TREE, ...parents.flatMap((p) => ["-p", p]), "-m", lockMessage(runId, runUrl)]);
+  return git([
+    ...LOCK_AUTHOR,
+    "commit-tree",
+    "--no-gpg-sign",
+    EMPTY_TREE,
+    ...parents.flatMap((p) => ["-p", p]),
+    "-m",
+    lockMessage(runId, runUrl)
+  ]);
 }
 async function pushWithLease2(git, ref, sha, expected) {
   try {
@@ -2510,7 +2583,8 @@ async function pushWithLease2(git, ref, sha, expected) {
   } catch (error2) {
     const text = errorMessage(error2);
     if (/\[rejected\]/.test(text)) return "rejected";
-    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text)) return "rejected";
+    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text))
+      return "rejected";
     return error2 instanceof Error ? error2 : new Error(text);
   }
 }
@@ -2598,7 +2672,9 @@ import { hkdfSync } from "node:crypto";
 function recordKey(input) {
   if (input.recordSecret) return input.recordSecret;
   if (!input.apiKey) return "";
-  return Buffer.from(hkdfSync("sha256", input.apiKey, `plangate repository ${input.repository}`, "plangate plan record v1", 32)).toString("hex");
+  return Buffer.from(
+    hkdfSync("sha256", input.apiKey, `plangate repository ${input.repository}`, "plangate plan record v1", 32)
+  ).toString("hex");
 }
 
 // src/repo/work-tree.ts
@@ -2644,13 +2720,21 @@ async function openWorkTree(workspace, options = {}) {
   }
 }
 async function copyCheckout(workspace, tree, gitDir) {
-  const entries = (await readdir(workspace)).filter((entry) => entry !== ".git" && path2.join(workspace, entry) !== gitDir);
+  const entries = (await readdir(workspace)).filter(
+    (entry) => entry !== ".git" && path2.join(workspace, entry) !== gitDir
+  );
   if (entries.length === 0) return;
   await new Promise((resolve, reject) => {
-    execFile("cp", ["-a", "--no-preserve=ownership", "-t", tree, "--", ...entries], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }, (error2, _stdout, stderr) => {
-      if (error2) reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error2.message}`));
-      else resolve();
-    });
+    execFile(
+      "cp",
+      ["-a", "--no-preserve=ownership", "-t", tree, "--", ...entries],
+      { cwd: workspace, maxBuffer: 16 * 1024 * 1024 },
+      (error2, _stdout, stderr) => {
+        if (error2)
+          reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error2.message}`));
+        else resolve();
+      }
+    );
   });
 }
 
@@ -2689,15 +2773,20 @@ async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
   try {
     branch = named.success ? named.data.repository.default_branch : await lookUpDefaultBranch();
   } catch (error2) {
-    throw new Error(`Could not look up the repository's default branch to read ${file}: ${failureMessage(error2)}`, { cause: error2 });
+    throw new Error(`Could not look up the repository's default branch to read ${file}: ${failureMessage(error2)}`, {
+      cause: error2
+    });
   }
   let trusted;
   try {
     trusted = await trustedBase(git, branch);
   } catch (error2) {
-    throw new Error(`Could not fetch the default branch ${branch} to read ${file}: ${failureMessage(error2)} (the workflow must check out the repository with actions/checkout).`, {
-      cause: error2
-    });
+    throw new Error(
+      `Could not fetch the default branch ${branch} to read ${file}: ${failureMessage(error2)} (the workflow must check out the repository with actions/checkout).`,
+      {
+        cause: error2
+      }
+    );
   }
   const at = `${branch} (${trusted.sha.slice(0, 7)})`;
   let text;
@@ -2752,7 +2841,8 @@ function revealHidden(text) {
   return text.replace(hiddenCharacters, (ch, at) => {
     const before = codePointBefore(text, at);
     if ((ch === "\uFE0F" || ch === "\uFE0E") && isPictographic(before)) return ch;
-    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text.codePointAt(at + 1))) return ch;
+    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text.codePointAt(at + 1)))
+      return ch;
     return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
   });
 }
@@ -2969,18 +3059,36 @@ function body(record, room) {
   const { objective, plan, question, summary: summary2, directive } = record.snapshot.context;
   const context = (shown) => contextLines(record, shown);
   if (record.status === "asking" || question && !plan) {
-    const text = [`### \u2753 A question before planning (${code(record.planId)})`, "", ...context(objective), "", "**Question**", "", codeBlock(question ?? "", "text")];
+    const text = [
+      `### \u2753 A question before planning (${code(record.planId)})`,
+      "",
+      ...context(objective),
+      "",
+      "**Question**",
+      "",
+      codeBlock(question ?? "", "text")
+    ];
     return fitBody(text.join("\n"), room);
   }
   if (record.status === "answered" || !plan && summary2) {
-    const text = [`### \u{1F4AC} Nothing to change (${code(record.planId)})`, "", ...context(objective), "", "**Answer**", "", codeBlock(summary2 ?? "", "text")];
+    const text = [
+      `### \u{1F4AC} Nothing to change (${code(record.planId)})`,
+      "",
+      ...context(objective),
+      "",
+      "**Answer**",
+      "",
+      codeBlock(summary2 ?? "", "text")
+    ];
     return fitBody(text.join("\n"), room);
   }
   const first = directive === void 0 ? "" : `
 
 ${renderFirstDirective(directive)}`;
   if (first.length > room - minVisible) {
-    throw new Error(`Plan ${record.planId} is too large to post: its first directive cannot be shown whole in one comment. Ask for a shorter first directive.`);
+    throw new Error(
+      `Plan ${record.planId} is too large to post: its first directive cannot be shown whole in one comment. Ask for a shorter first directive.`
+    );
   }
   return planBody(record, room - first.length) + first;
 }
@@ -3042,14 +3150,18 @@ function recordComment(record) {
 var repositoryOf = (ctx) => `${ctx.settings.runner.owner}/${ctx.settings.runner.repo}`;
 var renderForVerify = (ctx) => (record) => redact(recordComment(record), ctx.secrets);
 function verifyRecordComment(ctx, comment, issue) {
-  if (!ctx.recordKey) return { ok: false, reason: "plangate has no key to verify plan records with (set the `api-key` input)" };
+  if (!ctx.recordKey)
+    return { ok: false, reason: "plangate has no key to verify plan records with (set the `api-key` input)" };
   const verdict = verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.recordKey);
   if (!verdict.ok) return verdict;
   const { record } = verdict;
   const where = `${repositoryOf(ctx)}#${issue}`;
   if (record.repository === void 0) return { ok: false, reason: `plan ${record.planId} names no repository` };
   if (`${record.repository}#${record.issue}` !== where) {
-    return { ok: false, reason: `plan ${record.planId} was made for ${record.repository}#${record.issue}, not for ${where}` };
+    return {
+      ok: false,
+      reason: `plan ${record.planId} was made for ${record.repository}#${record.issue}, not for ${where}`
+    };
   }
   return verdict;
 }
@@ -3058,11 +3170,19 @@ async function findLiveRecord(ctx, comments, issue) {
   const candidates = comments.filter((c) => c.author === botLogin && hasRecordMarker(c.body));
   const live = candidates.at(-1);
   if (!live) {
-    return { ok: false, refusal: "there is no plan on this thread.", fix: "Ask for one first with `/plan <objective>`." };
+    return {
+      ok: false,
+      refusal: "there is no plan on this thread.",
+      fix: "Ask for one first with `/plan <objective>`."
+    };
   }
   const verdict = verifyRecordComment(ctx, live, issue);
   if (!verdict.ok) {
-    return { ok: false, refusal: `the live plan cannot be trusted: ${verdict.reason}.`, fix: "Ask for a new plan with `/plan`." };
+    return {
+      ok: false,
+      refusal: `the live plan cannot be trusted: ${verdict.reason}.`,
+      fix: "Ask for a new plan with `/plan`."
+    };
   }
   let editor;
   try {
@@ -3109,7 +3229,10 @@ async function supersedeEarlier(ctx, comments, newPlanId, issue) {
     const current = await ctx.thread.getComment(comment.id).catch(() => void 0);
     const now = current ? verifyRecordComment(ctx, current, issue) : void 0;
     if (!now?.ok || !open(now.record.status)) continue;
-    await ctx.thread.updateComment(comment.id, renderRecord(ctx, { ...now.record, status: "superseded", supersededBy: newPlanId }));
+    await ctx.thread.updateComment(
+      comment.id,
+      renderRecord(ctx, { ...now.record, status: "superseded", supersededBy: newPlanId })
+    );
   }
 }
 var open = (status) => status === "proposed" || status === "asking" || status === "answered";
@@ -3138,7 +3261,13 @@ async function refuseIfEdited(ctx, source, command, comments) {
   const current = comments.find((c) => c.id === source.commentId);
   if (current && current.body === source.body && current.updatedAt === current.createdAt) return void 0;
   const what = current ? "was edited after it was posted" : "was deleted";
-  return refuse(ctx.thread, source, command, `the command comment ${what}; plangate acts only on a command as first written.`, "Post the command again in a new comment.");
+  return refuse(
+    ctx.thread,
+    source,
+    command,
+    `the command comment ${what}; plangate acts only on a command as first written.`,
+    "Post the command again in a new comment."
+  );
 }
 async function commandOnLivePlan(ctx, source, command) {
   const comments = await ctx.thread.listComments(source.thread.number);
@@ -3209,9 +3338,16 @@ function watchForCancel(ctx, planId, issue, plan) {
 async function cancelledAtStart(ctx, record, plan, source) {
   const { issue, planId } = record;
   if (!await cancelSignalled(ctx.git, issue, planId)) return void 0;
-  if (plan.comment) await ctx.thread.updateComment(plan.comment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
+  if (plan.comment)
+    await ctx.thread.updateComment(plan.comment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
   await clearCancelSignal(ctx.git, issue, planId);
-  return refuse(ctx.thread, source, "/approve", `plan \`${planId}\` was cancelled while this approval was starting.`, "Ask for a new plan with `/plan`.");
+  return refuse(
+    ctx.thread,
+    source,
+    "/approve",
+    `plan \`${planId}\` was cancelled while this approval was starting.`,
+    "Ask for a new plan with `/plan`."
+  );
 }
 
 // src/record/run-record.ts
@@ -3229,7 +3365,13 @@ var runRecordSchema = external_exports.object({
   /** Epoch milliseconds the execution first started: a resumed run's elapsed time counts from here. */
   startedAt: external_exports.number().int().nonnegative().optional(),
   /** Changes the commit gate kept out so far, so a resumed run still reports them. */
-  keptOut: external_exports.array(external_exports.object({ path: external_exports.string(), change: external_exports.enum(["added", "modified", "deleted", "mode", "type"]), reason: external_exports.string() })).optional()
+  keptOut: external_exports.array(
+    external_exports.object({
+      path: external_exports.string(),
+      change: external_exports.enum(["added", "modified", "deleted", "mode", "type"]),
+      reason: external_exports.string()
+    })
+  ).optional()
 });
 var marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
 function encodeRunRecord(record) {
@@ -3239,7 +3381,9 @@ function decodeRunRecord(body2) {
   const match = marker.exec(body2);
   if (!match?.[1]) return void 0;
   try {
-    const json = JSON.parse(inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8"));
+    const json = JSON.parse(
+      inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8")
+    );
     const parsed = runRecordSchema.safeParse(json);
     return parsed.success ? parsed.data : void 0;
   } catch {
@@ -3309,7 +3453,15 @@ function planChanges(approved, current) {
       const now = current.steps[step.c];
       if (!before || !now) continue;
       const fields = changedFields(before, now);
-      if (fields.length > 0) changes.push({ kind: "reworded", step: step.c + 1, was: step.a + 1, title: now.title, before: before.title, fields });
+      if (fields.length > 0)
+        changes.push({
+          kind: "reworded",
+          step: step.c + 1,
+          was: step.a + 1,
+          title: now.title,
+          before: before.title,
+          fields
+        });
     } else if (step.kind === "added") {
       changes.push({ kind: "added", step: step.c + 1, title: current.steps[step.c]?.title ?? "" });
     } else {
@@ -3324,7 +3476,14 @@ function planChanges(approved, current) {
     const before = approved.steps[removed.was - 1];
     const now = current.steps[change.step - 1];
     const fields = before && now ? changedFields(before, now) : [];
-    changes[index] = { kind: "moved", step: change.step, was: removed.was, title: change.title, before: removed.title, fields };
+    changes[index] = {
+      kind: "moved",
+      step: change.step,
+      was: removed.was,
+      title: change.title,
+      before: removed.title,
+      fields
+    };
     changes[from] = void 0;
   }
   const out = changes.filter((c) => c !== void 0);
@@ -3335,7 +3494,8 @@ function planChanges(approved, current) {
 function revisedSteps(changes) {
   const marks = /* @__PURE__ */ new Map();
   for (const change of changes) {
-    if (change.kind === "added" || change.kind === "reworded" || change.kind === "moved") marks.set(change.step, change.kind);
+    if (change.kind === "added" || change.kind === "reworded" || change.kind === "moved")
+      marks.set(change.step, change.kind);
   }
   return marks;
 }
@@ -3450,7 +3610,9 @@ function renderHistoryChunks(history, planId, limit = historyChunkLimit) {
     current.push(text);
   });
   if (current.length > 0) bodies.push(current);
-  return bodies.map((cycles, i) => [chunkHeading(planId, i + 1, bodies.length), cycles.join("\n\n"), historyChunkMarker(planId, i + 1)].join("\n\n"));
+  return bodies.map(
+    (cycles, i) => [chunkHeading(planId, i + 1, bodies.length), cycles.join("\n\n"), historyChunkMarker(planId, i + 1)].join("\n\n")
+  );
 }
 
 // src/render/progress-comment.ts
@@ -3523,10 +3685,20 @@ function headline(view) {
 function renderProgressComment(view, live = {}) {
   const { context, iteration, state } = view.snapshot;
   const branch = live.branchUrl ? `branch [${code(view.branch)}](${live.branchUrl})` : `branch ${code(view.branch)}`;
-  const links = [view.runUrl ? `[job](${view.runUrl})` : "", branch, view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : ""].filter(Boolean);
+  const links = [
+    view.runUrl ? `[job](${view.runUrl})` : "",
+    branch,
+    view.pullRequestUrl ? `[pull request](${view.pullRequestUrl})` : ""
+  ].filter(Boolean);
   const { startedAt, now } = live;
   const elapsed = startedAt !== void 0 && now ? [`elapsed: ${formatElapsed(now() - startedAt)}`] : [];
-  const facts = [`Approved by @${view.approvedBy}`, ...links, `cycles: ${iteration}`, ...elapsed, `cost so far: ${formatCost(sumCost(view.usage))}`];
+  const facts = [
+    `Approved by @${view.approvedBy}`,
+    ...links,
+    `cycles: ${iteration}`,
+    ...elapsed,
+    `cost so far: ${formatCost(sumCost(view.usage))}`
+  ];
   const parts = [headline(view), "", facts.join(" \xB7 ")];
   if (view.notice) parts.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
@@ -3534,15 +3706,30 @@ function renderProgressComment(view, live = {}) {
   if (failures) parts.push("", failures);
   if (view.ended?.reason) parts.push("", `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (view.interrupted) {
-    parts.push("", `> [!WARNING]
+    parts.push(
+      "",
+      `> [!WARNING]
 > ${escapeHtml(view.interrupted)}
-> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`);
+> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`
+    );
   }
   if (view.keptOut?.length) parts.push("", "**Kept out of the commits**", "", renderKeptOut(view.keptOut));
   if (context.plan) {
     const changes = changesSinceApproval(view.approvedPlan, context.plan);
     if (changes.length === 0) parts.push("", "**Plan**", "", renderPlan(context.plan, stepsDone(view)));
-    else parts.push("", "**Changes to the approved plan**", "", planChangesIntro, "", renderPlanChanges(changes), "", "**Plan** (revised during the run)", "", renderRevisedPlan(context.plan, stepsDone(view), changes));
+    else
+      parts.push(
+        "",
+        "**Changes to the approved plan**",
+        "",
+        planChangesIntro,
+        "",
+        renderPlanChanges(changes),
+        "",
+        "**Plan** (revised during the run)",
+        "",
+        renderRevisedPlan(context.plan, stepsDone(view), changes)
+      );
   }
   if (!view.ended && state === "execute" && context.directive) {
     parts.push("", "**Current directive**", "", codeBlock(clip(context.directive, 4e3), "text"));
@@ -3594,7 +3781,12 @@ async function openWorkBranch(git, options) {
       return pushed;
     },
     async checkpoint(message) {
-      const { sha, keptOut } = await commitAll(git, withTrailers(message, options.trailers ?? []), author, options.protectedPaths);
+      const { sha, keptOut } = await commitAll(
+        git,
+        withTrailers(message, options.trailers ?? []),
+        author,
+        options.protectedPaths
+      );
       if (!sha) return { pushed: false, keptOut };
       try {
         await pushWithLease(git, branch, pushed);
@@ -3642,15 +3834,27 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
     author: botIdentity(settings.botLogin),
     checkpointed: checkpoint?.pushed,
     protectedPaths: settings.protectedPaths,
-    trailers: commitTrailers({ planId: record.planId, approvedBy: record.approvedBy, requestedBy: record.requestedBy, botLogin: settings.botLogin })
+    trailers: commitTrailers({
+      planId: record.planId,
+      approvedBy: record.approvedBy,
+      requestedBy: record.requestedBy,
+      botLogin: settings.botLogin
+    })
   });
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
   const keptOut = createKeptOutLog(checkpoint?.keptOut);
-  const team = startTeamRun(ctx, machineFor(record.machine), checkpoint?.snapshot ?? record.snapshot, checkpoint?.usage ?? record.usage, instructions, {
-    notices: keptOut.notices,
-    // Checked right after each command, so the command's own result says what will not land.
-    afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths))
-  });
+  const team = startTeamRun(
+    ctx,
+    machineFor(record.machine),
+    checkpoint?.snapshot ?? record.snapshot,
+    checkpoint?.usage ?? record.usage,
+    instructions,
+    {
+      notices: keptOut.notices,
+      // Checked right after each command, so the command's own result says what will not land.
+      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths))
+    }
+  );
   const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
   const now = execution.now ?? Date.now;
   return {
@@ -3742,9 +3946,16 @@ function progressBody(run2, s, extra = {}) {
   };
   const marker2 = encodeRunRecord(checkpoint);
   const branchUrl = `${serverUrl}/${owner}/${repo}/tree/${record.branch}`;
-  const visible = renderProgressComment(executionView(run2, s, extra), { startedAt, now, branchUrl, serverFailures: run2.serverFailures });
+  const visible = renderProgressComment(executionView(run2, s, extra), {
+    startedAt,
+    now,
+    branchUrl,
+    serverFailures: run2.serverFailures
+  });
   if (marker2.length > maxCheckpointChars) {
-    warning(`The checkpoint of plan ${record.planId} is too large to save (${marker2.length} characters); a re-run would start from the approved plan on the same branch.`);
+    warning(
+      `The checkpoint of plan ${record.planId} is too large to save (${marker2.length} characters); a re-run would start from the approved plan on the same branch.`
+    );
     return visible;
   }
   return `${fitBody(visible, githubBodyLimit - marker2.length - 1)}
@@ -3884,15 +4095,30 @@ function section(title2, items, separator, budget, noun) {
 }
 function renderSummaryDetails(context, limitBytes = summaryDetailsBytes) {
   const { plan, history } = context;
-  const whole2 = [...plan ? [`#### Plan
+  const whole2 = [
+    ...plan ? [`#### Plan
 
-${renderPlan(plan)}`] : [], `#### History
+${renderPlan(plan)}`] : [],
+    `#### History
 
-${renderHistory(history, Infinity)}`].join("\n\n");
+${renderHistory(history, Infinity)}`
+  ].join("\n\n");
   if (bytes(whole2) <= limitBytes) return whole2;
-  const planPart = plan ? section("Plan", plan.steps.map((step, i) => renderStep(step, i)), "\n", Math.floor(limitBytes / 2), "steps") : "";
+  const planPart = plan ? section(
+    "Plan",
+    plan.steps.map((step, i) => renderStep(step, i)),
+    "\n",
+    Math.floor(limitBytes / 2),
+    "steps"
+  ) : "";
   const historyBudget = limitBytes - (planPart ? bytes(planPart) + 2 : 0);
-  const historyPart = section("History", history.map((entry, i) => renderCycle(entry, i)), "\n\n", historyBudget, "cycles");
+  const historyPart = section(
+    "History",
+    history.map((entry, i) => renderCycle(entry, i)),
+    "\n\n",
+    historyBudget,
+    "cycles"
+  );
   return planPart ? `${planPart}
 
 ${historyPart}` : historyPart;
@@ -4029,12 +4255,16 @@ function layout(view, sizing) {
   const failures = renderServerFailures(sizing.serverFailures ?? []);
   if (failures) head.push("", failures);
   if (view.ended?.outcome === "aborted") {
-    head.push("", `> [!WARNING]
-> The run aborted: ${escapeHtml(view.ended.reason ?? "no reason given")}. The work so far is kept here.`);
+    head.push(
+      "",
+      `> [!WARNING]
+> The run aborted: ${escapeHtml(view.ended.reason ?? "no reason given")}. The work so far is kept here.`
+    );
   }
   head.push("", "## Objective", "", renderObjective(clip(context.objective, objectiveMax)));
   const revised = changesSinceApproval(view.approvedPlan, context.plan);
-  if (revised.length > 0) head.push("", "## Changes to the approved plan", "", planChangesIntro, "", renderPlanChanges(revised));
+  if (revised.length > 0)
+    head.push("", "## Changes to the approved plan", "", planChangesIntro, "", renderPlanChanges(revised));
   const before = head.join("\n");
   const lastResult = context.history.at(-1)?.result;
   const summaryText = context.summary ? escapeHtml(clip(context.summary, summaryMax)) : lastResult ? `_No summary was written; the executor's last result:_
@@ -4116,7 +4346,8 @@ async function recheckApproval(ctx, record, plan) {
     cancelledByBot = current !== void 0 && isCancelledRecord(ctx, current, record.planId, record.issue) && state.commentEditor === ctx.settings.botLogin;
     if (current?.body !== plan.body && !cancelledByBot) changed.push("the plan comment was edited or removed");
   }
-  if (hashIssue(state.title, state.body) !== record.issueHash) changed.push(`the title or description of #${record.issue} changed`);
+  if (hashIssue(state.title, state.body) !== record.issueHash)
+    changed.push(`the title or description of #${record.issue} changed`);
   if (changed.length > 0) {
     throw new Error(
       `the approval of plan ${record.planId} no longer holds (${changed.join("; ")}); its work stays on ${record.branch} and no pull request was opened`
@@ -4140,10 +4371,19 @@ async function publishPullRequest(run2, progress, final, ending) {
   const diffStat = await ctx.git(["diff", "--stat=100", `${record.base.sha}..${run2.work.pushed}`]).catch(() => "");
   const view = executionView(run2, final, { ended, diffStat });
   const fits = pullRequestHistoryFits(view, { serverFailures: run2.serverFailures });
-  const body2 = renderPullRequestBody(view, { serverFailures: run2.serverFailures, ...fits ? {} : { fullHistoryIn: "comments" } });
+  const body2 = renderPullRequestBody(view, {
+    serverFailures: run2.serverFailures,
+    ...fits ? {} : { fullHistoryIn: "comments" }
+  });
   let pr;
   try {
-    pr = run2.pullRequest ? await ctx.thread.updatePullRequest(run2.pullRequest.number, { body: body2 }) : await ctx.thread.createPullRequest({ title: pullRequestTitle(view), head: record.branch, base: record.base.ref, body: body2, draft: ended.outcome === "aborted" || ctx.settings.prDraft });
+    pr = run2.pullRequest ? await ctx.thread.updatePullRequest(run2.pullRequest.number, { body: body2 }) : await ctx.thread.createPullRequest({
+      title: pullRequestTitle(view),
+      head: record.branch,
+      base: record.base.ref,
+      body: body2,
+      draft: ended.outcome === "aborted" || ctx.settings.prDraft
+    });
   } catch (error2) {
     return { failed: await pullRequestRefused(run2, progress, final, error2) };
   }
@@ -4176,13 +4416,17 @@ async function dressPullRequest(ctx, number, approvedBy) {
   const { thread, settings } = ctx;
   if (settings.prLabels.length > 0) {
     await thread.addLabels(number, settings.prLabels).catch((error2) => {
-      warning(`Could not label pull request #${number} (${settings.prLabels.join(", ")}): ${explainGitHubError(error2).message}`);
+      warning(
+        `Could not label pull request #${number} (${settings.prLabels.join(", ")}): ${explainGitHubError(error2).message}`
+      );
     });
   }
   const account = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
   if (approvedBy === "" || approvedBy.endsWith("[bot]") || account(approvedBy) === account(settings.botLogin)) return;
   await thread.requestReviewers(number, [approvedBy]).catch((error2) => {
-    warning(`Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error2).message}`);
+    warning(
+      `Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error2).message}`
+    );
   });
 }
 
@@ -4214,7 +4458,9 @@ async function executeLocked(ctx, execution) {
   if (refused) return refused;
   const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
   const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record.planId);
-  info(`${checkpoint ? "Resuming" : "Executing"} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`);
+  info(
+    `${checkpoint ? "Resuming" : "Executing"} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`
+  );
   const run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run2, previous);
   let final;
@@ -4295,9 +4541,17 @@ async function executeWithoutPlanner(ctx, request) {
 }
 async function executeAfterPlannerFailed(ctx, request, draft, reason) {
   warning(`Planner failed (${reason}); continuing with the executor only.`);
-  const fallback = draft("executing", executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy), "executor-only");
+  const fallback = draft(
+    "executing",
+    executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy),
+    "executor-only"
+  );
   return execute(ctx, {
-    record: { ...fallback, approvedBy: request.requestedBy, branch: branchFor(ctx, request.source.thread.number, fallback.planId) },
+    record: {
+      ...fallback,
+      approvedBy: request.requestedBy,
+      branch: branchFor(ctx, request.source.thread.number, fallback.planId)
+    },
     source: request.source,
     comments: request.comments,
     notice: `${plannerFailedNotice} (${reason})`
@@ -4404,10 +4658,17 @@ async function checksForStagedPlan(input) {
   try {
     fileExists = await baseTreeLookup(input.git, input.baseSha);
   } catch (error2) {
-    warning(`Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error2)}`);
+    warning(
+      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error2)}`
+    );
   }
   const findings = checkPlan(input.plan, input.rules, fileExists);
-  const estimate = estimateExecutionCost({ planning: input.planning, steps: input.plan.steps.length, executorModel: input.executorModel, prices: input.prices });
+  const estimate = estimateExecutionCost({
+    planning: input.planning,
+    steps: input.plan.steps.length,
+    executorModel: input.executorModel,
+    prices: input.prices
+  });
   return storeChecks(findings, estimate);
 }
 
@@ -4432,25 +4693,51 @@ async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {
 function runsAtOnce(ctx, posted, checks) {
   const { settings } = ctx;
   if (settings.policy !== "plan-first") return false;
-  const held = checks && approvalGate({ planId: posted.planId, stored: checks, current: [], allowBlockedPlans: settings.allowBlockedPlans, maxEstimatedCostUsd: settings.maxEstimatedCostUsd, overBudget: false, role: "none" });
+  const held = checks && approvalGate({
+    planId: posted.planId,
+    stored: checks,
+    current: [],
+    allowBlockedPlans: settings.allowBlockedPlans,
+    maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
+    overBudget: false,
+    role: "none"
+  });
   if (held && !held.ok) warning(`plan-first: plan ${posted.planId} waits for /approve: ${held.reason}`);
   return !held || held.ok;
 }
 async function executeAtOnce(ctx, request, posted) {
   const { thread } = ctx;
   const { source } = request;
-  const executing = { ...posted, status: "executing", approvedBy: request.requestedBy, branch: branchFor(ctx, posted.issue, posted.planId) };
-  const comment = await thread.postComment(posted.issue, renderRecord(ctx, executing), { dedupe: planMarker(posted.planId) });
+  const executing = {
+    ...posted,
+    status: "executing",
+    approvedBy: request.requestedBy,
+    branch: branchFor(ctx, posted.issue, posted.planId)
+  };
+  const comment = await thread.postComment(posted.issue, renderRecord(ctx, executing), {
+    dedupe: planMarker(posted.planId)
+  });
   await thread.react(source.commentId, "rocket").catch(() => void 0);
   return execute(ctx, { record: executing, planComment: comment, source, comments: request.comments });
 }
 async function postPlanRecord(ctx, posted, outcome, team) {
-  const comment = await ctx.thread.postComment(posted.issue, renderRecord(ctx, posted), { dedupe: planMarker(posted.planId) });
+  const comment = await ctx.thread.postComment(posted.issue, renderRecord(ctx, posted), {
+    dedupe: planMarker(posted.planId)
+  });
   info(`Posted ${posted.status} record ${posted.planId}: ${comment.url}`);
   const what = outcome.kind === "asked" ? "a question" : outcome.kind === "answered" ? "an answer (nothing to change)" : `plan ${posted.planId}`;
   const { checks } = posted;
   await ctx.writeSummary(
-    [`### plangate: posted ${what}`, "", `[Comment](${comment.url})`, "", ...checks ? [renderChecks(checks, true), ""] : [], renderUsageTable(team.usage()), "", renderSummaryDetails(posted.snapshot.context)].join("\n")
+    [
+      `### plangate: posted ${what}`,
+      "",
+      `[Comment](${comment.url})`,
+      "",
+      ...checks ? [renderChecks(checks, true), ""] : [],
+      renderUsageTable(team.usage()),
+      "",
+      renderSummaryDetails(posted.snapshot.context)
+    ].join("\n")
   );
   return { outcome: outcome.kind, planId: posted.planId, usage: usageTotals(team.ledger(), ctx) };
 }
@@ -4493,39 +4780,73 @@ async function planAndPublish(ctx, request) {
 }
 async function answeredBefore(ctx, request) {
   const { thread } = ctx;
-  const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, request.source.thread.number, request.source.commentId);
-  const comment = request.comments.find((c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId)));
+  const planId = planIdFor(
+    `${thread.repoRef.owner}/${thread.repoRef.repo}`,
+    request.source.thread.number,
+    request.source.commentId
+  );
+  const comment = request.comments.find(
+    (c) => c.author === ctx.settings.botLogin && hasRecordMarker(c.body) && c.body.includes(planMarker(planId))
+  );
   const verdict = comment ? verifyRecordComment(ctx, comment, request.source.thread.number) : void 0;
   if (!comment || !verdict?.ok || verdict.record.planId !== planId) return void 0;
   const { record } = verdict;
   info(`Command already answered by record ${planId} (${record.status}); not planning again.`);
   if (record.status === "executing" && record.approvedBy && record.branch) {
-    return execute(ctx, { record: { ...record, approvedBy: record.approvedBy, branch: record.branch }, planComment: comment, source: request.source, comments: request.comments });
+    return execute(ctx, {
+      record: { ...record, approvedBy: record.approvedBy, branch: record.branch },
+      planComment: comment,
+      source: request.source,
+      comments: request.comments
+    });
   }
   const outcome = record.status === "asking" ? "asked" : record.status === "answered" ? "answered" : record.status === "proposed" ? "planned" : record.status === "done" ? "done" : "aborted";
-  return { outcome, planId, ...record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {} };
+  return {
+    outcome,
+    planId,
+    ...record.pullRequest ? { prNumber: record.pullRequest.number, prUrl: record.pullRequest.url } : {}
+  };
 }
 
 // src/commands/answer.ts
 async function answerFlow(ctx, command) {
   const { settings, thread } = ctx;
   const no = (reason, fix) => refuse(thread, command, "/answer", reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, "/answer", settings.triggerPermission, "Ask a maintainer to answer.");
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    "/answer",
+    settings.triggerPermission,
+    "Ask a maintainer to answer."
+  );
   if ("refused" in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, "/answer");
   if ("refused" in live) return live.refused;
   const { record, comments } = live;
   if (record.status !== "asking") {
-    return no("the planner has no open question on this thread.", "Use `/revise <feedback>` to change a plan, or `/plan` for a new one.");
+    return no(
+      "the planner has no open question on this thread.",
+      "Use `/revise <feedback>` to change a plan, or `/plan` for a new one."
+    );
   }
   const text = stripHidden(command.text).trim();
   if (!text) return no("the answer is empty.", "Write it after the command: `/answer <your answer>`.");
   if (!settings.planner.apiKey) {
-    return no("no API key is configured for the planner model.", "Set the `api-key` input (or `planner-api-key`) from a repository secret.");
+    return no(
+      "no API key is configured for the planner model.",
+      "Set the `api-key` input (or `planner-api-key`) from a repository secret."
+    );
   }
   await thread.react(command.commentId, "eyes");
   const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: "answer", text });
-  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base: record.base, spent: record.usage, comments });
+  return planAndPublish(ctx, {
+    source: command,
+    requestedBy: command.author,
+    snapshot,
+    base: record.base,
+    spent: record.usage,
+    comments
+  });
 }
 
 // src/commands/approve.ts
@@ -4533,10 +4854,38 @@ async function approveFlow(ctx, command) {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
   const no = (reason, fix) => refuse(thread, command, "/approve", reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, "/approve", settings.approvePermission, "Ask a maintainer to approve the plan.");
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    "/approve",
+    settings.approvePermission,
+    "Ask a maintainer to approve the plan."
+  );
   if ("refused" in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, "/approve");
   if ("refused" in live) return live.refused;
+  const { comment, record, comments } = live;
+  const refusal = approvalRefusal(ctx, command, live) ?? checksRefusal(ctx, command, record, allowed.role);
+  if (refusal) return no(refusal.reason, refusal.fix);
+  if (!settings.executor.apiKey || !settings.planner.apiKey) {
+    return no(
+      "no API key is configured for the executor or the planner model.",
+      "Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret."
+    );
+  }
+  const executing = {
+    ...record,
+    status: "executing",
+    approvedBy: record.approvedBy ?? command.author,
+    branch: branchFor(ctx, issue, record.planId)
+  };
+  await thread.react(command.commentId, "rocket");
+  return execute(ctx, { record: executing, planComment: comment, source: command, comments });
+}
+function approvalRefusal(ctx, command, live) {
+  const { settings } = ctx;
+  const issue = command.thread.number;
+  const no = (reason, fix) => ({ reason, fix });
   const { comment, record, comments } = live;
   const id = record.planId;
   const approval = comments.find((c) => c.id === command.commentId);
@@ -4548,10 +4897,16 @@ async function approveFlow(ctx, command) {
     );
   }
   if (command.planId !== void 0 && command.planId !== id) {
-    return live.earlierIds.includes(command.planId) ? no(`plan \`${command.planId}\` was superseded by plan \`${id}\`.`, `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`) : no(`there is no plan \`${command.planId}\` on this thread.`, `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`);
+    return live.earlierIds.includes(command.planId) ? no(
+      `plan \`${command.planId}\` was superseded by plan \`${id}\`.`,
+      `Review plan \`${id}\` and approve it with \`/approve ${id}\`.`
+    ) : no(
+      `there is no plan \`${command.planId}\` on this thread.`,
+      `The live plan is \`${id}\`; approve it with \`/approve ${id}\`.`
+    );
   }
   const notOpen = statusRefusal(record);
-  if (notOpen) return no(notOpen.reason, notOpen.fix);
+  if (notOpen) return notOpen;
   if (settings.requireDistinctApprover && command.author === record.requestedBy) {
     return no(
       `@${command.author} asked for plan \`${id}\`, and this repository requires a different person to approve it.`,
@@ -4565,30 +4920,34 @@ async function approveFlow(ctx, command) {
     );
   }
   if (record.policy === "plan-only") {
-    return no(`plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`, "Change the `policy` input to `plan-for-approval` and ask for a new plan.");
+    return no(
+      `plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`,
+      "Change the `policy` input to `plan-for-approval` and ask for a new plan."
+    );
   }
+  return void 0;
+}
+function checksRefusal(ctx, command, record, role) {
+  const { settings } = ctx;
+  const id = record.planId;
   const { plan } = record.snapshot.context;
   if (record.status === "proposed" && plan) {
     const gate = approvalGate({
       planId: id,
       stored: record.checks,
-      current: checkPlan(plan, { protectedPaths: settings.protectedPaths, allowedCommands: settings.allowedCommands, maxIterations: record.snapshot.policy.maxIterations }),
+      current: checkPlan(plan, {
+        protectedPaths: settings.protectedPaths,
+        allowedCommands: settings.allowedCommands,
+        maxIterations: record.snapshot.policy.maxIterations
+      }),
       allowBlockedPlans: settings.allowBlockedPlans,
       maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
       overBudget: command.overBudget === true,
-      role: allowed.role
+      role
     });
-    if (!gate.ok) return no(gate.reason, gate.fix);
+    if (!gate.ok) return { reason: gate.reason, fix: gate.fix };
   }
-  if (!settings.executor.apiKey || !settings.planner.apiKey) {
-    return no(
-      "no API key is configured for the executor or the planner model.",
-      "Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret."
-    );
-  }
-  const executing = { ...record, status: "executing", approvedBy: record.approvedBy ?? command.author, branch: branchFor(ctx, issue, id) };
-  await thread.react(command.commentId, "rocket");
-  return execute(ctx, { record: executing, planComment: comment, source: command, comments });
+  return void 0;
 }
 function statusRefusal(record) {
   const id = record.planId;
@@ -4598,11 +4957,20 @@ function statusRefusal(record) {
     case "executing":
       return void 0;
     case "asking":
-      return { reason: `the planner asked a question and has no plan yet.`, fix: "Answer it with `/answer <your answer>`; the plan follows." };
+      return {
+        reason: `the planner asked a question and has no plan yet.`,
+        fix: "Answer it with `/answer <your answer>`; the plan follows."
+      };
     case "answered":
-      return { reason: "the latest `/plan` found nothing to change, so there is no plan to approve.", fix: "Comment `/plan` with a new objective." };
+      return {
+        reason: "the latest `/plan` found nothing to change, so there is no plan to approve.",
+        fix: "Comment `/plan` with a new objective."
+      };
     case "done":
-      return { reason: `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ""}.`, fix: "Ask for a new plan with `/plan` to do more." };
+      return {
+        reason: `plan \`${id}\` is already done${record.pullRequest ? `: ${record.pullRequest.url}` : ""}.`,
+        fix: "Ask for a new plan with `/plan` to do more."
+      };
     default:
       return { reason: `plan \`${id}\` is ${record.status}.`, fix: "Ask for a new plan with `/plan`." };
   }
@@ -4613,7 +4981,13 @@ async function cancelFlow(ctx, command) {
   const { thread, settings } = ctx;
   const issue = command.thread.number;
   const no = (reason, fix) => refuse(thread, command, "/cancel", reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, "/cancel", settings.triggerPermission, "Ask a maintainer to cancel the plan.");
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    "/cancel",
+    settings.triggerPermission,
+    "Ask a maintainer to cancel the plan."
+  );
   if ("refused" in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, "/cancel");
   if ("refused" in live) return live.refused;
@@ -4631,7 +5005,10 @@ async function cancelFlow(ctx, command) {
       said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
       break;
     default:
-      return no(`plan \`${id}\` is already ${record.status}.`, "There is nothing to cancel; ask for a new plan with `/plan`.");
+      return no(
+        `plan \`${id}\` is already ${record.status}.`,
+        "There is nothing to cancel; ask for a new plan with `/plan`."
+      );
   }
   if (record.status === "proposed" || record.status === "approved" || record.status === "executing") {
     await raiseCancelSignal(thread, issue, id, record.base.sha);
@@ -4706,7 +5083,9 @@ async function maintainFlow(ctx, trigger) {
   } else {
     const role = await ctx.thread.permissionOf(trigger.actor);
     if (!hasRole(role, ctx.settings.triggerPermission)) {
-      throw new Error(`@${trigger.actor} has ${role} permission on this repository; dispatching plangate needs ${ctx.settings.triggerPermission} or higher.`);
+      throw new Error(
+        `@${trigger.actor} has ${role} permission on this repository; dispatching plangate needs ${ctx.settings.triggerPermission} or higher.`
+      );
     }
     requestedBy = trigger.actor;
     if (trigger.task !== void 0) {
@@ -4720,7 +5099,9 @@ async function maintainFlow(ctx, trigger) {
       const objective = stripHidden(trigger.objective);
       chosen = [{ name: `adhoc-${ctx.settings.runner.runId || Date.now()}`, objective }];
     } else {
-      throw new Error("A workflow_dispatch run needs the input `task` (a task from the config file) or `objective` (an ad-hoc task).");
+      throw new Error(
+        "A workflow_dispatch run needs the input `task` (a task from the config file) or `objective` (an ad-hoc task)."
+      );
     }
   }
   const rows = [];
@@ -4747,17 +5128,8 @@ async function runTask(ctx, task, requestedBy, adhoc) {
   const label = taskLabel(task.name);
   let issue = adhoc ? void 0 : await thread.findOpenIssue(label);
   if (issue) {
-    const open2 = (await thread.listOpenPullRequests()).find((pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue?.number}-`));
-    if (open2) return { task: task.name, status: "skipped", detail: `pull request #${open2.number} from an earlier run is still open`, issueUrl: issue.url, prUrl: open2.url };
-    const pending = await pendingRecord(ctx, issue.number);
-    if (pending) {
-      const maxAgeDays = settings.config["plan-max-age-days"] ?? defaultPlanMaxAgeDays;
-      const ageDays = (Date.now() - Date.parse(pending.createdAt)) / 864e5;
-      if (pending.status === "executing" || ageDays < maxAgeDays) {
-        const why = pending.status === "executing" ? "is executing" : `waits for approval (posted ${pending.createdAt.slice(0, 10)}; refreshed after ${maxAgeDays} days)`;
-        return { task: task.name, status: "skipped", detail: `plan ${pending.planId} ${why}`, issueUrl: issue.url, planId: pending.planId };
-      }
-    }
+    const skipped = await earlierWorkOpen(ctx, task, issue);
+    if (skipped) return skipped;
   } else {
     issue = await thread.createIssue({
       title: adhoc ? `plangate: ${task.objective.split("\n")[0]?.slice(0, 80) ?? "ad-hoc task"}` : `plangate task: ${task.name}`,
@@ -4777,7 +5149,10 @@ Opened by plangate for the ${adhoc ? "ad-hoc objective dispatched by" : "schedul
       allowedCommands: task["allowed-commands"] ?? settings.allowedCommands
     }
   };
-  const kickoff = await thread.postComment(issue.number, `\u{1F5D3}\uFE0F plangate is running task \`${escapeHtml(task.name)}\`${ctx.runUrl ? ` ([job](${ctx.runUrl}))` : ""}.`);
+  const kickoff = await thread.postComment(
+    issue.number,
+    `\u{1F5D3}\uFE0F plangate is running task \`${escapeHtml(task.name)}\`${ctx.runUrl ? ` ([job](${ctx.runUrl}))` : ""}.`
+  );
   const source = {
     thread: { number: issue.number, isPullRequest: false, title: issue.title, body: issue.body },
     commentId: kickoff.id,
@@ -4800,6 +5175,36 @@ Opened by plangate for the ${adhoc ? "ad-hoc objective dispatched by" : "schedul
     ...result.prUrl ? { prUrl: result.prUrl } : {},
     costUsd: result.usage?.costUsd ?? null
   };
+}
+async function earlierWorkOpen(ctx, task, issue) {
+  const { thread, settings } = ctx;
+  const open2 = (await thread.listOpenPullRequests()).find(
+    (pr) => pr.headRef.startsWith(`${settings.branchPrefix}${issue.number}-`)
+  );
+  if (open2)
+    return {
+      task: task.name,
+      status: "skipped",
+      detail: `pull request #${open2.number} from an earlier run is still open`,
+      issueUrl: issue.url,
+      prUrl: open2.url
+    };
+  const pending = await pendingRecord(ctx, issue.number);
+  if (pending) {
+    const maxAgeDays = settings.config["plan-max-age-days"] ?? defaultPlanMaxAgeDays;
+    const ageDays = (Date.now() - Date.parse(pending.createdAt)) / 864e5;
+    if (pending.status === "executing" || ageDays < maxAgeDays) {
+      const why = pending.status === "executing" ? "is executing" : `waits for approval (posted ${pending.createdAt.slice(0, 10)}; refreshed after ${maxAgeDays} days)`;
+      return {
+        task: task.name,
+        status: "skipped",
+        detail: `plan ${pending.planId} ${why}`,
+        issueUrl: issue.url,
+        planId: pending.planId
+      };
+    }
+  }
+  return void 0;
 }
 async function pendingRecord(ctx, issue) {
   const comments = await ctx.thread.listComments(issue);
@@ -4842,9 +5247,14 @@ async function threadContext(ctx, source, comments, known) {
     roles.set(login, role);
     return role;
   };
-  const parts = [untrusted(`issue #${source.thread.number}: title and body`, clip(`${source.thread.title}
+  const parts = [
+    untrusted(
+      `issue #${source.thread.number}: title and body`,
+      clip(`${source.thread.title}
 
-${source.thread.body}`, maxIssueChars))];
+${source.thread.body}`, maxIssueChars)
+    )
+  ];
   let room = maxThreadChars;
   let leftOut = 0;
   let skippedForRoom = 0;
@@ -4863,10 +5273,17 @@ ${source.thread.body}`, maxIssueChars))];
     parts.push(untrusted(`comment by @${comment.author}`, text));
   }
   if (leftOut > 0) {
-    info(`${leftOut} thread comments by users below ${contextPermission} permission were left out of the planner's context.`);
-    parts.push(`(${leftOut} comment${leftOut === 1 ? "" : "s"} by users without ${contextPermission} permission ${leftOut === 1 ? "was" : "were"} left out.)`);
+    info(
+      `${leftOut} thread comments by users below ${contextPermission} permission were left out of the planner's context.`
+    );
+    parts.push(
+      `(${leftOut} comment${leftOut === 1 ? "" : "s"} by users without ${contextPermission} permission ${leftOut === 1 ? "was" : "were"} left out.)`
+    );
   }
-  if (skippedForRoom > 0) parts.push(`(${skippedForRoom} more comment${skippedForRoom === 1 ? "" : "s"} did not fit and ${skippedForRoom === 1 ? "was" : "were"} left out; the thread is long.)`);
+  if (skippedForRoom > 0)
+    parts.push(
+      `(${skippedForRoom} more comment${skippedForRoom === 1 ? "" : "s"} did not fit and ${skippedForRoom === 1 ? "was" : "were"} left out; the thread is long.)`
+    );
   return parts.join("\n\n");
 }
 
@@ -4875,19 +5292,42 @@ var maxObjectiveChars = 2e4;
 async function planFlow(ctx, command) {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
-  const allowed = await refuseUnlessRole(thread, command, "/plan", settings.triggerPermission, "Ask a maintainer to run /plan, or change the `trigger-permission` input.");
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    "/plan",
+    settings.triggerPermission,
+    "Ask a maintainer to run /plan, or change the `trigger-permission` input."
+  );
   if ("refused" in allowed) return allowed.refused;
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, "/plan", comments);
   if (edited) return edited;
-  const objective = clip(stripHidden(command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join("\n\n")).trim(), maxObjectiveChars);
+  const objective = clip(
+    stripHidden(
+      command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join("\n\n")
+    ).trim(),
+    maxObjectiveChars
+  );
   if (!objective) {
-    return refuse(thread, command, "/plan", "there is no objective.", "Write it after the command: `/plan <what should be done>`.");
+    return refuse(
+      thread,
+      command,
+      "/plan",
+      "there is no objective.",
+      "Write it after the command: `/plan <what should be done>`."
+    );
   }
   const executorOnly = settings.policy === "executor-only";
   const role = executorOnly ? "executor" : "planner";
   if (!settings[role].apiKey) {
-    return refuse(thread, command, "/plan", `no API key is configured for the ${role} model.`, `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`);
+    return refuse(
+      thread,
+      command,
+      "/plan",
+      `no API key is configured for the ${role} model.`,
+      `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`
+    );
   }
   await thread.react(command.commentId, "eyes");
   const base = await resolveBase(ctx, command);
@@ -4899,14 +5339,26 @@ async function planFlow(ctx, command) {
     return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, comments });
   }
   await thread.react(command.commentId, "rocket").catch(() => void 0);
-  return executeWithoutPlanner(ctx, { source: command, requestedBy: command.author, snapshot: executorOnlySnapshot(objective, policy), base, comments });
+  return executeWithoutPlanner(ctx, {
+    source: command,
+    requestedBy: command.author,
+    snapshot: executorOnlySnapshot(objective, policy),
+    base,
+    comments
+  });
 }
 
 // src/commands/revise.ts
 async function reviseFlow(ctx, command) {
   const { settings, thread } = ctx;
   const no = (reason, fix) => refuse(thread, command, "/revise", reason, fix);
-  const allowed = await refuseUnlessRole(thread, command, "/revise", settings.triggerPermission, "Ask a maintainer to revise the plan.");
+  const allowed = await refuseUnlessRole(
+    thread,
+    command,
+    "/revise",
+    settings.triggerPermission,
+    "Ask a maintainer to revise the plan."
+  );
   if ("refused" in allowed) return allowed.refused;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no("there is no feedback.", "Say what to change: `/revise <feedback>`.");
@@ -4915,10 +5367,16 @@ async function reviseFlow(ctx, command) {
   const { record, comments } = live;
   const { plan } = record.snapshot.context;
   if (record.status !== "proposed" || !plan) {
-    return no(`plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`, "Ask for a new plan with `/plan <objective>`.");
+    return no(
+      `plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`,
+      "Ask for a new plan with `/plan <objective>`."
+    );
   }
   if (!settings.planner.apiKey) {
-    return no("no API key is configured for the planner model.", "Set the `api-key` input (or `planner-api-key`) from a repository secret.");
+    return no(
+      "no API key is configured for the planner model.",
+      "Set the `api-key` input (or `planner-api-key`) from a repository secret."
+    );
   }
   await thread.react(command.commentId, "eyes");
   const base = await resolveBase(ctx, command);
@@ -4931,7 +5389,14 @@ async function reviseFlow(ctx, command) {
     revisions: [...context.revisions ?? [], { plan, feedback }],
     thread: await threadContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]))
   };
-  return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments });
+  return planAndPublish(ctx, {
+    source: command,
+    requestedBy: command.author,
+    snapshot,
+    base,
+    spent: record.usage,
+    comments
+  });
 }
 
 // src/render/status.ts
@@ -4976,7 +5441,9 @@ ${live.fix}`);
     return { outcome: "answered" };
   }
   const { record, comment } = live;
-  const progress = comments.find((c) => c.author === settings.botLogin && c.body.includes(progressMarker(record.planId)));
+  const progress = comments.find(
+    (c) => c.author === settings.botLogin && c.body.includes(progressMarker(record.planId))
+  );
   const run2 = progress ? decodeRunRecord(progress.body) : void 0;
   const checkpoint = run2?.planId === record.planId ? run2 : void 0;
   const snapshot = checkpoint?.snapshot ?? record.snapshot;
@@ -5043,7 +5510,10 @@ function dispatch(ctx, command) {
 async function reportFailure(ctx, command, error2) {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
   try {
-    await ctx.thread.postComment(command.thread.number, `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error2).replace(/\.$/, "")}.${link}`);
+    await ctx.thread.postComment(
+      command.thread.number,
+      `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error2).replace(/\.$/, "")}.${link}`
+    );
     await ctx.thread.react(command.commentId, "-1");
   } catch (reportError) {
     warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
@@ -5092,7 +5562,10 @@ var dispatchEventSchema = external_exports.object({
 function commandFromMaintenanceEvent(eventName, payload) {
   if (eventName === "schedule") {
     const parsed2 = scheduleEventSchema.safeParse(payload);
-    return { kind: "maintain", trigger: { type: "schedule", cron: parsed2.success ? parsed2.data.schedule ?? "" : "" } };
+    return {
+      kind: "maintain",
+      trigger: { type: "schedule", cron: parsed2.success ? parsed2.data.schedule ?? "" : "" }
+    };
   }
   const parsed = dispatchEventSchema.safeParse(payload);
   if (!parsed.success) return { kind: "ignore", reason: "the workflow_dispatch payload names no sender" };
@@ -5104,7 +5577,12 @@ function commandFromMaintenanceEvent(eventName, payload) {
   const objective = text("objective");
   return {
     kind: "maintain",
-    trigger: { type: "dispatch", actor: parsed.data.sender.login, ...task ? { task } : {}, ...objective ? { objective } : {} }
+    trigger: {
+      type: "dispatch",
+      actor: parsed.data.sender.login,
+      ...task ? { task } : {},
+      ...objective ? { objective } : {}
+    }
   };
 }
 function commandFromIssueComment(payload, botLogin, allowedBots = []) {
@@ -5112,7 +5590,11 @@ function commandFromIssueComment(payload, botLogin, allowedBots = []) {
   if (!parsed.success) return { kind: "ignore", reason: "the event payload is not an issue comment" };
   const event = parsed.data;
   const author = event.comment.user;
-  const ignored = commentIgnoreReason({ action: event.action, author, body: event.comment.body ?? "" }, botLogin, allowedBots);
+  const ignored = commentIgnoreReason(
+    { action: event.action, author, body: event.comment.body ?? "" },
+    botLogin,
+    allowedBots
+  );
   if (ignored !== void 0) return { kind: "ignore", reason: ignored };
   const parsedCommand = parseCommentCommand(event.comment.body ?? "");
   if (!parsedCommand) return { kind: "ignore", reason: "the comment\u2019s first line is not a plangate command" };
@@ -5129,7 +5611,12 @@ function commandFromIssueComment(payload, botLogin, allowedBots = []) {
     body: event.comment.body ?? ""
   };
   if (parsedCommand.name === "approve") {
-    return { kind: "approve", planId: parsedCommand.planId ?? parsedCommand.invalidId, ...parsedCommand.overBudget ? { overBudget: true } : {}, ...source };
+    return {
+      kind: "approve",
+      planId: parsedCommand.planId ?? parsedCommand.invalidId,
+      ...parsedCommand.overBudget ? { overBudget: true } : {},
+      ...source
+    };
   }
   switch (parsedCommand.name) {
     case "status":
@@ -5197,7 +5684,11 @@ async function run() {
     secrets = [...secrets, ...mcpSecretValues(settings.mcpServers), signing].filter(Boolean);
     await dropPersistedCredentials(git);
     const workTree = await openWorkTree(inputs.runner.workspace, { auth });
-    const sandbox = createSandbox({ isolation: settings.commandIsolation, account: settings.commandUser, workTree: workTree.path });
+    const sandbox = createSandbox({
+      isolation: settings.commandIsolation,
+      account: settings.commandUser,
+      workTree: workTree.path
+    });
     const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
     try {
       const failure = await carryOut(ctx, command);
@@ -5215,8 +5706,14 @@ async function run() {
 var repoRefOf = ({ runner }) => ({ owner: runner.owner, repo: runner.repo });
 async function dropPersistedCredentials(git) {
   const credentials = await removePersistedCredentials(git);
-  if (credentials.removed.length) info(`Removed persisted git credentials (${credentials.removed.join(", ")}); plangate passes its token to its own fetch and push only.`);
-  if (credentials.kept.length) warning(`Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`);
+  if (credentials.removed.length)
+    info(
+      `Removed persisted git credentials (${credentials.removed.join(", ")}); plangate passes its token to its own fetch and push only.`
+    );
+  if (credentials.kept.length)
+    warning(
+      `Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`
+    );
 }
 function createContext(settings, secrets, parts) {
   const { runner } = settings;
@@ -5231,13 +5728,25 @@ function createContext(settings, secrets, parts) {
     thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
     lock: {
       async acquire(issue) {
-        const attempt = await acquireLock({ git, octokit, repoRef, issue, runId: runner.runId || `local-${process.pid}`, runUrl });
+        const attempt = await acquireLock({
+          git,
+          octokit,
+          repoRef,
+          issue,
+          runId: runner.runId || `local-${process.pid}`,
+          runUrl
+        });
         if (!attempt.acquired) return attempt;
-        if (attempt.lock.tookOverFrom) info(`Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`);
+        if (attempt.lock.tookOverFrom)
+          info(
+            `Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`
+          );
         return {
           acquired: true,
           release: async () => {
-            await releaseLock({ git, lock: attempt.lock }).catch((error2) => warning(`Could not release the lock of #${issue}: ${failureMessage(error2)}`));
+            await releaseLock({ git, lock: attempt.lock }).catch(
+              (error2) => warning(`Could not release the lock of #${issue}: ${failureMessage(error2)}`)
+            );
           }
         };
       }
@@ -5258,7 +5767,7 @@ function createContext(settings, secrets, parts) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-4WGKT3QN.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-JG4CIK5U.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint) {

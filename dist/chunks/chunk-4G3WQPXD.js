@@ -12,7 +12,7 @@ import {
   redact,
   setSecret,
   warning
-} from "./chunk-YCYHJF2N.js";
+} from "./chunk-WA6IJITO.js";
 import {
   __commonJS,
   __export,
@@ -33529,7 +33529,8 @@ function gitEnvironment(env, config) {
   const out = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === void 0) continue;
-    if (passed.has(name) || /^LC_[A-Z_]+$/.test(name) || name.startsWith("GIT_") && !OWNED.test(name)) out[name] = value;
+    if (passed.has(name) || /^LC_[A-Z_]+$/.test(name) || name.startsWith("GIT_") && !OWNED.test(name))
+      out[name] = value;
   }
   out.GIT_TERMINAL_PROMPT = "0";
   return { ...out, ...configEnv(config) };
@@ -33547,7 +33548,10 @@ function configEnv(config) {
 var serverUrlSchema = external_exports.url({ protocol: /^https?$/ });
 function gitAuthConfig(auth) {
   const parsed = serverUrlSchema.safeParse(auth.serverUrl);
-  if (!parsed.success) throw new Error(`The server URL ${JSON.stringify(auth.serverUrl)} is not an http(s) URL; git cannot authenticate to it.`);
+  if (!parsed.success)
+    throw new Error(
+      `The server URL ${JSON.stringify(auth.serverUrl)} is not an http(s) URL; git cannot authenticate to it.`
+    );
   const key = `http.${parsed.data.replace(/\/+$/, "")}/.extraheader`;
   return [
     { key, value: "" },
@@ -33576,7 +33580,10 @@ var NETWORK = /* @__PURE__ */ new Set(["fetch", "push", "pull", "ls-remote", "cl
 var VALUED = /* @__PURE__ */ new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
 function execGit(args, options) {
   return new Promise((resolve) => {
-    const limits = { maxBuffer: 256 * 1024 * 1024, ...options.timeoutMs === void 0 ? {} : { timeout: options.timeoutMs } };
+    const limits = {
+      maxBuffer: 256 * 1024 * 1024,
+      ...options.timeoutMs === void 0 ? {} : { timeout: options.timeoutMs }
+    };
     execFile("git", [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
       resolve({ error, stdout, stderr });
     });
@@ -33600,11 +33607,19 @@ function createGit(cwd, options = {}) {
   return async (args) => {
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? "") ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
-    const { error, stdout, stderr } = await exec(args, { cwd, env, ...options.reader ? { timeoutMs: options.reader.timeoutMs } : {} });
+    const { error, stdout, stderr } = await exec(args, {
+      cwd,
+      env,
+      ...options.reader ? { timeoutMs: options.reader.timeoutMs } : {}
+    });
     if (error) {
       const exitCode = typeof error.code === "number" ? error.code : null;
       const said = redact(stderr, secrets);
-      throw new GitError(redact(`git ${subcommand(args) ?? args[0] ?? ""} failed: ${(stderr || error.message).trim()}`, secrets), exitCode, said);
+      throw new GitError(
+        redact(`git ${subcommand(args) ?? args[0] ?? ""} failed: ${(stderr || error.message).trim()}`, secrets),
+        exitCode,
+        said
+      );
     }
     return options.reader ? stdout : stdout.trim();
   };
@@ -33618,7 +33633,10 @@ function subcommand(args) {
     }
     if (arg.startsWith("-")) {
       if (arg.startsWith("--") && arg.includes("=")) continue;
-      if (["--bare", "--no-pager", "--literal-pathspecs", "--no-replace-objects", "--no-optional-locks", "-P"].includes(arg)) continue;
+      if (["--bare", "--no-pager", "--literal-pathspecs", "--no-replace-objects", "--no-optional-locks", "-P"].includes(
+        arg
+      ))
+        continue;
       return void 0;
     }
     return arg;
@@ -33691,7 +33709,10 @@ function labelList(values) {
   const names = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
   const seen = /* @__PURE__ */ new Set();
   return names.filter((name) => {
-    if (name.length > 50) throw new SettingsError(`Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`);
+    if (name.length > 50)
+      throw new SettingsError(
+        `Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`
+      );
     const key = name.toLowerCase();
     if (seen.has(key)) return false;
     seen.add(key);
@@ -33701,7 +33722,10 @@ function labelList(values) {
 var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
 var optionalPositive = external_exports.string().trim().regex(/^(\d+(\.\d+)?)?$/, "must be a positive number, or empty for no limit").transform((v) => v === "" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
 var booleanInput = external_exports.enum(["true", "True", "TRUE", "false", "False", "FALSE"], "must be true or false").transform((v) => v.toLowerCase() === "true");
-var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name), "looks like a secret, which commands must never receive");
+var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine(
+  (name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name),
+  "looks like a secret, which commands must never receive"
+);
 var withDefault = (fallback) => external_exports.string().transform((v) => v.trim() || fallback);
 
 // src/config/permissions.ts
@@ -33752,24 +33776,41 @@ var runPolicySchema = external_exports.enum(runPolicies);
 
 // src/config/repo-config.ts
 var taskSchema = external_exports.object({
-  name: external_exports.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"').describe('Names the task: its tracking issue is "plangate task: <name>" with the label "plangate:<name>", and a `workflow_dispatch` with `task: <name>` runs it. 1 to 40 letters, digits, "-" or "_".'),
+  name: external_exports.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, "-" or "_"').describe(
+    'Names the task: its tracking issue is "plangate task: <name>" with the label "plangate:<name>", and a `workflow_dispatch` with `task: <name>` runs it. 1 to 40 letters, digits, "-" or "_".'
+  ),
   objective: external_exports.string().min(1).describe("What the planner is asked to do, as the text of a `/plan` comment would say it."),
-  cron: external_exports.string().optional().describe("Runs the task only when this schedule fires: it must equal one of the workflow's `on.schedule` cron strings exactly. Default: every schedule event."),
-  policy: runPolicySchema.optional().describe("When the task's plan is carried out, in the terms of the `policy` input. Default: `plan-for-approval`, whatever that input says."),
+  cron: external_exports.string().optional().describe(
+    "Runs the task only when this schedule fires: it must equal one of the workflow's `on.schedule` cron strings exactly. Default: every schedule event."
+  ),
+  policy: runPolicySchema.optional().describe(
+    "When the task's plan is carried out, in the terms of the `policy` input. Default: `plan-for-approval`, whatever that input says."
+  ),
   labels: external_exports.array(external_exports.string()).optional().describe('Labels added to the tracking issue, besides "plangate:<name>".'),
   assignees: external_exports.array(external_exports.string()).optional().describe("Logins assigned to the tracking issue."),
-  "allowed-commands": external_exports.array(external_exports.string()).optional().describe("Command patterns the executor may run in this task, in the syntax of the `allowed-commands` input, which they replace. Default: the `allowed-commands` input.")
+  "allowed-commands": external_exports.array(external_exports.string()).optional().describe(
+    "Command patterns the executor may run in this task, in the syntax of the `allowed-commands` input, which they replace. Default: the `allowed-commands` input."
+  )
 }).strict();
 var usdPerMillion = external_exports.number().finite().nonnegative();
 var configPriceSchema = external_exports.object({
   input: usdPerMillion.describe("USD per million prompt tokens the provider did not serve from its prompt cache."),
   "cached-input": usdPerMillion.optional().describe("USD per million prompt tokens served from the prompt cache. Default: the `input` price."),
   output: usdPerMillion.describe("USD per million completion tokens.")
-}).strict().transform((p) => ({ input: p.input, output: p.output, ...p["cached-input"] === void 0 ? {} : { cachedInput: p["cached-input"] } }));
+}).strict().transform((p) => ({
+  input: p.input,
+  output: p.output,
+  ...p["cached-input"] === void 0 ? {} : { cachedInput: p["cached-input"] }
+}));
 var mcpServerNameSchema = external_exports.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/).describe("server");
-var mcpEnvNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine((name) => !/^(GITHUB_TOKEN$|INPUT_|ACTIONS_|RUNNER_TOKEN$)/i.test(name), "is one of the runner's own credentials, which no MCP server may receive");
+var mcpEnvNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine(
+  (name) => !/^(GITHUB_TOKEN$|INPUT_|ACTIONS_|RUNNER_TOKEN$)/i.test(name),
+  "is one of the runner's own credentials, which no MCP server may receive"
+);
 var mcpStdioServerSchema = external_exports.object({
-  command: external_exports.string().trim().min(1).describe("Program that starts a stdio server (no shell), found on PATH or given as a path. It runs in the repository checkout."),
+  command: external_exports.string().trim().min(1).describe(
+    "Program that starts a stdio server (no shell), found on PATH or given as a path. It runs in the repository checkout."
+  ),
   args: external_exports.array(external_exports.string()).optional().describe("The program's arguments."),
   env: external_exports.array(mcpEnvNameSchema).optional().describe(
     "Names of environment variables the server receives, with their values from the action's environment (the workflow step's `env:`). The server gets these and PATH, HOME, USER, LOGNAME, SHELL and TERM, nothing else; the values are treated as secrets. A variable that is not set keeps the server from starting."
@@ -33785,7 +33826,8 @@ var mcpServerSchema = external_exports.union([mcpStdioServerSchema, mcpHttpServe
     if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
       return "must be { command, args?, env? } for a stdio server or { url } for a streamable HTTP server";
     }
-    if ("command" in entry && "url" in entry) return "give either command (a stdio server) or url (a streamable HTTP server), not both";
+    if ("command" in entry && "url" in entry)
+      return "give either command (a stdio server) or url (a streamable HTTP server), not both";
     const parsed = ("url" in entry ? mcpHttpServerSchema : mcpStdioServerSchema).safeParse(entry);
     if (parsed.success) return void 0;
     return parsed.error.issues.map((i) => i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message).join("; ");
@@ -33793,11 +33835,17 @@ var mcpServerSchema = external_exports.union([mcpStdioServerSchema, mcpHttpServe
 });
 var defaultPlanMaxAgeDays = 7;
 var repoConfigSchema = external_exports.object({
-  tasks: external_exports.array(taskSchema).optional().describe("Maintenance tasks: `schedule` and `workflow_dispatch` events run them through the same plan gate as `/plan`."),
+  tasks: external_exports.array(taskSchema).optional().describe(
+    "Maintenance tasks: `schedule` and `workflow_dispatch` events run them through the same plan gate as `/plan`."
+  ),
   /** A scheduled task's pending plan older than this is planned afresh; younger ones are left waiting. */
-  "plan-max-age-days": external_exports.number().positive().optional().describe(`Days a task's plan may wait for approval; the next run of the task after that plans it afresh. Default: ${defaultPlanMaxAgeDays}.`),
+  "plan-max-age-days": external_exports.number().positive().optional().describe(
+    `Days a task's plan may wait for approval; the next run of the task after that plans it afresh. Default: ${defaultPlanMaxAgeDays}.`
+  ),
   /** Overrides or extends the built-in price table, per model name. */
-  prices: external_exports.record(external_exports.string().trim().min(1).describe("model"), configPriceSchema).optional().describe("Prices by model name, in USD per million tokens. An entry adds a model to plangate's built-in price table or replaces that model's whole built-in entry."),
+  prices: external_exports.record(external_exports.string().trim().min(1).describe("model"), configPriceSchema).optional().describe(
+    "Prices by model name, in USD per million tokens. An entry adds a model to plangate's built-in price table or replaces that model's whole built-in entry."
+  ),
   "mcp-servers": external_exports.record(mcpServerNameSchema, mcpServerSchema, {
     error: (issue) => issue.code === "invalid_key" ? 'server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit' : void 0
   }).optional().describe(
@@ -33847,7 +33895,14 @@ function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step'
     }
     for (const value of Object.values(values)) if (value.length >= 8) setSecret(value);
     const refusal = credentials.length > 0 ? `${credentials.join(", ")} ${credentials.length === 1 ? "holds" : "hold"} one of plangate's own credentials (the GitHub token, a model API key or the record secret), which no MCP server may receive` : unset.length > 0 ? `the environment variable${unset.length === 1 ? "" : "s"} ${unset.join(", ")} ${unset.length === 1 ? "is" : "are"} not set; set ${unset.length === 1 ? "it" : "them"} in ${setIn}` : void 0;
-    return { name, transport: "stdio", command: entry.command, args: entry.args ?? [], env: values, ...refusal ? { refusal } : {} };
+    return {
+      name,
+      transport: "stdio",
+      command: entry.command,
+      args: entry.args ?? [],
+      env: values,
+      ...refusal ? { refusal } : {}
+    };
   });
 }
 
@@ -33866,7 +33921,9 @@ function readRunner(env) {
   const parsed = runnerSchema.safeParse(env);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new SettingsError(`The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`);
+    throw new SettingsError(
+      `The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`
+    );
   }
   const e = parsed.data;
   const [owner = "", repo = ""] = e.GITHUB_REPOSITORY.split("/");
@@ -33946,11 +34003,17 @@ function readInputs(env = process.env) {
     requireDistinctApprover: defaulted("require-distinct-approver", booleanInput),
     recordSecret,
     contextPermission: defaulted("context-permission", roleSchema),
-    commandUser: input("command-user", external_exports.string().trim().regex(/^([a-z_][a-z0-9_-]*)?$/i, "must be a user name")),
+    commandUser: input(
+      "command-user",
+      external_exports.string().trim().regex(/^([a-z_][a-z0-9_-]*)?$/i, "must be a user name")
+    ),
     commandIsolation: defaulted("command-isolation", commandIsolationSchema),
     commandEnv: lines("command-env").map((name) => {
       const parsed = envNameSchema.safeParse(name);
-      if (!parsed.success) throw new SettingsError(`Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? "bad name"} (${JSON.stringify(name)}).`);
+      if (!parsed.success)
+        throw new SettingsError(
+          `Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? "bad name"} (${JSON.stringify(name)}).`
+        );
       return parsed.data;
     }),
     maxWriteBytes: defaulted("max-write-bytes", wholeNumber(1, 1024 * 1024 * 1024)),
@@ -34006,14 +34069,132 @@ function hasDotGitComponent(relPath) {
   return relPath.split(/[/\\]/).some(isDotGitComponent);
 }
 
-// src/repo/change-gate.ts
+// src/repo/tree-status.ts
 var gitlinkMode = "160000";
 var absentMode = "000000";
+var maxBatchPaths = 500;
+var maxBatchChars = 6e4;
+async function hasHead(git) {
+  try {
+    await git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"]);
+    return true;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return false;
+    throw error;
+  }
+}
+async function changedPaths(git) {
+  const out = await git([
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--untracked-files=all",
+    "--ignore-submodules=dirty",
+    "--no-renames"
+  ]);
+  const records = out.split("\0");
+  const candidates = [];
+  for (let i = 0; i < records.length; i += 1) {
+    const record = records[i] ?? "";
+    const fields = record.split(" ");
+    switch (record[0]) {
+      case "1": {
+        const [, , , mH = absentMode, , mW = absentMode, hH = ""] = fields;
+        candidates.push(tracked(fields.slice(8).join(" "), mH, mW, hH));
+        break;
+      }
+      case "2": {
+        const [, , , mH = absentMode, , mW = absentMode] = fields;
+        const from = records[i + 1] ?? "";
+        i += 1;
+        candidates.push({
+          path: fields.slice(9).join(" "),
+          change: mW === absentMode ? "deleted" : "added",
+          nested: false
+        });
+        if (from !== "" && mH !== absentMode) candidates.push({ path: from, change: "deleted", nested: false });
+        break;
+      }
+      case "u":
+        candidates.push({
+          path: fields.slice(10).join(" "),
+          change: fields[4] === absentMode ? "added" : "modified",
+          nested: false
+        });
+        break;
+      case "?": {
+        const path7 = record.slice(2);
+        if (path7.endsWith("/")) candidates.push({ path: path7.replace(/\/+$/, ""), change: "added", nested: true });
+        else candidates.push({ path: path7, change: "added", nested: false });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return candidates;
+}
+function tracked(path7, headMode, treeMode, headBlob) {
+  const nested = treeMode === gitlinkMode && headMode !== gitlinkMode;
+  if (headMode === absentMode) return { path: path7, change: "added", nested };
+  if (treeMode === absentMode) return { path: path7, change: "deleted", nested: false };
+  if (fileType(headMode) !== fileType(treeMode)) return { path: path7, change: "type", nested };
+  if (headMode !== treeMode && fileType(headMode) === "10")
+    return { path: path7, change: "modified", nested: false, headBlob };
+  return { path: path7, change: "modified", nested: false };
+}
+function fileType(mode) {
+  return mode.slice(0, 2);
+}
+async function stagedChanges(git, head) {
+  const out = await git([
+    "diff",
+    "--cached",
+    "--raw",
+    "--no-abbrev",
+    "-z",
+    "--no-renames",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=none",
+    ...head ? ["HEAD"] : [],
+    "--"
+  ]);
+  const tokens = out.split("\0");
+  const changes = [];
+  for (let i = 0; i + 1 < tokens.length; i += 2) {
+    const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
+    const path7 = tokens[i + 1] ?? "";
+    changes.push({ path: path7, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
+  }
+  return changes;
+}
+function stagedKind(status, srcMode, dstMode, sameContent) {
+  if (status.startsWith("A") || srcMode === absentMode) return "added";
+  if (status.startsWith("D") || dstMode === absentMode) return "deleted";
+  if (status.startsWith("T") || fileType(srcMode) !== fileType(dstMode)) return "type";
+  if (srcMode !== dstMode && sameContent) return "mode";
+  return "modified";
+}
+function* batches(paths) {
+  let batch = [];
+  let chars = 0;
+  for (const path7 of paths) {
+    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path7.length > maxBatchChars)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(path7);
+    chars += path7.length + 1;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+// src/repo/change-gate.ts
 var dotGitReason = "a .git path";
 var nestedReason = "a nested git repository";
 var protectedPrefix = "protected by ";
-var maxBatchPaths = 500;
-var maxBatchChars = 6e4;
 async function stageChecked(git, protectedPaths) {
   const prefix = await git(["rev-parse", "--show-prefix"]);
   if (prefix !== "") throw new Error(`The commit gate must run at the top of the work tree, not in ${prefix}.`);
@@ -34030,13 +34211,28 @@ async function stageChecked(git, protectedPaths) {
   const toStage = [];
   for (const candidate of allowed) {
     const blocked = decided.get(candidate.path) ?? inTheWay.get(candidate.path);
-    if (blocked) remember(decided, { ...blocked, path: candidate.path, change: candidate.change, inHead: candidate.change !== "added" });
+    if (blocked)
+      remember(decided, {
+        ...blocked,
+        path: candidate.path,
+        change: candidate.change,
+        inHead: candidate.change !== "added"
+      });
     else toStage.push(candidate);
   }
   await tellModeChanges(git, candidates, decided);
-  for (const refused of await stage(git, toStage.map((c) => c.path))) {
+  for (const refused of await stage(
+    git,
+    toStage.map((c) => c.path)
+  )) {
     const candidate = toStage.find((c) => c.path === refused.path);
-    remember(decided, { path: refused.path, change: candidate?.change ?? "modified", reason: refused.reason, restore: false, inHead: candidate?.change !== "added" });
+    remember(decided, {
+      path: refused.path,
+      change: candidate?.change ?? "modified",
+      reason: refused.reason,
+      restore: false,
+      inHead: candidate?.change !== "added"
+    });
   }
   for (let round = 0; ; round += 1) {
     const staged = await stagedChanges(git, head);
@@ -34044,19 +34240,31 @@ async function stageChecked(git, protectedPaths) {
     for (const entry of staged) {
       const nested = entry.dstMode === gitlinkMode && entry.srcMode !== gitlinkMode;
       const reason = nested && !hasDotGitComponent(entry.path) ? nestedReason : blockReason(entry.path, protectedPaths);
-      if (reason !== void 0) blocked.set(entry.path, decision(entry.path, entry.change, reason, entry.srcMode !== absentMode));
+      if (reason !== void 0)
+        blocked.set(entry.path, decision(entry.path, entry.change, reason, entry.srcMode !== absentMode));
     }
     const around = ancestorsOf(blocked);
     for (const entry of staged) {
       const inner = around.get(entry.path);
-      if (inner && !blocked.has(entry.path)) blocked.set(entry.path, { ...inner, path: entry.path, change: entry.change, inHead: entry.srcMode !== absentMode });
+      if (inner && !blocked.has(entry.path))
+        blocked.set(entry.path, {
+          ...inner,
+          path: entry.path,
+          change: entry.change,
+          inHead: entry.srcMode !== absentMode
+        });
     }
     if (blocked.size === 0) break;
-    if (round >= 2) throw new Error(`plangate could not keep ${[...blocked.keys()].slice(0, 5).join(", ")} out of the commit.`);
+    if (round >= 2)
+      throw new Error(`plangate could not keep ${[...blocked.keys()].slice(0, 5).join(", ")} out of the commit.`);
     for (const entry of blocked.values()) remember(decided, entry);
     await unstage(git, [...blocked.keys()], head);
   }
-  await restoreProtected(git, [...decided.values()].filter((d) => d.restore), head);
+  await restoreProtected(
+    git,
+    [...decided.values()].filter((d) => d.restore),
+    head
+  );
   return [...decided.values()].map(({ path: path7, change, reason }) => ({ path: path7, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 function mergeKeptOut(...lists) {
@@ -34067,7 +34275,9 @@ function mergeKeptOut(...lists) {
       if (!seen.has(key)) seen.set(key, { path: change.path, change: change.change, reason: change.reason });
     }
   }
-  return [...seen.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0);
+  return [...seen.values()].sort(
+    (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0
+  );
 }
 function blockReason(path7, protectedPaths) {
   if (hasDotGitComponent(path7)) return dotGitReason;
@@ -34090,62 +34300,6 @@ function ancestorsOf(blocked) {
     }
   }
   return out;
-}
-async function hasHead(git) {
-  try {
-    await git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"]);
-    return true;
-  } catch (error) {
-    if (error instanceof GitError && error.exitCode === 1) return false;
-    throw error;
-  }
-}
-async function changedPaths(git) {
-  const out = await git(["status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=dirty", "--no-renames"]);
-  const records = out.split("\0");
-  const candidates = [];
-  for (let i = 0; i < records.length; i += 1) {
-    const record = records[i] ?? "";
-    const fields = record.split(" ");
-    switch (record[0]) {
-      case "1": {
-        const [, , , mH = absentMode, , mW = absentMode, hH = ""] = fields;
-        candidates.push(tracked(fields.slice(8).join(" "), mH, mW, hH));
-        break;
-      }
-      case "2": {
-        const [, , , mH = absentMode, , mW = absentMode] = fields;
-        const from = records[i + 1] ?? "";
-        i += 1;
-        candidates.push({ path: fields.slice(9).join(" "), change: mW === absentMode ? "deleted" : "added", nested: false });
-        if (from !== "" && mH !== absentMode) candidates.push({ path: from, change: "deleted", nested: false });
-        break;
-      }
-      case "u":
-        candidates.push({ path: fields.slice(10).join(" "), change: fields[4] === absentMode ? "added" : "modified", nested: false });
-        break;
-      case "?": {
-        const path7 = record.slice(2);
-        if (path7.endsWith("/")) candidates.push({ path: path7.replace(/\/+$/, ""), change: "added", nested: true });
-        else candidates.push({ path: path7, change: "added", nested: false });
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return candidates;
-}
-function tracked(path7, headMode, treeMode, headBlob) {
-  const nested = treeMode === gitlinkMode && headMode !== gitlinkMode;
-  if (headMode === absentMode) return { path: path7, change: "added", nested };
-  if (treeMode === absentMode) return { path: path7, change: "deleted", nested: false };
-  if (fileType(headMode) !== fileType(treeMode)) return { path: path7, change: "type", nested };
-  if (headMode !== treeMode && fileType(headMode) === "10") return { path: path7, change: "modified", nested: false, headBlob };
-  return { path: path7, change: "modified", nested: false };
-}
-function fileType(mode) {
-  return mode.slice(0, 2);
 }
 async function tellModeChanges(git, candidates, decided) {
   const ambiguous = candidates.filter((c) => c.headBlob !== void 0 && decided.get(c.path)?.change === "modified");
@@ -34188,36 +34342,6 @@ function firstLine(message) {
   const line = (message.replace(/^git \S+ failed: /, "").split("\n")[0] ?? "").trim();
   return line.length > 200 ? `${line.slice(0, 199)}\u2026` : line;
 }
-async function stagedChanges(git, head) {
-  const out = await git([
-    "diff",
-    "--cached",
-    "--raw",
-    "--no-abbrev",
-    "-z",
-    "--no-renames",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--ignore-submodules=none",
-    ...head ? ["HEAD"] : [],
-    "--"
-  ]);
-  const tokens = out.split("\0");
-  const changes = [];
-  for (let i = 0; i + 1 < tokens.length; i += 2) {
-    const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
-    const path7 = tokens[i + 1] ?? "";
-    changes.push({ path: path7, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
-  }
-  return changes;
-}
-function stagedKind(status, srcMode, dstMode, sameContent) {
-  if (status.startsWith("A") || srcMode === absentMode) return "added";
-  if (status.startsWith("D") || dstMode === absentMode) return "deleted";
-  if (status.startsWith("T") || fileType(srcMode) !== fileType(dstMode)) return "type";
-  if (srcMode !== dstMode && sameContent) return "mode";
-  return "modified";
-}
 async function unstage(git, paths, head) {
   for (const batch of batches(paths)) {
     if (head) await git(["--literal-pathspecs", "reset", "--quiet", "HEAD", "--", ...batch]);
@@ -34228,21 +34352,8 @@ async function restoreProtected(git, protectedChanges, head) {
   const added = protectedChanges.filter((d) => !d.inHead || !head).map((d) => d.path);
   const changed = head ? protectedChanges.filter((d) => d.inHead).map((d) => d.path) : [];
   for (const batch of batches(added)) await git(["--literal-pathspecs", "clean", "--force", "--quiet", "--", ...batch]);
-  for (const batch of batches(changed)) await git(["--literal-pathspecs", "checkout", "--quiet", "HEAD", "--", ...batch]);
-}
-function* batches(paths) {
-  let batch = [];
-  let chars = 0;
-  for (const path7 of paths) {
-    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path7.length > maxBatchChars)) {
-      yield batch;
-      batch = [];
-      chars = 0;
-    }
-    batch.push(path7);
-    chars += path7.length + 1;
-  }
-  if (batch.length > 0) yield batch;
+  for (const batch of batches(changed))
+    await git(["--literal-pathspecs", "checkout", "--quiet", "HEAD", "--", ...batch]);
 }
 
 // src/repo/branch.ts
@@ -34285,7 +34396,13 @@ async function hasStagedChanges(git) {
   }
 }
 async function pushWithLease(git, branch, expected) {
-  await git(["push", "--quiet", `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`, "origin", `HEAD:refs/heads/${branch}`]);
+  await git([
+    "push",
+    "--quiet",
+    `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`,
+    "origin",
+    `HEAD:refs/heads/${branch}`
+  ]);
 }
 
 // src/machine/start-snapshot.ts
@@ -34528,11 +34645,21 @@ function work(snapshot) {
 var hiddenClasses = [
   {
     why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
-    ranges: [[8203, 8205], [8288, 8288], [65279, 65279], [6158, 6158]]
+    ranges: [
+      [8203, 8205],
+      [8288, 8288],
+      [65279, 65279],
+      [6158, 6158]
+    ]
   },
   {
     why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
-    ranges: [[8206, 8207], [1564, 1564], [8234, 8238], [8294, 8297]]
+    ranges: [
+      [8206, 8207],
+      [1564, 1564],
+      [8234, 8238],
+      [8294, 8297]
+    ]
   },
   {
     why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
@@ -34544,23 +34671,48 @@ var hiddenClasses = [
   },
   {
     why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
-    ranges: [[65024, 65039], [917760, 917999], [6155, 6157], [6159, 6159]]
+    ranges: [
+      [65024, 65039],
+      [917760, 917999],
+      [6155, 6157],
+      [6159, 6159]
+    ]
   },
   {
     why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
-    ranges: [[8289, 8293], [8298, 8303]]
+    ranges: [
+      [8289, 8293],
+      [8298, 8303]
+    ]
   },
   {
     why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
-    ranges: [[847, 847], [4447, 4448], [12644, 12644], [65440, 65440], [6068, 6069]]
+    ranges: [
+      [847, 847],
+      [4447, 4448],
+      [12644, 12644],
+      [65440, 65440],
+      [6068, 6069]
+    ]
   },
   {
     why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
-    ranges: [[65520, 65528], [113824, 113827], [119155, 119162], [917632, 917759], [918e3, 921599]]
+    ranges: [
+      [65520, 65528],
+      [113824, 113827],
+      [119155, 119162],
+      [917632, 917759],
+      [918e3, 921599]
+    ]
   },
   {
     why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
-    ranges: [[0, 8], [11, 12], [14, 31], [127, 159]]
+    ranges: [
+      [0, 8],
+      [11, 12],
+      [14, 31],
+      [127, 159]
+    ]
   }
 ];
 var codePoint = (n) => `\\u{${n.toString(16)}}`;
@@ -34771,7 +34923,8 @@ var LinkSyntax = class {
     if (!this.breaks) {
       const n = text2.length;
       const breaks = new Int32Array(n + 1).fill(n);
-      for (let i = n - 1; i >= 0; i--) breaks[i] = lineEndingAt(text2, i) > 0 && blankAfter(text2, i) ? i : breaks[i + 1] ?? n;
+      for (let i = n - 1; i >= 0; i--)
+        breaks[i] = lineEndingAt(text2, i) > 0 && blankAfter(text2, i) ? i : breaks[i + 1] ?? n;
       this.breaks = breaks;
     }
     return this.breaks[Math.min(from, text2.length)] ?? text2.length;
@@ -34978,7 +35131,7 @@ var OPERATOR_NAMES = {
   ">": "redirection",
   "<": "redirection",
   "`": "command substitution",
-  "$": "variable or command substitution",
+  $: "variable or command substitution",
   "(": "subshell",
   ")": "subshell",
   "\n": "newline",
@@ -35108,11 +35261,28 @@ var short = (text2) => text2.length <= maxText ? text2 : `${text2.slice(0, maxTe
 var text = external_exports.string().max(maxText);
 var stepNumber = external_exports.number().int().positive();
 var findingSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({ kind: external_exports.literal("too-many-steps"), severity: external_exports.literal("blocking"), steps: external_exports.number().int().positive(), maxIterations: external_exports.number().int().positive() }).strict(),
-  external_exports.object({ kind: external_exports.literal("protected-path"), severity: external_exports.literal("blocking"), step: stepNumber, file: text, pattern: text }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("too-many-steps"),
+    severity: external_exports.literal("blocking"),
+    steps: external_exports.number().int().positive(),
+    maxIterations: external_exports.number().int().positive()
+  }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("protected-path"),
+    severity: external_exports.literal("blocking"),
+    step: stepNumber,
+    file: text,
+    pattern: text
+  }).strict(),
   // A verify command the executor may not run leaves the step unverified but changes nothing the
   // executor can do (run_command refuses it at run time), so it warns instead of blocking approval.
-  external_exports.object({ kind: external_exports.literal("command-not-allowed"), severity: external_exports.literal("warning"), step: stepNumber, command: text, reason: text.optional() }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("command-not-allowed"),
+    severity: external_exports.literal("warning"),
+    step: stepNumber,
+    command: text,
+    reason: text.optional()
+  }).strict(),
   // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
   external_exports.object({ kind: external_exports.literal("commands-cannot-run"), severity: external_exports.literal("warning"), cause: external_exports.string().max(400) }).strict(),
   external_exports.object({ kind: external_exports.literal("new-file"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict(),
@@ -35120,7 +35290,14 @@ var findingSchema = external_exports.discriminatedUnion("kind", [
 ]);
 var creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
 var globChars = /[*?[\]{}]/;
-var kindOrder = { "too-many-steps": 0, "protected-path": 1, "commands-cannot-run": 2, "command-not-allowed": 3, "new-file": 4, "not-found": 5 };
+var kindOrder = {
+  "too-many-steps": 0,
+  "protected-path": 1,
+  "commands-cannot-run": 2,
+  "command-not-allowed": 3,
+  "new-file": 4,
+  "not-found": 5
+};
 function checkPlan(plan, rules, fileExists) {
   const found = [];
   const add = (finding) => found.push({ finding, at: found.length });
@@ -35128,25 +35305,34 @@ function checkPlan(plan, rules, fileExists) {
     add({ kind: "too-many-steps", severity: "blocking", steps: plan.steps.length, maxIterations: rules.maxIterations });
   }
   const needsCommands = rules.allowedCommands.length > 0 || plan.steps.some((step) => step.verify?.trim());
-  if (rules.commandsRefused !== void 0 && needsCommands) add({ kind: "commands-cannot-run", severity: "warning", cause: short(rules.commandsRefused) });
+  if (rules.commandsRefused !== void 0 && needsCommands)
+    add({ kind: "commands-cannot-run", severity: "warning", cause: short(rules.commandsRefused) });
   const madeEarlier = /* @__PURE__ */ new Set();
   for (const [i, step] of plan.steps.entries()) {
     const number2 = i + 1;
     const files = [...new Set((step.files ?? []).map(normalize2).filter((f) => f !== ""))];
     for (const file of files) {
       const pattern = matchProtected(file, rules.protectedPaths);
-      if (pattern !== void 0) add({ kind: "protected-path", severity: "blocking", step: number2, file: short(file), pattern: short(pattern) });
+      if (pattern !== void 0)
+        add({ kind: "protected-path", severity: "blocking", step: number2, file: short(file), pattern: short(pattern) });
     }
     const verify = step.verify?.trim();
     if (verify) {
       const refusal = commandRefusal(verify, rules.allowedCommands);
       if (refusal !== void 0) {
-        add({ kind: "command-not-allowed", severity: "warning", step: number2, command: short(verify), ...refusal ? { reason: short(refusal) } : {} });
+        add({
+          kind: "command-not-allowed",
+          severity: "warning",
+          step: number2,
+          command: short(verify),
+          ...refusal ? { reason: short(refusal) } : {}
+        });
       }
     }
     if (!fileExists) continue;
     for (const file of files) {
-      if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== void 0 || fileExists(file)) continue;
+      if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== void 0 || fileExists(file))
+        continue;
       if (createsFiles(step)) {
         madeEarlier.add(file);
         add({ kind: "new-file", severity: "info", step: number2, file: short(file) });
@@ -35155,7 +35341,9 @@ function checkPlan(plan, rules, fileExists) {
       }
     }
   }
-  return found.sort((a, b) => severityRank(a.finding) - severityRank(b.finding) || stepOf(a.finding) - stepOf(b.finding) || kindOrder[a.finding.kind] - kindOrder[b.finding.kind] || a.at - b.at).map((f) => f.finding);
+  return found.sort(
+    (a, b) => severityRank(a.finding) - severityRank(b.finding) || stepOf(a.finding) - stepOf(b.finding) || kindOrder[a.finding.kind] - kindOrder[b.finding.kind] || a.at - b.at
+  ).map((f) => f.finding);
 }
 function isBlocking(finding) {
   return finding.severity === "blocking";
@@ -35191,12 +35379,24 @@ var lowFactor = 0.5;
 var highFactor = 2;
 var usd = external_exports.number().finite().nonnegative();
 var costEstimateSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({ kind: external_exports.literal("range"), model: external_exports.string(), steps: external_exports.number().int().nonnegative(), lowUsd: usd, highUsd: usd }).strict(),
-  external_exports.object({ kind: external_exports.literal("unknown"), model: external_exports.string(), steps: external_exports.number().int().nonnegative(), reason: external_exports.string().max(300) }).strict()
+  external_exports.object({
+    kind: external_exports.literal("range"),
+    model: external_exports.string(),
+    steps: external_exports.number().int().nonnegative(),
+    lowUsd: usd,
+    highUsd: usd
+  }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("unknown"),
+    model: external_exports.string(),
+    steps: external_exports.number().int().nonnegative(),
+    reason: external_exports.string().max(300)
+  }).strict()
 ]);
 function estimateExecutionCost({ planning, steps, executorModel, prices }) {
   const base = { model: executorModel, steps };
-  if (priceFor(executorModel, prices) === null) return { kind: "unknown", ...base, reason: `no price for model ${executorModel}` };
+  if (priceFor(executorModel, prices) === null)
+    return { kind: "unknown", ...base, reason: `no price for model ${executorModel}` };
   if (planning.promptTokens === 0 && planning.completionTokens === 0) {
     return { kind: "unknown", ...base, reason: "planning reported no token usage to estimate from" };
   }
@@ -35206,13 +35406,21 @@ function estimateExecutionCost({ planning, steps, executorModel, prices }) {
 }
 function plannerUsageSince(ledger, before) {
   const sum = (l) => l.entries.filter((e) => e.role === "planner").reduce(
-    (acc, e) => ({ promptTokens: acc.promptTokens + e.promptTokens, cachedTokens: acc.cachedTokens + e.cachedTokens, completionTokens: acc.completionTokens + e.completionTokens }),
+    (acc, e) => ({
+      promptTokens: acc.promptTokens + e.promptTokens,
+      cachedTokens: acc.cachedTokens + e.cachedTokens,
+      completionTokens: acc.completionTokens + e.completionTokens
+    }),
     { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
   );
   const now = sum(ledger);
   const then = sum(before);
   const since = (pick) => Math.max(0, pick(now) - pick(then));
-  return { promptTokens: since((t) => t.promptTokens), cachedTokens: since((t) => t.cachedTokens), completionTokens: since((t) => t.completionTokens) };
+  return {
+    promptTokens: since((t) => t.promptTokens),
+    cachedTokens: since((t) => t.cachedTokens),
+    completionTokens: since((t) => t.completionTokens)
+  };
 }
 function estimateHigh(estimate) {
   return estimate.kind === "range" ? estimate.highUsd : null;
@@ -35242,7 +35450,17 @@ function storeChecks(findings, estimate) {
 }
 
 // src/machine/plan-status.ts
-var recordStatuses = ["proposed", "asking", "answered", "approved", "executing", "done", "aborted", "superseded", "cancelled"];
+var recordStatuses = [
+  "proposed",
+  "asking",
+  "answered",
+  "approved",
+  "executing",
+  "done",
+  "aborted",
+  "superseded",
+  "cancelled"
+];
 
 // src/record/plan-record.ts
 var historyEntrySchema = external_exports.object({ directive: external_exports.string(), result: external_exports.string(), outcome: outcomeSchema });
@@ -35320,7 +35538,9 @@ var markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
 function canonical(value) {
   return JSON.stringify(
     value,
-    (_key, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) : v
+    (_key, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(
+      Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    ) : v
   );
 }
 function hashContext(context) {
@@ -35360,7 +35580,9 @@ function decodeRecord(body) {
   if (!match?.[1]) return { ok: false, reason: "no plan record" };
   let json;
   try {
-    json = JSON.parse(inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8"));
+    json = JSON.parse(
+      inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8")
+    );
   } catch {
     return { ok: false, reason: "the plan record is corrupt" };
   }
@@ -35426,7 +35648,12 @@ async function treeEntries(git, commit, files) {
     const m = entryLine.exec(line);
     const file = m?.[5];
     if (m && file !== void 0 && files.includes(file)) {
-      entries.set(file, { mode: m[1] ?? "", type: m[2] ?? "", oid: m[3] ?? "", bytes: m[4] === "-" ? 0 : Number(m[4]) });
+      entries.set(file, {
+        mode: m[1] ?? "",
+        type: m[2] ?? "",
+        oid: m[3] ?? "",
+        bytes: m[4] === "-" ? 0 : Number(m[4])
+      });
     }
   }
   return entries;
@@ -35514,10 +35741,13 @@ function repositoryInstructionsText(files, maxBytes = MAX_INSTRUCTIONS_BYTES) {
     parts.push(fence(file.path, kept));
     if (kept.length < body.length) {
       budget = 0;
-      parts.push(`plangate cut ${file.path} here (${size} bytes; instruction files are limited to ${maxBytes} bytes in all); read_file shows the rest.`);
+      parts.push(
+        `plangate cut ${file.path} here (${size} bytes; instruction files are limited to ${maxBytes} bytes in all); read_file shows the rest.`
+      );
     }
   }
-  if (leftOut.length > 0) parts.push(`Left out, over the ${maxBytes}-byte limit: ${leftOut.join(", ")}; read_file shows them.`);
+  if (leftOut.length > 0)
+    parts.push(`Left out, over the ${maxBytes}-byte limit: ${leftOut.join(", ")}; read_file shows them.`);
   return parts.length > 0 ? [heading, ...parts].join("\n\n") : "";
 }
 async function readRepositoryInstructions(git, commit) {
@@ -35638,7 +35868,9 @@ function createBudget(options) {
       if (spent === null) {
         if (!warnedUnknown) {
           warnedUnknown = true;
-          warn(`max-cost-usd ($${maxCostUsd}) cannot be enforced: a model's price is unknown. Give it one under \`prices\` in the configuration file to enforce the limit.`);
+          warn(
+            `max-cost-usd ($${maxCostUsd}) cannot be enforced: a model's price is unknown. Give it one under \`prices\` in the configuration file to enforce the limit.`
+          );
         }
         return void 0;
       }
@@ -35819,10 +36051,14 @@ Not available: it did not start (${f.reason}).`)
       const server = findServer(await hub.start(), args.server);
       const tool = server.tools.find((t) => t.name === args.tool);
       if (tool === void 0) {
-        throw new ToolError(`MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(args.tool)}. Call list_capabilities to see its tools.`);
+        throw new ToolError(
+          `MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(args.tool)}. Call list_capabilities to see its tools.`
+        );
       }
       if (!offered(tool, server)) {
-        throw new ToolError(`${server.name}/${tool.name} is not read-only; only the executor may call it. Plan it as a step for the executor instead.`);
+        throw new ToolError(
+          `${server.name}/${tool.name} is not read-only; only the executor may call it. Plan it as a step for the executor instead.`
+        );
       }
       let result;
       try {
@@ -35831,8 +36067,12 @@ Not available: it did not start (${f.reason}).`)
         throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}`);
       }
       const { text: text2, isError } = resultText(result);
-      if (isError) throw new ToolError(`${server.name}/${tool.name} reported an error: ${text2.trim() || "(no message)"}`);
-      return truncateOutput(text2.trim() === "" ? `${server.name}/${tool.name} returned no text.` : text2, DEFAULT_OUTPUT_LIMIT);
+      if (isError)
+        throw new ToolError(`${server.name}/${tool.name} reported an error: ${text2.trim() || "(no message)"}`);
+      return truncateOutput(
+        text2.trim() === "" ? `${server.name}/${tool.name} returned no text.` : text2,
+        DEFAULT_OUTPUT_LIMIT
+      );
     }
   });
   return [list, use];
@@ -35842,13 +36082,17 @@ function findServer(started, name) {
   if (server !== void 0) return server;
   const failure = started.failures.find((f) => f.server === name);
   if (failure !== void 0) {
-    throw new ToolError(`MCP server ${JSON.stringify(name)} is not available: it did not start (${failure.reason}). Work without it.`);
+    throw new ToolError(
+      `MCP server ${JSON.stringify(name)} is not available: it did not start (${failure.reason}). Work without it.`
+    );
   }
   if (started.configured === 0) {
     throw new ToolError("No MCP servers are configured for this repository, so there is nothing to call.");
   }
   const names = started.connected.map((s) => s.name).join(", ") || "none";
-  throw new ToolError(`No MCP server is named ${JSON.stringify(name)}. Available servers: ${names}. Call list_capabilities to see them.`);
+  throw new ToolError(
+    `No MCP server is named ${JSON.stringify(name)}. Available servers: ${names}. Call list_capabilities to see them.`
+  );
 }
 function serverSection(server, role, offered) {
   const tools = [...server.tools].filter((tool) => offered(tool, server)).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -35860,7 +36104,9 @@ function serverSection(server, role, offered) {
     lines2.push(`  arguments: ${clip(JSON.stringify(tool.inputSchema), maxSchemaChars)}`);
   }
   if (hidden > 0) {
-    lines2.push(`(${hidden} more ${hidden === 1 ? "tool is" : "tools are"} not read-only; only the executor may call ${hidden === 1 ? "it" : "them"}.)`);
+    lines2.push(
+      `(${hidden} more ${hidden === 1 ? "tool is" : "tools are"} not read-only; only the executor may call ${hidden === 1 ? "it" : "them"}.)`
+    );
   }
   return lines2.join("\n");
 }
@@ -36102,7 +36348,9 @@ var MAX_MATCH_LINE_CHARS = 400;
 var FULL_COUNT_MAX_BYTES = 32 * 1024 * 1024;
 var listFilesSchema = external_exports.object({
   path: external_exports.string().optional().describe("Directory to list, relative to the repository root. Omit for the whole repository."),
-  glob: external_exports.string().min(1).optional().describe('Glob filter such as "**/*.ts" or "src/**/test-*.ts". A pattern without "/" matches file names at any depth.')
+  glob: external_exports.string().min(1).optional().describe(
+    'Glob filter such as "**/*.ts" or "src/**/test-*.ts". A pattern without "/" matches file names at any depth.'
+  )
 }).strict();
 var readFileSchema = external_exports.object({
   path: external_exports.string().min(1).describe("File to read, relative to the repository root."),
@@ -36115,7 +36363,9 @@ var readFileSchema = external_exports.object({
 var searchSchema = external_exports.object({
   pattern: external_exports.string().min(1).describe("Perl-compatible regular expression, matched per line."),
   path: external_exports.string().optional().describe("Directory or file to search in, relative to the repository root."),
-  glob: external_exports.string().min(1).optional().describe('Only search files matching this glob, e.g. "**/*.ts"; a pattern without "/" matches file names at any depth.')
+  glob: external_exports.string().min(1).optional().describe(
+    'Only search files matching this glob, e.g. "**/*.ts"; a pattern without "/" matches file names at any depth.'
+  )
 }).strict();
 function createReadTools(workspace, git = createGit(workspace, { reader: { timeoutMs: 12e4 } })) {
   return [listFilesTool(workspace, git), readFileTool(workspace), searchTool(workspace, git)];
@@ -36312,7 +36562,9 @@ async function planFor(sandbox, argv, env) {
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     const tail = /Nothing was run/.test(error.message) ? "" : " Nothing was run.";
-    throw new ToolError(`${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`);
+    throw new ToolError(
+      `${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`
+    );
   }
 }
 function notFound(file) {
@@ -36353,7 +36605,11 @@ function execute(sandbox, plan, timeoutMs) {
       clearTimeout(timer);
       if (error.code === "ENOENT") reject(notFound(file));
       else if (error.code === "EACCES" && sandbox.account !== void 0) {
-        reject(new ToolError(`Cannot start ${file} as ${sandbox.account}: permission denied. The program must be accessible to ${sandbox.account}.`));
+        reject(
+          new ToolError(
+            `Cannot start ${file} as ${sandbox.account}: permission denied. The program must be accessible to ${sandbox.account}.`
+          )
+        );
       } else reject(error);
     });
     child.on("exit", (code, signal) => {
@@ -36365,7 +36621,9 @@ function execute(sandbox, plan, timeoutMs) {
       const final = exit ?? { code, signal };
       const text2 = output.text();
       const missing = missingProgram(plan, final.code, text2);
-      void Promise.all(sweeps).then(() => resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text2, missingProgram: missing }));
+      void Promise.all(sweeps).then(
+        () => resolve({ exitCode: final.code, signal: final.signal, timedOut, output: text2, missingProgram: missing })
+      );
     });
   });
 }
@@ -36450,7 +36708,11 @@ function toSpec(tool) {
   delete schema.$schema;
   return {
     type: "function",
-    function: { name: tool.name, description: tool.description, parameters: canonical2(schema) }
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: canonical2(schema)
+    }
   };
 }
 function canonical2(value) {
@@ -36485,7 +36747,9 @@ var fieldSchemas = {
   question: external_exports.union([
     nonEmpty("question"),
     external_exports.object({ text: nonEmpty("question text"), options: external_exports.array(nonEmpty("an option")).min(2).max(10).optional() }).strict()
-  ]).transform((q) => typeof q === "string" ? q : [q.text, ...(q.options ?? []).map((o, i) => `${i + 1}. ${o}`)].join("\n")).describe("A clarifying question for the maintainer, as text or { text, options }; planning waits for the answer."),
+  ]).transform(
+    (q) => typeof q === "string" ? q : [q.text, ...(q.options ?? []).map((o, i) => `${i + 1}. ${o}`)].join("\n")
+  ).describe("A clarifying question for the maintainer, as text or { text, options }; planning waits for the answer."),
   result: nonEmpty("result").describe("What you did for the current directive and what you observed."),
   outcome: outcomeSchema.describe("done: directive complete; replan: the plan needs revising; abort: cannot continue.")
 };
@@ -36577,7 +36841,9 @@ function createWriteTools(workspace, options) {
       }
       const count2 = countOccurrences(text2, args.old);
       if (count2 > 1) {
-        throw new ToolError(`old text occurs ${count2} times in ${shown}; include more surrounding lines so it matches once.`);
+        throw new ToolError(
+          `old text occurs ${count2} times in ${shown}; include more surrounding lines so it matches once.`
+        );
       }
       if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown} was not changed.`);
       const updated = text2.slice(0, at) + args.new + text2.slice(at + args.old.length);
@@ -36675,7 +36941,9 @@ ${thread}` : "";
 function clarificationsText(clarifications) {
   if (!clarifications?.length) return "";
   return ["## Clarifications", "", ...clarifications.map((c) => `Question: ${c.question}
-Answer: ${c.answer}`)].join("\n\n");
+Answer: ${c.answer}`)].join(
+    "\n\n"
+  );
 }
 function revisionsText(revisions) {
   if (!revisions?.length) return "";
@@ -36902,7 +37170,17 @@ function stallAbortReason(idle) {
 
 // src/agents/summon.ts
 var notRun = (why) => `Not run: ${why}`;
-async function summon({ session, client, toolbox, run, message, onUsage, stallLimit, redact: redact2 = (t) => t, budget }) {
+async function summon({
+  session,
+  client,
+  toolbox,
+  run,
+  message,
+  onUsage,
+  stallLimit,
+  redact: redact2 = (t) => t,
+  budget
+}) {
   const role = client.role;
   const startState = run.snapshot.state;
   const guarded = session.role === "executor";
@@ -36994,24 +37272,36 @@ function createTeam(options) {
   const capabilities = options.capabilities ?? noCapabilities;
   const scrub = (text2) => redact(text2, options.secrets ?? []);
   const toolboxOptions = { redact: scrub };
-  const plannerTools = createToolbox([
-    ...createReadTools(workspace, options.reader),
-    ...createCapabilityTools("planner", capabilities),
-    createUpdateContextTool("planner", stager(run, "planner"))
-  ], toolboxOptions);
-  const executorTools = withNotices(options.notices, createToolbox([
-    ...createReadTools(workspace, options.reader),
-    ...createWriteTools(workspace, { protectedPaths: options.protectedPaths, maxWriteBytes: options.maxWriteBytes }),
-    createRunCommandTool({
-      allowedCommands: options.allowedCommands,
-      timeoutMs: options.commandTimeoutMs,
-      env: commandEnvironment(process.env, options.commandEnv),
-      sandbox,
-      ...options.afterCommand ? { afterCommand: options.afterCommand } : {}
-    }),
-    ...createCapabilityTools("executor", capabilities),
-    createUpdateContextTool("executor", stager(run, "executor"))
-  ], toolboxOptions));
+  const plannerTools = createToolbox(
+    [
+      ...createReadTools(workspace, options.reader),
+      ...createCapabilityTools("planner", capabilities),
+      createUpdateContextTool("planner", stager(run, "planner"))
+    ],
+    toolboxOptions
+  );
+  const executorTools = withNotices(
+    options.notices,
+    createToolbox(
+      [
+        ...createReadTools(workspace, options.reader),
+        ...createWriteTools(workspace, {
+          protectedPaths: options.protectedPaths,
+          maxWriteBytes: options.maxWriteBytes
+        }),
+        createRunCommandTool({
+          allowedCommands: options.allowedCommands,
+          timeoutMs: options.commandTimeoutMs,
+          env: commandEnvironment(process.env, options.commandEnv),
+          sandbox,
+          ...options.afterCommand ? { afterCommand: options.afterCommand } : {}
+        }),
+        ...createCapabilityTools("executor", capabilities),
+        createUpdateContextTool("executor", stager(run, "executor"))
+      ],
+      toolboxOptions
+    )
+  );
   const facts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
   const rules = workspaceRulesText({
     allowedCommands: options.allowedCommands,
@@ -37151,7 +37441,13 @@ function machineFor(kind) {
 
 // src/run/run-budget.ts
 function runBudget(limits, spentUsd, now = Date.now) {
-  return createBudget({ now, startedAt: now(), timeoutMinutes: limits.timeoutMinutes, maxCostUsd: limits.maxCostUsd, spentUsd });
+  return createBudget({
+    now,
+    startedAt: now(),
+    timeoutMinutes: limits.timeoutMinutes,
+    maxCostUsd: limits.maxCostUsd,
+    spentUsd
+  });
 }
 
 // src/run/run-ending.ts
@@ -37167,7 +37463,8 @@ function planningOutcome(snapshot) {
   const { state: state2, context, abortReason } = snapshot;
   if (state2 === "execute" && context.plan !== void 0) return { kind: "planned", plan: context.plan };
   if (state2 === "ask" && context.question) return { kind: "asked", question: context.question };
-  if (state2 === "done" && abortReason === void 0 && context.summary !== void 0) return { kind: "answered", summary: context.summary };
+  if (state2 === "done" && abortReason === void 0 && context.summary !== void 0)
+    return { kind: "answered", summary: context.summary };
   return { kind: "failed", reason: abortReason ?? "the planner stopped without staging a plan" };
 }
 
