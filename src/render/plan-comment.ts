@@ -5,6 +5,7 @@ import type { RunPolicy } from '../config/run-policy.js';
 import type { PlanChecks } from '../checks/stored-checks.js';
 import type { UsageLedger } from '../models/usage.js';
 import { clip, fitBody, githubBodyLimit } from '../text/limits.js';
+import { renderServerFailures } from './server-failures.js';
 import { code, codeBlock, details, escapeMarkdown, indent, quote } from '../text/markdown.js';
 import { formatCost } from '../models/usage.js';
 import { renderChecks } from './checks.js';
@@ -235,25 +236,10 @@ export function planMarker(planId: string): string {
   return `<!-- plangate:plan ${planId} -->`;
 }
 
-/** At most this many failed MCP servers are named; the footer is never cut, so it must stay small. */
-const maxNamedServerFailures = 10;
-
 /** Says which MCP servers did not start, so a maintainer knows the plan was made without them. */
 function serverFailureLines(record: ShownPlan): string[] {
-  const failures = record.mcpFailures ?? [];
-  if (failures.length === 0) return [];
-  // Code spans: a server's words can carry no mention, link or markup into the thread.
-  const named = failures
-    .slice(0, maxNamedServerFailures)
-    .map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
-  const more = failures.length - named.length;
-  return [
-    '> [!WARNING]',
-    `> ${failures.length === 1 ? 'An MCP server' : 'MCP servers'} did not start, so planning went on without ${failures.length === 1 ? 'it' : 'them'}:`,
-    ...named,
-    ...(more > 0 ? [`> - and ${more} more (see the job log)`] : []),
-    '',
-  ];
+  const warning = renderServerFailures(record.mcpFailures ?? [], 'planning');
+  return warning ? [warning, ''] : [];
 }
 
 /** The plan comment for `record`, ending with `marker`, the record's encoded form (record/plan-record.ts encodeRecord). */

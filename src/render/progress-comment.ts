@@ -16,6 +16,7 @@ import type { ServerFailure } from '../mcp/hub.js';
 import type { KeptOutChange } from '../repo/change-gate.js';
 import { formatCost } from '../models/usage.js';
 import { sumCost } from './usage-table.js';
+import { renderServerFailures } from './server-failures.js';
 
 /**
  * The progress comment, updated in place after every cycle: plan steps ticked as cycles finish, the
@@ -34,30 +35,6 @@ export interface ProgressContext {
   branchUrl?: string;
   /** MCP servers that did not start in this job, so a reader knows the run went on without them. */
   serverFailures?: readonly ServerFailure[];
-}
-
-/** At most this many failed MCP servers are named; a comment's warning stays a few lines long. */
-const maxNamedServerFailures = 10;
-
-/**
- * The warning that names the MCP servers an execution went without, one short line each, as the
- * plan comment names those planning went without; '' when every server started. Shared with the
- * pull request, where a reviewer must see it too.
- */
-export function renderServerFailures(failures: readonly ServerFailure[]): string {
-  if (failures.length === 0) return '';
-  const one = failures.length === 1;
-  // Code spans: a server's words can carry no mention, link or markup into the thread.
-  const named = failures
-    .slice(0, maxNamedServerFailures)
-    .map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
-  const more = failures.length - named.length;
-  return [
-    '> [!WARNING]',
-    `> ${one ? 'An MCP server' : 'MCP servers'} did not start, so this run went on without ${one ? 'it' : 'them'}:`,
-    ...named,
-    ...(more > 0 ? [`> - and ${more} more (see the job log)`] : []),
-  ].join('\n');
 }
 
 /** At most this many kept-out changes are listed, in at most this many characters; the rest are counted. */
@@ -160,7 +137,7 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
   ];
   const parts = [headline(view), '', facts.join(' · ')];
   if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
-  const failures = renderServerFailures(live.serverFailures ?? []);
+  const failures = renderServerFailures(live.serverFailures ?? [], 'this run');
   if (failures) parts.push('', failures);
   if (view.ended?.reason) parts.push('', `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (view.interrupted) {

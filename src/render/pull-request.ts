@@ -4,7 +4,8 @@ import { renderDiagram } from './diagram.js';
 import { renderDiffStat } from './diff-stat.js';
 import { code, escapeHtml } from '../text/markdown.js';
 import { renderObjective, renderPlanWithin, type StepsNotice } from './plan-comment.js';
-import { renderKeptOut, renderServerFailures, stepsDone } from './progress-comment.js';
+import { renderKeptOut, stepsDone } from './progress-comment.js';
+import { renderServerFailures } from './server-failures.js';
 import { changesSinceApproval, planChangesIntro, renderPlanChanges } from './plan-changes.js';
 import type { RunView } from './run-view.js';
 import { renderUsageTable } from './usage-table.js';
@@ -76,7 +77,7 @@ function layout(view: RunView, sizing: PullRequestSizing): Layout {
   ];
   if (view.notice) head.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
   // Bounded (a few servers, one clipped line each), so it sits in the part that is always shown whole.
-  const failures = renderServerFailures(sizing.serverFailures ?? []);
+  const failures = renderServerFailures(sizing.serverFailures ?? [], 'this run');
   if (failures) head.push('', failures);
   if (view.ended?.outcome === 'aborted') {
     head.push(

@@ -5,7 +5,8 @@ import type { ServerFailure } from '../../src/mcp/hub.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { renderHistory } from '../../src/render/history.js';
 import { githubBodyLimit } from '../../src/text/limits.js';
-import { renderProgressComment, renderServerFailures } from '../../src/render/progress-comment.js';
+import { renderProgressComment } from '../../src/render/progress-comment.js';
+import { renderServerFailures } from '../../src/render/server-failures.js';
 import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { makeRecord, makeRunView } from './record-fixture.js';
@@ -55,11 +56,11 @@ function historyOf(chars: number): HistoryEntry[] {
 
 describe('renderServerFailures', () => {
   it('is empty when every server started', () => {
-    expect(renderServerFailures([])).toBe('');
+    expect(renderServerFailures([], 'this run')).toBe('');
   });
 
   it('names one server in one line under a warning', () => {
-    expect(renderServerFailures([broken])).toBe(
+    expect(renderServerFailures([broken], 'this run')).toBe(
       [
         '> [!WARNING]',
         '> An MCP server did not start, so this run went on without it:',
@@ -69,7 +70,7 @@ describe('renderServerFailures', () => {
   });
 
   it('speaks of several servers in the plural, one line each', () => {
-    const lines = renderServerFailures([broken, docs]).split('\n');
+    const lines = renderServerFailures([broken, docs], 'this run').split('\n');
     expect(lines[1]).toBe('> MCP servers did not start, so this run went on without them:');
     expect(lines.slice(2)).toEqual([
       '> - `broken`: `the command "plangate-no-such-mcp-server-command" was not found`',
@@ -82,15 +83,16 @@ describe('renderServerFailures', () => {
       server: `s${String(i).padStart(2, '0')}`,
       reason: 'no answer in time',
     }));
-    const lines = renderServerFailures(many).split('\n');
+    const lines = renderServerFailures(many, 'this run').split('\n');
     expect(lines.filter((l) => l.startsWith('> - `s'))).toHaveLength(10);
     expect(lines.at(-1)).toBe('> - and 2 more (see the job log)');
   });
 
   it("keeps a server's words inside a code span, on one line and clipped", () => {
-    const text = renderServerFailures([
-      { server: 'chatty', reason: `@octocat <!-- hide --> \`x\`\nsecond line ${'y'.repeat(1_000)}` },
-    ]);
+    const text = renderServerFailures(
+      [{ server: 'chatty', reason: `@octocat <!-- hide --> \`x\`\nsecond line ${'y'.repeat(1_000)}` }],
+      'this run',
+    );
     const line = text.split('\n')[2] ?? '';
     expect(text.split('\n')).toHaveLength(3);
     // No raw comment opener, and the mention sits inside the span, where GitHub does not link it.
