@@ -22,7 +22,7 @@ import type { Notices } from './notices.js';
 
 /**
  * A machine run with its team and usage ledger, free of any host: the action (through
- * flows/run-team.ts) and the local CLI both drive agents through it, so the two cannot drift apart
+ * run/run-team.ts) and the local CLI both drive agents through it, so the two cannot drift apart
  * in how a team is wired or how usage is counted.
  */
 export interface TeamRun {

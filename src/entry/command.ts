@@ -81,7 +81,7 @@ export function commandFromIssueComment(
   if (!parsed.success) return { kind: 'ignore', reason: 'the event payload is not an issue comment' };
   const event = parsed.data;
   const author = event.comment.user;
-  // The same decision the entry point makes before loading the action (src/triage.ts).
+  // The same decision the entry point makes before loading the action (entry/triage.ts).
   const ignored = commentIgnoreReason(
     { action: event.action, author, body: event.comment.body ?? '' },
     botLogin,

@@ -1,7 +1,7 @@
 /**
  * The part of reading a comment as a command that needs no validation library: who may command
  * plangate and which first lines are commands. Kept free of imports so the entry point can decide
- * that an event is ignored without loading the rest of the action (see src/triage.ts); commands.ts
+ * that an event is ignored without loading the rest of the action (see src/entry/triage.ts); entry/command.ts
  * builds the full Command on top of the same functions, so both decide alike.
  */
 
