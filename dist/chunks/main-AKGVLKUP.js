@@ -2891,6 +2891,21 @@ function indent(text, spaces = 3) {
   return text.split("\n").map((line2, i) => i === 0 || line2 === "" ? line2 : pad + line2).join("\n");
 }
 
+// src/render/server-failures.ts
+var maxNamedServerFailures = 10;
+function renderServerFailures(failures, during) {
+  if (failures.length === 0) return "";
+  const one = failures.length === 1;
+  const named = failures.slice(0, maxNamedServerFailures).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
+  const more = failures.length - named.length;
+  return [
+    "> [!WARNING]",
+    `> ${one ? "An MCP server" : "MCP servers"} did not start, so ${during} went on without ${one ? "it" : "them"}:`,
+    ...named,
+    ...more > 0 ? [`> - and ${more} more (see the job log)`] : []
+  ].join("\n");
+}
+
 // src/checks/finding-text.ts
 function describeFinding(finding, style = "markdown") {
   const quote2 = style === "markdown" ? code : (text) => `"${text}"`;
@@ -3106,19 +3121,9 @@ function planBody(record, room) {
 function planMarker(planId) {
   return `<!-- plangate:plan ${planId} -->`;
 }
-var maxNamedServerFailures = 10;
 function serverFailureLines(record) {
-  const failures = record.mcpFailures ?? [];
-  if (failures.length === 0) return [];
-  const named = failures.slice(0, maxNamedServerFailures).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
-  const more = failures.length - named.length;
-  return [
-    "> [!WARNING]",
-    `> ${failures.length === 1 ? "An MCP server" : "MCP servers"} did not start, so planning went on without ${failures.length === 1 ? "it" : "them"}:`,
-    ...named,
-    ...more > 0 ? [`> - and ${more} more (see the job log)`] : [],
-    ""
-  ];
+  const warning2 = renderServerFailures(record.mcpFailures ?? [], "planning");
+  return warning2 ? [warning2, ""] : [];
 }
 function renderPlanComment(record, marker2) {
   const footer = [
@@ -3616,19 +3621,6 @@ function renderHistoryChunks(history, planId, limit = historyChunkLimit) {
 }
 
 // src/render/progress-comment.ts
-var maxNamedServerFailures2 = 10;
-function renderServerFailures(failures) {
-  if (failures.length === 0) return "";
-  const one = failures.length === 1;
-  const named = failures.slice(0, maxNamedServerFailures2).map((f) => `> - ${code(f.server)}: ${code(clip(f.reason, 400))}`);
-  const more = failures.length - named.length;
-  return [
-    "> [!WARNING]",
-    `> ${one ? "An MCP server" : "MCP servers"} did not start, so this run went on without ${one ? "it" : "them"}:`,
-    ...named,
-    ...more > 0 ? [`> - and ${more} more (see the job log)`] : []
-  ].join("\n");
-}
 var maxListedKeptOut = 50;
 var maxKeptOutChars = 6e3;
 var changeWords = {
@@ -3702,7 +3694,7 @@ function renderProgressComment(view, live = {}) {
   const parts = [headline(view), "", facts.join(" \xB7 ")];
   if (view.notice) parts.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
-  const failures = renderServerFailures(live.serverFailures ?? []);
+  const failures = renderServerFailures(live.serverFailures ?? [], "this run");
   if (failures) parts.push("", failures);
   if (view.ended?.reason) parts.push("", `**Reason:** ${escapeHtml(view.ended.reason)}`);
   if (view.interrupted) {
@@ -4252,7 +4244,7 @@ function layout(view, sizing) {
   ];
   if (view.notice) head.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
-  const failures = renderServerFailures(sizing.serverFailures ?? []);
+  const failures = renderServerFailures(sizing.serverFailures ?? [], "this run");
   if (failures) head.push("", failures);
   if (view.ended?.outcome === "aborted") {
     head.push(
