@@ -24,16 +24,18 @@ function planIdOf(body: string): string | undefined {
 }
 
 /** The body's main part (the latest run, or a person's description) and its collapsed entries. */
-export function splitPullRequestBody(body: string): { main: string; entries: string[] } {
+export function splitPullRequestBody(body: string): { main: string; entries: string[]; dropped: number } {
   const at = body.indexOf(sectionMarker);
-  if (at === -1) return { main: body.trim(), entries: [] };
-  const entries = body
+  if (at === -1) return { main: body.trim(), entries: [], dropped: 0 };
+  const parts = body
     .slice(at + sectionMarker.length)
     .split(entryMarker)
     .slice(1)
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '' && !entry.startsWith('> [!NOTE]'));
-  return { main: body.slice(0, at).trim(), entries };
+    .map((entry) => entry.trim());
+  const note = parts.find((entry) => entry.startsWith('> [!NOTE]'));
+  const dropped = Number(/(\d+) earlier/.exec(note ?? '')?.[1] ?? 0);
+  const entries = parts.filter((entry) => entry !== '' && !entry.startsWith('> [!NOTE]'));
+  return { main: body.slice(0, at).trim(), entries, dropped };
 }
 
 function collapse(main: string): string {
@@ -48,10 +50,10 @@ function collapse(main: string): string {
  * run) replaces its own earlier rendering instead of collapsing it.
  */
 export function stackPullRequestBody(previous: string, current: string, limit: number = githubBodyLimit): string {
-  const { main, entries } = splitPullRequestBody(previous);
+  const { main, entries, dropped } = splitPullRequestBody(previous);
   const sameRun = planIdOf(main) !== undefined && planIdOf(main) === planIdOf(current);
   const all = main === '' || sameRun ? entries : [collapse(main), ...entries];
-  if (all.length === 0) return current;
+  if (all.length === 0 && dropped === 0) return current;
   const start = `${current}\n\n${sectionMarker}\n${heading}\n`;
   const notice = (n: number) =>
     `\n${entryMarker}\n> [!NOTE]\n> ${n} earlier ${n === 1 ? 'run does' : 'runs do'} not fit here; ${n === 1 ? 'its plan comment is' : 'their plan comments are'} on this pull request's conversation.\n`;
@@ -59,10 +61,11 @@ export function stackPullRequestBody(previous: string, current: string, limit: n
   let kept = 0;
   for (const entry of all) {
     const next = `\n${entryMarker}\n${entry}\n`;
-    const left = all.length - kept - 1;
+    const left = all.length - kept - 1 + dropped;
     if (body.length + next.length + (left > 0 ? notice(left).length : 0) > limit) break;
     body += next;
     kept += 1;
   }
-  return kept < all.length ? body + notice(all.length - kept) : body;
+  const gone = all.length - kept + dropped;
+  return gone > 0 ? body + notice(gone) : body;
 }

@@ -134,4 +134,38 @@ describe('iterating on a pull request', () => {
     expect(body).toMatch(/\[`src\/farewell.js:1`\]\(https:\/\/github.example\/.*#discussion_r\d+\) by @rev/);
     expect(second.summary).toContain('#### Review threads');
   });
+
+  it('gives a pull request plangate did not open a stacked pull request by default, and same-branch commits with the input', async () => {
+    const run = oneRun('src/farewell.js', "export const farewell = (n) => 'Bye ' + n;\n", 'Added farewell.');
+    world = await createWorld(script(run, run));
+    const w = world;
+    w.gh.setPermission('mona', 'write');
+    w.pushToOrigin('feature', { 'src/feature.js': 'export const x = 1;\n' }, 'feature work');
+    const pull = w.gh.addPullRequest({ title: 'Feature', body: 'My feature.', login: 'mona', head: 'feature' }).number;
+
+    const planAndApprove = async (inputs: Record<string, string>) => {
+      w.freshCheckout();
+      const planned = await w.runAction(comment(w, pull, 'mona', '/plan Add a farewell function'), inputs);
+      expect(planned.outputs.outcome, planned.stdout + planned.stderr).toBe('planned');
+      w.freshCheckout();
+      return w.runAction(comment(w, pull, 'mona', `/approve ${planned.outputs['plan-id']}`), inputs);
+    };
+
+    const stacked = await planAndApprove({});
+    expect(stacked.outputs.outcome, stacked.stdout).toBe('done');
+    const opened = w.gh.pulls().filter((p) => p.number !== pull);
+    expect(opened).toHaveLength(1);
+    expect(opened[0]?.base.ref).toBe('feature');
+
+    const headBefore = git(w.origin, 'rev-parse', 'refs/heads/feature');
+    const same = await planAndApprove({ 'pull-request-mode': 'same-branch' });
+    expect(same.outputs.outcome, same.stdout).toBe('done');
+    expect(same.outputs['pr-number']).toBe(String(pull));
+    expect(w.gh.pulls()).toHaveLength(2);
+    expect(git(w.origin, 'rev-list', `${headBefore}..refs/heads/feature`).split('\n').filter(Boolean)).toHaveLength(1);
+    const body = w.gh.pulls().find((p) => p.number === pull)?.body ?? '';
+    expect(body).toContain('Added farewell.');
+    expect(body).toContain('<summary>The description before plangate’s runs</summary>');
+    expect(body).toContain('My feature.');
+  });
 });

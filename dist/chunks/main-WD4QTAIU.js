@@ -4515,9 +4515,12 @@ function planIdOf(body2) {
 }
 function splitPullRequestBody(body2) {
   const at = body2.indexOf(sectionMarker);
-  if (at === -1) return { main: body2.trim(), entries: [] };
-  const entries = body2.slice(at + sectionMarker.length).split(entryMarker).slice(1).map((entry) => entry.trim()).filter((entry) => entry !== "" && !entry.startsWith("> [!NOTE]"));
-  return { main: body2.slice(0, at).trim(), entries };
+  if (at === -1) return { main: body2.trim(), entries: [], dropped: 0 };
+  const parts = body2.slice(at + sectionMarker.length).split(entryMarker).slice(1).map((entry) => entry.trim());
+  const note = parts.find((entry) => entry.startsWith("> [!NOTE]"));
+  const dropped = Number(/(\d+) earlier/.exec(note ?? "")?.[1] ?? 0);
+  const entries = parts.filter((entry) => entry !== "" && !entry.startsWith("> [!NOTE]"));
+  return { main: body2.slice(0, at).trim(), entries, dropped };
 }
 function collapse(main) {
   const id = planIdOf(main);
@@ -4529,10 +4532,10 @@ ${main}
 </details>`;
 }
 function stackPullRequestBody(previous, current, limit = githubBodyLimit) {
-  const { main, entries } = splitPullRequestBody(previous);
+  const { main, entries, dropped } = splitPullRequestBody(previous);
   const sameRun = planIdOf(main) !== void 0 && planIdOf(main) === planIdOf(current);
   const all = main === "" || sameRun ? entries : [collapse(main), ...entries];
-  if (all.length === 0) return current;
+  if (all.length === 0 && dropped === 0) return current;
   const start = `${current}
 
 ${sectionMarker}
@@ -4550,12 +4553,13 @@ ${entryMarker}
 ${entryMarker}
 ${entry}
 `;
-    const left = all.length - kept - 1;
+    const left = all.length - kept - 1 + dropped;
     if (body2.length + next.length + (left > 0 ? notice3(left).length : 0) > limit) break;
     body2 += next;
     kept += 1;
   }
-  return kept < all.length ? body2 + notice3(all.length - kept) : body2;
+  const gone = all.length - kept + dropped;
+  return gone > 0 ? body2 + notice3(gone) : body2;
 }
 
 // src/run/approval-recheck.ts
