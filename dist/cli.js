@@ -37,7 +37,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-4G3WQPXD.js";
+} from "./chunks/chunk-QRB7BEGX.js";
 import {
   createSandbox,
   errorMessage,

@@ -39,14 +39,15 @@ export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>):
       'Set the `api-key` input (or `planner-api-key`) from a repository secret.',
     );
   }
-  await thread.react(command.commentId, 'eyes');
+  await thread.react(command.commentId, 'eyes', command.origin);
   const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: 'answer', text });
   // The answer shapes the plan: its author is the plan's requester from here on (require-distinct-approver).
   return planAndPublish(ctx, {
     source: command,
     requestedBy: command.author,
     snapshot,
-    base: record.base,
+    base: { ...record.base, ...(record.sameBranch ? { sameBranch: true } : {}) },
+    ...(record.reviewThreads ? { reviewThreads: record.reviewThreads } : {}),
     spent: record.usage,
     comments,
   });

@@ -41,9 +41,9 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
     ...record,
     status: 'executing' as const,
     approvedBy: record.approvedBy ?? command.author,
-    branch: branchFor(ctx, issue, record.planId),
+    branch: branchFor(ctx, issue, record.planId, record),
   };
-  await thread.react(command.commentId, 'rocket');
+  await thread.react(command.commentId, 'rocket', command.origin);
   return execute(ctx, { record: executing, planComment: comment, source: command, comments });
 }
 
@@ -59,7 +59,18 @@ function approvalRefusal(ctx: RunContext, command: CommandOf<'approve'>, live: L
   const id = record.planId;
   // An approval approves the plan that was live when its comment was written: never one posted after
   // it (by a /revise while the approval waited in the queue, or before a re-run of an old approval job).
-  const approval = comments.find((c) => c.id === command.commentId);
+  // One written in a review is not among the thread's comments; its own time orders it all the same.
+  const approval = command.origin
+    ? {
+        id: Number.MAX_SAFE_INTEGER,
+        nodeId: '',
+        body: command.body,
+        author: command.author,
+        url: command.commentUrl,
+        createdAt: command.origin.createdAt,
+        updatedAt: command.origin.createdAt,
+      }
+    : comments.find((c) => c.id === command.commentId);
   if (approval && !postedBefore(comment, approval)) {
     const seen = planLiveAt(ctx, comments, approval);
     return no(

@@ -54,6 +54,6 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
   core.notice(`Plan ${id} was cancelled by @${command.author}.`);
   // The marker tells a running execution who cancelled, for the reason its pull request gives.
   await thread.postComment(issue, `@${command.author} ${said}\n${cancelMarker(id, command.author)}`);
-  await thread.react(command.commentId, '+1').catch(() => undefined);
+  await thread.react(command.commentId, '+1', command.origin).catch(() => undefined);
   return { outcome: 'aborted', planId: id };
 }

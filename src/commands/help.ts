@@ -12,7 +12,9 @@ export async function helpFlow(ctx: RunContext, command: CommandOf<'help'>): Pro
   const allowed = await refuseUnlessRole(thread, command, name, 'read', 'Ask a collaborator of this repository.');
   if ('refused' in allowed) return allowed.refused;
   await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
-  await thread.react(command.commentId, command.unknown === undefined ? 'eyes' : 'confused').catch(() => undefined);
+  await thread
+    .react(command.commentId, command.unknown === undefined ? 'eyes' : 'confused', command.origin)
+    .catch(() => undefined);
   // An unknown command was not carried out; the reply only says which ones exist.
   return { outcome: command.unknown === undefined ? 'answered' : 'refused' };
 }

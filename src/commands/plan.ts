@@ -8,7 +8,7 @@ import { executeWithoutPlanner } from '../run/executor-only-run.js';
 import { planAndPublish } from '../run/planning.js';
 import { resolveBase } from '../run/work-base.js';
 import { refuse, refuseUnlessRole } from '../run/refuse.js';
-import { threadContext } from '../run/thread-context.js';
+import { planningContext } from '../run/review-context.js';
 
 /**
  * `/plan`: the read-only planner studies the repository at the base commit and plangate posts what
@@ -60,17 +60,26 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
     );
   }
 
-  await thread.react(command.commentId, 'eyes');
+  await thread.react(command.commentId, 'eyes', command.origin);
   const base = await resolveBase(ctx, command);
   if ('refusal' in base) return refuse(thread, command, '/plan', base.refusal, base.fix);
   const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
   if (!executorOnly) {
     const snapshot = initialSnapshot(objective, policy);
-    snapshot.context.thread = await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]]));
-    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, comments });
+    const known = new Map([[command.author, allowed.role]]);
+    const given = await planningContext(ctx, command, comments, known, base);
+    snapshot.context.thread = given.thread;
+    return planAndPublish(ctx, {
+      source: command,
+      requestedBy: command.author,
+      snapshot,
+      base,
+      reviewThreads: given.reviewThreads,
+      comments,
+    });
   }
 
-  await thread.react(command.commentId, 'rocket').catch(() => undefined);
+  await thread.react(command.commentId, 'rocket', command.origin).catch(() => undefined);
   return executeWithoutPlanner(ctx, {
     source: command,
     requestedBy: command.author,

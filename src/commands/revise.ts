@@ -2,7 +2,7 @@ import { initialSnapshot } from '../machine/planner-executor.js';
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { stripHidden } from '../text/untrusted.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
-import { threadContext } from '../run/thread-context.js';
+import { planningContext } from '../run/review-context.js';
 import { planAndPublish } from '../run/planning.js';
 import { resolveBase } from '../run/work-base.js';
 import { refuse, refuseUnlessRole } from '../run/refuse.js';
@@ -40,7 +40,7 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
       'Set the `api-key` input (or `planner-api-key`) from a repository secret.',
     );
   }
-  await thread.react(command.commentId, 'eyes');
+  await thread.react(command.commentId, 'eyes', command.origin);
   const base = await resolveBase(ctx, command);
   if ('refusal' in base) return no(base.refusal, base.fix);
   const { context, policy } = record.snapshot;
@@ -49,14 +49,16 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
     ...snapshot.context,
     ...(context.clarifications ? { clarifications: context.clarifications } : {}),
     revisions: [...(context.revisions ?? []), { plan, feedback }],
-    thread: await threadContext(ctx, command, comments, new Map([[command.author, allowed.role]])),
   };
+  const given = await planningContext(ctx, command, comments, new Map([[command.author, allowed.role]]), base);
+  snapshot.context.thread = given.thread;
   // Whoever steered the revision asked for the plan it makes (require-distinct-approver).
   return planAndPublish(ctx, {
     source: command,
     requestedBy: command.author,
     snapshot,
     base,
+    reviewThreads: given.reviewThreads,
     spent: record.usage,
     comments,
   });

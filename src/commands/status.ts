@@ -50,6 +50,6 @@ export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>):
     ...(record.supersededBy ? { note: `superseded by plan \`${record.supersededBy}\`` } : {}),
   });
   await thread.postComment(issue, body);
-  await thread.react(command.commentId, 'eyes').catch(() => undefined);
+  await thread.react(command.commentId, 'eyes', command.origin).catch(() => undefined);
   return { outcome: 'answered', planId: record.planId };
 }

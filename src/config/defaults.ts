@@ -37,6 +37,7 @@ export const inputDefaults = {
   'branch-prefix': 'plangate/',
   'pr-draft': 'false',
   'pr-labels': '',
+  'pull-request-mode': 'stacked',
   'base-branch': '',
   'allowed-bots': '',
   'require-distinct-approver': 'false',

@@ -15,6 +15,13 @@ import { SettingsError } from './settings-error.js';
 export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
 /** How commands are kept from the action's secrets; the action's input `command-isolation`. */
+/**
+ * Where `/plan` on a pull request plangate did not open puts its work: a stacked pull request into
+ * the head branch (the default), or commits on the head branch itself. plangate's own pull requests
+ * always get the commits on their branch.
+ */
+export const pullRequestModeSchema = z.enum(['stacked', 'same-branch'], 'must be stacked or same-branch');
+
 export const commandIsolationSchema = z.enum(['account', 'none'], 'must be account or none');
 /** The action's input `command-isolation` as a value. */
 export type CommandIsolation = z.infer<typeof commandIsolationSchema>;

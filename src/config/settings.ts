@@ -4,6 +4,7 @@ import { defaultLines, inputDefaults, type InputName } from './defaults.js';
 import {
   booleanInput,
   branchPrefixSchema,
+  pullRequestModeSchema,
   commandIsolationSchema,
   configFileSchema,
   envNameSchema,
@@ -82,6 +83,8 @@ export interface Settings {
   prDraft: boolean;
   /** Labels added to the pull request plangate opens. */
   prLabels: string[];
+  /** `/plan` on a same-repository pull request plangate did not open: a stacked pull request, or commits on its branch. */
+  pullRequestMode: 'stacked' | 'same-branch';
   /** Empty means: the repository's default branch (or a pull request's head). */
   baseBranch: string;
   botLogin: string;
@@ -185,6 +188,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     branchPrefix: defaulted('branch-prefix', branchPrefixSchema),
     prDraft: defaulted('pr-draft', booleanInput),
     prLabels: labelList(lines('pr-labels')),
+    pullRequestMode: defaulted('pull-request-mode', pullRequestModeSchema),
     baseBranch: input('base-branch', z.string().trim()),
     botLogin: defaulted('bot-login', z.string()),
     allowedBots: lines('allowed-bots'),

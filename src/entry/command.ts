@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commentIgnoreReason, parseCommentCommand } from '../text/comment-command.js';
+import { commentIgnoreReason, parseCommentCommand, type ParsedCommentCommand } from '../text/comment-command.js';
 import type { Command, CommandSource } from '../run/command.js';
 
 export type { Command, CommandSource, MaintenanceTrigger, Thread } from '../run/command.js';
@@ -13,7 +13,7 @@ export { isBot, parseCommentCommand } from '../text/comment-command.js';
  * reason, so the caller can log why nothing happened.
  */
 
-const userSchema = z.object({ login: z.string(), type: z.string().optional() });
+export const userSchema = z.object({ login: z.string(), type: z.string().optional() });
 
 const issueCommentEventSchema = z.object({
   action: z.string(),
@@ -102,6 +102,11 @@ export function commandFromIssueComment(
     author: author.login,
     body: event.comment.body ?? '',
   };
+  return commandOf(parsedCommand, source);
+}
+
+/** The command a parsed first line asks for, from the comment it was written in. */
+export function commandOf(parsedCommand: ParsedCommentCommand, source: CommandSource): Command {
   if (parsedCommand.name === 'approve') {
     // A malformed id is kept as given so the refusal can quote it.
     return {

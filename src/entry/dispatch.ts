@@ -74,7 +74,7 @@ async function reportFailure(ctx: RunContext, command: ThreadCommand, error: unk
       command.thread.number,
       `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error).replace(/\.$/, '')}.${link}`,
     );
-    await ctx.thread.react(command.commentId, '-1');
+    await ctx.thread.react(command.commentId, '-1', command.origin);
   } catch (reportError) {
     core.warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }

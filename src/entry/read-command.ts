@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { commandFromIssueComment, commandFromMaintenanceEvent, type Command } from './command.js';
+import { commandFromReviewEvent } from './review-command.js';
 import { failureMessage } from '../github/errors.js';
 import type { ActionInputs } from '../config/settings.js';
 import { eventIgnoreReason } from '../text/comment-command.js';
@@ -29,6 +30,8 @@ export function readCommand(
   const command =
     eventName === 'issue_comment'
       ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots)
-      : commandFromMaintenanceEvent(eventName, payload);
+      : eventName === 'pull_request_review_comment' || eventName === 'pull_request_review'
+        ? commandFromReviewEvent(eventName, payload, inputs.botLogin, inputs.allowedBots)
+        : commandFromMaintenanceEvent(eventName, payload);
   return { command, payload };
 }

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { commentIgnoreReason, eventIgnoreReason, type CommentFacts } from '../text/comment-command.js';
+import {
+  COMMENT_EVENTS,
+  commentIgnoreReason,
+  commentOfEvent,
+  eventIgnoreReason,
+  type CommentFacts,
+} from '../text/comment-command.js';
 
 /**
  * The cheap first look at an event: most runs of a plangate workflow are comments that are no
@@ -36,13 +42,17 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The fields commentIgnoreReason needs, when the payload has them with the types commands.ts accepts. */
-function commentFacts(payload: unknown): CommentFacts | undefined {
-  if (!isRecord(payload) || typeof payload.action !== 'string' || !isRecord(payload.comment)) return undefined;
-  const { user, body } = payload.comment;
+function commentFacts(eventName: string, payload: unknown): CommentFacts | undefined {
+  const { field, created } = commentOfEvent(eventName);
+  if (!isRecord(payload) || typeof payload.action !== 'string') return undefined;
+  const comment = payload[field];
+  if (!isRecord(comment)) return undefined;
+  const { user, body } = comment;
   if (!isRecord(user) || typeof user.login !== 'string') return undefined;
   if (user.type !== undefined && typeof user.type !== 'string') return undefined;
   if (body !== undefined && body !== null && typeof body !== 'string') return undefined;
-  return { action: payload.action, author: { login: user.login, type: user.type }, body: body ?? '' };
+  const action = payload.action === created ? 'created' : payload.action;
+  return { action, author: { login: user.login, type: user.type }, body: body ?? '' };
 }
 
 /** Decides from the runner's environment and the event file whether the event is certainly ignored. */
@@ -52,7 +62,7 @@ export function triageEvent(env: NodeJS.ProcessEnv = process.env, readEventFile:
   if (eventName === '') return { kind: 'undecided' };
   const notCarried = eventIgnoreReason(eventName);
   if (notCarried !== undefined) return { kind: 'ignore', reason: notCarried };
-  if (eventName !== 'issue_comment' || !env.GITHUB_EVENT_PATH) return { kind: 'undecided' };
+  if (!COMMENT_EVENTS.includes(eventName) || !env.GITHUB_EVENT_PATH) return { kind: 'undecided' };
   let payload: unknown;
   try {
     payload = JSON.parse(readEventFile(env.GITHUB_EVENT_PATH));
@@ -60,7 +70,7 @@ export function triageEvent(env: NodeJS.ProcessEnv = process.env, readEventFile:
     // main.ts reports an unreadable payload as the failure it is.
     return { kind: 'undecided' };
   }
-  const facts = commentFacts(payload);
+  const facts = commentFacts(eventName, payload);
   if (!facts) return { kind: 'undecided' };
   const { botLogin, allowedBots } = commandInputs(env);
   const reason = commentIgnoreReason(facts, botLogin, allowedBots);

@@ -22,6 +22,7 @@ export interface RawPull {
   html_url: string;
   title: string;
   body?: string | null;
+  user: { login: string } | null;
   head: { ref: string; sha: string; repo: { full_name: string } | null };
   base: { ref: string; repo: { full_name: string } };
 }
@@ -50,5 +51,6 @@ export function toPull(raw: RawPull): PullRequest {
     headSha: raw.head.sha,
     baseRef: raw.base.ref,
     sameRepo: raw.head.repo?.full_name === raw.base.repo.full_name,
+    author: raw.user?.login ?? '',
   };
 }

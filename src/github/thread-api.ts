@@ -1,4 +1,5 @@
 import type { RepoRole } from '../config/permissions.js';
+import type { ReviewReads } from './review-api.js';
 
 /**
  * The slice of GitHub's API a plangate run needs, bound to one repository, and the shapes it
@@ -45,6 +46,8 @@ export interface PullRequest {
   baseRef: string;
   /** True when head and base live in the same repository (not a fork). */
   sameRepo: boolean;
+  /** Who opened it; with plangate's marker in the body, this says plangate opened it. */
+  author: string;
 }
 
 /** Who last edited a comment, as GitHub's GraphQL API reports it. */
@@ -99,11 +102,15 @@ export interface ThreadOptions {
  * stored, checked against what was sent. Creating writes (comments, pull requests) are never sent
  * twice blindly: after a lost answer the thread is searched for the first attempt's result before resending.
  */
-export interface Thread {
+export interface Thread extends ReviewReads {
   repoRef: RepoRef;
   /** The repository role of a user; an API error means no permission, never a guess. */
   permissionOf(login: string): Promise<RepoRole>;
-  react(commentId: number, content: Reaction): Promise<void>;
+  /**
+   * Reacts to a command. `on` names a command written in a review: a review comment gets the
+   * reaction there; a review body cannot carry one (GitHub has no reactions on reviews), so nothing is sent.
+   */
+  react(commentId: number, content: Reaction, on?: { kind: 'review-comment' | 'review' }): Promise<void>;
   /** Posts at most one comment, even when GitHub's answer is lost; returns it as stored. */
   postComment(issue: number, body: string, options?: PostCommentOptions): Promise<Comment>;
   updateComment(commentId: number, body: string): Promise<Comment>;

@@ -23,8 +23,13 @@ export type CommentCalls = Pick<Thread, 'react' | 'postComment' | 'updateComment
 export function commentCalls(scope: ThreadScope, listComments: Thread['listComments']): CommentCalls {
   const { octokit, owner, repo, botLogin, safe } = scope;
   return {
-    async react(commentId, content) {
+    async react(commentId, content, on) {
       // Reacting twice is harmless (GitHub answers 200 with the existing reaction), so plugin retries stay on.
+      if (on?.kind === 'review') return;
+      if (on?.kind === 'review-comment') {
+        await octokit.rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content });
+        return;
+      }
       await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     },
     async postComment(issue, body, postOptions = {}) {

@@ -1,10 +1,12 @@
 import type { GitHubClient } from './client.js';
 import { graphqlReads } from './graphql-reads.js';
 import type { RepoRef, Thread, ThreadOptions } from './thread-api.js';
+export type * from './review-api.js';
 import { commentCalls } from './thread-comments.js';
 import { issueCalls } from './thread-issues.js';
 import { pullRequestCalls } from './thread-pulls.js';
 import { repositoryCalls } from './thread-repository.js';
+import { reviewReads } from './thread-reviews.js';
 import { threadScope } from './thread-scope.js';
 
 export type {
@@ -42,5 +44,6 @@ export function createThread(
     ...pullRequestCalls(scope),
     ...issueCalls(scope),
     ...repositoryCalls(scope),
+    ...reviewReads(scope),
   };
 }

@@ -89,6 +89,23 @@ export const planRecordSchema = z.object({
   pullRequest: z.object({ number: z.number().int(), url: z.string() }).optional(),
   /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
   checks: planChecksSchema.optional(),
+  /**
+   * The work goes on the base branch itself (a pull request's head) and updates that pull request,
+   * instead of going on a new branch and pull request of its own.
+   */
+  sameBranch: z.literal(true).optional(),
+  /** The review threads the planner was given, so the pull request and job summary can link them. */
+  reviewThreads: z
+    .array(
+      z.object({
+        url: z.string(),
+        path: z.string(),
+        line: z.number().int().nullable(),
+        author: z.string(),
+        outdated: z.boolean(),
+      }),
+    )
+    .optional(),
   /** MCP servers that did not start while planning: the plan comment says the planner worked without them. */
   mcpFailures: z.array(z.object({ server: z.string(), reason: z.string() })).optional(),
 });

@@ -8,6 +8,7 @@ import { renderKeptOut, stepsDone } from './progress-comment.js';
 import { renderServerFailures } from './server-failures.js';
 import { changesSinceApproval, planChangesIntro, renderPlanChanges } from './plan-changes.js';
 import type { RunView } from './run-view.js';
+import { renderReviewThreads } from './review-threads.js';
 import { renderUsageTable } from './usage-table.js';
 import { renderCostComparison } from './checks.js';
 import type { ServerFailure } from '../mcp/hub.js';
@@ -86,6 +87,9 @@ function layout(view: RunView, sizing: PullRequestSizing): Layout {
     );
   }
   head.push('', '## Objective', '', renderObjective(clip(context.objective, objectiveMax)));
+  // Bounded (a capped list of links), so it sits in the part that is always shown whole.
+  const threads = renderReviewThreads(view.reviewThreads ?? []);
+  if (threads) head.push('', threads);
   // Bounded (a few dozen one-line changes), so it sits in the part that is always shown whole.
   const revised = changesSinceApproval(view.approvedPlan, context.plan);
   if (revised.length > 0)

@@ -3,6 +3,7 @@ import type { Snapshot } from '../machine/types.js';
 import type { RoleUsageSummary } from '../models/usage.js';
 import type { CostEstimate } from '../checks/cost-estimate.js';
 import type { KeptOutChange } from '../repo/change-gate.js';
+import type { ReviewThreadRef } from './review-threads.js';
 
 /** Everything the progress comment, the pull request and the job summary show about one run. */
 export interface RunView {
@@ -32,6 +33,8 @@ export interface RunView {
   estimate?: CostEstimate;
   /** Changes the commit gate kept out of the run's commits (protected paths, `.git`, nested repositories). */
   keptOut?: KeptOutChange[];
+  /** The review threads the planner was given (a run on a pull request): listed with links. */
+  reviewThreads?: readonly ReviewThreadRef[];
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

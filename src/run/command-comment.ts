@@ -14,8 +14,8 @@ export async function refuseIfEdited(
   command: string,
   comments: readonly Comment[],
 ): Promise<FlowResult | undefined> {
-  const current = comments.find((c) => c.id === source.commentId);
-  if (current && current.body === source.body && current.updatedAt === current.createdAt) return undefined;
+  const current = await commandAsStored(ctx, source, comments);
+  if (current && current.body === source.body && !current.edited) return undefined;
   const what = current ? 'was edited after it was posted' : 'was deleted';
   return refuse(
     ctx.thread,
@@ -24,6 +24,17 @@ export async function refuseIfEdited(
     `the command comment ${what}; plangate acts only on a command as first written.`,
     'Post the command again in a new comment.',
   );
+}
+
+/** The command's comment as GitHub holds it now: on the thread, or in the pull request's review. */
+async function commandAsStored(
+  ctx: RunContext,
+  source: CommandSource,
+  comments: readonly Comment[],
+): Promise<{ body: string; edited: boolean } | undefined> {
+  if (source.origin) return ctx.thread.reviewCommandText(source.thread.number, source.commentId, source.origin.kind);
+  const current = comments.find((c) => c.id === source.commentId);
+  return current && { body: current.body, edited: current.updatedAt !== current.createdAt };
 }
 
 /** The live plan a command acts on, with the thread it was read from. */

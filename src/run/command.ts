@@ -11,9 +11,22 @@ export interface Thread {
   body: string;
 }
 
+/**
+ * Where a command written on a pull request's review came from: a review comment (on a line of the
+ * diff) or a review's body. Absent for a comment on the thread itself. Replies still go to the
+ * thread; only reactions and the edit check reach the command where it was written.
+ */
+export interface CommandOrigin {
+  kind: 'review-comment' | 'review';
+  /** When it was written, as GitHub stored it: what an approval is ordered by against plans. */
+  createdAt: string;
+}
+
 export interface CommandSource {
   thread: Thread;
+  /** The comment's id; a review comment's or a review's id when `origin` says so. */
   commentId: number;
+  origin?: CommandOrigin;
   commentUrl: string;
   author: string;
   /** The comment text as created: a later edit of the comment is never read as a command. */

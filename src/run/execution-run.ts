@@ -144,6 +144,7 @@ export function executionView(run: ExecutionRun, s: Snapshot, extra: Partial<Run
     ...(record.checks ? { estimate: record.checks.estimate } : {}),
     ...(pullRequest ? { pullRequestUrl: pullRequest.url } : {}),
     ...(keptOut.length > 0 ? { keptOut } : {}),
+    ...(record.reviewThreads?.length ? { reviewThreads: record.reviewThreads } : {}),
     ...extra,
   };
 }

@@ -3,6 +3,7 @@ import { renderCostComparison } from '../render/checks.js';
 import { renderDiagram } from '../render/diagram.js';
 import { renderSummaryDetails } from '../render/summary-details.js';
 import { renderUsageTable } from '../render/usage-table.js';
+import { renderReviewThreads } from '../render/review-threads.js';
 import type { ExecutionRun } from './execution-run.js';
 import type { RunEnding } from './run-ending.js';
 
@@ -24,6 +25,7 @@ export async function writeExecutionSummary(run: ExecutionRun, final: Snapshot, 
         : 'No changes were made, so no pull request was opened.',
       ended.reason ? `\nReason: ${ended.reason}` : '',
       '',
+      ...(record.reviewThreads?.length ? [renderReviewThreads(record.reviewThreads, '#### Review threads'), ''] : []),
       renderDiagram(final),
       '',
       renderUsageTable(usage),

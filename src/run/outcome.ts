@@ -26,7 +26,8 @@ export async function finishExecution(
   await run.plan.write(run.record, run.cancel.cancelled);
   await progress.save(final, { ended });
   // Success needs no reaction: the progress comment and the pull request say so. An abort is flagged on the command.
-  if (aborted) await ctx.thread.react(run.execution.source.commentId, '-1').catch(() => undefined);
+  if (aborted)
+    await ctx.thread.react(run.execution.source.commentId, '-1', run.execution.source.origin).catch(() => undefined);
   await writeExecutionSummary(run, final, ended);
   return {
     outcome: ended.outcome,
@@ -50,7 +51,7 @@ export async function endOnFailure(run: ExecutionRun, progress: Progress, error:
     run.record = { ...record, status: 'aborted' };
     await run.plan.write(run.record, run.cancel.cancelled).catch(() => undefined);
     await progress.save(snapshot, { ended: { outcome: 'aborted', reason: error.message } }).catch(() => undefined);
-    await ctx.thread.react(run.execution.source.commentId, '-1').catch(() => undefined);
+    await ctx.thread.react(run.execution.source.commentId, '-1', run.execution.source.origin).catch(() => undefined);
     return { outcome: 'aborted', planId: record.planId, branch: record.branch, usage: run.team.totals() };
   }
   const reason = `${error instanceof PushDeniedError ? '' : 'the run was interrupted: '}${errorMessage(error)}`;

@@ -7,7 +7,8 @@ import { hashIssue, hashPlan, planIdFor, type PlanRecord } from '../record/plan-
 import type { PlanChecks } from '../checks/stored-checks.js';
 import type { RunContext } from './run-context.js';
 import { usageTotals } from './run-team.js';
-import type { Base } from './work-base.js';
+import type { ResolvedBase } from './work-base.js';
+import type { ReviewThreadRef } from './review-context-text.js';
 
 /**
  * Planning as `/plan`, `/revise` and `/answer` share it: the read-only planner works at the base
@@ -18,7 +19,9 @@ export interface PlanningRequest {
   source: CommandSource;
   requestedBy: string;
   snapshot: Snapshot;
-  base: Base;
+  base: ResolvedBase;
+  /** The review threads the planner was given, on a pull request. */
+  reviewThreads?: readonly ReviewThreadRef[];
   spent?: UsageLedger;
   /** The thread's comments as read at the start of the run; earlier records among them are superseded. */
   comments: readonly Comment[];
@@ -55,7 +58,9 @@ export function recordDraft(
     issue,
     requestedBy: request.requestedBy,
     commandCommentId: source.commentId,
-    base: request.base,
+    base: { ref: request.base.ref, sha: request.base.sha },
+    ...(request.base.sameBranch ? { sameBranch: true as const } : {}),
+    ...(request.reviewThreads?.length ? { reviewThreads: [...request.reviewThreads] } : {}),
     models: { planner: ctx.planner.model, executor: ctx.executor.model },
     policy: settings.policy,
     machine,

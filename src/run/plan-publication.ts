@@ -81,12 +81,12 @@ export async function executeAtOnce(
     ...posted,
     status: 'executing' as const,
     approvedBy: request.requestedBy,
-    branch: branchFor(ctx, posted.issue, posted.planId),
+    branch: branchFor(ctx, posted.issue, posted.planId, posted),
   };
   const comment = await thread.postComment(posted.issue, renderRecord(ctx, executing), {
     dedupe: planMarker(posted.planId),
   });
-  await thread.react(source.commentId, 'rocket').catch(() => undefined);
+  await thread.react(source.commentId, 'rocket', source.origin).catch(() => undefined);
   return execute(ctx, { record: executing, planComment: comment, source, comments: request.comments });
 }
 
@@ -136,6 +136,6 @@ export async function planningFailed(
     source.thread.number,
     `@${request.requestedBy} planning failed: ${reason}\n\nNo plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps with a more specific objective.`,
   );
-  await thread.react(source.commentId, '-1').catch(() => undefined);
+  await thread.react(source.commentId, '-1', source.origin).catch(() => undefined);
   return { outcome: 'failed', usage: usageTotals(ledger, ctx) };
 }

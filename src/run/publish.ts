@@ -3,6 +3,7 @@ import type { Snapshot } from '../machine/types.js';
 import { explainGitHubError } from '../github/errors.js';
 import { historyChunkMarker, renderHistoryChunks } from '../render/history.js';
 import { pullRequestHistoryFits, pullRequestTitle, renderPullRequestBody } from '../render/pull-request.js';
+import { stackPullRequestBody } from '../render/pull-request-sections.js';
 import { errorMessage } from '../text/error-message.js';
 import type { FlowResult, RunContext } from './run-context.js';
 import { recheckApproval } from './approval-recheck.js';
@@ -50,23 +51,38 @@ export async function publishPullRequest(
   });
   let pr: { number: number; url: string };
   try {
-    pr = run.pullRequest
-      ? await ctx.thread.updatePullRequest(run.pullRequest.number, { body })
-      : await ctx.thread.createPullRequest({
-          title: pullRequestTitle(view),
-          head: record.branch,
-          base: record.base.ref,
-          body,
-          draft: ended.outcome === 'aborted' || ctx.settings.prDraft,
-        });
+    pr = record.sameBranch
+      ? await updateOwnPullRequest(ctx, record.issue, body)
+      : run.pullRequest
+        ? await ctx.thread.updatePullRequest(run.pullRequest.number, { body })
+        : await ctx.thread.createPullRequest({
+            title: pullRequestTitle(view),
+            head: record.branch,
+            base: record.base.ref,
+            body,
+            draft: ended.outcome === 'aborted' || ctx.settings.prDraft,
+          });
   } catch (error) {
     return { failed: await pullRequestRefused(run, progress, final, error) };
   }
-  if (!run.pullRequest) await dressPullRequest(ctx, pr.number, record.approvedBy);
+  if (!run.pullRequest && !record.sameBranch) await dressPullRequest(ctx, pr.number, record.approvedBy);
   run.pullRequest = { number: pr.number, url: pr.url };
   // The PR body says where the full history is: here, in parts, each posted once.
   if (!fits) await postHistory(ctx, pr.number, final, record.planId);
   return { ending: ended };
+}
+
+/**
+ * A run on a pull request's own branch opens none: that pull request's body gains the run, with the
+ * runs it showed before collapsed below it (pull-request-sections.ts).
+ */
+async function updateOwnPullRequest(
+  ctx: RunContext,
+  number: number,
+  body: string,
+): Promise<{ number: number; url: string }> {
+  const pull = await ctx.thread.pullRequest(number);
+  return ctx.thread.updatePullRequest(number, { body: stackPullRequestBody(pull.body, body) });
 }
 
 /**

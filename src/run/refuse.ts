@@ -18,7 +18,7 @@ export async function refuse(
 ): Promise<FlowResult> {
   core.notice(`Refused ${command} by @${source.author}: ${reason}`);
   await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
-  await thread.react(source.commentId, '-1').catch(() => undefined);
+  await thread.react(source.commentId, '-1', source.origin).catch(() => undefined);
   return { outcome: 'refused' };
 }
 

@@ -6,7 +6,20 @@
  */
 
 /** The events that can carry a plangate command; every other event is ignored. */
-export const COMMAND_EVENTS: readonly string[] = ['issue_comment', 'schedule', 'workflow_dispatch'];
+export const COMMAND_EVENTS: readonly string[] = [
+  'issue_comment',
+  'pull_request_review_comment',
+  'pull_request_review',
+  'schedule',
+  'workflow_dispatch',
+];
+
+/** The events whose text is a comment that may start with a command: a thread comment, a review comment, a review. */
+export const COMMENT_EVENTS: readonly string[] = [
+  'issue_comment',
+  'pull_request_review_comment',
+  'pull_request_review',
+];
 
 /** Why an event of this name is ignored, or undefined when it can carry a command. */
 export function eventIgnoreReason(eventName: string): string | undefined {
@@ -64,7 +77,10 @@ export function parseCommentCommand(text: string): ParsedCommentCommand | undefi
   return { name: 'unknown', command: name };
 }
 
-/** The fields of an issue_comment event that decide whether it is a command at all. */
+/**
+ * The fields of a comment event that decide whether it is a command at all. `action` is the
+ * comment's: a submitted review counts as `created`, as a new comment does.
+ */
 export interface CommentFacts {
   action: string;
   author: { login: string; type?: string | undefined };
@@ -88,4 +104,14 @@ export function commentIgnoreReason(
   }
   if (!parseCommentCommand(comment.body)) return 'the comment’s first line is not a plangate command';
   return undefined;
+}
+
+/**
+ * Where a comment event keeps the comment: `comment` (thread and review comments) or `review` (a
+ * review's body), and the action that means "newly written" (`submitted` for a review).
+ */
+export function commentOfEvent(eventName: string): { field: 'comment' | 'review'; created: string } {
+  return eventName === 'pull_request_review'
+    ? { field: 'review', created: 'submitted' }
+    : { field: 'comment', created: 'created' };
 }

@@ -202,13 +202,15 @@ const requiredInputs = Object.entries(manifest.inputs)
 // ---------------------------------------------------------------------------------------------
 // What the action's code needs from its token, read from src/ rather than restated here.
 
-type Area = 'actions' | 'contents' | 'issues' | 'pull-requests' | 'metadata';
+type Area = 'actions' | 'checks' | 'contents' | 'issues' | 'pull-requests' | 'metadata';
 /**
  * The permission GitHub's "Permissions required for GitHub Apps" table names for each Octokit call
  * plangate makes. A call missing here fails the test, so a new call is classified, not overlooked.
  */
 const CALL_PERMISSIONS: Readonly<Record<string, readonly [Area, 'read' | 'write']>> = {
   'actions.getWorkflowRun': ['actions', 'read'],
+  'checks.listAnnotations': ['checks', 'read'],
+  'checks.listForRef': ['checks', 'read'],
   'git.createRef': ['contents', 'write'],
   'issues.addLabels': ['issues', 'write'],
   'issues.create': ['issues', 'write'],
@@ -219,10 +221,16 @@ const CALL_PERMISSIONS: Readonly<Record<string, readonly [Area, 'read' | 'write'
   'issues.updateComment': ['issues', 'write'],
   'pulls.create': ['pull-requests', 'write'],
   'pulls.get': ['pull-requests', 'read'],
+  'pulls.getReview': ['pull-requests', 'read'],
+  'pulls.getReviewComment': ['pull-requests', 'read'],
   'pulls.list': ['pull-requests', 'read'],
+  'pulls.listFiles': ['pull-requests', 'read'],
+  'pulls.listReviewComments': ['pull-requests', 'read'],
+  'pulls.listReviews': ['pull-requests', 'read'],
   'pulls.requestReviewers': ['pull-requests', 'write'],
   'pulls.update': ['pull-requests', 'write'],
   'reactions.createForIssueComment': ['issues', 'write'],
+  'reactions.createForPullRequestReviewComment': ['pull-requests', 'write'],
   'repos.get': ['metadata', 'read'],
   'repos.getCollaboratorPermissionLevel': ['metadata', 'read'],
 };

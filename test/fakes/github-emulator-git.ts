@@ -35,6 +35,8 @@ export interface OriginRepo {
     base: string,
     head: string,
   ): { commits: number; additions: number; deletions: number; changedFiles: number };
+  /** The files a pull request from `head` into `base` changes, with line counts (binary files count none). */
+  fileStats(base: string, head: string): { path: string; additions: number; deletions: number }[];
   /** `commit`, `tree`, `blob` or `tag` for an existing object, undefined for a missing or malformed sha. */
   objectType(sha: string): string | undefined;
   /** Writes a commit object with `git commit-tree`; the message is stored byte for byte. */
@@ -143,6 +145,13 @@ export function openOrigin(gitDir: string): OriginRepo {
         deletions += Number(deleted) || 0;
       }
       return { commits, additions, deletions, changedFiles };
+    },
+    fileStats(base, head) {
+      return git(gitDir, ['diff', '--numstat', `${base}...${head}`])
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter((parts): parts is [string, string, string] => parts.length === 3)
+        .map(([added, deleted, path]) => ({ path, additions: Number(added) || 0, deletions: Number(deleted) || 0 }));
     },
     objectType,
     createCommit(input) {

@@ -115,7 +115,7 @@ function positiveInt(raw: string | null, fallback: number): number {
 }
 
 /** Slices a list the way GitHub pages it and writes the RFC 8288 Link header GitHub sends. */
-function paginate(items: readonly unknown[], request: RouteRequest): Reply {
+export function paginate(items: readonly unknown[], request: RouteRequest): Reply {
   const perPage = Math.min(positiveInt(request.query.get('per_page'), PER_PAGE_DEFAULT), PER_PAGE_MAX);
   const page = positiveInt(request.query.get('page'), 1);
   const last = Math.max(1, Math.ceil(items.length / perPage));

@@ -4,6 +4,7 @@ import type { RestEndpointMethodTypes } from '@octokit/rest';
 import { ACTIONS_ROUTES, workflowRunShape, type RunConclusion, type RunStatus } from './github-emulator-actions.js';
 import { openOrigin } from './github-emulator-git.js';
 import { GIT_DATA_ROUTES } from './github-emulator-git-data.js';
+import { REVIEW_ROUTES, reviewCommentJson, reviewStore } from './github-emulator-reviews.js';
 import { answerGraphql, GRAPHQL_DOCS, graphqlUnauthorized } from './github-emulator-graphql.js';
 import { errorReply, notFound, ROUTES, type Reply, type Route, type RouteRequest } from './github-emulator-routes.js';
 import { EMULATED_REPO_ID, type RepoRole, type UserType } from './github-emulator-shapes.js';
@@ -138,6 +139,23 @@ export interface GitHubEmulator {
   /** Changes an issue's title or body the way its author does in the web UI (no API call logged). */
   updateIssue(issueNumber: number, input: { title?: string; body?: string }): EmulatedIssue;
 
+  /** A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since). */
+  addReviewComment(
+    pull: number,
+    input: { login: string; body: string; path: string; line: number; outdated?: boolean; inReplyTo?: number },
+  ): Record<string, unknown>;
+  /** A submitted review with its verdict and summary. */
+  addReview(pull: number, input: { login: string; body: string; state: string }): { id: number; submitted_at: string };
+  /** A completed check run on a commit, with the annotations it left. */
+  addCheckRun(
+    sha: string,
+    input: {
+      name: string;
+      conclusion: string;
+      annotations?: { path: string; line: number; level?: string; title?: string; message: string }[];
+    },
+  ): { id: number };
+
   comments(issueNumber: number): EmulatedComment[];
   pulls(): EmulatedPull[];
   reactions(commentId: number): EmulatedReaction[];
@@ -230,7 +248,7 @@ function compile(route: Route): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}/?$`), keys };
 }
 
-const COMPILED = [...ROUTES, ...GIT_DATA_ROUTES, ...ACTIONS_ROUTES].map(compile);
+const COMPILED = [...ROUTES, ...GIT_DATA_ROUTES, ...ACTIONS_ROUTES, ...REVIEW_ROUTES].map(compile);
 
 const INTEGRATION_DENIED = 'Resource not accessible by integration';
 const ACTIONS_MAY_NOT_CREATE_PULLS = 'GitHub Actions is not permitted to create or approve pull requests.';
@@ -547,6 +565,47 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       return state.issueJson(issue) as EmulatedIssue;
     },
 
+    addReviewComment: (pull, input) => {
+      const store = reviewStore(state);
+      const record = {
+        id: store.nextId++,
+        pull,
+        user: state.user(input.login),
+        body: input.body,
+        path: input.path,
+        line: input.line,
+        position: input.outdated ? null : input.line,
+        ...(input.inReplyTo !== undefined ? { inReplyTo: input.inReplyTo } : {}),
+        createdAt: state.now(),
+      };
+      store.comments.push(record);
+      return reviewCommentJson(state, record);
+    },
+    addReview: (pull, input) => {
+      const store = reviewStore(state);
+      const review = {
+        id: store.nextId++,
+        pull,
+        user: state.user(input.login),
+        body: input.body,
+        state: input.state,
+        submittedAt: state.now(),
+      };
+      store.reviews.push(review);
+      return { id: review.id, submitted_at: review.submittedAt };
+    },
+    addCheckRun: (sha, input) => {
+      const store = reviewStore(state);
+      const run = {
+        id: store.nextId++,
+        sha,
+        name: input.name,
+        conclusion: input.conclusion,
+        annotations: (input.annotations ?? []).map((a) => ({ level: 'failure', title: '', ...a })),
+      };
+      store.checkRuns.push(run);
+      return { id: run.id };
+    },
     comments: (issueNumber) => state.commentsOf(issueNumber).map((c) => state.commentJson(c) as EmulatedComment),
     pulls: () =>
       [...state.issues.values()]

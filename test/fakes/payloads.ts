@@ -341,3 +341,77 @@ export function schedulePayload(options: SchedulePayloadOptions): SchedulePayloa
     workflow: options.workflow ?? '.github/workflows/plangate.yml',
   };
 }
+
+/** A command written in a pull request's review: a review comment's or a review's text and author. */
+export interface ReviewPayloadOptions extends RepositoryTarget {
+  pull: { number: number; title: string; body?: string | null; head: string; headSha: string };
+  written: { id: number; body: string; login: string; author_association?: string; created_at?: string };
+}
+
+function reviewExample(event: string, action: string): Record<string, unknown> {
+  const example = examplesOf(event).find(
+    (e): e is Record<string, unknown> =>
+      typeof e === 'object' && e !== null && (e as { action?: unknown }).action === action,
+  );
+  if (!example) throw new Error(`@octokit/webhooks-examples has no ${event} ${action} example`);
+  return example;
+}
+
+/**
+ * A `pull_request_review_comment` `created` or `pull_request_review` `submitted` event, from
+ * GitHub's example with the repository, pull request and comment (or review) made the given ones.
+ */
+export function reviewEventPayload(
+  event: 'pull_request_review_comment' | 'pull_request_review',
+  options: ReviewPayloadOptions,
+): Record<string, unknown> {
+  const example = reviewExample(event, event === 'pull_request_review' ? 'submitted' : 'created');
+  const urls = urlsOf(options);
+  const repository = repositoryFrom(example.repository as WebhookRepository, options, urls);
+  const repoApi = `${urls.api}/repos/${options.owner}/${options.repo}`;
+  const pullTemplate = example.pull_request as Record<string, Record<string, unknown>>;
+  const pullHtml = `${urls.web}/${options.owner}/${options.repo}/pull/${options.pull.number}`;
+  const pullRequest = {
+    ...pullTemplate,
+    url: `${repoApi}/pulls/${options.pull.number}`,
+    html_url: pullHtml,
+    number: options.pull.number,
+    title: options.pull.title,
+    body: options.pull.body ?? null,
+    head: { ...pullTemplate.head, ref: options.pull.head, sha: options.pull.headSha, repo: repository },
+    base: { ...pullTemplate.base, ref: 'main', repo: repository },
+  };
+  const field = event === 'pull_request_review' ? 'review' : 'comment';
+  const template = example[field] as Record<string, unknown>;
+  const { written } = options;
+  const at = written.created_at ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const user = userFrom(template.user as WebhookUser, { login: written.login }, urls);
+  const writtenNow =
+    field === 'review'
+      ? {
+          ...template,
+          id: written.id,
+          body: written.body,
+          user,
+          submitted_at: at,
+          html_url: `${pullHtml}#pullrequestreview-${written.id}`,
+          author_association: written.author_association ?? 'COLLABORATOR',
+        }
+      : {
+          ...template,
+          id: written.id,
+          body: written.body,
+          user,
+          created_at: at,
+          updated_at: at,
+          html_url: `${pullHtml}#discussion_r${written.id}`,
+          author_association: written.author_association ?? 'COLLABORATOR',
+        };
+  return {
+    ...example,
+    repository,
+    pull_request: pullRequest,
+    [field]: writtenNow,
+    sender: user,
+  };
+}

@@ -361,6 +361,12 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
     async defaultBranch() {
       return 'main';
     },
+    // A pull request's review as the unit flows see it: nothing said, no checks.
+    pullRequestFiles: async () => [],
+    reviewComments: async () => [],
+    reviews: async () => [],
+    failingChecks: async () => ({ readable: true, failing: [] }),
+    reviewCommandText: async () => undefined,
     async pullRequest(number) {
       return pullOf(number);
     },
@@ -386,6 +392,7 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
         headSha,
         baseRef: input.base,
         sameRepo: true,
+        author: 'github-actions[bot]',
         draft: input.draft,
         labels: [],
         reviewers: [],

@@ -225,3 +225,43 @@ describe('reportIgnored', () => {
     expect(logged).toEqual([]);
   });
 });
+
+describe('commands in reviews', () => {
+  it('reads a review comment and a review body like a thread comment', async () => {
+    const { triageEvent } = await import('../../src/entry/triage.js');
+    const { commandFromReviewEvent } = await import('../../src/entry/review-command.js');
+    const pull = { number: 5, title: 'T', body: 'B' };
+    const commentPayload = {
+      action: 'created',
+      pull_request: pull,
+      comment: { id: 7, body: '/plan fix it', user: { login: 'mona' }, created_at: '2026-01-01T00:00:00Z' },
+    };
+    const reviewPayload = {
+      action: 'submitted',
+      pull_request: pull,
+      review: { id: 8, body: 'Looks good', user: { login: 'mona' }, submitted_at: '2026-01-01T00:00:00Z' },
+    };
+    const env = (name: string) => ({ GITHUB_EVENT_NAME: name, GITHUB_EVENT_PATH: '/event.json' });
+    expect(triageEvent(env('pull_request_review_comment'), () => JSON.stringify(commentPayload)).kind).toBe(
+      'undecided',
+    );
+    expect(triageEvent(env('pull_request_review'), () => JSON.stringify(reviewPayload)).kind).toBe('ignore');
+    const command = commandFromReviewEvent('pull_request_review_comment', commentPayload, 'github-actions[bot]');
+    expect(command).toMatchObject({
+      kind: 'plan',
+      objective: 'fix it',
+      commentId: 7,
+      origin: { kind: 'review-comment' },
+      thread: { number: 5, isPullRequest: true },
+    });
+    const approve = commandFromReviewEvent(
+      'pull_request_review',
+      { ...reviewPayload, review: { ...reviewPayload.review, body: '/approve' } },
+      'github-actions[bot]',
+    );
+    expect(approve).toMatchObject({ kind: 'approve', origin: { kind: 'review' } });
+    expect(commandFromReviewEvent('pull_request_review', { ...reviewPayload, action: 'edited' }, 'x').kind).toBe(
+      'ignore',
+    );
+  });
+});

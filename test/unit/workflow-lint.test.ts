@@ -92,7 +92,7 @@ describe('lint-workflows (actionlint over the docs)', () => {
 
   it('rejects an if: that reads a context GitHub does not give a job there', async () => {
     const { file } = await copyWith('secrets-in-if.md', readme, [
-      ["    if: github.event_name != 'issue_comment' ||", "    if: secrets.OPENAI_API_KEY != '' ||"],
+      ["      github.event_name == 'schedule' ||", "      secrets.OPENAI_API_KEY != '' ||"],
     ]);
     const outcome = await run(file);
     expect(outcome.code).toBe(1);

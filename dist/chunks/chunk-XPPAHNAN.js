@@ -4,7 +4,18 @@ import { createRequire as __plangateCreateRequire } from 'node:module'; const re
 import { readFileSync } from "node:fs";
 
 // src/text/comment-command.ts
-var COMMAND_EVENTS = ["issue_comment", "schedule", "workflow_dispatch"];
+var COMMAND_EVENTS = [
+  "issue_comment",
+  "pull_request_review_comment",
+  "pull_request_review",
+  "schedule",
+  "workflow_dispatch"
+];
+var COMMENT_EVENTS = [
+  "issue_comment",
+  "pull_request_review_comment",
+  "pull_request_review"
+];
 function eventIgnoreReason(eventName) {
   return COMMAND_EVENTS.includes(eventName) ? void 0 : `the ${eventName} event carries no plangate command`;
 }
@@ -48,6 +59,9 @@ function commentIgnoreReason(comment, botLogin, allowedBots) {
   if (!parseCommentCommand(comment.body)) return "the comment\u2019s first line is not a plangate command";
   return void 0;
 }
+function commentOfEvent(eventName) {
+  return eventName === "pull_request_review" ? { field: "review", created: "submitted" } : { field: "comment", created: "created" };
+}
 
 // src/entry/triage.ts
 var readUtf8 = (file) => readFileSync(file, "utf8");
@@ -59,27 +73,31 @@ function commandInputs(env) {
   };
 }
 var isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-function commentFacts(payload) {
-  if (!isRecord(payload) || typeof payload.action !== "string" || !isRecord(payload.comment)) return void 0;
-  const { user, body } = payload.comment;
+function commentFacts(eventName, payload) {
+  const { field, created } = commentOfEvent(eventName);
+  if (!isRecord(payload) || typeof payload.action !== "string") return void 0;
+  const comment = payload[field];
+  if (!isRecord(comment)) return void 0;
+  const { user, body } = comment;
   if (!isRecord(user) || typeof user.login !== "string") return void 0;
   if (user.type !== void 0 && typeof user.type !== "string") return void 0;
   if (body !== void 0 && body !== null && typeof body !== "string") return void 0;
-  return { action: payload.action, author: { login: user.login, type: user.type }, body: body ?? "" };
+  const action = payload.action === created ? "created" : payload.action;
+  return { action, author: { login: user.login, type: user.type }, body: body ?? "" };
 }
 function triageEvent(env = process.env, readEventFile = readUtf8) {
   const eventName = env.GITHUB_EVENT_NAME ?? "";
   if (eventName === "") return { kind: "undecided" };
   const notCarried = eventIgnoreReason(eventName);
   if (notCarried !== void 0) return { kind: "ignore", reason: notCarried };
-  if (eventName !== "issue_comment" || !env.GITHUB_EVENT_PATH) return { kind: "undecided" };
+  if (!COMMENT_EVENTS.includes(eventName) || !env.GITHUB_EVENT_PATH) return { kind: "undecided" };
   let payload;
   try {
     payload = JSON.parse(readEventFile(env.GITHUB_EVENT_PATH));
   } catch {
     return { kind: "undecided" };
   }
-  const facts = commentFacts(payload);
+  const facts = commentFacts(eventName, payload);
   if (!facts) return { kind: "undecided" };
   const { botLogin, allowedBots } = commandInputs(env);
   const reason = commentIgnoreReason(facts, botLogin, allowedBots);
@@ -91,5 +109,6 @@ export {
   isBot,
   parseCommentCommand,
   commentIgnoreReason,
+  commentOfEvent,
   triageEvent
 };

@@ -1,11 +1,12 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   commentIgnoreReason,
+  commentOfEvent,
   eventIgnoreReason,
   isBot,
   parseCommentCommand,
   triageEvent
-} from "./chunk-GI62LTVH.js";
+} from "./chunk-XPPAHNAN.js";
 import {
   GitError,
   SettingsError,
@@ -68,7 +69,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-4G3WQPXD.js";
+} from "./chunk-QRB7BEGX.js";
 import {
   Octokit,
   RequestError,
@@ -2073,7 +2074,8 @@ function toPull(raw) {
     headRef: raw.head.ref,
     headSha: raw.head.sha,
     baseRef: raw.base.ref,
-    sameRepo: raw.head.repo?.full_name === raw.base.repo.full_name
+    sameRepo: raw.head.repo?.full_name === raw.base.repo.full_name,
+    author: raw.user?.login ?? ""
   };
 }
 
@@ -2259,7 +2261,12 @@ function nonceMarker() {
 function commentCalls(scope, listComments) {
   const { octokit, owner, repo, botLogin, safe: safe2 } = scope;
   return {
-    async react(commentId, content) {
+    async react(commentId, content, on) {
+      if (on?.kind === "review") return;
+      if (on?.kind === "review-comment") {
+        await octokit.rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: commentId, content });
+        return;
+      }
       await octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: commentId, content });
     },
     async postComment(issue, body2, postOptions = {}) {
@@ -2442,7 +2449,7 @@ function pullRequestCalls(scope) {
         pull_number: pullNumber,
         reviewers: [...reviewers]
       });
-      return (data.requested_reviewers ?? []).map((user) => user.login);
+      return (data.requested_reviewers ?? []).map((user2) => user2.login);
     }
   };
 }
@@ -2475,6 +2482,143 @@ function repositoryCalls({ octokit, owner, repo }) {
   };
 }
 
+// src/github/review-shapes.ts
+var user = external_exports.object({ login: external_exports.string() }).nullable();
+var rawFileSchema = external_exports.object({
+  filename: external_exports.string(),
+  status: external_exports.string(),
+  additions: external_exports.number().int(),
+  deletions: external_exports.number().int()
+});
+var rawReviewCommentSchema = external_exports.object({
+  id: external_exports.number().int(),
+  html_url: external_exports.string(),
+  user,
+  body: external_exports.string(),
+  path: external_exports.string(),
+  line: external_exports.number().int().nullable().optional(),
+  position: external_exports.number().int().nullable().optional(),
+  in_reply_to_id: external_exports.number().int().optional(),
+  created_at: external_exports.string(),
+  updated_at: external_exports.string()
+});
+var rawReviewSchema = external_exports.object({
+  id: external_exports.number().int(),
+  html_url: external_exports.string(),
+  user,
+  body: external_exports.string().nullable(),
+  state: external_exports.string()
+});
+var rawCheckRunsSchema = external_exports.object({
+  check_runs: external_exports.array(
+    external_exports.object({
+      id: external_exports.number().int(),
+      name: external_exports.string(),
+      status: external_exports.string(),
+      conclusion: external_exports.string().nullable(),
+      html_url: external_exports.string().nullable()
+    })
+  )
+});
+var rawAnnotationSchema = external_exports.object({
+  path: external_exports.string(),
+  start_line: external_exports.number().int().nullable().optional(),
+  annotation_level: external_exports.string().nullable(),
+  title: external_exports.string().nullable().optional(),
+  message: external_exports.string().nullable()
+});
+var toFile = (raw) => ({
+  path: raw.filename,
+  status: raw.status,
+  additions: raw.additions,
+  deletions: raw.deletions
+});
+var toReviewComment = (raw) => ({
+  id: raw.id,
+  url: raw.html_url,
+  author: raw.user?.login ?? "",
+  body: raw.body,
+  path: raw.path,
+  line: raw.line ?? null,
+  outdated: raw.position === null,
+  ...raw.in_reply_to_id !== void 0 ? { inReplyTo: raw.in_reply_to_id } : {}
+});
+var toReview = (raw) => ({
+  id: raw.id,
+  url: raw.html_url,
+  author: raw.user?.login ?? "",
+  state: raw.state,
+  body: raw.body ?? ""
+});
+var toAnnotation = (raw) => ({
+  path: raw.path,
+  line: raw.start_line ?? null,
+  level: raw.annotation_level ?? "",
+  title: raw.title ?? "",
+  message: raw.message ?? ""
+});
+var failingConclusions = ["failure", "timed_out", "cancelled", "action_required"];
+
+// src/github/thread-reviews.ts
+var maxAnnotatedRuns = 10;
+var annotationsPerRun = 50;
+function reviewReads(scope) {
+  const { octokit, owner, repo } = scope;
+  const page = { owner, repo, per_page: 100 };
+  async function failingChecks(sha) {
+    let runs;
+    try {
+      const { data } = await octokit.rest.checks.listForRef({ owner, repo, ref: sha, per_page: 100 });
+      runs = rawCheckRunsSchema.parse(data).check_runs;
+    } catch (error2) {
+      const status = statusOf(error2);
+      if (status === 403 || status === 404) return { readable: false, reason: errorMessage(error2) };
+      throw error2;
+    }
+    const failing = [];
+    for (const run2 of runs.filter((r) => r.conclusion !== null && failingConclusions.includes(r.conclusion))) {
+      const annotations = failing.length < maxAnnotatedRuns ? await octokit.rest.checks.listAnnotations({ owner, repo, check_run_id: run2.id, per_page: annotationsPerRun }).then(({ data }) => external_exports.array(rawAnnotationSchema).parse(data).map(toAnnotation)).catch(() => []) : [];
+      failing.push({
+        id: run2.id,
+        name: run2.name,
+        conclusion: run2.conclusion ?? "",
+        url: run2.html_url ?? "",
+        annotations
+      });
+    }
+    return { readable: true, failing };
+  }
+  return {
+    async pullRequestFiles(pull) {
+      const data = await octokit.paginate(octokit.rest.pulls.listFiles, { ...page, pull_number: pull });
+      return external_exports.array(rawFileSchema).parse(data).map(toFile);
+    },
+    async reviewComments(pull) {
+      const data = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...page, pull_number: pull });
+      return external_exports.array(rawReviewCommentSchema).parse(data).map(toReviewComment);
+    },
+    async reviews(pull) {
+      const data = await octokit.paginate(octokit.rest.pulls.listReviews, { ...page, pull_number: pull });
+      return external_exports.array(rawReviewSchema).parse(data).map(toReview);
+    },
+    failingChecks,
+    async reviewCommandText(pull, id, kind) {
+      try {
+        if (kind === "review") {
+          const { data: data2 } = await octokit.rest.pulls.getReview({ owner, repo, pull_number: pull, review_id: id });
+          return { body: rawReviewSchema.parse(data2).body ?? "", edited: false };
+        }
+        const { data } = await octokit.rest.pulls.getReviewComment({ owner, repo, comment_id: id });
+        const comment = rawReviewCommentSchema.parse(data);
+        return { body: comment.body, edited: comment.updated_at !== comment.created_at };
+      } catch (error2) {
+        if (statusOf(error2) === 404) return void 0;
+        throw error2;
+      }
+    }
+  };
+}
+
 // src/github/thread.ts
 function createThread(octokit, repoRef, secrets = [], options = {}) {
   const scope = threadScope(octokit, repoRef, secrets, options);
@@ -2485,7 +2629,8 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
     ...commentCalls(scope, reads.listComments),
     ...pullRequestCalls(scope),
     ...issueCalls(scope),
-    ...repositoryCalls(scope)
+    ...repositoryCalls(scope),
+    ...reviewReads(scope)
   };
 }
 
@@ -3160,12 +3305,12 @@ function verifyRecordComment(ctx, comment, issue) {
   const verdict = verifyPlanComment(comment, ctx.settings.botLogin, renderForVerify(ctx), ctx.recordKey);
   if (!verdict.ok) return verdict;
   const { record } = verdict;
-  const where = `${repositoryOf(ctx)}#${issue}`;
+  const where2 = `${repositoryOf(ctx)}#${issue}`;
   if (record.repository === void 0) return { ok: false, reason: `plan ${record.planId} names no repository` };
-  if (`${record.repository}#${record.issue}` !== where) {
+  if (`${record.repository}#${record.issue}` !== where2) {
     return {
       ok: false,
-      reason: `plan ${record.planId} was made for ${record.repository}#${record.issue}, not for ${where}`
+      reason: `plan ${record.planId} was made for ${record.repository}#${record.issue}, not for ${where2}`
     };
   }
   return verdict;
@@ -3251,7 +3396,7 @@ function renderRefusal(author, command, reason, fix) {
 async function refuse(thread, source, command, reason, fix) {
   notice(`Refused ${command} by @${source.author}: ${reason}`);
   await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
-  await thread.react(source.commentId, "-1").catch(() => void 0);
+  await thread.react(source.commentId, "-1", source.origin).catch(() => void 0);
   return { outcome: "refused" };
 }
 async function refuseUnlessRole(thread, source, command, required, fix) {
@@ -3263,8 +3408,8 @@ async function refuseUnlessRole(thread, source, command, required, fix) {
 
 // src/run/command-comment.ts
 async function refuseIfEdited(ctx, source, command, comments) {
-  const current = comments.find((c) => c.id === source.commentId);
-  if (current && current.body === source.body && current.updatedAt === current.createdAt) return void 0;
+  const current = await commandAsStored(ctx, source, comments);
+  if (current && current.body === source.body && !current.edited) return void 0;
   const what = current ? "was edited after it was posted" : "was deleted";
   return refuse(
     ctx.thread,
@@ -3273,6 +3418,11 @@ async function refuseIfEdited(ctx, source, command, comments) {
     `the command comment ${what}; plangate acts only on a command as first written.`,
     "Post the command again in a new comment."
   );
+}
+async function commandAsStored(ctx, source, comments) {
+  if (source.origin) return ctx.thread.reviewCommandText(source.thread.number, source.commentId, source.origin.kind);
+  const current = comments.find((c) => c.id === source.commentId);
+  return current && { body: current.body, edited: current.updatedAt !== current.createdAt };
 }
 async function commandOnLivePlan(ctx, source, command) {
   const comments = await ctx.thread.listComments(source.thread.number);
@@ -3518,8 +3668,8 @@ function line(change) {
     case "removed":
       return `- Removed approved step ${change.was}: ${title(change.title)}`;
     case "reworded": {
-      const where = change.was === change.step ? `step ${change.step}` : `step ${change.step} (approved as step ${change.was})`;
-      return `- Reworded ${where} ${title(change.title)}: changed ${fieldList(change)}`;
+      const where2 = change.was === change.step ? `step ${change.step}` : `step ${change.step} (approved as step ${change.was})`;
+      return `- Reworded ${where2} ${title(change.title)}: changed ${fieldList(change)}`;
     }
     case "moved":
       return `- Moved approved step ${change.was} ${title(change.title)} to step ${change.step}${change.fields.length > 0 ? `; changed ${fieldList(change)}` : ""}`;
@@ -3882,6 +4032,7 @@ function executionView(run2, s, extra = {}) {
     ...record.checks ? { estimate: record.checks.estimate } : {},
     ...pullRequest ? { pullRequestUrl: pullRequest.url } : {},
     ...keptOut.length > 0 ? { keptOut } : {},
+    ...record.reviewThreads?.length ? { reviewThreads: record.reviewThreads } : {},
     ...extra
   };
 }
@@ -4068,14 +4219,14 @@ function renderDiagram(input, options = {}) {
 var summaryDetailsBytes = 9e5;
 var bytes = (text) => Buffer.byteLength(text, "utf8");
 function section(title2, items, separator, budget, noun) {
-  const heading = `#### ${title2}
+  const heading2 = `#### ${title2}
 
 `;
   const notice3 = (kept2) => `
 
 > [!NOTE]
 > Only the first ${kept2} of ${items.length} ${noun} fit in the job summary, which GitHub caps at 1 MiB.`;
-  let room = budget - bytes(heading) - bytes(notice3(items.length));
+  let room = budget - bytes(heading2) - bytes(notice3(items.length));
   let kept = 0;
   for (const item of items) {
     const cost = bytes(item) + (kept > 0 ? bytes(separator) : 0);
@@ -4083,7 +4234,7 @@ function section(title2, items, separator, budget, noun) {
     room -= cost;
     kept++;
   }
-  return heading + items.slice(0, kept).join(separator) + (kept < items.length ? notice3(kept) : "");
+  return heading2 + items.slice(0, kept).join(separator) + (kept < items.length ? notice3(kept) : "");
 }
 function renderSummaryDetails(context, limitBytes = summaryDetailsBytes) {
   const { plan, history } = context;
@@ -4116,6 +4267,26 @@ ${renderHistory(history, Infinity)}`
 ${historyPart}` : historyPart;
 }
 
+// src/render/review-threads.ts
+var maxListed = 50;
+var safeUrl = (url) => /^https:\/\/[^\s()<>]+$/.test(url) ? url : "";
+function renderReviewThreads(threads, heading2 = "## Review threads addressed") {
+  if (threads.length === 0) return "";
+  const lines = threads.slice(0, maxListed).map((t) => {
+    const where2 = code(`${t.path}${t.line !== null ? `:${t.line}` : ""}`);
+    const url = safeUrl(t.url);
+    const link = url ? `[${where2}](${url})` : where2;
+    return `- ${link} by @${t.author.replace(/[^A-Za-z0-9_.[\]-]/g, "")}${t.outdated ? " (outdated)" : ""}`;
+  });
+  const more = threads.length - maxListed;
+  if (more > 0) lines.push(`- \u2026 and ${more} more`);
+  return `${heading2}
+
+The run was asked to address these review threads:
+
+${lines.join("\n")}`;
+}
+
 // src/run/job-summary.ts
 async function writeExecutionSummary(run2, final, ended) {
   const { record, pullRequest } = run2;
@@ -4130,6 +4301,7 @@ async function writeExecutionSummary(run2, final, ended) {
       ended.reason ? `
 Reason: ${ended.reason}` : "",
       "",
+      ...record.reviewThreads?.length ? [renderReviewThreads(record.reviewThreads, "#### Review threads"), ""] : [],
       renderDiagram(final),
       "",
       renderUsageTable(usage),
@@ -4147,7 +4319,8 @@ async function finishExecution(run2, progress, final, ended) {
   run2.record = { ...run2.record, status: aborted ? "aborted" : "done", ...pullRequest ? { pullRequest } : {} };
   await run2.plan.write(run2.record, run2.cancel.cancelled);
   await progress.save(final, { ended });
-  if (aborted) await ctx.thread.react(run2.execution.source.commentId, "-1").catch(() => void 0);
+  if (aborted)
+    await ctx.thread.react(run2.execution.source.commentId, "-1", run2.execution.source.origin).catch(() => void 0);
   await writeExecutionSummary(run2, final, ended);
   return {
     outcome: ended.outcome,
@@ -4165,7 +4338,7 @@ async function endOnFailure(run2, progress, error2) {
     run2.record = { ...record, status: "aborted" };
     await run2.plan.write(run2.record, run2.cancel.cancelled).catch(() => void 0);
     await progress.save(snapshot, { ended: { outcome: "aborted", reason: error2.message } }).catch(() => void 0);
-    await ctx.thread.react(run2.execution.source.commentId, "-1").catch(() => void 0);
+    await ctx.thread.react(run2.execution.source.commentId, "-1", run2.execution.source.origin).catch(() => void 0);
     return { outcome: "aborted", planId: record.planId, branch: record.branch, usage: run2.team.totals() };
   }
   const reason = `${error2 instanceof PushDeniedError ? "" : "the run was interrupted: "}${errorMessage(error2)}`;
@@ -4254,6 +4427,8 @@ function layout(view, sizing) {
     );
   }
   head.push("", "## Objective", "", renderObjective(clip(context.objective, objectiveMax)));
+  const threads = renderReviewThreads(view.reviewThreads ?? []);
+  if (threads) head.push("", threads);
   const revised = changesSinceApproval(view.approvedPlan, context.plan);
   if (revised.length > 0)
     head.push("", "## Changes to the approved plan", "", planChangesIntro, "", renderPlanChanges(revised));
@@ -4327,6 +4502,66 @@ function renderPullRequestBody(view, options = {}) {
   return fit(view, options.fullHistoryIn ?? "job summary", options).body;
 }
 
+// src/render/pull-request-sections.ts
+var prMarker = /<!-- plangate:pr ([0-9a-f]+) -->/;
+var sectionMarker = "<!-- plangate:earlier-runs -->";
+var entryMarker = "<!-- plangate:earlier-run -->";
+var heading = "## Earlier runs on this pull request";
+function isPlangatePullRequestBody(body2) {
+  return prMarker.test(body2);
+}
+function planIdOf(body2) {
+  return prMarker.exec(body2)?.[1];
+}
+function splitPullRequestBody(body2) {
+  const at = body2.indexOf(sectionMarker);
+  if (at === -1) return { main: body2.trim(), entries: [], dropped: 0 };
+  const parts = body2.slice(at + sectionMarker.length).split(entryMarker).slice(1).map((entry) => entry.trim());
+  const note = parts.find((entry) => entry.startsWith("> [!NOTE]"));
+  const dropped = Number(/(\d+) earlier/.exec(note ?? "")?.[1] ?? 0);
+  const entries = parts.filter((entry) => entry !== "" && !entry.startsWith("> [!NOTE]"));
+  return { main: body2.slice(0, at).trim(), entries, dropped };
+}
+function collapse(main) {
+  const id = planIdOf(main);
+  const summary2 = id ? `Run of plan ${code(id)}` : "The description before plangate\u2019s runs";
+  return `<details><summary>${summary2}</summary>
+
+${main}
+
+</details>`;
+}
+function stackPullRequestBody(previous, current, limit = githubBodyLimit) {
+  const { main, entries, dropped } = splitPullRequestBody(previous);
+  const sameRun = planIdOf(main) !== void 0 && planIdOf(main) === planIdOf(current);
+  const all = main === "" || sameRun ? entries : [collapse(main), ...entries];
+  if (all.length === 0 && dropped === 0) return current;
+  const start = `${current}
+
+${sectionMarker}
+${heading}
+`;
+  const notice3 = (n) => `
+${entryMarker}
+> [!NOTE]
+> ${n} earlier ${n === 1 ? "run does" : "runs do"} not fit here; ${n === 1 ? "its plan comment is" : "their plan comments are"} on this pull request's conversation.
+`;
+  let body2 = start;
+  let kept = 0;
+  for (const entry of all) {
+    const next = `
+${entryMarker}
+${entry}
+`;
+    const left = all.length - kept - 1 + dropped;
+    if (body2.length + next.length + (left > 0 ? notice3(left).length : 0) > limit) break;
+    body2 += next;
+    kept += 1;
+  }
+  const gone = all.length - kept + dropped;
+  return gone > 0 ? body2 + notice3(gone) : body2;
+}
+
 // src/run/approval-recheck.ts
 async function recheckApproval(ctx, record, plan) {
   const changed = [];
@@ -4369,7 +4604,7 @@ async function publishPullRequest(run2, progress, final, ending) {
   });
   let pr;
   try {
-    pr = run2.pullRequest ? await ctx.thread.updatePullRequest(run2.pullRequest.number, { body: body2 }) : await ctx.thread.createPullRequest({
+    pr = record.sameBranch ? await updateOwnPullRequest(ctx, record.issue, body2) : run2.pullRequest ? await ctx.thread.updatePullRequest(run2.pullRequest.number, { body: body2 }) : await ctx.thread.createPullRequest({
       title: pullRequestTitle(view),
       head: record.branch,
       base: record.base.ref,
@@ -4379,10 +4614,14 @@ async function publishPullRequest(run2, progress, final, ending) {
   } catch (error2) {
     return { failed: await pullRequestRefused(run2, progress, final, error2) };
   }
-  if (!run2.pullRequest) await dressPullRequest(ctx, pr.number, record.approvedBy);
+  if (!run2.pullRequest && !record.sameBranch) await dressPullRequest(ctx, pr.number, record.approvedBy);
   run2.pullRequest = { number: pr.number, url: pr.url };
   if (!fits) await postHistory(ctx, pr.number, final, record.planId);
   return { ending: ended };
+}
+async function updateOwnPullRequest(ctx, number, body2) {
+  const pull = await ctx.thread.pullRequest(number);
+  return ctx.thread.updatePullRequest(number, { body: stackPullRequestBody(pull.body, body2) });
 }
 async function pullRequestRefused(run2, progress, final, error2) {
   const { ctx, record, execution } = run2;
@@ -4428,12 +4667,12 @@ async function execute(ctx, execution) {
   const lock = await ctx.lock.acquire(record.issue, record.base.sha);
   if (!lock.acquired) {
     const { holder } = lock;
-    const where = holder.runUrl ? `in ${holder.runUrl}` : `in run ${holder.runId}`;
+    const where2 = holder.runUrl ? `in ${holder.runUrl}` : `in run ${holder.runId}`;
     return refuse(
       ctx.thread,
       source,
       "/approve",
-      `plan \`${record.planId}\` is executing ${where}${holder.problem ? ` (${holder.problem})` : ""}.`,
+      `plan \`${record.planId}\` is executing ${where2}${holder.problem ? ` (${holder.problem})` : ""}.`,
       "Wait for that job to finish; if it died, re-run it or comment `/approve` again to resume."
     );
   }
@@ -4472,13 +4711,18 @@ async function executeLocked(ctx, execution) {
 }
 
 // src/run/work-base.ts
-function branchFor(ctx, issue, planId) {
+function branchFor(ctx, issue, planId, record) {
+  if (record?.sameBranch) return record.base.ref;
   return `${ctx.settings.branchPrefix}${issue}-${planId}`;
+}
+function openedByPlangate(ctx, pull) {
+  return pull.author === ctx.settings.botLogin && isPlangatePullRequestBody(pull.body);
 }
 async function resolveBase(ctx, source) {
   let ref = ctx.settings.baseBranch;
+  let pull;
   if (source.thread.isPullRequest) {
-    const pull = await ctx.thread.pullRequest(source.thread.number);
+    pull = await ctx.thread.pullRequest(source.thread.number);
     if (!pull.sameRepo) {
       return {
         refusal: "this pull request comes from a fork; plangate cannot push to its branch.",
@@ -4488,8 +4732,10 @@ async function resolveBase(ctx, source) {
     ref = pull.headRef;
   }
   if (!ref) ref = await ctx.thread.defaultBranch();
+  const sameBranch = pull && (openedByPlangate(ctx, pull) || ctx.settings.pullRequestMode === "same-branch");
   try {
-    return { ref, sha: await fetchBranch(ctx.git, ref) };
+    const sha = await fetchBranch(ctx.git, ref);
+    return { ref, sha, ...pull ? { pull } : {}, ...sameBranch ? { sameBranch: true } : {} };
   } catch (error2) {
     return {
       refusal: `the base branch \`${ref}\` could not be fetched (${errorMessage(error2)}).`,
@@ -4515,7 +4761,8 @@ async function executeWithoutPlanner(ctx, request) {
       issue,
       requestedBy: request.requestedBy,
       commandCommentId: source.commentId,
-      base,
+      base: { ref: base.ref, sha: base.sha },
+      ...base.sameBranch ? { sameBranch: true } : {},
       models: { planner: ctx.planner.model, executor: ctx.executor.model },
       policy: settings.policy,
       machine: "executor-only",
@@ -4524,7 +4771,7 @@ async function executeWithoutPlanner(ctx, request) {
       snapshot,
       usage: emptyUsage(),
       approvedBy: request.requestedBy,
-      branch: branchFor(ctx, issue, planId)
+      branch: base.sameBranch ? base.ref : branchFor(ctx, issue, planId)
     },
     source,
     comments: request.comments,
@@ -4542,7 +4789,7 @@ async function executeAfterPlannerFailed(ctx, request, draft, reason) {
     record: {
       ...fallback,
       approvedBy: request.requestedBy,
-      branch: branchFor(ctx, request.source.thread.number, fallback.planId)
+      branch: branchFor(ctx, request.source.thread.number, fallback.planId, fallback)
     },
     source: request.source,
     comments: request.comments,
@@ -4565,7 +4812,9 @@ function recordDraft(ctx, request, ledger, mcpFailures) {
     issue,
     requestedBy: request.requestedBy,
     commandCommentId: source.commentId,
-    base: request.base,
+    base: { ref: request.base.ref, sha: request.base.sha },
+    ...request.base.sameBranch ? { sameBranch: true } : {},
+    ...request.reviewThreads?.length ? { reviewThreads: [...request.reviewThreads] } : {},
     models: { planner: ctx.planner.model, executor: ctx.executor.model },
     policy: settings.policy,
     machine,
@@ -4704,12 +4953,12 @@ async function executeAtOnce(ctx, request, posted) {
     ...posted,
     status: "executing",
     approvedBy: request.requestedBy,
-    branch: branchFor(ctx, posted.issue, posted.planId)
+    branch: branchFor(ctx, posted.issue, posted.planId, posted)
   };
   const comment = await thread.postComment(posted.issue, renderRecord(ctx, executing), {
     dedupe: planMarker(posted.planId)
   });
-  await thread.react(source.commentId, "rocket").catch(() => void 0);
+  await thread.react(source.commentId, "rocket", source.origin).catch(() => void 0);
   return execute(ctx, { record: executing, planComment: comment, source, comments: request.comments });
 }
 async function postPlanRecord(ctx, posted, outcome, team) {
@@ -4742,7 +4991,7 @@ async function planningFailed(ctx, request, reason, ledger) {
 
 No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps with a more specific objective.`
   );
-  await thread.react(source.commentId, "-1").catch(() => void 0);
+  await thread.react(source.commentId, "-1", source.origin).catch(() => void 0);
   return { outcome: "failed", usage: usageTotals(ledger, ctx) };
 }
 
@@ -4829,13 +5078,14 @@ async function answerFlow(ctx, command) {
       "Set the `api-key` input (or `planner-api-key`) from a repository secret."
     );
   }
-  await thread.react(command.commentId, "eyes");
+  await thread.react(command.commentId, "eyes", command.origin);
   const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: "answer", text });
   return planAndPublish(ctx, {
     source: command,
     requestedBy: command.author,
     snapshot,
-    base: record.base,
+    base: { ...record.base, ...record.sameBranch ? { sameBranch: true } : {} },
+    ...record.reviewThreads ? { reviewThreads: record.reviewThreads } : {},
     spent: record.usage,
     comments
   });
@@ -4869,9 +5119,9 @@ async function approveFlow(ctx, command) {
     ...record,
     status: "executing",
     approvedBy: record.approvedBy ?? command.author,
-    branch: branchFor(ctx, issue, record.planId)
+    branch: branchFor(ctx, issue, record.planId, record)
   };
-  await thread.react(command.commentId, "rocket");
+  await thread.react(command.commentId, "rocket", command.origin);
   return execute(ctx, { record: executing, planComment: comment, source: command, comments });
 }
 function approvalRefusal(ctx, command, live) {
@@ -4880,7 +5130,15 @@ function approvalRefusal(ctx, command, live) {
   const no = (reason, fix) => ({ reason, fix });
   const { comment, record, comments } = live;
   const id = record.planId;
-  const approval = comments.find((c) => c.id === command.commentId);
+  const approval = command.origin ? {
+    id: Number.MAX_SAFE_INTEGER,
+    nodeId: "",
+    body: command.body,
+    author: command.author,
+    url: command.commentUrl,
+    createdAt: command.origin.createdAt,
+    updatedAt: command.origin.createdAt
+  } : comments.find((c) => c.id === command.commentId);
   if (approval && !postedBefore(comment, approval)) {
     const seen = planLiveAt(ctx, comments, approval);
     return no(
@@ -5009,15 +5267,15 @@ async function cancelFlow(ctx, command) {
   notice(`Plan ${id} was cancelled by @${command.author}.`);
   await thread.postComment(issue, `@${command.author} ${said}
 ${cancelMarker(id, command.author)}`);
-  await thread.react(command.commentId, "+1").catch(() => void 0);
+  await thread.react(command.commentId, "+1", command.origin).catch(() => void 0);
   return { outcome: "aborted", planId: id };
 }
 
 // src/render/help.ts
-var maxListed = 20;
+var maxListed2 = 20;
 var listed = (patterns) => {
-  const shown = patterns.slice(0, maxListed).map(code).join(", ");
-  return patterns.length > maxListed ? `${shown} and ${patterns.length - maxListed} more` : shown;
+  const shown = patterns.slice(0, maxListed2).map(code).join(", ");
+  return patterns.length > maxListed2 ? `${shown} and ${patterns.length - maxListed2} more` : shown;
 };
 function renderHelp(author, settings, unknown) {
   const trigger = code(settings.triggerPermission);
@@ -5058,7 +5316,7 @@ async function helpFlow(ctx, command) {
   const allowed = await refuseUnlessRole(thread, command, name, "read", "Ask a collaborator of this repository.");
   if ("refused" in allowed) return allowed.refused;
   await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
-  await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused").catch(() => void 0);
+  await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused", command.origin).catch(() => void 0);
   return { outcome: command.unknown === void 0 ? "answered" : "refused" };
 }
 
@@ -5225,6 +5483,105 @@ function renderTaskSummary(trigger, rows) {
   ].join("\n");
 }
 
+// src/run/review-context-text.ts
+var reviewLimits = {
+  files: 6e3,
+  comment: 3e3,
+  threads: 3e4,
+  reviews: 1e4,
+  checks: 12e3
+};
+var plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+function groupThreads(comments) {
+  const threads = /* @__PURE__ */ new Map();
+  for (const comment of comments) {
+    const root = comment.inReplyTo ?? comment.id;
+    threads.set(root, [...threads.get(root) ?? [], comment]);
+  }
+  return [...threads.values()];
+}
+var where = (c) => `${c.path}${c.line !== null ? `:${c.line}` : ""}`;
+function filesPart(input) {
+  if (input.files.length === 0) return "";
+  const lines = input.files.map((f) => `${f.path} (${f.status}, +${f.additions} -${f.deletions})`).join("\n");
+  return untrusted(`changed files of pull request #${input.pull}`, clip(lines, reviewLimits.files));
+}
+function threadsPart(input) {
+  const parts = [];
+  const given = [];
+  let room = reviewLimits.threads;
+  let skipped = 0;
+  for (const thread of groupThreads(input.comments)) {
+    const first = thread[0];
+    if (!first) continue;
+    if (room <= 0) {
+      skipped += 1;
+      continue;
+    }
+    const state = first.outdated ? " (outdated: the code it was made on has changed since)" : "";
+    const text = thread.map((c) => `@${c.author}: ${clip(c.body, reviewLimits.comment)}`).join("\n\n");
+    const block = untrusted(
+      `review thread on ${where(first)}${state}`,
+      clip(text, Math.min(room, 4 * reviewLimits.comment))
+    );
+    room -= block.length;
+    parts.push(block);
+    given.push({ url: first.url, path: first.path, line: first.line, author: first.author, outdated: first.outdated });
+  }
+  if (skipped > 0)
+    parts.push(
+      `(${plural(skipped, "more review thread")} did not fit and ${skipped === 1 ? "was" : "were"} left out.)`
+    );
+  return { text: parts.join("\n\n"), threads: given };
+}
+function reviewsPart(input) {
+  const said = input.reviews.filter((r) => r.body.trim() !== "" || r.state === "CHANGES_REQUESTED");
+  const parts = [];
+  let room = reviewLimits.reviews;
+  let skipped = 0;
+  for (const review of said) {
+    if (room <= 0) {
+      skipped += 1;
+      continue;
+    }
+    const block = untrusted(
+      `review by @${review.author} (${review.state})`,
+      clip(review.body, Math.min(room, reviewLimits.comment))
+    );
+    room -= block.length;
+    parts.push(block);
+  }
+  if (skipped > 0)
+    parts.push(`(${plural(skipped, "more review")} did not fit and ${skipped === 1 ? "was" : "were"} left out.)`);
+  return parts.join("\n\n");
+}
+function checksPart(checks) {
+  if (!checks.readable) {
+    return "(The check runs of the pull request could not be read: the workflow may lack `checks: read`. Failing checks, if any, are not shown here.)";
+  }
+  if (checks.failing.length === 0) return "(No check run on the pull request's head has failed.)";
+  const lines = checks.failing.map((run2) => {
+    const notes = run2.annotations.map(
+      (a) => `  ${a.path}${a.line !== null ? `:${a.line}` : ""}: ${[a.title, a.message].filter(Boolean).join(": ")}`
+    );
+    return [`${run2.name}: ${run2.conclusion}`, ...notes].join("\n");
+  });
+  return untrusted("failing check runs and their annotations", clip(lines.join("\n"), reviewLimits.checks));
+}
+function renderReviewContext(input) {
+  const threads = threadsPart(input);
+  const leftOut = input.leftOut > 0 ? `(${plural(input.leftOut, "review comment or review", "review comments or reviews")} by users without ${input.contextPermission} permission ${input.leftOut === 1 ? "was" : "were"} left out.)` : "";
+  const text = [
+    `Pull request #${input.pull} under review. What reviewers and checks said follows; address it where the objective asks you to.`,
+    filesPart(input),
+    threads.text,
+    reviewsPart(input),
+    leftOut,
+    checksPart(input.checks)
+  ].filter((part) => part !== "").join("\n\n");
+  return { text, threads: threads.threads };
+}
+
 // src/run/thread-context.ts
 var maxIssueChars = 2e4;
 var maxCommentChars = 4e3;
@@ -5279,6 +5636,56 @@ ${source.thread.body}`, maxIssueChars)
   return parts.join("\n\n");
 }
 
+// src/run/review-context.ts
+async function reviewContext(ctx, pull, known) {
+  const { thread, settings } = ctx;
+  const roles = new Map(known);
+  const allowed = async (login) => {
+    if (login === settings.botLogin || isBot({ login })) return false;
+    let role = roles.get(login);
+    if (!role) {
+      role = await thread.permissionOf(login);
+      roles.set(login, role);
+    }
+    return hasRole(role, settings.contextPermission);
+  };
+  const [files, comments, reviews, checks] = await Promise.all([
+    thread.pullRequestFiles(pull.number),
+    thread.reviewComments(pull.number),
+    thread.reviews(pull.number),
+    thread.failingChecks(pull.headSha)
+  ]);
+  let leftOut = 0;
+  const keep = async (items) => {
+    const kept = [];
+    for (const item of items) {
+      if (await allowed(item.author)) kept.push(item);
+      else if (item.author !== settings.botLogin && !isBot({ login: item.author })) leftOut += 1;
+    }
+    return kept;
+  };
+  const keptComments = await keep(comments);
+  const keptReviews = await keep(reviews);
+  if (!checks.readable) info(`The pull request's check runs could not be read: ${checks.reason}`);
+  return renderReviewContext({
+    pull: pull.number,
+    files,
+    comments: keptComments,
+    reviews: keptReviews,
+    checks,
+    leftOut,
+    contextPermission: settings.contextPermission
+  });
+}
+async function planningContext(ctx, source, comments, known, base) {
+  const thread = await threadContext(ctx, source, comments, known);
+  if (!base.pull) return { thread, reviewThreads: [] };
+  const review = await reviewContext(ctx, base.pull, known);
+  return { thread: `${thread}
+
+${review.text}`, reviewThreads: review.threads };
+}
+
 // src/commands/plan.ts
 var maxObjectiveChars = 2e4;
 async function planFlow(ctx, command) {
@@ -5321,16 +5728,25 @@ async function planFlow(ctx, command) {
       `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`
     );
   }
-  await thread.react(command.commentId, "eyes");
+  await thread.react(command.commentId, "eyes", command.origin);
   const base = await resolveBase(ctx, command);
   if ("refusal" in base) return refuse(thread, command, "/plan", base.refusal, base.fix);
   const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
   if (!executorOnly) {
     const snapshot = initialSnapshot(objective, policy);
-    snapshot.context.thread = await threadContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]));
-    return planAndPublish(ctx, { source: command, requestedBy: command.author, snapshot, base, comments });
+    const known = /* @__PURE__ */ new Map([[command.author, allowed.role]]);
+    const given = await planningContext(ctx, command, comments, known, base);
+    snapshot.context.thread = given.thread;
+    return planAndPublish(ctx, {
+      source: command,
+      requestedBy: command.author,
+      snapshot,
+      base,
+      reviewThreads: given.reviewThreads,
+      comments
+    });
   }
-  await thread.react(command.commentId, "rocket").catch(() => void 0);
+  await thread.react(command.commentId, "rocket", command.origin).catch(() => void 0);
   return executeWithoutPlanner(ctx, {
     source: command,
     requestedBy: command.author,
@@ -5370,7 +5786,7 @@ async function reviseFlow(ctx, command) {
       "Set the `api-key` input (or `planner-api-key`) from a repository secret."
     );
   }
-  await thread.react(command.commentId, "eyes");
+  await thread.react(command.commentId, "eyes", command.origin);
   const base = await resolveBase(ctx, command);
   if ("refusal" in base) return no(base.refusal, base.fix);
   const { context, policy } = record.snapshot;
@@ -5378,14 +5794,16 @@ async function reviseFlow(ctx, command) {
   snapshot.context = {
     ...snapshot.context,
     ...context.clarifications ? { clarifications: context.clarifications } : {},
-    revisions: [...context.revisions ?? [], { plan, feedback }],
-    thread: await threadContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]))
+    revisions: [...context.revisions ?? [], { plan, feedback }]
   };
+  const given = await planningContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]), base);
+  snapshot.context.thread = given.thread;
   return planAndPublish(ctx, {
     source: command,
     requestedBy: command.author,
     snapshot,
     base,
+    reviewThreads: given.reviewThreads,
     spent: record.usage,
     comments
   });
@@ -5460,7 +5878,7 @@ ${live.fix}`);
     ...record.supersededBy ? { note: `superseded by plan \`${record.supersededBy}\`` } : {}
   });
   await thread.postComment(issue, body2);
-  await thread.react(command.commentId, "eyes").catch(() => void 0);
+  await thread.react(command.commentId, "eyes", command.origin).catch(() => void 0);
   return { outcome: "answered", planId: record.planId };
 }
 
@@ -5506,7 +5924,7 @@ async function reportFailure(ctx, command, error2) {
       command.thread.number,
       `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error2).replace(/\.$/, "")}.${link}`
     );
-    await ctx.thread.react(command.commentId, "-1");
+    await ctx.thread.react(command.commentId, "-1", command.origin);
   } catch (reportError) {
     warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }
@@ -5602,6 +6020,9 @@ function commandFromIssueComment(payload, botLogin, allowedBots = []) {
     author: author.login,
     body: event.comment.body ?? ""
   };
+  return commandOf(parsedCommand, source);
+}
+function commandOf(parsedCommand, source) {
   if (parsedCommand.name === "approve") {
     return {
       kind: "approve",
@@ -5629,6 +6050,61 @@ function commandFromIssueComment(payload, botLogin, allowedBots = []) {
   }
 }
 
+// src/entry/review-command.ts
+var pullRequestSchema = external_exports.object({
+  number: external_exports.number().int().positive(),
+  title: external_exports.string(),
+  body: external_exports.string().nullable().optional()
+});
+var writtenSchema = external_exports.object({
+  id: external_exports.number().int(),
+  body: external_exports.string().nullable().optional(),
+  user: userSchema,
+  html_url: external_exports.string().optional()
+});
+var reviewCommentEventSchema = external_exports.object({
+  action: external_exports.string(),
+  pull_request: pullRequestSchema,
+  comment: writtenSchema.extend({ created_at: external_exports.string() })
+});
+var reviewEventSchema = external_exports.object({
+  action: external_exports.string(),
+  pull_request: pullRequestSchema,
+  review: writtenSchema.extend({ submitted_at: external_exports.string().nullable().optional() })
+});
+function commandFromReviewEvent(eventName, payload, botLogin, allowedBots = []) {
+  const read = readReviewEvent(eventName, payload);
+  if (!read) return { kind: "ignore", reason: `the event payload is not a ${eventName.replace(/_/g, " ")}` };
+  const { action, pull, written, createdAt } = read;
+  const body2 = written.body ?? "";
+  const created = action === commentOfEvent(eventName).created ? "created" : action;
+  const ignored = commentIgnoreReason({ action: created, author: written.user, body: body2 }, botLogin, allowedBots);
+  if (ignored !== void 0) return { kind: "ignore", reason: ignored };
+  const parsedCommand = parseCommentCommand(body2);
+  if (!parsedCommand) return { kind: "ignore", reason: "the comment\u2019s first line is not a plangate command" };
+  const source = {
+    thread: { number: pull.number, isPullRequest: true, title: pull.title, body: pull.body ?? "" },
+    commentId: written.id,
+    origin: { kind: eventName === "pull_request_review" ? "review" : "review-comment", createdAt },
+    commentUrl: written.html_url ?? "",
+    author: written.user.login,
+    body: body2
+  };
+  return commandOf(parsedCommand, source);
+}
+function readReviewEvent(eventName, payload) {
+  if (eventName === "pull_request_review_comment") {
+    const parsed2 = reviewCommentEventSchema.safeParse(payload);
+    if (!parsed2.success) return void 0;
+    const { action: action2, pull_request: pull2, comment } = parsed2.data;
+    return { action: action2, pull: pull2, written: comment, createdAt: comment.created_at };
+  }
+  const parsed = reviewEventSchema.safeParse(payload);
+  if (!parsed.success) return void 0;
+  const { action, pull_request: pull, review } = parsed.data;
+  return { action, pull, written: review, createdAt: review.submitted_at ?? "" };
+}
+
 // src/entry/read-command.ts
 var readUtf8 = (file) => readFileSync(file, "utf8");
 function readCommand(inputs, readEventFile = readUtf8) {
@@ -5641,7 +6117,7 @@ function readCommand(inputs, readEventFile = readUtf8) {
   } catch (error2) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${failureMessage(error2)}`, { cause: error2 });
   }
-  const command = eventName === "issue_comment" ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
+  const command = eventName === "issue_comment" ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots) : eventName === "pull_request_review_comment" || eventName === "pull_request_review" ? commandFromReviewEvent(eventName, payload, inputs.botLogin, inputs.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
   return { command, payload };
 }
 

@@ -33673,6 +33673,7 @@ var inputDefaults = {
   "branch-prefix": "plangate/",
   "pr-draft": "false",
   "pr-labels": "",
+  "pull-request-mode": "stacked",
   "base-branch": "",
   "allowed-bots": "",
   "require-distinct-approver": "false",
@@ -33699,6 +33700,7 @@ var SettingsError = class extends Error {
 
 // src/config/input-schemas.ts
 var httpUrlSchema = external_exports.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+var pullRequestModeSchema = external_exports.enum(["stacked", "same-branch"], "must be stacked or same-branch");
 var commandIsolationSchema = external_exports.enum(["account", "none"], "must be account or none");
 var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
 var configFileSchema = external_exports.string().trim().transform((v) => (v || inputDefaults["config-file"]).split("/").filter((part) => part !== ".")).refine(
@@ -33997,6 +33999,7 @@ function readInputs(env = process.env) {
     branchPrefix: defaulted("branch-prefix", branchPrefixSchema),
     prDraft: defaulted("pr-draft", booleanInput),
     prLabels: labelList(lines("pr-labels")),
+    pullRequestMode: defaulted("pull-request-mode", pullRequestModeSchema),
     baseBranch: input("base-branch", external_exports.string().trim()),
     botLogin: defaulted("bot-login", external_exports.string()),
     allowedBots: lines("allowed-bots"),
@@ -35531,6 +35534,21 @@ var planRecordSchema = external_exports.object({
   pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional(),
   /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
   checks: planChecksSchema.optional(),
+  /**
+   * The work goes on the base branch itself (a pull request's head) and updates that pull request,
+   * instead of going on a new branch and pull request of its own.
+   */
+  sameBranch: external_exports.literal(true).optional(),
+  /** The review threads the planner was given, so the pull request and job summary can link them. */
+  reviewThreads: external_exports.array(
+    external_exports.object({
+      url: external_exports.string(),
+      path: external_exports.string(),
+      line: external_exports.number().int().nullable(),
+      author: external_exports.string(),
+      outdated: external_exports.boolean()
+    })
+  ).optional(),
   /** MCP servers that did not start while planning: the plan comment says the planner worked without them. */
   mcpFailures: external_exports.array(external_exports.object({ server: external_exports.string(), reason: external_exports.string() })).optional()
 });

@@ -1,0 +1,76 @@
+import * as core from '@actions/core';
+import { hasRole, type RepoRole } from '../config/permissions.js';
+import { isBot } from '../text/comment-command.js';
+import type { RunContext } from './run-context.js';
+import { renderReviewContext, type ReviewContext, type ReviewThreadRef } from './review-context-text.js';
+import type { CommandSource } from './command.js';
+import type { Comment } from '../github/thread.js';
+import { threadContext } from './thread-context.js';
+import type { ResolvedBase } from './work-base.js';
+
+/**
+ * Reads what the planner learns of a pull request under review: its changed files, the review
+ * threads and reviews of users with `context-permission` (anyone can review a public repository's
+ * pull request), and the head's failing checks. renderReviewContext makes the text.
+ */
+export async function reviewContext(
+  ctx: RunContext,
+  pull: { number: number; headSha: string },
+  known: ReadonlyMap<string, RepoRole>,
+): Promise<ReviewContext> {
+  const { thread, settings } = ctx;
+  const roles = new Map(known);
+  const allowed = async (login: string): Promise<boolean> => {
+    if (login === settings.botLogin || isBot({ login })) return false;
+    let role = roles.get(login);
+    if (!role) {
+      role = await thread.permissionOf(login);
+      roles.set(login, role);
+    }
+    return hasRole(role, settings.contextPermission);
+  };
+  const [files, comments, reviews, checks] = await Promise.all([
+    thread.pullRequestFiles(pull.number),
+    thread.reviewComments(pull.number),
+    thread.reviews(pull.number),
+    thread.failingChecks(pull.headSha),
+  ]);
+  let leftOut = 0;
+  const keep = async <T extends { author: string }>(items: readonly T[]): Promise<T[]> => {
+    const kept: T[] = [];
+    for (const item of items) {
+      if (await allowed(item.author)) kept.push(item);
+      else if (item.author !== settings.botLogin && !isBot({ login: item.author })) leftOut += 1;
+    }
+    return kept;
+  };
+  const keptComments = await keep(comments);
+  const keptReviews = await keep(reviews);
+  if (!checks.readable) core.info(`The pull request's check runs could not be read: ${checks.reason}`);
+  return renderReviewContext({
+    pull: pull.number,
+    files,
+    comments: keptComments,
+    reviews: keptReviews,
+    checks,
+    leftOut,
+    contextPermission: settings.contextPermission,
+  });
+}
+
+/**
+ * The planner's context for a thread: the thread itself (thread-context.ts) and, on a pull request,
+ * its review. Answers the review threads given, for the record.
+ */
+export async function planningContext(
+  ctx: RunContext,
+  source: CommandSource,
+  comments: readonly Comment[],
+  known: ReadonlyMap<string, RepoRole>,
+  base: ResolvedBase,
+): Promise<{ thread: string; reviewThreads: ReviewThreadRef[] }> {
+  const thread = await threadContext(ctx, source, comments, known);
+  if (!base.pull) return { thread, reviewThreads: [] };
+  const review = await reviewContext(ctx, base.pull, known);
+  return { thread: `${thread}\n\n${review.text}`, reviewThreads: review.threads };
+}
