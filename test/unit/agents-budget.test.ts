@@ -12,7 +12,16 @@ import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
-import { expectWellFormed, look, openTurn, stage, stubClient, summonTurn, type StubClient } from './agent-fixture.js';
+import {
+  expectWellFormed,
+  look,
+  openTurn,
+  stage,
+  stubClient,
+  summonTurn,
+  type AgentTurn,
+  type StubClient,
+} from './agent-fixture.js';
 
 // The budget warns through @actions/core when it stops a run; collected so tests can read them.
 vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
@@ -59,6 +68,20 @@ function executing(): RunState {
   run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md.' } });
   return run;
 }
+
+/** The executor about to be summoned for the first cycle. */
+function executorTurn(): AgentTurn {
+  const run = executing();
+  return openTurn('executor', run, toolbox(run, 'executor'));
+}
+
+/** An executor that only looks around, six times; `onRequest` as in stubClient. */
+const idleExecutor = (onRequest?: () => void) =>
+  stubClient(
+    'executor',
+    Array.from({ length: 6 }, () => ({ calls: [look] })),
+    onRequest ? { onRequest } : {},
+  );
 
 describe('createBudget', () => {
   it('trips on time exactly at the limit, not before', () => {
@@ -136,14 +159,10 @@ describe('enforceBudget', () => {
 describe('summon with a budget', () => {
   it('stops on time before the next request, never during one', async () => {
     const { state, budget } = meters();
-    const run = executing();
-    const turn = openTurn('executor', run, toolbox(run, 'executor'));
+    const turn = executorTurn();
+    const { run } = turn;
     // Each request takes 4 minutes of the 10 allowed: the fourth would start at minute 12.
-    const client = stubClient(
-      'executor',
-      Array.from({ length: 6 }, () => ({ calls: [look] })),
-      { onRequest: () => void (state.now += 4 * minute) },
-    );
+    const client = idleExecutor(() => void (state.now += 4 * minute));
     await summonTurn(turn, client, facts, { budget: budget({ timeoutMinutes: 10 }) });
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.state).toBe('abort');
@@ -157,12 +176,9 @@ describe('summon with a budget', () => {
 
   it('stops on cost after the response that crossed the limit', async () => {
     const { state, budget } = meters();
-    const run = executing();
-    const turn = openTurn('executor', run, toolbox(run, 'executor'));
-    const client = stubClient(
-      'executor',
-      Array.from({ length: 6 }, () => ({ calls: [look] })),
-    );
+    const turn = executorTurn();
+    const { run } = turn;
+    const client = idleExecutor();
     // $0.40 a response against $1: the third response crosses it, and no fourth request is made.
     const onUsage = () => void (state.spent = (state.spent ?? 0) + 0.4);
     await summonTurn(turn, client, facts, { onUsage, budget: budget({ maxCostUsd: 1 }) });
@@ -178,8 +194,8 @@ describe('summon with a budget', () => {
 
   it('lets a paid response finish its stage before the budget is looked at again', async () => {
     const { state, budget } = meters();
-    const run = executing();
-    const turn = openTurn('executor', run, toolbox(run, 'executor'));
+    const turn = executorTurn();
+    const { run } = turn;
     const client = stubClient('executor', [
       { calls: [look] },
       { calls: [stage({ result: 'Wrote it.', outcome: 'done' })] },
@@ -214,8 +230,8 @@ describe('summon with a budget', () => {
   it('never stops a run whose price is unknown', async () => {
     const { state, budget } = meters();
     state.spent = null;
-    const run = executing();
-    const turn = openTurn('executor', run, toolbox(run, 'executor'));
+    const turn = executorTurn();
+    const { run } = turn;
     const client = stubClient('executor', [
       { calls: [look] },
       { calls: [look] },
