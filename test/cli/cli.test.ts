@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScriptedModel, toolCall, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
 
 /**
  * The local CLI as a user runs it: `node dist/cli.js` in a temporary git repository, against the
@@ -22,25 +23,12 @@ const files: Record<string, string> = {
   '.github/workflows/ci.yml': 'name: ci\non: push\njobs: {}\n',
 };
 
-const plan = {
-  steps: [
-    {
-      title: 'Add a farewell function',
-      detail: 'Export farewell(name) from src/greet.js.',
-      files: ['src/greet.js'],
-      verify: 'node --check src/greet.js',
-    },
-    { title: 'Document it', files: ['README.md'] },
-  ],
-  risks: ['None beyond a new export.'],
-};
 const firstDirective = 'Append a farewell(name) function to src/greet.js that returns "Goodbye " + name.';
-const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
 
 /** Planning: one read, then the plan and its first directive. */
 const planning: Reply[] = [
   toolCall('read_file', { path: 'src/greet.js' }),
-  toolCall('update_context', { plan, directive: firstDirective }),
+  toolCall('update_context', { plan: farewellPlan, directive: firstDirective }),
 ];
 
 /** The rest of a two-cycle run: edit, replan, document, done, summary. */
@@ -50,11 +38,7 @@ const execution = {
     toolCall('update_context', { summary: 'Added farewell(name) and documented it.' }),
   ],
   executor: [
-    toolCall('edit_file', {
-      path: 'src/greet.js',
-      old: "  return 'Hello ' + name;\n}\n",
-      new: "  return 'Hello ' + name;\n}\n" + farewell,
-    }),
+    appendFarewell,
     toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'replan' }),
     toolCall('edit_file', {
       path: 'README.md',

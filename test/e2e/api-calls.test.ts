@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import type { RequestLogEntry } from '../fakes/github-emulator.js';
 import { decodeRecord } from '../../src/record/plan-record.js';
-import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type ActionRun, type World } from './harness.js';
 import { bot, commentEvent as event } from './thread-helpers.js';
 import { planComment as recordComment } from '../unit/record-fixture.js';
 
@@ -13,11 +13,7 @@ import { planComment as recordComment } from '../unit/record-fixture.js';
  * right before the pull request, that it still keeps a changed plan from being proposed.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const plan = { steps: [{ title: 'Write the notes' }] };
 
@@ -57,7 +53,7 @@ function script(cycles: number): Record<string, Reply[]> {
 }
 
 async function setup(s: Record<string, Reply[]>) {
-  world = await createWorld(s);
+  const world = await createWorld(s);
   world.gh.setPermission('mona', 'maintain');
   const issue = world.gh.addIssue({ title: 'Notes', body: 'Write the notes.', login: 'mona' }).number;
   return { w: world, issue };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
 import { decodeRecord, hashPlan } from '../../src/record/plan-record.js';
 import { planComment } from '../unit/record-fixture.js';
 
@@ -13,18 +13,14 @@ import { planComment } from '../unit/record-fixture.js';
  */
 
 const bot = 'github-actions[bot]';
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const planA = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
 const planB = { steps: [{ title: 'Delete the greeting', files: ['src/greet.js'] }] };
 const stage = (plan: unknown, directive: string): Reply => toolCall('update_context', { plan, directive });
 
 async function setup(script: Record<string, Reply[]>) {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.gh.setPermission('mona', 'maintain');
   world.gh.setPermission('wes', 'write');
   const issue = world.gh.addIssue({ title: 'Say goodbye', body: 'greet() has no counterpart.', login: 'mona' }).number;

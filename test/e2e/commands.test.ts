@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type ActionRun, type World } from './harness.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
 
 /**
@@ -8,11 +8,7 @@ import { commentEvent as event, botComments } from './thread-helpers.js';
  * approval, /cancel of a waiting plan and of a running one, /help, and an unknown command.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
 const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
@@ -25,7 +21,7 @@ const planComment = (w: World, issue: number) =>
 const executorRequests = (w: World) => w.model.requests.filter((r) => r.model === 'executor').length;
 
 async function setup(script: Record<string, Reply[]>) {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.gh.setPermission('mona', 'maintain');
   const issue = world.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
   return { w: world, issue };

@@ -250,6 +250,17 @@ function inheritGroup(dir: string): void {
   }
 }
 
+/** The worlds created and not closed yet. */
+const openWorlds = new Set<World>();
+
+/**
+ * Closes every world still open: a test file's `afterEach(closeOpenWorlds)`, so each test opens the
+ * worlds it needs and none outlives it (its emulator, model server and folder).
+ */
+export async function closeOpenWorlds(): Promise<void> {
+  await Promise.all([...openWorlds].map((world) => world.close()));
+}
+
 export async function createWorld(
   script: Record<string, Reply[]>,
   files: Record<string, string> = sampleFiles,
@@ -396,11 +407,13 @@ export async function createWorld(
       return { pid: child.pid, runId, paths, done, kill: (signal = 'SIGTERM') => void child.kill(signal) };
     },
     async close() {
+      openWorlds.delete(world);
       await Promise.all([gh.close(), model.close()]);
       rmSync(dir, { recursive: true, force: true });
       releaseTrust?.();
     },
   };
+  openWorlds.add(world);
   world.freshCheckout();
   return world;
 }

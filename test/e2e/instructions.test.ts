@@ -2,8 +2,9 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest } from '../fakes/scripted-model.js';
-import { createWorld, git, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type World } from './harness.js';
 import { commentEvent as comment } from './thread-helpers.js';
+import { appendFarewell, farewellAppended } from '../fakes/farewell-change.js';
 
 /**
  * Repository instructions end to end: AGENTS.md and CLAUDE.md committed on the base branch reach the
@@ -12,11 +13,7 @@ import { commentEvent as comment } from './thread-helpers.js';
  * only in the work tree or in a commit made after the plan never do.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const agentsMd = '# Agents\n\nRun `node --check` on every file you change.\nKeep functions pure; no default exports.\n';
 const claudeMd = '# Claude\n\nWrite commit-style summaries in the imperative mood.\n';
@@ -29,7 +26,6 @@ const files: Record<string, string> = {
   'CLAUDE.md': claudeMd,
 };
 const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
-const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
 
 /** Drops an instruction file into the job's work tree only: never committed, never pushed. */
 function workTreeOnly(w: World): void {
@@ -52,21 +48,14 @@ function standingOf(request: RecordedRequest): string {
 
 describe('repository instructions', () => {
   it('reach both roles from the plan’s base commit, right behind the frozen prefix, and nothing newer does', async () => {
-    world = await createWorld(
+    const world = await createWorld(
       {
         planner: [
           toolCall('update_context', { plan, directive: 'Append a farewell(name) function to src/greet.js.' }),
           // finish, in the approve run
           toolCall('update_context', { summary: 'Added farewell(name).' }),
         ],
-        executor: [
-          toolCall('edit_file', {
-            path: 'src/greet.js',
-            old: "  return 'Hello ' + name;\n}\n",
-            new: "  return 'Hello ' + name;\n}\n" + farewell,
-          }),
-          toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'done' }),
-        ],
+        executor: [appendFarewell, farewellAppended],
       },
       files,
     );

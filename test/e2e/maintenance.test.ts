@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
 import { botComments } from './thread-helpers.js';
 
 /**
@@ -10,11 +10,7 @@ import { botComments } from './thread-helpers.js';
  * reported in the job summary, and config errors that name the key.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const config = [
   'tasks:',
@@ -39,7 +35,7 @@ const done = toolCall('update_context', { result: 'Wrote the note.', outcome: 'd
 const summary = toolCall('update_context', { summary: 'Wrote the note.' });
 
 async function setup(script: Record<string, Reply[]>, configText = config) {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.pushToOrigin('main', { '.github/plangate.yml': configText }, 'Configure plangate tasks');
   world.gh.setPermission('mona', 'maintain');
   return world;

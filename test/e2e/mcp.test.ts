@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest } from '../fakes/scripted-model.js';
-import { apiKey, createWorld, git, token, type World } from './harness.js';
+import { apiKey, closeOpenWorlds, createWorld, git, token } from './harness.js';
 import { bot, commentEvent as comment } from './thread-helpers.js';
 
 /**
@@ -15,11 +15,7 @@ import { bot, commentEvent as comment } from './thread-helpers.js';
 const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
 const probe = 'e2e-mcp-probe-value-0123456789';
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 /** JSON strings, which YAML reads as they are: paths with any character stay one scalar. */
 const config = [
@@ -56,7 +52,7 @@ function toolResults(requests: readonly RecordedRequest[], model: string): strin
 
 describe('MCP servers', () => {
   it('lets the planner use read-only tools only, the executor the writing one, and reports a server that did not start', async () => {
-    world = await createWorld(
+    const world = await createWorld(
       {
         planner: [
           toolCall('list_capabilities', {}),

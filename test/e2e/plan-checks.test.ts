@@ -1,30 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type ActionRun, type World } from './harness.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
+import { appendFarewell, farewellAppended } from '../fakes/farewell-change.js';
 
 /**
  * Plan checks and cost estimates against the bundled action: what the plan comment shows before
  * approval, what /approve refuses, and the estimate beside the actual cost once the run is done.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
-const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
 const directive = 'Append a farewell(name) function to src/greet.js.';
 const summary = toolCall('update_context', { summary: 'Added farewell(name).' });
-const executorDone: Reply[] = [
-  toolCall('edit_file', {
-    path: 'src/greet.js',
-    old: "  return 'Hello ' + name;\n}\n",
-    new: "  return 'Hello ' + name;\n}\n" + farewell,
-  }),
-  toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'done' }),
-];
+const executorDone: Reply[] = [appendFarewell, farewellAppended];
 // Known prices for the scripted models, so the estimate is a number.
 const prices = 'prices:\n  planner: { input: 1, output: 2 }\n  executor: { input: 2, cached-input: 0.5, output: 8 }\n';
 
@@ -33,7 +22,7 @@ const planComment = (w: World, issue: number) =>
 const branches = (w: World) => git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
 
 async function setup(script: Record<string, Reply[]>, config = prices) {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.pushToOrigin('main', { '.github/plangate.yml': config }, 'plangate config');
   world.gh.setPermission('mona', 'maintain');
   world.gh.setPermission('wes', 'write');

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall } from '../fakes/scripted-model.js';
-import { createWorld, type World } from './harness.js';
+import { closeOpenWorlds, createWorld } from './harness.js';
 import { botComments, commentEvent } from './thread-helpers.js';
+import { farewellPlan } from '../fakes/farewell-change.js';
 
 /**
  * A plan revised during execution, against the bundled action: the executor hands control back
@@ -9,24 +10,9 @@ import { botComments, commentEvent } from './thread-helpers.js';
  * request show the revision against the plan the maintainer approved.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
-const approvedPlan = {
-  steps: [
-    {
-      title: 'Add a farewell function',
-      detail: 'Export farewell(name) from src/greet.js.',
-      files: ['src/greet.js'],
-      verify: 'node --check src/greet.js',
-    },
-    { title: 'Document it', files: ['README.md'] },
-  ],
-  risks: ['None beyond a new export.'],
-};
+const approvedPlan = farewellPlan;
 
 // Step 2 reworded (title and files), step 3 added; step 1 as approved.
 const revisedPlan = {
@@ -40,7 +26,7 @@ const revisedPlan = {
 
 describe('a plan revised during execution', () => {
   it('shows the reworded and the added step against the approved plan in the pull request and the progress comment', async () => {
-    world = await createWorld({
+    const world = await createWorld({
       planner: [
         toolCall('update_context', { plan: approvedPlan, directive: 'Append farewell to src/greet.js.' }),
         // replan, in the approve run: the evidence makes the planner revise the plan.

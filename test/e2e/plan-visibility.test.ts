@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, owner, repo, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, owner, repo, type ActionRun, type World } from './harness.js';
 
 /**
  * An approval approves what its author saw. The planner (which may have read an attacker's issue)
@@ -11,11 +11,7 @@ import { createWorld, owner, repo, type ActionRun, type World } from './harness.
  */
 
 const bot = 'github-actions[bot]';
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const detail = [
   'Add farewell(name) next to greet(name).',
@@ -38,7 +34,7 @@ function comment(w: World, issue: number, login: string, body: string) {
 }
 
 async function setup(script: Record<string, Reply[]>) {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.gh.setPermission('mona', 'maintain');
   const issue = world.gh.addIssue({
     title: 'Say goodbye',

@@ -1,26 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall } from '../fakes/scripted-model.js';
-import { createWorld, git, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type World } from './harness.js';
 import { commentEvent as comment, botComments } from './thread-helpers.js';
+import { appendFarewell } from '../fakes/farewell-change.js';
 
 /**
  * Policies, planner failure, no-change answers, clarification, revision, the stall guard and cost
  * reporting, against the bundled action.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
 const directive = 'Append farewell(name) to src/greet.js.';
-const editGreet = toolCall('edit_file', {
-  path: 'src/greet.js',
-  old: "  return 'Hello ' + name;\n}\n",
-  new: "  return 'Hello ' + name;\n}\n\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n",
-});
 const reportDone = toolCall('update_context', { result: 'Added farewell.', outcome: 'done' });
 const plannerError = { error: { status: 400, message: 'model overloaded in a way that is not retried' } };
 
@@ -29,7 +21,7 @@ const lastUserText = (r: { messages: { role: string; content?: unknown }[] } | u
   String([...(r?.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '');
 
 async function setup(script: Parameters<typeof createWorld>[0]) {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.gh.setPermission('mona', 'maintain');
   const issue = world.gh.addIssue({ title: 'Say goodbye', body: 'greet() has no counterpart.', login: 'mona' }).number;
   return { w: world, issue };
@@ -49,7 +41,7 @@ describe('policies', () => {
         toolCall('update_context', { plan, directive }),
         toolCall('update_context', { summary: 'Added farewell.' }),
       ],
-      executor: [editGreet, reportDone],
+      executor: [appendFarewell, reportDone],
     });
     const result = await run(w, issue, '/plan add farewell', { policy: 'plan-first' });
     expect(result.outputs.outcome).toBe('done');
@@ -72,7 +64,7 @@ describe('policies', () => {
   });
 
   it('executor-only runs no planner and still records the history in the PR', async () => {
-    const { w, issue } = await setup({ planner: [], executor: [editGreet, reportDone] });
+    const { w, issue } = await setup({ planner: [], executor: [appendFarewell, reportDone] });
     const result = await run(w, issue, '/plan add farewell(name) to src/greet.js', { policy: 'executor-only' });
     expect(result.outputs.outcome).toBe('done');
     expect(plannerRequests(w)).toHaveLength(0);
@@ -98,7 +90,7 @@ describe('planner failure', () => {
   }
 
   it('degrades to executor-only under plan-first and says so in the progress comment and the PR', async () => {
-    const { w, issue } = await setup({ planner: [plannerError], executor: [editGreet, reportDone] });
+    const { w, issue } = await setup({ planner: [plannerError], executor: [appendFarewell, reportDone] });
     const result = await run(w, issue, '/plan add farewell', { policy: 'plan-first' });
     expect(result.outputs.outcome).toBe('done');
     const progress = botComments(w, issue).find((b) => b.includes('plangate:progress')) ?? '';
@@ -228,7 +220,7 @@ describe('usage and cost', () => {
         toolCall('update_context', { plan, directive }),
         toolCall('update_context', { summary: 'Added farewell.' }),
       ],
-      executor: [editGreet, reportDone],
+      executor: [appendFarewell, reportDone],
     });
     w.pushToOrigin(
       'main',

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall } from '../fakes/scripted-model.js';
-import { createWorld, git, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type World } from './harness.js';
 import { commentEvent as comment } from './thread-helpers.js';
 
 /**
@@ -8,11 +8,7 @@ import { commentEvent as comment } from './thread-helpers.js';
  * approver asked to review, trailers on every commit, the diff-stat and the run's path as Mermaid.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const plan = {
   steps: [
@@ -53,7 +49,7 @@ async function planAndApprove(w: World, approver: string, inputs: Record<string,
 
 describe('the pull request a reviewer wants', () => {
   it('puts trailers on every commit, labels the draft PR, asks the approver to review and draws the path', async () => {
-    world = await createWorld(twoCycleScript());
+    const world = await createWorld(twoCycleScript());
     world.gh.setPermission('mona', 'write');
     world.gh.setPermission('octocat', 'maintain');
     const { issue, planId, approved } = await planAndApprove(world, 'octocat', {
@@ -96,7 +92,7 @@ describe('the pull request a reviewer wants', () => {
   });
 
   it('opens a ready, unlabelled pull request by default and asks the approver who also asked for the plan', async () => {
-    world = await createWorld(twoCycleScript());
+    const world = await createWorld(twoCycleScript());
     world.gh.setPermission('mona', 'write');
     const { approved } = await planAndApprove(world, 'mona', {});
     const [pull] = world.gh.pulls();
@@ -107,7 +103,7 @@ describe('the pull request a reviewer wants', () => {
   });
 
   it('warns but still finishes when GitHub refuses the review request and the labels', async () => {
-    world = await createWorld(twoCycleScript());
+    const world = await createWorld(twoCycleScript());
     world.gh.setPermission('mona', 'write');
     world.gh.failNext('POST', /\/pulls\/\d+\/requested_reviewers$/, 422);
     world.gh.failNext('POST', /\/issues\/\d+\/labels$/, 422);

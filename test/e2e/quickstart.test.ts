@@ -9,7 +9,7 @@ import { eventIgnoreReason } from '../../src/text/comment-command.js';
 import type { PermissionArea } from '../fakes/github-emulator.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
 import { toolCall } from '../fakes/scripted-model.js';
-import { apiKey, createWorld, git, owner, repo, token, type World } from './harness.js';
+import { apiKey, closeOpenWorlds, createWorld, git, owner, repo, token, type World } from './harness.js';
 import { ConcurrencyGroups } from './concurrency-groups.js';
 import {
   contextPath,
@@ -21,6 +21,7 @@ import {
   splitTemplate,
   type ResolvePath,
 } from './workflow-expression.js';
+import { appendFarewell, farewellAppended } from '../fakes/farewell-change.js';
 
 /**
  * Issue 8's promise, "the README's quickstart, followed literally by a new user, works", held to
@@ -948,7 +949,6 @@ const plan = {
     },
   ],
 };
-const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
 const script = () => ({
   planner: [
     toolCall('read_file', { path: 'src/greet.js' }),
@@ -958,21 +958,10 @@ const script = () => ({
     }),
     toolCall('update_context', { summary: 'Added farewell(name) next to greet.' }),
   ],
-  executor: [
-    toolCall('edit_file', {
-      path: 'src/greet.js',
-      old: "  return 'Hello ' + name;\n}\n",
-      new: "  return 'Hello ' + name;\n}\n" + farewell,
-    }),
-    toolCall('update_context', { result: 'Appended farewell to src/greet.js.', outcome: 'done' }),
-  ],
+  executor: [appendFarewell, farewellAppended],
 });
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 /** A workflow's job set up as the runner would run it, in a world whose token may do what the workflow grants. */
 interface Followed {
@@ -993,7 +982,6 @@ async function setUp(workflow: Workflow, fakes: Fakes): Promise<Followed> {
   };
   const botLogin = inputs['bot-login'] ?? manifest.inputs['bot-login']?.default ?? '';
   const w = await createWorld(script());
-  world = w;
   const grant = tokenGrant(workflow, job, job.steps[index] as Step);
   const areas: PermissionArea[] = ['contents', 'issues', 'pull-requests'];
   for (const area of areas) if (grant[area] !== 'write') w.gh.denyPermission(area);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
-import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type ActionRun, type World } from './harness.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
 
 /**
@@ -9,11 +9,7 @@ import { commentEvent as event, botComments } from './thread-helpers.js';
  * Each scenario asserts the end state: nothing lost, nothing done twice.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
 const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
@@ -27,7 +23,7 @@ const unprocessable = (w: World) =>
   w.gh.requests.filter((r) => r.status === 422 && !String(r.path).includes('/git/refs'));
 
 async function setup(script: Record<string, Reply[]>) {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.gh.setPermission('mona', 'maintain');
   const issue = world.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
   return { w: world, issue };
@@ -167,9 +163,11 @@ describe('actionable failures', () => {
 describe('foreign pushes', () => {
   it('keeps a human commit on the bot branch, stops and says so', async () => {
     let branch = '';
+    // The world the reply pushes to, once it is set up.
+    const pushed: { world?: World } = {};
     const humanPushes: Reply = (request: RecordedRequest) => {
       branch = /on `(plangate\/[^`]+)`/.exec(JSON.stringify(request.messages))?.[1] ?? branch;
-      world?.pushToOrigin(branch, { 'notes/human.md': 'mine\n' }, 'A human fix');
+      pushed.world?.pushToOrigin(branch, { 'notes/human.md': 'mine\n' }, 'A human fix');
       return toolCall('update_context', { directive: 'Write notes/two.md.' });
     };
     const { w, issue } = await setup({
@@ -181,6 +179,7 @@ describe('foreign pushes', () => {
         toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
       ],
     });
+    pushed.world = w;
     const planned = await run(w, issue, '/plan write notes');
     branch = `plangate/${issue}-${planned.outputs['plan-id']}`;
     const result = await run(w, issue, '/approve');
@@ -299,7 +298,7 @@ describe('load', () => {
         ? toolCall('update_context', { result: `Wrote notes/issue-${n}.md.`, outcome: 'done' })
         : toolCall('write_file', { path: `notes/issue-${n}.md`, content: `note ${n}\n` });
     };
-    world = await createWorld({ planner: Array(80).fill(planner), executor: Array(80).fill(executor) });
+    const world = await createWorld({ planner: Array(80).fill(planner), executor: Array(80).fill(executor) });
     const w = world;
     w.gh.setPermission('mona', 'maintain');
     const issues = Array.from({ length: 20 }, () => w.gh.addIssue({ title: 'A note', login: 'mona' }).number);

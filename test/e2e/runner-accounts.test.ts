@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
-import { createWorld, git, owner, repo, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, owner, repo, type World } from './harness.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
 
 /**
@@ -14,11 +14,7 @@ import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAcc
  * really have run as that account. No run_command here: how commands are run is another concern.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 /** A comment by `login` on the thread, as GitHub stores it, and the webhook event it fires. */
 function comment(w: World, issue: number, login: string, body: string) {
@@ -36,10 +32,10 @@ function processIds(pid: number | undefined): { uid: number[]; gid: number[] } {
   return { uid: ids('Uid').slice(0, 2), gid: ids('Gid').slice(0, 2) };
 }
 
-/** Replies with `reply` after noting which uid/gid the action that asked runs with. */
-function noting(seen: { uid: number[]; gid: number[] }[], reply: Reply): Reply {
+/** Replies with `reply` after noting which uid/gid the action that asked (the world's latest) runs with. */
+function noting(seen: { uid: number[]; gid: number[] }[], world: () => World, reply: Reply): Reply {
   return () => {
-    seen.push(processIds(world?.actionPid));
+    seen.push(processIds(world().actionPid));
     return reply;
   };
 }
@@ -64,11 +60,12 @@ describe('the action runs as the runner account', () => {
         : { uid: process.getuid?.(), gid: process.getgid?.() };
 
       const seen: { uid: number[]; gid: number[] }[] = [];
-      world = await createWorld(
+      const world = await createWorld(
         {
           planner: [
             noting(
               seen,
+              () => world,
               toolCall('update_context', {
                 plan: { steps: [{ title: 'Add notes', files: ['NOTES.md'] }] },
                 directive: 'Write NOTES.md saying hello.',
@@ -77,7 +74,7 @@ describe('the action runs as the runner account', () => {
             toolCall('update_context', { summary: 'Wrote NOTES.md.' }),
           ],
           executor: [
-            noting(seen, toolCall('write_file', { path: 'NOTES.md', content: 'hello\n' })),
+            noting(seen, () => world, toolCall('write_file', { path: 'NOTES.md', content: 'hello\n' })),
             toolCall('update_context', { result: 'Wrote NOTES.md.', outcome: 'done' }),
           ],
         },

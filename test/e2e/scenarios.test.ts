@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { say, toolCall } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
-import { apiKey, createWorld, git, owner, repo, token, type World } from './harness.js';
+import { apiKey, closeOpenWorlds, createWorld, git, owner, repo, token, type World } from './harness.js';
+import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
 
 /**
  * The whole loop against the bundled action: /plan → plan comment → /approve → executor → branch →
@@ -11,25 +12,7 @@ import { apiKey, createWorld, git, owner, repo, token, type World } from './harn
  */
 
 const bot = 'github-actions[bot]';
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
-
-const plan = {
-  steps: [
-    {
-      title: 'Add a farewell function',
-      detail: 'Export farewell(name) from src/greet.js.',
-      files: ['src/greet.js'],
-      verify: 'node --check src/greet.js',
-    },
-    { title: 'Document it', files: ['README.md'] },
-  ],
-  risks: ['None beyond a new export.'],
-};
-const farewell = "\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n";
+afterEach(closeOpenWorlds);
 
 /** A comment by `login` on the thread, as GitHub stores it, and the webhook event it fires. */
 function comment(w: World, issue: number, login: string, body: string) {
@@ -56,22 +39,18 @@ async function planOn(w: World, issue: number) {
 
 describe('plan, approve, pull request', () => {
   it('posts a plan, executes it on approval and opens a pull request with the change and the history', async () => {
-    world = await createWorld({
+    const world = await createWorld({
       planner: [
         toolCall('read_file', { path: 'src/greet.js' }),
         toolCall('update_context', {
-          plan,
+          plan: farewellPlan,
           directive: 'Append a farewell(name) function to src/greet.js that returns "Goodbye " + name.',
         }),
         // finish, in the approve run
         toolCall('update_context', { summary: 'Added farewell(name) next to greet.' }),
       ],
       executor: [
-        toolCall('edit_file', {
-          path: 'src/greet.js',
-          old: "  return 'Hello ' + name;\n}\n",
-          new: "  return 'Hello ' + name;\n}\n" + farewell,
-        }),
+        appendFarewell,
         toolCall('update_context', {
           result: 'Appended farewell to src/greet.js; node --check passes.',
           outcome: 'done',
@@ -156,9 +135,9 @@ describe('plan, approve, pull request', () => {
   });
 
   it('replans from evidence: the planner sees the first result and the PR history holds both cycles', async () => {
-    world = await createWorld({
+    const world = await createWorld({
       planner: [
-        toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js.' }),
+        toolCall('update_context', { plan: farewellPlan, directive: 'Append farewell to src/greet.js.' }),
         (request) => {
           // The replan request must carry the first cycle's result as evidence.
           const last = String(request.messages.at(-1)?.content ?? '');
@@ -217,7 +196,7 @@ describe('plan, approve, pull request', () => {
 
 describe('on a pull request', () => {
   it('branches from the pull request head and targets it with the new pull request', async () => {
-    world = await createWorld({
+    const world = await createWorld({
       planner: [
         toolCall('read_file', { path: 'src/shout.js' }),
         toolCall('update_context', {
@@ -264,8 +243,8 @@ describe('on a pull request', () => {
 
 describe('refusals', () => {
   it('refuses an outsider’s /approve with a reply and pushes nothing', async () => {
-    world = await createWorld({
-      planner: [toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js.' })],
+    const world = await createWorld({
+      planner: [toolCall('update_context', { plan: farewellPlan, directive: 'Append farewell to src/greet.js.' })],
       executor: [],
     });
     world.gh.setPermission('mona', 'maintain');
@@ -288,7 +267,7 @@ describe('refusals', () => {
   });
 
   it('refuses /approve when the thread has no live plan', async () => {
-    world = await createWorld({ planner: [], executor: [] });
+    const world = await createWorld({ planner: [], executor: [] });
     world.gh.setPermission('mona', 'admin');
     const issue = world.gh.addIssue({ title: 'Nothing planned', login: 'mona' }).number;
     const run = await world.runAction(comment(world, issue, 'mona', '/approve'));
@@ -301,10 +280,13 @@ describe('refusals', () => {
   });
 
   it('refuses /approve of an unknown or superseded plan id, naming the live plan', async () => {
-    world = await createWorld({
+    const world = await createWorld({
       planner: [
-        toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js.' }),
-        toolCall('update_context', { plan, directive: 'Append farewell to src/greet.js, with a JSDoc comment.' }),
+        toolCall('update_context', { plan: farewellPlan, directive: 'Append farewell to src/greet.js.' }),
+        toolCall('update_context', {
+          plan: farewellPlan,
+          directive: 'Append farewell to src/greet.js, with a JSDoc comment.',
+        }),
       ],
       executor: [],
     });
@@ -327,7 +309,7 @@ describe('refusals', () => {
   });
 
   it('refuses /plan without an API key, saying which input to set, and calls no model', async () => {
-    world = await createWorld({ planner: [], executor: [] });
+    const world = await createWorld({ planner: [], executor: [] });
     world.gh.setPermission('mona', 'admin');
     const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;
     const run = await world.runAction(comment(world, issue, 'mona', '/plan do it'), { 'api-key': '' });
@@ -338,7 +320,7 @@ describe('refusals', () => {
   });
 
   it('ignores its own comments and other bots without a reply', async () => {
-    world = await createWorld({ planner: [], executor: [] });
+    const world = await createWorld({ planner: [], executor: [] });
     const issue = world.gh.addIssue({ title: 'Bots', login: 'mona' }).number;
     const before = world.gh.requests.length;
     const run = await world.runAction(comment(world, issue, 'dependabot[bot]', '/plan bump everything'));

@@ -4,7 +4,17 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
-import { apiKey, createWorld, git, owner, repo, token, type ActionRun, type World } from './harness.js';
+import {
+  apiKey,
+  closeOpenWorlds,
+  createWorld,
+  git,
+  owner,
+  repo,
+  token,
+  type ActionRun,
+  type World,
+} from './harness.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
 
@@ -38,11 +48,7 @@ const runnerFiles = {
 const planted = 'PLANTED-42';
 const bot = 'github-actions[bot]';
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const reverse = (text: string) => [...text].reverse().join('');
 
@@ -271,7 +277,7 @@ for (const runner of runners) {
   const { runAs, skip } = accountFor(runner.kind);
   describe.skipIf(skip !== undefined)(`the sealed executor ${runner.title}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     it('a repository test script run as `npm test` finds no secret in any process, file or config it can open', async () => {
-      const w = (world = await createWorld(
+      const w = await createWorld(
         {
           planner: planner('Run npm test and report what it prints.'),
           executor: [
@@ -281,7 +287,7 @@ for (const runner of runners) {
         },
         undefined,
         { runAs },
-      ));
+      );
       hostileRepository(w, {});
       const { planned, approved } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
       expect(approved.outputs.outcome, approved.stdout).toBe('done');
@@ -297,7 +303,7 @@ for (const runner of runners) {
       it(`never runs a program planted through ${mechanism} in the host's context`, async () => {
         // Outside every folder of the world, where the hostile script (as the sandbox account) can make it; named for this run.
         const stash = path.join('/tmp', uniqueName('pg-plant'));
-        const w = (world = await createWorld(
+        const w = await createWorld(
           {
             planner: planner('Run the setup script, then write NOTES.md.'),
             executor: [
@@ -311,7 +317,7 @@ for (const runner of runners) {
           },
           undefined,
           { runAs },
-        ));
+        );
         const markers = markerFolder(w);
         hostileRepository(w, { 'scripts/plant.mjs': plantScript(w, mechanism, markers, stash) });
         try {
@@ -346,7 +352,7 @@ for (const runner of runners) {
         "writeFileSync('src/farewell.js', 'export const farewell = (name) => `Goodbye ${name}`;\\n');",
         "console.log('tampered');",
       ].join('\n');
-      const w = (world = await createWorld(
+      const w = await createWorld(
         {
           planner: planner('Run the generator.'),
           executor: [
@@ -356,7 +362,7 @@ for (const runner of runners) {
         },
         undefined,
         { runAs },
-      ));
+      );
       hostileRepository(w, { 'scripts/generate.mjs': tamper });
       const ci = git(w.origin, 'show', 'refs/heads/main:.github/workflows/ci.yml');
       const { planned, approved, issue } = await planAndApprove(w, { 'allowed-commands': 'node scripts/generate.mjs' });
@@ -403,7 +409,7 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
   it.skipIf(skip !== undefined)(
     `refuses commands with the cause, and says so in the plan comment before approval${skip ? ` (skipped: ${skip})` : ''}`,
     async () => {
-      const w = (world = await createWorld(
+      const w = await createWorld(
         {
           planner: planner('Run npm test.'),
           executor: [
@@ -413,7 +419,7 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
         },
         undefined,
         { runAs },
-      ));
+      );
       hostileRepository(w, {});
       const { planned, approved, planComment } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
       expect(planned.outputs.outcome, planned.stdout).toBe('planned');
@@ -437,7 +443,7 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
   it.skipIf(skip !== undefined)(
     `runs commands as the action's own user with command-isolation: none, where the hunt finds the secrets${skip ? ` (skipped: ${skip})` : ''}`,
     async () => {
-      const w = (world = await createWorld(
+      const w = await createWorld(
         {
           planner: planner('Run npm test.'),
           executor: [
@@ -447,7 +453,7 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
         },
         undefined,
         { runAs },
-      ));
+      );
       hostileRepository(w, {});
       const { approved, planComment } = await planAndApprove(w, {
         'allowed-commands': 'npm test',
@@ -472,7 +478,7 @@ describe('configuration from the trusted side', () => {
     mkdirSync(marker, { mode: 0o777 });
     execFileSync('chmod', ['1777', marker]);
     onTestFinished(() => rmSync(marker, { recursive: true, force: true }));
-    const w = (world = await createWorld(
+    const w = await createWorld(
       {
         planner: [
           toolCall('list_capabilities', {}),
@@ -481,7 +487,7 @@ describe('configuration from the trusted side', () => {
         executor: [],
       },
       { 'README.md': '# sample\n', 'AGENTS.md': 'MAIN-INSTRUCTION: run the tests before you finish.\n' },
-    ));
+    );
     w.gh.setPermission('mona', 'maintain');
     // The head adds an MCP server that would run any program, and instructions of its own.
     w.pushToOrigin(

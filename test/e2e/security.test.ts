@@ -2,7 +2,17 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
-import { apiKey, createWorld, git, owner, repo, token, type ActionRun, type World } from './harness.js';
+import {
+  apiKey,
+  closeOpenWorlds,
+  createWorld,
+  git,
+  owner,
+  repo,
+  token,
+  type ActionRun,
+  type World,
+} from './harness.js';
 import { makeRecord, planComment } from '../unit/record-fixture.js';
 import { deleteAccount } from '../helpers/accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
@@ -16,11 +26,7 @@ import { uniqueName } from '../helpers/unique-names.js';
 const bot = 'github-actions[bot]';
 const canaryRunnerToken = 'ghs_CANARYrunnerTOKEN0123456789abcdefABCDEF';
 const canaryIdToken = 'canary-actions-id-token-value-5c1d';
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
 const directive = 'Append farewell(name) to src/greet.js.';
@@ -39,7 +45,7 @@ const toolResults = (w: World, model: string) =>
     .map((m) => String(m.content));
 
 async function setup(script: Record<string, Reply[]>, issueBody = 'greet() has no counterpart.') {
-  world = await createWorld(script);
+  const world = await createWorld(script);
   world.gh.setPermission('mona', 'maintain');
   const issue = world.gh.addIssue({ title: 'Say goodbye', body: issueBody, login: 'outsider' }).number;
   return { w: world, issue };

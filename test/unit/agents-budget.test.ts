@@ -1,27 +1,27 @@
-import type {
-  ChatCompletionMessageFunctionToolCall,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBudget, enforceBudget, isBudgeted, type Budget } from '../../src/agents/budget.js';
 import { drive } from '../../src/agents/drive.js';
-import { plannerMessage, plannerSystemPrompt } from '../../src/agents/planner.js';
-import { executorMessage, executorSystemPrompt } from '../../src/agents/executor.js';
 import { RunState } from '../../src/agents/run-state.js';
-import { Session } from '../../src/agents/session.js';
-import { summon } from '../../src/agents/summon.js';
 import { createTeam, type Team } from '../../src/agents/team.js';
 import type { Plan, Role } from '../../src/machine/fields.js';
 import { executorOnlyMachine, executorOnlySnapshot } from '../../src/machine/executor-only.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
-import type { ChatClient, ChatRequest, ChatTurn } from '../../src/models/chat-client.js';
-import type { TokenUsage } from '../../src/models/usage.js';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
+import {
+  expectWellFormed,
+  look,
+  openTurn,
+  stage,
+  stubClient,
+  summonTurn,
+  type AgentTurn,
+  type StubClient,
+} from './agent-fixture.js';
 
 // The budget warns through @actions/core when it stops a run; collected so tests can read them.
 vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
@@ -29,64 +29,6 @@ vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/cor
 const minute = 60_000;
 const plan: Plan = { steps: [{ title: 'Add CHANGELOG.md' }, { title: 'Link it from the README' }] };
 const facts = { executorTools: ['list_files', 'read_file', 'search', 'update_context'] };
-
-type Reply = { calls?: Array<[name: string, args: unknown]>; say?: string; usage?: TokenUsage };
-
-interface StubClient extends ChatClient {
-  requests: ChatRequest[];
-}
-
-/**
- * Plays a script; `onRequest` runs as each request arrives, which is where tests move their fake
- * clock, as a slow model would.
- */
-function stubClient(role: Role, replies: Reply[], onRequest: () => void = () => undefined): StubClient {
-  const requests: ChatRequest[] = [];
-  let id = 0;
-  return {
-    role,
-    model: `${role}-model`,
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      onRequest();
-      const reply = replies[requests.length - 1];
-      if (reply === undefined) throw new Error(`the ${role} script has no reply #${requests.length}`);
-      const toolCalls: ChatCompletionMessageFunctionToolCall[] = (reply.calls ?? []).map(([name, args]) => ({
-        id: `${role}-${++id}`,
-        type: 'function',
-        function: { name, arguments: JSON.stringify(args) },
-      }));
-      const turn: ChatTurn = {
-        message: {
-          role: 'assistant',
-          content: reply.say ?? null,
-          refusal: null,
-          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-        },
-        usage: reply.usage ?? { promptTokens: 100, cachedTokens: 0, completionTokens: 10 },
-        finishReason: toolCalls.length ? 'tool_calls' : 'stop',
-      };
-      return turn;
-    },
-  };
-}
-
-const stage = (fields: Record<string, unknown>): [string, unknown] => ['update_context', fields];
-const look: [string, unknown] = ['list_files', {}];
-
-/** Every tool call is answered, right after the assistant message that made it. */
-function expectWellFormed(messages: ChatCompletionMessageParam[]): void {
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
-    expect(message?.role, `message ${i}`).not.toBe('tool');
-    if (message?.role !== 'assistant' || !message.tool_calls?.length) continue;
-    const ids = message.tool_calls.map((call) => call.id);
-    const answers = messages.slice(i + 1, i + 1 + ids.length);
-    expect(answers.map((a) => (a.role === 'tool' ? a.tool_call_id : a.role))).toEqual(ids);
-    i += ids.length;
-  }
-}
 
 /** A fake clock and a spend meter the tests move by hand. */
 function meters() {
@@ -126,6 +68,20 @@ function executing(): RunState {
   run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md.' } });
   return run;
 }
+
+/** The executor about to be summoned for the first cycle. */
+function executorTurn(): AgentTurn {
+  const run = executing();
+  return openTurn('executor', run, toolbox(run, 'executor'));
+}
+
+/** An executor that only looks around, six times; `onRequest` as in stubClient. */
+const idleExecutor = (onRequest?: () => void) =>
+  stubClient(
+    'executor',
+    Array.from({ length: 6 }, () => ({ calls: [look] })),
+    onRequest ? { onRequest } : {},
+  );
 
 describe('createBudget', () => {
   it('trips on time exactly at the limit, not before', () => {
@@ -203,54 +159,29 @@ describe('enforceBudget', () => {
 describe('summon with a budget', () => {
   it('stops on time before the next request, never during one', async () => {
     const { state, budget } = meters();
-    const run = executing();
-    const tools = toolbox(run, 'executor');
-    const session = new Session('executor', executorSystemPrompt, tools.specs);
+    const turn = executorTurn();
+    const { run } = turn;
     // Each request takes 4 minutes of the 10 allowed: the fourth would start at minute 12.
-    const client = stubClient(
-      'executor',
-      Array.from({ length: 6 }, () => ({ calls: [look] })),
-      () => void (state.now += 4 * minute),
-    );
-    await summon({
-      session,
-      client,
-      toolbox: tools,
-      run,
-      message: executorMessage(run.snapshot, facts, true),
-      onUsage: () => undefined,
-      budget: budget({ timeoutMinutes: 10 }),
-    });
+    const client = idleExecutor(() => void (state.now += 4 * minute));
+    await summonTurn(turn, client, facts, { budget: budget({ timeoutMinutes: 10 }) });
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toBe('reached timeout-minutes (10)');
     // The last response's calls ran and were answered: the session stays well-formed for the record.
-    expect(session.messages.at(-1)).toMatchObject({ role: 'tool' });
-    expect(String(session.messages.at(-1)?.content)).toContain('README.md');
-    expectWellFormed(session.messages);
+    expect(turn.session.messages.at(-1)).toMatchObject({ role: 'tool' });
+    expect(String(turn.session.messages.at(-1)?.content)).toContain('README.md');
+    expectWellFormed(turn.session.messages);
     expect(coreLog.warnings).toEqual(['Stopping the run: reached timeout-minutes (10).']);
   });
 
   it('stops on cost after the response that crossed the limit', async () => {
     const { state, budget } = meters();
-    const run = executing();
-    const tools = toolbox(run, 'executor');
-    const session = new Session('executor', executorSystemPrompt, tools.specs);
-    const client = stubClient(
-      'executor',
-      Array.from({ length: 6 }, () => ({ calls: [look] })),
-    );
+    const turn = executorTurn();
+    const { run } = turn;
+    const client = idleExecutor();
     // $0.40 a response against $1: the third response crosses it, and no fourth request is made.
     const onUsage = () => void (state.spent = (state.spent ?? 0) + 0.4);
-    await summon({
-      session,
-      client,
-      toolbox: tools,
-      run,
-      message: executorMessage(run.snapshot, facts, true),
-      onUsage,
-      budget: budget({ maxCostUsd: 1 }),
-    });
+    await summonTurn(turn, client, facts, { onUsage, budget: budget({ maxCostUsd: 1 }) });
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.abortReason).toBe('reached max-cost-usd ($1; spent $1.20)');
     expect(run.snapshot.context.history.at(-1)).toEqual({
@@ -258,28 +189,19 @@ describe('summon with a budget', () => {
       result: '(no result reported)',
       outcome: 'abort',
     });
-    expectWellFormed(session.messages);
+    expectWellFormed(turn.session.messages);
   });
 
   it('lets a paid response finish its stage before the budget is looked at again', async () => {
     const { state, budget } = meters();
-    const run = executing();
-    const tools = toolbox(run, 'executor');
-    const session = new Session('executor', executorSystemPrompt, tools.specs);
+    const turn = executorTurn();
+    const { run } = turn;
     const client = stubClient('executor', [
       { calls: [look] },
       { calls: [stage({ result: 'Wrote it.', outcome: 'done' })] },
     ]);
     const onUsage = () => void (state.spent = (state.spent ?? 0) + 0.6);
-    await summon({
-      session,
-      client,
-      toolbox: tools,
-      run,
-      message: executorMessage(run.snapshot, facts, true),
-      onUsage,
-      budget: budget({ maxCostUsd: 1 }),
-    });
+    await summonTurn(turn, client, facts, { onUsage, budget: budget({ maxCostUsd: 1 }) });
     expect(run.snapshot.state).toBe('finish');
     expect(run.snapshot.abortReason).toBeUndefined();
     expect(run.snapshot.context.history).toEqual([
@@ -291,23 +213,14 @@ describe('summon with a budget', () => {
     const run = executing();
     run.dispatch({ type: 'abort', reason: 'reached timeout-minutes (5)' });
     expect(run.snapshot.state).toBe('abort');
-    const tools = toolbox(run, 'planner');
-    const session = new Session('planner', plannerSystemPrompt, tools.specs);
+    const turn = openTurn('planner', run, toolbox(run, 'planner'));
     const client = stubClient('planner', [
       { calls: [look] },
       { calls: [stage({ summary: 'Stopped at the time limit.' })] },
     ]);
     let checks = 0;
     const spent: Budget = { check: () => (checks++, 'reached timeout-minutes (5)') };
-    await summon({
-      session,
-      client,
-      toolbox: tools,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-      budget: spent,
-    });
+    await summonTurn(turn, client, facts, { budget: spent });
     expect(run.snapshot.state).toBe('done');
     expect(run.snapshot.context.summary).toBe('Stopped at the time limit.');
     expect(client.requests).toHaveLength(2);
@@ -317,24 +230,15 @@ describe('summon with a budget', () => {
   it('never stops a run whose price is unknown', async () => {
     const { state, budget } = meters();
     state.spent = null;
-    const run = executing();
-    const tools = toolbox(run, 'executor');
-    const session = new Session('executor', executorSystemPrompt, tools.specs);
+    const turn = executorTurn();
+    const { run } = turn;
     const client = stubClient('executor', [
       { calls: [look] },
       { calls: [look] },
       { calls: [stage({ result: 'Done.', outcome: 'done' })] },
     ]);
     const warnings: string[] = [];
-    await summon({
-      session,
-      client,
-      toolbox: tools,
-      run,
-      message: executorMessage(run.snapshot, facts, true),
-      onUsage: () => undefined,
-      budget: budget({ maxCostUsd: 0.0001 }, (m) => warnings.push(m)),
-    });
+    await summonTurn(turn, client, facts, { budget: budget({ maxCostUsd: 0.0001 }, (m) => warnings.push(m)) });
     expect(run.snapshot.state).toBe('finish');
     expect(client.requests).toHaveLength(3);
     expect(warnings).toHaveLength(1);
@@ -410,7 +314,7 @@ describe('drive with a budget', () => {
         { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
         { calls: [stage({ summary: 'Out of time before any work.' })] },
       ],
-      () => void (state.now += 20 * minute),
+      { onRequest: () => void (state.now += 20 * minute) },
     );
     const executor = stubClient('executor', []);
     const run = new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy));

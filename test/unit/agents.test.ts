@@ -1,10 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  ChatCompletionFunctionTool,
-  ChatCompletionMessageFunctionToolCall,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   cacheShortfall,
@@ -20,12 +16,11 @@ import { RunState } from '../../src/agents/run-state.js';
 import { Session } from '../../src/agents/session.js';
 import { stageLine } from '../../src/agents/stage-line.js';
 import { madeProgress, observeExchange, stallAbortReason, stallNudge } from '../../src/agents/stall-guard.js';
-import { summon } from '../../src/agents/summon.js';
 import { createTeam, type Team } from '../../src/agents/team.js';
 import type { Plan, Role } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import type { Policy, Snapshot } from '../../src/machine/types.js';
-import type { ChatClient, ChatRequest, ChatTurn } from '../../src/models/chat-client.js';
+import type { ChatRequest } from '../../src/models/chat-client.js';
 import type { TokenUsage } from '../../src/models/usage.js';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
@@ -34,6 +29,16 @@ import { createWriteTools } from '../../src/tools/write-tools.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
+import {
+  expectWellFormed,
+  look,
+  openTurn,
+  stage,
+  stubClient,
+  summonTurn,
+  type AgentTurn,
+  type StubClient,
+} from './agent-fixture.js';
 
 // summon reports its diagnoses through @actions/core; they are collected so tests can read them.
 vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
@@ -54,61 +59,6 @@ const plan: Plan = {
     { title: 'Link it from the README', files: ['README.md'] },
   ],
 };
-
-/** One scripted answer: text, tool calls, or a failure the client throws; usage defaults to a small fixed figure. */
-type Reply = { say?: string; calls?: Array<[name: string, args: unknown]>; usage?: TokenUsage } | Error;
-
-interface StubClient extends ChatClient {
-  requests: ChatRequest[];
-}
-
-/** A ChatClient that plays a script and records every request as it was sent. */
-function stubClient(role: Role, replies: Reply[], model = `${role}-model`): StubClient {
-  const requests: ChatRequest[] = [];
-  let callId = 0;
-  return {
-    role,
-    model,
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      const reply = replies[requests.length - 1];
-      if (reply === undefined) throw new Error(`the ${role} script has no reply #${requests.length}`);
-      if (reply instanceof Error) throw reply;
-      const toolCalls: ChatCompletionMessageFunctionToolCall[] = (reply.calls ?? []).map(([name, args]) => ({
-        id: `${role}-call-${++callId}`,
-        type: 'function',
-        function: { name, arguments: JSON.stringify(args) },
-      }));
-      const turn: ChatTurn = {
-        message: {
-          role: 'assistant',
-          content: reply.say ?? null,
-          refusal: null,
-          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-        },
-        usage: reply.usage ?? { promptTokens: 100, cachedTokens: 60, completionTokens: 10 },
-        finishReason: toolCalls.length ? 'tool_calls' : 'stop',
-      };
-      return turn;
-    },
-  };
-}
-
-const stage = (fields: Record<string, unknown>): [string, unknown] => ['update_context', fields];
-
-/** Every tool call is answered by exactly one tool message, right after the assistant message that made it. */
-function expectWellFormed(messages: ChatCompletionMessageParam[]): void {
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
-    if (message?.role === 'tool') throw new Error(`tool message at ${i} answers no call`);
-    if (message?.role !== 'assistant' || !message.tool_calls?.length) continue;
-    const ids = message.tool_calls.map((call) => call.id);
-    const answers = messages.slice(i + 1, i + 1 + ids.length);
-    expect(answers.map((a) => (a.role === 'tool' ? a.tool_call_id : `not a tool message: ${a.role}`))).toEqual(ids);
-    i += ids.length;
-  }
-}
 
 /** Each request repeats the previous one byte for byte before adding to it. */
 function expectAppendOnly(requests: ChatRequest[]): void {
@@ -371,11 +321,16 @@ function startPlanning(policy: Policy = defaultPolicy): RunState {
   return new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', policy));
 }
 
+/** The planner about to be summoned on a fresh run, with the team's toolbox. */
+function planningTurn(policy: Policy = defaultPolicy): AgentTurn {
+  const run = startPlanning(policy);
+  return openTurn('planner', run, plannerToolbox(run));
+}
+
 describe('summon', () => {
   it('moves the machine by staging, nudges a silent turn, and answers late calls with Not run', async () => {
-    const run = startPlanning();
-    const toolbox = plannerToolbox(run);
-    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const turn = planningTurn();
+    const { run, session } = turn;
     const client = stubClient('planner', [
       { calls: [['list_files', {}]] },
       { say: 'I have looked around.' },
@@ -384,14 +339,7 @@ describe('summon', () => {
       { calls: [stage({ directive: 'Create CHANGELOG.md.' }), ['read_file', { path: 'README.md' }]] },
     ]);
     const usage: TokenUsage[] = [];
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: (t) => usage.push(t),
-    });
+    await summonTurn(turn, client, facts, { onUsage: (t) => usage.push(t) });
 
     expect(run.snapshot.state).toBe('execute');
     expect(run.snapshot.context.plan).toEqual(plan);
@@ -419,9 +367,8 @@ describe('summon', () => {
   });
 
   it('answers a tool failure as a message and keeps going', async () => {
-    const run = startPlanning();
-    const toolbox = plannerToolbox(run);
-    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const turn = planningTurn();
+    const { run, session } = turn;
     const client = stubClient('planner', [
       {
         calls: [
@@ -431,14 +378,7 @@ describe('summon', () => {
       },
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
     ]);
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-    });
+    await summonTurn(turn, client, facts);
     expect(run.snapshot.state).toBe('execute');
     const answers = session.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     expect(answers[0]).toMatch(/^Error: Unknown tool "write_file"/);
@@ -448,21 +388,13 @@ describe('summon', () => {
   });
 
   it('ends in an abort when the agent exceeds its exchange bound, answering the last calls', async () => {
-    const run = startPlanning({ ...defaultPolicy, maxExchangesPerAgentPerStage: 2 });
-    const toolbox = plannerToolbox(run);
-    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const turn = planningTurn({ ...defaultPolicy, maxExchangesPerAgentPerStage: 2 });
+    const { run, session } = turn;
     const client = stubClient(
       'planner',
       Array.from({ length: 10 }, () => ({ calls: [['list_files', {}]] as Array<[string, unknown]> })),
     );
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-    });
+    await summonTurn(turn, client, facts);
     expect(client.requests).toHaveLength(3);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toContain('max-exchanges-per-agent-per-stage');
@@ -471,18 +403,10 @@ describe('summon', () => {
   });
 
   it('ends in an abort at the per-stage bound too', async () => {
-    const run = startPlanning({ ...defaultPolicy, maxExchangesPerStage: 1 });
-    const toolbox = plannerToolbox(run);
-    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const turn = planningTurn({ ...defaultPolicy, maxExchangesPerStage: 1 });
+    const { run, session } = turn;
     const client = stubClient('planner', [{ say: 'thinking' }, { say: 'still thinking' }, { say: 'more' }]);
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-    });
+    await summonTurn(turn, client, facts);
     expect(client.requests).toHaveLength(2);
     expect(run.snapshot.state).toBe('abort');
     expect(run.snapshot.abortReason).toContain('max-exchanges-per-stage');
@@ -691,10 +615,15 @@ function startExecuting(): RunState {
   return run;
 }
 
+/** The executor about to be summoned for the first cycle, with the team's toolbox. */
+function executingTurn(): AgentTurn {
+  const run = startExecuting();
+  return openTurn('executor', run, executorToolbox(run));
+}
+
 const userMessages = (messages: ChatCompletionMessageParam[]) =>
   messages.filter((m) => m.role === 'user').map((m) => String(m.content));
 const isStallNudge = (text: string) => text.includes('exchanges without writing, running a command or staging');
-const look: [string, unknown] = ['list_files', {}];
 
 describe('stall guard', () => {
   it('counts only successful writes, commands and staging as progress', () => {
@@ -749,22 +678,13 @@ describe('stall guard', () => {
   });
 
   it('nudges an idle executor exactly once, then aborts it at twice the limit', async () => {
-    const run = startExecuting();
-    const toolbox = executorToolbox(run);
-    const session = new Session('executor', executorSystemPrompt, toolbox.specs);
+    const turn = executingTurn();
+    const { run, session } = turn;
     const client = stubClient(
       'executor',
       Array.from({ length: 10 }, () => ({ calls: [look] })),
     );
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: executorMessage(run.snapshot, facts, true),
-      onUsage: () => undefined,
-      stallLimit: 3,
-    });
+    await summonTurn(turn, client, facts, { stallLimit: 3 });
 
     expect(client.requests).toHaveLength(6);
     expect(run.snapshot.state).toBe('abort');
@@ -789,9 +709,8 @@ describe('stall guard', () => {
   });
 
   it('restarts the count after progress and treats refused writes and silence as idle', async () => {
-    const run = startExecuting();
-    const toolbox = executorToolbox(run);
-    const session = new Session('executor', executorSystemPrompt, toolbox.specs);
+    const turn = executingTurn();
+    const { run, session } = turn;
     const client = stubClient('executor', [
       { calls: [look] },
       { calls: [look] },
@@ -803,15 +722,7 @@ describe('stall guard', () => {
       { calls: [look] },
       { calls: [stage({ result: 'Wrote CHANGELOG.md.', outcome: 'done' })] },
     ]);
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: executorMessage(run.snapshot, facts, true),
-      onUsage: () => undefined,
-      stallLimit: 3,
-    });
+    await summonTurn(turn, client, facts, { stallLimit: 3 });
 
     expect(run.snapshot.state).toBe('finish');
     expect(run.snapshot.abortReason).toBeUndefined();
@@ -827,22 +738,13 @@ describe('stall guard', () => {
   });
 
   it('never guards the planner, however long it reads', async () => {
-    const run = startPlanning();
-    const toolbox = plannerToolbox(run);
-    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
+    const turn = planningTurn();
+    const { run, session } = turn;
     const client = stubClient('planner', [
       ...Array.from({ length: 6 }, () => ({ calls: [look] })),
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] },
     ]);
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-      stallLimit: 1,
-    });
+    await summonTurn(turn, client, facts, { stallLimit: 1 });
     expect(run.snapshot.state).toBe('execute');
     expect(userMessages(session.messages).filter(isStallNudge)).toEqual([]);
     expect(client.requests).toHaveLength(7);
@@ -976,23 +878,16 @@ describe('cache diagnosis', () => {
     completionTokens: 10,
   });
 
-  it('reports a cache shortfall on the provider when the prefix was intact', async () => {
-    const run = startPlanning();
-    const toolbox = plannerToolbox(run);
-    const session = new Session('planner', plannerSystemPrompt, toolbox.specs);
-    const client = stubClient('planner', [
+  /** A planner that looks twice, then stages, on prompts long enough to be cached; the third hits the cache. */
+  const longPromptPlanner = () =>
+    stubClient('planner', [
       { calls: [look], usage: big(2000, 0) },
       { calls: [look], usage: big(2100, 0) },
       { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })], usage: big(2300, 2048) },
     ]);
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-    });
+
+  it('reports a cache shortfall on the provider when the prefix was intact', async () => {
+    await summonTurn(planningTurn(), longPromptPlanner(), facts);
     expect(coreLog.warnings).toEqual([]);
     // Only the second answer fell short: the first had nothing before it, the third got its ~2048.
     expect(coreLog.infos.filter((line) => line.includes('provider cached'))).toEqual([
@@ -1010,19 +905,8 @@ describe('cache diagnosis', () => {
           : messages,
       toolbox,
     );
-    const client = stubClient('planner', [
-      { calls: [look], usage: big(2000, 0) },
-      { calls: [look], usage: big(2100, 0) },
-      { calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })], usage: big(2300, 2048) },
-    ]);
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-    });
+    const client = longPromptPlanner();
+    await summonTurn({ run, toolbox, session }, client, facts);
     // Once: the third request extends the (rewritten) second one exactly.
     expect(coreLog.warnings).toHaveLength(1);
     expect(coreLog.warnings[0]).toContain(`planner prefix broken (session ${session.prefixHash})`);
@@ -1040,14 +924,7 @@ describe('cache diagnosis', () => {
       toolbox,
     );
     const client = stubClient('planner', [{ calls: [stage({ plan, directive: 'Create CHANGELOG.md.' })] }]);
-    await summon({
-      session,
-      client,
-      toolbox,
-      run,
-      message: plannerMessage(run.snapshot, facts),
-      onUsage: () => undefined,
-    });
+    await summonTurn({ run, toolbox, session }, client, facts);
     expect(coreLog.warnings).toHaveLength(1);
     expect(coreLog.warnings[0]).toContain('the system prompt differs');
   });

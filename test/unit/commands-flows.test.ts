@@ -9,14 +9,8 @@ import { decodeRecord, hasRecordMarker, type PlanRecord } from '../../src/record
 import { plannerFailedNotice } from '../../src/run/executor-only-run.js';
 import { commandOn, fakeExecutor, fakeModel, fakePlanner, fakeWorld, testSettings, type World } from './run-fixture.js';
 
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  notice: () => undefined,
-  warning: () => undefined,
-  setSecret: () => undefined,
-  group: async <T>(_name: string, fn: () => Promise<T>) => fn(),
-}));
+// Quiet: what the code under test logs is recorded in core-mock's coreLog instead of printed.
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 // The command flows in-process, over the fake thread, origin and models of run-fixture.ts: each
 // test reads what a maintainer would see on the thread and the branch.

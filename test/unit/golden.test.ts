@@ -1,10 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type {
-  ChatCompletionMessageFunctionToolCall,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { drive } from '../../src/agents/drive.js';
 import { repositoryInstructionsText } from '../../src/agents/repository-instructions.js';
@@ -14,7 +11,7 @@ import { storeChecks } from '../../src/checks/stored-checks.js';
 import type { Plan, Role } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import type { Snapshot } from '../../src/machine/types.js';
-import type { ChatClient, ChatRequest, ChatTurn } from '../../src/models/chat-client.js';
+import type { ChatRequest } from '../../src/models/chat-client.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { renderPlanComment } from '../../src/render/plan-comment.js';
 import { renderProgressComment } from '../../src/render/progress-comment.js';
@@ -23,6 +20,7 @@ import { createSandbox } from '../../src/tools/sandbox.js';
 import { untrusted } from '../../src/text/untrusted.js';
 import { makeRecord, makeRunView, samplePlan } from './record-fixture.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
+import { stage, stubClient, type StubClient } from './agent-fixture.js';
 
 vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
@@ -98,40 +96,13 @@ describe('golden files', () => {
 // Prompts: a whole run (plan, execute, replan, execute, finish) through the real team, with scripted
 // clients that record every request exactly as it would be sent.
 
-/** One scripted answer: tool calls to make. */
-type Reply = Array<[name: string, args: unknown]>;
-
-interface RecordingClient extends ChatClient {
-  requests: ChatRequest[];
-}
-
-function recordingClient(role: Role, replies: Reply[]): RecordingClient {
-  const requests: ChatRequest[] = [];
-  let callId = 0;
-  return {
+/** Scripted clients that answer with these tool calls, on a prompt mostly read from the cache. */
+const recordingClient = (role: Role, replies: Array<Array<[name: string, args: unknown]>>): StubClient =>
+  stubClient(
     role,
-    model: `${role}-model`,
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      const reply = replies[requests.length - 1];
-      if (reply === undefined) throw new Error(`the ${role} script has no reply #${requests.length}`);
-      const toolCalls: ChatCompletionMessageFunctionToolCall[] = reply.map(([name, args]) => ({
-        id: `${role}-call-${++callId}`,
-        type: 'function',
-        function: { name, arguments: JSON.stringify(args) },
-      }));
-      const turn: ChatTurn = {
-        message: { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls },
-        usage: { promptTokens: 1_000, cachedTokens: 800, completionTokens: 50 },
-        finishReason: 'tool_calls',
-      };
-      return turn;
-    },
-  };
-}
-
-const stage = (fields: Record<string, unknown>): [string, unknown] => ['update_context', fields];
+    replies.map((calls) => ({ calls })),
+    { usage: { promptTokens: 1_000, cachedTokens: 800, completionTokens: 50 } },
+  );
 
 /** The plan the planner stages, and the one its replan stages after the first cycle's evidence. */
 const plan: Plan = samplePlan;
@@ -175,8 +146,8 @@ const toolSpecs = (request: ChatRequest | undefined): string => `${JSON.stringif
 
 describe('prompts', () => {
   let repo: string;
-  let planner: RecordingClient;
-  let executor: RecordingClient;
+  let planner: StubClient;
+  let executor: StubClient;
 
   beforeAll(async () => {
     repo = makeRepo({ 'README.md': '# widgets\n', 'AGENTS.md': '# Agents\n' });

@@ -3,13 +3,8 @@ import { decodeRecord } from '../../src/record/plan-record.js';
 import { execute } from '../../src/run/execution.js';
 import { approvedExecution, fakeExecutor, fakePlanner, fakeWorld, testSettings, type World } from './run-fixture.js';
 
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  warning: () => undefined,
-  setSecret: () => undefined,
-  group: async <T>(_name: string, fn: () => Promise<T>) => fn(),
-}));
+// Quiet: what the code under test logs is recorded in core-mock's coreLog instead of printed.
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 /** What the plan comment's record says now. */
 function planStatus(world: World, commentId: number | undefined): string | undefined {

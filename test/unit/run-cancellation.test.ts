@@ -7,14 +7,8 @@ import type { Execution } from '../../src/run/execution.js';
 import { approvedExecution, commandOn, fakeExecutor, fakeWorld, type World } from './run-fixture.js';
 
 // The engine's log lines are not what these tests read.
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  notice: () => undefined,
-  warning: () => undefined,
-  setSecret: () => undefined,
-  group: async <T>(_name: string, fn: () => Promise<T>) => fn(),
-}));
+// Quiet: what the code under test logs is recorded in core-mock's coreLog instead of printed.
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 /** `/cancel` by the maintainer, run in-process as its own job would run it, against the same thread and origin. */
 async function cancelOnThread(world: World): Promise<void> {

@@ -28,13 +28,8 @@ import {
   type Turn,
 } from './run-fixture.js';
 
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  warning: () => undefined,
-  setSecret: () => undefined,
-  group: async <T>(_name: string, fn: () => Promise<T>) => fn(),
-}));
+// Quiet: what the code under test logs is recorded in core-mock's coreLog instead of printed.
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 // The pieces of the engine both hosts use (run/), and the two hosts agreeing because of them.
 

@@ -17,13 +17,8 @@ import {
   type World,
 } from './run-fixture.js';
 
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  warning: () => undefined,
-  setSecret: () => undefined,
-  group: async <T>(_name: string, fn: () => Promise<T>) => fn(),
-}));
+// Quiet: what the code under test logs is recorded in core-mock's coreLog instead of printed.
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 function planRecord(world: World, commentId: number | undefined) {
   const decoded = decodeRecord(world.thread.comments.find((c) => c.id === commentId)?.body ?? '');

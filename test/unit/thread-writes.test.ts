@@ -49,6 +49,13 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { status?: 
   return outcome;
 }
 
+/** The statuses GitHub answered the POSTs made since request `from` with. */
+const postStatusesSince = (from: number) =>
+  gh.requests
+    .slice(from)
+    .filter((r) => r.method === 'POST')
+    .map((r) => r.status);
+
 describe('postComment with a dedupe marker', () => {
   const body = (marker: string) => `## Plan\n\n1. Do it\n\n<!-- plangate:marker ${marker} -->\n`;
 
@@ -222,6 +229,13 @@ describe('read-back', () => {
 });
 
 describe('createPullRequest', () => {
+  /** The numbers of the pull requests GitHub holds for `head`. */
+  const pullNumbers = (head: string) =>
+    gh
+      .pulls()
+      .filter((p) => p.head.ref === head)
+      .map((p) => p.number);
+
   const input = (head: string) => ({
     title: `Work on ${head}`,
     head,
@@ -234,55 +248,29 @@ describe('createPullRequest', () => {
     const from = gh.requests.length;
     gh.failAfter('POST', pullsPath, 502);
     const pull = await thread.createPullRequest(input('lost-502'));
-    const mine = gh.pulls().filter((p) => p.head.ref === 'lost-502');
-    expect(mine.map((p) => p.number)).toEqual([pull.number]);
-    expect(
-      gh.requests
-        .slice(from)
-        .filter((r) => r.method === 'POST')
-        .map((r) => r.status),
-    ).toEqual([502]);
+    expect(pullNumbers('lost-502')).toEqual([pull.number]);
+    expect(postStatusesSince(from)).toEqual([502]);
   });
 
   it('finds it after a reset too', async () => {
     gh.failAfter('POST', pullsPath, 'reset');
     const pull = await thread.createPullRequest(input('lost-reset'));
-    expect(
-      gh
-        .pulls()
-        .filter((p) => p.head.ref === 'lost-reset')
-        .map((p) => p.number),
-    ).toEqual([pull.number]);
+    expect(pullNumbers('lost-reset')).toEqual([pull.number]);
   });
 
   it('opens it on a second attempt when the first stored nothing', async () => {
     const from = gh.requests.length;
     gh.failNext('POST', pullsPath, 502);
     const pull = await thread.createPullRequest(input('retry'));
-    expect(
-      gh.requests
-        .slice(from)
-        .filter((r) => r.method === 'POST')
-        .map((r) => r.status),
-    ).toEqual([502, 201]);
-    expect(
-      gh
-        .pulls()
-        .filter((p) => p.head.ref === 'retry')
-        .map((p) => p.number),
-    ).toEqual([pull.number]);
+    expect(postStatusesSince(from)).toEqual([502, 201]);
+    expect(pullNumbers('retry')).toEqual([pull.number]);
   });
 
   it('opens a pull request with one call when none is open for the head', async () => {
     const from = gh.requests.length;
     const pull = await thread.createPullRequest(input('one-call'));
     expect(gh.requests.slice(from).map((r) => [r.method, r.status])).toEqual([['POST', 201]]);
-    expect(
-      gh
-        .pulls()
-        .filter((p) => p.head.ref === 'one-call')
-        .map((p) => p.number),
-    ).toEqual([pull.number]);
+    expect(pullNumbers('one-call')).toEqual([pull.number]);
   });
 
   it('adopts the open pull request from the same head, brought up to date, when GitHub says it exists', async () => {
@@ -380,12 +368,7 @@ describe('createIssue', () => {
     gh.failAfter('POST', /\/issues$/, 502);
     const issue = await thread.createIssue(input('lost issue'));
     expect(issuesTitled('lost issue')).toEqual([issue.number]);
-    expect(
-      gh.requests
-        .slice(from)
-        .filter((r) => r.method === 'POST')
-        .map((r) => r.status),
-    ).toEqual([502]);
+    expect(postStatusesSince(from)).toEqual([502]);
   });
 
   it('opens it on a second attempt when the first stored nothing', async () => {
@@ -393,11 +376,6 @@ describe('createIssue', () => {
     gh.failNext('POST', /\/issues$/, 502);
     const issue = await thread.createIssue(input('retried issue'));
     expect(issuesTitled('retried issue')).toEqual([issue.number]);
-    expect(
-      gh.requests
-        .slice(from)
-        .filter((r) => r.method === 'POST')
-        .map((r) => r.status),
-    ).toEqual([502, 201]);
+    expect(postStatusesSince(from)).toEqual([502, 201]);
   });
 });

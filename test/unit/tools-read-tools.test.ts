@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { ToolError } from '../../src/tools/tool-error.js';
 import { DEFAULT_OUTPUT_LIMIT } from '../../src/tools/truncate.js';
 import { makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
+import { refusal as refusalOf } from './tool-refusal.js';
 
 let repo: string;
 let outside: string;
@@ -41,15 +41,8 @@ async function run(name: string, args: Record<string, unknown>): Promise<string>
   return tool.run(tool.schema.parse(args));
 }
 
-async function refusal(name: string, args: Record<string, unknown>): Promise<string> {
-  try {
-    await run(name, args);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
-}
+/** The message tool `name` refuses these arguments with. */
+const refusal = (name: string, args: Record<string, unknown>) => refusalOf(run(name, args));
 
 describe('list_files', () => {
   it('lists tracked and new unignored files, sorted, without ignored ones', async () => {

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { ToolError } from '../../src/tools/tool-error.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import { isAlive, waitUntilGone } from './tools-process-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
+import { refusal } from './tool-refusal.js';
 
 // The child gets only this environment: enough to find node, nothing of the test runner's.
 const env = { PATH: path.dirname(process.execPath), PLANGATE_VISIBLE: 'visible' };
@@ -28,16 +28,6 @@ function tool(allowedCommands: string[], timeoutMs = 60_000): Tool<{ command: st
     env,
     sandbox: createSandbox({ isolation: 'none', workTree: dir }),
   }) as Tool<{ command: string }>;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('run_command', () => {

@@ -12,11 +12,11 @@ import {
 } from '../../src/tools/sandbox.js';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
-import { ToolError } from '../../src/tools/tool-error.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import { isAlive, waitForFile, waitUntilGone } from './tools-process-fixture.js';
 import { deleteAccount } from '../helpers/accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
+import { refusal } from './tool-refusal.js';
 
 /**
  * The sandbox for real: run_command under a separate account, made by the sandbox itself (as root,
@@ -72,16 +72,6 @@ function sandbox(deps: SandboxDeps = {}, isolation: 'account' | 'none' = 'accoun
 
 function tool(allowedCommands: string[], box: Sandbox, timeoutMs = 60_000): Tool<{ command: string }> {
   return createRunCommandTool({ allowedCommands, timeoutMs, env, sandbox: box }) as Tool<{ command: string }>;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
 }
 
 /** A process that stays alive for a minute, as the action's user, with `extra` in its environment. */

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Tool } from '../../src/tools/tool.js';
-import { ToolError } from '../../src/tools/tool-error.js';
 import { createWriteTools, DEFAULT_MAX_WRITE_BYTES } from '../../src/tools/write-tools.js';
 import { makeRepo, makeTempDir, removeDir } from './tools-git-fixture.js';
+import { refusal } from './tool-refusal.js';
 
 let repo: string;
 let outside: string;
@@ -31,16 +31,6 @@ function tool(name: 'write_file' | 'edit_file', maxWriteBytes?: number): Tool<Re
 }
 
 const read = (rel: string) => fs.readFileSync(path.join(repo, rel), 'utf8');
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('write_file', () => {
   it('creates files with their parent directories and overwrites existing ones', async () => {
