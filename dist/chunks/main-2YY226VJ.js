@@ -8,6 +8,7 @@ import {
 } from "./chunk-GI62LTVH.js";
 import {
   GitError,
+  ModelError,
   SettingsError,
   botIdentity,
   checkPlan,
@@ -41,6 +42,7 @@ import {
   isBlocking,
   machineFor,
   mcpSecretValues,
+  modelFailureOf,
   planIdFor,
   plannerExecutorMachine,
   plannerUsageSince,
@@ -68,13 +70,13 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-4G3WQPXD.js";
+} from "./chunk-CBDEJDP4.js";
 import {
   Octokit,
   RequestError,
   paginateRest,
   restEndpointMethods
-} from "./chunk-FVYDKIII.js";
+} from "./chunk-RE7N3TZB.js";
 import {
   createSandbox,
   error,
@@ -87,15 +89,15 @@ import {
   setOutput,
   summary,
   warning
-} from "./chunk-WA6IJITO.js";
+} from "./chunk-G2PF2ULQ.js";
 import {
   __commonJS,
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// node_modules/bottleneck/light.js
+// ../main/node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "node_modules/bottleneck/light.js"(exports, module) {
+  "../main/node_modules/bottleneck/light.js"(exports, module) {
     (function(global2, factory) {
       typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports, (function() {
@@ -1412,7 +1414,7 @@ var require_light = __commonJS({
   }
 });
 
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION = "0.0.0-development";
 var noop = () => Promise.resolve();
@@ -1855,7 +1857,7 @@ function runnerFetch(env) {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied;
   return async (input, init) => {
-    proxied ??= import("./utils-XE27LPVV.js").then(
+    proxied ??= import("./utils-X6TS42R4.js").then(
       ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
     );
     return (await proxied)(input, init);
@@ -3710,7 +3712,7 @@ function renderProgressComment(view, live = {}) {
       "",
       `> [!WARNING]
 > ${escapeHtml(view.interrupted)}
-> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`
+> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last finished cycle.`
     );
   }
   if (view.keptOut?.length) parts.push("", "**Kept out of the commits**", "", renderKeptOut(view.keptOut));
@@ -3925,9 +3927,16 @@ async function trustedCheckpoint(ctx, comment, planId) {
 async function openProgress(run2, previous) {
   const { thread } = run2.ctx;
   const { planId, issue } = run2.record;
-  const first = progressBody(run2, run2.team.run.snapshot);
+  let cycleEnd = run2.team.run.snapshot;
+  const first = progressBody(run2, cycleEnd);
   const comment = previous ? await thread.updateComment(previous.id, first) : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
-  return { save: (s, extra = {}) => thread.updateComment(comment.id, progressBody(run2, s, extra)) };
+  return {
+    save: (s, extra = {}) => {
+      if (Object.keys(extra).length === 0) cycleEnd = s;
+      return thread.updateComment(comment.id, progressBody(run2, s, extra));
+    },
+    lastCycleEnd: () => cycleEnd
+  };
 }
 function progressBody(run2, s, extra = {}) {
   const { ctx, record, work, pullRequest, startedAt, now } = run2;
@@ -3978,6 +3987,8 @@ async function driveCycles(run2, progress) {
   const budget = runBudget(ctx.settings, () => team.totals().costUsd, run2.now);
   const final = await team.drive({
     budget,
+    // A provider that cannot be reached stops the run resumably instead of aborting the plan (outcome.ts).
+    stopOnModelError: true,
     onCycle: async (s) => {
       await commitCycle(run2, s);
       await progress.save(s);
@@ -4148,6 +4159,45 @@ Reason: ${ended.reason}` : "",
   );
 }
 
+// src/run/model-failure.ts
+var ExecutionStopped = class extends Error {
+  constructor(message, modelError) {
+    super(message);
+    this.modelError = modelError;
+  }
+  modelError;
+  name = "ExecutionStopped";
+};
+async function planningModelFailed(ctx, request, error2, team) {
+  const { source } = request;
+  const text = `planning failed: ${error2.message}
+
+No plan was posted, so there is nothing to approve. Re-run the job, or post the command again, once this is fixed.`;
+  error(`Planning stopped: ${error2.message}`);
+  await ctx.thread.postComment(source.thread.number, `@${request.requestedBy} ${text}`);
+  await ctx.thread.react(source.commentId, "confused").catch(() => void 0);
+  await ctx.writeSummary(
+    ["### plangate: planning stopped", "", error2.message, "", renderUsageTable(team.usage())].join("\n")
+  );
+  return { outcome: "failed", usage: usageTotals(team.ledger(), ctx) };
+}
+async function stopOnModelFailure(run2, progress, error2) {
+  const { record } = run2;
+  const resumeFrom = progress.lastCycleEnd();
+  const finished = resumeFrom.context.history.length;
+  const kept = finished === 0 ? "No cycle had finished, so nothing was pushed" : `The work of the ${finished === 1 ? "first cycle" : `first ${finished} cycles`} is committed and pushed to \`${record.branch}\``;
+  const where = `Execution of plan \`${record.planId}\` stopped in cycle ${finished + 1}`;
+  const text = `${where}: ${error2.message}
+
+${kept}; re-run the job, or comment \`/approve\` again, to resume from the last finished cycle.`;
+  error(`${where}: ${error2.message}`);
+  await progress.save(resumeFrom, { interrupted: `stopped in cycle ${finished + 1}: ${error2.message}` }).catch(() => void 0);
+  await run2.ctx.writeSummary(
+    [`### plangate: plan ${record.planId} stopped`, "", text, "", renderUsageTable(run2.team.usage())].join("\n")
+  ).catch(() => void 0);
+  throw new ExecutionStopped(text, error2);
+}
+
 // src/run/outcome.ts
 async function finishExecution(run2, progress, final, ended) {
   const { ctx, pullRequest } = run2;
@@ -4169,6 +4219,7 @@ async function finishExecution(run2, progress, final, ended) {
 async function endOnFailure(run2, progress, error2) {
   const { ctx, record } = run2;
   const snapshot = run2.team.run.snapshot;
+  if (error2 instanceof ModelError) return stopOnModelFailure(run2, progress, error2);
   if (error2 instanceof ForeignPushError) {
     run2.record = { ...record, status: "aborted" };
     await run2.plan.write(run2.record, run2.cancel.cancelled).catch(() => void 0);
@@ -4762,10 +4813,22 @@ async function planAndPublish(ctx, request) {
   await checkoutCommit(ctx.git, request.base.sha);
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
-  const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
+  let snapshot;
+  let modelFailure;
+  try {
+    snapshot = await team.drive({ until: (s) => s.state !== "plan", stopOnModelError: true });
+  } catch (error2) {
+    if (!(error2 instanceof ModelError)) throw error2;
+    modelFailure = error2;
+    snapshot = team.run.snapshot;
+  }
   const ledger = team.ledger();
   const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
   const draft = recordDraft(ctx, request, ledger, mcpFailures);
+  if (modelFailure) {
+    if (settings.policy === "plan-first") return executeAfterPlannerFailed(ctx, request, draft, modelFailure.message);
+    return planningModelFailed(ctx, request, modelFailure, team);
+  }
   const outcome = planningOutcome(snapshot);
   if (outcome.kind === "failed") {
     if (settings.policy === "plan-first") return executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
@@ -5509,12 +5572,14 @@ function dispatch(ctx, command) {
 }
 async function reportFailure(ctx, command, error2) {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
+  const model = modelFailureOf(error2);
+  const message = model ? errorMessage(error2) : failureMessage(error2);
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error2).replace(/\.$/, "")}.${link}`
+      `@${command.author} \`/${command.kind}\` ${model ? "stopped" : "failed"}: ${message.replace(/\.$/, "")}.${link}`
     );
-    await ctx.thread.react(command.commentId, "-1");
+    await ctx.thread.react(command.commentId, model ? "confused" : "-1");
   } catch (reportError) {
     warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }
@@ -5757,8 +5822,8 @@ function createContext(settings, secrets, parts) {
     trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
     mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),
-    planner: lazyClient("planner", settings.planner),
-    executor: lazyClient("executor", settings.executor),
+    planner: lazyClient("planner", settings.planner, modelOptions(settings)),
+    executor: lazyClient("executor", settings.executor, modelOptions(settings)),
     runUrl,
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
@@ -5767,17 +5832,21 @@ function createContext(settings, secrets, parts) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-JG4CIK5U.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-XTDHAQPI.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
-function lazyClient(role, endpoint) {
+function lazyClient(role, endpoint, options) {
   let client;
   return {
     role,
     model: endpoint.model,
-    complete: (request) => (client ??= createChatClient(role, endpoint)).complete(request)
+    complete: (request) => (client ??= createChatClient(role, endpoint, options)).complete(request)
   };
 }
+var modelOptions = (settings) => ({
+  maxRetries: settings.modelRetries,
+  timeoutMs: settings.modelTimeoutSeconds * 1e3
+});
 export {
   run
 };
