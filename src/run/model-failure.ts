@@ -61,7 +61,6 @@ export async function stopOnModelFailure(run: ExecutionRun, progress: Progress, 
       : `The work of the ${finished === 1 ? 'first cycle' : `first ${finished} cycles`} is committed and pushed to \`${record.branch}\``;
   const where = `Execution of plan \`${record.planId}\` stopped in cycle ${finished + 1}`;
   const text = `${where}: ${error.message}\n\n${kept}; re-run the job, or comment \`/approve\` again, to resume from the last finished cycle.`;
-  core.error(`${where}: ${error.message}`);
   await progress
     .save(resumeFrom, { interrupted: `stopped in cycle ${finished + 1}: ${error.message}` })
     .catch(() => undefined);

@@ -76,6 +76,8 @@ describe('transient failures', () => {
   });
 });
 
+const replan = toolCall('update_context', { directive: 'Write notes/two.md.' });
+
 describe('a model that never answers', () => {
   it('ends /plan within bounded time with a reply saying the provider did not answer', async () => {
     const { w, issue } = await setup({ planner: [hang, hang], executor: [] });
@@ -96,7 +98,8 @@ describe('a model that never answers', () => {
 
   it('stops execution stalled in cycle 2 with cycle 1 pushed, and a re-run resumes and finishes', async () => {
     const { w, issue } = await setup({
-      planner: [stagePlan, toolCall('update_context', { directive: 'Write notes/two.md.' }), summary],
+      // The resumed run starts again after cycle 1, so the planner's revision is asked for twice.
+      planner: [stagePlan, replan, replan, summary],
       executor: [
         toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
         toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' }),
@@ -169,7 +172,7 @@ describe('failures that name their fix', () => {
     expect(result.outputs.outcome).toBe('failed');
     const reply = lastReply(w, issue);
     expect(reply).toContain('does not know this model or path (HTTP 404)');
-    expect(reply).toContain("the provider said: \"The model 'planner' does not exist");
+    expect(reply).toContain('(the provider said: "The model planner does not exist or you do not have access to it")');
     expect(reply).toContain('Check that `planner-model` names a model this endpoint serves');
     expectCleanReply(reply);
     expect(w.model.requests).toHaveLength(1);

@@ -4190,7 +4190,6 @@ async function stopOnModelFailure(run2, progress, error2) {
   const text = `${where}: ${error2.message}
 
 ${kept}; re-run the job, or comment \`/approve\` again, to resume from the last finished cycle.`;
-  error(`${where}: ${error2.message}`);
   await progress.save(resumeFrom, { interrupted: `stopped in cycle ${finished + 1}: ${error2.message}` }).catch(() => void 0);
   await run2.ctx.writeSummary(
     [`### plangate: plan ${record.planId} stopped`, "", text, "", renderUsageTable(run2.team.usage())].join("\n")
