@@ -146,6 +146,31 @@ describe('a model that never answers', () => {
   });
 });
 
+describe('a provider lost during execution', () => {
+  it('a new /approve resumes a run that stopped when the provider went away', async () => {
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' }),
+      ],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    // The executor's provider refuses connections: the run stops before any cycle finished.
+    const stopped = await run(w, issue, '/approve', { 'executor-base-url': await refusingUrl() });
+    expect(stopped.code).toBe(1);
+    expect(lastReply(w, issue)).toContain('stopped in cycle 1');
+    expect(lastReply(w, issue)).toContain('No cycle had finished, so nothing was pushed');
+    expect(lastReply(w, issue)).toContain('Check `executor-base-url` (or `base-url`)');
+
+    const resumed = await run(w, issue, '/approve');
+    expect(resumed.outputs.outcome, resumed.stdout + resumed.stderr).toBe('done');
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(w.gh.pulls()).toHaveLength(1);
+  });
+});
+
 describe('failures that name their fix', () => {
   const expectCleanReply = (reply: string) => {
     expect(reply).not.toContain(apiKey);
