@@ -3,6 +3,7 @@ import type { CommandFigures, ScenarioFigures } from './aggregate.js';
 import { perCycleCalls } from './api-calls.js';
 import { approveReductions, CALL_PURPOSE } from './call-purposes.js';
 import type { GrowthSeries } from './growth-figures.js';
+import { recoverySection } from './fault-recovery.js';
 import type { BenchResults } from './results.js';
 
 /**
@@ -330,6 +331,7 @@ export function renderReport(results: BenchResults): string {
     '',
     scaleSection(results),
     '',
+    recoverySection(results.recovery),
     '## 5. Growth',
     '',
     'A series grows *linearly or better* when each added unit (cycle, file) costs no more than the units added between the first two points did ' +

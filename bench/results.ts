@@ -1,5 +1,6 @@
 import type { ScenarioFigures, TimingFigures } from './aggregate.js';
 import type { BundleFigures } from './bundle-size.js';
+import type { RecoveryFigure } from './fault-recovery.js';
 import type { GrowthFigures } from './growth-figures.js';
 import type { MachineInfo } from './machine.js';
 import type { ScaleFigures } from './repo-scale.js';
@@ -19,6 +20,8 @@ export interface BenchResults {
   scenarios: ScenarioFigures[];
   scale: ScaleFigures[];
   growth: GrowthFigures;
+  /** One model request recovering from N transient failures; absent in results from before the figure. */
+  recovery?: RecoveryFigure[];
   wallSeconds: number;
   targets: TargetResult[];
 }

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { aggregateScenario, timingOf, type ScenarioFigures } from './aggregate.js';
 import { measureBundle } from './bundle-size.js';
 import { growthFigures } from './growth-figures.js';
+import { measureRecoveries } from './fault-recovery.js';
 import { machineInfo } from './machine.js';
 import { actionFile, projectRoot } from './paths.js';
 import type { ProcessCost } from './process-timing.js';
@@ -76,6 +77,7 @@ try {
     scenarios,
     scale,
     growth: growthFigures(scenarios, scale),
+    recovery: await measureRecoveries(),
     wallSeconds: 0,
     targets: [],
   };

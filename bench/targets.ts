@@ -286,5 +286,18 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       () => `${((results.wallSeconds - RUN_LIMIT_SECONDS) / 60).toFixed(1)} min over; lower PLANGATE_BENCH_REPEAT`,
     ),
   );
+  // Provider faults: the retry policy must outlast a provider's overload episode, within its cap.
+  const five = results.recovery?.find((f) => f.failures === 5 && f.kind === 'backoff');
+  if (five) {
+    out.push(
+      target(
+        'One model request recovers from 5 transient failures with the defaults, waiting ≤ 2 min',
+        `${five.recovered ? 'recovered' : 'did not recover'} after ${five.requests} requests, ${(five.waitedMs / 1000).toFixed(1)} s of waits`,
+        five.recovered && five.waitedMs <= 120_000,
+        () =>
+          five.recovered ? 'the waits exceeded the 2 min cap' : 'the retries ran out before the provider answered',
+      ),
+    );
+  }
   return out;
 }

@@ -37,7 +37,7 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-QRB7BEGX.js";
+} from "./chunks/chunk-X7USPXKW.js";
 import {
   createSandbox,
   errorMessage,
@@ -135,7 +135,10 @@ var modelOptions = `  --base-url <url>          OpenAI-compatible endpoint, e.g.
                             http://localhost:11434/v1 (Ollama).
   --model <name>            Model for both roles.
   --planner-model <name>    Model of the read-only planner (default ${inputDefaults["planner-model"]}).
-  --executor-model <name>   Model of the executor (default ${inputDefaults["executor-model"]}).`;
+  --executor-model <name>   Model of the executor (default ${inputDefaults["executor-model"]}).
+  --model-retries <n>       Retries of a model request after an overload, a rate limit, a provider
+                            error, a timeout or a lost connection (0-20, default ${inputDefaults["model-retries"]}).
+  --model-timeout <s>       Seconds a model request may go without an answer (1-3600, default ${inputDefaults["model-timeout"]}).`;
 var workOptions = `  --allowed-commands <cmd>  A command the executor may run, e.g. "npm test" or "npm run *"
                             ("*" is one argument, a final "**" any number). Repeat the option for
                             more. Default: none, so run_command refuses everything.
@@ -229,6 +232,8 @@ var shared = {
   model: { type: "string" },
   "planner-model": { type: "string" },
   "executor-model": { type: "string" },
+  "model-retries": { type: "string" },
+  "model-timeout": { type: "string" },
   "allowed-commands": { type: "string", multiple: true },
   "protected-paths": { type: "string", multiple: true },
   "max-iterations": { type: "string" },
@@ -275,6 +280,8 @@ function parseInvocation(argv) {
     model: text("model"),
     plannerModel: text("planner-model"),
     executorModel: text("executor-model"),
+    modelRetries: text("model-retries"),
+    modelTimeout: text("model-timeout"),
     allowedCommands: list("allowed-commands"),
     protectedPaths: list("protected-paths"),
     maxIterations: text("max-iterations"),
@@ -387,6 +394,8 @@ var localDefaults = {
   allowedCommands: defaultLines("allowed-commands"),
   protectedPaths: defaultLines("protected-paths"),
   maxIterations: defaultNumber("max-iterations"),
+  modelRetries: defaultNumber("model-retries"),
+  modelTimeoutSeconds: defaultNumber("model-timeout"),
   branchPrefix: inputDefaults["branch-prefix"],
   policy: inputDefaults.policy,
   stallLimit: defaultNumber("stall-limit"),
@@ -395,6 +404,7 @@ var localDefaults = {
 };
 var modelName = external_exports.string().trim().min(1, "must not be empty");
 var iterations = external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(1).max(100));
+var wholeNumber = (min, max) => external_exports.string().trim().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
 var usd = external_exports.string().trim().regex(/^\d+(\.\d+)?$/, "must be a positive number").transform(Number).pipe(external_exports.number().positive("must be greater than 0"));
 var prefix = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"');
 function check(schema, value, where, fail) {
@@ -426,6 +436,8 @@ function readLocalSettings(flags, env, command) {
     // An empty list would switch protection off by omission; the default stands instead, as in the action.
     protectedPaths: protectedPaths?.length ? protectedPaths : void 0,
     maxIterations: flag(iterations, flags.maxIterations, "max-iterations"),
+    modelRetries: flag(wholeNumber(0, 20), flags.modelRetries, "model-retries") ?? localDefaults.modelRetries,
+    modelTimeoutSeconds: flag(wholeNumber(1, 3600), flags.modelTimeout, "model-timeout") ?? localDefaults.modelTimeoutSeconds,
     maxCostUsd: flag(usd, flags.maxCostUsd, "max-cost-usd"),
     branchPrefix: flag(prefix, flags.branchPrefix, "branch-prefix") ?? localDefaults.branchPrefix,
     policy: flag(runPolicySchema, flags.policy, "policy") ?? localDefaults.policy,
@@ -573,7 +585,7 @@ async function planLocally(request) {
   const { setup } = request;
   const start = initialSnapshot(request.objective, { ...defaultPolicy, maxIterations: request.maxIterations });
   const team = await startLocalTeam(setup, plannerExecutorMachine, start, request.base.sha);
-  const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
+  const snapshot = await team.drive({ until: (s) => s.state !== "plan", stopOnModelError: true });
   const usage = team.usage();
   const outcome = planningOutcome(snapshot);
   if (outcome.kind !== "planned") return { ...outcome, usage };
@@ -696,8 +708,8 @@ async function openSession(settings, context, doing) {
     settings,
     repo,
     prices: withOverrides(config.prices ?? {}),
-    planner: createChatClient("planner", settings.planner),
-    executor: createChatClient("executor", settings.executor),
+    planner: createChatClient("planner", settings.planner, modelOptions2(settings)),
+    executor: createChatClient("executor", settings.executor, modelOptions2(settings)),
     capabilities: withSkippedServers(hub, trust.skipped),
     secrets,
     identity,
@@ -717,6 +729,9 @@ function teamSetup(session, saved) {
     secrets: session.secrets,
     capabilities: session.capabilities
   };
+}
+function modelOptions2(settings) {
+  return { maxRetries: settings.modelRetries, timeoutMs: settings.modelTimeoutSeconds * 1e3 };
 }
 
 // src/cli/text-render.ts

@@ -4,6 +4,7 @@ import { enforceBudget, type Budget } from './budget.js';
 import type { RunState } from './run-state.js';
 import type { Team } from './team.js';
 import { errorMessage } from '../text/error-message.js';
+import { ModelError } from '../models/model-error.js';
 
 /**
  * The host loop: summon whichever agent the machine's state asks for, until the machine is done or
@@ -21,6 +22,12 @@ export interface DriveOptions {
    * working states; a spent budget aborts the run, and the planner still writes the abort summary.
    */
   budget?: Budget;
+  /**
+   * A model that cannot be reached (after the client's retries) stops the drive instead of aborting
+   * the run: the provider's trouble is no reason to give the plan up, so the host keeps it resumable
+   * and says what to fix. Without it, the failure aborts through the machine as any agent failure.
+   */
+  stopOnModelError?: boolean;
 }
 
 export async function drive(run: RunState, team: Team, options: DriveOptions = {}): Promise<Snapshot> {
@@ -32,6 +39,7 @@ export async function drive(run: RunState, team: Team, options: DriveOptions = {
       // A spent budget aborts instead of summoning; the loop then goes on into the wrap-up state.
       if (enforceBudget(options.budget, run) === undefined) await team.summonCurrent({ budget: options.budget });
     } catch (error) {
+      if (options.stopOnModelError && error instanceof ModelError) throw error;
       const reason = `${run.agent ?? 'agent'} failed in state ${before.state}: ${errorMessage(error)}`;
       core.warning(reason);
       run.dispatch({ type: 'abort', reason });

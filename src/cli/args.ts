@@ -15,6 +15,8 @@ export interface Flags {
   model?: string;
   plannerModel?: string;
   executorModel?: string;
+  modelRetries?: string;
+  modelTimeout?: string;
   allowedCommands?: string[];
   protectedPaths?: string[];
   maxIterations?: string;
@@ -38,6 +40,8 @@ const shared: Options = {
   model: { type: 'string' },
   'planner-model': { type: 'string' },
   'executor-model': { type: 'string' },
+  'model-retries': { type: 'string' },
+  'model-timeout': { type: 'string' },
   'allowed-commands': { type: 'string', multiple: true },
   'protected-paths': { type: 'string', multiple: true },
   'max-iterations': { type: 'string' },
@@ -91,6 +95,8 @@ export function parseInvocation(argv: readonly string[]): Invocation {
     model: text('model'),
     plannerModel: text('planner-model'),
     executorModel: text('executor-model'),
+    modelRetries: text('model-retries'),
+    modelTimeout: text('model-timeout'),
     allowedCommands: list('allowed-commands'),
     protectedPaths: list('protected-paths'),
     maxIterations: text('max-iterations'),

@@ -22,7 +22,10 @@ const modelOptions = `  --base-url <url>          OpenAI-compatible endpoint, e.
                             http://localhost:11434/v1 (Ollama).
   --model <name>            Model for both roles.
   --planner-model <name>    Model of the read-only planner (default ${inputDefaults['planner-model']}).
-  --executor-model <name>   Model of the executor (default ${inputDefaults['executor-model']}).`;
+  --executor-model <name>   Model of the executor (default ${inputDefaults['executor-model']}).
+  --model-retries <n>       Retries of a model request after an overload, a rate limit, a provider
+                            error, a timeout or a lost connection (0-20, default ${inputDefaults['model-retries']}).
+  --model-timeout <s>       Seconds a model request may go without an answer (1-3600, default ${inputDefaults['model-timeout']}).`;
 
 const workOptions = `  --allowed-commands <cmd>  A command the executor may run, e.g. "npm test" or "npm run *"
                             ("*" is one argument, a final "**" any number). Repeat the option for

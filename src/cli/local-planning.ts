@@ -27,7 +27,8 @@ export async function planLocally(request: PlanningRequest): Promise<PlanningOut
   const { setup } = request;
   const start = initialSnapshot(request.objective, { ...defaultPolicy, maxIterations: request.maxIterations });
   const team = await startLocalTeam(setup, plannerExecutorMachine, start, request.base.sha);
-  const snapshot = await team.drive({ until: (s) => s.state !== 'plan' });
+  // A provider that cannot be reached ends the command with its cause and fix, not as a failed plan.
+  const snapshot = await team.drive({ until: (s) => s.state !== 'plan', stopOnModelError: true });
   const usage = team.usage();
   // What counts as a plan, a question or an answer is the action's rule (run/planning-outcome.ts).
   const outcome = planningOutcome(snapshot);

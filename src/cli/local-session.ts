@@ -1,7 +1,7 @@
 import { createCapabilityHub, type CapabilityHub } from '../mcp/hub.js';
 import { createSandbox } from '../tools/sandbox.js';
 import { mcpSecretValues } from '../config/mcp-servers.js';
-import { createChatClient, type ChatClient } from '../models/chat-client.js';
+import { createChatClient, type ChatClient, type ChatClientOptions } from '../models/chat-client.js';
 import { withOverrides, type PriceTable } from '../config/prices.js';
 import { resolveMcpServers } from '../config/settings.js';
 import { gitIdentity, localUserName, openLocalRepo, requireCleanTree, type LocalRepo } from './local-repo.js';
@@ -92,8 +92,8 @@ async function openSession(settings: LocalSettings, context: CommandContext, doi
     settings,
     repo,
     prices: withOverrides(config.prices ?? {}),
-    planner: createChatClient('planner', settings.planner),
-    executor: createChatClient('executor', settings.executor),
+    planner: createChatClient('planner', settings.planner, modelOptions(settings)),
+    executor: createChatClient('executor', settings.executor, modelOptions(settings)),
     capabilities: withSkippedServers(hub, trust.skipped),
     secrets,
     identity,
@@ -118,4 +118,9 @@ export function teamSetup(
     secrets: session.secrets,
     capabilities: session.capabilities,
   };
+}
+
+/** --model-retries and --model-timeout as the chat client takes them. */
+function modelOptions(settings: LocalSettings): ChatClientOptions {
+  return { maxRetries: settings.modelRetries, timeoutMs: settings.modelTimeoutSeconds * 1000 };
 }

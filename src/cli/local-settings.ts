@@ -15,6 +15,9 @@ import { errorMessage } from '../text/error-message.js';
 export interface LocalSettings {
   planner: ModelEndpoint;
   executor: ModelEndpoint;
+  /** Retries and per-request timeout of the model clients, as the action's model-retries and model-timeout. */
+  modelRetries: number;
+  modelTimeoutSeconds: number;
   /** Undefined when not given: a saved plan's own list applies, else the default. */
   allowedCommands?: string[];
   protectedPaths?: string[];
@@ -39,6 +42,8 @@ export const localDefaults = {
   allowedCommands: defaultLines('allowed-commands'),
   protectedPaths: defaultLines('protected-paths'),
   maxIterations: defaultNumber('max-iterations'),
+  modelRetries: defaultNumber('model-retries'),
+  modelTimeoutSeconds: defaultNumber('model-timeout'),
   branchPrefix: inputDefaults['branch-prefix'],
   policy: inputDefaults.policy as RunPolicy,
   stallLimit: defaultNumber('stall-limit'),
@@ -52,6 +57,8 @@ const iterations = z
   .regex(/^\d+$/, 'must be a whole number')
   .transform(Number)
   .pipe(z.number().int().min(1).max(100));
+const wholeNumber = (min: number, max: number) =>
+  z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 const usd = z
   .string()
   .trim()
@@ -110,6 +117,9 @@ export function readLocalSettings(flags: Flags, env: NodeJS.ProcessEnv, command:
     // An empty list would switch protection off by omission; the default stands instead, as in the action.
     protectedPaths: protectedPaths?.length ? protectedPaths : undefined,
     maxIterations: flag(iterations, flags.maxIterations, 'max-iterations'),
+    modelRetries: flag(wholeNumber(0, 20), flags.modelRetries, 'model-retries') ?? localDefaults.modelRetries,
+    modelTimeoutSeconds:
+      flag(wholeNumber(1, 3600), flags.modelTimeout, 'model-timeout') ?? localDefaults.modelTimeoutSeconds,
     maxCostUsd: flag(usd, flags.maxCostUsd, 'max-cost-usd'),
     branchPrefix: flag(prefix, flags.branchPrefix, 'branch-prefix') ?? localDefaults.branchPrefix,
     policy: flag(runPolicySchema, flags.policy, 'policy') ?? localDefaults.policy,

@@ -23,6 +23,8 @@ export const inputDefaults = {
   'planner-base-url': '',
   'executor-api-key': '',
   'executor-base-url': '',
+  'model-retries': '6',
+  'model-timeout': '180',
   policy: 'plan-for-approval' satisfies RunPolicy,
   'stall-limit': '8',
   'trigger-permission': 'write' satisfies RepoRole,
@@ -66,6 +68,8 @@ export function defaultLines(name: InputName): string[] {
 }
 
 /** A whole-number input's default as a number, for hosts that take the table's values as they are. */
-export function defaultNumber(name: 'stall-limit' | 'max-iterations' | 'max-write-bytes'): number {
+export function defaultNumber(
+  name: 'stall-limit' | 'max-iterations' | 'max-write-bytes' | 'model-retries' | 'model-timeout',
+): number {
   return Number(inputDefaults[name]);
 }

@@ -65,6 +65,10 @@ export interface Settings {
   prices: PriceTable;
   planner: ModelEndpoint;
   executor: ModelEndpoint;
+  /** Retries of a model request after a transient failure (`model-retries`). */
+  modelRetries: number;
+  /** Seconds one model request may go without an answer (`model-timeout`). */
+  modelTimeoutSeconds: number;
   triggerPermission: RepoRole;
   approvePermission: RepoRole;
   allowedCommands: string[];
@@ -175,6 +179,8 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
       baseURL: input('executor-base-url', z.string()).trim() ? input('executor-base-url', httpUrlSchema) : baseURL,
       apiKey: executorKey,
     },
+    modelRetries: defaulted('model-retries', wholeNumber(0, 20)),
+    modelTimeoutSeconds: defaulted('model-timeout', wholeNumber(1, 3600)),
     triggerPermission: defaulted('trigger-permission', roleSchema),
     approvePermission: defaulted('approve-permission', roleSchema),
     allowedCommands: lines('allowed-commands'),

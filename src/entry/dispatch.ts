@@ -1,6 +1,8 @@
 import * as core from '@actions/core';
 import type { Command } from './command.js';
 import { failureMessage } from '../github/errors.js';
+import { modelFailureOf } from '../models/model-error.js';
+import { errorMessage } from '../text/error-message.js';
 import type { FlowResult, RunContext } from '../run/run-context.js';
 import { answerFlow } from '../commands/answer.js';
 import { approveFlow } from '../commands/approve.js';
@@ -66,15 +68,20 @@ export function dispatch(ctx: RunContext, command: ThreadCommand): Promise<FlowR
   }
 }
 
-/** Tells the thread that a command failed, so a failure is never silent; best effort. */
+/**
+ * Tells the thread that a command failed, so a failure is never silent; best effort. A model that
+ * could not be reached is no fault of the command: its reply says the cause and the fix, with a 😕.
+ */
 async function reportFailure(ctx: RunContext, command: ThreadCommand, error: unknown): Promise<void> {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
+  const model = modelFailureOf(error);
+  const message = model ? errorMessage(error) : failureMessage(error);
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error).replace(/\.$/, '')}.${link}`,
+      `@${command.author} \`/${command.kind}\` ${model ? 'stopped' : 'failed'}: ${message.replace(/\.$/, '')}.${link}`,
     );
-    await ctx.thread.react(command.commentId, '-1', command.origin);
+    await ctx.thread.react(command.commentId, model ? 'confused' : '-1', command.origin);
   } catch (reportError) {
     core.warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }

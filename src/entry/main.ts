@@ -3,7 +3,12 @@ import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { createThread } from '../github/thread.js';
 import { acquireLock, releaseLock } from '../github/lock.js';
 import { failureMessage } from '../github/errors.js';
-import { createChatClient, type ChatClient, type ModelEndpoint } from '../models/chat-client.js';
+import {
+  createChatClient,
+  type ChatClient,
+  type ChatClientOptions,
+  type ModelEndpoint,
+} from '../models/chat-client.js';
 import type { Role } from '../machine/fields.js';
 import { createGit } from '../repo/git.js';
 import { removePersistedCredentials } from '../repo/git-credentials.js';
@@ -151,8 +156,8 @@ function createContext(settings: Settings, secrets: string[], parts: RunParts): 
     trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
     mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),
-    planner: lazyClient('planner', settings.planner),
-    executor: lazyClient('executor', settings.executor),
+    planner: lazyClient('planner', settings.planner, modelOptions(settings)),
+    executor: lazyClient('executor', settings.executor, modelOptions(settings)),
     runUrl,
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
@@ -175,11 +180,17 @@ function capabilityHub(specs: readonly McpServerSpec[], options: HubOptions): Ca
  * Creates the model client on first use: a refusal (say, for a missing key) must be able to answer
  * before any client exists, and a run that never calls a model builds none.
  */
-function lazyClient(role: Role, endpoint: ModelEndpoint): ChatClient {
+function lazyClient(role: Role, endpoint: ModelEndpoint, options: ChatClientOptions): ChatClient {
   let client: ChatClient | undefined;
   return {
     role,
     model: endpoint.model,
-    complete: (request) => (client ??= createChatClient(role, endpoint)).complete(request),
+    complete: (request) => (client ??= createChatClient(role, endpoint, options)).complete(request),
   };
 }
+
+/** `model-retries` and `model-timeout` as the chat client takes them. */
+const modelOptions = (settings: Settings): ChatClientOptions => ({
+  maxRetries: settings.modelRetries,
+  timeoutMs: settings.modelTimeoutSeconds * 1000,
+});

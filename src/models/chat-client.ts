@@ -1,4 +1,4 @@
-import OpenAI, { APIError } from 'openai';
+import OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
 import type {
   ChatCompletionFunctionTool,
@@ -10,13 +10,16 @@ import { z } from 'zod';
 import type { Role } from '../machine/fields.js';
 import { redact } from '../text/redact.js';
 import { ModelError } from './model-error.js';
+import { malformedCompletion, type ProviderContext } from './provider-error.js';
+import { withRetries, type RetryOptions } from './retry-loop.js';
 import type { TokenUsage } from './usage.js';
 import { errorMessage } from '../text/error-message.js';
 
 /**
  * One role's connection to its model. Planner and executor each get their own client, because each
- * may run on a different provider, model and key; the `openai` package does the HTTP, retries
- * (with backoff, honouring retry-after) and timeouts, and this layer only checks what comes back.
+ * may run on a different provider, model and key. The `openai` package does the HTTP with its own
+ * retries off; plangate's retry policy (retry-policy.ts) decides what is tried again and how long
+ * to wait, and every failure that remains is classified once (provider-error.ts).
  */
 
 /** Where a role's model lives: any OpenAI-compatible Chat Completions endpoint. */
@@ -47,14 +50,16 @@ export interface ChatClient {
   complete(request: ChatRequest): Promise<ChatTurn>;
 }
 
-export interface ChatClientOptions {
-  /** Retries the `openai` client makes on 408/409/429/5xx and connection errors; its default is 2. */
-  maxRetries?: number;
-  /** Per-attempt timeout; the `openai` client's default is 10 minutes. */
+export interface ChatClientOptions extends RetryOptions {
+  /** How long one attempt may go without an answer (`model-timeout`). */
   timeoutMs?: number;
   /** A fetch implementation, for proxies or tests. */
   fetch?: ClientOptions['fetch'];
 }
+
+/** The action's defaults, for hosts that build a client without settings (tests, tools). */
+export const defaultModelRetries = 6;
+export const defaultModelTimeoutMs = 180_000;
 
 const tokenCount = z.number().int().nonnegative();
 
@@ -91,9 +96,13 @@ const completionSchema = z.object({
 
 /** Builds the client for one role; the key stays inside the `openai` client and out of every error. */
 export function createChatClient(role: Role, endpoint: ModelEndpoint, options: ChatClientOptions = {}): ChatClient {
-  const fail = (detail: string, status?: number): ModelError =>
-    new ModelError(role, endpoint.model, redact(detail, [endpoint.apiKey]), status);
-
+  const context: ProviderContext = {
+    role,
+    model: endpoint.model,
+    baseURL: endpoint.baseURL,
+    secrets: [endpoint.apiKey],
+  };
+  const timeoutMs = options.timeoutMs ?? defaultModelTimeoutMs;
   let client: OpenAI;
   try {
     client = new OpenAI({
@@ -102,41 +111,38 @@ export function createChatClient(role: Role, endpoint: ModelEndpoint, options: C
       // Explicit nulls keep ambient OPENAI_* variables from attaching another account's headers.
       organization: null,
       project: null,
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      // The retries are plangate's (retry-policy.ts): the client makes one attempt per call.
+      maxRetries: 0,
+      timeout: timeoutMs,
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
   } catch (error) {
-    throw fail(`cannot create the client: ${describe(error)}`);
+    const detail = redact(errorMessage(error), [endpoint.apiKey]).replace(/[.\s]+$/, '');
+    throw new ModelError(
+      role,
+      endpoint.model,
+      `The ${role} model "${endpoint.model}": cannot create the client: ${detail}.`,
+      {
+        cause: 'client',
+      },
+    );
   }
+
+  const attempt = async ({ messages, tools }: ChatRequest): Promise<unknown> =>
+    client.chat.completions.create({
+      model: endpoint.model,
+      messages,
+      // Providers reject tool_choice without tools, so a tool-less request sends neither.
+      ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
+    });
 
   return {
     role,
     model: endpoint.model,
-    async complete({ messages, tools }) {
-      let response: unknown;
-      try {
-        response = await client.chat.completions.create({
-          model: endpoint.model,
-          messages,
-          // Providers reject tool_choice without tools, so a tool-less request sends neither.
-          ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
-        });
-      } catch (error) {
-        // The client parses the body itself, so a body that is not JSON surfaces as a SyntaxError.
-        if (error instanceof SyntaxError) {
-          throw fail(`the endpoint returned a malformed chat completion: ${describe(error)}`);
-        }
-        if (error instanceof APIError && error.status !== undefined) {
-          throw fail(`request failed with HTTP ${error.status}: ${describe(error)}`, error.status);
-        }
-        throw fail(`request failed: ${describe(error)}`);
-      }
-
+    async complete(request) {
+      const response = await withRetries(() => attempt(request), context, { ...options, timeoutMs });
       const parsed = completionSchema.safeParse(response);
-      if (!parsed.success) {
-        throw fail(`the endpoint returned a malformed chat completion: ${z.prettifyError(parsed.error)}`);
-      }
+      if (!parsed.success) throw malformedCompletion(z.prettifyError(parsed.error), context);
       return toTurn(parsed.data);
     },
   };
@@ -169,8 +175,4 @@ function toTurn(completion: z.infer<typeof completionSchema>): ChatTurn {
     },
     finishReason: choice.finish_reason ?? 'unknown',
   };
-}
-
-function describe(error: unknown): string {
-  return errorMessage(error);
 }

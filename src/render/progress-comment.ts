@@ -143,7 +143,7 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
   if (view.interrupted) {
     parts.push(
       '',
-      `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`,
+      `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last finished cycle.`,
     );
   }
   if (view.keptOut?.length) parts.push('', '**Kept out of the commits**', '', renderKeptOut(view.keptOut));

@@ -64,16 +64,28 @@ export async function trustedCheckpoint(
 export interface Progress {
   /** Rewrites the comment for snapshot `s`, its checkpoint included. */
   save(s: Snapshot, extra?: Partial<RunView>): Promise<Comment>;
+  /**
+   * The last snapshot saved between cycles (or the one the run started from): where a run that
+   * stops mid-cycle resumes, since a half-done cycle's staged fields must not carry over.
+   */
+  lastCycleEnd(): Snapshot;
 }
 
 export async function openProgress(run: ExecutionRun, previous: Comment | undefined): Promise<Progress> {
   const { thread } = run.ctx;
   const { planId, issue } = run.record;
-  const first = progressBody(run, run.team.run.snapshot);
+  let cycleEnd = run.team.run.snapshot;
+  const first = progressBody(run, cycleEnd);
   const comment = previous
     ? await thread.updateComment(previous.id, first)
     : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
-  return { save: (s, extra = {}) => thread.updateComment(comment.id, progressBody(run, s, extra)) };
+  return {
+    save: (s, extra = {}) => {
+      if (Object.keys(extra).length === 0) cycleEnd = s;
+      return thread.updateComment(comment.id, progressBody(run, s, extra));
+    },
+    lastCycleEnd: () => cycleEnd,
+  };
 }
 
 /** The progress comment with the checkpoint at its end; the checkpoint is never cut. */

@@ -14,6 +14,8 @@ export async function driveCycles(run: ExecutionRun, progress: Progress): Promis
   const budget = runBudget(ctx.settings, () => team.totals().costUsd, run.now);
   const final = await team.drive({
     budget,
+    // A provider that cannot be reached stops the run resumably instead of aborting the plan (outcome.ts).
+    stopOnModelError: true,
     onCycle: async (s) => {
       await commitCycle(run, s);
       await progress.save(s);

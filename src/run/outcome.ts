@@ -4,6 +4,8 @@ import type { FlowResult } from './run-context.js';
 import type { Progress } from './checkpoint.js';
 import type { ExecutionRun } from './execution-run.js';
 import { writeExecutionSummary } from './job-summary.js';
+import { ModelError } from '../models/model-error.js';
+import { stopOnModelFailure } from './model-failure.js';
 import type { RunEnding } from './run-ending.js';
 import { ForeignPushError, PushDeniedError } from './work-branch.js';
 
@@ -40,13 +42,14 @@ export async function finishExecution(
 }
 
 /**
- * A run the cycles could not finish. Someone else's push to the work branch stops it for good
+ * A run the cycles could not finish. A model that cannot be reached stops it resumably (model-failure.ts). Someone else's push to the work branch stops it for good
  * (aborted, their commits kept); anything else leaves the plan `executing`, the failure said in the
  * progress comment, so a re-run of the job or a new /approve resumes from the last checkpoint.
  */
 export async function endOnFailure(run: ExecutionRun, progress: Progress, error: unknown): Promise<FlowResult> {
   const { ctx, record } = run;
   const snapshot = run.team.run.snapshot;
+  if (error instanceof ModelError) return stopOnModelFailure(run, progress, error);
   if (error instanceof ForeignPushError) {
     run.record = { ...record, status: 'aborted' };
     await run.plan.write(run.record, run.cancel.cancelled).catch(() => undefined);

@@ -14,6 +14,9 @@ import { recordDraft, type PlanningRequest } from './plan-draft.js';
 import { executeAtOnce, planningFailed, postPlanRecord, runsAtOnce, stagedPlanChecks } from './plan-publication.js';
 import { planningOutcome } from './planning-outcome.js';
 import { startTeamRun } from './run-team.js';
+import { planningModelFailed } from './model-failure.js';
+import { ModelError } from '../models/model-error.js';
+import type { Snapshot } from '../machine/types.js';
 
 export type { PlanningRequest } from './plan-draft.js';
 
@@ -31,12 +34,25 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   // to, so the executor reads the same bytes later), else the default branch's (see instructions-source.ts).
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
-  const snapshot = await team.drive({ until: (s) => s.state !== 'plan' });
+  let snapshot: Snapshot;
+  let modelFailure: ModelError | undefined;
+  try {
+    snapshot = await team.drive({ until: (s) => s.state !== 'plan', stopOnModelError: true });
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    modelFailure = error;
+    snapshot = team.run.snapshot;
+  }
   const ledger = team.ledger();
   // Servers that did not start are named in the plan comment: the plan was made without them.
   const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
   const draft = recordDraft(ctx, request, ledger, mcpFailures);
 
+  if (modelFailure) {
+    // plan-first's executor may live on another endpoint: it still gets its chance.
+    if (settings.policy === 'plan-first') return executeAfterPlannerFailed(ctx, request, draft, modelFailure.message);
+    return planningModelFailed(ctx, request, modelFailure, team);
+  }
   const outcome = planningOutcome(snapshot);
   if (outcome.kind === 'failed') {
     if (settings.policy === 'plan-first') return executeAfterPlannerFailed(ctx, request, draft, outcome.reason);

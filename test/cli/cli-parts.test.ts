@@ -99,7 +99,10 @@ describe('readLocalSettings', () => {
     expect(String(localDefaults.stallLimit)).toBe(defaultOf('stall-limit'));
     expect(String(localDefaults.maxWriteBytes)).toBe(defaultOf('max-write-bytes'));
     expect(localDefaults.configFile).toBe(defaultOf('config-file'));
+    expect(String(localDefaults.modelRetries)).toBe(defaultOf('model-retries'));
+    expect(String(localDefaults.modelTimeoutSeconds)).toBe(defaultOf('model-timeout'));
     const settings = readLocalSettings(noFlags, env, 'plan');
+    expect(settings).toMatchObject({ modelRetries: 6, modelTimeoutSeconds: 180 });
     expect(settings.planner).toEqual({
       model: 'gpt-4.1',
       baseURL: 'https://api.openai.com/v1',
@@ -137,6 +140,16 @@ describe('readLocalSettings', () => {
     expect(() => readLocalSettings({ ...noFlags, maxCostUsd: 'lots' }, env, 'run')).toThrow(
       /--max-cost-usd is invalid/,
     );
+    expect(() => readLocalSettings({ ...noFlags, modelRetries: '21' }, env, 'run')).toThrow(
+      /--model-retries is invalid/,
+    );
+    expect(() => readLocalSettings({ ...noFlags, modelTimeout: '0' }, env, 'run')).toThrow(
+      /--model-timeout is invalid/,
+    );
+    expect(readLocalSettings({ ...noFlags, modelRetries: '0', modelTimeout: '30' }, env, 'run')).toMatchObject({
+      modelRetries: 0,
+      modelTimeoutSeconds: 30,
+    });
     expect(() => readLocalSettings(noFlags, { ...env, PLANGATE_BASE_URL: 'ftp://example.com' }, 'run')).toThrow(
       CliError,
     );

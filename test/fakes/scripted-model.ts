@@ -35,8 +35,40 @@ export interface RawReply {
   status?: number;
 }
 
+/**
+ * A fault below HTTP: `hang` never answers (the client's timeout must end the request), `drop`
+ * closes the connection without an answer (a reset, as a crashing proxy does).
+ */
+export interface FaultReply {
+  fault: 'hang' | 'drop';
+}
+
 /** What one request gets; a function computes its reply from what the model was sent. */
-export type Reply = CompletionReply | ErrorReply | RawReply | ((request: RecordedRequest) => Reply | Promise<Reply>);
+export type Reply =
+  CompletionReply | ErrorReply | RawReply | FaultReply | ((request: RecordedRequest) => Reply | Promise<Reply>);
+
+/** A request that never gets an answer. */
+export const hang: FaultReply = { fault: 'hang' };
+
+/** A connection closed without an answer. */
+export const drop: FaultReply = { fault: 'drop' };
+
+/** An HTTP error in OpenAI's shape with the headers given (`retry-after`, rate-limit resets, ...). */
+export function httpError(status: number, headers: Record<string, string> = {}, message?: string): ErrorReply {
+  return { error: { status, headers, ...(message === undefined ? {} : { message }) } };
+}
+
+/**
+ * A base URL where nothing listens: a port that was free a moment ago on 127.0.0.1, so a request
+ * to it is refused. For a `base-url` that is wrong.
+ */
+export async function refusingUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
+}
 
 /** The usage block the fake returns, shaped like OpenAI's. */
 export interface ScriptedUsage {
@@ -191,6 +223,11 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     servedPerModel.set(body.model, served + 1);
 
     const reply = await resolveReply(next, record);
+    if ('fault' in reply) {
+      // A hung request stays open until the client gives up (or the server closes).
+      if (reply.fault === 'drop') req.socket.destroy();
+      return;
+    }
     if ('error' in reply) {
       answerError(
         reply.error.status,
@@ -284,7 +321,10 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   };
 }
 
-async function resolveReply(reply: Reply, request: RecordedRequest): Promise<CompletionReply | ErrorReply | RawReply> {
+async function resolveReply(
+  reply: Reply,
+  request: RecordedRequest,
+): Promise<CompletionReply | ErrorReply | RawReply | FaultReply> {
   let current = reply;
   for (let depth = 0; typeof current === 'function'; depth++) {
     if (depth >= MAX_REPLY_DEPTH) throw new Error('reply functions nested too deeply');

@@ -191,22 +191,29 @@ describe('createChatClient: failures', () => {
       const client = createChatClient('executor', endpoint(server, 'deepseek-chat'), noRetry);
       const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));
       expect(error.message).toMatch(
-        /^executor model "deepseek-chat": the endpoint returned a malformed chat completion/,
+        /^The executor model "deepseek-chat" at 127\.0\.0\.1:\d+\/v1\/chat\/completions returned a malformed chat completion/,
       );
       expect(error.message).toContain(mentions);
       expect(error.role).toBe('executor');
       expect(error.model).toBe('deepseek-chat');
-      expect(error.status).toBeUndefined();
+      expect(error.httpStatus).toBeUndefined();
+      expect(error.kind).toBe('malformed');
     },
   );
 
-  it('wraps an HTTP error with its status and redacts a key the provider echoed', async () => {
+  it('says a rejected key once, with the fix, and never echoes what the provider quoted of it', async () => {
     const server = await start([{ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } }]);
-    const client = createChatClient('planner', endpoint(server), noRetry);
+    const client = createChatClient('planner', endpoint(server), { maxRetries: 6 });
     const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));
-    expect(error.status).toBe(401);
-    expect(error.message).toContain('planner model "gpt-test": request failed with HTTP 401');
-    expect(error.message).toContain('Incorrect API key provided: ***.');
+    expect(error.httpStatus).toBe(401);
+    expect(error.kind).toBe('key');
+    expect(error.message).toMatch(/^The planner model "gpt-test" at 127\.0\.0\.1:\d+\/v1\/chat\/completions rejected/);
+    expect(error.message).toContain(
+      'rejected the API key (HTTP 401). Check the `planner-api-key` (or `api-key`) secret',
+    );
+    expect(error.message).not.toContain('Incorrect API key');
+    expect(error.message).not.toMatch(/\.\.|401.*401/);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('reports a 429 that outlasts the retries', async () => {
@@ -216,8 +223,9 @@ describe('createChatClient: failures', () => {
     const server = await start([limited, limited]);
     const client = createChatClient('executor', endpoint(server), { maxRetries: 1 });
     const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));
-    expect(error.status).toBe(429);
-    expect(error.message).toContain('Rate limit reached');
+    expect(error.httpStatus).toBe(429);
+    expect(error.kind).toBe('rate-limit');
+    expect(error.message).toContain('kept answering "rate limited" (HTTP 429) (2 attempts)');
     expect(server.requests).toHaveLength(2);
   });
 
@@ -227,8 +235,10 @@ describe('createChatClient: failures', () => {
     servers.splice(servers.indexOf(server), 1);
     const client = createChatClient('planner', endpoint(server), noRetry);
     const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));
-    expect(error.status).toBeUndefined();
-    expect(error.message).toMatch(/^planner model "gpt-test": request failed: /);
+    expect(error.httpStatus).toBeUndefined();
+    expect(error.kind).toBe('refused');
+    expect(error.message).toContain('could not be reached: the connection was refused');
+    expect(error.message).toContain('Check `planner-base-url` (or `base-url`)');
   });
 
   it('gives up after its timeout when the endpoint never answers', async () => {
@@ -245,7 +255,8 @@ describe('createChatClient: failures', () => {
     const client = createChatClient('executor', endpoint(server), { maxRetries: 0, timeoutMs: 50 });
     try {
       const error = await failure(client.complete({ messages: [{ role: 'user', content: 'x' }], tools: [] }));
-      expect(error.message).toMatch(/timed out/i);
+      expect(error.message).toContain('did not answer within 50 ms');
+      expect(error.kind).toBe('timeout');
     } finally {
       release();
     }
@@ -253,7 +264,7 @@ describe('createChatClient: failures', () => {
 
   it('refuses to build a client without a key, saying which role', () => {
     expect(() => createChatClient('executor', { model: 'm', baseURL: 'http://127.0.0.1:9/v1', apiKey: '' })).toThrow(
-      /^executor model "m": cannot create the client/,
+      /^The executor model "m": cannot create the client/,
     );
   });
 });

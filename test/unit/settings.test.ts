@@ -111,6 +111,8 @@ const defaults = {
   allowedCommands: [],
   protectedPaths: ['.github/workflows/**'],
   maxIterations: 8,
+  modelRetries: 6,
+  modelTimeoutSeconds: 180,
   branchPrefix: 'plangate/',
   baseBranch: '',
   botLogin: 'github-actions[bot]',
@@ -234,6 +236,13 @@ describe('readSettings values', () => {
   });
 });
 
+describe('readSettings model retries', () => {
+  it('reads model-retries and model-timeout as whole numbers, 0 retries allowed', () => {
+    setInputs({ 'model-retries': '0', 'model-timeout': ' 2 ' });
+    expect(read().settings).toMatchObject({ modelRetries: 0, modelTimeoutSeconds: 2 });
+  });
+});
+
 describe('readSettings refusals', () => {
   const cases: Array<[string, string]> = [
     ['trigger-permission', 'owner'],
@@ -243,6 +252,12 @@ describe('readSettings refusals', () => {
     ['max-iterations', '1.5'],
     ['max-iterations', '-3'],
     ['max-iterations', '101'],
+    ['model-retries', '-1'],
+    ['model-retries', '21'],
+    ['model-retries', 'lots'],
+    ['model-timeout', '0'],
+    ['model-timeout', '2.5'],
+    ['model-timeout', '3601'],
     ['branch-prefix', 'plangate/../main/'],
     ['branch-prefix', '/plangate/'],
     ['branch-prefix', '-plangate/'],

@@ -9,6 +9,7 @@ import {
 } from "./chunk-XPPAHNAN.js";
 import {
   GitError,
+  ModelError,
   SettingsError,
   botIdentity,
   checkPlan,
@@ -42,6 +43,7 @@ import {
   isBlocking,
   machineFor,
   mcpSecretValues,
+  modelFailureOf,
   planIdFor,
   plannerExecutorMachine,
   plannerUsageSince,
@@ -69,7 +71,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-QRB7BEGX.js";
+} from "./chunk-X7USPXKW.js";
 import {
   Octokit,
   RequestError,
@@ -3852,7 +3854,7 @@ function renderProgressComment(view, live = {}) {
       "",
       `> [!WARNING]
 > ${escapeHtml(view.interrupted)}
-> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last checkpoint.`
+> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last finished cycle.`
     );
   }
   if (view.keptOut?.length) parts.push("", "**Kept out of the commits**", "", renderKeptOut(view.keptOut));
@@ -4068,9 +4070,16 @@ async function trustedCheckpoint(ctx, comment, planId) {
 async function openProgress(run2, previous) {
   const { thread } = run2.ctx;
   const { planId, issue } = run2.record;
-  const first = progressBody(run2, run2.team.run.snapshot);
+  let cycleEnd = run2.team.run.snapshot;
+  const first = progressBody(run2, cycleEnd);
   const comment = previous ? await thread.updateComment(previous.id, first) : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
-  return { save: (s, extra = {}) => thread.updateComment(comment.id, progressBody(run2, s, extra)) };
+  return {
+    save: (s, extra = {}) => {
+      if (Object.keys(extra).length === 0) cycleEnd = s;
+      return thread.updateComment(comment.id, progressBody(run2, s, extra));
+    },
+    lastCycleEnd: () => cycleEnd
+  };
 }
 function progressBody(run2, s, extra = {}) {
   const { ctx, record, work, pullRequest, startedAt, now } = run2;
@@ -4121,6 +4130,8 @@ async function driveCycles(run2, progress) {
   const budget = runBudget(ctx.settings, () => team.totals().costUsd, run2.now);
   const final = await team.drive({
     budget,
+    // A provider that cannot be reached stops the run resumably instead of aborting the plan (outcome.ts).
+    stopOnModelError: true,
     onCycle: async (s) => {
       await commitCycle(run2, s);
       await progress.save(s);
@@ -4312,6 +4323,44 @@ Reason: ${ended.reason}` : "",
   );
 }
 
+// src/run/model-failure.ts
+var ExecutionStopped = class extends Error {
+  constructor(message, modelError) {
+    super(message);
+    this.modelError = modelError;
+  }
+  modelError;
+  name = "ExecutionStopped";
+};
+async function planningModelFailed(ctx, request, error2, team) {
+  const { source } = request;
+  const text = `planning failed: ${error2.message}
+
+No plan was posted, so there is nothing to approve. Re-run the job, or post the command again, once this is fixed.`;
+  error(`Planning stopped: ${error2.message}`);
+  await ctx.thread.postComment(source.thread.number, `@${request.requestedBy} ${text}`);
+  await ctx.thread.react(source.commentId, "confused").catch(() => void 0);
+  await ctx.writeSummary(
+    ["### plangate: planning stopped", "", error2.message, "", renderUsageTable(team.usage())].join("\n")
+  );
+  return { outcome: "failed", usage: usageTotals(team.ledger(), ctx) };
+}
+async function stopOnModelFailure(run2, progress, error2) {
+  const { record } = run2;
+  const resumeFrom = progress.lastCycleEnd();
+  const finished = resumeFrom.context.history.length;
+  const kept = finished === 0 ? "No cycle had finished, so nothing was pushed" : `The work of the ${finished === 1 ? "first cycle" : `first ${finished} cycles`} is committed and pushed to \`${record.branch}\``;
+  const where2 = `Execution of plan \`${record.planId}\` stopped in cycle ${finished + 1}`;
+  const text = `${where2}: ${error2.message}
+
+${kept}; re-run the job, or comment \`/approve\` again, to resume from the last finished cycle.`;
+  await progress.save(resumeFrom, { interrupted: `stopped in cycle ${finished + 1}: ${error2.message}` }).catch(() => void 0);
+  await run2.ctx.writeSummary(
+    [`### plangate: plan ${record.planId} stopped`, "", text, "", renderUsageTable(run2.team.usage())].join("\n")
+  ).catch(() => void 0);
+  throw new ExecutionStopped(text, error2);
+}
+
 // src/run/outcome.ts
 async function finishExecution(run2, progress, final, ended) {
   const { ctx, pullRequest } = run2;
@@ -4334,6 +4383,7 @@ async function finishExecution(run2, progress, final, ended) {
 async function endOnFailure(run2, progress, error2) {
   const { ctx, record } = run2;
   const snapshot = run2.team.run.snapshot;
+  if (error2 instanceof ModelError) return stopOnModelFailure(run2, progress, error2);
   if (error2 instanceof ForeignPushError) {
     run2.record = { ...record, status: "aborted" };
     await run2.plan.write(run2.record, run2.cancel.cancelled).catch(() => void 0);
@@ -5003,10 +5053,22 @@ async function planAndPublish(ctx, request) {
   await checkoutCommit(ctx.git, request.base.sha);
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
-  const snapshot = await team.drive({ until: (s) => s.state !== "plan" });
+  let snapshot;
+  let modelFailure;
+  try {
+    snapshot = await team.drive({ until: (s) => s.state !== "plan", stopOnModelError: true });
+  } catch (error2) {
+    if (!(error2 instanceof ModelError)) throw error2;
+    modelFailure = error2;
+    snapshot = team.run.snapshot;
+  }
   const ledger = team.ledger();
   const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
   const draft = recordDraft(ctx, request, ledger, mcpFailures);
+  if (modelFailure) {
+    if (settings.policy === "plan-first") return executeAfterPlannerFailed(ctx, request, draft, modelFailure.message);
+    return planningModelFailed(ctx, request, modelFailure, team);
+  }
   const outcome = planningOutcome(snapshot);
   if (outcome.kind === "failed") {
     if (settings.policy === "plan-first") return executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
@@ -5919,12 +5981,14 @@ function dispatch(ctx, command) {
 }
 async function reportFailure(ctx, command, error2) {
   const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
+  const model = modelFailureOf(error2);
+  const message = model ? errorMessage(error2) : failureMessage(error2);
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error2).replace(/\.$/, "")}.${link}`
+      `@${command.author} \`/${command.kind}\` ${model ? "stopped" : "failed"}: ${message.replace(/\.$/, "")}.${link}`
     );
-    await ctx.thread.react(command.commentId, "-1", command.origin);
+    await ctx.thread.react(command.commentId, model ? "confused" : "-1", command.origin);
   } catch (reportError) {
     warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }
@@ -6225,8 +6289,8 @@ function createContext(settings, secrets, parts) {
     trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
     mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),
-    planner: lazyClient("planner", settings.planner),
-    executor: lazyClient("executor", settings.executor),
+    planner: lazyClient("planner", settings.planner, modelOptions(settings)),
+    executor: lazyClient("executor", settings.executor, modelOptions(settings)),
     runUrl,
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
@@ -6238,14 +6302,18 @@ function capabilityHub(specs, options) {
   const hub = import("./hub-JG4CIK5U.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
-function lazyClient(role, endpoint) {
+function lazyClient(role, endpoint, options) {
   let client;
   return {
     role,
     model: endpoint.model,
-    complete: (request) => (client ??= createChatClient(role, endpoint)).complete(request)
+    complete: (request) => (client ??= createChatClient(role, endpoint, options)).complete(request)
   };
 }
+var modelOptions = (settings) => ({
+  maxRetries: settings.modelRetries,
+  timeoutMs: settings.modelTimeoutSeconds * 1e3
+});
 export {
   run
 };

@@ -33370,19 +33370,346 @@ _a4 = brand_privateBedrockClient;
 
 // src/models/model-error.ts
 var ModelError = class extends Error {
-  constructor(role, model, detail, status) {
-    super(`${role} model "${model}": ${detail}`);
+  constructor(role, model, message, details) {
+    super(message);
     this.role = role;
     this.model = model;
-    this.status = status;
+    this.kind = details.cause;
+    if (details.status !== void 0) this.httpStatus = details.status;
   }
   role;
   model;
-  status;
   name = "ModelError";
+  /** The cause, for callers that choose a reaction or a wording by it. */
+  kind;
+  /**
+   * The provider's HTTP status, when it answered at all. Not `status`: that name marks a failed
+   * GitHub request to the code that explains those (github/errors.ts).
+   */
+  httpStatus;
 };
+function modelFailureOf(error) {
+  if (error instanceof ModelError) return error;
+  const carried = error?.modelError;
+  return carried instanceof ModelError ? carried : void 0;
+}
+
+// src/models/retry-policy.ts
+var defaultRetryLimits = {
+  maxWaitMs: 6e4,
+  totalWaitMs: 12e4,
+  baseDelayMs: 1e3,
+  maxDelayMs: 3e4
+};
+var configurationLikeRetries = 2;
+function retryableStatus(status) {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+function decideRetry(failure, attempt, waitedMs, limits, random = Math.random) {
+  if (!retryable(failure)) return { retry: false };
+  const allowed = failure.network === "refused" || failure.network === "dns" ? Math.min(limits.retries, configurationLikeRetries) : limits.retries;
+  if (attempt > allowed) return { retry: false };
+  const remaining = limits.totalWaitMs - waitedMs;
+  const asked = providerWaitMs(failure);
+  if (asked !== void 0) {
+    if (asked.ms > limits.maxWaitMs || asked.ms > remaining) {
+      return { retry: false, why: `the provider asked to wait ${formatWait(asked.ms)}` };
+    }
+    return { retry: true, waitMs: asked.ms, source: asked.source };
+  }
+  const step = Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (attempt - 1));
+  const waitMs = Math.min(Math.round(step / 2 + random() * step / 2), remaining);
+  if (waitMs < Math.min(100, limits.baseDelayMs)) {
+    return { retry: false, why: `after ${attempt} attempts and ${formatWait(waitedMs)} of waiting` };
+  }
+  return { retry: true, waitMs, source: "backoff" };
+}
+function retryable(failure) {
+  const should = failure.headers["x-should-retry"];
+  if (should === "false") return false;
+  if (failure.status === void 0) return failure.network !== "tls";
+  if (failure.status === 429 && failure.code === "insufficient_quota") return false;
+  return retryableStatus(failure.status);
+}
+function providerWaitMs(failure, now = Date.now()) {
+  const { headers } = failure;
+  const ms = numberOf(headers["retry-after-ms"]);
+  if (ms !== void 0) return { ms, source: "retry-after-ms" };
+  const after = headers["retry-after"];
+  if (after !== void 0) {
+    const seconds = numberOf(after);
+    if (seconds !== void 0) return { ms: seconds * 1e3, source: "retry-after" };
+    const date = Date.parse(after);
+    if (!Number.isNaN(date)) return { ms: Math.max(0, date - now), source: "retry-after" };
+  }
+  if (failure.status !== 429) return void 0;
+  const resets = ["requests", "tokens"].map((limit2) => ({
+    limit: limit2,
+    ms: parseDuration(headers[`x-ratelimit-reset-${limit2}`]),
+    exhausted: headers[`x-ratelimit-remaining-${limit2}`]?.trim() === "0"
+  })).filter((r) => r.ms !== void 0);
+  const exhausted = resets.filter((r) => r.exhausted);
+  const pick = (exhausted.length > 0 ? exhausted : resets).sort(
+    (a, b) => exhausted.length > 0 ? b.ms - a.ms : a.ms - b.ms
+  )[0];
+  return pick ? { ms: pick.ms, source: `x-ratelimit-reset-${pick.limit}` } : void 0;
+}
+function numberOf(value) {
+  if (value === void 0 || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return void 0;
+  return Number(value);
+}
+var durationUnits = { h: 36e5, m: 6e4, s: 1e3, ms: 1, us: 1e-3, \u00B5s: 1e-3 };
+function parseDuration(value) {
+  if (value === void 0) return void 0;
+  const text2 = value.trim();
+  const bare = numberOf(text2);
+  if (bare !== void 0) return bare * 1e3;
+  if (!/^(\d+(\.\d+)?(h|ms|m|s|us|µs))+$/.test(text2)) return void 0;
+  let total = 0;
+  for (const [, amount, , unit] of text2.matchAll(/(\d+(\.\d+)?)(h|ms|m|s|us|µs)/g)) {
+    total += Number(amount) * (durationUnits[unit ?? "s"] ?? 0);
+  }
+  return Math.round(total);
+}
+function formatWait(ms) {
+  if (ms < 1e3) return `${Math.round(ms)} ms`;
+  if (ms < 12e4) return `${Number((ms / 1e3).toFixed(1))} s`;
+  return `${Number((ms / 6e4).toFixed(1))} min`;
+}
+
+// src/models/provider-error.ts
+function observeFailure(error) {
+  if (error instanceof APIConnectionTimeoutError) return { headers: {}, network: "timeout" };
+  if (error instanceof APIError && error.status !== void 0) {
+    const headers = {};
+    error.headers?.forEach(
+      (value, name) => headers[name.toLowerCase()] = value
+    );
+    const body = error.error;
+    const code = typeof error.code === "string" ? error.code : typeof body?.code === "string" ? body.code : void 0;
+    const message = typeof body?.message === "string" ? body.message : void 0;
+    return {
+      status: error.status,
+      headers,
+      ...code ? { code } : {},
+      ...message ? { providerMessage: message } : {}
+    };
+  }
+  const systemCode = systemCodeOf(error);
+  return { headers: {}, network: networkKind(systemCode), ...systemCode ? { systemCode } : {} };
+}
+function systemCodeOf(error, depth = 0) {
+  if (depth > 6 || typeof error !== "object" || error === null) return void 0;
+  const { code, cause, errors } = error;
+  if (typeof code === "string" && /^[A-Z_0-9]+$/.test(code)) return code;
+  const nested = systemCodeOf(cause, depth + 1);
+  if (nested) return nested;
+  if (Array.isArray(errors)) for (const inner of errors) return systemCodeOf(inner, depth + 1);
+  return void 0;
+}
+function networkKind(code) {
+  if (code === void 0) return "connection";
+  if (code === "ECONNREFUSED") return "refused";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME") return "dns";
+  if (code.includes("CERT") || code.startsWith("ERR_TLS") || code.startsWith("ERR_SSL") || code.includes("SELF_SIGNED"))
+    return "tls";
+  if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT")
+    return "timeout";
+  return "connection";
+}
+function endpointLabel(baseURL) {
+  try {
+    const url = new URL(baseURL);
+    return `${url.host}${url.pathname.replace(/\/+$/, "")}/chat/completions`;
+  } catch {
+    return "an endpoint whose URL does not parse";
+  }
+}
+function classifyProviderFailure(failure, context, summary) {
+  const { cause, words, hint } = explain(failure, context, summary);
+  const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
+  const said = failure.providerMessage && showsProviderWords(cause) ? providerWords(failure.providerMessage) : "";
+  const text2 = `${who} ${words}${said ? ` (the provider said: "${said}")` : ""}. ${hint}`;
+  return new ModelError(context.role, context.model, clean(redact(text2, context.secrets)), {
+    cause,
+    ...failure.status !== void 0 ? { status: failure.status } : {}
+  });
+}
+function malformedCompletion(detail, context) {
+  const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
+  const text2 = `${who} returned a malformed chat completion: ${trimWords(detail, 400)}. Check that ${baseUrlInput(context.role)} points at an OpenAI-compatible Chat Completions API (it usually ends in /v1) and that the model supports tool calls.`;
+  return new ModelError(context.role, context.model, clean(redact(text2, context.secrets)), { cause: "malformed" });
+}
+function explain(failure, context, summary) {
+  const tries = summary.attempts > 1 ? ` (${summary.attempts} attempts${summary.gaveUp ? `; ${summary.gaveUp}` : ""})` : "";
+  const later = "Re-run the job when the provider has recovered";
+  const { status } = failure;
+  if (status === void 0) return explainNetwork(failure, context, summary, tries, later);
+  const settings = settingNames(context.role);
+  if (status === 401)
+    return {
+      cause: "key",
+      words: "rejected the API key (HTTP 401)",
+      hint: `Check the ${settings.key} secret: it must be a valid key for this endpoint.`
+    };
+  if (status === 403)
+    return {
+      cause: "forbidden",
+      words: "refused access (HTTP 403)",
+      hint: `The key may lack access to this model or project, or the provider blocks this region; check the key's permissions, or use ${settings.model} to pick a model the key may use.`
+    };
+  if (status === 404)
+    return {
+      cause: "not-found",
+      words: "does not know this model or path (HTTP 404)",
+      hint: `Check that ${settings.model} names a model this endpoint serves and that ${settings.url} ends where the API starts (usually \u2026/v1).`
+    };
+  if (status === 429 && failure.code === "insufficient_quota")
+    return {
+      cause: "quota",
+      words: "refused the request because the account has exhausted its quota (HTTP 429, insufficient_quota)",
+      hint: "Add credit or raise the spending limit of the account the key belongs to; waiting does not help."
+    };
+  if (status === 429)
+    return {
+      cause: "rate-limit",
+      words: `kept answering "rate limited" (HTTP 429)${tries}`,
+      hint: `Re-run the job later, raise model-retries, or ask the provider for a higher rate limit.`
+    };
+  if (contextTooLong(failure))
+    return {
+      cause: "context",
+      words: `refused the request because the conversation no longer fits the model's context window (HTTP ${status})`,
+      hint: `Use a model with a larger context window (${settings.model}), or split the work into smaller objectives.`
+    };
+  if (status >= 500)
+    return {
+      cause: "server",
+      words: `kept failing with a provider error (HTTP ${status})${tries}`,
+      hint: `${later}, or raise model-retries to wait out longer outages.`
+    };
+  if (status === 408 || status === 409)
+    return { cause: "server", words: `kept answering HTTP ${status}${tries}`, hint: `${later}.` };
+  return {
+    cause: "bad-request",
+    words: `rejected the request (HTTP ${status})`,
+    hint: `Check that ${settings.model} supports tool calls on this endpoint.`
+  };
+}
+function explainNetwork(failure, context, summary, tries, later) {
+  const { url } = settingNames(context.role);
+  const code = failure.systemCode ? `, ${failure.systemCode}` : "";
+  switch (failure.network) {
+    case "refused":
+      return {
+        cause: "refused",
+        words: `could not be reached: the connection was refused${tries}`,
+        hint: `Check ${url}: nothing accepts connections at that host and port.`
+      };
+    case "dns":
+      return {
+        cause: "dns",
+        words: `could not be reached: the host name does not resolve (DNS failure${code})`,
+        hint: `Check the host name in ${url}.`
+      };
+    case "tls":
+      return {
+        cause: "tls",
+        words: `could not be reached securely: the TLS handshake failed${code ? ` (${failure.systemCode})` : ""}`,
+        hint: `Check that ${url} uses the right scheme and host; a private certificate authority must be trusted through NODE_EXTRA_CA_CERTS.`
+      };
+    case "timeout":
+      return {
+        cause: "timeout",
+        words: `did not answer within ${formatWait(summary.timeoutMs)}${tries}`,
+        hint: `The provider may be overloaded: ${later.toLowerCase()}, or raise model-timeout if its answers take longer.`
+      };
+    default:
+      return {
+        cause: "connection",
+        words: `could not be reached: the connection failed${code ? ` (${failure.systemCode})` : ""}${tries}`,
+        hint: `${later}; if it keeps failing, check ${url} and the runner's network.`
+      };
+  }
+}
+function contextTooLong(failure) {
+  if (failure.code === "context_length_exceeded") return true;
+  return /context length|context window|maximum context|too many tokens|prompt is too long/i.test(
+    failure.providerMessage ?? ""
+  );
+}
+function showsProviderWords(cause) {
+  return cause === "forbidden" || cause === "not-found" || cause === "bad-request" || cause === "context";
+}
+function settingNames(role) {
+  return {
+    key: `\`${role}-api-key\` (or \`api-key\`)`,
+    url: baseUrlInput(role),
+    model: `\`${role}-model\``
+  };
+}
+function baseUrlInput(role) {
+  return `\`${role}-base-url\` (or \`base-url\`)`;
+}
+function providerWords(message) {
+  const masked = message.replace(/\bsk-[A-Za-z0-9*_.-]{3,}/g, "***").replace(/"/g, "'").replace(/[<>`]/g, "");
+  return trimWords(
+    masked.replace(/\s+/g, " ").trim().replace(/[.\s]+$/, ""),
+    300
+  );
+}
+function trimWords(text2, max) {
+  return text2.length <= max ? text2 : `${text2.slice(0, max - 1)}\u2026`;
+}
+function clean(text2) {
+  return text2.replace(/\.{2,}(?!\.)/g, ".").replace(/\.\s*\./g, ".");
+}
+
+// src/models/retry-loop.ts
+var sleepFor = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function withRetries(call, context, options) {
+  const limits = { ...defaultRetryLimits, ...options.limits, retries: options.maxRetries ?? 6 };
+  const sleep2 = options.sleep ?? sleepFor;
+  const log = options.onRetry ?? ((line) => info(line));
+  let waited = 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof SyntaxError) throw malformedCompletion(error.message, context);
+      const failure = observeFailure(error);
+      const decision2 = decideRetry(failure, attempt, waited, limits, options.random);
+      if (!decision2.retry) {
+        throw classifyProviderFailure(failure, context, {
+          attempts: attempt,
+          timeoutMs: options.timeoutMs,
+          ...decision2.why ? { gaveUp: decision2.why } : {}
+        });
+      }
+      log(
+        `${context.role} model "${context.model}": ${failureWords(failure, options.timeoutMs)}; retry ${attempt} of ${limits.retries} in ${formatWait(decision2.waitMs)}${decision2.source === "backoff" ? "" : ` (${decision2.source})`}.`
+      );
+      await sleep2(decision2.waitMs);
+      waited += decision2.waitMs;
+    }
+  }
+}
+function failureWords(failure, timeoutMs) {
+  if (failure.status !== void 0) return `HTTP ${failure.status}${failure.code ? ` (${failure.code})` : ""}`;
+  switch (failure.network) {
+    case "timeout":
+      return `no answer within ${formatWait(timeoutMs)}`;
+    case "refused":
+      return "connection refused";
+    case "dns":
+      return "host name did not resolve";
+    default:
+      return `connection failed${failure.systemCode ? ` (${failure.systemCode})` : ""}`;
+  }
+}
 
 // src/models/chat-client.ts
+var defaultModelTimeoutMs = 18e4;
 var tokenCount = external_exports.number().int().nonnegative();
 var toolCallSchema = external_exports.object({
   id: external_exports.string().min(1),
@@ -33411,7 +33738,13 @@ var completionSchema = external_exports.object({
   })
 });
 function createChatClient(role, endpoint, options = {}) {
-  const fail = (detail, status) => new ModelError(role, endpoint.model, redact(detail, [endpoint.apiKey]), status);
+  const context = {
+    role,
+    model: endpoint.model,
+    baseURL: endpoint.baseURL,
+    secrets: [endpoint.apiKey]
+  };
+  const timeoutMs = options.timeoutMs ?? defaultModelTimeoutMs;
   let client;
   try {
     client = new OpenAI({
@@ -33420,38 +33753,35 @@ function createChatClient(role, endpoint, options = {}) {
       // Explicit nulls keep ambient OPENAI_* variables from attaching another account's headers.
       organization: null,
       project: null,
-      ...options.maxRetries === void 0 ? {} : { maxRetries: options.maxRetries },
-      ...options.timeoutMs === void 0 ? {} : { timeout: options.timeoutMs },
+      // The retries are plangate's (retry-policy.ts): the client makes one attempt per call.
+      maxRetries: 0,
+      timeout: timeoutMs,
       ...options.fetch === void 0 ? {} : { fetch: options.fetch }
     });
   } catch (error) {
-    throw fail(`cannot create the client: ${describe(error)}`);
+    const detail = redact(errorMessage(error), [endpoint.apiKey]).replace(/[.\s]+$/, "");
+    throw new ModelError(
+      role,
+      endpoint.model,
+      `The ${role} model "${endpoint.model}": cannot create the client: ${detail}.`,
+      {
+        cause: "client"
+      }
+    );
   }
+  const attempt = async ({ messages, tools }) => client.chat.completions.create({
+    model: endpoint.model,
+    messages,
+    // Providers reject tool_choice without tools, so a tool-less request sends neither.
+    ...tools.length > 0 ? { tools, tool_choice: "auto" } : {}
+  });
   return {
     role,
     model: endpoint.model,
-    async complete({ messages, tools }) {
-      let response;
-      try {
-        response = await client.chat.completions.create({
-          model: endpoint.model,
-          messages,
-          // Providers reject tool_choice without tools, so a tool-less request sends neither.
-          ...tools.length > 0 ? { tools, tool_choice: "auto" } : {}
-        });
-      } catch (error) {
-        if (error instanceof SyntaxError) {
-          throw fail(`the endpoint returned a malformed chat completion: ${describe(error)}`);
-        }
-        if (error instanceof APIError && error.status !== void 0) {
-          throw fail(`request failed with HTTP ${error.status}: ${describe(error)}`, error.status);
-        }
-        throw fail(`request failed: ${describe(error)}`);
-      }
+    async complete(request) {
+      const response = await withRetries(() => attempt(request), context, { ...options, timeoutMs });
       const parsed = completionSchema.safeParse(response);
-      if (!parsed.success) {
-        throw fail(`the endpoint returned a malformed chat completion: ${external_exports.prettifyError(parsed.error)}`);
-      }
+      if (!parsed.success) throw malformedCompletion(external_exports.prettifyError(parsed.error), context);
       return toTurn(parsed.data);
     }
   };
@@ -33482,9 +33812,6 @@ function toTurn(completion) {
     },
     finishReason: choice.finish_reason ?? "unknown"
   };
-}
-function describe(error) {
-  return errorMessage(error);
 }
 
 // src/repo/git.ts
@@ -33659,6 +33986,8 @@ var inputDefaults = {
   "planner-base-url": "",
   "executor-api-key": "",
   "executor-base-url": "",
+  "model-retries": "6",
+  "model-timeout": "180",
   policy: "plan-for-approval",
   "stall-limit": "8",
   "trigger-permission": "write",
@@ -33986,6 +34315,8 @@ function readInputs(env = process.env) {
       baseURL: input("executor-base-url", external_exports.string()).trim() ? input("executor-base-url", httpUrlSchema) : baseURL,
       apiKey: executorKey
     },
+    modelRetries: defaulted("model-retries", wholeNumber(0, 20)),
+    modelTimeoutSeconds: defaulted("model-timeout", wholeNumber(1, 3600)),
     triggerPermission: defaulted("trigger-permission", roleSchema),
     approvePermission: defaulted("approve-permission", roleSchema),
     allowedCommands: lines("allowed-commands"),
@@ -35913,6 +36244,7 @@ async function drive(run, team, options = {}) {
     try {
       if (enforceBudget(options.budget, run) === void 0) await team.summonCurrent({ budget: options.budget });
     } catch (error) {
+      if (options.stopOnModelError && error instanceof ModelError) throw error;
       const reason = `${run.agent ?? "agent"} failed in state ${before.state}: ${errorMessage(error)}`;
       warning(reason);
       run.dispatch({ type: "abort", reason });
@@ -37492,6 +37824,8 @@ export {
   defaultNumber,
   roleSchema,
   hasRole,
+  ModelError,
+  modelFailureOf,
   createChatClient,
   GitError,
   createGit,
