@@ -227,9 +227,14 @@ for (const [how, deps, skip] of modes) {
             .readdirSync('/proc')
             .filter((e) => /^\d+$/.test(e))
             .find((e) => {
-              const cmdline = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').toString();
-              const status = fs.readFileSync(`/proc/${e}/status`, 'utf8').toString();
-              return cmdline.includes(marker) && new RegExp(`^Uid:\\s+${owner}\\b`, 'm').test(status);
+              // A process may end between the listing and the read: it is not the one looked for.
+              try {
+                const cmdline = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').toString();
+                const status = fs.readFileSync(`/proc/${e}/status`, 'utf8').toString();
+                return cmdline.includes(marker) && new RegExp(`^Uid:\\s+${owner}\\b`, 'm').test(status);
+              } catch {
+                return false;
+              }
             });
           if (found) return Number(found);
           await new Promise((resolve) => setImmediate(resolve));
