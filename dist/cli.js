@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-EYSOZ6XY.js";
+} from "./chunks/chunk-WKLHZ5JA.js";
 import {
   commitAll,
   commitTrailers,
@@ -12,6 +12,7 @@ import {
   defaultLines,
   defaultNumber,
   defaultPolicy,
+  didYouMean,
   emptyUsage,
   executorOnlySnapshot,
   formatCost,
@@ -20,8 +21,10 @@ import {
   httpUrlSchema,
   initialSnapshot,
   inputDefaults,
+  issueSentences,
   machineFor,
   mcpSecretValues,
+  named,
   plannerExecutorMachine,
   planningOutcome,
   readRepoConfig,
@@ -35,15 +38,16 @@ import {
   startTeam,
   sumCost,
   usageLedgerSchema,
+  wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-4G3WQPXD.js";
+} from "./chunks/chunk-L5GPCFHB.js";
 import {
   createSandbox,
   errorMessage,
   external_exports,
   redact
-} from "./chunks/chunk-WA6IJITO.js";
+} from "./chunks/chunk-G2PF2ULQ.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts
@@ -297,8 +301,8 @@ function optionName(arg) {
 function describeParseError(error, command) {
   const code = error?.code;
   const message = errorMessage(error);
-  const named = /'(-[^' ,]+)/.exec(message)?.[1];
-  const option = /'-\w, (--[^' ]+)/.exec(message)?.[1] ?? named ?? "an option";
+  const named2 = /'(-[^' ,]+)/.exec(message)?.[1];
+  const option = /'-\w, (--[^' ]+)/.exec(message)?.[1] ?? named2 ?? "an option";
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const name = optionName(option);
     if (/^--(api-?key|key|token)$/i.test(name)) {
@@ -306,7 +310,9 @@ function describeParseError(error, command) {
     }
     if (command === "plan" && Object.hasOwn(runOnly, name.replace(/^--/, "")))
       return `${name} is an option of plangate run, not of plan.`;
-    return `unknown option ${name}; see plangate ${command} --help.`;
+    const known = Object.keys(command === "run" ? { ...shared, ...runOnly } : shared).map((o) => `--${o}`);
+    const guess = didYouMean(name, known);
+    return `unknown option ${name}; ${guess ? `did you mean ${guess}? ` : ""}see plangate ${command} --help.`;
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     return /does not take an argument/.test(message) ? `${option} takes no value.` : `${option} needs a value.`;
@@ -394,15 +400,13 @@ var localDefaults = {
   configFile: inputDefaults["config-file"]
 };
 var modelName = external_exports.string().trim().min(1, "must not be empty");
-var iterations = external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(1).max(100));
+var iterations = wholeNumber(1, 100);
 var usd = external_exports.string().trim().regex(/^\d+(\.\d+)?$/, "must be a positive number").transform(Number).pipe(external_exports.number().positive("must be greater than 0"));
 var prefix = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"');
 function check(schema, value, where, fail) {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw fail(
-    `${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join("; ")}.`
-  );
+  throw fail(issueSentences(parsed.error.issues, named(where), schema));
 }
 function patterns(values) {
   if (values === void 0) return void 0;

@@ -1,6 +1,8 @@
 import * as core from '@actions/core';
 import type { Command } from './command.js';
 import { failureMessage } from '../github/errors.js';
+import { SettingsError } from '../config/settings-error.js';
+import { renderFailure } from '../render/failure.js';
 import type { FlowResult, RunContext } from '../run/run-context.js';
 import { answerFlow } from '../commands/answer.js';
 import { approveFlow } from '../commands/approve.js';
@@ -41,9 +43,8 @@ export async function carryOut(
     throw error;
   }
   setOutputs(result);
-  return result.outcome === 'failed'
-    ? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`
-    : undefined;
+  if (result.outcome !== 'failed') return undefined;
+  return result.failure ?? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`;
 }
 
 /** The flow of each command given on a thread. */
@@ -66,15 +67,23 @@ export function dispatch(ctx: RunContext, command: ThreadCommand): Promise<FlowR
   }
 }
 
-/** Tells the thread that a command failed, so a failure is never silent; best effort. */
-async function reportFailure(ctx: RunContext, command: ThreadCommand, error: unknown): Promise<void> {
-  const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
+/**
+ * Tells the thread that a command failed, with a 😕 on the command, so a failure is never silent;
+ * best effort. Also used for failures before the flow starts (a setting to fix, a failed fetch).
+ */
+export async function reportFailure(
+  ctx: Pick<RunContext, 'thread' | 'runUrl'>,
+  command: ThreadCommand,
+  error: unknown,
+): Promise<void> {
+  const what = failureMessage(error);
+  const fix = error instanceof SettingsError ? 'Fix it, then post the command again.' : undefined;
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      `@${command.author} \`/${command.kind}\` failed: ${failureMessage(error).replace(/\.$/, '')}.${link}`,
+      renderFailure({ author: command.author, command: `/${command.kind}`, what, fix, runUrl: ctx.runUrl }),
     );
-    await ctx.thread.react(command.commentId, '-1');
+    await ctx.thread.react(command.commentId, 'confused');
   } catch (reportError) {
     core.warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }

@@ -148,8 +148,10 @@ describe('carryOut', () => {
 
     await expect(carryOut(world.ctx, command)).rejects.toThrow('GitHub is down');
     const reply = world.thread.botComments(7).at(-1)?.body;
-    expect(reply).toBe(`@maintainer \`/status\` failed: GitHub is down. See the [job log](${world.ctx.runUrl}).`);
-    expect(world.thread.reactions).toContainEqual({ commentId: command.commentId, content: '-1' });
+    expect(reply).toBe(
+      `@maintainer \`/status\` could not run: GitHub is down.\n\nSee the [job log](${world.ctx.runUrl}).`,
+    );
+    expect(world.thread.reactions).toContainEqual({ commentId: command.commentId, content: 'confused' });
   });
 
   it('refuses a dispatch by someone who may not command plangate, and posts nowhere', async () => {

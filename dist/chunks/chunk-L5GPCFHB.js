@@ -12,7 +12,7 @@ import {
   redact,
   setSecret,
   warning
-} from "./chunk-WA6IJITO.js";
+} from "./chunk-G2PF2ULQ.js";
 import {
   __commonJS,
   __export,
@@ -20,9 +20,9 @@ import {
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// node_modules/openai/internal/auth/x509-transport-state.js
+// ../main/node_modules/openai/internal/auth/x509-transport-state.js
 var require_x509_transport_state = __commonJS({
-  "node_modules/openai/internal/auth/x509-transport-state.js"(exports, module) {
+  "../main/node_modules/openai/internal/auth/x509-transport-state.js"(exports, module) {
     "use strict";
     if (typeof module !== "undefined" && module !== globalThis.module && typeof exports !== "undefined" && module.exports === exports) {
       Object.defineProperty(exports, "__esModule", { value: true });
@@ -49,9 +49,9 @@ var require_x509_transport_state = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -106,9 +106,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -264,9 +264,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -435,9 +435,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -505,9 +505,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -555,9 +555,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -585,9 +585,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -626,9 +626,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -744,9 +744,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -774,9 +774,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -849,9 +849,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -992,41 +992,41 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent) {
+    function indentComment(comment, indent2) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
-      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+      return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
     }
-    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str, indent2, comment) => str.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent2, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
         return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent2.length);
       if (text2.length <= endStep)
         return text2;
       const folds = [];
       const escapedFolds = {};
-      let end = lineWidth - indent.length;
+      let end = lineWidth - indent2.length;
       if (typeof indentAtStart === "number") {
         if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
           folds.push(0);
@@ -1040,7 +1040,7 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent2.length);
         if (i !== -1)
           end = i + endStep;
       }
@@ -1064,8 +1064,8 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
-          end = i + indent.length + endStep;
+            i = consumeMoreIndentedLines(text2, i, indent2.length);
+          end = i + indent2.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
@@ -1110,22 +1110,22 @@ var require_foldFlowLines = __commonJS({
         const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent2}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
             res += `${text2[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent2}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent2) {
       let end = i;
       let start = i + 1;
       let ch = text2[start];
       while (ch === " " || ch === "	") {
-        if (i < start + indent) {
+        if (i < start + indent2) {
           ch = text2[++i];
         } else {
           do {
@@ -1145,9 +1145,9 @@ ${indent}${text2.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -1181,7 +1181,7 @@ var require_stringifyString = __commonJS({
         return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
@@ -1196,8 +1196,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str += json.slice(start, i);
-                const code = json.substr(i + 2, 4);
-                switch (code) {
+                const code2 = json.substr(i + 2, 4);
+                switch (code2) {
                   case "0000":
                     str += "\\0";
                     break;
@@ -1223,8 +1223,8 @@ var require_stringifyString = __commonJS({
                     str += "\\P";
                     break;
                   default:
-                    if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
+                    if (code2.substr(0, 2) === "00")
+                      str += "\\x" + code2.substr(2);
                     else
                       str += json.substr(i, 6);
                 }
@@ -1241,7 +1241,7 @@ var require_stringifyString = __commonJS({
                   str += "\n";
                   i += 2;
                 }
-                str += indent;
+                str += indent2;
                 if (json[i + 2] === " ")
                   str += "\\";
                 i += 1;
@@ -1253,15 +1253,15 @@ var require_stringifyString = __commonJS({
           }
       }
       str = start ? str + json.slice(start) : json;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
         return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+${indent2}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value, ctx) {
       const { singleQuote } = ctx.options;
@@ -1291,8 +1291,8 @@ ${indent}`) + "'";
       if (!blockQuote || /\n[\t ]+$/.test(value)) {
         return quotedString(value, ctx);
       }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -1317,7 +1317,7 @@ ${indent}`) + "'";
         value = value.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent}`);
+        end = end.replace(blockEndNewlines, `$&${indent2}`);
       }
       let startWithSpace = false;
       let startEnd;
@@ -1334,9 +1334,9 @@ ${indent}`) + "'";
       let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
         value = value.substring(start.length);
-        start = start.replace(/\n+/g, `$&${indent}`);
+        start = start.replace(/\n+/g, `$&${indent2}`);
       }
-      const indentSize = indent ? "2" : "1";
+      const indentSize = indent2 ? "2" : "1";
       let header = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
         header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
@@ -1344,7 +1344,7 @@ ${indent}`) + "'";
           onComment();
       }
       if (!literal) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
@@ -1352,18 +1352,18 @@ ${indent}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent2, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header}
-${indent}${body}`;
+${indent2}${body}`;
       }
-      value = value.replace(/\n+/g, `$&${indent}`);
+      value = value.replace(/\n+/g, `$&${indent2}`);
       return `|${header}
-${indent}${start}${value}${end}`;
+${indent2}${start}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
       const { type, value } = item;
-      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
       if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
         return quotedString(value, ctx);
       }
@@ -1374,22 +1374,22 @@ ${indent}${start}${value}${end}`;
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
-        if (indent === "") {
+        if (indent2 === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent === indentStep) {
+        } else if (implicitKey && indent2 === indentStep) {
           return quotedString(value, ctx);
         }
       }
       const str = value.replace(/\n+/g, `$&
-${indent}`);
+${indent2}`);
       if (actualString) {
         const test = (tag2) => tag2.default && tag2.tag !== "tag:yaml.org,2002:str" && tag2.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -1428,9 +1428,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -1552,16 +1552,16 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      const { allNullValues, doc, indent: indent2, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
         if (keyComment) {
@@ -1576,7 +1576,7 @@ var require_stringifyPair = __commonJS({
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent + indentStep
+        indent: indent2 + indentStep
       });
       let keyCommentDone = false;
       let chompKeep = false;
@@ -1606,7 +1606,7 @@ var require_stringifyPair = __commonJS({
         if (keyComment)
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
         str = `? ${str}
-${indent}:`;
+${indent2}:`;
       } else {
         str = `${str}:`;
         if (keyComment)
@@ -1685,9 +1685,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -1707,9 +1707,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -1767,9 +1767,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge = require_merge();
@@ -1831,9 +1831,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -1871,9 +1871,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -1884,7 +1884,7 @@ var require_stringifyCollection = __commonJS({
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent, options: { commentString } } = ctx;
+      const { indent: indent2, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
       const lines2 = [];
@@ -1921,11 +1921,11 @@ var require_stringifyCollection = __commonJS({
         for (let i = 1; i < lines2.length; ++i) {
           const line = lines2[i];
           str += line ? `
-${indent}${line}` : "\n";
+${indent2}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
@@ -1933,7 +1933,7 @@ ${indent}${line}` : "\n";
       return str;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
-      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
       itemIndent += indentStep;
       const itemCtx = Object.assign({}, ctx, {
         indent: itemIndent,
@@ -2002,19 +2002,19 @@ ${indent}${line}` : "\n";
           let str = start;
           for (const line of lines2)
             str += line ? `
-${indentStep}${indent}${line}` : "\n";
+${indentStep}${indent2}${line}` : "\n";
           return `${str}
-${indent}${end}`;
+${indent2}${end}`;
         } else {
           return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
+    function addCommentBefore({ indent: indent2, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        const ic = stringifyComment.indentComment(commentString(comment), indent2);
         lines2.push(ic.trimStart());
       }
     }
@@ -2022,9 +2022,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -2166,9 +2166,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -2188,9 +2188,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -2304,9 +2304,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -2326,9 +2326,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string = {
@@ -2345,9 +2345,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -2363,9 +2363,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -2387,9 +2387,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag: tag2, value }) {
       if (typeof value === "bigint")
@@ -2414,9 +2414,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2460,9 +2460,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2505,9 +2505,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -2533,9 +2533,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -2600,9 +2600,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -2666,9 +2666,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -2744,9 +2744,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -2822,9 +2822,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -2854,9 +2854,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2903,9 +2903,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2982,9 +2982,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -3071,9 +3071,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -3159,9 +3159,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -3203,9 +3203,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -3297,9 +3297,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -3329,9 +3329,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -3409,9 +3409,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -3718,27 +3718,27 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
+      constructor(name, pos, code2, message) {
         super();
         this.name = name;
-        this.code = code;
+        this.code = code2;
         this.message = message;
         this.pos = pos;
       }
     };
     var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLParseError", pos, code2, message);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLWarning", pos, code2, message);
       }
     };
     var prettifyError = (src, lc) => (error) => {
@@ -3783,9 +3783,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -3917,9 +3917,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -3959,15 +3959,15 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent, fc, onError) {
+    function flowIndentCheck(indent2, fc, onError) {
       if (fc?.type === "flow-collection") {
         const end = fc.end[0];
-        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+        if (end.indent === indent2 && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
           const msg = "Flow end indicator should be more indented than parent";
           onError(end, "BAD_INDENT", msg, true);
         }
@@ -3977,9 +3977,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -3993,9 +3993,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -4101,9 +4101,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -4152,9 +4152,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -4195,9 +4195,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -4389,9 +4389,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4454,9 +4454,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -4485,17 +4485,17 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines2[i];
+        const [indent2, content] = lines2[i];
         if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent.length > trimIndent)
-            trimIndent = indent.length;
+          if (header.indent === 0 && indent2.length > trimIndent)
+            trimIndent = indent2.length;
         } else {
-          if (indent.length < trimIndent) {
+          if (indent2.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message);
+            onError(offset + indent2.length, "MISSING_CHAR", message);
           }
           if (header.indent === 0)
-            trimIndent = indent.length;
+            trimIndent = indent2.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
             const message = "Block scalar values in collections must be indented";
@@ -4503,7 +4503,7 @@ var require_resolve_block_scalar = __commonJS({
           }
           break;
         }
-        offset += indent.length + content.length + 1;
+        offset += indent2.length + content.length + 1;
       }
       for (let i = lines2.length - 1; i >= chompStart; --i) {
         if (lines2[i][0].length > trimIndent)
@@ -4515,26 +4515,26 @@ var require_resolve_block_scalar = __commonJS({
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines2[i];
-        offset += indent.length + content.length + 1;
+        let [indent2, content] = lines2[i];
+        offset += indent2.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
           content = content.slice(0, -1);
-        if (content && indent.length < trimIndent) {
+        if (content && indent2.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
-          indent = "";
+          indent2 = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
+          value += sep + indent2.slice(trimIndent) + content;
           sep = "\n";
-        } else if (indent.length > trimIndent || content[0] === "	") {
+        } else if (indent2.length > trimIndent || content[0] === "	") {
           if (sep === " ")
             sep = "\n";
           else if (!prevMoreIndented && sep === "\n")
             sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
+          value += sep + indent2.slice(trimIndent) + content;
           sep = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
@@ -4570,7 +4570,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       const { source } = props[0];
       const mode = source[0];
-      let indent = 0;
+      let indent2 = 0;
       let chomp = "";
       let error = -1;
       for (let i = 1; i < source.length; ++i) {
@@ -4579,8 +4579,8 @@ var require_resolve_block_scalar = __commonJS({
           chomp = ch;
         else {
           const n = Number(ch);
-          if (!indent && n)
-            indent = n;
+          if (!indent2 && n)
+            indent2 = n;
           else if (error === -1)
             error = offset + i;
         }
@@ -4621,7 +4621,7 @@ var require_resolve_block_scalar = __commonJS({
           }
         }
       }
-      return { mode, indent, chomp, comment, length };
+      return { mode, indent: indent2, chomp, comment, length };
     }
     function splitLines(source) {
       const split = source.split(/\n( *)/);
@@ -4637,9 +4637,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -4647,7 +4647,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -4845,9 +4845,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
+      const code2 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code);
+        return String.fromCodePoint(code2);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -4858,9 +4858,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4939,9 +4939,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -4969,9 +4969,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -5075,9 +5075,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -5118,9 +5118,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -5169,12 +5169,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning2) => {
+        this.onError = (source, code2, message, warning2) => {
           const pos = getErrorPos(source);
           if (warning2)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            this.warnings.push(new errors.YAMLWarning(pos, code2, message));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
+            this.errors.push(new errors.YAMLParseError(pos, code2, message));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -5326,9 +5326,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -5336,12 +5336,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code, message) => {
+        const _onError = (pos, code2, message) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code, message);
+            onError(offset, code2, message);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+            throw new errors.YAMLParseError([offset, offset + 1], code2, message);
         };
         switch (token.type) {
           case "scalar":
@@ -5355,15 +5355,15 @@ var require_cst_scalar = __commonJS({
       return null;
     }
     function createScalarToken(value, context) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type = "PLAIN" } = context;
       const source = stringifyString.stringifyString({ type, value }, {
         implicitKey,
-        indent: indent > 0 ? " ".repeat(indent) : "",
+        indent: indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
       const end = context.end ?? [
-        { type: "newline", offset: -1, indent, source: "\n" }
+        { type: "newline", offset: -1, indent: indent2, source: "\n" }
       ];
       switch (source[0]) {
         case "|":
@@ -5372,25 +5372,25 @@ var require_cst_scalar = __commonJS({
           const head = source.substring(0, he);
           const body = source.substring(he + 1) + "\n";
           const props = [
-            { type: "block-scalar-header", offset, indent, source: head }
+            { type: "block-scalar-header", offset, indent: indent2, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
+            props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
+          return { type: "block-scalar", offset, indent: indent2, props, source: body };
         }
         case '"':
-          return { type: "double-quoted-scalar", offset, indent, source, end };
+          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
         case "'":
-          return { type: "single-quoted-scalar", offset, indent, source, end };
+          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
         default:
-          return { type: "scalar", offset, indent, source, end };
+          return { type: "scalar", offset, indent: indent2, source, end };
       }
     }
     function setScalarValue(token, value, context = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
-      let indent = "indent" in token ? token.indent : null;
-      if (afterKey && typeof indent === "number")
-        indent += 2;
+      let indent2 = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent2 === "number")
+        indent2 += 2;
       if (!type)
         switch (token.type) {
           case "single-quoted-scalar":
@@ -5410,8 +5410,8 @@ var require_cst_scalar = __commonJS({
             type = "PLAIN";
         }
       const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent === null,
-        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        implicitKey: implicitKey || indent2 === null,
+        indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
@@ -5442,16 +5442,16 @@ var require_cst_scalar = __commonJS({
         token.source = body;
       } else {
         const { offset } = token;
-        const indent = "indent" in token ? token.indent : -1;
+        const indent2 = "indent" in token ? token.indent : -1;
         const props = [
-          { type: "block-scalar-header", offset, indent, source: head }
+          { type: "block-scalar-header", offset, indent: indent2, source: head }
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
-          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
         for (const key of Object.keys(token))
           if (key !== "type" && key !== "offset")
             delete token[key];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+        Object.assign(token, { type: "block-scalar", indent: indent2, props, source: body });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -5496,12 +5496,12 @@ var require_cst_scalar = __commonJS({
           break;
         }
         default: {
-          const indent = "indent" in token ? token.indent : -1;
+          const indent2 = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
           for (const key of Object.keys(token))
             if (key !== "type" && key !== "offset")
               delete token[key];
-          Object.assign(token, { type, indent, source, end });
+          Object.assign(token, { type, indent: indent2, source, end });
         }
       }
     }
@@ -5511,9 +5511,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -5572,9 +5572,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -5634,9 +5634,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -5736,9 +5736,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -5807,15 +5807,15 @@ var require_lexer = __commonJS({
       continueScalar(offset) {
         let ch = this.buffer[offset];
         if (this.indentNext > 0) {
-          let indent = 0;
+          let indent2 = 0;
           while (ch === " ")
-            ch = this.buffer[++indent + offset];
+            ch = this.buffer[++indent2 + offset];
           if (ch === "\r") {
-            const next = this.buffer[indent + offset + 1];
+            const next = this.buffer[indent2 + offset + 1];
             if (next === "\n" || !next && !this.atEnd)
-              return offset + indent + 1;
+              return offset + indent2 + 1;
           }
-          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+          return ch === "\n" || indent2 >= this.indentNext || !ch && !this.atEnd ? offset + indent2 : -1;
         }
         if (ch === "-" || ch === ".") {
           const dt = this.buffer.substr(offset, 3);
@@ -5984,12 +5984,12 @@ var require_lexer = __commonJS({
       }
       *parseFlowCollection() {
         let nl, sp;
-        let indent = -1;
+        let indent2 = -1;
         do {
           nl = yield* this.pushNewline();
           if (nl > 0) {
             sp = yield* this.pushSpaces(false);
-            this.indentValue = indent = sp;
+            this.indentValue = indent2 = sp;
           } else {
             sp = 0;
           }
@@ -5998,8 +5998,8 @@ var require_lexer = __commonJS({
         const line = this.getLine();
         if (line === null)
           return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+        if (indent2 !== -1 && indent2 < this.indentNext && line[0] !== "#" || indent2 === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent2 === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
             yield cst.FLOW_END;
@@ -6054,9 +6054,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote = this.charAt(0);
-        let end = this.buffer.indexOf(quote, this.pos + 1);
-        if (quote === "'") {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -6107,16 +6107,16 @@ var require_lexer = __commonJS({
       }
       *parseBlockScalar() {
         let nl = this.pos - 1;
-        let indent = 0;
+        let indent2 = 0;
         let ch;
         loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
           switch (ch) {
             case " ":
-              indent += 1;
+              indent2 += 1;
               break;
             case "\n":
               nl = i2;
-              indent = 0;
+              indent2 = 0;
               break;
             case "\r": {
               const next = this.buffer[i2 + 1];
@@ -6132,9 +6132,9 @@ var require_lexer = __commonJS({
         }
         if (!ch && !this.atEnd)
           return this.setNext("block-scalar");
-        if (indent >= this.indentNext) {
+        if (indent2 >= this.indentNext) {
           if (this.blockScalarIndent === -1)
-            this.indentNext = indent;
+            this.indentNext = indent2;
           else {
             this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
           }
@@ -6167,7 +6167,7 @@ var require_lexer = __commonJS({
             const lastChar = i2;
             while (ch2 === " ")
               ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent2 > lastChar)
               nl = i2;
             else
               break;
@@ -6325,9 +6325,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -6356,9 +6356,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -7183,10 +7183,10 @@ var require_parser = __commonJS({
         }
         return null;
       }
-      atIndentedComment(start, indent) {
+      atIndentedComment(start, indent2) {
         if (this.type !== "comment")
           return false;
-        if (this.indent <= indent)
+        if (this.indent <= indent2)
           return false;
         return start.every((st) => st.type === "newline" || st.type === "space");
       }
@@ -7230,9 +7230,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7308,8 +7308,8 @@ var require_public_api = __commonJS({
       if (typeof options === "string")
         options = options.length;
       if (typeof options === "number") {
-        const indent = Math.round(options);
-        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+        const indent2 = Math.round(options);
+        options = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
       }
       if (value === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
@@ -7327,9 +7327,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7379,9 +7379,9 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/constants.js
+// ../main/node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -7581,9 +7581,9 @@ var require_constants = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/utils.js
+// ../main/node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
+  "../main/node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -7645,9 +7645,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/scan.js
+// ../main/node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/scan.js"(exports, module) {
     "use strict";
     var utils = require_utils();
     var {
@@ -7682,8 +7682,8 @@ var require_scan = __commonJS({
       CHAR_RIGHT_SQUARE_BRACKET
       /* ] */
     } = require_constants();
-    var isPathSeparator = (code) => {
-      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    var isPathSeparator = (code2) => {
+      return code2 === CHAR_FORWARD_SLASH || code2 === CHAR_BACKWARD_SLASH;
     };
     var depth = (token) => {
       if (token.isPrefix !== true) {
@@ -7713,38 +7713,38 @@ var require_scan = __commonJS({
       let finished = false;
       let braces = 0;
       let prev;
-      let code;
+      let code2;
       let token = { value: "", depth: 0, isGlob: false };
       const eos = () => index >= length;
       const peek = () => str.charCodeAt(index + 1);
       const advance = () => {
-        prev = code;
+        prev = code2;
         return str.charCodeAt(++index);
       };
       while (index < length) {
-        code = advance();
+        code2 = advance();
         let next;
-        if (code === CHAR_BACKWARD_SLASH) {
+        if (code2 === CHAR_BACKWARD_SLASH) {
           backslashes = token.backslashes = true;
-          code = advance();
-          if (code === CHAR_LEFT_CURLY_BRACE) {
+          code2 = advance();
+          if (code2 === CHAR_LEFT_CURLY_BRACE) {
             braceEscaped = true;
           }
           continue;
         }
-        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+        if (braceEscaped === true || code2 === CHAR_LEFT_CURLY_BRACE) {
           braces++;
-          while (eos() !== true && (code = advance())) {
-            if (code === CHAR_BACKWARD_SLASH) {
+          while (eos() !== true && (code2 = advance())) {
+            if (code2 === CHAR_BACKWARD_SLASH) {
               backslashes = token.backslashes = true;
               advance();
               continue;
             }
-            if (code === CHAR_LEFT_CURLY_BRACE) {
+            if (code2 === CHAR_LEFT_CURLY_BRACE) {
               braces++;
               continue;
             }
-            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+            if (braceEscaped !== true && code2 === CHAR_DOT && (code2 = advance()) === CHAR_DOT) {
               isBrace = token.isBrace = true;
               isGlob = token.isGlob = true;
               finished = true;
@@ -7753,7 +7753,7 @@ var require_scan = __commonJS({
               }
               break;
             }
-            if (braceEscaped !== true && code === CHAR_COMMA) {
+            if (braceEscaped !== true && code2 === CHAR_COMMA) {
               isBrace = token.isBrace = true;
               isGlob = token.isGlob = true;
               finished = true;
@@ -7762,7 +7762,7 @@ var require_scan = __commonJS({
               }
               break;
             }
-            if (code === CHAR_RIGHT_CURLY_BRACE) {
+            if (code2 === CHAR_RIGHT_CURLY_BRACE) {
               braces--;
               if (braces === 0) {
                 braceEscaped = false;
@@ -7777,7 +7777,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (code === CHAR_FORWARD_SLASH) {
+        if (code2 === CHAR_FORWARD_SLASH) {
           slashes.push(index);
           tokens.push(token);
           token = { value: "", depth: 0, isGlob: false };
@@ -7790,27 +7790,27 @@ var require_scan = __commonJS({
           continue;
         }
         if (opts.noext !== true) {
-          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          const isExtglobChar = code2 === CHAR_PLUS || code2 === CHAR_AT || code2 === CHAR_ASTERISK || code2 === CHAR_QUESTION_MARK || code2 === CHAR_EXCLAMATION_MARK;
           if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
             isGlob = token.isGlob = true;
             isExtglob = token.isExtglob = true;
             finished = true;
-            if (code === CHAR_EXCLAMATION_MARK && index === start) {
+            if (code2 === CHAR_EXCLAMATION_MARK && index === start) {
               negatedExtglob = true;
             }
             if (scanToEnd === true) {
               let parens = 0;
-              while (eos() !== true && (code = advance())) {
-                if (code === CHAR_BACKWARD_SLASH) {
+              while (eos() !== true && (code2 = advance())) {
+                if (code2 === CHAR_BACKWARD_SLASH) {
                   backslashes = token.backslashes = true;
                   advance();
                   continue;
                 }
-                if (code === CHAR_LEFT_PARENTHESES) {
+                if (code2 === CHAR_LEFT_PARENTHESES) {
                   parens++;
                   continue;
                 }
-                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                if (code2 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
                   finished = true;
                   break;
                 }
@@ -7820,7 +7820,7 @@ var require_scan = __commonJS({
             break;
           }
         }
-        if (code === CHAR_ASTERISK) {
+        if (code2 === CHAR_ASTERISK) {
           if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
           isGlob = token.isGlob = true;
           finished = true;
@@ -7829,7 +7829,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (code === CHAR_QUESTION_MARK) {
+        if (code2 === CHAR_QUESTION_MARK) {
           isGlob = token.isGlob = true;
           finished = true;
           if (scanToEnd === true) {
@@ -7837,7 +7837,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+        if (code2 === CHAR_LEFT_SQUARE_BRACKET) {
           while (eos() !== true && (next = advance())) {
             if (next === CHAR_BACKWARD_SLASH) {
               backslashes = token.backslashes = true;
@@ -7856,26 +7856,26 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+        if (opts.nonegate !== true && code2 === CHAR_EXCLAMATION_MARK && index === start) {
           negated = token.negated = true;
           start++;
           continue;
         }
-        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+        if (opts.noparen !== true && code2 === CHAR_LEFT_PARENTHESES) {
           isGlob = token.isGlob = true;
           if (scanToEnd === true) {
             let parens = 1;
-            while (eos() !== true && (code = advance())) {
-              if (code === CHAR_BACKWARD_SLASH) {
+            while (eos() !== true && (code2 = advance())) {
+              if (code2 === CHAR_BACKWARD_SLASH) {
                 backslashes = token.backslashes = true;
                 advance();
                 continue;
               }
-              if (code === CHAR_LEFT_PARENTHESES) {
+              if (code2 === CHAR_LEFT_PARENTHESES) {
                 parens++;
                 continue;
               }
-              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              if (code2 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
                 finished = true;
                 break;
               }
@@ -7940,7 +7940,7 @@ var require_scan = __commonJS({
       };
       if (opts.tokens === true) {
         state2.maxDepth = 0;
-        if (!isPathSeparator(code)) {
+        if (!isPathSeparator(code2)) {
           tokens.push(token);
         }
         state2.tokens = tokens;
@@ -7983,9 +7983,9 @@ var require_scan = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/parse.js
+// ../main/node_modules/picomatch/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
     var constants = require_constants();
     var utils = require_utils();
@@ -8016,7 +8016,7 @@ var require_parse = __commonJS({
       const parts = [];
       let bracket = 0;
       let paren = 0;
-      let quote = 0;
+      let quote2 = 0;
       let value = "";
       let escaped = false;
       for (const ch of input2) {
@@ -8031,11 +8031,11 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
+          quote2 = quote2 === 1 ? 0 : 1;
           value += ch;
           continue;
         }
-        if (quote === 0) {
+        if (quote2 === 0) {
           if (ch === "[") {
             bracket++;
           } else if (ch === "]" && bracket > 0) {
@@ -8112,7 +8112,7 @@ var require_parse = __commonJS({
       }
       let bracket = 0;
       let paren = 0;
-      let quote = 0;
+      let quote2 = 0;
       let escaped = false;
       for (let i = 1; i < pattern.length; i++) {
         const ch = pattern[i];
@@ -8125,10 +8125,10 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
+          quote2 = quote2 === 1 ? 0 : 1;
           continue;
         }
-        if (quote === 1) {
+        if (quote2 === 1) {
           continue;
         }
         if (ch === "[") {
@@ -8998,9 +8998,9 @@ var require_parse = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/picomatch.js
+// ../main/node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+  "../main/node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
     var parse = require_parse();
@@ -9138,9 +9138,9 @@ var require_picomatch = __commonJS({
   }
 });
 
-// node_modules/picomatch/index.js
+// ../main/node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module) {
+  "../main/node_modules/picomatch/index.js"(exports, module) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
@@ -9155,7 +9155,7 @@ var require_picomatch2 = __commonJS({
   }
 });
 
-// node_modules/openai/internal/tslib.mjs
+// ../main/node_modules/openai/internal/tslib.mjs
 function __classPrivateFieldSet(receiver, state2, value, kind, f) {
   if (kind === "m")
     throw new TypeError("Private method is not writable");
@@ -9173,7 +9173,7 @@ function __classPrivateFieldGet(receiver, state2, kind, f) {
   return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state2.get(receiver);
 }
 
-// node_modules/openai/internal/utils/uuid.mjs
+// ../main/node_modules/openai/internal/utils/uuid.mjs
 var uuid4 = function() {
   const { crypto: crypto2 } = globalThis;
   if (crypto2?.randomUUID) {
@@ -9185,7 +9185,7 @@ var uuid4 = function() {
   return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (+c ^ randomByte() & 15 >> +c / 4).toString(16));
 };
 
-// node_modules/openai/internal/errors.mjs
+// ../main/node_modules/openai/internal/errors.mjs
 function isAbortError(err) {
   return typeof err === "object" && err !== null && // Spec-compliant fetch implementations
   ("name" in err && err.name === "AbortError" || // Expo fetch
@@ -9217,7 +9217,7 @@ var castToError = (err) => {
   return new Error(err);
 };
 
-// node_modules/openai/core/error.mjs
+// ../main/node_modules/openai/core/error.mjs
 var OpenAIError = class extends Error {
 };
 var APIError = class _APIError extends OpenAIError {
@@ -9351,7 +9351,7 @@ var SubjectTokenProviderError = class extends OpenAIError {
   }
 };
 
-// node_modules/openai/internal/utils/values.mjs
+// ../main/node_modules/openai/internal/utils/values.mjs
 var startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
 var isAbsoluteURL = (url) => {
   return startsWithSchemeRegexp.test(url);
@@ -9394,7 +9394,7 @@ var safeJSON = (text2) => {
   }
 };
 
-// node_modules/openai/internal/utils/sleep.mjs
+// ../main/node_modules/openai/internal/utils/sleep.mjs
 var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
   const activeSignals = [...new Set(signals.filter((signal) => signal != null))];
   let timeout;
@@ -9444,7 +9444,7 @@ var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
   }
 });
 
-// node_modules/openai/internal/utils/abort.mjs
+// ../main/node_modules/openai/internal/utils/abort.mjs
 var weakGlobals = globalThis;
 var finalizer = (
   // oxlint-disable-next-line anti-slop/no-runtime-typeof -- Weak references and finalizers are optional host capabilities, so probe them before constructing either.
@@ -9517,7 +9517,7 @@ function addRequestAbortListener(signal, abort, requestSignal) {
   return cleanup;
 }
 
-// node_modules/openai/internal/shims.mjs
+// ../main/node_modules/openai/internal/shims.mjs
 function getDefaultFetch() {
   if (typeof fetch !== "undefined") {
     return fetch;
@@ -9589,7 +9589,7 @@ async function CancelReadableStream(stream) {
   await cancelPromise;
 }
 
-// node_modules/openai/internal/utils/bytes.mjs
+// ../main/node_modules/openai/internal/utils/bytes.mjs
 var encodeUTF8_;
 function encodeUTF8(str) {
   let encoder;
@@ -9601,7 +9601,7 @@ function decodeUTF8(bytes) {
   return (decodeUTF8_ ?? (decoder = new globalThis.TextDecoder(), decodeUTF8_ = decoder.decode.bind(decoder)))(bytes);
 }
 
-// node_modules/openai/internal/decoders/line.mjs
+// ../main/node_modules/openai/internal/decoders/line.mjs
 var _LineDecoder_instances;
 var _LineDecoder_buffer;
 var _LineDecoder_start;
@@ -9762,7 +9762,7 @@ function lineEndingLength(buffer, index) {
   return 0;
 }
 
-// node_modules/openai/internal/utils/log.mjs
+// ../main/node_modules/openai/internal/utils/log.mjs
 var levelNumbers = {
   off: 0,
   error: 200,
@@ -9868,38 +9868,38 @@ function redactURL(value) {
   }
   return url.href;
 }
-var formatRequestDetails = (details) => {
-  if (details.options) {
-    details.options = { ...details.options };
-    delete details.options["headers"];
-    if (details.options.path) {
-      const path7 = details.options.path;
+var formatRequestDetails = (details2) => {
+  if (details2.options) {
+    details2.options = { ...details2.options };
+    delete details2.options["headers"];
+    if (details2.options.path) {
+      const path7 = details2.options.path;
       const redacted = new URL(redactURL(new URL(path7, "https://redacted.invalid").href));
-      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
+      details2.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
     }
-    if (details.options.query) {
-      details.options.query = Object.fromEntries(Object.entries(details.options.query).map(([name, value]) => [
+    if (details2.options.query) {
+      details2.options.query = Object.fromEntries(Object.entries(details2.options.query).map(([name, value]) => [
         name,
         isSensitiveQueryParameter(name) ? "***" : value
       ]));
     }
   }
-  if (details.url) {
-    details.url = redactURL(details.url);
+  if (details2.url) {
+    details2.url = redactURL(details2.url);
   }
-  if (details.headers) {
-    details.headers = Object.fromEntries((details.headers instanceof Headers ? [...details.headers] : Object.entries(details.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
+  if (details2.headers) {
+    details2.headers = Object.fromEntries((details2.headers instanceof Headers ? [...details2.headers] : Object.entries(details2.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
   }
-  if ("retryOfRequestLogID" in details) {
-    if (details.retryOfRequestLogID) {
-      details.retryOf = details.retryOfRequestLogID;
+  if ("retryOfRequestLogID" in details2) {
+    if (details2.retryOfRequestLogID) {
+      details2.retryOf = details2.retryOfRequestLogID;
     }
-    delete details.retryOfRequestLogID;
+    delete details2.retryOfRequestLogID;
   }
-  return details;
+  return details2;
 };
 
-// node_modules/openai/core/streaming.mjs
+// ../main/node_modules/openai/core/streaming.mjs
 var _Stream_instances;
 var _Stream_client;
 var _Stream_isTeeBranch;
@@ -10489,7 +10489,7 @@ function partition(str, delimiter) {
   return [str, "", ""];
 }
 
-// node_modules/openai/internal/parse.mjs
+// ../main/node_modules/openai/internal/parse.mjs
 async function defaultParseResponse(client, props) {
   const { response, requestLogID, retryOfRequestLogID, startTime } = props;
   let jsonBodyLength;
@@ -10557,10 +10557,10 @@ function addRequestID(value, response) {
   });
 }
 
-// node_modules/openai/version.mjs
+// ../main/node_modules/openai/version.mjs
 var VERSION = "7.59.0";
 
-// node_modules/openai/internal/detect-platform.mjs
+// ../main/node_modules/openai/internal/detect-platform.mjs
 var isRunningInBrowser = () => {
   return (
     // @ts-ignore
@@ -10694,7 +10694,7 @@ var getPlatformHeaders = () => {
   return _platformHeaders ?? (_platformHeaders = getPlatformProperties());
 };
 
-// node_modules/openai/internal/request-options.mjs
+// ../main/node_modules/openai/internal/request-options.mjs
 var jsonRequestBodyObservers = /* @__PURE__ */ new WeakMap();
 function observeJSONRequestBody(body, observer) {
   let observers = jsonRequestBodyObservers.get(body);
@@ -10743,7 +10743,7 @@ var FallbackEncoder = ({ headers, body }) => {
   };
 };
 
-// node_modules/openai/internal/qs/formats.mjs
+// ../main/node_modules/openai/internal/qs/formats.mjs
 var default_format = "RFC3986";
 var default_formatter = String;
 var formatters = {
@@ -10752,7 +10752,7 @@ var formatters = {
 };
 var RFC1738 = "RFC1738";
 
-// node_modules/openai/internal/qs/utils.mjs
+// ../main/node_modules/openai/internal/qs/utils.mjs
 var cachedHas;
 var has = (obj, key) => {
   const resolvedHas = cachedHas ?? Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty);
@@ -10839,7 +10839,7 @@ function maybe_map(val, fn) {
   return fn(val);
 }
 
-// node_modules/openai/internal/qs/stringify.mjs
+// ../main/node_modules/openai/internal/qs/stringify.mjs
 var array_prefix_generators = {
   brackets(prefix) {
     return String(prefix) + "[]";
@@ -11130,12 +11130,12 @@ function stringify(object, opts = {}) {
   return joined.length > 0 ? prefix + joined : "";
 }
 
-// node_modules/openai/internal/utils/query.mjs
+// ../main/node_modules/openai/internal/utils/query.mjs
 function stringifyQuery(query) {
   return stringify(query, { arrayFormat: "brackets" });
 }
 
-// node_modules/openai/internal/data-residency.mjs
+// ../main/node_modules/openai/internal/data-residency.mjs
 var endpoints = /* @__PURE__ */ new Map([
   ["global", "https://api.openai.com/v1"],
   ["us", "https://us.api.openai.com/v1"],
@@ -11159,7 +11159,7 @@ function resolveDataResidency(options) {
   return endpoint;
 }
 
-// node_modules/openai/core/api-promise.mjs
+// ../main/node_modules/openai/core/api-promise.mjs
 var _APIPromise_client;
 var APIPromise = class _APIPromise extends Promise {
   constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
@@ -11222,7 +11222,7 @@ var APIPromise = class _APIPromise extends Promise {
 };
 _APIPromise_client = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/core/pagination.mjs
+// ../main/node_modules/openai/core/pagination.mjs
 var _AbstractPage_client;
 var AbstractPage = class {
   constructor(client, response, body, options) {
@@ -11413,7 +11413,7 @@ var TokenPage = class extends AbstractPage {
   }
 };
 
-// node_modules/openai/auth/workload-identity-auth.mjs
+// ../main/node_modules/openai/auth/workload-identity-auth.mjs
 var SUBJECT_TOKEN_TYPES = {
   jwt: "urn:ietf:params:oauth:token-type:jwt",
   id: "urn:ietf:params:oauth:token-type:id_token"
@@ -11625,7 +11625,7 @@ var WorkloadIdentityAuth = class _WorkloadIdentityAuth {
   }
 };
 
-// node_modules/openai/internal/auth/x509-api-origin.mjs
+// ../main/node_modules/openai/internal/auth/x509-api-origin.mjs
 var X509_API_BASE_URL = "https://mtls.api.openai.com/v1";
 function assertX509APIOrigin(value) {
   let target;
@@ -11645,7 +11645,7 @@ function assertX509APIOrigin(value) {
   return target;
 }
 
-// node_modules/openai/internal/headers.mjs
+// ../main/node_modules/openai/internal/headers.mjs
 var brand_privateNullableHeaders = /* @__PURE__ */ Symbol("brand.privateNullableHeaders");
 var httpTokenHeaderName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 function* iterateHeaders(headers) {
@@ -11711,7 +11711,7 @@ var buildHeaders = (newHeaders) => {
   return { [brand_privateNullableHeaders]: true, values: targetHeaders, nulls: nullHeaders };
 };
 
-// node_modules/openai/internal/auth/x509-transport-state-browser.mjs
+// ../main/node_modules/openai/internal/auth/x509-transport-state-browser.mjs
 var x509_transport_state_browser_exports = {};
 __export(x509_transport_state_browser_exports, {
   findRegisteredX509Transport: () => findRegisteredX509Transport,
@@ -11746,7 +11746,7 @@ var findX509OAuthError = WeakMap.prototype.get.bind(approvedX509OAuthErrors);
 var rememberX509Credential = WeakMap.prototype.set.bind(approvedX509Credentials);
 var findX509Credential = WeakMap.prototype.get.bind(approvedX509Credentials);
 
-// node_modules/openai/internal/auth/x509-transport-state.mjs
+// ../main/node_modules/openai/internal/auth/x509-transport-state.mjs
 var nodeState = __toESM(require_x509_transport_state(), 1);
 var state = typeof nodeState.findRegisteredX509Transport === "function" ? nodeState : x509_transport_state_browser_exports;
 var {
@@ -11764,7 +11764,7 @@ var {
   findX509Credential: findX509Credential2
 } = state;
 
-// node_modules/openai/internal/auth/x509-transport-registry.mjs
+// ../main/node_modules/openai/internal/auth/x509-transport-registry.mjs
 function resolveX509Transport(value) {
   if (!value || typeof value !== "object") {
     throw new OpenAIError("X.509 workload identity requires an approved X.509 transport capability.");
@@ -11776,7 +11776,7 @@ function resolveX509Transport(value) {
   return registered;
 }
 
-// node_modules/openai/internal/auth/x509-workload-identity-auth.mjs
+// ../main/node_modules/openai/internal/auth/x509-workload-identity-auth.mjs
 var _X509WorkloadIdentityAuth_instances;
 var _a;
 var _X509WorkloadIdentityAuth_identityProviderId;
@@ -12485,7 +12485,7 @@ _a = X509WorkloadIdentityAuth, _X509WorkloadIdentityAuth_identityProviderId = /*
   }
 };
 
-// node_modules/openai/internal/auth/x509-credential-options.mjs
+// ../main/node_modules/openai/internal/auth/x509-credential-options.mjs
 function normalizeX509CredentialOptions(options) {
   const { credential } = options;
   if (credential === void 0) {
@@ -12585,7 +12585,7 @@ function prepareX509ClientClone(inherited, overrides, credential, currentlyX509)
   return { credential: nextCredential, provider: prepareProviderClone(inherited, overrides) };
 }
 
-// node_modules/openai/internal/uploads.mjs
+// ../main/node_modules/openai/internal/uploads.mjs
 var brand_privateStreamingFile = /* @__PURE__ */ Symbol("brand.privateStreamingFile");
 function toStreamingFile(data, name, options) {
   if (typeof name !== "string" || !name) {
@@ -12964,7 +12964,7 @@ var addFormValue = async (form, key, value, options) => {
   }
 };
 
-// node_modules/openai/internal/to-file.mjs
+// ../main/node_modules/openai/internal/to-file.mjs
 var isBlobLike = (value) => value != null && typeof value === "object" && typeof value.size === "number" && typeof value.type === "string" && typeof value.text === "function" && typeof value.slice === "function" && typeof value.arrayBuffer === "function";
 var isFileLike = (value) => value != null && typeof value === "object" && typeof value.name === "string" && typeof value.lastModified === "number" && isBlobLike(value);
 var isResponseLike = (value) => value != null && typeof value === "object" && typeof value.url === "string" && typeof value.blob === "function";
@@ -13028,14 +13028,14 @@ function propsForError(value) {
   return `; props: [${props.map((p) => `"${p}"`).join(", ")}]`;
 }
 
-// node_modules/openai/core/resource.mjs
+// ../main/node_modules/openai/core/resource.mjs
 var APIResource = class {
   constructor(client) {
     this._client = client;
   }
 };
 
-// node_modules/openai/internal/utils/path.mjs
+// ../main/node_modules/openai/internal/utils/path.mjs
 function encodeURIPath(str) {
   return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
@@ -13097,7 +13097,7 @@ ${underline}`);
 };
 var path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
-// node_modules/openai/resources/chat/completions/messages.mjs
+// ../main/node_modules/openai/resources/chat/completions/messages.mjs
 function resolveResourceRequestOptions(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -13159,7 +13159,7 @@ var Messages = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/parser.mjs
+// ../main/node_modules/openai/lib/parser.mjs
 function isChatCompletionFunctionTool(tool) {
   return tool !== void 0 && "function" in tool && tool.function !== void 0;
 }
@@ -13281,11 +13281,11 @@ function validateInputTools(tools) {
   }
 }
 
-// node_modules/openai/lib/chatCompletionUtils.mjs
+// ../main/node_modules/openai/lib/chatCompletionUtils.mjs
 var isAssistantMessage = (message) => message?.role === "assistant";
 var isToolMessage = (message) => message?.role === "tool";
 
-// node_modules/openai/lib/EventStream.mjs
+// ../main/node_modules/openai/lib/EventStream.mjs
 var _EventStream_instances;
 var _EventStream_connectedPromise;
 var _EventStream_resolveConnectedPromise;
@@ -14767,12 +14767,12 @@ _EventStream_connectedPromise = /* @__PURE__ */ new WeakMap(), _EventStream_reso
   }
 };
 
-// node_modules/openai/lib/RunnableFunction.mjs
+// ../main/node_modules/openai/lib/RunnableFunction.mjs
 function isRunnableFunctionWithParse(fn) {
   return typeof fn.parse === "function";
 }
 
-// node_modules/openai/lib/AbstractChatCompletionRunner.mjs
+// ../main/node_modules/openai/lib/AbstractChatCompletionRunner.mjs
 var _AbstractChatCompletionRunner_instances;
 var _a2;
 var _AbstractChatCompletionRunner_completionArrivedBeforeAbort;
@@ -15185,14 +15185,14 @@ _a2 = AbstractChatCompletionRunner, _AbstractChatCompletionRunner_completionArri
       total.prompt_tokens += usage.prompt_tokens;
       total.total_tokens += usage.total_tokens;
       for (const key of ["completion_tokens_details", "prompt_tokens_details"]) {
-        const details = usage[key];
-        if (isObj(details)) {
+        const details2 = usage[key];
+        if (isObj(details2)) {
           const totalDetails = total[key] ?? (total[key] = {});
-          for (const name in details) {
-            if (!hasOwn(details, name)) {
+          for (const name in details2) {
+            if (!hasOwn(details2, name)) {
               continue;
             }
-            const count2 = details[name];
+            const count2 = details2[name];
             if (typeof count2 === "number") {
               Object.defineProperty(totalDetails, name, {
                 value: (hasOwn(totalDetails, name) ? totalDetails[name] ?? 0 : 0) + count2,
@@ -15225,7 +15225,7 @@ _a2 = AbstractChatCompletionRunner, _AbstractChatCompletionRunner_completionArri
   return JSON.stringify(rawContent);
 };
 
-// node_modules/openai/lib/ChatCompletionRunner.mjs
+// ../main/node_modules/openai/lib/ChatCompletionRunner.mjs
 var ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompletionRunner {
   /** Starts a non-streaming tool loop and returns its event-driven conversation runner. */
   static runTools(client, params, options) {
@@ -15249,7 +15249,7 @@ var ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompl
   }
 };
 
-// node_modules/openai/_vendor/partial-json-parser/parser.mjs
+// ../main/node_modules/openai/_vendor/partial-json-parser/parser.mjs
 var STR = 1;
 var NUM = 2;
 var ARR = 4;
@@ -15474,7 +15474,7 @@ var _parseJSON = (jsonString, allow) => {
 };
 var partialParse = (input2) => parseJSON(input2, Allow.ALL ^ Allow.NUM);
 
-// node_modules/openai/lib/chat-completions/streaming.mjs
+// ../main/node_modules/openai/lib/chat-completions/streaming.mjs
 function normalizeChatCompletionChunk(chunk) {
   if (!Array.isArray(chunk?.choices)) {
     return chunk;
@@ -15495,7 +15495,7 @@ function normalizeChatCompletionStream(stream) {
   return stream;
 }
 
-// node_modules/openai/lib/ChatCompletionStream.mjs
+// ../main/node_modules/openai/lib/ChatCompletionStream.mjs
 var _ChatCompletionStream_instances;
 var _ChatCompletionStream_params;
 var _ChatCompletionStream_rejectsUnfinishedTurns;
@@ -17045,7 +17045,7 @@ function assertNever(_x) {
   return _x;
 }
 
-// node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
+// ../main/node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
 var ChatCompletionStreamingRunner = class _ChatCompletionStreamingRunner extends ChatCompletionStream {
   /** Restores a serialized tool run, including intermediate completions and tool-result messages. */
   static fromReadableStream(stream) {
@@ -17100,7 +17100,7 @@ var ChatCompletionStreamingRunner = class _ChatCompletionStreamingRunner extends
   }
 };
 
-// node_modules/openai/resources/chat/completions/completions.mjs
+// ../main/node_modules/openai/resources/chat/completions/completions.mjs
 function resolveResourceRequestOptions2(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17238,7 +17238,7 @@ var Completions = class extends APIResource {
 };
 Completions.Messages = Messages;
 
-// node_modules/openai/resources/chat/chat.mjs
+// ../main/node_modules/openai/resources/chat/chat.mjs
 var Chat = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -17247,7 +17247,7 @@ var Chat = class extends APIResource {
 };
 Chat.Completions = Completions;
 
-// node_modules/openai/resources/admin/organization/admin-api-keys.mjs
+// ../main/node_modules/openai/resources/admin/organization/admin-api-keys.mjs
 function resolveResourceRequestOptions3(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17361,7 +17361,7 @@ var AdminAPIKeys = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/audit-logs.mjs
+// ../main/node_modules/openai/resources/admin/organization/audit-logs.mjs
 function resolveResourceRequestOptions4(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17434,7 +17434,7 @@ var AuditLogs = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/certificates.mjs
+// ../main/node_modules/openai/resources/admin/organization/certificates.mjs
 function resolveResourceRequestOptions5(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17613,7 +17613,7 @@ var Certificates = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/data-retention.mjs
+// ../main/node_modules/openai/resources/admin/organization/data-retention.mjs
 function resolveResourceRequestOptions6(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17653,7 +17653,7 @@ var DataRetention = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/external-keys.mjs
+// ../main/node_modules/openai/resources/admin/organization/external-keys.mjs
 function resolveResourceRequestOptions7(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17788,7 +17788,7 @@ var ExternalKeys = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/external-storage.mjs
+// ../main/node_modules/openai/resources/admin/organization/external-storage.mjs
 function resolveResourceRequestOptions8(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17927,7 +17927,7 @@ var ExternalStorage = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/invites.mjs
+// ../main/node_modules/openai/resources/admin/organization/invites.mjs
 function resolveResourceRequestOptions9(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18043,7 +18043,7 @@ var Invites = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/roles.mjs
+// ../main/node_modules/openai/resources/admin/organization/roles.mjs
 function resolveResourceRequestOptions10(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18172,7 +18172,7 @@ var Roles = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/spend-alerts.mjs
+// ../main/node_modules/openai/resources/admin/organization/spend-alerts.mjs
 function resolveResourceRequestOptions11(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18319,7 +18319,7 @@ var SpendAlerts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/spend-limit.mjs
+// ../main/node_modules/openai/resources/admin/organization/spend-limit.mjs
 function resolveResourceRequestOptions12(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18376,7 +18376,7 @@ var SpendLimit = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/usage.mjs
+// ../main/node_modules/openai/resources/admin/organization/usage.mjs
 function resolveResourceRequestOptions13(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18599,7 +18599,7 @@ var Usage = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/groups/roles.mjs
+// ../main/node_modules/openai/resources/admin/organization/groups/roles.mjs
 function resolveResourceRequestOptions14(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18718,7 +18718,7 @@ var Roles2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/groups/users.mjs
+// ../main/node_modules/openai/resources/admin/organization/groups/users.mjs
 function resolveResourceRequestOptions15(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18837,7 +18837,7 @@ var Users = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/groups/groups.mjs
+// ../main/node_modules/openai/resources/admin/organization/groups/groups.mjs
 function resolveResourceRequestOptions16(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18974,7 +18974,7 @@ var Groups = class extends APIResource {
 Groups.Users = Users;
 Groups.Roles = Roles2;
 
-// node_modules/openai/resources/admin/organization/projects/api-keys.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/api-keys.mjs
 function resolveResourceRequestOptions17(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19120,7 +19120,7 @@ var APIKeys = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/certificates.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/certificates.mjs
 function resolveResourceRequestOptions18(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19229,7 +19229,7 @@ var Certificates2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/data-retention.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/data-retention.mjs
 function resolveResourceRequestOptions19(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19272,7 +19272,7 @@ var DataRetention2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs
 function resolveResourceRequestOptions20(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19314,7 +19314,7 @@ var HostedToolPermissions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/model-permissions.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/model-permissions.mjs
 function resolveResourceRequestOptions21(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19374,7 +19374,7 @@ var ModelPermissions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/rate-limits.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/rate-limits.mjs
 function resolveResourceRequestOptions22(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19456,7 +19456,7 @@ var RateLimits = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/roles.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/roles.mjs
 function resolveResourceRequestOptions23(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19595,7 +19595,7 @@ var Roles3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/service-tier-settings.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/service-tier-settings.mjs
 function resolveResourceRequestOptions24(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19639,7 +19639,7 @@ var ServiceTierSettings = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs
 function resolveResourceRequestOptions25(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19795,7 +19795,7 @@ var SpendAlerts2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/spend-limit.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/spend-limit.mjs
 function resolveResourceRequestOptions26(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19859,7 +19859,7 @@ var SpendLimit2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/groups/roles.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/groups/roles.mjs
 function resolveResourceRequestOptions27(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19946,7 +19946,7 @@ var Roles4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/groups/groups.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/groups/groups.mjs
 function resolveResourceRequestOptions28(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20071,7 +20071,7 @@ var Groups2 = class extends APIResource {
 };
 Groups2.Roles = Roles4;
 
-// node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs
 function resolveResourceRequestOptions29(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20098,7 +20098,7 @@ var APIKeys2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs
 function resolveResourceRequestOptions30(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20246,7 +20246,7 @@ var ServiceAccounts = class extends APIResource {
 };
 ServiceAccounts.APIKeys = APIKeys2;
 
-// node_modules/openai/resources/admin/organization/projects/users/roles.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/users/roles.mjs
 function resolveResourceRequestOptions31(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20333,7 +20333,7 @@ var Roles5 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/projects/users/users.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/users/users.mjs
 function resolveResourceRequestOptions32(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20481,7 +20481,7 @@ var Users2 = class extends APIResource {
 };
 Users2.Roles = Roles5;
 
-// node_modules/openai/resources/admin/organization/projects/projects.mjs
+// ../main/node_modules/openai/resources/admin/organization/projects/projects.mjs
 function resolveResourceRequestOptions33(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20644,7 +20644,7 @@ Projects.SpendLimit = SpendLimit2;
 Projects.SpendAlerts = SpendAlerts2;
 Projects.Certificates = Certificates2;
 
-// node_modules/openai/resources/admin/organization/users/roles.mjs
+// ../main/node_modules/openai/resources/admin/organization/users/roles.mjs
 function resolveResourceRequestOptions34(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20763,7 +20763,7 @@ var Roles6 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/users/users.mjs
+// ../main/node_modules/openai/resources/admin/organization/users/users.mjs
 function resolveResourceRequestOptions35(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20877,7 +20877,7 @@ var Users3 = class extends APIResource {
 };
 Users3.Roles = Roles6;
 
-// node_modules/openai/resources/admin/organization/workload-identity-providers/federation-rules.mjs
+// ../main/node_modules/openai/resources/admin/organization/workload-identity-providers/federation-rules.mjs
 function resolveResourceRequestOptions36(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21020,7 +21020,7 @@ var FederationRules = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/admin/organization/workload-identity-providers/workload-identity-providers.mjs
+// ../main/node_modules/openai/resources/admin/organization/workload-identity-providers/workload-identity-providers.mjs
 function resolveResourceRequestOptions37(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21162,7 +21162,7 @@ var WorkloadIdentityProviders = class extends APIResource {
 };
 WorkloadIdentityProviders.FederationRules = FederationRules;
 
-// node_modules/openai/resources/admin/organization/organization.mjs
+// ../main/node_modules/openai/resources/admin/organization/organization.mjs
 var Organization = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -21199,7 +21199,7 @@ Organization.SpendAlerts = SpendAlerts;
 Organization.Certificates = Certificates;
 Organization.Projects = Projects;
 
-// node_modules/openai/resources/admin/admin.mjs
+// ../main/node_modules/openai/resources/admin/admin.mjs
 var Admin = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -21208,7 +21208,7 @@ var Admin = class extends APIResource {
 };
 Admin.Organization = Organization;
 
-// node_modules/openai/resources/audio/speech.mjs
+// ../main/node_modules/openai/resources/audio/speech.mjs
 function resolveResourceRequestOptions38(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21249,7 +21249,7 @@ var Speech = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/transcriptions.mjs
+// ../main/node_modules/openai/resources/audio/transcriptions.mjs
 function resolveResourceRequestOptions39(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21267,7 +21267,7 @@ var Transcriptions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/translations.mjs
+// ../main/node_modules/openai/resources/audio/translations.mjs
 function resolveResourceRequestOptions40(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21281,7 +21281,7 @@ var Translations = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/voice-consents.mjs
+// ../main/node_modules/openai/resources/audio/voice-consents.mjs
 function resolveResourceRequestOptions41(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21402,7 +21402,7 @@ var VoiceConsents = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/voices.mjs
+// ../main/node_modules/openai/resources/audio/voices.mjs
 function resolveResourceRequestOptions42(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21454,7 +21454,7 @@ var Voices = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/audio/audio.mjs
+// ../main/node_modules/openai/resources/audio/audio.mjs
 var Audio = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -21471,7 +21471,7 @@ Audio.Speech = Speech;
 Audio.Voices = Voices;
 Audio.VoiceConsents = VoiceConsents;
 
-// node_modules/openai/resources/batches.mjs
+// ../main/node_modules/openai/resources/batches.mjs
 function resolveResourceRequestOptions43(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21557,7 +21557,7 @@ var Batches = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/assistants.mjs
+// ../main/node_modules/openai/resources/beta/assistants.mjs
 function resolveResourceRequestOptions44(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21670,7 +21670,7 @@ var Assistants = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/automations/invocations.mjs
+// ../main/node_modules/openai/resources/beta/agents/automations/invocations.mjs
 function resolveResourceRequestOptions45(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21771,7 +21771,7 @@ var Invocations = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/automations/automations.mjs
+// ../main/node_modules/openai/resources/beta/agents/automations/automations.mjs
 function resolveResourceRequestOptions46(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21964,7 +21964,7 @@ var Automations = class extends APIResource {
 };
 Automations.Invocations = Invocations;
 
-// node_modules/openai/lib/beta/agents/files.mjs
+// ../main/node_modules/openai/lib/beta/agents/files.mjs
 var AgentFileUploadError = class extends OpenAIError {
   constructor(uploadedFiles, cause) {
     super("Agent file preparation or staging failed; uploaded files remain caller-owned.");
@@ -22042,7 +22042,7 @@ async function uploadAgentFile(client, resource, environmentID, params, options)
   }
 }
 
-// node_modules/openai/resources/beta/agents/environments/files.mjs
+// ../main/node_modules/openai/resources/beta/agents/environments/files.mjs
 function resolveResourceRequestOptions47(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22103,7 +22103,7 @@ var Files = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/environments/templates.mjs
+// ../main/node_modules/openai/resources/beta/agents/environments/templates.mjs
 function resolveResourceRequestOptions48(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22246,7 +22246,7 @@ var Templates = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/environments/environments.mjs
+// ../main/node_modules/openai/resources/beta/agents/environments/environments.mjs
 function resolveResourceRequestOptions49(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22371,7 +22371,7 @@ var EnvironmentInfosPage = class extends CursorPage {
 Environments.Files = Files;
 Environments.Templates = Templates;
 
-// node_modules/openai/lib/beta/agents/pages.mjs
+// ../main/node_modules/openai/lib/beta/agents/pages.mjs
 async function* agentItems(load) {
   let after;
   while (true) {
@@ -22390,7 +22390,7 @@ async function* agentItems(load) {
   }
 }
 
-// node_modules/openai/lib/beta/agents/result-artifacts.mjs
+// ../main/node_modules/openai/lib/beta/agents/result-artifacts.mjs
 var _AgentResultArtifacts_resource;
 var _AgentResultArtifacts_sessionID;
 var _AgentResultArtifacts_turnID;
@@ -22446,7 +22446,7 @@ var AgentResultArtifacts = class {
 };
 _AgentResultArtifacts_resource = /* @__PURE__ */ new WeakMap(), _AgentResultArtifacts_sessionID = /* @__PURE__ */ new WeakMap(), _AgentResultArtifacts_turnID = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/resources/beta/agents/sessions/artifacts.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/artifacts.mjs
 function resolveResourceRequestOptions50(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22585,7 +22585,7 @@ var Artifacts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/events.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/events.mjs
 function resolveResourceRequestOptions51(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22655,7 +22655,7 @@ var Events = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/items.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/items.mjs
 function resolveResourceRequestOptions52(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22718,7 +22718,7 @@ var Items = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/traces.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/traces.mjs
 function resolveResourceRequestOptions53(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22781,7 +22781,7 @@ var Traces = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/items.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/items.mjs
 function resolveResourceRequestOptions54(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22812,7 +22812,7 @@ var Items2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/turns/items.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/turns/items.mjs
 function resolveResourceRequestOptions55(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22843,7 +22843,7 @@ var Items3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/turns/turns.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/turns/turns.mjs
 function resolveResourceRequestOptions56(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22903,7 +22903,7 @@ var Turns = class extends APIResource {
 };
 Turns.Items = Items3;
 
-// node_modules/openai/resources/beta/agents/sessions/subagents/subagents.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/subagents.mjs
 function resolveResourceRequestOptions57(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22994,7 +22994,7 @@ var Subagents = class extends APIResource {
 Subagents.Items = Items2;
 Subagents.Turns = Turns;
 
-// node_modules/openai/resources/beta/agents/sessions/turns/items.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/turns/items.mjs
 function resolveResourceRequestOptions58(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23026,7 +23026,7 @@ var Items4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/sessions/turns/turns.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/turns/turns.mjs
 function resolveResourceRequestOptions59(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23116,7 +23116,7 @@ var Turns2 = class extends APIResource {
 };
 Turns2.Items = Items4;
 
-// node_modules/openai/lib/agents/turn-state.mjs
+// ../main/node_modules/openai/lib/agents/turn-state.mjs
 var _TurnState_turnID;
 var _TurnState_turnEnded;
 var _TurnState_eventIDs;
@@ -23168,7 +23168,7 @@ var TurnState = class {
 };
 _TurnState_turnID = /* @__PURE__ */ new WeakMap(), _TurnState_turnEnded = /* @__PURE__ */ new WeakMap(), _TurnState_eventIDs = /* @__PURE__ */ new WeakMap(), _TurnState_calls = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/lib/beta/agents/tool-output.mjs
+// ../main/node_modules/openai/lib/beta/agents/tool-output.mjs
 function isInputContent(value) {
   if (!isObj(value)) {
     return false;
@@ -23185,10 +23185,10 @@ function isInputContent(value) {
   return hasOwn(content, "type") && hasOwn(content, field) && typeof content[field] === "string";
 }
 
-// node_modules/openai/lib/beta/agents/tool-stages.mjs
+// ../main/node_modules/openai/lib/beta/agents/tool-stages.mjs
 var toolStages = /* @__PURE__ */ Symbol.for("openai.beta.agents.toolStages");
 
-// node_modules/openai/lib/beta/agents/tool-dispatcher.mjs
+// ../main/node_modules/openai/lib/beta/agents/tool-dispatcher.mjs
 var _AgentToolDispatcher_instances;
 var _AgentToolDispatcher_handlers;
 var _AgentToolDispatcher_options;
@@ -23354,12 +23354,12 @@ _AgentToolDispatcher_handlers = /* @__PURE__ */ new WeakMap(), _AgentToolDispatc
   }
 };
 
-// node_modules/openai/lib/agents/output-text.mjs
+// ../main/node_modules/openai/lib/agents/output-text.mjs
 function outputText(message) {
   return message.content.map((block) => block.type === "output_text" ? block.text : "").join("");
 }
 
-// node_modules/openai/lib/beta/agents/agent-turn-result.mjs
+// ../main/node_modules/openai/lib/beta/agents/agent-turn-result.mjs
 var AgentTurnResult = class {
   constructor(turn, messages) {
     this.turn = turn;
@@ -23376,7 +23376,7 @@ var AgentTurnResult = class {
   }
 };
 
-// node_modules/openai/lib/beta/agents/parsed-agent-turn-result.mjs
+// ../main/node_modules/openai/lib/beta/agents/parsed-agent-turn-result.mjs
 var ParsedAgentTurnResult = class extends AgentTurnResult {
   constructor(result, parsed) {
     super(result.turn, result.messages);
@@ -23385,7 +23385,7 @@ var ParsedAgentTurnResult = class extends AgentTurnResult {
   }
 };
 
-// node_modules/openai/lib/beta/agents/output-parse-error.mjs
+// ../main/node_modules/openai/lib/beta/agents/output-parse-error.mjs
 var _AgentOutputParseError_rawResult;
 var AgentOutputParseError = class extends OpenAIError {
   constructor(result) {
@@ -23401,7 +23401,7 @@ var AgentOutputParseError = class extends OpenAIError {
 };
 _AgentOutputParseError_rawResult = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/lib/beta/agents/parse-result.mjs
+// ../main/node_modules/openai/lib/beta/agents/parse-result.mjs
 function parseAgentResult(result, format) {
   try {
     if (!format) {
@@ -23492,7 +23492,7 @@ async function parseAgentResultPromise(result, format) {
   return parseAgentResult(await result, format);
 }
 
-// node_modules/openai/lib/beta/agents/agent-turn-result-error.mjs
+// ../main/node_modules/openai/lib/beta/agents/agent-turn-result-error.mjs
 var AgentTurnResultError = class extends OpenAIError {
   constructor(reason, session_id, turn, messages, required_actions = [], cause) {
     super(`Could not collect the agent turn result: ${reason}`);
@@ -23509,7 +23509,7 @@ var AgentTurnResultError = class extends OpenAIError {
   }
 };
 
-// node_modules/openai/lib/beta/agents/agent-turn-result-collector.mjs
+// ../main/node_modules/openai/lib/beta/agents/agent-turn-result-collector.mjs
 var _AgentTurnResultCollector_instances;
 var _AgentTurnResultCollector_sessionID;
 var _AgentTurnResultCollector_turn;
@@ -23608,7 +23608,7 @@ _AgentTurnResultCollector_sessionID = /* @__PURE__ */ new WeakMap(), _AgentTurnR
   return [...__classPrivateFieldGet(this, _AgentTurnResultCollector_messages, "f").values()].sort((a, b) => a.index - b.index).map(({ message }) => message);
 };
 
-// node_modules/openai/lib/beta/agents/result-collection.mjs
+// ../main/node_modules/openai/lib/beta/agents/result-collection.mjs
 var _ResultCollection_instances;
 var _ResultCollection_iterator;
 var _ResultCollection_ended;
@@ -23711,7 +23711,7 @@ _ResultCollection_iterator = /* @__PURE__ */ new WeakMap(), _ResultCollection_en
   }
 };
 
-// node_modules/openai/lib/agents/agent-session-stream.mjs
+// ../main/node_modules/openai/lib/agents/agent-session-stream.mjs
 var _AgentSessionStream_instances;
 var _AgentSessionStream_consumed;
 var _AgentSessionStream_format;
@@ -23867,7 +23867,7 @@ _AgentSessionStream_iterate = async function* _AgentSessionStream_iterate2() {
   return error;
 };
 
-// node_modules/openai/lib/beta/agents/agent-session-create-stream.mjs
+// ../main/node_modules/openai/lib/beta/agents/agent-session-create-stream.mjs
 async function* dispatchCreationTools(source, dispatcher, signal) {
   const state2 = new TurnState();
   let sessionID;
@@ -23943,7 +23943,7 @@ function captureCreationTools(body, options) {
   };
 }
 
-// node_modules/openai/resources/beta/agents/sessions/sessions.mjs
+// ../main/node_modules/openai/resources/beta/agents/sessions/sessions.mjs
 function resolveResourceRequestOptions60(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24101,7 +24101,7 @@ Sessions.Events = Events;
 Sessions.Traces = Traces;
 Sessions.Turns = Turns2;
 
-// node_modules/openai/resources/beta/agents/vaults/credentials.mjs
+// ../main/node_modules/openai/resources/beta/agents/vaults/credentials.mjs
 function resolveResourceRequestOptions61(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24257,7 +24257,7 @@ var Credentials = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/agents/vaults/vaults.mjs
+// ../main/node_modules/openai/resources/beta/agents/vaults/vaults.mjs
 function resolveResourceRequestOptions62(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24399,7 +24399,7 @@ var Vaults = class extends APIResource {
 };
 Vaults.Credentials = Credentials;
 
-// node_modules/openai/resources/beta/agents/agents.mjs
+// ../main/node_modules/openai/resources/beta/agents/agents.mjs
 function resolveResourceRequestOptions63(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24543,7 +24543,7 @@ Agents.Environments = Environments;
 Agents.Vaults = Vaults;
 Agents.Sessions = Sessions;
 
-// node_modules/openai/resources/beta/chatkit/sessions.mjs
+// ../main/node_modules/openai/resources/beta/chatkit/sessions.mjs
 function resolveResourceRequestOptions64(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24588,7 +24588,7 @@ var Sessions2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/chatkit/threads.mjs
+// ../main/node_modules/openai/resources/beta/chatkit/threads.mjs
 function resolveResourceRequestOptions65(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24698,7 +24698,7 @@ var Threads = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/chatkit/chatkit.mjs
+// ../main/node_modules/openai/resources/beta/chatkit/chatkit.mjs
 var ChatKit = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -24709,7 +24709,7 @@ var ChatKit = class extends APIResource {
 ChatKit.Sessions = Sessions2;
 ChatKit.Threads = Threads;
 
-// node_modules/openai/resources/beta/responses/input-items.mjs
+// ../main/node_modules/openai/resources/beta/responses/input-items.mjs
 function resolveResourceRequestOptions66(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24776,7 +24776,7 @@ var InputItems = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/responses/input-tokens.mjs
+// ../main/node_modules/openai/resources/beta/responses/input-tokens.mjs
 function resolveResourceRequestOptions67(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24807,7 +24807,7 @@ var InputTokens = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/responses/responses.mjs
+// ../main/node_modules/openai/resources/beta/responses/responses.mjs
 function resolveResourceRequestOptions68(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24973,7 +24973,7 @@ var Responses = class extends APIResource {
 Responses.InputItems = InputItems;
 Responses.InputTokens = InputTokens;
 
-// node_modules/openai/resources/beta/threads/messages.mjs
+// ../main/node_modules/openai/resources/beta/threads/messages.mjs
 function resolveResourceRequestOptions69(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25089,7 +25089,7 @@ var Messages2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/threads/runs/steps.mjs
+// ../main/node_modules/openai/resources/beta/threads/runs/steps.mjs
 function resolveResourceRequestOptions70(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25124,7 +25124,7 @@ var Steps = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/polling.mjs
+// ../main/node_modules/openai/lib/polling.mjs
 function sleepUntilAborted(milliseconds, signal) {
   return new Promise((resolve, reject) => {
     let timer;
@@ -25229,7 +25229,7 @@ async function pollWithResponse(retrieve, intermediateStatuses, terminalStatuses
   }
 }
 
-// node_modules/openai/lib/assistant-run-polling.mjs
+// ../main/node_modules/openai/lib/assistant-run-polling.mjs
 function pollAssistantRun(resource, runID, params, options) {
   return pollWithResponse((headers) => resource.retrieve(runID, params, {
     ...options,
@@ -25237,7 +25237,7 @@ function pollAssistantRun(resource, runID, params, options) {
   }), ["queued", "in_progress", "cancelling"], ["requires_action", "incomplete", "cancelled", "completed", "failed", "expired"], options);
 }
 
-// node_modules/openai/internal/utils/base64.mjs
+// ../main/node_modules/openai/internal/utils/base64.mjs
 var fromBase64 = (str) => {
   if (typeof globalThis.Buffer !== "undefined") {
     const buf = globalThis.Buffer.from(str, "base64");
@@ -25271,7 +25271,7 @@ var toFloat32Array = (base64Str) => {
   }
 };
 
-// node_modules/openai/internal/utils/env.mjs
+// ../main/node_modules/openai/internal/utils/env.mjs
 var readEnv = (env) => {
   try {
     if (typeof globalThis.process !== "undefined") {
@@ -25286,7 +25286,7 @@ var readEnv = (env) => {
   return void 0;
 };
 
-// node_modules/openai/internal/assistant-stream-delta.mjs
+// ../main/node_modules/openai/internal/assistant-stream-delta.mjs
 var MAX_ASSISTANT_STREAM_ARRAY_GROWTH = 1024;
 var MAX_EXTERNALLY_MUTABLE_ASSISTANT_STREAM_ARRAY_LENGTH = 65536;
 function getAssistantStreamDiagnosticProperty(property) {
@@ -25569,7 +25569,7 @@ function createAssistantStreamArrayDeltaCommit(accumulator, delta, kind, cacheAr
   return () => commitAssistantStreamArrayProjection(projection);
 }
 
-// node_modules/openai/lib/AssistantStream.mjs
+// ../main/node_modules/openai/lib/AssistantStream.mjs
 var _AssistantStream_instances;
 var _AssistantStream_runStepSnapshots;
 var _AssistantStream_runStepIDOwners;
@@ -26132,8 +26132,8 @@ _AssistantStream_addEvent = function _AssistantStream_addEvent2(event) {
     case "thread.run.step.expired": {
       __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, void 0, "f");
       __classPrivateFieldSet(this, _AssistantStream_activeRunStepID, void 0, "f");
-      const details = event.data.step_details;
-      if (details.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+      const details2 = event.data.step_details;
+      if (details2.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
         __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "toolCallDone", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
       }
       __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "runStepDone", event.data, accumulatedRunStep);
@@ -26263,7 +26263,7 @@ function assertNever2(_x) {
   return _x;
 }
 
-// node_modules/openai/resources/beta/threads/runs/runs.mjs
+// ../main/node_modules/openai/resources/beta/threads/runs/runs.mjs
 function resolveResourceRequestOptions71(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26441,7 +26441,7 @@ var Runs = class extends APIResource {
 };
 Runs.Steps = Steps;
 
-// node_modules/openai/resources/beta/threads/threads.mjs
+// ../main/node_modules/openai/resources/beta/threads/threads.mjs
 function resolveResourceRequestOptions72(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26533,7 +26533,7 @@ var Threads2 = class extends APIResource {
 Threads2.Runs = Runs;
 Threads2.Messages = Messages2;
 
-// node_modules/openai/resources/beta/realtime/sessions.mjs
+// ../main/node_modules/openai/resources/beta/realtime/sessions.mjs
 var Sessions3 = class extends APIResource {
   /**
    * Create an ephemeral API token for use in client-side applications with the
@@ -26560,7 +26560,7 @@ var Sessions3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
+// ../main/node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
 var TranscriptionSessions = class extends APIResource {
   /**
    * Create an ephemeral API token for use in client-side applications with the
@@ -26587,7 +26587,7 @@ var TranscriptionSessions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/beta/realtime/realtime.mjs
+// ../main/node_modules/openai/resources/beta/realtime/realtime.mjs
 var Realtime = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26598,7 +26598,7 @@ var Realtime = class extends APIResource {
 Realtime.Sessions = Sessions3;
 Realtime.TranscriptionSessions = TranscriptionSessions;
 
-// node_modules/openai/resources/beta/beta.mjs
+// ../main/node_modules/openai/resources/beta/beta.mjs
 var Beta = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26617,7 +26617,7 @@ Beta.ChatKit = ChatKit;
 Beta.Assistants = Assistants;
 Beta.Threads = Threads2;
 
-// node_modules/openai/resources/completions.mjs
+// ../main/node_modules/openai/resources/completions.mjs
 function resolveResourceRequestOptions73(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26630,7 +26630,7 @@ var Completions2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/containers/files/content.mjs
+// ../main/node_modules/openai/resources/containers/files/content.mjs
 function resolveResourceRequestOptions74(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26649,7 +26649,7 @@ var Content = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/containers/files/files.mjs
+// ../main/node_modules/openai/resources/containers/files/files.mjs
 function resolveResourceRequestOptions75(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26746,7 +26746,7 @@ var Files2 = class extends APIResource {
 };
 Files2.Content = Content;
 
-// node_modules/openai/resources/containers/containers.mjs
+// ../main/node_modules/openai/resources/containers/containers.mjs
 function resolveResourceRequestOptions76(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26839,7 +26839,7 @@ var Containers = class extends APIResource {
 };
 Containers.Files = Files2;
 
-// node_modules/openai/resources/content-provenance-checks.mjs
+// ../main/node_modules/openai/resources/content-provenance-checks.mjs
 function resolveResourceRequestOptions77(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26860,7 +26860,7 @@ var ContentProvenanceChecks = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/conversations/items.mjs
+// ../main/node_modules/openai/resources/conversations/items.mjs
 function resolveResourceRequestOptions78(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26952,7 +26952,7 @@ var Items5 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/conversations/conversations.mjs
+// ../main/node_modules/openai/resources/conversations/conversations.mjs
 function resolveResourceRequestOptions79(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26996,7 +26996,7 @@ var Conversations = class extends APIResource {
 };
 Conversations.Items = Items5;
 
-// node_modules/openai/resources/decisions.mjs
+// ../main/node_modules/openai/resources/decisions.mjs
 function resolveResourceRequestOptions80(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27014,7 +27014,7 @@ var Decisions = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/embeddings.mjs
+// ../main/node_modules/openai/lib/embeddings.mjs
 function createEmbedding(client, body, options) {
   const hasUserProvidedEncodingFormat = !!body.encoding_format;
   const encodingFormat = hasUserProvidedEncodingFormat ? body.encoding_format : "base64";
@@ -27054,14 +27054,14 @@ function createEmbedding(client, body, options) {
   });
 }
 
-// node_modules/openai/resources/embeddings.mjs
+// ../main/node_modules/openai/resources/embeddings.mjs
 var Embeddings = class extends APIResource {
   create(body, options) {
     return createEmbedding(this._client, body, options);
   }
 };
 
-// node_modules/openai/resources/evals/runs/output-items.mjs
+// ../main/node_modules/openai/resources/evals/runs/output-items.mjs
 function resolveResourceRequestOptions81(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27086,7 +27086,7 @@ var OutputItems = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/evals/runs/runs.mjs
+// ../main/node_modules/openai/resources/evals/runs/runs.mjs
 function resolveResourceRequestOptions82(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27186,7 +27186,7 @@ var Runs2 = class extends APIResource {
 };
 Runs2.OutputItems = OutputItems;
 
-// node_modules/openai/resources/evals/evals.mjs
+// ../main/node_modules/openai/resources/evals/evals.mjs
 function resolveResourceRequestOptions83(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27290,7 +27290,7 @@ var Evals = class extends APIResource {
 };
 Evals.Runs = Runs2;
 
-// node_modules/openai/lib/file-processing.mjs
+// ../main/node_modules/openai/lib/file-processing.mjs
 async function waitForFileProcessing(resource, id, pollInterval, maxWait) {
   const terminalStates = /* @__PURE__ */ new Set(["processed", "error", "deleted"]);
   const start = performance.now();
@@ -27307,7 +27307,7 @@ async function waitForFileProcessing(resource, id, pollInterval, maxWait) {
   return file;
 }
 
-// node_modules/openai/resources/files.mjs
+// ../main/node_modules/openai/resources/files.mjs
 function resolveResourceRequestOptions84(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27430,11 +27430,11 @@ var Files3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/methods.mjs
+// ../main/node_modules/openai/resources/fine-tuning/methods.mjs
 var Methods = class extends APIResource {
 };
 
-// node_modules/openai/resources/fine-tuning/alpha/graders.mjs
+// ../main/node_modules/openai/resources/fine-tuning/alpha/graders.mjs
 function resolveResourceRequestOptions85(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27489,7 +27489,7 @@ var Graders = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
+// ../main/node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
 var Alpha = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27498,7 +27498,7 @@ var Alpha = class extends APIResource {
 };
 Alpha.Graders = Graders;
 
-// node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
+// ../main/node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
 function resolveResourceRequestOptions86(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27625,7 +27625,7 @@ var Permissions = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
+// ../main/node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
 var Checkpoints = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27634,7 +27634,7 @@ var Checkpoints = class extends APIResource {
 };
 Checkpoints.Permissions = Permissions;
 
-// node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
+// ../main/node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
 function resolveResourceRequestOptions87(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27696,7 +27696,7 @@ var Checkpoints2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
+// ../main/node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
 function resolveResourceRequestOptions88(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27854,7 +27854,7 @@ var Jobs = class extends APIResource {
 };
 Jobs.Checkpoints = Checkpoints2;
 
-// node_modules/openai/resources/fine-tuning/fine-tuning.mjs
+// ../main/node_modules/openai/resources/fine-tuning/fine-tuning.mjs
 var FineTuning = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27869,11 +27869,11 @@ FineTuning.Jobs = Jobs;
 FineTuning.Checkpoints = Checkpoints;
 FineTuning.Alpha = Alpha;
 
-// node_modules/openai/resources/graders/grader-models.mjs
+// ../main/node_modules/openai/resources/graders/grader-models.mjs
 var GraderModels = class extends APIResource {
 };
 
-// node_modules/openai/resources/graders/graders.mjs
+// ../main/node_modules/openai/resources/graders/graders.mjs
 var Graders2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27882,7 +27882,7 @@ var Graders2 = class extends APIResource {
 };
 Graders2.GraderModels = GraderModels;
 
-// node_modules/openai/resources/images.mjs
+// ../main/node_modules/openai/resources/images.mjs
 function resolveResourceRequestOptions89(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27937,7 +27937,7 @@ var Images = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/live/sessions.mjs
+// ../main/node_modules/openai/resources/live/sessions.mjs
 function resolveResourceRequestOptions90(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28057,15 +28057,15 @@ var Sessions4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/live/forks/forks.mjs
+// ../main/node_modules/openai/resources/live/forks/forks.mjs
 var Forks = class extends APIResource {
 };
 
-// node_modules/openai/resources/live/sideband/sideband.mjs
+// ../main/node_modules/openai/resources/live/sideband/sideband.mjs
 var Sideband = class extends APIResource {
 };
 
-// node_modules/openai/resources/live/live.mjs
+// ../main/node_modules/openai/resources/live/live.mjs
 function resolveResourceRequestOptions91(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28100,7 +28100,7 @@ Live.Sideband = Sideband;
 Live.Forks = Forks;
 Live.Sessions = Sessions4;
 
-// node_modules/openai/resources/models.mjs
+// ../main/node_modules/openai/resources/models.mjs
 function resolveResourceRequestOptions92(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28128,7 +28128,7 @@ var Models = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/moderations.mjs
+// ../main/node_modules/openai/resources/moderations.mjs
 function resolveResourceRequestOptions93(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28147,7 +28147,7 @@ var Moderations = class extends APIResource {
   }
 };
 
-// node_modules/openai/internal/multipart-encoding.mjs
+// ../main/node_modules/openai/internal/multipart-encoding.mjs
 async function encodedMultipartFormRequestOptions(options, client, encodings, rawBodyField = null) {
   if (options.body === null || typeof options.body !== "object" || Array.isArray(options.body)) {
     throw new TypeError("Multipart request body must be an object");
@@ -28189,7 +28189,7 @@ async function encodedMultipartFormRequestOptions(options, client, encodings, ra
   };
 }
 
-// node_modules/openai/resources/realtime/calls.mjs
+// ../main/node_modules/openai/resources/realtime/calls.mjs
 function resolveResourceRequestOptions94(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28287,7 +28287,7 @@ var Calls = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/realtime/client-secrets.mjs
+// ../main/node_modules/openai/resources/realtime/client-secrets.mjs
 function resolveResourceRequestOptions95(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28324,7 +28324,7 @@ var ClientSecrets = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/realtime/translations/client-secrets.mjs
+// ../main/node_modules/openai/resources/realtime/translations/client-secrets.mjs
 function resolveResourceRequestOptions96(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28358,7 +28358,7 @@ var ClientSecrets2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/realtime/translations/translations.mjs
+// ../main/node_modules/openai/resources/realtime/translations/translations.mjs
 var Translations2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -28367,7 +28367,7 @@ var Translations2 = class extends APIResource {
 };
 Translations2.ClientSecrets = ClientSecrets2;
 
-// node_modules/openai/resources/realtime/realtime.mjs
+// ../main/node_modules/openai/resources/realtime/realtime.mjs
 var Realtime2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -28380,7 +28380,7 @@ Realtime2.ClientSecrets = ClientSecrets;
 Realtime2.Calls = Calls;
 Realtime2.Translations = Translations2;
 
-// node_modules/openai/resources/responses/input-items.mjs
+// ../main/node_modules/openai/resources/responses/input-items.mjs
 function resolveResourceRequestOptions97(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28442,7 +28442,7 @@ var InputItems2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/responses/input-tokens.mjs
+// ../main/node_modules/openai/resources/responses/input-tokens.mjs
 function resolveResourceRequestOptions98(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28467,7 +28467,7 @@ var InputTokens2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/ResponsesParser.mjs
+// ../main/node_modules/openai/lib/ResponsesParser.mjs
 function isTextFormat(value) {
   return isObj(value) && typeof value["type"] === "string";
 }
@@ -28656,7 +28656,7 @@ function addOutputText(rsp) {
   rsp.output_text = texts.join("");
 }
 
-// node_modules/openai/internal/responses/output-text-index.mjs
+// ../main/node_modules/openai/internal/responses/output-text-index.mjs
 var OutputTextIndex = class {
   constructor() {
     this.capacity = 1;
@@ -28723,7 +28723,7 @@ var OutputTextIndex = class {
   }
 };
 
-// node_modules/openai/internal/responses/canonical-output-text.mjs
+// ../main/node_modules/openai/internal/responses/canonical-output-text.mjs
 function createCanonicalResponseContext() {
   return {
     canonicalSnapshot: void 0,
@@ -28839,7 +28839,7 @@ function updateOutputText(context, snapshot, outputIndex, previousText, nextText
   snapshot.output_text = snapshot.output_text.slice(0, offset) + nextText + snapshot.output_text.slice(offset + previousText.length);
 }
 
-// node_modules/openai/internal/responses/response-accumulator.mjs
+// ../main/node_modules/openai/internal/responses/response-accumulator.mjs
 var responseOutputIdentityIndexes = /* @__PURE__ */ new WeakMap();
 function validateArrayIndex(collection, index, kind, allowAppend = false) {
   if (!Array.isArray(collection) || !Number.isSafeInteger(index) || index < 0 || index > collection.length || (index === collection.length ? !allowAppend || index in collection : !hasOwn(collection, index))) {
@@ -29791,7 +29791,7 @@ function accumulateResponseWithContext(event, snapshot, context, rejectInvalidSh
   return assertNever3(dispatchEvent);
 }
 
-// node_modules/openai/lib/responses/ResponseStream.mjs
+// ../main/node_modules/openai/lib/responses/ResponseStream.mjs
 var _ResponseStream_instances;
 var _ResponseStream_params;
 var _ResponseStream_currentResponseSnapshot;
@@ -30313,7 +30313,7 @@ function finalizeResponse(snapshot, params, format) {
   return maybeParseResponse(snapshot, params, format);
 }
 
-// node_modules/openai/resources/responses/responses.mjs
+// ../main/node_modules/openai/resources/responses/responses.mjs
 function resolveResourceRequestOptions99(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30462,7 +30462,7 @@ var Responses2 = class extends APIResource {
 Responses2.InputItems = InputItems2;
 Responses2.InputTokens = InputTokens2;
 
-// node_modules/openai/resources/safety/alerts.mjs
+// ../main/node_modules/openai/resources/safety/alerts.mjs
 function resolveResourceRequestOptions100(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30475,7 +30475,7 @@ var Alerts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/safety/cases.mjs
+// ../main/node_modules/openai/resources/safety/cases.mjs
 function resolveResourceRequestOptions101(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30488,7 +30488,7 @@ var Cases = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/safety/safety.mjs
+// ../main/node_modules/openai/resources/safety/safety.mjs
 var Safety = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -30499,7 +30499,7 @@ var Safety = class extends APIResource {
 Safety.Cases = Cases;
 Safety.Alerts = Alerts;
 
-// node_modules/openai/resources/skills/content.mjs
+// ../main/node_modules/openai/resources/skills/content.mjs
 function resolveResourceRequestOptions102(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30517,7 +30517,7 @@ var Content2 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/skills/versions/content.mjs
+// ../main/node_modules/openai/resources/skills/versions/content.mjs
 function resolveResourceRequestOptions103(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30536,7 +30536,7 @@ var Content3 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/skills/versions/versions.mjs
+// ../main/node_modules/openai/resources/skills/versions/versions.mjs
 function resolveResourceRequestOptions104(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30626,7 +30626,7 @@ var Versions = class extends APIResource {
 };
 Versions.Content = Content3;
 
-// node_modules/openai/resources/skills/skills.mjs
+// ../main/node_modules/openai/resources/skills/skills.mjs
 function resolveResourceRequestOptions105(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30726,7 +30726,7 @@ var Skills = class extends APIResource {
 Skills.Content = Content2;
 Skills.Versions = Versions;
 
-// node_modules/openai/resources/uploads/parts.mjs
+// ../main/node_modules/openai/resources/uploads/parts.mjs
 function resolveResourceRequestOptions106(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30750,7 +30750,7 @@ var Parts = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/uploads/uploads.mjs
+// ../main/node_modules/openai/resources/uploads/uploads.mjs
 function resolveResourceRequestOptions107(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30824,7 +30824,7 @@ var Uploads = class extends APIResource {
 };
 Uploads.Parts = Parts;
 
-// node_modules/openai/lib/vector-store-polling.mjs
+// ../main/node_modules/openai/lib/vector-store-polling.mjs
 function pollVectorStoreFile(resource, vectorStoreID, fileID, options) {
   return pollWithResponse((headers) => resource.retrieve(fileID, { vector_store_id: vectorStoreID }, { ...options, headers }), ["in_progress"], ["failed", "cancelled", "completed"], options);
 }
@@ -30832,7 +30832,7 @@ function pollVectorStoreFileBatch(resource, vectorStoreID, batchID, options) {
   return pollWithResponse((headers) => resource.retrieve(batchID, { vector_store_id: vectorStoreID }, { ...options, headers }), ["in_progress"], ["failed", "cancelled", "completed"], options);
 }
 
-// node_modules/openai/lib/Util.mjs
+// ../main/node_modules/openai/lib/Util.mjs
 var allSettledWithThrow = async (promises) => {
   const results = await Promise.allSettled(promises);
   const rejected = results.filter((result) => result.status === "rejected");
@@ -30852,7 +30852,7 @@ var allSettledWithThrow = async (promises) => {
   return values;
 };
 
-// node_modules/openai/lib/vector-store-upload.mjs
+// ../main/node_modules/openai/lib/vector-store-upload.mjs
 async function uploadAndPollVectorStoreFileBatch(resource, client, vectorStoreId, files, fileIds, options) {
   if (files === null || files === void 0 || files.length === 0) {
     throw new Error("No `files` provided to process. If you've already uploaded files you should use `.createAndPoll()` instead");
@@ -30879,7 +30879,7 @@ async function uploadAndPollVectorStoreFileBatch(resource, client, vectorStoreId
   return await resource.createAndPoll(vectorStoreId, { file_ids: allFileIds }, options);
 }
 
-// node_modules/openai/resources/vector-stores/file-batches.mjs
+// ../main/node_modules/openai/resources/vector-stores/file-batches.mjs
 function resolveResourceRequestOptions108(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30956,7 +30956,7 @@ var FileBatches = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/vector-stores/files.mjs
+// ../main/node_modules/openai/resources/vector-stores/files.mjs
 function resolveResourceRequestOptions109(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31113,7 +31113,7 @@ var Files4 = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/vector-stores/vector-stores.mjs
+// ../main/node_modules/openai/resources/vector-stores/vector-stores.mjs
 function resolveResourceRequestOptions110(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31238,7 +31238,7 @@ var VectorStores = class extends APIResource {
 VectorStores.Files = Files4;
 VectorStores.FileBatches = FileBatches;
 
-// node_modules/openai/resources/videos.mjs
+// ../main/node_modules/openai/resources/videos.mjs
 function resolveResourceRequestOptions111(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31383,7 +31383,7 @@ var Videos = class extends APIResource {
   }
 };
 
-// node_modules/openai/resources/webhooks/event-types.mjs
+// ../main/node_modules/openai/resources/webhooks/event-types.mjs
 function resolveResourceRequestOptions112(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31402,7 +31402,7 @@ var EventTypes = class extends APIResource {
   }
 };
 
-// node_modules/openai/lib/webhook-signature.mjs
+// ../main/node_modules/openai/lib/webhook-signature.mjs
 var MAX_DIRECT_WEBHOOK_VERIFICATIONS = 32;
 var SHA256_SIGNATURE_LENGTH = 32;
 function webhookSignatureRequiresSigning(signatureHeader) {
@@ -31499,7 +31499,7 @@ async function verifyWebhookSignature(payload, signatureHeader, timestamp, webho
   throw new InvalidWebhookSignatureError("The given webhook signature does not match the expected signature");
 }
 
-// node_modules/openai/resources/webhooks/webhooks.mjs
+// ../main/node_modules/openai/resources/webhooks/webhooks.mjs
 var _Webhooks_instances;
 var _Webhooks_validateSecret;
 var _Webhooks_getRequiredHeader;
@@ -31710,7 +31710,7 @@ _Webhooks_instances = /* @__PURE__ */ new WeakSet(), _Webhooks_validateSecret = 
 };
 Webhooks.EventTypes = EventTypes;
 
-// node_modules/openai/internal/bedrock.mjs
+// ../main/node_modules/openai/internal/bedrock.mjs
 var brand_privateBedrockClient = /* @__PURE__ */ Symbol.for("openai.privateBedrockClient");
 function assertValidBedrockBearerCredential(credential) {
   if (/^[\t ]|[\t ]$/.test(credential)) {
@@ -31724,7 +31724,7 @@ function assertValidBedrockBearerCredential(credential) {
   }
 }
 
-// node_modules/openai/internal/ws.mjs
+// ../main/node_modules/openai/internal/ws.mjs
 function mergeWebSocketAuthHeaders(options, authHeaders, removedHeaders) {
   const headers = new Map(Object.entries(authHeaders).map(([name, value]) => [name.toLowerCase(), value]));
   for (const name of removedHeaders) {
@@ -31737,7 +31737,7 @@ function mergeWebSocketAuthHeaders(options, authHeaders, removedHeaders) {
 }
 var webSocketHeaderRemovals = /* @__PURE__ */ new WeakMap();
 
-// node_modules/openai/internal/realtime-credentials.mjs
+// ../main/node_modules/openai/internal/realtime-credentials.mjs
 var realtimeCacheContext = /* @__PURE__ */ Symbol.for("openai.realtimeAPIKeyCacheContext");
 var cacheContext;
 function getDeferredRealtimeAPIKeyCache(client) {
@@ -31776,7 +31776,7 @@ async function resolveRealtimeAPIKey(client, deferCache = false) {
   };
 }
 
-// node_modules/openai/internal/provider.mjs
+// ../main/node_modules/openai/internal/provider.mjs
 var providerTimeoutKey = /* @__PURE__ */ Symbol.for("openai.node.providerTimeout.v1");
 function isProviderTimeoutError(error) {
   return error instanceof APIConnectionTimeoutError || error instanceof Error && providerTimeoutKey in error && error[providerTimeoutKey] === true;
@@ -31796,7 +31796,7 @@ function configureProvider(provider) {
   return definition.configure();
 }
 
-// node_modules/openai/client.mjs
+// ../main/node_modules/openai/client.mjs
 var _OpenAI_instances;
 var _a3;
 var _OpenAI_encoder;
@@ -33364,7 +33364,7 @@ function isUndiciDispatcherVersionMismatchError(error) {
   return false;
 }
 
-// node_modules/openai/bedrock.mjs
+// ../main/node_modules/openai/bedrock.mjs
 var _a4;
 _a4 = brand_privateBedrockClient;
 
@@ -33648,6 +33648,192 @@ function botIdentity(botLogin) {
   return { name: botLogin, email };
 }
 
+// src/text/hidden-characters.ts
+var hiddenClasses = [
+  {
+    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
+    ranges: [
+      [8203, 8205],
+      [8288, 8288],
+      [65279, 65279],
+      [6158, 6158]
+    ]
+  },
+  {
+    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
+    ranges: [
+      [8206, 8207],
+      [1564, 1564],
+      [8234, 8238],
+      [8294, 8297]
+    ]
+  },
+  {
+    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
+    ranges: [[917504, 917631]]
+  },
+  {
+    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
+    ranges: [[173, 173]]
+  },
+  {
+    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
+    ranges: [
+      [65024, 65039],
+      [917760, 917999],
+      [6155, 6157],
+      [6159, 6159]
+    ]
+  },
+  {
+    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
+    ranges: [
+      [8289, 8293],
+      [8298, 8303]
+    ]
+  },
+  {
+    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
+    ranges: [
+      [847, 847],
+      [4447, 4448],
+      [12644, 12644],
+      [65440, 65440],
+      [6068, 6069]
+    ]
+  },
+  {
+    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
+    ranges: [
+      [65520, 65528],
+      [113824, 113827],
+      [119155, 119162],
+      [917632, 917759],
+      [918e3, 921599]
+    ]
+  },
+  {
+    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
+    ranges: [
+      [0, 8],
+      [11, 12],
+      [14, 31],
+      [127, 159]
+    ]
+  }
+];
+var codePoint = (n) => `\\u{${n.toString(16)}}`;
+var hiddenCharacters = new RegExp(
+  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
+  "gu"
+);
+
+// src/text/markdown.ts
+function escapeHtml(text2) {
+  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+var codePointBefore = (text2, at) => {
+  const unit = text2.charCodeAt(at - 1);
+  return unit >= 56320 && unit <= 57343 && at >= 2 ? text2.codePointAt(at - 2) : text2.codePointAt(at - 1);
+};
+var pictographic = new RegExp("\\p{Extended_Pictographic}", "u");
+var isPictographic = (cp) => cp !== void 0 && pictographic.test(String.fromCodePoint(cp));
+function revealHidden(text2) {
+  return text2.replace(hiddenCharacters, (ch, at) => {
+    const before = codePointBefore(text2, at);
+    if ((ch === "\uFE0F" || ch === "\uFE0E") && isPictographic(before)) return ch;
+    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text2.codePointAt(at + 1)))
+      return ch;
+    return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
+  });
+}
+var lineEnding = /\r\n?|\n/g;
+function escapeMarkdown(text2) {
+  return revealHidden(text2.trim()).replace(lineEnding, " ").replace(/[\x21-\x2d\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
+}
+var defuseComments = (text2) => text2.replace(/<!--/g, "<!\u200B--");
+var codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
+function escapeProse(text2) {
+  let out = "";
+  let last = 0;
+  for (const match of text2.matchAll(codeSpan)) {
+    out += escapeHtml(text2.slice(last, match.index)) + defuseComments(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeHtml(text2.slice(last));
+}
+function code(raw) {
+  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, " ");
+  const longest = Math.max(0, ...Array.from(text2.matchAll(/`+/g), (m) => m[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  const pad = text2.startsWith("`") || text2.endsWith("`") ? " " : "";
+  return `${fence2}${pad}${text2}${pad}${fence2}`;
+}
+function codeBlock(raw, language = "") {
+  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, "\n");
+  const longest = Math.max(2, ...Array.from(text2.matchAll(/`{3,}/g), (m) => m[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  return `${fence2}${language}
+${text2}
+${fence2}`;
+}
+function quote(markdown) {
+  return markdown.split(lineEnding).map((line) => line === "" ? ">" : `> ${line}`).join("\n");
+}
+function details(summary, body) {
+  return `<details><summary>${escapeHtml(summary)}</summary>
+
+${body}
+
+</details>`;
+}
+function indent(text2, spaces = 3) {
+  const pad = " ".repeat(spaces);
+  return text2.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join("\n");
+}
+
+// src/config/settings-error.ts
+var SettingsError = class extends Error {
+  name = "SettingsError";
+};
+
+// src/config/runner-environment.ts
+var runnerSchema = external_exports.object({
+  GITHUB_EVENT_NAME: external_exports.string().min(1),
+  GITHUB_EVENT_PATH: external_exports.string().min(1),
+  GITHUB_REPOSITORY: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "must be owner/name"),
+  GITHUB_WORKSPACE: external_exports.string().min(1),
+  GITHUB_API_URL: external_exports.url().default("https://api.github.com"),
+  GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
+  GITHUB_RUN_ID: external_exports.string().default(""),
+  GITHUB_REPOSITORY_ID: external_exports.string().regex(/^\d*$/, "must be a number").default("")
+});
+function readRunner(env) {
+  const parsed = runnerSchema.safeParse(env);
+  if (!parsed.success) {
+    const what = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new SettingsError(
+      `The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`
+    );
+  }
+  const e = parsed.data;
+  const [owner = "", repo = ""] = e.GITHUB_REPOSITORY.split("/");
+  return {
+    eventName: e.GITHUB_EVENT_NAME,
+    eventPath: e.GITHUB_EVENT_PATH,
+    owner,
+    repo,
+    workspace: e.GITHUB_WORKSPACE,
+    apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
+    serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ""),
+    runId: e.GITHUB_RUN_ID,
+    repositoryId: e.GITHUB_REPOSITORY_ID
+  };
+}
+function runUrlOf(runner) {
+  return runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
+}
+
 // src/config/defaults.ts
 var inputDefaults = {
   "github-token": "${{ github.token }}",
@@ -33692,26 +33878,25 @@ function defaultNumber(name) {
   return Number(inputDefaults[name]);
 }
 
-// src/config/settings-error.ts
-var SettingsError = class extends Error {
-  name = "SettingsError";
-};
-
 // src/config/input-schemas.ts
-var httpUrlSchema = external_exports.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+var httpUrlSchema = httpUrl(inputDefaults["base-url"]);
+function httpUrl(example) {
+  return external_exports.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` });
+}
 var commandIsolationSchema = external_exports.enum(["account", "none"], "must be account or none");
 var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
-var configFileSchema = external_exports.string().trim().transform((v) => (v || inputDefaults["config-file"]).split("/").filter((part) => part !== ".")).refine(
-  (parts) => parts.length > 0 && parts.every((part) => part !== "" && part !== ".." && !part.includes("\\")),
+var configFileParts = (path7) => path7.split("/").filter((part) => part !== ".");
+var configFileSchema = external_exports.string().trim().transform((v) => v || inputDefaults["config-file"]).refine(
+  (v) => configFileParts(v).length > 0 && configFileParts(v).every((part) => part !== "" && part !== ".." && !part.includes("\\")),
   `must be a relative path to a file inside the repository, without "..", such as ${inputDefaults["config-file"]}`
-).transform((parts) => parts.join("/"));
+).transform((v) => configFileParts(v).join("/"));
 function labelList(values) {
   const names = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
   const seen = /* @__PURE__ */ new Set();
   return names.filter((name) => {
     if (name.length > 50)
       throw new SettingsError(
-        `Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`
+        `the ${code("pr-labels")} input has a label longer than GitHub's 50 characters: ${code(name.slice(0, 60))}\u2026`
       );
     const key = name.toLowerCase();
     if (seen.has(key)) return false;
@@ -33719,7 +33904,10 @@ function labelList(values) {
     return true;
   });
 }
-var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
+function wholeNumber(min, max) {
+  const rule = `must be a whole number from ${min} to ${max}`;
+  return external_exports.string().regex(/^\d+$/, rule).transform(Number).pipe(external_exports.number().int(rule).min(min, rule).max(max, rule));
+}
 var optionalPositive = external_exports.string().trim().regex(/^(\d+(\.\d+)?)?$/, "must be a positive number, or empty for no limit").transform((v) => v === "" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
 var booleanInput = external_exports.enum(["true", "True", "TRUE", "false", "False", "FALSE"], "must be true or false").transform((v) => v.toLowerCase() === "true");
 var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine(
@@ -33770,6 +33958,132 @@ var import_yaml = __toESM(require_dist(), 1);
 import { existsSync, readFileSync } from "node:fs";
 import path2 from "node:path";
 
+// src/text/did-you-mean.ts
+function editDistance(a, b) {
+  if (a === b) return 0;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+var normal = (name) => name.trim().toLowerCase().replace(/_/g, "-");
+function didYouMean(typed, candidates) {
+  const wanted = normal(typed);
+  let best;
+  for (const name of candidates) {
+    if (name === typed) continue;
+    const distance = editDistance(wanted, normal(name));
+    const allowed = Math.floor(Math.max(wanted.length, name.length) / 3);
+    if (distance <= allowed && (best === void 0 || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+// src/config/issue-sentences.ts
+function inFile(file) {
+  return {
+    value: (path7) => path7 ? `${code(path7)} in ${file}` : file,
+    keysIn: (path7) => path7 ? `${code(path7)} of ${file}` : file
+  };
+}
+function named(subject) {
+  const at = (path7) => path7 ? `${code(path7)} of ${subject}` : subject;
+  return { value: at, keysIn: at };
+}
+var inputPlace = (name) => named(`the ${code(name)} input`);
+function pathText(path7) {
+  return path7.map((part, i) => typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`).join("");
+}
+function issueSentences(issues, place, schema) {
+  const guessed = /* @__PURE__ */ new Set();
+  const sentences = issues.map((issue) => sentencesOf(issue, place, schema, guessed));
+  const required = (issue) => issue.code === "invalid_type" && issue.input === void 0;
+  return sentences.filter((_, i) => !(required(issues[i]) && guessed.has(pathText(issues[i].path)))).flat().map((s) => /[.?]$/.test(s) ? s : `${s}.`).map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join(" ");
+}
+var ownMessage = (message) => /^[a-z]/.test(message) ? message : void 0;
+function sentencesOf(issue, place, schema, guessed) {
+  const path7 = pathText(issue.path);
+  if (issue.code === "unrecognized_keys") {
+    const known = schema ? keysAt(schema, issue.path) : [];
+    return issue.keys.map((key) => {
+      const guess = didYouMean(key, known);
+      if (guess) guessed.add(pathText([...issue.path, guess]));
+      return `unknown key ${code(key)} in ${place.keysIn(path7)}${guess ? `; did you mean ${code(guess)}?` : ""}`;
+    });
+  }
+  const subject = place.value(path7);
+  if (issue.code === "invalid_value") {
+    const choices = issue.values.filter((v) => typeof v === "string");
+    const guess = typeof issue.input === "string" ? didYouMean(issue.input, choices) : void 0;
+    const rule = ownMessage(issue.message) ?? `must be one of ${issue.values.map(String).join(", ")}`;
+    return [guess ? `${subject} ${rule}; did you mean ${code(guess)}?` : `${subject} ${rule}${shown(issue.input)}`];
+  }
+  if (issue.code === "invalid_type" && issue.input === void 0) return [`${subject} is required`];
+  return [`${subject} ${predicate(issue)}${shown(issue.input)}`];
+}
+function predicate(issue) {
+  const own = ownMessage(issue.message);
+  if (own) return own;
+  switch (issue.code) {
+    case "invalid_type":
+      return `must be ${kinds[issue.expected] ?? issue.expected}`;
+    case "too_small":
+      return bound(issue.origin, "least", issue.inclusive ?? true, issue.minimum);
+    case "too_big":
+      return bound(issue.origin, "most", issue.inclusive ?? true, issue.maximum);
+    case "invalid_format":
+      return issue.format === "url" ? "must be a URL" : `is not in the expected form (${issue.format})`;
+    case "invalid_key":
+      return "has a key that is not allowed";
+    case "invalid_union":
+      return "is in none of the accepted forms";
+    default:
+      return "is not valid";
+  }
+}
+var kinds = {
+  string: "text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping of keys to values",
+  record: "a mapping of keys to values"
+};
+function bound(origin, end, inclusive, limit2) {
+  const n = Number(limit2);
+  if (origin === "string")
+    return end === "least" && n === 1 ? "must not be empty" : `must be at ${end} ${n} characters long`;
+  if (origin === "array" || origin === "set") return `must have at ${end} ${n} entries`;
+  if (inclusive) return `must be at ${end} ${n}`;
+  return `must be ${end === "least" ? "greater" : "less"} than ${n}`;
+}
+function shown(input2) {
+  if (typeof input2 !== "string" && typeof input2 !== "number" && typeof input2 !== "boolean") return "";
+  const text2 = String(input2);
+  return text2.trim() === "" || text2.length > 80 ? "" : `, not ${code(text2)}`;
+}
+function keysAt(schema, path7) {
+  const def = schema._zod.def;
+  const [head, ...rest] = path7;
+  const inner = def.innerType ?? def.in;
+  if (inner) return keysAt(inner, path7);
+  if (def.type === "union") return [...new Set((def.options ?? []).flatMap((o) => keysAt(o, path7)))];
+  if (def.type === "object" && def.shape) {
+    if (head === void 0) return Object.keys(def.shape);
+    const next = def.shape[String(head)];
+    return next ? keysAt(next, rest) : [];
+  }
+  const items = def.element ?? def.valueType;
+  return head !== void 0 && items ? keysAt(items, rest) : [];
+}
+
 // src/config/run-policy.ts
 var runPolicies = ["plan-for-approval", "plan-first", "plan-only", "executor-only"];
 var runPolicySchema = external_exports.enum(runPolicies);
@@ -33817,7 +34131,7 @@ var mcpStdioServerSchema = external_exports.object({
   )
 }).strict();
 var mcpHttpServerSchema = external_exports.object({
-  url: httpUrlSchema.describe("Endpoint of a streamable HTTP server.")
+  url: httpUrl("https://mcp.example.com/mcp").describe("Endpoint of a streamable HTTP server.")
 }).strict();
 var mcpServerSchema = external_exports.union([mcpStdioServerSchema, mcpHttpServerSchema], {
   error: (issue) => {
@@ -33828,9 +34142,11 @@ var mcpServerSchema = external_exports.union([mcpStdioServerSchema, mcpHttpServe
     }
     if ("command" in entry && "url" in entry)
       return "give either command (a stdio server) or url (a streamable HTTP server), not both";
-    const parsed = ("url" in entry ? mcpHttpServerSchema : mcpStdioServerSchema).safeParse(entry);
+    const branch = "url" in entry ? mcpHttpServerSchema : mcpStdioServerSchema;
+    const parsed = branch.safeParse(entry, { reportInput: true });
     if (parsed.success) return void 0;
-    return parsed.error.issues.map((i) => i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message).join("; ");
+    const why = issueSentences(parsed.error.issues, named("the entry"), branch);
+    return `is not a valid server: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
   }
 });
 var defaultPlanMaxAgeDays = 7;
@@ -33847,7 +34163,7 @@ var repoConfigSchema = external_exports.object({
     "Prices by model name, in USD per million tokens. An entry adds a model to plangate's built-in price table or replaces that model's whole built-in entry."
   ),
   "mcp-servers": external_exports.record(mcpServerNameSchema, mcpServerSchema, {
-    error: (issue) => issue.code === "invalid_key" ? 'server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit' : void 0
+    error: (issue) => issue.code === "invalid_key" ? 'is not a server name: names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit' : void 0
   }).optional().describe(
     "MCP servers the action starts for each run, by name: a stdio server (`command`, `args`, `env`) or a streamable HTTP server (`url`). Agents reach them through the `list_capabilities` and `use_capability` tools; the planner only through tools a server marks read-only. A server that does not start is named in the plan comment (and, when the plan is carried out, in the progress comment and the pull request) and the run continues without it."
   )
@@ -33858,22 +34174,19 @@ function parseRepoConfig(text2, file) {
   try {
     data = (0, import_yaml.parse)(text2) ?? {};
   } catch (error) {
-    throw new SettingsError(`${file} is not valid YAML: ${errorMessage(error)}`);
+    const what = errorMessage(error).split("\n")[0]?.replace(/:$/, "") ?? "unreadable";
+    throw new SettingsError(`${file} is not valid YAML: ${what}.`);
   }
-  const parsed = repoConfigSchema.safeParse(data);
-  if (!parsed.success) {
-    const what = parsed.error.issues.map((i) => {
-      const where = i.path.length > 0 ? i.path.join(".") : "(top level)";
-      return `${where}: ${i.message}`;
-    }).join("; ");
-    throw new SettingsError(`${file} is invalid: ${what}.`);
-  }
+  const parsed = repoConfigSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) throw new SettingsError(issueSentences(parsed.error.issues, inFile(file), repoConfigSchema));
   return parsed.data;
 }
 function readRepoConfig(workspace, file) {
   const full = path2.resolve(workspace, file);
   if (!full.startsWith(path2.resolve(workspace) + path2.sep)) {
-    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
+    throw new SettingsError(
+      `the ${code("config-file")} input must name a file inside the repository, not ${code(file)}.`
+    );
   }
   return parseRepoConfig(existsSync(full) ? readFileSync(full, "utf8") : void 0, file);
 }
@@ -33906,48 +34219,11 @@ function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step'
   });
 }
 
-// src/config/runner-environment.ts
-var runnerSchema = external_exports.object({
-  GITHUB_EVENT_NAME: external_exports.string().min(1),
-  GITHUB_EVENT_PATH: external_exports.string().min(1),
-  GITHUB_REPOSITORY: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "must be owner/name"),
-  GITHUB_WORKSPACE: external_exports.string().min(1),
-  GITHUB_API_URL: external_exports.url().default("https://api.github.com"),
-  GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
-  GITHUB_RUN_ID: external_exports.string().default(""),
-  GITHUB_REPOSITORY_ID: external_exports.string().regex(/^\d*$/, "must be a number").default("")
-});
-function readRunner(env) {
-  const parsed = runnerSchema.safeParse(env);
-  if (!parsed.success) {
-    const what = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new SettingsError(
-      `The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`
-    );
-  }
-  const e = parsed.data;
-  const [owner = "", repo = ""] = e.GITHUB_REPOSITORY.split("/");
-  return {
-    eventName: e.GITHUB_EVENT_NAME,
-    eventPath: e.GITHUB_EVENT_PATH,
-    owner,
-    repo,
-    workspace: e.GITHUB_WORKSPACE,
-    apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
-    serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ""),
-    runId: e.GITHUB_RUN_ID,
-    repositoryId: e.GITHUB_REPOSITORY_ID
-  };
-}
-
 // src/config/settings.ts
 function input(name, schema) {
   const raw = getInput(name);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => i.message).join("; ");
-    throw new SettingsError(`Input "${name}" is invalid (${JSON.stringify(raw)}): ${why}.`);
-  }
+  const parsed = schema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) throw new SettingsError(issueSentences(parsed.error.issues, inputPlace(name), schema));
   return parsed.data;
 }
 function defaulted(name, schema) {
@@ -34012,7 +34288,7 @@ function readInputs(env = process.env) {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)
         throw new SettingsError(
-          `Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? "bad name"} (${JSON.stringify(name)}).`
+          issueSentences(parsed.error.issues, named(`${code(name)} in the ${code("command-env")} input`))
         );
       return parsed.data;
     }),
@@ -34641,86 +34917,6 @@ function work(snapshot) {
   return { context: snapshot.context, iteration: snapshot.iteration };
 }
 
-// src/text/hidden-characters.ts
-var hiddenClasses = [
-  {
-    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
-    ranges: [
-      [8203, 8205],
-      [8288, 8288],
-      [65279, 65279],
-      [6158, 6158]
-    ]
-  },
-  {
-    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
-    ranges: [
-      [8206, 8207],
-      [1564, 1564],
-      [8234, 8238],
-      [8294, 8297]
-    ]
-  },
-  {
-    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
-    ranges: [[917504, 917631]]
-  },
-  {
-    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
-    ranges: [[173, 173]]
-  },
-  {
-    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
-    ranges: [
-      [65024, 65039],
-      [917760, 917999],
-      [6155, 6157],
-      [6159, 6159]
-    ]
-  },
-  {
-    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
-    ranges: [
-      [8289, 8293],
-      [8298, 8303]
-    ]
-  },
-  {
-    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
-    ranges: [
-      [847, 847],
-      [4447, 4448],
-      [12644, 12644],
-      [65440, 65440],
-      [6068, 6069]
-    ]
-  },
-  {
-    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
-    ranges: [
-      [65520, 65528],
-      [113824, 113827],
-      [119155, 119162],
-      [917632, 917759],
-      [918e3, 921599]
-    ]
-  },
-  {
-    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
-    ranges: [
-      [0, 8],
-      [11, 12],
-      [14, 31],
-      [127, 159]
-    ]
-  }
-];
-var codePoint = (n) => `\\u{${n.toString(16)}}`;
-var hiddenCharacters = new RegExp(
-  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
-  "gu"
-);
-
 // src/text/html-image-alt.ts
 var imgTagStart = /<img(?=[\s/>])/gi;
 function htmlImageAltCuts(text2) {
@@ -34752,10 +34948,10 @@ function scanImgAttributes(text2, from, lastQuote) {
     if (text2[j] === "=") {
       j++;
       while (j < n && /\s/.test(text2[j] ?? "")) j++;
-      const quote = text2[j];
-      if (quote === '"' || quote === "'") {
-        if (j >= lastQuote[quote]) return void 0;
-        j = text2.indexOf(quote, j + 1) + 1;
+      const quote2 = text2[j];
+      if (quote2 === '"' || quote2 === "'") {
+        if (j >= lastQuote[quote2]) return void 0;
+        j = text2.indexOf(quote2, j + 1) + 1;
       } else {
         while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
       }
@@ -36261,36 +36457,36 @@ import fs2 from "node:fs";
 import path4 from "node:path";
 function resolveInWorkspace(workspace, relPath) {
   const root = path4.resolve(workspace);
-  const shown = relPath === "" ? "." : relPath;
+  const shown2 = relPath === "" ? "." : relPath;
   if (relPath.includes("\0")) {
-    throw new ToolError(`Path ${JSON.stringify(shown)} contains a NUL character; give a plain relative path.`);
+    throw new ToolError(`Path ${JSON.stringify(shown2)} contains a NUL character; give a plain relative path.`);
   }
   const lexical = path4.resolve(root, relPath);
   const lexicalRel = path4.relative(root, lexical);
   if (escapes(lexicalRel)) {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} is outside the workspace; use a path relative to the repository root.`
+      `Path ${JSON.stringify(shown2)} is outside the workspace; use a path relative to the repository root.`
     );
   }
-  refuseGitDir(lexicalRel, shown);
-  const realRoot = realpathOrThrow(root, shown);
+  refuseGitDir(lexicalRel, shown2);
+  const realRoot = realpathOrThrow(root, shown2);
   const { existing, rest } = deepestExisting(lexical, root);
   let realExisting;
   try {
     realExisting = fs2.realpathSync(existing);
   } catch {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} goes through a broken symbolic link (${toSlashes(path4.relative(root, existing))}); choose another path.`
+      `Path ${JSON.stringify(shown2)} goes through a broken symbolic link (${toSlashes(path4.relative(root, existing))}); choose another path.`
     );
   }
   const realRel = path4.relative(realRoot, realExisting);
   if (escapes(realRel)) {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} goes through a symbolic link that leads outside the workspace; choose a path inside the repository.`
+      `Path ${JSON.stringify(shown2)} goes through a symbolic link that leads outside the workspace; choose a path inside the repository.`
     );
   }
   const resolved = path4.join(realExisting, ...rest);
-  refuseGitDir(path4.relative(realRoot, resolved), shown);
+  refuseGitDir(path4.relative(realRoot, resolved), shown2);
   return resolved;
 }
 function workspaceRelative(workspace, absPath) {
@@ -36307,18 +36503,18 @@ function workspaceRelative(workspace, absPath) {
 function escapes(rel) {
   return rel === ".." || rel.startsWith(`..${path4.sep}`) || path4.isAbsolute(rel);
 }
-function refuseGitDir(rel, shown) {
+function refuseGitDir(rel, shown2) {
   if (hasDotGitComponent(rel)) {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} is inside .git, which tools may not touch; work with the files of the repository instead.`
+      `Path ${JSON.stringify(shown2)} is inside .git, which tools may not touch; work with the files of the repository instead.`
     );
   }
 }
-function realpathOrThrow(root, shown) {
+function realpathOrThrow(root, shown2) {
   try {
     return fs2.realpathSync(root);
   } catch {
-    throw new ToolError(`The workspace directory is missing, so ${JSON.stringify(shown)} cannot be resolved.`);
+    throw new ToolError(`The workspace directory is missing, so ${JSON.stringify(shown2)} cannot be resolved.`);
   }
 }
 function deepestExisting(target, root) {
@@ -36381,20 +36577,20 @@ function listFilesTool(workspace, git) {
       const listed2 = await git(["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]);
       const matches = globFilter(args.glob, scope);
       const candidates = [...new Set(splitNul(listed2))].filter(matches).sort(byCodeUnit);
-      const shown = [];
+      const shown2 = [];
       let budget = LISTING_OUTPUT_BUDGET;
       let next = 0;
-      for (; next < candidates.length && shown.length < MAX_LISTED_PATHS; next++) {
+      for (; next < candidates.length && shown2.length < MAX_LISTED_PATHS; next++) {
         const file = candidates[next];
         if (!inWorkTree(workspace, file)) continue;
-        if (file.length + 1 > budget && shown.length > 0) break;
-        shown.push(file);
+        if (file.length + 1 > budget && shown2.length > 0) break;
+        shown2.push(file);
         budget -= file.length + 1;
       }
-      if (shown.length === 0) {
+      if (shown2.length === 0) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
-      const lines2 = shown.join("\n");
+      const lines2 = shown2.join("\n");
       const notShown = candidates.length - next;
       if (notShown === 0) return lines2;
       return `${lines2}
@@ -36409,29 +36605,29 @@ function readFileTool(workspace) {
     schema: readFileSchema,
     async run(args) {
       const abs = resolveInWorkspace(workspace, args.path);
-      const shown = workspaceRelative(workspace, abs);
+      const shown2 = workspaceRelative(workspace, abs);
       const stat = statOrNull(abs);
       if (stat === null) {
-        throw new ToolError(`File not found: ${shown}. Use list_files or search to find the right path.`);
+        throw new ToolError(`File not found: ${shown2}. Use list_files or search to find the right path.`);
       }
       if (stat.isDirectory()) {
-        throw new ToolError(`${shown} is a directory; use list_files with path "${shown}" to see its files.`);
+        throw new ToolError(`${shown2} is a directory; use list_files with path "${shown2}" to see its files.`);
       }
-      if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file; read_file reads text files only.`);
+      if (!stat.isFile()) throw new ToolError(`${shown2} is not a regular file; read_file reads text files only.`);
       if (await looksBinary(abs)) {
-        throw new ToolError(`${shown} looks like a binary file (${stat.size} bytes); read_file shows text files only.`);
+        throw new ToolError(`${shown2} looks like a binary file (${stat.size} bytes); read_file shows text files only.`);
       }
       const start = args.start_line ?? 1;
       const end = args.end_line ?? Number.POSITIVE_INFINITY;
       const stopEarly = args.end_line !== void 0 && stat.size > FULL_COUNT_MAX_BYTES;
       const read = await readLineRange(abs, start, end, stopEarly);
-      if (read.total === 0 && read.complete) return `${shown} is empty (0 lines).`;
+      if (read.total === 0 && read.complete) return `${shown2} is empty (0 lines).`;
       const totalText = read.complete ? `${read.total}` : `more than ${read.total} (file is ${stat.size} bytes)`;
       if (read.lines.length === 0) {
-        throw new ToolError(`start_line ${start} is past the end of ${shown}, which has ${totalText} lines.`);
+        throw new ToolError(`start_line ${start} is past the end of ${shown2}, which has ${totalText} lines.`);
       }
       const last = start + read.lines.length - 1;
-      let header = `${shown}: lines ${start}-${last} of ${totalText}`;
+      let header = `${shown2}: lines ${start}-${last} of ${totalText}`;
       if (read.budgetHit) header += ` (output limit reached; continue with start_line=${last + 1})`;
       return `${header}
 ${read.lines.join("\n")}`;
@@ -36457,13 +36653,13 @@ function searchTool(workspace, git) {
         if (hit === null || !matches(hit.file)) continue;
         total += 1;
         if (full) continue;
-        const shown = `${hit.file}:${hit.line}: ${clip2(hit.text, MAX_MATCH_LINE_CHARS)}`;
-        if (shown.length + 1 > budget && hits.length > 0 || hits.length >= MAX_SEARCH_MATCHES) {
+        const shown2 = `${hit.file}:${hit.line}: ${clip2(hit.text, MAX_MATCH_LINE_CHARS)}`;
+        if (shown2.length + 1 > budget && hits.length > 0 || hits.length >= MAX_SEARCH_MATCHES) {
           full = true;
           continue;
         }
-        hits.push(shown);
-        budget -= shown.length + 1;
+        hits.push(shown2);
+        budget -= shown2.length + 1;
       }
       if (total === 0) return "No matches.";
       if (total <= hits.length) return hits.join("\n");
@@ -36475,11 +36671,11 @@ function searchTool(workspace, git) {
 function existingScope(workspace, relPath) {
   if (relPath === void 0 || relPath === "" || relPath === ".") return ".";
   const abs = resolveInWorkspace(workspace, relPath);
-  const shown = workspaceRelative(workspace, abs);
+  const shown2 = workspaceRelative(workspace, abs);
   if (statOrNull(abs) === null) {
-    throw new ToolError(`No such file or directory: ${shown}. Use list_files without path to see the repository.`);
+    throw new ToolError(`No such file or directory: ${shown2}. Use list_files without path to see the repository.`);
   }
-  return shown;
+  return shown2;
 }
 function globFilter(glob, scope) {
   if (glob === void 0) return () => true;
@@ -36612,13 +36808,13 @@ function execute(sandbox, plan, timeoutMs) {
         );
       } else reject(error);
     });
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
+    child.on("exit", (code2, signal) => {
+      exit = { code: code2, signal };
       killGroup();
     });
-    child.on("close", (code, signal) => {
+    child.on("close", (code2, signal) => {
       clearTimeout(timer);
-      const final = exit ?? { code, signal };
+      const final = exit ?? { code: code2, signal };
       const text2 = output.text();
       const missing = missingProgram(plan, final.code, text2);
       void Promise.all(sweeps).then(
@@ -36794,11 +36990,11 @@ var editFileSchema = external_exports.object({
 function createWriteTools(workspace, options) {
   const target = (relPath) => writableTarget(workspace, relPath, options.protectedPaths);
   const limit2 = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
-  const checkSize = (shown, text2, what) => {
+  const checkSize = (shown2, text2, what) => {
     const bytes = Buffer.byteLength(text2, "utf8");
     if (bytes > limit2) {
       throw new ToolError(
-        `${what} ${shown} would be ${bytes} bytes, over the limit of ${limit2} bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.`
+        `${what} ${shown2} would be ${bytes} bytes, over the limit of ${limit2} bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.`
       );
     }
   };
@@ -36807,16 +37003,16 @@ function createWriteTools(workspace, options) {
     description: "Create or overwrite a file with the given content (parent directories are created). Prefer edit_file for changing part of an existing file.",
     schema: writeFileSchema,
     async run(args) {
-      const { abs, shown } = target(args.path);
-      checkSize(shown, args.content, "The content for");
+      const { abs, shown: shown2 } = target(args.path);
+      checkSize(shown2, args.content, "The content for");
       const existed = fs4.existsSync(abs);
       if (existed && !fs4.statSync(abs).isFile()) {
-        throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
+        throw new ToolError(`${shown2} exists and is not a regular file; write_file writes files only.`);
       }
       await fs4.promises.mkdir(path6.dirname(abs), { recursive: true });
       await fs4.promises.writeFile(abs, args.content, "utf8");
       const bytes = Buffer.byteLength(args.content, "utf8");
-      return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes} bytes).`;
+      return `${existed ? "Overwrote" : "Created"} ${shown2} (${countLines(args.content)} lines, ${bytes} bytes).`;
     }
   });
   const editFile = defineTool({
@@ -36824,42 +37020,42 @@ function createWriteTools(workspace, options) {
     description: "Replace one exact occurrence of old with new in a file. old must match the current text exactly (whitespace included) and occur exactly once; include surrounding lines to make it unique.",
     schema: editFileSchema,
     async run(args) {
-      const { abs, shown } = target(args.path);
+      const { abs, shown: shown2 } = target(args.path);
       let stat;
       try {
         stat = fs4.statSync(abs);
       } catch {
-        throw new ToolError(`File not found: ${shown}. Use write_file to create a new file.`);
+        throw new ToolError(`File not found: ${shown2}. Use write_file to create a new file.`);
       }
-      if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file; edit_file edits files only.`);
+      if (!stat.isFile()) throw new ToolError(`${shown2} is not a regular file; edit_file edits files only.`);
       const text2 = await fs4.promises.readFile(abs, "utf8");
       const at = text2.indexOf(args.old);
       if (at < 0) {
         throw new ToolError(
-          `old text not found in ${shown}. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`
+          `old text not found in ${shown2}. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`
         );
       }
       const count2 = countOccurrences(text2, args.old);
       if (count2 > 1) {
         throw new ToolError(
-          `old text occurs ${count2} times in ${shown}; include more surrounding lines so it matches once.`
+          `old text occurs ${count2} times in ${shown2}; include more surrounding lines so it matches once.`
         );
       }
-      if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown} was not changed.`);
+      if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown2} was not changed.`);
       const updated = text2.slice(0, at) + args.new + text2.slice(at + args.old.length);
-      checkSize(shown, updated, "After this edit");
+      checkSize(shown2, updated, "After this edit");
       await fs4.promises.writeFile(abs, updated, "utf8");
       const line = text2.slice(0, at).split("\n").length;
-      return `Edited ${shown} at line ${line}: replaced ${countLines(args.old)} line(s) with ${countLines(args.new)}.`;
+      return `Edited ${shown2} at line ${line}: replaced ${countLines(args.old)} line(s) with ${countLines(args.new)}.`;
     }
   });
   return [writeFile, editFile];
 }
 function writableTarget(workspace, relPath, protectedPaths) {
   const abs = resolveInWorkspace(workspace, relPath);
-  const shown = workspaceRelative(workspace, abs);
+  const shown2 = workspaceRelative(workspace, abs);
   const given = workspaceRelative(workspace, path6.resolve(workspace, relPath));
-  for (const candidate of /* @__PURE__ */ new Set([given, shown])) {
+  for (const candidate of /* @__PURE__ */ new Set([given, shown2])) {
     const pattern = matchProtected(candidate, protectedPaths);
     if (pattern !== void 0) {
       throw new ToolError(
@@ -36867,7 +37063,7 @@ function writableTarget(workspace, relPath, protectedPaths) {
       );
     }
   }
-  return { abs, shown };
+  return { abs, shown: shown2 };
 }
 function countOccurrences(haystack, needle) {
   let count2 = 0;
@@ -37479,12 +37675,26 @@ export {
   createGit,
   botIdentity,
   SettingsError,
+  escapeHtml,
+  escapeMarkdown,
+  escapeProse,
+  code,
+  codeBlock,
+  quote,
+  details,
+  indent,
   httpUrlSchema,
+  wholeNumber,
   withOverrides,
+  didYouMean,
+  named,
+  issueSentences,
   runPolicySchema,
   defaultPlanMaxAgeDays,
   readRepoConfig,
   resolveMcpServers,
+  readRunner,
+  runUrlOf,
   readInputs,
   withRepoConfig,
   stageChecked,
@@ -37497,7 +37707,6 @@ export {
   defaultPolicy,
   initialSnapshot,
   reduce,
-  hiddenCharacters,
   stripHidden,
   untrusted,
   usageLedgerSchema,
