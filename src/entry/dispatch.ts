@@ -39,7 +39,7 @@ export async function carryOut(
   try {
     result = await dispatch(ctx, command);
   } catch (error) {
-    await reportFailure(ctx, command, error);
+    await reportFailure(ctx, command, error, true);
     throw error;
   }
   setOutputs(result);
@@ -75,13 +75,14 @@ export async function reportFailure(
   ctx: Pick<RunContext, 'thread' | 'runUrl'>,
   command: ThreadCommand,
   error: unknown,
+  started = false,
 ): Promise<void> {
   const what = failureMessage(error);
   const fix = error instanceof SettingsError ? 'Fix it, then post the command again.' : undefined;
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      renderFailure({ author: command.author, command: `/${command.kind}`, what, fix, runUrl: ctx.runUrl }),
+      renderFailure({ author: command.author, command: `/${command.kind}`, what, fix, runUrl: ctx.runUrl, started }),
     );
     await ctx.thread.react(command.commentId, 'confused');
   } catch (reportError) {

@@ -12,11 +12,13 @@ export function renderFailure(failure: {
   what: string;
   fix?: string;
   runUrl?: string;
+  /** The command had started (its flow threw): it "failed" rather than "could not run". */
+  started?: boolean;
 }): string {
-  const { author, command, what, fix, runUrl } = failure;
+  const { author, command, what, fix, runUrl, started } = failure;
   const link = runUrl ? `See the [job log](${runUrl}).` : '';
   const after = [fix ? escapeProse(fix) : '', link].filter(Boolean).join(' ');
   const said = what.trim();
-  const head = `@${author} \`${command}\` could not run: ${escapeProse(/[.?!]$/.test(said) ? said : `${said}.`)}`;
+  const head = `@${author} \`${command}\` ${started ? 'failed' : 'could not run'}: ${escapeProse(/[.?!]$/.test(said) ? said : `${said}.`)}`;
   return after ? `${head}\n\n${after}` : head;
 }

@@ -165,9 +165,7 @@ describe('carryOut', () => {
 
     await expect(carryOut(world.ctx, command)).rejects.toThrow('GitHub is down');
     const reply = world.thread.botComments(7).at(-1)?.body;
-    expect(reply).toBe(
-      `@maintainer \`/status\` could not run: GitHub is down.\n\nSee the [job log](${world.ctx.runUrl}).`,
-    );
+    expect(reply).toBe(`@maintainer \`/status\` failed: GitHub is down.\n\nSee the [job log](${world.ctx.runUrl}).`);
     expect(world.thread.reactions).toContainEqual({ commentId: command.commentId, content: 'confused' });
   });
 

@@ -2818,11 +2818,11 @@ async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
 
 // src/render/failure.ts
 function renderFailure(failure) {
-  const { author, command, what, fix, runUrl } = failure;
+  const { author, command, what, fix, runUrl, started } = failure;
   const link = runUrl ? `See the [job log](${runUrl}).` : "";
   const after = [fix ? escapeProse(fix) : "", link].filter(Boolean).join(" ");
   const said = what.trim();
-  const head = `@${author} \`${command}\` could not run: ${escapeProse(/[.?!]$/.test(said) ? said : `${said}.`)}`;
+  const head = `@${author} \`${command}\` ${started ? "failed" : "could not run"}: ${escapeProse(/[.?!]$/.test(said) ? said : `${said}.`)}`;
   return after ? `${head}
 
 ${after}` : head;
@@ -5441,7 +5441,7 @@ async function carryOut(ctx, command) {
   try {
     result = await dispatch(ctx, command);
   } catch (error2) {
-    await reportFailure(ctx, command, error2);
+    await reportFailure(ctx, command, error2, true);
     throw error2;
   }
   setOutputs(result);
@@ -5466,13 +5466,13 @@ function dispatch(ctx, command) {
       return helpFlow(ctx, command);
   }
 }
-async function reportFailure(ctx, command, error2) {
+async function reportFailure(ctx, command, error2, started = false) {
   const what = failureMessage(error2);
   const fix = error2 instanceof SettingsError ? "Fix it, then post the command again." : void 0;
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      renderFailure({ author: command.author, command: `/${command.kind}`, what, fix, runUrl: ctx.runUrl })
+      renderFailure({ author: command.author, command: `/${command.kind}`, what, fix, runUrl: ctx.runUrl, started })
     );
     await ctx.thread.react(command.commentId, "confused");
   } catch (reportError) {
