@@ -12,6 +12,7 @@ import {
   defaultLines,
   defaultNumber,
   defaultPolicy,
+  didYouMean,
   emptyUsage,
   executorOnlySnapshot,
   formatCost,
@@ -20,8 +21,10 @@ import {
   httpUrlSchema,
   initialSnapshot,
   inputDefaults,
+  issueSentences,
   machineFor,
   mcpSecretValues,
+  named,
   plannerExecutorMachine,
   planningOutcome,
   readRepoConfig,
@@ -35,9 +38,10 @@ import {
   startTeam,
   sumCost,
   usageLedgerSchema,
+  wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-X7USPXKW.js";
+} from "./chunks/chunk-DWRPNHLA.js";
 import {
   createSandbox,
   errorMessage,
@@ -304,8 +308,8 @@ function optionName(arg) {
 function describeParseError(error, command) {
   const code = error?.code;
   const message = errorMessage(error);
-  const named = /'(-[^' ,]+)/.exec(message)?.[1];
-  const option = /'-\w, (--[^' ]+)/.exec(message)?.[1] ?? named ?? "an option";
+  const named2 = /'(-[^' ,]+)/.exec(message)?.[1];
+  const option = /'-\w, (--[^' ]+)/.exec(message)?.[1] ?? named2 ?? "an option";
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const name = optionName(option);
     if (/^--(api-?key|key|token)$/i.test(name)) {
@@ -313,7 +317,9 @@ function describeParseError(error, command) {
     }
     if (command === "plan" && Object.hasOwn(runOnly, name.replace(/^--/, "")))
       return `${name} is an option of plangate run, not of plan.`;
-    return `unknown option ${name}; see plangate ${command} --help.`;
+    const known = Object.keys(command === "run" ? { ...shared, ...runOnly } : shared).map((o) => `--${o}`);
+    const guess = didYouMean(name, known);
+    return `unknown option ${name}; ${guess ? `did you mean ${guess}? ` : ""}see plangate ${command} --help.`;
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     return /does not take an argument/.test(message) ? `${option} takes no value.` : `${option} needs a value.`;
@@ -403,16 +409,13 @@ var localDefaults = {
   configFile: inputDefaults["config-file"]
 };
 var modelName = external_exports.string().trim().min(1, "must not be empty");
-var iterations = external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(1).max(100));
-var wholeNumber = (min, max) => external_exports.string().trim().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
+var iterations = wholeNumber(1, 100);
 var usd = external_exports.string().trim().regex(/^\d+(\.\d+)?$/, "must be a positive number").transform(Number).pipe(external_exports.number().positive("must be greater than 0"));
 var prefix = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"');
 function check(schema, value, where, fail) {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw fail(
-    `${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join("; ")}.`
-  );
+  throw fail(issueSentences(parsed.error.issues, named(where), schema));
 }
 function patterns(values) {
   if (values === void 0) return void 0;

@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cli-error.js';
 import { planHelp, runHelp, topHelp } from './help.js';
 import { errorMessage } from '../text/error-message.js';
+import { didYouMean } from '../text/did-you-mean.js';
 
 /**
  * The command line, read with node's own parseArgs. Only shapes are checked here (which command,
@@ -133,7 +134,9 @@ function describeParseError(error: unknown, command: 'plan' | 'run'): string {
     }
     if (command === 'plan' && Object.hasOwn(runOnly, name.replace(/^--/, '')))
       return `${name} is an option of plangate run, not of plan.`;
-    return `unknown option ${name}; see plangate ${command} --help.`;
+    const known = Object.keys(command === 'run' ? { ...shared, ...runOnly } : shared).map((o) => `--${o}`);
+    const guess = didYouMean(name, known);
+    return `unknown option ${name}; ${guess ? `did you mean ${guess}? ` : ''}see plangate ${command} --help.`;
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     return /does not take an argument/.test(message) ? `${option} takes no value.` : `${option} needs a value.`;

@@ -3,6 +3,8 @@ import type { ModelEndpoint } from '../models/chat-client.js';
 import { defaultLines, defaultNumber, inputDefaults } from '../config/defaults.js';
 import { runPolicySchema, type RunPolicy } from '../config/run-policy.js';
 import { httpUrlSchema, readRepoConfig, type RepoConfig } from '../config/settings.js';
+import { wholeNumber } from '../config/input-schemas.js';
+import { issueSentences, named } from '../config/issue-sentences.js';
 import type { Flags } from './args.js';
 import { CliError, UsageError } from './cli-error.js';
 import { errorMessage } from '../text/error-message.js';
@@ -52,13 +54,7 @@ export const localDefaults = {
 };
 
 const modelName = z.string().trim().min(1, 'must not be empty');
-const iterations = z
-  .string()
-  .regex(/^\d+$/, 'must be a whole number')
-  .transform(Number)
-  .pipe(z.number().int().min(1).max(100));
-const wholeNumber = (min: number, max: number) =>
-  z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+const iterations = wholeNumber(1, 100);
 const usd = z
   .string()
   .trim()
@@ -69,11 +65,9 @@ const prefix = z.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, di
 
 /** Parses one value; a bad one names where it came from and what it accepts. */
 function check<T>(schema: z.ZodType<T>, value: string, where: string, fail: (message: string) => Error): T {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
-  throw fail(
-    `${where} is invalid (${JSON.stringify(value)}): ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
-  );
+  throw fail(issueSentences(parsed.error.issues, named(where), schema));
 }
 
 /** Patterns from repeated options; blank entries and comments are dropped as the action drops them. */

@@ -4,7 +4,7 @@ import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { stripHidden } from '../text/untrusted.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
 import { planAndPublish } from '../run/planning.js';
-import { refuse, refuseUnlessRole } from '../run/refuse.js';
+import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
 
 /**
  * `/answer <text>`: answers the planner's question. Planning resumes from the recorded snapshot with
@@ -22,6 +22,8 @@ export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>):
     'Ask a maintainer to answer.',
   );
   if ('refused' in allowed) return allowed.refused;
+  const noKey = await failUnlessKeys(ctx, command, '/answer', ['planner']);
+  if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, '/answer');
   if ('refused' in live) return live.refused;
   const { record, comments } = live;
@@ -33,12 +35,6 @@ export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>):
   }
   const text = stripHidden(command.text).trim();
   if (!text) return no('the answer is empty.', 'Write it after the command: `/answer <your answer>`.');
-  if (!settings.planner.apiKey) {
-    return no(
-      'no API key is configured for the planner model.',
-      'Set the `api-key` input (or `planner-api-key`) from a repository secret.',
-    );
-  }
   await thread.react(command.commentId, 'eyes', command.origin);
   const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: 'answer', text });
   // The answer shapes the plan: its author is the plan's requester from here on (require-distinct-approver).

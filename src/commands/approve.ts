@@ -7,7 +7,7 @@ import { commandOnLivePlan } from '../run/command-comment.js';
 import { planLiveAt, postedBefore } from '../run/live-record.js';
 import { execute } from '../run/execution.js';
 import { branchFor } from '../run/work-base.js';
-import { refuse, refuseUnlessRole } from '../run/refuse.js';
+import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
 
 /**
  * `/approve`: verifies that the approver may approve and that the live plan is exactly the one
@@ -25,17 +25,13 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
     'Ask a maintainer to approve the plan.',
   );
   if ('refused' in allowed) return allowed.refused;
+  const noKey = await failUnlessKeys(ctx, command, '/approve', ['executor', 'planner']);
+  if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, '/approve');
   if ('refused' in live) return live.refused;
   const { comment, record, comments } = live;
   const refusal = approvalRefusal(ctx, command, live) ?? checksRefusal(ctx, command, record, allowed.role);
   if (refusal) return no(refusal.reason, refusal.fix);
-  if (!settings.executor.apiKey || !settings.planner.apiKey) {
-    return no(
-      'no API key is configured for the executor or the planner model.',
-      'Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret.',
-    );
-  }
 
   const executing = {
     ...record,

@@ -7,7 +7,7 @@ import { refuseIfEdited } from '../run/command-comment.js';
 import { executeWithoutPlanner } from '../run/executor-only-run.js';
 import { planAndPublish } from '../run/planning.js';
 import { resolveBase } from '../run/work-base.js';
-import { refuse, refuseUnlessRole } from '../run/refuse.js';
+import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
 import { planningContext } from '../run/review-context.js';
 
 /**
@@ -28,6 +28,9 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
     'Ask a maintainer to run /plan, or change the `trigger-permission` input.',
   );
   if ('refused' in allowed) return allowed.refused;
+  const executorOnly = settings.policy === 'executor-only';
+  const noKey = await failUnlessKeys(ctx, command, '/plan', [executorOnly ? 'executor' : 'planner']);
+  if (noKey) return noKey;
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, '/plan', comments);
   if (edited) return edited;
@@ -46,17 +49,6 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
       '/plan',
       'there is no objective.',
       'Write it after the command: `/plan <what should be done>`.',
-    );
-  }
-  const executorOnly = settings.policy === 'executor-only';
-  const role = executorOnly ? 'executor' : 'planner';
-  if (!settings[role].apiKey) {
-    return refuse(
-      thread,
-      command,
-      '/plan',
-      `no API key is configured for the ${role} model.`,
-      `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`,
     );
   }
 

@@ -5,7 +5,7 @@ import { commandOnLivePlan } from '../run/command-comment.js';
 import { planningContext } from '../run/review-context.js';
 import { planAndPublish } from '../run/planning.js';
 import { resolveBase } from '../run/work-base.js';
-import { refuse, refuseUnlessRole } from '../run/refuse.js';
+import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
 
 /**
  * `/revise <feedback>`: the planner plans again from the live plan and the maintainer's feedback.
@@ -22,6 +22,8 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
     'Ask a maintainer to revise the plan.',
   );
   if ('refused' in allowed) return allowed.refused;
+  const noKey = await failUnlessKeys(ctx, command, '/revise', ['planner']);
+  if (noKey) return noKey;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');
   const live = await commandOnLivePlan(ctx, command, '/revise');
@@ -32,12 +34,6 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
     return no(
       `plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`,
       'Ask for a new plan with `/plan <objective>`.',
-    );
-  }
-  if (!settings.planner.apiKey) {
-    return no(
-      'no API key is configured for the planner model.',
-      'Set the `api-key` input (or `planner-api-key`) from a repository secret.',
     );
   }
   await thread.react(command.commentId, 'eyes', command.origin);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { inputDefaults } from './defaults.js';
 import { SettingsError } from './settings-error.js';
+import { code } from '../text/markdown.js';
 
 /**
  * What each kind of action input accepts, as zod schemas over the raw string GitHub hands over.
@@ -12,7 +13,12 @@ import { SettingsError } from './settings-error.js';
  * A model endpoint or MCP server is reached over HTTP; "localhost:8080" parses as a URL with scheme
  * "localhost:". Exported so the CLI's --base-url and PLANGATE_BASE_URL accept exactly what the action does.
  */
-export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+export const httpUrlSchema = httpUrl(inputDefaults['base-url']);
+
+/** An http(s) URL; the error shows `example`, so the fix is plain from the message. */
+export function httpUrl(example: string) {
+  return z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` });
+}
 
 /** How commands are kept from the action's secrets; the action's input `command-isolation`. */
 /**
@@ -33,6 +39,9 @@ export const branchPrefixSchema = z
   // git's ref rules that a prefix can break: no "..", "//", leading "/" or "-", no component that starts with "." or ends in ".lock".
   .refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), 'is not a valid git ref prefix');
 
+/** The config file path's segments without "." ones; checked below on the path as written, so an error shows it. */
+const configFileParts = (path: string) => path.split('/').filter((part) => part !== '.');
+
 /**
  * The config file is read from a commit's tree by path, so the path must stay inside the repository:
  * relative and without "..". "." segments are dropped (git would read a leading "./" relative to its
@@ -41,12 +50,14 @@ export const branchPrefixSchema = z
 export const configFileSchema = z
   .string()
   .trim()
-  .transform((v) => (v || inputDefaults['config-file']).split('/').filter((part) => part !== '.'))
+  .transform((v) => v || inputDefaults['config-file'])
   .refine(
-    (parts) => parts.length > 0 && parts.every((part) => part !== '' && part !== '..' && !part.includes('\\')),
+    (v) =>
+      configFileParts(v).length > 0 &&
+      configFileParts(v).every((part) => part !== '' && part !== '..' && !part.includes('\\')),
     `must be a relative path to a file inside the repository, without "..", such as ${inputDefaults['config-file']}`,
   )
-  .transform((parts) => parts.join('/'));
+  .transform((v) => configFileParts(v).join('/'));
 
 /** Labels come one a line or comma-separated; GitHub treats names case-insensitively, so duplicates go. */
 export function labelList(values: string[]): string[] {
@@ -58,7 +69,7 @@ export function labelList(values: string[]): string[] {
   return names.filter((name) => {
     if (name.length > 50)
       throw new SettingsError(
-        `Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`,
+        `the ${code('pr-labels')} input has a label longer than GitHub's 50 characters: ${code(name.slice(0, 60))}…`,
       );
     const key = name.toLowerCase();
     if (seen.has(key)) return false;
@@ -68,8 +79,10 @@ export function labelList(values: string[]): string[] {
 }
 
 /** A whole number in `[min, max]`, written as digits only. */
-export const wholeNumber = (min: number, max: number) =>
-  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+export function wholeNumber(min: number, max: number) {
+  const rule = `must be a whole number from ${min} to ${max}`;
+  return z.string().regex(/^\d+$/, rule).transform(Number).pipe(z.number().int(rule).min(min, rule).max(max, rule));
+}
 
 /** An optional positive decimal: empty means no limit. */
 export const optionalPositive = z

@@ -2,10 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { httpUrlSchema } from './input-schemas.js';
+import { httpUrl } from './input-schemas.js';
+import { inFile, issueSentences, named } from './issue-sentences.js';
 import { runPolicySchema } from './run-policy.js';
 import { SettingsError } from './settings-error.js';
 import { errorMessage } from '../text/error-message.js';
+import { code } from '../text/markdown.js';
 
 /**
  * The repository config file (`.github/plangate.yml` by default): its schema, which is also its
@@ -102,7 +104,7 @@ const mcpStdioServerSchema = z
 
 const mcpHttpServerSchema = z
   .object({
-    url: httpUrlSchema.describe('Endpoint of a streamable HTTP server.'),
+    url: httpUrl('https://mcp.example.com/mcp').describe('Endpoint of a streamable HTTP server.'),
   })
   .strict();
 
@@ -116,11 +118,11 @@ const mcpServerSchema = z.union([mcpStdioServerSchema, mcpHttpServerSchema], {
     }
     if ('command' in entry && 'url' in entry)
       return 'give either command (a stdio server) or url (a streamable HTTP server), not both';
-    const parsed = ('url' in entry ? mcpHttpServerSchema : mcpStdioServerSchema).safeParse(entry);
+    const branch = 'url' in entry ? mcpHttpServerSchema : mcpStdioServerSchema;
+    const parsed = branch.safeParse(entry, { reportInput: true });
     if (parsed.success) return undefined;
-    return parsed.error.issues
-      .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
-      .join('; ');
+    const why = issueSentences(parsed.error.issues, named('the entry'), branch);
+    return `is not a valid server: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
   },
 });
 
@@ -163,7 +165,7 @@ export const repoConfigSchema = z
       .record(mcpServerNameSchema, mcpServerSchema, {
         error: (issue) =>
           issue.code === 'invalid_key'
-            ? 'server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit'
+            ? 'is not a server name: names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit'
             : undefined,
       })
       .optional()
@@ -186,18 +188,13 @@ export function parseRepoConfig(text: string | undefined, file: string): RepoCon
   try {
     data = parseYaml(text) ?? {};
   } catch (error) {
-    throw new SettingsError(`${file} is not valid YAML: ${errorMessage(error)}`);
+    // The parser's first line says what and where; the lines after it quote the file, which a
+    // comment must not repeat unescaped.
+    const what = errorMessage(error).split('\n')[0]?.replace(/:$/, '') ?? 'unreadable';
+    throw new SettingsError(`${file} is not valid YAML: ${what}.`);
   }
-  const parsed = repoConfigSchema.safeParse(data);
-  if (!parsed.success) {
-    const what = parsed.error.issues
-      .map((i) => {
-        const where = i.path.length > 0 ? i.path.join('.') : '(top level)';
-        return `${where}: ${i.message}`;
-      })
-      .join('; ');
-    throw new SettingsError(`${file} is invalid: ${what}.`);
-  }
+  const parsed = repoConfigSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) throw new SettingsError(issueSentences(parsed.error.issues, inFile(file), repoConfigSchema));
   return parsed.data;
 }
 
@@ -208,7 +205,9 @@ export function parseRepoConfig(text: string | undefined, file: string): RepoCon
 export function readRepoConfig(workspace: string, file: string): RepoConfig {
   const full = path.resolve(workspace, file);
   if (!full.startsWith(path.resolve(workspace) + path.sep)) {
-    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
+    throw new SettingsError(
+      `the ${code('config-file')} input must name a file inside the repository, not ${code(file)}.`,
+    );
   }
   return parseRepoConfig(existsSync(full) ? readFileSync(full, 'utf8') : undefined, file);
 }

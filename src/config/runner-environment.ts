@@ -54,3 +54,8 @@ export function readRunner(env: NodeJS.ProcessEnv): RunnerEnvironment {
     repositoryId: e.GITHUB_REPOSITORY_ID,
   };
 }
+
+/** The workflow run's page, where its job log is; '' outside a workflow run (no run id). */
+export function runUrlOf(runner: Pick<RunnerEnvironment, 'serverUrl' | 'owner' | 'repo' | 'runId'>): string {
+  return runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '';
+}

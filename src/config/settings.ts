@@ -22,6 +22,8 @@ import { resolveMcpServers } from './resolve-mcp-servers.js';
 import { runPolicySchema, type RunPolicy } from './run-policy.js';
 import { readRunner, type RunnerEnvironment } from './runner-environment.js';
 import { SettingsError } from './settings-error.js';
+import { inputPlace, issueSentences, named } from './issue-sentences.js';
+import { code } from '../text/markdown.js';
 import type { McpServerSpec } from './mcp-servers.js';
 
 // The parts of the settings, re-exported so that callers keep one import for all of them.
@@ -125,11 +127,8 @@ export type ActionInputs = Omit<Settings, 'prices' | 'mcpServers' | 'config'>;
 /** Reads an input with a schema; a bad value names the input and what it accepts. */
 function input<T>(name: InputName, schema: z.ZodType<T>): T {
   const raw = core.getInput(name);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => i.message).join('; ');
-    throw new SettingsError(`Input "${name}" is invalid (${JSON.stringify(raw)}): ${why}.`);
-  }
+  const parsed = schema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) throw new SettingsError(issueSentences(parsed.error.issues, inputPlace(name), schema));
   return parsed.data;
 }
 
@@ -213,7 +212,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)
         throw new SettingsError(
-          `Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? 'bad name'} (${JSON.stringify(name)}).`,
+          issueSentences(parsed.error.issues, named(`${code(name)} in the ${code('command-env')} input`)),
         );
       return parsed.data;
     }),

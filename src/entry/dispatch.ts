@@ -3,6 +3,8 @@ import type { Command } from './command.js';
 import { failureMessage } from '../github/errors.js';
 import { modelFailureOf } from '../models/model-error.js';
 import { errorMessage } from '../text/error-message.js';
+import { SettingsError } from '../config/settings-error.js';
+import { renderFailure } from '../render/failure.js';
 import type { FlowResult, RunContext } from '../run/run-context.js';
 import { answerFlow } from '../commands/answer.js';
 import { approveFlow } from '../commands/approve.js';
@@ -39,13 +41,12 @@ export async function carryOut(
   try {
     result = await dispatch(ctx, command);
   } catch (error) {
-    await reportFailure(ctx, command, error);
+    await reportFailure(ctx, command, error, true);
     throw error;
   }
   setOutputs(result);
-  return result.outcome === 'failed'
-    ? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`
-    : undefined;
+  if (result.outcome !== 'failed') return undefined;
+  return result.failure ?? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`;
 }
 
 /** The flow of each command given on a thread. */
@@ -69,19 +70,33 @@ export function dispatch(ctx: RunContext, command: ThreadCommand): Promise<FlowR
 }
 
 /**
- * Tells the thread that a command failed, so a failure is never silent; best effort. A model that
- * could not be reached is no fault of the command: its reply says the cause and the fix, with a 😕.
+ * Tells the thread that a command failed, with a 😕 on the command, so a failure is never silent;
+ * best effort. Also used for failures before the flow starts (a setting to fix, a failed fetch).
  */
-async function reportFailure(ctx: RunContext, command: ThreadCommand, error: unknown): Promise<void> {
-  const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : '';
+export async function reportFailure(
+  ctx: Pick<RunContext, 'thread' | 'runUrl'>,
+  command: ThreadCommand,
+  error: unknown,
+  started = false,
+): Promise<void> {
+  // A model that could not be reached is no fault of the command: the reply says the cause and the fix.
   const model = modelFailureOf(error);
-  const message = model ? errorMessage(error) : failureMessage(error);
+  const what = model ? errorMessage(error) : failureMessage(error);
+  const fix = error instanceof SettingsError ? 'Fix it, then post the command again.' : undefined;
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      `@${command.author} \`/${command.kind}\` ${model ? 'stopped' : 'failed'}: ${message.replace(/\.$/, '')}.${link}`,
+      renderFailure({
+        author: command.author,
+        command: `/${command.kind}`,
+        what,
+        fix,
+        runUrl: ctx.runUrl,
+        started,
+        stopped: model !== undefined,
+      }),
     );
-    await ctx.thread.react(command.commentId, model ? 'confused' : '-1', command.origin);
+    await ctx.thread.react(command.commentId, 'confused', command.origin);
   } catch (reportError) {
     core.warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }

@@ -25,14 +25,20 @@ import { redact } from '../text/redact.js';
 import type { CapabilityHub, HubOptions } from '../mcp/hub.js';
 import { mcpSecretValues, type McpServerSpec } from '../config/mcp-servers.js';
 import { triageEvent } from './triage.js';
+import { readGateInputs, type GateInputs } from '../config/gate-inputs.js';
+import { runUrlOf } from '../config/runner-environment.js';
+import { escapeProse } from '../text/markdown.js';
+import { reportSetupFailure } from './setup-failure.js';
 
 /**
- * The composition root: reads the inputs, decides the command, builds the clients, reads the
- * configuration from the default branch's commit and hands the command to its flow. The only place
- * that fails the step, for any thrown value.
+ * The composition root: reads what it takes to answer a command, decides the command, then reads the
+ * rest of the inputs and the configuration from the default branch's commit, builds the clients and
+ * hands the command to its flow. A mistake in the settings is found only after the command is known,
+ * so it is answered on the command's thread. The only place that fails the step, for any thrown value.
  */
 export async function run(): Promise<void> {
-  let secrets: string[] = [];
+  // Every secret collected so far: whatever fails, its message is redacted with these.
+  const secrets: string[] = [];
   try {
     // The entry point's own first look, repeated here so an event is ignored by one rule whichever
     // way run() is reached, and before any setting is read: a comment that is no command is not
@@ -43,38 +49,23 @@ export async function run(): Promise<void> {
       setOutputs({ outcome: 'ignored' });
       return;
     }
-    const inputs = readInputs();
-    secrets = inputs.ownSecrets.filter(Boolean);
-    const { command, payload } = readCommand(inputs);
+    const gate = readGateInputs();
+    secrets.push(...gate.secrets.filter(Boolean));
+    const { command, payload } = readCommand(gate);
     if (command.kind === 'ignore') {
       core.info(`Nothing to do: ${command.reason}.`);
       setOutputs({ outcome: 'ignored' });
       return;
     }
-    const octokit = createGitHubClient(inputs.githubToken, inputs.runner.apiUrl);
-    const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
-    const git = createGit(inputs.runner.workspace, { auth });
-    // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
-    const lookUpDefaultBranch = () =>
-      createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
-    const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
-    const signing = recordKey({
-      recordSecret: settings.recordSecret,
-      apiKey: settings.planner.apiKey,
-      repository: settings.runner.repositoryId
-        ? `id ${settings.runner.repositoryId}`
-        : `${settings.runner.owner}/${settings.runner.repo}`,
-    });
-    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers), signing].filter(Boolean);
-    // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
-    await dropPersistedCredentials(git);
-    const workTree = await openWorkTree(inputs.runner.workspace, { auth });
-    const sandbox = createSandbox({
-      isolation: settings.commandIsolation,
-      account: settings.commandUser,
-      workTree: workTree.path,
-    });
-    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
+    const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl);
+    let parts: RunParts;
+    try {
+      parts = await prepare(gate, payload, octokit, secrets);
+    } catch (error) {
+      if (command.kind !== 'maintain') await reportSetupFailure(gate, octokit, command, error, secrets);
+      throw error;
+    }
+    const ctx = createContext(parts, secrets);
     try {
       const failure = await carryOut(ctx, command);
       if (failure) core.setFailed(failure);
@@ -82,16 +73,63 @@ export async function run(): Promise<void> {
       // The MCP servers and the sandbox live as long as the run: stopped however it ends, so no
       // process outlives the step; the servers first, since the sandbox's close ends what remains.
       await ctx.mcp?.close();
-      await sandbox.close();
-      await workTree.close();
+      await parts.sandbox.close();
+      await parts.workTree.close();
     }
   } catch (error) {
-    core.setOutput('outcome', 'failed');
-    core.setFailed(redact(failureMessage(error), secrets));
+    await failStep(redact(failureMessage(error), secrets));
   }
 }
 
-const repoRefOf = ({ runner }: ActionInputs) => ({ owner: runner.owner, repo: runner.repo });
+/** Fails the step with `message`, which the job summary says too (a scheduled run has no thread to say it on). */
+async function failStep(message: string): Promise<void> {
+  core.setOutput('outcome', 'failed');
+  core.setFailed(message);
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  await core.summary
+    .addRaw(`### plangate could not run\n\n${escapeProse(message)}\n`, true)
+    .write()
+    .catch((error: unknown) => core.warning(`Could not write the job summary: ${failureMessage(error)}`));
+}
+
+/**
+ * Everything the run needs that can fail for a reason the user must fix: the inputs, the config file
+ * at the default branch's commit, the work tree and the sandbox. Adds the secrets it learns of
+ * (MCP server variables, the record key) to `secrets` as soon as it knows them.
+ */
+async function prepare(
+  gate: GateInputs,
+  payload: unknown,
+  octokit: GitHubClient,
+  secrets: string[],
+): Promise<RunParts> {
+  const inputs = readInputs();
+  const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
+  const git = createGit(inputs.runner.workspace, { auth });
+  // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
+  const lookUpDefaultBranch = () =>
+    createThread(octokit, repoRefOf(inputs), secrets, { botLogin: gate.botLogin }).defaultBranch();
+  const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
+  const signing = recordKey({
+    recordSecret: settings.recordSecret,
+    apiKey: settings.planner.apiKey,
+    repository: settings.runner.repositoryId
+      ? `id ${settings.runner.repositoryId}`
+      : `${settings.runner.owner}/${settings.runner.repo}`,
+  });
+  secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
+  // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
+  await dropPersistedCredentials(git);
+  const workTree = await openWorkTree(inputs.runner.workspace, { auth });
+  const sandbox = createSandbox({
+    isolation: settings.commandIsolation,
+    account: settings.commandUser,
+    workTree: workTree.path,
+  });
+  return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
+}
+
+const repoRefOf = ({ runner }: Pick<ActionInputs, 'runner'>) => ({ owner: runner.owner, repo: runner.repo });
 
 /** Removes credentials actions/checkout persisted; what it cannot judge is named in the log. */
 async function dropPersistedCredentials(git: ReturnType<typeof createGit>): Promise<void> {
@@ -107,6 +145,7 @@ async function dropPersistedCredentials(git: ReturnType<typeof createGit>): Prom
 }
 
 interface RunParts {
+  settings: Settings;
   octokit: GitHubClient;
   recordKey: string;
   workTree: WorkTree;
@@ -114,12 +153,12 @@ interface RunParts {
   trusted: TrustedBase;
 }
 
-function createContext(settings: Settings, secrets: string[], parts: RunParts): RunContext {
+function createContext(parts: RunParts, secrets: string[]): RunContext {
+  const { settings, octokit, workTree, sandbox, trusted, recordKey } = parts;
   const { runner } = settings;
-  const { octokit, workTree, sandbox, trusted, recordKey } = parts;
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
-  const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : '';
+  const runUrl = runUrlOf(runner);
   return {
     settings,
     secrets,

@@ -70,6 +70,8 @@ export interface FlowResult {
   prNumber?: number;
   prUrl?: string;
   usage?: UsageTotals;
+  /** Why the step fails, when the outcome is `failed` for a reason the flow can name. */
+  failure?: string;
 }
 
 export type CommandOf<K extends Command['kind']> = Extract<Command, { kind: K }>;

@@ -135,10 +135,10 @@ describe('readLocalSettings', () => {
   it('refuses bad values: options as usage errors, variables as errors to fix', () => {
     expect(() => readLocalSettings({ ...noFlags, baseUrl: 'localhost:11434' }, env, 'run')).toThrow(UsageError);
     expect(() => readLocalSettings({ ...noFlags, maxIterations: '0' }, env, 'run')).toThrow(
-      /--max-iterations is invalid/,
+      '--max-iterations must be a whole number from 1 to 100, not `0`.',
     );
     expect(() => readLocalSettings({ ...noFlags, maxCostUsd: 'lots' }, env, 'run')).toThrow(
-      /--max-cost-usd is invalid/,
+      '--max-cost-usd must be a positive number, not `lots`.',
     );
     expect(() => readLocalSettings({ ...noFlags, modelRetries: '21' }, env, 'run')).toThrow(
       /--model-retries is invalid/,

@@ -147,7 +147,13 @@ describe('config errors', () => {
     const w = await setup({ planner: [], executor: [] }, 'tasks:\n  - name: deps\n    objectve: Update things.\n');
     const result = await schedule(w, '0 6 * * 1');
     expect(result.code).not.toBe(0);
-    expect(result.stdout).toMatch(/\.github\/plangate\.yml is invalid: tasks\.0.*objectve/);
+    expect(result.outputs.outcome).toBe('failed');
+    const message = 'Unknown key `objectve` in `tasks[0]` of .github/plangate.yml; did you mean `objective`?';
+    expect(result.stdout).toContain(`::error::On main (`);
+    expect(result.stdout).toContain(message);
+    // A scheduled run has no thread to answer on: the job summary says it.
+    expect(result.summary).toContain('### plangate could not run');
+    expect(result.summary).toContain(message);
   });
 
   it('fails the step naming the key with a bad value', async () => {
@@ -157,6 +163,9 @@ describe('config errors', () => {
     );
     const result = await schedule(w, '0 6 * * 1');
     expect(result.code).not.toBe(0);
-    expect(result.stdout).toMatch(/\.github\/plangate\.yml is invalid: tasks\.0\.policy/);
+    expect(result.stdout).toContain(
+      '`tasks[0].policy` in .github/plangate.yml must be one of plan-for-approval, plan-first, plan-only, executor-only, not `yolo`.',
+    );
+    expect(result.summary).toContain('`tasks[0].policy` in .github/plangate.yml must be one of');
   });
 });

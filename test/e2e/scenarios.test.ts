@@ -308,14 +308,16 @@ describe('refusals', () => {
     expect(git(world.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main');
   });
 
-  it('refuses /plan without an API key, saying which input to set, and calls no model', async () => {
+  it('fails /plan without an API key, saying which input to set, and calls no model', async () => {
     const world = await createWorld({ planner: [], executor: [] });
     world.gh.setPermission('mona', 'admin');
     const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;
-    const run = await world.runAction(comment(world, issue, 'mona', '/plan do it'), { 'api-key': '' });
-    expect(run.code).toBe(0);
-    expect(run.outputs.outcome).toBe('refused');
+    const event = comment(world, issue, 'mona', '/plan do it');
+    const run = await world.runAction(event, { 'api-key': '' });
+    expect(run.code).not.toBe(0);
+    expect(run.outputs.outcome).toBe('failed');
     expect(botComments(world, issue).at(-1)?.body).toContain('`api-key`');
+    expect(world.gh.reactions(event.payload.comment.id).map((r) => r.content)).toEqual(['confused']);
     expect(world.model.requests).toHaveLength(0);
   });
 

@@ -6,7 +6,7 @@ import type { Command } from '../../src/entry/command.js';
 import { carryOut } from '../../src/entry/dispatch.js';
 import { readCommand } from '../../src/entry/read-command.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
-import { botLogin, fakeModel, fakeWorld, owner, repo, type World } from './run-fixture.js';
+import { botLogin, fakeModel, fakeWorld, owner, repo, testSettings, type World } from './run-fixture.js';
 
 vi.mock('@actions/core', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@actions/core')>()),
@@ -140,6 +140,23 @@ describe('carryOut', () => {
     expect(world.thread.botComments(7).at(-1)?.body).toContain('planning failed');
   });
 
+  it('fails a command whose model has no API key: a reply saying what to set, a 😕, the failure for the step', async () => {
+    const settings = testSettings({ policy: 'executor-only' });
+    settings.executor.apiKey = '';
+    const world = fakeWorld({ settings });
+    const command = commandFrom('issue_comment', commentEvent(world, '/plan add a CHANGELOG'));
+    if (command.kind !== 'plan') throw new Error(`read as ${command.kind}`);
+
+    expect(await carryOut(world.ctx, command)).toBe(
+      'plangate: /plan could not run: no API key is configured for the executor model. Set the `api-key` input (or `executor-api-key`) from a repository secret.',
+    );
+    expect(outputs().outcome).toBe('failed');
+    expect(world.thread.botComments(7).at(-1)?.body).toBe(
+      `@maintainer \`/plan\` could not run: no API key is configured for the executor model.\n\nSet the \`api-key\` input (or \`executor-api-key\`) from a repository secret. See the [job log](${world.ctx.runUrl}).`,
+    );
+    expect(world.thread.reactions).toEqual([{ commentId: command.commentId, content: 'confused' }]);
+  });
+
   it('says on the thread that a command failed, and throws the error on for the step to fail', async () => {
     const world = fakeWorld();
     const command = commandFrom('issue_comment', commentEvent(world, '/status'));
@@ -148,8 +165,8 @@ describe('carryOut', () => {
 
     await expect(carryOut(world.ctx, command)).rejects.toThrow('GitHub is down');
     const reply = world.thread.botComments(7).at(-1)?.body;
-    expect(reply).toBe(`@maintainer \`/status\` failed: GitHub is down. See the [job log](${world.ctx.runUrl}).`);
-    expect(world.thread.reactions).toContainEqual({ commentId: command.commentId, content: '-1' });
+    expect(reply).toBe(`@maintainer \`/status\` failed: GitHub is down.\n\nSee the [job log](${world.ctx.runUrl}).`);
+    expect(world.thread.reactions).toContainEqual({ commentId: command.commentId, content: 'confused' });
   });
 
   it('refuses a dispatch by someone who may not command plangate, and posts nowhere', async () => {

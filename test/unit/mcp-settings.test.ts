@@ -39,7 +39,7 @@ describe('the mcp-servers schema', () => {
 
   it('refuses bad names, mixed or empty entries, unknown keys and other URL schemes', () => {
     expect(problems({ Docs: { command: 'x' } })).toEqual([
-      'mcp-servers.Docs: server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit',
+      'mcp-servers.Docs: is not a server name: names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit',
     ]);
     expect(problems({ ['a'.repeat(41)]: { command: 'x' } })).toHaveLength(1);
     expect(problems({ '-x': { command: 'x' } })).toHaveLength(1);
@@ -49,7 +49,7 @@ describe('the mcp-servers schema', () => {
     expect(problems({ none: {} }).join()).toContain('command');
     expect(problems({ typo: { command: 'x', environment: ['A'] } }).join()).toContain('environment');
     expect(problems({ ftp: { url: 'ftp://e.example/mcp' } })).toEqual([
-      'mcp-servers.ftp.url: must be an http:// or https:// URL',
+      'mcp-servers.ftp.url: must be an http(s) URL such as https://mcp.example.com/mcp',
     ]);
     expect(problems({ blank: { command: '  ' } }).join()).toContain('command');
     expect(problems({ str: 'node server.js' })).toEqual([
@@ -82,7 +82,7 @@ describe('the mcp-servers schema', () => {
       });
       writeFileSync(path.join(dir, '.github/plangate.yml'), 'mcp-servers:\n  docs:\n    url: ftp://x.example\n');
       expect(() => readRepoConfig(dir, '.github/plangate.yml')).toThrow(
-        'mcp-servers.docs.url: must be an http:// or https:// URL',
+        '`mcp-servers.docs.url` in .github/plangate.yml must be an http(s) URL such as https://mcp.example.com/mcp, not `ftp://x.example`.',
       );
     } finally {
       removeDir(dir);

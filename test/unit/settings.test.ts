@@ -277,8 +277,11 @@ describe('readSettings refusals', () => {
   it.each(cases)('refuses %s=%j with an error naming the input', (name, value) => {
     setInputs({ [name]: value });
     const error = errorOf(() => read());
-    expect(error.message).toContain(`Input "${name}"`);
-    expect(error.message).toContain(JSON.stringify(value));
+    expect(error.message).toMatch(new RegExp(`^The \`${name}\` input `));
+    // The value is shown, unless the message names the value it likely meant instead.
+    expect(error.message).toMatch(
+      new RegExp(`, not \`${value.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}\`\\.$|; did you mean \``),
+    );
   });
 
   it('never accepts a branch prefix that makes a branch name git refuses', () => {
@@ -324,14 +327,14 @@ describe('readSettings refusals', () => {
 
   it('names the values command-isolation accepts', () => {
     setInputs({ 'command-isolation': 'off' });
-    expect(errorOf(() => read()).message).toBe(
-      'Input "command-isolation" is invalid ("off"): must be account or none.',
-    );
+    expect(errorOf(() => read()).message).toBe('The `command-isolation` input must be account or none, not `off`.');
   });
 
   it('refuses endpoint URLs that are not http(s)', () => {
     setInputs({ 'base-url': 'ftp://127.0.0.1/v1' });
-    expect(errorOf(() => read()).message).toContain('http:// or https://');
+    expect(errorOf(() => read()).message).toBe(
+      'The `base-url` input must be an http(s) URL such as https://api.openai.com/v1, not `ftp://127.0.0.1/v1`.',
+    );
   });
 
   it('says clearly when it does not run inside a GitHub Actions job', () => {
@@ -351,8 +354,9 @@ describe('readSettings refusals', () => {
   it('refuses a config file outside the repository, naming the input', () => {
     setInputs({ 'config-file': '../elsewhere.yml' });
     const error = errorOf(() => read());
-    expect(error.message).toContain('Input "config-file"');
+    expect(error.message).toContain('The `config-file` input');
     expect(error.message).toContain('inside the repository');
+    expect(error.message).toContain('not `../elsewhere.yml`');
   });
 });
 
@@ -385,8 +389,7 @@ describe('readSettings with the config text', () => {
   it('refuses a broken config, naming the file and the key', () => {
     setInputs({ 'config-file': 'ops/plangate.yaml' });
     const error = errorOf(() => read(runnerEnv(), 'tasks:\n  - name: x\n    objectiv: y\n'));
-    expect(error.message).toContain('ops/plangate.yaml is invalid');
-    expect(error.message).toContain('tasks.0');
+    expect(error.message).toBe('Unknown key `objectiv` in `tasks[0]` of ops/plangate.yaml; did you mean `objective`?');
   });
 
   it("keeps every input's secret from MCP servers, the shared key too when both roles have their own", () => {
@@ -422,8 +425,8 @@ describe('parseRepoConfig', () => {
     expect(errorOf(() => parseRepoConfig('tasks: [unclosed\n  - name: x', 'ops/p.yml')).message).toContain(
       'ops/p.yml is not valid YAML',
     );
-    expect(errorOf(() => parseRepoConfig('task: []\n', 'ops/p.yml')).message).toContain(
-      'ops/p.yml is invalid: (top level)',
+    expect(errorOf(() => parseRepoConfig('task: []\n', 'ops/p.yml')).message).toBe(
+      'Unknown key `task` in ops/p.yml; did you mean `tasks`?',
     );
   });
 });
@@ -478,27 +481,24 @@ describe("readRepoConfig (the local CLI: the work tree is the user's own)", () =
   it('names an unknown top-level key', () => {
     writeFiles(workspace, { [file]: 'task:\n  - name: x\n    objective: y\n' });
     const error = errorOf(() => readRepoConfig(workspace, file));
-    expect(error.message).toContain(`${file} is invalid`);
-    expect(error.message).toContain('(top level)');
-    expect(error.message).toContain('"task"');
+    expect(error.message).toBe(`Unknown key \`task\` in ${file}; did you mean \`tasks\`?`);
   });
 
   it('names a typo inside a task with its path', () => {
     writeFiles(workspace, { [file]: 'tasks:\n  - name: x\n    objective: y\n  - name: z\n    objectiv: w\n' });
     const error = errorOf(() => readRepoConfig(workspace, file));
-    expect(error.message).toContain('tasks.1');
-    expect(error.message).toContain('"objectiv"');
+    expect(error.message).toContain(`Unknown key \`objectiv\` in \`tasks[1]\` of ${file}`);
   });
 
   it('names a bad value with its path', () => {
     writeFiles(workspace, { [file]: 'tasks:\n  - name: x\n    objective: y\n    labels: deps\n' });
     const error = errorOf(() => readRepoConfig(workspace, file));
-    expect(error.message).toContain('tasks.0.labels');
+    expect(error.message).toBe(`\`tasks[0].labels\` in ${file} must be a list, not \`deps\`.`);
   });
 
   it('refuses a file that is not a mapping', () => {
     writeFiles(workspace, { [file]: '- just\n- a list\n' });
-    expect(errorOf(() => readRepoConfig(workspace, file)).message).toContain('(top level)');
+    expect(errorOf(() => readRepoConfig(workspace, file)).message).toBe(`${file} must be a mapping of keys to values.`);
   });
 
   it('refuses absolute paths and paths that climb out', () => {

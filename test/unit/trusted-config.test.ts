@@ -180,6 +180,8 @@ describe('trustedSettings', () => {
     const broken = push('main', { '.github/plangate.yml': 'tasks: nope\n' });
     const failure = trustedSettings(inputs(), { repository: { default_branch: 'main' } }, runnerGit, noLookUp);
     await expect(failure).rejects.toBeInstanceOf(SettingsError);
-    await expect(failure).rejects.toThrow(`On main (${broken.slice(0, 7)}): .github/plangate.yml is invalid: tasks:`);
+    await expect(failure).rejects.toThrow(
+      `On main (${broken.slice(0, 7)}): \`tasks\` in .github/plangate.yml must be a list, not \`nope\`.`,
+    );
   });
 });

@@ -14,6 +14,8 @@ import {
   botIdentity,
   checkPlan,
   checkoutCommit,
+  code,
+  codeBlock,
   commitAll,
   commitTrailers,
   createChatClient,
@@ -23,8 +25,12 @@ import {
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
+  details,
   emptyUsage,
   encodeRecord,
+  escapeHtml,
+  escapeMarkdown,
+  escapeProse,
   estimateExecutionCost,
   estimateHigh,
   executorOnlySnapshot,
@@ -37,7 +43,7 @@ import {
   hashContext,
   hashIssue,
   hashPlan,
-  hiddenCharacters,
+  indent,
   initialSnapshot,
   inputDefaults,
   isBlocking,
@@ -49,13 +55,16 @@ import {
   plannerUsageSince,
   planningOutcome,
   pushWithLease,
+  quote,
   readInputs,
   readRepositoryInstructions,
+  readRunner,
   reduce,
   renderUsageTable,
   roleSchema,
   runBudget,
   runEnding,
+  runUrlOf,
   sealIsValid,
   sealRecord,
   snapshotSchema,
@@ -71,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-X7USPXKW.js";
+} from "./chunk-DWRPNHLA.js";
 import {
   Octokit,
   RequestError,
@@ -83,11 +92,14 @@ import {
   error,
   errorMessage,
   external_exports,
+  getInput,
+  getMultilineInput,
   info,
   notice,
   redact,
   setFailed,
   setOutput,
+  setSecret,
   summary,
   warning
 } from "./chunk-WA6IJITO.js";
@@ -2951,6 +2963,18 @@ async function trustedSettings(inputs, payload, git, lookUpDefaultBranch) {
   }
 }
 
+// src/render/failure.ts
+function renderFailure(failure) {
+  const { author, command, what, fix, runUrl, started, stopped } = failure;
+  const link = runUrl ? `See the [job log](${runUrl}).` : "";
+  const after = [fix ? escapeProse(fix) : "", link].filter(Boolean).join(" ");
+  const said = what.trim();
+  const head = `@${author} \`${command}\` ${stopped ? "stopped" : started ? "failed" : "could not run"}: ${escapeProse(/[.?!]$/.test(said) ? said : `${said}.`)}`;
+  return after ? `${head}
+
+${after}` : head;
+}
+
 // src/record/verify.ts
 function verifyPlanComment(comment, botLogin, render, secret = "") {
   if (comment.author !== botLogin) {
@@ -2972,70 +2996,6 @@ function verifyPlanComment(comment, botLogin, render, secret = "") {
     return { ok: false, reason: `the comment of plan ${record.planId} was edited after plangate posted it` };
   }
   return { ok: true, record };
-}
-
-// src/text/markdown.ts
-function escapeHtml(text) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-var codePointBefore = (text, at) => {
-  const unit = text.charCodeAt(at - 1);
-  return unit >= 56320 && unit <= 57343 && at >= 2 ? text.codePointAt(at - 2) : text.codePointAt(at - 1);
-};
-var pictographic = new RegExp("\\p{Extended_Pictographic}", "u");
-var isPictographic = (cp) => cp !== void 0 && pictographic.test(String.fromCodePoint(cp));
-function revealHidden(text) {
-  return text.replace(hiddenCharacters, (ch, at) => {
-    const before = codePointBefore(text, at);
-    if ((ch === "\uFE0F" || ch === "\uFE0E") && isPictographic(before)) return ch;
-    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text.codePointAt(at + 1)))
-      return ch;
-    return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
-  });
-}
-var lineEnding = /\r\n?|\n/g;
-function escapeMarkdown(text) {
-  return revealHidden(text.trim()).replace(lineEnding, " ").replace(/[\x21-\x2d\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
-}
-var defuseComments = (text) => text.replace(/<!--/g, "<!\u200B--");
-var codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
-function escapeProse(text) {
-  let out = "";
-  let last = 0;
-  for (const match of text.matchAll(codeSpan)) {
-    out += escapeHtml(text.slice(last, match.index)) + defuseComments(match[0]);
-    last = match.index + match[0].length;
-  }
-  return out + escapeHtml(text.slice(last));
-}
-function code(raw) {
-  const text = defuseComments(revealHidden(raw)).replace(lineEnding, " ");
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-function codeBlock(raw, language = "") {
-  const text = defuseComments(revealHidden(raw)).replace(lineEnding, "\n");
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`{3,}/g), (m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}${language}
-${text}
-${fence}`;
-}
-function quote(markdown) {
-  return markdown.split(lineEnding).map((line2) => line2 === "" ? ">" : `> ${line2}`).join("\n");
-}
-function details(summary2, body2) {
-  return `<details><summary>${escapeHtml(summary2)}</summary>
-
-${body2}
-
-</details>`;
-}
-function indent(text, spaces = 3) {
-  const pad = " ".repeat(spaces);
-  return text.split("\n").map((line2, i) => i === 0 || line2 === "" ? line2 : pad + line2).join("\n");
 }
 
 // src/render/server-failures.ts
@@ -3406,6 +3366,24 @@ async function refuseUnlessRole(thread, source, command, required, fix) {
   if (hasRole(role, required)) return { role };
   const reason = `@${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher.`;
   return { refused: await refuse(thread, source, command, reason, fix) };
+}
+async function failForConfiguration(ctx, source, command, what, fix) {
+  const { thread, runUrl } = ctx;
+  await thread.postComment(source.thread.number, renderFailure({ author: source.author, command, what, fix, runUrl }));
+  await thread.react(source.commentId, "confused").catch(() => void 0);
+  return { outcome: "failed", failure: `plangate: ${command} could not run: ${what} ${fix}` };
+}
+async function failUnlessKeys(ctx, source, command, roles) {
+  const missing = roles.filter((role) => !ctx.settings[role].apiKey);
+  if (missing.length === 0) return void 0;
+  const inputs = missing.map((role) => `\`${role}-api-key\``).join(" and ");
+  return failForConfiguration(
+    ctx,
+    source,
+    command,
+    `no API key is configured for the ${missing.join(" and the ")} model.`,
+    `Set the \`api-key\` input (or ${inputs}) from a repository secret.`
+  );
 }
 
 // src/run/command-comment.ts
@@ -5123,6 +5101,8 @@ async function answerFlow(ctx, command) {
     "Ask a maintainer to answer."
   );
   if ("refused" in allowed) return allowed.refused;
+  const noKey = await failUnlessKeys(ctx, command, "/answer", ["planner"]);
+  if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, "/answer");
   if ("refused" in live) return live.refused;
   const { record, comments } = live;
@@ -5134,12 +5114,6 @@ async function answerFlow(ctx, command) {
   }
   const text = stripHidden(command.text).trim();
   if (!text) return no("the answer is empty.", "Write it after the command: `/answer <your answer>`.");
-  if (!settings.planner.apiKey) {
-    return no(
-      "no API key is configured for the planner model.",
-      "Set the `api-key` input (or `planner-api-key`) from a repository secret."
-    );
-  }
   await thread.react(command.commentId, "eyes", command.origin);
   const snapshot = reduce(plannerExecutorMachine, record.snapshot, { type: "answer", text });
   return planAndPublish(ctx, {
@@ -5166,17 +5140,13 @@ async function approveFlow(ctx, command) {
     "Ask a maintainer to approve the plan."
   );
   if ("refused" in allowed) return allowed.refused;
+  const noKey = await failUnlessKeys(ctx, command, "/approve", ["executor", "planner"]);
+  if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, "/approve");
   if ("refused" in live) return live.refused;
   const { comment, record, comments } = live;
   const refusal = approvalRefusal(ctx, command, live) ?? checksRefusal(ctx, command, record, allowed.role);
   if (refusal) return no(refusal.reason, refusal.fix);
-  if (!settings.executor.apiKey || !settings.planner.apiKey) {
-    return no(
-      "no API key is configured for the executor or the planner model.",
-      "Set the `api-key` input (or `executor-api-key` and `planner-api-key`) from a repository secret."
-    );
-  }
   const executing = {
     ...record,
     status: "executing",
@@ -5761,6 +5731,9 @@ async function planFlow(ctx, command) {
     "Ask a maintainer to run /plan, or change the `trigger-permission` input."
   );
   if ("refused" in allowed) return allowed.refused;
+  const executorOnly = settings.policy === "executor-only";
+  const noKey = await failUnlessKeys(ctx, command, "/plan", [executorOnly ? "executor" : "planner"]);
+  if (noKey) return noKey;
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, "/plan", comments);
   if (edited) return edited;
@@ -5777,17 +5750,6 @@ async function planFlow(ctx, command) {
       "/plan",
       "there is no objective.",
       "Write it after the command: `/plan <what should be done>`."
-    );
-  }
-  const executorOnly = settings.policy === "executor-only";
-  const role = executorOnly ? "executor" : "planner";
-  if (!settings[role].apiKey) {
-    return refuse(
-      thread,
-      command,
-      "/plan",
-      `no API key is configured for the ${role} model.`,
-      `Set the \`api-key\` input (or \`${role}-api-key\`) from a repository secret.`
     );
   }
   await thread.react(command.commentId, "eyes", command.origin);
@@ -5830,6 +5792,8 @@ async function reviseFlow(ctx, command) {
     "Ask a maintainer to revise the plan."
   );
   if ("refused" in allowed) return allowed.refused;
+  const noKey = await failUnlessKeys(ctx, command, "/revise", ["planner"]);
+  if (noKey) return noKey;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no("there is no feedback.", "Say what to change: `/revise <feedback>`.");
   const live = await commandOnLivePlan(ctx, command, "/revise");
@@ -5840,12 +5804,6 @@ async function reviseFlow(ctx, command) {
     return no(
       `plan \`${record.planId}\` is ${record.status}, so there is nothing to revise.`,
       "Ask for a new plan with `/plan <objective>`."
-    );
-  }
-  if (!settings.planner.apiKey) {
-    return no(
-      "no API key is configured for the planner model.",
-      "Set the `api-key` input (or `planner-api-key`) from a repository secret."
     );
   }
   await thread.react(command.commentId, "eyes", command.origin);
@@ -5955,11 +5913,12 @@ async function carryOut(ctx, command) {
   try {
     result = await dispatch(ctx, command);
   } catch (error2) {
-    await reportFailure(ctx, command, error2);
+    await reportFailure(ctx, command, error2, true);
     throw error2;
   }
   setOutputs(result);
-  return result.outcome === "failed" ? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.` : void 0;
+  if (result.outcome !== "failed") return void 0;
+  return result.failure ?? `plangate: the ${command.kind} run failed; see the comment on #${command.thread.number}.`;
 }
 function dispatch(ctx, command) {
   switch (command.kind) {
@@ -5979,16 +5938,16 @@ function dispatch(ctx, command) {
       return helpFlow(ctx, command);
   }
 }
-async function reportFailure(ctx, command, error2) {
-  const link = ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : "";
+async function reportFailure(ctx, command, error2, started = false) {
   const model = modelFailureOf(error2);
-  const message = model ? errorMessage(error2) : failureMessage(error2);
+  const what = model ? errorMessage(error2) : failureMessage(error2);
+  const fix = error2 instanceof SettingsError ? "Fix it, then post the command again." : void 0;
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      `@${command.author} \`/${command.kind}\` ${model ? "stopped" : "failed"}: ${message.replace(/\.$/, "")}.${link}`
+      renderFailure({ author: command.author, command: `/${command.kind}`, what, fix, runUrl: ctx.runUrl, started, stopped: model !== void 0 })
     );
-    await ctx.thread.react(command.commentId, model ? "confused" : "-1", command.origin);
+    await ctx.thread.react(command.commentId, "confused", command.origin);
   } catch (reportError) {
     warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }
@@ -6185,9 +6144,62 @@ function readCommand(inputs, readEventFile = readUtf8) {
   return { command, payload };
 }
 
+// src/config/gate-inputs.ts
+var secretInputs = ["github-token", "api-key", "planner-api-key", "executor-api-key", "record-secret"];
+function roleOr(name) {
+  const parsed = roleSchema.safeParse(getInput(name).trim() || inputDefaults[name]);
+  return parsed.success ? parsed.data : inputDefaults[name];
+}
+function readGateInputs(env = process.env) {
+  const secrets = secretInputs.map((name) => getInput(name));
+  for (const secret of secrets) if (secret) setSecret(secret);
+  return {
+    githubToken: secrets[0] ?? "",
+    secrets,
+    botLogin: getInput("bot-login").trim() || inputDefaults["bot-login"],
+    allowedBots: getMultilineInput("allowed-bots").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")),
+    triggerPermission: roleOr("trigger-permission"),
+    approvePermission: roleOr("approve-permission"),
+    runner: readRunner(env)
+  };
+}
+
+// src/entry/setup-failure.ts
+function requiredRole(kind, gate) {
+  switch (kind) {
+    case "approve":
+      return gate.approvePermission;
+    case "status":
+    case "help":
+      return "read";
+    default:
+      return gate.triggerPermission;
+  }
+}
+async function reportSetupFailure(gate, octokit, command, error2, secrets) {
+  const { runner } = gate;
+  const thread = createThread(octokit, { owner: runner.owner, repo: runner.repo }, secrets, {
+    botLogin: gate.botLogin
+  });
+  try {
+    const name = `/${command.kind}`;
+    const allowed = await refuseUnlessRole(
+      thread,
+      command,
+      name,
+      requiredRole(command.kind, gate),
+      "Ask a maintainer."
+    );
+    if ("refused" in allowed) return;
+    await reportFailure({ thread, runUrl: runUrlOf(runner) }, command, error2);
+  } catch (reportError) {
+    warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
+  }
+}
+
 // src/entry/main.ts
 async function run() {
-  let secrets = [];
+  const secrets = [];
   try {
     const triage = triageEvent();
     if (triage.kind === "ignore") {
@@ -6195,45 +6207,64 @@ async function run() {
       setOutputs({ outcome: "ignored" });
       return;
     }
-    const inputs = readInputs();
-    secrets = inputs.ownSecrets.filter(Boolean);
-    const { command, payload } = readCommand(inputs);
+    const gate = readGateInputs();
+    secrets.push(...gate.secrets.filter(Boolean));
+    const { command, payload } = readCommand(gate);
     if (command.kind === "ignore") {
       info(`Nothing to do: ${command.reason}.`);
       setOutputs({ outcome: "ignored" });
       return;
     }
-    const octokit = createGitHubClient(inputs.githubToken, inputs.runner.apiUrl);
-    const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
-    const git = createGit(inputs.runner.workspace, { auth });
-    const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: inputs.botLogin }).defaultBranch();
-    const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
-    const signing = recordKey({
-      recordSecret: settings.recordSecret,
-      apiKey: settings.planner.apiKey,
-      repository: settings.runner.repositoryId ? `id ${settings.runner.repositoryId}` : `${settings.runner.owner}/${settings.runner.repo}`
-    });
-    secrets = [...secrets, ...mcpSecretValues(settings.mcpServers), signing].filter(Boolean);
-    await dropPersistedCredentials(git);
-    const workTree = await openWorkTree(inputs.runner.workspace, { auth });
-    const sandbox = createSandbox({
-      isolation: settings.commandIsolation,
-      account: settings.commandUser,
-      workTree: workTree.path
-    });
-    const ctx = createContext(settings, secrets, { octokit, workTree, sandbox, trusted, recordKey: signing });
+    const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl);
+    let parts;
+    try {
+      parts = await prepare(gate, payload, octokit, secrets);
+    } catch (error2) {
+      if (command.kind !== "maintain") await reportSetupFailure(gate, octokit, command, error2, secrets);
+      throw error2;
+    }
+    const ctx = createContext(parts, secrets);
     try {
       const failure = await carryOut(ctx, command);
       if (failure) setFailed(failure);
     } finally {
       await ctx.mcp?.close();
-      await sandbox.close();
-      await workTree.close();
+      await parts.sandbox.close();
+      await parts.workTree.close();
     }
   } catch (error2) {
-    setOutput("outcome", "failed");
-    setFailed(redact(failureMessage(error2), secrets));
+    await failStep(redact(failureMessage(error2), secrets));
   }
+}
+async function failStep(message) {
+  setOutput("outcome", "failed");
+  setFailed(message);
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  await summary.addRaw(`### plangate could not run
+
+${escapeProse(message)}
+`, true).write().catch((error2) => warning(`Could not write the job summary: ${failureMessage(error2)}`));
+}
+async function prepare(gate, payload, octokit, secrets) {
+  const inputs = readInputs();
+  const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
+  const git = createGit(inputs.runner.workspace, { auth });
+  const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: gate.botLogin }).defaultBranch();
+  const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
+  const signing = recordKey({
+    recordSecret: settings.recordSecret,
+    apiKey: settings.planner.apiKey,
+    repository: settings.runner.repositoryId ? `id ${settings.runner.repositoryId}` : `${settings.runner.owner}/${settings.runner.repo}`
+  });
+  secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
+  await dropPersistedCredentials(git);
+  const workTree = await openWorkTree(inputs.runner.workspace, { auth });
+  const sandbox = createSandbox({
+    isolation: settings.commandIsolation,
+    account: settings.commandUser,
+    workTree: workTree.path
+  });
+  return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }
 var repoRefOf = ({ runner }) => ({ owner: runner.owner, repo: runner.repo });
 async function dropPersistedCredentials(git) {
@@ -6247,12 +6278,12 @@ async function dropPersistedCredentials(git) {
       `Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`
     );
 }
-function createContext(settings, secrets, parts) {
+function createContext(parts, secrets) {
+  const { settings, octokit, workTree, sandbox, trusted, recordKey: recordKey2 } = parts;
   const { runner } = settings;
-  const { octokit, workTree, sandbox, trusted, recordKey: recordKey2 } = parts;
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
-  const runUrl = runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
+  const runUrl = runUrlOf(runner);
   return {
     settings,
     secrets,

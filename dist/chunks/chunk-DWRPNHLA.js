@@ -997,12 +997,12 @@ var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent) {
+    function indentComment(comment, indent2) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
-      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+      return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
     }
-    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str, indent2, comment) => str.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -1016,17 +1016,17 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent2, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
         return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent2.length);
       if (text2.length <= endStep)
         return text2;
       const folds = [];
       const escapedFolds = {};
-      let end = lineWidth - indent.length;
+      let end = lineWidth - indent2.length;
       if (typeof indentAtStart === "number") {
         if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
           folds.push(0);
@@ -1040,7 +1040,7 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent2.length);
         if (i !== -1)
           end = i + endStep;
       }
@@ -1064,8 +1064,8 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
-          end = i + indent.length + endStep;
+            i = consumeMoreIndentedLines(text2, i, indent2.length);
+          end = i + indent2.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
@@ -1110,22 +1110,22 @@ var require_foldFlowLines = __commonJS({
         const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent2}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
             res += `${text2[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent2}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent2) {
       let end = i;
       let start = i + 1;
       let ch = text2[start];
       while (ch === " " || ch === "	") {
-        if (i < start + indent) {
+        if (i < start + indent2) {
           ch = text2[++i];
         } else {
           do {
@@ -1181,7 +1181,7 @@ var require_stringifyString = __commonJS({
         return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
@@ -1196,8 +1196,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str += json.slice(start, i);
-                const code = json.substr(i + 2, 4);
-                switch (code) {
+                const code2 = json.substr(i + 2, 4);
+                switch (code2) {
                   case "0000":
                     str += "\\0";
                     break;
@@ -1223,8 +1223,8 @@ var require_stringifyString = __commonJS({
                     str += "\\P";
                     break;
                   default:
-                    if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
+                    if (code2.substr(0, 2) === "00")
+                      str += "\\x" + code2.substr(2);
                     else
                       str += json.substr(i, 6);
                 }
@@ -1241,7 +1241,7 @@ var require_stringifyString = __commonJS({
                   str += "\n";
                   i += 2;
                 }
-                str += indent;
+                str += indent2;
                 if (json[i + 2] === " ")
                   str += "\\";
                 i += 1;
@@ -1253,15 +1253,15 @@ var require_stringifyString = __commonJS({
           }
       }
       str = start ? str + json.slice(start) : json;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
         return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+${indent2}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value, ctx) {
       const { singleQuote } = ctx.options;
@@ -1291,8 +1291,8 @@ ${indent}`) + "'";
       if (!blockQuote || /\n[\t ]+$/.test(value)) {
         return quotedString(value, ctx);
       }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -1317,7 +1317,7 @@ ${indent}`) + "'";
         value = value.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent}`);
+        end = end.replace(blockEndNewlines, `$&${indent2}`);
       }
       let startWithSpace = false;
       let startEnd;
@@ -1334,9 +1334,9 @@ ${indent}`) + "'";
       let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
         value = value.substring(start.length);
-        start = start.replace(/\n+/g, `$&${indent}`);
+        start = start.replace(/\n+/g, `$&${indent2}`);
       }
-      const indentSize = indent ? "2" : "1";
+      const indentSize = indent2 ? "2" : "1";
       let header = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
         header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
@@ -1344,7 +1344,7 @@ ${indent}`) + "'";
           onComment();
       }
       if (!literal) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
@@ -1352,18 +1352,18 @@ ${indent}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent2, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header}
-${indent}${body}`;
+${indent2}${body}`;
       }
-      value = value.replace(/\n+/g, `$&${indent}`);
+      value = value.replace(/\n+/g, `$&${indent2}`);
       return `|${header}
-${indent}${start}${value}${end}`;
+${indent2}${start}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
       const { type, value } = item;
-      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
       if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
         return quotedString(value, ctx);
       }
@@ -1374,22 +1374,22 @@ ${indent}${start}${value}${end}`;
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
-        if (indent === "") {
+        if (indent2 === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent === indentStep) {
+        } else if (implicitKey && indent2 === indentStep) {
           return quotedString(value, ctx);
         }
       }
       const str = value.replace(/\n+/g, `$&
-${indent}`);
+${indent2}`);
       if (actualString) {
         const test = (tag2) => tag2.default && tag2.tag !== "tag:yaml.org,2002:str" && tag2.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -1561,7 +1561,7 @@ var require_stringifyPair = __commonJS({
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      const { allNullValues, doc, indent: indent2, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
         if (keyComment) {
@@ -1576,7 +1576,7 @@ var require_stringifyPair = __commonJS({
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent + indentStep
+        indent: indent2 + indentStep
       });
       let keyCommentDone = false;
       let chompKeep = false;
@@ -1606,7 +1606,7 @@ var require_stringifyPair = __commonJS({
         if (keyComment)
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
         str = `? ${str}
-${indent}:`;
+${indent2}:`;
       } else {
         str = `${str}:`;
         if (keyComment)
@@ -1884,7 +1884,7 @@ var require_stringifyCollection = __commonJS({
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent, options: { commentString } } = ctx;
+      const { indent: indent2, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
       const lines2 = [];
@@ -1921,11 +1921,11 @@ var require_stringifyCollection = __commonJS({
         for (let i = 1; i < lines2.length; ++i) {
           const line = lines2[i];
           str += line ? `
-${indent}${line}` : "\n";
+${indent2}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
@@ -1933,7 +1933,7 @@ ${indent}${line}` : "\n";
       return str;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
-      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
       itemIndent += indentStep;
       const itemCtx = Object.assign({}, ctx, {
         indent: itemIndent,
@@ -2002,19 +2002,19 @@ ${indent}${line}` : "\n";
           let str = start;
           for (const line of lines2)
             str += line ? `
-${indentStep}${indent}${line}` : "\n";
+${indentStep}${indent2}${line}` : "\n";
           return `${str}
-${indent}${end}`;
+${indent2}${end}`;
         } else {
           return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
+    function addCommentBefore({ indent: indent2, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        const ic = stringifyComment.indentComment(commentString(comment), indent2);
         lines2.push(ic.trimStart());
       }
     }
@@ -3723,22 +3723,22 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
+      constructor(name, pos, code2, message) {
         super();
         this.name = name;
-        this.code = code;
+        this.code = code2;
         this.message = message;
         this.pos = pos;
       }
     };
     var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLParseError", pos, code2, message);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLWarning", pos, code2, message);
       }
     };
     var prettifyError = (src, lc) => (error) => {
@@ -3964,10 +3964,10 @@ var require_util_flow_indent_check = __commonJS({
   "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent, fc, onError) {
+    function flowIndentCheck(indent2, fc, onError) {
       if (fc?.type === "flow-collection") {
         const end = fc.end[0];
-        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+        if (end.indent === indent2 && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
           const msg = "Flow end indicator should be more indented than parent";
           onError(end, "BAD_INDENT", msg, true);
         }
@@ -4485,17 +4485,17 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines2[i];
+        const [indent2, content] = lines2[i];
         if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent.length > trimIndent)
-            trimIndent = indent.length;
+          if (header.indent === 0 && indent2.length > trimIndent)
+            trimIndent = indent2.length;
         } else {
-          if (indent.length < trimIndent) {
+          if (indent2.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message);
+            onError(offset + indent2.length, "MISSING_CHAR", message);
           }
           if (header.indent === 0)
-            trimIndent = indent.length;
+            trimIndent = indent2.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
             const message = "Block scalar values in collections must be indented";
@@ -4503,7 +4503,7 @@ var require_resolve_block_scalar = __commonJS({
           }
           break;
         }
-        offset += indent.length + content.length + 1;
+        offset += indent2.length + content.length + 1;
       }
       for (let i = lines2.length - 1; i >= chompStart; --i) {
         if (lines2[i][0].length > trimIndent)
@@ -4515,26 +4515,26 @@ var require_resolve_block_scalar = __commonJS({
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines2[i];
-        offset += indent.length + content.length + 1;
+        let [indent2, content] = lines2[i];
+        offset += indent2.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
           content = content.slice(0, -1);
-        if (content && indent.length < trimIndent) {
+        if (content && indent2.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
-          indent = "";
+          indent2 = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
+          value += sep + indent2.slice(trimIndent) + content;
           sep = "\n";
-        } else if (indent.length > trimIndent || content[0] === "	") {
+        } else if (indent2.length > trimIndent || content[0] === "	") {
           if (sep === " ")
             sep = "\n";
           else if (!prevMoreIndented && sep === "\n")
             sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
+          value += sep + indent2.slice(trimIndent) + content;
           sep = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
@@ -4570,7 +4570,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       const { source } = props[0];
       const mode = source[0];
-      let indent = 0;
+      let indent2 = 0;
       let chomp = "";
       let error = -1;
       for (let i = 1; i < source.length; ++i) {
@@ -4579,8 +4579,8 @@ var require_resolve_block_scalar = __commonJS({
           chomp = ch;
         else {
           const n = Number(ch);
-          if (!indent && n)
-            indent = n;
+          if (!indent2 && n)
+            indent2 = n;
           else if (error === -1)
             error = offset + i;
         }
@@ -4621,7 +4621,7 @@ var require_resolve_block_scalar = __commonJS({
           }
         }
       }
-      return { mode, indent, chomp, comment, length };
+      return { mode, indent: indent2, chomp, comment, length };
     }
     function splitLines(source) {
       const split = source.split(/\n( *)/);
@@ -4647,7 +4647,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -4845,9 +4845,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
+      const code2 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code);
+        return String.fromCodePoint(code2);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -5169,12 +5169,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning2) => {
+        this.onError = (source, code2, message, warning2) => {
           const pos = getErrorPos(source);
           if (warning2)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            this.warnings.push(new errors.YAMLWarning(pos, code2, message));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
+            this.errors.push(new errors.YAMLParseError(pos, code2, message));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -5336,12 +5336,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code, message) => {
+        const _onError = (pos, code2, message) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code, message);
+            onError(offset, code2, message);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+            throw new errors.YAMLParseError([offset, offset + 1], code2, message);
         };
         switch (token.type) {
           case "scalar":
@@ -5355,15 +5355,15 @@ var require_cst_scalar = __commonJS({
       return null;
     }
     function createScalarToken(value, context) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type = "PLAIN" } = context;
       const source = stringifyString.stringifyString({ type, value }, {
         implicitKey,
-        indent: indent > 0 ? " ".repeat(indent) : "",
+        indent: indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
       const end = context.end ?? [
-        { type: "newline", offset: -1, indent, source: "\n" }
+        { type: "newline", offset: -1, indent: indent2, source: "\n" }
       ];
       switch (source[0]) {
         case "|":
@@ -5372,25 +5372,25 @@ var require_cst_scalar = __commonJS({
           const head = source.substring(0, he);
           const body = source.substring(he + 1) + "\n";
           const props = [
-            { type: "block-scalar-header", offset, indent, source: head }
+            { type: "block-scalar-header", offset, indent: indent2, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
+            props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
+          return { type: "block-scalar", offset, indent: indent2, props, source: body };
         }
         case '"':
-          return { type: "double-quoted-scalar", offset, indent, source, end };
+          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
         case "'":
-          return { type: "single-quoted-scalar", offset, indent, source, end };
+          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
         default:
-          return { type: "scalar", offset, indent, source, end };
+          return { type: "scalar", offset, indent: indent2, source, end };
       }
     }
     function setScalarValue(token, value, context = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
-      let indent = "indent" in token ? token.indent : null;
-      if (afterKey && typeof indent === "number")
-        indent += 2;
+      let indent2 = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent2 === "number")
+        indent2 += 2;
       if (!type)
         switch (token.type) {
           case "single-quoted-scalar":
@@ -5410,8 +5410,8 @@ var require_cst_scalar = __commonJS({
             type = "PLAIN";
         }
       const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent === null,
-        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        implicitKey: implicitKey || indent2 === null,
+        indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
@@ -5442,16 +5442,16 @@ var require_cst_scalar = __commonJS({
         token.source = body;
       } else {
         const { offset } = token;
-        const indent = "indent" in token ? token.indent : -1;
+        const indent2 = "indent" in token ? token.indent : -1;
         const props = [
-          { type: "block-scalar-header", offset, indent, source: head }
+          { type: "block-scalar-header", offset, indent: indent2, source: head }
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
-          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
         for (const key of Object.keys(token))
           if (key !== "type" && key !== "offset")
             delete token[key];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+        Object.assign(token, { type: "block-scalar", indent: indent2, props, source: body });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -5496,12 +5496,12 @@ var require_cst_scalar = __commonJS({
           break;
         }
         default: {
-          const indent = "indent" in token ? token.indent : -1;
+          const indent2 = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
           for (const key of Object.keys(token))
             if (key !== "type" && key !== "offset")
               delete token[key];
-          Object.assign(token, { type, indent, source, end });
+          Object.assign(token, { type, indent: indent2, source, end });
         }
       }
     }
@@ -5807,15 +5807,15 @@ var require_lexer = __commonJS({
       continueScalar(offset) {
         let ch = this.buffer[offset];
         if (this.indentNext > 0) {
-          let indent = 0;
+          let indent2 = 0;
           while (ch === " ")
-            ch = this.buffer[++indent + offset];
+            ch = this.buffer[++indent2 + offset];
           if (ch === "\r") {
-            const next = this.buffer[indent + offset + 1];
+            const next = this.buffer[indent2 + offset + 1];
             if (next === "\n" || !next && !this.atEnd)
-              return offset + indent + 1;
+              return offset + indent2 + 1;
           }
-          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+          return ch === "\n" || indent2 >= this.indentNext || !ch && !this.atEnd ? offset + indent2 : -1;
         }
         if (ch === "-" || ch === ".") {
           const dt = this.buffer.substr(offset, 3);
@@ -5984,12 +5984,12 @@ var require_lexer = __commonJS({
       }
       *parseFlowCollection() {
         let nl, sp;
-        let indent = -1;
+        let indent2 = -1;
         do {
           nl = yield* this.pushNewline();
           if (nl > 0) {
             sp = yield* this.pushSpaces(false);
-            this.indentValue = indent = sp;
+            this.indentValue = indent2 = sp;
           } else {
             sp = 0;
           }
@@ -5998,8 +5998,8 @@ var require_lexer = __commonJS({
         const line = this.getLine();
         if (line === null)
           return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+        if (indent2 !== -1 && indent2 < this.indentNext && line[0] !== "#" || indent2 === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent2 === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
             yield cst.FLOW_END;
@@ -6054,9 +6054,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote = this.charAt(0);
-        let end = this.buffer.indexOf(quote, this.pos + 1);
-        if (quote === "'") {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -6107,16 +6107,16 @@ var require_lexer = __commonJS({
       }
       *parseBlockScalar() {
         let nl = this.pos - 1;
-        let indent = 0;
+        let indent2 = 0;
         let ch;
         loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
           switch (ch) {
             case " ":
-              indent += 1;
+              indent2 += 1;
               break;
             case "\n":
               nl = i2;
-              indent = 0;
+              indent2 = 0;
               break;
             case "\r": {
               const next = this.buffer[i2 + 1];
@@ -6132,9 +6132,9 @@ var require_lexer = __commonJS({
         }
         if (!ch && !this.atEnd)
           return this.setNext("block-scalar");
-        if (indent >= this.indentNext) {
+        if (indent2 >= this.indentNext) {
           if (this.blockScalarIndent === -1)
-            this.indentNext = indent;
+            this.indentNext = indent2;
           else {
             this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
           }
@@ -6167,7 +6167,7 @@ var require_lexer = __commonJS({
             const lastChar = i2;
             while (ch2 === " ")
               ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent2 > lastChar)
               nl = i2;
             else
               break;
@@ -7183,10 +7183,10 @@ var require_parser = __commonJS({
         }
         return null;
       }
-      atIndentedComment(start, indent) {
+      atIndentedComment(start, indent2) {
         if (this.type !== "comment")
           return false;
-        if (this.indent <= indent)
+        if (this.indent <= indent2)
           return false;
         return start.every((st) => st.type === "newline" || st.type === "space");
       }
@@ -7308,8 +7308,8 @@ var require_public_api = __commonJS({
       if (typeof options === "string")
         options = options.length;
       if (typeof options === "number") {
-        const indent = Math.round(options);
-        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+        const indent2 = Math.round(options);
+        options = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
       }
       if (value === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
@@ -7682,8 +7682,8 @@ var require_scan = __commonJS({
       CHAR_RIGHT_SQUARE_BRACKET
       /* ] */
     } = require_constants();
-    var isPathSeparator = (code) => {
-      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    var isPathSeparator = (code2) => {
+      return code2 === CHAR_FORWARD_SLASH || code2 === CHAR_BACKWARD_SLASH;
     };
     var depth = (token) => {
       if (token.isPrefix !== true) {
@@ -7713,38 +7713,38 @@ var require_scan = __commonJS({
       let finished = false;
       let braces = 0;
       let prev;
-      let code;
+      let code2;
       let token = { value: "", depth: 0, isGlob: false };
       const eos = () => index >= length;
       const peek = () => str.charCodeAt(index + 1);
       const advance = () => {
-        prev = code;
+        prev = code2;
         return str.charCodeAt(++index);
       };
       while (index < length) {
-        code = advance();
+        code2 = advance();
         let next;
-        if (code === CHAR_BACKWARD_SLASH) {
+        if (code2 === CHAR_BACKWARD_SLASH) {
           backslashes = token.backslashes = true;
-          code = advance();
-          if (code === CHAR_LEFT_CURLY_BRACE) {
+          code2 = advance();
+          if (code2 === CHAR_LEFT_CURLY_BRACE) {
             braceEscaped = true;
           }
           continue;
         }
-        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+        if (braceEscaped === true || code2 === CHAR_LEFT_CURLY_BRACE) {
           braces++;
-          while (eos() !== true && (code = advance())) {
-            if (code === CHAR_BACKWARD_SLASH) {
+          while (eos() !== true && (code2 = advance())) {
+            if (code2 === CHAR_BACKWARD_SLASH) {
               backslashes = token.backslashes = true;
               advance();
               continue;
             }
-            if (code === CHAR_LEFT_CURLY_BRACE) {
+            if (code2 === CHAR_LEFT_CURLY_BRACE) {
               braces++;
               continue;
             }
-            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+            if (braceEscaped !== true && code2 === CHAR_DOT && (code2 = advance()) === CHAR_DOT) {
               isBrace = token.isBrace = true;
               isGlob = token.isGlob = true;
               finished = true;
@@ -7753,7 +7753,7 @@ var require_scan = __commonJS({
               }
               break;
             }
-            if (braceEscaped !== true && code === CHAR_COMMA) {
+            if (braceEscaped !== true && code2 === CHAR_COMMA) {
               isBrace = token.isBrace = true;
               isGlob = token.isGlob = true;
               finished = true;
@@ -7762,7 +7762,7 @@ var require_scan = __commonJS({
               }
               break;
             }
-            if (code === CHAR_RIGHT_CURLY_BRACE) {
+            if (code2 === CHAR_RIGHT_CURLY_BRACE) {
               braces--;
               if (braces === 0) {
                 braceEscaped = false;
@@ -7777,7 +7777,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (code === CHAR_FORWARD_SLASH) {
+        if (code2 === CHAR_FORWARD_SLASH) {
           slashes.push(index);
           tokens.push(token);
           token = { value: "", depth: 0, isGlob: false };
@@ -7790,27 +7790,27 @@ var require_scan = __commonJS({
           continue;
         }
         if (opts.noext !== true) {
-          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          const isExtglobChar = code2 === CHAR_PLUS || code2 === CHAR_AT || code2 === CHAR_ASTERISK || code2 === CHAR_QUESTION_MARK || code2 === CHAR_EXCLAMATION_MARK;
           if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
             isGlob = token.isGlob = true;
             isExtglob = token.isExtglob = true;
             finished = true;
-            if (code === CHAR_EXCLAMATION_MARK && index === start) {
+            if (code2 === CHAR_EXCLAMATION_MARK && index === start) {
               negatedExtglob = true;
             }
             if (scanToEnd === true) {
               let parens = 0;
-              while (eos() !== true && (code = advance())) {
-                if (code === CHAR_BACKWARD_SLASH) {
+              while (eos() !== true && (code2 = advance())) {
+                if (code2 === CHAR_BACKWARD_SLASH) {
                   backslashes = token.backslashes = true;
                   advance();
                   continue;
                 }
-                if (code === CHAR_LEFT_PARENTHESES) {
+                if (code2 === CHAR_LEFT_PARENTHESES) {
                   parens++;
                   continue;
                 }
-                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                if (code2 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
                   finished = true;
                   break;
                 }
@@ -7820,7 +7820,7 @@ var require_scan = __commonJS({
             break;
           }
         }
-        if (code === CHAR_ASTERISK) {
+        if (code2 === CHAR_ASTERISK) {
           if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
           isGlob = token.isGlob = true;
           finished = true;
@@ -7829,7 +7829,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (code === CHAR_QUESTION_MARK) {
+        if (code2 === CHAR_QUESTION_MARK) {
           isGlob = token.isGlob = true;
           finished = true;
           if (scanToEnd === true) {
@@ -7837,7 +7837,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+        if (code2 === CHAR_LEFT_SQUARE_BRACKET) {
           while (eos() !== true && (next = advance())) {
             if (next === CHAR_BACKWARD_SLASH) {
               backslashes = token.backslashes = true;
@@ -7856,26 +7856,26 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+        if (opts.nonegate !== true && code2 === CHAR_EXCLAMATION_MARK && index === start) {
           negated = token.negated = true;
           start++;
           continue;
         }
-        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+        if (opts.noparen !== true && code2 === CHAR_LEFT_PARENTHESES) {
           isGlob = token.isGlob = true;
           if (scanToEnd === true) {
             let parens = 1;
-            while (eos() !== true && (code = advance())) {
-              if (code === CHAR_BACKWARD_SLASH) {
+            while (eos() !== true && (code2 = advance())) {
+              if (code2 === CHAR_BACKWARD_SLASH) {
                 backslashes = token.backslashes = true;
                 advance();
                 continue;
               }
-              if (code === CHAR_LEFT_PARENTHESES) {
+              if (code2 === CHAR_LEFT_PARENTHESES) {
                 parens++;
                 continue;
               }
-              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              if (code2 === CHAR_RIGHT_PARENTHESES && --parens === 0) {
                 finished = true;
                 break;
               }
@@ -7940,7 +7940,7 @@ var require_scan = __commonJS({
       };
       if (opts.tokens === true) {
         state2.maxDepth = 0;
-        if (!isPathSeparator(code)) {
+        if (!isPathSeparator(code2)) {
           tokens.push(token);
         }
         state2.tokens = tokens;
@@ -8016,7 +8016,7 @@ var require_parse = __commonJS({
       const parts = [];
       let bracket = 0;
       let paren = 0;
-      let quote = 0;
+      let quote2 = 0;
       let value = "";
       let escaped = false;
       for (const ch of input2) {
@@ -8031,11 +8031,11 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
+          quote2 = quote2 === 1 ? 0 : 1;
           value += ch;
           continue;
         }
-        if (quote === 0) {
+        if (quote2 === 0) {
           if (ch === "[") {
             bracket++;
           } else if (ch === "]" && bracket > 0) {
@@ -8112,7 +8112,7 @@ var require_parse = __commonJS({
       }
       let bracket = 0;
       let paren = 0;
-      let quote = 0;
+      let quote2 = 0;
       let escaped = false;
       for (let i = 1; i < pattern.length; i++) {
         const ch = pattern[i];
@@ -8125,10 +8125,10 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
+          quote2 = quote2 === 1 ? 0 : 1;
           continue;
         }
-        if (quote === 1) {
+        if (quote2 === 1) {
           continue;
         }
         if (ch === "[") {
@@ -9868,35 +9868,35 @@ function redactURL(value) {
   }
   return url.href;
 }
-var formatRequestDetails = (details) => {
-  if (details.options) {
-    details.options = { ...details.options };
-    delete details.options["headers"];
-    if (details.options.path) {
-      const path7 = details.options.path;
+var formatRequestDetails = (details2) => {
+  if (details2.options) {
+    details2.options = { ...details2.options };
+    delete details2.options["headers"];
+    if (details2.options.path) {
+      const path7 = details2.options.path;
       const redacted = new URL(redactURL(new URL(path7, "https://redacted.invalid").href));
-      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
+      details2.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
     }
-    if (details.options.query) {
-      details.options.query = Object.fromEntries(Object.entries(details.options.query).map(([name, value]) => [
+    if (details2.options.query) {
+      details2.options.query = Object.fromEntries(Object.entries(details2.options.query).map(([name, value]) => [
         name,
         isSensitiveQueryParameter(name) ? "***" : value
       ]));
     }
   }
-  if (details.url) {
-    details.url = redactURL(details.url);
+  if (details2.url) {
+    details2.url = redactURL(details2.url);
   }
-  if (details.headers) {
-    details.headers = Object.fromEntries((details.headers instanceof Headers ? [...details.headers] : Object.entries(details.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
+  if (details2.headers) {
+    details2.headers = Object.fromEntries((details2.headers instanceof Headers ? [...details2.headers] : Object.entries(details2.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
   }
-  if ("retryOfRequestLogID" in details) {
-    if (details.retryOfRequestLogID) {
-      details.retryOf = details.retryOfRequestLogID;
+  if ("retryOfRequestLogID" in details2) {
+    if (details2.retryOfRequestLogID) {
+      details2.retryOf = details2.retryOfRequestLogID;
     }
-    delete details.retryOfRequestLogID;
+    delete details2.retryOfRequestLogID;
   }
-  return details;
+  return details2;
 };
 
 // node_modules/openai/core/streaming.mjs
@@ -15185,14 +15185,14 @@ _a2 = AbstractChatCompletionRunner, _AbstractChatCompletionRunner_completionArri
       total.prompt_tokens += usage.prompt_tokens;
       total.total_tokens += usage.total_tokens;
       for (const key of ["completion_tokens_details", "prompt_tokens_details"]) {
-        const details = usage[key];
-        if (isObj(details)) {
+        const details2 = usage[key];
+        if (isObj(details2)) {
           const totalDetails = total[key] ?? (total[key] = {});
-          for (const name in details) {
-            if (!hasOwn(details, name)) {
+          for (const name in details2) {
+            if (!hasOwn(details2, name)) {
               continue;
             }
-            const count2 = details[name];
+            const count2 = details2[name];
             if (typeof count2 === "number") {
               Object.defineProperty(totalDetails, name, {
                 value: (hasOwn(totalDetails, name) ? totalDetails[name] ?? 0 : 0) + count2,
@@ -26132,8 +26132,8 @@ _AssistantStream_addEvent = function _AssistantStream_addEvent2(event) {
     case "thread.run.step.expired": {
       __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, void 0, "f");
       __classPrivateFieldSet(this, _AssistantStream_activeRunStepID, void 0, "f");
-      const details = event.data.step_details;
-      if (details.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+      const details2 = event.data.step_details;
+      if (details2.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
         __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "toolCallDone", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
       }
       __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "runStepDone", event.data, accumulatedRunStep);
@@ -33370,12 +33370,12 @@ _a4 = brand_privateBedrockClient;
 
 // src/models/model-error.ts
 var ModelError = class extends Error {
-  constructor(role, model, message, details) {
+  constructor(role, model, message, details2) {
     super(message);
     this.role = role;
     this.model = model;
-    this.kind = details.cause;
-    if (details.status !== void 0) this.httpStatus = details.status;
+    this.kind = details2.cause;
+    if (details2.status !== void 0) this.httpStatus = details2.status;
   }
   role;
   model;
@@ -33486,12 +33486,12 @@ function observeFailure(error) {
       (value, name) => headers[name.toLowerCase()] = value
     );
     const body = error.error;
-    const code = typeof error.code === "string" ? error.code : typeof body?.code === "string" ? body.code : void 0;
+    const code2 = typeof error.code === "string" ? error.code : typeof body?.code === "string" ? body.code : void 0;
     const message = typeof body?.message === "string" ? body.message : void 0;
     return {
       status: error.status,
       headers,
-      ...code ? { code } : {},
+      ...code2 ? { code: code2 } : {},
       ...message ? { providerMessage: message } : {}
     };
   }
@@ -33500,20 +33500,20 @@ function observeFailure(error) {
 }
 function systemCodeOf(error, depth = 0) {
   if (depth > 6 || typeof error !== "object" || error === null) return void 0;
-  const { code, cause, errors } = error;
-  if (typeof code === "string" && /^[A-Z_0-9]+$/.test(code)) return code;
+  const { code: code2, cause, errors } = error;
+  if (typeof code2 === "string" && /^[A-Z_0-9]+$/.test(code2)) return code2;
   const nested = systemCodeOf(cause, depth + 1);
   if (nested) return nested;
   if (Array.isArray(errors)) for (const inner of errors) return systemCodeOf(inner, depth + 1);
   return void 0;
 }
-function networkKind(code) {
-  if (code === void 0) return "connection";
-  if (code === "ECONNREFUSED") return "refused";
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME") return "dns";
-  if (code.includes("CERT") || code.startsWith("ERR_TLS") || code.startsWith("ERR_SSL") || code.includes("SELF_SIGNED"))
+function networkKind(code2) {
+  if (code2 === void 0) return "connection";
+  if (code2 === "ECONNREFUSED") return "refused";
+  if (code2 === "ENOTFOUND" || code2 === "EAI_AGAIN" || code2 === "EAI_NONAME") return "dns";
+  if (code2.includes("CERT") || code2.startsWith("ERR_TLS") || code2.startsWith("ERR_SSL") || code2.includes("SELF_SIGNED"))
     return "tls";
-  if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT")
+  if (code2 === "ETIMEDOUT" || code2 === "UND_ERR_CONNECT_TIMEOUT" || code2 === "UND_ERR_HEADERS_TIMEOUT")
     return "timeout";
   return "connection";
 }
@@ -33598,7 +33598,7 @@ function explain(failure, context, summary) {
 }
 function explainNetwork(failure, context, summary, tries, later) {
   const { url } = settingNames(context.role);
-  const code = failure.systemCode ? `, ${failure.systemCode}` : "";
+  const code2 = failure.systemCode ? `, ${failure.systemCode}` : "";
   switch (failure.network) {
     case "refused":
       return {
@@ -33609,13 +33609,13 @@ function explainNetwork(failure, context, summary, tries, later) {
     case "dns":
       return {
         cause: "dns",
-        words: `could not be reached: the host name does not resolve (DNS failure${code})`,
+        words: `could not be reached: the host name does not resolve (DNS failure${code2})`,
         hint: `Check the host name in ${url}.`
       };
     case "tls":
       return {
         cause: "tls",
-        words: `could not be reached securely: the TLS handshake failed${code ? ` (${failure.systemCode})` : ""}`,
+        words: `could not be reached securely: the TLS handshake failed${code2 ? ` (${failure.systemCode})` : ""}`,
         hint: `Check that ${url} uses the right scheme and host; a private certificate authority must be trusted through NODE_EXTRA_CA_CERTS.`
       };
     case "timeout":
@@ -33627,7 +33627,7 @@ function explainNetwork(failure, context, summary, tries, later) {
     default:
       return {
         cause: "connection",
-        words: `could not be reached: the connection failed${code ? ` (${failure.systemCode})` : ""}${tries}`,
+        words: `could not be reached: the connection failed${code2 ? ` (${failure.systemCode})` : ""}${tries}`,
         hint: `${later}; if it keeps failing, check ${url} and the runner's network.`
       };
   }
@@ -33975,6 +33975,192 @@ function botIdentity(botLogin) {
   return { name: botLogin, email };
 }
 
+// src/text/hidden-characters.ts
+var hiddenClasses = [
+  {
+    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
+    ranges: [
+      [8203, 8205],
+      [8288, 8288],
+      [65279, 65279],
+      [6158, 6158]
+    ]
+  },
+  {
+    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
+    ranges: [
+      [8206, 8207],
+      [1564, 1564],
+      [8234, 8238],
+      [8294, 8297]
+    ]
+  },
+  {
+    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
+    ranges: [[917504, 917631]]
+  },
+  {
+    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
+    ranges: [[173, 173]]
+  },
+  {
+    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
+    ranges: [
+      [65024, 65039],
+      [917760, 917999],
+      [6155, 6157],
+      [6159, 6159]
+    ]
+  },
+  {
+    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
+    ranges: [
+      [8289, 8293],
+      [8298, 8303]
+    ]
+  },
+  {
+    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
+    ranges: [
+      [847, 847],
+      [4447, 4448],
+      [12644, 12644],
+      [65440, 65440],
+      [6068, 6069]
+    ]
+  },
+  {
+    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
+    ranges: [
+      [65520, 65528],
+      [113824, 113827],
+      [119155, 119162],
+      [917632, 917759],
+      [918e3, 921599]
+    ]
+  },
+  {
+    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
+    ranges: [
+      [0, 8],
+      [11, 12],
+      [14, 31],
+      [127, 159]
+    ]
+  }
+];
+var codePoint = (n) => `\\u{${n.toString(16)}}`;
+var hiddenCharacters = new RegExp(
+  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
+  "gu"
+);
+
+// src/text/markdown.ts
+function escapeHtml(text2) {
+  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+var codePointBefore = (text2, at) => {
+  const unit = text2.charCodeAt(at - 1);
+  return unit >= 56320 && unit <= 57343 && at >= 2 ? text2.codePointAt(at - 2) : text2.codePointAt(at - 1);
+};
+var pictographic = new RegExp("\\p{Extended_Pictographic}", "u");
+var isPictographic = (cp) => cp !== void 0 && pictographic.test(String.fromCodePoint(cp));
+function revealHidden(text2) {
+  return text2.replace(hiddenCharacters, (ch, at) => {
+    const before = codePointBefore(text2, at);
+    if ((ch === "\uFE0F" || ch === "\uFE0E") && isPictographic(before)) return ch;
+    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text2.codePointAt(at + 1)))
+      return ch;
+    return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
+  });
+}
+var lineEnding = /\r\n?|\n/g;
+function escapeMarkdown(text2) {
+  return revealHidden(text2.trim()).replace(lineEnding, " ").replace(/[\x21-\x2d\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
+}
+var defuseComments = (text2) => text2.replace(/<!--/g, "<!\u200B--");
+var codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
+function escapeProse(text2) {
+  let out = "";
+  let last = 0;
+  for (const match of text2.matchAll(codeSpan)) {
+    out += escapeHtml(text2.slice(last, match.index)) + defuseComments(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeHtml(text2.slice(last));
+}
+function code(raw) {
+  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, " ");
+  const longest = Math.max(0, ...Array.from(text2.matchAll(/`+/g), (m) => m[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  const pad = text2.startsWith("`") || text2.endsWith("`") ? " " : "";
+  return `${fence2}${pad}${text2}${pad}${fence2}`;
+}
+function codeBlock(raw, language = "") {
+  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, "\n");
+  const longest = Math.max(2, ...Array.from(text2.matchAll(/`{3,}/g), (m) => m[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  return `${fence2}${language}
+${text2}
+${fence2}`;
+}
+function quote(markdown) {
+  return markdown.split(lineEnding).map((line) => line === "" ? ">" : `> ${line}`).join("\n");
+}
+function details(summary, body) {
+  return `<details><summary>${escapeHtml(summary)}</summary>
+
+${body}
+
+</details>`;
+}
+function indent(text2, spaces = 3) {
+  const pad = " ".repeat(spaces);
+  return text2.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join("\n");
+}
+
+// src/config/settings-error.ts
+var SettingsError = class extends Error {
+  name = "SettingsError";
+};
+
+// src/config/runner-environment.ts
+var runnerSchema = external_exports.object({
+  GITHUB_EVENT_NAME: external_exports.string().min(1),
+  GITHUB_EVENT_PATH: external_exports.string().min(1),
+  GITHUB_REPOSITORY: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "must be owner/name"),
+  GITHUB_WORKSPACE: external_exports.string().min(1),
+  GITHUB_API_URL: external_exports.url().default("https://api.github.com"),
+  GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
+  GITHUB_RUN_ID: external_exports.string().default(""),
+  GITHUB_REPOSITORY_ID: external_exports.string().regex(/^\d*$/, "must be a number").default("")
+});
+function readRunner(env) {
+  const parsed = runnerSchema.safeParse(env);
+  if (!parsed.success) {
+    const what = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new SettingsError(
+      `The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`
+    );
+  }
+  const e = parsed.data;
+  const [owner = "", repo = ""] = e.GITHUB_REPOSITORY.split("/");
+  return {
+    eventName: e.GITHUB_EVENT_NAME,
+    eventPath: e.GITHUB_EVENT_PATH,
+    owner,
+    repo,
+    workspace: e.GITHUB_WORKSPACE,
+    apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
+    serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ""),
+    runId: e.GITHUB_RUN_ID,
+    repositoryId: e.GITHUB_REPOSITORY_ID
+  };
+}
+function runUrlOf(runner) {
+  return runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
+}
+
 // src/config/defaults.ts
 var inputDefaults = {
   "github-token": "${{ github.token }}",
@@ -34022,27 +34208,26 @@ function defaultNumber(name) {
   return Number(inputDefaults[name]);
 }
 
-// src/config/settings-error.ts
-var SettingsError = class extends Error {
-  name = "SettingsError";
-};
-
 // src/config/input-schemas.ts
-var httpUrlSchema = external_exports.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+var httpUrlSchema = httpUrl(inputDefaults["base-url"]);
+function httpUrl(example) {
+  return external_exports.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` });
+}
 var pullRequestModeSchema = external_exports.enum(["stacked", "same-branch"], "must be stacked or same-branch");
 var commandIsolationSchema = external_exports.enum(["account", "none"], "must be account or none");
 var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
-var configFileSchema = external_exports.string().trim().transform((v) => (v || inputDefaults["config-file"]).split("/").filter((part) => part !== ".")).refine(
-  (parts) => parts.length > 0 && parts.every((part) => part !== "" && part !== ".." && !part.includes("\\")),
+var configFileParts = (path7) => path7.split("/").filter((part) => part !== ".");
+var configFileSchema = external_exports.string().trim().transform((v) => v || inputDefaults["config-file"]).refine(
+  (v) => configFileParts(v).length > 0 && configFileParts(v).every((part) => part !== "" && part !== ".." && !part.includes("\\")),
   `must be a relative path to a file inside the repository, without "..", such as ${inputDefaults["config-file"]}`
-).transform((parts) => parts.join("/"));
+).transform((v) => configFileParts(v).join("/"));
 function labelList(values) {
   const names = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
   const seen = /* @__PURE__ */ new Set();
   return names.filter((name) => {
     if (name.length > 50)
       throw new SettingsError(
-        `Input "pr-labels" is invalid: label ${JSON.stringify(name)} is longer than GitHub's 50 characters.`
+        `the ${code("pr-labels")} input has a label longer than GitHub's 50 characters: ${code(name.slice(0, 60))}\u2026`
       );
     const key = name.toLowerCase();
     if (seen.has(key)) return false;
@@ -34050,7 +34235,10 @@ function labelList(values) {
     return true;
   });
 }
-var wholeNumber = (min, max) => external_exports.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(external_exports.number().int().min(min).max(max));
+function wholeNumber(min, max) {
+  const rule = `must be a whole number from ${min} to ${max}`;
+  return external_exports.string().regex(/^\d+$/, rule).transform(Number).pipe(external_exports.number().int(rule).min(min, rule).max(max, rule));
+}
 var optionalPositive = external_exports.string().trim().regex(/^(\d+(\.\d+)?)?$/, "must be a positive number, or empty for no limit").transform((v) => v === "" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
 var booleanInput = external_exports.enum(["true", "True", "TRUE", "false", "False", "FALSE"], "must be true or false").transform((v) => v.toLowerCase() === "true");
 var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine(
@@ -34101,6 +34289,132 @@ var import_yaml = __toESM(require_dist(), 1);
 import { existsSync, readFileSync } from "node:fs";
 import path2 from "node:path";
 
+// src/text/did-you-mean.ts
+function editDistance(a, b) {
+  if (a === b) return 0;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+var normal = (name) => name.trim().toLowerCase().replace(/_/g, "-");
+function didYouMean(typed, candidates) {
+  const wanted = normal(typed);
+  let best;
+  for (const name of candidates) {
+    if (name === typed) continue;
+    const distance = editDistance(wanted, normal(name));
+    const allowed = Math.floor(Math.max(wanted.length, name.length) / 3);
+    if (distance <= allowed && (best === void 0 || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+// src/config/issue-sentences.ts
+function inFile(file) {
+  return {
+    value: (path7) => path7 ? `${code(path7)} in ${file}` : file,
+    keysIn: (path7) => path7 ? `${code(path7)} of ${file}` : file
+  };
+}
+function named(subject) {
+  const at = (path7) => path7 ? `${code(path7)} of ${subject}` : subject;
+  return { value: at, keysIn: at };
+}
+var inputPlace = (name) => named(`the ${code(name)} input`);
+function pathText(path7) {
+  return path7.map((part, i) => typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`).join("");
+}
+function issueSentences(issues, place, schema) {
+  const guessed = /* @__PURE__ */ new Set();
+  const sentences = issues.map((issue) => sentencesOf(issue, place, schema, guessed));
+  const required = (issue) => issue.code === "invalid_type" && issue.input === void 0;
+  return sentences.filter((_, i) => !(required(issues[i]) && guessed.has(pathText(issues[i].path)))).flat().map((s) => /[.?]$/.test(s) ? s : `${s}.`).map((s) => s.charAt(0).toUpperCase() + s.slice(1)).join(" ");
+}
+var ownMessage = (message) => /^[a-z]/.test(message) ? message : void 0;
+function sentencesOf(issue, place, schema, guessed) {
+  const path7 = pathText(issue.path);
+  if (issue.code === "unrecognized_keys") {
+    const known = schema ? keysAt(schema, issue.path) : [];
+    return issue.keys.map((key) => {
+      const guess = didYouMean(key, known);
+      if (guess) guessed.add(pathText([...issue.path, guess]));
+      return `unknown key ${code(key)} in ${place.keysIn(path7)}${guess ? `; did you mean ${code(guess)}?` : ""}`;
+    });
+  }
+  const subject = place.value(path7);
+  if (issue.code === "invalid_value") {
+    const choices = issue.values.filter((v) => typeof v === "string");
+    const guess = typeof issue.input === "string" ? didYouMean(issue.input, choices) : void 0;
+    const rule = ownMessage(issue.message) ?? `must be one of ${issue.values.map(String).join(", ")}`;
+    return [guess ? `${subject} ${rule}; did you mean ${code(guess)}?` : `${subject} ${rule}${shown(issue.input)}`];
+  }
+  if (issue.code === "invalid_type" && issue.input === void 0) return [`${subject} is required`];
+  return [`${subject} ${predicate(issue)}${shown(issue.input)}`];
+}
+function predicate(issue) {
+  const own = ownMessage(issue.message);
+  if (own) return own;
+  switch (issue.code) {
+    case "invalid_type":
+      return `must be ${kinds[issue.expected] ?? issue.expected}`;
+    case "too_small":
+      return bound(issue.origin, "least", issue.inclusive ?? true, issue.minimum);
+    case "too_big":
+      return bound(issue.origin, "most", issue.inclusive ?? true, issue.maximum);
+    case "invalid_format":
+      return issue.format === "url" ? "must be a URL" : `is not in the expected form (${issue.format})`;
+    case "invalid_key":
+      return "has a key that is not allowed";
+    case "invalid_union":
+      return "is in none of the accepted forms";
+    default:
+      return "is not valid";
+  }
+}
+var kinds = {
+  string: "text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping of keys to values",
+  record: "a mapping of keys to values"
+};
+function bound(origin, end, inclusive, limit2) {
+  const n = Number(limit2);
+  if (origin === "string")
+    return end === "least" && n === 1 ? "must not be empty" : `must be at ${end} ${n} characters long`;
+  if (origin === "array" || origin === "set") return `must have at ${end} ${n} entries`;
+  if (inclusive) return `must be at ${end} ${n}`;
+  return `must be ${end === "least" ? "greater" : "less"} than ${n}`;
+}
+function shown(input2) {
+  if (typeof input2 !== "string" && typeof input2 !== "number" && typeof input2 !== "boolean") return "";
+  const text2 = String(input2);
+  return text2.trim() === "" || text2.length > 80 ? "" : `, not ${code(text2)}`;
+}
+function keysAt(schema, path7) {
+  const def = schema._zod.def;
+  const [head, ...rest] = path7;
+  const inner = def.innerType ?? def.in;
+  if (inner) return keysAt(inner, path7);
+  if (def.type === "union") return [...new Set((def.options ?? []).flatMap((o) => keysAt(o, path7)))];
+  if (def.type === "object" && def.shape) {
+    if (head === void 0) return Object.keys(def.shape);
+    const next = def.shape[String(head)];
+    return next ? keysAt(next, rest) : [];
+  }
+  const items = def.element ?? def.valueType;
+  return head !== void 0 && items ? keysAt(items, rest) : [];
+}
+
 // src/config/run-policy.ts
 var runPolicies = ["plan-for-approval", "plan-first", "plan-only", "executor-only"];
 var runPolicySchema = external_exports.enum(runPolicies);
@@ -34148,7 +34462,7 @@ var mcpStdioServerSchema = external_exports.object({
   )
 }).strict();
 var mcpHttpServerSchema = external_exports.object({
-  url: httpUrlSchema.describe("Endpoint of a streamable HTTP server.")
+  url: httpUrl("https://mcp.example.com/mcp").describe("Endpoint of a streamable HTTP server.")
 }).strict();
 var mcpServerSchema = external_exports.union([mcpStdioServerSchema, mcpHttpServerSchema], {
   error: (issue) => {
@@ -34159,9 +34473,11 @@ var mcpServerSchema = external_exports.union([mcpStdioServerSchema, mcpHttpServe
     }
     if ("command" in entry && "url" in entry)
       return "give either command (a stdio server) or url (a streamable HTTP server), not both";
-    const parsed = ("url" in entry ? mcpHttpServerSchema : mcpStdioServerSchema).safeParse(entry);
+    const branch = "url" in entry ? mcpHttpServerSchema : mcpStdioServerSchema;
+    const parsed = branch.safeParse(entry, { reportInput: true });
     if (parsed.success) return void 0;
-    return parsed.error.issues.map((i) => i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message).join("; ");
+    const why = issueSentences(parsed.error.issues, named("the entry"), branch);
+    return `is not a valid server: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
   }
 });
 var defaultPlanMaxAgeDays = 7;
@@ -34178,7 +34494,7 @@ var repoConfigSchema = external_exports.object({
     "Prices by model name, in USD per million tokens. An entry adds a model to plangate's built-in price table or replaces that model's whole built-in entry."
   ),
   "mcp-servers": external_exports.record(mcpServerNameSchema, mcpServerSchema, {
-    error: (issue) => issue.code === "invalid_key" ? 'server names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit' : void 0
+    error: (issue) => issue.code === "invalid_key" ? 'is not a server name: names are 1 to 40 lower-case letters, digits, "-" or "_", starting with a letter or digit' : void 0
   }).optional().describe(
     "MCP servers the action starts for each run, by name: a stdio server (`command`, `args`, `env`) or a streamable HTTP server (`url`). Agents reach them through the `list_capabilities` and `use_capability` tools; the planner only through tools a server marks read-only. A server that does not start is named in the plan comment (and, when the plan is carried out, in the progress comment and the pull request) and the run continues without it."
   )
@@ -34189,22 +34505,19 @@ function parseRepoConfig(text2, file) {
   try {
     data = (0, import_yaml.parse)(text2) ?? {};
   } catch (error) {
-    throw new SettingsError(`${file} is not valid YAML: ${errorMessage(error)}`);
+    const what = errorMessage(error).split("\n")[0]?.replace(/:$/, "") ?? "unreadable";
+    throw new SettingsError(`${file} is not valid YAML: ${what}.`);
   }
-  const parsed = repoConfigSchema.safeParse(data);
-  if (!parsed.success) {
-    const what = parsed.error.issues.map((i) => {
-      const where = i.path.length > 0 ? i.path.join(".") : "(top level)";
-      return `${where}: ${i.message}`;
-    }).join("; ");
-    throw new SettingsError(`${file} is invalid: ${what}.`);
-  }
+  const parsed = repoConfigSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) throw new SettingsError(issueSentences(parsed.error.issues, inFile(file), repoConfigSchema));
   return parsed.data;
 }
 function readRepoConfig(workspace, file) {
   const full = path2.resolve(workspace, file);
   if (!full.startsWith(path2.resolve(workspace) + path2.sep)) {
-    throw new SettingsError(`Input "config-file" must name a file inside the repository, not ${JSON.stringify(file)}.`);
+    throw new SettingsError(
+      `the ${code("config-file")} input must name a file inside the repository, not ${code(file)}.`
+    );
   }
   return parseRepoConfig(existsSync(full) ? readFileSync(full, "utf8") : void 0, file);
 }
@@ -34237,48 +34550,11 @@ function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step'
   });
 }
 
-// src/config/runner-environment.ts
-var runnerSchema = external_exports.object({
-  GITHUB_EVENT_NAME: external_exports.string().min(1),
-  GITHUB_EVENT_PATH: external_exports.string().min(1),
-  GITHUB_REPOSITORY: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "must be owner/name"),
-  GITHUB_WORKSPACE: external_exports.string().min(1),
-  GITHUB_API_URL: external_exports.url().default("https://api.github.com"),
-  GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
-  GITHUB_RUN_ID: external_exports.string().default(""),
-  GITHUB_REPOSITORY_ID: external_exports.string().regex(/^\d*$/, "must be a number").default("")
-});
-function readRunner(env) {
-  const parsed = runnerSchema.safeParse(env);
-  if (!parsed.success) {
-    const what = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new SettingsError(
-      `The runner environment is incomplete (${what}). plangate must run inside a GitHub Actions job.`
-    );
-  }
-  const e = parsed.data;
-  const [owner = "", repo = ""] = e.GITHUB_REPOSITORY.split("/");
-  return {
-    eventName: e.GITHUB_EVENT_NAME,
-    eventPath: e.GITHUB_EVENT_PATH,
-    owner,
-    repo,
-    workspace: e.GITHUB_WORKSPACE,
-    apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
-    serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ""),
-    runId: e.GITHUB_RUN_ID,
-    repositoryId: e.GITHUB_REPOSITORY_ID
-  };
-}
-
 // src/config/settings.ts
 function input(name, schema) {
   const raw = getInput(name);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => i.message).join("; ");
-    throw new SettingsError(`Input "${name}" is invalid (${JSON.stringify(raw)}): ${why}.`);
-  }
+  const parsed = schema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) throw new SettingsError(issueSentences(parsed.error.issues, inputPlace(name), schema));
   return parsed.data;
 }
 function defaulted(name, schema) {
@@ -34346,7 +34622,7 @@ function readInputs(env = process.env) {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)
         throw new SettingsError(
-          `Input "command-env" is invalid: ${parsed.error.issues[0]?.message ?? "bad name"} (${JSON.stringify(name)}).`
+          issueSentences(parsed.error.issues, named(`${code(name)} in the ${code("command-env")} input`))
         );
       return parsed.data;
     }),
@@ -34975,86 +35251,6 @@ function work(snapshot) {
   return { context: snapshot.context, iteration: snapshot.iteration };
 }
 
-// src/text/hidden-characters.ts
-var hiddenClasses = [
-  {
-    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
-    ranges: [
-      [8203, 8205],
-      [8288, 8288],
-      [65279, 65279],
-      [6158, 6158]
-    ]
-  },
-  {
-    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
-    ranges: [
-      [8206, 8207],
-      [1564, 1564],
-      [8234, 8238],
-      [8294, 8297]
-    ]
-  },
-  {
-    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
-    ranges: [[917504, 917631]]
-  },
-  {
-    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
-    ranges: [[173, 173]]
-  },
-  {
-    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
-    ranges: [
-      [65024, 65039],
-      [917760, 917999],
-      [6155, 6157],
-      [6159, 6159]
-    ]
-  },
-  {
-    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
-    ranges: [
-      [8289, 8293],
-      [8298, 8303]
-    ]
-  },
-  {
-    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
-    ranges: [
-      [847, 847],
-      [4447, 4448],
-      [12644, 12644],
-      [65440, 65440],
-      [6068, 6069]
-    ]
-  },
-  {
-    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
-    ranges: [
-      [65520, 65528],
-      [113824, 113827],
-      [119155, 119162],
-      [917632, 917759],
-      [918e3, 921599]
-    ]
-  },
-  {
-    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
-    ranges: [
-      [0, 8],
-      [11, 12],
-      [14, 31],
-      [127, 159]
-    ]
-  }
-];
-var codePoint = (n) => `\\u{${n.toString(16)}}`;
-var hiddenCharacters = new RegExp(
-  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
-  "gu"
-);
-
 // src/text/html-image-alt.ts
 var imgTagStart = /<img(?=[\s/>])/gi;
 function htmlImageAltCuts(text2) {
@@ -35086,10 +35282,10 @@ function scanImgAttributes(text2, from, lastQuote) {
     if (text2[j] === "=") {
       j++;
       while (j < n && /\s/.test(text2[j] ?? "")) j++;
-      const quote = text2[j];
-      if (quote === '"' || quote === "'") {
-        if (j >= lastQuote[quote]) return void 0;
-        j = text2.indexOf(quote, j + 1) + 1;
+      const quote2 = text2[j];
+      if (quote2 === '"' || quote2 === "'") {
+        if (j >= lastQuote[quote2]) return void 0;
+        j = text2.indexOf(quote2, j + 1) + 1;
       } else {
         while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
       }
@@ -36611,36 +36807,36 @@ import fs2 from "node:fs";
 import path4 from "node:path";
 function resolveInWorkspace(workspace, relPath) {
   const root = path4.resolve(workspace);
-  const shown = relPath === "" ? "." : relPath;
+  const shown2 = relPath === "" ? "." : relPath;
   if (relPath.includes("\0")) {
-    throw new ToolError(`Path ${JSON.stringify(shown)} contains a NUL character; give a plain relative path.`);
+    throw new ToolError(`Path ${JSON.stringify(shown2)} contains a NUL character; give a plain relative path.`);
   }
   const lexical = path4.resolve(root, relPath);
   const lexicalRel = path4.relative(root, lexical);
   if (escapes(lexicalRel)) {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} is outside the workspace; use a path relative to the repository root.`
+      `Path ${JSON.stringify(shown2)} is outside the workspace; use a path relative to the repository root.`
     );
   }
-  refuseGitDir(lexicalRel, shown);
-  const realRoot = realpathOrThrow(root, shown);
+  refuseGitDir(lexicalRel, shown2);
+  const realRoot = realpathOrThrow(root, shown2);
   const { existing, rest } = deepestExisting(lexical, root);
   let realExisting;
   try {
     realExisting = fs2.realpathSync(existing);
   } catch {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} goes through a broken symbolic link (${toSlashes(path4.relative(root, existing))}); choose another path.`
+      `Path ${JSON.stringify(shown2)} goes through a broken symbolic link (${toSlashes(path4.relative(root, existing))}); choose another path.`
     );
   }
   const realRel = path4.relative(realRoot, realExisting);
   if (escapes(realRel)) {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} goes through a symbolic link that leads outside the workspace; choose a path inside the repository.`
+      `Path ${JSON.stringify(shown2)} goes through a symbolic link that leads outside the workspace; choose a path inside the repository.`
     );
   }
   const resolved = path4.join(realExisting, ...rest);
-  refuseGitDir(path4.relative(realRoot, resolved), shown);
+  refuseGitDir(path4.relative(realRoot, resolved), shown2);
   return resolved;
 }
 function workspaceRelative(workspace, absPath) {
@@ -36657,18 +36853,18 @@ function workspaceRelative(workspace, absPath) {
 function escapes(rel) {
   return rel === ".." || rel.startsWith(`..${path4.sep}`) || path4.isAbsolute(rel);
 }
-function refuseGitDir(rel, shown) {
+function refuseGitDir(rel, shown2) {
   if (hasDotGitComponent(rel)) {
     throw new ToolError(
-      `Path ${JSON.stringify(shown)} is inside .git, which tools may not touch; work with the files of the repository instead.`
+      `Path ${JSON.stringify(shown2)} is inside .git, which tools may not touch; work with the files of the repository instead.`
     );
   }
 }
-function realpathOrThrow(root, shown) {
+function realpathOrThrow(root, shown2) {
   try {
     return fs2.realpathSync(root);
   } catch {
-    throw new ToolError(`The workspace directory is missing, so ${JSON.stringify(shown)} cannot be resolved.`);
+    throw new ToolError(`The workspace directory is missing, so ${JSON.stringify(shown2)} cannot be resolved.`);
   }
 }
 function deepestExisting(target, root) {
@@ -36731,20 +36927,20 @@ function listFilesTool(workspace, git) {
       const listed2 = await git(["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]);
       const matches = globFilter(args.glob, scope);
       const candidates = [...new Set(splitNul(listed2))].filter(matches).sort(byCodeUnit);
-      const shown = [];
+      const shown2 = [];
       let budget = LISTING_OUTPUT_BUDGET;
       let next = 0;
-      for (; next < candidates.length && shown.length < MAX_LISTED_PATHS; next++) {
+      for (; next < candidates.length && shown2.length < MAX_LISTED_PATHS; next++) {
         const file = candidates[next];
         if (!inWorkTree(workspace, file)) continue;
-        if (file.length + 1 > budget && shown.length > 0) break;
-        shown.push(file);
+        if (file.length + 1 > budget && shown2.length > 0) break;
+        shown2.push(file);
         budget -= file.length + 1;
       }
-      if (shown.length === 0) {
+      if (shown2.length === 0) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
-      const lines2 = shown.join("\n");
+      const lines2 = shown2.join("\n");
       const notShown = candidates.length - next;
       if (notShown === 0) return lines2;
       return `${lines2}
@@ -36759,29 +36955,29 @@ function readFileTool(workspace) {
     schema: readFileSchema,
     async run(args) {
       const abs = resolveInWorkspace(workspace, args.path);
-      const shown = workspaceRelative(workspace, abs);
+      const shown2 = workspaceRelative(workspace, abs);
       const stat = statOrNull(abs);
       if (stat === null) {
-        throw new ToolError(`File not found: ${shown}. Use list_files or search to find the right path.`);
+        throw new ToolError(`File not found: ${shown2}. Use list_files or search to find the right path.`);
       }
       if (stat.isDirectory()) {
-        throw new ToolError(`${shown} is a directory; use list_files with path "${shown}" to see its files.`);
+        throw new ToolError(`${shown2} is a directory; use list_files with path "${shown2}" to see its files.`);
       }
-      if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file; read_file reads text files only.`);
+      if (!stat.isFile()) throw new ToolError(`${shown2} is not a regular file; read_file reads text files only.`);
       if (await looksBinary(abs)) {
-        throw new ToolError(`${shown} looks like a binary file (${stat.size} bytes); read_file shows text files only.`);
+        throw new ToolError(`${shown2} looks like a binary file (${stat.size} bytes); read_file shows text files only.`);
       }
       const start = args.start_line ?? 1;
       const end = args.end_line ?? Number.POSITIVE_INFINITY;
       const stopEarly = args.end_line !== void 0 && stat.size > FULL_COUNT_MAX_BYTES;
       const read = await readLineRange(abs, start, end, stopEarly);
-      if (read.total === 0 && read.complete) return `${shown} is empty (0 lines).`;
+      if (read.total === 0 && read.complete) return `${shown2} is empty (0 lines).`;
       const totalText = read.complete ? `${read.total}` : `more than ${read.total} (file is ${stat.size} bytes)`;
       if (read.lines.length === 0) {
-        throw new ToolError(`start_line ${start} is past the end of ${shown}, which has ${totalText} lines.`);
+        throw new ToolError(`start_line ${start} is past the end of ${shown2}, which has ${totalText} lines.`);
       }
       const last = start + read.lines.length - 1;
-      let header = `${shown}: lines ${start}-${last} of ${totalText}`;
+      let header = `${shown2}: lines ${start}-${last} of ${totalText}`;
       if (read.budgetHit) header += ` (output limit reached; continue with start_line=${last + 1})`;
       return `${header}
 ${read.lines.join("\n")}`;
@@ -36807,13 +37003,13 @@ function searchTool(workspace, git) {
         if (hit === null || !matches(hit.file)) continue;
         total += 1;
         if (full) continue;
-        const shown = `${hit.file}:${hit.line}: ${clip2(hit.text, MAX_MATCH_LINE_CHARS)}`;
-        if (shown.length + 1 > budget && hits.length > 0 || hits.length >= MAX_SEARCH_MATCHES) {
+        const shown2 = `${hit.file}:${hit.line}: ${clip2(hit.text, MAX_MATCH_LINE_CHARS)}`;
+        if (shown2.length + 1 > budget && hits.length > 0 || hits.length >= MAX_SEARCH_MATCHES) {
           full = true;
           continue;
         }
-        hits.push(shown);
-        budget -= shown.length + 1;
+        hits.push(shown2);
+        budget -= shown2.length + 1;
       }
       if (total === 0) return "No matches.";
       if (total <= hits.length) return hits.join("\n");
@@ -36825,11 +37021,11 @@ function searchTool(workspace, git) {
 function existingScope(workspace, relPath) {
   if (relPath === void 0 || relPath === "" || relPath === ".") return ".";
   const abs = resolveInWorkspace(workspace, relPath);
-  const shown = workspaceRelative(workspace, abs);
+  const shown2 = workspaceRelative(workspace, abs);
   if (statOrNull(abs) === null) {
-    throw new ToolError(`No such file or directory: ${shown}. Use list_files without path to see the repository.`);
+    throw new ToolError(`No such file or directory: ${shown2}. Use list_files without path to see the repository.`);
   }
-  return shown;
+  return shown2;
 }
 function globFilter(glob, scope) {
   if (glob === void 0) return () => true;
@@ -36962,13 +37158,13 @@ function execute(sandbox, plan, timeoutMs) {
         );
       } else reject(error);
     });
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
+    child.on("exit", (code2, signal) => {
+      exit = { code: code2, signal };
       killGroup();
     });
-    child.on("close", (code, signal) => {
+    child.on("close", (code2, signal) => {
       clearTimeout(timer);
-      const final = exit ?? { code, signal };
+      const final = exit ?? { code: code2, signal };
       const text2 = output.text();
       const missing = missingProgram(plan, final.code, text2);
       void Promise.all(sweeps).then(
@@ -37144,11 +37340,11 @@ var editFileSchema = external_exports.object({
 function createWriteTools(workspace, options) {
   const target = (relPath) => writableTarget(workspace, relPath, options.protectedPaths);
   const limit2 = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
-  const checkSize = (shown, text2, what) => {
+  const checkSize = (shown2, text2, what) => {
     const bytes = Buffer.byteLength(text2, "utf8");
     if (bytes > limit2) {
       throw new ToolError(
-        `${what} ${shown} would be ${bytes} bytes, over the limit of ${limit2} bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.`
+        `${what} ${shown2} would be ${bytes} bytes, over the limit of ${limit2} bytes (max-write-bytes); nothing was written. Keep files smaller, or report in your result that a larger file is needed.`
       );
     }
   };
@@ -37157,16 +37353,16 @@ function createWriteTools(workspace, options) {
     description: "Create or overwrite a file with the given content (parent directories are created). Prefer edit_file for changing part of an existing file.",
     schema: writeFileSchema,
     async run(args) {
-      const { abs, shown } = target(args.path);
-      checkSize(shown, args.content, "The content for");
+      const { abs, shown: shown2 } = target(args.path);
+      checkSize(shown2, args.content, "The content for");
       const existed = fs4.existsSync(abs);
       if (existed && !fs4.statSync(abs).isFile()) {
-        throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
+        throw new ToolError(`${shown2} exists and is not a regular file; write_file writes files only.`);
       }
       await fs4.promises.mkdir(path6.dirname(abs), { recursive: true });
       await fs4.promises.writeFile(abs, args.content, "utf8");
       const bytes = Buffer.byteLength(args.content, "utf8");
-      return `${existed ? "Overwrote" : "Created"} ${shown} (${countLines(args.content)} lines, ${bytes} bytes).`;
+      return `${existed ? "Overwrote" : "Created"} ${shown2} (${countLines(args.content)} lines, ${bytes} bytes).`;
     }
   });
   const editFile = defineTool({
@@ -37174,42 +37370,42 @@ function createWriteTools(workspace, options) {
     description: "Replace one exact occurrence of old with new in a file. old must match the current text exactly (whitespace included) and occur exactly once; include surrounding lines to make it unique.",
     schema: editFileSchema,
     async run(args) {
-      const { abs, shown } = target(args.path);
+      const { abs, shown: shown2 } = target(args.path);
       let stat;
       try {
         stat = fs4.statSync(abs);
       } catch {
-        throw new ToolError(`File not found: ${shown}. Use write_file to create a new file.`);
+        throw new ToolError(`File not found: ${shown2}. Use write_file to create a new file.`);
       }
-      if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file; edit_file edits files only.`);
+      if (!stat.isFile()) throw new ToolError(`${shown2} is not a regular file; edit_file edits files only.`);
       const text2 = await fs4.promises.readFile(abs, "utf8");
       const at = text2.indexOf(args.old);
       if (at < 0) {
         throw new ToolError(
-          `old text not found in ${shown}. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`
+          `old text not found in ${shown2}. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`
         );
       }
       const count2 = countOccurrences(text2, args.old);
       if (count2 > 1) {
         throw new ToolError(
-          `old text occurs ${count2} times in ${shown}; include more surrounding lines so it matches once.`
+          `old text occurs ${count2} times in ${shown2}; include more surrounding lines so it matches once.`
         );
       }
-      if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown} was not changed.`);
+      if (args.old === args.new) throw new ToolError(`old and new are identical; ${shown2} was not changed.`);
       const updated = text2.slice(0, at) + args.new + text2.slice(at + args.old.length);
-      checkSize(shown, updated, "After this edit");
+      checkSize(shown2, updated, "After this edit");
       await fs4.promises.writeFile(abs, updated, "utf8");
       const line = text2.slice(0, at).split("\n").length;
-      return `Edited ${shown} at line ${line}: replaced ${countLines(args.old)} line(s) with ${countLines(args.new)}.`;
+      return `Edited ${shown2} at line ${line}: replaced ${countLines(args.old)} line(s) with ${countLines(args.new)}.`;
     }
   });
   return [writeFile, editFile];
 }
 function writableTarget(workspace, relPath, protectedPaths) {
   const abs = resolveInWorkspace(workspace, relPath);
-  const shown = workspaceRelative(workspace, abs);
+  const shown2 = workspaceRelative(workspace, abs);
   const given = workspaceRelative(workspace, path6.resolve(workspace, relPath));
-  for (const candidate of /* @__PURE__ */ new Set([given, shown])) {
+  for (const candidate of /* @__PURE__ */ new Set([given, shown2])) {
     const pattern = matchProtected(candidate, protectedPaths);
     if (pattern !== void 0) {
       throw new ToolError(
@@ -37217,7 +37413,7 @@ function writableTarget(workspace, relPath, protectedPaths) {
       );
     }
   }
-  return { abs, shown };
+  return { abs, shown: shown2 };
 }
 function countOccurrences(haystack, needle) {
   let count2 = 0;
@@ -37831,12 +38027,26 @@ export {
   createGit,
   botIdentity,
   SettingsError,
+  escapeHtml,
+  escapeMarkdown,
+  escapeProse,
+  code,
+  codeBlock,
+  quote,
+  details,
+  indent,
   httpUrlSchema,
+  wholeNumber,
   withOverrides,
+  didYouMean,
+  named,
+  issueSentences,
   runPolicySchema,
   defaultPlanMaxAgeDays,
   readRepoConfig,
   resolveMcpServers,
+  readRunner,
+  runUrlOf,
   readInputs,
   withRepoConfig,
   stageChecked,
@@ -37849,7 +38059,6 @@ export {
   defaultPolicy,
   initialSnapshot,
   reduce,
-  hiddenCharacters,
   stripHidden,
   untrusted,
   usageLedgerSchema,
