@@ -168,4 +168,29 @@ describe('iterating on a pull request', () => {
     expect(body).toContain('<summary>The description before plangate’s runs</summary>');
     expect(body).toContain('My feature.');
   });
+
+  it('refuses /plan on a pull request from a fork, in the reply, before any model call or branch', async () => {
+    world = await createWorld(script());
+    const w = world;
+    w.gh.setPermission('mona', 'write');
+    const pull = w.gh.addPullRequest({
+      title: 'Fork work',
+      body: 'From my fork.',
+      login: 'outsider',
+      head: 'patch-1',
+      forkOwner: 'outsider',
+    }).number;
+    const refsBefore = git(w.origin, 'for-each-ref', '--format=%(refname) %(objectname)');
+
+    w.freshCheckout();
+    const result = await w.runAction(comment(w, pull, 'mona', '/plan Add a farewell function'));
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.outputs.outcome).toBe('refused');
+    const reply = w.gh.comments(pull).at(-1)?.body ?? '';
+    expect(reply).toMatch(/comes from a fork/);
+    expect(reply).toContain('@mona');
+    expect(w.model.requests).toHaveLength(0);
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(refsBefore);
+  });
 });

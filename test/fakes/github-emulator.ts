@@ -126,6 +126,11 @@ export interface GitHubEmulator {
     head: string;
     base?: string;
     draft?: boolean;
+    /**
+     * A pull request from a fork owned by this account: its head names the fork (`fork: true`) and
+     * its commit is origin's branch `head` at the time, or the base's when origin has no such branch.
+     */
+    forkOwner?: string;
   }): EmulatedPull;
   addComment(issueNumber: number, input: { login: string; body: string; type?: UserType }): EmulatedComment;
   /**
@@ -524,8 +529,8 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     addPullRequest: (input) => {
       requireBodyWithinLimit(input.body);
       const base = input.base ?? defaultBranch;
-      const headSha = state.branchSha(input.head);
       const baseSha = state.branchSha(base);
+      const headSha = state.branchSha(input.head) ?? (input.forkOwner ? baseSha : undefined);
       if (headSha === undefined) throw new EmulatorSetupError(`branch ${input.head} is not in origin`);
       if (baseSha === undefined) throw new EmulatorSetupError(`branch ${base} is not in origin`);
       const issue = state.createPull({
@@ -537,6 +542,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
         headSha,
         baseSha,
         draft: input.draft ?? false,
+        ...(input.forkOwner ? { headOwner: input.forkOwner } : {}),
       });
       return state.pullJson(issue) as EmulatedPull;
     },
