@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-EYSOZ6XY.js";
+} from "./chunks/chunk-WKLHZ5JA.js";
 import {
   commitAll,
   commitTrailers,
@@ -37,13 +37,13 @@ import {
   usageLedgerSchema,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-QRB7BEGX.js";
+} from "./chunks/chunk-62HMGG4P.js";
 import {
   createSandbox,
   errorMessage,
   external_exports,
   redact
-} from "./chunks/chunk-WA6IJITO.js";
+} from "./chunks/chunk-G2PF2ULQ.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts

@@ -89,6 +89,14 @@ describe('iterating on a pull request', () => {
       path: 'src/farewell.js',
       line: 1,
     });
+    // A thread the reviewer resolved: GraphQL says so, and the planner never sees it.
+    w.gh.addReviewComment(pull.number, {
+      login: 'rev',
+      body: 'Rename farewell to bye.',
+      path: 'src/farewell.js',
+      line: 1,
+      resolved: true,
+    });
     w.gh.addReview(pull.number, { login: 'rev', body: 'Nearly there.', state: 'CHANGES_REQUESTED' });
     w.gh.addCheckRun(pull.head.sha, {
       name: 'unit tests',
@@ -106,6 +114,8 @@ describe('iterating on a pull request', () => {
     expect(seen).toMatch(
       /untrusted-data source=\\"review thread on src\/farewell.js:1\\"[^]*Say \\"Goodbye\\", not \\"Bye\\"/,
     );
+    expect(seen).not.toContain('Rename farewell to bye');
+    expect(seen).toContain('1 resolved review thread was left out.');
     expect(seen).toMatch(/untrusted-data source=\\"review by @rev \(CHANGES_REQUESTED\)\\"[^]*Nearly there/);
     expect(seen).toMatch(
       /untrusted-data source=\\"failing check runs and their annotations\\"[^]*unit tests: failure[^]*expected Goodbye mona/,

@@ -144,10 +144,21 @@ export interface GitHubEmulator {
   /** Changes an issue's title or body the way its author does in the web UI (no API call logged). */
   updateIssue(issueNumber: number, input: { title?: string; body?: string }): EmulatedIssue;
 
-  /** A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since). */
+  /**
+   * A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since;
+   * `resolved`, on a thread's first comment: the thread is resolved, which GraphQL's reviewThreads tells).
+   */
   addReviewComment(
     pull: number,
-    input: { login: string; body: string; path: string; line: number; outdated?: boolean; inReplyTo?: number },
+    input: {
+      login: string;
+      body: string;
+      path: string;
+      line: number;
+      outdated?: boolean;
+      inReplyTo?: number;
+      resolved?: boolean;
+    },
   ): Record<string, unknown>;
   /** A submitted review with its verdict and summary. */
   addReview(pull: number, input: { login: string; body: string; state: string }): { id: number; submitted_at: string };
@@ -582,6 +593,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
         line: input.line,
         position: input.outdated ? null : input.line,
         ...(input.inReplyTo !== undefined ? { inReplyTo: input.inReplyTo } : {}),
+        ...(input.resolved ? { resolved: true } : {}),
         createdAt: state.now(),
       };
       store.comments.push(record);

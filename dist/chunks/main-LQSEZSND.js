@@ -69,13 +69,13 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-QRB7BEGX.js";
+} from "./chunk-62HMGG4P.js";
 import {
   Octokit,
   RequestError,
   paginateRest,
   restEndpointMethods
-} from "./chunk-FVYDKIII.js";
+} from "./chunk-RE7N3TZB.js";
 import {
   createSandbox,
   error,
@@ -88,15 +88,15 @@ import {
   setOutput,
   summary,
   warning
-} from "./chunk-WA6IJITO.js";
+} from "./chunk-G2PF2ULQ.js";
 import {
   __commonJS,
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// node_modules/bottleneck/light.js
+// ../main/node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "node_modules/bottleneck/light.js"(exports, module) {
+  "../main/node_modules/bottleneck/light.js"(exports, module) {
     (function(global2, factory) {
       typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports, (function() {
@@ -1413,7 +1413,7 @@ var require_light = __commonJS({
   }
 });
 
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION = "0.0.0-development";
 var noop = () => Promise.resolve();
@@ -1856,7 +1856,7 @@ function runnerFetch(env) {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied;
   return async (input, init) => {
-    proxied ??= import("./utils-XE27LPVV.js").then(
+    proxied ??= import("./utils-X6TS42R4.js").then(
       ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
     );
     return (await proxied)(input, init);
@@ -2028,6 +2028,63 @@ function graphqlReads({ octokit, owner, repo }) {
         commentEditor: node ? toEdit(node.editor, node.lastEditedAt).editor : null
       };
       return { ...comment, title: title2, body: body2 ?? "" };
+    }
+  };
+}
+
+// src/github/graphql-review-threads.ts
+var REVIEW_THREADS_QUERY = `query plangateReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          isResolved
+          comments(first: 1) { nodes { url } }
+        }
+      }
+    }
+  }
+}`;
+var reviewThreadsAnswer = external_exports.object({
+  repository: external_exports.object({
+    pullRequest: external_exports.object({
+      reviewThreads: external_exports.object({
+        pageInfo: external_exports.object({ hasNextPage: external_exports.boolean(), endCursor: external_exports.string().nullable() }),
+        nodes: external_exports.array(
+          external_exports.object({
+            isResolved: external_exports.boolean(),
+            comments: external_exports.object({ nodes: external_exports.array(external_exports.object({ url: external_exports.string() })) })
+          })
+        )
+      })
+    })
+  })
+});
+function reviewCommentIdOf(url) {
+  const match = /#discussion_r(\d+)$/.exec(url);
+  return match ? Number(match[1]) : void 0;
+}
+var maxPages = 10;
+function reviewThreadReads({ octokit, owner, repo }) {
+  return {
+    async reviewThreadStates(pull) {
+      const states = [];
+      let after = null;
+      for (let page = 0; page < maxPages; page += 1) {
+        const answer = reviewThreadsAnswer.parse(
+          await octokit.graphql(REVIEW_THREADS_QUERY, { owner, name: repo, number: pull, after })
+        );
+        const { pageInfo, nodes } = answer.repository.pullRequest.reviewThreads;
+        for (const node of nodes) {
+          const first = node.comments.nodes[0];
+          const id = first ? reviewCommentIdOf(first.url) : void 0;
+          if (id !== void 0) states.push({ firstCommentId: id, resolved: node.isResolved });
+        }
+        if (!pageInfo.hasNextPage || pageInfo.endCursor === null || pageInfo.endCursor === after) break;
+        after = pageInfo.endCursor;
+      }
+      return states;
     }
   };
 }
@@ -2630,7 +2687,8 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
     ...pullRequestCalls(scope),
     ...issueCalls(scope),
     ...repositoryCalls(scope),
-    ...reviewReads(scope)
+    ...reviewReads(scope),
+    ...reviewThreadReads(scope)
   };
 }
 
@@ -5571,10 +5629,12 @@ function checksPart(checks) {
 function renderReviewContext(input) {
   const threads = threadsPart(input);
   const leftOut = input.leftOut > 0 ? `(${plural(input.leftOut, "review comment or review", "review comments or reviews")} by users without ${input.contextPermission} permission ${input.leftOut === 1 ? "was" : "were"} left out.)` : "";
+  const resolved = input.resolved ? `(${plural(input.resolved, "resolved review thread")} ${input.resolved === 1 ? "was" : "were"} left out.)` : "";
   const text = [
     `Pull request #${input.pull} under review. What reviewers and checks said follows; address it where the objective asks you to.`,
     filesPart(input),
     threads.text,
+    resolved,
     reviewsPart(input),
     leftOut,
     checksPart(input.checks)
@@ -5637,6 +5697,19 @@ ${source.thread.body}`, maxIssueChars)
 }
 
 // src/run/review-context.ts
+async function withoutResolved(ctx, pull, comments) {
+  let resolvedIds;
+  try {
+    const states = await ctx.thread.reviewThreadStates(pull);
+    resolvedIds = new Set(states.filter((s) => s.resolved).map((s) => s.firstCommentId));
+  } catch (error2) {
+    info(`Which review threads are resolved could not be read, so all are shown: ${errorMessage(error2)}`);
+    return { comments: [...comments], resolved: 0 };
+  }
+  const kept = comments.filter((c) => !resolvedIds.has(c.inReplyTo ?? c.id));
+  const resolved = new Set(comments.filter((c) => !kept.includes(c)).map((c) => c.inReplyTo ?? c.id)).size;
+  return { comments: kept, resolved };
+}
 async function reviewContext(ctx, pull, known) {
   const { thread, settings } = ctx;
   const roles = new Map(known);
@@ -5649,9 +5722,9 @@ async function reviewContext(ctx, pull, known) {
     }
     return hasRole(role, settings.contextPermission);
   };
-  const [files, comments, reviews, checks] = await Promise.all([
+  const [files, open2, reviews, checks] = await Promise.all([
     thread.pullRequestFiles(pull.number),
-    thread.reviewComments(pull.number),
+    thread.reviewComments(pull.number).then((all) => withoutResolved(ctx, pull.number, all)),
     thread.reviews(pull.number),
     thread.failingChecks(pull.headSha)
   ]);
@@ -5664,7 +5737,7 @@ async function reviewContext(ctx, pull, known) {
     }
     return kept;
   };
-  const keptComments = await keep(comments);
+  const keptComments = await keep(open2.comments);
   const keptReviews = await keep(reviews);
   if (!checks.readable) info(`The pull request's check runs could not be read: ${checks.reason}`);
   return renderReviewContext({
@@ -5674,6 +5747,7 @@ async function reviewContext(ctx, pull, known) {
     reviews: keptReviews,
     checks,
     leftOut,
+    resolved: open2.resolved,
     contextPermission: settings.contextPermission
   });
 }
@@ -6235,7 +6309,7 @@ function createContext(settings, secrets, parts) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-JG4CIK5U.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-XTDHAQPI.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint) {
