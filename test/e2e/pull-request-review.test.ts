@@ -143,6 +143,10 @@ describe('iterating on a pull request', () => {
     expect(body).toContain('## Review threads addressed');
     expect(body).toMatch(/\[`src\/farewell.js:1`\]\(https:\/\/github.example\/.*#discussion_r\d+\) by @rev/);
     expect(second.summary).toContain('#### Review threads');
+    const progress = w.gh.comments(pull.number).find((c) => c.body?.includes('<!-- plangate:progress'))?.body ?? '';
+    expect(progress).toMatch(
+      /\*\*Review threads to address:\*\* \[`src\/farewell.js:1`\]\(https:\/\/github.example\/.*#discussion_r\d+\)/,
+    );
   });
 
   it('gives a pull request plangate did not open a stacked pull request by default, and same-branch commits with the input', async () => {

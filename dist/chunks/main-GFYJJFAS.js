@@ -3828,6 +3828,35 @@ function renderHistoryChunks(history, planId, limit = historyChunkLimit) {
   );
 }
 
+// src/render/review-threads.ts
+var maxListed = 50;
+var safeUrl = (url) => /^https:\/\/[^\s()<>]+$/.test(url) ? url : "";
+function threadLink(t) {
+  const where2 = code(`${t.path}${t.line !== null ? `:${t.line}` : ""}`);
+  const url = safeUrl(t.url);
+  return url ? `[${where2}](${url})` : where2;
+}
+function renderReviewThreads(threads, heading2 = "## Review threads addressed") {
+  if (threads.length === 0) return "";
+  const lines = threads.slice(0, maxListed).map((t) => {
+    return `- ${threadLink(t)} by @${t.author.replace(/[^A-Za-z0-9_.[\]-]/g, "")}${t.outdated ? " (outdated)" : ""}`;
+  });
+  const more = threads.length - maxListed;
+  if (more > 0) lines.push(`- \u2026 and ${more} more`);
+  return `${heading2}
+
+The run was asked to address these review threads:
+
+${lines.join("\n")}`;
+}
+var maxInline = 10;
+function renderReviewThreadLine(threads) {
+  if (threads.length === 0) return "";
+  const links = threads.slice(0, maxInline).map(threadLink);
+  const more = threads.length - maxInline;
+  return `**Review threads to address:** ${links.join(" \xB7 ")}${more > 0 ? ` \xB7 and ${more} more` : ""}`;
+}
+
 // src/render/progress-comment.ts
 var maxListedKeptOut = 50;
 var maxKeptOutChars = 6e3;
@@ -3900,6 +3929,8 @@ function renderProgressComment(view, live = {}) {
     `cost so far: ${formatCost(sumCost(view.usage))}`
   ];
   const parts = [headline(view), "", facts.join(" \xB7 ")];
+  const threads = renderReviewThreadLine(view.reviewThreads ?? []);
+  if (threads) parts.push("", threads);
   if (view.notice) parts.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
   const failures = renderServerFailures(live.serverFailures ?? [], "this run");
@@ -4323,26 +4354,6 @@ ${renderHistory(history, Infinity)}`
   return planPart ? `${planPart}
 
 ${historyPart}` : historyPart;
-}
-
-// src/render/review-threads.ts
-var maxListed = 50;
-var safeUrl = (url) => /^https:\/\/[^\s()<>]+$/.test(url) ? url : "";
-function renderReviewThreads(threads, heading2 = "## Review threads addressed") {
-  if (threads.length === 0) return "";
-  const lines = threads.slice(0, maxListed).map((t) => {
-    const where2 = code(`${t.path}${t.line !== null ? `:${t.line}` : ""}`);
-    const url = safeUrl(t.url);
-    const link = url ? `[${where2}](${url})` : where2;
-    return `- ${link} by @${t.author.replace(/[^A-Za-z0-9_.[\]-]/g, "")}${t.outdated ? " (outdated)" : ""}`;
-  });
-  const more = threads.length - maxListed;
-  if (more > 0) lines.push(`- \u2026 and ${more} more`);
-  return `${heading2}
-
-The run was asked to address these review threads:
-
-${lines.join("\n")}`;
 }
 
 // src/run/job-summary.ts
