@@ -179,6 +179,8 @@ describe('iterating on a pull request', () => {
     expect(git(w.origin, 'rev-list', `${headBefore}..refs/heads/feature`).split('\n').filter(Boolean)).toHaveLength(1);
     const body = w.gh.pulls().find((p) => p.number === pull)?.body ?? '';
     expect(body).toContain('Added farewell.');
+    expect(body.startsWith('Continues this pull request.')).toBe(true);
+    expect(body).not.toContain(`Follows up #${pull}.`);
     expect(body).toContain('<summary>The description before plangate’s runs</summary>');
     expect(body).toContain('My feature.');
   });

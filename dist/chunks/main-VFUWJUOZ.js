@@ -4109,6 +4109,7 @@ function executionView(run2, s, extra = {}) {
     planId: record.planId,
     issue: record.issue,
     isPullRequest: execution.source.thread.isPullRequest,
+    ...record.sameBranch ? { sameBranch: true } : {},
     approvedBy: record.approvedBy,
     requestedBy: record.requestedBy,
     branch: record.branch,
@@ -4478,7 +4479,7 @@ var planHeading = "\n\n## Plan\n\n";
 var historyHeading = "\n\n## History\n\n";
 function layout(view, sizing) {
   const { context } = view.snapshot;
-  const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
+  const closing = view.sameBranch ? "Continues this pull request." : view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
   const head = [
     closing,
     "",
