@@ -27,6 +27,15 @@ export interface ReviewComment {
   inReplyTo?: number;
 }
 
+/**
+ * Whether a review thread is resolved, which only GraphQL tells: the thread is named by the id of
+ * its first comment, the id REST replies carry as `inReplyTo`.
+ */
+export interface ReviewThreadState {
+  firstCommentId: number;
+  resolved: boolean;
+}
+
 /** A submitted review: its verdict and summary. */
 export interface ReviewSummary {
   id: number;
@@ -68,6 +77,8 @@ export interface ReviewCommandText {
 export interface ReviewReads {
   pullRequestFiles(pull: number): Promise<PullRequestFile[]>;
   reviewComments(pull: number): Promise<ReviewComment[]>;
+  /** Which review threads are resolved, read through GraphQL; errors propagate. */
+  reviewThreadStates(pull: number): Promise<ReviewThreadState[]>;
   reviews(pull: number): Promise<ReviewSummary[]>;
   /** The failing check runs of a commit with their annotations; a 403 or 404 answers `readable: false`. */
   failingChecks(sha: string): Promise<ChecksRead>;

@@ -25,7 +25,7 @@ import { errorMessage } from '../text/error-message.js';
 const maxAnnotatedRuns = 10;
 const annotationsPerRun = 50;
 
-export function reviewReads(scope: ThreadScope): ReviewReads {
+export function reviewReads(scope: ThreadScope): Omit<ReviewReads, 'reviewThreadStates'> {
   const { octokit, owner, repo } = scope;
   const page = { owner, repo, per_page: 100 };
   async function failingChecks(sha: string): Promise<ChecksRead> {

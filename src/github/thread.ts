@@ -1,5 +1,6 @@
 import type { GitHubClient } from './client.js';
 import { graphqlReads } from './graphql-reads.js';
+import { reviewThreadReads } from './graphql-review-threads.js';
 import type { RepoRef, Thread, ThreadOptions } from './thread-api.js';
 export type * from './review-api.js';
 import { commentCalls } from './thread-comments.js';
@@ -24,7 +25,8 @@ export type {
 } from './thread-api.js';
 
 /**
- * The thread of one repository, assembled from its parts: GraphQL reads (graphql-reads.ts), comment
+ * The thread of one repository, assembled from its parts: GraphQL reads (graphql-reads.ts and, for
+ * resolved review threads, graphql-review-threads.ts), review reads (thread-reviews.ts), comment
  * writes (thread-comments.ts), pull request calls (thread-pulls.ts), issue calls (thread-issues.ts)
  * and repository calls (thread-repository.ts), all sharing one scope (thread-scope.ts) that redacts
  * `secrets` from every body posted and fits it under GitHub's size limit.
@@ -45,5 +47,6 @@ export function createThread(
     ...issueCalls(scope),
     ...repositoryCalls(scope),
     ...reviewReads(scope),
+    ...reviewThreadReads(scope),
   };
 }

@@ -17,10 +17,12 @@ import type { KeptOutChange } from '../repo/change-gate.js';
 import { formatCost } from '../models/usage.js';
 import { sumCost } from './usage-table.js';
 import { renderServerFailures } from './server-failures.js';
+import { renderReviewThreadLine } from './review-threads.js';
 
 /**
  * The progress comment, updated in place after every cycle: plan steps ticked as cycles finish, the
- * current directive, elapsed time, cost so far and links. Each cycle carries out the next step, so
+ * current directive, elapsed time, cost so far and links, among them the review threads the run
+ * was asked to address. Each cycle carries out the next step, so
  * finished cycles tick steps in order; a finished run ticks them all.
  */
 
@@ -136,6 +138,8 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
     `cost so far: ${formatCost(sumCost(view.usage))}`,
   ];
   const parts = [headline(view), '', facts.join(' · ')];
+  const threads = renderReviewThreadLine(view.reviewThreads ?? []);
+  if (threads) parts.push('', threads);
   if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);
   const failures = renderServerFailures(live.serverFailures ?? [], 'this run');
   if (failures) parts.push('', failures);

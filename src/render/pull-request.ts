@@ -70,7 +70,12 @@ interface Layout {
 
 function layout(view: RunView, sizing: PullRequestSizing): Layout {
   const { context } = view.snapshot;
-  const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
+  // A run on the pull request's own branch is shown in that pull request's body: it continues it.
+  const closing = view.sameBranch
+    ? 'Continues this pull request.'
+    : view.isPullRequest
+      ? `Follows up #${view.issue}.`
+      : `Closes #${view.issue}`;
   const head = [
     closing,
     '',

@@ -10,6 +10,8 @@ export interface RunView {
   planId: string;
   issue: number;
   isPullRequest: boolean;
+  /** The run's commits go on the pull request it was asked on (`issue`), which then shows the run. */
+  sameBranch?: boolean;
   approvedBy: string;
   requestedBy: string;
   branch: string;

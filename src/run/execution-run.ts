@@ -132,6 +132,7 @@ export function executionView(run: ExecutionRun, s: Snapshot, extra: Partial<Run
     planId: record.planId,
     issue: record.issue,
     isPullRequest: execution.source.thread.isPullRequest,
+    ...(record.sameBranch ? { sameBranch: true } : {}),
     approvedBy: record.approvedBy,
     requestedBy: record.requestedBy,
     branch: record.branch,

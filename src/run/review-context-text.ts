@@ -7,8 +7,9 @@ export type { ReviewThreadRef } from '../render/review-threads.js';
 
 /**
  * The planner's view of a pull request's review, as text: the changed files, the open review
- * threads, the review summaries and the failing checks, every part written by someone else fenced
- * as untrusted data (hidden text stripped) and the whole bounded, with notices for what was left out.
+ * threads (resolved ones only counted), the review summaries and the failing checks, every part
+ * written by someone else fenced as untrusted data (hidden text stripped) and the whole bounded,
+ * with notices for what was left out.
  * Pure: the caller has read GitHub and dropped what users below `context-permission` wrote.
  */
 
@@ -21,6 +22,8 @@ export interface ReviewContextInput {
   checks: ChecksRead;
   /** Comments and reviews left out because their authors lack `context-permission`. */
   leftOut: number;
+  /** Review threads left out because a reviewer resolved them. */
+  resolved?: number;
   contextPermission: string;
 }
 
@@ -130,10 +133,14 @@ export function renderReviewContext(input: ReviewContextInput): ReviewContext {
     input.leftOut > 0
       ? `(${plural(input.leftOut, 'review comment or review', 'review comments or reviews')} by users without ${input.contextPermission} permission ${input.leftOut === 1 ? 'was' : 'were'} left out.)`
       : '';
+  const resolved = input.resolved
+    ? `(${plural(input.resolved, 'resolved review thread')} ${input.resolved === 1 ? 'was' : 'were'} left out.)`
+    : '';
   const text = [
     `Pull request #${input.pull} under review. What reviewers and checks said follows; address it where the objective asks you to.`,
     filesPart(input),
     threads.text,
+    resolved,
     reviewsPart(input),
     leftOut,
     checksPart(input.checks),

@@ -6,12 +6,37 @@ import { renderReviewContext, type ReviewContext, type ReviewThreadRef } from '.
 import type { CommandSource } from './command.js';
 import type { Comment } from '../github/thread.js';
 import { threadContext } from './thread-context.js';
+import { errorMessage } from '../text/error-message.js';
+import type { ReviewComment } from '../github/thread.js';
 import type { ResolvedBase } from './work-base.js';
+
+/**
+ * The review comments without the resolved threads, and how many threads that left out. When
+ * GraphQL cannot say which are resolved, every thread is kept and the log says so.
+ */
+async function withoutResolved(
+  ctx: RunContext,
+  pull: number,
+  comments: readonly ReviewComment[],
+): Promise<{ comments: ReviewComment[]; resolved: number }> {
+  let resolvedIds: Set<number>;
+  try {
+    const states = await ctx.thread.reviewThreadStates(pull);
+    resolvedIds = new Set(states.filter((s) => s.resolved).map((s) => s.firstCommentId));
+  } catch (error) {
+    core.info(`Which review threads are resolved could not be read, so all are shown: ${errorMessage(error)}`);
+    return { comments: [...comments], resolved: 0 };
+  }
+  const kept = comments.filter((c) => !resolvedIds.has(c.inReplyTo ?? c.id));
+  const resolved = new Set(comments.filter((c) => !kept.includes(c)).map((c) => c.inReplyTo ?? c.id)).size;
+  return { comments: kept, resolved };
+}
 
 /**
  * Reads what the planner learns of a pull request under review: its changed files, the review
  * threads and reviews of users with `context-permission` (anyone can review a public repository's
- * pull request), and the head's failing checks. renderReviewContext makes the text.
+ * pull request) except resolved threads, and the head's failing checks. renderReviewContext makes
+ * the text.
  */
 export async function reviewContext(
   ctx: RunContext,
@@ -29,9 +54,9 @@ export async function reviewContext(
     }
     return hasRole(role, settings.contextPermission);
   };
-  const [files, comments, reviews, checks] = await Promise.all([
+  const [files, open, reviews, checks] = await Promise.all([
     thread.pullRequestFiles(pull.number),
-    thread.reviewComments(pull.number),
+    thread.reviewComments(pull.number).then((all) => withoutResolved(ctx, pull.number, all)),
     thread.reviews(pull.number),
     thread.failingChecks(pull.headSha),
   ]);
@@ -44,7 +69,7 @@ export async function reviewContext(
     }
     return kept;
   };
-  const keptComments = await keep(comments);
+  const keptComments = await keep(open.comments);
   const keptReviews = await keep(reviews);
   if (!checks.readable) core.info(`The pull request's check runs could not be read: ${checks.reason}`);
   return renderReviewContext({
@@ -54,6 +79,7 @@ export async function reviewContext(
     reviews: keptReviews,
     checks,
     leftOut,
+    resolved: open.resolved,
     contextPermission: settings.contextPermission,
   });
 }

@@ -89,6 +89,14 @@ describe('iterating on a pull request', () => {
       path: 'src/farewell.js',
       line: 1,
     });
+    // A thread the reviewer resolved: GraphQL says so, and the planner never sees it.
+    w.gh.addReviewComment(pull.number, {
+      login: 'rev',
+      body: 'Rename farewell to bye.',
+      path: 'src/farewell.js',
+      line: 1,
+      resolved: true,
+    });
     w.gh.addReview(pull.number, { login: 'rev', body: 'Nearly there.', state: 'CHANGES_REQUESTED' });
     w.gh.addCheckRun(pull.head.sha, {
       name: 'unit tests',
@@ -106,6 +114,8 @@ describe('iterating on a pull request', () => {
     expect(seen).toMatch(
       /untrusted-data source=\\"review thread on src\/farewell.js:1\\"[^]*Say \\"Goodbye\\", not \\"Bye\\"/,
     );
+    expect(seen).not.toContain('Rename farewell to bye');
+    expect(seen).toContain('1 resolved review thread was left out.');
     expect(seen).toMatch(/untrusted-data source=\\"review by @rev \(CHANGES_REQUESTED\)\\"[^]*Nearly there/);
     expect(seen).toMatch(
       /untrusted-data source=\\"failing check runs and their annotations\\"[^]*unit tests: failure[^]*expected Goodbye mona/,
@@ -133,6 +143,10 @@ describe('iterating on a pull request', () => {
     expect(body).toContain('## Review threads addressed');
     expect(body).toMatch(/\[`src\/farewell.js:1`\]\(https:\/\/github.example\/.*#discussion_r\d+\) by @rev/);
     expect(second.summary).toContain('#### Review threads');
+    const progress = w.gh.comments(pull.number).find((c) => c.body?.includes('<!-- plangate:progress'))?.body ?? '';
+    expect(progress).toMatch(
+      /\*\*Review threads to address:\*\* \[`src\/farewell.js:1`\]\(https:\/\/github.example\/.*#discussion_r\d+\)/,
+    );
   });
 
   it('gives a pull request plangate did not open a stacked pull request by default, and same-branch commits with the input', async () => {
@@ -165,7 +179,34 @@ describe('iterating on a pull request', () => {
     expect(git(w.origin, 'rev-list', `${headBefore}..refs/heads/feature`).split('\n').filter(Boolean)).toHaveLength(1);
     const body = w.gh.pulls().find((p) => p.number === pull)?.body ?? '';
     expect(body).toContain('Added farewell.');
+    expect(body.startsWith('Continues this pull request.')).toBe(true);
+    expect(body).not.toContain(`Follows up #${pull}.`);
     expect(body).toContain('<summary>The description before plangate’s runs</summary>');
     expect(body).toContain('My feature.');
+  });
+
+  it('refuses /plan on a pull request from a fork, in the reply, before any model call or branch', async () => {
+    world = await createWorld(script());
+    const w = world;
+    w.gh.setPermission('mona', 'write');
+    const pull = w.gh.addPullRequest({
+      title: 'Fork work',
+      body: 'From my fork.',
+      login: 'outsider',
+      head: 'patch-1',
+      forkOwner: 'outsider',
+    }).number;
+    const refsBefore = git(w.origin, 'for-each-ref', '--format=%(refname) %(objectname)');
+
+    w.freshCheckout();
+    const result = await w.runAction(comment(w, pull, 'mona', '/plan Add a farewell function'));
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.outputs.outcome).toBe('refused');
+    const reply = w.gh.comments(pull).at(-1)?.body ?? '';
+    expect(reply).toMatch(/comes from a fork/);
+    expect(reply).toContain('@mona');
+    expect(w.model.requests).toHaveLength(0);
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(refsBefore);
   });
 });

@@ -7,6 +7,7 @@ import {
   type UserRecord,
 } from './github-emulator-shapes.js';
 import type { GitHubState } from './github-emulator-state.js';
+import { pagedConnection, REVIEW_THREAD_TYPES, reviewThreadConnection } from './github-emulator-graphql-reviews.js';
 import {
   GraphqlSyntaxError,
   parseGraphql,
@@ -119,6 +120,7 @@ const SCHEMA: Readonly<Record<string, TypeDef>> = {
       name: { type: 'String!' },
       nameWithOwner: { type: 'String!' },
       issueOrPullRequest: { type: 'IssueOrPullRequest', args: { number: 'Int!' } },
+      pullRequest: { type: 'PullRequest', args: { number: 'Int!' } },
     },
   },
   IssueOrPullRequest: { kind: 'UNION', members: ['Issue', 'PullRequest'] },
@@ -126,8 +128,14 @@ const SCHEMA: Readonly<Record<string, TypeDef>> = {
   PullRequest: {
     kind: 'OBJECT',
     interfaces: ['Node'],
-    fields: { ...THREAD_FIELDS, isDraft: { type: 'Boolean!' }, headRefName: { type: 'String!' } },
+    fields: {
+      ...THREAD_FIELDS,
+      isDraft: { type: 'Boolean!' },
+      headRefName: { type: 'String!' },
+      reviewThreads: { type: 'PullRequestReviewThreadConnection!', args: { first: 'Int', after: 'String' } },
+    },
   },
+  ...REVIEW_THREAD_TYPES,
   IssueCommentConnection: {
     kind: 'OBJECT',
     fields: { nodes: { type: '[IssueComment]' }, pageInfo: { type: 'PageInfo!' }, totalCount: { type: 'Int!' } },
@@ -724,65 +732,12 @@ function decodeNodeId(id: string): { type: string; id: number } | undefined {
   return Number(match[1]) === type.length && legacyNodeId(type, number) === id ? { type, id: number } : undefined;
 }
 
-/** GitHub caps a connection page at 100 nodes and wants the size asked for. */
-const MAX_PAGE = 100;
-
-/** Opaque to clients, as GitHub's are; here the offset of the last node of a page. */
-function encodeCursor(offset: number): string {
-  return Buffer.from(`cursor:v2:${offset}`).toString('base64');
-}
-
-function decodeCursor(cursor: string): number | undefined {
-  const match = /^cursor:v2:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
-  return match ? Number(match[1]) : undefined;
-}
-
 /** An issue's or pull request's comments, oldest first, one page per request as GitHub serves them. */
 function commentConnection(state: GitHubState, issue: IssueRecord, viewer: UserRecord): Resolver {
-  return (args, info) => {
-    const first = typeof args.first === 'number' ? args.first : undefined;
-    if (first === undefined) {
-      info.errors.push({
-        type: 'MISSING_PAGINATION_BOUNDARIES',
-        path: info.path,
-        locations: [info.loc],
-        message: 'You must provide a `first` or `last` value to properly paginate the `comments` connection.',
-      });
-      return null;
-    }
-    if (first < 0 || first > MAX_PAGE) {
-      const message = `Requesting ${first} records on the \`comments\` connection exceeds the \`first\` limit of ${MAX_PAGE} records.`;
-      info.errors.push({ type: 'EXCESSIVE_PAGINATION', path: info.path, locations: [info.loc], message });
-      return null;
-    }
-    const all = state.commentsOf(issue.number);
-    let start = 0;
-    if (typeof args.after === 'string') {
-      const offset = decodeCursor(args.after);
-      if (offset === undefined) {
-        info.errors.push({
-          path: info.path,
-          locations: [info.loc],
-          message: `\`${args.after}\` does not appear to be a valid cursor.`,
-        });
-        return null;
-      }
-      start = offset + 1;
-    }
-    const page = all.slice(start, start + first);
-    return {
-      __typename: 'IssueCommentConnection',
-      nodes: page.map((comment) => commentObject(state, comment, viewer)),
-      totalCount: all.length,
-      pageInfo: {
-        __typename: 'PageInfo',
-        hasNextPage: start + page.length < all.length,
-        hasPreviousPage: start > 0,
-        startCursor: page.length > 0 ? encodeCursor(start) : null,
-        endCursor: page.length > 0 ? encodeCursor(start + page.length - 1) : null,
-      },
-    };
-  };
+  return (args, info) =>
+    pagedConnection('IssueCommentConnection', 'comments', state.commentsOf(issue.number), (comment) =>
+      commentObject(state, comment, viewer),
+    )(args, info);
 }
 
 function threadObject(state: GitHubState, issue: IssueRecord, viewer: UserRecord): GqlObject {
@@ -796,7 +751,13 @@ function threadObject(state: GitHubState, issue: IssueRecord, viewer: UserRecord
     body: issue.body ?? '',
     url: `${state.ctx.serverUrl}/${state.ctx.owner}/${state.ctx.repo}/${issue.pull ? 'pull' : 'issues'}/${issue.number}`,
     comments: commentConnection(state, issue, viewer),
-    ...(issue.pull ? { isDraft: issue.pull.draft, headRefName: issue.pull.head } : {}),
+    ...(issue.pull
+      ? {
+          isDraft: issue.pull.draft,
+          headRefName: issue.pull.head,
+          reviewThreads: reviewThreadConnection(state, issue),
+        }
+      : {}),
   };
 }
 
@@ -809,12 +770,20 @@ function repositoryObject(state: GitHubState, viewer: UserRecord): GqlObject {
     info.errors.push({ type: 'NOT_FOUND', path: info.path, locations: [info.loc], message });
     return null;
   };
+  const pullRequest: Resolver = (args, info) => {
+    const issue = typeof args.number === 'number' ? state.issues.get(args.number) : undefined;
+    if (issue?.pull) return threadObject(state, issue, viewer);
+    const message = `Could not resolve to a PullRequest with the number of ${String(args.number)}.`;
+    info.errors.push({ type: 'NOT_FOUND', path: info.path, locations: [info.loc], message });
+    return null;
+  };
   return {
     __typename: 'Repository',
     id: legacyNodeId('Repository', repoId),
     name: repo,
     nameWithOwner: `${owner}/${repo}`,
     issueOrPullRequest,
+    pullRequest,
   };
 }
 

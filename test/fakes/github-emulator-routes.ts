@@ -390,7 +390,7 @@ export const ROUTES: readonly Route[] = [
         (issue) =>
           issue.pull !== undefined &&
           (wanted === 'all' || issue.state === wanted) &&
-          (head === null || headMatches(head, state.ctx.owner, issue.pull.head)) &&
+          (head === null || headMatches(head, issue.pull.headOwner ?? state.ctx.owner, issue.pull.head)) &&
           (base === null || issue.pull.base === base),
       );
       return paginate(

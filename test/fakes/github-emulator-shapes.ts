@@ -42,6 +42,8 @@ export interface PullRecord {
   headSha: string;
   baseSha: string;
   draft: boolean;
+  /** The owner of the fork the head branch lives in; absent for a branch of this repository. */
+  headOwner?: string;
   /** Users asked to review, in the order they were asked; absent means none. */
   requestedReviewers?: UserRecord[];
   stats: { commits: number; additions: number; deletions: number; changedFiles: number };
@@ -355,13 +357,18 @@ export function reactionShape(ctx: ShapeContext, reaction: ReactionRecord): Reco
   };
 }
 
-function branchShape(ctx: ShapeContext, ref: string, sha: string): Record<string, unknown> {
+/** A pull request's head or base; a fork's head names the fork, with its own id and `fork: true`. */
+function branchShape(ctx: ShapeContext, ref: string, sha: string, forkOwner?: string): Record<string, unknown> {
+  const owner = forkOwner ?? ctx.owner;
+  const repo = forkOwner
+    ? { ...repositoryShape({ ...ctx, owner, repoId: ctx.repoId + 1 }), fork: true }
+    : repositoryShape(ctx);
   return {
-    label: `${ctx.owner}:${ref}`,
+    label: `${owner}:${ref}`,
     ref,
     sha,
-    user: userShape(ctx, { login: ctx.owner, type: 'User' }),
-    repo: repositoryShape(ctx),
+    user: userShape(ctx, { login: owner, type: 'User' }),
+    repo,
   };
 }
 
@@ -408,7 +415,7 @@ export function pullSimpleShape(
     assignees: [],
     requested_reviewers: (pull.requestedReviewers ?? []).map((user) => userShape(ctx, user)),
     requested_teams: [],
-    head: branchShape(ctx, pull.head, pull.headSha),
+    head: branchShape(ctx, pull.head, pull.headSha, pull.headOwner),
     base: branchShape(ctx, pull.base, pull.baseSha),
     _links: {
       self: link(url),

@@ -152,6 +152,7 @@ export class GitHubState {
     headSha: string;
     baseSha: string;
     draft: boolean;
+    headOwner?: string;
   }): IssueRecord {
     const issue = this.createIssue({ title: input.title, body: input.body, user: input.user });
     issue.pull = {
@@ -161,6 +162,7 @@ export class GitHubState {
       headSha: input.headSha,
       baseSha: input.baseSha,
       draft: input.draft,
+      ...(input.headOwner ? { headOwner: input.headOwner } : {}),
       stats: { commits: 0, additions: 0, deletions: 0, changedFiles: 0 },
     };
     this.refreshPull(issue);
@@ -172,7 +174,8 @@ export class GitHubState {
     const pull = issue.pull;
     if (!pull || issue.state !== 'open') return;
     if (this.origin) {
-      pull.headSha = this.origin.branchSha(pull.head) ?? pull.headSha;
+      // A fork's head branch lives in the fork: origin's branch of that name is another one.
+      if (!pull.headOwner) pull.headSha = this.origin.branchSha(pull.head) ?? pull.headSha;
       pull.baseSha = this.origin.branchSha(pull.base) ?? pull.baseSha;
       pull.stats = this.origin.diffStats(pull.baseSha, pull.headSha);
     } else {
@@ -183,7 +186,8 @@ export class GitHubState {
   /** The open pull request GitHub would name in "A pull request already exists". */
   openPullFor(head: string, base: string): IssueRecord | undefined {
     for (const issue of this.issues.values()) {
-      if (issue.state === 'open' && issue.pull?.head === head && issue.pull.base === base) return issue;
+      const pull = issue.pull;
+      if (issue.state === 'open' && pull?.head === head && !pull.headOwner && pull.base === base) return issue;
     }
     return undefined;
   }

@@ -126,6 +126,11 @@ export interface GitHubEmulator {
     head: string;
     base?: string;
     draft?: boolean;
+    /**
+     * A pull request from a fork owned by this account: its head names the fork (`fork: true`) and
+     * its commit is origin's branch `head` at the time, or the base's when origin has no such branch.
+     */
+    forkOwner?: string;
   }): EmulatedPull;
   addComment(issueNumber: number, input: { login: string; body: string; type?: UserType }): EmulatedComment;
   /**
@@ -139,10 +144,21 @@ export interface GitHubEmulator {
   /** Changes an issue's title or body the way its author does in the web UI (no API call logged). */
   updateIssue(issueNumber: number, input: { title?: string; body?: string }): EmulatedIssue;
 
-  /** A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since). */
+  /**
+   * A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since;
+   * `resolved`, on a thread's first comment: the thread is resolved, which GraphQL's reviewThreads tells).
+   */
   addReviewComment(
     pull: number,
-    input: { login: string; body: string; path: string; line: number; outdated?: boolean; inReplyTo?: number },
+    input: {
+      login: string;
+      body: string;
+      path: string;
+      line: number;
+      outdated?: boolean;
+      inReplyTo?: number;
+      resolved?: boolean;
+    },
   ): Record<string, unknown>;
   /** A submitted review with its verdict and summary. */
   addReview(pull: number, input: { login: string; body: string; state: string }): { id: number; submitted_at: string };
@@ -524,8 +540,8 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     addPullRequest: (input) => {
       requireBodyWithinLimit(input.body);
       const base = input.base ?? defaultBranch;
-      const headSha = state.branchSha(input.head);
       const baseSha = state.branchSha(base);
+      const headSha = state.branchSha(input.head) ?? (input.forkOwner ? baseSha : undefined);
       if (headSha === undefined) throw new EmulatorSetupError(`branch ${input.head} is not in origin`);
       if (baseSha === undefined) throw new EmulatorSetupError(`branch ${base} is not in origin`);
       const issue = state.createPull({
@@ -537,6 +553,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
         headSha,
         baseSha,
         draft: input.draft ?? false,
+        ...(input.forkOwner ? { headOwner: input.forkOwner } : {}),
       });
       return state.pullJson(issue) as EmulatedPull;
     },
@@ -576,6 +593,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
         line: input.line,
         position: input.outdated ? null : input.line,
         ...(input.inReplyTo !== undefined ? { inReplyTo: input.inReplyTo } : {}),
+        ...(input.resolved ? { resolved: true } : {}),
         createdAt: state.now(),
       };
       store.comments.push(record);

@@ -597,6 +597,16 @@ describe('pull requests', () => {
     expect(gh.issue(pull.number)?.pull_request).toBeDefined();
     expect(() => gh.addPullRequest({ title: 'x', login: 'mona', head: 'nope' })).toThrow(/nope/);
   });
+
+  it('sets up a pull request from a fork, whose head names the fork', async () => {
+    const pull = gh.addPullRequest({ title: 'Fork', login: 'outsider', head: 'patch-1', forkOwner: 'outsider' });
+    const got = (await octokit.rest.pulls.get({ owner, repo, pull_number: pull.number })).data;
+    expect(got.head.repo?.full_name).toBe(`outsider/${repo}`);
+    expect(got.head.repo?.fork).toBe(true);
+    expect(got.head.label).toBe('outsider:patch-1');
+    expect(got.base.repo.full_name).toBe(`${owner}/${repo}`);
+    expect(got.head.sha).toBe(got.base.sha);
+  });
 });
 
 describe('GraphQL', () => {

@@ -86,6 +86,26 @@ describe('progress comment: elapsed time and links', () => {
     expect(line).toContain('[pull request](http://127.0.0.1/o/r/pull/9)');
   });
 
+  it('links the review threads the run was asked to address, on one short line', () => {
+    const thread = (n: number) => ({
+      url: `https://github.example/o/r/pull/9#discussion_r${n}`,
+      path: 'src/a.js',
+      line: n,
+      author: 'rev',
+      outdated: false,
+    });
+    const body = renderProgressComment(view(snapshotWith([]), { reviewThreads: [thread(1), thread(2)] }));
+    expect(body).toContain(
+      '**Review threads to address:** [`src/a.js:1`](https://github.example/o/r/pull/9#discussion_r1) · [`src/a.js:2`](https://github.example/o/r/pull/9#discussion_r2)',
+    );
+    const many = renderProgressComment(
+      view(snapshotWith([]), { reviewThreads: Array.from({ length: 12 }, (_, i) => thread(i + 1)) }),
+    );
+    expect(count(many, '#discussion_r')).toBe(10);
+    expect(many).toContain(' · and 2 more');
+    expect(renderProgressComment(view(snapshotWith([])))).not.toContain('Review threads');
+  });
+
   it('names the branch without a link when its URL is unknown', () => {
     const line = statusLine(renderProgressComment(view(snapshotWith([]))));
     expect(line).toContain('branch `plangate/7-0a1b2c3d`');

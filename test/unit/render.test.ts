@@ -278,6 +278,18 @@ describe('pull request', () => {
     expect(body.startsWith('Follows up #7.')).toBe(true);
   });
 
+  it('says a run on the pull request’s own branch continues it, instead of following up itself', () => {
+    const body = renderPullRequestBody(
+      view(snapshotWith([cycle('one', 'done')]), {
+        isPullRequest: true,
+        sameBranch: true,
+        ended: { outcome: 'done' },
+      }),
+    );
+    expect(body).not.toContain('#7');
+    expect(body.startsWith('Continues this pull request.\n')).toBe(true);
+  });
+
   it('carries objective, plan, summary, history in order and usage', () => {
     const history = [
       cycle('first directive', 'replan'),

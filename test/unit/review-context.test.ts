@@ -6,6 +6,8 @@ import {
   stackPullRequestBody,
 } from '../../src/render/pull-request-sections.js';
 import { renderReviewThreads } from '../../src/render/review-threads.js';
+import { reviewContext } from '../../src/run/review-context.js';
+import { fakeWorld } from './run-fixture.js';
 
 const input = (over: Partial<ReviewContextInput> = {}): ReviewContextInput => ({
   pull: 5,
@@ -75,6 +77,38 @@ describe('the review context the planner reads', () => {
     );
     expect(text).toMatch(/\(\d+ more review threads did not fit and were left out\.\)/);
     expect(threads.length).toBeLessThan(40);
+  });
+});
+
+describe('resolved review threads', () => {
+  const comments = input().comments;
+  const read = async (states: () => Promise<{ firstCommentId: number; resolved: boolean }[]>) => {
+    const world = fakeWorld();
+    world.thread.reviewComments = async () => [...comments];
+    world.thread.reviewThreadStates = states;
+    world.thread.permissionOf = async () => 'write';
+    return reviewContext(world.ctx, { number: 5, headSha: 'abc' }, new Map());
+  };
+
+  it('leaves out a resolved thread with its replies, and says how many', async () => {
+    const { text, threads } = await read(async () => [
+      { firstCommentId: 1, resolved: true },
+      { firstCommentId: 3, resolved: false },
+    ]);
+    expect(text).not.toContain('Fix this');
+    expect(text).not.toContain('Will do');
+    expect(text).toContain('Old remark');
+    expect(text).toContain('(1 resolved review thread was left out.)');
+    expect(threads.map((t) => t.url)).toEqual(['u3']);
+  });
+
+  it('shows every thread when GraphQL cannot tell which are resolved', async () => {
+    const { text, threads } = await read(async () => {
+      throw new Error('Something went wrong while executing your query.');
+    });
+    expect(text).toContain('Fix this');
+    expect(text).not.toContain('resolved review thread');
+    expect(threads).toHaveLength(2);
   });
 });
 

@@ -364,6 +364,7 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
     // A pull request's review as the unit flows see it: nothing said, no checks.
     pullRequestFiles: async () => [],
     reviewComments: async () => [],
+    reviewThreadStates: async () => [],
     reviews: async () => [],
     failingChecks: async () => ({ readable: true, failing: [] }),
     reviewCommandText: async () => undefined,

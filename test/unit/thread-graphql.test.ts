@@ -188,3 +188,26 @@ describe('createRef', () => {
     );
   });
 });
+
+describe('reviewThreadStates', () => {
+  it('tells which review threads are resolved, each named by its first comment, in one call', async () => {
+    origin.git('branch', '-f', 'review-states', 'refs/heads/main~1');
+    const pull = gh.addPullRequest({ title: 'Reviewed', login: 'mona', head: 'review-states' }).number;
+    const open = gh.addReviewComment(pull, { login: 'rev', body: 'Fix', path: 'a.js', line: 1 }) as { id: number };
+    const done = gh.addReviewComment(pull, { login: 'rev', body: 'Done?', path: 'b.js', line: 2, resolved: true }) as {
+      id: number;
+    };
+    gh.addReviewComment(pull, { login: 'mona', body: 'Yes', path: 'b.js', line: 2, inReplyTo: done.id });
+    const from = gh.requests.length;
+    expect(await thread.reviewThreadStates(pull)).toEqual([
+      { firstCommentId: open.id, resolved: false },
+      { firstCommentId: done.id, resolved: true },
+    ]);
+    expect(calls(from)).toEqual(['graphql plangateReviewThreads']);
+  });
+
+  it('fails for a number that is not a pull request', async () => {
+    const issue = gh.addIssue({ title: 'Plain', login: 'mona' }).number;
+    await expect(thread.reviewThreadStates(issue)).rejects.toThrow(/Could not resolve to a PullRequest/);
+  });
+});

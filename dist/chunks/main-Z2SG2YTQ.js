@@ -2046,6 +2046,63 @@ function graphqlReads({ octokit, owner, repo }) {
   };
 }
 
+// src/github/graphql-review-threads.ts
+var REVIEW_THREADS_QUERY = `query plangateReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          isResolved
+          comments(first: 1) { nodes { url } }
+        }
+      }
+    }
+  }
+}`;
+var reviewThreadsAnswer = external_exports.object({
+  repository: external_exports.object({
+    pullRequest: external_exports.object({
+      reviewThreads: external_exports.object({
+        pageInfo: external_exports.object({ hasNextPage: external_exports.boolean(), endCursor: external_exports.string().nullable() }),
+        nodes: external_exports.array(
+          external_exports.object({
+            isResolved: external_exports.boolean(),
+            comments: external_exports.object({ nodes: external_exports.array(external_exports.object({ url: external_exports.string() })) })
+          })
+        )
+      })
+    })
+  })
+});
+function reviewCommentIdOf(url) {
+  const match = /#discussion_r(\d+)$/.exec(url);
+  return match ? Number(match[1]) : void 0;
+}
+var maxPages = 10;
+function reviewThreadReads({ octokit, owner, repo }) {
+  return {
+    async reviewThreadStates(pull) {
+      const states = [];
+      let after = null;
+      for (let page = 0; page < maxPages; page += 1) {
+        const answer = reviewThreadsAnswer.parse(
+          await octokit.graphql(REVIEW_THREADS_QUERY, { owner, name: repo, number: pull, after })
+        );
+        const { pageInfo, nodes } = answer.repository.pullRequest.reviewThreads;
+        for (const node of nodes) {
+          const first = node.comments.nodes[0];
+          const id = first ? reviewCommentIdOf(first.url) : void 0;
+          if (id !== void 0) states.push({ firstCommentId: id, resolved: node.isResolved });
+        }
+        if (!pageInfo.hasNextPage || pageInfo.endCursor === null || pageInfo.endCursor === after) break;
+        after = pageInfo.endCursor;
+      }
+      return states;
+    }
+  };
+}
+
 // src/github/thread-comments.ts
 import { randomBytes } from "node:crypto";
 
@@ -2644,7 +2701,8 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
     ...pullRequestCalls(scope),
     ...issueCalls(scope),
     ...repositoryCalls(scope),
-    ...reviewReads(scope)
+    ...reviewReads(scope),
+    ...reviewThreadReads(scope)
   };
 }
 
@@ -3750,6 +3808,35 @@ function renderHistoryChunks(history, planId, limit = historyChunkLimit) {
   );
 }
 
+// src/render/review-threads.ts
+var maxListed = 50;
+var safeUrl = (url) => /^https:\/\/[^\s()<>]+$/.test(url) ? url : "";
+function threadLink(t) {
+  const where2 = code(`${t.path}${t.line !== null ? `:${t.line}` : ""}`);
+  const url = safeUrl(t.url);
+  return url ? `[${where2}](${url})` : where2;
+}
+function renderReviewThreads(threads, heading2 = "## Review threads addressed") {
+  if (threads.length === 0) return "";
+  const lines = threads.slice(0, maxListed).map((t) => {
+    return `- ${threadLink(t)} by @${t.author.replace(/[^A-Za-z0-9_.[\]-]/g, "")}${t.outdated ? " (outdated)" : ""}`;
+  });
+  const more = threads.length - maxListed;
+  if (more > 0) lines.push(`- \u2026 and ${more} more`);
+  return `${heading2}
+
+The run was asked to address these review threads:
+
+${lines.join("\n")}`;
+}
+var maxInline = 10;
+function renderReviewThreadLine(threads) {
+  if (threads.length === 0) return "";
+  const links = threads.slice(0, maxInline).map(threadLink);
+  const more = threads.length - maxInline;
+  return `**Review threads to address:** ${links.join(" \xB7 ")}${more > 0 ? ` \xB7 and ${more} more` : ""}`;
+}
+
 // src/render/progress-comment.ts
 var maxListedKeptOut = 50;
 var maxKeptOutChars = 6e3;
@@ -3822,6 +3909,8 @@ function renderProgressComment(view, live = {}) {
     `cost so far: ${formatCost(sumCost(view.usage))}`
   ];
   const parts = [headline(view), "", facts.join(" \xB7 ")];
+  const threads = renderReviewThreadLine(view.reviewThreads ?? []);
+  if (threads) parts.push("", threads);
   if (view.notice) parts.push("", `> [!NOTE]
 > ${escapeHtml(view.notice)}`);
   const failures = renderServerFailures(live.serverFailures ?? [], "this run");
@@ -4000,6 +4089,7 @@ function executionView(run2, s, extra = {}) {
     planId: record.planId,
     issue: record.issue,
     isPullRequest: execution.source.thread.isPullRequest,
+    ...record.sameBranch ? { sameBranch: true } : {},
     approvedBy: record.approvedBy,
     requestedBy: record.requestedBy,
     branch: record.branch,
@@ -4256,26 +4346,6 @@ ${renderHistory(history, Infinity)}`
 ${historyPart}` : historyPart;
 }
 
-// src/render/review-threads.ts
-var maxListed = 50;
-var safeUrl = (url) => /^https:\/\/[^\s()<>]+$/.test(url) ? url : "";
-function renderReviewThreads(threads, heading2 = "## Review threads addressed") {
-  if (threads.length === 0) return "";
-  const lines = threads.slice(0, maxListed).map((t) => {
-    const where2 = code(`${t.path}${t.line !== null ? `:${t.line}` : ""}`);
-    const url = safeUrl(t.url);
-    const link = url ? `[${where2}](${url})` : where2;
-    return `- ${link} by @${t.author.replace(/[^A-Za-z0-9_.[\]-]/g, "")}${t.outdated ? " (outdated)" : ""}`;
-  });
-  const more = threads.length - maxListed;
-  if (more > 0) lines.push(`- \u2026 and ${more} more`);
-  return `${heading2}
-
-The run was asked to address these review threads:
-
-${lines.join("\n")}`;
-}
-
 // src/run/job-summary.ts
 async function writeExecutionSummary(run2, final, ended) {
   const { record, pullRequest } = run2;
@@ -4437,7 +4507,7 @@ var planHeading = "\n\n## Plan\n\n";
 var historyHeading = "\n\n## History\n\n";
 function layout(view, sizing) {
   const { context } = view.snapshot;
-  const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
+  const closing = view.sameBranch ? "Continues this pull request." : view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
   const head = [
     closing,
     "",
@@ -5603,10 +5673,12 @@ function checksPart(checks) {
 function renderReviewContext(input) {
   const threads = threadsPart(input);
   const leftOut = input.leftOut > 0 ? `(${plural(input.leftOut, "review comment or review", "review comments or reviews")} by users without ${input.contextPermission} permission ${input.leftOut === 1 ? "was" : "were"} left out.)` : "";
+  const resolved = input.resolved ? `(${plural(input.resolved, "resolved review thread")} ${input.resolved === 1 ? "was" : "were"} left out.)` : "";
   const text = [
     `Pull request #${input.pull} under review. What reviewers and checks said follows; address it where the objective asks you to.`,
     filesPart(input),
     threads.text,
+    resolved,
     reviewsPart(input),
     leftOut,
     checksPart(input.checks)
@@ -5669,6 +5741,19 @@ ${source.thread.body}`, maxIssueChars)
 }
 
 // src/run/review-context.ts
+async function withoutResolved(ctx, pull, comments) {
+  let resolvedIds;
+  try {
+    const states = await ctx.thread.reviewThreadStates(pull);
+    resolvedIds = new Set(states.filter((s) => s.resolved).map((s) => s.firstCommentId));
+  } catch (error2) {
+    info(`Which review threads are resolved could not be read, so all are shown: ${errorMessage(error2)}`);
+    return { comments: [...comments], resolved: 0 };
+  }
+  const kept = comments.filter((c) => !resolvedIds.has(c.inReplyTo ?? c.id));
+  const resolved = new Set(comments.filter((c) => !kept.includes(c)).map((c) => c.inReplyTo ?? c.id)).size;
+  return { comments: kept, resolved };
+}
 async function reviewContext(ctx, pull, known) {
   const { thread, settings } = ctx;
   const roles = new Map(known);
@@ -5681,9 +5766,9 @@ async function reviewContext(ctx, pull, known) {
     }
     return hasRole(role, settings.contextPermission);
   };
-  const [files, comments, reviews, checks] = await Promise.all([
+  const [files, open2, reviews, checks] = await Promise.all([
     thread.pullRequestFiles(pull.number),
-    thread.reviewComments(pull.number),
+    thread.reviewComments(pull.number).then((all) => withoutResolved(ctx, pull.number, all)),
     thread.reviews(pull.number),
     thread.failingChecks(pull.headSha)
   ]);
@@ -5696,7 +5781,7 @@ async function reviewContext(ctx, pull, known) {
     }
     return kept;
   };
-  const keptComments = await keep(comments);
+  const keptComments = await keep(open2.comments);
   const keptReviews = await keep(reviews);
   if (!checks.readable) info(`The pull request's check runs could not be read: ${checks.reason}`);
   return renderReviewContext({
@@ -5706,6 +5791,7 @@ async function reviewContext(ctx, pull, known) {
     reviews: keptReviews,
     checks,
     leftOut,
+    resolved: open2.resolved,
     contextPermission: settings.contextPermission
   });
 }
@@ -5945,7 +6031,15 @@ async function reportFailure(ctx, command, error2, started = false) {
   try {
     await ctx.thread.postComment(
       command.thread.number,
-      renderFailure({ author: command.author, command: `/${command.kind}`, what, fix, runUrl: ctx.runUrl, started, stopped: model !== void 0 })
+      renderFailure({
+        author: command.author,
+        command: `/${command.kind}`,
+        what,
+        fix,
+        runUrl: ctx.runUrl,
+        started,
+        stopped: model !== void 0
+      })
     );
     await ctx.thread.react(command.commentId, "confused", command.origin);
   } catch (reportError) {
