@@ -141,10 +141,10 @@ describe('readLocalSettings', () => {
       '--max-cost-usd must be a positive number, not `lots`.',
     );
     expect(() => readLocalSettings({ ...noFlags, modelRetries: '21' }, env, 'run')).toThrow(
-      /--model-retries is invalid/,
+      '--model-retries must be a whole number from 0 to 20, not `21`.',
     );
     expect(() => readLocalSettings({ ...noFlags, modelTimeout: '0' }, env, 'run')).toThrow(
-      /--model-timeout is invalid/,
+      '--model-timeout must be a whole number from 1 to 3600, not `0`.',
     );
     expect(readLocalSettings({ ...noFlags, modelRetries: '0', modelTimeout: '30' }, env, 'run')).toMatchObject({
       modelRetries: 0,
