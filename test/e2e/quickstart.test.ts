@@ -24,19 +24,33 @@ import {
 import { appendFarewell, farewellAppended } from '../fakes/farewell-change.js';
 
 /**
- * Issue 8's promise, "the README's quickstart, followed literally by a new user, works", held to
- * the letter: the workflow files are read out of README.md itself (no copy lives here), checked
- * against action.yml and what plangate's code calls, their `if:` and concurrency expressions are
- * evaluated for real events, and their plangate step runs the bundled action for /plan and /approve.
+ * Issues 8 and 18's promise, "the README's quick start, followed literally by a new user, works",
+ * held to the letter: the workflow files are read out of the docs themselves (README.md, docs/ and
+ * examples/; no copy lives here), checked against action.yml and what plangate's code calls, their
+ * `if:` and concurrency expressions are evaluated for real events, and their plangate step runs the
+ * bundled action for /plan and /approve.
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+/** The README, then the docs pages, then the example workflows, as paths from the root. */
+const docsPages = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const exampleFiles = readdirSync(path.join(root, 'examples'))
+  .filter((name) => name.endsWith('.yml'))
+  .sort()
+  .map((name) => `examples/${name}`);
 
 // ---------------------------------------------------------------------------------------------
-// README.md as a user reads it: headed sections, prose, and the yaml blocks they copy.
+// The docs as a user reads them: headed sections, prose, and the yaml blocks they copy.
 
 interface ReadmeBlock {
+  /** The page or example file, from the root. */
+  file: string;
   h2: string;
   h3: string;
   /** 1-based line of the opening fence, for failure messages. */
@@ -44,7 +58,7 @@ interface ReadmeBlock {
   text: string;
 }
 
-function readmeParts(markdown: string): { blocks: ReadmeBlock[]; prose: string } {
+function readmeParts(file: string, markdown: string): { blocks: ReadmeBlock[]; prose: string } {
   const blocks: ReadmeBlock[] = [];
   const prose: string[] = [];
   let h2 = '';
@@ -53,7 +67,7 @@ function readmeParts(markdown: string): { blocks: ReadmeBlock[]; prose: string }
   markdown.split('\n').forEach((line, index) => {
     if (fence) {
       if (/^```\s*$/.test(line)) {
-        if (fence.yaml) blocks.push({ h2, h3, line: fence.line, text: fence.lines.join('\n') });
+        if (fence.yaml) blocks.push({ file, h2, h3, line: fence.line, text: fence.lines.join('\n') });
         fence = undefined;
       } else {
         fence.lines.push(line);
@@ -69,11 +83,17 @@ function readmeParts(markdown: string): { blocks: ReadmeBlock[]; prose: string }
     else if (line.startsWith('### ')) h3 = line.slice(4).trim();
     prose.push(line);
   });
-  if (fence) throw new Error(`README.md: the code fence opened on line ${fence.line} is never closed`);
+  if (fence) throw new Error(`${file}: the code fence opened on line ${fence.line} is never closed`);
   return { blocks, prose: prose.join('\n') };
 }
 
-const { blocks, prose } = readmeParts(readme);
+const pageParts = docsPages.map((file) => readmeParts(file, readFileSync(path.join(root, file), 'utf8')));
+/** Every yaml block of the pages, and each example file as one block. */
+const blocks: ReadmeBlock[] = [
+  ...pageParts.flatMap((part) => part.blocks),
+  ...exampleFiles.map((file) => ({ file, h2: '', h3: '', line: 1, text: readFileSync(path.join(root, file), 'utf8') })),
+];
+const prose = pageParts.map((part) => part.prose).join('\n');
 
 // Failsafe: every scalar stays the string the runner sees (`fetch-depth: 0` is "0", `on` is "on").
 const parseBlock = (block: ReadmeBlock): unknown => parseYaml(block.text, { schema: 'failsafe' });
@@ -134,7 +154,7 @@ const isCheckout = (step: Step): boolean => /^actions\/checkout@/.test(step.uses
 const isAppToken = (step: Step): boolean => /^actions\/create-github-app-token@/.test(step.uses ?? '');
 
 const where = (block: ReadmeBlock): string =>
-  `README.md line ${block.line} (${block.h2}${block.h3 ? ` / ${block.h3}` : ''})`;
+  `${block.file} line ${block.line}${block.h2 ? ` (${block.h2}${block.h3 ? ` / ${block.h3}` : ''})` : ''}`;
 
 /** Every yaml block that is a workflow, a job fragment or a list of steps, with its steps. */
 function workflowBlocks(): Array<{ block: ReadmeBlock; kind: 'workflow' | 'job' | 'steps'; steps: Step[] }> {
@@ -154,14 +174,21 @@ function workflowBlocks(): Array<{ block: ReadmeBlock; kind: 'workflow' | 'job' 
 }
 
 function theOne<T>(items: T[], what: string): T {
-  if (items.length !== 1) throw new Error(`README.md should hold exactly one ${what}; found ${items.length}`);
+  if (items.length !== 1) throw new Error(`the docs should hold exactly one ${what}; found ${items.length}`);
   return items[0] as T;
 }
 
-/** The workflow of Usage step 3. */
-function quickstartWorkflow(): { block: ReadmeBlock; workflow: Workflow } {
-  const found = workflowBlocks().filter((w) => w.kind === 'workflow' && w.block.h2 === 'Usage');
-  const { block } = theOne(found, 'complete workflow under "Usage"');
+/** The complete workflow of docs/setup.md, step 3: reviews, maintenance events and concurrency groups. */
+function setupWorkflow(): { block: ReadmeBlock; workflow: Workflow } {
+  const found = workflowBlocks().filter((w) => w.kind === 'workflow' && w.block.file === 'docs/setup.md');
+  const { block } = theOne(found, 'complete workflow in docs/setup.md');
+  return { block, workflow: workflowSchema.parse(parseBlock(block)) };
+}
+
+/** The README's quick-start workflow, the one a new user copies from the first screen. */
+function minimalWorkflow(): { block: ReadmeBlock; workflow: Workflow } {
+  const found = workflowBlocks().filter((w) => w.kind === 'workflow' && w.block.file === 'README.md');
+  const { block } = theOne(found, 'complete workflow in README.md');
   return { block, workflow: workflowSchema.parse(parseBlock(block)) };
 }
 
@@ -169,17 +196,17 @@ function quickstartWorkflow(): { block: ReadmeBlock; workflow: Workflow } {
 function appTokenFragment(): { block: ReadmeBlock; fragment: z.infer<typeof jobFragmentSchema> } {
   const found = workflowBlocks().filter((w) => w.kind === 'job' && w.steps.some(isAppToken));
   const { block } = theOne(found, 'job fragment with actions/create-github-app-token');
-  expect(block.h2).toBe('Troubleshooting');
+  expect(block.file).toBe('docs/troubleshooting.md');
   return { block, fragment: jobFragmentSchema.parse(parseBlock(block)) };
 }
 
 function onlyJob(workflow: Workflow): [string, Job] {
-  return theOne(Object.entries(workflow.jobs), 'job in the quickstart workflow');
+  return theOne(Object.entries(workflow.jobs), 'job in the workflow');
 }
 
-/** The quickstart with the job's permissions and steps replaced by the App-token fragment, as its prose says. */
+/** The complete workflow with the job's permissions and steps replaced by the App-token fragment, as its prose says. */
 function appTokenWorkflow(): Workflow {
-  const { workflow } = quickstartWorkflow();
+  const { workflow } = setupWorkflow();
   const [jobId, job] = onlyJob(workflow);
   const { fragment } = appTokenFragment();
   return { ...workflow, jobs: { [jobId]: { ...job, permissions: fragment.permissions, steps: fragment.steps } } };
@@ -279,7 +306,7 @@ function neededPermissions(): { grant: Grant; calls: string[] } {
 
 /** A `permissions:` value as a grant; `none` grants nothing. */
 function grantOf(permissions: Permissions | undefined): Grant {
-  // No block: the README leaves the repository's default token permission read-only.
+  // No block: the docs leave the repository's default token permission read-only.
   if (permissions === undefined) return { contents: 'read' };
   if (permissions === 'read-all' || permissions === 'write-all') {
     const all = permissions === 'read-all' ? 'read' : 'write';
@@ -298,8 +325,7 @@ function grantOf(permissions: Permissions | undefined): Grant {
  */
 function appPermissionsFromReadme(): Grant {
   const sentence = /repository permissions ([^.]+)\./.exec(prose.replace(/\s+/g, ' '));
-  if (!sentence?.[1])
-    throw new Error('README.md Troubleshooting no longer lists the App\'s "repository permissions …"');
+  if (!sentence?.[1]) throw new Error('docs/troubleshooting.md no longer lists the App\'s "repository permissions …"');
   const grant: Grant = {};
   for (const group of sentence[1].split(/,\s*and\s+/)) {
     const [names, access] = group.split(':').map((s) => s.trim());
@@ -318,10 +344,10 @@ interface Fakes {
   appSlug: string;
 }
 
-/** The secret Usage step 1 tells the user to create, named there as "named `X`". */
+/** The secret quick-start step 1 tells the user to create, named there as "named `X`". */
 function apiKeySecretName(): string {
   const name = /repository secret,\s+named `([A-Z0-9_]+)`/.exec(prose)?.[1];
-  if (!name) throw new Error('README.md Usage step 1 no longer names the API key secret');
+  if (!name) throw new Error('README.md quick-start step 1 no longer names the API key secret');
   return name;
 }
 
@@ -341,8 +367,8 @@ const STEP_CONTEXTS = [
 ];
 
 /**
- * The runner's `${{ }}` values for step `index`: only bare context paths the README's blocks use.
- * The API key secret Usage names is the scripted model's key, and the App token is the emulator's
+ * The runner's `${{ }}` values for step `index`: only bare context paths the docs' blocks use.
+ * The API key secret the quick start names is the scripted model's key, and the App token is the emulator's
  * token, so a block that wires the wrong one fails against the real action.
  */
 function stepResolver(steps: readonly Step[], index: number, fakes: Fakes): ResolvePath {
@@ -492,16 +518,30 @@ const COMMANDS = [
 ];
 const NOT_COMMANDS = ['Thanks, looks good!', 'Could someone /plan this?', '', '> /plan quoted from above'];
 
-describe('README workflow blocks, read statically', () => {
-  it('holds the quickstart workflow and the App-token fragment, and every plangate step passes only declared inputs', () => {
+/** Every example file's workflow, by file. */
+function exampleWorkflows(): Array<{ file: string; workflow: Workflow }> {
+  return workflowBlocks()
+    .filter((w) => w.kind === 'workflow' && w.block.file.startsWith('examples/'))
+    .map(({ block }) => ({ file: block.file, workflow: workflowSchema.parse(parseBlock(block)) }));
+}
+
+describe('the workflow blocks of the README, docs/ and examples/, read statically', () => {
+  it('holds the quick start, the complete workflow and the App-token fragment, and every plangate step passes only declared inputs', () => {
     const all = workflowBlocks();
-    quickstartWorkflow();
+    minimalWorkflow();
+    setupWorkflow();
     appTokenFragment();
     const plangateSteps = all.flatMap(({ block, steps }) =>
       steps.flatMap((step, index) => (isPlangate(step) ? [{ block, steps, index, step }] : [])),
     );
-    // Quickstart, App token and the MCP env example at least.
-    expect(plangateSteps.length).toBeGreaterThanOrEqual(3);
+    // Quick start, complete workflow, App token and the MCP env example at least, and every example file.
+    expect(plangateSteps.length).toBeGreaterThanOrEqual(4 + exampleFiles.length);
+    expect(exampleFiles.length).toBeGreaterThanOrEqual(9);
+    for (const file of exampleFiles)
+      expect(
+        plangateSteps.map((s) => s.block.file),
+        file,
+      ).toContain(file);
     for (const { block, steps, index, step } of plangateSteps) {
       const given = Object.keys(step.with ?? {});
       expect(
@@ -522,13 +562,19 @@ describe('README workflow blocks, read statically', () => {
 
   it('asks for exactly the token permissions plangate code needs', () => {
     const { grant: needed, calls } = neededPermissions();
-    // Sanity of the derivation against the README's own list: push, comment, open pull requests, read runs for the lock.
+    // Sanity of the derivation against the docs' own list: push, comment, open pull requests, read runs for the lock.
     expect(needed).toMatchObject({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'read' });
     expect(calls).toContain('actions.getWorkflowRun');
 
-    const { workflow } = quickstartWorkflow();
-    const [, job] = onlyJob(workflow);
-    expect(tokenGrant(workflow, job, job.steps[plangateIndex(job)] as Step)).toEqual(needed);
+    for (const { workflow } of [setupWorkflow(), minimalWorkflow()]) {
+      const [, job] = onlyJob(workflow);
+      expect(tokenGrant(workflow, job, job.steps[plangateIndex(job)] as Step)).toEqual(needed);
+    }
+    // Every example, whichever token it gives plangate.
+    for (const { file, workflow } of exampleWorkflows()) {
+      const [, job] = onlyJob(workflow);
+      expect(tokenGrant(workflow, job, job.steps[plangateIndex(job)] as Step), file).toEqual(needed);
+    }
 
     // The App-token route: the GITHUB_TOKEN is left read-only, the App's permissions carry the run.
     const app = appTokenWorkflow();
@@ -537,8 +583,19 @@ describe('README workflow blocks, read statically', () => {
     expect(tokenGrant(app, appJob, appJob.steps[plangateIndex(appJob)] as Step)).toEqual(needed);
   });
 
+  it('starts the quick start on new comments only, and every example on events plangate handles', () => {
+    const { workflow } = minimalWorkflow();
+    expect(Object.keys(workflow.on)).toEqual(['issue_comment']);
+    expect(workflow.on.issue_comment?.types).toEqual(['created']);
+    for (const example of exampleWorkflows()) {
+      const events = Object.keys(example.workflow.on);
+      expect(events, example.file).toContain('issue_comment');
+      for (const event of events) expect(eventIgnoreReason(event), `${example.file}: ${event}`).toBeUndefined();
+    }
+  });
+
   it('triggers on new comments and the maintenance events plangate handles, and on nothing it ignores', () => {
-    const { workflow } = quickstartWorkflow();
+    const { workflow } = setupWorkflow();
     const events = Object.keys(workflow.on);
     expect(events).toContain('issue_comment');
     expect(workflow.on.issue_comment?.types).toEqual(['created']);
@@ -550,7 +607,7 @@ describe('README workflow blocks, read statically', () => {
     // Every cron of the config file example fires: a task's cron must equal a workflow cron exactly.
     const crons = (workflow.on.schedule ?? []).map((s) => s.cron);
     const configTasks = blocks
-      .filter((b) => b.h2 === 'Scheduled maintenance')
+      .filter((b) => b.file === 'docs/maintenance.md')
       .map((b) => parseYaml(b.text) as unknown)
       .flatMap((data) => (isRecord(data) && Array.isArray(data.tasks) ? (data.tasks as unknown[]) : []))
       .map((task) => z.looseObject({ name: scalar, cron: scalar.optional() }).parse(task));
@@ -558,7 +615,7 @@ describe('README workflow blocks, read statically', () => {
     for (const task of configTasks)
       if (task.cron !== undefined) expect(crons, `task ${task.name}`).toContain(task.cron);
 
-    // Each workflow_dispatch input the README declares is one plangate reads from the event.
+    // Each workflow_dispatch input the workflow declares is one plangate reads from the event.
     const dispatchInputs = Object.keys(workflow.on.workflow_dispatch?.inputs ?? {});
     expect(dispatchInputs.length).toBeGreaterThan(0);
     for (const name of dispatchInputs) {
@@ -571,7 +628,8 @@ describe('README workflow blocks, read statically', () => {
   });
 
   it('checks the repository out, with history and without stored credentials, before plangate runs', () => {
-    for (const workflow of [quickstartWorkflow().workflow, appTokenWorkflow()]) {
+    const examples = exampleWorkflows().map((example) => example.workflow);
+    for (const workflow of [setupWorkflow().workflow, minimalWorkflow().workflow, appTokenWorkflow(), ...examples]) {
       const [, job] = onlyJob(workflow);
       const plangate = plangateIndex(job);
       const checkout = job.steps.findIndex(isCheckout);
@@ -593,17 +651,20 @@ describe('README workflow blocks, read statically', () => {
   });
 
   it('names in its prose every secret and variable its workflows read', () => {
-    for (const workflow of [quickstartWorkflow().workflow, appTokenWorkflow()]) {
+    for (const workflow of [setupWorkflow().workflow, minimalWorkflow().workflow, appTokenWorkflow()]) {
       const [, job] = onlyJob(workflow);
       const values = job.steps.flatMap((step) => [...Object.values(step.with ?? {}), ...Object.values(step.env ?? {})]);
       const names = values.flatMap((value) =>
         [...value.matchAll(/\$\{\{\s*(?:secrets|vars)\.([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1] ?? ''),
       );
       expect(names.length).toBeGreaterThan(0);
-      for (const name of names) expect(prose, `README never tells the user to create ${name}`).toContain(`\`${name}\``);
+      for (const name of names)
+        expect(prose, `the docs never tell the user to create ${name}`).toContain(`\`${name}\``);
     }
-    const [, job] = onlyJob(quickstartWorkflow().workflow);
-    expect(job.steps[plangateIndex(job)]?.with?.['api-key']).toBe(`\${{ secrets.${apiKeySecretName()} }}`);
+    for (const { workflow } of [setupWorkflow(), minimalWorkflow()]) {
+      const [, job] = onlyJob(workflow);
+      expect(job.steps[plangateIndex(job)]?.with?.['api-key']).toBe(`\${{ secrets.${apiKeySecretName()} }}`);
+    }
   });
 });
 
@@ -611,7 +672,7 @@ describe('README workflow blocks, read statically', () => {
 const TRUSTED = ['OWNER', 'MEMBER', 'COLLABORATOR'];
 const UNTRUSTED = ['NONE', 'CONTRIBUTOR', 'FIRST_TIMER', 'FIRST_TIME_CONTRIBUTOR', 'MANNEQUIN'];
 
-/** The job as the README showed it before approvals had groups of their own: the checks below must catch it. */
+/** The job as the docs showed it before approvals had groups of their own: the checks below must catch it. */
 const PREVIOUS_JOB: Pick<Job, 'if' | 'concurrency'> = {
   if: "github.event_name != 'issue_comment' || startsWith(github.event.comment.body, '/')",
   concurrency: {
@@ -735,8 +796,25 @@ const outsiderInterferes = (groups: ConcurrencyGroups, actorOf: ReadonlyMap<stri
   return undefined;
 };
 
-describe("the quickstart job's if: and concurrency, evaluated by GitHub's expression engine", () => {
-  const { workflow } = quickstartWorkflow();
+describe("the quick start's if:, evaluated by GitHub's expression engine", () => {
+  const [, job] = onlyJob(minimalWorkflow().workflow);
+
+  it('starts the job for every command, whoever writes it (plangate checks permissions), and never for an ordinary comment', () => {
+    for (const association of [...TRUSTED, ...UNTRUSTED]) {
+      for (const body of COMMANDS)
+        expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
+      for (const body of NOT_COMMANDS)
+        expect(
+          jobRuns(job, sketchComment(body, 'mona', 7, association)),
+          `${association}: ${JSON.stringify(body)}`,
+        ).toBe(false);
+    }
+    expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]', 7, 'NONE'))).toBe(false);
+  });
+});
+
+describe("the complete workflow's if: and concurrency, evaluated by GitHub's expression engine", () => {
+  const { workflow } = setupWorkflow();
   const [, job] = onlyJob(workflow);
   const run = '9001';
 
@@ -845,7 +923,7 @@ describe("the quickstart job's if: and concurrency, evaluated by GitHub's expres
     expect(findSequence(job, 5, outsiderInterferes)).toBeUndefined();
   });
 
-  it('finds both faults in the workflow the README showed before, so the checks above have teeth', () => {
+  it('finds both faults in the workflow the docs showed before, so the checks above have teeth', () => {
     expect(findSequence(PREVIOUS_JOB, 5, approvalLostOrWaiting)).toBeDefined();
     expect(findSequence(PREVIOUS_JOB, 5, outsiderInterferes)).toBeDefined();
     // The plain case: a plan is running, the owner approves, an outsider's /plan takes the pending slot.
@@ -937,7 +1015,7 @@ describe('the expression helpers around @actions/expressions', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Following the README end to end: the plangate step's inputs, its token's permissions, /plan, /approve.
+// Following the docs end to end: the plangate step's inputs, its token's permissions, /plan, /approve.
 
 const plan = {
   steps: [
@@ -1026,12 +1104,9 @@ async function planned(f: Followed): Promise<{ planId: string; event: WorkflowEv
 }
 
 /** /approve <id>: the executor's change on the work branch and a pull request by bot-login. */
-async function approvedWithPull(f: Followed, planId: string, planEvent: WorkflowEvent): Promise<void> {
+async function approvedWithPull(f: Followed, planId: string): Promise<WorkflowEvent> {
   const { event, run } = await runComment(f, `/approve ${planId}`);
   expect(run.code, run.stdout + run.stderr).toBe(0);
-  // Never queued behind the /plan run, where a later comment could take its place: a group of its own.
-  expect(concurrencyGroup(f.job, event, '2')).toBe('plangate-run-2');
-  expect(concurrencyGroup(f.job, planEvent, '1')).toBe(`plangate-issue-${f.issue}`);
   expect(run.outputs, run.stdout).toMatchObject({
     outcome: 'done',
     'plan-id': planId,
@@ -1046,13 +1121,26 @@ async function approvedWithPull(f: Followed, planId: string, planEvent: Workflow
     "return 'Goodbye ' + name;",
   );
   expect(f.w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  return event;
 }
 
-describe('following the README end to end', () => {
-  it('the quickstart workflow plans on /plan, opens a pull request on /approve and ignores other bots', async () => {
-    const f = await setUp(quickstartWorkflow().workflow, { appSlug: 'unused' });
+/** The approval was never queued behind the /plan run, where a later comment could take its place: a group of its own. */
+function expectOwnGroups(f: Followed, planEvent: WorkflowEvent, approveEvent: WorkflowEvent): void {
+  expect(concurrencyGroup(f.job, approveEvent, '2')).toBe('plangate-run-2');
+  expect(concurrencyGroup(f.job, planEvent, '1')).toBe(`plangate-issue-${f.issue}`);
+}
+
+describe('following the docs end to end', () => {
+  it("the README's quick-start workflow plans on /plan and opens a pull request on /approve", async () => {
+    const f = await setUp(minimalWorkflow().workflow, { appSlug: 'unused' });
+    const { planId } = await planned(f);
+    await approvedWithPull(f, planId);
+  });
+
+  it('the complete workflow plans on /plan, opens a pull request on /approve and ignores other bots', async () => {
+    const f = await setUp(setupWorkflow().workflow, { appSlug: 'unused' });
     const { planId, event } = await planned(f);
-    await approvedWithPull(f, planId, event);
+    expectOwnGroups(f, event, await approvedWithPull(f, planId));
 
     // Another bot's command passes the if: (it starts with "/"); plangate then ignores it and calls no model.
     const requests = f.w.model.requests.length;
@@ -1068,11 +1156,11 @@ describe('following the README end to end', () => {
     // the static test above proves bot-login follows any other slug.
     const f = await setUp(appTokenWorkflow(), { appSlug: 'github-actions' });
     const { planId, event } = await planned(f);
-    await approvedWithPull(f, planId, event);
+    expectOwnGroups(f, event, await approvedWithPull(f, planId));
   });
 
   it('gives the permission check teeth: without pull-requests: write the approval opens no pull request', async () => {
-    const { workflow } = quickstartWorkflow();
+    const { workflow } = setupWorkflow();
     const [jobId, job] = onlyJob(workflow);
     const permissions = { ...(job.permissions as Record<string, Level>), 'pull-requests': 'read' as const };
     const f = await setUp({ ...workflow, jobs: { [jobId]: { ...job, permissions } } }, { appSlug: 'unused' });

@@ -8,9 +8,9 @@ import { explainGitHubError } from '../../src/github/errors.js';
 import { repoConfigSchema } from '../../src/config/settings.js';
 
 /**
- * The README's reference blocks are generated (scripts/readme-tables.mjs) and CI runs its --check:
- * these tests prove the check fails on a stale or wrong README, on a temporary copy so the real
- * one is never touched.
+ * The reference blocks of docs/configuration.md are generated (scripts/readme-tables.mjs) and CI
+ * runs its --check: these tests prove the check fails on a stale or wrong page, on a temporary copy
+ * so the real one is never touched.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,8 +37,8 @@ let fresh = '';
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'plangate-readme-'));
-  // A copy brought up to date first, so these tests do not depend on the real README being current.
-  await writeFile(path.join(dir, 'fresh.md'), await readFile(path.join(root, 'README.md'), 'utf8'));
+  // A copy brought up to date first, so these tests do not depend on the real page being current.
+  await writeFile(path.join(dir, 'fresh.md'), await readFile(path.join(root, 'docs', 'configuration.md'), 'utf8'));
   const written = await run('--write', path.join(dir, 'fresh.md'));
   expect(written.code, written.stderr).toBe(0);
   fresh = await readFile(path.join(dir, 'fresh.md'), 'utf8');
@@ -48,7 +48,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** A copy of the fresh README with one change, checked. */
+/** A copy of the fresh page with one change, checked. */
 async function checkCopy(name: string, change: (text: string) => string): Promise<Outcome & { text: string }> {
   const file = path.join(dir, name);
   const text = change(fresh);
@@ -73,7 +73,7 @@ function editBlockLine(block: string, needle: string, replacement: (line: string
 }
 
 describe('readme-tables --check', () => {
-  it('passes on an up-to-date README', slow, async () => {
+  it('passes on an up-to-date docs/configuration.md', slow, async () => {
     const outcome = await run('--check', path.join(dir, 'fresh.md'));
     expect(outcome.code, outcome.stderr).toBe(0);
     expect(outcome.stdout).toContain('match their sources');
@@ -157,7 +157,7 @@ describe('readme-tables --check', () => {
   });
 });
 
-describe('README troubleshooting quotes plangate', () => {
+describe('docs/troubleshooting.md quotes plangate', () => {
   const forbidden = (message: string, url: string, method = 'POST') =>
     Object.assign(new Error(message), {
       status: 403,
@@ -166,7 +166,7 @@ describe('README troubleshooting quotes plangate', () => {
     });
 
   it('quotes the pull-requests-disabled explanation word for word', async () => {
-    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+    const page = await readFile(path.join(root, 'docs', 'troubleshooting.md'), 'utf8');
     const { kind, message } = explainGitHubError(
       forbidden(
         'GitHub Actions is not permitted to create or approve pull requests.',
@@ -174,15 +174,15 @@ describe('README troubleshooting quotes plangate', () => {
       ),
     );
     expect(kind).toBe('pull-requests-disabled');
-    expect(readme).toContain(message);
+    expect(page).toContain(message);
   });
 
   it('quotes the missing-permission explanation word for word', async () => {
-    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+    const page = await readFile(path.join(root, 'docs', 'troubleshooting.md'), 'utf8');
     const { kind, message } = explainGitHubError(
       forbidden('Resource not accessible by integration', 'https://api.github.com/repos/octo/widgets/pulls'),
     );
     expect(kind).toBe('missing-permission');
-    expect(readme).toContain(message);
+    expect(page).toContain(message);
   });
 });

