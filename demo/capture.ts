@@ -9,15 +9,7 @@
  * time in the progress comment, which the check leaves out.
  */
 import { createWorld } from '../test/e2e/harness.js';
-import {
-  commentEvent,
-  demoInputs,
-  lastCommentWith,
-  objective,
-  openDemoIssue,
-  priceScriptedModels,
-  script,
-} from './scenario.js';
+import * as scenario from './scenario.js';
 
 export interface DemoPosts {
   'plan-comment': string;
@@ -31,20 +23,26 @@ export async function captureDemoPosts(): Promise<DemoPosts> {
   // The harness's git reads these from the process environment; the action's runs do not see them.
   process.env.GIT_AUTHOR_DATE = fixedDate;
   process.env.GIT_COMMITTER_DATE = fixedDate;
-  const world = await createWorld(script);
+  const world = await createWorld(scenario.script);
   try {
-    priceScriptedModels(world);
-    const issue = openDemoIssue(world);
+    scenario.priceScriptedModels(world);
+    const issue = scenario.openDemoIssue(world);
     world.freshCheckout();
-    const planned = await world.runAction(commentEvent(world, issue, 'mona', `/plan ${objective}`), demoInputs);
+    const planned = await world.runAction(
+      scenario.commentEvent(world, issue, 'mona', `/plan ${scenario.objective}`),
+      scenario.demoInputs,
+    );
     const planId = planned.outputs['plan-id'];
     if (!planId) throw new Error(`the demo posted no plan:\n${planned.stdout}${planned.stderr}`);
-    const planComment = lastCommentWith(world, issue, 'plangate:record');
+    const planComment = scenario.lastCommentWith(world, issue, 'plangate:record');
     world.freshCheckout();
-    const approved = await world.runAction(commentEvent(world, issue, 'mona', `/approve ${planId}`), demoInputs);
+    const approved = await world.runAction(
+      scenario.commentEvent(world, issue, 'mona', `/approve ${planId}`),
+      scenario.demoInputs,
+    );
     if (approved.outputs.outcome !== 'done')
       throw new Error(`the demo's approval ended ${approved.outputs.outcome}:\n${approved.stdout}${approved.stderr}`);
-    const progressComment = lastCommentWith(world, issue, 'plangate:progress');
+    const progressComment = scenario.lastCommentWith(world, issue, 'plangate:progress');
     const pullRequestBody = world.gh.pulls()[0]?.body;
     if (!planComment || !progressComment || !pullRequestBody)
       throw new Error('the demo ran, but its plan comment, progress comment or pull request is missing');

@@ -2,10 +2,10 @@
 // stay external) into a folder that also holds a frozen copy of dist/ and action.yml. The
 // e2e harness runs the dist/ it finds beside action.yml above it, so the whole run measures the one
 // build it started with, even if someone rebuilds dist/ in the meantime.
-import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { bundleForNode } from './bundle-for-node.mjs';
 
 const root = process.cwd();
 const frozen = path.join(root, 'node_modules/.cache/plangate/bench-root');
@@ -15,15 +15,6 @@ mkdirSync(frozen, { recursive: true });
 cpSync(path.join(root, 'dist'), path.join(frozen, 'dist'), { recursive: true });
 copyFileSync(path.join(root, 'action.yml'), path.join(frozen, 'action.yml'));
 const outfile = path.join(frozen, 'bench.mjs');
-await build({
-  entryPoints: ['bench/run.ts'],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  target: 'node24',
-  format: 'esm',
-  packages: 'external',
-  logLevel: 'warning',
-});
+await bundleForNode('bench/run.ts', outfile);
 process.env.PLANGATE_BENCH_ROOT = root;
 await import(pathToFileURL(outfile).href);

@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode } from './bundle-for-node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -57,16 +57,7 @@ async function capturePosts() {
   mkdirSync(cache, { recursive: true });
   // One file per process: a test and a CI check may run the script at the same time.
   const outfile = path.join(cache, `screenshots-capture-${process.pid}.mjs`);
-  await build({
-    entryPoints: [path.join(root, 'demo', 'capture.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
-  });
+  await bundleForNode(path.join(root, 'demo', 'capture.ts'), outfile);
   try {
     const { captureDemoPosts } = await import(pathToFileURL(outfile).href);
     return await captureDemoPosts();

@@ -796,20 +796,32 @@ const outsiderInterferes = (groups: ConcurrencyGroups, actorOf: ReadonlyMap<stri
   return undefined;
 };
 
+/** Every command starts the job, whoever writes it (plangate checks permissions). */
+function expectJobForEveryCommand(job: Pick<Job, 'if'>): void {
+  for (const association of [...TRUSTED, ...UNTRUSTED]) {
+    for (const body of COMMANDS)
+      expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
+  }
+}
+
+/** An ordinary comment starts no job, whoever writes it. */
+function expectNoJobForOrdinaryComments(job: Pick<Job, 'if'>): void {
+  for (const association of [...TRUSTED, ...UNTRUSTED]) {
+    for (const body of NOT_COMMANDS)
+      expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${JSON.stringify(body)}`).toBe(
+        false,
+      );
+  }
+  // plangate's own comments, and other bots', start no job unless they start with "/".
+  expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]', 7, 'NONE'))).toBe(false);
+}
+
 describe("the quick start's if:, evaluated by GitHub's expression engine", () => {
   const [, job] = onlyJob(minimalWorkflow().workflow);
 
   it('starts the job for every command, whoever writes it (plangate checks permissions), and never for an ordinary comment', () => {
-    for (const association of [...TRUSTED, ...UNTRUSTED]) {
-      for (const body of COMMANDS)
-        expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
-      for (const body of NOT_COMMANDS)
-        expect(
-          jobRuns(job, sketchComment(body, 'mona', 7, association)),
-          `${association}: ${JSON.stringify(body)}`,
-        ).toBe(false);
-    }
-    expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]', 7, 'NONE'))).toBe(false);
+    expectJobForEveryCommand(job);
+    expectNoJobForOrdinaryComments(job);
   });
 });
 
@@ -819,24 +831,13 @@ describe("the complete workflow's if: and concurrency, evaluated by GitHub's exp
   const run = '9001';
 
   it('starts the job for every command, whoever writes it (plangate checks permissions), and for schedules and dispatches', () => {
-    for (const association of [...TRUSTED, ...UNTRUSTED]) {
-      for (const body of COMMANDS)
-        expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
-    }
+    expectJobForEveryCommand(job);
     for (const s of workflow.on.schedule ?? []) expect(jobRuns(job, scheduleEvent(s.cron))).toBe(true);
     expect(jobRuns(job, dispatchEvent({ task: 'deps' }))).toBe(true);
   });
 
   it('gives an ordinary comment no job, whoever writes it', () => {
-    for (const association of [...TRUSTED, ...UNTRUSTED]) {
-      for (const body of NOT_COMMANDS)
-        expect(
-          jobRuns(job, sketchComment(body, 'mona', 7, association)),
-          `${association}: ${JSON.stringify(body)}`,
-        ).toBe(false);
-    }
-    // plangate's own comments, and other bots', start no job unless they start with "/".
-    expect(jobRuns(job, sketchComment('Thanks for the plan!', 'dependabot[bot]', 7, 'NONE'))).toBe(false);
+    expectNoJobForOrdinaryComments(job);
   });
 
   it("puts an outsider's /plan (author_association NONE) in a group of its own run, never the issue's or an approval's", () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { git as gitIn } from './tools-git-fixture.js';
 
 /**
  * scripts/release.mjs against a real git repository with a bare origin: a tiny project whose
@@ -17,18 +18,8 @@ let dir = '';
 let origin = '';
 let work = '';
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'Mona',
-      GIT_AUTHOR_EMAIL: 'mona@example.com',
-      GIT_COMMITTER_NAME: 'Mona',
-      GIT_COMMITTER_EMAIL: 'mona@example.com',
-    },
-  }).trim();
+/** git's output, trimmed. */
+const git = (cwd: string, ...args: string[]) => gitIn(cwd, ...args).trim();
 
 /** The project at a version, with the bundle `build.mjs` makes from `source`, committed and pushed. */
 function commitVersion(version: string, source: string, { rebuild = true } = {}): string {
@@ -67,6 +58,9 @@ beforeEach(() => {
   git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
   git(dir, 'init', '--quiet', '--initial-branch=main', work);
   git(work, 'remote', 'add', 'origin', origin);
+  // The release script's own git (its annotated tags) takes the identity from the repository.
+  git(work, 'config', 'user.name', 'Mona');
+  git(work, 'config', 'user.email', 'mona@example.com');
   // The bundle: dist/index.js from src.txt, the way a bundler makes dist/ from src/.
   writeFileSync(
     path.join(work, 'build.mjs'),
