@@ -60,7 +60,11 @@ export async function playCyclesInProcess(cycles: number): Promise<RecordedReque
       return { snapshot: final, requests: world.model.requests.slice(before) };
     };
 
-    const start = initialSnapshot(objective, defaultPolicy);
+    // The action's default allows 8 cycles; a longer scenario gets the max-iterations it needs.
+    const start = initialSnapshot(objective, {
+      ...defaultPolicy,
+      maxIterations: Math.max(defaultPolicy.maxIterations, cycles),
+    });
     start.context.thread = untrusted(`issue #${issue.number}: title and body`, `${issue.title}\n\n${issue.body}`);
     const planned = await actionRun(start, (s) => s.state !== 'plan');
     if (planned.snapshot.state !== 'execute') throw new Error(`/plan ended in ${planned.snapshot.state}, not execute`);

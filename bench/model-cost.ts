@@ -1,10 +1,8 @@
 import type { Role } from '../src/machine/fields.js';
-import { countTokens, serializePrompt } from '../test/fakes/prompt-cache.js';
 import {
   cacheEfficiency,
   groupSessions,
-  prefixOf,
-  type RecordedSession,
+  type CacheEfficiency,
   type SessionCache,
 } from '../test/fakes/prefix-efficiency.js';
 import type { RecordedRequest } from '../test/fakes/scripted-model.js';
@@ -32,7 +30,7 @@ export interface SessionFigures extends SessionCache {
 export interface ModelCost {
   roles: Partial<Record<Role, RoleUsage>>;
   total: RoleUsage;
-  /** Cached tokens reported over cached tokens a perfectly append-only client would get. */
+  /** Cached tokens reported over the achievable ones (test/fakes/prefix-efficiency.ts): at most 1. */
   prefixEfficiency: number | null;
   sessions: SessionFigures[];
   /** The largest single prompt sent, in tokens: how far a session grew. */
@@ -42,15 +40,16 @@ export interface ModelCost {
 }
 
 /**
- * Why a cache-hit ratio cannot reach 100 % even for a perfect client: what each request appends is
- * new to the provider, and the provider reports hits only from 1,024 tokens and in 128-token blocks.
+ * Why a cache-hit ratio cannot reach 100 % even with an ideal provider cache: what each request
+ * appends is new to the provider, and the provider reports hits only from 1,024 tokens and in
+ * 128-token blocks.
  */
 export interface CacheCeiling {
-  /** Tokens each request added after what it could share with an earlier one. */
+  /** Tokens each request added after the longest prefix it could share with an earlier one. */
   appendedTokens: number;
   /** Shareable tokens the provider's minimum and block rounding leave unreported. */
   roundingTokens: number;
-  /** Achievable cached tokens / prompt tokens: the best hit ratio any append-only client gets here. */
+  /** Achievable cached tokens / prompt tokens: the best hit ratio these prompts can earn. */
   bestHitRatio: number;
 }
 
@@ -69,23 +68,11 @@ function usageOf(requests: readonly RecordedRequest[]): RoleUsage {
   };
 }
 
-/** `runs` holds the requests of each action run of the scenario, in order (a run starts new sessions). */
-function ceilingOf(sessions: readonly RecordedSession[], promptTokens: number, achievable: number): CacheCeiling {
-  let shareable = 0;
-  const seen = new Map<Role, string>();
-  for (const session of sessions) {
-    session.requests.forEach((request, i) => {
-      const previous = session.requests[i - 1];
-      if (previous !== undefined) shareable += previous.usage?.prompt_tokens ?? 0;
-      else if (seen.get(session.role) === prefixOf(request))
-        shareable += countTokens(serializePrompt(request.tools, request.messages.slice(0, 1)));
-    });
-    seen.set(session.role, prefixOf(session.requests[0]));
-  }
+function ceilingOf(efficiency: CacheEfficiency, promptTokens: number): CacheCeiling {
   return {
-    appendedTokens: promptTokens - shareable,
-    roundingTokens: shareable - achievable,
-    bestHitRatio: promptTokens > 0 ? achievable / promptTokens : 0,
+    appendedTokens: promptTokens - efficiency.shareable,
+    roundingTokens: efficiency.shareable - efficiency.achievable,
+    bestHitRatio: promptTokens > 0 ? efficiency.achievable / promptTokens : 0,
   };
 }
 
@@ -108,6 +95,6 @@ export function modelCost(runs: readonly (readonly RecordedRequest[])[]): ModelC
       prefixEfficiency: s.achievable > 0 ? s.reported / s.achievable : null,
     })),
     largestPromptTokens: Math.max(0, ...all.map((r) => r.usage?.prompt_tokens ?? 0)),
-    ceiling: ceilingOf(sessions, total.promptTokens, efficiency.achievable),
+    ceiling: ceilingOf(efficiency, total.promptTokens),
   };
 }

@@ -4,6 +4,7 @@ import { perCycleCalls } from './api-calls.js';
 import { approveReductions, CALL_PURPOSE } from './call-purposes.js';
 import type { GrowthSeries } from './growth-figures.js';
 import { recoverySection } from './fault-recovery.js';
+import type { CostPerCycle } from './cost-per-cycle.js';
 import type { BenchResults } from './results.js';
 
 /**
@@ -61,8 +62,9 @@ function modelSection(scenarios: readonly ScenarioFigures[]): string {
     '',
     'Scripted scenarios against the bundled action (commands run as the Actions runner starts them), the scripted model emulating a provider prompt cache ' +
       '(hits from 1,024 shared tokens, reported in 128-token blocks, 4 characters per token). Tokens cover every action run of the scenario (/plan, then /approve). ' +
-      '*Prefix efficiency* = cached tokens reported / cached tokens a perfectly append-only client would get (each request can hit its whole predecessor in the session; ' +
-      "a session's first request the system prompt and tools of an earlier session of its role). Above 1 means a first request shared more than that with an earlier session. " +
+      '*Prefix efficiency* = cached tokens reported / cached tokens an ideal provider cache would report for what was sent (for each request, the longest prefix it shares ' +
+      "with any earlier request of its role, and for a request that continues a session at least that session's whole previous request). A provider serves only a prefix " +
+      'it has seen, so the figure is at most 1 by construction; below 1 means a session rewrote what it had sent, or the provider served less than it could. ' +
       '*Best possible* = that achievable cache as a share of all prompt tokens.',
     '',
     table(
@@ -85,6 +87,55 @@ function modelSection(scenarios: readonly ScenarioFigures[]): string {
     table(['scenario', 'session', 'role', 'requests', 'cached', 'achievable', 'prefix efficiency'], sessionRows),
     '',
     '</details>',
+  ].join('\n');
+}
+
+function costSection(cost: CostPerCycle | undefined): string {
+  if (!cost) return '## 1b. Cost per cycle\n\n(not measured in this run)';
+  const rows = cost.points.map((p) => [
+    `${p.cycles}`,
+    n(p.requests),
+    n(p.promptTokens),
+    n(p.cachedTokens),
+    pct(p.cacheHitRatio),
+    ...cost.discounts.map((d) => n(p.billedPerCycle[d.model] ?? Number.NaN)),
+    p.matchesBundled === null ? 'no bundled scenario' : p.matchesBundled ? 'same tokens' : 'DIFFERS',
+  ]);
+  const verdicts = cost.verdicts.map(
+    (v) =>
+      `${v.model}: ${Object.entries(v.ratios)
+        .map(([cycles, r]) => `${cycles} cycles ${(100 * (r - 1)).toFixed(1)} %`)
+        .join(', ')} (${v.flat ? 'flat or falling' : 'rising'})`,
+  );
+  return [
+    '## 1b. Cost per cycle',
+    '',
+    'The cycle scenarios at 1, 3, 6 and 12 cycles played in process (bench/in-process-cycles.ts: the same team, scripts, sample repository and settings as the action; ' +
+      'the last column checks them against the bundled scenarios of section 1). *Billed per cycle* = (uncached prompt tokens + cached ones at the cached share of the input ' +
+      'price) / cycles, for the whole scenario, /plan included; completion tokens are the script’s and left out. The executor’s session carries over for ' +
+      'three cycles, then a compacted session opens (src/agents/executor-window.ts).',
+    '',
+    table(
+      [
+        'cycles',
+        'requests',
+        'prompt',
+        'cached',
+        'cache hit',
+        ...cost.discounts.map((d) => `billed per cycle, ${d.model}`),
+        'bundled action',
+      ],
+      rows,
+    ),
+    '',
+    `Change of the billed tokens per cycle against 3 cycles: ${verdicts.join('; ')}.`,
+    '',
+    'Cache discounts (cached input price as a share of the uncached one, from src/config/prices.ts):',
+    '',
+    table(
+      ['provider', 'model', 'cached share', 'source'],
+      cost.discounts.map((d) => [d.provider, d.model, pct(d.cachedShare), d.source]),
+    ),
   ].join('\n');
 }
 
@@ -324,6 +375,8 @@ export function renderReport(results: BenchResults): string {
     targets,
     '',
     modelSection(results.scenarios),
+    '',
+    costSection(results.costPerCycle),
     '',
     callsSection(results),
     '',

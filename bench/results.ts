@@ -1,5 +1,6 @@
 import type { ScenarioFigures, TimingFigures } from './aggregate.js';
 import type { BundleFigures } from './bundle-size.js';
+import type { CostPerCycle } from './cost-per-cycle.js';
 import type { RecoveryFigure } from './fault-recovery.js';
 import type { GrowthFigures } from './growth-figures.js';
 import type { MachineInfo } from './machine.js';
@@ -20,6 +21,8 @@ export interface BenchResults {
   scenarios: ScenarioFigures[];
   scale: ScaleFigures[];
   growth: GrowthFigures;
+  /** Billed-equivalent tokens per cycle at 1, 3, 6 and 12 cycles; absent in results from before the figure. */
+  costPerCycle?: CostPerCycle;
   /** One model request recovering from N transient failures; absent in results from before the figure. */
   recovery?: RecoveryFigure[];
   wallSeconds: number;

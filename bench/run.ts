@@ -11,6 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { aggregateScenario, timingOf, type ScenarioFigures } from './aggregate.js';
 import { measureBundle } from './bundle-size.js';
+import { measureCostPerCycle } from './cost-per-cycle.js';
 import { growthFigures } from './growth-figures.js';
 import { measureRecoveries } from './fault-recovery.js';
 import { machineInfo } from './machine.js';
@@ -77,6 +78,7 @@ try {
     scenarios,
     scale,
     growth: growthFigures(scenarios, scale),
+    costPerCycle: await measureCostPerCycle(scenarios),
     recovery: await measureRecoveries(),
     wallSeconds: 0,
     targets: [],

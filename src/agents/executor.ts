@@ -1,10 +1,20 @@
 import type { Snapshot } from '../machine/types.js';
-import { objectiveText, planText, workshopText, type WorkshopFacts } from './context-text.js';
+import type { Plan } from '../machine/fields.js';
+import {
+  historyText,
+  objectiveText,
+  planText,
+  revisedPlanText,
+  workshopText,
+  type WorkshopFacts,
+} from './context-text.js';
 import { stageLine } from './stage-line.js';
 
 /**
- * The executor role: one append-only session for the whole run, so every cycle's request extends
- * the last one. Each cycle appends the directive verbatim with the plan as context.
+ * The executor role: an append-only session that carries over from cycle to cycle, so every cycle's
+ * request extends the last one, until it outgrows its window (executor-window); the next cycle then
+ * opens a compacted session. Each cycle appends the directive verbatim; the plan it serves is in the
+ * session's opening.
  */
 export const executorSystemPrompt = `You are the executor of plangate. A human approved a plan; you carry out its directives one at a time inside the repository's CI workspace.
 Tools: list_files, read_file and search to read; write_file and edit_file to change files; run_command for the commands the repository allows (no shell: one command with its arguments).
@@ -20,15 +30,49 @@ How you work:
   - outcome: "done" when this directive is complete and with it the whole objective; "replan" when this directive is complete but steps remain, or when what you found shows the plan is wrong (explain the evidence in result); "abort" when the work cannot be done safely.
 - The last line of each request names the fields to stage.`;
 
-/** The message that hands the executor its next directive. */
-/** `fresh`: the session's first message, which also carries the objective and the real tool list. */
-export function executorMessage(snapshot: Snapshot, facts: WorkshopFacts, fresh: boolean): string {
+/** What the executor's session already holds, so a message repeats none of it. */
+export interface ExecutorSeen {
+  /** The plan the run's execution began with: shown in every opening, so openings share their bytes. */
+  began?: Plan;
+  /** The plan the session was last shown; a continuing message shows the plan only when it changed. */
+  shown?: Plan;
+}
+
+/**
+ * The message that hands the executor its next directive.
+ *
+ * `fresh`: the session's opening message. It carries the objective, the real tool list and the plan
+ * the run began with, then the recorded result of every earlier cycle (for a compacted session, which
+ * replaces the transcript of those cycles with what they recorded), then a revised plan if a replan
+ * changed it. Openings of one run thus agree byte for byte up to their newest history entry, like the
+ * planner's, and the provider serves that much from its cache.
+ *
+ * Otherwise the session continues: it already holds the plan, so only a plan revised since it was
+ * last shown (`seen.shown`) goes ahead of the directive.
+ */
+export function executorMessage(
+  snapshot: Snapshot,
+  facts: WorkshopFacts,
+  fresh: boolean,
+  seen: ExecutorSeen = {},
+): string {
   const { context } = snapshot;
+  const began = seen.began ?? context.plan;
+  const opening = fresh
+    ? [
+        // The first handoff says what the executor really has, so it never works from the planner's assumptions.
+        objectiveText(context.objective),
+        workshopText(facts, 'You'),
+        planText(began),
+        context.history.length > 0 ? historyText(context.history) : '',
+        revisedPlanText(began, context.plan),
+      ]
+    : [revisedPlanText(seen.shown ?? context.plan, context.plan)];
   return [
-    // The first handoff says what the executor really has, so it never works from the planner's assumptions.
-    ...(fresh ? [objectiveText(context.objective), workshopText(facts, 'You')] : []),
-    planText(context.plan),
+    ...opening,
     `## Directive (cycle ${snapshot.iteration + 1})\n\n${context.directive ?? ''}`,
     stageLine(['result', 'outcome']),
-  ].join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }

@@ -18,6 +18,7 @@ import { plannerMessage, plannerSystemPrompt } from './planner.js';
 import type { Budget } from './budget.js';
 import type { RunState } from './run-state.js';
 import { Session } from './session.js';
+import { ExecutorSessions } from './executor-window.js';
 import { redact } from '../text/redact.js';
 import { summon } from './summon.js';
 import { workspaceRulesText } from './workspace-rules.js';
@@ -130,8 +131,9 @@ export function createTeam(options: TeamOptions): Team {
   });
   // Scrubbed like a file read_file returns: committed text can hold a token shape too.
   const standing = options.instructions ? `${rules}\n\n${scrub(options.instructions)}` : rules;
-  // One executor session for the whole run: each cycle appends to it.
-  let executorSession: Session | undefined;
+  const executorSessions = new ExecutorSessions(
+    () => new Session('executor', executorSystemPrompt, executorTools.specs),
+  );
   // The plan as the run's execution began with it. Every later planner message shows it in the same
   // place, ahead of the history, so a replan that revises the plan does not change the bytes that
   // consecutive planner sessions share; the revision goes after the history.
@@ -155,17 +157,17 @@ export function createTeam(options: TeamOptions): Team {
           budget,
         });
       } else if (role === 'executor') {
-        const fresh = executorSession === undefined;
-        executorSession ??= new Session('executor', executorSystemPrompt, executorTools.specs);
+        // The session carries over between cycles while it has room; then this cycle opens a compacted
+        // one: the same frozen prefix and opening, the earlier cycles as their recorded results.
+        const { session, fresh, shown } = executorSessions.next(run.snapshot.context.plan);
+        const handoff = executorMessage(run.snapshot, facts, fresh, { began, shown });
         await summon({
-          session: executorSession,
+          session,
           client: options.executor,
           toolbox: executorTools,
           run,
-          // The session keeps the rules from its first message; repeating them would only cost tokens.
-          message: fresh
-            ? `${standing}\n\n${executorMessage(run.snapshot, facts, true)}`
-            : executorMessage(run.snapshot, facts, false),
+          // An opening tells the rules; a continuing session keeps them, and repeating them would only cost tokens.
+          message: fresh ? `${standing}\n\n${handoff}` : handoff,
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
           redact: scrub,
           stallLimit: options.stallLimit,

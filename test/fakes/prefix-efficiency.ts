@@ -1,5 +1,5 @@
 import type { Role } from '../../src/machine/fields.js';
-import { countTokens, reportableCachedTokens, serializePrompt } from './prompt-cache.js';
+import { reportableCachedTokens, serializePrompt, sharedPrefixTokens } from './prompt-cache.js';
 import type { RecordedRequest } from './scripted-model.js';
 
 /**
@@ -19,32 +19,40 @@ export interface SessionCache {
   requests: number;
   /** Cached prompt tokens the server reported. */
   reported: number;
-  /** Cached prompt tokens a perfectly append-only client would have been reported. */
+  /** Cached prompt tokens an ideal provider cache would report for what was sent (see cacheEfficiency). */
   achievable: number;
+  /** The same before the provider's 1,024-token minimum and 128-token blocks: what could be shared at all. */
+  shareable: number;
 }
 
 export interface CacheEfficiency {
   sessions: SessionCache[];
   reported: number;
   achievable: number;
+  shareable: number;
 }
 
 /**
- * Requests of one run grouped by session: the executor has one session for the run; the planner
- * gets a fresh one per summons, so each unbroken run of planner requests is one session. Only
- * valid within one run (one process), since a new run starts a new executor session.
+ * Requests of one run grouped by session: the executor's session carries over between cycles until
+ * its window is spent, and a compacted session starts with its system prompt and opening message
+ * alone (two messages; a continuing request always holds more); the planner gets a fresh session per
+ * summons, so each unbroken run of planner requests is one session. Only valid within one run (one
+ * process), since a new run starts a new executor session.
  */
 export function groupSessions(
   requests: readonly RecordedRequest[],
   roleOf: (request: RecordedRequest) => Role,
 ): RecordedSession[] {
-  const executor: RecordedRequest[] = [];
+  let executor: RecordedRequest[] = [];
   const out: RecordedSession[] = [];
   let previous: Role | undefined;
   for (const request of requests) {
     const role = roleOf(request);
     if (role === 'executor') {
-      if (executor.length === 0) out.push({ role, requests: executor });
+      if (executor.length === 0 || request.messages.length <= 2) {
+        executor = [];
+        out.push({ role, requests: executor });
+      }
       executor.push(request);
     } else if (previous === 'planner') {
       out.at(-1)?.requests.push(request);
@@ -61,31 +69,39 @@ export const prefixOf = (request: RecordedRequest | undefined): string =>
   JSON.stringify(request?.messages[0] ?? null) + JSON.stringify(request?.tools ?? null);
 
 /**
- * Reported against achievable cached tokens. Achievable: each request could hit the whole previous
- * request of its session, and a session's first request the system+tools prefix an earlier session
- * of its role sent. Sessions are taken in the order given; pass several runs' sessions in run order.
+ * Reported against achievable cached tokens. A request's achievable tokens are what an ideal
+ * provider cache would report for it: the longest prefix it shares with any earlier request of its
+ * role, and, for a request that continues a session, never less than that session's whole previous
+ * request (which an append-only session extends; a session that rewrote its past shares less, and
+ * the difference is what the rewrite cost). A provider serves at most a prefix it has seen, so the
+ * reported tokens can never exceed the achievable ones: prefix efficiency is at most 1 by
+ * construction. Sessions are taken in the order given; pass several runs' sessions in run order.
  */
 export function cacheEfficiency(sessions: readonly RecordedSession[]): CacheEfficiency {
-  const seenPrefix = new Map<Role, string>();
+  const earlier = new Map<Role, string[][]>();
   const perSession: SessionCache[] = [];
   for (const session of sessions) {
+    const seen = earlier.get(session.role) ?? [];
+    earlier.set(session.role, seen);
     let achievable = 0;
+    let shareable = 0;
     let reported = 0;
     session.requests.forEach((request, i) => {
-      const previous = session.requests[i - 1];
-      if (previous !== undefined) {
-        achievable += reportableCachedTokens(previous.usage?.prompt_tokens ?? 0);
-      } else if (seenPrefix.get(session.role) === prefixOf(request)) {
-        achievable += reportableCachedTokens(countTokens(serializePrompt(request.tools, request.messages.slice(0, 1))));
-      }
+      const chunks = serializePrompt(request.tools, request.messages);
+      const shared = Math.max(0, ...seen.map((prompt) => sharedPrefixTokens(prompt, chunks)));
+      const extended = session.requests[i - 1]?.usage?.prompt_tokens ?? 0;
+      shareable += Math.max(shared, extended);
+      achievable += reportableCachedTokens(Math.max(shared, extended));
       reported += request.usage?.prompt_tokens_details.cached_tokens ?? 0;
+      seen.push(chunks);
     });
-    seenPrefix.set(session.role, prefixOf(session.requests[0]));
-    perSession.push({ role: session.role, requests: session.requests.length, reported, achievable });
+    perSession.push({ role: session.role, requests: session.requests.length, reported, achievable, shareable });
   }
+  const sum = (pick: (s: SessionCache) => number) => perSession.reduce((total, s) => total + pick(s), 0);
   return {
     sessions: perSession,
-    reported: perSession.reduce((sum, s) => sum + s.reported, 0),
-    achievable: perSession.reduce((sum, s) => sum + s.achievable, 0),
+    reported: sum((s) => s.reported),
+    achievable: sum((s) => s.achievable),
+    shareable: sum((s) => s.shareable),
   };
 }
