@@ -240,7 +240,7 @@ function scaleSection(results: BenchResults): string {
     ]),
   );
   const raws = [
-    '`list_files {}` vs `git ls-files -z`; like-for-like: `git ls-files --cached --others --exclude-standard -z` and `git ls-files --deleted -z` in parallel: the git commands that produce the same listing',
+    '`list_files {}` vs `git ls-files -z` (the index alone); like-for-like: `git ls-files --cached --others --exclude-standard -z`, the git command that lists the same files (list_files then stats only the paths it shows)',
     '`search` vs `git grep -n -I -P -e <pattern>`; like-for-like: the same with `--untracked -z` (what search runs)',
     '`read_file` vs `cat <file>`',
   ];

@@ -80,13 +80,13 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-DWRPNHLA.js";
+} from "./chunk-QS2TZXJV.js";
 import {
   Octokit,
   RequestError,
   paginateRest,
   restEndpointMethods
-} from "./chunk-FVYDKIII.js";
+} from "./chunk-RE7N3TZB.js";
 import {
   createSandbox,
   error,
@@ -102,15 +102,15 @@ import {
   setSecret,
   summary,
   warning
-} from "./chunk-WA6IJITO.js";
+} from "./chunk-3FIGPVHJ.js";
 import {
   __commonJS,
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// node_modules/bottleneck/light.js
+// ../main/node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "node_modules/bottleneck/light.js"(exports, module) {
+  "../main/node_modules/bottleneck/light.js"(exports, module) {
     (function(global2, factory) {
       typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports, (function() {
@@ -1427,7 +1427,7 @@ var require_light = __commonJS({
   }
 });
 
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION = "0.0.0-development";
 var noop = () => Promise.resolve();
@@ -1870,7 +1870,7 @@ function runnerFetch(env) {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied;
   return async (input, init) => {
-    proxied ??= import("./utils-XE27LPVV.js").then(
+    proxied ??= import("./utils-X6TS42R4.js").then(
       ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
     );
     return (await proxied)(input, init);
@@ -6424,7 +6424,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-JG4CIK5U.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-2MOFOKFF.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
