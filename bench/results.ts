@@ -1,4 +1,5 @@
 import type { ScenarioFigures, TimingFigures } from './aggregate.js';
+import type { BrokenStartFigures } from './broken-start.js';
 import type { BundleFigures } from './bundle-size.js';
 import type { RecoveryFigure } from './fault-recovery.js';
 import type { GrowthFigures } from './growth-figures.js';
@@ -18,6 +19,8 @@ export interface BenchResults {
   /** `node -e 0`, started like the action, timed before every command. */
   baseline: TimingFigures;
   scenarios: ScenarioFigures[];
+  /** A job with a broken runner environment failing; absent in results from before the figure. */
+  brokenStart?: BrokenStartFigures;
   scale: ScaleFigures[];
   growth: GrowthFigures;
   /** One model request recovering from N transient failures; absent in results from before the figure. */

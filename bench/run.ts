@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { aggregateScenario, timingOf, type ScenarioFigures } from './aggregate.js';
+import { measureBrokenStart } from './broken-start.js';
 import { measureBundle } from './bundle-size.js';
 import { growthFigures } from './growth-figures.js';
 import { measureRecoveries } from './fault-recovery.js';
@@ -60,6 +61,9 @@ try {
     aggregateScenario(spec.name, plays.get(spec.name) ?? [], baseline),
   );
 
+  const brokenStart = await measureBrokenStart(REPEAT, probeDir);
+  out(`  broken runner environment: ${brokenStart.wallRatio.toFixed(2)}× node -e 0`);
+
   const scale: ScaleFigures[] = [];
   for (const files of SIZES) {
     const t = performance.now();
@@ -75,6 +79,7 @@ try {
     bundle: measureBundle(actionFile),
     baseline,
     scenarios,
+    brokenStart,
     scale,
     growth: growthFigures(scenarios, scale),
     recovery: await measureRecoveries(),

@@ -150,6 +150,19 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
         `src/index.ts decides "ignored" with src/triage.ts, which imports no dependency, and loads main.ts's chunk only for a command: look for a dependency that crept into that path.`,
     ),
   );
+  const broken = results.brokenStart;
+  if (broken) {
+    out.push(
+      target(
+        'A broken runner environment fails within 1.5× `node -e 0`',
+        `${times(broken.wallRatio)} (${ms(broken.start.wallMs)} vs ${ms(broken.baseline.wallMs)}; CPU ${times(broken.cpuRatio)})`,
+        broken.wallRatio <= 1.5,
+        () =>
+          `${times(broken.wallRatio - 1.5)} over. src/entry/index.ts checks the runner environment and the event file with src/entry/runner-check.ts, ` +
+          `which imports no dependency, and reports the failure itself (src/entry/early-failure.ts) before main.ts's chunk loads: look for an import that crept into that path.`,
+      ),
+    );
+  }
   const planCmd = command(scenario(results, 'plan + 3 cycles'), '/plan');
   const planAll = plans;
   const planWall = planCmd.wallRatio;

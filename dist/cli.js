@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-BAQE5Y4W.js";
+} from "./chunks/chunk-VOSVSIXP.js";
 import {
   commitAll,
   commitTrailers,
@@ -41,13 +41,16 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-QS2TZXJV.js";
+} from "./chunks/chunk-7BGFEDSE.js";
+import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,
+  external_exports
+} from "./chunks/chunk-5X4NPXSH.js";
+import {
   errorMessage,
-  external_exports,
   redact
-} from "./chunks/chunk-3FIGPVHJ.js";
+} from "./chunks/chunk-NMFGPCOO.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts

@@ -1,7 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  code,
+  hiddenCharacters
+} from "./chunk-BE46HTGE.js";
+import {
   SandboxError,
-  errorMessage,
   external_exports,
   getInput,
   getMultilineInput,
@@ -10,11 +13,14 @@ import {
   missingProgram,
   noCapabilities,
   noteTreeChange,
-  redact,
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-3FIGPVHJ.js";
+} from "./chunk-5X4NPXSH.js";
+import {
+  errorMessage,
+  redact
+} from "./chunk-NMFGPCOO.js";
 import {
   __commonJS,
   __export,
@@ -999,12 +1005,12 @@ var require_stringifyComment = __commonJS({
   "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent2) {
+    function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
-      return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str, indent2, comment) => str.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -1018,17 +1024,17 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent2, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
         return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent2.length);
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
       if (text2.length <= endStep)
         return text2;
       const folds = [];
       const escapedFolds = {};
-      let end = lineWidth - indent2.length;
+      let end = lineWidth - indent.length;
       if (typeof indentAtStart === "number") {
         if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
           folds.push(0);
@@ -1042,7 +1048,7 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent2.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
@@ -1066,8 +1072,8 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent2.length);
-          end = i + indent2.length + endStep;
+            i = consumeMoreIndentedLines(text2, i, indent.length);
+          end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
@@ -1112,22 +1118,22 @@ var require_foldFlowLines = __commonJS({
         const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent2}${text2.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
             res += `${text2[fold]}\\`;
           res += `
-${indent2}${text2.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent2) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
       let ch = text2[start];
       while (ch === " " || ch === "	") {
-        if (i < start + indent2) {
+        if (i < start + indent) {
           ch = text2[++i];
         } else {
           do {
@@ -1183,7 +1189,7 @@ var require_stringifyString = __commonJS({
         return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
@@ -1243,7 +1249,7 @@ var require_stringifyString = __commonJS({
                   str += "\n";
                   i += 2;
                 }
-                str += indent2;
+                str += indent;
                 if (json[i + 2] === " ")
                   str += "\\";
                 i += 1;
@@ -1255,15 +1261,15 @@ var require_stringifyString = __commonJS({
           }
       }
       str = start ? str + json.slice(start) : json;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
         return doubleQuotedString(value, ctx);
-      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent2}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value, ctx) {
       const { singleQuote } = ctx.options;
@@ -1293,8 +1299,8 @@ ${indent2}`) + "'";
       if (!blockQuote || /\n[\t ]+$/.test(value)) {
         return quotedString(value, ctx);
       }
-      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -1319,7 +1325,7 @@ ${indent2}`) + "'";
         value = value.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent2}`);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
       }
       let startWithSpace = false;
       let startEnd;
@@ -1336,9 +1342,9 @@ ${indent2}`) + "'";
       let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
         value = value.substring(start.length);
-        start = start.replace(/\n+/g, `$&${indent2}`);
+        start = start.replace(/\n+/g, `$&${indent}`);
       }
-      const indentSize = indent2 ? "2" : "1";
+      const indentSize = indent ? "2" : "1";
       let header = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
         header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
@@ -1346,7 +1352,7 @@ ${indent2}`) + "'";
           onComment();
       }
       if (!literal) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
@@ -1354,18 +1360,18 @@ ${indent2}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent2, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header}
-${indent2}${body}`;
+${indent}${body}`;
       }
-      value = value.replace(/\n+/g, `$&${indent2}`);
+      value = value.replace(/\n+/g, `$&${indent}`);
       return `|${header}
-${indent2}${start}${value}${end}`;
+${indent}${start}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
       const { type, value } = item;
-      const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
       if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
         return quotedString(value, ctx);
       }
@@ -1376,22 +1382,22 @@ ${indent2}${start}${value}${end}`;
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
-        if (indent2 === "") {
+        if (indent === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent2 === indentStep) {
+        } else if (implicitKey && indent === indentStep) {
           return quotedString(value, ctx);
         }
       }
       const str = value.replace(/\n+/g, `$&
-${indent2}`);
+${indent}`);
       if (actualString) {
         const test = (tag2) => tag2.default && tag2.tag !== "tag:yaml.org,2002:str" && tag2.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -1563,7 +1569,7 @@ var require_stringifyPair = __commonJS({
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent: indent2, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
         if (keyComment) {
@@ -1578,7 +1584,7 @@ var require_stringifyPair = __commonJS({
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent2 + indentStep
+        indent: indent + indentStep
       });
       let keyCommentDone = false;
       let chompKeep = false;
@@ -1608,7 +1614,7 @@ var require_stringifyPair = __commonJS({
         if (keyComment)
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
         str = `? ${str}
-${indent2}:`;
+${indent}:`;
       } else {
         str = `${str}:`;
         if (keyComment)
@@ -1886,7 +1892,7 @@ var require_stringifyCollection = __commonJS({
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent: indent2, options: { commentString } } = ctx;
+      const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
       const lines2 = [];
@@ -1923,11 +1929,11 @@ var require_stringifyCollection = __commonJS({
         for (let i = 1; i < lines2.length; ++i) {
           const line = lines2[i];
           str += line ? `
-${indent2}${line}` : "\n";
+${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
@@ -1935,7 +1941,7 @@ ${indent2}${line}` : "\n";
       return str;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
-      const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
       itemIndent += indentStep;
       const itemCtx = Object.assign({}, ctx, {
         indent: itemIndent,
@@ -2004,19 +2010,19 @@ ${indent2}${line}` : "\n";
           let str = start;
           for (const line of lines2)
             str += line ? `
-${indentStep}${indent2}${line}` : "\n";
+${indentStep}${indent}${line}` : "\n";
           return `${str}
-${indent2}${end}`;
+${indent}${end}`;
         } else {
           return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent: indent2, options: { commentString } }, lines2, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent2);
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
         lines2.push(ic.trimStart());
       }
     }
@@ -3966,10 +3972,10 @@ var require_util_flow_indent_check = __commonJS({
   "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent2, fc, onError) {
+    function flowIndentCheck(indent, fc, onError) {
       if (fc?.type === "flow-collection") {
         const end = fc.end[0];
-        if (end.indent === indent2 && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
           const msg = "Flow end indicator should be more indented than parent";
           onError(end, "BAD_INDENT", msg, true);
         }
@@ -4487,17 +4493,17 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent2, content] = lines2[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent2.length > trimIndent)
-            trimIndent = indent2.length;
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
         } else {
-          if (indent2.length < trimIndent) {
+          if (indent.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent2.length, "MISSING_CHAR", message);
+            onError(offset + indent.length, "MISSING_CHAR", message);
           }
           if (header.indent === 0)
-            trimIndent = indent2.length;
+            trimIndent = indent.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
             const message = "Block scalar values in collections must be indented";
@@ -4505,7 +4511,7 @@ var require_resolve_block_scalar = __commonJS({
           }
           break;
         }
-        offset += indent2.length + content.length + 1;
+        offset += indent.length + content.length + 1;
       }
       for (let i = lines2.length - 1; i >= chompStart; --i) {
         if (lines2[i][0].length > trimIndent)
@@ -4517,26 +4523,26 @@ var require_resolve_block_scalar = __commonJS({
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent2, content] = lines2[i];
-        offset += indent2.length + content.length + 1;
+        let [indent, content] = lines2[i];
+        offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
           content = content.slice(0, -1);
-        if (content && indent2.length < trimIndent) {
+        if (content && indent.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
-          indent2 = "";
+          indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent2.slice(trimIndent) + content;
+          value += sep + indent.slice(trimIndent) + content;
           sep = "\n";
-        } else if (indent2.length > trimIndent || content[0] === "	") {
+        } else if (indent.length > trimIndent || content[0] === "	") {
           if (sep === " ")
             sep = "\n";
           else if (!prevMoreIndented && sep === "\n")
             sep = "\n\n";
-          value += sep + indent2.slice(trimIndent) + content;
+          value += sep + indent.slice(trimIndent) + content;
           sep = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
@@ -4572,7 +4578,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       const { source } = props[0];
       const mode = source[0];
-      let indent2 = 0;
+      let indent = 0;
       let chomp = "";
       let error = -1;
       for (let i = 1; i < source.length; ++i) {
@@ -4581,8 +4587,8 @@ var require_resolve_block_scalar = __commonJS({
           chomp = ch;
         else {
           const n = Number(ch);
-          if (!indent2 && n)
-            indent2 = n;
+          if (!indent && n)
+            indent = n;
           else if (error === -1)
             error = offset + i;
         }
@@ -4623,7 +4629,7 @@ var require_resolve_block_scalar = __commonJS({
           }
         }
       }
-      return { mode, indent: indent2, chomp, comment, length };
+      return { mode, indent, chomp, comment, length };
     }
     function splitLines(source) {
       const split = source.split(/\n( *)/);
@@ -5357,15 +5363,15 @@ var require_cst_scalar = __commonJS({
       return null;
     }
     function createScalarToken(value, context) {
-      const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
       const source = stringifyString.stringifyString({ type, value }, {
         implicitKey,
-        indent: indent2 > 0 ? " ".repeat(indent2) : "",
+        indent: indent > 0 ? " ".repeat(indent) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
       const end = context.end ?? [
-        { type: "newline", offset: -1, indent: indent2, source: "\n" }
+        { type: "newline", offset: -1, indent, source: "\n" }
       ];
       switch (source[0]) {
         case "|":
@@ -5374,25 +5380,25 @@ var require_cst_scalar = __commonJS({
           const head = source.substring(0, he);
           const body = source.substring(he + 1) + "\n";
           const props = [
-            { type: "block-scalar-header", offset, indent: indent2, source: head }
+            { type: "block-scalar-header", offset, indent, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
-          return { type: "block-scalar", offset, indent: indent2, props, source: body };
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body };
         }
         case '"':
-          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "double-quoted-scalar", offset, indent, source, end };
         case "'":
-          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "single-quoted-scalar", offset, indent, source, end };
         default:
-          return { type: "scalar", offset, indent: indent2, source, end };
+          return { type: "scalar", offset, indent, source, end };
       }
     }
     function setScalarValue(token, value, context = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
-      let indent2 = "indent" in token ? token.indent : null;
-      if (afterKey && typeof indent2 === "number")
-        indent2 += 2;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
       if (!type)
         switch (token.type) {
           case "single-quoted-scalar":
@@ -5412,8 +5418,8 @@ var require_cst_scalar = __commonJS({
             type = "PLAIN";
         }
       const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent2 === null,
-        indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
@@ -5444,16 +5450,16 @@ var require_cst_scalar = __commonJS({
         token.source = body;
       } else {
         const { offset } = token;
-        const indent2 = "indent" in token ? token.indent : -1;
+        const indent = "indent" in token ? token.indent : -1;
         const props = [
-          { type: "block-scalar-header", offset, indent: indent2, source: head }
+          { type: "block-scalar-header", offset, indent, source: head }
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
-          props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
         for (const key of Object.keys(token))
           if (key !== "type" && key !== "offset")
             delete token[key];
-        Object.assign(token, { type: "block-scalar", indent: indent2, props, source: body });
+        Object.assign(token, { type: "block-scalar", indent, props, source: body });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -5498,12 +5504,12 @@ var require_cst_scalar = __commonJS({
           break;
         }
         default: {
-          const indent2 = "indent" in token ? token.indent : -1;
+          const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
           for (const key of Object.keys(token))
             if (key !== "type" && key !== "offset")
               delete token[key];
-          Object.assign(token, { type, indent: indent2, source, end });
+          Object.assign(token, { type, indent, source, end });
         }
       }
     }
@@ -5809,15 +5815,15 @@ var require_lexer = __commonJS({
       continueScalar(offset) {
         let ch = this.buffer[offset];
         if (this.indentNext > 0) {
-          let indent2 = 0;
+          let indent = 0;
           while (ch === " ")
-            ch = this.buffer[++indent2 + offset];
+            ch = this.buffer[++indent + offset];
           if (ch === "\r") {
-            const next = this.buffer[indent2 + offset + 1];
+            const next = this.buffer[indent + offset + 1];
             if (next === "\n" || !next && !this.atEnd)
-              return offset + indent2 + 1;
+              return offset + indent + 1;
           }
-          return ch === "\n" || indent2 >= this.indentNext || !ch && !this.atEnd ? offset + indent2 : -1;
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
         }
         if (ch === "-" || ch === ".") {
           const dt = this.buffer.substr(offset, 3);
@@ -5986,12 +5992,12 @@ var require_lexer = __commonJS({
       }
       *parseFlowCollection() {
         let nl, sp;
-        let indent2 = -1;
+        let indent = -1;
         do {
           nl = yield* this.pushNewline();
           if (nl > 0) {
             sp = yield* this.pushSpaces(false);
-            this.indentValue = indent2 = sp;
+            this.indentValue = indent = sp;
           } else {
             sp = 0;
           }
@@ -6000,8 +6006,8 @@ var require_lexer = __commonJS({
         const line = this.getLine();
         if (line === null)
           return this.setNext("flow");
-        if (indent2 !== -1 && indent2 < this.indentNext && line[0] !== "#" || indent2 === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent2 === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
             yield cst.FLOW_END;
@@ -6056,9 +6062,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote2 = this.charAt(0);
-        let end = this.buffer.indexOf(quote2, this.pos + 1);
-        if (quote2 === "'") {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -6109,16 +6115,16 @@ var require_lexer = __commonJS({
       }
       *parseBlockScalar() {
         let nl = this.pos - 1;
-        let indent2 = 0;
+        let indent = 0;
         let ch;
         loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
           switch (ch) {
             case " ":
-              indent2 += 1;
+              indent += 1;
               break;
             case "\n":
               nl = i2;
-              indent2 = 0;
+              indent = 0;
               break;
             case "\r": {
               const next = this.buffer[i2 + 1];
@@ -6134,9 +6140,9 @@ var require_lexer = __commonJS({
         }
         if (!ch && !this.atEnd)
           return this.setNext("block-scalar");
-        if (indent2 >= this.indentNext) {
+        if (indent >= this.indentNext) {
           if (this.blockScalarIndent === -1)
-            this.indentNext = indent2;
+            this.indentNext = indent;
           else {
             this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
           }
@@ -6169,7 +6175,7 @@ var require_lexer = __commonJS({
             const lastChar = i2;
             while (ch2 === " ")
               ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent2 > lastChar)
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
               nl = i2;
             else
               break;
@@ -7185,10 +7191,10 @@ var require_parser = __commonJS({
         }
         return null;
       }
-      atIndentedComment(start, indent2) {
+      atIndentedComment(start, indent) {
         if (this.type !== "comment")
           return false;
-        if (this.indent <= indent2)
+        if (this.indent <= indent)
           return false;
         return start.every((st) => st.type === "newline" || st.type === "space");
       }
@@ -7310,8 +7316,8 @@ var require_public_api = __commonJS({
       if (typeof options === "string")
         options = options.length;
       if (typeof options === "number") {
-        const indent2 = Math.round(options);
-        options = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
       }
       if (value === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
@@ -8018,7 +8024,7 @@ var require_parse = __commonJS({
       const parts = [];
       let bracket = 0;
       let paren = 0;
-      let quote2 = 0;
+      let quote = 0;
       let value = "";
       let escaped = false;
       for (const ch of input2) {
@@ -8033,11 +8039,11 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote2 = quote2 === 1 ? 0 : 1;
+          quote = quote === 1 ? 0 : 1;
           value += ch;
           continue;
         }
-        if (quote2 === 0) {
+        if (quote === 0) {
           if (ch === "[") {
             bracket++;
           } else if (ch === "]" && bracket > 0) {
@@ -8114,7 +8120,7 @@ var require_parse = __commonJS({
       }
       let bracket = 0;
       let paren = 0;
-      let quote2 = 0;
+      let quote = 0;
       let escaped = false;
       for (let i = 1; i < pattern.length; i++) {
         const ch = pattern[i];
@@ -8127,10 +8133,10 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote2 = quote2 === 1 ? 0 : 1;
+          quote = quote === 1 ? 0 : 1;
           continue;
         }
-        if (quote2 === 1) {
+        if (quote === 1) {
           continue;
         }
         if (ch === "[") {
@@ -9870,35 +9876,35 @@ function redactURL(value) {
   }
   return url.href;
 }
-var formatRequestDetails = (details2) => {
-  if (details2.options) {
-    details2.options = { ...details2.options };
-    delete details2.options["headers"];
-    if (details2.options.path) {
-      const path7 = details2.options.path;
+var formatRequestDetails = (details) => {
+  if (details.options) {
+    details.options = { ...details.options };
+    delete details.options["headers"];
+    if (details.options.path) {
+      const path7 = details.options.path;
       const redacted = new URL(redactURL(new URL(path7, "https://redacted.invalid").href));
-      details2.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
+      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
     }
-    if (details2.options.query) {
-      details2.options.query = Object.fromEntries(Object.entries(details2.options.query).map(([name, value]) => [
+    if (details.options.query) {
+      details.options.query = Object.fromEntries(Object.entries(details.options.query).map(([name, value]) => [
         name,
         isSensitiveQueryParameter(name) ? "***" : value
       ]));
     }
   }
-  if (details2.url) {
-    details2.url = redactURL(details2.url);
+  if (details.url) {
+    details.url = redactURL(details.url);
   }
-  if (details2.headers) {
-    details2.headers = Object.fromEntries((details2.headers instanceof Headers ? [...details2.headers] : Object.entries(details2.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
+  if (details.headers) {
+    details.headers = Object.fromEntries((details.headers instanceof Headers ? [...details.headers] : Object.entries(details.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
   }
-  if ("retryOfRequestLogID" in details2) {
-    if (details2.retryOfRequestLogID) {
-      details2.retryOf = details2.retryOfRequestLogID;
+  if ("retryOfRequestLogID" in details) {
+    if (details.retryOfRequestLogID) {
+      details.retryOf = details.retryOfRequestLogID;
     }
-    delete details2.retryOfRequestLogID;
+    delete details.retryOfRequestLogID;
   }
-  return details2;
+  return details;
 };
 
 // ../main/node_modules/openai/core/streaming.mjs
@@ -12920,8 +12926,8 @@ async function* iterateBytes(value) {
 }
 function escapeHeaderValue(value) {
   return Array.from(value, (character) => {
-    const codePoint2 = character.codePointAt(0) ?? 0;
-    return codePoint2 <= 31 || codePoint2 === 127 || character === '"' || character === "\\" ? encodeURIComponent(character) : character;
+    const codePoint = character.codePointAt(0) ?? 0;
+    return codePoint <= 31 || codePoint === 127 || character === '"' || character === "\\" ? encodeURIComponent(character) : character;
   }).join("");
 }
 var addFormValue = async (form, key, value, options) => {
@@ -15187,14 +15193,14 @@ _a2 = AbstractChatCompletionRunner, _AbstractChatCompletionRunner_completionArri
       total.prompt_tokens += usage.prompt_tokens;
       total.total_tokens += usage.total_tokens;
       for (const key of ["completion_tokens_details", "prompt_tokens_details"]) {
-        const details2 = usage[key];
-        if (isObj(details2)) {
+        const details = usage[key];
+        if (isObj(details)) {
           const totalDetails = total[key] ?? (total[key] = {});
-          for (const name in details2) {
-            if (!hasOwn(details2, name)) {
+          for (const name in details) {
+            if (!hasOwn(details, name)) {
               continue;
             }
-            const count2 = details2[name];
+            const count2 = details[name];
             if (typeof count2 === "number") {
               Object.defineProperty(totalDetails, name, {
                 value: (hasOwn(totalDetails, name) ? totalDetails[name] ?? 0 : 0) + count2,
@@ -15579,14 +15585,14 @@ function recordPartialJSONFragment(state2, budget, fragment, validationWorkBudge
   let firstCharacter = true;
   for (const character of fragment) {
     const previousBytes = bytes;
-    const codePoint2 = character.codePointAt(0);
-    if (firstCharacter && state2.pending_high_surrogate && codePoint2 >= 56320 && codePoint2 <= 57343) {
+    const codePoint = character.codePointAt(0);
+    if (firstCharacter && state2.pending_high_surrogate && codePoint >= 56320 && codePoint <= 57343) {
       bytes += 1;
-    } else if (codePoint2 <= 127) {
+    } else if (codePoint <= 127) {
       bytes += 1;
-    } else if (codePoint2 <= 2047) {
+    } else if (codePoint <= 2047) {
       bytes += 2;
-    } else if (codePoint2 <= 65535) {
+    } else if (codePoint <= 65535) {
       bytes += 3;
     } else {
       bytes += 4;
@@ -26134,8 +26140,8 @@ _AssistantStream_addEvent = function _AssistantStream_addEvent2(event) {
     case "thread.run.step.expired": {
       __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, void 0, "f");
       __classPrivateFieldSet(this, _AssistantStream_activeRunStepID, void 0, "f");
-      const details2 = event.data.step_details;
-      if (details2.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+      const details = event.data.step_details;
+      if (details.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
         __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "toolCallDone", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
       }
       __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "runStepDone", event.data, accumulatedRunStep);
@@ -33372,12 +33378,12 @@ _a4 = brand_privateBedrockClient;
 
 // src/models/model-error.ts
 var ModelError = class extends Error {
-  constructor(role, model, message, details2) {
+  constructor(role, model, message, details) {
     super(message);
     this.role = role;
     this.model = model;
-    this.kind = details2.cause;
-    if (details2.status !== void 0) this.httpStatus = details2.status;
+    this.kind = details.cause;
+    if (details.status !== void 0) this.httpStatus = details.status;
   }
   role;
   model;
@@ -33975,150 +33981,6 @@ function subcommand(args) {
 function botIdentity(botLogin) {
   const email = botLogin === "github-actions[bot]" ? "41898282+github-actions[bot]@users.noreply.github.com" : `${botLogin}@users.noreply.github.com`;
   return { name: botLogin, email };
-}
-
-// src/text/hidden-characters.ts
-var hiddenClasses = [
-  {
-    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
-    ranges: [
-      [8203, 8205],
-      [8288, 8288],
-      [65279, 65279],
-      [6158, 6158]
-    ]
-  },
-  {
-    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
-    ranges: [
-      [8206, 8207],
-      [1564, 1564],
-      [8234, 8238],
-      [8294, 8297]
-    ]
-  },
-  {
-    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
-    ranges: [[917504, 917631]]
-  },
-  {
-    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
-    ranges: [[173, 173]]
-  },
-  {
-    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
-    ranges: [
-      [65024, 65039],
-      [917760, 917999],
-      [6155, 6157],
-      [6159, 6159]
-    ]
-  },
-  {
-    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
-    ranges: [
-      [8289, 8293],
-      [8298, 8303]
-    ]
-  },
-  {
-    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
-    ranges: [
-      [847, 847],
-      [4447, 4448],
-      [12644, 12644],
-      [65440, 65440],
-      [6068, 6069]
-    ]
-  },
-  {
-    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
-    ranges: [
-      [65520, 65528],
-      [113824, 113827],
-      [119155, 119162],
-      [917632, 917759],
-      [918e3, 921599]
-    ]
-  },
-  {
-    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
-    ranges: [
-      [0, 8],
-      [11, 12],
-      [14, 31],
-      [127, 159]
-    ]
-  }
-];
-var codePoint = (n) => `\\u{${n.toString(16)}}`;
-var hiddenCharacters = new RegExp(
-  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
-  "gu"
-);
-
-// src/text/markdown.ts
-function escapeHtml(text2) {
-  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-var codePointBefore = (text2, at) => {
-  const unit = text2.charCodeAt(at - 1);
-  return unit >= 56320 && unit <= 57343 && at >= 2 ? text2.codePointAt(at - 2) : text2.codePointAt(at - 1);
-};
-var pictographic = new RegExp("\\p{Extended_Pictographic}", "u");
-var isPictographic = (cp) => cp !== void 0 && pictographic.test(String.fromCodePoint(cp));
-function revealHidden(text2) {
-  return text2.replace(hiddenCharacters, (ch, at) => {
-    const before = codePointBefore(text2, at);
-    if ((ch === "\uFE0F" || ch === "\uFE0E") && isPictographic(before)) return ch;
-    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text2.codePointAt(at + 1)))
-      return ch;
-    return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
-  });
-}
-var lineEnding = /\r\n?|\n/g;
-function escapeMarkdown(text2) {
-  return revealHidden(text2.trim()).replace(lineEnding, " ").replace(/[\x21-\x2d\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
-}
-var defuseComments = (text2) => text2.replace(/<!--/g, "<!\u200B--");
-var codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
-function escapeProse(text2) {
-  let out = "";
-  let last = 0;
-  for (const match of text2.matchAll(codeSpan)) {
-    out += escapeHtml(text2.slice(last, match.index)) + defuseComments(match[0]);
-    last = match.index + match[0].length;
-  }
-  return out + escapeHtml(text2.slice(last));
-}
-function code(raw) {
-  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, " ");
-  const longest = Math.max(0, ...Array.from(text2.matchAll(/`+/g), (m) => m[0].length));
-  const fence2 = "`".repeat(longest + 1);
-  const pad = text2.startsWith("`") || text2.endsWith("`") ? " " : "";
-  return `${fence2}${pad}${text2}${pad}${fence2}`;
-}
-function codeBlock(raw, language = "") {
-  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, "\n");
-  const longest = Math.max(2, ...Array.from(text2.matchAll(/`{3,}/g), (m) => m[0].length));
-  const fence2 = "`".repeat(longest + 1);
-  return `${fence2}${language}
-${text2}
-${fence2}`;
-}
-function quote(markdown) {
-  return markdown.split(lineEnding).map((line) => line === "" ? ">" : `> ${line}`).join("\n");
-}
-function details(summary, body) {
-  return `<details><summary>${escapeHtml(summary)}</summary>
-
-${body}
-
-</details>`;
-}
-function indent(text2, spaces = 3) {
-  const pad = " ".repeat(spaces);
-  return text2.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join("\n");
 }
 
 // src/config/settings-error.ts
@@ -35284,10 +35146,10 @@ function scanImgAttributes(text2, from, lastQuote) {
     if (text2[j] === "=") {
       j++;
       while (j < n && /\s/.test(text2[j] ?? "")) j++;
-      const quote2 = text2[j];
-      if (quote2 === '"' || quote2 === "'") {
-        if (j >= lastQuote[quote2]) return void 0;
-        j = text2.indexOf(quote2, j + 1) + 1;
+      const quote = text2[j];
+      if (quote === '"' || quote === "'") {
+        if (j >= lastQuote[quote]) return void 0;
+        j = text2.indexOf(quote, j + 1) + 1;
       } else {
         while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
       }
@@ -38081,14 +37943,6 @@ export {
   createGit,
   botIdentity,
   SettingsError,
-  escapeHtml,
-  escapeMarkdown,
-  escapeProse,
-  code,
-  codeBlock,
-  quote,
-  details,
-  indent,
   httpUrlSchema,
   wholeNumber,
   withOverrides,

@@ -10,7 +10,6 @@ import {
   coerce_exports,
   custom,
   discriminatedUnion,
-  errorMessage,
   info,
   intersection,
   iso_exports,
@@ -21,7 +20,6 @@ import {
   optional,
   preprocess,
   record,
-  redact,
   safeParse,
   saysProgramMissing,
   string,
@@ -29,7 +27,11 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-3FIGPVHJ.js";
+} from "./chunk-5X4NPXSH.js";
+import {
+  errorMessage,
+  redact
+} from "./chunk-NMFGPCOO.js";
 import {
   __commonJS,
   __require,

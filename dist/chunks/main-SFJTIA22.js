@@ -5,8 +5,9 @@ import {
   eventIgnoreReason,
   isBot,
   parseCommentCommand,
+  secretInputs,
   triageEvent
-} from "./chunk-XPPAHNAN.js";
+} from "./chunk-TP6X4VQJ.js";
 import {
   GitError,
   ModelError,
@@ -14,8 +15,6 @@ import {
   botIdentity,
   checkPlan,
   checkoutCommit,
-  code,
-  codeBlock,
   commitAll,
   commitTrailers,
   createChatClient,
@@ -25,12 +24,8 @@ import {
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
-  details,
   emptyUsage,
   encodeRecord,
-  escapeHtml,
-  escapeMarkdown,
-  escapeProse,
   estimateExecutionCost,
   estimateHigh,
   executorOnlySnapshot,
@@ -43,7 +38,6 @@ import {
   hashContext,
   hashIssue,
   hashPlan,
-  indent,
   initialSnapshot,
   inputDefaults,
   isBlocking,
@@ -55,7 +49,6 @@ import {
   plannerUsageSince,
   planningOutcome,
   pushWithLease,
-  quote,
   readInputs,
   readRepositoryInstructions,
   readRunner,
@@ -80,7 +73,17 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-QS2TZXJV.js";
+} from "./chunk-7BGFEDSE.js";
+import {
+  code,
+  codeBlock,
+  details,
+  escapeHtml,
+  escapeMarkdown,
+  escapeProse,
+  indent,
+  quote
+} from "./chunk-BE46HTGE.js";
 import {
   Octokit,
   RequestError,
@@ -90,19 +93,21 @@ import {
 import {
   createSandbox,
   error,
-  errorMessage,
   external_exports,
   getInput,
   getMultilineInput,
   info,
   notice,
-  redact,
   setFailed,
   setOutput,
   setSecret,
   summary,
   warning
-} from "./chunk-3FIGPVHJ.js";
+} from "./chunk-5X4NPXSH.js";
+import {
+  errorMessage,
+  redact
+} from "./chunk-NMFGPCOO.js";
 import {
   __commonJS,
   __toESM
@@ -6239,7 +6244,6 @@ function readCommand(inputs, readEventFile = readUtf8) {
 }
 
 // src/config/gate-inputs.ts
-var secretInputs = ["github-token", "api-key", "planner-api-key", "executor-api-key", "record-secret"];
 function roleOr(name) {
   const parsed = roleSchema.safeParse(getInput(name).trim() || inputDefaults[name]);
   return parsed.success ? parsed.data : inputDefaults[name];
@@ -6424,7 +6428,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-2MOFOKFF.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-2HEODATC.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

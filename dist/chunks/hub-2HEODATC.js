@@ -1,10 +1,11 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-BAQE5Y4W.js";
+} from "./chunk-VOSVSIXP.js";
 import {
   noCapabilities
-} from "./chunk-3FIGPVHJ.js";
+} from "./chunk-5X4NPXSH.js";
+import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {
   createCapabilityHub,
