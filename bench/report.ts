@@ -308,6 +308,8 @@ export function renderReport(results: BenchResults): string {
     `Produced by \`${results.command}\` (bench/run.ts) on ${results.date}; the whole run took ${(results.wallSeconds / 60).toFixed(1)} min ` +
       '(from the benchmark process start; the `npm run bundle` before it takes a few seconds more). Raw figures: [results.json](results.json).',
     '',
+    `Source hash: \`${results.source?.hash ?? 'not recorded'}\` over ${results.source?.files ?? 0} files (scripts/bench-source.mjs; \`node scripts/bench-source.mjs --check\` fails when these results are older than the sources).`,
+    '',
     `Machine: ${m.nproc} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.os}; Node ${m.node}, ${m.git}.`,
     '',
     'Absolute times on a shared machine do not repeat, so each time is also given as a ratio to a baseline measured in the same run, and is the median of ' +

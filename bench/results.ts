@@ -10,6 +10,11 @@ import type { TargetResult } from './targets.js';
 /** Everything one run measured: the shape of bench/results.json, from which RESULTS.md is rendered. */
 export interface BenchResults {
   command: string;
+  /**
+   * The sources the run measured (scripts/bench-source.mjs): a hash of the files that decide its
+   * figures, taken when it started. Absent in results from before the check.
+   */
+  source?: { hash: string; files: number };
   date: string;
   machine: MachineInfo;
   /** Plays of the timed scenarios and rounds of each tool timing. */

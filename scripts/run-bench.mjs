@@ -1,14 +1,19 @@
 // Runs bench/run.ts (`npm run bench`, after `npm run bundle`): bundled with esbuild (dependencies
 // stay external) into a folder that also holds a frozen copy of dist/ and action.yml. The
 // e2e harness runs the dist/ it finds beside action.yml above it, so the whole run measures the one
-// build it started with, even if someone rebuilds dist/ in the meantime.
+// build it started with, even if someone rebuilds dist/ in the meantime. The sources' hash is taken
+// first (scripts/bench-source.mjs) and recorded with the results.
+// With --quick, runs bench/quick.ts instead: the deterministic figures only, judged, nothing written.
 import { build } from 'esbuild';
 import { copyFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { benchSource } from './bench-source.mjs';
 
 const root = process.cwd();
-const frozen = path.join(root, 'node_modules/.cache/plangate/bench-root');
+const quick = process.argv.includes('--quick');
+if (!quick) process.env.PLANGATE_BENCH_SOURCE = JSON.stringify(await benchSource(root));
+const frozen = path.join(root, `node_modules/.cache/plangate/${quick ? 'bench-quick-root' : 'bench-root'}`);
 rmSync(frozen, { recursive: true, force: true });
 mkdirSync(frozen, { recursive: true });
 // All of dist/: index.js loads its chunks (dist/chunks/) by relative path.
@@ -16,7 +21,7 @@ cpSync(path.join(root, 'dist'), path.join(frozen, 'dist'), { recursive: true });
 copyFileSync(path.join(root, 'action.yml'), path.join(frozen, 'action.yml'));
 const outfile = path.join(frozen, 'bench.mjs');
 await build({
-  entryPoints: ['bench/run.ts'],
+  entryPoints: [quick ? 'bench/quick.ts' : 'bench/run.ts'],
   outfile,
   bundle: true,
   platform: 'node',
