@@ -41,7 +41,7 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-7BGFEDSE.js";
+} from "./chunks/chunk-7IIUBBD4.js";
 import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,

@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-SFJTIA22.js");
+  const { run } = await import("./chunks/main-VYOFJXR6.js");
   await run();
 }

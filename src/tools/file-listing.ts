@@ -24,14 +24,24 @@ interface Kept {
 /** Reads the repository's paths for `workspace`; the returned function keeps the walk's answer between calls. */
 export function repositoryPaths(workspace: string, git: Git): () => Promise<RepositoryPaths> {
   let kept: Kept | undefined;
+  const readIndex = () => git(['ls-files', '--cached', '-z']);
+  const walk = () => git(['ls-files', '--others', '--exclude-standard', '-z']);
+  const keep = (changes: number, index: string, others: string): Kept => ({
+    changes,
+    index,
+    tracked: kept?.index === index ? kept.tracked : sortedUnique(splitNul(index)),
+    untracked: sortedUnique(splitNul(others)),
+  });
   return async () => {
     // Read before git runs: a change noted while it runs makes the next call look again.
     const changes = treeChangeCount(workspace);
-    const index = await git(['ls-files', '--cached', '-z']);
-    if (kept === undefined || kept.changes !== changes || kept.index !== index) {
-      const others = await git(['ls-files', '--others', '--exclude-standard', '-z']);
-      const tracked = kept?.index === index ? kept.tracked : sortedUnique(splitNul(index));
-      kept = { changes, index, tracked, untracked: sortedUnique(splitNul(others)) };
+    if (kept === undefined || kept.changes !== changes) {
+      // The walk is due anyway: side by side, the two take about as long as the walk alone.
+      const [index, others] = await Promise.all([readIndex(), walk()]);
+      kept = keep(changes, index, others);
+    } else {
+      const index = await readIndex();
+      if (index !== kept.index) kept = keep(changes, index, await walk());
     }
     return { tracked: kept.tracked, untracked: kept.untracked };
   };

@@ -73,7 +73,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-7BGFEDSE.js";
+} from "./chunk-7IIUBBD4.js";
 import {
   code,
   codeBlock,

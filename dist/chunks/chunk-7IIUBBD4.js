@@ -36558,13 +36558,22 @@ import path5 from "node:path";
 // src/tools/file-listing.ts
 function repositoryPaths(workspace, git) {
   let kept;
+  const readIndex = () => git(["ls-files", "--cached", "-z"]);
+  const walk = () => git(["ls-files", "--others", "--exclude-standard", "-z"]);
+  const keep = (changes, index, others) => ({
+    changes,
+    index,
+    tracked: kept?.index === index ? kept.tracked : sortedUnique(splitNul(index)),
+    untracked: sortedUnique(splitNul(others))
+  });
   return async () => {
     const changes = treeChangeCount(workspace);
-    const index = await git(["ls-files", "--cached", "-z"]);
-    if (kept === void 0 || kept.changes !== changes || kept.index !== index) {
-      const others = await git(["ls-files", "--others", "--exclude-standard", "-z"]);
-      const tracked2 = kept?.index === index ? kept.tracked : sortedUnique(splitNul(index));
-      kept = { changes, index, tracked: tracked2, untracked: sortedUnique(splitNul(others)) };
+    if (kept === void 0 || kept.changes !== changes) {
+      const [index, others] = await Promise.all([readIndex(), walk()]);
+      kept = keep(changes, index, others);
+    } else {
+      const index = await readIndex();
+      if (index !== kept.index) kept = keep(changes, index, await walk());
     }
     return { tracked: kept.tracked, untracked: kept.untracked };
   };
