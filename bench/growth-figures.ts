@@ -90,6 +90,8 @@ export function growthFigures(scenarios: readonly ScenarioFigures[], scale: read
       },
     ];
   });
-  size.push({ ...sizeSeries('/plan wall time with these calls', (s) => s.plan.wallMs), tool: '/plan' });
+  // bench/quick.ts measures no repository sizes, so it has no size series at all.
+  if (scale.length > 0)
+    size.push({ ...sizeSeries('/plan wall time with these calls', (s) => s.plan.wallMs), tool: '/plan' });
   return { cycles, size };
 }

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { ActionRun, World } from '../test/e2e/harness.js';
-import { projectRoot } from './paths.js';
+import { actionFile, projectRoot } from './paths.js';
 
 /**
  * Times processes the way the Actions runner starts them: the action through the e2e harness
@@ -53,23 +53,58 @@ function readProbe(dir: string, pid: number | undefined, wallMs: number): Proces
   };
 }
 
-/** `node -e 0` started exactly as the harness starts the action: same binary, spawn options and probe. */
-export async function timeNodeNoop(cwd: string, probeDir: string): Promise<ProcessCost> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    GITHUB_ACTIONS: 'true',
-    CI: 'true',
-    ...probeEnv(probeDir),
-  };
+/** The environment every timed process starts with besides its own: what the harness gives the action. */
+function startEnv(probeDir: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, GITHUB_ACTIONS: 'true', CI: 'true', ...probeEnv(probeDir) };
+}
+
+/** Starts node with `args` exactly as the harness starts the action: same binary, spawn options and probe. */
+async function timeNode(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  probeDir: string,
+): Promise<{ code: number; stdout: string; cost: ProcessCost }> {
   const start = performance.now();
-  const child = spawn(process.execPath, ['-e', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.resume();
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.resume();
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   const wallMs = performance.now() - start;
+  return { code, stdout, cost: readProbe(probeDir, child.pid, wallMs) };
+}
+
+/** `node -e 0` started exactly as the harness starts the action. */
+export async function timeNodeNoop(cwd: string, probeDir: string): Promise<ProcessCost> {
+  const { code, cost } = await timeNode(['-e', '0'], cwd, startEnv(probeDir), probeDir);
   if (code !== 0) throw new Error(`node -e 0 exited ${code}`);
-  return readProbe(probeDir, child.pid, wallMs);
+  return cost;
+}
+
+/**
+ * The bundled action started in a job whose runner environment is broken (a /plan comment, but no
+ * GITHUB_REPOSITORY): it must fail, with readRunner's words, before loading the engine.
+ */
+export async function timeBrokenStart(dir: string, probeDir: string): Promise<ProcessCost> {
+  const eventPath = path.join(dir, 'event.json');
+  const outputPath = path.join(dir, 'output');
+  writeFileSync(
+    eventPath,
+    JSON.stringify({ action: 'created', comment: { body: '/plan x', user: { login: 'mona' } } }),
+  );
+  writeFileSync(outputPath, '');
+  const env: NodeJS.ProcessEnv = {
+    ...startEnv(probeDir),
+    GITHUB_EVENT_NAME: 'issue_comment',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: outputPath,
+  };
+  const { code, stdout, cost } = await timeNode([actionFile], dir, env, probeDir);
+  if (code !== 1 || !stdout.includes('::error::The runner environment is incomplete (GITHUB_REPOSITORY:'))
+    throw new Error(`the action with no GITHUB_REPOSITORY exited ${code}:\n${stdout.slice(-2000)}`);
+  return cost;
 }
 
 /** Runs the bundled action through the harness and returns its result with what it cost. */

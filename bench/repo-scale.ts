@@ -3,6 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createReadTools } from '../src/tools/read-tools.js';
 import { createToolbox } from '../src/tools/toolbox.js';
+import { noteTreeChange } from '../src/tools/tree-changes.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { toolCall, type Reply } from '../test/fakes/scripted-model.js';
 import { timeAction, type ProcessCost } from './process-timing.js';
@@ -26,10 +27,15 @@ export interface ToolCase {
   name: string;
   tool: string;
   args: Record<string, unknown>;
-  /** The command the target compares with (for list_files: plain `git ls-files`). */
+  /** The plain command doing the tool's job (for list_files: `git ls-files`, the index alone). */
   raw: RawCommand;
   /** The raw git that produces exactly the tool's listing, when that differs from `raw`. */
   likeForLike?: RawCommand[];
+  /**
+   * Also time the first call after a tool changed the tree, when the tool keeps what it learned
+   * between calls (list_files keeps git's walk for untracked files until then).
+   */
+  afterChange?: boolean;
 }
 
 export interface OutputSize {
@@ -49,6 +55,8 @@ export interface ToolFigures {
   /** toolMs / rawMs. */
   ratio: number;
   likeForLikeRatio: number | null;
+  /** The first call after a noted tree change (see ToolCase.afterChange); null when not timed. */
+  afterChangeMs: number | null;
   output: OutputSize;
   rawOutputBytes: number;
   /** Whether the tool showed every path, match or line the raw command printed. */
@@ -75,10 +83,9 @@ export const toolCases: ToolCase[] = [
     tool: 'list_files',
     args: {},
     raw: git('ls-files', '-z'),
-    likeForLike: [
-      git('ls-files', '--cached', '--others', '--exclude-standard', '-z'),
-      git('ls-files', '--deleted', '-z'),
-    ],
+    // What list_files lists: tracked files and untracked ones not ignored (it stats only the few it shows).
+    likeForLike: [git('ls-files', '--cached', '--others', '--exclude-standard', '-z')],
+    afterChange: true,
   },
   {
     name: 'search (≈1 file in 8 matches)',
@@ -187,6 +194,7 @@ export async function measureScale(
       const toolTimes: number[] = [];
       const rawTimes: number[] = [];
       const likeTimes: number[] = [];
+      const afterChangeTimes: number[] = [];
       let output = '';
       let ok = true;
       let rawOutputBytes = 0;
@@ -213,6 +221,12 @@ export async function measureScale(
             const t = await timed(() => Promise.all(commands.map((command) => runRaw(world.workspace, command.argv))));
             if (round > 0) likeTimes.push(t.ms);
           },
+          async () => {
+            if (!c.afterChange) return;
+            noteTreeChange(world.workspace);
+            const t = await timed(() => toolbox.call(c.tool, JSON.stringify(c.args)));
+            if (round > 0) afterChangeTimes.push(t.ms);
+          },
         ];
         if (round % 2 === 1) steps.reverse();
         for (const step of steps) await step();
@@ -227,6 +241,7 @@ export async function measureScale(
         likeForLikeMs,
         ratio: toolMs / rawMs,
         likeForLikeRatio: likeForLikeMs === null ? null : toolMs / likeForLikeMs,
+        afterChangeMs: afterChangeTimes.length > 0 ? median(afterChangeTimes) : null,
         output: outputSize(output),
         rawOutputBytes,
         complete: shownItems(c.tool, output) === rawItems,

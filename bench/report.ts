@@ -291,7 +291,7 @@ function scaleSection(results: BenchResults): string {
     ]),
   );
   const raws = [
-    '`list_files {}` vs `git ls-files -z`; like-for-like: `git ls-files --cached --others --exclude-standard -z` and `git ls-files --deleted -z` in parallel: the git commands that produce the same listing',
+    '`list_files {}` vs `git ls-files -z` (the index alone); like-for-like: `git ls-files --cached --others --exclude-standard -z`, the git command that lists the same files (list_files then stats only the paths it shows)',
     '`search` vs `git grep -n -I -P -e <pattern>`; like-for-like: the same with `--untracked -z` (what search runs)',
     '`read_file` vs `cat <file>`',
   ];
@@ -358,6 +358,8 @@ export function renderReport(results: BenchResults): string {
     '',
     `Produced by \`${results.command}\` (bench/run.ts) on ${results.date}; the whole run took ${(results.wallSeconds / 60).toFixed(1)} min ` +
       '(from the benchmark process start; the `npm run bundle` before it takes a few seconds more). Raw figures: [results.json](results.json).',
+    '',
+    `Source hash: \`${results.source?.hash ?? 'not recorded'}\` over ${results.source?.files ?? 0} files (scripts/bench-source.mjs; \`node scripts/bench-source.mjs --check\` fails when these results are older than the sources).`,
     '',
     `Machine: ${m.nproc} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.os}; Node ${m.node}, ${m.git}.`,
     '',

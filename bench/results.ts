@@ -1,4 +1,5 @@
 import type { ScenarioFigures, TimingFigures } from './aggregate.js';
+import type { BrokenStartFigures } from './broken-start.js';
 import type { BundleFigures } from './bundle-size.js';
 import type { CostPerCycle } from './cost-per-cycle.js';
 import type { RecoveryFigure } from './fault-recovery.js';
@@ -10,6 +11,11 @@ import type { TargetResult } from './targets.js';
 /** Everything one run measured: the shape of bench/results.json, from which RESULTS.md is rendered. */
 export interface BenchResults {
   command: string;
+  /**
+   * The sources the run measured (scripts/bench-source.mjs): a hash of the files that decide its
+   * figures, taken when it started. Absent in results from before the check.
+   */
+  source?: { hash: string; files: number };
   date: string;
   machine: MachineInfo;
   /** Plays of the timed scenarios and rounds of each tool timing. */
@@ -19,6 +25,8 @@ export interface BenchResults {
   /** `node -e 0`, started like the action, timed before every command. */
   baseline: TimingFigures;
   scenarios: ScenarioFigures[];
+  /** A job with a broken runner environment failing; absent in results from before the figure. */
+  brokenStart?: BrokenStartFigures;
   scale: ScaleFigures[];
   growth: GrowthFigures;
   /** Billed-equivalent tokens per cycle at 1, 3, 6 and 12 cycles; absent in results from before the figure. */

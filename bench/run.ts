@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
 import { aggregateScenario, timingOf, type ScenarioFigures } from './aggregate.js';
+import { measureBrokenStart } from './broken-start.js';
 import { measureBundle } from './bundle-size.js';
 import { measureCostPerCycle } from './cost-per-cycle.js';
 import { growthFigures } from './growth-figures.js';
@@ -39,6 +41,15 @@ const SIZES = [1_000, 10_000, 50_000];
 /** /plan runs of the action per repository size, for its wall time and peak RSS. */
 const SCALE_PLAN_RUNS = 3;
 
+/** The sources' hash scripts/run-bench.mjs took before the run; none when run some other way. */
+function recordedSource(): Pick<BenchResults, 'source'> {
+  const text = process.env.PLANGATE_BENCH_SOURCE;
+  if (text === undefined) return {};
+  return {
+    source: z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), files: z.number().int() }).parse(JSON.parse(text)),
+  };
+}
+
 const probeDir = mkdtempSync(path.join(tmpdir(), 'plangate-bench-probe-'));
 
 try {
@@ -61,6 +72,9 @@ try {
     aggregateScenario(spec.name, plays.get(spec.name) ?? [], baseline),
   );
 
+  const brokenStart = await measureBrokenStart(REPEAT, probeDir);
+  out(`  broken runner environment: ${brokenStart.wallRatio.toFixed(2)}× node -e 0`);
+
   const scale: ScaleFigures[] = [];
   for (const files of SIZES) {
     const t = performance.now();
@@ -70,12 +84,14 @@ try {
 
   const results: BenchResults = {
     command: 'npm run bench',
+    ...recordedSource(),
     date: new Date().toISOString(),
     machine: machineInfo(),
     repeat: REPEAT,
     bundle: measureBundle(actionFile),
     baseline,
     scenarios,
+    brokenStart,
     scale,
     growth: growthFigures(scenarios, scale),
     costPerCycle: await measureCostPerCycle(scenarios),

@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-WKLHZ5JA.js";
+} from "./chunks/chunk-W6XBUP26.js";
 import {
   commitAll,
   commitTrailers,
@@ -41,13 +41,16 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-XZZ3SZPR.js";
+} from "./chunks/chunk-YUU4QYBO.js";
+import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,
+  external_exports
+} from "./chunks/chunk-ZDDGNG35.js";
+import {
   errorMessage,
-  external_exports,
   redact
-} from "./chunks/chunk-G2PF2ULQ.js";
+} from "./chunks/chunk-NMFGPCOO.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts

@@ -1,27 +1,116 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  eventIgnoreReason,
+  secretInputs,
   triageEvent
-} from "./chunks/chunk-XPPAHNAN.js";
+} from "./chunks/chunk-TP6X4VQJ.js";
+import {
+  escapeProse
+} from "./chunks/chunk-BE46HTGE.js";
+import {
+  errorMessage,
+  redact
+} from "./chunks/chunk-NMFGPCOO.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
-// src/entry/ignored-report.ts
-import { appendFileSync, existsSync } from "node:fs";
+// src/entry/early-failure.ts
+import { accessSync, appendFileSync, constants, existsSync } from "node:fs";
 import { EOL } from "node:os";
-function reportIgnored(reason, env = process.env, write = (text) => void process.stdout.write(text)) {
-  const file = env.GITHUB_OUTPUT;
-  if (!file || !existsSync(file)) return false;
+function reportEarlyFailure(problem, env = process.env, write = (text) => void process.stdout.write(text)) {
+  const output = env.GITHUB_OUTPUT;
+  const summary = env.GITHUB_STEP_SUMMARY;
+  if (!output || !existsSync(output) || summary && !readableAndWritable(summary)) return false;
+  const secrets = secretInputs.map((name) => (env[`INPUT_${name.toUpperCase()}`] ?? "").trim()).filter(Boolean);
+  const message = redact(problem.message, problem.redactInputs ? secrets : []);
   try {
-    appendFileSync(file, `outcome=ignored${EOL}`, "utf8");
+    for (const secret of secrets) write(`::add-mask::${escapeData(secret)}${EOL}`);
+    appendFileSync(output, `outcome=failed${EOL}`, "utf8");
+    write(`::error::${escapeData(message)}${EOL}`);
+    process.exitCode = 1;
+    if (summary) appendFileSync(summary, `### plangate could not run
+
+${escapeProse(message)}
+${EOL}`, "utf8");
   } catch {
     return false;
   }
-  write(`Nothing to do: ${reason}.${EOL}`);
+  return true;
+}
+function escapeData(text) {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function readableAndWritable(file) {
+  try {
+    accessSync(file, constants.R_OK | constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// src/entry/ignored-report.ts
+import { appendFileSync as appendFileSync2, existsSync as existsSync2 } from "node:fs";
+import { EOL as EOL2 } from "node:os";
+function reportIgnored(reason, env = process.env, write = (text) => void process.stdout.write(text)) {
+  const file = env.GITHUB_OUTPUT;
+  if (!file || !existsSync2(file)) return false;
+  try {
+    appendFileSync2(file, `outcome=ignored${EOL2}`, "utf8");
+  } catch {
+    return false;
+  }
+  write(`Nothing to do: ${reason}.${EOL2}`);
   return true;
 }
 
+// src/entry/runner-check.ts
+import { readFileSync } from "node:fs";
+var missing = "Invalid input: expected string, received undefined";
+var required = (v) => v === void 0 ? missing : v === "" ? "Too small: expected string to have >=1 characters" : void 0;
+var matching = (pattern, words) => (v) => v === void 0 ? missing : pattern.test(v) ? void 0 : words;
+var url = (v) => v === void 0 || URL.canParse(v.trim()) ? void 0 : "Invalid URL";
+var optionalMatching = (pattern, words) => (v) => v === void 0 || pattern.test(v) ? void 0 : words;
+var rules = [
+  ["GITHUB_EVENT_NAME", required],
+  ["GITHUB_EVENT_PATH", required],
+  ["GITHUB_REPOSITORY", matching(/^[^/\s]+\/[^/\s]+$/, "must be owner/name")],
+  ["GITHUB_WORKSPACE", required],
+  ["GITHUB_API_URL", url],
+  ["GITHUB_SERVER_URL", url],
+  ["GITHUB_REPOSITORY_ID", optionalMatching(/^\d*$/, "must be a number")]
+];
+function runnerProblem(env) {
+  const issues = [];
+  for (const [name, rule] of rules) {
+    const verdict = rule(env[name]);
+    if (verdict !== void 0) issues.push(`${name}: ${verdict}`);
+  }
+  if (issues.length === 0) return void 0;
+  return `The runner environment is incomplete (${issues.join("; ")}). plangate must run inside a GitHub Actions job.`;
+}
+function payloadProblem(env, read = readUtf8) {
+  const eventName = env.GITHUB_EVENT_NAME ?? "";
+  const eventPath = env.GITHUB_EVENT_PATH ?? "";
+  if (eventIgnoreReason(eventName) !== void 0) return void 0;
+  try {
+    JSON.parse(read(eventPath));
+    return void 0;
+  } catch (error) {
+    return `Cannot read the event payload at ${eventPath}: ${errorMessage(error)}`;
+  }
+}
+var readUtf8 = (file) => readFileSync(file, "utf8");
+
 // src/entry/index.ts
-var triage = triageEvent();
-if (triage.kind !== "ignore" || !reportIgnored(triage.reason)) {
-  const { run } = await import("./chunks/main-OVOUT74C.js");
+var answered = () => {
+  const triage = triageEvent();
+  if (triage.kind === "ignore") return reportIgnored(triage.reason);
+  const broken = runnerProblem(process.env);
+  if (broken !== void 0) return reportEarlyFailure({ message: broken, redactInputs: false });
+  const unreadable = payloadProblem(process.env);
+  return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
+};
+if (!answered()) {
+  const { run } = await import("./chunks/main-P57HYSF4.js");
   await run();
 }

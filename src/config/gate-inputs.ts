@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { inputDefaults } from './defaults.js';
 import { roleSchema, type RepoRole } from './permissions.js';
 import { readRunner, type RunnerEnvironment } from './runner-environment.js';
+import { secretInputs } from './secret-inputs.js';
 
 /**
  * What the action reads before anything that can be misconfigured: enough to tell which command an
@@ -25,8 +26,6 @@ export interface GateInputs {
   approvePermission: RepoRole;
   runner: RunnerEnvironment;
 }
-
-const secretInputs = ['github-token', 'api-key', 'planner-api-key', 'executor-api-key', 'record-secret'] as const;
 
 /** A role input as settings.ts reads it, or its default when it does not read. */
 function roleOr(name: 'trigger-permission' | 'approve-permission'): RepoRole {

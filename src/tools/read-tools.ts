@@ -3,6 +3,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { createGit, type Git } from '../repo/git.js';
+import { mergeSorted, repositoryPaths } from './file-listing.js';
 import { gitGrep, parseGrepLine } from './git-grep.js';
 import { looksBinary, readLineRange } from './line-reader.js';
 import { defineTool } from './tool.js';
@@ -81,6 +82,7 @@ export function createReadTools(
 }
 
 function listFilesTool(workspace: string, git: Git): Tool {
+  const readPaths = repositoryPaths(workspace, git);
   return defineTool({
     name: 'list_files',
     description:
@@ -88,10 +90,13 @@ function listFilesTool(workspace: string, git: Git): Tool {
     schema: listFilesSchema,
     async run(args) {
       const scope = existingScope(workspace, args.path);
-      const pathspec = scope === '.' ? [] : [`:(literal)${scope}`];
-      const listed = await git(['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', ...pathspec]);
+      const inScope = scopeFilter(scope);
       const matches = globFilter(args.glob, scope);
-      const candidates = [...new Set(splitNul(listed))].filter(matches).sort(byCodeUnit);
+      const keep = (file: string) => inScope(file) && matches(file);
+      const paths = await readPaths();
+      const whole = scope === '.' && args.glob === undefined;
+      const tracked = whole ? paths.tracked : paths.tracked.filter(keep);
+      const untracked = whole ? paths.untracked : paths.untracked.filter(keep);
       // Tracked files deleted from the working tree are still in the index. Only the paths about to
       // be shown are checked: asking git for every deleted file stats the whole tree, which on a
       // large repository costs more than the listing itself. The count of paths not shown may
@@ -99,18 +104,20 @@ function listFilesTool(workspace: string, git: Git): Tool {
       const shown: string[] = [];
       let budget = LISTING_OUTPUT_BUDGET;
       let next = 0;
-      for (; next < candidates.length && shown.length < MAX_LISTED_PATHS; next++) {
-        const file = candidates[next] as string;
-        if (!inWorkTree(workspace, file)) continue;
-        if (file.length + 1 > budget && shown.length > 0) break;
-        shown.push(file);
-        budget -= file.length + 1;
+      for (const file of mergeSorted(tracked, untracked)) {
+        if (shown.length >= MAX_LISTED_PATHS) break;
+        if (inWorkTree(workspace, file)) {
+          if (file.length + 1 > budget && shown.length > 0) break;
+          shown.push(file);
+          budget -= file.length + 1;
+        }
+        next += 1;
       }
       if (shown.length === 0) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
       const lines = shown.join('\n');
-      const notShown = candidates.length - next;
+      const notShown = tracked.length + untracked.length - next;
       if (notShown === 0) return lines;
       return `${lines}\n[${notShown} more paths not shown; narrow the listing with path or glob]`;
     },
@@ -215,6 +222,13 @@ function globFilter(glob: string | undefined, scope: string): (file: string) => 
   return (file) => matcher(file) || (prefix !== '' && file.startsWith(prefix) && matcher(file.slice(prefix.length)));
 }
 
+/** Paths git listed that lie in `scope`: the file itself or anything under the directory. */
+function scopeFilter(scope: string): (file: string) => boolean {
+  if (scope === '.') return () => true;
+  const prefix = `${scope}/`;
+  return (file) => file === scope || file.startsWith(prefix);
+}
+
 function describeScope(scope: string, glob: string | undefined): string {
   const parts: string[] = [];
   if (scope !== '.') parts.push(` under ${scope}`);
@@ -240,15 +254,6 @@ function statOrNull(abs: string): fs.Stats | null {
   }
 }
 
-function splitNul(text: string): string[] {
-  return text.split('\0').filter((entry) => entry !== '');
-}
-
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)} … [${text.length - max} more characters]`;
-}
-
-/** Locale-independent order, so the same tree always lists the same way. */
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 import { accountSandbox } from './account-sandbox.js';
 import type { Sandbox, SandboxOptions } from './sandbox-types.js';
+import { noteTreeChange } from './tree-changes.js';
 
 /**
  * The sandbox: the account the executor's commands and stdio MCP servers run as, so that the code
@@ -49,8 +50,25 @@ export { lookUpAccount } from './account-prepare.js';
 
 /** A sandbox for `options.workTree`; nothing happens until `ready`. */
 export function createSandbox(options: SandboxOptions): Sandbox {
-  if (options.isolation === 'none') return ownUserSandbox(options.workTree);
-  return accountSandbox(options);
+  const sandbox = options.isolation === 'none' ? ownUserSandbox(options.workTree) : accountSandbox(options);
+  return noteChangesOnReturn(sandbox);
+}
+
+/**
+ * Whatever runs in the sandbox may change the work tree only while it is lent, so the end of every
+ * loan is noted as a possible change (tree-changes.ts), whichever tool lent it.
+ */
+function noteChangesOnReturn(sandbox: Sandbox): Sandbox {
+  return {
+    ...sandbox,
+    async lend(work) {
+      try {
+        return await sandbox.lend(work);
+      } finally {
+        noteTreeChange(sandbox.workTree);
+      }
+    },
+  };
 }
 
 /** Everything as the action's own user: the explicit opt-out. Only the process group is ended. */

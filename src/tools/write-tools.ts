@@ -6,6 +6,7 @@ import { matchProtected } from '../text/protected-paths.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
+import { noteTreeChange } from './tree-changes.js';
 import { resolveInWorkspace, workspaceRelative } from './workspace.js';
 
 /**
@@ -67,8 +68,13 @@ export function createWriteTools(workspace: string, options: WriteToolOptions): 
       if (existed && !fs.statSync(abs).isFile()) {
         throw new ToolError(`${shown} exists and is not a regular file; write_file writes files only.`);
       }
-      await fs.promises.mkdir(path.dirname(abs), { recursive: true });
-      await fs.promises.writeFile(abs, args.content, 'utf8');
+      try {
+        await fs.promises.mkdir(path.dirname(abs), { recursive: true });
+        await fs.promises.writeFile(abs, args.content, 'utf8');
+      } finally {
+        // A new file is a new path for list_files; edit_file changes only files that exist.
+        noteTreeChange(workspace);
+      }
       const bytes = Buffer.byteLength(args.content, 'utf8');
       return `${existed ? 'Overwrote' : 'Created'} ${shown} (${countLines(args.content)} lines, ${bytes} bytes).`;
     },

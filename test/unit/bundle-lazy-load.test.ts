@@ -1,14 +1,15 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What a /plan run loads before its first line is the files index.js imports, and what main.ts's
 // chunk imports in turn. A module left out of that set costs the run nothing until it is needed:
-// undici and its HTTP client only behind a proxy. scripts/bundle.mjs runs here as `npm run bundle`
-// runs it, into a folder of its own (twice, to check it gives the same bytes).
+// undici and its HTTP client only behind a proxy. A job whose runner environment or event file is
+// broken fails before main.ts's chunk loads, exactly as main.ts would fail it. scripts/bundle.mjs
+// runs here as `npm run bundle` runs it, into a folder of its own (twice, to check it gives the same bytes).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs: string[] = [];
@@ -98,4 +99,90 @@ describe('the bundle a /plan run loads', () => {
         expect(fs.readFileSync(path.join(again, file)).equals(fs.readFileSync(a)), file).toBe(true);
     }
   }, 60_000);
+});
+
+/** What a failed step leaves behind: its exit code, log, `outcome` output and job summary. */
+interface StepResult {
+  code: number | null;
+  stdout: string;
+  outcome: string | undefined;
+  summary: string;
+}
+
+/** The `outcome` output, from either of the runner's formats (`name=value`, or @actions/core's heredoc). */
+function outcomeOf(text: string): string | undefined {
+  return /^outcome=(.*)$/m.exec(text)?.[1] ?? /^outcome<<(\S+)\n([\s\S]*?)\n\1$/m.exec(text)?.[2];
+}
+
+/** Runs `args` with node as the runner would, in an environment of `env` plus fresh output and summary files. */
+function runStep(args: string[], env: NodeJS.ProcessEnv): StepResult {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'plangate-step-')));
+  dirs.push(dir);
+  const output = path.join(dir, 'output');
+  const summary = path.join(dir, 'summary.md');
+  fs.writeFileSync(output, '');
+  fs.writeFileSync(summary, '');
+  const result = spawnSync(process.execPath, args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, ...env },
+  });
+  return {
+    code: result.status,
+    stdout: result.stdout,
+    outcome: outcomeOf(fs.readFileSync(output, 'utf8')),
+    summary: fs.readFileSync(summary, 'utf8'),
+  };
+}
+
+describe('a job that cannot run', () => {
+  const eventDir = () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'plangate-event-')));
+    dirs.push(dir);
+    fs.writeFileSync(path.join(dir, 'comment.json'), JSON.stringify({ action: 'created' }));
+    fs.writeFileSync(path.join(dir, 'broken.json'), '{"action": "created",\n');
+    return dir;
+  };
+  const runner = (dir: string): NodeJS.ProcessEnv => ({
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'issue_comment',
+    GITHUB_EVENT_PATH: path.join(dir, 'comment.json'),
+    GITHUB_REPOSITORY: 'octo-org/sample',
+    GITHUB_WORKSPACE: dir,
+    'INPUT_API-KEY': 'sk-bundleTestKey0123456789',
+  });
+
+  it.for([
+    ['no GITHUB_EVENT_PATH', (env: NodeJS.ProcessEnv) => ({ ...env, GITHUB_EVENT_PATH: undefined })],
+    [
+      'no GITHUB_REPOSITORY, a bad API URL',
+      (env: NodeJS.ProcessEnv) => ({ ...env, GITHUB_REPOSITORY: undefined, GITHUB_API_URL: 'x' }),
+    ],
+    [
+      'an event file that is no JSON',
+      (env: NodeJS.ProcessEnv) => ({
+        ...env,
+        GITHUB_EVENT_PATH: path.join(path.dirname(env.GITHUB_EVENT_PATH ?? ''), 'broken.json'),
+      }),
+    ],
+  ] as const)('fails before main.ts loads, as main.ts fails it: %s', ([, breakIt]) => {
+    const env = breakIt(runner(eventDir()));
+    const index = path.join(dist, 'index.js');
+    const [main] = importsOf(index).dynamic;
+    if (main === undefined) throw new Error('index.js imports no main chunk');
+
+    // main.ts's own failure, reached the way index.js used to reach it.
+    const script = `const { run } = await import(${JSON.stringify(pathToFileURL(main).href)}); await run();`;
+    const viaMain = runStep(['--input-type=module', '-e', script], env);
+    expect(viaMain.code).toBe(1);
+    expect(viaMain.stdout).toMatch(/^::error::(The runner environment is incomplete|Cannot read the event payload)/m);
+
+    // The entry alone, in a copy of dist/ that has no main chunk: loading it would fail the import.
+    const alone = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'plangate-entry-only-')));
+    dirs.push(alone);
+    fs.cpSync(dist, alone, { recursive: true });
+    fs.rmSync(path.join(alone, path.relative(dist, main)));
+    const early = runStep([path.join(alone, 'index.js')], env);
+    expect(early).toEqual(viaMain);
+  });
 });

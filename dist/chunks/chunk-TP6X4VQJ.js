@@ -104,7 +104,17 @@ function triageEvent(env = process.env, readEventFile = readUtf8) {
   return reason === void 0 ? { kind: "undecided" } : { kind: "ignore", reason };
 }
 
+// src/config/secret-inputs.ts
+var secretInputs = [
+  "github-token",
+  "api-key",
+  "planner-api-key",
+  "executor-api-key",
+  "record-secret"
+];
+
 export {
+  secretInputs,
   eventIgnoreReason,
   isBot,
   parseCommentCommand,

@@ -5,8 +5,9 @@ import {
   eventIgnoreReason,
   isBot,
   parseCommentCommand,
+  secretInputs,
   triageEvent
-} from "./chunk-XPPAHNAN.js";
+} from "./chunk-TP6X4VQJ.js";
 import {
   GitError,
   ModelError,
@@ -14,8 +15,6 @@ import {
   botIdentity,
   checkPlan,
   checkoutCommit,
-  code,
-  codeBlock,
   commitAll,
   commitTrailers,
   createChatClient,
@@ -25,12 +24,8 @@ import {
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
-  details,
   emptyUsage,
   encodeRecord,
-  escapeHtml,
-  escapeMarkdown,
-  escapeProse,
   estimateExecutionCost,
   estimateHigh,
   executorOnlySnapshot,
@@ -43,7 +38,6 @@ import {
   hashContext,
   hashIssue,
   hashPlan,
-  indent,
   initialSnapshot,
   inputDefaults,
   isBlocking,
@@ -55,7 +49,6 @@ import {
   plannerUsageSince,
   planningOutcome,
   pushWithLease,
-  quote,
   readInputs,
   readRepositoryInstructions,
   readRunner,
@@ -80,37 +73,49 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-XZZ3SZPR.js";
+} from "./chunk-YUU4QYBO.js";
+import {
+  code,
+  codeBlock,
+  details,
+  escapeHtml,
+  escapeMarkdown,
+  escapeProse,
+  indent,
+  quote
+} from "./chunk-BE46HTGE.js";
 import {
   Octokit,
   RequestError,
   paginateRest,
   restEndpointMethods
-} from "./chunk-RE7N3TZB.js";
+} from "./chunk-FVYDKIII.js";
 import {
   createSandbox,
   error,
-  errorMessage,
   external_exports,
   getInput,
   getMultilineInput,
   info,
   notice,
-  redact,
   setFailed,
   setOutput,
   setSecret,
   summary,
   warning
-} from "./chunk-G2PF2ULQ.js";
+} from "./chunk-ZDDGNG35.js";
+import {
+  errorMessage,
+  redact
+} from "./chunk-NMFGPCOO.js";
 import {
   __commonJS,
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// ../main/node_modules/bottleneck/light.js
+// node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "../main/node_modules/bottleneck/light.js"(exports, module) {
+  "node_modules/bottleneck/light.js"(exports, module) {
     (function(global2, factory) {
       typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports, (function() {
@@ -1427,7 +1432,7 @@ var require_light = __commonJS({
   }
 });
 
-// ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION = "0.0.0-development";
 var noop = () => Promise.resolve();
@@ -1870,7 +1875,7 @@ function runnerFetch(env) {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied;
   return async (input, init) => {
-    proxied ??= import("./utils-X6TS42R4.js").then(
+    proxied ??= import("./utils-XE27LPVV.js").then(
       ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
     );
     return (await proxied)(input, init);
@@ -6239,7 +6244,6 @@ function readCommand(inputs, readEventFile = readUtf8) {
 }
 
 // src/config/gate-inputs.ts
-var secretInputs = ["github-token", "api-key", "planner-api-key", "executor-api-key", "record-secret"];
 function roleOr(name) {
   const parsed = roleSchema.safeParse(getInput(name).trim() || inputDefaults[name]);
   return parsed.success ? parsed.data : inputDefaults[name];
@@ -6424,7 +6428,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-XTDHAQPI.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-LI65Q7CX.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

@@ -1,10 +1,11 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-WKLHZ5JA.js";
+} from "./chunk-W6XBUP26.js";
 import {
   noCapabilities
-} from "./chunk-G2PF2ULQ.js";
+} from "./chunk-ZDDGNG35.js";
+import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {
   createCapabilityHub,

@@ -1,7 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  code,
+  hiddenCharacters
+} from "./chunk-BE46HTGE.js";
+import {
   SandboxError,
-  errorMessage,
   external_exports,
   getInput,
   getMultilineInput,
@@ -9,10 +12,15 @@ import {
   info,
   missingProgram,
   noCapabilities,
-  redact,
+  noteTreeChange,
   setSecret,
+  treeChangeCount,
   warning
-} from "./chunk-G2PF2ULQ.js";
+} from "./chunk-ZDDGNG35.js";
+import {
+  errorMessage,
+  redact
+} from "./chunk-NMFGPCOO.js";
 import {
   __commonJS,
   __export,
@@ -20,9 +28,9 @@ import {
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// ../main/node_modules/openai/internal/auth/x509-transport-state.js
+// node_modules/openai/internal/auth/x509-transport-state.js
 var require_x509_transport_state = __commonJS({
-  "../main/node_modules/openai/internal/auth/x509-transport-state.js"(exports, module) {
+  "node_modules/openai/internal/auth/x509-transport-state.js"(exports, module) {
     "use strict";
     if (typeof module !== "undefined" && module !== globalThis.module && typeof exports !== "undefined" && module.exports === exports) {
       Object.defineProperty(exports, "__esModule", { value: true });
@@ -49,9 +57,9 @@ var require_x509_transport_state = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -106,9 +114,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../main/node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -264,9 +272,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../main/node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -435,9 +443,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../main/node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -505,9 +513,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -555,9 +563,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -585,9 +593,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -626,9 +634,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -744,9 +752,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -774,9 +782,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../main/node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -849,9 +857,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -992,41 +1000,41 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent2) {
+    function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
-      return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str, indent2, comment) => str.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent2, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
         return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent2.length);
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
       if (text2.length <= endStep)
         return text2;
       const folds = [];
       const escapedFolds = {};
-      let end = lineWidth - indent2.length;
+      let end = lineWidth - indent.length;
       if (typeof indentAtStart === "number") {
         if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
           folds.push(0);
@@ -1040,7 +1048,7 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent2.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
@@ -1064,8 +1072,8 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent2.length);
-          end = i + indent2.length + endStep;
+            i = consumeMoreIndentedLines(text2, i, indent.length);
+          end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
@@ -1110,22 +1118,22 @@ var require_foldFlowLines = __commonJS({
         const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent2}${text2.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
             res += `${text2[fold]}\\`;
           res += `
-${indent2}${text2.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent2) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
       let ch = text2[start];
       while (ch === " " || ch === "	") {
-        if (i < start + indent2) {
+        if (i < start + indent) {
           ch = text2[++i];
         } else {
           do {
@@ -1145,9 +1153,9 @@ ${indent2}${text2.slice(fold + 1, end2)}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -1181,7 +1189,7 @@ var require_stringifyString = __commonJS({
         return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
@@ -1241,7 +1249,7 @@ var require_stringifyString = __commonJS({
                   str += "\n";
                   i += 2;
                 }
-                str += indent2;
+                str += indent;
                 if (json[i + 2] === " ")
                   str += "\\";
                 i += 1;
@@ -1253,15 +1261,15 @@ var require_stringifyString = __commonJS({
           }
       }
       str = start ? str + json.slice(start) : json;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
         return doubleQuotedString(value, ctx);
-      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent2}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value, ctx) {
       const { singleQuote } = ctx.options;
@@ -1291,8 +1299,8 @@ ${indent2}`) + "'";
       if (!blockQuote || /\n[\t ]+$/.test(value)) {
         return quotedString(value, ctx);
       }
-      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -1317,7 +1325,7 @@ ${indent2}`) + "'";
         value = value.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent2}`);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
       }
       let startWithSpace = false;
       let startEnd;
@@ -1334,9 +1342,9 @@ ${indent2}`) + "'";
       let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
         value = value.substring(start.length);
-        start = start.replace(/\n+/g, `$&${indent2}`);
+        start = start.replace(/\n+/g, `$&${indent}`);
       }
-      const indentSize = indent2 ? "2" : "1";
+      const indentSize = indent ? "2" : "1";
       let header = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
         header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
@@ -1344,7 +1352,7 @@ ${indent2}`) + "'";
           onComment();
       }
       if (!literal) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
@@ -1352,18 +1360,18 @@ ${indent2}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent2, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header}
-${indent2}${body}`;
+${indent}${body}`;
       }
-      value = value.replace(/\n+/g, `$&${indent2}`);
+      value = value.replace(/\n+/g, `$&${indent}`);
       return `|${header}
-${indent2}${start}${value}${end}`;
+${indent}${start}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
       const { type, value } = item;
-      const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
       if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
         return quotedString(value, ctx);
       }
@@ -1374,22 +1382,22 @@ ${indent2}${start}${value}${end}`;
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
-        if (indent2 === "") {
+        if (indent === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent2 === indentStep) {
+        } else if (implicitKey && indent === indentStep) {
           return quotedString(value, ctx);
         }
       }
       const str = value.replace(/\n+/g, `$&
-${indent2}`);
+${indent}`);
       if (actualString) {
         const test = (tag2) => tag2.default && tag2.tag !== "tag:yaml.org,2002:str" && tag2.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -1428,9 +1436,9 @@ ${indent2}`);
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -1552,16 +1560,16 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
     var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent: indent2, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
         if (keyComment) {
@@ -1576,7 +1584,7 @@ var require_stringifyPair = __commonJS({
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent2 + indentStep
+        indent: indent + indentStep
       });
       let keyCommentDone = false;
       let chompKeep = false;
@@ -1606,7 +1614,7 @@ var require_stringifyPair = __commonJS({
         if (keyComment)
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
         str = `? ${str}
-${indent2}:`;
+${indent}:`;
       } else {
         str = `${str}:`;
         if (keyComment)
@@ -1685,9 +1693,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../main/node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -1707,9 +1715,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -1767,9 +1775,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge = require_merge();
@@ -1831,9 +1839,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -1871,9 +1879,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -1884,7 +1892,7 @@ var require_stringifyCollection = __commonJS({
       return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent: indent2, options: { commentString } } = ctx;
+      const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
       const lines2 = [];
@@ -1921,11 +1929,11 @@ var require_stringifyCollection = __commonJS({
         for (let i = 1; i < lines2.length; ++i) {
           const line = lines2[i];
           str += line ? `
-${indent2}${line}` : "\n";
+${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
@@ -1933,7 +1941,7 @@ ${indent2}${line}` : "\n";
       return str;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
-      const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
       itemIndent += indentStep;
       const itemCtx = Object.assign({}, ctx, {
         indent: itemIndent,
@@ -2002,19 +2010,19 @@ ${indent2}${line}` : "\n";
           let str = start;
           for (const line of lines2)
             str += line ? `
-${indentStep}${indent2}${line}` : "\n";
+${indentStep}${indent}${line}` : "\n";
           return `${str}
-${indent2}${end}`;
+${indent}${end}`;
         } else {
           return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent: indent2, options: { commentString } }, lines2, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent2);
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
         lines2.push(ic.trimStart());
       }
     }
@@ -2022,9 +2030,9 @@ ${indent2}${end}`;
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -2166,9 +2174,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -2188,9 +2196,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -2304,9 +2312,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -2326,9 +2334,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string = {
@@ -2345,9 +2353,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../main/node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -2363,9 +2371,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -2387,9 +2395,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag: tag2, value }) {
       if (typeof value === "bigint")
@@ -2414,9 +2422,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2460,9 +2468,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2505,9 +2513,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -2533,9 +2541,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -2600,9 +2608,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -2666,9 +2674,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -2744,9 +2752,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -2822,9 +2830,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -2854,9 +2862,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2903,9 +2911,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -2982,9 +2990,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -3071,9 +3079,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -3159,9 +3167,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -3203,9 +3211,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../main/node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null = require_null();
@@ -3297,9 +3305,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../main/node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -3329,9 +3337,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify3 = require_stringify();
@@ -3409,9 +3417,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../main/node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -3718,9 +3726,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "../main/node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code2, message) {
@@ -3783,9 +3791,9 @@ ${pointer}
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -3917,9 +3925,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -3959,15 +3967,15 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent2, fc, onError) {
+    function flowIndentCheck(indent, fc, onError) {
       if (fc?.type === "flow-collection") {
         const end = fc.end[0];
-        if (end.indent === indent2 && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
           const msg = "Flow end indicator should be more indented than parent";
           onError(end, "BAD_INDENT", msg, true);
         }
@@ -3977,9 +3985,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -3993,9 +4001,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -4101,9 +4109,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -4152,9 +4160,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -4195,9 +4203,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -4389,9 +4397,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4454,9 +4462,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -4485,17 +4493,17 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent2, content] = lines2[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent2.length > trimIndent)
-            trimIndent = indent2.length;
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
         } else {
-          if (indent2.length < trimIndent) {
+          if (indent.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent2.length, "MISSING_CHAR", message);
+            onError(offset + indent.length, "MISSING_CHAR", message);
           }
           if (header.indent === 0)
-            trimIndent = indent2.length;
+            trimIndent = indent.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
             const message = "Block scalar values in collections must be indented";
@@ -4503,7 +4511,7 @@ var require_resolve_block_scalar = __commonJS({
           }
           break;
         }
-        offset += indent2.length + content.length + 1;
+        offset += indent.length + content.length + 1;
       }
       for (let i = lines2.length - 1; i >= chompStart; --i) {
         if (lines2[i][0].length > trimIndent)
@@ -4515,26 +4523,26 @@ var require_resolve_block_scalar = __commonJS({
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent2, content] = lines2[i];
-        offset += indent2.length + content.length + 1;
+        let [indent, content] = lines2[i];
+        offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
           content = content.slice(0, -1);
-        if (content && indent2.length < trimIndent) {
+        if (content && indent.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
-          indent2 = "";
+          indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent2.slice(trimIndent) + content;
+          value += sep + indent.slice(trimIndent) + content;
           sep = "\n";
-        } else if (indent2.length > trimIndent || content[0] === "	") {
+        } else if (indent.length > trimIndent || content[0] === "	") {
           if (sep === " ")
             sep = "\n";
           else if (!prevMoreIndented && sep === "\n")
             sep = "\n\n";
-          value += sep + indent2.slice(trimIndent) + content;
+          value += sep + indent.slice(trimIndent) + content;
           sep = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
@@ -4570,7 +4578,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       const { source } = props[0];
       const mode = source[0];
-      let indent2 = 0;
+      let indent = 0;
       let chomp = "";
       let error = -1;
       for (let i = 1; i < source.length; ++i) {
@@ -4579,8 +4587,8 @@ var require_resolve_block_scalar = __commonJS({
           chomp = ch;
         else {
           const n = Number(ch);
-          if (!indent2 && n)
-            indent2 = n;
+          if (!indent && n)
+            indent = n;
           else if (error === -1)
             error = offset + i;
         }
@@ -4621,7 +4629,7 @@ var require_resolve_block_scalar = __commonJS({
           }
         }
       }
-      return { mode, indent: indent2, chomp, comment, length };
+      return { mode, indent, chomp, comment, length };
     }
     function splitLines(source) {
       const split = source.split(/\n( *)/);
@@ -4637,9 +4645,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -4858,9 +4866,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -4939,9 +4947,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -4969,9 +4977,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -5075,9 +5083,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -5118,9 +5126,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../main/node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -5326,9 +5334,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -5355,15 +5363,15 @@ var require_cst_scalar = __commonJS({
       return null;
     }
     function createScalarToken(value, context) {
-      const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
       const source = stringifyString.stringifyString({ type, value }, {
         implicitKey,
-        indent: indent2 > 0 ? " ".repeat(indent2) : "",
+        indent: indent > 0 ? " ".repeat(indent) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
       const end = context.end ?? [
-        { type: "newline", offset: -1, indent: indent2, source: "\n" }
+        { type: "newline", offset: -1, indent, source: "\n" }
       ];
       switch (source[0]) {
         case "|":
@@ -5372,25 +5380,25 @@ var require_cst_scalar = __commonJS({
           const head = source.substring(0, he);
           const body = source.substring(he + 1) + "\n";
           const props = [
-            { type: "block-scalar-header", offset, indent: indent2, source: head }
+            { type: "block-scalar-header", offset, indent, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
-          return { type: "block-scalar", offset, indent: indent2, props, source: body };
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body };
         }
         case '"':
-          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "double-quoted-scalar", offset, indent, source, end };
         case "'":
-          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "single-quoted-scalar", offset, indent, source, end };
         default:
-          return { type: "scalar", offset, indent: indent2, source, end };
+          return { type: "scalar", offset, indent, source, end };
       }
     }
     function setScalarValue(token, value, context = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
-      let indent2 = "indent" in token ? token.indent : null;
-      if (afterKey && typeof indent2 === "number")
-        indent2 += 2;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
       if (!type)
         switch (token.type) {
           case "single-quoted-scalar":
@@ -5410,8 +5418,8 @@ var require_cst_scalar = __commonJS({
             type = "PLAIN";
         }
       const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent2 === null,
-        indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
@@ -5442,16 +5450,16 @@ var require_cst_scalar = __commonJS({
         token.source = body;
       } else {
         const { offset } = token;
-        const indent2 = "indent" in token ? token.indent : -1;
+        const indent = "indent" in token ? token.indent : -1;
         const props = [
-          { type: "block-scalar-header", offset, indent: indent2, source: head }
+          { type: "block-scalar-header", offset, indent, source: head }
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
-          props.push({ type: "newline", offset: -1, indent: indent2, source: "\n" });
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
         for (const key of Object.keys(token))
           if (key !== "type" && key !== "offset")
             delete token[key];
-        Object.assign(token, { type: "block-scalar", indent: indent2, props, source: body });
+        Object.assign(token, { type: "block-scalar", indent, props, source: body });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -5496,12 +5504,12 @@ var require_cst_scalar = __commonJS({
           break;
         }
         default: {
-          const indent2 = "indent" in token ? token.indent : -1;
+          const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
           for (const key of Object.keys(token))
             if (key !== "type" && key !== "offset")
               delete token[key];
-          Object.assign(token, { type, indent: indent2, source, end });
+          Object.assign(token, { type, indent, source, end });
         }
       }
     }
@@ -5511,9 +5519,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -5572,9 +5580,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -5634,9 +5642,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../main/node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -5736,9 +5744,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../main/node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -5807,15 +5815,15 @@ var require_lexer = __commonJS({
       continueScalar(offset) {
         let ch = this.buffer[offset];
         if (this.indentNext > 0) {
-          let indent2 = 0;
+          let indent = 0;
           while (ch === " ")
-            ch = this.buffer[++indent2 + offset];
+            ch = this.buffer[++indent + offset];
           if (ch === "\r") {
-            const next = this.buffer[indent2 + offset + 1];
+            const next = this.buffer[indent + offset + 1];
             if (next === "\n" || !next && !this.atEnd)
-              return offset + indent2 + 1;
+              return offset + indent + 1;
           }
-          return ch === "\n" || indent2 >= this.indentNext || !ch && !this.atEnd ? offset + indent2 : -1;
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
         }
         if (ch === "-" || ch === ".") {
           const dt = this.buffer.substr(offset, 3);
@@ -5984,12 +5992,12 @@ var require_lexer = __commonJS({
       }
       *parseFlowCollection() {
         let nl, sp;
-        let indent2 = -1;
+        let indent = -1;
         do {
           nl = yield* this.pushNewline();
           if (nl > 0) {
             sp = yield* this.pushSpaces(false);
-            this.indentValue = indent2 = sp;
+            this.indentValue = indent = sp;
           } else {
             sp = 0;
           }
@@ -5998,8 +6006,8 @@ var require_lexer = __commonJS({
         const line = this.getLine();
         if (line === null)
           return this.setNext("flow");
-        if (indent2 !== -1 && indent2 < this.indentNext && line[0] !== "#" || indent2 === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent2 === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
             yield cst.FLOW_END;
@@ -6054,9 +6062,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote2 = this.charAt(0);
-        let end = this.buffer.indexOf(quote2, this.pos + 1);
-        if (quote2 === "'") {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -6107,16 +6115,16 @@ var require_lexer = __commonJS({
       }
       *parseBlockScalar() {
         let nl = this.pos - 1;
-        let indent2 = 0;
+        let indent = 0;
         let ch;
         loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
           switch (ch) {
             case " ":
-              indent2 += 1;
+              indent += 1;
               break;
             case "\n":
               nl = i2;
-              indent2 = 0;
+              indent = 0;
               break;
             case "\r": {
               const next = this.buffer[i2 + 1];
@@ -6132,9 +6140,9 @@ var require_lexer = __commonJS({
         }
         if (!ch && !this.atEnd)
           return this.setNext("block-scalar");
-        if (indent2 >= this.indentNext) {
+        if (indent >= this.indentNext) {
           if (this.blockScalarIndent === -1)
-            this.indentNext = indent2;
+            this.indentNext = indent;
           else {
             this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
           }
@@ -6167,7 +6175,7 @@ var require_lexer = __commonJS({
             const lastChar = i2;
             while (ch2 === " ")
               ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent2 > lastChar)
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
               nl = i2;
             else
               break;
@@ -6325,9 +6333,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -6356,9 +6364,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../main/node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -7183,10 +7191,10 @@ var require_parser = __commonJS({
         }
         return null;
       }
-      atIndentedComment(start, indent2) {
+      atIndentedComment(start, indent) {
         if (this.type !== "comment")
           return false;
-        if (this.indent <= indent2)
+        if (this.indent <= indent)
           return false;
         return start.every((st) => st.type === "newline" || st.type === "space");
       }
@@ -7230,9 +7238,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../main/node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7308,8 +7316,8 @@ var require_public_api = __commonJS({
       if (typeof options === "string")
         options = options.length;
       if (typeof options === "number") {
-        const indent2 = Math.round(options);
-        options = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
       }
       if (value === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
@@ -7327,9 +7335,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "../main/node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7379,9 +7387,9 @@ var require_dist = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/constants.js
+// node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "../main/node_modules/picomatch/lib/constants.js"(exports, module) {
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -7581,9 +7589,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/utils.js
+// node_modules/picomatch/lib/utils.js
 var require_utils = __commonJS({
-  "../main/node_modules/picomatch/lib/utils.js"(exports) {
+  "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -7645,9 +7653,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/scan.js
+// node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "../main/node_modules/picomatch/lib/scan.js"(exports, module) {
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
     "use strict";
     var utils = require_utils();
     var {
@@ -7983,9 +7991,9 @@ var require_scan = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/parse.js
+// node_modules/picomatch/lib/parse.js
 var require_parse = __commonJS({
-  "../main/node_modules/picomatch/lib/parse.js"(exports, module) {
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
     var constants = require_constants();
     var utils = require_utils();
@@ -8016,7 +8024,7 @@ var require_parse = __commonJS({
       const parts = [];
       let bracket = 0;
       let paren = 0;
-      let quote2 = 0;
+      let quote = 0;
       let value = "";
       let escaped = false;
       for (const ch of input2) {
@@ -8031,11 +8039,11 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote2 = quote2 === 1 ? 0 : 1;
+          quote = quote === 1 ? 0 : 1;
           value += ch;
           continue;
         }
-        if (quote2 === 0) {
+        if (quote === 0) {
           if (ch === "[") {
             bracket++;
           } else if (ch === "]" && bracket > 0) {
@@ -8112,7 +8120,7 @@ var require_parse = __commonJS({
       }
       let bracket = 0;
       let paren = 0;
-      let quote2 = 0;
+      let quote = 0;
       let escaped = false;
       for (let i = 1; i < pattern.length; i++) {
         const ch = pattern[i];
@@ -8125,10 +8133,10 @@ var require_parse = __commonJS({
           continue;
         }
         if (ch === '"') {
-          quote2 = quote2 === 1 ? 0 : 1;
+          quote = quote === 1 ? 0 : 1;
           continue;
         }
-        if (quote2 === 1) {
+        if (quote === 1) {
           continue;
         }
         if (ch === "[") {
@@ -8998,9 +9006,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/lib/picomatch.js
+// node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "../main/node_modules/picomatch/lib/picomatch.js"(exports, module) {
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
     var parse = require_parse();
@@ -9138,9 +9146,9 @@ var require_picomatch = __commonJS({
   }
 });
 
-// ../main/node_modules/picomatch/index.js
+// node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "../main/node_modules/picomatch/index.js"(exports, module) {
+  "node_modules/picomatch/index.js"(exports, module) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
@@ -9155,7 +9163,7 @@ var require_picomatch2 = __commonJS({
   }
 });
 
-// ../main/node_modules/openai/internal/tslib.mjs
+// node_modules/openai/internal/tslib.mjs
 function __classPrivateFieldSet(receiver, state2, value, kind, f) {
   if (kind === "m")
     throw new TypeError("Private method is not writable");
@@ -9173,7 +9181,7 @@ function __classPrivateFieldGet(receiver, state2, kind, f) {
   return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state2.get(receiver);
 }
 
-// ../main/node_modules/openai/internal/utils/uuid.mjs
+// node_modules/openai/internal/utils/uuid.mjs
 var uuid4 = function() {
   const { crypto: crypto2 } = globalThis;
   if (crypto2?.randomUUID) {
@@ -9185,7 +9193,7 @@ var uuid4 = function() {
   return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (+c ^ randomByte() & 15 >> +c / 4).toString(16));
 };
 
-// ../main/node_modules/openai/internal/errors.mjs
+// node_modules/openai/internal/errors.mjs
 function isAbortError(err) {
   return typeof err === "object" && err !== null && // Spec-compliant fetch implementations
   ("name" in err && err.name === "AbortError" || // Expo fetch
@@ -9217,7 +9225,7 @@ var castToError = (err) => {
   return new Error(err);
 };
 
-// ../main/node_modules/openai/core/error.mjs
+// node_modules/openai/core/error.mjs
 var OpenAIError = class extends Error {
 };
 var APIError = class _APIError extends OpenAIError {
@@ -9351,7 +9359,7 @@ var SubjectTokenProviderError = class extends OpenAIError {
   }
 };
 
-// ../main/node_modules/openai/internal/utils/values.mjs
+// node_modules/openai/internal/utils/values.mjs
 var startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
 var isAbsoluteURL = (url) => {
   return startsWithSchemeRegexp.test(url);
@@ -9394,7 +9402,7 @@ var safeJSON = (text2) => {
   }
 };
 
-// ../main/node_modules/openai/internal/utils/sleep.mjs
+// node_modules/openai/internal/utils/sleep.mjs
 var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
   const activeSignals = [...new Set(signals.filter((signal) => signal != null))];
   let timeout;
@@ -9444,7 +9452,7 @@ var sleep = (ms, ...signals) => new Promise((resolve, reject) => {
   }
 });
 
-// ../main/node_modules/openai/internal/utils/abort.mjs
+// node_modules/openai/internal/utils/abort.mjs
 var weakGlobals = globalThis;
 var finalizer = (
   // oxlint-disable-next-line anti-slop/no-runtime-typeof -- Weak references and finalizers are optional host capabilities, so probe them before constructing either.
@@ -9517,7 +9525,7 @@ function addRequestAbortListener(signal, abort, requestSignal) {
   return cleanup;
 }
 
-// ../main/node_modules/openai/internal/shims.mjs
+// node_modules/openai/internal/shims.mjs
 function getDefaultFetch() {
   if (typeof fetch !== "undefined") {
     return fetch;
@@ -9589,7 +9597,7 @@ async function CancelReadableStream(stream) {
   await cancelPromise;
 }
 
-// ../main/node_modules/openai/internal/utils/bytes.mjs
+// node_modules/openai/internal/utils/bytes.mjs
 var encodeUTF8_;
 function encodeUTF8(str) {
   let encoder;
@@ -9601,7 +9609,7 @@ function decodeUTF8(bytes) {
   return (decodeUTF8_ ?? (decoder = new globalThis.TextDecoder(), decodeUTF8_ = decoder.decode.bind(decoder)))(bytes);
 }
 
-// ../main/node_modules/openai/internal/decoders/line.mjs
+// node_modules/openai/internal/decoders/line.mjs
 var _LineDecoder_instances;
 var _LineDecoder_buffer;
 var _LineDecoder_start;
@@ -9762,7 +9770,7 @@ function lineEndingLength(buffer, index) {
   return 0;
 }
 
-// ../main/node_modules/openai/internal/utils/log.mjs
+// node_modules/openai/internal/utils/log.mjs
 var levelNumbers = {
   off: 0,
   error: 200,
@@ -9868,38 +9876,38 @@ function redactURL(value) {
   }
   return url.href;
 }
-var formatRequestDetails = (details2) => {
-  if (details2.options) {
-    details2.options = { ...details2.options };
-    delete details2.options["headers"];
-    if (details2.options.path) {
-      const path7 = details2.options.path;
+var formatRequestDetails = (details) => {
+  if (details.options) {
+    details.options = { ...details.options };
+    delete details.options["headers"];
+    if (details.options.path) {
+      const path7 = details.options.path;
       const redacted = new URL(redactURL(new URL(path7, "https://redacted.invalid").href));
-      details2.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
+      details.options.path = redacted.origin === "https://redacted.invalid" ? `${path7.startsWith("/") ? "/" : ""}${redacted.pathname.slice(1)}${redacted.search}` : redacted.href;
     }
-    if (details2.options.query) {
-      details2.options.query = Object.fromEntries(Object.entries(details2.options.query).map(([name, value]) => [
+    if (details.options.query) {
+      details.options.query = Object.fromEntries(Object.entries(details.options.query).map(([name, value]) => [
         name,
         isSensitiveQueryParameter(name) ? "***" : value
       ]));
     }
   }
-  if (details2.url) {
-    details2.url = redactURL(details2.url);
+  if (details.url) {
+    details.url = redactURL(details.url);
   }
-  if (details2.headers) {
-    details2.headers = Object.fromEntries((details2.headers instanceof Headers ? [...details2.headers] : Object.entries(details2.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
+  if (details.headers) {
+    details.headers = Object.fromEntries((details.headers instanceof Headers ? [...details.headers] : Object.entries(details.headers)).map(([name, value]) => [name, isSensitiveHeader(name) ? "***" : value]));
   }
-  if ("retryOfRequestLogID" in details2) {
-    if (details2.retryOfRequestLogID) {
-      details2.retryOf = details2.retryOfRequestLogID;
+  if ("retryOfRequestLogID" in details) {
+    if (details.retryOfRequestLogID) {
+      details.retryOf = details.retryOfRequestLogID;
     }
-    delete details2.retryOfRequestLogID;
+    delete details.retryOfRequestLogID;
   }
-  return details2;
+  return details;
 };
 
-// ../main/node_modules/openai/core/streaming.mjs
+// node_modules/openai/core/streaming.mjs
 var _Stream_instances;
 var _Stream_client;
 var _Stream_isTeeBranch;
@@ -10489,7 +10497,7 @@ function partition(str, delimiter) {
   return [str, "", ""];
 }
 
-// ../main/node_modules/openai/internal/parse.mjs
+// node_modules/openai/internal/parse.mjs
 async function defaultParseResponse(client, props) {
   const { response, requestLogID, retryOfRequestLogID, startTime } = props;
   let jsonBodyLength;
@@ -10557,10 +10565,10 @@ function addRequestID(value, response) {
   });
 }
 
-// ../main/node_modules/openai/version.mjs
+// node_modules/openai/version.mjs
 var VERSION = "7.59.0";
 
-// ../main/node_modules/openai/internal/detect-platform.mjs
+// node_modules/openai/internal/detect-platform.mjs
 var isRunningInBrowser = () => {
   return (
     // @ts-ignore
@@ -10694,7 +10702,7 @@ var getPlatformHeaders = () => {
   return _platformHeaders ?? (_platformHeaders = getPlatformProperties());
 };
 
-// ../main/node_modules/openai/internal/request-options.mjs
+// node_modules/openai/internal/request-options.mjs
 var jsonRequestBodyObservers = /* @__PURE__ */ new WeakMap();
 function observeJSONRequestBody(body, observer) {
   let observers = jsonRequestBodyObservers.get(body);
@@ -10743,7 +10751,7 @@ var FallbackEncoder = ({ headers, body }) => {
   };
 };
 
-// ../main/node_modules/openai/internal/qs/formats.mjs
+// node_modules/openai/internal/qs/formats.mjs
 var default_format = "RFC3986";
 var default_formatter = String;
 var formatters = {
@@ -10752,7 +10760,7 @@ var formatters = {
 };
 var RFC1738 = "RFC1738";
 
-// ../main/node_modules/openai/internal/qs/utils.mjs
+// node_modules/openai/internal/qs/utils.mjs
 var cachedHas;
 var has = (obj, key) => {
   const resolvedHas = cachedHas ?? Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty);
@@ -10839,7 +10847,7 @@ function maybe_map(val, fn) {
   return fn(val);
 }
 
-// ../main/node_modules/openai/internal/qs/stringify.mjs
+// node_modules/openai/internal/qs/stringify.mjs
 var array_prefix_generators = {
   brackets(prefix) {
     return String(prefix) + "[]";
@@ -11130,12 +11138,12 @@ function stringify(object, opts = {}) {
   return joined.length > 0 ? prefix + joined : "";
 }
 
-// ../main/node_modules/openai/internal/utils/query.mjs
+// node_modules/openai/internal/utils/query.mjs
 function stringifyQuery(query) {
   return stringify(query, { arrayFormat: "brackets" });
 }
 
-// ../main/node_modules/openai/internal/data-residency.mjs
+// node_modules/openai/internal/data-residency.mjs
 var endpoints = /* @__PURE__ */ new Map([
   ["global", "https://api.openai.com/v1"],
   ["us", "https://us.api.openai.com/v1"],
@@ -11159,7 +11167,7 @@ function resolveDataResidency(options) {
   return endpoint;
 }
 
-// ../main/node_modules/openai/core/api-promise.mjs
+// node_modules/openai/core/api-promise.mjs
 var _APIPromise_client;
 var APIPromise = class _APIPromise extends Promise {
   constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
@@ -11222,7 +11230,7 @@ var APIPromise = class _APIPromise extends Promise {
 };
 _APIPromise_client = /* @__PURE__ */ new WeakMap();
 
-// ../main/node_modules/openai/core/pagination.mjs
+// node_modules/openai/core/pagination.mjs
 var _AbstractPage_client;
 var AbstractPage = class {
   constructor(client, response, body, options) {
@@ -11413,7 +11421,7 @@ var TokenPage = class extends AbstractPage {
   }
 };
 
-// ../main/node_modules/openai/auth/workload-identity-auth.mjs
+// node_modules/openai/auth/workload-identity-auth.mjs
 var SUBJECT_TOKEN_TYPES = {
   jwt: "urn:ietf:params:oauth:token-type:jwt",
   id: "urn:ietf:params:oauth:token-type:id_token"
@@ -11625,7 +11633,7 @@ var WorkloadIdentityAuth = class _WorkloadIdentityAuth {
   }
 };
 
-// ../main/node_modules/openai/internal/auth/x509-api-origin.mjs
+// node_modules/openai/internal/auth/x509-api-origin.mjs
 var X509_API_BASE_URL = "https://mtls.api.openai.com/v1";
 function assertX509APIOrigin(value) {
   let target;
@@ -11645,7 +11653,7 @@ function assertX509APIOrigin(value) {
   return target;
 }
 
-// ../main/node_modules/openai/internal/headers.mjs
+// node_modules/openai/internal/headers.mjs
 var brand_privateNullableHeaders = /* @__PURE__ */ Symbol("brand.privateNullableHeaders");
 var httpTokenHeaderName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 function* iterateHeaders(headers) {
@@ -11711,7 +11719,7 @@ var buildHeaders = (newHeaders) => {
   return { [brand_privateNullableHeaders]: true, values: targetHeaders, nulls: nullHeaders };
 };
 
-// ../main/node_modules/openai/internal/auth/x509-transport-state-browser.mjs
+// node_modules/openai/internal/auth/x509-transport-state-browser.mjs
 var x509_transport_state_browser_exports = {};
 __export(x509_transport_state_browser_exports, {
   findRegisteredX509Transport: () => findRegisteredX509Transport,
@@ -11746,7 +11754,7 @@ var findX509OAuthError = WeakMap.prototype.get.bind(approvedX509OAuthErrors);
 var rememberX509Credential = WeakMap.prototype.set.bind(approvedX509Credentials);
 var findX509Credential = WeakMap.prototype.get.bind(approvedX509Credentials);
 
-// ../main/node_modules/openai/internal/auth/x509-transport-state.mjs
+// node_modules/openai/internal/auth/x509-transport-state.mjs
 var nodeState = __toESM(require_x509_transport_state(), 1);
 var state = typeof nodeState.findRegisteredX509Transport === "function" ? nodeState : x509_transport_state_browser_exports;
 var {
@@ -11764,7 +11772,7 @@ var {
   findX509Credential: findX509Credential2
 } = state;
 
-// ../main/node_modules/openai/internal/auth/x509-transport-registry.mjs
+// node_modules/openai/internal/auth/x509-transport-registry.mjs
 function resolveX509Transport(value) {
   if (!value || typeof value !== "object") {
     throw new OpenAIError("X.509 workload identity requires an approved X.509 transport capability.");
@@ -11776,7 +11784,7 @@ function resolveX509Transport(value) {
   return registered;
 }
 
-// ../main/node_modules/openai/internal/auth/x509-workload-identity-auth.mjs
+// node_modules/openai/internal/auth/x509-workload-identity-auth.mjs
 var _X509WorkloadIdentityAuth_instances;
 var _a;
 var _X509WorkloadIdentityAuth_identityProviderId;
@@ -12485,7 +12493,7 @@ _a = X509WorkloadIdentityAuth, _X509WorkloadIdentityAuth_identityProviderId = /*
   }
 };
 
-// ../main/node_modules/openai/internal/auth/x509-credential-options.mjs
+// node_modules/openai/internal/auth/x509-credential-options.mjs
 function normalizeX509CredentialOptions(options) {
   const { credential } = options;
   if (credential === void 0) {
@@ -12585,7 +12593,7 @@ function prepareX509ClientClone(inherited, overrides, credential, currentlyX509)
   return { credential: nextCredential, provider: prepareProviderClone(inherited, overrides) };
 }
 
-// ../main/node_modules/openai/internal/uploads.mjs
+// node_modules/openai/internal/uploads.mjs
 var brand_privateStreamingFile = /* @__PURE__ */ Symbol("brand.privateStreamingFile");
 function toStreamingFile(data, name, options) {
   if (typeof name !== "string" || !name) {
@@ -12918,8 +12926,8 @@ async function* iterateBytes(value) {
 }
 function escapeHeaderValue(value) {
   return Array.from(value, (character) => {
-    const codePoint2 = character.codePointAt(0) ?? 0;
-    return codePoint2 <= 31 || codePoint2 === 127 || character === '"' || character === "\\" ? encodeURIComponent(character) : character;
+    const codePoint = character.codePointAt(0) ?? 0;
+    return codePoint <= 31 || codePoint === 127 || character === '"' || character === "\\" ? encodeURIComponent(character) : character;
   }).join("");
 }
 var addFormValue = async (form, key, value, options) => {
@@ -12964,7 +12972,7 @@ var addFormValue = async (form, key, value, options) => {
   }
 };
 
-// ../main/node_modules/openai/internal/to-file.mjs
+// node_modules/openai/internal/to-file.mjs
 var isBlobLike = (value) => value != null && typeof value === "object" && typeof value.size === "number" && typeof value.type === "string" && typeof value.text === "function" && typeof value.slice === "function" && typeof value.arrayBuffer === "function";
 var isFileLike = (value) => value != null && typeof value === "object" && typeof value.name === "string" && typeof value.lastModified === "number" && isBlobLike(value);
 var isResponseLike = (value) => value != null && typeof value === "object" && typeof value.url === "string" && typeof value.blob === "function";
@@ -13028,14 +13036,14 @@ function propsForError(value) {
   return `; props: [${props.map((p) => `"${p}"`).join(", ")}]`;
 }
 
-// ../main/node_modules/openai/core/resource.mjs
+// node_modules/openai/core/resource.mjs
 var APIResource = class {
   constructor(client) {
     this._client = client;
   }
 };
 
-// ../main/node_modules/openai/internal/utils/path.mjs
+// node_modules/openai/internal/utils/path.mjs
 function encodeURIPath(str) {
   return str.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
@@ -13097,7 +13105,7 @@ ${underline}`);
 };
 var path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 
-// ../main/node_modules/openai/resources/chat/completions/messages.mjs
+// node_modules/openai/resources/chat/completions/messages.mjs
 function resolveResourceRequestOptions(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -13159,7 +13167,7 @@ var Messages = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/lib/parser.mjs
+// node_modules/openai/lib/parser.mjs
 function isChatCompletionFunctionTool(tool) {
   return tool !== void 0 && "function" in tool && tool.function !== void 0;
 }
@@ -13281,11 +13289,11 @@ function validateInputTools(tools) {
   }
 }
 
-// ../main/node_modules/openai/lib/chatCompletionUtils.mjs
+// node_modules/openai/lib/chatCompletionUtils.mjs
 var isAssistantMessage = (message) => message?.role === "assistant";
 var isToolMessage = (message) => message?.role === "tool";
 
-// ../main/node_modules/openai/lib/EventStream.mjs
+// node_modules/openai/lib/EventStream.mjs
 var _EventStream_instances;
 var _EventStream_connectedPromise;
 var _EventStream_resolveConnectedPromise;
@@ -14767,12 +14775,12 @@ _EventStream_connectedPromise = /* @__PURE__ */ new WeakMap(), _EventStream_reso
   }
 };
 
-// ../main/node_modules/openai/lib/RunnableFunction.mjs
+// node_modules/openai/lib/RunnableFunction.mjs
 function isRunnableFunctionWithParse(fn) {
   return typeof fn.parse === "function";
 }
 
-// ../main/node_modules/openai/lib/AbstractChatCompletionRunner.mjs
+// node_modules/openai/lib/AbstractChatCompletionRunner.mjs
 var _AbstractChatCompletionRunner_instances;
 var _a2;
 var _AbstractChatCompletionRunner_completionArrivedBeforeAbort;
@@ -15185,14 +15193,14 @@ _a2 = AbstractChatCompletionRunner, _AbstractChatCompletionRunner_completionArri
       total.prompt_tokens += usage.prompt_tokens;
       total.total_tokens += usage.total_tokens;
       for (const key of ["completion_tokens_details", "prompt_tokens_details"]) {
-        const details2 = usage[key];
-        if (isObj(details2)) {
+        const details = usage[key];
+        if (isObj(details)) {
           const totalDetails = total[key] ?? (total[key] = {});
-          for (const name in details2) {
-            if (!hasOwn(details2, name)) {
+          for (const name in details) {
+            if (!hasOwn(details, name)) {
               continue;
             }
-            const count2 = details2[name];
+            const count2 = details[name];
             if (typeof count2 === "number") {
               Object.defineProperty(totalDetails, name, {
                 value: (hasOwn(totalDetails, name) ? totalDetails[name] ?? 0 : 0) + count2,
@@ -15225,7 +15233,7 @@ _a2 = AbstractChatCompletionRunner, _AbstractChatCompletionRunner_completionArri
   return JSON.stringify(rawContent);
 };
 
-// ../main/node_modules/openai/lib/ChatCompletionRunner.mjs
+// node_modules/openai/lib/ChatCompletionRunner.mjs
 var ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompletionRunner {
   /** Starts a non-streaming tool loop and returns its event-driven conversation runner. */
   static runTools(client, params, options) {
@@ -15249,7 +15257,7 @@ var ChatCompletionRunner = class _ChatCompletionRunner extends AbstractChatCompl
   }
 };
 
-// ../main/node_modules/openai/_vendor/partial-json-parser/parser.mjs
+// node_modules/openai/_vendor/partial-json-parser/parser.mjs
 var STR = 1;
 var NUM = 2;
 var ARR = 4;
@@ -15474,7 +15482,7 @@ var _parseJSON = (jsonString, allow) => {
 };
 var partialParse = (input2) => parseJSON(input2, Allow.ALL ^ Allow.NUM);
 
-// ../main/node_modules/openai/lib/chat-completions/streaming.mjs
+// node_modules/openai/lib/chat-completions/streaming.mjs
 function normalizeChatCompletionChunk(chunk) {
   if (!Array.isArray(chunk?.choices)) {
     return chunk;
@@ -15495,7 +15503,7 @@ function normalizeChatCompletionStream(stream) {
   return stream;
 }
 
-// ../main/node_modules/openai/lib/ChatCompletionStream.mjs
+// node_modules/openai/lib/ChatCompletionStream.mjs
 var _ChatCompletionStream_instances;
 var _ChatCompletionStream_params;
 var _ChatCompletionStream_rejectsUnfinishedTurns;
@@ -15577,14 +15585,14 @@ function recordPartialJSONFragment(state2, budget, fragment, validationWorkBudge
   let firstCharacter = true;
   for (const character of fragment) {
     const previousBytes = bytes;
-    const codePoint2 = character.codePointAt(0);
-    if (firstCharacter && state2.pending_high_surrogate && codePoint2 >= 56320 && codePoint2 <= 57343) {
+    const codePoint = character.codePointAt(0);
+    if (firstCharacter && state2.pending_high_surrogate && codePoint >= 56320 && codePoint <= 57343) {
       bytes += 1;
-    } else if (codePoint2 <= 127) {
+    } else if (codePoint <= 127) {
       bytes += 1;
-    } else if (codePoint2 <= 2047) {
+    } else if (codePoint <= 2047) {
       bytes += 2;
-    } else if (codePoint2 <= 65535) {
+    } else if (codePoint <= 65535) {
       bytes += 3;
     } else {
       bytes += 4;
@@ -17045,7 +17053,7 @@ function assertNever(_x) {
   return _x;
 }
 
-// ../main/node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
+// node_modules/openai/lib/ChatCompletionStreamingRunner.mjs
 var ChatCompletionStreamingRunner = class _ChatCompletionStreamingRunner extends ChatCompletionStream {
   /** Restores a serialized tool run, including intermediate completions and tool-result messages. */
   static fromReadableStream(stream) {
@@ -17100,7 +17108,7 @@ var ChatCompletionStreamingRunner = class _ChatCompletionStreamingRunner extends
   }
 };
 
-// ../main/node_modules/openai/resources/chat/completions/completions.mjs
+// node_modules/openai/resources/chat/completions/completions.mjs
 function resolveResourceRequestOptions2(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17238,7 +17246,7 @@ var Completions = class extends APIResource {
 };
 Completions.Messages = Messages;
 
-// ../main/node_modules/openai/resources/chat/chat.mjs
+// node_modules/openai/resources/chat/chat.mjs
 var Chat = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -17247,7 +17255,7 @@ var Chat = class extends APIResource {
 };
 Chat.Completions = Completions;
 
-// ../main/node_modules/openai/resources/admin/organization/admin-api-keys.mjs
+// node_modules/openai/resources/admin/organization/admin-api-keys.mjs
 function resolveResourceRequestOptions3(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17361,7 +17369,7 @@ var AdminAPIKeys = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/audit-logs.mjs
+// node_modules/openai/resources/admin/organization/audit-logs.mjs
 function resolveResourceRequestOptions4(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17434,7 +17442,7 @@ var AuditLogs = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/certificates.mjs
+// node_modules/openai/resources/admin/organization/certificates.mjs
 function resolveResourceRequestOptions5(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17613,7 +17621,7 @@ var Certificates = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/data-retention.mjs
+// node_modules/openai/resources/admin/organization/data-retention.mjs
 function resolveResourceRequestOptions6(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17653,7 +17661,7 @@ var DataRetention = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/external-keys.mjs
+// node_modules/openai/resources/admin/organization/external-keys.mjs
 function resolveResourceRequestOptions7(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17788,7 +17796,7 @@ var ExternalKeys = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/external-storage.mjs
+// node_modules/openai/resources/admin/organization/external-storage.mjs
 function resolveResourceRequestOptions8(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -17927,7 +17935,7 @@ var ExternalStorage = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/invites.mjs
+// node_modules/openai/resources/admin/organization/invites.mjs
 function resolveResourceRequestOptions9(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18043,7 +18051,7 @@ var Invites = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/roles.mjs
+// node_modules/openai/resources/admin/organization/roles.mjs
 function resolveResourceRequestOptions10(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18172,7 +18180,7 @@ var Roles = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/spend-alerts.mjs
+// node_modules/openai/resources/admin/organization/spend-alerts.mjs
 function resolveResourceRequestOptions11(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18319,7 +18327,7 @@ var SpendAlerts = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/spend-limit.mjs
+// node_modules/openai/resources/admin/organization/spend-limit.mjs
 function resolveResourceRequestOptions12(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18376,7 +18384,7 @@ var SpendLimit = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/usage.mjs
+// node_modules/openai/resources/admin/organization/usage.mjs
 function resolveResourceRequestOptions13(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18599,7 +18607,7 @@ var Usage = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/groups/roles.mjs
+// node_modules/openai/resources/admin/organization/groups/roles.mjs
 function resolveResourceRequestOptions14(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18718,7 +18726,7 @@ var Roles2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/groups/users.mjs
+// node_modules/openai/resources/admin/organization/groups/users.mjs
 function resolveResourceRequestOptions15(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18837,7 +18845,7 @@ var Users = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/groups/groups.mjs
+// node_modules/openai/resources/admin/organization/groups/groups.mjs
 function resolveResourceRequestOptions16(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -18974,7 +18982,7 @@ var Groups = class extends APIResource {
 Groups.Users = Users;
 Groups.Roles = Roles2;
 
-// ../main/node_modules/openai/resources/admin/organization/projects/api-keys.mjs
+// node_modules/openai/resources/admin/organization/projects/api-keys.mjs
 function resolveResourceRequestOptions17(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19120,7 +19128,7 @@ var APIKeys = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/certificates.mjs
+// node_modules/openai/resources/admin/organization/projects/certificates.mjs
 function resolveResourceRequestOptions18(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19229,7 +19237,7 @@ var Certificates2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/data-retention.mjs
+// node_modules/openai/resources/admin/organization/projects/data-retention.mjs
 function resolveResourceRequestOptions19(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19272,7 +19280,7 @@ var DataRetention2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs
+// node_modules/openai/resources/admin/organization/projects/hosted-tool-permissions.mjs
 function resolveResourceRequestOptions20(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19314,7 +19322,7 @@ var HostedToolPermissions = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/model-permissions.mjs
+// node_modules/openai/resources/admin/organization/projects/model-permissions.mjs
 function resolveResourceRequestOptions21(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19374,7 +19382,7 @@ var ModelPermissions = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/rate-limits.mjs
+// node_modules/openai/resources/admin/organization/projects/rate-limits.mjs
 function resolveResourceRequestOptions22(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19456,7 +19464,7 @@ var RateLimits = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/roles.mjs
+// node_modules/openai/resources/admin/organization/projects/roles.mjs
 function resolveResourceRequestOptions23(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19595,7 +19603,7 @@ var Roles3 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/service-tier-settings.mjs
+// node_modules/openai/resources/admin/organization/projects/service-tier-settings.mjs
 function resolveResourceRequestOptions24(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19639,7 +19647,7 @@ var ServiceTierSettings = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs
+// node_modules/openai/resources/admin/organization/projects/spend-alerts.mjs
 function resolveResourceRequestOptions25(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19795,7 +19803,7 @@ var SpendAlerts2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/spend-limit.mjs
+// node_modules/openai/resources/admin/organization/projects/spend-limit.mjs
 function resolveResourceRequestOptions26(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19859,7 +19867,7 @@ var SpendLimit2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/groups/roles.mjs
+// node_modules/openai/resources/admin/organization/projects/groups/roles.mjs
 function resolveResourceRequestOptions27(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -19946,7 +19954,7 @@ var Roles4 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/groups/groups.mjs
+// node_modules/openai/resources/admin/organization/projects/groups/groups.mjs
 function resolveResourceRequestOptions28(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20071,7 +20079,7 @@ var Groups2 = class extends APIResource {
 };
 Groups2.Roles = Roles4;
 
-// ../main/node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs
+// node_modules/openai/resources/admin/organization/projects/service-accounts/api-keys.mjs
 function resolveResourceRequestOptions29(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20098,7 +20106,7 @@ var APIKeys2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs
+// node_modules/openai/resources/admin/organization/projects/service-accounts/service-accounts.mjs
 function resolveResourceRequestOptions30(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20246,7 +20254,7 @@ var ServiceAccounts = class extends APIResource {
 };
 ServiceAccounts.APIKeys = APIKeys2;
 
-// ../main/node_modules/openai/resources/admin/organization/projects/users/roles.mjs
+// node_modules/openai/resources/admin/organization/projects/users/roles.mjs
 function resolveResourceRequestOptions31(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20333,7 +20341,7 @@ var Roles5 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/projects/users/users.mjs
+// node_modules/openai/resources/admin/organization/projects/users/users.mjs
 function resolveResourceRequestOptions32(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20481,7 +20489,7 @@ var Users2 = class extends APIResource {
 };
 Users2.Roles = Roles5;
 
-// ../main/node_modules/openai/resources/admin/organization/projects/projects.mjs
+// node_modules/openai/resources/admin/organization/projects/projects.mjs
 function resolveResourceRequestOptions33(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20644,7 +20652,7 @@ Projects.SpendLimit = SpendLimit2;
 Projects.SpendAlerts = SpendAlerts2;
 Projects.Certificates = Certificates2;
 
-// ../main/node_modules/openai/resources/admin/organization/users/roles.mjs
+// node_modules/openai/resources/admin/organization/users/roles.mjs
 function resolveResourceRequestOptions34(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20763,7 +20771,7 @@ var Roles6 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/users/users.mjs
+// node_modules/openai/resources/admin/organization/users/users.mjs
 function resolveResourceRequestOptions35(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -20877,7 +20885,7 @@ var Users3 = class extends APIResource {
 };
 Users3.Roles = Roles6;
 
-// ../main/node_modules/openai/resources/admin/organization/workload-identity-providers/federation-rules.mjs
+// node_modules/openai/resources/admin/organization/workload-identity-providers/federation-rules.mjs
 function resolveResourceRequestOptions36(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21020,7 +21028,7 @@ var FederationRules = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/admin/organization/workload-identity-providers/workload-identity-providers.mjs
+// node_modules/openai/resources/admin/organization/workload-identity-providers/workload-identity-providers.mjs
 function resolveResourceRequestOptions37(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21162,7 +21170,7 @@ var WorkloadIdentityProviders = class extends APIResource {
 };
 WorkloadIdentityProviders.FederationRules = FederationRules;
 
-// ../main/node_modules/openai/resources/admin/organization/organization.mjs
+// node_modules/openai/resources/admin/organization/organization.mjs
 var Organization = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -21199,7 +21207,7 @@ Organization.SpendAlerts = SpendAlerts;
 Organization.Certificates = Certificates;
 Organization.Projects = Projects;
 
-// ../main/node_modules/openai/resources/admin/admin.mjs
+// node_modules/openai/resources/admin/admin.mjs
 var Admin = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -21208,7 +21216,7 @@ var Admin = class extends APIResource {
 };
 Admin.Organization = Organization;
 
-// ../main/node_modules/openai/resources/audio/speech.mjs
+// node_modules/openai/resources/audio/speech.mjs
 function resolveResourceRequestOptions38(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21249,7 +21257,7 @@ var Speech = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/audio/transcriptions.mjs
+// node_modules/openai/resources/audio/transcriptions.mjs
 function resolveResourceRequestOptions39(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21267,7 +21275,7 @@ var Transcriptions = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/audio/translations.mjs
+// node_modules/openai/resources/audio/translations.mjs
 function resolveResourceRequestOptions40(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21281,7 +21289,7 @@ var Translations = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/audio/voice-consents.mjs
+// node_modules/openai/resources/audio/voice-consents.mjs
 function resolveResourceRequestOptions41(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21402,7 +21410,7 @@ var VoiceConsents = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/audio/voices.mjs
+// node_modules/openai/resources/audio/voices.mjs
 function resolveResourceRequestOptions42(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21454,7 +21462,7 @@ var Voices = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/audio/audio.mjs
+// node_modules/openai/resources/audio/audio.mjs
 var Audio = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -21471,7 +21479,7 @@ Audio.Speech = Speech;
 Audio.Voices = Voices;
 Audio.VoiceConsents = VoiceConsents;
 
-// ../main/node_modules/openai/resources/batches.mjs
+// node_modules/openai/resources/batches.mjs
 function resolveResourceRequestOptions43(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21557,7 +21565,7 @@ var Batches = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/assistants.mjs
+// node_modules/openai/resources/beta/assistants.mjs
 function resolveResourceRequestOptions44(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21670,7 +21678,7 @@ var Assistants = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/automations/invocations.mjs
+// node_modules/openai/resources/beta/agents/automations/invocations.mjs
 function resolveResourceRequestOptions45(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21771,7 +21779,7 @@ var Invocations = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/automations/automations.mjs
+// node_modules/openai/resources/beta/agents/automations/automations.mjs
 function resolveResourceRequestOptions46(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -21964,7 +21972,7 @@ var Automations = class extends APIResource {
 };
 Automations.Invocations = Invocations;
 
-// ../main/node_modules/openai/lib/beta/agents/files.mjs
+// node_modules/openai/lib/beta/agents/files.mjs
 var AgentFileUploadError = class extends OpenAIError {
   constructor(uploadedFiles, cause) {
     super("Agent file preparation or staging failed; uploaded files remain caller-owned.");
@@ -22042,7 +22050,7 @@ async function uploadAgentFile(client, resource, environmentID, params, options)
   }
 }
 
-// ../main/node_modules/openai/resources/beta/agents/environments/files.mjs
+// node_modules/openai/resources/beta/agents/environments/files.mjs
 function resolveResourceRequestOptions47(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22103,7 +22111,7 @@ var Files = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/environments/templates.mjs
+// node_modules/openai/resources/beta/agents/environments/templates.mjs
 function resolveResourceRequestOptions48(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22246,7 +22254,7 @@ var Templates = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/environments/environments.mjs
+// node_modules/openai/resources/beta/agents/environments/environments.mjs
 function resolveResourceRequestOptions49(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22371,7 +22379,7 @@ var EnvironmentInfosPage = class extends CursorPage {
 Environments.Files = Files;
 Environments.Templates = Templates;
 
-// ../main/node_modules/openai/lib/beta/agents/pages.mjs
+// node_modules/openai/lib/beta/agents/pages.mjs
 async function* agentItems(load) {
   let after;
   while (true) {
@@ -22390,7 +22398,7 @@ async function* agentItems(load) {
   }
 }
 
-// ../main/node_modules/openai/lib/beta/agents/result-artifacts.mjs
+// node_modules/openai/lib/beta/agents/result-artifacts.mjs
 var _AgentResultArtifacts_resource;
 var _AgentResultArtifacts_sessionID;
 var _AgentResultArtifacts_turnID;
@@ -22446,7 +22454,7 @@ var AgentResultArtifacts = class {
 };
 _AgentResultArtifacts_resource = /* @__PURE__ */ new WeakMap(), _AgentResultArtifacts_sessionID = /* @__PURE__ */ new WeakMap(), _AgentResultArtifacts_turnID = /* @__PURE__ */ new WeakMap();
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/artifacts.mjs
+// node_modules/openai/resources/beta/agents/sessions/artifacts.mjs
 function resolveResourceRequestOptions50(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22585,7 +22593,7 @@ var Artifacts = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/events.mjs
+// node_modules/openai/resources/beta/agents/sessions/events.mjs
 function resolveResourceRequestOptions51(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22655,7 +22663,7 @@ var Events = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/items.mjs
+// node_modules/openai/resources/beta/agents/sessions/items.mjs
 function resolveResourceRequestOptions52(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22718,7 +22726,7 @@ var Items = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/traces.mjs
+// node_modules/openai/resources/beta/agents/sessions/traces.mjs
 function resolveResourceRequestOptions53(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22781,7 +22789,7 @@ var Traces = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/items.mjs
+// node_modules/openai/resources/beta/agents/sessions/subagents/items.mjs
 function resolveResourceRequestOptions54(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22812,7 +22820,7 @@ var Items2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/turns/items.mjs
+// node_modules/openai/resources/beta/agents/sessions/subagents/turns/items.mjs
 function resolveResourceRequestOptions55(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22843,7 +22851,7 @@ var Items3 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/turns/turns.mjs
+// node_modules/openai/resources/beta/agents/sessions/subagents/turns/turns.mjs
 function resolveResourceRequestOptions56(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22903,7 +22911,7 @@ var Turns = class extends APIResource {
 };
 Turns.Items = Items3;
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/subagents/subagents.mjs
+// node_modules/openai/resources/beta/agents/sessions/subagents/subagents.mjs
 function resolveResourceRequestOptions57(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -22994,7 +23002,7 @@ var Subagents = class extends APIResource {
 Subagents.Items = Items2;
 Subagents.Turns = Turns;
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/turns/items.mjs
+// node_modules/openai/resources/beta/agents/sessions/turns/items.mjs
 function resolveResourceRequestOptions58(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23026,7 +23034,7 @@ var Items4 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/turns/turns.mjs
+// node_modules/openai/resources/beta/agents/sessions/turns/turns.mjs
 function resolveResourceRequestOptions59(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -23116,7 +23124,7 @@ var Turns2 = class extends APIResource {
 };
 Turns2.Items = Items4;
 
-// ../main/node_modules/openai/lib/agents/turn-state.mjs
+// node_modules/openai/lib/agents/turn-state.mjs
 var _TurnState_turnID;
 var _TurnState_turnEnded;
 var _TurnState_eventIDs;
@@ -23168,7 +23176,7 @@ var TurnState = class {
 };
 _TurnState_turnID = /* @__PURE__ */ new WeakMap(), _TurnState_turnEnded = /* @__PURE__ */ new WeakMap(), _TurnState_eventIDs = /* @__PURE__ */ new WeakMap(), _TurnState_calls = /* @__PURE__ */ new WeakMap();
 
-// ../main/node_modules/openai/lib/beta/agents/tool-output.mjs
+// node_modules/openai/lib/beta/agents/tool-output.mjs
 function isInputContent(value) {
   if (!isObj(value)) {
     return false;
@@ -23185,10 +23193,10 @@ function isInputContent(value) {
   return hasOwn(content, "type") && hasOwn(content, field) && typeof content[field] === "string";
 }
 
-// ../main/node_modules/openai/lib/beta/agents/tool-stages.mjs
+// node_modules/openai/lib/beta/agents/tool-stages.mjs
 var toolStages = /* @__PURE__ */ Symbol.for("openai.beta.agents.toolStages");
 
-// ../main/node_modules/openai/lib/beta/agents/tool-dispatcher.mjs
+// node_modules/openai/lib/beta/agents/tool-dispatcher.mjs
 var _AgentToolDispatcher_instances;
 var _AgentToolDispatcher_handlers;
 var _AgentToolDispatcher_options;
@@ -23354,12 +23362,12 @@ _AgentToolDispatcher_handlers = /* @__PURE__ */ new WeakMap(), _AgentToolDispatc
   }
 };
 
-// ../main/node_modules/openai/lib/agents/output-text.mjs
+// node_modules/openai/lib/agents/output-text.mjs
 function outputText(message) {
   return message.content.map((block) => block.type === "output_text" ? block.text : "").join("");
 }
 
-// ../main/node_modules/openai/lib/beta/agents/agent-turn-result.mjs
+// node_modules/openai/lib/beta/agents/agent-turn-result.mjs
 var AgentTurnResult = class {
   constructor(turn, messages) {
     this.turn = turn;
@@ -23376,7 +23384,7 @@ var AgentTurnResult = class {
   }
 };
 
-// ../main/node_modules/openai/lib/beta/agents/parsed-agent-turn-result.mjs
+// node_modules/openai/lib/beta/agents/parsed-agent-turn-result.mjs
 var ParsedAgentTurnResult = class extends AgentTurnResult {
   constructor(result, parsed) {
     super(result.turn, result.messages);
@@ -23385,7 +23393,7 @@ var ParsedAgentTurnResult = class extends AgentTurnResult {
   }
 };
 
-// ../main/node_modules/openai/lib/beta/agents/output-parse-error.mjs
+// node_modules/openai/lib/beta/agents/output-parse-error.mjs
 var _AgentOutputParseError_rawResult;
 var AgentOutputParseError = class extends OpenAIError {
   constructor(result) {
@@ -23401,7 +23409,7 @@ var AgentOutputParseError = class extends OpenAIError {
 };
 _AgentOutputParseError_rawResult = /* @__PURE__ */ new WeakMap();
 
-// ../main/node_modules/openai/lib/beta/agents/parse-result.mjs
+// node_modules/openai/lib/beta/agents/parse-result.mjs
 function parseAgentResult(result, format) {
   try {
     if (!format) {
@@ -23492,7 +23500,7 @@ async function parseAgentResultPromise(result, format) {
   return parseAgentResult(await result, format);
 }
 
-// ../main/node_modules/openai/lib/beta/agents/agent-turn-result-error.mjs
+// node_modules/openai/lib/beta/agents/agent-turn-result-error.mjs
 var AgentTurnResultError = class extends OpenAIError {
   constructor(reason, session_id, turn, messages, required_actions = [], cause) {
     super(`Could not collect the agent turn result: ${reason}`);
@@ -23509,7 +23517,7 @@ var AgentTurnResultError = class extends OpenAIError {
   }
 };
 
-// ../main/node_modules/openai/lib/beta/agents/agent-turn-result-collector.mjs
+// node_modules/openai/lib/beta/agents/agent-turn-result-collector.mjs
 var _AgentTurnResultCollector_instances;
 var _AgentTurnResultCollector_sessionID;
 var _AgentTurnResultCollector_turn;
@@ -23608,7 +23616,7 @@ _AgentTurnResultCollector_sessionID = /* @__PURE__ */ new WeakMap(), _AgentTurnR
   return [...__classPrivateFieldGet(this, _AgentTurnResultCollector_messages, "f").values()].sort((a, b) => a.index - b.index).map(({ message }) => message);
 };
 
-// ../main/node_modules/openai/lib/beta/agents/result-collection.mjs
+// node_modules/openai/lib/beta/agents/result-collection.mjs
 var _ResultCollection_instances;
 var _ResultCollection_iterator;
 var _ResultCollection_ended;
@@ -23711,7 +23719,7 @@ _ResultCollection_iterator = /* @__PURE__ */ new WeakMap(), _ResultCollection_en
   }
 };
 
-// ../main/node_modules/openai/lib/agents/agent-session-stream.mjs
+// node_modules/openai/lib/agents/agent-session-stream.mjs
 var _AgentSessionStream_instances;
 var _AgentSessionStream_consumed;
 var _AgentSessionStream_format;
@@ -23867,7 +23875,7 @@ _AgentSessionStream_iterate = async function* _AgentSessionStream_iterate2() {
   return error;
 };
 
-// ../main/node_modules/openai/lib/beta/agents/agent-session-create-stream.mjs
+// node_modules/openai/lib/beta/agents/agent-session-create-stream.mjs
 async function* dispatchCreationTools(source, dispatcher, signal) {
   const state2 = new TurnState();
   let sessionID;
@@ -23943,7 +23951,7 @@ function captureCreationTools(body, options) {
   };
 }
 
-// ../main/node_modules/openai/resources/beta/agents/sessions/sessions.mjs
+// node_modules/openai/resources/beta/agents/sessions/sessions.mjs
 function resolveResourceRequestOptions60(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24101,7 +24109,7 @@ Sessions.Events = Events;
 Sessions.Traces = Traces;
 Sessions.Turns = Turns2;
 
-// ../main/node_modules/openai/resources/beta/agents/vaults/credentials.mjs
+// node_modules/openai/resources/beta/agents/vaults/credentials.mjs
 function resolveResourceRequestOptions61(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24257,7 +24265,7 @@ var Credentials = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/agents/vaults/vaults.mjs
+// node_modules/openai/resources/beta/agents/vaults/vaults.mjs
 function resolveResourceRequestOptions62(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24399,7 +24407,7 @@ var Vaults = class extends APIResource {
 };
 Vaults.Credentials = Credentials;
 
-// ../main/node_modules/openai/resources/beta/agents/agents.mjs
+// node_modules/openai/resources/beta/agents/agents.mjs
 function resolveResourceRequestOptions63(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24543,7 +24551,7 @@ Agents.Environments = Environments;
 Agents.Vaults = Vaults;
 Agents.Sessions = Sessions;
 
-// ../main/node_modules/openai/resources/beta/chatkit/sessions.mjs
+// node_modules/openai/resources/beta/chatkit/sessions.mjs
 function resolveResourceRequestOptions64(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24588,7 +24596,7 @@ var Sessions2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/chatkit/threads.mjs
+// node_modules/openai/resources/beta/chatkit/threads.mjs
 function resolveResourceRequestOptions65(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24698,7 +24706,7 @@ var Threads = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/chatkit/chatkit.mjs
+// node_modules/openai/resources/beta/chatkit/chatkit.mjs
 var ChatKit = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -24709,7 +24717,7 @@ var ChatKit = class extends APIResource {
 ChatKit.Sessions = Sessions2;
 ChatKit.Threads = Threads;
 
-// ../main/node_modules/openai/resources/beta/responses/input-items.mjs
+// node_modules/openai/resources/beta/responses/input-items.mjs
 function resolveResourceRequestOptions66(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24776,7 +24784,7 @@ var InputItems = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/responses/input-tokens.mjs
+// node_modules/openai/resources/beta/responses/input-tokens.mjs
 function resolveResourceRequestOptions67(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24807,7 +24815,7 @@ var InputTokens = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/responses/responses.mjs
+// node_modules/openai/resources/beta/responses/responses.mjs
 function resolveResourceRequestOptions68(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -24973,7 +24981,7 @@ var Responses = class extends APIResource {
 Responses.InputItems = InputItems;
 Responses.InputTokens = InputTokens;
 
-// ../main/node_modules/openai/resources/beta/threads/messages.mjs
+// node_modules/openai/resources/beta/threads/messages.mjs
 function resolveResourceRequestOptions69(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25089,7 +25097,7 @@ var Messages2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/threads/runs/steps.mjs
+// node_modules/openai/resources/beta/threads/runs/steps.mjs
 function resolveResourceRequestOptions70(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -25124,7 +25132,7 @@ var Steps = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/lib/polling.mjs
+// node_modules/openai/lib/polling.mjs
 function sleepUntilAborted(milliseconds, signal) {
   return new Promise((resolve, reject) => {
     let timer;
@@ -25229,7 +25237,7 @@ async function pollWithResponse(retrieve, intermediateStatuses, terminalStatuses
   }
 }
 
-// ../main/node_modules/openai/lib/assistant-run-polling.mjs
+// node_modules/openai/lib/assistant-run-polling.mjs
 function pollAssistantRun(resource, runID, params, options) {
   return pollWithResponse((headers) => resource.retrieve(runID, params, {
     ...options,
@@ -25237,7 +25245,7 @@ function pollAssistantRun(resource, runID, params, options) {
   }), ["queued", "in_progress", "cancelling"], ["requires_action", "incomplete", "cancelled", "completed", "failed", "expired"], options);
 }
 
-// ../main/node_modules/openai/internal/utils/base64.mjs
+// node_modules/openai/internal/utils/base64.mjs
 var fromBase64 = (str) => {
   if (typeof globalThis.Buffer !== "undefined") {
     const buf = globalThis.Buffer.from(str, "base64");
@@ -25271,7 +25279,7 @@ var toFloat32Array = (base64Str) => {
   }
 };
 
-// ../main/node_modules/openai/internal/utils/env.mjs
+// node_modules/openai/internal/utils/env.mjs
 var readEnv = (env) => {
   try {
     if (typeof globalThis.process !== "undefined") {
@@ -25286,7 +25294,7 @@ var readEnv = (env) => {
   return void 0;
 };
 
-// ../main/node_modules/openai/internal/assistant-stream-delta.mjs
+// node_modules/openai/internal/assistant-stream-delta.mjs
 var MAX_ASSISTANT_STREAM_ARRAY_GROWTH = 1024;
 var MAX_EXTERNALLY_MUTABLE_ASSISTANT_STREAM_ARRAY_LENGTH = 65536;
 function getAssistantStreamDiagnosticProperty(property) {
@@ -25569,7 +25577,7 @@ function createAssistantStreamArrayDeltaCommit(accumulator, delta, kind, cacheAr
   return () => commitAssistantStreamArrayProjection(projection);
 }
 
-// ../main/node_modules/openai/lib/AssistantStream.mjs
+// node_modules/openai/lib/AssistantStream.mjs
 var _AssistantStream_instances;
 var _AssistantStream_runStepSnapshots;
 var _AssistantStream_runStepIDOwners;
@@ -26132,8 +26140,8 @@ _AssistantStream_addEvent = function _AssistantStream_addEvent2(event) {
     case "thread.run.step.expired": {
       __classPrivateFieldSet(this, _AssistantStream_currentRunStepSnapshot, void 0, "f");
       __classPrivateFieldSet(this, _AssistantStream_activeRunStepID, void 0, "f");
-      const details2 = event.data.step_details;
-      if (details2.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
+      const details = event.data.step_details;
+      if (details.type === "tool_calls" && __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f")) {
         __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "toolCallDone", __classPrivateFieldGet(this, _AssistantStream_currentToolCall, "f"));
       }
       __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_emitExposed).call(this, "runStepDone", event.data, accumulatedRunStep);
@@ -26263,7 +26271,7 @@ function assertNever2(_x) {
   return _x;
 }
 
-// ../main/node_modules/openai/resources/beta/threads/runs/runs.mjs
+// node_modules/openai/resources/beta/threads/runs/runs.mjs
 function resolveResourceRequestOptions71(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26441,7 +26449,7 @@ var Runs = class extends APIResource {
 };
 Runs.Steps = Steps;
 
-// ../main/node_modules/openai/resources/beta/threads/threads.mjs
+// node_modules/openai/resources/beta/threads/threads.mjs
 function resolveResourceRequestOptions72(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26533,7 +26541,7 @@ var Threads2 = class extends APIResource {
 Threads2.Runs = Runs;
 Threads2.Messages = Messages2;
 
-// ../main/node_modules/openai/resources/beta/realtime/sessions.mjs
+// node_modules/openai/resources/beta/realtime/sessions.mjs
 var Sessions3 = class extends APIResource {
   /**
    * Create an ephemeral API token for use in client-side applications with the
@@ -26560,7 +26568,7 @@ var Sessions3 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
+// node_modules/openai/resources/beta/realtime/transcription-sessions.mjs
 var TranscriptionSessions = class extends APIResource {
   /**
    * Create an ephemeral API token for use in client-side applications with the
@@ -26587,7 +26595,7 @@ var TranscriptionSessions = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/beta/realtime/realtime.mjs
+// node_modules/openai/resources/beta/realtime/realtime.mjs
 var Realtime = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26598,7 +26606,7 @@ var Realtime = class extends APIResource {
 Realtime.Sessions = Sessions3;
 Realtime.TranscriptionSessions = TranscriptionSessions;
 
-// ../main/node_modules/openai/resources/beta/beta.mjs
+// node_modules/openai/resources/beta/beta.mjs
 var Beta = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -26617,7 +26625,7 @@ Beta.ChatKit = ChatKit;
 Beta.Assistants = Assistants;
 Beta.Threads = Threads2;
 
-// ../main/node_modules/openai/resources/completions.mjs
+// node_modules/openai/resources/completions.mjs
 function resolveResourceRequestOptions73(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26630,7 +26638,7 @@ var Completions2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/containers/files/content.mjs
+// node_modules/openai/resources/containers/files/content.mjs
 function resolveResourceRequestOptions74(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26649,7 +26657,7 @@ var Content = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/containers/files/files.mjs
+// node_modules/openai/resources/containers/files/files.mjs
 function resolveResourceRequestOptions75(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26746,7 +26754,7 @@ var Files2 = class extends APIResource {
 };
 Files2.Content = Content;
 
-// ../main/node_modules/openai/resources/containers/containers.mjs
+// node_modules/openai/resources/containers/containers.mjs
 function resolveResourceRequestOptions76(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26839,7 +26847,7 @@ var Containers = class extends APIResource {
 };
 Containers.Files = Files2;
 
-// ../main/node_modules/openai/resources/content-provenance-checks.mjs
+// node_modules/openai/resources/content-provenance-checks.mjs
 function resolveResourceRequestOptions77(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26860,7 +26868,7 @@ var ContentProvenanceChecks = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/conversations/items.mjs
+// node_modules/openai/resources/conversations/items.mjs
 function resolveResourceRequestOptions78(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26952,7 +26960,7 @@ var Items5 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/conversations/conversations.mjs
+// node_modules/openai/resources/conversations/conversations.mjs
 function resolveResourceRequestOptions79(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -26996,7 +27004,7 @@ var Conversations = class extends APIResource {
 };
 Conversations.Items = Items5;
 
-// ../main/node_modules/openai/resources/decisions.mjs
+// node_modules/openai/resources/decisions.mjs
 function resolveResourceRequestOptions80(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27014,7 +27022,7 @@ var Decisions = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/lib/embeddings.mjs
+// node_modules/openai/lib/embeddings.mjs
 function createEmbedding(client, body, options) {
   const hasUserProvidedEncodingFormat = !!body.encoding_format;
   const encodingFormat = hasUserProvidedEncodingFormat ? body.encoding_format : "base64";
@@ -27054,14 +27062,14 @@ function createEmbedding(client, body, options) {
   });
 }
 
-// ../main/node_modules/openai/resources/embeddings.mjs
+// node_modules/openai/resources/embeddings.mjs
 var Embeddings = class extends APIResource {
   create(body, options) {
     return createEmbedding(this._client, body, options);
   }
 };
 
-// ../main/node_modules/openai/resources/evals/runs/output-items.mjs
+// node_modules/openai/resources/evals/runs/output-items.mjs
 function resolveResourceRequestOptions81(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27086,7 +27094,7 @@ var OutputItems = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/evals/runs/runs.mjs
+// node_modules/openai/resources/evals/runs/runs.mjs
 function resolveResourceRequestOptions82(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27186,7 +27194,7 @@ var Runs2 = class extends APIResource {
 };
 Runs2.OutputItems = OutputItems;
 
-// ../main/node_modules/openai/resources/evals/evals.mjs
+// node_modules/openai/resources/evals/evals.mjs
 function resolveResourceRequestOptions83(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27290,7 +27298,7 @@ var Evals = class extends APIResource {
 };
 Evals.Runs = Runs2;
 
-// ../main/node_modules/openai/lib/file-processing.mjs
+// node_modules/openai/lib/file-processing.mjs
 async function waitForFileProcessing(resource, id, pollInterval, maxWait) {
   const terminalStates = /* @__PURE__ */ new Set(["processed", "error", "deleted"]);
   const start = performance.now();
@@ -27307,7 +27315,7 @@ async function waitForFileProcessing(resource, id, pollInterval, maxWait) {
   return file;
 }
 
-// ../main/node_modules/openai/resources/files.mjs
+// node_modules/openai/resources/files.mjs
 function resolveResourceRequestOptions84(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27430,11 +27438,11 @@ var Files3 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/fine-tuning/methods.mjs
+// node_modules/openai/resources/fine-tuning/methods.mjs
 var Methods = class extends APIResource {
 };
 
-// ../main/node_modules/openai/resources/fine-tuning/alpha/graders.mjs
+// node_modules/openai/resources/fine-tuning/alpha/graders.mjs
 function resolveResourceRequestOptions85(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27489,7 +27497,7 @@ var Graders = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
+// node_modules/openai/resources/fine-tuning/alpha/alpha.mjs
 var Alpha = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27498,7 +27506,7 @@ var Alpha = class extends APIResource {
 };
 Alpha.Graders = Graders;
 
-// ../main/node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
+// node_modules/openai/resources/fine-tuning/checkpoints/permissions.mjs
 function resolveResourceRequestOptions86(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27625,7 +27633,7 @@ var Permissions = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
+// node_modules/openai/resources/fine-tuning/checkpoints/checkpoints.mjs
 var Checkpoints = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27634,7 +27642,7 @@ var Checkpoints = class extends APIResource {
 };
 Checkpoints.Permissions = Permissions;
 
-// ../main/node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
+// node_modules/openai/resources/fine-tuning/jobs/checkpoints.mjs
 function resolveResourceRequestOptions87(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27696,7 +27704,7 @@ var Checkpoints2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
+// node_modules/openai/resources/fine-tuning/jobs/jobs.mjs
 function resolveResourceRequestOptions88(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27854,7 +27862,7 @@ var Jobs = class extends APIResource {
 };
 Jobs.Checkpoints = Checkpoints2;
 
-// ../main/node_modules/openai/resources/fine-tuning/fine-tuning.mjs
+// node_modules/openai/resources/fine-tuning/fine-tuning.mjs
 var FineTuning = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27869,11 +27877,11 @@ FineTuning.Jobs = Jobs;
 FineTuning.Checkpoints = Checkpoints;
 FineTuning.Alpha = Alpha;
 
-// ../main/node_modules/openai/resources/graders/grader-models.mjs
+// node_modules/openai/resources/graders/grader-models.mjs
 var GraderModels = class extends APIResource {
 };
 
-// ../main/node_modules/openai/resources/graders/graders.mjs
+// node_modules/openai/resources/graders/graders.mjs
 var Graders2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -27882,7 +27890,7 @@ var Graders2 = class extends APIResource {
 };
 Graders2.GraderModels = GraderModels;
 
-// ../main/node_modules/openai/resources/images.mjs
+// node_modules/openai/resources/images.mjs
 function resolveResourceRequestOptions89(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -27937,7 +27945,7 @@ var Images = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/live/sessions.mjs
+// node_modules/openai/resources/live/sessions.mjs
 function resolveResourceRequestOptions90(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28057,15 +28065,15 @@ var Sessions4 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/live/forks/forks.mjs
+// node_modules/openai/resources/live/forks/forks.mjs
 var Forks = class extends APIResource {
 };
 
-// ../main/node_modules/openai/resources/live/sideband/sideband.mjs
+// node_modules/openai/resources/live/sideband/sideband.mjs
 var Sideband = class extends APIResource {
 };
 
-// ../main/node_modules/openai/resources/live/live.mjs
+// node_modules/openai/resources/live/live.mjs
 function resolveResourceRequestOptions91(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28100,7 +28108,7 @@ Live.Sideband = Sideband;
 Live.Forks = Forks;
 Live.Sessions = Sessions4;
 
-// ../main/node_modules/openai/resources/models.mjs
+// node_modules/openai/resources/models.mjs
 function resolveResourceRequestOptions92(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28128,7 +28136,7 @@ var Models = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/moderations.mjs
+// node_modules/openai/resources/moderations.mjs
 function resolveResourceRequestOptions93(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28147,7 +28155,7 @@ var Moderations = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/internal/multipart-encoding.mjs
+// node_modules/openai/internal/multipart-encoding.mjs
 async function encodedMultipartFormRequestOptions(options, client, encodings, rawBodyField = null) {
   if (options.body === null || typeof options.body !== "object" || Array.isArray(options.body)) {
     throw new TypeError("Multipart request body must be an object");
@@ -28189,7 +28197,7 @@ async function encodedMultipartFormRequestOptions(options, client, encodings, ra
   };
 }
 
-// ../main/node_modules/openai/resources/realtime/calls.mjs
+// node_modules/openai/resources/realtime/calls.mjs
 function resolveResourceRequestOptions94(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28287,7 +28295,7 @@ var Calls = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/realtime/client-secrets.mjs
+// node_modules/openai/resources/realtime/client-secrets.mjs
 function resolveResourceRequestOptions95(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28324,7 +28332,7 @@ var ClientSecrets = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/realtime/translations/client-secrets.mjs
+// node_modules/openai/resources/realtime/translations/client-secrets.mjs
 function resolveResourceRequestOptions96(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28358,7 +28366,7 @@ var ClientSecrets2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/realtime/translations/translations.mjs
+// node_modules/openai/resources/realtime/translations/translations.mjs
 var Translations2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -28367,7 +28375,7 @@ var Translations2 = class extends APIResource {
 };
 Translations2.ClientSecrets = ClientSecrets2;
 
-// ../main/node_modules/openai/resources/realtime/realtime.mjs
+// node_modules/openai/resources/realtime/realtime.mjs
 var Realtime2 = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -28380,7 +28388,7 @@ Realtime2.ClientSecrets = ClientSecrets;
 Realtime2.Calls = Calls;
 Realtime2.Translations = Translations2;
 
-// ../main/node_modules/openai/resources/responses/input-items.mjs
+// node_modules/openai/resources/responses/input-items.mjs
 function resolveResourceRequestOptions97(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28442,7 +28450,7 @@ var InputItems2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/responses/input-tokens.mjs
+// node_modules/openai/resources/responses/input-tokens.mjs
 function resolveResourceRequestOptions98(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -28467,7 +28475,7 @@ var InputTokens2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/lib/ResponsesParser.mjs
+// node_modules/openai/lib/ResponsesParser.mjs
 function isTextFormat(value) {
   return isObj(value) && typeof value["type"] === "string";
 }
@@ -28656,7 +28664,7 @@ function addOutputText(rsp) {
   rsp.output_text = texts.join("");
 }
 
-// ../main/node_modules/openai/internal/responses/output-text-index.mjs
+// node_modules/openai/internal/responses/output-text-index.mjs
 var OutputTextIndex = class {
   constructor() {
     this.capacity = 1;
@@ -28723,7 +28731,7 @@ var OutputTextIndex = class {
   }
 };
 
-// ../main/node_modules/openai/internal/responses/canonical-output-text.mjs
+// node_modules/openai/internal/responses/canonical-output-text.mjs
 function createCanonicalResponseContext() {
   return {
     canonicalSnapshot: void 0,
@@ -28839,7 +28847,7 @@ function updateOutputText(context, snapshot, outputIndex, previousText, nextText
   snapshot.output_text = snapshot.output_text.slice(0, offset) + nextText + snapshot.output_text.slice(offset + previousText.length);
 }
 
-// ../main/node_modules/openai/internal/responses/response-accumulator.mjs
+// node_modules/openai/internal/responses/response-accumulator.mjs
 var responseOutputIdentityIndexes = /* @__PURE__ */ new WeakMap();
 function validateArrayIndex(collection, index, kind, allowAppend = false) {
   if (!Array.isArray(collection) || !Number.isSafeInteger(index) || index < 0 || index > collection.length || (index === collection.length ? !allowAppend || index in collection : !hasOwn(collection, index))) {
@@ -29791,7 +29799,7 @@ function accumulateResponseWithContext(event, snapshot, context, rejectInvalidSh
   return assertNever3(dispatchEvent);
 }
 
-// ../main/node_modules/openai/lib/responses/ResponseStream.mjs
+// node_modules/openai/lib/responses/ResponseStream.mjs
 var _ResponseStream_instances;
 var _ResponseStream_params;
 var _ResponseStream_currentResponseSnapshot;
@@ -30313,7 +30321,7 @@ function finalizeResponse(snapshot, params, format) {
   return maybeParseResponse(snapshot, params, format);
 }
 
-// ../main/node_modules/openai/resources/responses/responses.mjs
+// node_modules/openai/resources/responses/responses.mjs
 function resolveResourceRequestOptions99(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30462,7 +30470,7 @@ var Responses2 = class extends APIResource {
 Responses2.InputItems = InputItems2;
 Responses2.InputTokens = InputTokens2;
 
-// ../main/node_modules/openai/resources/safety/alerts.mjs
+// node_modules/openai/resources/safety/alerts.mjs
 function resolveResourceRequestOptions100(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30475,7 +30483,7 @@ var Alerts = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/safety/cases.mjs
+// node_modules/openai/resources/safety/cases.mjs
 function resolveResourceRequestOptions101(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30488,7 +30496,7 @@ var Cases = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/safety/safety.mjs
+// node_modules/openai/resources/safety/safety.mjs
 var Safety = class extends APIResource {
   constructor() {
     super(...arguments);
@@ -30499,7 +30507,7 @@ var Safety = class extends APIResource {
 Safety.Cases = Cases;
 Safety.Alerts = Alerts;
 
-// ../main/node_modules/openai/resources/skills/content.mjs
+// node_modules/openai/resources/skills/content.mjs
 function resolveResourceRequestOptions102(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30517,7 +30525,7 @@ var Content2 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/skills/versions/content.mjs
+// node_modules/openai/resources/skills/versions/content.mjs
 function resolveResourceRequestOptions103(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30536,7 +30544,7 @@ var Content3 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/skills/versions/versions.mjs
+// node_modules/openai/resources/skills/versions/versions.mjs
 function resolveResourceRequestOptions104(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30626,7 +30634,7 @@ var Versions = class extends APIResource {
 };
 Versions.Content = Content3;
 
-// ../main/node_modules/openai/resources/skills/skills.mjs
+// node_modules/openai/resources/skills/skills.mjs
 function resolveResourceRequestOptions105(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30726,7 +30734,7 @@ var Skills = class extends APIResource {
 Skills.Content = Content2;
 Skills.Versions = Versions;
 
-// ../main/node_modules/openai/resources/uploads/parts.mjs
+// node_modules/openai/resources/uploads/parts.mjs
 function resolveResourceRequestOptions106(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30750,7 +30758,7 @@ var Parts = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/uploads/uploads.mjs
+// node_modules/openai/resources/uploads/uploads.mjs
 function resolveResourceRequestOptions107(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30824,7 +30832,7 @@ var Uploads = class extends APIResource {
 };
 Uploads.Parts = Parts;
 
-// ../main/node_modules/openai/lib/vector-store-polling.mjs
+// node_modules/openai/lib/vector-store-polling.mjs
 function pollVectorStoreFile(resource, vectorStoreID, fileID, options) {
   return pollWithResponse((headers) => resource.retrieve(fileID, { vector_store_id: vectorStoreID }, { ...options, headers }), ["in_progress"], ["failed", "cancelled", "completed"], options);
 }
@@ -30832,7 +30840,7 @@ function pollVectorStoreFileBatch(resource, vectorStoreID, batchID, options) {
   return pollWithResponse((headers) => resource.retrieve(batchID, { vector_store_id: vectorStoreID }, { ...options, headers }), ["in_progress"], ["failed", "cancelled", "completed"], options);
 }
 
-// ../main/node_modules/openai/lib/Util.mjs
+// node_modules/openai/lib/Util.mjs
 var allSettledWithThrow = async (promises) => {
   const results = await Promise.allSettled(promises);
   const rejected = results.filter((result) => result.status === "rejected");
@@ -30852,7 +30860,7 @@ var allSettledWithThrow = async (promises) => {
   return values;
 };
 
-// ../main/node_modules/openai/lib/vector-store-upload.mjs
+// node_modules/openai/lib/vector-store-upload.mjs
 async function uploadAndPollVectorStoreFileBatch(resource, client, vectorStoreId, files, fileIds, options) {
   if (files === null || files === void 0 || files.length === 0) {
     throw new Error("No `files` provided to process. If you've already uploaded files you should use `.createAndPoll()` instead");
@@ -30879,7 +30887,7 @@ async function uploadAndPollVectorStoreFileBatch(resource, client, vectorStoreId
   return await resource.createAndPoll(vectorStoreId, { file_ids: allFileIds }, options);
 }
 
-// ../main/node_modules/openai/resources/vector-stores/file-batches.mjs
+// node_modules/openai/resources/vector-stores/file-batches.mjs
 function resolveResourceRequestOptions108(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -30956,7 +30964,7 @@ var FileBatches = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/vector-stores/files.mjs
+// node_modules/openai/resources/vector-stores/files.mjs
 function resolveResourceRequestOptions109(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31113,7 +31121,7 @@ var Files4 = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/vector-stores/vector-stores.mjs
+// node_modules/openai/resources/vector-stores/vector-stores.mjs
 function resolveResourceRequestOptions110(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31238,7 +31246,7 @@ var VectorStores = class extends APIResource {
 VectorStores.Files = Files4;
 VectorStores.FileBatches = FileBatches;
 
-// ../main/node_modules/openai/resources/videos.mjs
+// node_modules/openai/resources/videos.mjs
 function resolveResourceRequestOptions111(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31383,7 +31391,7 @@ var Videos = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/resources/webhooks/event-types.mjs
+// node_modules/openai/resources/webhooks/event-types.mjs
 function resolveResourceRequestOptions112(options, buildOptions) {
   return Promise.resolve(options).then(buildOptions);
 }
@@ -31402,7 +31410,7 @@ var EventTypes = class extends APIResource {
   }
 };
 
-// ../main/node_modules/openai/lib/webhook-signature.mjs
+// node_modules/openai/lib/webhook-signature.mjs
 var MAX_DIRECT_WEBHOOK_VERIFICATIONS = 32;
 var SHA256_SIGNATURE_LENGTH = 32;
 function webhookSignatureRequiresSigning(signatureHeader) {
@@ -31499,7 +31507,7 @@ async function verifyWebhookSignature(payload, signatureHeader, timestamp, webho
   throw new InvalidWebhookSignatureError("The given webhook signature does not match the expected signature");
 }
 
-// ../main/node_modules/openai/resources/webhooks/webhooks.mjs
+// node_modules/openai/resources/webhooks/webhooks.mjs
 var _Webhooks_instances;
 var _Webhooks_validateSecret;
 var _Webhooks_getRequiredHeader;
@@ -31710,7 +31718,7 @@ _Webhooks_instances = /* @__PURE__ */ new WeakSet(), _Webhooks_validateSecret = 
 };
 Webhooks.EventTypes = EventTypes;
 
-// ../main/node_modules/openai/internal/bedrock.mjs
+// node_modules/openai/internal/bedrock.mjs
 var brand_privateBedrockClient = /* @__PURE__ */ Symbol.for("openai.privateBedrockClient");
 function assertValidBedrockBearerCredential(credential) {
   if (/^[\t ]|[\t ]$/.test(credential)) {
@@ -31724,7 +31732,7 @@ function assertValidBedrockBearerCredential(credential) {
   }
 }
 
-// ../main/node_modules/openai/internal/ws.mjs
+// node_modules/openai/internal/ws.mjs
 function mergeWebSocketAuthHeaders(options, authHeaders, removedHeaders) {
   const headers = new Map(Object.entries(authHeaders).map(([name, value]) => [name.toLowerCase(), value]));
   for (const name of removedHeaders) {
@@ -31737,7 +31745,7 @@ function mergeWebSocketAuthHeaders(options, authHeaders, removedHeaders) {
 }
 var webSocketHeaderRemovals = /* @__PURE__ */ new WeakMap();
 
-// ../main/node_modules/openai/internal/realtime-credentials.mjs
+// node_modules/openai/internal/realtime-credentials.mjs
 var realtimeCacheContext = /* @__PURE__ */ Symbol.for("openai.realtimeAPIKeyCacheContext");
 var cacheContext;
 function getDeferredRealtimeAPIKeyCache(client) {
@@ -31776,7 +31784,7 @@ async function resolveRealtimeAPIKey(client, deferCache = false) {
   };
 }
 
-// ../main/node_modules/openai/internal/provider.mjs
+// node_modules/openai/internal/provider.mjs
 var providerTimeoutKey = /* @__PURE__ */ Symbol.for("openai.node.providerTimeout.v1");
 function isProviderTimeoutError(error) {
   return error instanceof APIConnectionTimeoutError || error instanceof Error && providerTimeoutKey in error && error[providerTimeoutKey] === true;
@@ -31796,7 +31804,7 @@ function configureProvider(provider) {
   return definition.configure();
 }
 
-// ../main/node_modules/openai/client.mjs
+// node_modules/openai/client.mjs
 var _OpenAI_instances;
 var _a3;
 var _OpenAI_encoder;
@@ -33364,18 +33372,18 @@ function isUndiciDispatcherVersionMismatchError(error) {
   return false;
 }
 
-// ../main/node_modules/openai/bedrock.mjs
+// node_modules/openai/bedrock.mjs
 var _a4;
 _a4 = brand_privateBedrockClient;
 
 // src/models/model-error.ts
 var ModelError = class extends Error {
-  constructor(role, model, message, details2) {
+  constructor(role, model, message, details) {
     super(message);
     this.role = role;
     this.model = model;
-    this.kind = details2.cause;
-    if (details2.status !== void 0) this.httpStatus = details2.status;
+    this.kind = details.cause;
+    if (details.status !== void 0) this.httpStatus = details.status;
   }
   role;
   model;
@@ -33973,150 +33981,6 @@ function subcommand(args) {
 function botIdentity(botLogin) {
   const email = botLogin === "github-actions[bot]" ? "41898282+github-actions[bot]@users.noreply.github.com" : `${botLogin}@users.noreply.github.com`;
   return { name: botLogin, email };
-}
-
-// src/text/hidden-characters.ts
-var hiddenClasses = [
-  {
-    why: "zero-width characters: ZWSP, ZWNJ, ZWJ, word joiner, BOM / ZWNBSP, Mongolian vowel separator",
-    ranges: [
-      [8203, 8205],
-      [8288, 8288],
-      [65279, 65279],
-      [6158, 6158]
-    ]
-  },
-  {
-    why: "bidirectional controls: they reorder what a human sees without changing what a model reads",
-    ranges: [
-      [8206, 8207],
-      [1564, 1564],
-      [8234, 8238],
-      [8294, 8297]
-    ]
-  },
-  {
-    why: "Unicode tag characters: an invisible copy of ASCII, the classic carrier for hidden prompts",
-    ranges: [[917504, 917631]]
-  },
-  {
-    why: "soft hyphen: drawn only at a line break, so it can split a word the model then reads whole",
-    ranges: [[173, 173]]
-  },
-  {
-    why: "variation selectors (standard, supplementary, Mongolian): no glyph of their own, and a run of them after one visible character can encode arbitrary bytes",
-    ranges: [
-      [65024, 65039],
-      [917760, 917999],
-      [6155, 6157],
-      [6159, 6159]
-    ]
-  },
-  {
-    why: "invisible operators and deprecated format controls (function application, invisible times, symmetric swapping, digit shapes)",
-    ranges: [
-      [8289, 8293],
-      [8298, 8303]
-    ]
-  },
-  {
-    why: "blank fillers: combining grapheme joiner, Hangul fillers, Khmer inherent vowels render as empty space",
-    ranges: [
-      [847, 847],
-      [4447, 4448],
-      [12644, 12644],
-      [65440, 65440],
-      [6068, 6069]
-    ]
-  },
-  {
-    why: "other format controls and reserved ignorables: shorthand and musical format controls, the unassigned ignorable blocks a future font still draws as nothing",
-    ranges: [
-      [65520, 65528],
-      [113824, 113827],
-      [119155, 119162],
-      [917632, 917759],
-      [918e3, 921599]
-    ]
-  },
-  {
-    why: "C0 and C1 control characters other than tab, line feed and carriage return: a browser shows nothing for them",
-    ranges: [
-      [0, 8],
-      [11, 12],
-      [14, 31],
-      [127, 159]
-    ]
-  }
-];
-var codePoint = (n) => `\\u{${n.toString(16)}}`;
-var hiddenCharacters = new RegExp(
-  `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
-  "gu"
-);
-
-// src/text/markdown.ts
-function escapeHtml(text2) {
-  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-var codePointBefore = (text2, at) => {
-  const unit = text2.charCodeAt(at - 1);
-  return unit >= 56320 && unit <= 57343 && at >= 2 ? text2.codePointAt(at - 2) : text2.codePointAt(at - 1);
-};
-var pictographic = new RegExp("\\p{Extended_Pictographic}", "u");
-var isPictographic = (cp) => cp !== void 0 && pictographic.test(String.fromCodePoint(cp));
-function revealHidden(text2) {
-  return text2.replace(hiddenCharacters, (ch, at) => {
-    const before = codePointBefore(text2, at);
-    if ((ch === "\uFE0F" || ch === "\uFE0E") && isPictographic(before)) return ch;
-    if (ch === "\u200D" && (isPictographic(before) || before === 65039) && isPictographic(text2.codePointAt(at + 1)))
-      return ch;
-    return `[U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}]`;
-  });
-}
-var lineEnding = /\r\n?|\n/g;
-function escapeMarkdown(text2) {
-  return revealHidden(text2.trim()).replace(lineEnding, " ").replace(/[\x21-\x2d\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/g, "\\$&").replace(/^(\d+)\./, "$1\\.");
-}
-var defuseComments = (text2) => text2.replace(/<!--/g, "<!\u200B--");
-var codeSpan = /(?<!`)(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
-function escapeProse(text2) {
-  let out = "";
-  let last = 0;
-  for (const match of text2.matchAll(codeSpan)) {
-    out += escapeHtml(text2.slice(last, match.index)) + defuseComments(match[0]);
-    last = match.index + match[0].length;
-  }
-  return out + escapeHtml(text2.slice(last));
-}
-function code(raw) {
-  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, " ");
-  const longest = Math.max(0, ...Array.from(text2.matchAll(/`+/g), (m) => m[0].length));
-  const fence2 = "`".repeat(longest + 1);
-  const pad = text2.startsWith("`") || text2.endsWith("`") ? " " : "";
-  return `${fence2}${pad}${text2}${pad}${fence2}`;
-}
-function codeBlock(raw, language = "") {
-  const text2 = defuseComments(revealHidden(raw)).replace(lineEnding, "\n");
-  const longest = Math.max(2, ...Array.from(text2.matchAll(/`{3,}/g), (m) => m[0].length));
-  const fence2 = "`".repeat(longest + 1);
-  return `${fence2}${language}
-${text2}
-${fence2}`;
-}
-function quote(markdown) {
-  return markdown.split(lineEnding).map((line) => line === "" ? ">" : `> ${line}`).join("\n");
-}
-function details(summary, body) {
-  return `<details><summary>${escapeHtml(summary)}</summary>
-
-${body}
-
-</details>`;
-}
-function indent(text2, spaces = 3) {
-  const pad = " ".repeat(spaces);
-  return text2.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join("\n");
 }
 
 // src/config/settings-error.ts
@@ -35282,10 +35146,10 @@ function scanImgAttributes(text2, from, lastQuote) {
     if (text2[j] === "=") {
       j++;
       while (j < n && /\s/.test(text2[j] ?? "")) j++;
-      const quote2 = text2[j];
-      if (quote2 === '"' || quote2 === "'") {
-        if (j >= lastQuote[quote2]) return void 0;
-        j = text2.indexOf(quote2, j + 1) + 1;
+      const quote = text2[j];
+      if (quote === '"' || quote === "'") {
+        if (j >= lastQuote[quote]) return void 0;
+        j = text2.indexOf(quote, j + 1) + 1;
       } else {
         while (j < n && !/[\s<>]/.test(text2[j] ?? "")) j++;
       }
@@ -36691,6 +36555,58 @@ var import_picomatch3 = __toESM(require_picomatch2(), 1);
 import fs3 from "node:fs";
 import path5 from "node:path";
 
+// src/tools/file-listing.ts
+function repositoryPaths(workspace, git) {
+  let kept;
+  const readIndex = () => git(["ls-files", "--cached", "-z"]);
+  const walk = () => git(["ls-files", "--others", "--exclude-standard", "-z"]);
+  const keep = (changes, index, others) => ({
+    changes,
+    index,
+    tracked: kept?.index === index ? kept.tracked : sortedUnique(splitNul(index)),
+    untracked: sortedUnique(splitNul(others))
+  });
+  return async () => {
+    const changes = treeChangeCount(workspace);
+    if (kept === void 0 || kept.changes !== changes) {
+      const [index, others] = await Promise.all([readIndex(), walk()]);
+      kept = keep(changes, index, others);
+    } else {
+      const index = await readIndex();
+      if (index !== kept.index) kept = keep(changes, index, await walk());
+    }
+    return { tracked: kept.tracked, untracked: kept.untracked };
+  };
+}
+function* mergeSorted(a, b) {
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (y === void 0 || x !== void 0 && x < y) {
+      i += 1;
+      yield x;
+    } else {
+      j += 1;
+      if (x === y) i += 1;
+      yield y;
+    }
+  }
+}
+function sortedUnique(paths) {
+  let sorted = true;
+  for (let k = 1; k < paths.length && sorted; k++) sorted = paths[k - 1] <= paths[k];
+  if (!sorted) paths.sort(byCodeUnit);
+  return paths.filter((p, k) => k === 0 || p !== paths[k - 1]);
+}
+function splitNul(text2) {
+  return text2.split("\0").filter((entry) => entry !== "");
+}
+function byCodeUnit(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 // src/tools/git-grep.ts
 async function gitGrep(git, pattern, pathspec) {
   const run = (flavor) => git(["grep", "--untracked", "-n", "-I", "-z", "--no-color", flavor, "-e", pattern, "--", ...pathspec]);
@@ -36917,31 +36833,37 @@ function createReadTools(workspace, git = createGit(workspace, { reader: { timeo
   return [listFilesTool(workspace, git), readFileTool(workspace), searchTool(workspace, git)];
 }
 function listFilesTool(workspace, git) {
+  const readPaths = repositoryPaths(workspace, git);
   return defineTool({
     name: "list_files",
     description: "List the files of the repository (tracked files and new files not ignored by .gitignore), one path per line, relative to the repository root. Narrow with path (a directory) and glob.",
     schema: listFilesSchema,
     async run(args) {
       const scope = existingScope(workspace, args.path);
-      const pathspec = scope === "." ? [] : [`:(literal)${scope}`];
-      const listed2 = await git(["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ...pathspec]);
+      const inScope = scopeFilter(scope);
       const matches = globFilter(args.glob, scope);
-      const candidates = [...new Set(splitNul(listed2))].filter(matches).sort(byCodeUnit);
+      const keep = (file) => inScope(file) && matches(file);
+      const paths = await readPaths();
+      const whole = scope === "." && args.glob === void 0;
+      const tracked2 = whole ? paths.tracked : paths.tracked.filter(keep);
+      const untracked = whole ? paths.untracked : paths.untracked.filter(keep);
       const shown2 = [];
       let budget = LISTING_OUTPUT_BUDGET;
       let next = 0;
-      for (; next < candidates.length && shown2.length < MAX_LISTED_PATHS; next++) {
-        const file = candidates[next];
-        if (!inWorkTree(workspace, file)) continue;
-        if (file.length + 1 > budget && shown2.length > 0) break;
-        shown2.push(file);
-        budget -= file.length + 1;
+      for (const file of mergeSorted(tracked2, untracked)) {
+        if (shown2.length >= MAX_LISTED_PATHS) break;
+        if (inWorkTree(workspace, file)) {
+          if (file.length + 1 > budget && shown2.length > 0) break;
+          shown2.push(file);
+          budget -= file.length + 1;
+        }
+        next += 1;
       }
       if (shown2.length === 0) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
       const lines2 = shown2.join("\n");
-      const notShown = candidates.length - next;
+      const notShown = tracked2.length + untracked.length - next;
       if (notShown === 0) return lines2;
       return `${lines2}
 [${notShown} more paths not shown; narrow the listing with path or glob]`;
@@ -37033,6 +36955,11 @@ function globFilter(glob, scope) {
   const prefix = scope === "." ? "" : `${scope}/`;
   return (file) => matcher(file) || prefix !== "" && file.startsWith(prefix) && matcher(file.slice(prefix.length));
 }
+function scopeFilter(scope) {
+  if (scope === ".") return () => true;
+  const prefix = `${scope}/`;
+  return (file) => file === scope || file.startsWith(prefix);
+}
 function describeScope(scope, glob) {
   const parts = [];
   if (scope !== ".") parts.push(` under ${scope}`);
@@ -37053,14 +36980,8 @@ function statOrNull(abs) {
     return null;
   }
 }
-function splitNul(text2) {
-  return text2.split("\0").filter((entry) => entry !== "");
-}
 function clip2(text2, max) {
   return text2.length <= max ? text2 : `${text2.slice(0, max)} \u2026 [${text2.length - max} more characters]`;
-}
-function byCodeUnit(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 // src/tools/run-command.ts
@@ -37359,8 +37280,12 @@ function createWriteTools(workspace, options) {
       if (existed && !fs4.statSync(abs).isFile()) {
         throw new ToolError(`${shown2} exists and is not a regular file; write_file writes files only.`);
       }
-      await fs4.promises.mkdir(path6.dirname(abs), { recursive: true });
-      await fs4.promises.writeFile(abs, args.content, "utf8");
+      try {
+        await fs4.promises.mkdir(path6.dirname(abs), { recursive: true });
+        await fs4.promises.writeFile(abs, args.content, "utf8");
+      } finally {
+        noteTreeChange(workspace);
+      }
       const bytes = Buffer.byteLength(args.content, "utf8");
       return `${existed ? "Overwrote" : "Created"} ${shown2} (${countLines(args.content)} lines, ${bytes} bytes).`;
     }
@@ -38067,14 +37992,6 @@ export {
   createGit,
   botIdentity,
   SettingsError,
-  escapeHtml,
-  escapeMarkdown,
-  escapeProse,
-  code,
-  codeBlock,
-  quote,
-  details,
-  indent,
   httpUrlSchema,
   wholeNumber,
   withOverrides,

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { targetKind, unmatchedCounted } from '../../bench/counted-targets.js';
+import type { BenchResults } from '../../bench/results.js';
+import { evaluateTargets } from '../../bench/targets.js';
+
+// The quick benchmark judges the targets bench/counted-targets.ts calls counted. Every target the
+// full benchmark judges must be sorted into counted or timed, so none is skipped unnoticed.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const committed = JSON.parse(readFileSync(path.join(root, 'bench/results.json'), 'utf8')) as BenchResults;
+// Results from before a figure lack its target; these stand in for the figures added since.
+const recovery = {
+  failures: 5,
+  kind: 'backoff',
+  recovered: true,
+  requests: 6,
+  waitedMs: 23_000,
+  overheadMs: 40,
+} as const;
+const brokenStart = { start: committed.baseline, baseline: committed.baseline, wallRatio: 1, cpuRatio: 1 };
+const targets = evaluateTargets({ recovery: [recovery], brokenStart, ...committed });
+
+describe('counted and timed benchmark targets', () => {
+  it('sorts every target of a full run, and finds every counted one', () => {
+    expect(targets.length).toBeGreaterThan(10);
+    expect(targets.filter((t) => targetKind(t) === 'unsorted').map((t) => t.target)).toEqual([]);
+    expect(unmatchedCounted(targets)).toEqual([]);
+  });
+
+  it('counts calls, tokens and cache hits, and times the rest', () => {
+    const kind = (prefix: string) => targetKind(targets.find((t) => t.target.startsWith(prefix)) ?? { target: '' });
+    expect(kind('/approve with 3 cycles')).toBe('counted');
+    expect(kind('Cache-hit ratio')).toBe('counted');
+    expect(kind('Prompt tokens grow')).toBe('counted');
+    expect(kind('`list_files`')).toBe('timed');
+    expect(kind('Peak RSS')).toBe('timed');
+    expect(kind('A broken runner environment')).toBe('timed');
+    expect(targetKind({ target: 'Billed tokens per cycle flat' })).toBe('unsorted');
+  });
+});
