@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-EYSOZ6XY.js";
+} from "./chunks/chunk-UNCMGKZL.js";
 import {
   commitAll,
   commitTrailers,
@@ -25,6 +25,7 @@ import {
   machineFor,
   mcpSecretValues,
   named,
+  outcomeWords,
   plannerExecutorMachine,
   planningOutcome,
   readRepoConfig,
@@ -41,13 +42,13 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-DWRPNHLA.js";
+} from "./chunks/chunk-ZRSDYYYW.js";
 import {
   createSandbox,
   errorMessage,
   external_exports,
   redact
-} from "./chunks/chunk-WA6IJITO.js";
+} from "./chunks/chunk-ZAKNPOQP.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts
@@ -761,7 +762,7 @@ function renderHistoryText(history) {
   if (history.length === 0) return "  No cycle ran.";
   return history.map(
     (entry, i) => [
-      `  Cycle ${i + 1}: ${entry.outcome}`,
+      `  Cycle ${i + 1}: ${outcomeWords[entry.outcome]}`,
       "    Directive:",
       indent(entry.directive, "      "),
       "    Result:",

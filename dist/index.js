@@ -22,6 +22,6 @@ function reportIgnored(reason, env = process.env, write = (text) => void process
 // src/entry/index.ts
 var triage = triageEvent();
 if (triage.kind !== "ignore" || !reportIgnored(triage.reason)) {
-  const { run } = await import("./chunks/main-Z2SG2YTQ.js");
+  const { run } = await import("./chunks/main-ERLDL3OT.js");
   await run();
 }

@@ -40,7 +40,7 @@ export function renderChecks(checks: PlanChecks, open: boolean): string {
 function estimateText(estimate: CostEstimate): string {
   const what = `executor ${code(estimate.model)}, ${estimate.steps} ${estimate.steps === 1 ? 'step' : 'steps'}`;
   if (estimate.kind === 'unknown') return `${escapeHtml(formatEstimate(estimate))} (${what}).`;
-  return `${formatEstimate(estimate)} for the ${what}, from planning's measured usage; replanning and the summary come on top.`;
+  return `${formatEstimate(estimate)} for the ${what}, from planning's measured usage; planning each next step and the summary come on top.`;
 }
 
 /** The executor's actual cost from the usage rows: what the estimate predicted. */

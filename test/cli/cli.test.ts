@@ -337,7 +337,8 @@ describe('plangate run', () => {
     expect(current.git('status', '--porcelain', '--untracked-files=all')).toBe('');
 
     // History, summary and cost, as the pull request would show them.
-    expect(result.stdout).toContain('Cycle 1: replan');
+    expect(result.stdout).toContain('Cycle 1: next step');
+    expect(result.stdout + result.stderr).not.toMatch(/replan/i);
     expect(result.stdout).toContain('Appended farewell to src/greet.js.');
     expect(result.stdout).toContain('Cycle 2: done');
     expect(result.stdout).toContain('Added farewell(name) and documented it.');

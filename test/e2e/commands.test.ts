@@ -54,8 +54,9 @@ describe('/status', () => {
     const before = await run(w, issue, '/status', 'visitor');
     expect(before.outputs.outcome, before.stdout + before.stderr).toBe('answered');
     const waiting = botComments(w, issue).at(-1) ?? '';
-    expect(waiting).toContain(`@visitor plan \`${planId}\` is **proposed**`);
-    expect(waiting).toContain('cycles: 0 of at most');
+    expect(waiting).toContain(`@visitor plan \`${planId}\` is **waiting for approval**.`);
+    expect(waiting).toContain('cycles run: 0 of at most');
+    expect(waiting).not.toMatch(/state:|`(plan|execute|replan)`/);
     expect(waiting).toContain(`\`/approve ${planId}\``);
     expect(waiting).toMatch(/\[plan comment\]\(http[^)]+#issuecomment-\d+\)/);
     expect(waiting).not.toContain('pull request [#');
@@ -66,7 +67,7 @@ describe('/status', () => {
     expect(after.outputs.outcome).toBe('answered');
     const finished = botComments(w, issue).at(-1) ?? '';
     expect(finished).toContain(`plan \`${planId}\` is **done**`);
-    expect(finished).toContain('cycles: 1 of at most');
+    expect(finished).toContain('cycles run: 1 of at most');
     expect(finished).toContain('approved by @mona');
     expect(finished).toContain(`branch [\`plangate/${issue}-${planId}\`]`);
     expect(finished).toContain(`pull request [#${w.gh.pulls()[0]?.number}](`);

@@ -264,6 +264,24 @@ describe('checks in the plan comment and the record', () => {
     ).toContain('no price for model mystery');
   });
 
+  it('never offers a plain approval for a plan its checks blocked: it says how to fix it and the one override', () => {
+    const body = planComment(makeRecord({ overrides: { checks: blocked } }));
+    const id = makeRecord().planId;
+    expect(body).toContain('this plan cannot be approved as it is.');
+    expect(body).toContain('To fix: adjust `protected-paths` and ask for the plan again with `/revise <feedback>`');
+    expect(body).toContain('**Status:** proposed, blocked by its checks: revise it as the checks above say');
+    expect(body).toContain(
+      `To run it as it is instead, the workflow must set \`allow-blocked-plans: true\`; then a maintainer can reply \`/approve ${id}\`.`,
+    );
+    expect(body).not.toContain('To run this plan, a maintainer replies');
+    expect(body).not.toContain(`    /approve ${id}`);
+    expect(body).not.toContain('waiting for approval');
+    // A plan whose checks passed keeps the approve line.
+    expect(planComment(makeRecord({ overrides: { checks: passed } }))).toContain(
+      `To run this plan, a maintainer replies:\n\n    /approve ${id}`,
+    );
+  });
+
   it('passes a plan whose only findings are warnings, listing them with ⚠️ and no fix', () => {
     const warned = storeChecks(
       [{ kind: 'command-not-allowed', severity: 'warning', step: 1, command: 'make test' }],

@@ -50,6 +50,7 @@ import {
   machineFor,
   mcpSecretValues,
   modelFailureOf,
+  outcomeWords,
   planIdFor,
   plannerExecutorMachine,
   plannerUsageSince,
@@ -71,6 +72,7 @@ import {
   stageChecked,
   startBranch,
   startTeamRun,
+  stateWords,
   storeChecks,
   stripHidden,
   sumCost,
@@ -80,13 +82,13 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-DWRPNHLA.js";
+} from "./chunk-ZRSDYYYW.js";
 import {
   Octokit,
   RequestError,
   paginateRest,
   restEndpointMethods
-} from "./chunk-FVYDKIII.js";
+} from "./chunk-RE7N3TZB.js";
 import {
   createSandbox,
   error,
@@ -102,15 +104,15 @@ import {
   setSecret,
   summary,
   warning
-} from "./chunk-WA6IJITO.js";
+} from "./chunk-ZAKNPOQP.js";
 import {
   __commonJS,
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// node_modules/bottleneck/light.js
+// ../main/node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "node_modules/bottleneck/light.js"(exports, module) {
+  "../main/node_modules/bottleneck/light.js"(exports, module) {
     (function(global2, factory) {
       typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports, (function() {
@@ -1427,7 +1429,7 @@ var require_light = __commonJS({
   }
 });
 
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION = "0.0.0-development";
 var noop = () => Promise.resolve();
@@ -1870,7 +1872,7 @@ function runnerFetch(env) {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied;
   return async (input, init) => {
-    proxied ??= import("./utils-XE27LPVV.js").then(
+    proxied ??= import("./utils-X6TS42R4.js").then(
       ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
     );
     return (await proxied)(input, init);
@@ -3119,7 +3121,7 @@ function renderChecks(checks, open2) {
 function estimateText(estimate) {
   const what = `executor ${code(estimate.model)}, ${estimate.steps} ${estimate.steps === 1 ? "step" : "steps"}`;
   if (estimate.kind === "unknown") return `${escapeHtml(formatEstimate(estimate))} (${what}).`;
-  return `${formatEstimate(estimate)} for the ${what}, from planning's measured usage; replanning and the summary come on top.`;
+  return `${formatEstimate(estimate)} for the ${what}, from planning's measured usage; planning each next step and the summary come on top.`;
 }
 function executorActual(rows) {
   const executor = rows.find((r) => r.role === "executor");
@@ -3181,26 +3183,36 @@ var firstDirectiveSummary = "First directive: the executor\u2019s first instruct
 function renderFirstDirective(directive) {
   return details(firstDirectiveSummary, codeBlock(directive, "text"));
 }
+function proposedLine(record) {
+  if (record.policy === "plan-only") {
+    return [
+      "**Status:** proposed. This repository runs plangate with the `plan-only` policy: the plan is advice and is never executed.",
+      "",
+      "To refine it, comment `/revise <feedback>`."
+    ].join("\n");
+  }
+  if ((record.checks?.blocking ?? 0) > 0) {
+    return [
+      "**Status:** proposed, blocked by its checks: revise it as the checks above say, and the new plan replaces this one.",
+      "",
+      `To run it as it is instead, the workflow must set \`allow-blocked-plans: true\`; then a maintainer can reply \`/approve ${record.planId}\`. The executor's tools still refuse protected writes and commands that are not allowed.`
+    ].join("\n");
+  }
+  return [
+    `**Status:** proposed, waiting for approval.`,
+    "",
+    `To run this plan, a maintainer replies:`,
+    "",
+    `    /approve ${record.planId}`,
+    "",
+    "To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one."
+  ].join("\n");
+}
 function statusLine(record) {
   const id = code(record.planId);
   switch (record.status) {
     case "proposed":
-      if (record.policy === "plan-only") {
-        return [
-          "**Status:** proposed. This repository runs plangate with the `plan-only` policy: the plan is advice and is never executed.",
-          "",
-          "To refine it, comment `/revise <feedback>`."
-        ].join("\n");
-      }
-      return [
-        `**Status:** proposed, waiting for approval.`,
-        "",
-        `To run this plan, a maintainer replies:`,
-        "",
-        `    /approve ${record.planId}`,
-        "",
-        "To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one."
-      ].join("\n");
+      return proposedLine(record);
     case "asking":
       return "**Status:** waiting for an answer. Reply with `/answer <your answer>` and planning continues from there.";
     case "answered":
@@ -3739,7 +3751,7 @@ var maxResultChars = 6e3;
 var fullTextPlace = "the job summary";
 function renderCycle(entry, index, directiveMax = Infinity, resultMax = directiveMax) {
   return [
-    `#### Cycle ${index + 1}: ${entry.outcome}`,
+    `#### Cycle ${index + 1}: ${outcomeWords[entry.outcome]}`,
     "",
     "**Directive**",
     "",
@@ -3755,7 +3767,7 @@ function renderHistory(history, entryMax = maxResultChars) {
   return history.map((entry, i) => renderCycle(entry, i, entryMax, entryMax)).join("\n\n");
 }
 function renderHistoryLines(history) {
-  return history.map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
+  return history.map((e, i) => `${i + 1}. ${outcomeWords[e.outcome]}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
 }
 var historyChunkLimit = 6e4;
 var chunkHeading = (planId, part, parts) => `### History of plan ${code(planId)}, part ${part} of ${parts}`;
@@ -4238,7 +4250,7 @@ function steps(input) {
     if (t.from === "execute") {
       const entry = history[cycle];
       cycle++;
-      if (entry) parts.push(`cycle ${cycle}: ${entry.outcome}`);
+      if (entry) parts.push(`cycle ${cycle}: ${outcomeWords[entry.outcome]}`);
     } else if (t.from === "plan" && t.to === "ask") {
       parts.push("question");
     } else if (t.from === "ask") {
@@ -4251,7 +4263,7 @@ function steps(input) {
   });
 }
 var shape = (id, state) => {
-  const label = mermaidLabel(state);
+  const label = mermaidLabel(stateWords[state]);
   if (state === "done") return `${id}([${label}])`;
   if (state === "finish" || state === "abort") return `${id}(${label})`;
   return `${id}[${label}]`;
@@ -4939,6 +4951,7 @@ function approvalGate(input) {
     if (more > 0) lines.push(`- \u2026 and ${more} more`);
     return {
       ok: false,
+      held: "checks",
       reason: `plan \`${planId}\` has ${total} blocking ${total === 1 ? "finding" : "findings"}:
 ${lines.join("\n")}`,
       fix: fixFor(blocking.findings)
@@ -4953,6 +4966,7 @@ ${lines.join("\n")}`,
   if (!input.overBudget) {
     return {
       ok: false,
+      held: "cost",
       reason: `${over}.`,
       fix: `Someone with ${overBudgetRole} permission or higher can approve it anyway with \`/approve --over-budget ${planId}\`; or ask for a smaller plan with \`/revise <feedback>\`.`
     };
@@ -4960,6 +4974,7 @@ ${lines.join("\n")}`,
   if (!hasRole(input.role, overBudgetRole)) {
     return {
       ok: false,
+      held: "cost",
       reason: `${over}, and \`/approve --over-budget\` needs ${overBudgetRole} permission or higher; this approver has ${input.role}.`,
       fix: `Ask someone with ${overBudgetRole} permission to approve it with \`/approve --over-budget ${planId}\`.`
     };
@@ -5197,6 +5212,32 @@ async function answerFlow(ctx, command) {
   });
 }
 
+// src/run/approval-hold.ts
+function approvalHold(settings, record, approver) {
+  const { plan } = record.snapshot.context;
+  if (record.status !== "proposed" || !plan) return { ok: true };
+  return approvalGate({
+    planId: record.planId,
+    stored: record.checks,
+    current: checkPlan(plan, {
+      protectedPaths: settings.protectedPaths,
+      allowedCommands: settings.allowedCommands,
+      maxIterations: record.snapshot.policy.maxIterations
+    }),
+    allowBlockedPlans: settings.allowBlockedPlans,
+    maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
+    overBudget: approver.overBudget,
+    role: approver.role
+  });
+}
+function threadChange(thread, record) {
+  if (hashIssue(thread.title, thread.body) === record.issueHash) return void 0;
+  return {
+    reason: `the title or description of #${thread.number} changed after plan \`${record.planId}\` was made.`,
+    fix: "Ask for a new plan with `/plan` (or `/revise <feedback>`) so it reflects the current text."
+  };
+}
+
 // src/commands/approve.ts
 async function approveFlow(ctx, command) {
   const { settings, thread } = ctx;
@@ -5215,8 +5256,10 @@ async function approveFlow(ctx, command) {
   const live = await commandOnLivePlan(ctx, command, "/approve");
   if ("refused" in live) return live.refused;
   const { comment, record, comments } = live;
-  const refusal = approvalRefusal(ctx, command, live) ?? checksRefusal(ctx, command, record, allowed.role);
+  const refusal = approvalRefusal(ctx, command, live);
   if (refusal) return no(refusal.reason, refusal.fix);
+  const gate = approvalHold(settings, record, { overBudget: command.overBudget === true, role: allowed.role });
+  if (!gate.ok) return no(gate.reason, gate.fix);
   const executing = {
     ...record,
     status: "executing",
@@ -5228,7 +5271,6 @@ async function approveFlow(ctx, command) {
 }
 function approvalRefusal(ctx, command, live) {
   const { settings } = ctx;
-  const issue = command.thread.number;
   const no = (reason, fix) => ({ reason, fix });
   const { comment, record, comments } = live;
   const id = record.planId;
@@ -5265,39 +5307,13 @@ function approvalRefusal(ctx, command, live) {
       "Ask another maintainer to approve."
     );
   }
-  if (hashIssue(command.thread.title, command.thread.body) !== record.issueHash) {
-    return no(
-      `the title or description of #${issue} changed after plan \`${id}\` was made.`,
-      "Ask for a new plan with `/plan` (or `/revise <feedback>`) so it reflects the current text."
-    );
-  }
+  const changed = threadChange(command.thread, record);
+  if (changed) return changed;
   if (record.policy === "plan-only") {
     return no(
       `plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`,
       "Change the `policy` input to `plan-for-approval` and ask for a new plan."
     );
-  }
-  return void 0;
-}
-function checksRefusal(ctx, command, record, role) {
-  const { settings } = ctx;
-  const id = record.planId;
-  const { plan } = record.snapshot.context;
-  if (record.status === "proposed" && plan) {
-    const gate = approvalGate({
-      planId: id,
-      stored: record.checks,
-      current: checkPlan(plan, {
-        protectedPaths: settings.protectedPaths,
-        allowedCommands: settings.allowedCommands,
-        maxIterations: record.snapshot.policy.maxIterations
-      }),
-      allowBlockedPlans: settings.allowBlockedPlans,
-      maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
-      overBudget: command.overBudget === true,
-      role
-    });
-    if (!gate.ok) return { reason: gate.reason, fix: gate.fix };
   }
   return void 0;
 }
@@ -5916,12 +5932,55 @@ async function reviseFlow(ctx, command) {
 }
 
 // src/render/status.ts
-var nextStep = {
-  proposed: (id) => `Waiting for approval: \`/approve ${id}\`, \`/revise <feedback>\` or \`/cancel\`.`,
-  asking: () => "The planner asked a question: answer it with `/answer <text>`.",
-  executing: () => "Running; `/cancel` stops it before the next cycle and keeps the work.",
-  approved: () => "Approved; the execution is starting."
-};
+function statusWords(view) {
+  switch (view.status) {
+    case "proposed":
+      if (view.policy === "plan-only") return "advice only (the `plan-only` policy never runs it)";
+      if (view.hold?.held === "checks") return "blocked by checks";
+      if (view.hold?.held === "cost") return "over the cost ceiling";
+      if (view.hold?.held === "thread") return "out of date";
+      return "waiting for approval";
+    case "asking":
+      return "waiting for an answer";
+    case "answered":
+      return "answered: nothing to change";
+    case "approved":
+      return "approved, starting";
+    case "executing":
+      if (view.state === "finish") return "finishing: the planner writes the summary";
+      if (view.state === "abort") return "stopping: the planner writes the summary";
+      return view.steps > 0 ? `running step ${Math.min(view.cycles + 1, view.steps)} of ${view.steps}` : `running cycle ${view.cycles + 1}`;
+    case "done":
+      return "done";
+    case "aborted":
+      return "stopped before the end";
+    case "superseded":
+      return "replaced by a newer plan";
+    case "cancelled":
+      return "cancelled";
+  }
+}
+function nextStep(view) {
+  const id = view.planId;
+  switch (view.status) {
+    case "proposed": {
+      if (view.policy === "plan-only") return "To refine it, comment `/revise <feedback>`.";
+      if (view.hold) return `A plain \`/approve\` would be refused: ${view.hold.reason}
+
+${view.hold.fix}`;
+      const who = view.distinctApprover ? `a maintainer other than @${view.requestedBy}` : "a maintainer";
+      return `To run it, ${who} replies \`/approve ${id}\`; to change it, \`/revise <feedback>\`; to withdraw it, \`/cancel\`.`;
+    }
+    case "asking":
+      return "The planner asked a question: answer it with `/answer <text>`.";
+    case "executing":
+      return "Running; `/cancel` stops it before the next cycle and keeps the work.";
+    case "approved":
+      return "Approved; the execution is starting.";
+    default:
+      return void 0;
+  }
+}
 function renderStatus(author, view) {
   const links = [
     `[plan comment](${view.planUrl})`,
@@ -5929,11 +5988,12 @@ function renderStatus(author, view) {
     ...view.pullRequest ? [`pull request [#${view.pullRequest.number}](${view.pullRequest.url})`] : [],
     ...view.jobUrl ? [`[job](${view.jobUrl})`] : []
   ];
-  const next = nextStep[view.status]?.(view.planId);
+  const next = nextStep(view);
+  const steps2 = `${view.steps} ${view.steps === 1 ? "step" : "steps"}`;
   const lines = [
-    `@${author} plan ${code(view.planId)} is **${view.status}**${view.note ? ` (${view.note})` : ""}.`,
+    `@${author} plan ${code(view.planId)} is **${statusWords(view)}**${view.note ? ` (${view.note})` : ""}.`,
     "",
-    `- state: ${code(view.state)}; steps: ${view.steps}; cycles: ${view.cycles} of at most ${view.maxIterations}`,
+    `- ${steps2}; cycles run: ${view.cycles} of at most ${view.maxIterations}`,
     `- cost so far: ${formatCost(view.costUsd)}`,
     `- asked by @${view.requestedBy}${view.approvedBy ? `, approved by @${view.approvedBy}` : ""}`,
     `- ${links.join(" \xB7 ")}`,
@@ -5969,6 +6029,7 @@ ${live.fix}`);
   const body2 = renderStatus(command.author, {
     planId: record.planId,
     status: record.status,
+    policy: record.policy,
     state: snapshot.state,
     requestedBy: record.requestedBy,
     ...record.approvedBy ? { approvedBy: record.approvedBy } : {},
@@ -5981,11 +6042,21 @@ ${live.fix}`);
     ...branch ? { branch: { name: branch, url: `${serverUrl}/${owner}/${repo}/tree/${branch}` } } : {},
     ...pullRequest ? { pullRequest } : {},
     ...checkpoint?.runId ? { jobUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${checkpoint.runId}` } : {},
-    ...record.supersededBy ? { note: `superseded by plan \`${record.supersededBy}\`` } : {}
+    ...record.supersededBy ? { note: `plan \`${record.supersededBy}\`` } : {},
+    ...holdOf(ctx, command, record)
   });
   await thread.postComment(issue, body2);
   await thread.react(command.commentId, "eyes", command.origin).catch(() => void 0);
   return { outcome: "answered", planId: record.planId };
+}
+function holdOf(ctx, command, record) {
+  const { settings } = ctx;
+  const distinct = settings.requireDistinctApprover ? { distinctApprover: true } : {};
+  if (record.status !== "proposed" || record.policy === "plan-only") return distinct;
+  const changed = threadChange(command.thread, record);
+  if (changed) return { ...distinct, hold: { held: "thread", ...changed } };
+  const gate = approvalHold(settings, record, { overBudget: false, role: settings.approvePermission });
+  return gate.ok ? distinct : { ...distinct, hold: { held: gate.held, reason: gate.reason, fix: gate.fix } };
 }
 
 // src/entry/dispatch.ts
@@ -6424,7 +6495,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-JG4CIK5U.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-WSHUXNVK.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
