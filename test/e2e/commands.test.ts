@@ -5,7 +5,7 @@ import { commentEvent as event, botComments } from './thread-helpers.js';
 
 /**
  * The commands a maintainer would guess, against the bundled action: /status before and after
- * approval, /cancel of a waiting plan and of a running one, /help, and an unknown command.
+ * approval, /cancel of a waiting plan and of a running one, /help, an unknown command and an unknown option.
  */
 
 afterEach(closeOpenWorlds);
@@ -249,5 +249,22 @@ describe('/help and unknown commands', () => {
     const chatter = await run(w, issue, 'Thanks, looking forward to /status updates!');
     expect(chatter.outputs.outcome).toBe('ignored');
     expect(botComments(w, issue)).toHaveLength(replies);
+  });
+
+  it('answers a mistyped option as an unknown option with the valid ones, and carries nothing out', async () => {
+    const { w, issue } = await setup({ planner: [stagePlan], executor: [] });
+    const planned = await run(w, issue, '/plan write notes');
+    const planId = planned.outputs['plan-id'] ?? '';
+    const typo = await run(w, issue, `/approve --overbudget ${planId}`);
+    expect(typo.outputs.outcome, typo.stdout + typo.stderr).toBe('refused');
+    const reply = botComments(w, issue).at(-1) ?? '';
+    expect(reply).toContain(
+      '@mona `/approve` has no option `--overbudget`; did you mean `--over-budget`? Nothing was done.',
+    );
+    expect(reply).toContain('The options of `/approve`:\n- `--over-budget`:');
+    expect(reply).not.toContain('there is no plan');
+    expect(executorRequests(w)).toBe(0);
+    const command = w.gh.comments(issue).find((c) => c.body === `/approve --overbudget ${planId}`);
+    expect(w.gh.reactions(command?.id ?? 0).map((r) => r.content)).toContain('confused');
   });
 });

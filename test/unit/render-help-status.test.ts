@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderHelp, type HelpSettings } from '../../src/render/help.js';
 import { renderStatus, statusWords, type StatusView } from '../../src/render/status.js';
+import { renderUnknownOption } from '../../src/render/help.js';
 import { recordStatuses } from '../../src/machine/plan-status.js';
 
 const settings: HelpSettings = {
@@ -57,6 +58,27 @@ describe('renderHelp', () => {
   it('cannot be broken out of by a pattern', () => {
     const body = renderHelp('mona', { ...settings, allowedCommands: ['echo <!-- x'] });
     expect(body).not.toContain('<!--');
+  });
+});
+
+describe('renderUnknownOption', () => {
+  it('names the option as an option, guesses the meant one and lists the real ones', () => {
+    const body = renderUnknownOption('mona', 'approve', '--overbudget');
+    expect(body).toContain(
+      '@mona `/approve` has no option `--overbudget`; did you mean `--over-budget`? Nothing was done.',
+    );
+    expect(body).toContain(
+      'The options of `/approve`:\n- `--over-budget`: approves a plan whose cost estimate is above',
+    );
+    expect(body).toContain('`/help` lists every command.');
+    expect(body).not.toContain('there is no plan');
+  });
+
+  it('says a command takes no options, guessing nothing far off', () => {
+    const body = renderUnknownOption('mona', 'status', '--verbose');
+    expect(body).toBe(
+      '@mona `/status` has no option `--verbose`. Nothing was done.\n\n`/status` takes no options.\n\n`/help` lists every command.',
+    );
   });
 });
 

@@ -1,12 +1,13 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  commandOptions,
   commentIgnoreReason,
   commentOfEvent,
   eventIgnoreReason,
   isBot,
   parseCommentCommand,
   triageEvent
-} from "./chunk-XPPAHNAN.js";
+} from "./chunk-RH4Z4I47.js";
 import {
   GitError,
   ModelError,
@@ -26,6 +27,7 @@ import {
   defaultPlanMaxAgeDays,
   defaultPolicy,
   details,
+  didYouMean,
   emptyUsage,
   encodeRecord,
   escapeHtml,
@@ -5426,16 +5428,29 @@ function renderHelp(author, settings, unknown) {
   ];
   return fitBody(lines.join("\n"));
 }
+var optionMeaning = {
+  "--over-budget": `approves a plan whose cost estimate is above \`max-estimated-cost-usd\` (${code(overBudgetRole)} permission or higher): \`/approve --over-budget [plan-id]\``
+};
+function renderUnknownOption(author, command, option) {
+  const valid = commandOptions[command];
+  const meant = didYouMean(option, valid);
+  const head = `@${author} \`/${command}\` has no option ${code(option)}${meant ? `; did you mean ${code(meant)}?` : "."} Nothing was done.`;
+  const list = valid.length === 0 ? `\`/${command}\` takes no options.` : [`The options of \`/${command}\`:`, ...valid.map((o) => `- ${code(o)}: ${optionMeaning[o] ?? ""}`)].join("\n");
+  return fitBody([head, "", list, "", "`/help` lists every command."].join("\n"));
+}
 
 // src/commands/help.ts
 async function helpFlow(ctx, command) {
   const { thread, settings } = ctx;
-  const name = command.unknown === void 0 ? "/help" : `/${command.unknown}`;
+  const { unknown, unknownOption } = command;
+  const name = unknownOption ? `/${unknownOption.command}` : unknown === void 0 ? "/help" : `/${unknown}`;
   const allowed = await refuseUnlessRole(thread, command, name, "read", "Ask a collaborator of this repository.");
   if ("refused" in allowed) return allowed.refused;
-  await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
-  await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused", command.origin).catch(() => void 0);
-  return { outcome: command.unknown === void 0 ? "answered" : "refused" };
+  const reply = unknownOption ? renderUnknownOption(command.author, unknownOption.command, unknownOption.option) : renderHelp(command.author, settings, unknown);
+  await thread.postComment(command.thread.number, reply);
+  const guessed = unknown !== void 0 || unknownOption !== void 0;
+  await thread.react(command.commentId, guessed ? "confused" : "eyes", command.origin).catch(() => void 0);
+  return { outcome: guessed ? "refused" : "answered" };
 }
 
 // src/commands/maintain.ts
@@ -6226,6 +6241,12 @@ function commandOf(parsedCommand, source) {
       return { kind: parsedCommand.name, ...source };
     case "unknown":
       return { kind: "help", unknown: parsedCommand.command, ...source };
+    case "unknown-option":
+      return {
+        kind: "help",
+        unknownOption: { command: parsedCommand.command, option: parsedCommand.option },
+        ...source
+      };
   }
   const { rest } = parsedCommand;
   switch (parsedCommand.name) {
