@@ -4,6 +4,7 @@ import {
   createCapabilityHub
 } from "./chunks/chunk-UNCMGKZL.js";
 import {
+  checksForStagedPlan,
   commitAll,
   commitTrailers,
   createChatClient,
@@ -27,13 +28,16 @@ import {
   named,
   outcomeWords,
   plannerExecutorMachine,
+  plannerUsageSince,
   planningOutcome,
   readRepoConfig,
   readRepositoryInstructions,
+  renderChecksText,
   resolveMcpServers,
   runBudget,
   runEnding,
   runPolicySchema,
+  settingsBehind,
   snapshotSchema,
   startBranch,
   startTeam,
@@ -42,7 +46,7 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-ZRSDYYYW.js";
+} from "./chunks/chunk-NNG45WWR.js";
 import {
   createSandbox,
   errorMessage,
@@ -797,7 +801,7 @@ async function planCommand(objective, flags, context) {
     const outcome = await plan(session, objective);
     const { terminal } = session;
     if (outcome.kind === "planned") {
-      showPlan(session, outcome.plan);
+      await showPlan(session, outcome.plan);
       terminal.out(`
 Planning cost:
 ${renderUsageText(outcome.usage)}`);
@@ -822,7 +826,7 @@ async function plan(session, objective) {
     maxIterations: session.settings.maxIterations ?? localDefaults.maxIterations
   });
 }
-function showPlan(session, plan2) {
+async function showPlan(session, plan2) {
   const { terminal } = session;
   const { context } = plan2.snapshot;
   terminal.out(`Plan ${plan2.planId}: ${context.objective.split("\n")[0] ?? ""}`);
@@ -840,6 +844,29 @@ ${context.directive.trim().replace(/^/gm, "  ")}`);
   terminal.out(`
 Commands the executor may run: ${rules}
 Protected paths: ${plan2.protectedPaths.join(", ")}`);
+  if (context.plan) terminal.out(`
+${renderChecksText(await localChecks(session, plan2, context.plan), localFix)}`);
+}
+function localChecks(session, plan2, steps) {
+  return checksForStagedPlan({
+    plan: steps,
+    // Local commands run as the user (no account switch), so they are never refused as a whole.
+    rules: {
+      protectedPaths: plan2.protectedPaths,
+      allowedCommands: plan2.allowedCommands,
+      maxIterations: plan2.snapshot.policy.maxIterations
+    },
+    git: session.repo.git,
+    baseSha: plan2.base.sha,
+    planning: plannerUsageSince(plan2.usage, emptyUsage()),
+    executorModel: plan2.models.executor,
+    prices: session.prices
+  });
+}
+function localFix(blocking) {
+  const flags = settingsBehind(blocking).map((name) => `--${name}`);
+  const these = blocking.length === 1 ? "this" : "these";
+  return `To fix: plan again${flags.length ? ` with ${flags.join(", ")} changed, or` : ""} with an objective that avoids ${these}.`;
 }
 function reportUnplanned(session, outcome, forRun = false) {
   const { terminal } = session;
@@ -940,7 +967,7 @@ async function runInSession(session, objective) {
   const branch = `${settings.branchPrefix}${proposed.planId}`;
   await checkWorkBranch(session, proposed, branch);
   const head = await currentHead(repo.git);
-  showPlan(session, proposed);
+  await showPlan(session, proposed);
   if (head.sha !== proposed.base.sha) {
     terminal.out(
       `

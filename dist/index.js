@@ -22,6 +22,6 @@ function reportIgnored(reason, env = process.env, write = (text) => void process
 // src/entry/index.ts
 var triage = triageEvent();
 if (triage.kind !== "ignore" || !reportIgnored(triage.reason)) {
-  const { run } = await import("./chunks/main-TLDFCDDG.js");
+  const { run } = await import("./chunks/main-T2E3B2J5.js");
   await run();
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { approvalGate, type GateInput } from '../../src/checks/approval-gate.js';
 import { baseTreeLookup } from '../../src/checks/base-tree.js';
-import { renderChecks } from '../../src/render/checks.js';
+import { renderChecks, renderChecksText } from '../../src/render/checks.js';
 import { checkPlan, type Finding, type PlanRules } from '../../src/checks/plan-checks.js';
 import { maxStoredFindings, storeChecks, type PlanChecks } from '../../src/checks/stored-checks.js';
 import type { Plan } from '../../src/machine/fields.js';
@@ -279,6 +279,29 @@ describe('checks in the plan comment and the record', () => {
     // A plan whose checks passed keeps the approve line.
     expect(planComment(makeRecord({ overrides: { checks: passed } }))).toContain(
       `To run this plan, a maintainer replies:\n\n    /approve ${id}`,
+    );
+  });
+
+  it('writes the same checks as plain text for the terminal, with the fix its host offers', () => {
+    const withReason = storeChecks(
+      [
+        protectedFinding,
+        { kind: 'command-not-allowed', severity: 'warning', step: 2, command: 'a <b>', reason: 'x & y' },
+      ],
+      estimate,
+    );
+    const text = renderChecksText(withReason, (blocking) => `fix ${blocking.length}`);
+    expect(text).toBe(
+      [
+        '⛔ Checks failed: 1 blocking finding; this plan cannot be approved as it is.',
+        '',
+        '- ⛔ step 1: ".github/workflows/ci.yml" is protected by `protected-paths` (".github/workflows/**"); the executor cannot write it',
+        '- ⚠️ step 2: the verify command "a <b>" is not in `allowed-commands` (x & y); the executor cannot run it',
+        '',
+        'fix 1',
+        '',
+        "Execution cost: $0.0100–$0.0800 (estimate) for the executor gpt-4.1-mini, 2 steps, from planning's measured usage; planning each next step and the summary come on top.",
+      ].join('\n'),
     );
   });
 

@@ -15,6 +15,7 @@ import {
   botIdentity,
   checkPlan,
   checkoutCommit,
+  checksForStagedPlan,
   code,
   codeBlock,
   commitAll,
@@ -26,6 +27,7 @@ import {
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
+  describeFinding,
   details,
   didYouMean,
   emptyUsage,
@@ -33,10 +35,10 @@ import {
   escapeHtml,
   escapeMarkdown,
   escapeProse,
-  estimateExecutionCost,
   estimateHigh,
   executorOnlySnapshot,
   fetchBranch,
+  fixFor,
   formatCost,
   formatCount,
   formatEstimate,
@@ -63,6 +65,8 @@ import {
   readRepositoryInstructions,
   readRunner,
   reduce,
+  renderChecks,
+  renderCostComparison,
   renderUsageTable,
   roleSchema,
   runBudget,
@@ -75,7 +79,6 @@ import {
   startBranch,
   startTeamRun,
   stateWords,
-  storeChecks,
   stripHidden,
   sumCost,
   totalCost,
@@ -84,7 +87,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-ZRSDYYYW.js";
+} from "./chunk-NNG45WWR.js";
 import {
   Octokit,
   RequestError,
@@ -3075,64 +3078,6 @@ function renderServerFailures(failures, during) {
   ].join("\n");
 }
 
-// src/checks/finding-text.ts
-function describeFinding(finding, style = "markdown") {
-  const quote2 = style === "markdown" ? code : (text) => `"${text}"`;
-  const escape = style === "markdown" ? escapeHtml : (text) => text;
-  switch (finding.kind) {
-    case "too-many-steps":
-      return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? "cycle" : "cycles"} (one step each), so the run would stop before the end`;
-    case "protected-path":
-      return `step ${finding.step}: ${quote2(finding.file)} is protected by \`protected-paths\` (${quote2(finding.pattern)}); the executor cannot write it`;
-    case "command-not-allowed":
-      return `step ${finding.step}: the verify command ${quote2(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ""}; the executor cannot run it`;
-    case "commands-cannot-run":
-      return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
-    case "new-file":
-      return `step ${finding.step}: ${quote2(finding.file)} is new: it is not in the base commit and the step creates it`;
-    case "not-found":
-      return `step ${finding.step}: ${quote2(finding.file)} was not found in the base commit; a step may still create it`;
-  }
-}
-function fixFor(findings) {
-  const kinds = new Set(findings.map((f) => f.kind));
-  const settings = [
-    kinds.has("protected-path") ? "`protected-paths`" : "",
-    kinds.has("command-not-allowed") ? "`allowed-commands`" : "",
-    kinds.has("too-many-steps") ? "`max-iterations`" : ""
-  ].filter((s) => s !== "");
-  const adjust = settings.length > 0 ? `adjust ${settings.join(", ")} and ask for the plan again` : "ask for the plan again";
-  return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? "this" : "these"}.`;
-}
-
-// src/render/checks.ts
-var severityIcon = { blocking: "\u26D4", warning: "\u26A0\uFE0F", info: "\u2139\uFE0F" };
-var bullet = (finding) => `- ${severityIcon[finding.severity]} ${describeFinding(finding)}`;
-function renderChecks(checks, open2) {
-  const { findings, omitted, blocking } = checks;
-  const warnings = findings.filter((f) => f.severity === "warning").length;
-  const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
-  const head = blocking > 0 ? `\u26D4 **Checks failed**: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 **Checks passed** with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.` : `\u2705 **Checks passed**: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
-  const lines = [head];
-  if (findings.length > 0) lines.push("", ...findings.map(bullet));
-  if (omitted > 0) lines.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
-  if (open2 && blocking > 0) lines.push("", fixFor(findings.filter((f) => f.severity === "blocking")));
-  lines.push("", `**Execution cost**: ${estimateText(checks.estimate)}`);
-  return lines.join("\n");
-}
-function estimateText(estimate) {
-  const what = `executor ${code(estimate.model)}, ${estimate.steps} ${estimate.steps === 1 ? "step" : "steps"}`;
-  if (estimate.kind === "unknown") return `${escapeHtml(formatEstimate(estimate))} (${what}).`;
-  return `${formatEstimate(estimate)} for the ${what}, from planning's measured usage; planning each next step and the summary come on top.`;
-}
-function executorActual(rows) {
-  const executor = rows.find((r) => r.role === "executor");
-  return executor ? executor.costUsd : 0;
-}
-function renderCostComparison(estimate, rows) {
-  return `**Execution cost** (executor ${code(estimate.model)}): ${escapeHtml(formatEstimate(estimate))} \xB7 actual ${formatCost(executorActual(rows))}`;
-}
-
 // src/render/plan-comment.ts
 function renderStep(step, i, done = 0) {
   const lines = [`- [${i < done ? "x" : " "}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
@@ -4991,42 +4936,6 @@ function blockingFindings(input) {
   return { findings: [...stored, ...added], unlisted };
 }
 var keyOf = (finding) => JSON.stringify(Object.entries(finding).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-
-// src/checks/base-tree.ts
-async function baseTreeLookup(git, baseSha) {
-  const listing = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseSha]);
-  const present = /* @__PURE__ */ new Set();
-  for (const name of listing.split("\0")) {
-    if (name === "") continue;
-    present.add(name);
-    for (let slash = name.lastIndexOf("/"); slash > 0; slash = name.lastIndexOf("/", slash - 1)) {
-      const dir = name.slice(0, slash);
-      if (present.has(dir)) break;
-      present.add(dir);
-    }
-  }
-  return (path3) => present.has(path3);
-}
-
-// src/checks/plan-checks-run.ts
-async function checksForStagedPlan(input) {
-  let fileExists;
-  try {
-    fileExists = await baseTreeLookup(input.git, input.baseSha);
-  } catch (error2) {
-    warning(
-      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error2)}`
-    );
-  }
-  const findings = checkPlan(input.plan, input.rules, fileExists);
-  const estimate = estimateExecutionCost({
-    planning: input.planning,
-    steps: input.plan.steps.length,
-    executorModel: input.executorModel,
-    prices: input.prices
-  });
-  return storeChecks(findings, estimate);
-}
 
 // src/run/plan-publication.ts
 async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {

@@ -35643,10 +35643,6 @@ function formatCost(costUsd) {
   return `$${costUsd.toFixed(costUsd < 1 ? 4 : 2)}`;
 }
 
-// src/record/plan-record.ts
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-
 // src/checks/cost-estimate.ts
 var lowFactor = 0.5;
 var highFactor = 2;
@@ -35702,6 +35698,10 @@ function formatEstimate(estimate) {
   if (estimate.kind === "unknown") return `no estimate: ${estimate.reason}`;
   return `${formatCost(estimate.lowUsd)}\u2013${formatCost(estimate.highUsd)} (estimate)`;
 }
+
+// src/record/plan-record.ts
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 // src/tools/command-policy.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
@@ -36140,6 +36140,76 @@ function hasRecordMarker(body) {
   return markerPattern.test(body);
 }
 
+// src/checks/finding-text.ts
+function describeFinding(finding, style = "markdown") {
+  const quote2 = style === "markdown" ? code : (text2) => `"${text2}"`;
+  const escape2 = style === "markdown" ? escapeHtml : (text2) => text2;
+  switch (finding.kind) {
+    case "too-many-steps":
+      return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? "cycle" : "cycles"} (one step each), so the run would stop before the end`;
+    case "protected-path":
+      return `step ${finding.step}: ${quote2(finding.file)} is protected by \`protected-paths\` (${quote2(finding.pattern)}); the executor cannot write it`;
+    case "command-not-allowed":
+      return `step ${finding.step}: the verify command ${quote2(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape2(finding.reason)})` : ""}; the executor cannot run it`;
+    case "commands-cannot-run":
+      return `commands cannot run on this runner: ${escape2(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
+    case "new-file":
+      return `step ${finding.step}: ${quote2(finding.file)} is new: it is not in the base commit and the step creates it`;
+    case "not-found":
+      return `step ${finding.step}: ${quote2(finding.file)} was not found in the base commit; a step may still create it`;
+  }
+}
+function settingsBehind(findings) {
+  const kinds2 = new Set(findings.map((f) => f.kind));
+  return [
+    kinds2.has("protected-path") ? "protected-paths" : "",
+    kinds2.has("command-not-allowed") ? "allowed-commands" : "",
+    kinds2.has("too-many-steps") ? "max-iterations" : ""
+  ].filter((s) => s !== "");
+}
+function fixFor(findings) {
+  const settings = settingsBehind(findings).map((name) => `\`${name}\``);
+  const adjust = settings.length > 0 ? `adjust ${settings.join(", ")} and ask for the plan again` : "ask for the plan again";
+  return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? "this" : "these"}.`;
+}
+
+// src/render/checks.ts
+var severityIcon = { blocking: "\u26D4", warning: "\u26A0\uFE0F", info: "\u2139\uFE0F" };
+function checksLines(checks, form) {
+  const { findings, omitted, blocking } = checks;
+  const bold = (text2) => form.style === "markdown" ? `**${text2}**` : text2;
+  const warnings = findings.filter((f) => f.severity === "warning").length;
+  const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
+  const head = blocking > 0 ? `\u26D4 ${bold("Checks failed")}: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 ${bold("Checks passed")} with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.` : `\u2705 ${bold("Checks passed")}: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
+  const lines2 = [head];
+  if (findings.length > 0)
+    lines2.push("", ...findings.map((f) => `- ${severityIcon[f.severity]} ${describeFinding(f, form.style)}`));
+  if (omitted > 0) lines2.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
+  if (form.fix && blocking > 0) lines2.push("", form.fix(findings.filter((f) => f.severity === "blocking")));
+  lines2.push("", `${bold("Execution cost")}: ${estimateText(checks.estimate, form.style)}`);
+  return lines2;
+}
+function renderChecks(checks, open) {
+  return checksLines(checks, { style: "markdown", ...open ? { fix: fixFor } : {} }).join("\n");
+}
+function renderChecksText(checks, fix) {
+  return checksLines(checks, { style: "plain", fix }).join("\n");
+}
+function estimateText(estimate, style) {
+  const model = style === "markdown" ? code(estimate.model) : estimate.model;
+  const what = `executor ${model}, ${estimate.steps} ${estimate.steps === 1 ? "step" : "steps"}`;
+  const shown2 = style === "markdown" ? escapeHtml(formatEstimate(estimate)) : formatEstimate(estimate);
+  if (estimate.kind === "unknown") return `${shown2} (${what}).`;
+  return `${shown2} for the ${what}, from planning's measured usage; planning each next step and the summary come on top.`;
+}
+function executorActual(rows) {
+  const executor = rows.find((r) => r.role === "executor");
+  return executor ? executor.costUsd : 0;
+}
+function renderCostComparison(estimate, rows) {
+  return `**Execution cost** (executor ${code(estimate.model)}): ${escapeHtml(formatEstimate(estimate))} \xB7 actual ${formatCost(executorActual(rows))}`;
+}
+
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
 var consumeReport = { kind: "consume", fields: ["result", "outcome"] };
@@ -36172,6 +36242,42 @@ var executorOnlyMachine = {
 };
 function executorOnlySnapshot(objective, policy) {
   return startSnapshot(executorOnlyMachine.initial, { objective, directive: objective, history: [] }, policy);
+}
+
+// src/checks/base-tree.ts
+async function baseTreeLookup(git, baseSha) {
+  const listing = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseSha]);
+  const present = /* @__PURE__ */ new Set();
+  for (const name of listing.split("\0")) {
+    if (name === "") continue;
+    present.add(name);
+    for (let slash = name.lastIndexOf("/"); slash > 0; slash = name.lastIndexOf("/", slash - 1)) {
+      const dir = name.slice(0, slash);
+      if (present.has(dir)) break;
+      present.add(dir);
+    }
+  }
+  return (path7) => present.has(path7);
+}
+
+// src/checks/plan-checks-run.ts
+async function checksForStagedPlan(input2) {
+  let fileExists;
+  try {
+    fileExists = await baseTreeLookup(input2.git, input2.baseSha);
+  } catch (error) {
+    warning(
+      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`
+    );
+  }
+  const findings = checkPlan(input2.plan, input2.rules, fileExists);
+  const estimate = estimateExecutionCost({
+    planning: input2.planning,
+    steps: input2.plan.steps.length,
+    executorModel: input2.executorModel,
+    prices: input2.prices
+  });
+  return storeChecks(findings, estimate);
 }
 
 // src/text/count.ts
@@ -38079,13 +38185,11 @@ export {
   emptyUsage,
   totalCost,
   formatCost,
-  estimateExecutionCost,
   plannerUsageSince,
   estimateHigh,
   formatEstimate,
   checkPlan,
   isBlocking,
-  storeChecks,
   snapshotSchema,
   hashContext,
   hashPlan,
@@ -38096,6 +38200,12 @@ export {
   encodeRecord,
   decodeRecord,
   hasRecordMarker,
+  describeFinding,
+  settingsBehind,
+  fixFor,
+  renderChecks,
+  renderChecksText,
+  renderCostComparison,
   formatCount,
   readRepositoryInstructions,
   outcomeWords,
@@ -38113,6 +38223,7 @@ export {
   machineFor,
   runBudget,
   runEnding,
+  checksForStagedPlan,
   planningOutcome,
   mcpSecretValues
 };
