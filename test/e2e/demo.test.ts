@@ -36,29 +36,30 @@ async function demoAgainst(baseUrl: string): Promise<{ code: number; text: strin
   return { code, text: lines.join('\n') };
 }
 
+/** The demo ended on the bot's reply, with none of what a maintainer would not see. */
+function expectReplyOnly({ code, text }: { code: number; text: string }): void {
+  expect(code).toBe(1);
+  expect(text).toContain('──────── @github-actions[bot] replied');
+  expect(text).toContain('│ @mona planning failed: ');
+  expect(text).not.toContain(key);
+  expect(text).not.toMatch(/^::|add-mask/m);
+  expect(text).not.toMatch(/^\s+at /m);
+}
+
 describe('npm run demo against a real endpoint that refuses it', () => {
   it('shows the bot’s error reply for a wrong key, and never the key, a workflow command or a stack trace', async () => {
-    const { code, text } = await demoAgainst(await endpoint(401));
-    expect(code).toBe(1);
-    expect(text).toContain('💬 @mona commented on #1:');
-    expect(text).toMatch(/⚙️ {2}the action failed \(exit 1\); outcome: failed/);
-    expect(text).toContain('──────── @github-actions[bot] replied');
-    expect(text).toContain('│ @mona planning failed: The planner model "gpt-4.1" at 127.0.0.1:');
-    expect(text).toContain('rejected the API key (HTTP 401)');
-    expect(text).toContain('No plan was posted: the bot’s reply above says why and what to do.');
-    expect(text).not.toContain(key);
-    expect(text).not.toMatch(/^::|add-mask/m);
-    expect(text).not.toMatch(/^\s+at /m);
+    const run = await demoAgainst(await endpoint(401));
+    expectReplyOnly(run);
+    expect(run.text).toContain('💬 @mona commented on #1:');
+    expect(run.text).toMatch(/⚙️ {2}the action failed \(exit 1\); outcome: failed/);
+    expect(run.text).toContain('│ @mona planning failed: The planner model "gpt-4.1" at 127.0.0.1:');
+    expect(run.text).toContain('rejected the API key (HTTP 401)');
+    expect(run.text).toContain('No plan was posted: the bot’s reply above says why and what to do.');
   });
 
   it('shows the bot’s reply for an endpoint that is not an OpenAI-compatible API, without the key', async () => {
-    const { code, text } = await demoAgainst(await endpoint(404));
-    expect(code).toBe(1);
-    expect(text).toContain('──────── @github-actions[bot] replied');
-    expect(text).toContain('│ @mona planning failed: ');
-    expect(text).toContain('HTTP 404');
-    expect(text).not.toContain(key);
-    expect(text).not.toMatch(/^::|add-mask/m);
-    expect(text).not.toMatch(/^\s+at /m);
+    const run = await demoAgainst(await endpoint(404));
+    expectReplyOnly(run);
+    expect(run.text).toContain('HTTP 404');
   });
 });
