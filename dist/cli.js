@@ -2,8 +2,9 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-W6XBUP26.js";
+} from "./chunks/chunk-LKO7P2P3.js";
 import {
+  checksForStagedPlan,
   commitAll,
   commitTrailers,
   createChatClient,
@@ -25,14 +26,18 @@ import {
   machineFor,
   mcpSecretValues,
   named,
+  outcomeWords,
   plannerExecutorMachine,
+  plannerUsageSince,
   planningOutcome,
   readRepoConfig,
   readRepositoryInstructions,
+  renderChecksText,
   resolveMcpServers,
   runBudget,
   runEnding,
   runPolicySchema,
+  settingsBehind,
   snapshotSchema,
   startBranch,
   startTeam,
@@ -41,12 +46,12 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-YUU4QYBO.js";
+} from "./chunks/chunk-NANG7EYP.js";
 import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,
   external_exports
-} from "./chunks/chunk-ZDDGNG35.js";
+} from "./chunks/chunk-SXEEHYC6.js";
 import {
   errorMessage,
   redact
@@ -764,7 +769,7 @@ function renderHistoryText(history) {
   if (history.length === 0) return "  No cycle ran.";
   return history.map(
     (entry, i) => [
-      `  Cycle ${i + 1}: ${entry.outcome}`,
+      `  Cycle ${i + 1}: ${outcomeWords[entry.outcome]}`,
       "    Directive:",
       indent(entry.directive, "      "),
       "    Result:",
@@ -799,7 +804,7 @@ async function planCommand(objective, flags, context) {
     const outcome = await plan(session, objective);
     const { terminal } = session;
     if (outcome.kind === "planned") {
-      showPlan(session, outcome.plan);
+      await showPlan(session, outcome.plan);
       terminal.out(`
 Planning cost:
 ${renderUsageText(outcome.usage)}`);
@@ -824,7 +829,7 @@ async function plan(session, objective) {
     maxIterations: session.settings.maxIterations ?? localDefaults.maxIterations
   });
 }
-function showPlan(session, plan2) {
+async function showPlan(session, plan2) {
   const { terminal } = session;
   const { context } = plan2.snapshot;
   terminal.out(`Plan ${plan2.planId}: ${context.objective.split("\n")[0] ?? ""}`);
@@ -842,6 +847,29 @@ ${context.directive.trim().replace(/^/gm, "  ")}`);
   terminal.out(`
 Commands the executor may run: ${rules}
 Protected paths: ${plan2.protectedPaths.join(", ")}`);
+  if (context.plan) terminal.out(`
+${renderChecksText(await localChecks(session, plan2, context.plan), localFix)}`);
+}
+function localChecks(session, plan2, steps) {
+  return checksForStagedPlan({
+    plan: steps,
+    // Local commands run as the user (no account switch), so they are never refused as a whole.
+    rules: {
+      protectedPaths: plan2.protectedPaths,
+      allowedCommands: plan2.allowedCommands,
+      maxIterations: plan2.snapshot.policy.maxIterations
+    },
+    git: session.repo.git,
+    baseSha: plan2.base.sha,
+    planning: plannerUsageSince(plan2.usage, emptyUsage()),
+    executorModel: plan2.models.executor,
+    prices: session.prices
+  });
+}
+function localFix(blocking) {
+  const flags = settingsBehind(blocking).map((name) => `--${name}`);
+  const these = blocking.length === 1 ? "this" : "these";
+  return `To fix: plan again${flags.length ? ` with ${flags.join(", ")} changed, or` : ""} with an objective that avoids ${these}.`;
 }
 function reportUnplanned(session, outcome, forRun = false) {
   const { terminal } = session;
@@ -942,7 +970,7 @@ async function runInSession(session, objective) {
   const branch = `${settings.branchPrefix}${proposed.planId}`;
   await checkWorkBranch(session, proposed, branch);
   const head = await currentHead(repo.git);
-  showPlan(session, proposed);
+  await showPlan(session, proposed);
   if (head.sha !== proposed.base.sha) {
     terminal.out(
       `

@@ -3,7 +3,7 @@ import {
   eventIgnoreReason,
   secretInputs,
   triageEvent
-} from "./chunks/chunk-TP6X4VQJ.js";
+} from "./chunks/chunk-VY6XWDZB.js";
 import {
   escapeProse
 } from "./chunks/chunk-BE46HTGE.js";
@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-P57HYSF4.js");
+  const { run } = await import("./chunks/main-MTTVU4MV.js");
   await run();
 }

@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatClient, ChatRequest } from '../models/chat-client.js';
 import type { TokenUsage } from '../models/usage.js';
+import { stateWords } from '../machine/reader-words.js';
 import type { Toolbox } from '../tools/toolbox.js';
 import { enforceBudget, type Budget } from './budget.js';
 import { cacheShortfall, checkPrefix, describeCacheShortfall, describePrefixBreaks } from './cache-diagnosis.js';
@@ -58,7 +59,9 @@ export async function summon({
   const guarded = session.role === 'executor';
   const limit = stallLimit ?? DEFAULT_STALL_LIMIT;
   let idle = 0;
-  await core.group(`${role} · ${startState} · prefix ${session.prefixHash}`, async () => {
+  await core.group(`${role} · ${stateWords[startState]}`, async () => {
+    // The prefix fingerprint is for diagnosing the prompt cache, not for a reader of the log.
+    core.debug(`${role} session prefix ${session.prefixHash}`);
     session.append({ role: 'user', content: message });
     while (run.snapshot.state === startState && !run.finished) {
       // Every earlier call is answered by now, so stopping here leaves the session well-formed.

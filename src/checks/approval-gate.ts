@@ -28,7 +28,8 @@ export interface GateInput {
   role: RepoRole;
 }
 
-export type GateVerdict = { ok: true } | { ok: false; reason: string; fix: string };
+/** `held` says what holds the plan: its blocking findings, or its estimate against the ceiling. */
+export type GateVerdict = { ok: true } | { ok: false; held: 'checks' | 'cost'; reason: string; fix: string };
 
 /** Who may approve past `max-estimated-cost-usd`. */
 export const overBudgetRole: RepoRole = 'maintain';
@@ -46,6 +47,7 @@ export function approvalGate(input: GateInput): GateVerdict {
     if (more > 0) lines.push(`- … and ${more} more`);
     return {
       ok: false,
+      held: 'checks',
       reason: `plan \`${planId}\` has ${total} blocking ${total === 1 ? 'finding' : 'findings'}:\n${lines.join('\n')}`,
       fix: fixFor(blocking.findings),
     };
@@ -62,6 +64,7 @@ export function approvalGate(input: GateInput): GateVerdict {
   if (!input.overBudget) {
     return {
       ok: false,
+      held: 'cost',
       reason: `${over}.`,
       fix: `Someone with ${overBudgetRole} permission or higher can approve it anyway with \`/approve --over-budget ${planId}\`; or ask for a smaller plan with \`/revise <feedback>\`.`,
     };
@@ -69,6 +72,7 @@ export function approvalGate(input: GateInput): GateVerdict {
   if (!hasRole(input.role, overBudgetRole)) {
     return {
       ok: false,
+      held: 'cost',
       reason: `${over}, and \`/approve --over-budget\` needs ${overBudgetRole} permission or higher; this approver has ${input.role}.`,
       fix: `Ask someone with ${overBudgetRole} permission to approve it with \`/approve --over-budget ${planId}\`.`,
     };

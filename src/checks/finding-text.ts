@@ -34,14 +34,19 @@ export function describeFinding(finding: Finding, style: FindingStyle = 'markdow
   }
 }
 
+/** The settings behind the findings, by their input names (the CLI's flags have the same names). */
+export function settingsBehind(findings: readonly Finding[]): string[] {
+  const kinds = new Set(findings.map((f) => f.kind));
+  return [
+    kinds.has('protected-path') ? 'protected-paths' : '',
+    kinds.has('command-not-allowed') ? 'allowed-commands' : '',
+    kinds.has('too-many-steps') ? 'max-iterations' : '',
+  ].filter((s) => s !== '');
+}
+
 /** What to change so the blocking findings go away: the configuration, or the plan. */
 export function fixFor(findings: readonly Finding[]): string {
-  const kinds = new Set(findings.map((f) => f.kind));
-  const settings = [
-    kinds.has('protected-path') ? '`protected-paths`' : '',
-    kinds.has('command-not-allowed') ? '`allowed-commands`' : '',
-    kinds.has('too-many-steps') ? '`max-iterations`' : '',
-  ].filter((s) => s !== '');
+  const settings = settingsBehind(findings).map((name) => `\`${name}\``);
   const adjust =
     settings.length > 0 ? `adjust ${settings.join(', ')} and ask for the plan again` : 'ask for the plan again';
   return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? 'this' : 'these'}.`;

@@ -6,6 +6,14 @@ import { planLocally, type PlanningOutcome } from './local-planning.js';
 import { teamSetup, withSession, type CommandContext, type LocalSession } from './local-session.js';
 import type { LocalPlan } from './plan-store.js';
 import { renderPlanText, renderUsageText } from './text-render.js';
+import { checksForStagedPlan } from '../checks/plan-checks-run.js';
+import { plannerUsageSince } from '../checks/cost-estimate.js';
+import { settingsBehind } from '../checks/finding-text.js';
+import type { Finding } from '../checks/plan-checks.js';
+import type { PlanChecks } from '../checks/stored-checks.js';
+import type { Plan } from '../machine/fields.js';
+import { emptyUsage } from '../models/usage.js';
+import { renderChecksText } from '../render/checks.js';
 
 /**
  * `plangate plan "<objective>"`: the read-only planner studies the checkout and the plan is printed
@@ -17,7 +25,7 @@ export async function planCommand(objective: string, flags: Flags, context: Comm
     const outcome = await plan(session, objective);
     const { terminal } = session;
     if (outcome.kind === 'planned') {
-      showPlan(session, outcome.plan);
+      await showPlan(session, outcome.plan);
       terminal.out(`\nPlanning cost:\n${renderUsageText(outcome.usage)}`);
       terminal.out(
         `\nSaved as plan ${outcome.plan.planId} (${outcome.file}).\nTo carry it out on a new branch: plangate run`,
@@ -41,8 +49,12 @@ export async function plan(session: LocalSession, objective: string): Promise<Pl
   });
 }
 
-/** The plan as a reviewer must see it before approving: id, base, steps and the first directive. */
-export function showPlan(session: LocalSession, plan: LocalPlan): void {
+/**
+ * The plan as a reviewer must see it before approving: id, base, steps, the first directive, and the
+ * checks the action's plan comment shows (protected paths, verify commands, cycles, the estimate),
+ * made by the same code against the plan's own rules.
+ */
+export async function showPlan(session: LocalSession, plan: LocalPlan): Promise<void> {
   const { terminal } = session;
   const { context } = plan.snapshot;
   terminal.out(`Plan ${plan.planId}: ${context.objective.split('\n')[0] ?? ''}`);
@@ -54,6 +66,32 @@ export function showPlan(session: LocalSession, plan: LocalPlan): void {
     terminal.out(`\nFirst directive for the executor:\n${context.directive.trim().replace(/^/gm, '  ')}`);
   const rules = plan.allowedCommands.length ? plan.allowedCommands.join(', ') : 'none';
   terminal.out(`\nCommands the executor may run: ${rules}\nProtected paths: ${plan.protectedPaths.join(', ')}`);
+  if (context.plan) terminal.out(`\n${renderChecksText(await localChecks(session, plan, context.plan), localFix)}`);
+}
+
+/** The action's checks (checks/plan-checks-run.ts) of a local plan: its rules, base commit and planning usage. */
+function localChecks(session: LocalSession, plan: LocalPlan, steps: Plan): Promise<PlanChecks> {
+  return checksForStagedPlan({
+    plan: steps,
+    // Local commands run as the user (no account switch), so they are never refused as a whole.
+    rules: {
+      protectedPaths: plan.protectedPaths,
+      allowedCommands: plan.allowedCommands,
+      maxIterations: plan.snapshot.policy.maxIterations,
+    },
+    git: session.repo.git,
+    baseSha: plan.base.sha,
+    planning: plannerUsageSince(plan.usage, emptyUsage()),
+    executorModel: plan.models.executor,
+    prices: session.prices,
+  });
+}
+
+/** What a local user changes when a check blocks the plan: the flags behind it, or the objective. */
+function localFix(blocking: readonly Finding[]): string {
+  const flags = settingsBehind(blocking).map((name) => `--${name}`);
+  const these = blocking.length === 1 ? 'this' : 'these';
+  return `To fix: plan again${flags.length ? ` with ${flags.join(', ')} changed, or` : ''} with an objective that avoids ${these}.`;
 }
 
 /**

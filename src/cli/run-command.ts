@@ -51,7 +51,7 @@ async function runInSession(session: LocalSession, objective: string | undefined
   await checkWorkBranch(session, proposed, branch);
   const head = await currentHead(repo.git);
 
-  showPlan(session, proposed);
+  await showPlan(session, proposed);
   if (head.sha !== proposed.base.sha) {
     terminal.out(
       `\nNote: the plan was made at ${proposed.base.sha.slice(0, 7)}; the work branch starts there, not at your HEAD (${head.sha.slice(0, 7)}).`,

@@ -2,6 +2,7 @@ import type { HistoryEntry, Plan } from '../machine/fields.js';
 import { formatCost, type RoleUsageSummary } from '../models/usage.js';
 import { sumCost } from '../render/usage-table.js';
 import { formatCount } from '../text/count.js';
+import { outcomeWords } from '../machine/reader-words.js';
 
 /**
  * Plain text for the terminal. The action renders markdown for GitHub, with HTML escaping that a
@@ -40,7 +41,7 @@ export function renderHistoryText(history: readonly HistoryEntry[]): string {
   return history
     .map((entry, i) =>
       [
-        `  Cycle ${i + 1}: ${entry.outcome}`,
+        `  Cycle ${i + 1}: ${outcomeWords[entry.outcome]}`,
         '    Directive:',
         indent(entry.directive, '      '),
         '    Result:',

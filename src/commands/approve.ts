@@ -1,8 +1,6 @@
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import type { PlanRecord } from '../record/plan-record.js';
-import { hashIssue } from '../record/plan-record.js';
-import { approvalGate } from '../checks/approval-gate.js';
-import { checkPlan } from '../checks/plan-checks.js';
+import { approvalHold, threadChange } from '../run/approval-hold.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
 import { planLiveAt, postedBefore } from '../run/live-record.js';
 import { execute } from '../run/execution.js';
@@ -30,8 +28,11 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const live = await commandOnLivePlan(ctx, command, '/approve');
   if ('refused' in live) return live.refused;
   const { comment, record, comments } = live;
-  const refusal = approvalRefusal(ctx, command, live) ?? checksRefusal(ctx, command, record, allowed.role);
+  const refusal = approvalRefusal(ctx, command, live);
   if (refusal) return no(refusal.reason, refusal.fix);
+  // The checks bind an approval like the plan does: what the comment showed, and what this run would enforce.
+  const gate = approvalHold(settings, record, { overBudget: command.overBudget === true, role: allowed.role });
+  if (!gate.ok) return no(gate.reason, gate.fix);
 
   const executing = {
     ...record,
@@ -49,7 +50,6 @@ type LivePlan = Extract<Awaited<ReturnType<typeof commandOnLivePlan>>, { record:
 /** Why this approval cannot approve the live plan: the wrong plan, a changed thread, the wrong person. */
 function approvalRefusal(ctx: RunContext, command: CommandOf<'approve'>, live: LivePlan): Refusal | undefined {
   const { settings } = ctx;
-  const issue = command.thread.number;
   const no = (reason: string, fix: string): Refusal => ({ reason, fix });
   const { comment, record, comments } = live;
   const id = record.planId;
@@ -94,46 +94,13 @@ function approvalRefusal(ctx: RunContext, command: CommandOf<'approve'>, live: L
     );
   }
   // The approval is bound to the thread the plan was made from, as well as to the plan itself.
-  if (hashIssue(command.thread.title, command.thread.body) !== record.issueHash) {
-    return no(
-      `the title or description of #${issue} changed after plan \`${id}\` was made.`,
-      'Ask for a new plan with `/plan` (or `/revise <feedback>`) so it reflects the current text.',
-    );
-  }
+  const changed = threadChange(command.thread, record);
+  if (changed) return changed;
   if (record.policy === 'plan-only') {
     return no(
       `plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`,
       'Change the `policy` input to `plan-for-approval` and ask for a new plan.',
     );
-  }
-  return undefined;
-}
-
-/** The checks bind an approval like the plan does: what the comment showed, and what this run would enforce. */
-function checksRefusal(
-  ctx: RunContext,
-  command: CommandOf<'approve'>,
-  record: PlanRecord,
-  role: Parameters<typeof approvalGate>[0]['role'],
-): Refusal | undefined {
-  const { settings } = ctx;
-  const id = record.planId;
-  const { plan } = record.snapshot.context;
-  if (record.status === 'proposed' && plan) {
-    const gate = approvalGate({
-      planId: id,
-      stored: record.checks,
-      current: checkPlan(plan, {
-        protectedPaths: settings.protectedPaths,
-        allowedCommands: settings.allowedCommands,
-        maxIterations: record.snapshot.policy.maxIterations,
-      }),
-      allowBlockedPlans: settings.allowBlockedPlans,
-      maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
-      overBudget: command.overBudget === true,
-      role,
-    });
-    if (!gate.ok) return { reason: gate.reason, fix: gate.fix };
   }
   return undefined;
 }

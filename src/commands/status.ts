@@ -5,6 +5,9 @@ import { renderStatus } from '../render/status.js';
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { findLiveRecord } from '../run/live-record.js';
 import { refuseUnlessRole } from '../run/refuse.js';
+import { approvalHold, threadChange } from '../run/approval-hold.js';
+import type { PlanRecord } from '../record/plan-record.js';
+import type { StatusView } from '../render/status.js';
 
 /**
  * `/status`: where the thread's live plan stands, read from its record and, once it runs, from
@@ -35,6 +38,7 @@ export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>):
   const body = renderStatus(command.author, {
     planId: record.planId,
     status: record.status,
+    policy: record.policy,
     state: snapshot.state,
     requestedBy: record.requestedBy,
     ...(record.approvedBy ? { approvedBy: record.approvedBy } : {}),
@@ -47,9 +51,28 @@ export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>):
     ...(branch ? { branch: { name: branch, url: `${serverUrl}/${owner}/${repo}/tree/${branch}` } } : {}),
     ...(pullRequest ? { pullRequest } : {}),
     ...(checkpoint?.runId ? { jobUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${checkpoint.runId}` } : {}),
-    ...(record.supersededBy ? { note: `superseded by plan \`${record.supersededBy}\`` } : {}),
+    ...(record.supersededBy ? { note: `plan \`${record.supersededBy}\`` } : {}),
+    ...holdOf(ctx, command, record),
   });
   await thread.postComment(issue, body);
   await thread.react(command.commentId, 'eyes', command.origin).catch(() => undefined);
   return { outcome: 'answered', planId: record.planId };
+}
+
+/**
+ * What a plain `/approve` by a maintainer would run into, judged as `/approve` judges it, so the
+ * reply offers only an approval that would be carried out.
+ */
+function holdOf(
+  ctx: RunContext,
+  command: CommandOf<'status'>,
+  record: PlanRecord,
+): Pick<StatusView, 'hold' | 'distinctApprover'> {
+  const { settings } = ctx;
+  const distinct = settings.requireDistinctApprover ? { distinctApprover: true } : {};
+  if (record.status !== 'proposed' || record.policy === 'plan-only') return distinct;
+  const changed = threadChange(command.thread, record);
+  if (changed) return { ...distinct, hold: { held: 'thread', ...changed } };
+  const gate = approvalHold(settings, record, { overBudget: false, role: settings.approvePermission });
+  return gate.ok ? distinct : { ...distinct, hold: { held: gate.held, reason: gate.reason, fix: gate.fix } };
 }

@@ -123,6 +123,12 @@ export function commandOf(parsedCommand: ParsedCommentCommand, source: CommandSo
       return { kind: parsedCommand.name, ...source };
     case 'unknown':
       return { kind: 'help', unknown: parsedCommand.command, ...source };
+    case 'unknown-option':
+      return {
+        kind: 'help',
+        unknownOption: { command: parsedCommand.command, option: parsedCommand.option },
+        ...source,
+      };
   }
   const { rest } = parsedCommand;
   switch (parsedCommand.name) {

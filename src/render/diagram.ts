@@ -1,9 +1,10 @@
 import type { HistoryEntry } from '../machine/fields.js';
 import type { StateName, Transition } from '../machine/types.js';
+import { outcomeWords, stateWords } from '../machine/reader-words.js';
 
 /**
  * The run's path through the machine as a Mermaid flowchart, for the job summary and the pull
- * request body: a reviewer sees at a glance how often the plan was revised and how the run ended.
+ * request body: a reviewer sees at a glance how many steps the run took and how it ended.
  * Pure and deterministic, so the same snapshot always renders the same block.
  */
 
@@ -59,7 +60,7 @@ function steps(input: DiagramInput): Step[] {
     if (t.from === 'execute') {
       const entry = history[cycle];
       cycle++;
-      if (entry) parts.push(`cycle ${cycle}: ${entry.outcome}`);
+      if (entry) parts.push(`cycle ${cycle}: ${outcomeWords[entry.outcome]}`);
     } else if (t.from === 'plan' && t.to === 'ask') {
       parts.push('question');
     } else if (t.from === 'ask') {
@@ -73,7 +74,7 @@ function steps(input: DiagramInput): Step[] {
 }
 
 const shape = (id: string, state: StateName) => {
-  const label = mermaidLabel(state);
+  const label = mermaidLabel(stateWords[state]);
   if (state === 'done') return `${id}([${label}])`;
   if (state === 'finish' || state === 'abort') return `${id}(${label})`;
   return `${id}[${label}]`;

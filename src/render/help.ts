@@ -3,6 +3,8 @@ import type { RunPolicy } from '../config/run-policy.js';
 import { fitBody } from '../text/limits.js';
 import { code } from '../text/markdown.js';
 import { overBudgetRole } from '../checks/approval-gate.js';
+import { commandOptions, type CommandName } from '../text/comment-command.js';
+import { didYouMean } from '../text/did-you-mean.js';
 
 /** The repository settings `/help` shows: what a maintainer needs to know before their first command. */
 export interface HelpSettings {
@@ -70,4 +72,25 @@ export function renderHelp(author: string, settings: HelpSettings, unknown?: str
     'The command goes on the first line of a new comment.',
   ];
   return fitBody(lines.join('\n'));
+}
+
+/** What each option does, for the reply to one a command does not take. */
+const optionMeaning: Readonly<Record<string, string>> = {
+  '--over-budget': `approves a plan whose cost estimate is above \`max-estimated-cost-usd\` (${code(overBudgetRole)} permission or higher): \`/approve --over-budget [plan-id]\``,
+};
+
+/**
+ * The reply to a command given an option it does not take (`/approve --overbudget`): the option is
+ * named as an option, with the likeliest meant one and the command's real options, and nothing was
+ * done, so a typo never reads as a missing plan or starts anything.
+ */
+export function renderUnknownOption(author: string, command: CommandName, option: string): string {
+  const valid = commandOptions[command];
+  const meant = didYouMean(option, valid);
+  const head = `@${author} \`/${command}\` has no option ${code(option)}${meant ? `; did you mean ${code(meant)}?` : '.'} Nothing was done.`;
+  const list =
+    valid.length === 0
+      ? `\`/${command}\` takes no options.`
+      : [`The options of \`/${command}\`:`, ...valid.map((o) => `- ${code(o)}: ${optionMeaning[o] ?? ''}`)].join('\n');
+  return fitBody([head, '', list, '', '`/help` lists every command.'].join('\n'));
 }

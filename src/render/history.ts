@@ -2,6 +2,7 @@ import type { HistoryEntry } from '../machine/fields.js';
 import { clip } from '../text/limits.js';
 import { code, codeBlock, escapeHtml } from '../text/markdown.js';
 import { formatCount } from '../text/count.js';
+import { outcomeWords } from '../machine/reader-words.js';
 
 /**
  * The execution history: every directive and what came back, in order. Where it shares a body with
@@ -22,7 +23,7 @@ export function renderCycle(
   resultMax = directiveMax,
 ): string {
   return [
-    `#### Cycle ${index + 1}: ${entry.outcome}`,
+    `#### Cycle ${index + 1}: ${outcomeWords[entry.outcome]}`,
     '',
     '**Directive**',
     '',
@@ -46,7 +47,7 @@ export function renderHistory(history: HistoryEntry[], entryMax = maxResultChars
 /** One line per cycle, for places where the whole history is too much. */
 export function renderHistoryLines(history: HistoryEntry[]): string {
   return history
-    .map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split('\n')[0] ?? '', 200))}`)
+    .map((e, i) => `${i + 1}. ${outcomeWords[e.outcome]}: ${escapeHtml(clip(e.directive.split('\n')[0] ?? '', 200))}`)
     .join('\n');
 }
 

@@ -114,26 +114,42 @@ export function renderFirstDirective(directive: string): string {
   return details(firstDirectiveSummary, codeBlock(directive, 'text'));
 }
 
+/**
+ * What a proposed plan waits for. A plan its checks blocked is never offered a plain approval: the
+ * checks section above says how to fix it, and this says the one way to run it as it is. The comment
+ * is rendered from the record alone, so it names the setting rather than guessing the workflow's.
+ */
+function proposedLine(record: ShownPlan): string {
+  if (record.policy === 'plan-only') {
+    return [
+      '**Status:** proposed. This repository runs plangate with the `plan-only` policy: the plan is advice and is never executed.',
+      '',
+      'To refine it, comment `/revise <feedback>`.',
+    ].join('\n');
+  }
+  if ((record.checks?.blocking ?? 0) > 0) {
+    return [
+      '**Status:** proposed, blocked by its checks: revise it as the checks above say, and the new plan replaces this one.',
+      '',
+      `To run it as it is instead, the workflow must set \`allow-blocked-plans: true\`; then a maintainer can reply \`/approve ${record.planId}\`. The executor's tools still refuse protected writes and commands that are not allowed.`,
+    ].join('\n');
+  }
+  return [
+    `**Status:** proposed, waiting for approval.`,
+    '',
+    `To run this plan, a maintainer replies:`,
+    '',
+    `    /approve ${record.planId}`,
+    '',
+    'To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one.',
+  ].join('\n');
+}
+
 function statusLine(record: ShownPlan): string {
   const id = code(record.planId);
   switch (record.status) {
     case 'proposed':
-      if (record.policy === 'plan-only') {
-        return [
-          '**Status:** proposed. This repository runs plangate with the `plan-only` policy: the plan is advice and is never executed.',
-          '',
-          'To refine it, comment `/revise <feedback>`.',
-        ].join('\n');
-      }
-      return [
-        `**Status:** proposed, waiting for approval.`,
-        '',
-        `To run this plan, a maintainer replies:`,
-        '',
-        `    /approve ${record.planId}`,
-        '',
-        'To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one.',
-      ].join('\n');
+      return proposedLine(record);
     case 'asking':
       return '**Status:** waiting for an answer. Reply with `/answer <your answer>` and planning continues from there.';
     case 'answered':

@@ -1,3 +1,5 @@
+import type { CommandName } from '../text/comment-command.js';
+
 /**
  * What a user asked for, as the engine takes it: the command, the thread and comment it came from.
  * entry/command.ts makes these from webhook events; everything below the entry point works from them.
@@ -41,8 +43,11 @@ export type Command =
   | ({ kind: 'answer'; text: string } & CommandSource)
   | ({ kind: 'status' } & CommandSource)
   | ({ kind: 'cancel' } & CommandSource)
-  /** `/help`, or any other `/word` a maintainer guessed: `unknown` names it so the reply can say so. */
-  | ({ kind: 'help'; unknown?: string } & CommandSource)
+  /**
+   * `/help`, or any other `/word` a maintainer guessed: `unknown` names it so the reply can say so;
+   * `unknownOption`, a known command given an option it does not take.
+   */
+  | ({ kind: 'help'; unknown?: string; unknownOption?: { command: CommandName; option: string } } & CommandSource)
   | { kind: 'maintain'; trigger: MaintenanceTrigger }
   | { kind: 'ignore'; reason: string };
 

@@ -33,12 +33,43 @@ export function isBot(user: { login: string; type?: string | undefined }): boole
   return user.type === 'Bot' || user.login.endsWith('[bot]');
 }
 
+/** The commands plangate knows. */
+export type CommandName = 'plan' | 'revise' | 'answer' | 'approve' | 'status' | 'cancel' | 'help';
+
+/**
+ * The options each command takes, as typed. A word written like an option that its command does not
+ * list is answered as an unknown option: never read as a plan id, an objective or a remark.
+ */
+export const commandOptions: Readonly<Record<CommandName, readonly string[]>> = {
+  plan: [],
+  revise: [],
+  answer: [],
+  approve: ['--over-budget'],
+  status: [],
+  cancel: [],
+  help: [],
+};
+
 /** What the first line of a comment asks for, before the event around it is looked at. */
 export type ParsedCommentCommand =
   | { name: 'plan' | 'revise' | 'answer'; rest: string }
   | { name: 'approve'; planId?: string; invalidId?: string; overBudget?: true }
   | { name: 'status' | 'cancel' | 'help' }
-  | { name: 'unknown'; command: string };
+  | { name: 'unknown'; command: string }
+  | { name: 'unknown-option'; command: CommandName; option: string };
+
+/**
+ * A word written as an option: one or two hyphens, or the dash a phone makes of two, then a letter.
+ * Where free text follows the command, only the unmistakable forms count: a lone `-x` may start a sentence.
+ */
+const optionWord = /^(?:-{1,2}|[—–])\p{L}/u;
+const textOptionWord = /^(?:--|[—–])\p{L}/u;
+
+/** The first of `words` written as an option that `command` does not take. */
+function unknownOption(command: CommandName, words: readonly string[], pattern = optionWord) {
+  const option = words.find((w) => pattern.test(w) && !commandOptions[command].includes(w.toLowerCase()));
+  return option === undefined ? undefined : { name: 'unknown-option' as const, command, option };
+}
 
 /**
  * Reads the first line as a command; the objective may continue on the following lines. A `/word`
@@ -53,7 +84,11 @@ export function parseCommentCommand(text: string): ParsedCommentCommand | undefi
   if (!match) return undefined;
   const name = (match[1] ?? '').toLowerCase();
   const args = (match[2] ?? '').trim();
+  const words = args === '' ? [] : args.split(/\s+/);
   if (name === 'plan' || name === 'revise' || name === 'answer') {
+    // These take no option; a leading `--word` is one all the same, not the start of the text.
+    const wrong = unknownOption(name, words.slice(0, 1), textOptionWord);
+    if (wrong) return wrong;
     return {
       name,
       rest: [args, following]
@@ -63,8 +98,9 @@ export function parseCommentCommand(text: string): ParsedCommentCommand | undefi
     };
   }
   if (name === 'approve') {
-    // `--over-budget` stands before or right after the id; later words are the approver's remarks.
-    const words = args === '' ? [] : args.split(/\s+/);
+    // Options stand before or right after the id; later words are the approver's remarks.
+    const wrong = unknownOption(name, words.slice(0, 2));
+    if (wrong) return wrong;
     const flagAt = words.slice(0, 2).findIndex((w) => w.toLowerCase() === '--over-budget');
     const flag = flagAt === -1 ? {} : { overBudget: true as const };
     const id = (flagAt === -1 ? words : words.filter((_, i) => i !== flagAt))[0];
@@ -73,7 +109,8 @@ export function parseCommentCommand(text: string): ParsedCommentCommand | undefi
       ? { name: 'approve', planId: id, ...flag }
       : { name: 'approve', invalidId: id, ...flag };
   }
-  if (name === 'status' || name === 'cancel' || name === 'help') return { name };
+  if (name === 'status' || name === 'cancel' || name === 'help')
+    return unknownOption(name, words.slice(0, 1)) ?? { name };
   return { name: 'unknown', command: name };
 }
 

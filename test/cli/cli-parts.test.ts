@@ -174,7 +174,7 @@ describe('readLocalSettings', () => {
 
 describe('the Actions log in a terminal', () => {
   it('turns workflow commands into plain lines and drops the runner-only ones', () => {
-    expect(translateActionsLine('::group::planner · plan · prefix abc')).toBe('» planner · plan · prefix abc');
+    expect(translateActionsLine('::group::planner · next step')).toBe('» planner · next step');
     expect(translateActionsLine('::warning::first%0Asecond 100%25')).toBe('warning: first\nsecond 100%');
     expect(translateActionsLine('::error file=a.ts,line=1::broken')).toBe('error: broken');
     expect(translateActionsLine('::add-mask::secret-value')).toBeUndefined();

@@ -246,6 +246,20 @@ describe('plangate plan', () => {
     expect(result.stdout).toContain('Plan ' + planId + ': Add a farewell function');
     expect(result.stdout).toContain('1. Add a farewell function');
     expect(result.stdout).toContain('Verify: node --check src/greet.js');
+    // The same checks as the action's plan comment, by the same code, in plain text.
+    expect(result.stdout).toContain('Commands the executor may run: none');
+    expect(result.stdout).toContain(
+      '✅ Checks passed with 1 warning: no step touches a protected path and the steps fit `max-iterations`, but a verify command is not in `allowed-commands`',
+    );
+    expect(result.stdout).toContain(
+      '- ⚠️ step 1: the verify command "node --check src/greet.js" is not in `allowed-commands` (no allowed-commands are configured); the executor cannot run it',
+    );
+    expect(result.stdout).toContain(
+      'Execution cost: no estimate: no price for model executor (executor executor, 2 steps).',
+    );
+    // No internal fingerprint reaches the terminal: the prefix hash is debug output for the runner only.
+    expect(result.stdout + result.stderr).not.toMatch(/prefix [0-9a-f]{6,}/);
+    expect(result.stderr).toContain('» planner · plan');
     expect(result.stdout).toContain('2. Document it');
     expect(result.stdout).toContain('None beyond a new export.');
     expect(result.stdout).toContain(firstDirective);
@@ -337,7 +351,8 @@ describe('plangate run', () => {
     expect(current.git('status', '--porcelain', '--untracked-files=all')).toBe('');
 
     // History, summary and cost, as the pull request would show them.
-    expect(result.stdout).toContain('Cycle 1: replan');
+    expect(result.stdout).toContain('Cycle 1: next step');
+    expect(result.stdout + result.stderr).not.toMatch(/replan/i);
     expect(result.stdout).toContain('Appended farewell to src/greet.js.');
     expect(result.stdout).toContain('Cycle 2: done');
     expect(result.stdout).toContain('Added farewell(name) and documented it.');

@@ -5,7 +5,7 @@ import { commentEvent as event, botComments } from './thread-helpers.js';
 
 /**
  * The commands a maintainer would guess, against the bundled action: /status before and after
- * approval, /cancel of a waiting plan and of a running one, /help, and an unknown command.
+ * approval, /cancel of a waiting plan and of a running one, /help, an unknown command and an unknown option.
  */
 
 afterEach(closeOpenWorlds);
@@ -54,8 +54,9 @@ describe('/status', () => {
     const before = await run(w, issue, '/status', 'visitor');
     expect(before.outputs.outcome, before.stdout + before.stderr).toBe('answered');
     const waiting = botComments(w, issue).at(-1) ?? '';
-    expect(waiting).toContain(`@visitor plan \`${planId}\` is **proposed**`);
-    expect(waiting).toContain('cycles: 0 of at most');
+    expect(waiting).toContain(`@visitor plan \`${planId}\` is **waiting for approval**.`);
+    expect(waiting).toContain('cycles run: 0 of at most');
+    expect(waiting).not.toMatch(/state:|`(plan|execute|replan)`/);
     expect(waiting).toContain(`\`/approve ${planId}\``);
     expect(waiting).toMatch(/\[plan comment\]\(http[^)]+#issuecomment-\d+\)/);
     expect(waiting).not.toContain('pull request [#');
@@ -66,7 +67,7 @@ describe('/status', () => {
     expect(after.outputs.outcome).toBe('answered');
     const finished = botComments(w, issue).at(-1) ?? '';
     expect(finished).toContain(`plan \`${planId}\` is **done**`);
-    expect(finished).toContain('cycles: 1 of at most');
+    expect(finished).toContain('cycles run: 1 of at most');
     expect(finished).toContain('approved by @mona');
     expect(finished).toContain(`branch [\`plangate/${issue}-${planId}\`]`);
     expect(finished).toContain(`pull request [#${w.gh.pulls()[0]?.number}](`);
@@ -248,5 +249,22 @@ describe('/help and unknown commands', () => {
     const chatter = await run(w, issue, 'Thanks, looking forward to /status updates!');
     expect(chatter.outputs.outcome).toBe('ignored');
     expect(botComments(w, issue)).toHaveLength(replies);
+  });
+
+  it('answers a mistyped option as an unknown option with the valid ones, and carries nothing out', async () => {
+    const { w, issue } = await setup({ planner: [stagePlan], executor: [] });
+    const planned = await run(w, issue, '/plan write notes');
+    const planId = planned.outputs['plan-id'] ?? '';
+    const typo = await run(w, issue, `/approve --overbudget ${planId}`);
+    expect(typo.outputs.outcome, typo.stdout + typo.stderr).toBe('refused');
+    const reply = botComments(w, issue).at(-1) ?? '';
+    expect(reply).toContain(
+      '@mona `/approve` has no option `--overbudget`; did you mean `--over-budget`? Nothing was done.',
+    );
+    expect(reply).toContain('The options of `/approve`:\n- `--over-budget`:');
+    expect(reply).not.toContain('there is no plan');
+    expect(executorRequests(w)).toBe(0);
+    const command = w.gh.comments(issue).find((c) => c.body === `/approve --overbudget ${planId}`);
+    expect(w.gh.reactions(command?.id ?? 0).map((r) => r.content)).toContain('confused');
   });
 });

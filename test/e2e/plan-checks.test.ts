@@ -69,8 +69,22 @@ describe('plan checks', () => {
     );
     expect(comment).toContain('To fix: adjust `protected-paths`');
     expect(comment).not.toContain('Checks passed');
-    // The findings stand above the approve instruction.
-    expect(comment.indexOf('Checks failed')).toBeLessThan(comment.indexOf(`/approve ${planned.outputs['plan-id']}`));
+    // A blocked plan is offered no plain approval: the fix above, and the one override.
+    const id = planned.outputs['plan-id'] ?? '';
+    expect(comment).toContain('**Status:** proposed, blocked by its checks');
+    expect(comment).toContain(
+      `the workflow must set \`allow-blocked-plans: true\`; then a maintainer can reply \`/approve ${id}\``,
+    );
+    expect(comment).not.toContain('To run this plan, a maintainer replies');
+    expect(comment.indexOf('Checks failed')).toBeLessThan(comment.indexOf('**Status:**'));
+
+    // /status says so in the same words, and offers no approval /approve would refuse.
+    await run(w, issue, 'wes', '/status');
+    const status = botComments(w, issue).at(-1) ?? '';
+    expect(status).toContain(`plan \`${id}\` is **blocked by checks**.`);
+    expect(status).toContain('A plain `/approve` would be refused: plan');
+    expect(status).toContain('To fix: adjust `protected-paths`');
+    expect(status).not.toContain(`\`/approve ${id}\``);
 
     const approved = await run(w, issue, 'mona', '/approve');
     expect(approved.outputs.outcome).toBe('refused');

@@ -504,6 +504,14 @@ describe('createTeam', () => {
       ['Link CHANGELOG.md from README.md.', 'Linked it.', 'done'],
     ]);
     expect(cycles).toEqual(['replan', 'finish']);
+    // The log names each turn in a reader's words, with no prefix fingerprint (it is debug output).
+    expect(coreLog.groups).toEqual([
+      'planner · plan',
+      'executor · execute',
+      'planner · next step',
+      'executor · execute',
+      'planner · finish',
+    ]);
     expect(fs.readFileSync(path.join(repo, 'CHANGELOG.md'), 'utf8')).toBe('# Changelog\n');
     expect(fs.readFileSync(path.join(repo, 'README.md'), 'utf8')).toContain('See CHANGELOG.md.');
 

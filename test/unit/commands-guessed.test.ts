@@ -44,6 +44,42 @@ describe('the commands a maintainer would guess', () => {
     });
   });
 
+  it('answers an option a command does not take as an unknown option, never as a plan id or text', () => {
+    const unknown = (command: string, option: string) => ({ name: 'unknown-option', command, option });
+    expect(parseCommentCommand('/approve --overbudget')).toEqual(unknown('approve', '--overbudget'));
+    expect(parseCommentCommand('/approve 0a1b2c3d --force')).toEqual(unknown('approve', '--force'));
+    expect(parseCommentCommand('/approve --over-budget --yes 0a1b2c3d')).toEqual(unknown('approve', '--yes'));
+    // The dash a phone makes of `--`, and a single hyphen, are options too where no text follows.
+    expect(parseCommentCommand('/approve —over-budget')).toEqual(unknown('approve', '—over-budget'));
+    expect(parseCommentCommand('/approve -f')).toEqual(unknown('approve', '-f'));
+    expect(parseCommentCommand('/status --verbose')).toEqual(unknown('status', '--verbose'));
+    expect(parseCommentCommand('/cancel --force')).toEqual(unknown('cancel', '--force'));
+    expect(parseCommentCommand('/help --all')).toEqual(unknown('help', '--all'));
+    expect(parseCommentCommand('/plan --dry-run add a CHANGELOG')).toEqual(unknown('plan', '--dry-run'));
+    expect(parseCommentCommand('/revise --fast shorter')).toEqual(unknown('revise', '--fast'));
+    expect(parseCommentCommand('/answer --yes')).toEqual(unknown('answer', '--yes'));
+    // Known options in any case and place, remarks after the id, and text that only starts with a dash still read as before.
+    expect(parseCommentCommand('/approve --Over-Budget 0a1b2c3d')).toEqual({
+      name: 'approve',
+      planId: '0a1b2c3d',
+      overBudget: true,
+    });
+    expect(parseCommentCommand('/approve 0a1b2c3d --over-budget')).toEqual({
+      name: 'approve',
+      planId: '0a1b2c3d',
+      overBudget: true,
+    });
+    expect(parseCommentCommand('/approve 0a1b2c3d thanks --force')).toEqual({ name: 'approve', planId: '0a1b2c3d' });
+    expect(parseCommentCommand('/plan -x is the flag to add')).toEqual({ name: 'plan', rest: '-x is the flag to add' });
+    expect(parseCommentCommand('/answer - yes, keep it')).toEqual({ name: 'answer', rest: '- yes, keep it' });
+    expect(parseCommentCommand('/plan add a --verbose flag')).toEqual({ name: 'plan', rest: 'add a --verbose flag' });
+    expect(commandFromIssueComment(payload('/approve --overbudget'), botLogin)).toMatchObject({
+      kind: 'help',
+      unknownOption: { command: 'approve', option: '--overbudget' },
+      commentId: 9001,
+    });
+  });
+
   it('still ignores bots and its own comments, whatever the command', () => {
     expect(commandFromIssueComment(payload('/status', 'helper[bot]'), botLogin).kind).toBe('ignore');
     expect(commandFromIssueComment(payload('/frobnicate', 'renovate', 'Bot'), botLogin).kind).toBe('ignore');

@@ -24,7 +24,12 @@ describe('/approve --over-budget', () => {
       name: 'approve',
       planId: '0a1b2c3d',
     });
-    expect(parseCommentCommand('/approve --overbudget')).toEqual({ name: 'approve', invalidId: '--overbudget' });
+    // A mistyped flag is an unknown option, not a plan id to look for.
+    expect(parseCommentCommand('/approve --overbudget')).toEqual({
+      name: 'unknown-option',
+      command: 'approve',
+      option: '--overbudget',
+    });
     expect(parseCommentCommand('/approve --over-budget nonsense')).toEqual({
       name: 'approve',
       invalidId: 'nonsense',

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { approvalGate, type GateInput } from '../../src/checks/approval-gate.js';
 import { baseTreeLookup } from '../../src/checks/base-tree.js';
-import { renderChecks } from '../../src/render/checks.js';
+import { renderChecks, renderChecksText } from '../../src/render/checks.js';
 import { checkPlan, type Finding, type PlanRules } from '../../src/checks/plan-checks.js';
 import { maxStoredFindings, storeChecks, type PlanChecks } from '../../src/checks/stored-checks.js';
 import type { Plan } from '../../src/machine/fields.js';
@@ -262,6 +262,47 @@ describe('checks in the plan comment and the record', () => {
         true,
       ),
     ).toContain('no price for model mystery');
+  });
+
+  it('never offers a plain approval for a plan its checks blocked: it says how to fix it and the one override', () => {
+    const body = planComment(makeRecord({ overrides: { checks: blocked } }));
+    const id = makeRecord().planId;
+    expect(body).toContain('this plan cannot be approved as it is.');
+    expect(body).toContain('To fix: adjust `protected-paths` and ask for the plan again with `/revise <feedback>`');
+    expect(body).toContain('**Status:** proposed, blocked by its checks: revise it as the checks above say');
+    expect(body).toContain(
+      `To run it as it is instead, the workflow must set \`allow-blocked-plans: true\`; then a maintainer can reply \`/approve ${id}\`.`,
+    );
+    expect(body).not.toContain('To run this plan, a maintainer replies');
+    expect(body).not.toContain(`    /approve ${id}`);
+    expect(body).not.toContain('waiting for approval');
+    // A plan whose checks passed keeps the approve line.
+    expect(planComment(makeRecord({ overrides: { checks: passed } }))).toContain(
+      `To run this plan, a maintainer replies:\n\n    /approve ${id}`,
+    );
+  });
+
+  it('writes the same checks as plain text for the terminal, with the fix its host offers', () => {
+    const withReason = storeChecks(
+      [
+        protectedFinding,
+        { kind: 'command-not-allowed', severity: 'warning', step: 2, command: 'a <b>', reason: 'x & y' },
+      ],
+      estimate,
+    );
+    const text = renderChecksText(withReason, (blocking) => `fix ${blocking.length}`);
+    expect(text).toBe(
+      [
+        '⛔ Checks failed: 1 blocking finding; this plan cannot be approved as it is.',
+        '',
+        '- ⛔ step 1: ".github/workflows/ci.yml" is protected by `protected-paths` (".github/workflows/**"); the executor cannot write it',
+        '- ⚠️ step 2: the verify command "a <b>" is not in `allowed-commands` (x & y); the executor cannot run it',
+        '',
+        'fix 1',
+        '',
+        "Execution cost: $0.0100–$0.0800 (estimate) for the executor gpt-4.1-mini, 2 steps, from planning's measured usage; planning each next step and the summary come on top.",
+      ].join('\n'),
+    );
   });
 
   it('passes a plan whose only findings are warnings, listing them with ⚠️ and no fix', () => {

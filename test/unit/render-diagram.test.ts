@@ -42,7 +42,7 @@ describe('renderDiagram', () => {
       'flowchart LR',
       'n0["plan"]',
       'n0 --> n1["execute"]',
-      'n1 -- "cycle 1: replan" --> n2["replan"]',
+      'n1 -- "cycle 1: next step" --> n2["next step"]',
       'n2 --> n3["execute"]',
       'n3 -- "cycle 2: done" --> n4("finish")',
       'n4 --> n5(["done"])',
@@ -54,7 +54,7 @@ describe('renderDiagram', () => {
   it('labels a forced abort with its escaped reason and colours the end as aborted', () => {
     const trail = [t('plan', 'execute'), t('execute', 'abort', 'reached "max-iterations" (1)'), t('abort', 'done')];
     const block = renderDiagram({ state: 'done', trail, context: { history: [cycle('replan')] } });
-    expect(block).toContain('n1 -- "cycle 1: replan - stopped: reached #34;max-iterations#34; (1)" --> n2("abort")');
+    expect(block).toContain('n1 -- "cycle 1: next step - stopped: reached #34;max-iterations#34; (1)" --> n2("abort")');
     expect(block).toContain('classDef ended fill:#fde2e1');
   });
 
@@ -99,9 +99,9 @@ describe('renderDiagram', () => {
     const edges = body(block).filter((l) => l.includes('->'));
     expect(edges).toHaveLength(12 + 2);
     expect(block).toContain('#8230; 51 more steps');
-    expect(block).toContain('"cycle 1: replan"');
+    expect(block).toContain('"cycle 1: next step"');
     expect(block).toContain('"cycle 31: done"');
-    expect(block).not.toContain('"cycle 10: replan"');
+    expect(block).not.toContain('"cycle 10: next step"');
     // Same input, same text: the body of a pull request does not churn between updates.
     expect(renderDiagram(input, { maxTransitions: 12 })).toBe(block);
   });

@@ -67,7 +67,7 @@ describe('history chunks', () => {
     const history = [cycle(1), cycle(2, noise(9_000))];
     const chunks = renderHistoryChunks(history, '0a1b2c3d');
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]?.startsWith('### History of plan `0a1b2c3d`, part 1 of 1\n\n#### Cycle 1: replan')).toBe(true);
+    expect(chunks[0]?.startsWith('### History of plan `0a1b2c3d`, part 1 of 1\n\n#### Cycle 1: next step')).toBe(true);
     // Whole here, unlike in the pull request body, which clips each result.
     expect(chunks[0]).toContain(noise(9_000));
     expect(renderHistory(history)).not.toContain(noise(9_000));
@@ -86,10 +86,10 @@ describe('history chunks', () => {
     // Every cycle appears exactly once, whole, and in order across the parts.
     const all = chunks.join('\n');
     history.forEach((entry, i) => {
-      expect(count(all, `#### Cycle ${i + 1}: replan\n`)).toBe(1);
+      expect(count(all, `#### Cycle ${i + 1}: next step\n`)).toBe(1);
       expect(all).toContain(renderCycle(entry, i));
     });
-    const order = history.map((_, i) => all.indexOf(`#### Cycle ${i + 1}: replan\n`));
+    const order = history.map((_, i) => all.indexOf(`#### Cycle ${i + 1}: next step\n`));
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // Parts are filled: moving the next part's first cycle back would have broken the limit.
     for (let i = 0; i + 1 < chunks.length; i++) {
@@ -226,8 +226,8 @@ describe('pull request body with a long story', () => {
     expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(body).toContain('> [!NOTE]\n> The full history is in the comments below (100 cycles); in short:');
     // The short history still names every cycle, and nothing was cut mid-body.
-    expect(body).toContain('1. replan: Carry out step 1');
-    expect(body).toContain('100. replan: Carry out step 100');
+    expect(body).toContain('1. next step: Carry out step 1');
+    expect(body).toContain('100. next step: Carry out step 100');
     expect(body).not.toContain('characters were cut here');
     const shown = shownCount(body);
     expect(shown).toBeGreaterThan(10);
@@ -278,7 +278,7 @@ describe('job summary details', () => {
     const details = renderSummaryDetails({ plan, history });
     expect(details).toContain(renderPlan(plan));
     expect(details).toContain(noise(50_000, 3));
-    expect(details).toContain('#### Cycle 2: replan');
+    expect(details).toContain('#### Cycle 2: next step');
   });
 
   it('stays within its byte budget, dropping whole cycles from the end and saying so', () => {

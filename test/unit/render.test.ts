@@ -246,7 +246,7 @@ describe('progress comment', () => {
     expect(count(body, '- [x]')).toBe(1);
     expect(count(body, '- [ ]')).toBe(1);
     expect(body).toContain('**Current directive**\n\n```text\nCreate CHANGELOG.md.\n```');
-    expect(body).toContain('1. replan: one');
+    expect(body).toContain('1. next step: one');
     expect(body).toContain('cycles: 1');
     expect(body).toContain('[job](http://127.0.0.1/run/1)');
     expect(body.endsWith('<!-- plangate:progress 0a1b2c3d -->')).toBe(true);
@@ -303,10 +303,10 @@ describe('pull request', () => {
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     const cycles = [
-      '#### Cycle 1: replan',
+      '#### Cycle 1: next step',
       'first directive',
       'did first directive',
-      '#### Cycle 2: replan',
+      '#### Cycle 2: next step',
       'second directive',
       '#### Cycle 3: done',
       'third directive',
@@ -377,7 +377,7 @@ describe('history', () => {
 
   it('lists one escaped line per cycle', () => {
     expect(renderHistoryLines([cycle('make <it>\nmore', 'replan'), cycle('two', 'done')])).toBe(
-      '1. replan: make &lt;it&gt;\n2. done: two',
+      '1. next step: make &lt;it&gt;\n2. done: two',
     );
   });
 });

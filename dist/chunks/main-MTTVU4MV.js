@@ -1,5 +1,6 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  commandOptions,
   commentIgnoreReason,
   commentOfEvent,
   eventIgnoreReason,
@@ -7,7 +8,7 @@ import {
   parseCommentCommand,
   secretInputs,
   triageEvent
-} from "./chunk-TP6X4VQJ.js";
+} from "./chunk-VY6XWDZB.js";
 import {
   GitError,
   ModelError,
@@ -15,6 +16,7 @@ import {
   botIdentity,
   checkPlan,
   checkoutCommit,
+  checksForStagedPlan,
   commitAll,
   commitTrailers,
   createChatClient,
@@ -24,12 +26,14 @@ import {
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
+  describeFinding,
+  didYouMean,
   emptyUsage,
   encodeRecord,
-  estimateExecutionCost,
   estimateHigh,
   executorOnlySnapshot,
   fetchBranch,
+  fixFor,
   formatCost,
   formatCount,
   formatEstimate,
@@ -44,6 +48,7 @@ import {
   machineFor,
   mcpSecretValues,
   modelFailureOf,
+  outcomeWords,
   planIdFor,
   plannerExecutorMachine,
   plannerUsageSince,
@@ -53,6 +58,8 @@ import {
   readRepositoryInstructions,
   readRunner,
   reduce,
+  renderChecks,
+  renderCostComparison,
   renderUsageTable,
   roleSchema,
   runBudget,
@@ -64,7 +71,7 @@ import {
   stageChecked,
   startBranch,
   startTeamRun,
-  storeChecks,
+  stateWords,
   stripHidden,
   sumCost,
   totalCost,
@@ -73,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-YUU4QYBO.js";
+} from "./chunk-NANG7EYP.js";
 import {
   code,
   codeBlock,
@@ -103,7 +110,7 @@ import {
   setSecret,
   summary,
   warning
-} from "./chunk-ZDDGNG35.js";
+} from "./chunk-SXEEHYC6.js";
 import {
   errorMessage,
   redact
@@ -3076,64 +3083,6 @@ function renderServerFailures(failures, during) {
   ].join("\n");
 }
 
-// src/checks/finding-text.ts
-function describeFinding(finding, style = "markdown") {
-  const quote2 = style === "markdown" ? code : (text) => `"${text}"`;
-  const escape = style === "markdown" ? escapeHtml : (text) => text;
-  switch (finding.kind) {
-    case "too-many-steps":
-      return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? "cycle" : "cycles"} (one step each), so the run would stop before the end`;
-    case "protected-path":
-      return `step ${finding.step}: ${quote2(finding.file)} is protected by \`protected-paths\` (${quote2(finding.pattern)}); the executor cannot write it`;
-    case "command-not-allowed":
-      return `step ${finding.step}: the verify command ${quote2(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ""}; the executor cannot run it`;
-    case "commands-cannot-run":
-      return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
-    case "new-file":
-      return `step ${finding.step}: ${quote2(finding.file)} is new: it is not in the base commit and the step creates it`;
-    case "not-found":
-      return `step ${finding.step}: ${quote2(finding.file)} was not found in the base commit; a step may still create it`;
-  }
-}
-function fixFor(findings) {
-  const kinds = new Set(findings.map((f) => f.kind));
-  const settings = [
-    kinds.has("protected-path") ? "`protected-paths`" : "",
-    kinds.has("command-not-allowed") ? "`allowed-commands`" : "",
-    kinds.has("too-many-steps") ? "`max-iterations`" : ""
-  ].filter((s) => s !== "");
-  const adjust = settings.length > 0 ? `adjust ${settings.join(", ")} and ask for the plan again` : "ask for the plan again";
-  return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? "this" : "these"}.`;
-}
-
-// src/render/checks.ts
-var severityIcon = { blocking: "\u26D4", warning: "\u26A0\uFE0F", info: "\u2139\uFE0F" };
-var bullet = (finding) => `- ${severityIcon[finding.severity]} ${describeFinding(finding)}`;
-function renderChecks(checks, open2) {
-  const { findings, omitted, blocking } = checks;
-  const warnings = findings.filter((f) => f.severity === "warning").length;
-  const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
-  const head = blocking > 0 ? `\u26D4 **Checks failed**: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 **Checks passed** with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.` : `\u2705 **Checks passed**: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
-  const lines = [head];
-  if (findings.length > 0) lines.push("", ...findings.map(bullet));
-  if (omitted > 0) lines.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
-  if (open2 && blocking > 0) lines.push("", fixFor(findings.filter((f) => f.severity === "blocking")));
-  lines.push("", `**Execution cost**: ${estimateText(checks.estimate)}`);
-  return lines.join("\n");
-}
-function estimateText(estimate) {
-  const what = `executor ${code(estimate.model)}, ${estimate.steps} ${estimate.steps === 1 ? "step" : "steps"}`;
-  if (estimate.kind === "unknown") return `${escapeHtml(formatEstimate(estimate))} (${what}).`;
-  return `${formatEstimate(estimate)} for the ${what}, from planning's measured usage; replanning and the summary come on top.`;
-}
-function executorActual(rows) {
-  const executor = rows.find((r) => r.role === "executor");
-  return executor ? executor.costUsd : 0;
-}
-function renderCostComparison(estimate, rows) {
-  return `**Execution cost** (executor ${code(estimate.model)}): ${escapeHtml(formatEstimate(estimate))} \xB7 actual ${formatCost(executorActual(rows))}`;
-}
-
 // src/render/plan-comment.ts
 function renderStep(step, i, done = 0) {
   const lines = [`- [${i < done ? "x" : " "}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
@@ -3186,26 +3135,36 @@ var firstDirectiveSummary = "First directive: the executor\u2019s first instruct
 function renderFirstDirective(directive) {
   return details(firstDirectiveSummary, codeBlock(directive, "text"));
 }
+function proposedLine(record) {
+  if (record.policy === "plan-only") {
+    return [
+      "**Status:** proposed. This repository runs plangate with the `plan-only` policy: the plan is advice and is never executed.",
+      "",
+      "To refine it, comment `/revise <feedback>`."
+    ].join("\n");
+  }
+  if ((record.checks?.blocking ?? 0) > 0) {
+    return [
+      "**Status:** proposed, blocked by its checks: revise it as the checks above say, and the new plan replaces this one.",
+      "",
+      `To run it as it is instead, the workflow must set \`allow-blocked-plans: true\`; then a maintainer can reply \`/approve ${record.planId}\`. The executor's tools still refuse protected writes and commands that are not allowed.`
+    ].join("\n");
+  }
+  return [
+    `**Status:** proposed, waiting for approval.`,
+    "",
+    `To run this plan, a maintainer replies:`,
+    "",
+    `    /approve ${record.planId}`,
+    "",
+    "To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one."
+  ].join("\n");
+}
 function statusLine(record) {
   const id = code(record.planId);
   switch (record.status) {
     case "proposed":
-      if (record.policy === "plan-only") {
-        return [
-          "**Status:** proposed. This repository runs plangate with the `plan-only` policy: the plan is advice and is never executed.",
-          "",
-          "To refine it, comment `/revise <feedback>`."
-        ].join("\n");
-      }
-      return [
-        `**Status:** proposed, waiting for approval.`,
-        "",
-        `To run this plan, a maintainer replies:`,
-        "",
-        `    /approve ${record.planId}`,
-        "",
-        "To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one."
-      ].join("\n");
+      return proposedLine(record);
     case "asking":
       return "**Status:** waiting for an answer. Reply with `/answer <your answer>` and planning continues from there.";
     case "answered":
@@ -3744,7 +3703,7 @@ var maxResultChars = 6e3;
 var fullTextPlace = "the job summary";
 function renderCycle(entry, index, directiveMax = Infinity, resultMax = directiveMax) {
   return [
-    `#### Cycle ${index + 1}: ${entry.outcome}`,
+    `#### Cycle ${index + 1}: ${outcomeWords[entry.outcome]}`,
     "",
     "**Directive**",
     "",
@@ -3760,7 +3719,7 @@ function renderHistory(history, entryMax = maxResultChars) {
   return history.map((entry, i) => renderCycle(entry, i, entryMax, entryMax)).join("\n\n");
 }
 function renderHistoryLines(history) {
-  return history.map((e, i) => `${i + 1}. ${e.outcome}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
+  return history.map((e, i) => `${i + 1}. ${outcomeWords[e.outcome]}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
 }
 var historyChunkLimit = 6e4;
 var chunkHeading = (planId, part, parts) => `### History of plan ${code(planId)}, part ${part} of ${parts}`;
@@ -4243,7 +4202,7 @@ function steps(input) {
     if (t.from === "execute") {
       const entry = history[cycle];
       cycle++;
-      if (entry) parts.push(`cycle ${cycle}: ${entry.outcome}`);
+      if (entry) parts.push(`cycle ${cycle}: ${outcomeWords[entry.outcome]}`);
     } else if (t.from === "plan" && t.to === "ask") {
       parts.push("question");
     } else if (t.from === "ask") {
@@ -4256,7 +4215,7 @@ function steps(input) {
   });
 }
 var shape = (id, state) => {
-  const label = mermaidLabel(state);
+  const label = mermaidLabel(stateWords[state]);
   if (state === "done") return `${id}([${label}])`;
   if (state === "finish" || state === "abort") return `${id}(${label})`;
   return `${id}[${label}]`;
@@ -4944,6 +4903,7 @@ function approvalGate(input) {
     if (more > 0) lines.push(`- \u2026 and ${more} more`);
     return {
       ok: false,
+      held: "checks",
       reason: `plan \`${planId}\` has ${total} blocking ${total === 1 ? "finding" : "findings"}:
 ${lines.join("\n")}`,
       fix: fixFor(blocking.findings)
@@ -4958,6 +4918,7 @@ ${lines.join("\n")}`,
   if (!input.overBudget) {
     return {
       ok: false,
+      held: "cost",
       reason: `${over}.`,
       fix: `Someone with ${overBudgetRole} permission or higher can approve it anyway with \`/approve --over-budget ${planId}\`; or ask for a smaller plan with \`/revise <feedback>\`.`
     };
@@ -4965,6 +4926,7 @@ ${lines.join("\n")}`,
   if (!hasRole(input.role, overBudgetRole)) {
     return {
       ok: false,
+      held: "cost",
       reason: `${over}, and \`/approve --over-budget\` needs ${overBudgetRole} permission or higher; this approver has ${input.role}.`,
       fix: `Ask someone with ${overBudgetRole} permission to approve it with \`/approve --over-budget ${planId}\`.`
     };
@@ -4979,42 +4941,6 @@ function blockingFindings(input) {
   return { findings: [...stored, ...added], unlisted };
 }
 var keyOf = (finding) => JSON.stringify(Object.entries(finding).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-
-// src/checks/base-tree.ts
-async function baseTreeLookup(git, baseSha) {
-  const listing = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseSha]);
-  const present = /* @__PURE__ */ new Set();
-  for (const name of listing.split("\0")) {
-    if (name === "") continue;
-    present.add(name);
-    for (let slash = name.lastIndexOf("/"); slash > 0; slash = name.lastIndexOf("/", slash - 1)) {
-      const dir = name.slice(0, slash);
-      if (present.has(dir)) break;
-      present.add(dir);
-    }
-  }
-  return (path3) => present.has(path3);
-}
-
-// src/checks/plan-checks-run.ts
-async function checksForStagedPlan(input) {
-  let fileExists;
-  try {
-    fileExists = await baseTreeLookup(input.git, input.baseSha);
-  } catch (error2) {
-    warning(
-      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error2)}`
-    );
-  }
-  const findings = checkPlan(input.plan, input.rules, fileExists);
-  const estimate = estimateExecutionCost({
-    planning: input.planning,
-    steps: input.plan.steps.length,
-    executorModel: input.executorModel,
-    prices: input.prices
-  });
-  return storeChecks(findings, estimate);
-}
 
 // src/run/plan-publication.ts
 async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {
@@ -5202,6 +5128,32 @@ async function answerFlow(ctx, command) {
   });
 }
 
+// src/run/approval-hold.ts
+function approvalHold(settings, record, approver) {
+  const { plan } = record.snapshot.context;
+  if (record.status !== "proposed" || !plan) return { ok: true };
+  return approvalGate({
+    planId: record.planId,
+    stored: record.checks,
+    current: checkPlan(plan, {
+      protectedPaths: settings.protectedPaths,
+      allowedCommands: settings.allowedCommands,
+      maxIterations: record.snapshot.policy.maxIterations
+    }),
+    allowBlockedPlans: settings.allowBlockedPlans,
+    maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
+    overBudget: approver.overBudget,
+    role: approver.role
+  });
+}
+function threadChange(thread, record) {
+  if (hashIssue(thread.title, thread.body) === record.issueHash) return void 0;
+  return {
+    reason: `the title or description of #${thread.number} changed after plan \`${record.planId}\` was made.`,
+    fix: "Ask for a new plan with `/plan` (or `/revise <feedback>`) so it reflects the current text."
+  };
+}
+
 // src/commands/approve.ts
 async function approveFlow(ctx, command) {
   const { settings, thread } = ctx;
@@ -5220,8 +5172,10 @@ async function approveFlow(ctx, command) {
   const live = await commandOnLivePlan(ctx, command, "/approve");
   if ("refused" in live) return live.refused;
   const { comment, record, comments } = live;
-  const refusal = approvalRefusal(ctx, command, live) ?? checksRefusal(ctx, command, record, allowed.role);
+  const refusal = approvalRefusal(ctx, command, live);
   if (refusal) return no(refusal.reason, refusal.fix);
+  const gate = approvalHold(settings, record, { overBudget: command.overBudget === true, role: allowed.role });
+  if (!gate.ok) return no(gate.reason, gate.fix);
   const executing = {
     ...record,
     status: "executing",
@@ -5233,7 +5187,6 @@ async function approveFlow(ctx, command) {
 }
 function approvalRefusal(ctx, command, live) {
   const { settings } = ctx;
-  const issue = command.thread.number;
   const no = (reason, fix) => ({ reason, fix });
   const { comment, record, comments } = live;
   const id = record.planId;
@@ -5270,39 +5223,13 @@ function approvalRefusal(ctx, command, live) {
       "Ask another maintainer to approve."
     );
   }
-  if (hashIssue(command.thread.title, command.thread.body) !== record.issueHash) {
-    return no(
-      `the title or description of #${issue} changed after plan \`${id}\` was made.`,
-      "Ask for a new plan with `/plan` (or `/revise <feedback>`) so it reflects the current text."
-    );
-  }
+  const changed = threadChange(command.thread, record);
+  if (changed) return changed;
   if (record.policy === "plan-only") {
     return no(
       `plan \`${id}\` was made under the \`plan-only\` policy and is not for execution.`,
       "Change the `policy` input to `plan-for-approval` and ask for a new plan."
     );
-  }
-  return void 0;
-}
-function checksRefusal(ctx, command, record, role) {
-  const { settings } = ctx;
-  const id = record.planId;
-  const { plan } = record.snapshot.context;
-  if (record.status === "proposed" && plan) {
-    const gate = approvalGate({
-      planId: id,
-      stored: record.checks,
-      current: checkPlan(plan, {
-        protectedPaths: settings.protectedPaths,
-        allowedCommands: settings.allowedCommands,
-        maxIterations: record.snapshot.policy.maxIterations
-      }),
-      allowBlockedPlans: settings.allowBlockedPlans,
-      maxEstimatedCostUsd: settings.maxEstimatedCostUsd,
-      overBudget: command.overBudget === true,
-      role
-    });
-    if (!gate.ok) return { reason: gate.reason, fix: gate.fix };
   }
   return void 0;
 }
@@ -5415,16 +5342,29 @@ function renderHelp(author, settings, unknown) {
   ];
   return fitBody(lines.join("\n"));
 }
+var optionMeaning = {
+  "--over-budget": `approves a plan whose cost estimate is above \`max-estimated-cost-usd\` (${code(overBudgetRole)} permission or higher): \`/approve --over-budget [plan-id]\``
+};
+function renderUnknownOption(author, command, option) {
+  const valid = commandOptions[command];
+  const meant = didYouMean(option, valid);
+  const head = `@${author} \`/${command}\` has no option ${code(option)}${meant ? `; did you mean ${code(meant)}?` : "."} Nothing was done.`;
+  const list = valid.length === 0 ? `\`/${command}\` takes no options.` : [`The options of \`/${command}\`:`, ...valid.map((o) => `- ${code(o)}: ${optionMeaning[o] ?? ""}`)].join("\n");
+  return fitBody([head, "", list, "", "`/help` lists every command."].join("\n"));
+}
 
 // src/commands/help.ts
 async function helpFlow(ctx, command) {
   const { thread, settings } = ctx;
-  const name = command.unknown === void 0 ? "/help" : `/${command.unknown}`;
+  const { unknown, unknownOption } = command;
+  const name = unknownOption ? `/${unknownOption.command}` : unknown === void 0 ? "/help" : `/${unknown}`;
   const allowed = await refuseUnlessRole(thread, command, name, "read", "Ask a collaborator of this repository.");
   if ("refused" in allowed) return allowed.refused;
-  await thread.postComment(command.thread.number, renderHelp(command.author, settings, command.unknown));
-  await thread.react(command.commentId, command.unknown === void 0 ? "eyes" : "confused", command.origin).catch(() => void 0);
-  return { outcome: command.unknown === void 0 ? "answered" : "refused" };
+  const reply = unknownOption ? renderUnknownOption(command.author, unknownOption.command, unknownOption.option) : renderHelp(command.author, settings, unknown);
+  await thread.postComment(command.thread.number, reply);
+  const guessed = unknown !== void 0 || unknownOption !== void 0;
+  await thread.react(command.commentId, guessed ? "confused" : "eyes", command.origin).catch(() => void 0);
+  return { outcome: guessed ? "refused" : "answered" };
 }
 
 // src/commands/maintain.ts
@@ -5921,12 +5861,55 @@ async function reviseFlow(ctx, command) {
 }
 
 // src/render/status.ts
-var nextStep = {
-  proposed: (id) => `Waiting for approval: \`/approve ${id}\`, \`/revise <feedback>\` or \`/cancel\`.`,
-  asking: () => "The planner asked a question: answer it with `/answer <text>`.",
-  executing: () => "Running; `/cancel` stops it before the next cycle and keeps the work.",
-  approved: () => "Approved; the execution is starting."
-};
+function statusWords(view) {
+  switch (view.status) {
+    case "proposed":
+      if (view.policy === "plan-only") return "advice only (the `plan-only` policy never runs it)";
+      if (view.hold?.held === "checks") return "blocked by checks";
+      if (view.hold?.held === "cost") return "over the cost ceiling";
+      if (view.hold?.held === "thread") return "out of date";
+      return "waiting for approval";
+    case "asking":
+      return "waiting for an answer";
+    case "answered":
+      return "answered: nothing to change";
+    case "approved":
+      return "approved, starting";
+    case "executing":
+      if (view.state === "finish") return "finishing: the planner writes the summary";
+      if (view.state === "abort") return "stopping: the planner writes the summary";
+      return view.steps > 0 ? `running step ${Math.min(view.cycles + 1, view.steps)} of ${view.steps}` : `running cycle ${view.cycles + 1}`;
+    case "done":
+      return "done";
+    case "aborted":
+      return "stopped before the end";
+    case "superseded":
+      return "replaced by a newer plan";
+    case "cancelled":
+      return "cancelled";
+  }
+}
+function nextStep(view) {
+  const id = view.planId;
+  switch (view.status) {
+    case "proposed": {
+      if (view.policy === "plan-only") return "To refine it, comment `/revise <feedback>`.";
+      if (view.hold) return `A plain \`/approve\` would be refused: ${view.hold.reason}
+
+${view.hold.fix}`;
+      const who = view.distinctApprover ? `a maintainer other than @${view.requestedBy}` : "a maintainer";
+      return `To run it, ${who} replies \`/approve ${id}\`; to change it, \`/revise <feedback>\`; to withdraw it, \`/cancel\`.`;
+    }
+    case "asking":
+      return "The planner asked a question: answer it with `/answer <text>`.";
+    case "executing":
+      return "Running; `/cancel` stops it before the next cycle and keeps the work.";
+    case "approved":
+      return "Approved; the execution is starting.";
+    default:
+      return void 0;
+  }
+}
 function renderStatus(author, view) {
   const links = [
     `[plan comment](${view.planUrl})`,
@@ -5934,11 +5917,12 @@ function renderStatus(author, view) {
     ...view.pullRequest ? [`pull request [#${view.pullRequest.number}](${view.pullRequest.url})`] : [],
     ...view.jobUrl ? [`[job](${view.jobUrl})`] : []
   ];
-  const next = nextStep[view.status]?.(view.planId);
+  const next = nextStep(view);
+  const steps2 = `${view.steps} ${view.steps === 1 ? "step" : "steps"}`;
   const lines = [
-    `@${author} plan ${code(view.planId)} is **${view.status}**${view.note ? ` (${view.note})` : ""}.`,
+    `@${author} plan ${code(view.planId)} is **${statusWords(view)}**${view.note ? ` (${view.note})` : ""}.`,
     "",
-    `- state: ${code(view.state)}; steps: ${view.steps}; cycles: ${view.cycles} of at most ${view.maxIterations}`,
+    `- ${steps2}; cycles run: ${view.cycles} of at most ${view.maxIterations}`,
     `- cost so far: ${formatCost(view.costUsd)}`,
     `- asked by @${view.requestedBy}${view.approvedBy ? `, approved by @${view.approvedBy}` : ""}`,
     `- ${links.join(" \xB7 ")}`,
@@ -5974,6 +5958,7 @@ ${live.fix}`);
   const body2 = renderStatus(command.author, {
     planId: record.planId,
     status: record.status,
+    policy: record.policy,
     state: snapshot.state,
     requestedBy: record.requestedBy,
     ...record.approvedBy ? { approvedBy: record.approvedBy } : {},
@@ -5986,11 +5971,21 @@ ${live.fix}`);
     ...branch ? { branch: { name: branch, url: `${serverUrl}/${owner}/${repo}/tree/${branch}` } } : {},
     ...pullRequest ? { pullRequest } : {},
     ...checkpoint?.runId ? { jobUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${checkpoint.runId}` } : {},
-    ...record.supersededBy ? { note: `superseded by plan \`${record.supersededBy}\`` } : {}
+    ...record.supersededBy ? { note: `plan \`${record.supersededBy}\`` } : {},
+    ...holdOf(ctx, command, record)
   });
   await thread.postComment(issue, body2);
   await thread.react(command.commentId, "eyes", command.origin).catch(() => void 0);
   return { outcome: "answered", planId: record.planId };
+}
+function holdOf(ctx, command, record) {
+  const { settings } = ctx;
+  const distinct = settings.requireDistinctApprover ? { distinctApprover: true } : {};
+  if (record.status !== "proposed" || record.policy === "plan-only") return distinct;
+  const changed = threadChange(command.thread, record);
+  if (changed) return { ...distinct, hold: { held: "thread", ...changed } };
+  const gate = approvalHold(settings, record, { overBudget: false, role: settings.approvePermission });
+  return gate.ok ? distinct : { ...distinct, hold: { held: gate.held, reason: gate.reason, fix: gate.fix } };
 }
 
 // src/entry/dispatch.ts
@@ -6160,6 +6155,12 @@ function commandOf(parsedCommand, source) {
       return { kind: parsedCommand.name, ...source };
     case "unknown":
       return { kind: "help", unknown: parsedCommand.command, ...source };
+    case "unknown-option":
+      return {
+        kind: "help",
+        unknownOption: { command: parsedCommand.command, option: parsedCommand.option },
+        ...source
+      };
   }
   const { rest } = parsedCommand;
   switch (parsedCommand.name) {
@@ -6428,7 +6429,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-LI65Q7CX.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-MJB2H4KN.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

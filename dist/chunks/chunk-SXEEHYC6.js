@@ -474,6 +474,9 @@ function setFailed(message) {
   process.exitCode = ExitCode.Failure;
   error(message);
 }
+function debug(message) {
+  issueCommand("debug", {}, message);
+}
 function error(message, properties = {}) {
   issueCommand("error", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
@@ -20598,6 +20601,7 @@ export {
   getMultilineInput,
   setOutput,
   setFailed,
+  debug,
   error,
   warning,
   notice,

@@ -23,6 +23,21 @@ var planIdPattern = /^[0-9a-f]{6,40}$/;
 function isBot(user) {
   return user.type === "Bot" || user.login.endsWith("[bot]");
 }
+var commandOptions = {
+  plan: [],
+  revise: [],
+  answer: [],
+  approve: ["--over-budget"],
+  status: [],
+  cancel: [],
+  help: []
+};
+var optionWord = new RegExp("^(?:-{1,2}|[\u2014\u2013])\\p{L}", "u");
+var textOptionWord = new RegExp("^(?:--|[\u2014\u2013])\\p{L}", "u");
+function unknownOption(command, words, pattern = optionWord) {
+  const option = words.find((w) => pattern.test(w) && !commandOptions[command].includes(w.toLowerCase()));
+  return option === void 0 ? void 0 : { name: "unknown-option", command, option };
+}
 function parseCommentCommand(text) {
   const normalized = text.replace(/\r\n?/g, "\n").trimStart();
   const newline = normalized.indexOf("\n");
@@ -32,21 +47,26 @@ function parseCommentCommand(text) {
   if (!match) return void 0;
   const name = (match[1] ?? "").toLowerCase();
   const args = (match[2] ?? "").trim();
+  const words = args === "" ? [] : args.split(/\s+/);
   if (name === "plan" || name === "revise" || name === "answer") {
+    const wrong = unknownOption(name, words.slice(0, 1), textOptionWord);
+    if (wrong) return wrong;
     return {
       name,
       rest: [args, following].filter((s) => s.trim() !== "").join("\n").trim()
     };
   }
   if (name === "approve") {
-    const words = args === "" ? [] : args.split(/\s+/);
+    const wrong = unknownOption(name, words.slice(0, 2));
+    if (wrong) return wrong;
     const flagAt = words.slice(0, 2).findIndex((w) => w.toLowerCase() === "--over-budget");
     const flag = flagAt === -1 ? {} : { overBudget: true };
     const id = (flagAt === -1 ? words : words.filter((_, i) => i !== flagAt))[0];
     if (id === void 0) return { name: "approve", ...flag };
     return planIdPattern.test(id) ? { name: "approve", planId: id, ...flag } : { name: "approve", invalidId: id, ...flag };
   }
-  if (name === "status" || name === "cancel" || name === "help") return { name };
+  if (name === "status" || name === "cancel" || name === "help")
+    return unknownOption(name, words.slice(0, 1)) ?? { name };
   return { name: "unknown", command: name };
 }
 function commentIgnoreReason(comment, botLogin, allowedBots) {
@@ -117,6 +137,7 @@ export {
   secretInputs,
   eventIgnoreReason,
   isBot,
+  commandOptions,
   parseCommentCommand,
   commentIgnoreReason,
   commentOfEvent,

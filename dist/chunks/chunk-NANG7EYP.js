@@ -1,10 +1,12 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   code,
+  escapeHtml,
   hiddenCharacters
 } from "./chunk-BE46HTGE.js";
 import {
   SandboxError,
+  debug,
   external_exports,
   getInput,
   getMultilineInput,
@@ -16,7 +18,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-ZDDGNG35.js";
+} from "./chunk-SXEEHYC6.js";
 import {
   errorMessage,
   redact
@@ -1698,7 +1700,7 @@ var require_log = __commonJS({
   "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
-    function debug(logLevel, ...messages) {
+    function debug2(logLevel, ...messages) {
       if (logLevel === "debug")
         console.log(...messages);
     }
@@ -1710,7 +1712,7 @@ var require_log = __commonJS({
           console.warn(warning2);
       }
     }
-    exports.debug = debug;
+    exports.debug = debug2;
     exports.warn = warn;
   }
 });
@@ -35506,6 +35508,66 @@ function formatCost(costUsd) {
   return `$${costUsd.toFixed(costUsd < 1 ? 4 : 2)}`;
 }
 
+// src/checks/cost-estimate.ts
+var lowFactor = 0.5;
+var highFactor = 2;
+var usd = external_exports.number().finite().nonnegative();
+var costEstimateSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({
+    kind: external_exports.literal("range"),
+    model: external_exports.string(),
+    steps: external_exports.number().int().nonnegative(),
+    lowUsd: usd,
+    highUsd: usd
+  }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("unknown"),
+    model: external_exports.string(),
+    steps: external_exports.number().int().nonnegative(),
+    reason: external_exports.string().max(300)
+  }).strict()
+]);
+function estimateExecutionCost({ planning, steps, executorModel, prices }) {
+  const base = { model: executorModel, steps };
+  if (priceFor(executorModel, prices) === null)
+    return { kind: "unknown", ...base, reason: `no price for model ${executorModel}` };
+  if (planning.promptTokens === 0 && planning.completionTokens === 0) {
+    return { kind: "unknown", ...base, reason: "planning reported no token usage to estimate from" };
+  }
+  const focused = costOf(executorModel, planning, prices) ?? 0;
+  const uncached = costOf(executorModel, { ...planning, cachedTokens: 0 }, prices) ?? 0;
+  return { kind: "range", ...base, lowUsd: steps * lowFactor * focused, highUsd: steps * highFactor * uncached };
+}
+function plannerUsageSince(ledger, before) {
+  const sum = (l) => l.entries.filter((e) => e.role === "planner").reduce(
+    (acc, e) => ({
+      promptTokens: acc.promptTokens + e.promptTokens,
+      cachedTokens: acc.cachedTokens + e.cachedTokens,
+      completionTokens: acc.completionTokens + e.completionTokens
+    }),
+    { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
+  );
+  const now = sum(ledger);
+  const then = sum(before);
+  const since = (pick) => Math.max(0, pick(now) - pick(then));
+  return {
+    promptTokens: since((t) => t.promptTokens),
+    cachedTokens: since((t) => t.cachedTokens),
+    completionTokens: since((t) => t.completionTokens)
+  };
+}
+function estimateHigh(estimate) {
+  return estimate.kind === "range" ? estimate.highUsd : null;
+}
+function formatEstimate(estimate) {
+  if (estimate.kind === "unknown") return `no estimate: ${estimate.reason}`;
+  return `${formatCost(estimate.lowUsd)}\u2013${formatCost(estimate.highUsd)} (estimate)`;
+}
+
+// src/record/plan-record.ts
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+
 // src/tools/command-policy.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
 
@@ -35764,66 +35826,6 @@ function normalize2(file) {
 var severityRank = (f) => ({ blocking: 0, warning: 1, info: 2 })[f.severity];
 var stepOf = (f) => "step" in f ? f.step : 0;
 
-// src/record/plan-record.ts
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-
-// src/checks/cost-estimate.ts
-var lowFactor = 0.5;
-var highFactor = 2;
-var usd = external_exports.number().finite().nonnegative();
-var costEstimateSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({
-    kind: external_exports.literal("range"),
-    model: external_exports.string(),
-    steps: external_exports.number().int().nonnegative(),
-    lowUsd: usd,
-    highUsd: usd
-  }).strict(),
-  external_exports.object({
-    kind: external_exports.literal("unknown"),
-    model: external_exports.string(),
-    steps: external_exports.number().int().nonnegative(),
-    reason: external_exports.string().max(300)
-  }).strict()
-]);
-function estimateExecutionCost({ planning, steps, executorModel, prices }) {
-  const base = { model: executorModel, steps };
-  if (priceFor(executorModel, prices) === null)
-    return { kind: "unknown", ...base, reason: `no price for model ${executorModel}` };
-  if (planning.promptTokens === 0 && planning.completionTokens === 0) {
-    return { kind: "unknown", ...base, reason: "planning reported no token usage to estimate from" };
-  }
-  const focused = costOf(executorModel, planning, prices) ?? 0;
-  const uncached = costOf(executorModel, { ...planning, cachedTokens: 0 }, prices) ?? 0;
-  return { kind: "range", ...base, lowUsd: steps * lowFactor * focused, highUsd: steps * highFactor * uncached };
-}
-function plannerUsageSince(ledger, before) {
-  const sum = (l) => l.entries.filter((e) => e.role === "planner").reduce(
-    (acc, e) => ({
-      promptTokens: acc.promptTokens + e.promptTokens,
-      cachedTokens: acc.cachedTokens + e.cachedTokens,
-      completionTokens: acc.completionTokens + e.completionTokens
-    }),
-    { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
-  );
-  const now = sum(ledger);
-  const then = sum(before);
-  const since = (pick) => Math.max(0, pick(now) - pick(then));
-  return {
-    promptTokens: since((t) => t.promptTokens),
-    cachedTokens: since((t) => t.cachedTokens),
-    completionTokens: since((t) => t.completionTokens)
-  };
-}
-function estimateHigh(estimate) {
-  return estimate.kind === "range" ? estimate.highUsd : null;
-}
-function formatEstimate(estimate) {
-  if (estimate.kind === "unknown") return `no estimate: ${estimate.reason}`;
-  return `${formatCost(estimate.lowUsd)}\u2013${formatCost(estimate.highUsd)} (estimate)`;
-}
-
 // src/checks/stored-checks.ts
 var maxStoredFindings = 20;
 var planChecksSchema = external_exports.object({
@@ -36003,6 +36005,76 @@ function hasRecordMarker(body) {
   return markerPattern.test(body);
 }
 
+// src/checks/finding-text.ts
+function describeFinding(finding, style = "markdown") {
+  const quote = style === "markdown" ? code : (text2) => `"${text2}"`;
+  const escape2 = style === "markdown" ? escapeHtml : (text2) => text2;
+  switch (finding.kind) {
+    case "too-many-steps":
+      return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? "cycle" : "cycles"} (one step each), so the run would stop before the end`;
+    case "protected-path":
+      return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
+    case "command-not-allowed":
+      return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape2(finding.reason)})` : ""}; the executor cannot run it`;
+    case "commands-cannot-run":
+      return `commands cannot run on this runner: ${escape2(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
+    case "new-file":
+      return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
+    case "not-found":
+      return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
+  }
+}
+function settingsBehind(findings) {
+  const kinds2 = new Set(findings.map((f) => f.kind));
+  return [
+    kinds2.has("protected-path") ? "protected-paths" : "",
+    kinds2.has("command-not-allowed") ? "allowed-commands" : "",
+    kinds2.has("too-many-steps") ? "max-iterations" : ""
+  ].filter((s) => s !== "");
+}
+function fixFor(findings) {
+  const settings = settingsBehind(findings).map((name) => `\`${name}\``);
+  const adjust = settings.length > 0 ? `adjust ${settings.join(", ")} and ask for the plan again` : "ask for the plan again";
+  return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? "this" : "these"}.`;
+}
+
+// src/render/checks.ts
+var severityIcon = { blocking: "\u26D4", warning: "\u26A0\uFE0F", info: "\u2139\uFE0F" };
+function checksLines(checks, form) {
+  const { findings, omitted, blocking } = checks;
+  const bold = (text2) => form.style === "markdown" ? `**${text2}**` : text2;
+  const warnings = findings.filter((f) => f.severity === "warning").length;
+  const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
+  const head = blocking > 0 ? `\u26D4 ${bold("Checks failed")}: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 ${bold("Checks passed")} with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.` : `\u2705 ${bold("Checks passed")}: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
+  const lines2 = [head];
+  if (findings.length > 0)
+    lines2.push("", ...findings.map((f) => `- ${severityIcon[f.severity]} ${describeFinding(f, form.style)}`));
+  if (omitted > 0) lines2.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
+  if (form.fix && blocking > 0) lines2.push("", form.fix(findings.filter((f) => f.severity === "blocking")));
+  lines2.push("", `${bold("Execution cost")}: ${estimateText(checks.estimate, form.style)}`);
+  return lines2;
+}
+function renderChecks(checks, open) {
+  return checksLines(checks, { style: "markdown", ...open ? { fix: fixFor } : {} }).join("\n");
+}
+function renderChecksText(checks, fix) {
+  return checksLines(checks, { style: "plain", fix }).join("\n");
+}
+function estimateText(estimate, style) {
+  const model = style === "markdown" ? code(estimate.model) : estimate.model;
+  const what = `executor ${model}, ${estimate.steps} ${estimate.steps === 1 ? "step" : "steps"}`;
+  const shown2 = style === "markdown" ? escapeHtml(formatEstimate(estimate)) : formatEstimate(estimate);
+  if (estimate.kind === "unknown") return `${shown2} (${what}).`;
+  return `${shown2} for the ${what}, from planning's measured usage; planning each next step and the summary come on top.`;
+}
+function executorActual(rows) {
+  const executor = rows.find((r) => r.role === "executor");
+  return executor ? executor.costUsd : 0;
+}
+function renderCostComparison(estimate, rows) {
+  return `**Execution cost** (executor ${code(estimate.model)}): ${escapeHtml(formatEstimate(estimate))} \xB7 actual ${formatCost(executorActual(rows))}`;
+}
+
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
 var consumeReport = { kind: "consume", fields: ["result", "outcome"] };
@@ -36035,6 +36107,42 @@ var executorOnlyMachine = {
 };
 function executorOnlySnapshot(objective, policy) {
   return startSnapshot(executorOnlyMachine.initial, { objective, directive: objective, history: [] }, policy);
+}
+
+// src/checks/base-tree.ts
+async function baseTreeLookup(git, baseSha) {
+  const listing = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseSha]);
+  const present = /* @__PURE__ */ new Set();
+  for (const name of listing.split("\0")) {
+    if (name === "") continue;
+    present.add(name);
+    for (let slash = name.lastIndexOf("/"); slash > 0; slash = name.lastIndexOf("/", slash - 1)) {
+      const dir = name.slice(0, slash);
+      if (present.has(dir)) break;
+      present.add(dir);
+    }
+  }
+  return (path7) => present.has(path7);
+}
+
+// src/checks/plan-checks-run.ts
+async function checksForStagedPlan(input2) {
+  let fileExists;
+  try {
+    fileExists = await baseTreeLookup(input2.git, input2.baseSha);
+  } catch (error) {
+    warning(
+      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`
+    );
+  }
+  const findings = checkPlan(input2.plan, input2.rules, fileExists);
+  const estimate = estimateExecutionCost({
+    planning: input2.planning,
+    steps: input2.plan.steps.length,
+    executorModel: input2.executorModel,
+    prices: input2.prices
+  });
+  return storeChecks(findings, estimate);
 }
 
 // src/text/count.ts
@@ -36162,6 +36270,18 @@ function repositoryInstructionsText(files, maxBytes = MAX_INSTRUCTIONS_BYTES) {
 async function readRepositoryInstructions(git, commit) {
   return repositoryInstructionsText(await readInstructionFiles(git, commit));
 }
+
+// src/machine/reader-words.ts
+var outcomeWords = { done: "done", replan: "next step", abort: "abort" };
+var stateWords = {
+  plan: "plan",
+  ask: "ask",
+  execute: "execute",
+  replan: "next step",
+  finish: "finish",
+  abort: "abort",
+  done: "done"
+};
 
 // src/render/usage-table.ts
 var number = formatCount;
@@ -37695,7 +37815,8 @@ async function summon({
   const guarded = session.role === "executor";
   const limit2 = stallLimit ?? DEFAULT_STALL_LIMIT;
   let idle = 0;
-  await group(`${role} \xB7 ${startState} \xB7 prefix ${session.prefixHash}`, async () => {
+  await group(`${role} \xB7 ${stateWords[startState]}`, async () => {
+    debug(`${role} session prefix ${session.prefixHash}`);
     session.append({ role: "user", content: message });
     while (run.snapshot.state === startState && !run.finished) {
       if (enforceBudget(budget, run) !== void 0) break;
@@ -38022,13 +38143,11 @@ export {
   emptyUsage,
   totalCost,
   formatCost,
-  estimateExecutionCost,
   plannerUsageSince,
   estimateHigh,
   formatEstimate,
   checkPlan,
   isBlocking,
-  storeChecks,
   snapshotSchema,
   hashContext,
   hashPlan,
@@ -38039,8 +38158,16 @@ export {
   encodeRecord,
   decodeRecord,
   hasRecordMarker,
+  describeFinding,
+  settingsBehind,
+  fixFor,
+  renderChecks,
+  renderChecksText,
+  renderCostComparison,
   formatCount,
   readRepositoryInstructions,
+  outcomeWords,
+  stateWords,
   sumCost,
   renderUsageTable,
   commitTrailers,
@@ -38054,6 +38181,7 @@ export {
   machineFor,
   runBudget,
   runEnding,
+  checksForStagedPlan,
   planningOutcome,
   mcpSecretValues
 };

@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-ZDDGNG35.js";
+} from "./chunk-SXEEHYC6.js";
 import {
   errorMessage,
   redact
