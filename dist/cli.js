@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-EYSOZ6XY.js";
+} from "./chunks/chunk-WKLHZ5JA.js";
 import {
   commitAll,
   commitTrailers,
@@ -41,13 +41,13 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-DWRPNHLA.js";
+} from "./chunks/chunk-H66VUVFK.js";
 import {
   createSandbox,
   errorMessage,
   external_exports,
   redact
-} from "./chunks/chunk-WA6IJITO.js";
+} from "./chunks/chunk-G2PF2ULQ.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/cli/actions-log.ts

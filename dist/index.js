@@ -1,7 +1,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   triageEvent
-} from "./chunks/chunk-XPPAHNAN.js";
+} from "./chunks/chunk-HI7T3WMB.js";
 import "./chunks/chunk-XQWL7OYR.js";
 
 // src/entry/ignored-report.ts
@@ -22,6 +22,6 @@ function reportIgnored(reason, env = process.env, write = (text) => void process
 // src/entry/index.ts
 var triage = triageEvent();
 if (triage.kind !== "ignore" || !reportIgnored(triage.reason)) {
-  const { run } = await import("./chunks/main-Z2SG2YTQ.js");
-  await run();
+  const { run } = await import("./chunks/main-GH2ZDQYX.js");
+  await run(triage);
 }

@@ -6,7 +6,7 @@ import {
   isBot,
   parseCommentCommand,
   triageEvent
-} from "./chunk-XPPAHNAN.js";
+} from "./chunk-HI7T3WMB.js";
 import {
   GitError,
   ModelError,
@@ -80,13 +80,13 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-DWRPNHLA.js";
+} from "./chunk-H66VUVFK.js";
 import {
   Octokit,
   RequestError,
   paginateRest,
   restEndpointMethods
-} from "./chunk-FVYDKIII.js";
+} from "./chunk-RE7N3TZB.js";
 import {
   createSandbox,
   error,
@@ -102,15 +102,15 @@ import {
   setSecret,
   summary,
   warning
-} from "./chunk-WA6IJITO.js";
+} from "./chunk-G2PF2ULQ.js";
 import {
   __commonJS,
   __toESM
 } from "./chunk-XQWL7OYR.js";
 
-// node_modules/bottleneck/light.js
+// ../main/node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "node_modules/bottleneck/light.js"(exports, module) {
+  "../main/node_modules/bottleneck/light.js"(exports, module) {
     (function(global2, factory) {
       typeof exports === "object" && typeof module !== "undefined" ? module.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports, (function() {
@@ -1427,7 +1427,7 @@ var require_light = __commonJS({
   }
 });
 
-// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION = "0.0.0-development";
 var noop = () => Promise.resolve();
@@ -1870,7 +1870,7 @@ function runnerFetch(env) {
   if (!PROXY_VARIABLES.some((name) => env[name])) return globalThis.fetch;
   let proxied;
   return async (input, init) => {
-    proxied ??= import("./utils-XE27LPVV.js").then(
+    proxied ??= import("./utils-X6TS42R4.js").then(
       ({ defaults }) => defaults.request?.fetch ?? globalThis.fetch
     );
     return (await proxied)(input, init);
@@ -6224,13 +6224,13 @@ function readReviewEvent(eventName, payload) {
 
 // src/entry/read-command.ts
 var readUtf8 = (file) => readFileSync(file, "utf8");
-function readCommand(inputs, readEventFile = readUtf8) {
+function readCommand(inputs, parsed, readEventFile = readUtf8) {
   const { eventName, eventPath } = inputs.runner;
   const notCarried = eventIgnoreReason(eventName);
   if (notCarried !== void 0) return { command: { kind: "ignore", reason: notCarried } };
   let payload;
   try {
-    payload = JSON.parse(readEventFile(eventPath));
+    payload = parsed?.path === eventPath ? parsed.payload : JSON.parse(readEventFile(eventPath));
   } catch (error2) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${failureMessage(error2)}`, { cause: error2 });
   }
@@ -6292,10 +6292,10 @@ async function reportSetupFailure(gate, octokit, command, error2, secrets) {
 }
 
 // src/entry/main.ts
-async function run() {
+async function run(triaged) {
   const secrets = [];
   try {
-    const triage = triageEvent();
+    const triage = triaged ?? triageEvent();
     if (triage.kind === "ignore") {
       info(`Nothing to do: ${triage.reason}.`);
       setOutputs({ outcome: "ignored" });
@@ -6303,7 +6303,7 @@ async function run() {
     }
     const gate = readGateInputs();
     secrets.push(...gate.secrets.filter(Boolean));
-    const { command, payload } = readCommand(gate);
+    const { command, payload } = readCommand(gate, triage.kind === "undecided" ? triage.event : void 0);
     if (command.kind === "ignore") {
       info(`Nothing to do: ${command.reason}.`);
       setOutputs({ outcome: "ignored" });
@@ -6424,7 +6424,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-JG4CIK5U.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-XTDHAQPI.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
