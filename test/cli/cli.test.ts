@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScriptedModel, toolCall, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
-import { notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
+import { expectNotesListing, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
 import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
 
 /**
@@ -495,11 +495,7 @@ describe('MCP servers from .github/plangate.yml', () => {
     expect(result.stdout + result.stderr).not.toMatch(/^::/m);
 
     const [listed, lookup, refusal] = toolResults(current.model.requests, 'planner');
-    expect(listed).toContain('- lookup (read-only)');
-    expect(listed).not.toContain('- record');
-    expect(listed).toContain(
-      '## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)',
-    );
+    expectNotesListing(listed);
     // The named variable reached the server from the CLI's environment, scrubbed before the model saw it;
     // the API key did not reach the server.
     expect(lookup).toContain('lookup release: probe=***');

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from './scripted-model.js';
 
 /**
@@ -33,4 +34,13 @@ export function toolResults(requests: readonly RecordedRequest[], model: string)
     }
   }
   return [...seen.values()];
+}
+
+/** The planner's listing: the read-only tool only, and the server named `broken`, with why it did not start. */
+export function expectNotesListing(listed: string | undefined): void {
+  expect(listed).toContain('- lookup (read-only)');
+  expect(listed).not.toContain('- record');
+  expect(listed).toContain(
+    '## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)',
+  );
 }
