@@ -3,7 +3,7 @@ import {
   eventIgnoreReason,
   secretInputs,
   triageEvent
-} from "./chunks/chunk-VY6XWDZB.js";
+} from "./chunks/chunk-NMTIR4ZD.js";
 import {
   escapeProse
 } from "./chunks/chunk-BE46HTGE.js";
@@ -102,15 +102,15 @@ function payloadProblem(env, read = readUtf8) {
 var readUtf8 = (file) => readFileSync(file, "utf8");
 
 // src/entry/index.ts
+var triage = triageEvent();
 var answered = () => {
-  const triage = triageEvent();
   if (triage.kind === "ignore") return reportIgnored(triage.reason);
   const broken = runnerProblem(process.env);
   if (broken !== void 0) return reportEarlyFailure({ message: broken, redactInputs: false });
-  const unreadable = payloadProblem(process.env);
+  const unreadable = triage.event ? void 0 : payloadProblem(process.env);
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-MTTVU4MV.js");
-  await run();
+  const { run } = await import("./chunks/main-DW63H3M2.js");
+  await run(triage);
 }

@@ -129,7 +129,7 @@ async function loadSources() {
       write: false,
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      target: 'node24',
       logLevel: 'silent',
       plugins: [
         {

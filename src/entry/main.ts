@@ -24,7 +24,7 @@ import { readCommand } from './read-command.js';
 import { redact } from '../text/redact.js';
 import type { CapabilityHub, HubOptions } from '../mcp/hub.js';
 import { mcpSecretValues, type McpServerSpec } from '../config/mcp-servers.js';
-import { triageEvent } from './triage.js';
+import { triageEvent, type Triage } from './triage.js';
 import { readGateInputs, type GateInputs } from '../config/gate-inputs.js';
 import { runUrlOf } from '../config/runner-environment.js';
 import { escapeProse } from '../text/markdown.js';
@@ -36,14 +36,14 @@ import { reportSetupFailure } from './setup-failure.js';
  * hands the command to its flow. A mistake in the settings is found only after the command is known,
  * so it is answered on the command's thread. The only place that fails the step, for any thrown value.
  */
-export async function run(): Promise<void> {
+export async function run(triaged?: Triage): Promise<void> {
   // Every secret collected so far: whatever fails, its message is redacted with these.
   const secrets: string[] = [];
   try {
-    // The entry point's own first look, repeated here so an event is ignored by one rule whichever
-    // way run() is reached, and before any setting is read: a comment that is no command is not
-    // the place to report a misconfiguration.
-    const triage = triageEvent();
+    // The entry point's first look (taken here when run() is reached without one), so an event is
+    // ignored by one rule whichever way run() is reached, and before any setting is read: a comment
+    // that is no command is not the place to report a misconfiguration.
+    const triage = triaged ?? triageEvent();
     if (triage.kind === 'ignore') {
       core.info(`Nothing to do: ${triage.reason}.`);
       setOutputs({ outcome: 'ignored' });
@@ -51,7 +51,7 @@ export async function run(): Promise<void> {
     }
     const gate = readGateInputs();
     secrets.push(...gate.secrets.filter(Boolean));
-    const { command, payload } = readCommand(gate);
+    const { command, payload } = readCommand(gate, triage.kind === 'undecided' ? triage.event : undefined);
     if (command.kind === 'ignore') {
       core.info(`Nothing to do: ${command.reason}.`);
       setOutputs({ outcome: 'ignored' });

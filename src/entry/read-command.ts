@@ -4,6 +4,7 @@ import { commandFromReviewEvent } from './review-command.js';
 import { failureMessage } from '../github/errors.js';
 import type { ActionInputs } from '../config/settings.js';
 import { eventIgnoreReason } from '../text/comment-command.js';
+import type { ParsedEvent } from './triage.js';
 
 /** Reads the event file; a parameter so tests hand in a payload without a file. */
 export type ReadEventFile = (path: string) => string;
@@ -12,10 +13,12 @@ const readUtf8: ReadEventFile = (file) => readFileSync(file, 'utf8');
 
 /**
  * The command the event carries, and the payload it came in (absent for events plangate does not
- * read), parsed once: everything after this works from the Command.
+ * read), parsed once: everything after this works from the Command. `parsed` is the event file as
+ * triage already parsed it, if it did; the file is read only when it did not.
  */
 export function readCommand(
   inputs: Pick<ActionInputs, 'runner' | 'botLogin' | 'allowedBots'>,
+  parsed?: ParsedEvent,
   readEventFile: ReadEventFile = readUtf8,
 ): { command: Command; payload?: unknown } {
   const { eventName, eventPath } = inputs.runner;
@@ -23,7 +26,7 @@ export function readCommand(
   if (notCarried !== undefined) return { command: { kind: 'ignore', reason: notCarried } };
   let payload: unknown;
   try {
-    payload = JSON.parse(readEventFile(eventPath));
+    payload = parsed?.path === eventPath ? parsed.payload : JSON.parse(readEventFile(eventPath));
   } catch (error) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${failureMessage(error)}`, { cause: error });
   }

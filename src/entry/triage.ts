@@ -15,7 +15,13 @@ import {
  * parse would ignore the event as well; anything it is unsure of (an unreadable or oddly shaped
  * payload, a schedule) is left `undecided` for main.ts.
  */
-export type Triage = { kind: 'ignore'; reason: string } | { kind: 'undecided' };
+export type Triage = { kind: 'ignore'; reason: string } | { kind: 'undecided'; event?: ParsedEvent };
+
+/** The event file as triage read and parsed it, handed on so main.ts does not read it again. */
+export interface ParsedEvent {
+  path: string;
+  payload: unknown;
+}
 
 /** Reads the event file; a parameter so tests can hand in a payload without a file. */
 export type ReadEventFile = (path: string) => string;
@@ -70,9 +76,10 @@ export function triageEvent(env: NodeJS.ProcessEnv = process.env, readEventFile:
     // main.ts reports an unreadable payload as the failure it is.
     return { kind: 'undecided' };
   }
+  const event = { path: env.GITHUB_EVENT_PATH, payload };
   const facts = commentFacts(eventName, payload);
-  if (!facts) return { kind: 'undecided' };
+  if (!facts) return { kind: 'undecided', event };
   const { botLogin, allowedBots } = commandInputs(env);
   const reason = commentIgnoreReason(facts, botLogin, allowedBots);
-  return reason === undefined ? { kind: 'undecided' } : { kind: 'ignore', reason };
+  return reason === undefined ? { kind: 'undecided', event } : { kind: 'ignore', reason };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScriptedModel, toolCall, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import { expectNotesListing, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
 import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
 
 /**
@@ -492,37 +493,9 @@ describe('MCP servers from .github/plangate.yml', () => {
     'warning: MCP server broken did not start, so this run continues without it: the command "plangate-no-such-mcp-server-command" was not found';
 
   /** Every tool result a role's model was sent, each once, in order. */
-  function toolResults(model: ScriptedModel, role: string): string[] {
-    const seen = new Map<string, string>();
-    for (const request of model.requests.filter((r) => r.model === role)) {
-      for (const message of request.messages) {
-        if (message.role === 'tool' && !seen.has(message.tool_call_id))
-          seen.set(message.tool_call_id, String(message.content));
-      }
-    }
-    return [...seen.values()];
-  }
 
   it('starts them as the action does: the planner calls the read-only tool, the executor the writing one, a broken one is named once', async () => {
-    current = await createRepo(
-      {
-        planner: [
-          toolCall('list_capabilities', {}),
-          toolCall('use_capability', { server: 'notes', tool: 'lookup', arguments: { key: 'release' } }),
-          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'from the planner' } }),
-          toolCall('update_context', {
-            plan: { steps: [{ title: 'Record the release note' }] },
-            directive: 'Call notes/record with note "release 1.0".',
-          }),
-          toolCall('update_context', { summary: 'Recorded the release note.' }),
-        ],
-        executor: [
-          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'release 1.0' } }),
-          toolCall('update_context', { result: 'Recorded "release 1.0".', outcome: 'done' }),
-        ],
-      },
-      config,
-    );
+    current = await createRepo(notesServerScript, config);
     const result = await current.cli(['run', '--yes', '--trust-repo-config', 'Record the release note'], {
       env: { PLANGATE_MCP_PROBE: probe },
     });
@@ -536,12 +509,8 @@ describe('MCP servers from .github/plangate.yml', () => {
     ]);
     expect(result.stdout + result.stderr).not.toMatch(/^::/m);
 
-    const [listed, lookup, refusal] = toolResults(current.model, 'planner');
-    expect(listed).toContain('- lookup (read-only)');
-    expect(listed).not.toContain('- record');
-    expect(listed).toContain(
-      '## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)',
-    );
+    const [listed, lookup, refusal] = toolResults(current.model.requests, 'planner');
+    expectNotesListing(listed);
     // The named variable reached the server from the CLI's environment, scrubbed before the model saw it;
     // the API key did not reach the server.
     expect(lookup).toContain('lookup release: probe=***');
@@ -551,7 +520,7 @@ describe('MCP servers from .github/plangate.yml', () => {
     expect(refusal).toContain('notes/record is not read-only; only the executor may call it');
 
     // The executor's call ran in the checkout; what it wrote is committed on the work branch.
-    expect(toolResults(current.model, 'executor')[0]).toBe('recorded: release 1.0');
+    expect(toolResults(current.model.requests, 'executor')[0]).toBe('recorded: release 1.0');
     const planId = planIdOf(result);
     expect(current.git('show', `plangate/${planId}:mcp-records.txt`)).toBe('release 1.0');
     expect(current.model.remaining()).toEqual({ planner: 0, executor: 0 });
@@ -573,7 +542,7 @@ describe('MCP servers from .github/plangate.yml', () => {
       brokenLine,
       'warning: MCP server notes did not start, so this run continues without it: the environment variable PLANGATE_MCP_PROBE is not set; set it in the environment you run plangate in',
     ]);
-    const [listed] = toolResults(current.model, 'planner');
+    const [listed] = toolResults(current.model.requests, 'planner');
     expect(listed).toContain(
       '## notes\nNot available: it did not start (the environment variable PLANGATE_MCP_PROBE is not set',
     );

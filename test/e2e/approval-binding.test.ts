@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
 import { closeOpenWorlds, createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
 import { decodeRecord, hashPlan } from '../../src/record/plan-record.js';
 import { planComment } from '../unit/record-fixture.js';
+// A comment as GitHub stores it, and the event it fires; run it (now or later) with `run`.
+import { commentEvent as post } from './thread-helpers.js';
 
 /**
  * An approval means what its author saw, attacked as it would be: a plan slipped in behind a queued
@@ -25,14 +26,6 @@ async function setup(script: Record<string, Reply[]>) {
   world.gh.setPermission('wes', 'write');
   const issue = world.gh.addIssue({ title: 'Say goodbye', body: 'greet() has no counterpart.', login: 'mona' }).number;
   return { w: world, issue };
-}
-
-/** A comment as GitHub stores it, and the event it fires; run it (now or later) with `run`. */
-function post(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
 }
 
 function run(
@@ -158,30 +151,30 @@ describe('records are signed without configuration', () => {
 });
 
 describe('each command re-checks its author', () => {
-  it('refuses /answer from the requester who has lost permission since asking', async () => {
-    const { w, issue } = await setup({
+  // wes has write permission (setup) when asking for the plan, and only read when following it up.
+  it.each([
+    {
+      title: 'refuses /answer from the requester who has lost permission since asking',
       planner: [toolCall('update_context', { question: 'Which file?' })],
-      executor: [],
-    });
-    w.gh.setPermission('wes', 'write');
-    expect((await run(w, post(w, issue, 'wes', '/plan add farewell'))).outputs.outcome).toBe('asked');
+      planned: 'asked',
+      command: '/answer',
+      followUp: '/answer src/greet.js',
+    },
+    {
+      title: 'refuses /revise from someone who has lost permission',
+      planner: [stage(planA, 'Append farewell.')],
+      planned: 'planned',
+      command: '/revise',
+      followUp: '/revise delete greet instead',
+    },
+  ])('$title', async ({ planner, planned, command, followUp }) => {
+    const { w, issue } = await setup({ planner, executor: [] });
+    expect((await run(w, post(w, issue, 'wes', '/plan add farewell'))).outputs.outcome).toBe(planned);
     w.gh.setPermission('wes', 'read');
-    const answer = await run(w, post(w, issue, 'wes', '/answer src/greet.js'));
-    expect(answer.outputs.outcome).toBe('refused');
+    const refused = await run(w, post(w, issue, 'wes', followUp));
+    expect(refused.outputs.outcome).toBe('refused');
     expect(lastReply(w, issue)).toContain(
-      '@wes has read permission on this repository; /answer needs write or higher.',
-    );
-    expect(w.model.requests.filter((r) => r.model === 'planner')).toHaveLength(1);
-  });
-
-  it('refuses /revise from someone who has lost permission', async () => {
-    const { w, issue } = await setup({ planner: [stage(planA, 'Append farewell.')], executor: [] });
-    await run(w, post(w, issue, 'wes', '/plan add farewell'));
-    w.gh.setPermission('wes', 'read');
-    const revise = await run(w, post(w, issue, 'wes', '/revise delete greet instead'));
-    expect(revise.outputs.outcome).toBe('refused');
-    expect(lastReply(w, issue)).toContain(
-      '@wes has read permission on this repository; /revise needs write or higher.',
+      `@wes has read permission on this repository; ${command} needs write or higher.`,
     );
     expect(w.model.requests.filter((r) => r.model === 'planner')).toHaveLength(1);
   });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { closeOpenWorlds, createWorld, git, type ActionRun, type World } from './harness.js';
+import { closeOpenWorlds, git, type ActionRun, type World } from './harness.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
+import { firstNote, planComments, run, setup, stagePlan, summary } from './notes-scenario.js';
 
 /**
  * The commands a maintainer would guess, against the bundled action: /status before and after
@@ -10,48 +11,45 @@ import { commentEvent as event, botComments } from './thread-helpers.js';
 
 afterEach(closeOpenWorlds);
 
-const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
-const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
-const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
-
-const planComment = (w: World, issue: number) =>
-  botComments(w, issue)
-    .filter((b) => b.includes('<!-- plangate:record v1'))
-    .at(-1) ?? '';
+const planComment = (w: World, issue: number) => planComments(w, issue).at(-1) ?? '';
 const executorRequests = (w: World) => w.model.requests.filter((r) => r.model === 'executor').length;
 
-async function setup(script: Record<string, Reply[]>) {
-  const world = await createWorld(script);
-  world.gh.setPermission('mona', 'maintain');
-  const issue = world.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
-  return { w: world, issue };
-}
-
-async function run(
-  w: World,
-  issue: number,
-  body: string,
-  login = 'mona',
-  inputs: Record<string, string> = {},
-): Promise<ActionRun> {
-  w.freshCheckout();
-  return w.runAction(event(w, issue, login, body), inputs);
+/**
+ * Plans, then approves with the executor of `script`, whose cancelling reply (the argument) has mona
+ * /cancel the plan from another job while its cycle is still running, waits for that run, then ends
+ * the cycle on notes/one.md with `outcome`. Both the /cancel and the /approve end aborted.
+ */
+async function approveWhileCancelling(
+  outcome: 'done' | 'replan',
+  script: (cancelling: Reply) => Record<string, Reply[]>,
+): Promise<{ w: World; issue: number; planId: string }> {
+  const scene: { cancel?: ActionRun; w?: World; issue?: number } = {};
+  const cancelling: Reply = async () => {
+    const { w, issue } = scene;
+    if (!w || issue === undefined) throw new Error('the world is not set up');
+    scene.cancel = await w.startAction(event(w, issue, 'mona', '/cancel'), {}, {}, { ownCheckout: true }).done;
+    return toolCall('update_context', { result: 'Wrote notes/one.md.', outcome });
+  };
+  const { w, issue } = await setup(script(cancelling));
+  Object.assign(scene, { w, issue });
+  const planned = await run(w, issue, '/plan write notes');
+  const approved = await run(w, issue, '/approve');
+  expect(scene.cancel?.outputs.outcome, scene.cancel?.stdout).toBe('aborted');
+  expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('aborted');
+  return { w, issue, planId: planned.outputs['plan-id'] ?? '' };
 }
 
 describe('/status', () => {
   it('says where the plan stands before and after approval, with its links', async () => {
     const { w, issue } = await setup({
       planner: [stagePlan, summary],
-      executor: [
-        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
-        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' }),
-      ],
+      executor: firstNote('done'),
     });
     const planned = await run(w, issue, '/plan write notes');
     const planId = planned.outputs['plan-id'] ?? '';
 
     // Reading status is harmless: `read` is enough.
-    const before = await run(w, issue, '/status', 'visitor');
+    const before = await run(w, issue, '/status', {}, 'visitor');
     expect(before.outputs.outcome, before.stdout + before.stderr).toBe('answered');
     const waiting = botComments(w, issue).at(-1) ?? '';
     expect(waiting).toContain(`@visitor plan \`${planId}\` is **waiting for approval**.`);
@@ -90,7 +88,7 @@ describe('/cancel', () => {
     const planned = await run(w, issue, '/plan write notes');
     const planId = planned.outputs['plan-id'] ?? '';
 
-    const refused = await run(w, issue, '/cancel', 'visitor');
+    const refused = await run(w, issue, '/cancel', {}, 'visitor');
     expect(refused.outputs.outcome).toBe('refused');
     expect(planComment(w, issue)).not.toContain('**Status:** cancelled');
 
@@ -137,15 +135,8 @@ describe('/cancel', () => {
   });
 
   it('stops a running execution before its next cycle, keeps its work and opens a draft pull request saying so', async () => {
-    const state: { cancel?: ActionRun; w?: World; issue?: number } = {};
     // While cycle 1 is still running, a maintainer cancels from another job.
-    const cancelMidCycle: Reply = async () => {
-      const { w, issue } = state;
-      if (!w || issue === undefined) throw new Error('the world is not set up');
-      state.cancel = await w.startAction(event(w, issue, 'mona', '/cancel'), {}, {}, { ownCheckout: true }).done;
-      return toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' });
-    };
-    const { w, issue } = await setup({
+    const { w, issue, planId } = await approveWhileCancelling('replan', (cancelMidCycle) => ({
       planner: [stagePlan, summary, toolCall('update_context', { directive: 'Write notes/two.md.' })],
       executor: [
         toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
@@ -153,14 +144,7 @@ describe('/cancel', () => {
         toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
         toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
       ],
-    });
-    Object.assign(state, { w, issue });
-    const planned = await run(w, issue, '/plan write notes');
-    const planId = planned.outputs['plan-id'] ?? '';
-
-    const approved = await run(w, issue, '/approve');
-    expect(state.cancel?.outputs.outcome, state.cancel?.stdout).toBe('aborted');
-    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('aborted');
+    }));
     // The run stopped before cycle 2: the executor was never summoned again.
     expect(executorRequests(w)).toBe(2);
     const branch = `refs/heads/plangate/${issue}-${planId}`;
@@ -189,25 +173,11 @@ describe('/cancel', () => {
   });
 
   it('keeps a cancel that lands during the last cycle: the plan stays cancelled and the pull request is a draft', async () => {
-    const state: { cancel?: ActionRun; w?: World; issue?: number } = {};
     // The last cycle is already running when the maintainer cancels: there is no next cycle to stop.
-    const cancelInLastCycle: Reply = async () => {
-      const { w, issue } = state;
-      if (!w || issue === undefined) throw new Error('the world is not set up');
-      state.cancel = await w.startAction(event(w, issue, 'mona', '/cancel'), {}, {}, { ownCheckout: true }).done;
-      return toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' });
-    };
-    const { w, issue } = await setup({
+    const { w, issue, planId } = await approveWhileCancelling('done', (cancelInLastCycle) => ({
       planner: [stagePlan, summary],
       executor: [toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }), cancelInLastCycle],
-    });
-    Object.assign(state, { w, issue });
-    const planned = await run(w, issue, '/plan write notes');
-    const planId = planned.outputs['plan-id'] ?? '';
-
-    const approved = await run(w, issue, '/approve');
-    expect(state.cancel?.outputs.outcome, state.cancel?.stdout).toBe('aborted');
-    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('aborted');
+    }));
     const pulls = w.gh.pulls();
     expect(pulls).toHaveLength(1);
     expect(pulls[0]?.draft).toBe(true);
@@ -221,10 +191,13 @@ describe('/cancel', () => {
 describe('/help and unknown commands', () => {
   it('answers /help with the commands and this repository’s settings', async () => {
     const { w, issue } = await setup({ planner: [], executor: [] });
-    const result = await run(w, issue, '/help', 'visitor', {
-      'allowed-commands': 'npm test\nnpm run lint',
-      'approve-permission': 'maintain',
-    });
+    const result = await run(
+      w,
+      issue,
+      '/help',
+      { 'allowed-commands': 'npm test\nnpm run lint', 'approve-permission': 'maintain' },
+      'visitor',
+    );
     expect(result.outputs.outcome, result.stdout + result.stderr).toBe('answered');
     const reply = botComments(w, issue).at(-1) ?? '';
     expect(reply).toContain('@visitor plangate’s commands on this repository:');

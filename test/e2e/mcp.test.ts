@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toolCall, type RecordedRequest } from '../fakes/scripted-model.js';
+import { expectNotesListing, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
 import { apiKey, closeOpenWorlds, createWorld, git, token } from './harness.js';
 import { bot, commentEvent as comment } from './thread-helpers.js';
 
@@ -38,40 +38,9 @@ const files = {
 /** What the runner's environment holds besides plangate's inputs: the probe, and a token the workflow exposed. */
 const env = { PLANGATE_MCP_PROBE: probe, GITHUB_TOKEN: token };
 
-/** Every tool result a model was sent, each once, in order. */
-function toolResults(requests: readonly RecordedRequest[], model: string): string[] {
-  const seen = new Map<string, string>();
-  for (const request of requests.filter((r) => r.model === model)) {
-    for (const message of request.messages) {
-      if (message.role === 'tool' && !seen.has(message.tool_call_id))
-        seen.set(message.tool_call_id, String(message.content));
-    }
-  }
-  return [...seen.values()];
-}
-
 describe('MCP servers', () => {
   it('lets the planner use read-only tools only, the executor the writing one, and reports a server that did not start', async () => {
-    const world = await createWorld(
-      {
-        planner: [
-          toolCall('list_capabilities', {}),
-          toolCall('use_capability', { server: 'notes', tool: 'lookup', arguments: { key: 'release' } }),
-          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'from the planner' } }),
-          toolCall('update_context', {
-            plan: { steps: [{ title: 'Record the release note with the notes server' }] },
-            directive: 'Call the notes server tool record with note "release 1.0".',
-          }),
-          // finish, in the approve run
-          toolCall('update_context', { summary: 'Recorded the release note.' }),
-        ],
-        executor: [
-          toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'release 1.0' } }),
-          toolCall('update_context', { result: 'Recorded "release 1.0" with notes/record.', outcome: 'done' }),
-        ],
-      },
-      files,
-    );
+    const world = await createWorld(notesServerScript, files);
     world.gh.setPermission('mona', 'admin');
     const issue = world.gh.addIssue({
       title: 'Record the release',
@@ -86,11 +55,7 @@ describe('MCP servers', () => {
 
     const [listed, lookup, refusal] = toolResults(world.model.requests, 'planner');
     // The planner's listing holds the read-only tool only, and names the server that did not start.
-    expect(listed).toContain('- lookup (read-only)');
-    expect(listed).not.toContain('- record');
-    expect(listed).toContain(
-      '## broken\nNot available: it did not start (the command "plangate-no-such-mcp-server-command" was not found)',
-    );
+    expectNotesListing(listed);
     // The named variable reached the server, and its value (a secret) was scrubbed before the model saw it.
     expect(lookup).toContain('lookup release: probe=***');
     expect(lookup).toContain('github-token-visible=no');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, createWorld } from './harness.js';
 import { botComments, commentEvent } from './thread-helpers.js';
-import { farewellPlan } from '../fakes/farewell-change.js';
+import { farewellPlan, farewellThenReadme } from '../fakes/farewell-change.js';
 
 /**
  * A plan revised during execution, against the bundled action: the executor hands control back
@@ -36,22 +36,7 @@ describe('a plan revised during execution', () => {
         }),
         toolCall('update_context', { summary: 'Two cycles: code, then docs; the plan grew a notes step.' }),
       ],
-      executor: [
-        toolCall('write_file', {
-          path: 'src/farewell.js',
-          content: "export const farewell = (n) => 'Goodbye ' + n;\n",
-        }),
-        toolCall('update_context', {
-          result: 'Added src/farewell.js. Note: README has no API section.',
-          outcome: 'replan',
-        }),
-        toolCall('edit_file', {
-          path: 'README.md',
-          old: 'A tiny project for plangate scenarios.\n',
-          new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n',
-        }),
-        toolCall('update_context', { result: 'README now has an API section.', outcome: 'done' }),
-      ],
+      executor: farewellThenReadme('README has no API section.'),
     });
     world.gh.setPermission('mona', 'write');
     const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;

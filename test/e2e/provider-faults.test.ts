@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { hang, httpError, refusingUrl, toolCall, type Reply } from '../fakes/scripted-model.js';
-import { createWorld, git, type ActionRun, type World } from './harness.js';
+import { hang, httpError, refusingUrl, toolCall } from '../fakes/scripted-model.js';
+import { closeOpenWorlds, git, type World } from './harness.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
+import { firstNote, planComments, run, setup, stagePlan, summary } from './notes-scenario.js';
 
 /**
  * Provider faults against the bundled action: overloads and rate limits ridden out by model-retries,
@@ -11,33 +12,12 @@ import { commentEvent as event, botComments } from './thread-helpers.js';
  * the assertions are about outcomes, not durations.
  */
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+afterEach(closeOpenWorlds);
 
 const apiKey = 'sk-plangate-e2e-0123456789abcdef';
-const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
-const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
-const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
-const planComments = (w: World, issue: number) =>
-  botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1'));
 const progressOf = (w: World, issue: number) =>
   botComments(w, issue).find((b) => b.includes('<!-- plangate:progress')) ?? '';
 const lastReply = (w: World, issue: number) => botComments(w, issue).at(-1) ?? '';
-
-async function setup(script: Record<string, Reply[]>) {
-  world = await createWorld(script);
-  world.gh.setPermission('mona', 'maintain');
-  const issue = world.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
-  return { w: world, issue };
-}
-
-async function run(w: World, issue: number, body: string, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  w.freshCheckout();
-  return w.runAction(event(w, issue, 'mona', body), inputs);
-}
 
 function commandReactions(w: World, issue: number, body: string): string[] {
   const command = w.gh.comments(issue).find((c) => c.body === body);
@@ -101,8 +81,7 @@ describe('a model that never answers', () => {
       // The resumed run starts again after cycle 1, so the planner's revision is asked for twice.
       planner: [stagePlan, replan, replan, summary],
       executor: [
-        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
-        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' }),
+        ...firstNote('replan'),
         // Cycle 2: the provider stops answering, for both attempts the run makes.
         hang,
         hang,
@@ -150,10 +129,7 @@ describe('a provider lost during execution', () => {
   it('a new /approve resumes a run that stopped when the provider went away', async () => {
     const { w, issue } = await setup({
       planner: [stagePlan, summary],
-      executor: [
-        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
-        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' }),
-      ],
+      executor: firstNote('done'),
     });
     const planned = await run(w, issue, '/plan write notes');
     const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;

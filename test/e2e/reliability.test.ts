@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, createWorld, git, type ActionRun, type World } from './harness.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
+import { firstNote, planComments, run, setup, stagePlan, summary } from './notes-scenario.js';
 
 /**
  * Fault injection against the bundled action: models and GitHub failing, jobs killed mid-run,
@@ -11,28 +12,10 @@ import { commentEvent as event, botComments } from './thread-helpers.js';
 
 afterEach(closeOpenWorlds);
 
-const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
-const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });
-const summary = toolCall('update_context', { summary: 'Wrote the notes.' });
-
-const planComments = (w: World, issue: number) =>
-  botComments(w, issue).filter((b) => b.includes('<!-- plangate:record v1'));
 const progressComments = (w: World, issue: number) =>
   botComments(w, issue).filter((b) => b.includes('<!-- plangate:progress'));
 const unprocessable = (w: World) =>
   w.gh.requests.filter((r) => r.status === 422 && !String(r.path).includes('/git/refs'));
-
-async function setup(script: Record<string, Reply[]>) {
-  const world = await createWorld(script);
-  world.gh.setPermission('mona', 'maintain');
-  const issue = world.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
-  return { w: world, issue };
-}
-
-async function run(w: World, issue: number, body: string, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  w.freshCheckout();
-  return w.runAction(event(w, issue, 'mona', body), inputs);
-}
 
 describe('retries', () => {
   it('plans through a model that fails twice before it answers', async () => {
@@ -72,8 +55,7 @@ describe('resume', () => {
     const { w, issue } = await setup({
       planner: [stagePlan, killMidRun, toolCall('update_context', { directive: 'Write notes/two.md.' }), summary],
       executor: [
-        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
-        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' }),
+        ...firstNote('replan'),
         toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
         toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
       ],
@@ -133,10 +115,7 @@ describe('actionable failures', () => {
   it('names the setting when Actions may not open pull requests, keeps the branch, and a re-run opens the PR once', async () => {
     const { w, issue } = await setup({
       planner: [stagePlan, summary],
-      executor: [
-        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
-        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' }),
-      ],
+      executor: firstNote('done'),
     });
     const planned = await run(w, issue, '/plan write notes');
     w.gh.forbidActionsPullRequests();
@@ -173,8 +152,7 @@ describe('foreign pushes', () => {
     const { w, issue } = await setup({
       planner: [stagePlan, humanPushes, summary],
       executor: [
-        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
-        toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'replan' }),
+        ...firstNote('replan'),
         toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
         toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
       ],

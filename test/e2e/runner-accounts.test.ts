@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
-import { closeOpenWorlds, createWorld, git, owner, repo, type World } from './harness.js';
+import { closeOpenWorlds, createWorld, git, type World } from './harness.js';
+import { commentEvent as comment } from './thread-helpers.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
 
 /**
@@ -15,14 +15,6 @@ import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAcc
  */
 
 afterEach(closeOpenWorlds);
-
-/** A comment by `login` on the thread, as GitHub stores it, and the webhook event it fires. */
-function comment(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
 
 /** Real and effective uid and gid of a running process, from /proc. */
 function processIds(pid: number | undefined): { uid: number[]; gid: number[] } {

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { say, toolCall } from '../fakes/scripted-model.js';
-import { issueCommentPayload } from '../fakes/payloads.js';
-import { apiKey, closeOpenWorlds, createWorld, git, owner, repo, token, type World } from './harness.js';
-import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
+import { apiKey, closeOpenWorlds, createWorld, git, token, type World } from './harness.js';
+import { commentEvent as comment } from './thread-helpers.js';
+import { appendFarewell, farewellPlan, farewellThenReadme } from '../fakes/farewell-change.js';
 
 /**
  * The whole loop against the bundled action: /plan → plan comment → /approve → executor → branch →
@@ -13,17 +13,6 @@ import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
 
 const bot = 'github-actions[bot]';
 afterEach(closeOpenWorlds);
-
-/** A comment by `login` on the thread, as GitHub stores it, and the webhook event it fires. */
-function comment(w: World, issue: number, login: string, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body });
-  return {
-    name: 'issue_comment',
-    payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }),
-  };
-}
 
 function botComments(w: World, issue: number) {
   return w.gh.comments(issue).filter((c) => c.user?.login === bot);
@@ -147,22 +136,7 @@ describe('plan, approve, pull request', () => {
         },
         toolCall('update_context', { summary: 'Two cycles: code, then docs.' }),
       ],
-      executor: [
-        toolCall('write_file', {
-          path: 'src/farewell.js',
-          content: "export const farewell = (n) => 'Goodbye ' + n;\n",
-        }),
-        toolCall('update_context', {
-          result: 'Added src/farewell.js. Note: greet.js exports greet only; README has no API section.',
-          outcome: 'replan',
-        }),
-        toolCall('edit_file', {
-          path: 'README.md',
-          old: 'A tiny project for plangate scenarios.\n',
-          new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n',
-        }),
-        toolCall('update_context', { result: 'README now has an API section.', outcome: 'done' }),
-      ],
+      executor: farewellThenReadme('greet.js exports greet only; README has no API section.'),
     });
     world.gh.setPermission('mona', 'write');
     const issue = world.gh.addIssue({ title: 'Say goodbye', login: 'mona' }).number;

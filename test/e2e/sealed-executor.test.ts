@@ -15,6 +15,7 @@ import {
   type ActionRun,
   type World,
 } from './harness.js';
+import { commentEvent, everythingSeen as everythingSent, toolResults } from './thread-helpers.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
 
@@ -186,13 +187,6 @@ function accountFor(kind: RunnerAccountKind | undefined): { runAs?: RunnerAccoun
   return prepared.skip !== undefined ? { skip: prepared.skip } : { runAs: prepared.account };
 }
 
-function comment(w: World, issue: number, body: string) {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login: 'mona', body });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
-
 /** /plan then /approve, each in a fresh checkout that (as actions/checkout leaves it by default) holds the token. */
 async function planAndApprove(
   w: World,
@@ -216,7 +210,7 @@ async function planAndApprove(
     if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace]);
   };
   persist();
-  const planned = await w.runAction(comment(w, issue, '/plan keep the tests green'), inputs, runnerEnv, {
+  const planned = await w.runAction(commentEvent(w, issue, 'mona', '/plan keep the tests green'), inputs, runnerEnv, {
     runnerFiles,
   });
   // The plan comment as the approver saw it, before the run marks it executing.
@@ -226,23 +220,13 @@ async function planAndApprove(
       .filter((c) => c.user?.login === bot)
       .at(-1)?.body ?? '';
   persist();
-  const approved = await w.runAction(comment(w, issue, '/approve'), inputs, runnerEnv, { runnerFiles });
+  const approved = await w.runAction(commentEvent(w, issue, 'mona', '/approve'), inputs, runnerEnv, { runnerFiles });
   return { planned, approved, issue, planComment };
 }
 
-/** Everything that left the action or landed: GitHub requests, model requests, logs, summaries, outputs, every object on origin. */
+/** Everything that left the action or landed: what {@link everythingSent} lists, and every object on origin. */
 function everythingSeen(w: World, runs: ActionRun[]): string {
-  return [
-    JSON.stringify(w.gh.requests),
-    JSON.stringify(w.model.requests.map((r) => r.body)),
-    ...runs.flatMap((r) => [
-      r.stdout.replace(/^::add-mask::.*$/gm, ''),
-      r.stderr,
-      r.summary,
-      JSON.stringify(r.outputs),
-    ]),
-    git(w.origin, 'log', '--all', '-p', '--format=%H%n%B'),
-  ].join('\n');
+  return [everythingSent(w, runs), git(w.origin, 'log', '--all', '-p', '--format=%H%n%B')].join('\n');
 }
 
 function expectNoSecret(text: string): void {
@@ -252,11 +236,6 @@ function expectNoSecret(text: string): void {
   }
 }
 
-const toolResults = (w: World, model: string) =>
-  (w.model.requests.filter((r) => r.model === model).at(-1)?.messages ?? [])
-    .filter((m) => m.role === 'tool')
-    .map((m) => String(m.content));
-
 const plan = { steps: [{ title: 'Run the tests', files: ['package.json'], verify: 'npm test' }] };
 const planner = (directive: string): Reply[] => [
   toolCall('update_context', { plan, directive }),
@@ -264,6 +243,26 @@ const planner = (directive: string): Reply[] => [
   toolCall('search', { pattern: 'test' }),
   toolCall('update_context', { summary: 'Ran it.' }),
 ];
+
+/** A world whose executor runs one allowed `command` and reports `result`, on a hostile repository (plus `extra` files). */
+async function commandWorld(
+  runAs: RunnerAccount | undefined,
+  step: { directive: string; command: string; result: string; extra?: Record<string, string> },
+): Promise<World> {
+  const w = await createWorld(
+    {
+      planner: planner(step.directive),
+      executor: [
+        toolCall('run_command', { command: step.command }),
+        toolCall('update_context', { result: step.result, outcome: 'done' }),
+      ],
+    },
+    undefined,
+    { runAs },
+  );
+  hostileRepository(w, step.extra ?? {});
+  return w;
+}
 
 /** A folder only the action's account may write: a marker in it means a planted program ran as the host. */
 function markerFolder(w: World): string {
@@ -277,18 +276,11 @@ for (const runner of runners) {
   const { runAs, skip } = accountFor(runner.kind);
   describe.skipIf(skip !== undefined)(`the sealed executor ${runner.title}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     it('a repository test script run as `npm test` finds no secret in any process, file or config it can open', async () => {
-      const w = await createWorld(
-        {
-          planner: planner('Run npm test and report what it prints.'),
-          executor: [
-            toolCall('run_command', { command: 'npm test' }),
-            toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' }),
-          ],
-        },
-        undefined,
-        { runAs },
-      );
-      hostileRepository(w, {});
+      const w = await commandWorld(runAs, {
+        directive: 'Run npm test and report what it prints.',
+        command: 'npm test',
+        result: 'Ran the tests.',
+      });
       const { planned, approved } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
       expect(approved.outputs.outcome, approved.stdout).toBe('done');
       const [hunt = ''] = toolResults(w, 'executor');
@@ -352,18 +344,12 @@ for (const runner of runners) {
         "writeFileSync('src/farewell.js', 'export const farewell = (name) => `Goodbye ${name}`;\\n');",
         "console.log('tampered');",
       ].join('\n');
-      const w = await createWorld(
-        {
-          planner: planner('Run the generator.'),
-          executor: [
-            toolCall('run_command', { command: 'node scripts/generate.mjs' }),
-            toolCall('update_context', { result: 'Generated.', outcome: 'done' }),
-          ],
-        },
-        undefined,
-        { runAs },
-      );
-      hostileRepository(w, { 'scripts/generate.mjs': tamper });
+      const w = await commandWorld(runAs, {
+        directive: 'Run the generator.',
+        command: 'node scripts/generate.mjs',
+        result: 'Generated.',
+        extra: { 'scripts/generate.mjs': tamper },
+      });
       const ci = git(w.origin, 'show', 'refs/heads/main:.github/workflows/ci.yml');
       const { planned, approved, issue } = await planAndApprove(w, { 'allowed-commands': 'node scripts/generate.mjs' });
       expect(approved.outputs.outcome, approved.stdout).toBe('done');
@@ -409,18 +395,11 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
   it.skipIf(skip !== undefined)(
     `refuses commands with the cause, and says so in the plan comment before approval${skip ? ` (skipped: ${skip})` : ''}`,
     async () => {
-      const w = await createWorld(
-        {
-          planner: planner('Run npm test.'),
-          executor: [
-            toolCall('run_command', { command: 'npm test' }),
-            toolCall('update_context', { result: 'Could not run the tests.', outcome: 'done' }),
-          ],
-        },
-        undefined,
-        { runAs },
-      );
-      hostileRepository(w, {});
+      const w = await commandWorld(runAs, {
+        directive: 'Run npm test.',
+        command: 'npm test',
+        result: 'Could not run the tests.',
+      });
       const { planned, approved, planComment } = await planAndApprove(w, { 'allowed-commands': 'npm test' });
       expect(planned.outputs.outcome, planned.stdout).toBe('planned');
       expect(planComment).toContain('/approve');
@@ -443,18 +422,11 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
   it.skipIf(skip !== undefined)(
     `runs commands as the action's own user with command-isolation: none, where the hunt finds the secrets${skip ? ` (skipped: ${skip})` : ''}`,
     async () => {
-      const w = await createWorld(
-        {
-          planner: planner('Run npm test.'),
-          executor: [
-            toolCall('run_command', { command: 'npm test' }),
-            toolCall('update_context', { result: 'Ran the tests.', outcome: 'done' }),
-          ],
-        },
-        undefined,
-        { runAs },
-      );
-      hostileRepository(w, {});
+      const w = await commandWorld(runAs, {
+        directive: 'Run npm test.',
+        command: 'npm test',
+        result: 'Ran the tests.',
+      });
       const { approved, planComment } = await planAndApprove(w, {
         'allowed-commands': 'npm test',
         'command-isolation': 'none',

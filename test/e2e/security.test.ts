@@ -13,6 +13,7 @@ import {
   type ActionRun,
   type World,
 } from './harness.js';
+import { commentEvent as comment, everythingSeen, toolResults } from './thread-helpers.js';
 import { makeRecord, planComment } from '../unit/record-fixture.js';
 import { deleteAccount } from '../helpers/accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
@@ -32,17 +33,7 @@ const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js
 const directive = 'Append farewell(name) to src/greet.js.';
 const finishPlanner = toolCall('update_context', { summary: 'Done.' });
 
-function comment(w: World, issue: number, login: string, body: string, type?: 'User' | 'Bot') {
-  const issueData = w.gh.issue(issue);
-  if (!issueData) throw new Error(`no issue ${issue}`);
-  const created = w.gh.addComment(issue, { login, body, ...(type ? { type } : {}) });
-  return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: issueData, comment: created }) };
-}
 const botComments = (w: World, issue: number) => w.gh.comments(issue).filter((c) => c.user?.login === bot);
-const toolResults = (w: World, model: string) =>
-  (w.model.requests.filter((r) => r.model === model).at(-1)?.messages ?? [])
-    .filter((m) => m.role === 'tool')
-    .map((m) => String(m.content));
 
 async function setup(script: Record<string, Reply[]>, issueBody = 'greet() has no counterpart.') {
   const world = await createWorld(script);
@@ -69,21 +60,6 @@ async function run(
     `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`,
   );
   return w.runAction(comment(w, issue, login, body), inputs, env);
-}
-
-/** Everything that left the action: GitHub requests, model requests, logs, the job summary. */
-function everythingSeen(w: World, runs: ActionRun[]): string {
-  return [
-    JSON.stringify(w.gh.requests),
-    JSON.stringify(w.model.requests.map((r) => r.body)),
-    // `::add-mask::` lines are how the action hands secrets to the runner to mask; the runner consumes them.
-    ...runs.flatMap((r) => [
-      r.stdout.replace(/^::add-mask::.*$/gm, ''),
-      r.stderr,
-      r.summary,
-      JSON.stringify(r.outputs),
-    ]),
-  ].join('\n');
 }
 
 function expectNoSecret(text: string) {

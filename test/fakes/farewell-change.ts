@@ -34,3 +34,21 @@ export const farewellAppended = toolCall('update_context', {
   result: 'Appended farewell to src/greet.js.',
   outcome: 'done',
 });
+
+/**
+ * The executor's two cycles where the first ends in a replan: a new src/farewell.js with `note` as
+ * the evidence for the planner, then (after the replan) an API section in the README.
+ */
+export const farewellThenReadme = (note: string) => [
+  toolCall('write_file', {
+    path: 'src/farewell.js',
+    content: "export const farewell = (n) => 'Goodbye ' + n;\n",
+  }),
+  toolCall('update_context', { result: `Added src/farewell.js. Note: ${note}`, outcome: 'replan' }),
+  toolCall('edit_file', {
+    path: 'README.md',
+    old: 'A tiny project for plangate scenarios.\n',
+    new: 'A tiny project for plangate scenarios.\n\n## API\n\n- greet\n- farewell\n',
+  }),
+  toolCall('update_context', { result: 'README now has an API section.', outcome: 'done' }),
+];

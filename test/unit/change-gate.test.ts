@@ -74,6 +74,18 @@ const untracked = () =>
     .sort();
 
 const commit = () => commitAll(run, 'plangate: cycle 1', identity, protectedPaths);
+/**
+ * Commits through the gate and checks what it kept out, what the commit holds (`A\tpath` lines,
+ * sorted), and that the tracked tree matches HEAD afterwards.
+ */
+async function commitExpecting(keptOut: KeptOutChange[], committed: string[]) {
+  const result = await commit();
+  expect(result.keptOut).toEqual(keptOut);
+  expect(lastCommit()).toEqual(committed);
+  expect(trackedChanges()).toBe('');
+  return result;
+}
+
 const kept = (
   path: string,
   change: KeptOutChange['change'],
@@ -87,53 +99,41 @@ describe('protected paths', () => {
       'src/new.ts': 'export {};\n',
       '.github/dependabot.yml': 'version: 3\n',
     });
-    const { sha, keptOut } = await commit();
+    const { sha } = await commitExpecting(
+      [kept('.github/workflows/evil.yml', 'added')],
+      ['A\tsrc/new.ts', 'M\t.github/dependabot.yml'],
+    );
     expect(sha).toBe(git(repo, 'rev-parse', 'HEAD').trim());
-    expect(keptOut).toEqual([kept('.github/workflows/evil.yml', 'added')]);
-    expect(lastCommit()).toEqual(['A\tsrc/new.ts', 'M\t.github/dependabot.yml']);
     expect(headTree().has('.github/workflows/evil.yml')).toBe(false);
     expect(exists('.github/workflows/evil.yml')).toBe(false);
-    expect(trackedChanges()).toBe('');
     expect(untracked()).toEqual([]);
   });
 
   it('keeps a deletion of a protected file out and restores it, committing the ordinary deletion', async () => {
     fs.rmSync(file('.github/workflows/ci.yml'));
     fs.rmSync(file('scripts/build.sh'));
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('.github/workflows/ci.yml', 'deleted')]);
-    expect(lastCommit()).toEqual(['D\tscripts/build.sh']);
+    await commitExpecting([kept('.github/workflows/ci.yml', 'deleted')], ['D\tscripts/build.sh']);
     expect(headTree().get('.github/workflows/ci.yml')).toBe('100644');
     expect(read('.github/workflows/ci.yml')).toBe(ci);
-    expect(trackedChanges()).toBe('');
   });
 
   it('keeps an edit of a protected file out and restores its content', async () => {
     writeFiles(repo, { '.github/workflows/ci.yml': 'on: push\njobs: { steal: {} }\n', 'README.md': '# widgets 2\n' });
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('.github/workflows/ci.yml', 'modified')]);
-    expect(lastCommit()).toEqual(['M\tREADME.md']);
+    await commitExpecting([kept('.github/workflows/ci.yml', 'modified')], ['M\tREADME.md']);
     expect(git(repo, 'show', 'HEAD:.github/workflows/ci.yml')).toBe(ci);
     expect(read('.github/workflows/ci.yml')).toBe(ci);
-    expect(trackedChanges()).toBe('');
   });
 
   it('treats a rename out of the protected directory as a kept-out deletion and a committed addition', async () => {
     fs.renameSync(file('.github/workflows/release.yml'), file('release.yml'));
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('.github/workflows/release.yml', 'deleted')]);
-    expect(lastCommit()).toEqual(['A\trelease.yml']);
+    await commitExpecting([kept('.github/workflows/release.yml', 'deleted')], ['A\trelease.yml']);
     expect(read('.github/workflows/release.yml')).toBe('on: release\n');
-    expect(trackedChanges()).toBe('');
   });
 
   it('treats a rename into the protected directory as a committed deletion and a kept-out addition', async () => {
     fs.renameSync(file('src/app.ts'), file('.github/workflows/app.yml'));
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('.github/workflows/app.yml', 'added')]);
-    expect(lastCommit()).toEqual(['D\tsrc/app.ts']);
+    await commitExpecting([kept('.github/workflows/app.yml', 'added')], ['D\tsrc/app.ts']);
     expect(exists('.github/workflows/app.yml')).toBe(false);
-    expect(trackedChanges()).toBe('');
     expect(untracked()).toEqual([]);
   });
 
@@ -160,30 +160,30 @@ describe('protected paths', () => {
     fs.rmSync(file('.github/workflows/ci.yml'));
     fs.symlinkSync('/etc/passwd', file('.github/workflows/ci.yml'));
     fs.symlinkSync('app.ts', file('src/alias.ts'));
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('.github/workflows/ci.yml', 'type'), kept('.github/workflows/link.yml', 'added')]);
-    expect(lastCommit()).toEqual(['A\tsrc/alias.ts']);
+    await commitExpecting(
+      [kept('.github/workflows/ci.yml', 'type'), kept('.github/workflows/link.yml', 'added')],
+      ['A\tsrc/alias.ts'],
+    );
     expect(headTree().get('src/alias.ts')).toBe('120000');
     expect(exists('.github/workflows/link.yml')).toBe(false);
     expect(fs.lstatSync(file('.github/workflows/ci.yml')).isFile()).toBe(true);
     expect(read('.github/workflows/ci.yml')).toBe(ci);
-    expect(trackedChanges()).toBe('');
   });
 
   it('keeps out a file or symlink standing where the protected directory was', async () => {
     fs.rmSync(file('.github/workflows'), { recursive: true });
     fs.symlinkSync('/tmp', file('.github/workflows'));
     writeFiles(repo, { 'docs/x.md': 'x\n' });
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([
-      kept('.github/workflows', 'added'),
-      kept('.github/workflows/ci.yml', 'deleted'),
-      kept('.github/workflows/release.yml', 'deleted'),
-    ]);
-    expect(lastCommit()).toEqual(['A\tdocs/x.md']);
+    await commitExpecting(
+      [
+        kept('.github/workflows', 'added'),
+        kept('.github/workflows/ci.yml', 'deleted'),
+        kept('.github/workflows/release.yml', 'deleted'),
+      ],
+      ['A\tdocs/x.md'],
+    );
     expect(fs.lstatSync(file('.github/workflows')).isDirectory()).toBe(true);
     expect(read('.github/workflows/ci.yml')).toBe(ci);
-    expect(trackedChanges()).toBe('');
   });
 
   it('guards the contents of a directory pattern', async () => {

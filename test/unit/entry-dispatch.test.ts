@@ -107,9 +107,24 @@ describe('readCommand', () => {
     const unreadable = () => {
       throw new Error('the event file was read');
     };
-    expect(readCommand(inputs('push', '/nowhere'), unreadable).command).toMatchObject({ kind: 'ignore' });
+    expect(readCommand(inputs('push', '/nowhere'), undefined, unreadable).command).toMatchObject({ kind: 'ignore' });
     expect(() => readCommand(inputs('issue_comment', path.join(dir, 'missing.json')))).toThrow(
       /Cannot read the event payload at .*missing\.json/,
+    );
+  });
+
+  it('takes the payload triage parsed instead of reading the file again, only for the same file', () => {
+    const unreadable = () => {
+      throw new Error('the event file was read');
+    };
+    const event = commentEvent(fakeWorld(), '/plan add a CHANGELOG');
+    const parsed = { path: '/event.json', payload: event };
+    expect(readCommand(inputs('issue_comment', '/event.json'), parsed, unreadable)).toEqual({
+      command: commandFrom('issue_comment', event),
+      payload: event,
+    });
+    expect(() => readCommand(inputs('issue_comment', '/other.json'), parsed, unreadable)).toThrow(
+      /Cannot read the event payload at \/other\.json: the event file was read/,
     );
   });
 });

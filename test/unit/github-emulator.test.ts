@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GITHUB_EMULATOR_SERVER_URL, startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
 import { createGitHubResponseCheck } from '../fakes/github-openapi-check.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
+import { runGit } from './github-origin-fixture.js';
 
 const owner = 'octo';
 const repo = 'sample';
@@ -20,19 +20,7 @@ let seed = '';
 let gh: GitHubEmulator;
 let octokit: Octokit;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'Mona',
-      GIT_AUTHOR_EMAIL: 'mona@example.com',
-      GIT_COMMITTER_NAME: 'Mona',
-      GIT_COMMITTER_EMAIL: 'mona@example.com',
-    },
-  }).trim();
-}
+const git = (cwd: string, ...args: string[]): string => runGit(cwd, args);
 
 function commit(file: string, content: string, message: string): void {
   writeFileSync(path.join(seed, file), content);
@@ -434,30 +422,17 @@ describe('reactions', () => {
     const comment = gh.addComment(issueNumber, { login: 'mona', body: '/plan do it' });
     const route = '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions';
 
-    const first = await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: comment.id,
-      content: 'eyes',
-    });
+    const react = (content: 'eyes' | 'heart') =>
+      octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.id, content });
+    const first = await react('eyes');
     expect(first.status).toBe(201);
     expectShape('POST', route, 201, first.data);
     expect(first.data.user?.login).toBe('github-actions[bot]');
-    const again = await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: comment.id,
-      content: 'eyes',
-    });
+    const again = await react('eyes');
     expect(again.status).toBe(200);
     expectShape('POST', route, 200, again.data);
     expect(again.data.id).toBe(first.data.id);
-    const heart = await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: comment.id,
-      content: 'heart',
-    });
+    const heart = await react('heart');
     expect(heart.status).toBe(201);
     expect(heart.data.id).not.toBe(first.data.id);
 

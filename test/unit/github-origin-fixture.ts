@@ -19,7 +19,8 @@ export interface Origin {
   remove(): void;
 }
 
-function run(cwd: string, args: string[]): string {
+/** Runs git in `cwd` as Mona, without signing: the commits these fixtures make. */
+export function runGit(cwd: string, args: string[]): string {
   return execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], {
     cwd,
     encoding: 'utf8',
@@ -39,15 +40,15 @@ export function createOrigin(): Origin {
   const dir = mkdtempSync(path.join(tmpdir(), 'plangate-origin-'));
   const bare = path.join(dir, 'origin.git');
   const seed = path.join(dir, 'seed');
-  run(dir, ['init', '--quiet', '--bare', '--initial-branch=main', bare]);
-  run(dir, ['init', '--quiet', '--initial-branch=main', seed]);
+  runGit(dir, ['init', '--quiet', '--bare', '--initial-branch=main', bare]);
+  runGit(dir, ['init', '--quiet', '--initial-branch=main', seed]);
   writeFileSync(path.join(seed, 'README.md'), '# sample\n');
-  run(seed, ['add', 'README.md']);
-  run(seed, ['commit', '--quiet', '-m', 'first']);
+  runGit(seed, ['add', 'README.md']);
+  runGit(seed, ['commit', '--quiet', '-m', 'first']);
   writeFileSync(path.join(seed, 'README.md'), '# sample\n\nSecond line.\n');
-  run(seed, ['commit', '--quiet', '-am', 'second']);
-  run(seed, ['push', '--quiet', bare, 'main']);
-  const git = (...args: string[]) => run(bare, args);
+  runGit(seed, ['commit', '--quiet', '-am', 'second']);
+  runGit(seed, ['push', '--quiet', bare, 'main']);
+  const git = (...args: string[]) => runGit(bare, args);
   return {
     path: bare,
     mainSha: git('rev-parse', 'refs/heads/main'),

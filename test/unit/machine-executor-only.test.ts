@@ -1,17 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import type { StagedFields } from '../../src/machine/fields.js';
 import { executorOnlyMachine, executorOnlySnapshot } from '../../src/machine/executor-only.js';
 import { defaultPolicy } from '../../src/machine/planner-executor.js';
 import { currentAgent, isTerminal, isWaiting, pendingFields, reduce } from '../../src/machine/reducer.js';
 import type { MachineEvent, Policy, Snapshot, StateName } from '../../src/machine/types.js';
+import { exchange, executor, hostAbort, itIsPureAndResumable, planner } from './machine-fixture.js';
 
 const machine = executorOnlyMachine;
 const objective = 'Bump the version';
-
-const executor = (fields: StagedFields): MachineEvent => ({ type: 'stage', agent: 'executor', fields });
-const planner = (fields: StagedFields): MachineEvent => ({ type: 'stage', agent: 'planner', fields });
-const exchange = (agent: 'planner' | 'executor'): MachineEvent => ({ type: 'exchange', agent });
-const hostAbort = (reason: string): MachineEvent => ({ type: 'abort', reason });
 
 function start(policy: Policy = defaultPolicy): Snapshot {
   return executorOnlySnapshot(objective, policy);
@@ -23,14 +18,6 @@ function run(from: Snapshot, events: MachineEvent[]): Snapshot {
 
 const toLoop = [executor({ result: 'Tests fail on the changelog', outcome: 'replan' })];
 const toDone = [...toLoop, executor({ result: 'Version bumped, changelog fixed', outcome: 'done' })];
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 describe('executor-only machine definition', () => {
   it('starts in execute with the objective as the directive', () => {
@@ -230,28 +217,5 @@ describe('executor-only purity and resumability', () => {
     executor({ result: 'Version bumped', outcome: 'done' }),
   ];
 
-  it('never mutates the snapshot or the event it is given', () => {
-    let snapshot = start();
-    for (const event of fullRun) {
-      const copy = structuredClone(snapshot);
-      const next = reduce(machine, deepFreeze(snapshot), deepFreeze(structuredClone(event)));
-      expect(snapshot).toStrictEqual(copy);
-      snapshot = next;
-    }
-    expect(snapshot.state).toBe('done');
-  });
-
-  it('resumes identically from a JSON round-trip at every point of a run', () => {
-    const direct = run(start(), fullRun);
-    for (let cut = 0; cut <= fullRun.length; cut += 1) {
-      const paused = run(start(), fullRun.slice(0, cut));
-      const revived = JSON.parse(JSON.stringify(paused)) as Snapshot;
-      expect(revived, `cut at ${cut}`).toStrictEqual(paused);
-      expect(run(revived, fullRun.slice(cut)), `cut at ${cut}`).toStrictEqual(direct);
-    }
-  });
-
-  it('is deterministic', () => {
-    expect(run(start(), fullRun)).toStrictEqual(run(start(), fullRun));
-  });
+  itIsPureAndResumable(machine, start, fullRun);
 });

@@ -4,16 +4,11 @@ import type { Plan, PlanContext, StagedFields } from '../../src/machine/fields.j
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import { currentAgent, isTerminal, isWaiting, pendingFields, reduce } from '../../src/machine/reducer.js';
 import type { MachineDefinition, MachineEvent, Policy, Snapshot, StateName } from '../../src/machine/types.js';
+import { answer, exchange, executor, hostAbort, itIsPureAndResumable, planner } from './machine-fixture.js';
 
 const machine = plannerExecutorMachine;
 const plan: Plan = { steps: [{ title: 'Add the parser' }, { title: 'Test it', verify: 'npm test' }] };
 const revisedPlan: Plan = { steps: [{ title: 'Fix the parser' }] };
-
-const planner = (fields: StagedFields): MachineEvent => ({ type: 'stage', agent: 'planner', fields });
-const executor = (fields: StagedFields): MachineEvent => ({ type: 'stage', agent: 'executor', fields });
-const exchange = (agent: 'planner' | 'executor'): MachineEvent => ({ type: 'exchange', agent });
-const hostAbort = (reason: string): MachineEvent => ({ type: 'abort', reason });
-const answer = (text: string): MachineEvent => ({ type: 'answer', text });
 
 function run(start: Snapshot, events: MachineEvent[], definition: MachineDefinition = machine): Snapshot {
   return events.reduce((snapshot, event) => reduce(definition, snapshot, event), start);
@@ -51,14 +46,6 @@ function keepingOnReplan(field: 'directive' | 'result' | 'outcome'): MachineDefi
     action.kind === 'consume' ? { ...action, fields: action.fields.filter((f) => f !== field) } : action,
   );
   return broken;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 describe('machine definition', () => {
@@ -750,33 +737,7 @@ describe('purity and resumability', () => {
     planner({ summary: 'Added a CSV parser with quoting' }),
   ];
 
-  it('never mutates the snapshot or the event it is given', () => {
-    let snapshot = start();
-    for (const event of fullRun) {
-      const copy = structuredClone(snapshot);
-      const frozenEvent = deepFreeze(structuredClone(event));
-      // Frozen inputs make any write throw in strict-mode modules.
-      const next = reduce(machine, deepFreeze(snapshot), frozenEvent);
-      expect(snapshot).toStrictEqual(copy);
-      snapshot = next;
-    }
-    expect(snapshot.state).toBe('done');
-    expect(snapshot.trail.map((t) => t.to)).toEqual(['ask', 'plan', 'execute', 'replan', 'execute', 'finish', 'done']);
-  });
-
-  it('resumes identically from a JSON round-trip at every point of a run', () => {
-    const direct = run(start(), fullRun);
-    for (let cut = 0; cut <= fullRun.length; cut += 1) {
-      const paused = run(start(), fullRun.slice(0, cut));
-      const revived = JSON.parse(JSON.stringify(paused)) as Snapshot;
-      expect(revived, `cut at ${cut}`).toStrictEqual(paused);
-      expect(run(revived, fullRun.slice(cut)), `cut at ${cut}`).toStrictEqual(direct);
-    }
-  });
-
-  it('is deterministic', () => {
-    expect(run(start(), fullRun)).toStrictEqual(run(start(), fullRun));
-  });
+  itIsPureAndResumable(machine, start, fullRun, ['ask', 'plan', 'execute', 'replan', 'execute', 'finish', 'done']);
 });
 
 describe('a full run', () => {

@@ -10,7 +10,8 @@ import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../sr
 import { createCapabilityHub, type CapabilityHub } from '../../src/mcp/hub.js';
 import { createChatClient } from '../../src/models/chat-client.js';
 import { prefixOf } from '../fakes/prefix-efficiency.js';
-import { startScriptedModel, toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
+import { startScriptedModel, toolCall, type Reply } from '../fakes/scripted-model.js';
+import { toolResults } from '../fakes/mcp-notes-script.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 
@@ -68,18 +69,6 @@ async function scriptedRun(capabilities: CapabilityHub | undefined, workspace: s
   });
   const final = await drive(run, team);
   return { final, requests: model.requests };
-}
-
-/** Every tool result a role's sessions received, in order, each once. */
-function toolResults(requests: readonly RecordedRequest[], model: string): string[] {
-  const seen = new Map<string, string>();
-  for (const request of requests.filter((r) => r.model === model)) {
-    for (const message of request.messages) {
-      if (message.role === 'tool' && !seen.has(message.tool_call_id))
-        seen.set(message.tool_call_id, String(message.content));
-    }
-  }
-  return [...seen.values()];
 }
 
 describe('MCP servers and the cached prefix', () => {

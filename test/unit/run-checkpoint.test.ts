@@ -18,6 +18,11 @@ function progressComments(world: World, planId: string) {
   return world.thread.botComments(7).filter((c) => c.body.includes(progressMarker(planId)));
 }
 
+/** A checkpoint's run record for an approved execution, as run 1 would save it before any cycle. */
+function checkpointRecord({ record }: Awaited<ReturnType<typeof approvedExecution>>): string {
+  return encodeRunRecord({ v: 1, planId: record.planId, snapshot: record.snapshot, usage: record.usage, runId: '1' });
+}
+
 /**
  * The first attempt: cycle 1 commits and pushes CHANGELOG.md, then the checkpoint's save fails the
  * way a dying job does (GitHub stops answering). The engine keeps the plan `executing`.
@@ -118,13 +123,7 @@ describe('checkpoint: resuming an execution', () => {
     const world = fakeWorld();
     const execution = await approvedExecution(world);
     const { planId } = execution.record;
-    const marker = encodeRunRecord({
-      v: 1,
-      planId,
-      snapshot: execution.record.snapshot,
-      usage: execution.record.usage,
-      runId: '1',
-    });
+    const marker = checkpointRecord(execution);
     const body = `progress ${progressMarker(planId)}\n${marker}`;
     const posted = await world.thread.postComment(7, body);
     const listed = async () => (await world.thread.listComments(7)).find((c) => c.id === posted.id);
@@ -149,13 +148,7 @@ describe('checkpoint: resuming an execution', () => {
     const world = fakeWorld();
     const execution = await approvedExecution(world);
     const { planId } = execution.record;
-    const marker = encodeRunRecord({
-      v: 1,
-      planId,
-      snapshot: execution.record.snapshot,
-      usage: execution.record.usage,
-      runId: '1',
-    });
+    const marker = checkpointRecord(execution);
     world.thread.commentAs('mallory', 7, `${progressMarker(planId)}\n${marker}`);
     const found = await findCheckpoint(world.ctx, await world.thread.listComments(7), planId);
     expect(found).toEqual({ previous: undefined, checkpoint: undefined });

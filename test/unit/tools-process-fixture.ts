@@ -30,3 +30,17 @@ export async function waitUntilGone(pid: number): Promise<void> {
 export async function waitForFile(file: string): Promise<void> {
   while (!fs.existsSync(file)) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * A `node -e` script that starts a grandchild, writes its pid to `pidFile` (through a rename, so the
+ * file is whole once it exists), and where both would sleep for a minute: for the timeout tests,
+ * which kill the whole process group.
+ */
+export function grandchildSleeper(pidFile: string): string {
+  return [
+    `const fs = require('fs');`,
+    `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { stdio: 'ignore' });`,
+    `fs.writeFileSync('${pidFile}.tmp', String(c.pid)); fs.renameSync('${pidFile}.tmp', '${pidFile}');`,
+    `setTimeout(()=>{}, 60000);`,
+  ].join(' ');
+}

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
-import { isAlive, waitUntilGone } from './tools-process-fixture.js';
+import { grandchildSleeper, isAlive, waitUntilGone } from './tools-process-fixture.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { refusal } from './tool-refusal.js';
 
@@ -85,12 +85,7 @@ describe('run_command', () => {
     // The sleeper starts a grandchild, records its pid, and both would sleep for a minute. The
     // timeout is fired by hand once the grandchild exists, so machine speed cannot change the result.
     const pidFile = path.join(dir, 'grandchild.pid');
-    const sleeper = [
-      `const fs = require('fs');`,
-      `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { stdio: 'ignore' });`,
-      `fs.writeFileSync('${pidFile}.tmp', String(c.pid)); fs.renameSync('${pidFile}.tmp', '${pidFile}');`,
-      `setTimeout(()=>{}, 60000);`,
-    ].join(' ');
+    const sleeper = grandchildSleeper(pidFile);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const outcome = refusal(tool(['node -e *'], 5_000).run({ command: `node -e "${sleeper}"` }));

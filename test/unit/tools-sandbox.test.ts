@@ -13,7 +13,7 @@ import {
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
-import { isAlive, waitForFile, waitUntilGone } from './tools-process-fixture.js';
+import { grandchildSleeper, isAlive, waitForFile, waitUntilGone } from './tools-process-fixture.js';
 import { deleteAccount } from '../helpers/accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
 import { refusal } from './tool-refusal.js';
@@ -257,12 +257,7 @@ for (const [how, deps, skip] of modes) {
     it('kills the command’s process group on timeout', async () => {
       const pidFile = path.join(base, `grandchild-${how.replace(/\W/g, '')}.pid`);
       fs.chmodSync(base, 0o777);
-      const sleeper = [
-        `const fs = require('fs');`,
-        `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { stdio: 'ignore' });`,
-        `fs.writeFileSync('${pidFile}.tmp', String(c.pid)); fs.renameSync('${pidFile}.tmp', '${pidFile}');`,
-        `setTimeout(()=>{}, 60000);`,
-      ].join(' ');
+      const sleeper = grandchildSleeper(pidFile);
       const box = sandbox(deps);
       // Prepare the account before faking timers; the timeout is then fired by hand.
       await box.ready();

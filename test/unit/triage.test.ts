@@ -106,7 +106,8 @@ describe('triageEvent agrees with main.ts’s command parsing', () => {
       const { triage, command } = decide(event, inputs);
       expect(command.kind === 'ignore').toBe(ignored);
       if (command.kind === 'ignore') expect(triage).toEqual({ kind: 'ignore', reason: command.reason });
-      else expect(triage).toEqual({ kind: 'undecided' });
+      // What it read goes on to main.ts, parsed, so the event file is read once.
+      else expect(triage).toEqual({ kind: 'undecided', event: { path: eventPath, payload: event } });
     });
   }
 

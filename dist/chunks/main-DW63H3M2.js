@@ -8,7 +8,7 @@ import {
   parseCommentCommand,
   secretInputs,
   triageEvent
-} from "./chunk-VY6XWDZB.js";
+} from "./chunk-NMTIR4ZD.js";
 import {
   GitError,
   ModelError,
@@ -6230,13 +6230,13 @@ function readReviewEvent(eventName, payload) {
 
 // src/entry/read-command.ts
 var readUtf8 = (file) => readFileSync(file, "utf8");
-function readCommand(inputs, readEventFile = readUtf8) {
+function readCommand(inputs, parsed, readEventFile = readUtf8) {
   const { eventName, eventPath } = inputs.runner;
   const notCarried = eventIgnoreReason(eventName);
   if (notCarried !== void 0) return { command: { kind: "ignore", reason: notCarried } };
   let payload;
   try {
-    payload = JSON.parse(readEventFile(eventPath));
+    payload = parsed?.path === eventPath ? parsed.payload : JSON.parse(readEventFile(eventPath));
   } catch (error2) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${failureMessage(error2)}`, { cause: error2 });
   }
@@ -6297,10 +6297,10 @@ async function reportSetupFailure(gate, octokit, command, error2, secrets) {
 }
 
 // src/entry/main.ts
-async function run() {
+async function run(triaged) {
   const secrets = [];
   try {
-    const triage = triageEvent();
+    const triage = triaged ?? triageEvent();
     if (triage.kind === "ignore") {
       info(`Nothing to do: ${triage.reason}.`);
       setOutputs({ outcome: "ignored" });
@@ -6308,7 +6308,7 @@ async function run() {
     }
     const gate = readGateInputs();
     secrets.push(...gate.secrets.filter(Boolean));
-    const { command, payload } = readCommand(gate);
+    const { command, payload } = readCommand(gate, triage.kind === "undecided" ? triage.event : void 0);
     if (command.kind === "ignore") {
       info(`Nothing to do: ${command.reason}.`);
       setOutputs({ outcome: "ignored" });

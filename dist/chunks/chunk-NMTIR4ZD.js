@@ -117,11 +117,12 @@ function triageEvent(env = process.env, readEventFile = readUtf8) {
   } catch {
     return { kind: "undecided" };
   }
+  const event = { path: env.GITHUB_EVENT_PATH, payload };
   const facts = commentFacts(eventName, payload);
-  if (!facts) return { kind: "undecided" };
+  if (!facts) return { kind: "undecided", event };
   const { botLogin, allowedBots } = commandInputs(env);
   const reason = commentIgnoreReason(facts, botLogin, allowedBots);
-  return reason === void 0 ? { kind: "undecided" } : { kind: "ignore", reason };
+  return reason === void 0 ? { kind: "undecided", event } : { kind: "ignore", reason };
 }
 
 // src/config/secret-inputs.ts
