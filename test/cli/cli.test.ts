@@ -235,6 +235,16 @@ describe('plangate --help', () => {
 });
 
 describe('plangate plan', () => {
+  it('shows a plan its checks block with the flag or objective that fixes it', async () => {
+    current = await createRepo({ planner: planning });
+    const result = await current.cli(['plan', '--protected-paths', 'src/**', 'Add a farewell function']);
+    expect(result.stdout).toContain('src/greet.js');
+    expect(result.stdout).toMatch(/⛔ Checks failed/);
+    expect(result.stdout).toContain(
+      'To fix: plan again with --protected-paths changed, or with an objective that avoids this.',
+    );
+  });
+
   it('prints the plan, its id and first directive, saves it under .git and writes nothing to the work tree', async () => {
     current = await createRepo({ planner: planning });
     const head = current.git('rev-parse', 'HEAD');
