@@ -84,7 +84,7 @@ describe('the pull request a reviewer wants', () => {
     expect(body).toContain('2 files changed');
     const mermaid = /```mermaid\nflowchart LR\n[\s\S]*?\n```/;
     const path = body.match(mermaid)?.[0] ?? '';
-    expect(path).toContain('n1 -- "cycle 1: replan" --> n2["replan"]');
+    expect(path).toContain('n1 -- "cycle 1: next step" --> n2["next step"]');
     expect(path).toContain('n3 -- "cycle 2: done" --> n4("finish")');
     expect(path).toContain('n4 --> n5(["done"])');
     // The job summary draws the same path.
