@@ -5,6 +5,7 @@ import { say, toolCall } from '../fakes/scripted-model.js';
 import { apiKey, closeOpenWorlds, createWorld, git, token, type World } from './harness.js';
 import { commentEvent as comment } from './thread-helpers.js';
 import { appendFarewell, farewellPlan, farewellThenReadme } from '../fakes/farewell-change.js';
+import { plannerToolNames } from '../helpers/tool-names.js';
 
 /**
  * The whole loop against the bundled action: /plan → plan comment → /approve → executor → branch →
@@ -66,14 +67,7 @@ describe('plan, approve, pull request', () => {
     const plannerTools = world.model.requests
       .find((r) => r.model === 'planner')
       ?.tools.map((t) => (t.type === 'function' ? t.function.name : t.type));
-    expect(plannerTools).toEqual([
-      'list_capabilities',
-      'list_files',
-      'read_file',
-      'search',
-      'update_context',
-      'use_capability',
-    ]);
+    expect(plannerTools).toEqual(plannerToolNames);
     expect(world.model.requests.find((r) => r.model === 'planner')?.messages.at(-1)?.content).toMatch(
       /\nStage: update_context\(field=plan, \.\.\.\) and update_context\(field=directive, \.\.\.\)$/,
     );

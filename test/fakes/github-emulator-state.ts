@@ -143,17 +143,10 @@ export class GitHubState {
     return branch === '' ? undefined : createHash('sha1').update(`refs/heads/${branch}`).digest('hex');
   }
 
-  createPull(input: {
-    title: string;
-    body: string | null;
-    user: UserRecord;
-    head: string;
-    base: string;
-    headSha: string;
-    baseSha: string;
-    draft: boolean;
-    headOwner?: string;
-  }): IssueRecord {
+  createPull(
+    input: Pick<IssueRecord, 'title' | 'body' | 'user'> &
+      Pick<PullRecord, 'head' | 'base' | 'headSha' | 'baseSha' | 'draft' | 'headOwner'>,
+  ): IssueRecord {
     const issue = this.createIssue({ title: input.title, body: input.body, user: input.user });
     issue.pull = {
       id: this.nextId('pull'),

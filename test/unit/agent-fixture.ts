@@ -6,13 +6,18 @@ import { expect } from 'vitest';
 import type { WorkshopFacts } from '../../src/agents/context-text.js';
 import { executorMessage, executorSystemPrompt } from '../../src/agents/executor.js';
 import { plannerMessage, plannerSystemPrompt } from '../../src/agents/planner.js';
-import type { RunState } from '../../src/agents/run-state.js';
+import { RunState } from '../../src/agents/run-state.js';
 import { Session } from '../../src/agents/session.js';
 import { summon, type Summons } from '../../src/agents/summon.js';
-import type { Role } from '../../src/machine/fields.js';
+import { createTeam, type Team, type TeamOptions } from '../../src/agents/team.js';
+import type { Plan, Role } from '../../src/machine/fields.js';
+import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import type { ChatClient, ChatRequest, ChatTurn } from '../../src/models/chat-client.js';
 import type { TokenUsage } from '../../src/models/usage.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
+import type { Tool } from '../../src/tools/tool.js';
 import type { Toolbox } from '../../src/tools/toolbox.js';
+import { createUpdateContextTool } from '../../src/tools/update-context.js';
 
 /**
  * What the agent tests share: a scripted chat client that records its requests, a summoned agent's
@@ -81,6 +86,21 @@ export interface AgentTurn {
   session: Session;
 }
 
+/** The update_context tool of `role`, dispatching into the run as the team wires it. */
+export function stagingTool(run: RunState, role: Role): Tool {
+  return createUpdateContextTool(role, (fields) => {
+    run.dispatch({ type: 'stage', agent: role, fields });
+    return `staged; pending: ${run.pending.join(', ') || 'nothing'}`;
+  });
+}
+
+/** A fresh run whose planner staged `plan` with its first directive: the executor's turn is next. */
+export function executingRun(plan: Plan): RunState {
+  const run = new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy));
+  run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md.' } });
+  return run;
+}
+
 /** A fresh session for `role` with its system prompt and the toolbox's tools. */
 export function openTurn(role: Role, run: RunState, toolbox: Toolbox): AgentTurn {
   const systemPrompt = role === 'planner' ? plannerSystemPrompt : executorSystemPrompt;
@@ -114,4 +134,29 @@ export function expectWellFormed(messages: ChatCompletionMessageParam[]): void {
     expect(answers.map((a) => (a.role === 'tool' ? a.tool_call_id : `not a tool message: ${a.role}`))).toEqual(ids);
     i += ids.length;
   }
+}
+
+/**
+ * A team of the two stub clients over `workTree`, wired as the flows wire it but with no command
+ * allowed and nothing protected unless `options` says so.
+ */
+export function stubTeam(
+  run: RunState,
+  planner: StubClient,
+  executor: StubClient,
+  workTree: string,
+  options: Partial<Pick<TeamOptions, 'protectedPaths' | 'stallLimit' | 'onUsage'>> = {},
+): Team {
+  return createTeam({
+    run,
+    planner,
+    executor,
+    sandbox: createSandbox({ isolation: 'none', workTree }),
+    allowedCommands: [],
+    protectedPaths: [],
+    commandTimeoutMs: 5_000,
+    stallLimit: 8,
+    onUsage: () => undefined,
+    ...options,
+  });
 }

@@ -2,22 +2,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBudget, enforceBudget, isBudgeted, type Budget } from '../../src/agents/budget.js';
 import { drive } from '../../src/agents/drive.js';
 import { RunState } from '../../src/agents/run-state.js';
-import { createTeam, type Team } from '../../src/agents/team.js';
+import type { Team } from '../../src/agents/team.js';
 import type { Plan, Role } from '../../src/machine/fields.js';
 import { executorOnlyMachine, executorOnlySnapshot } from '../../src/machine/executor-only.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
-import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
 import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
 import {
+  executingRun,
   expectWellFormed,
   look,
   openTurn,
   stage,
+  stagingTool,
   stubClient,
+  stubTeam,
   summonTurn,
   type AgentTurn,
   type StubClient,
@@ -54,20 +55,10 @@ beforeEach(() => {
 afterEach(() => removeDir(repo));
 
 function toolbox(run: RunState, role: Role): Toolbox {
-  return createToolbox([
-    ...createReadTools(repo),
-    createUpdateContextTool(role, (fields) => {
-      run.dispatch({ type: 'stage', agent: role, fields });
-      return 'staged';
-    }),
-  ]);
+  return createToolbox([...createReadTools(repo), stagingTool(run, role)]);
 }
 
-function executing(): RunState {
-  const run = new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy));
-  run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md.' } });
-  return run;
-}
+const executing = () => executingRun(plan);
 
 /** The executor about to be summoned for the first cycle. */
 function executorTurn(): AgentTurn {
@@ -247,17 +238,7 @@ describe('summon with a budget', () => {
 
 describe('drive with a budget', () => {
   function team(planner: StubClient, executor: StubClient, run: RunState, onUsage: () => void = () => undefined) {
-    return createTeam({
-      run,
-      planner,
-      executor,
-      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
-      allowedCommands: [],
-      protectedPaths: [],
-      commandTimeoutMs: 5_000,
-      stallLimit: 8,
-      onUsage,
-    });
+    return stubTeam(run, planner, executor, repo, { onUsage });
   }
 
   it('ends in done with the reason and the history kept when the cost limit trips mid-cycle', async () => {

@@ -16,7 +16,7 @@ import { RunState } from '../../src/agents/run-state.js';
 import { Session } from '../../src/agents/session.js';
 import { stageLine } from '../../src/agents/stage-line.js';
 import { madeProgress, observeExchange, stallAbortReason, stallNudge } from '../../src/agents/stall-guard.js';
-import { createTeam, type Team } from '../../src/agents/team.js';
+import type { Team } from '../../src/agents/team.js';
 import type { Plan, Role } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import type { Policy, Snapshot } from '../../src/machine/types.js';
@@ -24,17 +24,19 @@ import type { ChatRequest } from '../../src/models/chat-client.js';
 import type { TokenUsage } from '../../src/models/usage.js';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
-import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { createWriteTools } from '../../src/tools/write-tools.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
 import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
+import { plannerToolNames } from '../helpers/tool-names.js';
 import {
+  executingRun,
   expectWellFormed,
   look,
   openTurn,
   stage,
+  stagingTool,
   stubClient,
+  stubTeam,
   summonTurn,
   type AgentTurn,
   type StubClient,
@@ -308,13 +310,7 @@ describe('stage lines and summoning messages', () => {
 
 /** A planner toolbox whose update_context dispatches into the run, as the team wires it. */
 function plannerToolbox(run: RunState): Toolbox {
-  return createToolbox([
-    ...createReadTools(repo),
-    createUpdateContextTool('planner', (fields) => {
-      run.dispatch({ type: 'stage', agent: 'planner', fields });
-      return `staged; pending: ${run.pending.join(', ') || 'nothing'}`;
-    }),
-  ]);
+  return createToolbox([...createReadTools(repo), stagingTool(run, 'planner')]);
 }
 
 function startPlanning(policy: Policy = defaultPolicy): RunState {
@@ -461,15 +457,8 @@ describe('createTeam', () => {
   function team(planner: StubClient, executor: StubClient, objective = 'Add a CHANGELOG') {
     const run = new RunState(plannerExecutorMachine, initialSnapshot(objective, defaultPolicy));
     const usage: Array<[Role, string, TokenUsage]> = [];
-    const created = createTeam({
-      run,
-      planner,
-      executor,
-      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
-      allowedCommands: [],
+    const created = stubTeam(run, planner, executor, repo, {
       protectedPaths: ['.github/workflows/**'],
-      commandTimeoutMs: 5_000,
-      stallLimit: 8,
       onUsage: (role, model, tokens) => usage.push([role, model, tokens]),
     });
     return { run, team: created, usage };
@@ -517,14 +506,7 @@ describe('createTeam', () => {
 
     // The planner never holds a write or command tool; the executor does.
     for (const request of planner.requests) {
-      expect(toolNames(request)).toEqual([
-        'list_capabilities',
-        'list_files',
-        'read_file',
-        'search',
-        'update_context',
-        'use_capability',
-      ]);
+      expect(toolNames(request)).toEqual(plannerToolNames);
     }
     for (const name of ['write_file', 'edit_file', 'run_command', 'update_context']) {
       expect(toolNames(executor.requests[0])).toContain(name);
@@ -610,22 +592,13 @@ function executorToolbox(run: RunState): Toolbox {
   return createToolbox([
     ...createReadTools(repo),
     ...createWriteTools(repo, { protectedPaths: ['.github/workflows/**'] }),
-    createUpdateContextTool('executor', (fields) => {
-      run.dispatch({ type: 'stage', agent: 'executor', fields });
-      return `staged; pending: ${run.pending.join(', ') || 'nothing'}`;
-    }),
+    stagingTool(run, 'executor'),
   ]);
-}
-
-function startExecuting(): RunState {
-  const run = startPlanning();
-  run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'Create CHANGELOG.md.' } });
-  return run;
 }
 
 /** The executor about to be summoned for the first cycle, with the team's toolbox. */
 function executingTurn(): AgentTurn {
-  const run = startExecuting();
+  const run = executingRun(plan);
   return openTurn('executor', run, executorToolbox(run));
 }
 
@@ -768,17 +741,7 @@ describe('stall guard', () => {
       Array.from({ length: 4 }, () => ({ calls: [look] })),
     );
     const run = new RunState(plannerExecutorMachine, initialSnapshot('Add a CHANGELOG', defaultPolicy));
-    const t = createTeam({
-      run,
-      planner,
-      executor,
-      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
-      allowedCommands: [],
-      protectedPaths: [],
-      commandTimeoutMs: 5_000,
-      stallLimit: 2,
-      onUsage: () => undefined,
-    });
+    const t = stubTeam(run, planner, executor, repo, { stallLimit: 2 });
     const final = await drive(run, t);
     expect(final.state).toBe('done');
     expect(final.abortReason).toBe('executor stalled: 4 exchanges without writing, running a command or staging');

@@ -10,14 +10,14 @@ import {
   startBranch,
 } from '../../src/repo/branch.js';
 import { botIdentity, createGit, GitError, type Git } from '../../src/repo/git.js';
-import { git, makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
+import { git, makeOriginAndClone, writeFiles, type OriginAndClone } from './tools-git-fixture.js';
 
 /**
  * Real git: a bare `origin`, a maintainer's repository that pushes to it (standing in for everyone
  * else), and the runner's clone that plangate works in.
  */
 
-let dirs: string[];
+let repos: OriginAndClone;
 let origin: string;
 let maintainer: string;
 let workspace: string;
@@ -26,21 +26,12 @@ let runnerGit: Git;
 const identity = { name: 'plangate-bot', email: 'bot@plangate.invalid' };
 
 beforeEach(() => {
-  origin = makeTempDir('plangate-origin-');
-  git(origin, 'init', '-q', '--bare', '-b', 'main');
-  maintainer = makeRepo({ 'README.md': '# widgets\n' });
-  git(maintainer, 'remote', 'add', 'origin', origin);
-  git(maintainer, 'push', '-q', 'origin', 'main');
-  const parent = makeTempDir('plangate-runner-');
-  workspace = path.join(parent, 'work');
-  git(parent, 'clone', '-q', origin, workspace);
-  dirs = [origin, maintainer, parent];
+  repos = makeOriginAndClone({ 'README.md': '# widgets\n' });
+  ({ origin, maintainer, workspace } = repos);
   runnerGit = createGit(workspace);
 });
 
-afterEach(() => {
-  for (const dir of dirs) removeDir(dir);
-});
+afterEach(() => repos.remove());
 
 const rev = (dir: string, ref: string) => git(dir, 'rev-parse', ref).trim();
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitAll } from '../../src/repo/branch.js';
 import { mergeKeptOut, stageChecked, type KeptOutChange } from '../../src/repo/change-gate.js';
 import { createGit, type Git } from '../../src/repo/git.js';
-import { git, makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
+import { git, initRepo, makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
 
 /**
  * Real git: the executor's commands change the work tree any way they like (here: plain file
@@ -222,40 +222,34 @@ describe('.git paths and nested repositories', () => {
       'src/.Git /hooks/post-checkout': '#!/bin/sh\n',
       'src/new.ts': 'export {};\n',
     });
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([
-      kept('.GIT/config', 'added', 'a .git path'),
-      kept('.git./x', 'added', 'a .git path'),
-      kept('src/.Git /hooks/post-checkout', 'added', 'a .git path'),
-    ]);
-    expect(lastCommit()).toEqual(['A\tsrc/new.ts']);
+    await commitExpecting(
+      [
+        kept('.GIT/config', 'added', 'a .git path'),
+        kept('.git./x', 'added', 'a .git path'),
+        kept('src/.Git /hooks/post-checkout', 'added', 'a .git path'),
+      ],
+      ['A\tsrc/new.ts'],
+    );
     expect(read('.GIT/config')).toContain('hooksPath');
     expect(exists('.git./x')).toBe(true);
   });
 
   it('keeps an HFS+ spelling out, which git on Linux would index', async () => {
     writeFiles(repo, { '.g\u200cit/hooks/post-checkout': '#!/bin/sh\n', 'README.md': '# widgets 2\n' });
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('.g\u200cit/hooks/post-checkout', 'added', 'a .git path')]);
-    expect(lastCommit()).toEqual(['M\tREADME.md']);
+    await commitExpecting([kept('.g\u200cit/hooks/post-checkout', 'added', 'a .git path')], ['M\tREADME.md']);
   });
 
   it('keeps a nested repository with commits out, as a new gitlink would be, and leaves it alone', async () => {
     const sub = file('vendor/sub');
     fs.mkdirSync(sub, { recursive: true });
-    git(sub, 'init', '-q', '-b', 'main');
-    writeFiles(sub, { 'lib.ts': 'export {};\n' });
-    git(sub, 'add', '-A');
-    git(sub, 'commit', '-q', '-m', 'sub');
+    initRepo(sub, { 'lib.ts': 'export {};\n' }, 'sub');
     // An empty one too: `git add` would fail on it outright.
     git(repo, 'init', '-q', 'empty');
     writeFiles(repo, { 'src/new.ts': 'export {};\n' });
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([
-      kept('empty', 'added', 'a nested git repository'),
-      kept('vendor/sub', 'added', 'a nested git repository'),
-    ]);
-    expect(lastCommit()).toEqual(['A\tsrc/new.ts']);
+    await commitExpecting(
+      [kept('empty', 'added', 'a nested git repository'), kept('vendor/sub', 'added', 'a nested git repository')],
+      ['A\tsrc/new.ts'],
+    );
     expect([...headTree().values()]).not.toContain('160000');
     expect(git(sub, 'log', '--format=%s').trim()).toBe('sub');
   });
@@ -264,11 +258,9 @@ describe('.git paths and nested repositories', () => {
     fs.rmSync(file('src/app.ts'));
     const sub = file('src/app.ts');
     fs.mkdirSync(sub);
-    git(sub, 'init', '-q', '-b', 'main');
-    writeFiles(sub, { 'x.ts': 'export {};\n' });
-    git(sub, 'add', '-A');
-    git(sub, 'commit', '-q', '-m', 'x');
+    initRepo(sub, { 'x.ts': 'export {};\n' }, 'x');
     writeFiles(repo, { 'README.md': '# widgets 2\n' });
+    // Not commitExpecting: the nested repository stays on disk where HEAD has a file, so the tree differs.
     const { keptOut } = await commit();
     expect(keptOut).toEqual([kept('src/app.ts', 'type', 'a nested git repository')]);
     expect(lastCommit()).toEqual(['M\tREADME.md']);
@@ -279,33 +271,23 @@ describe('.git paths and nested repositories', () => {
   it('unstages a new gitlink that got into the index another way', async () => {
     const sub = file('plugin');
     fs.mkdirSync(sub);
-    git(sub, 'init', '-q', '-b', 'main');
-    writeFiles(sub, { 'p.ts': 'export {};\n' });
-    git(sub, 'add', '-A');
-    git(sub, 'commit', '-q', '-m', 'p');
+    initRepo(sub, { 'p.ts': 'export {};\n' }, 'p');
     git(repo, 'add', '--', 'plugin');
     writeFiles(repo, { 'README.md': '# widgets 2\n' });
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([kept('plugin', 'added', 'a nested git repository')]);
-    expect(lastCommit()).toEqual(['M\tREADME.md']);
+    await commitExpecting([kept('plugin', 'added', 'a nested git repository')], ['M\tREADME.md']);
     expect(headTree().has('plugin')).toBe(false);
   });
 
   it('commits a change to an existing submodule entry that is not protected', async () => {
     const upstream = makeTempDir('plangate-sub-');
     dirs.push(upstream);
-    git(upstream, 'init', '-q', '-b', 'main');
-    writeFiles(upstream, { 'a.txt': '1\n' });
-    git(upstream, 'add', '-A');
-    git(upstream, 'commit', '-q', '-m', 'one');
+    initRepo(upstream, { 'a.txt': '1\n' }, 'one');
     git(repo, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', upstream, 'deps/lib');
     git(repo, 'commit', '-q', '-m', 'add submodule');
     const lib = file('deps/lib');
     writeFiles(lib, { 'a.txt': '2\n' });
     git(lib, 'commit', '-q', '-am', 'two');
-    const { keptOut } = await commit();
-    expect(keptOut).toEqual([]);
-    expect(lastCommit()).toEqual(['M\tdeps/lib']);
+    await commitExpecting([], ['M\tdeps/lib']);
     expect(git(repo, 'ls-tree', 'HEAD', 'deps/lib').split(/\s/)[2]).toBe(git(lib, 'rev-parse', 'HEAD').trim());
   });
 });

@@ -1,11 +1,21 @@
+import { expect } from 'vitest';
 import type { Plan } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import { reduce } from '../../src/machine/reducer.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
-import { encodeRecord, hashContext, hashIssue, planIdFor, type PlanRecord } from '../../src/record/plan-record.js';
+import {
+  decodeRecord,
+  encodeRecord,
+  hashContext,
+  hashIssue,
+  planIdFor,
+  type PlanRecord,
+} from '../../src/record/plan-record.js';
+import { verifyPlanComment } from '../../src/record/verify.js';
 import { renderPlanComment } from '../../src/render/plan-comment.js';
 import type { RunView } from '../../src/render/run-view.js';
+import { githubBodyLimit } from '../../src/text/limits.js';
 
 /**
  * Plan records as the /plan flow builds them: the snapshot comes from the real machine after the
@@ -90,4 +100,16 @@ export function makeRunView(snapshot: Snapshot, extra: Partial<RunView> = {}): R
 /** A record's plan comment as plangate posts it (unsigned): the shown plan with the record at its end. */
 export function planComment(record: PlanRecord): string {
   return renderPlanComment(record, encodeRecord(record));
+}
+
+/** A plan comment GitHub would take, carrying `record` intact and passing the bot's own verification. */
+export function expectPostable(body: string, record: PlanRecord): void {
+  expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
+  expect(decodeRecord(body)).toEqual({ ok: true, record });
+  const verdict = verifyPlanComment(
+    { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
+    'bot',
+    planComment,
+  );
+  expect(verdict.ok).toBe(true);
 }

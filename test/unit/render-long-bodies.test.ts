@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEntry, Plan } from '../../src/machine/fields.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
-import { decodeRecord } from '../../src/record/plan-record.js';
-import { verifyPlanComment } from '../../src/record/verify.js';
 import { historyChunkLimit, renderCycle, renderHistory, renderHistoryChunks } from '../../src/render/history.js';
 import { githubBodyLimit } from '../../src/text/limits.js';
 import { renderPlan, renderPlanWithin } from '../../src/render/plan-comment.js';
 import { pullRequestHistoryFits, renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { renderSummaryDetails } from '../../src/render/summary-details.js';
-import { makeRecord, makeRunView, planComment } from './record-fixture.js';
+import { expectPostable, makeRecord, makeRunView, planComment } from './record-fixture.js';
 import { noise } from '../helpers/noise.js';
 
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -170,17 +168,6 @@ describe('plan within a size', () => {
 });
 
 describe('plan comment with a 400-step plan', () => {
-  function expectPostable(body: string, record: ReturnType<typeof makeRecord>): void {
-    expect(body.length).toBeLessThanOrEqual(githubBodyLimit);
-    expect(decodeRecord(body)).toEqual({ ok: true, record });
-    const verdict = verifyPlanComment(
-      { id: 1, nodeId: 'IC_1', body, author: 'bot', url: '', createdAt: '', updatedAt: '' },
-      'bot',
-      planComment,
-    );
-    expect(verdict.ok).toBe(true);
-  }
-
   it('stays under the limit with its record intact, showing the steps that fit and saying how many', () => {
     const record = makeRecord({ plan: longPlan(400) });
     const body = planComment(record);

@@ -6,12 +6,8 @@ import { findCheckpoint, trustedCheckpoint } from '../../src/run/checkpoint.js';
 import { execute } from '../../src/run/execution.js';
 import { approvedExecution, botLogin, fakeExecutor, fakePlanner, fakeWorld, type World } from './run-fixture.js';
 
-// Quiet the engine's log lines; what the tests look at is the thread and the branch.
-vi.mock('@actions/core', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@actions/core')>()),
-  info: () => undefined,
-  warning: () => undefined,
-}));
+// Keeps the engine's log lines out of the output; what the tests look at is the thread and the branch.
+vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 /** The one progress comment of plan `planId` on issue 7. */
 function progressComments(world: World, planId: string) {

@@ -134,13 +134,18 @@ const plan: Plan = {
   ],
 };
 
+/** The task of the version-constant runs: the repository, the objective and what the executor may do. */
+const versionTask = {
+  files: { 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' },
+  objective: 'Export a version constant and note it in a changelog',
+  allowedCommands: ['npm test'],
+  protectedPaths: ['.github/workflows/**'],
+};
+
 describe('session invariants on the wire', () => {
   it('keeps every session append-only behind one byte-identical prefix per role', async () => {
     const outcome = await scriptedRun({
-      files: { 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' },
-      objective: 'Export a version constant and note it in a changelog',
-      allowedCommands: ['npm test'],
-      protectedPaths: ['.github/workflows/**'],
+      ...versionTask,
       planner: [
         toolCall('list_files', {}),
         toolCall('read_file', { path: 'src/index.ts' }),
@@ -407,9 +412,18 @@ const reportScript = `for (let i = 1; i <= 70; i++) {
 process.stdout.write('# tests 70\\n# pass 70\\n# fail 0\\n');
 `;
 
+const reportCommand = 'node scripts/report.mjs';
+
+/** The executor's change, the report run after it, and the result it stages saying the report passes. */
+const reportedChange = (change: Reply, did: string, outcome: 'replan' | 'done' = 'replan'): Reply[] => [
+  change,
+  toolCall('run_command', { command: reportCommand }),
+  stage({ result: `${did}; the report shows 70 passing.`, outcome }),
+];
+
 describe('prompt cache over a realistic run', () => {
   it('earns at least 90% of the achievable cached tokens, and the executor hits at least 80%', async ({ annotate }) => {
-    const run = 'node scripts/report.mjs';
+    const run = reportCommand;
     const outcome = await scriptedRun({
       files: {
         'README.md': '# widgets\n',
@@ -442,27 +456,31 @@ describe('prompt cache over a realistic run', () => {
       executor: [
         toolCall('read_file', { path: 'src/engine.ts' }),
         toolCall('search', { pattern: 'TODO\\(' }),
-        toolCall('edit_file', {
-          path: 'src/engine.ts',
-          old: 'export function step7(input: number): number {\n',
-          new: 'export function step7(input: number): number {\n  // Reviewed: the bound holds for every input.\n',
-        }),
-        toolCall('run_command', { command: run }),
-        stage({ result: 'Marked step7 reviewed; the report shows 70 passing.', outcome: 'replan' }),
+        ...reportedChange(
+          toolCall('edit_file', {
+            path: 'src/engine.ts',
+            old: 'export function step7(input: number): number {\n',
+            new: 'export function step7(input: number): number {\n  // Reviewed: the bound holds for every input.\n',
+          }),
+          'Marked step7 reviewed',
+        ),
         toolCall('read_file', { path: 'src/util.ts' }),
-        toolCall('edit_file', {
-          path: 'src/util.ts',
-          old: '  // TODO(3): tighten the bound for widget kind 3 once the spec settles\n',
-          new: '',
-        }),
-        toolCall('run_command', { command: run }),
-        stage({ result: 'Removed TODO(3); the report shows 70 passing.', outcome: 'replan' }),
-        toolCall('write_file', {
-          path: 'CHANGELOG.md',
-          content: '# Changelog\n\n- Reviewed step 7.\n- Resolved TODO 3.\n',
-        }),
-        toolCall('run_command', { command: run }),
-        stage({ result: 'Wrote CHANGELOG.md; the report shows 70 passing.', outcome: 'done' }),
+        ...reportedChange(
+          toolCall('edit_file', {
+            path: 'src/util.ts',
+            old: '  // TODO(3): tighten the bound for widget kind 3 once the spec settles\n',
+            new: '',
+          }),
+          'Removed TODO(3)',
+        ),
+        ...reportedChange(
+          toolCall('write_file', {
+            path: 'CHANGELOG.md',
+            content: '# Changelog\n\n- Reviewed step 7.\n- Resolved TODO 3.\n',
+          }),
+          'Wrote CHANGELOG.md',
+          'done',
+        ),
       ],
     });
 
@@ -522,10 +540,7 @@ describe('fresh planner sessions in a row', () => {
       ],
     };
     const outcome = await scriptedRun({
-      files: { 'README.md': '# widgets\n', 'src/index.ts': 'export const x = 1;\n' },
-      objective: 'Export a version constant and note it in a changelog',
-      allowedCommands: ['npm test'],
-      protectedPaths: ['.github/workflows/**'],
+      ...versionTask,
       planner: [
         toolCall('read_file', { path: 'src/index.ts' }),
         stage({ plan, directive: 'Add `export const version = "0.1.0";` to src/index.ts.' }),

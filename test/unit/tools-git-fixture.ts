@@ -30,16 +30,45 @@ export function makeTempDir(prefix = 'plangate-tools-'): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
-/** A fresh repository with `files` committed on `main`. */
-export function makeRepo(files: Record<string, string | Buffer>): string {
-  const dir = makeTempDir();
+/** Makes `dir` a repository with `files` committed on `main` as `message`. */
+export function initRepo(dir: string, files: Record<string, string | Buffer>, message = 'fixture'): void {
   git(dir, 'init', '-q', '-b', 'main');
   writeFiles(dir, files);
   git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'fixture');
+  git(dir, 'commit', '-q', '-m', message);
+}
+
+/** A fresh repository with `files` committed on `main`. */
+export function makeRepo(files: Record<string, string | Buffer>): string {
+  const dir = makeTempDir();
+  initRepo(dir, files);
   return dir;
 }
 
 export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A bare `origin`, a maintainer's repository with `files` pushed to its `main` (standing in for
+ * everyone else), and the runner's clone of it that plangate works in.
+ */
+export interface OriginAndClone {
+  origin: string;
+  maintainer: string;
+  workspace: string;
+  /** Removes all three. */
+  remove(): void;
+}
+
+export function makeOriginAndClone(files: Record<string, string | Buffer>): OriginAndClone {
+  const origin = makeTempDir('plangate-origin-');
+  git(origin, 'init', '-q', '--bare', '-b', 'main');
+  const maintainer = makeRepo(files);
+  git(maintainer, 'remote', 'add', 'origin', origin);
+  git(maintainer, 'push', '-q', 'origin', 'main');
+  const parent = makeTempDir('plangate-runner-');
+  const workspace = path.join(parent, 'work');
+  git(parent, 'clone', '-q', origin, workspace);
+  return { origin, maintainer, workspace, remove: () => [origin, maintainer, parent].forEach(removeDir) };
 }

@@ -5,7 +5,7 @@ import { createGit, type Git } from '../../src/repo/git.js';
 import { readFileAtCommit, trustedBase } from '../../src/repo/trusted-config.js';
 import { readInputs, SettingsError } from '../../src/config/settings.js';
 import { trustedSettings } from '../../src/entry/trusted-settings.js';
-import { git, makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-fixture.js';
+import { git, makeOriginAndClone, writeFiles, type OriginAndClone } from './tools-git-fixture.js';
 
 /**
  * Real git: a bare `origin` whose `main` a maintainer pushes to, and the runner's clone, whose work
@@ -14,8 +14,7 @@ import { git, makeRepo, makeTempDir, removeDir, writeFiles } from './tools-git-f
 
 const config = 'tasks:\n  - name: deps\n    objective: Update dependencies\n';
 
-let dirs: string[];
-let origin: string;
+let repos: OriginAndClone;
 let maintainer: string;
 let workspace: string;
 let runnerGit: Git;
@@ -32,26 +31,19 @@ function push(branch: string, files: Record<string, string>): string {
 }
 
 beforeEach(() => {
-  origin = makeTempDir('plangate-trusted-origin-');
-  git(origin, 'init', '-q', '--bare', '-b', 'main');
-  maintainer = makeRepo({
+  repos = makeOriginAndClone({
     'README.md': '# widgets\n',
     '.github/plangate.yml': config,
     'docs/[a].md': 'glob\n',
     'docs/a.md': 'plain\n',
   });
-  git(maintainer, 'remote', 'add', 'origin', origin);
-  git(maintainer, 'push', '-q', 'origin', 'main');
+  ({ maintainer, workspace } = repos);
   mainSha = rev(maintainer, 'HEAD');
-  const parent = makeTempDir('plangate-trusted-runner-');
-  workspace = path.join(parent, 'work');
-  git(parent, 'clone', '-q', origin, workspace);
-  dirs = [origin, maintainer, parent];
   runnerGit = createGit(workspace);
 });
 
 afterEach(() => {
-  for (const dir of dirs) removeDir(dir);
+  repos.remove();
   vi.restoreAllMocks();
 });
 
