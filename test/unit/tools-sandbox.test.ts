@@ -70,8 +70,10 @@ function sandbox(deps: SandboxDeps = {}, isolation: 'account' | 'none' = 'accoun
   return made;
 }
 
-function tool(allowedCommands: string[], box: Sandbox, timeoutMs = 60_000): Tool<{ command: string }> {
-  return createRunCommandTool({ allowedCommands, timeoutMs, env, sandbox: box }) as Tool<{ command: string }>;
+type CommandTool = Tool<{ command: string }>;
+
+function tool(allowedCommands: string[], box: Sandbox, timeoutMs = 60_000, commandEnv = env): CommandTool {
+  return createRunCommandTool({ allowedCommands, timeoutMs, env: commandEnv, sandbox: box }) as CommandTool;
 }
 
 /** A process that stays alive for a minute, as the action's user, with `extra` in its environment. */
@@ -198,9 +200,13 @@ for (const [how, deps, skip] of modes) {
     });
 
     it('reports a missing program as not found', async () => {
-      expect(
-        await refusal(tool(['plangate-no-such-program'], sandbox(deps)).run({ command: 'plangate-no-such-program' })),
-      ).toMatch(/Command not found: plangate-no-such-program/);
+      // Only folders every account may search: past one it may not (this checkout's node, when the
+      // checkout sits under a 0700 folder), env reports a name it did not find as "Permission denied".
+      const searchable = { ...env, PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin' };
+      const run = tool(['plangate-no-such-program'], sandbox(deps), 60_000, searchable);
+      expect(await refusal(run.run({ command: 'plangate-no-such-program' }))).toMatch(
+        /Command not found: plangate-no-such-program/,
+      );
     });
 
     it('ends what a command left running outside its process group', async () => {
