@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-DW63H3M2.js");
+  const { run } = await import("./chunks/main-XSVH47PM.js");
   await run(triage);
 }

@@ -5,10 +5,9 @@ import { stripHidden } from '../text/untrusted.js';
 import { clip } from '../text/limits.js';
 import { refuseIfEdited } from '../run/command-comment.js';
 import { executeWithoutPlanner } from '../run/executor-only-run.js';
-import { planAndPublish } from '../run/planning.js';
 import { resolveBase } from '../run/work-base.js';
 import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
-import { planningContext } from '../run/review-context.js';
+import { planInThread } from '../run/review-context.js';
 
 /**
  * `/plan`: the read-only planner studies the repository at the base commit and plangate posts what
@@ -58,17 +57,8 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
   const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
   if (!executorOnly) {
     const snapshot = initialSnapshot(objective, policy);
-    const known = new Map([[command.author, allowed.role]]);
-    const given = await planningContext(ctx, command, comments, known, base);
-    snapshot.context.thread = given.thread;
-    return planAndPublish(ctx, {
-      source: command,
-      requestedBy: command.author,
-      snapshot,
-      base,
-      reviewThreads: given.reviewThreads,
-      comments,
-    });
+    const request = { source: command, requestedBy: command.author, snapshot, base, comments };
+    return planInThread(ctx, request, new Map([[command.author, allowed.role]]));
   }
 
   await thread.react(command.commentId, 'rocket', command.origin).catch(() => undefined);

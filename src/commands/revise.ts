@@ -2,8 +2,7 @@ import { initialSnapshot } from '../machine/planner-executor.js';
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { stripHidden } from '../text/untrusted.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
-import { planningContext } from '../run/review-context.js';
-import { planAndPublish } from '../run/planning.js';
+import { planInThread } from '../run/review-context.js';
 import { resolveBase } from '../run/work-base.js';
 import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
 
@@ -46,16 +45,10 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
     ...(context.clarifications ? { clarifications: context.clarifications } : {}),
     revisions: [...(context.revisions ?? []), { plan, feedback }],
   };
-  const given = await planningContext(ctx, command, comments, new Map([[command.author, allowed.role]]), base);
-  snapshot.context.thread = given.thread;
   // Whoever steered the revision asked for the plan it makes (require-distinct-approver).
-  return planAndPublish(ctx, {
-    source: command,
-    requestedBy: command.author,
-    snapshot,
-    base,
-    reviewThreads: given.reviewThreads,
-    spent: record.usage,
-    comments,
-  });
+  return planInThread(
+    ctx,
+    { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments },
+    new Map([[command.author, allowed.role]]),
+  );
 }

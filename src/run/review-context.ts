@@ -1,7 +1,8 @@
 import * as core from '@actions/core';
 import { hasRole, type RepoRole } from '../config/permissions.js';
 import { isBot } from '../text/comment-command.js';
-import type { RunContext } from './run-context.js';
+import type { FlowResult, RunContext } from './run-context.js';
+import { planAndPublish, type PlanningRequest } from './planning.js';
 import { renderReviewContext, type ReviewContext, type ReviewThreadRef } from './review-context-text.js';
 import type { CommandSource } from './command.js';
 import type { Comment } from '../github/thread.js';
@@ -99,4 +100,18 @@ export async function planningContext(
   if (!base.pull) return { thread, reviewThreads: [] };
   const review = await reviewContext(ctx, base.pull, known);
   return { thread: `${thread}\n\n${review.text}`, reviewThreads: review.threads };
+}
+
+/**
+ * `/plan` and `/revise`: gives the planner the thread (and a pull request's review) as `known`
+ * authors may shape it, then plans and posts; the review threads it was given go on the record.
+ */
+export async function planInThread(
+  ctx: RunContext,
+  request: Omit<PlanningRequest, 'reviewThreads'>,
+  known: ReadonlyMap<string, RepoRole>,
+): Promise<FlowResult> {
+  const given = await planningContext(ctx, request.source, request.comments, known, request.base);
+  request.snapshot.context.thread = given.thread;
+  return planAndPublish(ctx, { ...request, reviewThreads: given.reviewThreads });
 }

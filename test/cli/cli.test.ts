@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScriptedModel, toolCall, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
-import { expectNotesListing, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
+import { expectNotesListing, notesServerConfig, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
 import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
 
 /**
@@ -484,21 +484,8 @@ describe('plangate run', () => {
 });
 
 describe('MCP servers from .github/plangate.yml', () => {
-  const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
   const probe = 'cli-mcp-probe-value-0123456789';
-  /** JSON strings, which YAML reads as they are: paths with any character stay one scalar. */
-  const config = {
-    '.github/plangate.yml': [
-      'mcp-servers:',
-      '  notes:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(serverScript)}]`,
-      '    env: [PLANGATE_MCP_PROBE]',
-      '  broken:',
-      '    command: plangate-no-such-mcp-server-command',
-      '',
-    ].join('\n'),
-  };
+  const config = { '.github/plangate.yml': notesServerConfig };
   const brokenLine =
     'warning: MCP server broken did not start, so this run continues without it: the command "plangate-no-such-mcp-server-command" was not found';
 

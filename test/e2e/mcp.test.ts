@@ -1,6 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNotesListing, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
+import { expectNotesListing, notesServerConfig, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
 import { apiKey, closeOpenWorlds, createWorld, git, token } from './harness.js';
 import { bot, commentEvent as comment } from './thread-helpers.js';
 
@@ -12,27 +11,14 @@ import { bot, commentEvent as comment } from './thread-helpers.js';
  * goes on without it.
  */
 
-const serverScript = fileURLToPath(new URL('../fakes/mcp-server.mjs', import.meta.url));
 const probe = 'e2e-mcp-probe-value-0123456789';
 
 afterEach(closeOpenWorlds);
 
-/** JSON strings, which YAML reads as they are: paths with any character stay one scalar. */
-const config = [
-  'mcp-servers:',
-  '  notes:',
-  `    command: ${JSON.stringify(process.execPath)}`,
-  `    args: [${JSON.stringify(serverScript)}]`,
-  '    env: [PLANGATE_MCP_PROBE]',
-  '  broken:',
-  '    command: plangate-no-such-mcp-server-command',
-  '',
-].join('\n');
-
 const files = {
   'README.md': '# notes\n',
   'package.json': '{\n  "name": "notes",\n  "version": "1.0.0"\n}\n',
-  '.github/plangate.yml': config,
+  '.github/plangate.yml': notesServerConfig,
 };
 
 /** What the runner's environment holds besides plangate's inputs: the probe, and a token the workflow exposed. */

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from './scripted-model.js';
 
@@ -23,6 +24,24 @@ export const notesServerScript: Record<'planner' | 'executor', Reply[]> = {
     toolCall('update_context', { result: 'Recorded "release 1.0" with notes/record.', outcome: 'done' }),
   ],
 };
+
+/** The notes server (test/fakes/mcp-server.mjs), which both the action's and the CLI's MCP tests start. */
+export const notesServerPath = fileURLToPath(new URL('./mcp-server.mjs', import.meta.url));
+
+/**
+ * `.github/plangate.yml` naming the notes server, which reads PLANGATE_MCP_PROBE, and `broken`, which
+ * does not start. JSON strings, which YAML reads as they are: paths with any character stay one scalar.
+ */
+export const notesServerConfig = [
+  'mcp-servers:',
+  '  notes:',
+  `    command: ${JSON.stringify(process.execPath)}`,
+  `    args: [${JSON.stringify(notesServerPath)}]`,
+  '    env: [PLANGATE_MCP_PROBE]',
+  '  broken:',
+  '    command: plangate-no-such-mcp-server-command',
+  '',
+].join('\n');
 
 /** Every tool result `model`'s sessions were sent, each once, in order. */
 export function toolResults(requests: readonly RecordedRequest[], model: string): string[] {

@@ -5748,6 +5748,11 @@ async function planningContext(ctx, source, comments, known, base) {
 
 ${review.text}`, reviewThreads: review.threads };
 }
+async function planInThread(ctx, request, known) {
+  const given = await planningContext(ctx, request.source, request.comments, known, request.base);
+  request.snapshot.context.thread = given.thread;
+  return planAndPublish(ctx, { ...request, reviewThreads: given.reviewThreads });
+}
 
 // src/commands/plan.ts
 var maxObjectiveChars = 2e4;
@@ -5789,17 +5794,8 @@ async function planFlow(ctx, command) {
   const policy = { ...defaultPolicy, maxIterations: settings.maxIterations };
   if (!executorOnly) {
     const snapshot = initialSnapshot(objective, policy);
-    const known = /* @__PURE__ */ new Map([[command.author, allowed.role]]);
-    const given = await planningContext(ctx, command, comments, known, base);
-    snapshot.context.thread = given.thread;
-    return planAndPublish(ctx, {
-      source: command,
-      requestedBy: command.author,
-      snapshot,
-      base,
-      reviewThreads: given.reviewThreads,
-      comments
-    });
+    const request = { source: command, requestedBy: command.author, snapshot, base, comments };
+    return planInThread(ctx, request, /* @__PURE__ */ new Map([[command.author, allowed.role]]));
   }
   await thread.react(command.commentId, "rocket", command.origin).catch(() => void 0);
   return executeWithoutPlanner(ctx, {
@@ -5847,17 +5843,11 @@ async function reviseFlow(ctx, command) {
     ...context.clarifications ? { clarifications: context.clarifications } : {},
     revisions: [...context.revisions ?? [], { plan, feedback }]
   };
-  const given = await planningContext(ctx, command, comments, /* @__PURE__ */ new Map([[command.author, allowed.role]]), base);
-  snapshot.context.thread = given.thread;
-  return planAndPublish(ctx, {
-    source: command,
-    requestedBy: command.author,
-    snapshot,
-    base,
-    reviewThreads: given.reviewThreads,
-    spent: record.usage,
-    comments
-  });
+  return planInThread(
+    ctx,
+    { source: command, requestedBy: command.author, snapshot, base, spent: record.usage, comments },
+    /* @__PURE__ */ new Map([[command.author, allowed.role]])
+  );
 }
 
 // src/render/status.ts
