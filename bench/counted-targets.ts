@@ -14,6 +14,7 @@ const counted: readonly RegExp[] = [
   /^\/approve with \d+ cycles?: at most \d+ calls/,
   /^A refusal: at most \d+ calls/,
   /^Prompt tokens grow/,
+  /^Billed-equivalent prompt tokens per cycle/,
   /^One model request recovers/,
 ];
 const timed: readonly RegExp[] = [

@@ -2,7 +2,7 @@
  * `node scripts/run-bench.mjs --quick` (in .ci/run on every change): the benchmark's deterministic
  * figures, judged against bench/targets.ts. Plays each scenario once against the bundled action, as
  * `npm run bench` does, and judges the targets bench/counted-targets.ts calls counted: GitHub API
- * calls per command and per cycle, tokens, cache hits, prefix efficiency, recovery from provider
+ * calls per command and per cycle, tokens, cache hits, billed tokens per cycle, prefix efficiency, recovery from provider
  * faults. Times are measured along the way but not judged (one play on a shared machine says
  * nothing about them); nothing is written. Exits 1 when a counted target is missed that the
  * committed bench/results.json meets (a regression), or a target is in neither of counted-targets.ts's
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { aggregateScenario, timingOf } from './aggregate.js';
 import { measureBundle } from './bundle-size.js';
+import { measureCostPerCycle } from './cost-per-cycle.js';
 import { targetKind, unmatchedCounted } from './counted-targets.js';
 import { measureRecoveries } from './fault-recovery.js';
 import { growthFigures } from './growth-figures.js';
@@ -54,6 +55,7 @@ try {
     scenarios,
     scale: [],
     growth: growthFigures(scenarios, []),
+    costPerCycle: await measureCostPerCycle(scenarios),
     recovery: await measureRecoveries(),
     wallSeconds: performance.now() / 1000,
     targets: [],
