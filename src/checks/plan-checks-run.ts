@@ -5,7 +5,7 @@ import type { TokenUsage } from '../models/usage.js';
 import type { Git } from '../repo/git.js';
 import { baseTreeLookup } from './base-tree.js';
 import { estimateExecutionCost } from './cost-estimate.js';
-import { checkPlan, type FileExists, type PlanRules } from './plan-checks.js';
+import { checkPlan, existenceQuestions, type FileExists, type PlanRules } from './plan-checks.js';
 import { storeChecks, type PlanChecks } from './stored-checks.js';
 import { errorMessage } from '../text/error-message.js';
 
@@ -28,7 +28,7 @@ export interface StagedPlanInput {
 export async function checksForStagedPlan(input: StagedPlanInput): Promise<PlanChecks> {
   let fileExists: FileExists | undefined;
   try {
-    fileExists = await baseTreeLookup(input.git, input.baseSha);
+    fileExists = await baseTreeLookup(input.git, input.baseSha, existenceQuestions(input.plan));
   } catch (error) {
     core.warning(
       `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`,

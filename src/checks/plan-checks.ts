@@ -116,7 +116,7 @@ export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists)
   const madeEarlier = new Set<string>();
   for (const [i, step] of plan.steps.entries()) {
     const number = i + 1;
-    const files = [...new Set((step.files ?? []).map(normalize).filter((f) => f !== ''))];
+    const files = stepFiles(step);
     for (const file of files) {
       const pattern = matchProtected(file, rules.protectedPaths);
       if (pattern !== undefined)
@@ -188,6 +188,19 @@ function commandRefusal(verify: string, allowedCommands: readonly string[]): str
 
 function createsFiles(step: PlanStep): boolean {
   return creates.test(step.title) || creates.test(step.detail ?? '');
+}
+
+/** A step's `files`, normalized, without blanks or repeats, in the order it lists them. */
+function stepFiles(step: PlanStep): string[] {
+  return [...new Set((step.files ?? []).map(normalize).filter((f) => f !== ''))];
+}
+
+/**
+ * The paths whose existence {@link checkPlan} may ask `fileExists` about: every step's files but
+ * the globs, so the base tree is looked up for these alone, not listed whole.
+ */
+export function existenceQuestions(plan: Plan): string[] {
+  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => !globChars.test(file)))];
 }
 
 function normalize(file: string): string {

@@ -370,9 +370,17 @@ describe('baseTreeLookup', () => {
       writeFileSync(path.join(dir, 'later.md'), 'x');
       run('add', '--all');
       run('commit', '--quiet', '-m', 'later');
-      const exists = await baseTreeLookup(createGit(dir), base);
-      expect(['README.md', 'src', 'src/deep', 'src/deep/a b.ts'].map(exists)).toEqual([true, true, true, true]);
-      expect(['later.md', 'src/dee', 'missing'].map(exists)).toEqual([false, false, false]);
+      const present = ['README.md', 'src', 'src/deep', 'src/deep/a b.ts'];
+      const absent = ['later.md', 'src/dee', 'missing', 'src/*', '../README.md', '/README.md', 'src/./deep'];
+      const exists = await baseTreeLookup(createGit(dir), base, [...absent, ...present]);
+      expect(present.map(exists)).toEqual([true, true, true, true]);
+      expect(absent.map(exists)).toEqual(absent.map(() => false));
+      // Asked about a directory and a file under it at once, git may show only the file.
+      const nested = await baseTreeLookup(createGit(dir), base, ['src/deep', 'src/deep/']);
+      expect(nested('src/deep')).toBe(true);
+      // Only what was asked is known: the lookup never lists the whole tree.
+      expect(exists('later.md')).toBe(false);
+      expect(await baseTreeLookup(createGit(dir), base, [])).toBeTypeOf('function');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

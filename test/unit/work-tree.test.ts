@@ -71,6 +71,21 @@ describe('openWorkTree', () => {
     expect(fs.existsSync(path.dirname(tree.path))).toBe(false);
   });
 
+  it('removes the copy on close where rm(1) cannot be found too', async () => {
+    const workspace = makeRepo({ 'deep/er/file.txt': 'x\n' });
+    dirs.push(workspace);
+    const tree = await open(workspace);
+    const saved = process.env.PATH;
+    process.env.PATH = makeTempDir('plangate-empty-path-');
+    dirs.push(process.env.PATH);
+    try {
+      await tree.close();
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(fs.existsSync(path.dirname(tree.path))).toBe(false);
+  });
+
   it('says what to fix when the workspace is no checkout', async () => {
     const empty = makeTempDir('plangate-not-a-checkout-');
     dirs.push(empty);
