@@ -46,7 +46,7 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-NANG7EYP.js";
+} from "./chunks/chunk-BBQYJTWZ.js";
 import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,

@@ -35766,7 +35766,7 @@ function checkPlan(plan, rules, fileExists) {
   const madeEarlier = /* @__PURE__ */ new Set();
   for (const [i, step] of plan.steps.entries()) {
     const number2 = i + 1;
-    const files = [...new Set((step.files ?? []).map(normalize2).filter((f) => f !== ""))];
+    const files = stepFiles(step);
     for (const file of files) {
       const pattern = matchProtected(file, rules.protectedPaths);
       if (pattern !== void 0)
@@ -35817,6 +35817,12 @@ function commandRefusal(verify, allowedCommands) {
 }
 function createsFiles(step) {
   return creates.test(step.title) || creates.test(step.detail ?? "");
+}
+function stepFiles(step) {
+  return [...new Set((step.files ?? []).map(normalize2).filter((f) => f !== ""))];
+}
+function existenceQuestions(plan) {
+  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => !globChars.test(file)))];
 }
 function normalize2(file) {
   let out = file.trim().replace(/\\/g, "/");
@@ -36110,26 +36116,34 @@ function executorOnlySnapshot(objective, policy) {
 }
 
 // src/checks/base-tree.ts
-async function baseTreeLookup(git, baseSha) {
-  const listing = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseSha]);
-  const present = /* @__PURE__ */ new Set();
-  for (const name of listing.split("\0")) {
-    if (name === "") continue;
-    present.add(name);
-    for (let slash = name.lastIndexOf("/"); slash > 0; slash = name.lastIndexOf("/", slash - 1)) {
-      const dir = name.slice(0, slash);
-      if (present.has(dir)) break;
-      present.add(dir);
-    }
+async function baseTreeLookup(git, baseSha, paths) {
+  const asked = paths.filter(isTreePath);
+  const found = [];
+  if (asked.length > 0) {
+    const listing = await git([
+      "--literal-pathspecs",
+      "ls-tree",
+      "-z",
+      "--name-only",
+      "--full-tree",
+      baseSha,
+      "--",
+      ...asked
+    ]);
+    found.push(...listing.split("\0").filter((name) => name !== ""));
   }
-  return (path7) => present.has(path7);
+  const present = new Set(found);
+  return (path7) => present.has(path7) || found.some((name) => name.startsWith(`${path7}/`));
+}
+function isTreePath(path7) {
+  return path7 !== "" && !path7.startsWith("/") && path7.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
 
 // src/checks/plan-checks-run.ts
 async function checksForStagedPlan(input2) {
   let fileExists;
   try {
-    fileExists = await baseTreeLookup(input2.git, input2.baseSha);
+    fileExists = await baseTreeLookup(input2.git, input2.baseSha, existenceQuestions(input2.plan));
   } catch (error) {
     warning(
       `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`

@@ -80,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-NANG7EYP.js";
+} from "./chunk-BBQYJTWZ.js";
 import {
   code,
   codeBlock,
@@ -2941,12 +2941,18 @@ async function openWorkTree(workspace, options = {}) {
       path: tree,
       git,
       reader,
-      close: () => rm(root, { recursive: true, force: true }).catch(() => void 0)
+      close: () => removeTree(root)
     };
   } catch (error2) {
-    await rm(root, { recursive: true, force: true }).catch(() => void 0);
+    await removeTree(root);
     throw error2;
   }
+}
+async function removeTree(root) {
+  const removed = await new Promise(
+    (resolve) => execFile("rm", ["-rf", "--", root], (error2) => resolve(!error2))
+  );
+  if (!removed) await rm(root, { recursive: true, force: true }).catch(() => void 0);
 }
 async function copyCheckout(workspace, tree, gitDir) {
   const entries = (await readdir(workspace)).filter(
