@@ -63,7 +63,8 @@ export async function resolveBase(ctx: RunContext, source: CommandSource): Promi
   // plangate's own pull requests get the work on their branch; others only when the input says so.
   const sameBranch = pull && (openedByPlangate(ctx, pull) || ctx.settings.pullRequestMode === 'same-branch');
   try {
-    const sha = await fetchBranch(ctx.git, ref);
+    // The default branch was fetched moments ago for the configuration: the work starts from that same commit.
+    const sha = ref === ctx.trusted.ref ? ctx.trusted.sha : await fetchBranch(ctx.git, ref);
     return { ref, sha, ...(pull ? { pull } : {}), ...(sameBranch ? { sameBranch: true } : {}) };
   } catch (error) {
     return {

@@ -4802,7 +4802,7 @@ async function resolveBase(ctx, source) {
   if (!ref) ref = await ctx.thread.defaultBranch();
   const sameBranch = pull && (openedByPlangate(ctx, pull) || ctx.settings.pullRequestMode === "same-branch");
   try {
-    const sha = await fetchBranch(ctx.git, ref);
+    const sha = ref === ctx.trusted.ref ? ctx.trusted.sha : await fetchBranch(ctx.git, ref);
     return { ref, sha, ...pull ? { pull } : {}, ...sameBranch ? { sameBranch: true } : {} };
   } catch (error2) {
     return {
