@@ -21,30 +21,34 @@ export interface CredentialCleanup {
   kept: string[];
 }
 
-const EXTRAHEADER = '^http\\..*\\.extraheader$';
+const EXTRAHEADER = /^http\..*\.extraheader$/;
 
 /** Removes persisted auth headers from the local config and the files it includes; no-op when none. */
 export async function removePersistedCredentials(git: Git): Promise<CredentialCleanup> {
+  // One read of the local config answers every question below (a git process each would be four).
+  const local = await configEntries(git, ['--local']);
   const removed: string[] = [];
-  for (const key of await configKeys(git, ['--local'], EXTRAHEADER)) {
+  for (const key of keysMatching(local, EXTRAHEADER)) {
     await git(['config', '--local', '--unset-all', key]);
     removed.push(key);
   }
-  const gitDir = await git(['rev-parse', '--absolute-git-dir']);
-  for (const [, value] of await configEntries(git, ['--local'], '^include(if\\..+)?\\.path$')) {
-    const file = includedFile(gitDir, value);
-    if (file === undefined || !existsSync(file)) continue;
-    for (const key of await configKeys(git, ['--file', file], EXTRAHEADER)) {
-      await git(['config', '--file', file, '--unset-all', key]);
-      removed.push(`${file}: ${key}`);
+  const includes = local.filter(([key]) => /^include(if\..+)?\.path$/.test(key));
+  if (includes.length > 0) {
+    const gitDir = await git(['rev-parse', '--absolute-git-dir']);
+    for (const [, value] of includes) {
+      const file = includedFile(gitDir, value);
+      if (file === undefined || !existsSync(file)) continue;
+      for (const key of keysMatching(await configEntries(git, ['--file', file]), EXTRAHEADER)) {
+        await git(['config', '--file', file, '--unset-all', key]);
+        removed.push(`${file}: ${key}`);
+      }
     }
   }
   const kept: string[] = [];
-  for (const [key] of await configEntries(git, ['--local'], '^credential\\.(.+\\.)?helper$')) {
-    if (!kept.includes(key)) kept.push(key);
-  }
-  for (const [key, value] of await configEntries(git, ['--local'], '^remote\\..+\\.(push)?url$')) {
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(value) && !kept.includes(key)) kept.push(key);
+  for (const [key, value] of local) {
+    const helper = /^credential\.(.+\.)?helper$/.test(key);
+    const passwordUrl = /^remote\..+\.(push)?url$/.test(key) && /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(value);
+    if ((helper || passwordUrl) && !kept.includes(key)) kept.push(key);
   }
   return { removed, kept };
 }
@@ -57,17 +61,20 @@ function includedFile(gitDir: string, value: string): string | undefined {
   return path.resolve(gitDir, value);
 }
 
-async function configKeys(git: Git, scope: string[], pattern: string): Promise<string[]> {
-  return [...new Set((await configEntries(git, scope, pattern)).map(([key]) => key))];
+function keysMatching(entries: Array<[string, string]>, pattern: RegExp): string[] {
+  return [...new Set(entries.filter(([key]) => pattern.test(key)).map(([key]) => key))];
 }
 
-/** `git config --get-regexp` as key/value pairs; none is an empty list, not an error. */
-async function configEntries(git: Git, scope: string[], pattern: string): Promise<Array<[string, string]>> {
+/**
+ * Every entry of one config scope as key/value pairs, keys in git's canonical form (section and
+ * name lower-cased, as `--get-regexp` matches them); an empty or missing file is an empty list.
+ */
+async function configEntries(git: Git, scope: string[]): Promise<Array<[string, string]>> {
   let out: string;
   try {
-    out = await git(['config', ...scope, '--null', '--get-regexp', pattern]);
+    out = await git(['config', ...scope, '--null', '--list']);
   } catch (error) {
-    // Exit code 1: no such key.
+    // Exit code 1: nothing to list.
     if (error instanceof GitError && error.exitCode === 1) return [];
     throw error;
   }

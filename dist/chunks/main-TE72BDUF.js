@@ -2849,28 +2849,31 @@ async function runStatus(octokit, { owner, repo }, runId) {
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-var EXTRAHEADER = "^http\\..*\\.extraheader$";
+var EXTRAHEADER = /^http\..*\.extraheader$/;
 async function removePersistedCredentials(git) {
+  const local = await configEntries(git, ["--local"]);
   const removed = [];
-  for (const key of await configKeys(git, ["--local"], EXTRAHEADER)) {
+  for (const key of keysMatching(local, EXTRAHEADER)) {
     await git(["config", "--local", "--unset-all", key]);
     removed.push(key);
   }
-  const gitDir = await git(["rev-parse", "--absolute-git-dir"]);
-  for (const [, value] of await configEntries(git, ["--local"], "^include(if\\..+)?\\.path$")) {
-    const file = includedFile(gitDir, value);
-    if (file === void 0 || !existsSync(file)) continue;
-    for (const key of await configKeys(git, ["--file", file], EXTRAHEADER)) {
-      await git(["config", "--file", file, "--unset-all", key]);
-      removed.push(`${file}: ${key}`);
+  const includes = local.filter(([key]) => /^include(if\..+)?\.path$/.test(key));
+  if (includes.length > 0) {
+    const gitDir = await git(["rev-parse", "--absolute-git-dir"]);
+    for (const [, value] of includes) {
+      const file = includedFile(gitDir, value);
+      if (file === void 0 || !existsSync(file)) continue;
+      for (const key of keysMatching(await configEntries(git, ["--file", file]), EXTRAHEADER)) {
+        await git(["config", "--file", file, "--unset-all", key]);
+        removed.push(`${file}: ${key}`);
+      }
     }
   }
   const kept = [];
-  for (const [key] of await configEntries(git, ["--local"], "^credential\\.(.+\\.)?helper$")) {
-    if (!kept.includes(key)) kept.push(key);
-  }
-  for (const [key, value] of await configEntries(git, ["--local"], "^remote\\..+\\.(push)?url$")) {
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(value) && !kept.includes(key)) kept.push(key);
+  for (const [key, value] of local) {
+    const helper = /^credential\.(.+\.)?helper$/.test(key);
+    const passwordUrl = /^remote\..+\.(push)?url$/.test(key) && /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(value);
+    if ((helper || passwordUrl) && !kept.includes(key)) kept.push(key);
   }
   return { removed, kept };
 }
@@ -2879,13 +2882,13 @@ function includedFile(gitDir, value) {
   if (value.startsWith("%(") || value.startsWith("~")) return void 0;
   return path.resolve(gitDir, value);
 }
-async function configKeys(git, scope, pattern) {
-  return [...new Set((await configEntries(git, scope, pattern)).map(([key]) => key))];
+function keysMatching(entries, pattern) {
+  return [...new Set(entries.filter(([key]) => pattern.test(key)).map(([key]) => key))];
 }
-async function configEntries(git, scope, pattern) {
+async function configEntries(git, scope) {
   let out;
   try {
-    out = await git(["config", ...scope, "--null", "--get-regexp", pattern]);
+    out = await git(["config", ...scope, "--null", "--list"]);
   } catch (error2) {
     if (error2 instanceof GitError && error2.exitCode === 1) return [];
     throw error2;
