@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { GITHUB_EMULATOR_SERVER_URL, startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
 import { startScriptedModel, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import { RUN_TAG_ENV, runTag } from '../helpers/unique-names.js';
 import type { RunnerAccount } from './runner-accounts.js';
 
 /**
@@ -211,6 +212,18 @@ function actionDefaults(): Record<string, string> {
   return defaults;
 }
 
+/**
+ * The sandbox account (command-user) of this process's action runs. After every command the action
+ * ends everything its account runs, so jobs that run at the same time on one machine must each name
+ * their own (docs/security.md), and test files run side by side: in a test run each worker has an
+ * account of its own, named for the run (test/helpers/unique-names.ts), which the action creates on
+ * first use as it would the default one and the run's teardown deletes. Outside a test run (the
+ * benchmark, the demo), the default account. A test that names command-user itself gets its own.
+ */
+function workerCommandUser(): string {
+  return process.env[RUN_TAG_ENV] ? `pg-cmd-${runTag()}-${process.pid.toString(36)}` : '';
+}
+
 /** Reads the GITHUB_OUTPUT file format: name=value lines and name<<DELIMITER blocks. */
 export function parseOutputFile(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
@@ -350,6 +363,7 @@ export async function createWorld(
       giveTo(runAs, runDir);
       const merged = {
         ...actionDefaults(),
+        'command-user': workerCommandUser(),
         'api-key': apiKey,
         'base-url': model.url,
         'planner-model': 'planner',
