@@ -95,6 +95,20 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: gitEnv() }).trim();
 }
 
+/**
+ * Leaves `authorization` in the checkout's .git/config as actions/checkout does with
+ * persist-credentials (its default): `http.https://github.com/.extraheader`. Written into the file,
+ * not with `git config <key> <value>`, whose command line any process on the machine can read in
+ * /proc while it runs, a hostile command of another test included.
+ */
+export function persistCheckoutCredentials(workspace: string, authorization: string): void {
+  const config = path.join(workspace, '.git/config');
+  writeFileSync(
+    config,
+    `${readFileSync(config, 'utf8')}[http "https://github.com/"]\n\textraheader = ${authorization}\n`,
+  );
+}
+
 /** The sample project every scenario starts from. */
 const sampleFiles: Record<string, string> = {
   'README.md': '# sample\n\nA tiny project for plangate scenarios.\n',

@@ -10,6 +10,7 @@ import {
   createWorld,
   git,
   owner,
+  persistCheckoutCredentials,
   repo,
   token,
   type ActionRun,
@@ -200,13 +201,7 @@ async function planAndApprove(
   }).number;
   const persist = () => {
     w.freshCheckout();
-    git(
-      w.workspace,
-      'config',
-      '--local',
-      'http.https://github.com/.extraheader',
-      `AUTHORIZATION: basic ${canaries['token as basic auth']}`,
-    );
+    persistCheckoutCredentials(w.workspace, `AUTHORIZATION: basic ${canaries['token as basic auth']}`);
     if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace]);
   };
   persist();

@@ -8,6 +8,7 @@ import {
   createWorld,
   git,
   owner,
+  persistCheckoutCredentials,
   repo,
   token,
   type ActionRun,
@@ -52,11 +53,8 @@ async function run(
 ): Promise<ActionRun> {
   w.freshCheckout();
   // As actions/checkout leaves it with persist-credentials (the default): the token in .git/config.
-  git(
+  persistCheckoutCredentials(
     w.workspace,
-    'config',
-    '--local',
-    'http.https://github.com/.extraheader',
     `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`,
   );
   return w.runAction(comment(w, issue, login, body), inputs, env);
