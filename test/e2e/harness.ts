@@ -109,6 +109,26 @@ export function persistCheckoutCredentials(workspace: string, authorization: str
   );
 }
 
+let includedCredentials = 0;
+
+/**
+ * Leaves `authorization` as actions/checkout v6 does with persist-credentials: in a file of its own
+ * (`git-credentials-<id>.config` in RUNNER_TEMP, here `folder`) that the checkout's .git/config
+ * includes for this git dir. The file is readable by all, as the runner's umask leaves it. Returns
+ * its path.
+ */
+export function persistIncludedCheckoutCredentials(workspace: string, folder: string, authorization: string): string {
+  includedCredentials += 1;
+  const file = path.join(folder, `git-credentials-${process.pid}-${includedCredentials}.config`);
+  writeFileSync(file, `[http "https://github.com/"]\n\textraheader = ${authorization}\n`, { mode: 0o644 });
+  const config = path.join(workspace, '.git/config');
+  writeFileSync(
+    config,
+    `${readFileSync(config, 'utf8')}[includeIf "gitdir:${path.join(workspace, '.git')}"]\n\tpath = ${file}\n`,
+  );
+  return file;
+}
+
 /** The sample project every scenario starts from. */
 const sampleFiles: Record<string, string> = {
   'README.md': '# sample\n\nA tiny project for plangate scenarios.\n',

@@ -11,6 +11,7 @@ import {
   git,
   owner,
   persistCheckoutCredentials,
+  persistIncludedCheckoutCredentials,
   repo,
   token,
   type ActionRun,
@@ -60,6 +61,7 @@ const reverse = (text: string) => [...text].reverse().join('');
  * script itself (committed, shown to the model) holds none of them.
  */
 function huntScript(w: World): string {
+  const credentials = runnerTemp(w);
   const runnerFilePaths = [1, 2, 3, 4].flatMap((n) =>
     ['env', 'state', 'output', 'summary.md'].map((f) => path.join(w.dir, `run-${n}`, f)),
   );
@@ -78,12 +80,18 @@ look('its own environment', JSON.stringify(process.env));
 for (const file of ['.git/config', ${JSON.stringify(path.join(w.workspace, '.git/config'))}, ...${JSON.stringify(runnerFilePaths)}]) {
   try { look(file, readFileSync(file, 'latin1')); opened.files += 1; } catch {}
 }
+let included = 0;
+try {
+  for (const name of readdirSync(${JSON.stringify(credentials)})) {
+    try { look(name, readFileSync(${JSON.stringify(credentials)} + '/' + name, 'latin1')); included += 1; } catch {}
+  }
+} catch {}
 try {
   look('git config --list', execFileSync('git', ['config', '--list', '--show-origin'], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'pipe'] }));
 } catch (error) {
   look('git config --list', String(error.stdout ?? '') + String(error.stderr ?? ''));
 }
-console.log('HUNT opened ' + opened.environ + ' environ, ' + opened.cmdline + ' cmdline, ' + opened.files + ' files');
+console.log('HUNT opened ' + opened.environ + ' environ, ' + opened.cmdline + ' cmdline, ' + opened.files + ' files, ' + included + ' in RUNNER_TEMP');
 console.log(found.size === 0 ? 'HUNT FOUND NOTHING' : 'HUNT FOUND: ' + [...found].join('; '));
 `;
 }
@@ -188,7 +196,31 @@ function accountFor(kind: RunnerAccountKind | undefined): { runAs?: RunnerAccoun
   return prepared.skip !== undefined ? { skip: prepared.skip } : { runAs: prepared.account };
 }
 
-/** /plan then /approve, each in a fresh checkout that (as actions/checkout leaves it by default) holds the token. */
+const runnerTemps = new WeakMap<World, string>();
+
+/**
+ * The world's stand-in for RUNNER_TEMP, where actions/checkout v6 keeps the credentials file: a
+ * folder any account may list, as on a self-hosted runner whose work folder others can reach, so a
+ * hostile command finds the token there unless plangate took it out first.
+ */
+function runnerTemp(w: World): string {
+  let folder = runnerTemps.get(w);
+  if (folder === undefined) {
+    folder = path.join('/tmp', uniqueName('pg-creds'));
+    mkdirSync(folder, { mode: 0o755 });
+    if (w.runAs) execFileSync('chown', [`${w.runAs.uid}:${w.runAs.gid}`, folder]);
+    const made = folder;
+    onTestFinished(() => rmSync(made, { recursive: true, force: true }));
+    runnerTemps.set(w, folder);
+  }
+  return folder;
+}
+
+/**
+ * /plan then /approve, each in a fresh checkout that holds the token where actions/checkout leaves
+ * it by default: in .git/config (up to v5) and in a file under RUNNER_TEMP that .git/config
+ * includes (v6). Both at once, so one hostile script hunts for either.
+ */
 async function planAndApprove(
   w: World,
   inputs: Record<string, string>,
@@ -201,8 +233,17 @@ async function planAndApprove(
   }).number;
   const persist = () => {
     w.freshCheckout();
-    persistCheckoutCredentials(w.workspace, `AUTHORIZATION: basic ${canaries['token as basic auth']}`);
-    if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace]);
+    // A new job: the runner empties RUNNER_TEMP between jobs.
+    for (const entry of readdirSync(runnerTemp(w))) rmSync(path.join(runnerTemp(w), entry), { force: true });
+    const authorization = `AUTHORIZATION: basic ${canaries['token as basic auth']}`;
+    persistCheckoutCredentials(w.workspace, authorization);
+    const included = persistIncludedCheckoutCredentials(w.workspace, runnerTemp(w), authorization);
+    // Git itself sees both, so a hunt that finds nothing means they were taken out.
+    expect(git(w.workspace, 'config', '--get-all', 'http.https://github.com/.extraheader').split('\n')).toEqual([
+      authorization,
+      authorization,
+    ]);
+    if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace, included]);
   };
   persist();
   const planned = await w.runAction(commentEvent(w, issue, 'mona', '/plan keep the tests green'), inputs, runnerEnv, {
@@ -270,7 +311,7 @@ function markerFolder(w: World): string {
 for (const runner of runners) {
   const { runAs, skip } = accountFor(runner.kind);
   describe.skipIf(skip !== undefined)(`the sealed executor ${runner.title}${skip ? ` (skipped: ${skip})` : ''}`, () => {
-    it('a repository test script run as `npm test` finds no secret in any process, file or config it can open', async () => {
+    it('a repository test script run as `npm test` finds no secret in any process, file or config it can open, the checkout’s persisted token included', async () => {
       const w = await commandWorld(runAs, {
         directive: 'Run npm test and report what it prints.',
         command: 'npm test',
@@ -282,6 +323,8 @@ for (const runner of runners) {
       expect(hunt).toContain('exit code: 0');
       // It really looked: its own process, at least, and the rest of the process table.
       expect(hunt).toMatch(/HUNT opened [1-9]\d* environ, [1-9]\d* cmdline/);
+      // The v6 credentials file among them, which the action had emptied of the token before the command.
+      expect(hunt).toMatch(/HUNT opened .*, 1 in RUNNER_TEMP$/m);
       expect(hunt).toContain('HUNT FOUND NOTHING');
       expectNoSecret(everythingSeen(w, [planned, approved]));
     });
