@@ -9,7 +9,8 @@ import { lendWorkTree, takeBackWorkTree } from './work-tree-loan.js';
 /**
  * The sandbox that runs processes under a separate unprivileged account (see sandbox.ts for why):
  * the account prepared once, processes started through setpriv or sudo, the work tree lent for each
- * piece of work, and everything the account left running ended after it.
+ * piece of work, and everything the account left running ended after it (and, once, before the
+ * first: what a killed earlier job left).
  */
 export function accountSandbox(options: SandboxOptions): Sandbox {
   const deps = options.deps ?? {};
@@ -21,7 +22,13 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
 
   async function ensure(): Promise<Prepared> {
     // Remembered, failure included: no later call may run as the wrong account.
-    preparing ??= prepareAccount(name, deps, h).then((p) => (prepared = p));
+    preparing ??= prepareAccount(name, deps, h).then(async (p) => {
+      // A job killed mid-command (cancelled, timed out) never swept after it: what its commands
+      // started may still run as the account, waiting for the next work tree lent to it. Ended
+      // before anything of this run starts as the account.
+      await sweepAccount(h, p, kept);
+      return (prepared = p);
+    });
     return preparing;
   }
 

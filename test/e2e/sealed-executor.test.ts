@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
@@ -217,10 +217,26 @@ function runnerTemp(w: World): string {
 }
 
 /**
- * /plan then /approve, each in a fresh checkout that holds the token where actions/checkout leaves
- * it by default: in .git/config (up to v5) and in a file under RUNNER_TEMP that .git/config
- * includes (v6). Both at once, so one hostile script hunts for either.
+ * A new job's checkout, holding the token where actions/checkout leaves it by default: in
+ * .git/config (up to v5) and in a file under RUNNER_TEMP that .git/config includes (v6). Both at
+ * once, so one hostile script hunts for either.
  */
+function newJobCheckout(w: World): void {
+  w.freshCheckout();
+  // The runner empties RUNNER_TEMP between jobs.
+  for (const entry of readdirSync(runnerTemp(w))) rmSync(path.join(runnerTemp(w), entry), { force: true });
+  const authorization = `AUTHORIZATION: basic ${canaries['token as basic auth']}`;
+  persistCheckoutCredentials(w.workspace, authorization);
+  const included = persistIncludedCheckoutCredentials(w.workspace, runnerTemp(w), authorization);
+  // Git itself sees both, so a hunt that finds nothing means they were taken out.
+  expect(git(w.workspace, 'config', '--get-all', 'http.https://github.com/.extraheader').split('\n')).toEqual([
+    authorization,
+    authorization,
+  ]);
+  if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace, included]);
+}
+
+/** /plan then /approve, each in a new job's checkout ({@link newJobCheckout}). */
 async function planAndApprove(
   w: World,
   inputs: Record<string, string>,
@@ -231,20 +247,7 @@ async function planAndApprove(
     body: 'Run the tests and fix what fails.',
     login: 'outsider',
   }).number;
-  const persist = () => {
-    w.freshCheckout();
-    // A new job: the runner empties RUNNER_TEMP between jobs.
-    for (const entry of readdirSync(runnerTemp(w))) rmSync(path.join(runnerTemp(w), entry), { force: true });
-    const authorization = `AUTHORIZATION: basic ${canaries['token as basic auth']}`;
-    persistCheckoutCredentials(w.workspace, authorization);
-    const included = persistIncludedCheckoutCredentials(w.workspace, runnerTemp(w), authorization);
-    // Git itself sees both, so a hunt that finds nothing means they were taken out.
-    expect(git(w.workspace, 'config', '--get-all', 'http.https://github.com/.extraheader').split('\n')).toEqual([
-      authorization,
-      authorization,
-    ]);
-    if (w.runAs) execFileSync('chown', ['-R', `${w.runAs.uid}:${w.runAs.gid}`, w.workspace, included]);
-  };
+  const persist = () => newJobCheckout(w);
   persist();
   const planned = await w.runAction(commentEvent(w, issue, 'mona', '/plan keep the tests green'), inputs, runnerEnv, {
     runnerFiles,
@@ -298,6 +301,15 @@ async function commandWorld(
   );
   hostileRepository(w, step.extra ?? {});
   return w;
+}
+
+/** SIGKILL to `pid`, if it still exists. */
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 /** A folder only the action's account may write: a marker in it means a planted program ran as the host. */
@@ -372,6 +384,89 @@ for (const runner of runners) {
         }
       });
     }
+
+    it('leaves nothing an earlier, killed job started as the command account running when its own command runs', async () => {
+      // Where the hostile scripts meet: outside every folder of the world, writable by the account.
+      const stash = path.join('/tmp', uniqueName('pg-linger'));
+      mkdirSync(stash, { mode: 0o777 });
+      chmodSync(stash, 0o777);
+      const pids = () =>
+        ['command', 'leftover'].flatMap((name) =>
+          existsSync(path.join(stash, `${name}.pid`))
+            ? [Number(readFileSync(path.join(stash, `${name}.pid`), 'utf8'))]
+            : [],
+        );
+      onTestFinished(() => {
+        for (const pid of pids()) killQuietly(pid);
+        rmSync(stash, { recursive: true, force: true });
+      });
+      const w = await createWorld(
+        {
+          planner: [
+            toolCall('update_context', { plan, directive: 'Run the setup script.' }),
+            toolCall('update_context', { plan, directive: 'Run the checks.' }),
+            toolCall('update_context', { summary: 'Ran them.' }),
+          ],
+          executor: [
+            toolCall('run_command', { command: 'node scripts/linger.mjs' }),
+            toolCall('run_command', { command: 'node scripts/check.mjs' }),
+            toolCall('update_context', { result: 'Ran the checks.', outcome: 'done' }),
+          ],
+        },
+        undefined,
+        { runAs },
+      );
+      hostileRepository(w, {
+        // Job 1's command: a process that leaves the command's own process group, then waits for the job to die.
+        'scripts/linger.mjs': [
+          "import { spawn } from 'node:child_process';",
+          "import { renameSync, writeFileSync } from 'node:fs';",
+          "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: 'ignore' });",
+          `writeFileSync(${JSON.stringify(stash)} + '/command.pid', String(process.pid));`,
+          `writeFileSync(${JSON.stringify(stash)} + '/leftover.tmp', String(child.pid));`,
+          `renameSync(${JSON.stringify(stash)} + '/leftover.tmp', ${JSON.stringify(stash)} + '/leftover.pid');`,
+          'setInterval(() => {}, 1 << 30);',
+          '',
+        ].join('\n'),
+        // Job 2's command, run as the same account: is job 1's leftover still there (a zombie is not)?
+        'scripts/check.mjs': [
+          "import { readFileSync } from 'node:fs';",
+          `const pid = readFileSync(${JSON.stringify(stash)} + '/leftover.pid', 'utf8').trim();`,
+          'let state = "gone";',
+          "try { state = readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1]?.startsWith('Z') ? 'gone' : 'alive'; } catch {}",
+          "console.log('LEFTOVER ' + state);",
+          '',
+        ].join('\n'),
+      });
+      w.gh.setPermission('mona', 'maintain');
+      const inputs = { 'allowed-commands': 'node scripts/linger.mjs\nnode scripts/check.mjs' };
+      const job = (issue: number, body: string) => {
+        newJobCheckout(w);
+        return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
+      };
+      const first = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
+      expect((await job(first, '/plan set up').done).outputs.outcome).toBe('planned');
+      // Job 1 is killed while its command runs, as a runner ends a cancelled job that does not stop.
+      const killed = job(first, '/approve');
+      const leftover = path.join(stash, 'leftover.pid');
+      const ended = killed.done.then(() => true);
+      while (!existsSync(leftover)) {
+        if (await Promise.race([ended, new Promise<false>((resolve) => setTimeout(() => resolve(false), 50))]))
+          throw new Error(`job 1 ended before its command started the leftover:\n${(await killed.done).stdout}`);
+      }
+      killed.kill('SIGKILL');
+      await killed.done;
+      const [, leftoverPid = 0] = pids();
+      expect(existsSync(`/proc/${leftoverPid}`), 'the leftover outlived job 1').toBe(true);
+
+      const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
+      expect((await job(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
+      const approved = await job(second, '/approve').done;
+      expect(approved.outputs.outcome, approved.stdout).toBe('done');
+      const [check = ''] = toolResults(w, 'executor');
+      expect(check).toContain('exit code: 0');
+      expect(check).toContain('LEFTOVER gone');
+    });
 
     it('keeps a new workflow and a deleted protected file off every pushed branch, and the pull request says what was kept out', async () => {
       const tamper = [

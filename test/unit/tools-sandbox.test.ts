@@ -218,6 +218,33 @@ for (const [how, deps, skip] of modes) {
       expect(isAlive(pid)).toBe(false);
     });
 
+    it('ends, before its first command, what an earlier run that was killed left running as the account', async () => {
+      const pidFile = path.join(base, `earlier-${how.replace(/\W/g, '')}.pid`);
+      fs.chmodSync(base, 0o777);
+      // The earlier run started it and died without a sweep: its sandbox is never closed or used again.
+      const earlier = createSandbox({
+        isolation: 'account',
+        account: ACCOUNT,
+        workTree: tree,
+        deps: { path: env.PATH, tmpDir: base, ...deps },
+      });
+      await earlier.ready();
+      const script = `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { detached: true, stdio: 'ignore' }); require('fs').writeFileSync('${pidFile}', String(c.pid)); c.unref();`;
+      const plan = earlier.plan(['node', '-e', script], env);
+      await new Promise((resolve) =>
+        spawn(plan.file, plan.args, { env: plan.env, cwd: base, stdio: 'ignore' }).on('exit', resolve),
+      );
+      const left = Number(fs.readFileSync(pidFile, 'utf8'));
+      expect(isAlive(left)).toBe(true);
+      try {
+        await sandbox(deps).ready();
+        await waitUntilGone(left);
+        expect(isAlive(left)).toBe(false);
+      } finally {
+        if (isAlive(left)) process.kill(left, 'SIGKILL');
+      }
+    });
+
     it('spares a kept process across sweeps and ends it on close', async () => {
       const box = sandbox(deps);
       await box.ready();

@@ -18,7 +18,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-SXEEHYC6.js";
+} from "./chunk-4MA3S75X.js";
 import {
   errorMessage,
   redact

@@ -20483,7 +20483,10 @@ function accountSandbox(options) {
   let preparing;
   let prepared;
   async function ensure() {
-    preparing ??= prepareAccount(name, deps, h).then((p) => prepared = p);
+    preparing ??= prepareAccount(name, deps, h).then(async (p) => {
+      await sweepAccount(h, p, kept);
+      return prepared = p;
+    });
     return preparing;
   }
   const sweep = async () => {

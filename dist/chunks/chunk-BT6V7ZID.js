@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-SXEEHYC6.js";
+} from "./chunk-4MA3S75X.js";
 import {
   errorMessage,
   redact

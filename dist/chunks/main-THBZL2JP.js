@@ -80,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-BBQYJTWZ.js";
+} from "./chunk-UCSUBQFZ.js";
 import {
   code,
   codeBlock,
@@ -110,7 +110,7 @@ import {
   setSecret,
   summary,
   warning
-} from "./chunk-SXEEHYC6.js";
+} from "./chunk-4MA3S75X.js";
 import {
   errorMessage,
   redact
@@ -6428,7 +6428,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-MJB2H4KN.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-MC2L367Z.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
