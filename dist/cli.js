@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-BT6V7ZID.js";
+} from "./chunks/chunk-Z2TUBCNN.js";
 import {
   checksForStagedPlan,
   commitAll,
@@ -46,12 +46,12 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-UCSUBQFZ.js";
+} from "./chunks/chunk-6FTETWIZ.js";
 import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,
   external_exports
-} from "./chunks/chunk-4MA3S75X.js";
+} from "./chunks/chunk-XHBDOYEW.js";
 import {
   errorMessage,
   redact

@@ -29,6 +29,7 @@ import { readGateInputs, type GateInputs } from '../config/gate-inputs.js';
 import { runUrlOf } from '../config/runner-environment.js';
 import { escapeProse } from '../text/markdown.js';
 import { reportSetupFailure } from './setup-failure.js';
+import { stopOnTermination } from './termination.js';
 
 /**
  * The composition root: reads what it takes to answer a command, decides the command, then reads the
@@ -66,12 +67,21 @@ export async function run(triaged?: Triage): Promise<void> {
       throw error;
     }
     const ctx = createContext(parts, secrets);
+    // The MCP servers and the sandbox live as long as the run: stopped however it ends, so no
+    // process outlives the step; the servers first, since the sandbox's close ends what remains.
+    const release = stopOnTermination(
+      async () => {
+        await ctx.mcp?.close();
+        await parts.sandbox.close();
+        parts.workTree.discard();
+      },
+      { fail: (message) => core.setFailed(message) },
+    );
     try {
       const failure = await carryOut(ctx, command);
       if (failure) core.setFailed(failure);
     } finally {
-      // The MCP servers and the sandbox live as long as the run: stopped however it ends, so no
-      // process outlives the step; the servers first, since the sandbox's close ends what remains.
+      release();
       await ctx.mcp?.close();
       await parts.sandbox.close();
       await parts.workTree.close();

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +30,11 @@ export interface WorkTree {
   readonly reader: Git;
   /** Removes the copy. Never throws. */
   close(): Promise<void>;
+  /**
+   * Removes the copy at once, blocking: for a step being stopped, where nothing of the run may
+   * commit a half-removed tree between the removal and the exit. Never throws.
+   */
+  discard(): void;
 }
 
 export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec'> {
@@ -77,6 +83,7 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
       git,
       reader,
       close: () => removeTree(root),
+      discard: () => removeTreeNow(root),
     };
   } catch (error) {
     await removeTree(root);
@@ -94,6 +101,19 @@ async function removeTree(root: string): Promise<void> {
     execFile('rm', ['-rf', '--', root], (error) => resolve(!error)),
   );
   if (!removed) await rm(root, { recursive: true, force: true }).catch(() => undefined);
+}
+
+/** {@link removeTree}, blocking. */
+function removeTreeNow(root: string): void {
+  try {
+    execFileSync('rm', ['-rf', '--', root], { stdio: 'ignore' });
+  } catch {
+    try {
+      rmSync(root, { recursive: true, force: true });
+    } catch {
+      // Left in the temp dir; the runner's cleanup or the next boot takes it.
+    }
+  }
 }
 
 /** `cp -a` of every top-level entry but the git dir: modes, links and times kept, owned by the action. */

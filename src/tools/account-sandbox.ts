@@ -19,6 +19,11 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
   const kept = new Set<number>();
   let preparing: Promise<Prepared> | undefined;
   let prepared: Prepared | undefined;
+  // Once closed, nothing more starts as the account: a run being stopped may still be mid-flow.
+  let closed = false;
+  const refuseWhenClosed = () => {
+    if (closed) throw new SandboxError('The sandbox is closed: the run is ending, and nothing more starts.');
+  };
 
   async function ensure(): Promise<Prepared> {
     // Remembered, failure included: no later call may run as the wrong account.
@@ -47,6 +52,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       return allowed.kind === 'impossible' ? allowed.cause : undefined;
     },
     plan(argv, env, secretNames = []) {
+      refuseWhenClosed();
       const p = prepared;
       if (!p) throw new SandboxError('The sandbox is not ready; call ready() first.');
       const full: NodeJS.ProcessEnv = {
@@ -66,6 +72,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
     },
     async lend(work) {
       const p = await ensure();
+      refuseWhenClosed();
       await lendWorkTree(h, p, options.workTree);
       try {
         return await work();
@@ -80,6 +87,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       return () => kept.delete(pid);
     },
     async close() {
+      closed = true;
       const p = prepared;
       if (!p) return;
       kept.clear();

@@ -48,7 +48,7 @@ export interface Sandbox {
   sweep(): Promise<void>;
   /** Keeps a long-lived process (and its children) alive across sweeps; returns the release. */
   keep(pid: number): () => void;
-  /** Ends everything the account runs and removes its HOME and temp dir. Never throws. */
+  /** Ends everything the account runs and removes its HOME and temp dir; nothing starts after. Never throws. */
   close(): Promise<void>;
 }
 

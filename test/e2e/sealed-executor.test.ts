@@ -15,8 +15,10 @@ import {
   repo,
   token,
   type ActionRun,
+  type StartedAction,
   type World,
 } from './harness.js';
+import { isAlive, waitUntilGone } from '../helpers/process-state.js';
 import { commentEvent, everythingSeen as everythingSent, toolResults } from './thread-helpers.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
@@ -303,6 +305,56 @@ async function commandWorld(
   return w;
 }
 
+/**
+ * A folder outside every folder of the world where a hostile command leaves word of what it
+ * started, writable by the command account; what it names is killed and the folder removed when
+ * the test ends.
+ */
+function lingerStash(): { stash: string; pids: () => { command?: number; leftover?: number }; cwd: () => string } {
+  const stash = path.join('/tmp', uniqueName('pg-linger'));
+  mkdirSync(stash, { mode: 0o777 });
+  chmodSync(stash, 0o777);
+  const read = (name: string) =>
+    existsSync(path.join(stash, name)) ? readFileSync(path.join(stash, name), 'utf8') : undefined;
+  const pids = () => {
+    const [command, leftover] = ['command.pid', 'leftover.pid'].map((name) => read(name)).map(Number);
+    return { command: command || undefined, leftover: leftover || undefined };
+  };
+  onTestFinished(() => {
+    for (const pid of Object.values(pids())) if (pid) killQuietly(pid);
+    rmSync(stash, { recursive: true, force: true });
+  });
+  return { stash, pids, cwd: () => read('cwd') ?? '' };
+}
+
+/**
+ * A command that starts a process outside its own process group, says where it works and what it
+ * started (in `stash`), then waits for its job to die.
+ */
+function lingerScript(stash: string): string {
+  const at = (name: string) => JSON.stringify(path.join(stash, name));
+  return [
+    "import { spawn } from 'node:child_process';",
+    "import { renameSync, writeFileSync } from 'node:fs';",
+    "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: 'ignore' });",
+    `writeFileSync(${at('command.pid')}, String(process.pid));`,
+    `writeFileSync(${at('cwd')}, process.cwd());`,
+    `writeFileSync(${at('leftover.tmp')}, String(child.pid));`,
+    `renameSync(${at('leftover.tmp')}, ${at('leftover.pid')});`,
+    'setInterval(() => {}, 1 << 30);',
+    '',
+  ].join('\n');
+}
+
+/** Waits (on the files, not the clock) until the linger script has started its leftover; fails if the run ends first. */
+async function untilLingering(run: StartedAction, stash: string): Promise<void> {
+  const ended = run.done.then(() => true);
+  while (!existsSync(path.join(stash, 'leftover.pid'))) {
+    if (await Promise.race([ended, new Promise<false>((resolve) => setTimeout(() => resolve(false), 50))]))
+      throw new Error(`the run ended before its command started the leftover:\n${(await run.done).stdout}`);
+  }
+}
+
 /** SIGKILL to `pid`, if it still exists. */
 function killQuietly(pid: number): void {
   try {
@@ -386,20 +438,7 @@ for (const runner of runners) {
     }
 
     it('leaves nothing an earlier, killed job started as the command account running when its own command runs', async () => {
-      // Where the hostile scripts meet: outside every folder of the world, writable by the account.
-      const stash = path.join('/tmp', uniqueName('pg-linger'));
-      mkdirSync(stash, { mode: 0o777 });
-      chmodSync(stash, 0o777);
-      const pids = () =>
-        ['command', 'leftover'].flatMap((name) =>
-          existsSync(path.join(stash, `${name}.pid`))
-            ? [Number(readFileSync(path.join(stash, `${name}.pid`), 'utf8'))]
-            : [],
-        );
-      onTestFinished(() => {
-        for (const pid of pids()) killQuietly(pid);
-        rmSync(stash, { recursive: true, force: true });
-      });
+      const { stash, pids } = lingerStash();
       const w = await createWorld(
         {
           planner: [
@@ -417,21 +456,11 @@ for (const runner of runners) {
         { runAs },
       );
       hostileRepository(w, {
-        // Job 1's command: a process that leaves the command's own process group, then waits for the job to die.
-        'scripts/linger.mjs': [
-          "import { spawn } from 'node:child_process';",
-          "import { renameSync, writeFileSync } from 'node:fs';",
-          "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: 'ignore' });",
-          `writeFileSync(${JSON.stringify(stash)} + '/command.pid', String(process.pid));`,
-          `writeFileSync(${JSON.stringify(stash)} + '/leftover.tmp', String(child.pid));`,
-          `renameSync(${JSON.stringify(stash)} + '/leftover.tmp', ${JSON.stringify(stash)} + '/leftover.pid');`,
-          'setInterval(() => {}, 1 << 30);',
-          '',
-        ].join('\n'),
+        'scripts/linger.mjs': lingerScript(stash),
         // Job 2's command, run as the same account: is job 1's leftover still there (a zombie is not)?
         'scripts/check.mjs': [
           "import { readFileSync } from 'node:fs';",
-          `const pid = readFileSync(${JSON.stringify(stash)} + '/leftover.pid', 'utf8').trim();`,
+          `const pid = readFileSync(${JSON.stringify(path.join(stash, 'leftover.pid'))}, 'utf8').trim();`,
           'let state = "gone";',
           "try { state = readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1]?.startsWith('Z') ? 'gone' : 'alive'; } catch {}",
           "console.log('LEFTOVER ' + state);",
@@ -448,16 +477,10 @@ for (const runner of runners) {
       expect((await job(first, '/plan set up').done).outputs.outcome).toBe('planned');
       // Job 1 is killed while its command runs, as a runner ends a cancelled job that does not stop.
       const killed = job(first, '/approve');
-      const leftover = path.join(stash, 'leftover.pid');
-      const ended = killed.done.then(() => true);
-      while (!existsSync(leftover)) {
-        if (await Promise.race([ended, new Promise<false>((resolve) => setTimeout(() => resolve(false), 50))]))
-          throw new Error(`job 1 ended before its command started the leftover:\n${(await killed.done).stdout}`);
-      }
+      await untilLingering(killed, stash);
       killed.kill('SIGKILL');
       await killed.done;
-      const [, leftoverPid = 0] = pids();
-      expect(existsSync(`/proc/${leftoverPid}`), 'the leftover outlived job 1').toBe(true);
+      expect(isAlive(pids().leftover ?? 0), 'the leftover outlived job 1').toBe(true);
 
       const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
       expect((await job(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
@@ -466,6 +489,40 @@ for (const runner of runners) {
       const [check = ''] = toolResults(w, 'executor');
       expect(check).toContain('exit code: 0');
       expect(check).toContain('LEFTOVER gone');
+    });
+
+    it('when the job is cancelled mid-command, ends what the command started and removes its work tree before the step fails', async () => {
+      const { stash, pids, cwd } = lingerStash();
+      const w = await commandWorld(runAs, {
+        directive: 'Run the setup script.',
+        command: 'node scripts/linger.mjs',
+        result: 'Ran it.',
+        extra: { 'scripts/linger.mjs': lingerScript(stash) },
+      });
+      w.gh.setPermission('mona', 'maintain');
+      const issue = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
+      const inputs = { 'allowed-commands': 'node scripts/linger.mjs' };
+      const job = (body: string) => {
+        newJobCheckout(w);
+        return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
+      };
+      expect((await job('/plan set up').done).outputs.outcome).toBe('planned');
+      const cancelled = job('/approve');
+      await untilLingering(cancelled, stash);
+      const { command, leftover } = pids();
+      expect(isAlive(command ?? 0) && isAlive(leftover ?? 0), 'the command and its leftover run').toBe(true);
+      expect(existsSync(cwd()), 'the command works in the work tree').toBe(true);
+      // The runner's first word to a step of a cancelled job.
+      cancelled.kill('SIGINT');
+      const stopped = await cancelled.done;
+      expect(stopped.code, stopped.stdout).not.toBe(0);
+      expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+      for (const pid of [command ?? 0, leftover ?? 0]) {
+        await waitUntilGone(pid);
+        expect(isAlive(pid), `process ${pid} of the command outlived the step`).toBe(false);
+      }
+      expect(existsSync(cwd()), 'the work tree outlived the step').toBe(false);
+      expectNoSecret(everythingSeen(w, [stopped]));
     });
 
     it('keeps a new workflow and a deleted protected file off every pushed branch, and the pull request says what was kept out', async () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
-import { grandchildSleeper, isAlive, waitUntilGone } from './tools-process-fixture.js';
+import { grandchildSleeper, isAlive, waitUntilGone } from '../helpers/process-state.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { refusal } from './tool-refusal.js';
 

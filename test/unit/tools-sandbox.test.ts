@@ -13,7 +13,7 @@ import {
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
-import { grandchildSleeper, isAlive, waitForFile, waitUntilGone } from './tools-process-fixture.js';
+import { grandchildSleeper, isAlive, waitForFile, waitUntilGone } from '../helpers/process-state.js';
 import { deleteAccount } from '../helpers/accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
 import { refusal } from './tool-refusal.js';
@@ -243,6 +243,15 @@ for (const [how, deps, skip] of modes) {
       } finally {
         if (isAlive(left)) process.kill(left, 'SIGKILL');
       }
+    });
+
+    it('starts nothing more as the account once closed', async () => {
+      const box = sandbox(deps);
+      const run = tool(['id -u'], box);
+      expect(await run.run({ command: 'id -u' })).toContain('exit code: 0');
+      await box.close();
+      expect(() => box.plan(['id', '-u'], env)).toThrow(/sandbox is closed/);
+      await expect(box.lend(() => Promise.resolve('ran'))).rejects.toThrow(/sandbox is closed/);
     });
 
     it('spares a kept process across sweeps and ends it on close', async () => {

@@ -86,6 +86,24 @@ describe('openWorkTree', () => {
     expect(fs.existsSync(path.dirname(tree.path))).toBe(false);
   });
 
+  it('discards the copy before returning, with rm(1) and without it', async () => {
+    const workspace = makeRepo({ 'deep/er/file.txt': 'x\n' });
+    dirs.push(workspace);
+    const withRm = await open(workspace);
+    withRm.discard();
+    expect(fs.existsSync(path.dirname(withRm.path))).toBe(false);
+    const withoutRm = await open(workspace);
+    const saved = process.env.PATH;
+    process.env.PATH = makeTempDir('plangate-empty-path-');
+    dirs.push(process.env.PATH);
+    try {
+      withoutRm.discard();
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(fs.existsSync(path.dirname(withoutRm.path))).toBe(false);
+  });
+
   it('says what to fix when the workspace is no checkout', async () => {
     const empty = makeTempDir('plangate-not-a-checkout-');
     dirs.push(empty);

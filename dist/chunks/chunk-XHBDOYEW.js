@@ -20482,6 +20482,10 @@ function accountSandbox(options) {
   const kept = /* @__PURE__ */ new Set();
   let preparing;
   let prepared;
+  let closed = false;
+  const refuseWhenClosed = () => {
+    if (closed) throw new SandboxError("The sandbox is closed: the run is ending, and nothing more starts.");
+  };
   async function ensure() {
     preparing ??= prepareAccount(name, deps, h).then(async (p) => {
       await sweepAccount(h, p, kept);
@@ -20503,6 +20507,7 @@ function accountSandbox(options) {
       return allowed.kind === "impossible" ? allowed.cause : void 0;
     },
     plan(argv, env, secretNames = []) {
+      refuseWhenClosed();
       const p = prepared;
       if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
       const full = {
@@ -20521,6 +20526,7 @@ function accountSandbox(options) {
     },
     async lend(work) {
       const p = await ensure();
+      refuseWhenClosed();
       await lendWorkTree(h, p, options.workTree);
       try {
         return await work();
@@ -20535,6 +20541,7 @@ function accountSandbox(options) {
       return () => kept.delete(pid);
     },
     async close() {
+      closed = true;
       const p = prepared;
       if (!p) return;
       kept.clear();

@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-4MA3S75X.js";
+} from "./chunk-XHBDOYEW.js";
 import {
   errorMessage,
   redact

@@ -18,7 +18,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-4MA3S75X.js";
+} from "./chunk-XHBDOYEW.js";
 import {
   errorMessage,
   redact

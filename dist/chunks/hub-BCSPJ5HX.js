@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-BT6V7ZID.js";
+} from "./chunk-Z2TUBCNN.js";
 import {
   noCapabilities
-} from "./chunk-4MA3S75X.js";
+} from "./chunk-XHBDOYEW.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

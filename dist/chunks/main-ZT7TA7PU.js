@@ -80,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-UCSUBQFZ.js";
+} from "./chunk-6FTETWIZ.js";
 import {
   code,
   codeBlock,
@@ -110,7 +110,7 @@ import {
   setSecret,
   summary,
   warning
-} from "./chunk-4MA3S75X.js";
+} from "./chunk-XHBDOYEW.js";
 import {
   errorMessage,
   redact
@@ -2910,7 +2910,8 @@ function recordKey(input) {
 }
 
 // src/repo/work-tree.ts
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import os2 from "node:os";
 import path2 from "node:path";
@@ -2944,7 +2945,8 @@ async function openWorkTree(workspace, options = {}) {
       path: tree,
       git,
       reader,
-      close: () => removeTree(root)
+      close: () => removeTree(root),
+      discard: () => removeTreeNow(root)
     };
   } catch (error2) {
     await removeTree(root);
@@ -2956,6 +2958,16 @@ async function removeTree(root) {
     (resolve) => execFile("rm", ["-rf", "--", root], (error2) => resolve(!error2))
   );
   if (!removed) await rm(root, { recursive: true, force: true }).catch(() => void 0);
+}
+function removeTreeNow(root) {
+  try {
+    execFileSync("rm", ["-rf", "--", root], { stdio: "ignore" });
+  } catch {
+    try {
+      rmSync(root, { recursive: true, force: true });
+    } catch {
+    }
+  }
 }
 async function copyCheckout(workspace, tree, gitDir) {
   const entries = (await readdir(workspace)).filter(
@@ -6295,6 +6307,27 @@ async function reportSetupFailure(gate, octokit, command, error2, secrets) {
   }
 }
 
+// src/entry/termination.ts
+var terminationSignals = ["SIGINT", "SIGTERM"];
+function stopOnTermination(stop, deps) {
+  let stopping = false;
+  const exit = deps.exit ?? (() => process.exit());
+  const handler = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    void stop().catch(() => void 0).finally(() => {
+      deps.fail(
+        `plangate was stopped by ${signal} (the job was cancelled or ran out of time): it ended what its commands still ran and removed its work tree. What it pushed before is kept; a re-run of an approved plan continues from there.`
+      );
+      exit();
+    });
+  };
+  for (const signal of terminationSignals) process.on(signal, handler);
+  return () => {
+    for (const signal of terminationSignals) process.off(signal, handler);
+  };
+}
+
 // src/entry/main.ts
 async function run(triaged) {
   const secrets = [];
@@ -6322,10 +6355,19 @@ async function run(triaged) {
       throw error2;
     }
     const ctx = createContext(parts, secrets);
+    const release = stopOnTermination(
+      async () => {
+        await ctx.mcp?.close();
+        await parts.sandbox.close();
+        parts.workTree.discard();
+      },
+      { fail: (message) => setFailed(message) }
+    );
     try {
       const failure = await carryOut(ctx, command);
       if (failure) setFailed(failure);
     } finally {
+      release();
       await ctx.mcp?.close();
       await parts.sandbox.close();
       await parts.workTree.close();
@@ -6428,7 +6470,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-MC2L367Z.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-BCSPJ5HX.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
