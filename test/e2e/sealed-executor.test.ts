@@ -310,20 +310,23 @@ async function commandWorld(
  * started, writable by the command account; what it names is killed and the folder removed when
  * the test ends.
  */
-function lingerStash(): { stash: string; pids: () => { command?: number; leftover?: number }; cwd: () => string } {
+function lingerStash(): { stash: string; pids: () => { command: number; leftover: number }; cwd: () => string } {
   const stash = path.join('/tmp', uniqueName('pg-linger'));
   mkdirSync(stash, { mode: 0o777 });
   chmodSync(stash, 0o777);
   const read = (name: string) =>
     existsSync(path.join(stash, name)) ? readFileSync(path.join(stash, name), 'utf8') : undefined;
-  const pids = () => {
-    const [command, leftover] = ['command.pid', 'leftover.pid'].map((name) => read(name)).map(Number);
-    return { command: command || undefined, leftover: leftover || undefined };
-  };
+  const pidIn = (name: string) => Number(read(name)) || undefined;
   onTestFinished(() => {
-    for (const pid of Object.values(pids())) if (pid) killQuietly(pid);
+    for (const pid of [pidIn('command.pid'), pidIn('leftover.pid')]) if (pid) killQuietly(pid);
     rmSync(stash, { recursive: true, force: true });
   });
+  // Asked once the script has written them (untilLingering); a missing one fails the test.
+  const pids = () => {
+    const [command, leftover] = [pidIn('command.pid'), pidIn('leftover.pid')];
+    if (command === undefined || leftover === undefined) throw new Error(`the linger script left no pid in ${stash}`);
+    return { command, leftover };
+  };
   return { stash, pids, cwd: () => read('cwd') ?? '' };
 }
 
@@ -480,7 +483,7 @@ for (const runner of runners) {
       await untilLingering(killed, stash);
       killed.kill('SIGKILL');
       await killed.done;
-      expect(isAlive(pids().leftover ?? 0), 'the leftover outlived job 1').toBe(true);
+      expect(isAlive(pids().leftover), 'the leftover outlived job 1').toBe(true);
 
       const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
       expect((await job(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
@@ -510,14 +513,14 @@ for (const runner of runners) {
       const cancelled = job('/approve');
       await untilLingering(cancelled, stash);
       const { command, leftover } = pids();
-      expect(isAlive(command ?? 0) && isAlive(leftover ?? 0), 'the command and its leftover run').toBe(true);
+      expect(isAlive(command) && isAlive(leftover), 'the command and its leftover run').toBe(true);
       expect(existsSync(cwd()), 'the command works in the work tree').toBe(true);
       // The runner's first word to a step of a cancelled job.
       cancelled.kill('SIGINT');
       const stopped = await cancelled.done;
       expect(stopped.code, stopped.stdout).not.toBe(0);
       expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
-      for (const pid of [command ?? 0, leftover ?? 0]) {
+      for (const pid of [command, leftover]) {
         await waitUntilGone(pid);
         expect(isAlive(pid), `process ${pid} of the command outlived the step`).toBe(false);
       }
