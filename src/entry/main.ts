@@ -67,12 +67,16 @@ export async function run(triaged?: Triage): Promise<void> {
       throw error;
     }
     const ctx = createContext(parts, secrets);
-    // The MCP servers and the sandbox live as long as the run: stopped however it ends, so no
-    // process outlives the step; the servers first, since the sandbox's close ends what remains.
+    // The MCP servers and the sandbox live as long as the run: stopped however it ends (a stop
+    // signal included), so no process outlives the step; the servers first, since the sandbox's
+    // close ends what remains.
+    const stopProcesses = async () => {
+      await ctx.mcp?.close();
+      await parts.sandbox.close();
+    };
     const release = stopOnTermination(
       async () => {
-        await ctx.mcp?.close();
-        await parts.sandbox.close();
+        await stopProcesses();
         parts.workTree.discard();
       },
       { fail: (message) => core.setFailed(message) },
@@ -82,8 +86,7 @@ export async function run(triaged?: Triage): Promise<void> {
       if (failure) core.setFailed(failure);
     } finally {
       release();
-      await ctx.mcp?.close();
-      await parts.sandbox.close();
+      await stopProcesses();
       await parts.workTree.close();
     }
   } catch (error) {

@@ -6355,10 +6355,13 @@ async function run(triaged) {
       throw error2;
     }
     const ctx = createContext(parts, secrets);
+    const stopProcesses = async () => {
+      await ctx.mcp?.close();
+      await parts.sandbox.close();
+    };
     const release = stopOnTermination(
       async () => {
-        await ctx.mcp?.close();
-        await parts.sandbox.close();
+        await stopProcesses();
         parts.workTree.discard();
       },
       { fail: (message) => setFailed(message) }
@@ -6368,8 +6371,7 @@ async function run(triaged) {
       if (failure) setFailed(failure);
     } finally {
       release();
-      await ctx.mcp?.close();
-      await parts.sandbox.close();
+      await stopProcesses();
       await parts.workTree.close();
     }
   } catch (error2) {
