@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-Z2TUBCNN.js";
+} from "./chunks/chunk-U7MHLBGU.js";
 import {
   checksForStagedPlan,
   commitAll,
@@ -46,12 +46,12 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-6FTETWIZ.js";
+} from "./chunks/chunk-MJIFVZBA.js";
 import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,
   external_exports
-} from "./chunks/chunk-XHBDOYEW.js";
+} from "./chunks/chunk-KHQKJVFF.js";
 import {
   errorMessage,
   redact

@@ -138,6 +138,7 @@ async function prepare(
     isolation: settings.commandIsolation,
     account: settings.commandUser,
     workTree: workTree.path,
+    enclosure: workTree.enclosure,
   });
   return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }

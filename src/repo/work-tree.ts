@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGit, GitError, type Git, type GitOptions } from './git.js';
 import { errorMessage } from '../text/error-message.js';
+import { tempFolderPrefix } from './temp-folders.js';
 
 /**
  * The work tree plangate's agents work in: a copy of the checkout in a folder of its own, with the
@@ -13,8 +14,9 @@ import { errorMessage } from '../text/error-message.js';
  * Why a copy: the executor's commands run as another account (tools/sandbox.ts), which must be
  * able to reach and write the files, while the folders above the runner's workspace are often
  * closed to other accounts, and opening them would expose whatever else they hold (the runner's
- * command files, credentials). The copy lives in a folder of the system's temp dir that others may
- * pass through but not list.
+ * command files, credentials). The copy lives in a folder of the system's temp dir closed to every
+ * other account: the sandbox lets its own account through (by its group) once it is prepared, so
+ * another job's commands on the same machine, under an account of their own, cannot read it.
  *
  * Why the git dir apart: git runs what its configuration says (hooks, fsmonitor, filters). The host
  * names its git dir (the checkout's own `.git`, which the sandbox account cannot write) and a
@@ -24,6 +26,8 @@ import { errorMessage } from '../text/error-message.js';
 export interface WorkTree {
   /** The folder the agents and their commands work in. */
   readonly path: string;
+  /** The private folder holding {@link path} and the host's index; only the action may enter it until the sandbox opens it to its account. */
+  readonly enclosure: string;
   /** The host's git on this work tree: branch, commit, push, fetch. */
   readonly git: Git;
   /** The same repository for the agents' read tools (untrimmed output, time limit, no locks). */
@@ -60,10 +64,11 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
       { cause: error },
     );
   }
-  const root = await mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), 'plangate-'));
+  // Named with this action's pid, so that a later run can tell a killed job's copy (tools/account-leftovers.ts).
+  const root = await mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), tempFolderPrefix('work')));
   try {
-    // Others may pass through to the work tree (lent to the sandbox account per command), not list.
-    await chmod(root, 0o711);
+    // Closed to others (mkdtemp's 0700, made sure of): the sandbox opens it to its account alone.
+    await chmod(root, 0o700);
     const tree = path.join(root, 'work');
     const host = path.join(root, 'host');
     await mkdir(tree, { mode: 0o755 });
@@ -80,6 +85,7 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
     const reader = createGit(tree, { ...options, repository, reader: { timeoutMs: options.readTimeoutMs ?? 120_000 } });
     return {
       path: tree,
+      enclosure: root,
       git,
       reader,
       close: () => removeTree(root),

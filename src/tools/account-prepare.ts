@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { asRoot, isolationImpossible, probeAccountSwitch, type Helpers, type Switch } from './account-switch.js';
+import { tempFolderPrefix } from '../repo/temp-folders.js';
 import { run, type RunFailure } from './run-helper.js';
 import { SandboxError, type AccountIdentity, type SandboxDeps } from './sandbox-types.js';
 
@@ -47,7 +48,7 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
     );
   }
   // Others may pass through (not list) the folder, to reach the HOME and temp dir the account owns.
-  const dir = await mkdtemp(path.join(deps.tmpDir ?? os.tmpdir(), 'plangate-sandbox-'));
+  const dir = await mkdtemp(path.join(deps.tmpDir ?? os.tmpdir(), tempFolderPrefix('sandbox')));
   await chmod(dir, 0o711);
   const home = path.join(dir, 'home');
   const tmp = path.join(dir, 'tmp');

@@ -1,10 +1,18 @@
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import { asRoot, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
+import { removeLeftovers } from './account-leftovers.js';
 import { prepareAccount, type Prepared } from './account-prepare.js';
 import { sweepAccount } from './account-processes.js';
 import { helperPath } from './run-helper.js';
-import { defaultSandboxAccount, SandboxError, type Sandbox, type SandboxOptions } from './sandbox-types.js';
-import { lendWorkTree, takeBackWorkTree } from './work-tree-loan.js';
+import {
+  defaultSandboxAccount,
+  SandboxError,
+  type Sandbox,
+  type SandboxDeps,
+  type SandboxOptions,
+} from './sandbox-types.js';
+import { lendWorkTree, openEnclosure, takeBackWorkTree } from './work-tree-loan.js';
 
 /**
  * The sandbox that runs processes under a separate unprivileged account (see sandbox.ts for why):
@@ -27,13 +35,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
 
   async function ensure(): Promise<Prepared> {
     // Remembered, failure included: no later call may run as the wrong account.
-    preparing ??= prepareAccount(name, deps, h).then(async (p) => {
-      // A job killed mid-command (cancelled, timed out) never swept after it: what its commands
-      // started may still run as the account, waiting for the next work tree lent to it. Ended
-      // before anything of this run starts as the account.
-      await sweepAccount(h, p, kept);
-      return (prepared = p);
-    });
+    preparing ??= readyAccount(name, deps, h, kept, options.enclosure).then((p) => (prepared = p));
     return preparing;
   }
 
@@ -93,12 +95,42 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       kept.clear();
       await sweep();
       await takeBackWorkTree(h, p, options.workTree).catch(() => undefined);
-      try {
-        if (p.how === 'root') await rm(p.dir, { recursive: true, force: true });
-        else await asRoot(h, 'rm', ['-rf', '--', p.dir], 'sudo');
-      } catch {
-        // A temp dir left behind holds only what the account wrote; the runner discards it.
-      }
+      await removeAccountFolder(h, p);
     },
   };
+}
+
+/**
+ * The account, prepared for this run. A job killed mid-command (cancelled, timed out) never swept
+ * after it: what its commands started may still run as the account, waiting for the next work tree
+ * lent to it, and its folders in the temp dir may still hold another repository's files. Both are
+ * ended before anything of this run starts as the account; then the account alone is let through to
+ * the work tree.
+ */
+async function readyAccount(
+  name: string,
+  deps: SandboxDeps,
+  h: Helpers,
+  kept: ReadonlySet<number>,
+  enclosure: string | undefined,
+): Promise<Prepared> {
+  const p = await prepareAccount(name, deps, h);
+  await sweepAccount(h, p, kept);
+  await removeLeftovers(h, p, deps.tmpDir ?? os.tmpdir());
+  if (enclosure !== undefined)
+    await openEnclosure(h, p, enclosure).catch(async (error: unknown) => {
+      await removeAccountFolder(h, p);
+      throw error;
+    });
+  return p;
+}
+
+/** Removes the account's HOME and temp dir. Never throws. */
+async function removeAccountFolder(h: Helpers, p: Prepared): Promise<void> {
+  try {
+    if (p.how === 'root') await rm(p.dir, { recursive: true, force: true });
+    else await asRoot(h, 'rm', ['-rf', '--', p.dir], 'sudo');
+  } catch {
+    // A temp dir left behind holds only what the account wrote; the runner discards it.
+  }
 }

@@ -73,6 +73,12 @@ export interface SandboxOptions {
   /** The account to use; empty or undefined: {@link defaultSandboxAccount}. */
   account?: string;
   workTree: string;
+  /**
+   * The folder around `workTree`, closed to every other account (repo/work-tree.ts): once the
+   * account is prepared, its group alone may pass through it. Unset: the account must already be
+   * able to reach `workTree`.
+   */
+  enclosure?: string;
   deps?: SandboxDeps;
 }
 

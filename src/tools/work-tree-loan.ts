@@ -1,3 +1,4 @@
+import { chmod, chown } from 'node:fs/promises';
 import { asRoot, type Helpers, type Switch } from './account-switch.js';
 import { run, type RunFailure } from './run-helper.js';
 import { SandboxError } from './sandbox-types.js';
@@ -7,6 +8,24 @@ import { SandboxError } from './sandbox-types.js';
  * back after: the account needs no access to anything of the action's, and between commands it can
  * change nothing.
  */
+
+/**
+ * Lets the account, and no other, pass through `enclosure`, the private folder around the work tree:
+ * its group becomes the account's primary group, with passage (not listing) for that group alone.
+ * Any other account on the machine, another job's command account included, cannot enter it.
+ * SandboxError when it cannot.
+ */
+export async function openEnclosure(h: Helpers, p: Switch, enclosure: string): Promise<void> {
+  try {
+    // Only root may give a folder a group its owner is not in.
+    if (p.how === 'root') await chown(enclosure, process.getuid?.() ?? 0, p.identity.gid);
+    else await asRoot(h, 'chgrp', [String(p.identity.gid), '--', enclosure], 'sudo');
+    await chmod(enclosure, 0o710);
+  } catch (error) {
+    const detail = (error as RunFailure).detail ?? (error instanceof Error ? error.message : String(error));
+    throw new SandboxError(`Cannot let ${p.identity.user} reach the work tree: ${detail}.`);
+  }
+}
 
 /** Makes the account the owner of the work tree; SandboxError when it cannot. */
 export async function lendWorkTree(h: Helpers, p: Switch, workTree: string): Promise<void> {

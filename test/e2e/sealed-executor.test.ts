@@ -308,7 +308,8 @@ async function commandWorld(
 /**
  * A folder outside every folder of the world where a hostile command leaves word of what it
  * started, writable by the command account; what it names is killed and the folder removed when
- * the test ends.
+ * the test ends, and so is what a job killed outright left in the temp dir (its work-tree copy, the
+ * account's HOME and temp dir), which no process of the action was left to remove.
  */
 function lingerStash(): { stash: string; pids: () => { command: number; leftover: number }; cwd: () => string } {
   const stash = path.join('/tmp', uniqueName('pg-linger'));
@@ -319,6 +320,8 @@ function lingerStash(): { stash: string; pids: () => { command: number; leftover
   const pidIn = (name: string) => Number(read(name)) || undefined;
   onTestFinished(() => {
     for (const pid of [pidIn('command.pid'), pidIn('leftover.pid')]) if (pid) killQuietly(pid);
+    for (const folder of [read('cwd'), read('home')].map((at) => at && path.dirname(at)))
+      if (folder && /^\/tmp\/plangate-(sandbox-)?[^/]+$/.test(folder)) rmSync(folder, { recursive: true, force: true });
     rmSync(stash, { recursive: true, force: true });
   });
   // Asked once the script has written them (untilLingering); a missing one fails the test.
@@ -342,6 +345,9 @@ function lingerScript(stash: string): string {
     "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: 'ignore' });",
     `writeFileSync(${at('command.pid')}, String(process.pid));`,
     `writeFileSync(${at('cwd')}, process.cwd());`,
+    `writeFileSync(${at('home')}, process.env.HOME);`,
+    // What a command may keep in its HOME (a cache, a build), there for a later job of the same account to find.
+    `writeFileSync(process.env.HOME + '/kept.txt', ${JSON.stringify(privateWords)});`,
     `writeFileSync(${at('leftover.tmp')}, String(child.pid));`,
     `renameSync(${at('leftover.tmp')}, ${at('leftover.pid')});`,
     'setInterval(() => {}, 1 << 30);',
@@ -356,6 +362,29 @@ async function untilLingering(run: StartedAction, stash: string): Promise<void> 
     if (await Promise.race([ended, new Promise<false>((resolve) => setTimeout(() => resolve(false), 50))]))
       throw new Error(`the run ended before its command started the leftover:\n${(await run.done).stdout}`);
   }
+}
+
+/** What no account but the job's own may read: committed to the repository, so it is in the work-tree copy. */
+const privateWords = 'PRIVATE-repository-words-5c1e';
+
+/**
+ * What an account that is neither the action's nor the job's command account (nobody, as another
+ * job's command account would be) can list of the work-tree copy at `copy` and read of its
+ * PRIVATE.md, in words.
+ */
+function asAnotherAccount(copy: string): string {
+  const probe = [
+    "const fs = require('node:fs');",
+    `const copy = ${JSON.stringify(copy)};`,
+    "let listed = 'no file listed';",
+    "try { listed = 'listed ' + fs.readdirSync(copy).join(', '); } catch {}",
+    "let read = 'PRIVATE.md: Permission denied';",
+    `try { read = 'read: ' + fs.readFileSync(copy + '/PRIVATE.md', 'utf8').trim(); } catch (error) { if (error.code !== 'EACCES') read = 'PRIVATE.md: ' + error.code; }`,
+    "process.stdout.write(listed + '; ' + read);",
+  ].join('\n');
+  return execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', probe], {
+    encoding: 'utf8',
+  });
 }
 
 /** SIGKILL to `pid`, if it still exists. */
@@ -440,8 +469,8 @@ for (const runner of runners) {
       });
     }
 
-    it('leaves nothing an earlier, killed job started as the command account running when its own command runs', async () => {
-      const { stash, pids } = lingerStash();
+    it('leaves nothing an earlier, killed job started or kept as the command account running or readable when its own command runs', async () => {
+      const { stash, pids, cwd } = lingerStash();
       const w = await createWorld(
         {
           planner: [
@@ -461,14 +490,21 @@ for (const runner of runners) {
       hostileRepository(w, {
         'scripts/linger.mjs': lingerScript(stash),
         // Job 2's command, run as the same account: is job 1's leftover still there (a zombie is not)?
+        // Can it read job 1's work-tree copy, or what job 1's command kept in its HOME?
         'scripts/check.mjs': [
           "import { readFileSync } from 'node:fs';",
-          `const pid = readFileSync(${JSON.stringify(path.join(stash, 'leftover.pid'))}, 'utf8').trim();`,
+          `const at = (name) => readFileSync(${JSON.stringify(stash)} + '/' + name, 'utf8').trim();`,
+          "const pid = at('leftover.pid');",
           'let state = "gone";',
           "try { state = readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1]?.startsWith('Z') ? 'gone' : 'alive'; } catch {}",
           "console.log('LEFTOVER ' + state);",
+          "const look = (file) => { try { return readFileSync(file, 'utf8').includes(" +
+            JSON.stringify(privateWords) +
+            ") ? 'readable' : 'other'; } catch (error) { return error.code; } };",
+          "console.log('COPY ' + look(at('cwd') + '/PRIVATE.md') + ', HOME ' + look(at('home') + '/kept.txt'));",
           '',
         ].join('\n'),
+        'PRIVATE.md': `${privateWords}\n`,
       });
       w.gh.setPermission('mona', 'maintain');
       const inputs = { 'allowed-commands': 'node scripts/linger.mjs\nnode scripts/check.mjs' };
@@ -484,6 +520,7 @@ for (const runner of runners) {
       killed.kill('SIGKILL');
       await killed.done;
       expect(isAlive(pids().leftover), 'the leftover outlived job 1').toBe(true);
+      expect(existsSync(path.join(cwd(), 'PRIVATE.md')), 'job 1 left its work-tree copy').toBe(true);
 
       const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
       expect((await job(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
@@ -492,6 +529,37 @@ for (const runner of runners) {
       const [check = ''] = toolResults(w, 'executor');
       expect(check).toContain('exit code: 0');
       expect(check).toContain('LEFTOVER gone');
+      expect(check).toContain('COPY ENOENT, HOME ENOENT');
+    });
+
+    it('keeps its work-tree copy from every other account on the machine, while a command runs and after the job is killed', async () => {
+      const { stash, cwd } = lingerStash();
+      const w = await commandWorld(runAs, {
+        directive: 'Run the setup script.',
+        command: 'node scripts/linger.mjs',
+        result: 'Ran it.',
+        extra: { 'scripts/linger.mjs': lingerScript(stash), 'PRIVATE.md': `${privateWords}\n` },
+      });
+      w.gh.setPermission('mona', 'maintain');
+      const issue = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
+      const inputs = { 'allowed-commands': 'node scripts/linger.mjs' };
+      const job = (body: string) => {
+        newJobCheckout(w);
+        return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
+      };
+      expect((await job('/plan set up').done).outputs.outcome).toBe('planned');
+      const running = job('/approve');
+      await untilLingering(running, stash);
+      const copy = cwd();
+      // The file is there (the test runs as root): a refusal below is the folder's, not a missing file.
+      expect(readFileSync(path.join(copy, 'PRIVATE.md'), 'utf8')).toContain(privateWords);
+      // Another job's command account, on the same machine, while this job's command runs.
+      expect(asAnotherAccount(copy)).toBe('no file listed; PRIVATE.md: Permission denied');
+      // A job killed outright leaves its copy behind (nothing in it runs to remove it): still closed.
+      running.kill('SIGKILL');
+      await running.done;
+      expect(existsSync(copy), 'the killed job left its copy').toBe(true);
+      expect(asAnotherAccount(copy)).toBe('no file listed; PRIVATE.md: Permission denied');
     });
 
     it('when the job is cancelled mid-command, ends what the command started and removes its work tree before the step fails', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -43,7 +43,7 @@ const open: Sandbox[] = [];
 
 beforeEach(() => {
   base = makeTempDir('plangate-sandbox-test-');
-  // As repo/work-tree.ts makes it: others may pass through to the work tree, not list.
+  // A folder the account may pass through to the work tree, as the sandbox opens repo/work-tree.ts's (tested below).
   fs.chmodSync(base, 0o711);
   tree = path.join(base, 'work');
   fs.mkdirSync(tree);
@@ -209,6 +209,40 @@ for (const [how, deps, skip] of modes) {
       );
     });
 
+    it('lets the account, and no other, through the folder around the work tree', async () => {
+      // As repo/work-tree.ts makes it: closed to every other account.
+      const enclosure = path.join(base, 'enclosure');
+      const inner = path.join(enclosure, 'work');
+      fs.mkdirSync(inner, { recursive: true, mode: 0o700 });
+      fs.chmodSync(enclosure, 0o700);
+      fs.chmodSync(inner, 0o755);
+      fs.writeFileSync(path.join(inner, 'kept.txt'), 'from the action\n');
+      const box = createSandbox({
+        isolation: 'account',
+        account: ACCOUNT,
+        workTree: inner,
+        enclosure,
+        deps: { path: env.PATH, tmpDir: base, ...deps },
+      });
+      open.push(box);
+      expect(await tool(['cat *'], box).run({ command: 'cat kept.txt' })).toBe(
+        '$ cat kept.txt\nexit code: 0\nfrom the action\n',
+      );
+      const identity = await lookUpAccount(ACCOUNT);
+      const folder = fs.statSync(enclosure);
+      expect([folder.uid, folder.gid, folder.mode & 0o777]).toEqual([process.getuid?.(), identity?.gid, 0o710]);
+      // Any other account (nobody here) is stopped at the folder.
+      const asNobody = spawnSync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', 'cat', path.join(inner, 'kept.txt')],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect([asNobody.status, asNobody.stdout]).toEqual([1, '']);
+      expect(asNobody.stderr).toMatch(/Permission denied/);
+    });
+
     it('ends what a command left running outside its process group', async () => {
       const pidFile = path.join(base, `left-${how.replace(/\W/g, '')}.pid`);
       fs.chmodSync(base, 0o777);
@@ -242,6 +276,55 @@ for (const [how, deps, skip] of modes) {
         expect(isAlive(left)).toBe(false);
       } finally {
         if (isAlive(left)) process.kill(left, 'SIGKILL');
+      }
+    });
+
+    it('removes, before its first command, the folders a killed run left the account in the temp dir, and nothing a live run, another account or another user has', async () => {
+      await sandbox(deps).ready();
+      const account = await lookUpAccount(ACCOUNT);
+      if (!account) throw new Error(`${ACCOUNT} was not created`);
+      const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+        encoding: 'utf8',
+      });
+      const dead = Number(ended.stdout);
+      const live = holder({});
+      const me = [process.getuid?.() ?? 0, process.getgid?.() ?? 0] as const;
+      /** A run's folder as a run leaves it: `top` owns the folder, `inner` the work tree or HOME in it. */
+      const folder = (name: string, top: readonly [number, number], inner: readonly [number, number]) => {
+        const at = path.join(base, name);
+        const within = path.join(at, name.startsWith('plangate-sandbox-') ? 'home' : 'work');
+        fs.mkdirSync(within, { recursive: true });
+        fs.writeFileSync(path.join(within, 'PRIVATE.md'), 'another repository\n');
+        fs.chownSync(within, ...inner);
+        fs.chownSync(at, ...top);
+        return at;
+      };
+      const accountGroup = [me[0], account.gid] as const;
+      const accountOwn = [account.uid, account.gid] as const;
+      const nobody = [65534, 65534] as const;
+      try {
+        const left = [
+          folder(`plangate-${dead}-AbC123`, accountGroup, accountOwn),
+          folder(`plangate-${dead}-Unlent`, me, me),
+          folder(`plangate-sandbox-${dead}-xYz789`, me, accountOwn),
+        ];
+        const kept = [
+          folder(`plangate-${live.pid}-AbC123`, accountGroup, accountOwn),
+          folder(`plangate-sandbox-${process.pid}-AbC123`, me, accountOwn),
+          // Another account's: that account's next run removes them.
+          folder(`plangate-${dead}-Other1`, [me[0], 65534], nobody),
+          folder(`plangate-sandbox-${dead}-Other2`, me, nobody),
+          // The account's own, named like a leftover: no account may have root remove what it chooses.
+          folder(`plangate-${dead}-Plant1`, accountOwn, accountOwn),
+          folder(`plangate-${dead}-toolong1`, accountGroup, accountOwn),
+        ];
+        fs.symlinkSync(kept[0] ?? '', path.join(base, `plangate-${dead}-LiNk12`));
+        await sandbox(deps).ready();
+        expect(left.filter((at) => fs.existsSync(at))).toEqual([]);
+        expect(kept.filter((at) => fs.readdirSync(at).length === 1)).toEqual(kept);
+        expect(fs.readlinkSync(path.join(base, `plangate-${dead}-LiNk12`))).toBe(kept[0]);
+      } finally {
+        live.stop();
       }
     });
 

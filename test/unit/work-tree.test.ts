@@ -35,8 +35,9 @@ describe('openWorkTree', () => {
     expect(fs.readFileSync(path.join(tree.path, 'node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
     expect(fs.readlinkSync(path.join(tree.path, 'link'))).toBe('src/a.js');
     expect(fs.existsSync(path.join(tree.path, '.git'))).toBe(false);
-    // Others may pass through the folder above the copy, not list it.
-    expect(fs.statSync(path.dirname(tree.path)).mode & 0o777).toBe(0o711);
+    // The folder around the copy is closed to every other account, until the sandbox opens it to its own.
+    expect(tree.enclosure).toBe(path.dirname(tree.path));
+    expect(fs.statSync(tree.enclosure).mode & 0o777).toBe(0o700);
     // The host's git sees the copy against HEAD: the local change, nothing else.
     expect(await tree.git(['status', '--porcelain', '--untracked-files=no'])).toBe('M src/a.js');
     expect(await tree.git(['rev-parse', 'HEAD'])).toBe(git(workspace, 'rev-parse', 'HEAD').trim());

@@ -510,6 +510,7 @@ function group(name, fn) {
 
 // src/tools/account-sandbox.ts
 import { rm as rm3 } from "node:fs/promises";
+import os6 from "node:os";
 
 // src/tools/run-helper.ts
 import { execFile } from "node:child_process";
@@ -595,11 +596,54 @@ function saysProgramMissing(output2) {
   return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output2);
 }
 
+// src/tools/account-leftovers.ts
+import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
+import path from "node:path";
+
+// src/repo/temp-folders.ts
+function tempFolderPrefix(kind) {
+  return `${kind === "work" ? "plangate-" : "plangate-sandbox-"}${process.pid}-`;
+}
+var tempFolderName = /^plangate-(sandbox-)?([1-9]\d*)-[A-Za-z0-9]{6}$/;
+function parseTempFolder(name) {
+  const match = tempFolderName.exec(name);
+  return match ? { kind: match[1] ? "sandbox" : "work", pid: Number(match[2]) } : void 0;
+}
+
+// src/tools/account-leftovers.ts
+async function removeLeftovers(h, p, tmpDir) {
+  try {
+    const dead = [];
+    for (const name of await readdir2(tmpDir)) {
+      const made = parseTempFolder(name);
+      if (made === void 0 || made.pid === process.pid || isRunning(made.pid)) continue;
+      if (await madeForAccount(path.join(tmpDir, name), made.kind, p)) dead.push(path.join(tmpDir, name));
+    }
+    if (dead.length > 0) await asRoot(h, "rm", ["-rf", "--", ...dead], p.how);
+  } catch {
+  }
+}
+async function madeForAccount(folder, kind, p) {
+  const stat2 = await lstat2(folder).catch(() => void 0);
+  if (!stat2?.isDirectory() || stat2.uid !== process.getuid?.()) return false;
+  if (kind === "sandbox")
+    return (await lstat2(path.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
+  return stat2.gid === p.identity.gid || stat2.gid === process.getgid?.();
+}
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error63) {
+    return error63.code === "EPERM";
+  }
+}
+
 // src/tools/account-prepare.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readFile, rm as rm2 } from "node:fs/promises";
 import os5 from "node:os";
-import path from "node:path";
+import path2 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -1418,10 +1462,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path3) {
-  if (!path3)
+function getElementAtPath(obj, path4) {
+  if (!path4)
     return obj;
-  return path3.reduce((acc, key) => acc?.[key], obj);
+  return path4.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1761,11 +1805,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path3, issues) {
+function prefixIssues(path4, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path3);
+    iss.path.unshift(path4);
     return iss;
   });
 }
@@ -2227,16 +2271,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path3 = []) => {
+  const processError = (error64, path4 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path3, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path4, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path3, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path3, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
       } else {
-        const fullpath = [...path3, ...issue3.path];
+        const fullpath = [...path4, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -2275,17 +2319,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path3 = []) => {
+  const processError = (error64, path4 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path3, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path4, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path3, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path3, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
       } else {
-        const fullpath = [...path3, ...issue3.path];
+        const fullpath = [...path4, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -2324,8 +2368,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path3 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path3) {
+  const path4 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path4) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19463,13 +19507,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path3 = ref.slice(1).split("/").filter(Boolean);
-  if (path3.length === 0) {
+  const path4 = ref.slice(1).split("/").filter(Boolean);
+  if (path4.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path3[0] === defsKey) {
-    const key = path3[1] === void 0 ? void 0 : decodeJSONPointerSegment(path3[1]);
+  if (path4[0] === defsKey) {
+    const key = path4[1] === void 0 ? void 0 : decodeJSONPointerSegment(path4[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20341,10 +20385,10 @@ async function prepareAccount(name, deps, h) {
       `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`
     );
   }
-  const dir = await mkdtemp(path.join(deps.tmpDir ?? os5.tmpdir(), "plangate-sandbox-"));
+  const dir = await mkdtemp(path2.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
   await chmod2(dir, 457);
-  const home = path.join(dir, "home");
-  const tmp = path.join(dir, "tmp");
+  const home = path2.join(dir, "home");
+  const tmp = path2.join(dir, "tmp");
   await mkdir2(home, { mode: 448 });
   await mkdir2(tmp, { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
@@ -20411,7 +20455,7 @@ function findUseradd() {
 }
 
 // src/tools/account-processes.ts
-import { readdir as readdir2, readFile as readFile2 } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile2 } from "node:fs/promises";
 var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
 var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
 async function sweepAccount(h, p, kept) {
@@ -20429,7 +20473,7 @@ async function sweepAccount(h, p, kept) {
   }
 }
 async function strayProcesses(uid, keptRoots) {
-  const entries = (await readdir2("/proc")).filter((entry) => /^\d+$/.test(entry));
+  const entries = (await readdir3("/proc")).filter((entry) => /^\d+$/.test(entry));
   const children = /* @__PURE__ */ new Map();
   const ofAccount = [];
   await Promise.all(
@@ -20454,6 +20498,17 @@ async function strayProcesses(uid, keptRoots) {
 }
 
 // src/tools/work-tree-loan.ts
+import { chmod as chmod3, chown as chown2 } from "node:fs/promises";
+async function openEnclosure(h, p, enclosure) {
+  try {
+    if (p.how === "root") await chown2(enclosure, process.getuid?.() ?? 0, p.identity.gid);
+    else await asRoot(h, "chgrp", [String(p.identity.gid), "--", enclosure], "sudo");
+    await chmod3(enclosure, 456);
+  } catch (error63) {
+    const detail = error63.detail ?? (error63 instanceof Error ? error63.message : String(error63));
+    throw new SandboxError(`Cannot let ${p.identity.user} reach the work tree: ${detail}.`);
+  }
+}
 async function lendWorkTree(h, p, workTree) {
   const owner = `${p.identity.uid}:${p.identity.gid}`;
   try {
@@ -20487,10 +20542,7 @@ function accountSandbox(options) {
     if (closed) throw new SandboxError("The sandbox is closed: the run is ending, and nothing more starts.");
   };
   async function ensure() {
-    preparing ??= prepareAccount(name, deps, h).then(async (p) => {
-      await sweepAccount(h, p, kept);
-      return prepared = p;
-    });
+    preparing ??= readyAccount(name, deps, h, kept, options.enclosure).then((p) => prepared = p);
     return preparing;
   }
   const sweep = async () => {
@@ -20547,24 +20599,38 @@ function accountSandbox(options) {
       kept.clear();
       await sweep();
       await takeBackWorkTree(h, p, options.workTree).catch(() => void 0);
-      try {
-        if (p.how === "root") await rm3(p.dir, { recursive: true, force: true });
-        else await asRoot(h, "rm", ["-rf", "--", p.dir], "sudo");
-      } catch {
-      }
+      await removeAccountFolder(h, p);
     }
   };
 }
+async function readyAccount(name, deps, h, kept, enclosure) {
+  const p = await prepareAccount(name, deps, h);
+  await sweepAccount(h, p, kept);
+  await removeLeftovers(h, p, deps.tmpDir ?? os6.tmpdir());
+  if (enclosure !== void 0)
+    await openEnclosure(h, p, enclosure).catch(async (error63) => {
+      await removeAccountFolder(h, p);
+      throw error63;
+    });
+  return p;
+}
+async function removeAccountFolder(h, p) {
+  try {
+    if (p.how === "root") await rm3(p.dir, { recursive: true, force: true });
+    else await asRoot(h, "rm", ["-rf", "--", p.dir], "sudo");
+  } catch {
+  }
+}
 
 // src/tools/tree-changes.ts
-import path2 from "node:path";
+import path3 from "node:path";
 var counts = /* @__PURE__ */ new Map();
 function noteTreeChange(workTree) {
-  const key = path2.resolve(workTree);
+  const key = path3.resolve(workTree);
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 function treeChangeCount(workTree) {
-  return counts.get(path2.resolve(workTree)) ?? 0;
+  return counts.get(path3.resolve(workTree)) ?? 0;
 }
 
 // src/tools/sandbox.ts
@@ -20642,6 +20708,7 @@ export {
   iso_exports,
   coerce_exports,
   external_exports,
+  tempFolderPrefix,
   SandboxError,
   missingProgram,
   saysProgramMissing,

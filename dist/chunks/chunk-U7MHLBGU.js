@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-XHBDOYEW.js";
+} from "./chunk-KHQKJVFF.js";
 import {
   errorMessage,
   redact

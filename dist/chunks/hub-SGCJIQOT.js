@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-Z2TUBCNN.js";
+} from "./chunk-U7MHLBGU.js";
 import {
   noCapabilities
-} from "./chunk-XHBDOYEW.js";
+} from "./chunk-KHQKJVFF.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -18,7 +18,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-XHBDOYEW.js";
+} from "./chunk-KHQKJVFF.js";
 import {
   errorMessage,
   redact

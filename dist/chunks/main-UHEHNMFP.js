@@ -80,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-6FTETWIZ.js";
+} from "./chunk-MJIFVZBA.js";
 import {
   code,
   codeBlock,
@@ -109,8 +109,9 @@ import {
   setOutput,
   setSecret,
   summary,
+  tempFolderPrefix,
   warning
-} from "./chunk-XHBDOYEW.js";
+} from "./chunk-KHQKJVFF.js";
 import {
   errorMessage,
   redact
@@ -2926,9 +2927,9 @@ async function openWorkTree(workspace, options = {}) {
       { cause: error2 }
     );
   }
-  const root = await mkdtemp(path2.join(options.tmpDir ?? os2.tmpdir(), "plangate-"));
+  const root = await mkdtemp(path2.join(options.tmpDir ?? os2.tmpdir(), tempFolderPrefix("work")));
   try {
-    await chmod(root, 457);
+    await chmod(root, 448);
     const tree = path2.join(root, "work");
     const host = path2.join(root, "host");
     await mkdir(tree, { mode: 493 });
@@ -2943,6 +2944,7 @@ async function openWorkTree(workspace, options = {}) {
     const reader = createGit(tree, { ...options, repository, reader: { timeoutMs: options.readTimeoutMs ?? 12e4 } });
     return {
       path: tree,
+      enclosure: root,
       git,
       reader,
       close: () => removeTree(root),
@@ -6404,7 +6406,8 @@ async function prepare(gate, payload, octokit, secrets) {
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
-    workTree: workTree.path
+    workTree: workTree.path,
+    enclosure: workTree.enclosure
   });
   return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }
@@ -6472,7 +6475,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-BCSPJ5HX.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-SGCJIQOT.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
