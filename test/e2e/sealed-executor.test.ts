@@ -355,6 +355,32 @@ function lingerScript(stash: string): string {
   ].join('\n');
 }
 
+/**
+ * A world whose executor runs the linger script (plus `extra` files), past /plan; `approve` starts
+ * the job that runs it, in a new job's checkout ({@link untilLingering} waits for the command).
+ */
+async function plannedLinger(
+  runAs: RunnerAccount | undefined,
+  stash: string,
+  extra: Record<string, string> = {},
+): Promise<{ w: World; approve: () => StartedAction }> {
+  const w = await commandWorld(runAs, {
+    directive: 'Run the setup script.',
+    command: 'node scripts/linger.mjs',
+    result: 'Ran it.',
+    extra: { 'scripts/linger.mjs': lingerScript(stash), ...extra },
+  });
+  w.gh.setPermission('mona', 'maintain');
+  const issue = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
+  const inputs = { 'allowed-commands': 'node scripts/linger.mjs' };
+  const job = (body: string) => {
+    newJobCheckout(w);
+    return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
+  };
+  expect((await job('/plan set up').done).outputs.outcome).toBe('planned');
+  return { w, approve: () => job('/approve') };
+}
+
 /** Waits (on the files, not the clock) until the linger script has started its leftover; fails if the run ends first. */
 async function untilLingering(run: StartedAction, stash: string): Promise<void> {
   const ended = run.done.then(() => true);
@@ -534,21 +560,8 @@ for (const runner of runners) {
 
     it('keeps its work-tree copy from every other account on the machine, while a command runs and after the job is killed', async () => {
       const { stash, cwd } = lingerStash();
-      const w = await commandWorld(runAs, {
-        directive: 'Run the setup script.',
-        command: 'node scripts/linger.mjs',
-        result: 'Ran it.',
-        extra: { 'scripts/linger.mjs': lingerScript(stash), 'PRIVATE.md': `${privateWords}\n` },
-      });
-      w.gh.setPermission('mona', 'maintain');
-      const issue = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
-      const inputs = { 'allowed-commands': 'node scripts/linger.mjs' };
-      const job = (body: string) => {
-        newJobCheckout(w);
-        return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
-      };
-      expect((await job('/plan set up').done).outputs.outcome).toBe('planned');
-      const running = job('/approve');
+      const { approve } = await plannedLinger(runAs, stash, { 'PRIVATE.md': `${privateWords}\n` });
+      const running = approve();
       await untilLingering(running, stash);
       const copy = cwd();
       // The file is there (the test runs as root): a refusal below is the folder's, not a missing file.
@@ -564,21 +577,8 @@ for (const runner of runners) {
 
     it('when the job is cancelled mid-command, ends what the command started and removes its work tree before the step fails', async () => {
       const { stash, pids, cwd } = lingerStash();
-      const w = await commandWorld(runAs, {
-        directive: 'Run the setup script.',
-        command: 'node scripts/linger.mjs',
-        result: 'Ran it.',
-        extra: { 'scripts/linger.mjs': lingerScript(stash) },
-      });
-      w.gh.setPermission('mona', 'maintain');
-      const issue = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
-      const inputs = { 'allowed-commands': 'node scripts/linger.mjs' };
-      const job = (body: string) => {
-        newJobCheckout(w);
-        return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
-      };
-      expect((await job('/plan set up').done).outputs.outcome).toBe('planned');
-      const cancelled = job('/approve');
+      const { w, approve } = await plannedLinger(runAs, stash);
+      const cancelled = approve();
       await untilLingering(cancelled, stash);
       const { command, leftover } = pids();
       expect(isAlive(command) && isAlive(leftover), 'the command and its leftover run').toBe(true);
