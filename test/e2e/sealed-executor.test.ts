@@ -311,7 +311,12 @@ async function commandWorld(
  * the test ends, and so is what a job killed outright left in the temp dir (its work-tree copy, the
  * account's HOME and temp dir), which no process of the action was left to remove.
  */
-function lingerStash(): { stash: string; pids: () => { command: number; leftover: number }; cwd: () => string } {
+function lingerStash(): {
+  stash: string;
+  pids: () => { command: number; leftover: number };
+  cwd: () => string;
+  home: () => string;
+} {
   const stash = path.join('/tmp', uniqueName('pg-linger'));
   mkdirSync(stash, { mode: 0o777 });
   chmodSync(stash, 0o777);
@@ -330,7 +335,7 @@ function lingerStash(): { stash: string; pids: () => { command: number; leftover
     if (command === undefined || leftover === undefined) throw new Error(`the linger script left no pid in ${stash}`);
     return { command, leftover };
   };
-  return { stash, pids, cwd: () => read('cwd') ?? '' };
+  return { stash, pids, cwd: () => read('cwd') ?? '', home: () => read('home') ?? '' };
 }
 
 /**
@@ -496,7 +501,7 @@ for (const runner of runners) {
     }
 
     it('leaves nothing an earlier, killed job started or kept as the command account running or readable when its own command runs', async () => {
-      const { stash, pids, cwd } = lingerStash();
+      const { stash, pids, cwd, home } = lingerStash();
       const w = await createWorld(
         {
           planner: [
@@ -547,6 +552,7 @@ for (const runner of runners) {
       await killed.done;
       expect(isAlive(pids().leftover), 'the leftover outlived job 1').toBe(true);
       expect(existsSync(path.join(cwd(), 'PRIVATE.md')), 'job 1 left its work-tree copy').toBe(true);
+      expect(existsSync(path.join(home(), 'kept.txt')), 'job 1 left what its command kept in HOME').toBe(true);
 
       const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
       expect((await job(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
