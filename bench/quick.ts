@@ -35,14 +35,14 @@ function committedMisses(): Set<string> {
 const probeDir = mkdtempSync(path.join(tmpdir(), 'plangate-bench-quick-'));
 
 try {
-  // All at once: each plays in a world of its own, and the counts do not depend on the machine's load.
-  const plays = await Promise.all(
-    scenarioSpecs.map(async (spec) => {
-      const play = await playScenario(spec, probeDir);
-      out(`  ${spec.name} played in ${(performance.now() / 1000).toFixed(1)} s`);
-      return { spec, play };
-    }),
-  );
+  // One after another, as the full benchmark plays them: their commands run as one command account,
+  // which plangate refuses to a job while another job on the machine uses it.
+  const plays = [];
+  for (const spec of scenarioSpecs) {
+    const play = await playScenario(spec, probeDir);
+    out(`  ${spec.name} played in ${(performance.now() / 1000).toFixed(1)} s`);
+    plays.push({ spec, play });
+  }
   const baseline = timingOf(plays.flatMap((p) => p.play.baselines));
   const scenarios = plays.map(({ spec, play }) => aggregateScenario(spec.name, [play], baseline));
   const results: BenchResults = {

@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-U7MHLBGU.js";
+} from "./chunks/chunk-TYLSQSQV.js";
 import {
   checksForStagedPlan,
   commitAll,
@@ -46,12 +46,12 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-MJIFVZBA.js";
+} from "./chunks/chunk-6UWEZVRD.js";
 import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,
   external_exports
-} from "./chunks/chunk-KHQKJVFF.js";
+} from "./chunks/chunk-2NVKEBEC.js";
 import {
   errorMessage,
   redact

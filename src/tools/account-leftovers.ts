@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parseTempFolder } from '../repo/temp-folders.js';
+import { makerRunning, parseTempFolder } from '../repo/temp-folders.js';
 import { asRoot, type Helpers, type Switch } from './account-switch.js';
 
 /**
@@ -21,8 +21,9 @@ export async function removeLeftovers(h: Helpers, p: Switch, tmpDir: string): Pr
     const dead: string[] = [];
     for (const name of await readdir(tmpDir)) {
       const made = parseTempFolder(name);
-      if (made === undefined || made.pid === process.pid || isRunning(made.pid)) continue;
-      if (await madeForAccount(path.join(tmpDir, name), made.kind, p)) dead.push(path.join(tmpDir, name));
+      const folder = path.join(tmpDir, name);
+      if (made === undefined || (await makerRunning(folder, made.pid))) continue;
+      if (await madeForAccount(folder, made.kind, p)) dead.push(folder);
     }
     // rm(1) does not follow the symbolic links a command may have left inside.
     if (dead.length > 0) await asRoot(h, 'rm', ['-rf', '--', ...dead], p.how);
@@ -42,14 +43,4 @@ async function madeForAccount(folder: string, kind: 'work' | 'sandbox', p: Switc
   if (kind === 'sandbox')
     return (await lstat(path.join(folder, 'home')).catch(() => undefined))?.uid === p.identity.uid;
   return stat.gid === p.identity.gid || stat.gid === process.getgid?.();
-}
-
-/** Whether a process `pid` exists (of any account); a reused pid keeps a leftover for a later run. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import { asRoot, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
+import { accountUsedBy } from './account-in-use.js';
 import { removeLeftovers } from './account-leftovers.js';
 import { prepareAccount, type Prepared } from './account-prepare.js';
 import { sweepAccount } from './account-processes.js';
@@ -101,11 +102,13 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
 }
 
 /**
- * The account, prepared for this run. A job killed mid-command (cancelled, timed out) never swept
- * after it: what its commands started may still run as the account, waiting for the next work tree
- * lent to it, and its folders in the temp dir may still hold another repository's files. Both are
- * ended before anything of this run starts as the account; then the account alone is let through to
- * the work tree.
+ * The account, prepared for this run. Refused while another job on the machine uses it: this run's
+ * sweep would end that job's commands, and each job's commands could read the other's work tree.
+ * (This run's HOME folder exists before the check, so of two jobs that start together, neither
+ * misses the other.) A job killed mid-command (cancelled, timed out) never swept after it: what its
+ * commands started may still run as the account, waiting for the next work tree lent to it, and its
+ * folders in the temp dir may still hold another repository's files. Both are ended before anything
+ * of this run starts as the account; then the account alone is let through to the work tree.
  */
 async function readyAccount(
   name: string,
@@ -115,8 +118,16 @@ async function readyAccount(
   enclosure: string | undefined,
 ): Promise<Prepared> {
   const p = await prepareAccount(name, deps, h);
+  const tmpDir = deps.tmpDir ?? os.tmpdir();
+  const other = await accountUsedBy(p, tmpDir);
+  if (other !== undefined) {
+    await removeAccountFolder(h, p);
+    throw new SandboxError(
+      `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`,
+    );
+  }
   await sweepAccount(h, p, kept);
-  await removeLeftovers(h, p, deps.tmpDir ?? os.tmpdir());
+  await removeLeftovers(h, p, tmpDir);
   if (enclosure !== undefined)
     await openEnclosure(h, p, enclosure).catch(async (error: unknown) => {
       await removeAccountFolder(h, p);

@@ -328,6 +328,40 @@ for (const [how, deps, skip] of modes) {
       }
     });
 
+    it('refuses the account while another running job gives it a HOME, runs nothing and keeps no folder, but passes over a folder the account made', async () => {
+      await sandbox(deps).ready();
+      const account = await lookUpAccount(ACCOUNT);
+      if (!account) throw new Error(`${ACCOUNT} was not created`);
+      // The other job: a live action's folder (the action's user's) holding a HOME of the account.
+      const live = holder({});
+      const other = path.join(base, `plangate-sandbox-${live.pid}-OthEr1`);
+      fs.mkdirSync(path.join(other, 'home'), { recursive: true });
+      fs.chownSync(path.join(other, 'home'), account.uid, account.gid);
+      const marker = path.join(base, 'ran');
+      fs.chmodSync(base, 0o777);
+      const homes = () =>
+        fs
+          .readdirSync(base)
+          .filter((name) => name.startsWith('plangate-sandbox-'))
+          .sort();
+      const before = homes();
+      try {
+        const message = await refusal(tool(['touch *'], sandbox(deps)).run({ command: `touch ${marker}` }));
+        expect(message).toContain(
+          `command-user ${ACCOUNT} is in use by another plangate job on this machine (process ${live.pid}).`,
+        );
+        expect(message).toMatch(/must each name their own command-user/);
+        expect(fs.existsSync(marker), 'the refused command ran').toBe(false);
+        expect(homes(), 'the refused run kept its HOME folder').toEqual(before);
+        // The account's own folder, named like a live job's: a command must not lock the account's next jobs out.
+        fs.chownSync(other, account.uid, account.gid);
+        expect(await tool(['touch *'], sandbox(deps)).run({ command: `touch ${marker}` })).toContain('exit code: 0');
+        expect(fs.existsSync(marker)).toBe(true);
+      } finally {
+        live.stop();
+      }
+    });
+
     it('starts nothing more as the account once closed', async () => {
       const box = sandbox(deps);
       const run = tool(['id -u'], box);

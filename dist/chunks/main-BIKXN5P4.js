@@ -80,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-MJIFVZBA.js";
+} from "./chunk-6UWEZVRD.js";
 import {
   code,
   codeBlock,
@@ -111,7 +111,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-KHQKJVFF.js";
+} from "./chunk-2NVKEBEC.js";
 import {
   errorMessage,
   redact
@@ -6475,7 +6475,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-SGCJIQOT.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-ZVBC5N5F.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

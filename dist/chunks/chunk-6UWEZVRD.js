@@ -18,7 +18,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-KHQKJVFF.js";
+} from "./chunk-2NVKEBEC.js";
 import {
   errorMessage,
   redact

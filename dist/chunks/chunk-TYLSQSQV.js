@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-KHQKJVFF.js";
+} from "./chunk-2NVKEBEC.js";
 import {
   errorMessage,
   redact

@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-U7MHLBGU.js";
+} from "./chunk-TYLSQSQV.js";
 import {
   noCapabilities
-} from "./chunk-KHQKJVFF.js";
+} from "./chunk-2NVKEBEC.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -596,11 +596,12 @@ function saysProgramMissing(output2) {
   return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output2);
 }
 
-// src/tools/account-leftovers.ts
-import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
+// src/tools/account-in-use.ts
+import { lstat as lstat3, readdir as readdir2 } from "node:fs/promises";
 import path from "node:path";
 
 // src/repo/temp-folders.ts
+import { lstat as lstat2, readFile } from "node:fs/promises";
 function tempFolderPrefix(kind) {
   return `${kind === "work" ? "plangate-" : "plangate-sandbox-"}${process.pid}-`;
 }
@@ -609,41 +610,75 @@ function parseTempFolder(name) {
   const match = tempFolderName.exec(name);
   return match ? { kind: match[1] ? "sandbox" : "work", pid: Number(match[2]) } : void 0;
 }
+async function makerRunning(folder, pid) {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+  } catch (error63) {
+    if (error63.code !== "EPERM") return false;
+  }
+  const [started, stat2] = await Promise.all([processStart(pid), lstat2(folder).catch(() => void 0)]);
+  if (stat2 === void 0) return false;
+  return started === void 0 || started <= stat2.ctimeMs + startSlackMs;
+}
+var startSlackMs = 250;
+async function processStart(pid) {
+  try {
+    const stat2 = await readFile(`/proc/${pid}/stat`, "utf8");
+    const uptime = await readFile("/proc/uptime", "utf8");
+    const now = Date.now();
+    const ticks = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[19]);
+    const booted = now - Number(uptime.split(" ")[0]) * 1e3;
+    const started = booted + ticks * 10;
+    return Number.isFinite(started) && ticks > 0 ? started : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
+// src/tools/account-in-use.ts
+async function accountUsedBy(p, tmpDir) {
+  for (const name of await readdir2(tmpDir).catch(() => [])) {
+    const made = parseTempFolder(name);
+    if (made?.kind !== "sandbox" || made.pid === process.pid) continue;
+    const folder = path.join(tmpDir, name);
+    const stat2 = await lstat3(folder).catch(() => void 0);
+    if (!stat2?.isDirectory() || stat2.uid === p.identity.uid) continue;
+    const home = await lstat3(path.join(folder, "home")).catch(() => void 0);
+    if (home?.uid === p.identity.uid && await makerRunning(folder, made.pid)) return made.pid;
+  }
+  return void 0;
+}
 
 // src/tools/account-leftovers.ts
+import { lstat as lstat4, readdir as readdir3 } from "node:fs/promises";
+import path2 from "node:path";
 async function removeLeftovers(h, p, tmpDir) {
   try {
     const dead = [];
-    for (const name of await readdir2(tmpDir)) {
+    for (const name of await readdir3(tmpDir)) {
       const made = parseTempFolder(name);
-      if (made === void 0 || made.pid === process.pid || isRunning(made.pid)) continue;
-      if (await madeForAccount(path.join(tmpDir, name), made.kind, p)) dead.push(path.join(tmpDir, name));
+      const folder = path2.join(tmpDir, name);
+      if (made === void 0 || await makerRunning(folder, made.pid)) continue;
+      if (await madeForAccount(folder, made.kind, p)) dead.push(folder);
     }
     if (dead.length > 0) await asRoot(h, "rm", ["-rf", "--", ...dead], p.how);
   } catch {
   }
 }
 async function madeForAccount(folder, kind, p) {
-  const stat2 = await lstat2(folder).catch(() => void 0);
+  const stat2 = await lstat4(folder).catch(() => void 0);
   if (!stat2?.isDirectory() || stat2.uid !== process.getuid?.()) return false;
   if (kind === "sandbox")
-    return (await lstat2(path.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
+    return (await lstat4(path2.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
   return stat2.gid === p.identity.gid || stat2.gid === process.getgid?.();
-}
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error63) {
-    return error63.code === "EPERM";
-  }
 }
 
 // src/tools/account-prepare.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readFile, rm as rm2 } from "node:fs/promises";
+import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readFile as readFile2, rm as rm2 } from "node:fs/promises";
 import os5 from "node:os";
-import path2 from "node:path";
+import path3 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -1462,10 +1497,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path4) {
-  if (!path4)
+function getElementAtPath(obj, path5) {
+  if (!path5)
     return obj;
-  return path4.reduce((acc, key) => acc?.[key], obj);
+  return path5.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1805,11 +1840,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path4, issues) {
+function prefixIssues(path5, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path4);
+    iss.path.unshift(path5);
     return iss;
   });
 }
@@ -2271,16 +2306,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path4 = []) => {
+  const processError = (error64, path5 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path4, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path5, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
       } else {
-        const fullpath = [...path4, ...issue3.path];
+        const fullpath = [...path5, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -2319,17 +2354,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path4 = []) => {
+  const processError = (error64, path5 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path4, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path5, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path4, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
       } else {
-        const fullpath = [...path4, ...issue3.path];
+        const fullpath = [...path5, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -2368,8 +2403,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path4 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path4) {
+  const path5 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path5) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19507,13 +19542,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path4 = ref.slice(1).split("/").filter(Boolean);
-  if (path4.length === 0) {
+  const path5 = ref.slice(1).split("/").filter(Boolean);
+  if (path5.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path4[0] === defsKey) {
-    const key = path4[1] === void 0 ? void 0 : decodeJSONPointerSegment(path4[1]);
+  if (path5[0] === defsKey) {
+    const key = path5[1] === void 0 ? void 0 : decodeJSONPointerSegment(path5[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20385,10 +20420,10 @@ async function prepareAccount(name, deps, h) {
       `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`
     );
   }
-  const dir = await mkdtemp(path2.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
+  const dir = await mkdtemp(path3.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
   await chmod2(dir, 457);
-  const home = path2.join(dir, "home");
-  const tmp = path2.join(dir, "tmp");
+  const home = path3.join(dir, "home");
+  const tmp = path3.join(dir, "tmp");
   await mkdir2(home, { mode: 448 });
   await mkdir2(tmp, { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
@@ -20443,7 +20478,7 @@ async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin
     const failure2 = error63;
     if (failure2.code === 2) return void 0;
     if (failure2.code !== "ENOENT") throw new SandboxError(`Cannot look up the account ${user}: ${failure2.detail}`);
-    const passwd = await readFile("/etc/passwd", "utf8").catch(() => "");
+    const passwd = await readFile2("/etc/passwd", "utf8").catch(() => "");
     line = passwd.split("\n").find((entry) => entry.split(":")[0] === user);
   }
   const fields = line?.split(":") ?? [];
@@ -20455,7 +20490,7 @@ function findUseradd() {
 }
 
 // src/tools/account-processes.ts
-import { readdir as readdir3, readFile as readFile2 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile3 } from "node:fs/promises";
 var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
 var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
 async function sweepAccount(h, p, kept) {
@@ -20473,12 +20508,12 @@ async function sweepAccount(h, p, kept) {
   }
 }
 async function strayProcesses(uid, keptRoots) {
-  const entries = (await readdir3("/proc")).filter((entry) => /^\d+$/.test(entry));
+  const entries = (await readdir4("/proc")).filter((entry) => /^\d+$/.test(entry));
   const children = /* @__PURE__ */ new Map();
   const ofAccount = [];
   await Promise.all(
     entries.map(async (entry) => {
-      const status = await readFile2(`/proc/${entry}/status`, "utf8").catch(() => "");
+      const status = await readFile3(`/proc/${entry}/status`, "utf8").catch(() => "");
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const pid = Number(entry);
@@ -20605,8 +20640,16 @@ function accountSandbox(options) {
 }
 async function readyAccount(name, deps, h, kept, enclosure) {
   const p = await prepareAccount(name, deps, h);
+  const tmpDir = deps.tmpDir ?? os6.tmpdir();
+  const other = await accountUsedBy(p, tmpDir);
+  if (other !== void 0) {
+    await removeAccountFolder(h, p);
+    throw new SandboxError(
+      `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`
+    );
+  }
   await sweepAccount(h, p, kept);
-  await removeLeftovers(h, p, deps.tmpDir ?? os6.tmpdir());
+  await removeLeftovers(h, p, tmpDir);
   if (enclosure !== void 0)
     await openEnclosure(h, p, enclosure).catch(async (error63) => {
       await removeAccountFolder(h, p);
@@ -20623,14 +20666,14 @@ async function removeAccountFolder(h, p) {
 }
 
 // src/tools/tree-changes.ts
-import path3 from "node:path";
+import path4 from "node:path";
 var counts = /* @__PURE__ */ new Map();
 function noteTreeChange(workTree) {
-  const key = path3.resolve(workTree);
+  const key = path4.resolve(workTree);
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 function treeChangeCount(workTree) {
-  return counts.get(path3.resolve(workTree)) ?? 0;
+  return counts.get(path4.resolve(workTree)) ?? 0;
 }
 
 // src/tools/sandbox.ts
