@@ -2,7 +2,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunks/chunk-TYLSQSQV.js";
+} from "./chunks/chunk-AEPZYIGS.js";
 import {
   checksForStagedPlan,
   commitAll,
@@ -46,12 +46,12 @@ import {
   wholeNumber,
   withOverrides,
   withTrailers
-} from "./chunks/chunk-6UWEZVRD.js";
+} from "./chunks/chunk-IQIZAZR6.js";
 import "./chunks/chunk-BE46HTGE.js";
 import {
   createSandbox,
   external_exports
-} from "./chunks/chunk-2NVKEBEC.js";
+} from "./chunks/chunk-YTLG2PL2.js";
 import {
   errorMessage,
   redact

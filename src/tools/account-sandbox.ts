@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import { asRoot, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
 import { accountUsedBy } from './account-in-use.js';
@@ -119,28 +118,27 @@ async function readyAccount(
 ): Promise<Prepared> {
   const p = await prepareAccount(name, deps, h);
   const tmpDir = deps.tmpDir ?? os.tmpdir();
-  const other = await accountUsedBy(p, tmpDir);
-  if (other !== undefined) {
+  try {
+    const other = await accountUsedBy(p, tmpDir);
+    if (other !== undefined)
+      throw new SandboxError(
+        `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`,
+      );
+    await sweepAccount(h, p, kept);
+    await removeLeftovers(h, p, tmpDir);
+    if (enclosure !== undefined) await openEnclosure(h, p, enclosure);
+  } catch (error) {
+    // Nothing of this run starts as the account: its HOME folder goes, and with it this run's mark on the account.
     await removeAccountFolder(h, p);
-    throw new SandboxError(
-      `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`,
-    );
+    throw error;
   }
-  await sweepAccount(h, p, kept);
-  await removeLeftovers(h, p, tmpDir);
-  if (enclosure !== undefined)
-    await openEnclosure(h, p, enclosure).catch(async (error: unknown) => {
-      await removeAccountFolder(h, p);
-      throw error;
-    });
   return p;
 }
 
-/** Removes the account's HOME and temp dir. Never throws. */
+/** Removes the account's HOME and temp dir, as root: what the account made in them is its own. Never throws. */
 async function removeAccountFolder(h: Helpers, p: Prepared): Promise<void> {
   try {
-    if (p.how === 'root') await rm(p.dir, { recursive: true, force: true });
-    else await asRoot(h, 'rm', ['-rf', '--', p.dir], 'sudo');
+    await asRoot(h, 'rm', ['-rf', '--', p.dir], p.how);
   } catch {
     // A temp dir left behind holds only what the account wrote; the runner discards it.
   }

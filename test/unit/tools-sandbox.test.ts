@@ -11,6 +11,8 @@ import {
   type SandboxDeps,
 } from '../../src/tools/sandbox.js';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
+import { accountUsedBy } from '../../src/tools/account-in-use.js';
+import { SandboxError } from '../../src/tools/sandbox-types.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import { grandchildSleeper, isAlive, waitForFile, waitUntilGone } from '../helpers/process-state.js';
@@ -454,5 +456,17 @@ describe.skipIf(!isRoot)('accounts the sandbox refuses', () => {
       deps: { path: env.PATH, tmpDir: base },
     });
     await expect(invalid.ready()).rejects.toThrow(/not a valid account name/);
+  });
+});
+
+describe('the check for another job under the same account', () => {
+  it('refuses, naming the folder and the fix, when the temp dir cannot be listed', async () => {
+    const p = { identity: { user: 'pg-nobody-here', uid: 65533, gid: 65533 }, how: 'root' } as const;
+    const missing = path.join(base, 'no-such-folder');
+    const refused = accountUsedBy(p, missing);
+    await expect(refused).rejects.toBeInstanceOf(SandboxError);
+    await expect(refused).rejects.toThrow(
+      `Cannot list the temp dir ${missing} to check that no other plangate job on this machine uses command-user pg-nobody-here (ENOENT).`,
+    );
   });
 });

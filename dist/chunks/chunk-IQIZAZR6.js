@@ -18,7 +18,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-2NVKEBEC.js";
+} from "./chunk-YTLG2PL2.js";
 import {
   errorMessage,
   redact

@@ -509,7 +509,6 @@ function group(name, fn) {
 }
 
 // src/tools/account-sandbox.ts
-import { rm as rm3 } from "node:fs/promises";
 import os6 from "node:os";
 
 // src/tools/run-helper.ts
@@ -638,7 +637,15 @@ async function processStart(pid) {
 
 // src/tools/account-in-use.ts
 async function accountUsedBy(p, tmpDir) {
-  for (const name of await readdir2(tmpDir).catch(() => [])) {
+  let names;
+  try {
+    names = await readdir2(tmpDir);
+  } catch (error63) {
+    throw new SandboxError(
+      `Cannot list the temp dir ${tmpDir} to check that no other plangate job on this machine uses command-user ${p.identity.user} (${error63.code ?? String(error63)}). Let the runner's user list it, or set TMPDIR to a folder it can.`
+    );
+  }
+  for (const name of names) {
     const made = parseTempFolder(name);
     if (made?.kind !== "sandbox" || made.pid === process.pid) continue;
     const folder = path.join(tmpDir, name);
@@ -20641,26 +20648,24 @@ function accountSandbox(options) {
 async function readyAccount(name, deps, h, kept, enclosure) {
   const p = await prepareAccount(name, deps, h);
   const tmpDir = deps.tmpDir ?? os6.tmpdir();
-  const other = await accountUsedBy(p, tmpDir);
-  if (other !== void 0) {
+  try {
+    const other = await accountUsedBy(p, tmpDir);
+    if (other !== void 0)
+      throw new SandboxError(
+        `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`
+      );
+    await sweepAccount(h, p, kept);
+    await removeLeftovers(h, p, tmpDir);
+    if (enclosure !== void 0) await openEnclosure(h, p, enclosure);
+  } catch (error63) {
     await removeAccountFolder(h, p);
-    throw new SandboxError(
-      `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`
-    );
+    throw error63;
   }
-  await sweepAccount(h, p, kept);
-  await removeLeftovers(h, p, tmpDir);
-  if (enclosure !== void 0)
-    await openEnclosure(h, p, enclosure).catch(async (error63) => {
-      await removeAccountFolder(h, p);
-      throw error63;
-    });
   return p;
 }
 async function removeAccountFolder(h, p) {
   try {
-    if (p.how === "root") await rm3(p.dir, { recursive: true, force: true });
-    else await asRoot(h, "rm", ["-rf", "--", p.dir], "sudo");
+    await asRoot(h, "rm", ["-rf", "--", p.dir], p.how);
   } catch {
   }
 }

@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-2NVKEBEC.js";
+} from "./chunk-YTLG2PL2.js";
 import {
   errorMessage,
   redact

@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-TYLSQSQV.js";
+} from "./chunk-AEPZYIGS.js";
 import {
   noCapabilities
-} from "./chunk-2NVKEBEC.js";
+} from "./chunk-YTLG2PL2.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

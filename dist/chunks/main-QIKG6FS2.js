@@ -80,7 +80,7 @@ import {
   usageTotals,
   withRepoConfig,
   withTrailers
-} from "./chunk-6UWEZVRD.js";
+} from "./chunk-IQIZAZR6.js";
 import {
   code,
   codeBlock,
@@ -111,7 +111,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-2NVKEBEC.js";
+} from "./chunk-YTLG2PL2.js";
 import {
   errorMessage,
   redact
@@ -6475,7 +6475,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-ZVBC5N5F.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-SAI7Z5FT.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
