@@ -386,6 +386,29 @@ async function plannedLinger(
   return { w, approve: () => job('/approve') };
 }
 
+/**
+ * A world for two jobs of one machine: the first one's executor runs the linger script, the next
+ * one's `node scripts/check.mjs`; `reported` is what the second job's executor and planner say after.
+ */
+function lingerThenCheck(runAs: RunnerAccount | undefined, reported: string): Promise<World> {
+  return createWorld(
+    {
+      planner: [
+        toolCall('update_context', { plan, directive: 'Run the setup script.' }),
+        toolCall('update_context', { plan, directive: 'Run the checks.' }),
+        toolCall('update_context', { summary: reported }),
+      ],
+      executor: [
+        toolCall('run_command', { command: 'node scripts/linger.mjs' }),
+        toolCall('run_command', { command: 'node scripts/check.mjs' }),
+        toolCall('update_context', { result: reported, outcome: 'done' }),
+      ],
+    },
+    undefined,
+    { runAs },
+  );
+}
+
 /** Waits (on the files, not the clock) until the linger script has started its leftover; fails if the run ends first. */
 async function untilLingering(run: StartedAction, stash: string): Promise<void> {
   const ended = run.done.then(() => true);
@@ -502,22 +525,7 @@ for (const runner of runners) {
 
     it('leaves nothing an earlier, killed job started or kept as the command account running or readable when its own command runs', async () => {
       const { stash, pids, cwd, home } = lingerStash();
-      const w = await createWorld(
-        {
-          planner: [
-            toolCall('update_context', { plan, directive: 'Run the setup script.' }),
-            toolCall('update_context', { plan, directive: 'Run the checks.' }),
-            toolCall('update_context', { summary: 'Ran them.' }),
-          ],
-          executor: [
-            toolCall('run_command', { command: 'node scripts/linger.mjs' }),
-            toolCall('run_command', { command: 'node scripts/check.mjs' }),
-            toolCall('update_context', { result: 'Ran the checks.', outcome: 'done' }),
-          ],
-        },
-        undefined,
-        { runAs },
-      );
+      const w = await lingerThenCheck(runAs, 'Ran the checks.');
       hostileRepository(w, {
         'scripts/linger.mjs': lingerScript(stash),
         // Job 2's command, run as the same account: is job 1's leftover still there (a zombie is not)?
@@ -566,22 +574,7 @@ for (const runner of runners) {
 
     it('refuses the commands of a job whose command account a running job uses: they neither read that job’s files nor end its command', async () => {
       const { stash, pids, cwd, home } = lingerStash();
-      const w = await createWorld(
-        {
-          planner: [
-            toolCall('update_context', { plan, directive: 'Run the setup script.' }),
-            toolCall('update_context', { plan, directive: 'Run the checks.' }),
-            toolCall('update_context', { summary: 'The checks could not run.' }),
-          ],
-          executor: [
-            toolCall('run_command', { command: 'node scripts/linger.mjs' }),
-            toolCall('run_command', { command: 'node scripts/check.mjs' }),
-            toolCall('update_context', { result: 'The checks could not run.', outcome: 'done' }),
-          ],
-        },
-        undefined,
-        { runAs },
-      );
+      const w = await lingerThenCheck(runAs, 'The checks could not run.');
       const ran = path.join(stash, 'check-ran');
       hostileRepository(w, {
         'scripts/linger.mjs': lingerScript(stash),
