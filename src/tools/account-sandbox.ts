@@ -103,8 +103,8 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
 /**
  * The account, prepared for this run. Refused while another job on the machine uses it: this run's
  * sweep would end that job's commands, and each job's commands could read the other's work tree.
- * (This run's HOME folder exists before the check, so of two jobs that start together, neither
- * misses the other.) A job killed mid-command (cancelled, timed out) never swept after it: what its
+ * (This run's HOME folder exists before the check, so of two jobs that start together, at least
+ * the later to check sees the other and refuses.) A job killed mid-command (cancelled, timed out) never swept after it: what its
  * commands started may still run as the account, waiting for the next work tree lent to it, and its
  * folders in the temp dir may still hold another repository's files. Both are ended before anything
  * of this run starts as the account; then the account alone is let through to the work tree.
