@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-QIKG6FS2.js");
+  const { run } = await import("./chunks/main-BZ4GXPCO.js");
   await run(triage);
 }

@@ -2,14 +2,14 @@ import type { Readable } from 'node:stream';
 import { routeActionsLog } from './actions-log.js';
 import { parseInvocation } from './args.js';
 import { CliError, exitCodes, UsageError } from './cli-error.js';
-import { planCommand } from './plan-command.js';
-import { runCommand } from './run-command.js';
 import { createTerminal, isInteractive } from './terminal.js';
 
 /**
  * The CLI's composition root: reads the command line, routes the agents' Actions-style log to
  * stderr, runs the command and turns every failure into one line on stderr and an exit code. The
- * only place that decides the exit code, for any thrown value.
+ * only place that decides the exit code, for any thrown value. The commands are imported when one
+ * runs: they bring the engine (model client, git, validation), which help and a wrong command line
+ * never need, so those answer at once.
  */
 export interface CliProcess {
   argv: readonly string[];
@@ -42,10 +42,14 @@ export async function main(proc: CliProcess): Promise<number> {
       case 'help':
         terminal.out(invocation.text);
         return exitCodes.ok;
-      case 'plan':
+      case 'plan': {
+        const { planCommand } = await import('./plan-command.js');
         return await planCommand(invocation.objective, invocation.flags, context);
-      case 'run':
+      }
+      case 'run': {
+        const { runCommand } = await import('./run-command.js');
         return await runCommand(invocation.objective, invocation.flags, context);
+      }
     }
   } catch (error) {
     terminal.err(`plangate: ${oneLine(describe(error))}`);

@@ -101,6 +101,48 @@ describe('the bundle a /plan run loads', () => {
   }, 60_000);
 });
 
+describe('the plangate command', () => {
+  it('answers help and a wrong command line without loading its engine', () => {
+    const cli = path.join(dist, 'cli.js');
+    const loaded = staticClosure(cli);
+    const packages = packagesIn(loaded);
+    for (const engine of ['zod', 'openai', 'yaml', '@octokit/core']) expect(packages).not.toContain(engine);
+    // The engine is in the bundle, behind the import() that running a command reaches.
+    const later = [...loaded].flatMap((file) => importsOf(file).dynamic).flatMap((chunk) => [...staticClosure(chunk)]);
+    expect(packagesIn(later)).toContain('openai');
+
+    // The same answers from a copy of dist/ that holds only what cli.js loads first.
+    const alone = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'plangate-cli-only-')));
+    dirs.push(alone);
+    fs.cpSync(dist, alone, { recursive: true });
+    for (const chunk of fs.readdirSync(path.join(dist, 'chunks'))) {
+      if (!loaded.has(path.join(dist, 'chunks', chunk))) fs.rmSync(path.join(alone, 'chunks', chunk));
+    }
+    const run = (folder: string, args: string[]) =>
+      spawnSync(process.execPath, [path.join(folder, 'cli.js'), ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
+    for (const [args, code] of [
+      [['--help'], 0],
+      [['plan', '--help'], 0],
+      [['plan', '--frobnicate', 'x'], 2],
+      [['run', '--api-key=sk-never-on-the-command-line'], 2],
+    ] as const) {
+      const full = run(dist, [...args]);
+      const early = run(alone, [...args]);
+      expect(full.status, full.stderr).toBe(code);
+      expect({ status: early.status, stdout: early.stdout, stderr: early.stderr }).toEqual({
+        status: full.status,
+        stdout: full.stdout,
+        stderr: full.stderr,
+      });
+    }
+    // A command that runs needs the engine: without it, the import fails.
+    expect(run(alone, ['plan', 'Add a farewell function']).stderr).toMatch(/Cannot find module|ERR_MODULE_NOT_FOUND/);
+  });
+});
+
 /** What a failed step leaves behind: its exit code, log, `outcome` output and job summary. */
 interface StepResult {
   code: number | null;

@@ -5,6 +5,12 @@ import {
   hiddenCharacters
 } from "./chunk-BE46HTGE.js";
 import {
+  defaultLines,
+  defaultNumber,
+  didYouMean,
+  inputDefaults
+} from "./chunk-K6FIV3ZZ.js";
+import {
   SandboxError,
   debug,
   external_exports,
@@ -23273,25 +23279,25 @@ var AgentToolDispatcher = class {
   }
 };
 _AgentToolDispatcher_handlers = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_options = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_sessions = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_controller = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_onToolError = /* @__PURE__ */ new WeakMap(), _AgentToolDispatcher_instances = /* @__PURE__ */ new WeakSet(), _AgentToolDispatcher_result = async function _AgentToolDispatcher_result2(call, handler, sessionID) {
-  let stage3 = "arguments";
+  let stage2 = "arguments";
   try {
     const args = typeof call.arguments === "string" ? JSON.parse(call.arguments) : call.arguments;
     if (!isObj(args)) {
       throw new OpenAIError("Function arguments must be a JSON object");
     }
-    stage3 = "execution";
+    stage2 = "execution";
     const arguments_ = args;
     const output = await __classPrivateFieldGet(this, _AgentToolDispatcher_instances, "m", _AgentToolDispatcher_wait).call(this, () => __classPrivateFieldGet(this, _AgentToolDispatcher_onToolError, "f") && handler[toolStages] ? handler(arguments_, (value) => {
-      stage3 = value;
+      stage2 = value;
     }) : handler(arguments_));
-    stage3 = "output";
+    stage2 = "output";
     return toolResult(call, output);
   } catch (error) {
     __classPrivateFieldGet(this, _AgentToolDispatcher_instances, "m", _AgentToolDispatcher_checkAbort).call(this);
     if (__classPrivateFieldGet(this, _AgentToolDispatcher_onToolError, "f")) {
       const failure = Object.freeze({
         error,
-        stage: stage3,
+        stage: stage2,
         tool_name: call.name,
         session_id: sessionID,
         turn_id: call.turn_id,
@@ -33688,19 +33694,19 @@ async function withRetries(call, context, options) {
     } catch (error) {
       if (error instanceof SyntaxError) throw malformedCompletion(error.message, context);
       const failure = observeFailure(error);
-      const decision2 = decideRetry(failure, attempt, waited, limits, options.random);
-      if (!decision2.retry) {
+      const decision = decideRetry(failure, attempt, waited, limits, options.random);
+      if (!decision.retry) {
         throw classifyProviderFailure(failure, context, {
           attempts: attempt,
           timeoutMs: options.timeoutMs,
-          ...decision2.why ? { gaveUp: decision2.why } : {}
+          ...decision.why ? { gaveUp: decision.why } : {}
         });
       }
       log(
-        `${context.role} model "${context.model}": ${failureWords(failure, options.timeoutMs)}; retry ${attempt} of ${limits.retries} in ${formatWait(decision2.waitMs)}${decision2.source === "backoff" ? "" : ` (${decision2.source})`}.`
+        `${context.role} model "${context.model}": ${failureWords(failure, options.timeoutMs)}; retry ${attempt} of ${limits.retries} in ${formatWait(decision.waitMs)}${decision.source === "backoff" ? "" : ` (${decision.source})`}.`
       );
-      await sleep2(decision2.waitMs);
-      waited += decision2.waitMs;
+      await sleep2(decision.waitMs);
+      waited += decision.waitMs;
     }
   }
 }
@@ -34027,53 +34033,6 @@ function runUrlOf(runner) {
   return runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
 }
 
-// src/config/defaults.ts
-var inputDefaults = {
-  "github-token": "${{ github.token }}",
-  "api-key": "",
-  "base-url": "https://api.openai.com/v1",
-  "planner-model": "gpt-4.1",
-  "executor-model": "gpt-4.1-mini",
-  "planner-api-key": "",
-  "planner-base-url": "",
-  "executor-api-key": "",
-  "executor-base-url": "",
-  "model-retries": "6",
-  "model-timeout": "180",
-  policy: "plan-for-approval",
-  "stall-limit": "8",
-  "trigger-permission": "write",
-  "approve-permission": "write",
-  "allowed-commands": "",
-  "protected-paths": ".github/workflows/**",
-  "max-iterations": "8",
-  "timeout-minutes": "",
-  "max-cost-usd": "",
-  "allow-blocked-plans": "false",
-  "max-estimated-cost-usd": "",
-  "branch-prefix": "plangate/",
-  "pr-draft": "false",
-  "pr-labels": "",
-  "pull-request-mode": "stacked",
-  "base-branch": "",
-  "allowed-bots": "",
-  "require-distinct-approver": "false",
-  "record-secret": "",
-  "context-permission": "triage",
-  "command-user": "",
-  "command-isolation": "account",
-  "command-env": "",
-  "max-write-bytes": "1048576",
-  "bot-login": "github-actions[bot]",
-  "config-file": ".github/plangate.yml"
-};
-function defaultLines(name) {
-  return inputDefaults[name].split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
-}
-function defaultNumber(name) {
-  return Number(inputDefaults[name]);
-}
-
 // src/config/input-schemas.ts
 var httpUrlSchema = httpUrl(inputDefaults["base-url"]);
 function httpUrl(example) {
@@ -34154,33 +34113,6 @@ function priceFor(model, table = defaultPrices) {
 var import_yaml = __toESM(require_dist(), 1);
 import { existsSync, readFileSync } from "node:fs";
 import path2 from "node:path";
-
-// src/text/did-you-mean.ts
-function editDistance(a, b) {
-  if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-var normal = (name) => name.trim().toLowerCase().replace(/_/g, "-");
-function didYouMean(typed, candidates) {
-  const wanted = normal(typed);
-  let best;
-  for (const name of candidates) {
-    if (name === typed) continue;
-    const distance = editDistance(wanted, normal(name));
-    const allowed = Math.floor(Math.max(wanted.length, name.length) / 3);
-    if (distance <= allowed && (best === void 0 || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
 
 // src/config/issue-sentences.ts
 function inFile(file) {
@@ -34507,380 +34439,6 @@ function withRepoConfig(inputs, configText, env = process.env) {
   };
 }
 
-// src/config/mcp-servers.ts
-function mcpSecretValues(servers) {
-  return servers.flatMap((server) => server.transport === "stdio" ? Object.values(server.env) : []).filter((value) => value !== "");
-}
-
-// src/text/protected-paths.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
-function matchProtected(relPath, patterns) {
-  const candidates = withAncestors(normalize(relPath));
-  for (const pattern of patterns) {
-    const matches = (0, import_picomatch.default)(normalize(pattern), { dot: true });
-    if (candidates.some((candidate) => matches(candidate))) return pattern;
-  }
-  return void 0;
-}
-function normalize(p) {
-  let out = p;
-  while (out.startsWith("./")) out = out.slice(2);
-  return out.replace(/\/+$/, "");
-}
-function withAncestors(rel) {
-  const parts = rel.split("/");
-  return parts.map((_, i) => parts.slice(0, parts.length - i).join("/"));
-}
-
-// src/text/dot-git.ts
-var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
-function isDotGitComponent(name) {
-  let visible = name.replace(hfsIgnorable, "").toLowerCase();
-  const stream = visible.indexOf(":");
-  if (stream >= 0) visible = visible.slice(0, stream);
-  const bare = visible.replace(/[. ]+$/, "");
-  return bare === ".git" || bare === "git~1";
-}
-function hasDotGitComponent(relPath) {
-  return relPath.split(/[/\\]/).some(isDotGitComponent);
-}
-
-// src/repo/tree-status.ts
-var gitlinkMode = "160000";
-var absentMode = "000000";
-var maxBatchPaths = 500;
-var maxBatchChars = 6e4;
-async function hasHead(git) {
-  try {
-    await git(["rev-parse", "--quiet", "--verify", "HEAD^{commit}"]);
-    return true;
-  } catch (error) {
-    if (error instanceof GitError && error.exitCode === 1) return false;
-    throw error;
-  }
-}
-async function changedPaths(git) {
-  const out = await git([
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--untracked-files=all",
-    "--ignore-submodules=dirty",
-    "--no-renames"
-  ]);
-  const records = out.split("\0");
-  const candidates = [];
-  for (let i = 0; i < records.length; i += 1) {
-    const record = records[i] ?? "";
-    const fields = record.split(" ");
-    switch (record[0]) {
-      case "1": {
-        const [, , , mH = absentMode, , mW = absentMode, hH = ""] = fields;
-        candidates.push(tracked(fields.slice(8).join(" "), mH, mW, hH));
-        break;
-      }
-      case "2": {
-        const [, , , mH = absentMode, , mW = absentMode] = fields;
-        const from = records[i + 1] ?? "";
-        i += 1;
-        candidates.push({
-          path: fields.slice(9).join(" "),
-          change: mW === absentMode ? "deleted" : "added",
-          nested: false
-        });
-        if (from !== "" && mH !== absentMode) candidates.push({ path: from, change: "deleted", nested: false });
-        break;
-      }
-      case "u":
-        candidates.push({
-          path: fields.slice(10).join(" "),
-          change: fields[4] === absentMode ? "added" : "modified",
-          nested: false
-        });
-        break;
-      case "?": {
-        const path7 = record.slice(2);
-        if (path7.endsWith("/")) candidates.push({ path: path7.replace(/\/+$/, ""), change: "added", nested: true });
-        else candidates.push({ path: path7, change: "added", nested: false });
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return candidates;
-}
-function tracked(path7, headMode, treeMode, headBlob) {
-  const nested = treeMode === gitlinkMode && headMode !== gitlinkMode;
-  if (headMode === absentMode) return { path: path7, change: "added", nested };
-  if (treeMode === absentMode) return { path: path7, change: "deleted", nested: false };
-  if (fileType(headMode) !== fileType(treeMode)) return { path: path7, change: "type", nested };
-  if (headMode !== treeMode && fileType(headMode) === "10")
-    return { path: path7, change: "modified", nested: false, headBlob };
-  return { path: path7, change: "modified", nested: false };
-}
-function fileType(mode) {
-  return mode.slice(0, 2);
-}
-async function stagedChanges(git, head) {
-  const out = await git([
-    "diff",
-    "--cached",
-    "--raw",
-    "--no-abbrev",
-    "-z",
-    "--no-renames",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--ignore-submodules=none",
-    ...head ? ["HEAD"] : [],
-    "--"
-  ]);
-  const tokens = out.split("\0");
-  const changes = [];
-  for (let i = 0; i + 1 < tokens.length; i += 2) {
-    const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
-    const path7 = tokens[i + 1] ?? "";
-    changes.push({ path: path7, srcMode, dstMode, change: stagedKind(status, srcMode, dstMode, srcSha === dstSha) });
-  }
-  return changes;
-}
-function stagedKind(status, srcMode, dstMode, sameContent) {
-  if (status.startsWith("A") || srcMode === absentMode) return "added";
-  if (status.startsWith("D") || dstMode === absentMode) return "deleted";
-  if (status.startsWith("T") || fileType(srcMode) !== fileType(dstMode)) return "type";
-  if (srcMode !== dstMode && sameContent) return "mode";
-  return "modified";
-}
-function* batches(paths) {
-  let batch = [];
-  let chars = 0;
-  for (const path7 of paths) {
-    if (batch.length > 0 && (batch.length >= maxBatchPaths || chars + path7.length > maxBatchChars)) {
-      yield batch;
-      batch = [];
-      chars = 0;
-    }
-    batch.push(path7);
-    chars += path7.length + 1;
-  }
-  if (batch.length > 0) yield batch;
-}
-
-// src/repo/change-gate.ts
-var dotGitReason = "a .git path";
-var nestedReason = "a nested git repository";
-var protectedPrefix = "protected by ";
-async function stageChecked(git, protectedPaths) {
-  const prefix = await git(["rev-parse", "--show-prefix"]);
-  if (prefix !== "") throw new Error(`The commit gate must run at the top of the work tree, not in ${prefix}.`);
-  const head = await hasHead(git);
-  const candidates = await changedPaths(git);
-  const decided = /* @__PURE__ */ new Map();
-  const allowed = [];
-  for (const candidate of candidates) {
-    const reason = candidate.nested && !hasDotGitComponent(candidate.path) ? nestedReason : blockReason(candidate.path, protectedPaths);
-    if (reason === void 0) allowed.push(candidate);
-    else remember(decided, decision(candidate.path, candidate.change, reason, candidate.change !== "added"));
-  }
-  const inTheWay = ancestorsOf(decided);
-  const toStage = [];
-  for (const candidate of allowed) {
-    const blocked = decided.get(candidate.path) ?? inTheWay.get(candidate.path);
-    if (blocked)
-      remember(decided, {
-        ...blocked,
-        path: candidate.path,
-        change: candidate.change,
-        inHead: candidate.change !== "added"
-      });
-    else toStage.push(candidate);
-  }
-  await tellModeChanges(git, candidates, decided);
-  for (const refused of await stage(
-    git,
-    toStage.map((c) => c.path)
-  )) {
-    const candidate = toStage.find((c) => c.path === refused.path);
-    remember(decided, {
-      path: refused.path,
-      change: candidate?.change ?? "modified",
-      reason: refused.reason,
-      restore: false,
-      inHead: candidate?.change !== "added"
-    });
-  }
-  for (let round = 0; ; round += 1) {
-    const staged = await stagedChanges(git, head);
-    const blocked = /* @__PURE__ */ new Map();
-    for (const entry of staged) {
-      const nested = entry.dstMode === gitlinkMode && entry.srcMode !== gitlinkMode;
-      const reason = nested && !hasDotGitComponent(entry.path) ? nestedReason : blockReason(entry.path, protectedPaths);
-      if (reason !== void 0)
-        blocked.set(entry.path, decision(entry.path, entry.change, reason, entry.srcMode !== absentMode));
-    }
-    const around = ancestorsOf(blocked);
-    for (const entry of staged) {
-      const inner = around.get(entry.path);
-      if (inner && !blocked.has(entry.path))
-        blocked.set(entry.path, {
-          ...inner,
-          path: entry.path,
-          change: entry.change,
-          inHead: entry.srcMode !== absentMode
-        });
-    }
-    if (blocked.size === 0) break;
-    if (round >= 2)
-      throw new Error(`plangate could not keep ${[...blocked.keys()].slice(0, 5).join(", ")} out of the commit.`);
-    for (const entry of blocked.values()) remember(decided, entry);
-    await unstage(git, [...blocked.keys()], head);
-  }
-  await restoreProtected(
-    git,
-    [...decided.values()].filter((d) => d.restore),
-    head
-  );
-  return [...decided.values()].map(({ path: path7, change, reason }) => ({ path: path7, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-}
-function mergeKeptOut(...lists) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const list of lists) {
-    for (const change of list) {
-      const key = `${change.change}\0${change.path}`;
-      if (!seen.has(key)) seen.set(key, { path: change.path, change: change.change, reason: change.reason });
-    }
-  }
-  return [...seen.values()].sort(
-    (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0
-  );
-}
-function blockReason(path7, protectedPaths) {
-  if (hasDotGitComponent(path7)) return dotGitReason;
-  const pattern = matchProtected(path7, protectedPaths);
-  return pattern === void 0 ? void 0 : `${protectedPrefix}${pattern}`;
-}
-function decision(path7, change, reason, inHead) {
-  return { path: path7, change, reason, inHead, restore: reason.startsWith(protectedPrefix) };
-}
-function remember(decided, entry) {
-  if (!decided.has(entry.path)) decided.set(entry.path, entry);
-}
-function ancestorsOf(blocked) {
-  const out = /* @__PURE__ */ new Map();
-  for (const entry of blocked.values()) {
-    const parts = entry.path.split("/");
-    for (let i = 1; i < parts.length; i += 1) {
-      const ancestor = parts.slice(0, i).join("/");
-      if (!out.has(ancestor)) out.set(ancestor, entry);
-    }
-  }
-  return out;
-}
-async function tellModeChanges(git, candidates, decided) {
-  const ambiguous = candidates.filter((c) => c.headBlob !== void 0 && decided.get(c.path)?.change === "modified");
-  for (const batch of batches(ambiguous.map((c) => c.path))) {
-    const hashes = await git(["hash-object", "--no-filters", "--", ...batch]).catch(() => "");
-    hashes.split("\n").forEach((hash, i) => {
-      const path7 = batch[i];
-      const candidate = ambiguous.find((c) => c.path === path7);
-      const entry = path7 === void 0 ? void 0 : decided.get(path7);
-      if (entry && candidate && hash !== "" && hash === candidate.headBlob) entry.change = "mode";
-    });
-  }
-}
-async function stage(git, paths) {
-  const refused = [];
-  for (const batch of batches(paths)) {
-    const add = (list) => git(["--literal-pathspecs", "add", "--all", "--", ...list]);
-    let failure;
-    try {
-      await add(batch);
-      continue;
-    } catch (error) {
-      if (!(error instanceof GitError)) throw error;
-      failure = error;
-    }
-    const before = refused.length;
-    for (const path7 of batch) {
-      try {
-        await add([path7]);
-      } catch (error) {
-        if (!(error instanceof GitError)) throw error;
-        refused.push({ path: path7, reason: `git refused to stage it (${firstLine(error.message)})` });
-      }
-    }
-    if (batch.length > 1 && refused.length - before === batch.length) throw failure;
-  }
-  return refused;
-}
-function firstLine(message) {
-  const line = (message.replace(/^git \S+ failed: /, "").split("\n")[0] ?? "").trim();
-  return line.length > 200 ? `${line.slice(0, 199)}\u2026` : line;
-}
-async function unstage(git, paths, head) {
-  for (const batch of batches(paths)) {
-    if (head) await git(["--literal-pathspecs", "reset", "--quiet", "HEAD", "--", ...batch]);
-    else await git(["--literal-pathspecs", "rm", "--cached", "--quiet", "--ignore-unmatch", "--", ...batch]);
-  }
-}
-async function restoreProtected(git, protectedChanges, head) {
-  const added = protectedChanges.filter((d) => !d.inHead || !head).map((d) => d.path);
-  const changed = head ? protectedChanges.filter((d) => d.inHead).map((d) => d.path) : [];
-  for (const batch of batches(added)) await git(["--literal-pathspecs", "clean", "--force", "--quiet", "--", ...batch]);
-  for (const batch of batches(changed))
-    await git(["--literal-pathspecs", "checkout", "--quiet", "HEAD", "--", ...batch]);
-}
-
-// src/repo/branch.ts
-async function fetchBranch(git, ref) {
-  await git(["fetch", "--no-tags", "--quiet", "origin", `+refs/heads/${ref}:refs/remotes/origin/${ref}`]);
-  return git(["rev-parse", `refs/remotes/origin/${ref}^{commit}`]);
-}
-async function checkoutCommit(git, sha) {
-  await git(["checkout", "--quiet", "--detach", sha]);
-}
-async function startBranch(git, branch, sha) {
-  await git(["checkout", "--quiet", "-B", branch, sha]);
-}
-async function commitAll(git, message, author, protectedPaths) {
-  const keptOut = await stageChecked(git, protectedPaths);
-  if (!await hasStagedChanges(git)) return { sha: void 0, keptOut };
-  await git([
-    "-c",
-    `user.name=${author.name}`,
-    "-c",
-    `user.email=${author.email}`,
-    "commit",
-    "--quiet",
-    "--no-verify",
-    // The check above decided there is something to commit; git's own check would skip a
-    // submodule update when the configuration ignores submodules.
-    "--allow-empty",
-    "-m",
-    message
-  ]);
-  return { sha: await git(["rev-parse", "HEAD"]), keptOut };
-}
-async function hasStagedChanges(git) {
-  try {
-    await git(["diff", "--cached", "--quiet", "--ignore-submodules=none"]);
-    return false;
-  } catch (error) {
-    if (error instanceof GitError && error.exitCode === 1) return true;
-    throw error;
-  }
-}
-async function pushWithLease(git, branch, expected) {
-  await git([
-    "push",
-    "--quiet",
-    `--force-with-lease=refs/heads/${branch}:${expected ?? ""}`,
-    "origin",
-    `HEAD:refs/heads/${branch}`
-  ]);
-}
-
 // src/machine/start-snapshot.ts
 function startSnapshot(state2, context, policy) {
   return { state: state2, context, policy: { ...policy }, iteration: 0, stageExchanges: 0, agentExchanges: {}, trail: [] };
@@ -34978,12 +34536,798 @@ var stageableBy = {
   executor: ["result", "outcome"]
 };
 
+// src/models/usage.ts
+var roles2 = Object.keys(stageableBy);
+var count = external_exports.number().int().nonnegative();
+var usageLedgerSchema = external_exports.object({
+  entries: external_exports.array(
+    external_exports.object({
+      role: external_exports.enum(roles2),
+      model: external_exports.string(),
+      requests: count,
+      promptTokens: count,
+      cachedTokens: count,
+      completionTokens: count
+    }).strict()
+  )
+}).strict();
+function emptyUsage() {
+  return { entries: [] };
+}
+function addTurn(ledger, role, model, tokens) {
+  const found = ledger.entries.some((entry) => entry.role === role && entry.model === model);
+  const base = found ? ledger.entries : [...ledger.entries, { role, model, requests: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }];
+  return {
+    entries: base.map(
+      (entry) => entry.role === role && entry.model === model ? {
+        ...entry,
+        requests: entry.requests + 1,
+        promptTokens: entry.promptTokens + tokens.promptTokens,
+        cachedTokens: entry.cachedTokens + tokens.cachedTokens,
+        completionTokens: entry.completionTokens + tokens.completionTokens
+      } : entry
+    )
+  };
+}
+function costOf(model, tokens, prices = defaultPrices) {
+  const price = priceFor(model, prices);
+  if (price === null) return null;
+  const cached = Math.min(tokens.cachedTokens, tokens.promptTokens);
+  const uncached = tokens.promptTokens - cached;
+  const micro = uncached * price.input + cached * (price.cachedInput ?? price.input) + tokens.completionTokens * price.output;
+  return micro / 1e6;
+}
+function cacheHitRatio(tokens) {
+  return tokens.promptTokens === 0 ? 0 : tokens.cachedTokens / tokens.promptTokens;
+}
+function summarizeUsage(ledger, prices = defaultPrices) {
+  return roles2.flatMap((role) => {
+    const entries = ledger.entries.filter((entry) => entry.role === role);
+    if (entries.length === 0) return [];
+    const totals = sumTokens(entries);
+    return [
+      {
+        role,
+        models: entries.map((entry) => entry.model),
+        requests: entries.reduce((sum, entry) => sum + entry.requests, 0),
+        ...totals,
+        costUsd: sumCosts(entries, prices),
+        cacheHitRatio: cacheHitRatio(totals)
+      }
+    ];
+  });
+}
+function totalCost(ledger, prices = defaultPrices) {
+  return sumCosts(ledger.entries, prices);
+}
+function totalTokens(ledger) {
+  return sumTokens(ledger.entries);
+}
+function sumTokens(entries) {
+  return entries.reduce(
+    (sum, entry) => ({
+      promptTokens: sum.promptTokens + entry.promptTokens,
+      cachedTokens: sum.cachedTokens + entry.cachedTokens,
+      completionTokens: sum.completionTokens + entry.completionTokens
+    }),
+    { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
+  );
+}
+function sumCosts(entries, prices) {
+  let total = 0;
+  for (const entry of entries) {
+    const cost = costOf(entry.model, entry, prices);
+    if (cost === null) return null;
+    total += cost;
+  }
+  return total;
+}
+function formatCost(costUsd) {
+  if (costUsd === null) return "unknown price";
+  return `$${costUsd.toFixed(costUsd < 1 ? 4 : 2)}`;
+}
+
+// src/checks/cost-estimate.ts
+var lowFactor = 0.5;
+var highFactor = 2;
+var usd = external_exports.number().finite().nonnegative();
+var costEstimateSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({
+    kind: external_exports.literal("range"),
+    model: external_exports.string(),
+    steps: external_exports.number().int().nonnegative(),
+    lowUsd: usd,
+    highUsd: usd
+  }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("unknown"),
+    model: external_exports.string(),
+    steps: external_exports.number().int().nonnegative(),
+    reason: external_exports.string().max(300)
+  }).strict()
+]);
+function estimateExecutionCost({ planning, steps, executorModel, prices }) {
+  const base = { model: executorModel, steps };
+  if (priceFor(executorModel, prices) === null)
+    return { kind: "unknown", ...base, reason: `no price for model ${executorModel}` };
+  if (planning.promptTokens === 0 && planning.completionTokens === 0) {
+    return { kind: "unknown", ...base, reason: "planning reported no token usage to estimate from" };
+  }
+  const focused = costOf(executorModel, planning, prices) ?? 0;
+  const uncached = costOf(executorModel, { ...planning, cachedTokens: 0 }, prices) ?? 0;
+  return { kind: "range", ...base, lowUsd: steps * lowFactor * focused, highUsd: steps * highFactor * uncached };
+}
+function plannerUsageSince(ledger, before) {
+  const sum = (l) => l.entries.filter((e) => e.role === "planner").reduce(
+    (acc, e) => ({
+      promptTokens: acc.promptTokens + e.promptTokens,
+      cachedTokens: acc.cachedTokens + e.cachedTokens,
+      completionTokens: acc.completionTokens + e.completionTokens
+    }),
+    { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
+  );
+  const now = sum(ledger);
+  const then = sum(before);
+  const since = (pick) => Math.max(0, pick(now) - pick(then));
+  return {
+    promptTokens: since((t) => t.promptTokens),
+    cachedTokens: since((t) => t.cachedTokens),
+    completionTokens: since((t) => t.completionTokens)
+  };
+}
+function estimateHigh(estimate) {
+  return estimate.kind === "range" ? estimate.highUsd : null;
+}
+function formatEstimate(estimate) {
+  if (estimate.kind === "unknown") return `no estimate: ${estimate.reason}`;
+  return `${formatCost(estimate.lowUsd)}\u2013${formatCost(estimate.highUsd)} (estimate)`;
+}
+
+// src/checks/finding-text.ts
+function describeFinding(finding, style = "markdown") {
+  const quote = style === "markdown" ? code : (text2) => `"${text2}"`;
+  const escape2 = style === "markdown" ? escapeHtml : (text2) => text2;
+  switch (finding.kind) {
+    case "too-many-steps":
+      return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? "cycle" : "cycles"} (one step each), so the run would stop before the end`;
+    case "protected-path":
+      return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
+    case "command-not-allowed":
+      return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape2(finding.reason)})` : ""}; the executor cannot run it`;
+    case "commands-cannot-run":
+      return `commands cannot run on this runner: ${escape2(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
+    case "new-file":
+      return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
+    case "not-found":
+      return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
+  }
+}
+function settingsBehind(findings) {
+  const kinds2 = new Set(findings.map((f) => f.kind));
+  return [
+    kinds2.has("protected-path") ? "protected-paths" : "",
+    kinds2.has("command-not-allowed") ? "allowed-commands" : "",
+    kinds2.has("too-many-steps") ? "max-iterations" : ""
+  ].filter((s) => s !== "");
+}
+function fixFor(findings) {
+  const settings = settingsBehind(findings).map((name) => `\`${name}\``);
+  const adjust = settings.length > 0 ? `adjust ${settings.join(", ")} and ask for the plan again` : "ask for the plan again";
+  return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? "this" : "these"}.`;
+}
+
+// src/render/checks.ts
+var severityIcon = { blocking: "\u26D4", warning: "\u26A0\uFE0F", info: "\u2139\uFE0F" };
+function checksLines(checks, form) {
+  const { findings, omitted, blocking } = checks;
+  const bold = (text2) => form.style === "markdown" ? `**${text2}**` : text2;
+  const warnings = findings.filter((f) => f.severity === "warning").length;
+  const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
+  const head = blocking > 0 ? `\u26D4 ${bold("Checks failed")}: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 ${bold("Checks passed")} with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.` : `\u2705 ${bold("Checks passed")}: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
+  const lines2 = [head];
+  if (findings.length > 0)
+    lines2.push("", ...findings.map((f) => `- ${severityIcon[f.severity]} ${describeFinding(f, form.style)}`));
+  if (omitted > 0) lines2.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
+  if (form.fix && blocking > 0) lines2.push("", form.fix(findings.filter((f) => f.severity === "blocking")));
+  lines2.push("", `${bold("Execution cost")}: ${estimateText(checks.estimate, form.style)}`);
+  return lines2;
+}
+function renderChecks(checks, open) {
+  return checksLines(checks, { style: "markdown", ...open ? { fix: fixFor } : {} }).join("\n");
+}
+function renderChecksText(checks, fix) {
+  return checksLines(checks, { style: "plain", fix }).join("\n");
+}
+function estimateText(estimate, style) {
+  const model = style === "markdown" ? code(estimate.model) : estimate.model;
+  const what = `executor ${model}, ${estimate.steps} ${estimate.steps === 1 ? "step" : "steps"}`;
+  const shown2 = style === "markdown" ? escapeHtml(formatEstimate(estimate)) : formatEstimate(estimate);
+  if (estimate.kind === "unknown") return `${shown2} (${what}).`;
+  return `${shown2} for the ${what}, from planning's measured usage; planning each next step and the summary come on top.`;
+}
+function executorActual(rows) {
+  const executor = rows.find((r) => r.role === "executor");
+  return executor ? executor.costUsd : 0;
+}
+function renderCostComparison(estimate, rows) {
+  return `**Execution cost** (executor ${code(estimate.model)}): ${escapeHtml(formatEstimate(estimate))} \xB7 actual ${formatCost(executorActual(rows))}`;
+}
+
+// src/checks/base-tree.ts
+async function baseTreeLookup(git, baseSha, paths) {
+  const asked = paths.filter(isTreePath);
+  const found = [];
+  if (asked.length > 0) {
+    const listing = await git([
+      "--literal-pathspecs",
+      "ls-tree",
+      "-z",
+      "--name-only",
+      "--full-tree",
+      baseSha,
+      "--",
+      ...asked
+    ]);
+    found.push(...listing.split("\0").filter((name) => name !== ""));
+  }
+  const present = new Set(found);
+  return (path7) => present.has(path7) || found.some((name) => name.startsWith(`${path7}/`));
+}
+function isTreePath(path7) {
+  return path7 !== "" && !path7.startsWith("/") && path7.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+}
+
+// src/tools/command-policy.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+
+// src/tools/tool-error.ts
+var ToolError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ToolError";
+  }
+};
+
+// src/tools/command-policy.ts
+var OPERATOR_NAMES = {
+  ";": "command separator",
+  "|": "pipe",
+  "&": "background/and operator",
+  ">": "redirection",
+  "<": "redirection",
+  "`": "command substitution",
+  $: "variable or command substitution",
+  "(": "subshell",
+  ")": "subshell",
+  "\n": "newline",
+  "\r": "newline"
+};
+var NO_SHELL_HINT = "run_command uses no shell: give one command with its arguments, put literal special characters in single quotes, and run separate commands in separate calls.";
+function parseCommandLine(line) {
+  const argv = [];
+  let current = "";
+  let inToken = false;
+  let i = 0;
+  while (i < line.length) {
+    const ch = line[i];
+    if (ch === " " || ch === "	") {
+      if (inToken) argv.push(current);
+      current = "";
+      inToken = false;
+      i += 1;
+      continue;
+    }
+    const operator = OPERATOR_NAMES[ch];
+    if (operator !== void 0) {
+      throw new ToolError(`Refused: ${JSON.stringify(ch)} (${operator}) outside quotes. ${NO_SHELL_HINT}`);
+    }
+    if (ch === "#" && !inToken) {
+      throw new ToolError(`Refused: "#" would start a shell comment. ${NO_SHELL_HINT}`);
+    }
+    inToken = true;
+    if (ch === "'") {
+      const close = line.indexOf("'", i + 1);
+      if (close < 0) throw new ToolError(`Unterminated single quote in command. ${NO_SHELL_HINT}`);
+      current += line.slice(i + 1, close);
+      i = close + 1;
+    } else if (ch === '"') {
+      const { text: text2, next } = readDoubleQuoted(line, i + 1);
+      current += text2;
+      i = next;
+    } else if (ch === "\\") {
+      const escaped = line[i + 1];
+      if (escaped === void 0) throw new ToolError(`Command ends with a lone backslash. ${NO_SHELL_HINT}`);
+      if (escaped === "\n" || escaped === "\r") {
+        throw new ToolError(`Refused: line continuation; give the command on one line. ${NO_SHELL_HINT}`);
+      }
+      current += escaped;
+      i += 2;
+    } else {
+      current += ch;
+      i += 1;
+    }
+  }
+  if (inToken) argv.push(current);
+  if (argv.length === 0) throw new ToolError('The command is empty; give a command such as "npm test".');
+  return argv;
+}
+function readDoubleQuoted(line, start) {
+  let text2 = "";
+  let i = start;
+  while (i < line.length) {
+    const ch = line[i];
+    if (ch === '"') return { text: text2, next: i + 1 };
+    if (ch === "\\") {
+      const escaped = line[i + 1];
+      if (escaped === "\\" || escaped === '"' || escaped === "$" || escaped === "`") {
+        text2 += escaped;
+        i += 2;
+        continue;
+      }
+      text2 += ch;
+      i += 1;
+      continue;
+    }
+    if (ch === "$" || ch === "`") {
+      throw new ToolError(
+        `Refused: ${JSON.stringify(ch)} inside double quotes would be expanded by a shell, and there is none. ${NO_SHELL_HINT}`
+      );
+    }
+    text2 += ch;
+    i += 1;
+  }
+  throw new ToolError(`Unterminated double quote in command. ${NO_SHELL_HINT}`);
+}
+function isCommandAllowed(argv, patterns) {
+  return patterns.some((pattern) => {
+    let tokens;
+    try {
+      tokens = parseCommandLine(pattern);
+    } catch {
+      return false;
+    }
+    return matchesTokens(argv, tokens);
+  });
+}
+function matchesTokens(argv, tokens) {
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i];
+    if (token === "**" && i === tokens.length - 1) return true;
+    const arg = argv[i];
+    if (arg === void 0) return false;
+    if (token === "*") continue;
+    if (token.includes("*")) {
+      if (!import_picomatch.default.isMatch(arg, token, { dot: true })) return false;
+    } else if (token !== arg) {
+      return false;
+    }
+  }
+  return argv.length === tokens.length;
+}
+function authorizeCommand(command, allowedCommands) {
+  if (allowedCommands.length === 0) {
+    throw new ToolError("run_command is disabled: no allowed-commands are configured.");
+  }
+  const argv = parseCommandLine(command);
+  if (!isCommandAllowed(argv, allowedCommands)) {
+    const listed2 = allowedCommands.map((p) => `  ${p}`).join("\n");
+    throw new ToolError(
+      `Command not allowed: ${command}
+Only commands matching these patterns may run (* is one argument, a final ** any number):
+${listed2}`
+    );
+  }
+  return argv;
+}
+
+// src/text/protected-paths.ts
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
+function matchProtected(relPath, patterns) {
+  const candidates = withAncestors(normalize(relPath));
+  for (const pattern of patterns) {
+    const matches = (0, import_picomatch2.default)(normalize(pattern), { dot: true });
+    if (candidates.some((candidate) => matches(candidate))) return pattern;
+  }
+  return void 0;
+}
+function normalize(p) {
+  let out = p;
+  while (out.startsWith("./")) out = out.slice(2);
+  return out.replace(/\/+$/, "");
+}
+function withAncestors(rel) {
+  const parts = rel.split("/");
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join("/"));
+}
+
+// src/checks/plan-checks.ts
+var maxText = 200;
+var short = (text2) => text2.length <= maxText ? text2 : `${text2.slice(0, maxText - 1)}\u2026`;
+var text = external_exports.string().max(maxText);
+var stepNumber = external_exports.number().int().positive();
+var findingSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({
+    kind: external_exports.literal("too-many-steps"),
+    severity: external_exports.literal("blocking"),
+    steps: external_exports.number().int().positive(),
+    maxIterations: external_exports.number().int().positive()
+  }).strict(),
+  external_exports.object({
+    kind: external_exports.literal("protected-path"),
+    severity: external_exports.literal("blocking"),
+    step: stepNumber,
+    file: text,
+    pattern: text
+  }).strict(),
+  // A verify command the executor may not run leaves the step unverified but changes nothing the
+  // executor can do (run_command refuses it at run time), so it warns instead of blocking approval.
+  external_exports.object({
+    kind: external_exports.literal("command-not-allowed"),
+    severity: external_exports.literal("warning"),
+    step: stepNumber,
+    command: text,
+    reason: text.optional()
+  }).strict(),
+  // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
+  external_exports.object({ kind: external_exports.literal("commands-cannot-run"), severity: external_exports.literal("warning"), cause: external_exports.string().max(400) }).strict(),
+  external_exports.object({ kind: external_exports.literal("new-file"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict(),
+  external_exports.object({ kind: external_exports.literal("not-found"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict()
+]);
+var creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
+var globChars = /[*?[\]{}]/;
+var kindOrder = {
+  "too-many-steps": 0,
+  "protected-path": 1,
+  "commands-cannot-run": 2,
+  "command-not-allowed": 3,
+  "new-file": 4,
+  "not-found": 5
+};
+function checkPlan(plan, rules, fileExists) {
+  const found = [];
+  const add = (finding) => found.push({ finding, at: found.length });
+  if (plan.steps.length > rules.maxIterations) {
+    add({ kind: "too-many-steps", severity: "blocking", steps: plan.steps.length, maxIterations: rules.maxIterations });
+  }
+  const needsCommands = rules.allowedCommands.length > 0 || plan.steps.some((step) => step.verify?.trim());
+  if (rules.commandsRefused !== void 0 && needsCommands)
+    add({ kind: "commands-cannot-run", severity: "warning", cause: short(rules.commandsRefused) });
+  const madeEarlier = /* @__PURE__ */ new Set();
+  for (const [i, step] of plan.steps.entries()) {
+    const number2 = i + 1;
+    const files = stepFiles(step);
+    for (const file of files) {
+      const pattern = matchProtected(file, rules.protectedPaths);
+      if (pattern !== void 0)
+        add({ kind: "protected-path", severity: "blocking", step: number2, file: short(file), pattern: short(pattern) });
+    }
+    const verify = step.verify?.trim();
+    if (verify) {
+      const refusal = commandRefusal(verify, rules.allowedCommands);
+      if (refusal !== void 0) {
+        add({
+          kind: "command-not-allowed",
+          severity: "warning",
+          step: number2,
+          command: short(verify),
+          ...refusal ? { reason: short(refusal) } : {}
+        });
+      }
+    }
+    if (!fileExists) continue;
+    for (const file of files) {
+      if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== void 0 || fileExists(file))
+        continue;
+      if (createsFiles(step)) {
+        madeEarlier.add(file);
+        add({ kind: "new-file", severity: "info", step: number2, file: short(file) });
+      } else {
+        add({ kind: "not-found", severity: "info", step: number2, file: short(file) });
+      }
+    }
+  }
+  return found.sort(
+    (a, b) => severityRank(a.finding) - severityRank(b.finding) || stepOf(a.finding) - stepOf(b.finding) || kindOrder[a.finding.kind] - kindOrder[b.finding.kind] || a.at - b.at
+  ).map((f) => f.finding);
+}
+function isBlocking(finding) {
+  return finding.severity === "blocking";
+}
+function commandRefusal(verify, allowedCommands) {
+  if (allowedCommands.length === 0) return "no allowed-commands are configured";
+  let argv;
+  try {
+    argv = parseCommandLine(verify);
+  } catch (error) {
+    const message = errorMessage(error);
+    return message.split(/\.\s/)[0] ?? message;
+  }
+  return isCommandAllowed(argv, allowedCommands) ? void 0 : "";
+}
+function createsFiles(step) {
+  return creates.test(step.title) || creates.test(step.detail ?? "");
+}
+function stepFiles(step) {
+  return [...new Set((step.files ?? []).map(normalize2).filter((f) => f !== ""))];
+}
+function existenceQuestions(plan) {
+  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => !globChars.test(file)))];
+}
+function normalize2(file) {
+  let out = file.trim().replace(/\\/g, "/");
+  while (out.startsWith("./")) out = out.slice(2);
+  return out.replace(/\/+$/, "");
+}
+var severityRank = (f) => ({ blocking: 0, warning: 1, info: 2 })[f.severity];
+var stepOf = (f) => "step" in f ? f.step : 0;
+
+// src/checks/stored-checks.ts
+var maxStoredFindings = 20;
+var planChecksSchema = external_exports.object({
+  findings: external_exports.array(findingSchema).max(maxStoredFindings),
+  /** Findings left out of `findings` for room. */
+  omitted: external_exports.number().int().nonnegative(),
+  /** Blocking findings in all, kept or not: approval turns on this count. */
+  blocking: external_exports.number().int().nonnegative(),
+  estimate: costEstimateSchema
+}).strict();
+function storeChecks(findings, estimate) {
+  return {
+    findings: findings.slice(0, maxStoredFindings),
+    omitted: Math.max(0, findings.length - maxStoredFindings),
+    blocking: findings.filter(isBlocking).length,
+    estimate
+  };
+}
+
+// src/checks/plan-checks-run.ts
+async function checksForStagedPlan(input2) {
+  let fileExists;
+  try {
+    fileExists = await baseTreeLookup(input2.git, input2.baseSha, existenceQuestions(input2.plan));
+  } catch (error) {
+    warning(
+      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`
+    );
+  }
+  const findings = checkPlan(input2.plan, input2.rules, fileExists);
+  const estimate = estimateExecutionCost({
+    planning: input2.planning,
+    steps: input2.plan.steps.length,
+    executorModel: input2.executorModel,
+    prices: input2.prices
+  });
+  return storeChecks(findings, estimate);
+}
+
+// src/config/mcp-servers.ts
+function mcpSecretValues(servers) {
+  return servers.flatMap((server) => server.transport === "stdio" ? Object.values(server.env) : []).filter((value) => value !== "");
+}
+
+// src/record/plan-record.ts
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+
+// src/machine/plan-status.ts
+var recordStatuses = [
+  "proposed",
+  "asking",
+  "answered",
+  "approved",
+  "executing",
+  "done",
+  "aborted",
+  "superseded",
+  "cancelled"
+];
+
+// src/record/plan-record.ts
+var historyEntrySchema = external_exports.object({ directive: external_exports.string(), result: external_exports.string(), outcome: outcomeSchema });
+var snapshotSchema = external_exports.object({
+  state: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
+  context: external_exports.object({
+    objective: external_exports.string(),
+    plan: planSchema.optional(),
+    directive: external_exports.string().optional(),
+    result: external_exports.string().optional(),
+    outcome: outcomeSchema.optional(),
+    history: external_exports.array(historyEntrySchema),
+    summary: external_exports.string().optional(),
+    question: external_exports.string().optional(),
+    clarifications: external_exports.array(external_exports.object({ question: external_exports.string(), answer: external_exports.string() })).optional(),
+    revisions: external_exports.array(external_exports.object({ plan: planSchema, feedback: external_exports.string() })).optional(),
+    thread: external_exports.string().optional()
+  }),
+  policy: external_exports.object({
+    maxIterations: external_exports.number().int().positive(),
+    maxExchangesPerStage: external_exports.number().int().positive(),
+    maxExchangesPerAgentPerStage: external_exports.number().int().positive(),
+    checkpointEvery: external_exports.number().int().positive()
+  }),
+  iteration: external_exports.number().int().nonnegative(),
+  stageExchanges: external_exports.number().int().nonnegative(),
+  agentExchanges: external_exports.object({ planner: external_exports.number().int().optional(), executor: external_exports.number().int().optional() }),
+  abortReason: external_exports.string().optional(),
+  trail: external_exports.array(
+    external_exports.object({
+      from: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
+      to: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
+      reason: external_exports.string().optional()
+    })
+  )
+});
+var planRecordSchema = external_exports.object({
+  v: external_exports.literal(1),
+  planId: external_exports.string().regex(/^[0-9a-f]{8}$/),
+  planHash: external_exports.string().regex(/^[0-9a-f]{64}$/),
+  status: external_exports.enum(recordStatuses),
+  /** The repository (`owner/name`) and issue the plan belongs to: a record copied elsewhere is refused. */
+  repository: external_exports.string().optional(),
+  issue: external_exports.number().int().positive(),
+  /** Login of the maintainer who asked for the plan, and the comment that asked. */
+  requestedBy: external_exports.string(),
+  commandCommentId: external_exports.number().int(),
+  base: external_exports.object({ ref: external_exports.string().min(1), sha: external_exports.string().regex(/^[0-9a-f]{40,64}$/) }),
+  models: external_exports.object({ planner: external_exports.string(), executor: external_exports.string() }),
+  /** The policy the plan was made under; `plan-only` plans are never executed. */
+  policy: runPolicySchema,
+  /** Which machine runs the snapshot: the full loop, or the executor alone. */
+  machine: external_exports.enum(["planner-executor", "executor-only"]),
+  /** What planning cost (null: a price is unknown), fixed when the plan was posted. */
+  planningCostUsd: external_exports.number().nonnegative().nullable(),
+  snapshot: snapshotSchema,
+  /** What planning cost, so the pull request can show the whole run's usage. */
+  usage: usageLedgerSchema,
+  approvedBy: external_exports.string().optional(),
+  supersededBy: external_exports.string().optional(),
+  /** Hash of the thread's title and body when the plan was made: an approval is bound to them too. */
+  issueHash: external_exports.string().regex(/^[0-9a-f]{64}$/),
+  branch: external_exports.string().optional(),
+  /** When planning finished, by the action's clock: how old a waiting plan is. */
+  postedAt: external_exports.iso.datetime().optional(),
+  /** HMAC of the rest of the record with the repository's record key (see record-key.ts). */
+  sig: external_exports.string().regex(/^[0-9a-f]{64}$/).optional(),
+  pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional(),
+  /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
+  checks: planChecksSchema.optional(),
+  /**
+   * The work goes on the base branch itself (a pull request's head) and updates that pull request,
+   * instead of going on a new branch and pull request of its own.
+   */
+  sameBranch: external_exports.literal(true).optional(),
+  /** The review threads the planner was given, so the pull request and job summary can link them. */
+  reviewThreads: external_exports.array(
+    external_exports.object({
+      url: external_exports.string(),
+      path: external_exports.string(),
+      line: external_exports.number().int().nullable(),
+      author: external_exports.string(),
+      outdated: external_exports.boolean()
+    })
+  ).optional(),
+  /** MCP servers that did not start while planning: the plan comment says the planner worked without them. */
+  mcpFailures: external_exports.array(external_exports.object({ server: external_exports.string(), reason: external_exports.string() })).optional()
+});
+var markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
+function canonical(value) {
+  return JSON.stringify(
+    value,
+    (_key, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(
+      Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    ) : v
+  );
+}
+function hashContext(context) {
+  return createHash("sha256").update(canonical(context)).digest("hex");
+}
+function hashPlan(context, checks) {
+  if (checks === void 0) return hashContext(context);
+  return createHash("sha256").update(canonical({ context, checks })).digest("hex");
+}
+function hashIssue(title, body) {
+  return createHash("sha256").update(canonical({ title, body })).digest("hex");
+}
+function signature(record, secret) {
+  const { sig: _sig, ...unsigned } = record;
+  return createHmac("sha256", secret).update(canonical(unsigned)).digest("hex");
+}
+function sealRecord(record, secret) {
+  const { sig: _sig, ...unsigned } = record;
+  return secret ? { ...unsigned, sig: signature(unsigned, secret) } : unsigned;
+}
+function sealIsValid(record, secret) {
+  if (!secret) return true;
+  if (!record.sig) return false;
+  const expected = Buffer.from(signature(record, secret), "hex");
+  const actual = Buffer.from(record.sig, "hex");
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+function planIdFor(repository, issue, commandCommentId) {
+  return createHash("sha256").update(`${repository}#${issue}/${commandCommentId}`).digest("hex").slice(0, 8);
+}
+function encodeRecord(record) {
+  const packed = deflateRawSync(Buffer.from(canonical(record), "utf8")).toString("base64url");
+  return `<!-- plangate:record v1 ${packed} -->`;
+}
+function decodeRecord(body) {
+  const match = markerPattern.exec(body);
+  if (!match?.[1]) return { ok: false, reason: "no plan record" };
+  let json;
+  try {
+    json = JSON.parse(
+      inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8")
+    );
+  } catch {
+    return { ok: false, reason: "the plan record is corrupt" };
+  }
+  const parsed = planRecordSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: "the plan record does not have the expected shape" };
+  return { ok: true, record: parsed.data };
+}
+function hasRecordMarker(body) {
+  return markerPattern.test(body);
+}
+
+// src/text/count.ts
+function formatCount(n) {
+  const whole = Math.round(n);
+  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return whole < 0 ? `-${digits}` : digits;
+}
+
+// src/machine/reader-words.ts
+var outcomeWords = { done: "done", replan: "next step", abort: "abort" };
+var stateWords = {
+  plan: "plan",
+  ask: "ask",
+  execute: "execute",
+  replan: "next step",
+  finish: "finish",
+  abort: "abort",
+  done: "done"
+};
+
+// src/render/usage-table.ts
+var number = formatCount;
+function sumCost(rows) {
+  let sum = 0;
+  for (const row of rows) {
+    if (row.costUsd === null) return null;
+    sum += row.costUsd;
+  }
+  return sum;
+}
+function renderUsageTable(rows) {
+  if (rows.length === 0) return "_No model was called._";
+  const header = [
+    "| role | model | requests | prompt tokens | cached | completion tokens | cost |",
+    "|---|---|---:|---:|---:|---:|---:|"
+  ];
+  const body = rows.map((r) => {
+    const hit = r.promptTokens > 0 ? ` (${Math.round(r.cacheHitRatio * 100)} %)` : "";
+    const models = r.models.map((m) => `\`${m}\``).join(", ");
+    return `| ${r.role} | ${models} | ${number(r.requests)} | ${number(r.promptTokens)} | ${number(r.cachedTokens)}${hit} | ${number(r.completionTokens)} | ${formatCost(r.costUsd)} |`;
+  });
+  return [...header, ...body, `| **total** | | | | | | **${formatCost(sumCost(rows))}** |`].join("\n");
+}
+
+// src/run/planning-outcome.ts
+function planningOutcome(snapshot) {
+  const { state: state2, context, abortReason } = snapshot;
+  if (state2 === "execute" && context.plan !== void 0) return { kind: "planned", plan: context.plan };
+  if (state2 === "ask" && context.question) return { kind: "asked", question: context.question };
+  if (state2 === "done" && abortReason === void 0 && context.summary !== void 0)
+    return { kind: "answered", summary: context.summary };
+  return { kind: "failed", reason: abortReason ?? "the planner stopped without staging a plan" };
+}
+
 // src/machine/reducer.ts
 function reduce(definition, snapshot, event) {
   if (isTerminal(definition, snapshot)) return snapshot;
   switch (event.type) {
     case "stage":
-      return stage2(definition, snapshot, event.agent, event.fields);
+      return stage(definition, snapshot, event.agent, event.fields);
     case "exchange":
       return exchange(definition, snapshot, event.agent);
     case "abort":
@@ -35002,7 +35346,7 @@ function currentAgent(definition, snapshot) {
   const state2 = definition.states[snapshot.state];
   return state2.terminal === true ? null : state2.agent;
 }
-function stage2(definition, snapshot, agent, fields) {
+function stage(definition, snapshot, agent, fields) {
   const state2 = definition.states[snapshot.state];
   if (state2.agent !== agent) return snapshot;
   const allowed = stageableBy[agent];
@@ -35417,755 +35761,6 @@ ${body}
 ${closingTag}`;
 }
 
-// src/models/usage.ts
-var roles2 = Object.keys(stageableBy);
-var count = external_exports.number().int().nonnegative();
-var usageLedgerSchema = external_exports.object({
-  entries: external_exports.array(
-    external_exports.object({
-      role: external_exports.enum(roles2),
-      model: external_exports.string(),
-      requests: count,
-      promptTokens: count,
-      cachedTokens: count,
-      completionTokens: count
-    }).strict()
-  )
-}).strict();
-function emptyUsage() {
-  return { entries: [] };
-}
-function addTurn(ledger, role, model, tokens) {
-  const found = ledger.entries.some((entry) => entry.role === role && entry.model === model);
-  const base = found ? ledger.entries : [...ledger.entries, { role, model, requests: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0 }];
-  return {
-    entries: base.map(
-      (entry) => entry.role === role && entry.model === model ? {
-        ...entry,
-        requests: entry.requests + 1,
-        promptTokens: entry.promptTokens + tokens.promptTokens,
-        cachedTokens: entry.cachedTokens + tokens.cachedTokens,
-        completionTokens: entry.completionTokens + tokens.completionTokens
-      } : entry
-    )
-  };
-}
-function costOf(model, tokens, prices = defaultPrices) {
-  const price = priceFor(model, prices);
-  if (price === null) return null;
-  const cached = Math.min(tokens.cachedTokens, tokens.promptTokens);
-  const uncached = tokens.promptTokens - cached;
-  const micro = uncached * price.input + cached * (price.cachedInput ?? price.input) + tokens.completionTokens * price.output;
-  return micro / 1e6;
-}
-function cacheHitRatio(tokens) {
-  return tokens.promptTokens === 0 ? 0 : tokens.cachedTokens / tokens.promptTokens;
-}
-function summarizeUsage(ledger, prices = defaultPrices) {
-  return roles2.flatMap((role) => {
-    const entries = ledger.entries.filter((entry) => entry.role === role);
-    if (entries.length === 0) return [];
-    const totals = sumTokens(entries);
-    return [
-      {
-        role,
-        models: entries.map((entry) => entry.model),
-        requests: entries.reduce((sum, entry) => sum + entry.requests, 0),
-        ...totals,
-        costUsd: sumCosts(entries, prices),
-        cacheHitRatio: cacheHitRatio(totals)
-      }
-    ];
-  });
-}
-function totalCost(ledger, prices = defaultPrices) {
-  return sumCosts(ledger.entries, prices);
-}
-function totalTokens(ledger) {
-  return sumTokens(ledger.entries);
-}
-function sumTokens(entries) {
-  return entries.reduce(
-    (sum, entry) => ({
-      promptTokens: sum.promptTokens + entry.promptTokens,
-      cachedTokens: sum.cachedTokens + entry.cachedTokens,
-      completionTokens: sum.completionTokens + entry.completionTokens
-    }),
-    { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
-  );
-}
-function sumCosts(entries, prices) {
-  let total = 0;
-  for (const entry of entries) {
-    const cost = costOf(entry.model, entry, prices);
-    if (cost === null) return null;
-    total += cost;
-  }
-  return total;
-}
-function formatCost(costUsd) {
-  if (costUsd === null) return "unknown price";
-  return `$${costUsd.toFixed(costUsd < 1 ? 4 : 2)}`;
-}
-
-// src/checks/cost-estimate.ts
-var lowFactor = 0.5;
-var highFactor = 2;
-var usd = external_exports.number().finite().nonnegative();
-var costEstimateSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({
-    kind: external_exports.literal("range"),
-    model: external_exports.string(),
-    steps: external_exports.number().int().nonnegative(),
-    lowUsd: usd,
-    highUsd: usd
-  }).strict(),
-  external_exports.object({
-    kind: external_exports.literal("unknown"),
-    model: external_exports.string(),
-    steps: external_exports.number().int().nonnegative(),
-    reason: external_exports.string().max(300)
-  }).strict()
-]);
-function estimateExecutionCost({ planning, steps, executorModel, prices }) {
-  const base = { model: executorModel, steps };
-  if (priceFor(executorModel, prices) === null)
-    return { kind: "unknown", ...base, reason: `no price for model ${executorModel}` };
-  if (planning.promptTokens === 0 && planning.completionTokens === 0) {
-    return { kind: "unknown", ...base, reason: "planning reported no token usage to estimate from" };
-  }
-  const focused = costOf(executorModel, planning, prices) ?? 0;
-  const uncached = costOf(executorModel, { ...planning, cachedTokens: 0 }, prices) ?? 0;
-  return { kind: "range", ...base, lowUsd: steps * lowFactor * focused, highUsd: steps * highFactor * uncached };
-}
-function plannerUsageSince(ledger, before) {
-  const sum = (l) => l.entries.filter((e) => e.role === "planner").reduce(
-    (acc, e) => ({
-      promptTokens: acc.promptTokens + e.promptTokens,
-      cachedTokens: acc.cachedTokens + e.cachedTokens,
-      completionTokens: acc.completionTokens + e.completionTokens
-    }),
-    { promptTokens: 0, cachedTokens: 0, completionTokens: 0 }
-  );
-  const now = sum(ledger);
-  const then = sum(before);
-  const since = (pick) => Math.max(0, pick(now) - pick(then));
-  return {
-    promptTokens: since((t) => t.promptTokens),
-    cachedTokens: since((t) => t.cachedTokens),
-    completionTokens: since((t) => t.completionTokens)
-  };
-}
-function estimateHigh(estimate) {
-  return estimate.kind === "range" ? estimate.highUsd : null;
-}
-function formatEstimate(estimate) {
-  if (estimate.kind === "unknown") return `no estimate: ${estimate.reason}`;
-  return `${formatCost(estimate.lowUsd)}\u2013${formatCost(estimate.highUsd)} (estimate)`;
-}
-
-// src/record/plan-record.ts
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-
-// src/tools/command-policy.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
-
-// src/tools/tool-error.ts
-var ToolError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ToolError";
-  }
-};
-
-// src/tools/command-policy.ts
-var OPERATOR_NAMES = {
-  ";": "command separator",
-  "|": "pipe",
-  "&": "background/and operator",
-  ">": "redirection",
-  "<": "redirection",
-  "`": "command substitution",
-  $: "variable or command substitution",
-  "(": "subshell",
-  ")": "subshell",
-  "\n": "newline",
-  "\r": "newline"
-};
-var NO_SHELL_HINT = "run_command uses no shell: give one command with its arguments, put literal special characters in single quotes, and run separate commands in separate calls.";
-function parseCommandLine(line) {
-  const argv = [];
-  let current = "";
-  let inToken = false;
-  let i = 0;
-  while (i < line.length) {
-    const ch = line[i];
-    if (ch === " " || ch === "	") {
-      if (inToken) argv.push(current);
-      current = "";
-      inToken = false;
-      i += 1;
-      continue;
-    }
-    const operator = OPERATOR_NAMES[ch];
-    if (operator !== void 0) {
-      throw new ToolError(`Refused: ${JSON.stringify(ch)} (${operator}) outside quotes. ${NO_SHELL_HINT}`);
-    }
-    if (ch === "#" && !inToken) {
-      throw new ToolError(`Refused: "#" would start a shell comment. ${NO_SHELL_HINT}`);
-    }
-    inToken = true;
-    if (ch === "'") {
-      const close = line.indexOf("'", i + 1);
-      if (close < 0) throw new ToolError(`Unterminated single quote in command. ${NO_SHELL_HINT}`);
-      current += line.slice(i + 1, close);
-      i = close + 1;
-    } else if (ch === '"') {
-      const { text: text2, next } = readDoubleQuoted(line, i + 1);
-      current += text2;
-      i = next;
-    } else if (ch === "\\") {
-      const escaped = line[i + 1];
-      if (escaped === void 0) throw new ToolError(`Command ends with a lone backslash. ${NO_SHELL_HINT}`);
-      if (escaped === "\n" || escaped === "\r") {
-        throw new ToolError(`Refused: line continuation; give the command on one line. ${NO_SHELL_HINT}`);
-      }
-      current += escaped;
-      i += 2;
-    } else {
-      current += ch;
-      i += 1;
-    }
-  }
-  if (inToken) argv.push(current);
-  if (argv.length === 0) throw new ToolError('The command is empty; give a command such as "npm test".');
-  return argv;
-}
-function readDoubleQuoted(line, start) {
-  let text2 = "";
-  let i = start;
-  while (i < line.length) {
-    const ch = line[i];
-    if (ch === '"') return { text: text2, next: i + 1 };
-    if (ch === "\\") {
-      const escaped = line[i + 1];
-      if (escaped === "\\" || escaped === '"' || escaped === "$" || escaped === "`") {
-        text2 += escaped;
-        i += 2;
-        continue;
-      }
-      text2 += ch;
-      i += 1;
-      continue;
-    }
-    if (ch === "$" || ch === "`") {
-      throw new ToolError(
-        `Refused: ${JSON.stringify(ch)} inside double quotes would be expanded by a shell, and there is none. ${NO_SHELL_HINT}`
-      );
-    }
-    text2 += ch;
-    i += 1;
-  }
-  throw new ToolError(`Unterminated double quote in command. ${NO_SHELL_HINT}`);
-}
-function isCommandAllowed(argv, patterns) {
-  return patterns.some((pattern) => {
-    let tokens;
-    try {
-      tokens = parseCommandLine(pattern);
-    } catch {
-      return false;
-    }
-    return matchesTokens(argv, tokens);
-  });
-}
-function matchesTokens(argv, tokens) {
-  for (let i = 0; i < tokens.length; i += 1) {
-    const token = tokens[i];
-    if (token === "**" && i === tokens.length - 1) return true;
-    const arg = argv[i];
-    if (arg === void 0) return false;
-    if (token === "*") continue;
-    if (token.includes("*")) {
-      if (!import_picomatch2.default.isMatch(arg, token, { dot: true })) return false;
-    } else if (token !== arg) {
-      return false;
-    }
-  }
-  return argv.length === tokens.length;
-}
-function authorizeCommand(command, allowedCommands) {
-  if (allowedCommands.length === 0) {
-    throw new ToolError("run_command is disabled: no allowed-commands are configured.");
-  }
-  const argv = parseCommandLine(command);
-  if (!isCommandAllowed(argv, allowedCommands)) {
-    const listed2 = allowedCommands.map((p) => `  ${p}`).join("\n");
-    throw new ToolError(
-      `Command not allowed: ${command}
-Only commands matching these patterns may run (* is one argument, a final ** any number):
-${listed2}`
-    );
-  }
-  return argv;
-}
-
-// src/checks/plan-checks.ts
-var maxText = 200;
-var short = (text2) => text2.length <= maxText ? text2 : `${text2.slice(0, maxText - 1)}\u2026`;
-var text = external_exports.string().max(maxText);
-var stepNumber = external_exports.number().int().positive();
-var findingSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({
-    kind: external_exports.literal("too-many-steps"),
-    severity: external_exports.literal("blocking"),
-    steps: external_exports.number().int().positive(),
-    maxIterations: external_exports.number().int().positive()
-  }).strict(),
-  external_exports.object({
-    kind: external_exports.literal("protected-path"),
-    severity: external_exports.literal("blocking"),
-    step: stepNumber,
-    file: text,
-    pattern: text
-  }).strict(),
-  // A verify command the executor may not run leaves the step unverified but changes nothing the
-  // executor can do (run_command refuses it at run time), so it warns instead of blocking approval.
-  external_exports.object({
-    kind: external_exports.literal("command-not-allowed"),
-    severity: external_exports.literal("warning"),
-    step: stepNumber,
-    command: text,
-    reason: text.optional()
-  }).strict(),
-  // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
-  external_exports.object({ kind: external_exports.literal("commands-cannot-run"), severity: external_exports.literal("warning"), cause: external_exports.string().max(400) }).strict(),
-  external_exports.object({ kind: external_exports.literal("new-file"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict(),
-  external_exports.object({ kind: external_exports.literal("not-found"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict()
-]);
-var creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
-var globChars = /[*?[\]{}]/;
-var kindOrder = {
-  "too-many-steps": 0,
-  "protected-path": 1,
-  "commands-cannot-run": 2,
-  "command-not-allowed": 3,
-  "new-file": 4,
-  "not-found": 5
-};
-function checkPlan(plan, rules, fileExists) {
-  const found = [];
-  const add = (finding) => found.push({ finding, at: found.length });
-  if (plan.steps.length > rules.maxIterations) {
-    add({ kind: "too-many-steps", severity: "blocking", steps: plan.steps.length, maxIterations: rules.maxIterations });
-  }
-  const needsCommands = rules.allowedCommands.length > 0 || plan.steps.some((step) => step.verify?.trim());
-  if (rules.commandsRefused !== void 0 && needsCommands)
-    add({ kind: "commands-cannot-run", severity: "warning", cause: short(rules.commandsRefused) });
-  const madeEarlier = /* @__PURE__ */ new Set();
-  for (const [i, step] of plan.steps.entries()) {
-    const number2 = i + 1;
-    const files = stepFiles(step);
-    for (const file of files) {
-      const pattern = matchProtected(file, rules.protectedPaths);
-      if (pattern !== void 0)
-        add({ kind: "protected-path", severity: "blocking", step: number2, file: short(file), pattern: short(pattern) });
-    }
-    const verify = step.verify?.trim();
-    if (verify) {
-      const refusal = commandRefusal(verify, rules.allowedCommands);
-      if (refusal !== void 0) {
-        add({
-          kind: "command-not-allowed",
-          severity: "warning",
-          step: number2,
-          command: short(verify),
-          ...refusal ? { reason: short(refusal) } : {}
-        });
-      }
-    }
-    if (!fileExists) continue;
-    for (const file of files) {
-      if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== void 0 || fileExists(file))
-        continue;
-      if (createsFiles(step)) {
-        madeEarlier.add(file);
-        add({ kind: "new-file", severity: "info", step: number2, file: short(file) });
-      } else {
-        add({ kind: "not-found", severity: "info", step: number2, file: short(file) });
-      }
-    }
-  }
-  return found.sort(
-    (a, b) => severityRank(a.finding) - severityRank(b.finding) || stepOf(a.finding) - stepOf(b.finding) || kindOrder[a.finding.kind] - kindOrder[b.finding.kind] || a.at - b.at
-  ).map((f) => f.finding);
-}
-function isBlocking(finding) {
-  return finding.severity === "blocking";
-}
-function commandRefusal(verify, allowedCommands) {
-  if (allowedCommands.length === 0) return "no allowed-commands are configured";
-  let argv;
-  try {
-    argv = parseCommandLine(verify);
-  } catch (error) {
-    const message = errorMessage(error);
-    return message.split(/\.\s/)[0] ?? message;
-  }
-  return isCommandAllowed(argv, allowedCommands) ? void 0 : "";
-}
-function createsFiles(step) {
-  return creates.test(step.title) || creates.test(step.detail ?? "");
-}
-function stepFiles(step) {
-  return [...new Set((step.files ?? []).map(normalize2).filter((f) => f !== ""))];
-}
-function existenceQuestions(plan) {
-  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => !globChars.test(file)))];
-}
-function normalize2(file) {
-  let out = file.trim().replace(/\\/g, "/");
-  while (out.startsWith("./")) out = out.slice(2);
-  return out.replace(/\/+$/, "");
-}
-var severityRank = (f) => ({ blocking: 0, warning: 1, info: 2 })[f.severity];
-var stepOf = (f) => "step" in f ? f.step : 0;
-
-// src/checks/stored-checks.ts
-var maxStoredFindings = 20;
-var planChecksSchema = external_exports.object({
-  findings: external_exports.array(findingSchema).max(maxStoredFindings),
-  /** Findings left out of `findings` for room. */
-  omitted: external_exports.number().int().nonnegative(),
-  /** Blocking findings in all, kept or not: approval turns on this count. */
-  blocking: external_exports.number().int().nonnegative(),
-  estimate: costEstimateSchema
-}).strict();
-function storeChecks(findings, estimate) {
-  return {
-    findings: findings.slice(0, maxStoredFindings),
-    omitted: Math.max(0, findings.length - maxStoredFindings),
-    blocking: findings.filter(isBlocking).length,
-    estimate
-  };
-}
-
-// src/machine/plan-status.ts
-var recordStatuses = [
-  "proposed",
-  "asking",
-  "answered",
-  "approved",
-  "executing",
-  "done",
-  "aborted",
-  "superseded",
-  "cancelled"
-];
-
-// src/record/plan-record.ts
-var historyEntrySchema = external_exports.object({ directive: external_exports.string(), result: external_exports.string(), outcome: outcomeSchema });
-var snapshotSchema = external_exports.object({
-  state: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
-  context: external_exports.object({
-    objective: external_exports.string(),
-    plan: planSchema.optional(),
-    directive: external_exports.string().optional(),
-    result: external_exports.string().optional(),
-    outcome: outcomeSchema.optional(),
-    history: external_exports.array(historyEntrySchema),
-    summary: external_exports.string().optional(),
-    question: external_exports.string().optional(),
-    clarifications: external_exports.array(external_exports.object({ question: external_exports.string(), answer: external_exports.string() })).optional(),
-    revisions: external_exports.array(external_exports.object({ plan: planSchema, feedback: external_exports.string() })).optional(),
-    thread: external_exports.string().optional()
-  }),
-  policy: external_exports.object({
-    maxIterations: external_exports.number().int().positive(),
-    maxExchangesPerStage: external_exports.number().int().positive(),
-    maxExchangesPerAgentPerStage: external_exports.number().int().positive(),
-    checkpointEvery: external_exports.number().int().positive()
-  }),
-  iteration: external_exports.number().int().nonnegative(),
-  stageExchanges: external_exports.number().int().nonnegative(),
-  agentExchanges: external_exports.object({ planner: external_exports.number().int().optional(), executor: external_exports.number().int().optional() }),
-  abortReason: external_exports.string().optional(),
-  trail: external_exports.array(
-    external_exports.object({
-      from: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
-      to: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
-      reason: external_exports.string().optional()
-    })
-  )
-});
-var planRecordSchema = external_exports.object({
-  v: external_exports.literal(1),
-  planId: external_exports.string().regex(/^[0-9a-f]{8}$/),
-  planHash: external_exports.string().regex(/^[0-9a-f]{64}$/),
-  status: external_exports.enum(recordStatuses),
-  /** The repository (`owner/name`) and issue the plan belongs to: a record copied elsewhere is refused. */
-  repository: external_exports.string().optional(),
-  issue: external_exports.number().int().positive(),
-  /** Login of the maintainer who asked for the plan, and the comment that asked. */
-  requestedBy: external_exports.string(),
-  commandCommentId: external_exports.number().int(),
-  base: external_exports.object({ ref: external_exports.string().min(1), sha: external_exports.string().regex(/^[0-9a-f]{40,64}$/) }),
-  models: external_exports.object({ planner: external_exports.string(), executor: external_exports.string() }),
-  /** The policy the plan was made under; `plan-only` plans are never executed. */
-  policy: runPolicySchema,
-  /** Which machine runs the snapshot: the full loop, or the executor alone. */
-  machine: external_exports.enum(["planner-executor", "executor-only"]),
-  /** What planning cost (null: a price is unknown), fixed when the plan was posted. */
-  planningCostUsd: external_exports.number().nonnegative().nullable(),
-  snapshot: snapshotSchema,
-  /** What planning cost, so the pull request can show the whole run's usage. */
-  usage: usageLedgerSchema,
-  approvedBy: external_exports.string().optional(),
-  supersededBy: external_exports.string().optional(),
-  /** Hash of the thread's title and body when the plan was made: an approval is bound to them too. */
-  issueHash: external_exports.string().regex(/^[0-9a-f]{64}$/),
-  branch: external_exports.string().optional(),
-  /** When planning finished, by the action's clock: how old a waiting plan is. */
-  postedAt: external_exports.iso.datetime().optional(),
-  /** HMAC of the rest of the record with the repository's record key (see record-key.ts). */
-  sig: external_exports.string().regex(/^[0-9a-f]{64}$/).optional(),
-  pullRequest: external_exports.object({ number: external_exports.number().int(), url: external_exports.string() }).optional(),
-  /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
-  checks: planChecksSchema.optional(),
-  /**
-   * The work goes on the base branch itself (a pull request's head) and updates that pull request,
-   * instead of going on a new branch and pull request of its own.
-   */
-  sameBranch: external_exports.literal(true).optional(),
-  /** The review threads the planner was given, so the pull request and job summary can link them. */
-  reviewThreads: external_exports.array(
-    external_exports.object({
-      url: external_exports.string(),
-      path: external_exports.string(),
-      line: external_exports.number().int().nullable(),
-      author: external_exports.string(),
-      outdated: external_exports.boolean()
-    })
-  ).optional(),
-  /** MCP servers that did not start while planning: the plan comment says the planner worked without them. */
-  mcpFailures: external_exports.array(external_exports.object({ server: external_exports.string(), reason: external_exports.string() })).optional()
-});
-var markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
-function canonical(value) {
-  return JSON.stringify(
-    value,
-    (_key, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(
-      Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
-    ) : v
-  );
-}
-function hashContext(context) {
-  return createHash("sha256").update(canonical(context)).digest("hex");
-}
-function hashPlan(context, checks) {
-  if (checks === void 0) return hashContext(context);
-  return createHash("sha256").update(canonical({ context, checks })).digest("hex");
-}
-function hashIssue(title, body) {
-  return createHash("sha256").update(canonical({ title, body })).digest("hex");
-}
-function signature(record, secret) {
-  const { sig: _sig, ...unsigned } = record;
-  return createHmac("sha256", secret).update(canonical(unsigned)).digest("hex");
-}
-function sealRecord(record, secret) {
-  const { sig: _sig, ...unsigned } = record;
-  return secret ? { ...unsigned, sig: signature(unsigned, secret) } : unsigned;
-}
-function sealIsValid(record, secret) {
-  if (!secret) return true;
-  if (!record.sig) return false;
-  const expected = Buffer.from(signature(record, secret), "hex");
-  const actual = Buffer.from(record.sig, "hex");
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
-function planIdFor(repository, issue, commandCommentId) {
-  return createHash("sha256").update(`${repository}#${issue}/${commandCommentId}`).digest("hex").slice(0, 8);
-}
-function encodeRecord(record) {
-  const packed = deflateRawSync(Buffer.from(canonical(record), "utf8")).toString("base64url");
-  return `<!-- plangate:record v1 ${packed} -->`;
-}
-function decodeRecord(body) {
-  const match = markerPattern.exec(body);
-  if (!match?.[1]) return { ok: false, reason: "no plan record" };
-  let json;
-  try {
-    json = JSON.parse(
-      inflateRawSync(Buffer.from(match[1], "base64url"), { maxOutputLength: 4e6 }).toString("utf8")
-    );
-  } catch {
-    return { ok: false, reason: "the plan record is corrupt" };
-  }
-  const parsed = planRecordSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, reason: "the plan record does not have the expected shape" };
-  return { ok: true, record: parsed.data };
-}
-function hasRecordMarker(body) {
-  return markerPattern.test(body);
-}
-
-// src/checks/finding-text.ts
-function describeFinding(finding, style = "markdown") {
-  const quote = style === "markdown" ? code : (text2) => `"${text2}"`;
-  const escape2 = style === "markdown" ? escapeHtml : (text2) => text2;
-  switch (finding.kind) {
-    case "too-many-steps":
-      return `the plan has ${finding.steps} steps, but \`max-iterations\` allows ${finding.maxIterations} execute ${finding.maxIterations === 1 ? "cycle" : "cycles"} (one step each), so the run would stop before the end`;
-    case "protected-path":
-      return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
-    case "command-not-allowed":
-      return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape2(finding.reason)})` : ""}; the executor cannot run it`;
-    case "commands-cannot-run":
-      return `commands cannot run on this runner: ${escape2(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
-    case "new-file":
-      return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
-    case "not-found":
-      return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
-  }
-}
-function settingsBehind(findings) {
-  const kinds2 = new Set(findings.map((f) => f.kind));
-  return [
-    kinds2.has("protected-path") ? "protected-paths" : "",
-    kinds2.has("command-not-allowed") ? "allowed-commands" : "",
-    kinds2.has("too-many-steps") ? "max-iterations" : ""
-  ].filter((s) => s !== "");
-}
-function fixFor(findings) {
-  const settings = settingsBehind(findings).map((name) => `\`${name}\``);
-  const adjust = settings.length > 0 ? `adjust ${settings.join(", ")} and ask for the plan again` : "ask for the plan again";
-  return `To fix: ${adjust} with \`/revise <feedback>\`, or reply \`/revise <feedback>\` asking for a plan that avoids ${findings.length === 1 ? "this" : "these"}.`;
-}
-
-// src/render/checks.ts
-var severityIcon = { blocking: "\u26D4", warning: "\u26A0\uFE0F", info: "\u2139\uFE0F" };
-function checksLines(checks, form) {
-  const { findings, omitted, blocking } = checks;
-  const bold = (text2) => form.style === "markdown" ? `**${text2}**` : text2;
-  const warnings = findings.filter((f) => f.severity === "warning").length;
-  const caveat = findings.some((f) => f.kind === "commands-cannot-run") ? "but commands cannot run on this runner" : "but a verify command is not in `allowed-commands`, so that step goes unverified unless it is allowed";
-  const head = blocking > 0 ? `\u26D4 ${bold("Checks failed")}: ${blocking} blocking ${blocking === 1 ? "finding" : "findings"}; this plan cannot be approved as it is.` : warnings > 0 ? `\u2705 ${bold("Checks passed")} with ${warnings} ${warnings === 1 ? "warning" : "warnings"}: no step touches a protected path and the steps fit \`max-iterations\`, ${caveat}.` : `\u2705 ${bold("Checks passed")}: no step touches a protected path, every verify command is allowed, the steps fit \`max-iterations\`.`;
-  const lines2 = [head];
-  if (findings.length > 0)
-    lines2.push("", ...findings.map((f) => `- ${severityIcon[f.severity]} ${describeFinding(f, form.style)}`));
-  if (omitted > 0) lines2.push(`- \u2026 and ${omitted} more ${omitted === 1 ? "finding" : "findings"} not shown.`);
-  if (form.fix && blocking > 0) lines2.push("", form.fix(findings.filter((f) => f.severity === "blocking")));
-  lines2.push("", `${bold("Execution cost")}: ${estimateText(checks.estimate, form.style)}`);
-  return lines2;
-}
-function renderChecks(checks, open) {
-  return checksLines(checks, { style: "markdown", ...open ? { fix: fixFor } : {} }).join("\n");
-}
-function renderChecksText(checks, fix) {
-  return checksLines(checks, { style: "plain", fix }).join("\n");
-}
-function estimateText(estimate, style) {
-  const model = style === "markdown" ? code(estimate.model) : estimate.model;
-  const what = `executor ${model}, ${estimate.steps} ${estimate.steps === 1 ? "step" : "steps"}`;
-  const shown2 = style === "markdown" ? escapeHtml(formatEstimate(estimate)) : formatEstimate(estimate);
-  if (estimate.kind === "unknown") return `${shown2} (${what}).`;
-  return `${shown2} for the ${what}, from planning's measured usage; planning each next step and the summary come on top.`;
-}
-function executorActual(rows) {
-  const executor = rows.find((r) => r.role === "executor");
-  return executor ? executor.costUsd : 0;
-}
-function renderCostComparison(estimate, rows) {
-  return `**Execution cost** (executor ${code(estimate.model)}): ${escapeHtml(formatEstimate(estimate))} \xB7 actual ${formatCost(executorActual(rows))}`;
-}
-
-// src/machine/executor-only.ts
-var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
-var consumeReport = { kind: "consume", fields: ["result", "outcome"] };
-var unreachable = { agent: null, requires: [], edges: [], terminal: true };
-var executorOnlyMachine = {
-  initial: "execute",
-  // There is no planner to write an abort summary: a forced abort ends the run at once, with its reason.
-  abortState: "done",
-  abortActions: [consumeAll],
-  states: {
-    execute: {
-      agent: "executor",
-      requires: ["result", "outcome"],
-      onExit: [{ kind: "appendHistory" }, { kind: "countIteration" }],
-      // The interrupted cycle stays in history so the record shows what was being attempted.
-      onForcedAbort: [{ kind: "appendAbortedCycle" }],
-      edges: [
-        { to: "done", guard: { field: "outcome", equals: "done" }, actions: [consumeAll] },
-        { to: "execute", guard: { field: "outcome", equals: "replan" }, actions: [consumeReport], loop: true },
-        { to: "done", guard: { field: "outcome", equals: "abort" }, actions: [consumeAll] }
-      ]
-    },
-    done: { agent: null, requires: [], edges: [], terminal: true },
-    plan: unreachable,
-    replan: unreachable,
-    finish: unreachable,
-    abort: unreachable,
-    ask: unreachable
-  }
-};
-function executorOnlySnapshot(objective, policy) {
-  return startSnapshot(executorOnlyMachine.initial, { objective, directive: objective, history: [] }, policy);
-}
-
-// src/checks/base-tree.ts
-async function baseTreeLookup(git, baseSha, paths) {
-  const asked = paths.filter(isTreePath);
-  const found = [];
-  if (asked.length > 0) {
-    const listing = await git([
-      "--literal-pathspecs",
-      "ls-tree",
-      "-z",
-      "--name-only",
-      "--full-tree",
-      baseSha,
-      "--",
-      ...asked
-    ]);
-    found.push(...listing.split("\0").filter((name) => name !== ""));
-  }
-  const present = new Set(found);
-  return (path7) => present.has(path7) || found.some((name) => name.startsWith(`${path7}/`));
-}
-function isTreePath(path7) {
-  return path7 !== "" && !path7.startsWith("/") && path7.split("/").every((part) => part !== "" && part !== "." && part !== "..");
-}
-
-// src/checks/plan-checks-run.ts
-async function checksForStagedPlan(input2) {
-  let fileExists;
-  try {
-    fileExists = await baseTreeLookup(input2.git, input2.baseSha, existenceQuestions(input2.plan));
-  } catch (error) {
-    warning(
-      `Could not list the files of the base commit, so the plan's files were not checked for existence: ${errorMessage(error)}`
-    );
-  }
-  const findings = checkPlan(input2.plan, input2.rules, fileExists);
-  const estimate = estimateExecutionCost({
-    planning: input2.planning,
-    steps: input2.plan.steps.length,
-    executorModel: input2.executorModel,
-    prices: input2.prices
-  });
-  return storeChecks(findings, estimate);
-}
-
-// src/text/count.ts
-function formatCount(n) {
-  const whole = Math.round(n);
-  const digits = String(Math.abs(whole)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return whole < 0 ? `-${digits}` : digits;
-}
-
 // src/repo/instruction-files.ts
 import path3 from "node:path";
 var INSTRUCTION_FILES = ["AGENTS.md", ".github/copilot-instructions.md", "CLAUDE.md"];
@@ -36283,114 +35878,6 @@ function repositoryInstructionsText(files, maxBytes = MAX_INSTRUCTIONS_BYTES) {
 }
 async function readRepositoryInstructions(git, commit) {
   return repositoryInstructionsText(await readInstructionFiles(git, commit));
-}
-
-// src/machine/reader-words.ts
-var outcomeWords = { done: "done", replan: "next step", abort: "abort" };
-var stateWords = {
-  plan: "plan",
-  ask: "ask",
-  execute: "execute",
-  replan: "next step",
-  finish: "finish",
-  abort: "abort",
-  done: "done"
-};
-
-// src/render/usage-table.ts
-var number = formatCount;
-function sumCost(rows) {
-  let sum = 0;
-  for (const row of rows) {
-    if (row.costUsd === null) return null;
-    sum += row.costUsd;
-  }
-  return sum;
-}
-function renderUsageTable(rows) {
-  if (rows.length === 0) return "_No model was called._";
-  const header = [
-    "| role | model | requests | prompt tokens | cached | completion tokens | cost |",
-    "|---|---|---:|---:|---:|---:|---:|"
-  ];
-  const body = rows.map((r) => {
-    const hit = r.promptTokens > 0 ? ` (${Math.round(r.cacheHitRatio * 100)} %)` : "";
-    const models = r.models.map((m) => `\`${m}\``).join(", ");
-    return `| ${r.role} | ${models} | ${number(r.requests)} | ${number(r.promptTokens)} | ${number(r.cachedTokens)}${hit} | ${number(r.completionTokens)} | ${formatCost(r.costUsd)} |`;
-  });
-  return [...header, ...body, `| **total** | | | | | | **${formatCost(sumCost(rows))}** |`].join("\n");
-}
-
-// src/render/commit-trailers.ts
-var oneLine = (value) => value.replace(/[\r\n<>]+/g, " ").trim();
-function noreplyEmail(login) {
-  return `${oneLine(login)}@users.noreply.github.com`;
-}
-function commitTrailers(input2) {
-  const trailers = [`Plangate-Plan: ${oneLine(input2.planId)}`, `Approved-by: ${oneLine(input2.approvedBy)}`];
-  const requester = oneLine(input2.requestedBy);
-  if (requester !== "" && requester.toLowerCase() !== oneLine(input2.botLogin).toLowerCase()) {
-    trailers.push(`Co-authored-by: ${requester} <${noreplyEmail(requester)}>`);
-  }
-  return trailers;
-}
-function withTrailers(message, trailers) {
-  if (trailers.length === 0) return message;
-  return `${message.replace(/\s+$/, "")}
-
-${trailers.join("\n")}`;
-}
-
-// src/agents/notices.ts
-function createNotices() {
-  let pending = [];
-  return {
-    post(text2) {
-      pending.push(text2);
-    },
-    take() {
-      if (pending.length === 0) return void 0;
-      const text2 = pending.join("\n");
-      pending = [];
-      return text2;
-    }
-  };
-}
-
-// src/run/cycle-commit.ts
-var maxTitleChars = 60;
-function cycleCommitMessage(snapshot, planId, issue) {
-  const cycle = snapshot.context.history.length;
-  const title = (snapshot.context.history.at(-1)?.directive.split("\n")[0] ?? "").slice(0, maxTitleChars);
-  const subject = `plangate: cycle ${cycle} of plan ${planId}: ${title}`;
-  return issue === void 0 ? subject : `${subject}
-
-Refs #${issue}`;
-}
-function createKeptOutLog(resumed = []) {
-  let all = [...resumed];
-  const told = /* @__PURE__ */ new Set();
-  return {
-    get all() {
-      return all;
-    },
-    notices: createNotices(),
-    keep(found) {
-      all = mergeKeptOut(all, found);
-      const fresh = found.filter((c) => !told.has(`${c.path}\0${c.change}`));
-      for (const c of fresh) told.add(`${c.path}\0${c.change}`);
-      return fresh.length > 0 ? keptOutNotice(fresh) : void 0;
-    }
-  };
-}
-function keptOutNotice(keptOut) {
-  const lines2 = keptOut.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
-  if (keptOut.length > 20) lines2.push(`- and ${keptOut.length - 20} more`);
-  return [
-    "plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:",
-    ...lines2,
-    "Do not try to change them another way; if the objective needs them changed, say so in your result."
-  ].join("\n");
 }
 
 // src/agents/budget.ts
@@ -36855,6 +36342,21 @@ async function looksBinary(abs) {
 // src/tools/workspace.ts
 import fs2 from "node:fs";
 import path4 from "node:path";
+
+// src/text/dot-git.ts
+var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+function isDotGitComponent(name) {
+  let visible = name.replace(hfsIgnorable, "").toLowerCase();
+  const stream = visible.indexOf(":");
+  if (stream >= 0) visible = visible.slice(0, stream);
+  const bare = visible.replace(/[. ]+$/, "");
+  return bare === ".git" || bare === "git~1";
+}
+function hasDotGitComponent(relPath) {
+  return relPath.split(/[/\\]/).some(isDotGitComponent);
+}
+
+// src/tools/workspace.ts
 function resolveInWorkspace(workspace, relPath) {
   const root = path4.resolve(workspace);
   const shown2 = relPath === "" ? "." : relPath;
@@ -36979,12 +36481,12 @@ function listFilesTool(workspace, git) {
       const keep = (file) => inScope(file) && matches(file);
       const paths = await readPaths();
       const whole = scope === "." && args.glob === void 0;
-      const tracked2 = whole ? paths.tracked : paths.tracked.filter(keep);
+      const tracked = whole ? paths.tracked : paths.tracked.filter(keep);
       const untracked = whole ? paths.untracked : paths.untracked.filter(keep);
       const shown2 = [];
       let budget = LISTING_OUTPUT_BUDGET;
       let next = 0;
-      for (const file of mergeSorted(tracked2, untracked)) {
+      for (const file of mergeSorted(tracked, untracked)) {
         if (shown2.length >= MAX_LISTED_PATHS) break;
         if (inWorkTree(workspace, file)) {
           if (file.length + 1 > budget && shown2.length > 0) break;
@@ -36997,7 +36499,7 @@ function listFilesTool(workspace, git) {
         return `No files found${describeScope(scope, args.glob)}.`;
       }
       const lines2 = shown2.join("\n");
-      const notShown = tracked2.length + untracked.length - next;
+      const notShown = tracked.length + untracked.length - next;
       if (notShown === 0) return lines2;
       return `${lines2}
 [${notShown} more paths not shown; narrow the listing with path or glob]`;
@@ -37367,14 +36869,14 @@ function stagedFieldsSchema(role) {
     when: (payload) => payload.issues.length === 0
   });
 }
-function createUpdateContextTool(role, stage3) {
+function createUpdateContextTool(role, stage2) {
   const listed2 = stageableBy[role].join(", ");
   return defineTool({
     name: "update_context",
     description: `Stage context fields for the ${role} (${listed2}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
     schema: stagedFieldsSchema(role),
     async run(fields) {
-      return stage3(fields);
+      return stage2(fields);
     }
   });
 }
@@ -38055,69 +37557,7 @@ function ledgerTotals(ledger, prices) {
   return { ...totalTokens(ledger), costUsd: totalCost(ledger, prices) };
 }
 
-// src/run/run-team.ts
-function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructions = "", execution = {}) {
-  const { settings } = ctx;
-  return startTeam({
-    definition,
-    snapshot,
-    spent,
-    planner: ctx.planner,
-    executor: ctx.executor,
-    sandbox: ctx.sandbox,
-    reader: ctx.reader,
-    ...execution,
-    allowedCommands: settings.allowedCommands,
-    protectedPaths: settings.protectedPaths,
-    stallLimit: settings.stallLimit,
-    secrets: ctx.secrets,
-    prices: settings.prices,
-    commandEnv: settings.commandEnv,
-    maxWriteBytes: settings.maxWriteBytes,
-    instructions,
-    capabilities: ctx.mcp
-  });
-}
-function usageTotals(ledger, ctx) {
-  return ledgerTotals(ledger, ctx.settings.prices);
-}
-function machineFor(kind) {
-  return kind === "executor-only" ? executorOnlyMachine : plannerExecutorMachine;
-}
-
-// src/run/run-budget.ts
-function runBudget(limits, spentUsd, now = Date.now) {
-  return createBudget({
-    now,
-    startedAt: now(),
-    timeoutMinutes: limits.timeoutMinutes,
-    maxCostUsd: limits.maxCostUsd,
-    spentUsd
-  });
-}
-
-// src/run/run-ending.ts
-var abortFallbackReason = "the executor aborted";
-function runEnding(final) {
-  const lastCycle = final.context.history.at(-1);
-  if (final.abortReason === void 0 && lastCycle?.outcome !== "abort") return { outcome: "done" };
-  return { outcome: "aborted", reason: final.abortReason ?? lastCycle?.result ?? abortFallbackReason };
-}
-
-// src/run/planning-outcome.ts
-function planningOutcome(snapshot) {
-  const { state: state2, context, abortReason } = snapshot;
-  if (state2 === "execute" && context.plan !== void 0) return { kind: "planned", plan: context.plan };
-  if (state2 === "ask" && context.question) return { kind: "asked", question: context.question };
-  if (state2 === "done" && abortReason === void 0 && context.summary !== void 0)
-    return { kind: "answered", summary: context.summary };
-  return { kind: "failed", reason: abortReason ?? "the planner stopped without staging a plan" };
-}
-
 export {
-  inputDefaults,
-  defaultLines,
-  defaultNumber,
   roleSchema,
   hasRole,
   ModelError,
@@ -38130,7 +37570,6 @@ export {
   httpUrlSchema,
   wholeNumber,
   withOverrides,
-  didYouMean,
   named,
   issueSentences,
   runPolicySchema,
@@ -38141,12 +37580,9 @@ export {
   runUrlOf,
   readInputs,
   withRepoConfig,
-  stageChecked,
-  fetchBranch,
-  checkoutCommit,
-  startBranch,
-  commitAll,
-  pushWithLease,
+  matchProtected,
+  hasDotGitComponent,
+  startSnapshot,
   plannerExecutorMachine,
   defaultPolicy,
   initialSnapshot,
@@ -38184,17 +37620,9 @@ export {
   stateWords,
   sumCost,
   renderUsageTable,
-  commitTrailers,
-  withTrailers,
-  cycleCommitMessage,
-  createKeptOutLog,
+  createBudget,
   startTeam,
-  executorOnlySnapshot,
-  startTeamRun,
-  usageTotals,
-  machineFor,
-  runBudget,
-  runEnding,
+  ledgerTotals,
   checksForStagedPlan,
   planningOutcome,
   mcpSecretValues

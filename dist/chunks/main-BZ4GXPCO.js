@@ -10,29 +10,45 @@ import {
   triageEvent
 } from "./chunk-NMTIR4ZD.js";
 import {
+  Octokit,
+  RequestError,
+  paginateRest,
+  restEndpointMethods
+} from "./chunk-FVYDKIII.js";
+import {
+  checkoutCommit,
+  commitAll,
+  commitTrailers,
+  createKeptOutLog,
+  cycleCommitMessage,
+  executorOnlySnapshot,
+  fetchBranch,
+  machineFor,
+  pushWithLease,
+  runBudget,
+  runEnding,
+  stageChecked,
+  startBranch,
+  startTeamRun,
+  usageTotals,
+  withTrailers
+} from "./chunk-QZPDHZEA.js";
+import {
   GitError,
   ModelError,
   SettingsError,
   botIdentity,
   checkPlan,
-  checkoutCommit,
   checksForStagedPlan,
-  commitAll,
-  commitTrailers,
   createChatClient,
   createGit,
-  createKeptOutLog,
-  cycleCommitMessage,
   decodeRecord,
   defaultPlanMaxAgeDays,
   defaultPolicy,
   describeFinding,
-  didYouMean,
   emptyUsage,
   encodeRecord,
   estimateHigh,
-  executorOnlySnapshot,
-  fetchBranch,
   fixFor,
   formatCost,
   formatCount,
@@ -43,9 +59,7 @@ import {
   hashIssue,
   hashPlan,
   initialSnapshot,
-  inputDefaults,
   isBlocking,
-  machineFor,
   mcpSecretValues,
   modelFailureOf,
   outcomeWords,
@@ -53,7 +67,6 @@ import {
   plannerExecutorMachine,
   plannerUsageSince,
   planningOutcome,
-  pushWithLease,
   readInputs,
   readRepositoryInstructions,
   readRunner,
@@ -62,25 +75,18 @@ import {
   renderCostComparison,
   renderUsageTable,
   roleSchema,
-  runBudget,
-  runEnding,
   runUrlOf,
   sealIsValid,
   sealRecord,
   snapshotSchema,
-  stageChecked,
-  startBranch,
-  startTeamRun,
   stateWords,
   stripHidden,
   sumCost,
   totalCost,
   untrusted,
   usageLedgerSchema,
-  usageTotals,
-  withRepoConfig,
-  withTrailers
-} from "./chunk-IQIZAZR6.js";
+  withRepoConfig
+} from "./chunk-TXHW3YIG.js";
 import {
   code,
   codeBlock,
@@ -92,11 +98,9 @@ import {
   quote
 } from "./chunk-BE46HTGE.js";
 import {
-  Octokit,
-  RequestError,
-  paginateRest,
-  restEndpointMethods
-} from "./chunk-FVYDKIII.js";
+  didYouMean,
+  inputDefaults
+} from "./chunk-K6FIV3ZZ.js";
 import {
   createSandbox,
   error,

@@ -1,0 +1,21 @@
+import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
+import {
+  plan,
+  planCommand,
+  reportUnplanned,
+  showPlan
+} from "./chunk-JCUFTEGE.js";
+import "./chunk-6NVIIRNY.js";
+import "./chunk-AEPZYIGS.js";
+import "./chunk-TXHW3YIG.js";
+import "./chunk-BE46HTGE.js";
+import "./chunk-K6FIV3ZZ.js";
+import "./chunk-YTLG2PL2.js";
+import "./chunk-NMFGPCOO.js";
+import "./chunk-XQWL7OYR.js";
+export {
+  plan,
+  planCommand,
+  reportUnplanned,
+  showPlan
+};
