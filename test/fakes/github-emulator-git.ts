@@ -101,16 +101,39 @@ function safeRef(ref: string): boolean {
   return ref.startsWith('refs/') && !ref.includes('\0');
 }
 
-/** Opens a bare repository by path; nothing is cached, so pushes made during a test are seen. */
+/**
+ * Opens a bare repository by path. Refs are read from git on every call, so pushes made during a
+ * test are seen; what git says about objects named by sha (which never change) is asked once: a
+ * pull request's figures are read again on every request that shows it.
+ */
 export function openOrigin(gitDir: string): OriginRepo {
+  const known = new Map<string, unknown>();
+  const aboutObjects = <T>(shas: readonly string[], question: string, answer: () => T): T => {
+    if (!shas.every((sha) => SHA.test(sha))) return answer();
+    const key = `${question} ${shas.join(' ')}`;
+    if (known.has(key)) return known.get(key) as T;
+    const value = answer();
+    known.set(key, value);
+    return value;
+  };
   const objectType = (sha: string): string | undefined => {
     if (!SHA.test(sha)) return undefined;
     try {
-      return git(gitDir, ['cat-file', '-t', sha]).trim();
+      // Only a found object is remembered: a missing one may be pushed later.
+      return aboutObjects([sha], 'type', () => git(gitDir, ['cat-file', '-t', sha]).trim());
     } catch {
       return undefined;
     }
   };
+  const fileStats = (base: string, head: string) =>
+    aboutObjects([base, head], 'files', () =>
+      git(gitDir, ['diff', '--numstat', `${base}...${head}`])
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter((parts): parts is [string, string, string] => parts.length === 3)
+        // Binary files show '-' for both counts; GitHub counts them as changed with no lines.
+        .map(([added, deleted, path]) => ({ path, additions: Number(added) || 0, deletions: Number(deleted) || 0 })),
+    );
   return {
     branchSha(branch) {
       // A leading '-' would turn the name into an option; GitHub refuses such names too.
@@ -122,36 +145,28 @@ export function openOrigin(gitDir: string): OriginRepo {
       }
     },
     isAncestor(ancestor, descendant) {
-      try {
-        git(gitDir, ['merge-base', '--is-ancestor', ancestor, descendant]);
-        return true;
-      } catch (error) {
-        // Exit status 1 is git's "no"; anything else is a real failure worth surfacing.
-        if ((error as { status?: unknown }).status === 1) return false;
-        throw error;
-      }
+      return aboutObjects([ancestor, descendant], 'ancestor', () => {
+        try {
+          git(gitDir, ['merge-base', '--is-ancestor', ancestor, descendant]);
+          return true;
+        } catch (error) {
+          // Exit status 1 is git's "no"; anything else is a real failure worth surfacing.
+          if ((error as { status?: unknown }).status === 1) return false;
+          throw error;
+        }
+      });
     },
+    fileStats,
     diffStats(base, head) {
-      const commits = Number(git(gitDir, ['rev-list', '--count', `${base}..${head}`]).trim());
-      let additions = 0;
-      let deletions = 0;
-      let changedFiles = 0;
-      for (const line of git(gitDir, ['diff', '--numstat', `${base}...${head}`]).split('\n')) {
-        const [added, deleted] = line.split('\t');
-        if (added === undefined || deleted === undefined) continue;
-        changedFiles += 1;
-        // Binary files show '-' for both counts; GitHub counts them as changed with no lines.
-        additions += Number(added) || 0;
-        deletions += Number(deleted) || 0;
-      }
-      return { commits, additions, deletions, changedFiles };
-    },
-    fileStats(base, head) {
-      return git(gitDir, ['diff', '--numstat', `${base}...${head}`])
-        .split('\n')
-        .map((line) => line.split('\t'))
-        .filter((parts): parts is [string, string, string] => parts.length === 3)
-        .map(([added, deleted, path]) => ({ path, additions: Number(added) || 0, deletions: Number(deleted) || 0 }));
+      return aboutObjects([base, head], 'stats', () => {
+        const files = fileStats(base, head);
+        return {
+          commits: Number(git(gitDir, ['rev-list', '--count', `${base}..${head}`]).trim()),
+          additions: files.reduce((sum, file) => sum + file.additions, 0),
+          deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+          changedFiles: files.length,
+        };
+      });
     },
     objectType,
     createCommit(input) {
