@@ -3,14 +3,16 @@ import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { refuseSharedGroup } from './account-group.js';
 import { asRoot, isolationImpossible, probeAccountSwitch, type Helpers, type Switch } from './account-switch.js';
 import { tempFolderPrefix } from '../repo/temp-folders.js';
 import { run, type RunFailure } from './run-helper.js';
 import { SandboxError, type AccountIdentity, type SandboxDeps } from './sandbox-types.js';
 
 /**
- * Getting the sandbox account ready, once per run: found or created, refused when it is root or
- * the action's own user, and given a HOME and temp dir of its own that nothing of the action's is in.
+ * Getting the sandbox account ready, once per run: found or created, refused when it is root, the
+ * action's own user or shares its group, and given a HOME and temp dir of its own that nothing of
+ * the action's is in.
  */
 
 /** A ready account: who it is, how the switch is made, and the folders it owns. */
@@ -47,6 +49,7 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
       `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`,
     );
   }
+  await refuseSharedGroup(identity, h.pathList);
   // Others may pass through (not list) the folder, to reach the HOME and temp dir the account owns.
   const dir = await mkdtemp(path.join(deps.tmpDir ?? os.tmpdir(), tempFolderPrefix('sandbox')));
   await chmod(dir, 0o711);

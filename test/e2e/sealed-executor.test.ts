@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
@@ -22,6 +22,7 @@ import { isAlive, waitUntilGone } from '../helpers/process-state.js';
 import { commentEvent, everythingSeen as everythingSent, toolResults } from './thread-helpers.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
+import { deleteAccount } from '../helpers/accounts.js';
 
 /**
  * The sealed executor, attacked as an exploit would: what an allowed command runs is code from the
@@ -423,10 +424,10 @@ const privateWords = 'PRIVATE-repository-words-5c1e';
 
 /**
  * What an account that is neither the action's nor the job's command account (nobody, as another
- * job's command account would be) can list of the work-tree copy at `copy` and read of its
- * PRIVATE.md, in words.
+ * job's command account would be, unless `who` names another) can list of the work-tree copy at
+ * `copy` and read of its PRIVATE.md, in words.
  */
-function asAnotherAccount(copy: string): string {
+function asAnotherAccount(copy: string, who = { uid: 65534, gid: 65534 }): string {
   const probe = [
     "const fs = require('node:fs');",
     `const copy = ${JSON.stringify(copy)};`,
@@ -436,9 +437,11 @@ function asAnotherAccount(copy: string): string {
     `try { read = 'read: ' + fs.readFileSync(copy + '/PRIVATE.md', 'utf8').trim(); } catch (error) { if (error.code !== 'EACCES') read = 'PRIVATE.md: ' + error.code; }`,
     "process.stdout.write(listed + '; ' + read);",
   ].join('\n');
-  return execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', probe], {
-    encoding: 'utf8',
-  });
+  return execFileSync(
+    'setpriv',
+    [`--reuid=${who.uid}`, `--regid=${who.gid}`, '--clear-groups', process.execPath, '-e', probe],
+    { encoding: 'utf8' },
+  );
 }
 
 /** SIGKILL to `pid`, if it still exists. */
@@ -637,6 +640,58 @@ for (const runner of runners) {
       await running.done;
       expect(existsSync(copy), 'the killed job left its copy').toBe(true);
       expect(asAnotherAccount(copy)).toBe('no file listed; PRIVATE.md: Permission denied');
+    });
+
+    it('refuses a command-user whose group another account shares: that account reads nothing of the work-tree copy', async () => {
+      // A group with two accounts: the job's command-user, and another account, as a person's or another job's.
+      const [group, commandUser, member] = [uniqueName('pg-grp'), uniqueName('pg-cu'), uniqueName('pg-mem')];
+      onTestFinished(() => {
+        for (const name of [commandUser, member]) deleteAccount(name);
+        spawnSync('groupdel', [group]);
+      });
+      execFileSync('groupadd', [group]);
+      for (const name of [commandUser, member]) execFileSync('useradd', ['--no-create-home', '--gid', group, name]);
+      const idOf = (flag: string) => Number(execFileSync('id', [flag, member], { encoding: 'utf8' }).trim());
+      const other = { uid: idOf('-u'), gid: idOf('-g') };
+      let probed = 'the executor never got a tool result';
+      const w: World = await createWorld(
+        {
+          planner: planner('Run the report script.'),
+          executor: [
+            toolCall('run_command', { command: 'node scripts/report.mjs' }),
+            // While the job runs, its copy in place: what the group's other account can reach of it.
+            () => {
+              const enclosure = readdirSync('/tmp').find((name) => name.startsWith(`plangate-${w.actionPid}-`));
+              probed = enclosure ? asAnotherAccount(path.join('/tmp', enclosure, 'work'), other) : 'no work-tree copy';
+              return toolCall('update_context', { result: 'Ran it.', outcome: 'done' });
+            },
+          ],
+        },
+        undefined,
+        { runAs },
+      );
+      hostileRepository(w, {
+        'PRIVATE.md': `${privateWords}\n`,
+        'scripts/report.mjs': "import { writeFileSync } from 'node:fs';\nwriteFileSync('REPORTED.md', 'ran');\n",
+      });
+      const { approved } = await planAndApprove(w, {
+        'allowed-commands': 'node scripts/report.mjs',
+        'command-user': commandUser,
+      });
+      // The outcome first: what the other account could reach of the copy while the job ran.
+      expect(probed).toBe('no file listed; PRIVATE.md: Permission denied');
+      expect(approved.outputs.outcome, approved.stdout).toBe('done');
+      const [refused = ''] = toolResults(w, 'executor');
+      expect(refused).toContain(
+        `command-user ${commandUser} shares its group (gid ${other.gid}) with ${member}, who could read the work tree lent to it.`,
+      );
+      expect(refused).toContain('Nothing was run.');
+      expect(() =>
+        execFileSync('git', ['cat-file', '-e', `refs/heads/${approved.outputs.branch}:REPORTED.md`], {
+          cwd: w.origin,
+          stdio: 'pipe',
+        }),
+      ).toThrow();
     });
 
     it('when the job is cancelled mid-command, ends what the command started and removes its work tree before the step fails', async () => {

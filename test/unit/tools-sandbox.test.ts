@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   createSandbox,
   lookUpAccount,
@@ -362,6 +362,29 @@ for (const [how, deps, skip] of modes) {
       } finally {
         live.stop();
       }
+    });
+
+    it('refuses the account while another account is in its group, names it and runs nothing', async () => {
+      await sandbox(deps).ready();
+      const account = await lookUpAccount(ACCOUNT);
+      if (!account) throw new Error(`${ACCOUNT} was not created`);
+      const marker = path.join(base, 'ran');
+      fs.chmodSync(base, 0o777);
+      // One account whose primary group it is, one the group lists as a member.
+      const [primary, listed] = [uniqueName('pgt-grp'), uniqueName('pgt-mem')];
+      const removeBoth = () => [primary, listed].map((name) => deleteAccount(name)).filter((failed) => failed);
+      onTestFinished(() => void removeBoth());
+      execFileSync('useradd', ['--no-create-home', '--gid', String(account.gid), primary]);
+      execFileSync('useradd', ['--no-create-home', '--groups', String(account.gid), listed]);
+      const message = await refusal(tool(['touch *'], sandbox(deps)).run({ command: `touch ${marker}` }));
+      expect(message).toContain(
+        `command-user ${ACCOUNT} shares its group (gid ${account.gid}) with ${[primary, listed].sort().join(', ')}, who could read the work tree lent to it.`,
+      );
+      expect(fs.existsSync(marker), 'the refused command ran').toBe(false);
+      // The group is the account's alone again: its commands run.
+      expect(removeBoth()).toEqual([]);
+      expect(await tool(['touch *'], sandbox(deps)).run({ command: `touch ${marker}` })).toContain('exit code: 0');
+      expect(fs.existsSync(marker)).toBe(true);
     });
 
     it('starts nothing more as the account once closed', async () => {

@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-QZPDHZEA.js";
+} from "./chunk-RK6N7FPW.js";
 import {
   GitError,
   ModelError,
@@ -86,7 +86,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-TXHW3YIG.js";
+} from "./chunk-2TCQS2JK.js";
 import {
   code,
   codeBlock,
@@ -115,7 +115,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-YTLG2PL2.js";
+} from "./chunk-DD7YN4GL.js";
 import {
   errorMessage,
   redact
@@ -6479,7 +6479,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-SAI7Z5FT.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-OHK2Y5MV.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-AEPZYIGS.js";
+} from "./chunk-T7LCE6D6.js";
 import {
   checksForStagedPlan,
   createChatClient,
@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-TXHW3YIG.js";
+} from "./chunk-2TCQS2JK.js";
 import {
   defaultLines,
   defaultNumber,
@@ -45,7 +45,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-YTLG2PL2.js";
+} from "./chunk-DD7YN4GL.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

@@ -683,7 +683,7 @@ async function madeForAccount(folder, kind, p) {
 
 // src/tools/account-prepare.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readFile as readFile2, rm as rm2 } from "node:fs/promises";
+import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readFile as readFile3, rm as rm2 } from "node:fs/promises";
 import os5 from "node:os";
 import path3 from "node:path";
 
@@ -1363,9 +1363,9 @@ function assertNever(_x) {
 }
 function assert(_) {
 }
-function getEnumValues(entries) {
-  const numericValues = Object.values(entries).filter((v) => typeof v === "number");
-  const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
+function getEnumValues(entries2) {
+  const numericValues = Object.values(entries2).filter((v) => typeof v === "number");
+  const values = Object.entries(entries2).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
   return values;
 }
 function joinValues(array2, separator = "|") {
@@ -3200,16 +3200,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
   hide(inst, Symbol.iterator, function* () {
     yield inst;
   });
-  let entries;
+  let entries2;
   inst._zod.check = (payload) => {
     if (payload.value == null) {
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
+    entries2 ?? (entries2 = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
     const input2 = payload.value;
     let proms;
-    for (const [key, schema] of entries) {
+    for (const [key, schema] of entries2) {
       const result = schema._zod.run({ value: input2[key], issues: [] }, {});
       if (result instanceof Promise) {
         proms ?? (proms = []);
@@ -16027,18 +16027,18 @@ function _set(Class2, valueType, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _enum(Class2, values, params) {
-  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+  const entries2 = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
   return new Class2({
     type: "enum",
-    entries,
+    entries: entries2,
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _nativeEnum(Class2, entries, params) {
+function _nativeEnum(Class2, entries2, params) {
   return new Class2({
     type: "enum",
-    entries,
+    entries: entries2,
     ...normalizeParams(params)
   });
 }
@@ -19021,17 +19021,17 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   };
 });
 function _enum2(values, params) {
-  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+  const entries2 = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
   return new ZodEnum({
     type: "enum",
-    entries,
+    entries: entries2,
     ...util_exports.normalizeParams(params)
   });
 }
-function nativeEnum(entries, params) {
+function nativeEnum(entries2, params) {
   return new ZodEnum({
     type: "enum",
-    entries,
+    entries: entries2,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -20404,6 +20404,40 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/tools/account-group.ts
+import { readFile as readFile2 } from "node:fs/promises";
+var namesShown = 5;
+async function refuseSharedGroup(identity, pathList) {
+  const gid = String(identity.gid);
+  const others = /* @__PURE__ */ new Set();
+  for (const [user = "", , , primary] of await entries("passwd", [], pathList)) {
+    if (primary === gid && user !== identity.user && user !== "") others.add(user);
+  }
+  for (const [, , id, members2 = ""] of await entries("group", [gid], pathList)) {
+    if (id !== gid) continue;
+    for (const member of members2.split(",")) if (member !== "" && member !== identity.user) others.add(member);
+  }
+  if (others.size === 0) return;
+  const names = [...others].sort();
+  const shown = names.slice(0, namesShown).join(", ");
+  const more = names.length > namesShown ? ` and ${names.length - namesShown} more` : "";
+  throw new SandboxError(
+    `command-user ${identity.user} shares its group (gid ${gid}) with ${shown}${more}, who could read the work tree lent to it. Give ${identity.user} a group of its own, as plangate does for the accounts it creates.`
+  );
+}
+async function entries(database, keys, pathList) {
+  let text;
+  try {
+    text = (await run("getent", [database, ...keys], pathList)).stdout;
+  } catch (error63) {
+    const failure2 = error63;
+    if (failure2.code === 2) return [];
+    if (failure2.code !== "ENOENT") throw new SandboxError(`Cannot list the ${database} entries: ${failure2.detail}`);
+    text = await readFile2(`/etc/${database}`, "utf8").catch(() => "");
+  }
+  return text.split("\n").map((line) => line.split(":"));
+}
+
 // src/tools/account-prepare.ts
 var accountNameSchema = external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/i, "must be a user name of at most 32 characters");
 var passwdEntrySchema = external_exports.object({
@@ -20427,6 +20461,7 @@ async function prepareAccount(name, deps, h) {
       `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`
     );
   }
+  await refuseSharedGroup(identity, h.pathList);
   const dir = await mkdtemp(path3.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
   await chmod2(dir, 457);
   const home = path3.join(dir, "home");
@@ -20485,7 +20520,7 @@ async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin
     const failure2 = error63;
     if (failure2.code === 2) return void 0;
     if (failure2.code !== "ENOENT") throw new SandboxError(`Cannot look up the account ${user}: ${failure2.detail}`);
-    const passwd = await readFile2("/etc/passwd", "utf8").catch(() => "");
+    const passwd = await readFile3("/etc/passwd", "utf8").catch(() => "");
     line = passwd.split("\n").find((entry) => entry.split(":")[0] === user);
   }
   const fields = line?.split(":") ?? [];
@@ -20497,7 +20532,7 @@ function findUseradd() {
 }
 
 // src/tools/account-processes.ts
-import { readdir as readdir4, readFile as readFile3 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile4 } from "node:fs/promises";
 var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
 var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
 async function sweepAccount(h, p, kept) {
@@ -20515,12 +20550,12 @@ async function sweepAccount(h, p, kept) {
   }
 }
 async function strayProcesses(uid, keptRoots) {
-  const entries = (await readdir4("/proc")).filter((entry) => /^\d+$/.test(entry));
+  const entries2 = (await readdir4("/proc")).filter((entry) => /^\d+$/.test(entry));
   const children = /* @__PURE__ */ new Map();
   const ofAccount = [];
   await Promise.all(
-    entries.map(async (entry) => {
-      const status = await readFile3(`/proc/${entry}/status`, "utf8").catch(() => "");
+    entries2.map(async (entry) => {
+      const status = await readFile4(`/proc/${entry}/status`, "utf8").catch(() => "");
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const pid = Number(entry);

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-QZPDHZEA.js";
+} from "./chunk-RK6N7FPW.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,18 +28,18 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-JCUFTEGE.js";
+} from "./chunk-J36NYBY5.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-AEPZYIGS.js";
+import "./chunk-T7LCE6D6.js";
 import {
   defaultPolicy
-} from "./chunk-TXHW3YIG.js";
+} from "./chunk-2TCQS2JK.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
-import "./chunk-YTLG2PL2.js";
+import "./chunk-DD7YN4GL.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-YTLG2PL2.js";
+} from "./chunk-DD7YN4GL.js";
 import {
   errorMessage,
   redact

@@ -24,7 +24,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-YTLG2PL2.js";
+} from "./chunk-DD7YN4GL.js";
 import {
   errorMessage,
   redact

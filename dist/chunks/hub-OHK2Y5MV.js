@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-AEPZYIGS.js";
+} from "./chunk-T7LCE6D6.js";
 import {
   noCapabilities
-} from "./chunk-YTLG2PL2.js";
+} from "./chunk-DD7YN4GL.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {
