@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { run, type RunFailure } from './run-helper.js';
+import { accountEntries } from './account-database.js';
 import { SandboxError, type AccountIdentity } from './sandbox-types.js';
 
 /**
@@ -19,10 +18,10 @@ const namesShown = 5;
 export async function refuseSharedGroup(identity: AccountIdentity, pathList: string): Promise<void> {
   const gid = String(identity.gid);
   const others = new Set<string>();
-  for (const [user = '', , , primary] of await entries('passwd', [], pathList)) {
+  for (const [user = '', , , primary] of await accountEntries('passwd', [], pathList)) {
     if (primary === gid && user !== identity.user && user !== '') others.add(user);
   }
-  for (const [, , id, members = ''] of await entries('group', [gid], pathList)) {
+  for (const [, , id, members = ''] of await accountEntries('group', [gid], pathList)) {
     if (id !== gid) continue;
     for (const member of members.split(',')) if (member !== '' && member !== identity.user) others.add(member);
   }
@@ -33,19 +32,4 @@ export async function refuseSharedGroup(identity: AccountIdentity, pathList: str
   throw new SandboxError(
     `command-user ${identity.user} shares its group (gid ${gid}) with ${shown}${more}, who could read the work tree lent to it. Give ${identity.user} a group of its own, as plangate does for the accounts it creates.`,
   );
-}
-
-/** The lines of a database, split into fields: getent's answer, or the local file when there is no getent. */
-async function entries(database: 'passwd' | 'group', keys: string[], pathList: string): Promise<string[][]> {
-  let text: string;
-  try {
-    text = (await run('getent', [database, ...keys], pathList)).stdout;
-  } catch (error) {
-    const failure = error as RunFailure;
-    // getent exits 2 for "no such entry"; a missing getent leaves the local file.
-    if (failure.code === 2) return [];
-    if (failure.code !== 'ENOENT') throw new SandboxError(`Cannot list the ${database} entries: ${failure.detail}`);
-    text = await readFile(`/etc/${database}`, 'utf8').catch(() => '');
-  }
-  return text.split('\n').map((line) => line.split(':'));
 }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { accountEntries } from './account-database.js';
 import { refuseSharedGroup } from './account-group.js';
 import { asRoot, isolationImpossible, probeAccountSwitch, type Helpers, type Switch } from './account-switch.js';
 import { tempFolderPrefix } from '../repo/temp-folders.js';
@@ -111,18 +112,7 @@ export async function lookUpAccount(
   user: string,
   pathList = process.env.PATH ?? '/usr/bin:/bin',
 ): Promise<AccountIdentity | undefined> {
-  let line: string | undefined;
-  try {
-    line = (await run('getent', ['passwd', user], pathList)).stdout.split('\n')[0];
-  } catch (error) {
-    const failure = error as RunFailure;
-    // getent exits 2 for "no such entry"; a missing getent leaves /etc/passwd.
-    if (failure.code === 2) return undefined;
-    if (failure.code !== 'ENOENT') throw new SandboxError(`Cannot look up the account ${user}: ${failure.detail}`);
-    const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
-    line = passwd.split('\n').find((entry) => entry.split(':')[0] === user);
-  }
-  const fields = line?.split(':') ?? [];
+  const [fields = []] = await accountEntries('passwd', [user], pathList);
   const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
   return parsed.success && parsed.data.user === user ? parsed.data : undefined;
 }
