@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-2NG4GRM6.js");
+  const { run } = await import("./chunks/main-SRFPBYOU.js");
   await run(triage);
 }

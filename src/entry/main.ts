@@ -1,7 +1,6 @@
 import * as core from '@actions/core';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { createThread } from '../github/thread.js';
-import { acquireLock, releaseLock } from '../github/lock.js';
 import { failureMessage } from '../github/errors.js';
 import {
   createChatClient,
@@ -29,7 +28,8 @@ import { readGateInputs, type GateInputs } from '../config/gate-inputs.js';
 import { runUrlOf } from '../config/runner-environment.js';
 import { escapeProse } from '../text/markdown.js';
 import { reportSetupFailure } from './setup-failure.js';
-import { stopOnTermination } from './termination.js';
+import { settleWithin, stopNetworkGraceMs, stopOnTermination } from './termination.js';
+import { executionLocks, type HeldExecutionLocks } from './execution-locks.js';
 
 /**
  * The composition root: reads what it takes to answer a command, decides the command, then reads the
@@ -77,6 +77,8 @@ export async function run(triaged?: Triage): Promise<void> {
     const release = stopOnTermination(
       async () => {
         await stopProcesses();
+        // Within the runner's grace before it kills the step; the work tree goes either way.
+        await settleWithin(stopNetworkGraceMs, ctx.lock.releaseHeld());
         parts.workTree.discard();
       },
       { fail: (message) => core.setFailed(message) },
@@ -167,42 +169,19 @@ interface RunParts {
   trusted: TrustedBase;
 }
 
-function createContext(parts: RunParts, secrets: string[]): RunContext {
+function createContext(parts: RunParts, secrets: string[]): RunContext & { lock: HeldExecutionLocks } {
   const { settings, octokit, workTree, sandbox, trusted, recordKey } = parts;
   const { runner } = settings;
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
   const runUrl = runUrlOf(runner);
+  const runId = runner.runId || `local-${process.pid}`;
   return {
     settings,
     secrets,
     recordKey,
     thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
-    lock: {
-      async acquire(issue) {
-        const attempt = await acquireLock({
-          git,
-          octokit,
-          repoRef,
-          issue,
-          runId: runner.runId || `local-${process.pid}`,
-          runUrl,
-        });
-        if (!attempt.acquired) return attempt;
-        if (attempt.lock.tookOverFrom)
-          core.info(
-            `Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`,
-          );
-        return {
-          acquired: true,
-          release: async () => {
-            await releaseLock({ git, lock: attempt.lock }).catch((error: unknown) =>
-              core.warning(`Could not release the lock of #${issue}: ${failureMessage(error)}`),
-            );
-          },
-        };
-      },
-    },
+    lock: executionLocks({ git, octokit, repoRef, runId, runUrl }),
     git,
     reader: workTree.reader,
     sandbox,

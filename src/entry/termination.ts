@@ -37,3 +37,21 @@ export function stopOnTermination(stop: () => Promise<void>, deps: TerminationDe
     for (const signal of terminationSignals) process.off(signal, handler);
   };
 }
+
+/**
+ * How long work on a stop signal may wait on the network: the runner kills the step some ten
+ * seconds after its first signal, and what is left after this wait (removing the work tree) must
+ * still happen before that.
+ */
+export const stopNetworkGraceMs = 5_000;
+
+/** Waits for `work` at most `ms`; whatever it does after is not waited for. Never throws. */
+export async function settleWithin(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([work.catch(() => undefined), elapsed]);
+  clearTimeout(timer);
+}

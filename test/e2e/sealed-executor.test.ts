@@ -702,6 +702,8 @@ for (const runner of runners) {
       const { command, leftover } = pids();
       expect(isAlive(command) && isAlive(leftover), 'the command and its leftover run').toBe(true);
       expect(existsSync(cwd()), 'the command works in the work tree').toBe(true);
+      const locks = () => git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate/locks');
+      expect(locks(), 'the job holds the execution lock').toMatch(/^refs\/plangate\/locks\/\d+$/);
       // The runner's first word to a step of a cancelled job.
       cancelled.kill('SIGINT');
       const stopped = await cancelled.done;
@@ -712,6 +714,8 @@ for (const runner of runners) {
         expect(isAlive(pid), `process ${pid} of the command outlived the step`).toBe(false);
       }
       expect(existsSync(cwd()), 'the work tree outlived the step').toBe(false);
+      // Released on the way out: the next /approve needs no Actions API to take it over.
+      expect(locks(), 'the lock outlived the step').toBe('');
       expectNoSecret(everythingSeen(w, [stopped]));
     });
 

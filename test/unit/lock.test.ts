@@ -13,6 +13,7 @@ import {
   type LockAttempt,
 } from '../../src/github/lock.js';
 import { createGit, type Git } from '../../src/repo/git.js';
+import { executionLocks } from '../../src/entry/execution-locks.js';
 import { startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
 import { createOrigin, type Origin } from './github-origin-fixture.js';
 
@@ -244,6 +245,24 @@ describe('releaseLock', () => {
     expect(await releaseLock({ git, lock: old })).toBe(false);
     expect(origin.refSha(lockRef(13))).toBe(successor.sha);
     expect(await releaseLock({ git, lock: successor })).toBe(true);
+  });
+});
+
+describe("the run's held locks", () => {
+  it('releases what the run still holds when the step is stopped, so the next run takes the lock afresh', async () => {
+    startRun('1401');
+    const git = checkout();
+    const locks = executionLocks({ git, octokit, repoRef, runId: '1401', runUrl: runUrl('1401') });
+    const attempt = await locks.acquire(14, origin.mainSha);
+    expect(attempt.acquired).toBe(true);
+    expect(origin.refSha(lockRef(14))).toBeDefined();
+
+    await locks.releaseHeld();
+    expect(origin.refSha(lockRef(14))).toBeUndefined();
+    // The run is still going: without the release, the next run would be refused.
+    startRun('1402');
+    const next = held(await acquire(14, '1402'));
+    expect(next.tookOverFrom).toBeUndefined();
   });
 });
 

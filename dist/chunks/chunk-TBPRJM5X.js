@@ -27,7 +27,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-DD7YN4GL.js";
+} from "./chunk-EDZDFG2U.js";
 import {
   errorMessage,
   redact

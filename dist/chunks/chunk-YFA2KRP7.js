@@ -24,7 +24,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-DD7YN4GL.js";
+} from "./chunk-EDZDFG2U.js";
 import {
   errorMessage,
   redact

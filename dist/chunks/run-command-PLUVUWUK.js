@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-RK6N7FPW.js";
+} from "./chunk-NXJVXTT3.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,18 +28,18 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-J36NYBY5.js";
+} from "./chunk-QGTHTEUI.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-T7LCE6D6.js";
+import "./chunk-TBPRJM5X.js";
 import {
   defaultPolicy
-} from "./chunk-2TCQS2JK.js";
+} from "./chunk-YFA2KRP7.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
-import "./chunk-DD7YN4GL.js";
+import "./chunk-EDZDFG2U.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-J36NYBY5.js";
+} from "./chunk-QGTHTEUI.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-T7LCE6D6.js";
-import "./chunk-2TCQS2JK.js";
+import "./chunk-TBPRJM5X.js";
+import "./chunk-YFA2KRP7.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
-import "./chunk-DD7YN4GL.js";
+import "./chunk-EDZDFG2U.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -683,7 +683,7 @@ async function madeForAccount(folder, kind, p) {
 
 // src/tools/account-prepare.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, readFile as readFile3, rm as rm2 } from "node:fs/promises";
+import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, rm as rm2 } from "node:fs/promises";
 import os5 from "node:os";
 import path3 from "node:path";
 
@@ -1363,9 +1363,9 @@ function assertNever(_x) {
 }
 function assert(_) {
 }
-function getEnumValues(entries2) {
-  const numericValues = Object.values(entries2).filter((v) => typeof v === "number");
-  const values = Object.entries(entries2).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
+function getEnumValues(entries) {
+  const numericValues = Object.values(entries).filter((v) => typeof v === "number");
+  const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
   return values;
 }
 function joinValues(array2, separator = "|") {
@@ -3200,16 +3200,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
   hide(inst, Symbol.iterator, function* () {
     yield inst;
   });
-  let entries2;
+  let entries;
   inst._zod.check = (payload) => {
     if (payload.value == null) {
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries2 ?? (entries2 = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
     const input2 = payload.value;
     let proms;
-    for (const [key, schema] of entries2) {
+    for (const [key, schema] of entries) {
       const result = schema._zod.run({ value: input2[key], issues: [] }, {});
       if (result instanceof Promise) {
         proms ?? (proms = []);
@@ -16027,18 +16027,18 @@ function _set(Class2, valueType, params) {
 }
 // @__NO_SIDE_EFFECTS__
 function _enum(Class2, values, params) {
-  const entries2 = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
   return new Class2({
     type: "enum",
-    entries: entries2,
+    entries,
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _nativeEnum(Class2, entries2, params) {
+function _nativeEnum(Class2, entries, params) {
   return new Class2({
     type: "enum",
-    entries: entries2,
+    entries,
     ...normalizeParams(params)
   });
 }
@@ -19021,17 +19021,17 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   };
 });
 function _enum2(values, params) {
-  const entries2 = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
   return new ZodEnum({
     type: "enum",
-    entries: entries2,
+    entries,
     ...util_exports.normalizeParams(params)
   });
 }
-function nativeEnum(entries2, params) {
+function nativeEnum(entries, params) {
   return new ZodEnum({
     type: "enum",
-    entries: entries2,
+    entries,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -20404,16 +20404,36 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/tools/account-group.ts
+// src/tools/account-database.ts
 import { readFile as readFile2 } from "node:fs/promises";
+async function accountEntries(database, keys, pathList) {
+  let text;
+  try {
+    text = (await run("getent", [database, ...keys], pathList)).stdout;
+  } catch (error63) {
+    const failure2 = error63;
+    if (failure2.code === 2) return [];
+    if (failure2.code !== "ENOENT") {
+      const what = keys.length > 0 ? `the ${database} entry of ${keys.join(", ")}` : `the ${database} entries`;
+      throw new SandboxError(`Cannot look up ${what}: ${failure2.detail}`);
+    }
+    const local = await readFile2(`/etc/${database}`, "utf8").catch(() => "");
+    const lines = local.split("\n").filter((line) => line !== "");
+    const wanted = (fields) => keys.some((key) => key === fields[0] || /^\d+$/.test(key) && key === fields[2]);
+    text = (keys.length > 0 ? lines.filter((line) => wanted(line.split(":"))) : lines).join("\n");
+  }
+  return text.split("\n").filter((line) => line !== "").map((line) => line.split(":"));
+}
+
+// src/tools/account-group.ts
 var namesShown = 5;
 async function refuseSharedGroup(identity, pathList) {
   const gid = String(identity.gid);
   const others = /* @__PURE__ */ new Set();
-  for (const [user = "", , , primary] of await entries("passwd", [], pathList)) {
+  for (const [user = "", , , primary] of await accountEntries("passwd", [], pathList)) {
     if (primary === gid && user !== identity.user && user !== "") others.add(user);
   }
-  for (const [, , id, members2 = ""] of await entries("group", [gid], pathList)) {
+  for (const [, , id, members2 = ""] of await accountEntries("group", [gid], pathList)) {
     if (id !== gid) continue;
     for (const member of members2.split(",")) if (member !== "" && member !== identity.user) others.add(member);
   }
@@ -20424,18 +20444,6 @@ async function refuseSharedGroup(identity, pathList) {
   throw new SandboxError(
     `command-user ${identity.user} shares its group (gid ${gid}) with ${shown}${more}, who could read the work tree lent to it. Give ${identity.user} a group of its own, as plangate does for the accounts it creates.`
   );
-}
-async function entries(database, keys, pathList) {
-  let text;
-  try {
-    text = (await run("getent", [database, ...keys], pathList)).stdout;
-  } catch (error63) {
-    const failure2 = error63;
-    if (failure2.code === 2) return [];
-    if (failure2.code !== "ENOENT") throw new SandboxError(`Cannot list the ${database} entries: ${failure2.detail}`);
-    text = await readFile2(`/etc/${database}`, "utf8").catch(() => "");
-  }
-  return text.split("\n").map((line) => line.split(":"));
 }
 
 // src/tools/account-prepare.ts
@@ -20513,17 +20521,7 @@ async function createAccount(h, account, how) {
   return identity;
 }
 async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin") {
-  let line;
-  try {
-    line = (await run("getent", ["passwd", user], pathList)).stdout.split("\n")[0];
-  } catch (error63) {
-    const failure2 = error63;
-    if (failure2.code === 2) return void 0;
-    if (failure2.code !== "ENOENT") throw new SandboxError(`Cannot look up the account ${user}: ${failure2.detail}`);
-    const passwd = await readFile3("/etc/passwd", "utf8").catch(() => "");
-    line = passwd.split("\n").find((entry) => entry.split(":")[0] === user);
-  }
-  const fields = line?.split(":") ?? [];
+  const [fields = []] = await accountEntries("passwd", [user], pathList);
   const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
   return parsed.success && parsed.data.user === user ? parsed.data : void 0;
 }
@@ -20532,7 +20530,7 @@ function findUseradd() {
 }
 
 // src/tools/account-processes.ts
-import { readdir as readdir4, readFile as readFile4 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile3 } from "node:fs/promises";
 var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
 var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
 async function sweepAccount(h, p, kept) {
@@ -20550,12 +20548,12 @@ async function sweepAccount(h, p, kept) {
   }
 }
 async function strayProcesses(uid, keptRoots) {
-  const entries2 = (await readdir4("/proc")).filter((entry) => /^\d+$/.test(entry));
+  const entries = (await readdir4("/proc")).filter((entry) => /^\d+$/.test(entry));
   const children = /* @__PURE__ */ new Map();
   const ofAccount = [];
   await Promise.all(
-    entries2.map(async (entry) => {
-      const status = await readFile4(`/proc/${entry}/status`, "utf8").catch(() => "");
+    entries.map(async (entry) => {
+      const status = await readFile3(`/proc/${entry}/status`, "utf8").catch(() => "");
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const pid = Number(entry);

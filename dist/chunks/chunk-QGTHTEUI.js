@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-T7LCE6D6.js";
+} from "./chunk-TBPRJM5X.js";
 import {
   checksForStagedPlan,
   createChatClient,
@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-2TCQS2JK.js";
+} from "./chunk-YFA2KRP7.js";
 import {
   defaultLines,
   defaultNumber,
@@ -45,7 +45,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-DD7YN4GL.js";
+} from "./chunk-EDZDFG2U.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

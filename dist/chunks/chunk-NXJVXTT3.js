@@ -9,7 +9,7 @@ import {
   plannerExecutorMachine,
   startSnapshot,
   startTeam
-} from "./chunk-2TCQS2JK.js";
+} from "./chunk-YFA2KRP7.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

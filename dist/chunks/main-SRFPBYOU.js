@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-RK6N7FPW.js";
+} from "./chunk-NXJVXTT3.js";
 import {
   GitError,
   ModelError,
@@ -86,7 +86,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-2TCQS2JK.js";
+} from "./chunk-YFA2KRP7.js";
 import {
   code,
   codeBlock,
@@ -115,7 +115,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-DD7YN4GL.js";
+} from "./chunk-EDZDFG2U.js";
 import {
   errorMessage,
   redact
@@ -2721,133 +2721,6 @@ function createThread(octokit, repoRef, secrets = [], options = {}) {
     ...reviewReads(scope),
     ...reviewThreadReads(scope)
   };
-}
-
-// src/github/lock.ts
-var lockRequestShape = external_exports.object({
-  issue: external_exports.number().int().positive(),
-  runId: external_exports.string().regex(/^\d+$/, "a GitHub Actions run id (GITHUB_RUN_ID) is required to take the execution lock"),
-  runUrl: external_exports.string()
-});
-var MAX_ROUNDS = 6;
-var LOCK_MESSAGE = /^plangate lock: run (\d+)(?: (\S+))?/;
-var EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-var LOCK_AUTHOR = ["-c", "user.name=plangate", "-c", "user.email=plangate@users.noreply.github.com"];
-function lockRefName(issue) {
-  return `refs/plangate/locks/${issue}`;
-}
-function lockMessage(runId, runUrl) {
-  return `plangate lock: run ${runId} ${runUrl}`.trimEnd();
-}
-function parseLockMessage(message) {
-  const match = LOCK_MESSAGE.exec(message);
-  if (!match?.[1]) return void 0;
-  return { runId: match[1], runUrl: match[2] ?? "" };
-}
-async function acquireLock(request) {
-  const { issue, runId, runUrl } = lockRequestShape.parse(request);
-  const { git, octokit, repoRef } = request;
-  const ref = lockRefName(issue);
-  const ours = (sha, tookOverFrom) => ({
-    acquired: true,
-    lock: { issue, ref, sha, runId, ...tookOverFrom ? { tookOverFrom } : {} }
-  });
-  const settle = async (sha, expected) => {
-    const outcome = await pushWithLease2(git, ref, sha, expected);
-    if (outcome === "accepted") return true;
-    if (outcome === "rejected") return false;
-    if (await remoteRef(git, ref).catch(() => "unknown") === sha) return true;
-    throw outcome;
-  };
-  let fresh;
-  let step = "create";
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    if (step === "create") {
-      fresh ??= await lockCommit(git, runId, runUrl, []);
-      if (await settle(fresh, "")) return ours(fresh);
-      step = "inspect";
-      continue;
-    }
-    const current = await remoteRef(git, ref);
-    if (current === void 0) {
-      step = "create";
-      continue;
-    }
-    const named = await readHolder(git, ref, current);
-    if (named === "moved") continue;
-    if (named?.runId === runId) return ours(current);
-    if (named) {
-      const status = await runStatus(octokit, repoRef, named.runId);
-      if (status.live)
-        return {
-          acquired: false,
-          holder: { ...named, status: status.status, ...status.problem ? { problem: status.problem } : {} }
-        };
-    }
-    const successor = await lockCommit(git, runId, runUrl, [current]);
-    if (await settle(successor, current)) return ours(successor, named);
-  }
-  throw new Error(
-    `could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`
-  );
-}
-async function releaseLock(input) {
-  const { git, lock } = input;
-  const outcome = await pushWithLease2(git, lock.ref, "", lock.sha);
-  if (outcome === "accepted") return true;
-  if (outcome === "rejected") return false;
-  if (await remoteRef(git, lock.ref).catch(() => "unknown") === void 0) return true;
-  throw outcome;
-}
-async function lockCommit(git, runId, runUrl, parents) {
-  return git([
-    ...LOCK_AUTHOR,
-    "commit-tree",
-    "--no-gpg-sign",
-    EMPTY_TREE,
-    ...parents.flatMap((p) => ["-p", p]),
-    "-m",
-    lockMessage(runId, runUrl)
-  ]);
-}
-async function pushWithLease2(git, ref, sha, expected) {
-  try {
-    await git(["push", "--quiet", `--force-with-lease=${ref}:${expected}`, "origin", `${sha}:${ref}`]);
-    return "accepted";
-  } catch (error2) {
-    const text = errorMessage(error2);
-    if (/\[rejected\]/.test(text)) return "rejected";
-    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text))
-      return "rejected";
-    return error2 instanceof Error ? error2 : new Error(text);
-  }
-}
-async function remoteRef(git, ref) {
-  const out = await git(["ls-remote", "origin", ref]);
-  for (const line2 of out.split("\n")) {
-    const [sha, name] = line2.split("	");
-    if (name === ref && sha) return sha;
-  }
-  return void 0;
-}
-async function readHolder(git, ref, sha) {
-  await git(["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "origin", ref]);
-  const present = await git(["cat-file", "-e", `${sha}^{commit}`]).then(
-    () => true,
-    () => false
-  );
-  if (!present) return "moved";
-  return parseLockMessage(await git(["log", "-1", "--format=%B", sha]));
-}
-async function runStatus(octokit, { owner, repo }, runId) {
-  try {
-    const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: Number(runId) });
-    const status = data.status ?? "unknown";
-    return { live: status !== "completed", status };
-  } catch (error2) {
-    if (statusOf(error2) === 404) return { live: false, status: "not found" };
-    return { live: true, status: "unknown", problem: explainGitHubError(error2).message };
-  }
 }
 
 // src/repo/git-credentials.ts
@@ -6333,6 +6206,169 @@ function stopOnTermination(stop, deps) {
     for (const signal of terminationSignals) process.off(signal, handler);
   };
 }
+var stopNetworkGraceMs = 5e3;
+async function settleWithin(ms, work) {
+  let timer;
+  const elapsed = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([work.catch(() => void 0), elapsed]);
+  clearTimeout(timer);
+}
+
+// src/github/lock.ts
+var lockRequestShape = external_exports.object({
+  issue: external_exports.number().int().positive(),
+  runId: external_exports.string().regex(/^\d+$/, "a GitHub Actions run id (GITHUB_RUN_ID) is required to take the execution lock"),
+  runUrl: external_exports.string()
+});
+var MAX_ROUNDS = 6;
+var LOCK_MESSAGE = /^plangate lock: run (\d+)(?: (\S+))?/;
+var EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+var LOCK_AUTHOR = ["-c", "user.name=plangate", "-c", "user.email=plangate@users.noreply.github.com"];
+function lockRefName(issue) {
+  return `refs/plangate/locks/${issue}`;
+}
+function lockMessage(runId, runUrl) {
+  return `plangate lock: run ${runId} ${runUrl}`.trimEnd();
+}
+function parseLockMessage(message) {
+  const match = LOCK_MESSAGE.exec(message);
+  if (!match?.[1]) return void 0;
+  return { runId: match[1], runUrl: match[2] ?? "" };
+}
+async function acquireLock(request) {
+  const { issue, runId, runUrl } = lockRequestShape.parse(request);
+  const { git, octokit, repoRef } = request;
+  const ref = lockRefName(issue);
+  const ours = (sha, tookOverFrom) => ({
+    acquired: true,
+    lock: { issue, ref, sha, runId, ...tookOverFrom ? { tookOverFrom } : {} }
+  });
+  const settle = async (sha, expected) => {
+    const outcome = await pushWithLease2(git, ref, sha, expected);
+    if (outcome === "accepted") return true;
+    if (outcome === "rejected") return false;
+    if (await remoteRef(git, ref).catch(() => "unknown") === sha) return true;
+    throw outcome;
+  };
+  let fresh;
+  let step = "create";
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (step === "create") {
+      fresh ??= await lockCommit(git, runId, runUrl, []);
+      if (await settle(fresh, "")) return ours(fresh);
+      step = "inspect";
+      continue;
+    }
+    const current = await remoteRef(git, ref);
+    if (current === void 0) {
+      step = "create";
+      continue;
+    }
+    const named = await readHolder(git, ref, current);
+    if (named === "moved") continue;
+    if (named?.runId === runId) return ours(current);
+    if (named) {
+      const status = await runStatus(octokit, repoRef, named.runId);
+      if (status.live)
+        return {
+          acquired: false,
+          holder: { ...named, status: status.status, ...status.problem ? { problem: status.problem } : {} }
+        };
+    }
+    const successor = await lockCommit(git, runId, runUrl, [current]);
+    if (await settle(successor, current)) return ours(successor, named);
+  }
+  throw new Error(
+    `could not settle the execution lock ${ref} in ${MAX_ROUNDS} rounds; another process keeps changing it`
+  );
+}
+async function releaseLock(input) {
+  const { git, lock } = input;
+  const outcome = await pushWithLease2(git, lock.ref, "", lock.sha);
+  if (outcome === "accepted") return true;
+  if (outcome === "rejected") return false;
+  if (await remoteRef(git, lock.ref).catch(() => "unknown") === void 0) return true;
+  throw outcome;
+}
+async function lockCommit(git, runId, runUrl, parents) {
+  return git([
+    ...LOCK_AUTHOR,
+    "commit-tree",
+    "--no-gpg-sign",
+    EMPTY_TREE,
+    ...parents.flatMap((p) => ["-p", p]),
+    "-m",
+    lockMessage(runId, runUrl)
+  ]);
+}
+async function pushWithLease2(git, ref, sha, expected) {
+  try {
+    await git(["push", "--quiet", `--force-with-lease=${ref}:${expected}`, "origin", `${sha}:${ref}`]);
+    return "accepted";
+  } catch (error2) {
+    const text = errorMessage(error2);
+    if (/\[rejected\]/.test(text)) return "rejected";
+    if (/\[remote rejected\].*\((?:stale info|failed to update ref|cannot lock ref|incorrect old value)/.test(text))
+      return "rejected";
+    return error2 instanceof Error ? error2 : new Error(text);
+  }
+}
+async function remoteRef(git, ref) {
+  const out = await git(["ls-remote", "origin", ref]);
+  for (const line2 of out.split("\n")) {
+    const [sha, name] = line2.split("	");
+    if (name === ref && sha) return sha;
+  }
+  return void 0;
+}
+async function readHolder(git, ref, sha) {
+  await git(["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "origin", ref]);
+  const present = await git(["cat-file", "-e", `${sha}^{commit}`]).then(
+    () => true,
+    () => false
+  );
+  if (!present) return "moved";
+  return parseLockMessage(await git(["log", "-1", "--format=%B", sha]));
+}
+async function runStatus(octokit, { owner, repo }, runId) {
+  try {
+    const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: Number(runId) });
+    const status = data.status ?? "unknown";
+    return { live: status !== "completed", status };
+  } catch (error2) {
+    if (statusOf(error2) === 404) return { live: false, status: "not found" };
+    return { live: true, status: "unknown", problem: explainGitHubError(error2).message };
+  }
+}
+
+// src/entry/execution-locks.ts
+function executionLocks(deps) {
+  const held = /* @__PURE__ */ new Set();
+  return {
+    async acquire(issue) {
+      const attempt = await acquireLock({ ...deps, issue });
+      if (!attempt.acquired) return attempt;
+      if (attempt.lock.tookOverFrom)
+        info(
+          `Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`
+        );
+      const release = async () => {
+        if (!held.delete(release)) return;
+        await releaseLock({ git: deps.git, lock: attempt.lock }).catch(
+          (error2) => warning(`Could not release the lock of #${issue}: ${failureMessage(error2)}`)
+        );
+      };
+      held.add(release);
+      return { acquired: true, release };
+    },
+    async releaseHeld() {
+      await Promise.all([...held].map((release) => release()));
+    }
+  };
+}
 
 // src/entry/main.ts
 async function run(triaged) {
@@ -6368,6 +6404,7 @@ async function run(triaged) {
     const release = stopOnTermination(
       async () => {
         await stopProcesses();
+        await settleWithin(stopNetworkGraceMs, ctx.lock.releaseHeld());
         parts.workTree.discard();
       },
       { fail: (message) => setFailed(message) }
@@ -6433,36 +6470,13 @@ function createContext(parts, secrets) {
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
   const runUrl = runUrlOf(runner);
+  const runId = runner.runId || `local-${process.pid}`;
   return {
     settings,
     secrets,
     recordKey: recordKey2,
     thread: createThread(octokit, repoRef, secrets, { botLogin: settings.botLogin }),
-    lock: {
-      async acquire(issue) {
-        const attempt = await acquireLock({
-          git,
-          octokit,
-          repoRef,
-          issue,
-          runId: runner.runId || `local-${process.pid}`,
-          runUrl
-        });
-        if (!attempt.acquired) return attempt;
-        if (attempt.lock.tookOverFrom)
-          info(
-            `Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`
-          );
-        return {
-          acquired: true,
-          release: async () => {
-            await releaseLock({ git, lock: attempt.lock }).catch(
-              (error2) => warning(`Could not release the lock of #${issue}: ${failureMessage(error2)}`)
-            );
-          }
-        };
-      }
-    },
+    lock: executionLocks({ git, octokit, repoRef, runId, runUrl }),
     git,
     reader: workTree.reader,
     sandbox,
@@ -6479,7 +6493,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-OHK2Y5MV.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-GZQ7OLMB.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
