@@ -6209,10 +6209,7 @@ function stopOnTermination(stop, deps) {
 var stopNetworkGraceMs = 5e3;
 async function settleWithin(ms, work) {
   let timer;
-  const elapsed = new Promise((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
+  const elapsed = new Promise((resolve) => timer = setTimeout(resolve, ms));
   await Promise.race([work.catch(() => void 0), elapsed]);
   clearTimeout(timer);
 }
