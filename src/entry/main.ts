@@ -28,7 +28,8 @@ import { readGateInputs, type GateInputs } from '../config/gate-inputs.js';
 import { runUrlOf } from '../config/runner-environment.js';
 import { escapeProse } from '../text/markdown.js';
 import { reportSetupFailure } from './setup-failure.js';
-import { settleWithin, stopNetworkGraceMs, stopOnTermination } from './termination.js';
+import { stopNetworkGraceMs, stopOnTermination } from './termination.js';
+import { settlesWithin } from '../text/settles-within.js';
 import { executionLocks, type HeldExecutionLocks } from './execution-locks.js';
 
 /**
@@ -78,7 +79,7 @@ export async function run(triaged?: Triage): Promise<void> {
       async () => {
         await stopProcesses();
         // Within the runner's grace before it kills the step; the work tree goes either way.
-        await settleWithin(stopNetworkGraceMs, ctx.lock.releaseHeld());
+        await settlesWithin(ctx.lock.releaseHeld(), stopNetworkGraceMs);
         parts.workTree.discard();
       },
       { fail: (message) => core.setFailed(message) },

@@ -44,12 +44,3 @@ export function stopOnTermination(stop: () => Promise<void>, deps: TerminationDe
  * still happen before that.
  */
 export const stopNetworkGraceMs = 5_000;
-
-/** Waits for `work` at most `ms`; whatever it does after is not waited for. Never throws. */
-export async function settleWithin(ms: number, work: Promise<unknown>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  // Not unref'd: the wait itself keeps the process up, so the step still fails and cleans up after it.
-  const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  await Promise.race([work.catch(() => undefined), elapsed]);
-  clearTimeout(timer);
-}

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSpec } from '../config/mcp-servers.js';
 import { saysProgramMissing, type Sandbox } from '../tools/sandbox.js';
 import { errorMessage } from '../text/error-message.js';
+import { settlesWithin } from '../text/settles-within.js';
 
 /**
  * One MCP server, connected: its tools as listed once at start, and a way to call them. The list is
@@ -161,17 +162,6 @@ class ServerProcessTransport extends StdioClientTransport {
       // Already gone.
     }
     await settlesWithin(exited, killWaitMs);
-  }
-}
-
-/** Whether `promise` settles within `ms`; the timer keeps Node alive meanwhile, unlike the SDK's. */
-async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

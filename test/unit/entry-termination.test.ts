@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { settleWithin, stopOnTermination, terminationSignals } from '../../src/entry/termination.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stopOnTermination, terminationSignals } from '../../src/entry/termination.js';
 
 /**
  * The runner's stop signals (SIGINT, then SIGTERM, for a cancelled or timed-out job): the first
@@ -62,36 +62,5 @@ describe('stopOnTermination', () => {
     expect(terminationSignals.map((signal) => process.listenerCount(signal))).toEqual(before.map((n) => n + 1));
     release();
     expect(terminationSignals.map((signal) => process.listenerCount(signal))).toEqual(before);
-  });
-});
-
-describe('settleWithin', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('returns when the work is done, before the time is up', async () => {
-    let done = false;
-    await settleWithin(
-      60_000,
-      Promise.resolve().then(() => (done = true)),
-    );
-    expect(done).toBe(true);
-  });
-
-  it('stops waiting for work that hangs once the time is up, and swallows a late failure', async () => {
-    vi.useFakeTimers();
-    let fail: (error: Error) => void = () => undefined;
-    const hanging = new Promise<void>((_, reject) => (fail = reject));
-    let settled = false;
-    const waited = settleWithin(5_000, hanging).then(() => (settled = true));
-    await vi.advanceTimersByTimeAsync(4_999);
-    expect(settled).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    await waited;
-    expect(settled).toBe(true);
-    fail(new Error('push answered too late'));
-  });
-
-  it('swallows the work failing in time', async () => {
-    await expect(settleWithin(60_000, Promise.reject(new Error('no network')))).resolves.toBeUndefined();
   });
 });

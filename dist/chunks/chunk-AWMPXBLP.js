@@ -20751,6 +20751,23 @@ var noCapabilities = {
   close: () => Promise.resolve()
 };
 
+// src/text/settles-within.ts
+async function settlesWithin(promise2, ms) {
+  let timer;
+  const timeout = new Promise((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([
+      promise2.then(
+        () => true,
+        () => true
+      ),
+      timeout
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export {
   summary,
   setSecret,
@@ -20796,5 +20813,6 @@ export {
   noteTreeChange,
   treeChangeCount,
   createSandbox,
-  noCapabilities
+  noCapabilities,
+  settlesWithin
 };

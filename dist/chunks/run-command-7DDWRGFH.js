@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-NXJVXTT3.js";
+} from "./chunk-PQYTM7OZ.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,18 +28,18 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-QGTHTEUI.js";
+} from "./chunk-CLW6MH7E.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-TBPRJM5X.js";
+import "./chunk-CAZLSVU7.js";
 import {
   defaultPolicy
-} from "./chunk-YFA2KRP7.js";
+} from "./chunk-4DLCFCNW.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
-import "./chunk-EDZDFG2U.js";
+import "./chunk-AWMPXBLP.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-TBPRJM5X.js";
+} from "./chunk-CAZLSVU7.js";
 import {
   checksForStagedPlan,
   createChatClient,
@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-YFA2KRP7.js";
+} from "./chunk-4DLCFCNW.js";
 import {
   defaultLines,
   defaultNumber,
@@ -45,7 +45,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-EDZDFG2U.js";
+} from "./chunk-AWMPXBLP.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

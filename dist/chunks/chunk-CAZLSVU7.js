@@ -22,12 +22,13 @@ import {
   record,
   safeParse,
   saysProgramMissing,
+  settlesWithin,
   string,
   union,
   unknown,
   url,
   warning
-} from "./chunk-EDZDFG2U.js";
+} from "./chunk-AWMPXBLP.js";
 import {
   errorMessage,
   redact
@@ -13130,15 +13131,6 @@ var ServerProcessTransport = class extends StdioClientTransport {
     await settlesWithin(exited, killWaitMs);
   }
 };
-async function settlesWithin(promise, ms) {
-  let timer;
-  const timeout = new Promise((resolve) => timer = setTimeout(() => resolve(false), ms));
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 async function listTools(client, timeout) {
   const tools = [];
   let cursor;

@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-QGTHTEUI.js";
+} from "./chunk-CLW6MH7E.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-TBPRJM5X.js";
-import "./chunk-YFA2KRP7.js";
+import "./chunk-CAZLSVU7.js";
+import "./chunk-4DLCFCNW.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
-import "./chunk-EDZDFG2U.js";
+import "./chunk-AWMPXBLP.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -24,7 +24,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-EDZDFG2U.js";
+} from "./chunk-AWMPXBLP.js";
 import {
   errorMessage,
   redact

@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-NXJVXTT3.js";
+} from "./chunk-PQYTM7OZ.js";
 import {
   GitError,
   ModelError,
@@ -86,7 +86,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-YFA2KRP7.js";
+} from "./chunk-4DLCFCNW.js";
 import {
   code,
   codeBlock,
@@ -112,10 +112,11 @@ import {
   setFailed,
   setOutput,
   setSecret,
+  settlesWithin,
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-EDZDFG2U.js";
+} from "./chunk-AWMPXBLP.js";
 import {
   errorMessage,
   redact
@@ -6207,12 +6208,6 @@ function stopOnTermination(stop, deps) {
   };
 }
 var stopNetworkGraceMs = 5e3;
-async function settleWithin(ms, work) {
-  let timer;
-  const elapsed = new Promise((resolve) => timer = setTimeout(resolve, ms));
-  await Promise.race([work.catch(() => void 0), elapsed]);
-  clearTimeout(timer);
-}
 
 // src/github/lock.ts
 var lockRequestShape = external_exports.object({
@@ -6401,7 +6396,7 @@ async function run(triaged) {
     const release = stopOnTermination(
       async () => {
         await stopProcesses();
-        await settleWithin(stopNetworkGraceMs, ctx.lock.releaseHeld());
+        await settlesWithin(ctx.lock.releaseHeld(), stopNetworkGraceMs);
         parts.workTree.discard();
       },
       { fail: (message) => setFailed(message) }
@@ -6490,7 +6485,7 @@ function createContext(parts, secrets) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-GZQ7OLMB.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-EVUFLH7I.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
