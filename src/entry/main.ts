@@ -31,6 +31,7 @@ import { reportSetupFailure } from './setup-failure.js';
 import { stopNetworkGraceMs, stopOnTermination } from './termination.js';
 import { settlesWithin } from '../text/settles-within.js';
 import { executionLocks, type HeldExecutionLocks } from './execution-locks.js';
+import { stopHooks, type StopHooks } from './stop-hooks.js';
 
 /**
  * The composition root: reads what it takes to answer a command, decides the command, then reads the
@@ -67,7 +68,8 @@ export async function run(triaged?: Triage): Promise<void> {
       if (command.kind !== 'maintain') await reportSetupFailure(gate, octokit, command, error, secrets);
       throw error;
     }
-    const ctx = createContext(parts, secrets);
+    const stops = stopHooks();
+    const ctx = createContext(parts, secrets, stops);
     // The MCP servers and the sandbox live as long as the run: stopped however it ends (a stop
     // signal included), so no process outlives the step; the servers first, since the sandbox's
     // close ends what remains.
@@ -76,10 +78,12 @@ export async function run(triaged?: Triage): Promise<void> {
       await parts.sandbox.close();
     };
     const release = stopOnTermination(
-      async () => {
+      async (signal) => {
+        // Said on the thread while the processes stop; from here on, the flow's saves are dropped.
+        const told = stops.run(signal);
         await stopProcesses();
         // Within the runner's grace before it kills the step; the work tree goes either way.
-        await settlesWithin(ctx.lock.releaseHeld(), stopNetworkGraceMs);
+        await settlesWithin(Promise.allSettled([ctx.lock.releaseHeld(), told]), stopNetworkGraceMs);
         parts.workTree.discard();
       },
       { fail: (message) => core.setFailed(message) },
@@ -170,7 +174,11 @@ interface RunParts {
   trusted: TrustedBase;
 }
 
-function createContext(parts: RunParts, secrets: string[]): RunContext & { lock: HeldExecutionLocks } {
+function createContext(
+  parts: RunParts,
+  secrets: string[],
+  stops: StopHooks,
+): RunContext & { lock: HeldExecutionLocks } {
   const { settings, octokit, workTree, sandbox, trusted, recordKey } = parts;
   const { runner } = settings;
   const { git } = workTree;
@@ -195,6 +203,7 @@ function createContext(parts: RunParts, secrets: string[]): RunContext & { lock:
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
     },
+    onStop: stops.register,
   };
 }
 

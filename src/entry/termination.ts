@@ -3,8 +3,8 @@
  * what it can reach, which is not what runs as the sandbox account when the action is not root.
  * Node's default for both signals is to exit at once, with no sweep: what a command started would
  * run on as the account after the job, and the work tree copy would stay in the temp dir. So the
- * first of them stops the run's parts (`stop`) and then fails the step, naming the signal; a second
- * one while that runs changes nothing.
+ * first of them stops the run's parts (`stop`, told which signal came) and then fails the step,
+ * naming the signal; a second one while that runs changes nothing.
  */
 
 export const terminationSignals = ['SIGINT', 'SIGTERM'] as const;
@@ -17,13 +17,13 @@ export interface TerminationDeps {
 }
 
 /** Handles the runner's stop signals until the returned release is called. */
-export function stopOnTermination(stop: () => Promise<void>, deps: TerminationDeps): () => void {
+export function stopOnTermination(stop: (signal: NodeJS.Signals) => Promise<void>, deps: TerminationDeps): () => void {
   let stopping = false;
   const exit = deps.exit ?? (() => process.exit());
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    void stop()
+    void stop(signal)
       .catch(() => undefined)
       .finally(() => {
         deps.fail(

@@ -62,8 +62,14 @@ export async function trustedCheckpoint(
 
 /** The run's progress comment, posted (or taken over from an earlier attempt) as the run starts. */
 export interface Progress {
-  /** Rewrites the comment for snapshot `s`, its checkpoint included. */
-  save(s: Snapshot, extra?: Partial<RunView>): Promise<Comment>;
+  /** Rewrites the comment for snapshot `s`, its checkpoint included; a no-op once the run is stopped. */
+  save(s: Snapshot, extra?: Partial<RunView>): Promise<void>;
+  /**
+   * The job is being stopped: the comment goes back to the last finished cycle (where a re-run
+   * resumes) and says `reason`, and no save after this one writes, so a flow that runs on while the
+   * step stops cannot put "executing" back.
+   */
+  stop(reason: string): Promise<void>;
   /**
    * The last snapshot saved between cycles (or the one the run started from): where a run that
    * stops mid-cycle resumes, since a half-done cycle's staged fields must not carry over.
@@ -79,10 +85,16 @@ export async function openProgress(run: ExecutionRun, previous: Comment | undefi
   const comment = previous
     ? await thread.updateComment(previous.id, first)
     : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
+  let stopped = false;
   return {
-    save: (s, extra = {}) => {
+    save: async (s, extra = {}) => {
+      if (stopped) return;
       if (Object.keys(extra).length === 0) cycleEnd = s;
-      return thread.updateComment(comment.id, progressBody(run, s, extra));
+      await thread.updateComment(comment.id, progressBody(run, s, extra));
+    },
+    stop: async (reason) => {
+      stopped = true;
+      await thread.updateComment(comment.id, progressBody(run, cycleEnd, { interrupted: reason }));
     },
     lastCycleEnd: () => cycleEnd,
   };

@@ -2,9 +2,9 @@ import * as core from '@actions/core';
 import type { Snapshot } from '../machine/types.js';
 import type { FlowResult, RunContext } from './run-context.js';
 import { cancelledAtStart, watchForCancel } from './cancel-watch.js';
-import { findCheckpoint, openProgress } from './checkpoint.js';
+import { findCheckpoint, openProgress, type Progress } from './checkpoint.js';
 import { driveCycles } from './cycles.js';
-import { startExecutionRun, type Execution } from './execution-run.js';
+import { startExecutionRun, type Execution, type ExecutionRun } from './execution-run.js';
 import { endOnFailure, finishExecution } from './outcome.js';
 import { syncPlanComment } from './plan-comment-sync.js';
 import { publishPullRequest } from './publish.js';
@@ -53,7 +53,22 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   );
   const run = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run, previous);
+  const withdraw = ctx.onStop?.((signal) => progress.stop(stoppedReason(signal, progress.lastCycleEnd())));
+  try {
+    return await driveToEnd(run, progress);
+  } finally {
+    withdraw?.();
+  }
+}
 
+/** What the progress comment says of a job stopped by `signal`, counted from the last finished cycle. */
+function stoppedReason(signal: string, cycleEnd: Snapshot): string {
+  const finished = cycleEnd.context.history.length;
+  return `the job was stopped by ${signal} (cancelled, or out of time) after ${finished} finished ${finished === 1 ? 'cycle' : 'cycles'}`;
+}
+
+/** The cycles, the pull request and the end, once the progress comment is up. */
+async function driveToEnd(run: ExecutionRun, progress: Progress): Promise<FlowResult> {
   let final: Snapshot;
   try {
     final = await driveCycles(run, progress);
@@ -61,7 +76,7 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
     return endOnFailure(run, progress, error);
   }
   // A cancel during the last cycle has no next cycle to stop; the run still ends as cancelled.
-  const lateCancel = await cancel.lateCancel();
+  const lateCancel = await run.cancel.lateCancel();
   let ending: RunEnding = lateCancel !== undefined ? { outcome: 'aborted', reason: lateCancel } : runEnding(final);
   if (run.work.pushed) {
     const published = await publishPullRequest(run, progress, final, ending);

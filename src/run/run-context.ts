@@ -43,7 +43,15 @@ export interface RunContext {
   mcp?: CapabilityHub;
   /** Writes the job summary; a no-op where the runner offers none. */
   writeSummary(markdown: string): Promise<void>;
+  /**
+   * Registers what to say if the job is stopped (cancelled, out of time) while the flow runs; the
+   * returned function withdraws it. Absent where nothing sends stop signals (unit tests, the CLI).
+   */
+  onStop?(hook: StopHook): () => void;
 }
+
+/** Says on the thread that the job was stopped by `signal`; bounded by the stop handler, may fail. */
+export type StopHook = (signal: string) => Promise<void>;
 
 /** The per-issue execution lock, bound to this job's run. */
 export interface ExecutionLocks {

@@ -369,7 +369,7 @@ async function plannedLinger(
   runAs: RunnerAccount | undefined,
   stash: string,
   extra: Record<string, string> = {},
-): Promise<{ w: World; approve: () => StartedAction }> {
+): Promise<{ w: World; issue: number; approve: () => StartedAction }> {
   const w = await commandWorld(runAs, {
     directive: 'Run the setup script.',
     command: 'node scripts/linger.mjs',
@@ -384,7 +384,7 @@ async function plannedLinger(
     return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
   };
   expect((await job('/plan set up').done).outputs.outcome).toBe('planned');
-  return { w, approve: () => job('/approve') };
+  return { w, issue, approve: () => job('/approve') };
 }
 
 /**
@@ -696,7 +696,7 @@ for (const runner of runners) {
 
     it('when the job is cancelled mid-command, ends what the command started and removes its work tree before the step fails', async () => {
       const { stash, pids, cwd } = lingerStash();
-      const { w, approve } = await plannedLinger(runAs, stash);
+      const { w, issue, approve } = await plannedLinger(runAs, stash);
       const cancelled = approve();
       await untilLingering(cancelled, stash);
       const { command, leftover } = pids();
@@ -716,6 +716,14 @@ for (const runner of runners) {
       expect(existsSync(cwd()), 'the work tree outlived the step').toBe(false);
       // Released on the way out: the next /approve needs no Actions API to take it over.
       expect(locks(), 'the lock outlived the step').toBe('');
+      // The thread says the run stopped and how to resume, instead of "Executing" until the next /approve.
+      const progress = w.gh
+        .comments(issue)
+        .map((c) => (c.user?.login === bot ? (c.body ?? '') : ''))
+        .find((b) => b.includes('<!-- plangate:progress '));
+      expect(progress).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
+      expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 0 finished cycles');
+      expect(progress).toMatch(/comment `\/approve [^`]+`, to resume from the last finished cycle/);
       expectNoSecret(everythingSeen(w, [stopped]));
     });
 

@@ -4006,10 +4006,16 @@ async function openProgress(run2, previous) {
   let cycleEnd = run2.team.run.snapshot;
   const first = progressBody(run2, cycleEnd);
   const comment = previous ? await thread.updateComment(previous.id, first) : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
+  let stopped = false;
   return {
-    save: (s, extra = {}) => {
+    save: async (s, extra = {}) => {
+      if (stopped) return;
       if (Object.keys(extra).length === 0) cycleEnd = s;
-      return thread.updateComment(comment.id, progressBody(run2, s, extra));
+      await thread.updateComment(comment.id, progressBody(run2, s, extra));
+    },
+    stop: async (reason) => {
+      stopped = true;
+      await thread.updateComment(comment.id, progressBody(run2, cycleEnd, { interrupted: reason }));
     },
     lastCycleEnd: () => cycleEnd
   };
@@ -4657,13 +4663,25 @@ async function executeLocked(ctx, execution) {
   );
   const run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run2, previous);
+  const withdraw = ctx.onStop?.((signal) => progress.stop(stoppedReason(signal, progress.lastCycleEnd())));
+  try {
+    return await driveToEnd(run2, progress);
+  } finally {
+    withdraw?.();
+  }
+}
+function stoppedReason(signal, cycleEnd) {
+  const finished = cycleEnd.context.history.length;
+  return `the job was stopped by ${signal} (cancelled, or out of time) after ${finished} finished ${finished === 1 ? "cycle" : "cycles"}`;
+}
+async function driveToEnd(run2, progress) {
   let final;
   try {
     final = await driveCycles(run2, progress);
   } catch (error2) {
     return endOnFailure(run2, progress, error2);
   }
-  const lateCancel = await cancel.lateCancel();
+  const lateCancel = await run2.cancel.lateCancel();
   let ending = lateCancel !== void 0 ? { outcome: "aborted", reason: lateCancel } : runEnding(final);
   if (run2.work.pushed) {
     const published = await publishPullRequest(run2, progress, final, ending);
@@ -6195,7 +6213,7 @@ function stopOnTermination(stop, deps) {
   const handler = (signal) => {
     if (stopping) return;
     stopping = true;
-    void stop().catch(() => void 0).finally(() => {
+    void stop(signal).catch(() => void 0).finally(() => {
       deps.fail(
         `plangate was stopped by ${signal} (the job was cancelled or ran out of time): it ended what its commands still ran and removed its work tree. What it pushed before is kept; a re-run of an approved plan continues from there.`
       );
@@ -6362,6 +6380,20 @@ function executionLocks(deps) {
   };
 }
 
+// src/entry/stop-hooks.ts
+function stopHooks() {
+  const hooks = /* @__PURE__ */ new Set();
+  return {
+    register(hook) {
+      hooks.add(hook);
+      return () => void hooks.delete(hook);
+    },
+    async run(signal) {
+      await Promise.allSettled([...hooks].map(async (hook) => hook(signal)));
+    }
+  };
+}
+
 // src/entry/main.ts
 async function run(triaged) {
   const secrets = [];
@@ -6388,15 +6420,17 @@ async function run(triaged) {
       if (command.kind !== "maintain") await reportSetupFailure(gate, octokit, command, error2, secrets);
       throw error2;
     }
-    const ctx = createContext(parts, secrets);
+    const stops = stopHooks();
+    const ctx = createContext(parts, secrets, stops);
     const stopProcesses = async () => {
       await ctx.mcp?.close();
       await parts.sandbox.close();
     };
     const release = stopOnTermination(
-      async () => {
+      async (signal) => {
+        const told = stops.run(signal);
         await stopProcesses();
-        await settlesWithin(ctx.lock.releaseHeld(), stopNetworkGraceMs);
+        await settlesWithin(Promise.allSettled([ctx.lock.releaseHeld(), told]), stopNetworkGraceMs);
         parts.workTree.discard();
       },
       { fail: (message) => setFailed(message) }
@@ -6456,7 +6490,7 @@ async function dropPersistedCredentials(git) {
       `Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`
     );
 }
-function createContext(parts, secrets) {
+function createContext(parts, secrets, stops) {
   const { settings, octokit, workTree, sandbox, trusted, recordKey: recordKey2 } = parts;
   const { runner } = settings;
   const { git } = workTree;
@@ -6480,7 +6514,8 @@ function createContext(parts, secrets) {
     runUrl,
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
-    }
+    },
+    onStop: stops.register
   };
 }
 function capabilityHub(specs, options) {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { stopHooks } from '../../src/entry/stop-hooks.js';
+
+describe('stopHooks', () => {
+  it('runs every hook registered at the time, with the signal, together', async () => {
+    const hooks = stopHooks();
+    const heard: string[] = [];
+    let finishFirst: () => void = () => undefined;
+    hooks.register(async (signal) => {
+      heard.push(`first ${signal}`);
+      await new Promise<void>((resolve) => (finishFirst = resolve));
+    });
+    hooks.register(async (signal) => void heard.push(`second ${signal}`));
+    const ran = hooks.run('SIGTERM');
+    // The second does not wait for the first to finish.
+    expect(heard).toEqual(['first SIGTERM', 'second SIGTERM']);
+    let settled = false;
+    void ran.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled, 'run waits for every hook').toBe(false);
+    finishFirst();
+    await ran;
+  });
+
+  it('leaves out a withdrawn hook', async () => {
+    const hooks = stopHooks();
+    const heard: string[] = [];
+    const withdraw = hooks.register(async () => void heard.push('withdrawn'));
+    hooks.register(async () => void heard.push('kept'));
+    withdraw();
+    await hooks.run('SIGINT');
+    expect(heard).toEqual(['kept']);
+  });
+
+  it('runs the others and never throws when a hook fails, before or after its first await', async () => {
+    const hooks = stopHooks();
+    const heard: string[] = [];
+    hooks.register(() => {
+      throw new Error('at once');
+    });
+    hooks.register(async () => {
+      await Promise.resolve();
+      throw new Error('later');
+    });
+    hooks.register(async () => void heard.push('ran'));
+    await expect(hooks.run('SIGINT')).resolves.toBeUndefined();
+    expect(heard).toEqual(['ran']);
+  });
+});
