@@ -264,6 +264,18 @@ describe("the run's held locks", () => {
     const next = held(await acquire(14, '1402'));
     expect(next.tookOverFrom).toBeUndefined();
   });
+
+  it('releases a lock whose acquisition was under way when the step was stopped, once it lands', async () => {
+    startRun('1501');
+    const locks = executionLocks({ git: checkout(), octokit, repoRef, runId: '1501', runUrl: runUrl('1501') });
+    // The stop signal comes while the lock's push is on its way.
+    const attempt = locks.acquire(15, origin.mainSha);
+    await locks.releaseHeld();
+    expect((await attempt).acquired).toBe(true);
+    expect(origin.refSha(lockRef(15)), 'the lock outlived the stopped step').toBeUndefined();
+    startRun('1502');
+    expect(held(await acquire(15, '1502')).tookOverFrom).toBeUndefined();
+  });
 });
 
 describe('a remote that refuses lock refs', () => {

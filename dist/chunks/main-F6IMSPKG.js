@@ -6357,24 +6357,35 @@ async function runStatus(octokit, { owner, repo }, runId) {
 // src/entry/execution-locks.ts
 function executionLocks(deps) {
   const held = /* @__PURE__ */ new Set();
+  const acquiring = /* @__PURE__ */ new Set();
+  const take = async (issue) => {
+    const attempt = await acquireLock({ ...deps, issue });
+    if (!attempt.acquired) return attempt;
+    if (attempt.lock.tookOverFrom)
+      info(
+        `Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`
+      );
+    const release = async () => {
+      if (!held.delete(release)) return;
+      await releaseLock({ git: deps.git, lock: attempt.lock }).catch(
+        (error2) => warning(`Could not release the lock of #${issue}: ${failureMessage(error2)}`)
+      );
+    };
+    held.add(release);
+    return { acquired: true, release };
+  };
   return {
-    async acquire(issue) {
-      const attempt = await acquireLock({ ...deps, issue });
-      if (!attempt.acquired) return attempt;
-      if (attempt.lock.tookOverFrom)
-        info(
-          `Took over the lock of #${issue} from run ${attempt.lock.tookOverFrom.runId}, which is no longer running.`
-        );
-      const release = async () => {
-        if (!held.delete(release)) return;
-        await releaseLock({ git: deps.git, lock: attempt.lock }).catch(
-          (error2) => warning(`Could not release the lock of #${issue}: ${failureMessage(error2)}`)
-        );
-      };
-      held.add(release);
-      return { acquired: true, release };
+    async acquire(issue, baseSha) {
+      const taking = take(issue, baseSha);
+      acquiring.add(taking);
+      try {
+        return await taking;
+      } finally {
+        acquiring.delete(taking);
+      }
     },
     async releaseHeld() {
+      await Promise.allSettled([...acquiring]);
       await Promise.all([...held].map((release) => release()));
     }
   };
