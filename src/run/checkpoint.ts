@@ -62,14 +62,18 @@ export async function trustedCheckpoint(
 
 /** The run's progress comment, posted (or taken over from an earlier attempt) as the run starts. */
 export interface Progress {
-  /** Rewrites the comment for snapshot `s`, its checkpoint included; a no-op once the run is stopped. */
+  /**
+   * Rewrites the comment for snapshot `s`, its checkpoint included. Once the job is being stopped,
+   * only a cycle's end still writes (the checkpoint keeps up with what the cycle pushed) and the
+   * comment goes on saying the job stopped; any other save is dropped.
+   */
   save(s: Snapshot, extra?: Partial<RunView>): Promise<void>;
   /**
-   * The job is being stopped: the comment goes back to the last finished cycle (where a re-run
-   * resumes) and says `reason`, and no save after this one writes, so a flow that runs on while the
-   * step stops cannot put "executing" back.
+   * The job is being stopped by `signal`: the comment goes back to the last finished cycle (where a
+   * re-run resumes) and says so, after whatever write of the comment is under way, so a flow that
+   * runs on while the step stops cannot put "executing" back.
    */
-  stop(reason: string): Promise<void>;
+  stop(signal: string): Promise<void>;
   /**
    * The last snapshot saved between cycles (or the one the run started from): where a run that
    * stops mid-cycle resumes, since a half-done cycle's staged fields must not carry over.
@@ -85,19 +89,34 @@ export async function openProgress(run: ExecutionRun, previous: Comment | undefi
   const comment = previous
     ? await thread.updateComment(previous.id, first)
     : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
-  let stopped = false;
+  // The comment's writes, one after another, so the last one asked is the one that stays.
+  let writes: Promise<unknown> = Promise.resolve();
+  const write = (body: string): Promise<void> => {
+    const written = writes.then(() => thread.updateComment(comment.id, body));
+    writes = written.catch(() => undefined);
+    return written.then(() => undefined);
+  };
+  let stoppedBy: string | undefined;
+  const stoppedView = (signal: string): Partial<RunView> => ({ interrupted: stoppedReason(signal, cycleEnd) });
   return {
-    save: async (s, extra = {}) => {
-      if (stopped) return;
-      if (Object.keys(extra).length === 0) cycleEnd = s;
-      await thread.updateComment(comment.id, progressBody(run, s, extra));
+    save: (s, extra = {}) => {
+      const cycleEnds = Object.keys(extra).length === 0;
+      if (stoppedBy !== undefined && !cycleEnds) return Promise.resolve();
+      if (cycleEnds) cycleEnd = s;
+      return write(progressBody(run, s, stoppedBy === undefined ? extra : stoppedView(stoppedBy)));
     },
-    stop: async (reason) => {
-      stopped = true;
-      await thread.updateComment(comment.id, progressBody(run, cycleEnd, { interrupted: reason }));
+    stop: (signal) => {
+      stoppedBy = signal;
+      return write(progressBody(run, cycleEnd, stoppedView(signal)));
     },
     lastCycleEnd: () => cycleEnd,
   };
+}
+
+/** What the progress comment says of a job stopped by `signal`, counted from the last finished cycle. */
+function stoppedReason(signal: string, cycleEnd: Snapshot): string {
+  const finished = cycleEnd.context.history.length;
+  return `the job was stopped by ${signal} (cancelled, or out of time) after ${finished} finished ${finished === 1 ? 'cycle' : 'cycles'}`;
 }
 
 /** The progress comment with the checkpoint at its end; the checkpoint is never cut. */

@@ -53,18 +53,12 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   );
   const run = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run, previous);
-  const withdraw = ctx.onStop?.((signal) => progress.stop(stoppedReason(signal, progress.lastCycleEnd())));
+  const withdraw = ctx.onStop?.((signal) => progress.stop(signal));
   try {
     return await driveToEnd(run, progress);
   } finally {
     withdraw?.();
   }
-}
-
-/** What the progress comment says of a job stopped by `signal`, counted from the last finished cycle. */
-function stoppedReason(signal: string, cycleEnd: Snapshot): string {
-  const finished = cycleEnd.context.history.length;
-  return `the job was stopped by ${signal} (cancelled, or out of time) after ${finished} finished ${finished === 1 ? 'cycle' : 'cycles'}`;
 }
 
 /** The cycles, the pull request and the end, once the progress comment is up. */

@@ -31,7 +31,7 @@ function progressBody(world: World, planId: string): string {
 }
 
 describe('a job stopped while it executes', () => {
-  it('puts the progress comment back at the last finished cycle, says the job was stopped, and nothing the run writes later replaces it', async () => {
+  it('puts the progress comment back at the last finished cycle and says the job was stopped; the run’s later writes keep saying it', async () => {
     const { world, hooks, stop } = stoppable();
     let planId = '';
     let seenWhileStopping = '';
@@ -41,7 +41,7 @@ describe('a job stopped while it executes', () => {
         meanwhile: () => world.repo.write('CHANGELOG.md'),
       },
       {
-        fields: { result: 'Half of the README.', outcome: 'done' },
+        fields: { result: 'Linked it from the README.', outcome: 'done' },
         // The signal arrives in the middle of cycle 2.
         meanwhile: async () => {
           world.repo.write('README.md');
@@ -52,21 +52,96 @@ describe('a job stopped while it executes', () => {
     ]);
     const execution = await approvedExecution(world);
     planId = execution.record.planId;
-    // The run goes on after the signal here (the real step exits once the stop is done), so its
-    // later saves are what must not write over the stop.
-    await execute(world.ctx, execution);
+    const resume = `comment \`/approve ${planId}\`, to resume from the last finished cycle`;
 
-    for (const body of [seenWhileStopping, progressBody(world, planId)]) {
-      expect(body).toMatch(/### ⚠️ Plan `[^`]+` interrupted/);
-      expect(body).not.toContain('Executing plan');
-      expect(body).not.toMatch(/Plan `[^`]+` finished/);
-      expect(body).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle');
-      expect(body).toContain(`comment \`/approve ${planId}\`, to resume from the last finished cycle`);
-      // The checkpoint is cycle 1's end, where a re-run resumes: the half-done cycle 2 is not in it.
-      const saved = decodeRunRecord(body);
-      expect(saved?.snapshot.context.history.map((h) => h.result)).toEqual(['Wrote CHANGELOG.md.']);
-    }
+    // Right after the signal: cycle 1's end, where a re-run resumes; the half-done cycle 2 is not in it.
+    const run = execute(world.ctx, execution);
+    await run;
+    expect(seenWhileStopping).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
+    expect(seenWhileStopping).toContain(
+      'the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle\n',
+    );
+    expect(seenWhileStopping).toContain(resume);
+    expect(decodeRunRecord(seenWhileStopping)?.snapshot.context.history.map((h) => h.result)).toEqual([
+      'Wrote CHANGELOG.md.',
+    ]);
+
+    // The run goes on here (the real step exits once the stop is done). Cycle 2 ends and pushes, so
+    // its checkpoint is written, still under the stop's header; the run's ending is not.
+    const last = progressBody(world, planId);
+    expect(last).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
+    expect(last).not.toContain('Executing plan');
+    expect(last).not.toMatch(/Plan `[^`]+` finished/);
+    expect(last).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 2 finished cycles');
+    expect(last).toContain(resume);
+    const saved = decodeRunRecord(last);
+    expect(saved?.snapshot.context.history.map((h) => h.result)).toEqual([
+      'Wrote CHANGELOG.md.',
+      'Linked it from the README.',
+    ]);
+    expect(saved?.pushed).toBe(world.repo.origin.get(`refs/heads/${execution.record.branch}`));
     expect(hooks.size, 'the flow withdraws its hook when it ends').toBe(0);
+  });
+
+  it('writes the stop after a save already under way, so the stop is what stays', async () => {
+    const { world, stop } = stoppable();
+    let planId = '';
+    let stopped: Promise<void> | undefined;
+    const updateComment = world.thread.updateComment.bind(world.thread);
+    // Cycle 1's save is on its way when the signal comes, and GitHub answers it after the stop's write was asked.
+    world.thread.updateComment = async (id, body) => {
+      if (!stopped && body.includes('· cycles: 1 ·') && !body.includes('interrupted')) {
+        stopped = stop('SIGTERM');
+        await new Promise(setImmediate);
+      }
+      return updateComment(id, body);
+    };
+    world.ctx.executor = fakeExecutor([
+      {
+        fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' },
+        meanwhile: () => world.repo.write('CHANGELOG.md'),
+      },
+    ]);
+    const execution = await approvedExecution(world);
+    planId = execution.record.planId;
+    await execute(world.ctx, execution);
+    expect(stopped, 'the signal came during the save').toBeDefined();
+    await stopped;
+    const body = progressBody(world, planId);
+    expect(body).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
+    expect(body).toContain('the job was stopped by SIGTERM (cancelled, or out of time) after 1 finished cycle\n');
+  });
+
+  it('keeps the checkpoint at what was pushed when the run fails after the signal', async () => {
+    const { world, stop } = stoppable();
+    let branch = '';
+    world.ctx.executor = fakeExecutor([
+      {
+        fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' },
+        meanwhile: () => world.repo.write('CHANGELOG.md'),
+      },
+      {
+        fields: { result: 'Linked it from the README.', outcome: 'done' },
+        // The signal, and then cycle 2's push fails: someone else pushed to the branch meanwhile.
+        meanwhile: async () => {
+          world.repo.write('README.md');
+          await stop('SIGINT');
+          world.repo.pushAs(branch, { name: 'Mallory', email: 'mallory@example.com' }, 'Sneak in');
+        },
+      },
+    ]);
+    const execution = await approvedExecution(world);
+    branch = execution.record.branch;
+    await execute(world.ctx, execution);
+    const body = progressBody(world, execution.record.planId);
+    expect(body).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
+    expect(body).toContain('after 1 finished cycle\n');
+    // Cycle 2 never landed: a re-run must do it, so the checkpoint may not count it as done.
+    expect(decodeRunRecord(body)?.snapshot.context.history.map((h) => h.result)).toEqual(['Wrote CHANGELOG.md.']);
+    expect(world.repo.branchLog(branch).map((c) => c.message.split('\n')[0])).toEqual([
+      `plangate: cycle 1 of plan ${execution.record.planId}: Create CHANGELOG.md.`,
+      'Sneak in',
+    ]);
   });
 
   it('leaves a run that ends without a stop untouched', async () => {

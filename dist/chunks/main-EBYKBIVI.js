@@ -4006,19 +4006,31 @@ async function openProgress(run2, previous) {
   let cycleEnd = run2.team.run.snapshot;
   const first = progressBody(run2, cycleEnd);
   const comment = previous ? await thread.updateComment(previous.id, first) : await thread.postComment(issue, first, { dedupe: progressMarker(planId) });
-  let stopped = false;
+  let writes = Promise.resolve();
+  const write = (body2) => {
+    const written = writes.then(() => thread.updateComment(comment.id, body2));
+    writes = written.catch(() => void 0);
+    return written.then(() => void 0);
+  };
+  let stoppedBy;
+  const stoppedView = (signal) => ({ interrupted: stoppedReason(signal, cycleEnd) });
   return {
-    save: async (s, extra = {}) => {
-      if (stopped) return;
-      if (Object.keys(extra).length === 0) cycleEnd = s;
-      await thread.updateComment(comment.id, progressBody(run2, s, extra));
+    save: (s, extra = {}) => {
+      const cycleEnds = Object.keys(extra).length === 0;
+      if (stoppedBy !== void 0 && !cycleEnds) return Promise.resolve();
+      if (cycleEnds) cycleEnd = s;
+      return write(progressBody(run2, s, stoppedBy === void 0 ? extra : stoppedView(stoppedBy)));
     },
-    stop: async (reason) => {
-      stopped = true;
-      await thread.updateComment(comment.id, progressBody(run2, cycleEnd, { interrupted: reason }));
+    stop: (signal) => {
+      stoppedBy = signal;
+      return write(progressBody(run2, cycleEnd, stoppedView(signal)));
     },
     lastCycleEnd: () => cycleEnd
   };
+}
+function stoppedReason(signal, cycleEnd) {
+  const finished = cycleEnd.context.history.length;
+  return `the job was stopped by ${signal} (cancelled, or out of time) after ${finished} finished ${finished === 1 ? "cycle" : "cycles"}`;
 }
 function progressBody(run2, s, extra = {}) {
   const { ctx, record, work, pullRequest, startedAt, now } = run2;
@@ -4663,16 +4675,12 @@ async function executeLocked(ctx, execution) {
   );
   const run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run2, previous);
-  const withdraw = ctx.onStop?.((signal) => progress.stop(stoppedReason(signal, progress.lastCycleEnd())));
+  const withdraw = ctx.onStop?.((signal) => progress.stop(signal));
   try {
     return await driveToEnd(run2, progress);
   } finally {
     withdraw?.();
   }
-}
-function stoppedReason(signal, cycleEnd) {
-  const finished = cycleEnd.context.history.length;
-  return `the job was stopped by ${signal} (cancelled, or out of time) after ${finished} finished ${finished === 1 ? "cycle" : "cycles"}`;
 }
 async function driveToEnd(run2, progress) {
   let final;
