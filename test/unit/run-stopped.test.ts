@@ -85,7 +85,6 @@ describe('a job stopped while it executes', () => {
 
   it('writes the stop after a save already under way, so the stop is what stays', async () => {
     const { world, stop } = stoppable();
-    let planId = '';
     let stopped: Promise<void> | undefined;
     const updateComment = world.thread.updateComment.bind(world.thread);
     // Cycle 1's save is on its way when the signal comes, and GitHub answers it after the stop's write was asked.
@@ -103,11 +102,10 @@ describe('a job stopped while it executes', () => {
       },
     ]);
     const execution = await approvedExecution(world);
-    planId = execution.record.planId;
     await execute(world.ctx, execution);
     expect(stopped, 'the signal came during the save').toBeDefined();
     await stopped;
-    const body = progressBody(world, planId);
+    const body = progressBody(world, execution.record.planId);
     expect(body).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
     expect(body).toContain('the job was stopped by SIGTERM (cancelled, or out of time) after 1 finished cycle\n');
   });
