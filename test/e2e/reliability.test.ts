@@ -86,6 +86,61 @@ describe('resume', () => {
     expect(botComments(w, issue).at(-1)).toContain(w.gh.pulls()[0]?.html_url ?? 'missing');
   });
 
+  it('says on the thread that a cancelled job stopped, releases its lock, and a re-run finishes the plan once', async () => {
+    let reached: () => void = () => undefined;
+    const inCycle2 = new Promise<void>((resolve) => (reached = resolve));
+    // Cycle 2's model request is still out when the runner cancels the job.
+    const hangInCycle2: Reply = () => {
+      reached();
+      return new Promise<Reply>(() => undefined);
+    };
+    const writeTwo = toolCall('update_context', { directive: 'Write notes/two.md.' });
+    const { w, issue } = await setup({
+      planner: [stagePlan, writeTwo, writeTwo, summary],
+      executor: [
+        ...firstNote('replan'),
+        hangInCycle2,
+        toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
+        toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
+      ],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    const lock = () => git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate/locks');
+    w.freshCheckout();
+    const approve = event(w, issue, 'mona', '/approve');
+    const cancelled = w.startAction(approve);
+    await inCycle2;
+    expect(lock(), 'the job holds the lock').not.toBe('');
+    cancelled.kill('SIGINT');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+
+    // The thread says so, at cycle 1's end, where a re-run resumes; the lock is free.
+    const [progress = ''] = progressComments(w, issue);
+    expect(progress).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
+    expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle\n');
+    expect(progress).toContain(
+      `comment \`/approve ${planned.outputs['plan-id']}\`, to resume from the last finished cycle`,
+    );
+    expect(lock(), 'the lock outlived the step').toBe('');
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
+    expect(w.gh.pulls()).toHaveLength(0);
+
+    // The job is re-run: nothing done twice, nothing lost, one progress comment, one PR.
+    w.freshCheckout();
+    const rerun = await w.runAction(approve);
+    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
+    expect(progressComments(w, issue)).toHaveLength(1);
+    expect(progressComments(w, issue)[0]).toMatch(/^### ✅ Plan `[^`]+` finished/);
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+
   it('lets one of two simultaneous approvals execute and answers the other with the running job', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
