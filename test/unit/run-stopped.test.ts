@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decodeRunRecord } from '../../src/record/run-record.js';
 import { progressMarker } from '../../src/render/progress-comment.js';
-import type { StopHook } from '../../src/run/run-context.js';
+import { stopHooks } from '../../src/entry/stop-hooks.js';
 import { execute } from '../../src/run/execution.js';
 import { approvedExecution, fakeExecutor, fakeWorld, type World } from './run-fixture.js';
 
@@ -13,16 +13,29 @@ vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/cor
  * run stopped and where it resumes, not "Executing" until someone approves again.
  */
 
-/** A world whose stop hooks the test can fire, as main.ts's stop handler does. */
-function stoppable(): { world: World; hooks: Set<StopHook>; stop: (signal: string) => Promise<void> } {
+/** A world with main.ts's stop hooks; `stop` fires them as its stop handler does. */
+function stoppable(): { world: World; stop: (signal: string) => Promise<void> } {
   const world = fakeWorld();
-  const hooks = new Set<StopHook>();
-  world.ctx.onStop = (hook) => {
-    hooks.add(hook);
-    return () => void hooks.delete(hook);
-  };
-  const stop = async (signal: string) => void (await Promise.all([...hooks].map((hook) => hook(signal))));
-  return { world, hooks, stop };
+  const hooks = stopHooks();
+  world.ctx.onStop = hooks.register;
+  return { world, stop: hooks.run };
+}
+
+/** Cycle 1 writes CHANGELOG.md and hands back; cycle 2 writes README.md, then `inCycle2` happens, then it reports done. */
+function twoCycles(world: World, inCycle2: () => Promise<void>): void {
+  world.ctx.executor = fakeExecutor([
+    {
+      fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' },
+      meanwhile: () => world.repo.write('CHANGELOG.md'),
+    },
+    {
+      fields: { result: 'Linked it from the README.', outcome: 'done' },
+      meanwhile: async () => {
+        world.repo.write('README.md');
+        await inCycle2();
+      },
+    },
+  ]);
 }
 
 function progressBody(world: World, planId: string): string {
@@ -32,31 +45,20 @@ function progressBody(world: World, planId: string): string {
 
 describe('a job stopped while it executes', () => {
   it('puts the progress comment back at the last finished cycle and says the job was stopped; the run’s later writes keep saying it', async () => {
-    const { world, hooks, stop } = stoppable();
+    const { world, stop } = stoppable();
     let planId = '';
     let seenWhileStopping = '';
-    world.ctx.executor = fakeExecutor([
-      {
-        fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' },
-        meanwhile: () => world.repo.write('CHANGELOG.md'),
-      },
-      {
-        fields: { result: 'Linked it from the README.', outcome: 'done' },
-        // The signal arrives in the middle of cycle 2.
-        meanwhile: async () => {
-          world.repo.write('README.md');
-          await stop('SIGINT');
-          seenWhileStopping = progressBody(world, planId);
-        },
-      },
-    ]);
+    // The signal arrives in the middle of cycle 2.
+    twoCycles(world, async () => {
+      await stop('SIGINT');
+      seenWhileStopping = progressBody(world, planId);
+    });
     const execution = await approvedExecution(world);
     planId = execution.record.planId;
     const resume = `comment \`/approve ${planId}\`, to resume from the last finished cycle`;
+    await execute(world.ctx, execution);
 
     // Right after the signal: cycle 1's end, where a re-run resumes; the half-done cycle 2 is not in it.
-    const run = execute(world.ctx, execution);
-    await run;
     expect(seenWhileStopping).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
     expect(seenWhileStopping).toContain(
       'the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle\n',
@@ -80,7 +82,6 @@ describe('a job stopped while it executes', () => {
       'Linked it from the README.',
     ]);
     expect(saved?.pushed).toBe(world.repo.origin.get(`refs/heads/${execution.record.branch}`));
-    expect(hooks.size, 'the flow withdraws its hook when it ends').toBe(0);
   });
 
   it('writes the stop after a save already under way, so the stop is what stays', async () => {
@@ -113,21 +114,11 @@ describe('a job stopped while it executes', () => {
   it('keeps the checkpoint at what was pushed when the run fails after the signal', async () => {
     const { world, stop } = stoppable();
     let branch = '';
-    world.ctx.executor = fakeExecutor([
-      {
-        fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' },
-        meanwhile: () => world.repo.write('CHANGELOG.md'),
-      },
-      {
-        fields: { result: 'Linked it from the README.', outcome: 'done' },
-        // The signal, and then cycle 2's push fails: someone else pushed to the branch meanwhile.
-        meanwhile: async () => {
-          world.repo.write('README.md');
-          await stop('SIGINT');
-          world.repo.pushAs(branch, { name: 'Mallory', email: 'mallory@example.com' }, 'Sneak in');
-        },
-      },
-    ]);
+    // The signal, and then cycle 2's push fails: someone else pushed to the branch meanwhile.
+    twoCycles(world, async () => {
+      await stop('SIGINT');
+      world.repo.pushAs(branch, { name: 'Mallory', email: 'mallory@example.com' }, 'Sneak in');
+    });
     const execution = await approvedExecution(world);
     branch = execution.record.branch;
     await execute(world.ctx, execution);
@@ -142,15 +133,17 @@ describe('a job stopped while it executes', () => {
     ]);
   });
 
-  it('leaves a run that ends without a stop untouched', async () => {
-    const { world, hooks } = stoppable();
+  it('leaves a run that ends without a stop untouched, and withdraws its hook: a signal after the end changes nothing', async () => {
+    const { world, stop } = stoppable();
     world.ctx.executor = fakeExecutor([
       { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') },
     ]);
     const execution = await approvedExecution(world);
     const result = await execute(world.ctx, execution);
     expect(result.outcome).toBe('done');
-    expect(progressBody(world, execution.record.planId)).toMatch(/### ✅ Plan `[^`]+` finished/);
-    expect(hooks.size).toBe(0);
+    const finished = progressBody(world, execution.record.planId);
+    expect(finished).toMatch(/### ✅ Plan `[^`]+` finished/);
+    await stop('SIGTERM');
+    expect(progressBody(world, execution.record.planId)).toBe(finished);
   });
 });
