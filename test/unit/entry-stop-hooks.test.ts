@@ -16,10 +16,12 @@ describe('stopHooks', () => {
     expect(heard).toEqual(['first SIGTERM', 'second SIGTERM']);
     let settled = false;
     void ran.then(() => (settled = true));
-    await Promise.resolve();
+    // Every pending microtask has run by the next turn of the event loop.
+    await new Promise(setImmediate);
     expect(settled, 'run waits for every hook').toBe(false);
     finishFirst();
     await ran;
+    expect(settled).toBe(true);
   });
 
   it('leaves out a withdrawn hook', async () => {
