@@ -42,6 +42,26 @@ describe('retries', () => {
   });
 });
 
+/**
+ * The stopped job is re-run (same event, fresh checkout) and finishes the two-note plan from its
+ * checkpoint: nothing done twice, nothing lost, one progress comment, one pull request.
+ */
+async function rerunFinishesOnce(
+  w: World,
+  issue: number,
+  approve: ReturnType<typeof event>,
+  branch: string,
+): Promise<void> {
+  w.freshCheckout();
+  const rerun = await w.runAction(approve);
+  expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+  expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+  expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+  expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
+  expect(w.gh.pulls()).toHaveLength(1);
+  expect(progressComments(w, issue)).toHaveLength(1);
+}
+
 describe('resume', () => {
   it('continues on the same branch after the job is killed mid-execution: no commit lost, one PR', async () => {
     let killed = false;
@@ -70,15 +90,7 @@ describe('resume', () => {
     const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
     expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
 
-    // The job is re-run: same event, fresh checkout.
-    w.freshCheckout();
-    const rerun = await w.runAction(approve);
-    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
-    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
-    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
-    expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
-    expect(w.gh.pulls()).toHaveLength(1);
-    expect(progressComments(w, issue)).toHaveLength(1);
+    await rerunFinishesOnce(w, issue, approve, branch);
     expect(w.gh.pulls()[0]?.body).toContain('#### Cycle 2: done');
     // A finished plan answers with its pull request instead of running again.
     const again = await run(w, issue, '/approve');
@@ -128,16 +140,8 @@ describe('resume', () => {
     expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
     expect(w.gh.pulls()).toHaveLength(0);
 
-    // The job is re-run: nothing done twice, nothing lost, one progress comment, one PR.
-    w.freshCheckout();
-    const rerun = await w.runAction(approve);
-    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
-    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
-    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
-    expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
-    expect(progressComments(w, issue)).toHaveLength(1);
+    await rerunFinishesOnce(w, issue, approve, branch);
     expect(progressComments(w, issue)[0]).toMatch(/^### ✅ Plan `[^`]+` finished/);
-    expect(w.gh.pulls()).toHaveLength(1);
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 
