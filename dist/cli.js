@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-6CP5IMJZ.js");
+        const { planCommand } = await import("./chunks/plan-command-JCTNSYQT.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-7DDWRGFH.js");
+        const { runCommand } = await import("./chunks/run-command-UCM24J5K.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

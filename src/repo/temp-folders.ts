@@ -1,59 +1,77 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 /**
  * The names of the folders a run makes in the system's temp dir: its work-tree copy (work-tree.ts)
- * and its sandbox account's HOME and temp dir (tools/account-prepare.ts). Each carries the pid of
- * the action that made it, so that a later run can tell a folder a killed job left behind from one
- * a live job still uses (tools/account-leftovers.ts, tools/account-in-use.ts).
+ * and its sandbox account's HOME and temp dir (tools/account-prepare.ts). Each carries the identity
+ * of the action that made it, its pid and when that process started, so that a later run can tell a
+ * folder a killed job left behind from one a live job still uses (tools/account-leftovers.ts,
+ * tools/account-in-use.ts).
+ *
+ * The start is the kernel's own count of clock ticks since boot, compared for equality: no wall
+ * clock is involved, so a clock stepped by NTP or a busy machine cannot make a live job's folder
+ * look like a dead one's, and a later process that reuses a dead action's pid never matches it.
  */
 
-/** `mkdtemp`'s prefix for a folder of this run: its kind, this action's pid, then mkdtemp's six characters. */
+/** `mkdtemp`'s prefix for a folder of this run: its kind, this action's pid and start, then mkdtemp's six characters. */
 export function tempFolderPrefix(kind: 'work' | 'sandbox'): string {
-  return `${kind === 'work' ? 'plangate-' : 'plangate-sandbox-'}${process.pid}-`;
+  return `${kind === 'work' ? 'plangate-' : 'plangate-sandbox-'}${process.pid}-${ownStart()}-`;
 }
 
-const tempFolderName = /^plangate-(sandbox-)?([1-9]\d*)-[A-Za-z0-9]{6}$/;
+const tempFolderName = /^plangate-(sandbox-)?([1-9]\d*)-(\d+)-[A-Za-z0-9]{6}$/;
 
-/** The kind of the temp-dir folder `name` and the pid of the action that made it; undefined: not a run's folder. */
-export function parseTempFolder(name: string): { kind: 'work' | 'sandbox'; pid: number } | undefined {
+/** A run's temp-dir folder: its kind and the action that made it (`start` 0: not known where it was made). */
+export interface TempFolder {
+  kind: 'work' | 'sandbox';
+  pid: number;
+  start: number;
+}
+
+/** What the temp-dir folder `name` is; undefined: not a run's folder. */
+export function parseTempFolder(name: string): TempFolder | undefined {
   const match = tempFolderName.exec(name);
-  return match ? { kind: match[1] ? 'sandbox' : 'work', pid: Number(match[2]) } : undefined;
+  return match ? { kind: match[1] ? 'sandbox' : 'work', pid: Number(match[2]), start: Number(match[3]) } : undefined;
 }
 
 /**
- * Whether the action that made `folder` (`pid`, from its name) still runs: a process with that pid
- * exists and started before the folder last changed. A process that reuses the pid of a dead action
- * started after it, so it does not count. Where the start cannot be read (another account's process
- * under hidepid), a process with the pid counts as the action.
+ * Whether the action that made a folder still runs: a process with its pid exists and started when
+ * it did. Where a start cannot be compared (the folder's maker or this process could not read it, or
+ * another account's process is hidden under hidepid), a process with the pid counts as the action:
+ * a live job's folder is never taken for a leftover.
  */
-export async function makerRunning(folder: string, pid: number): Promise<boolean> {
-  if (pid === process.pid) return true;
+export async function makerRunning({ pid, start }: Pick<TempFolder, 'pid' | 'start'>): Promise<boolean> {
   try {
     process.kill(pid, 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const [started, stat] = await Promise.all([processStart(pid), lstat(folder).catch(() => undefined)]);
-  if (stat === undefined) return false;
-  return started === undefined || started <= stat.ctimeMs + startSlackMs;
+  if (start === 0) return true;
+  const started = await processStart(pid);
+  return started === undefined || started === start;
 }
 
-/** How much younger than it is a process may seem: its start is counted in ticks of 10 ms, and boot time is read once more. */
-const startSlackMs = 250;
+let own: number | undefined;
 
-/** When process `pid` started, in ms since the epoch, from /proc; undefined when it cannot be read. */
-async function processStart(pid: number): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const uptime = await readFile('/proc/uptime', 'utf8');
-    const now = Date.now();
-    // Fields after the command name (which may hold spaces and parentheses): state is field 3, starttime field 22.
-    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    const booted = now - Number(uptime.split(' ')[0]) * 1000;
-    // Linux counts a start in USER_HZ since boot: 100 per second on every architecture Actions runs on.
-    const started = booted + ticks * 10;
-    return Number.isFinite(started) && ticks > 0 ? started : undefined;
-  } catch {
-    return undefined;
+/** This process's start, read once; 0 where /proc cannot tell it. */
+function ownStart(): number {
+  if (own === undefined) {
+    try {
+      own = parseStart(readFileSync('/proc/self/stat', 'utf8')) ?? 0;
+    } catch {
+      own = 0;
+    }
   }
+  return own;
+}
+
+/** When process `pid` started, in clock ticks since boot, from /proc; undefined when it cannot be read. */
+export async function processStart(pid: number): Promise<number | undefined> {
+  return parseStart(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined));
+}
+
+/** Field 22 (starttime) of a /proc/<pid>/stat line; the command name before it may hold spaces and parentheses. */
+function parseStart(stat: string | undefined): number | undefined {
+  if (stat === undefined) return undefined;
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  return Number.isSafeInteger(ticks) && ticks > 0 ? ticks : undefined;
 }

@@ -9,7 +9,7 @@ import { SandboxError } from './sandbox-types.js';
  * every command a job ends everything its account runs, and it lends its work tree to that
  * account: two jobs sharing one account would end each other's commands, and each one's commands
  * could read the other's files (another repository's, perhaps). A job gives its account a HOME in
- * a folder of the temp dir named with its pid (account-prepare.ts), which tells of it here.
+ * a folder of the temp dir named with its pid and start (account-prepare.ts), which tells of it here.
  */
 
 /**
@@ -34,7 +34,7 @@ export async function accountUsedBy(p: Switch, tmpDir: string): Promise<number |
     const stat = await lstat(folder).catch(() => undefined);
     if (!stat?.isDirectory() || stat.uid === p.identity.uid) continue;
     const home = await lstat(path.join(folder, 'home')).catch(() => undefined);
-    if (home?.uid === p.identity.uid && (await makerRunning(folder, made.pid))) return made.pid;
+    if (home?.uid === p.identity.uid && (await makerRunning(made))) return made.pid;
   }
   return undefined;
 }

@@ -7,8 +7,8 @@ import { asRoot, type Helpers, type Switch } from './account-switch.js';
  * What a job killed outright (SIGKILL, a lost runner) left in the temp dir: its work-tree copy
  * (repo/work-tree.ts) and its account's HOME and temp dir (account-prepare.ts). Nothing of that job
  * was left to remove them, and the next job whose command account is the same one could read them:
- * another repository's files, or what its commands kept in HOME. Both folders carry the pid of the
- * action that made them (repo/temp-folders.ts), so a later action can tell a dead job's from a live one's.
+ * another repository's files, or what its commands kept in HOME. Both folders carry the pid and start of
+ * the action that made them (repo/temp-folders.ts), so a later action can tell a dead job's from a live one's.
  */
 
 /**
@@ -22,7 +22,7 @@ export async function removeLeftovers(h: Helpers, p: Switch, tmpDir: string): Pr
     for (const name of await readdir(tmpDir)) {
       const made = parseTempFolder(name);
       const folder = path.join(tmpDir, name);
-      if (made === undefined || (await makerRunning(folder, made.pid))) continue;
+      if (made === undefined || (await makerRunning(made))) continue;
       if (await madeForAccount(folder, made.kind, p)) dead.push(folder);
     }
     // rm(1) does not follow the symbolic links a command may have left inside.

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
 import {
@@ -575,55 +576,73 @@ for (const runner of runners) {
       expect(check).toContain('COPY ENOENT, HOME ENOENT');
     });
 
-    it('refuses the commands of a job whose command account a running job uses: they neither read that job’s files nor end its command', async () => {
-      const { stash, pids, cwd, home } = lingerStash();
-      const w = await lingerThenCheck(runAs, 'The checks could not run.');
-      const ran = path.join(stash, 'check-ran');
-      hostileRepository(w, {
-        'scripts/linger.mjs': lingerScript(stash),
-        // Job 2's command, under the same account while job 1's runs: it would read job 1's files and end its command.
-        'scripts/check.mjs': [
-          "import { readFileSync, writeFileSync } from 'node:fs';",
-          `const at = (name) => readFileSync(${JSON.stringify(stash)} + '/' + name, 'utf8').trim();`,
-          "const look = (file) => { try { return readFileSync(file, 'utf8').trim(); } catch (error) { return error.code; } };",
-          `writeFileSync(${JSON.stringify(ran)}, 'COPY ' + look(at('cwd') + '/PRIVATE.md') + ', HOME ' + look(at('home') + '/kept.txt'));`,
-          "for (const name of ['leftover.pid', 'command.pid']) { try { process.kill(Number(at(name)), 'SIGKILL'); } catch {} }",
-          '',
-        ].join('\n'),
-        'PRIVATE.md': `${privateWords}\n`,
-      });
-      w.gh.setPermission('mona', 'maintain');
-      const inputs = { 'allowed-commands': 'node scripts/linger.mjs\nnode scripts/check.mjs' };
-      const first = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
-      const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
-      // Two jobs of one machine, each in its own checkout, with the same command-user (this worker's).
-      const job = (issue: number, body: string) => {
-        newJobCheckout(w);
-        return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
-      };
-      const otherJob = (issue: number, body: string) =>
-        w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles, ownCheckout: true });
-      expect((await job(first, '/plan set up').done).outputs.outcome).toBe('planned');
-      expect((await otherJob(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
-      const running = job(first, '/approve');
-      await untilLingering(running, stash);
-      const { command, leftover } = pids();
+    const clockAhead = fileURLToPath(new URL('../fixtures/clock-an-hour-ahead.cjs', import.meta.url));
+    it.each([
+      ['', {}],
+      [
+        ', even with its clock stepped an hour ahead since that job started',
+        { NODE_OPTIONS: `--require ${clockAhead}` },
+      ],
+    ])(
+      'refuses the commands of a job whose command account a running job uses%s: they neither read that job’s files nor end its command',
+      async (_, secondEnv) => {
+        const { stash, pids, cwd, home } = lingerStash();
+        const w = await lingerThenCheck(runAs, 'The checks could not run.');
+        const ran = path.join(stash, 'check-ran');
+        hostileRepository(w, {
+          'scripts/linger.mjs': lingerScript(stash),
+          // Job 2's command, under the same account while job 1's runs: it would read job 1's files and end its command.
+          'scripts/check.mjs': [
+            "import { readFileSync, writeFileSync } from 'node:fs';",
+            `const at = (name) => readFileSync(${JSON.stringify(stash)} + '/' + name, 'utf8').trim();`,
+            "const look = (file) => { try { return readFileSync(file, 'utf8').trim(); } catch (error) { return error.code; } };",
+            `writeFileSync(${JSON.stringify(ran)}, 'COPY ' + look(at('cwd') + '/PRIVATE.md') + ', HOME ' + look(at('home') + '/kept.txt'));`,
+            "for (const name of ['leftover.pid', 'command.pid']) { try { process.kill(Number(at(name)), 'SIGKILL'); } catch {} }",
+            '',
+          ].join('\n'),
+          'PRIVATE.md': `${privateWords}\n`,
+        });
+        w.gh.setPermission('mona', 'maintain');
+        const inputs = { 'allowed-commands': 'node scripts/linger.mjs\nnode scripts/check.mjs' };
+        const first = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
+        const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
+        // Two jobs of one machine, each in its own checkout, with the same command-user (this worker's).
+        const job = (issue: number, body: string) => {
+          newJobCheckout(w);
+          return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
+        };
+        const otherJob = (issue: number, body: string) =>
+          w.startAction(
+            commentEvent(w, issue, 'mona', body),
+            inputs,
+            { ...runnerEnv, ...secondEnv },
+            {
+              runnerFiles,
+              ownCheckout: true,
+            },
+          );
+        expect((await job(first, '/plan set up').done).outputs.outcome).toBe('planned');
+        expect((await otherJob(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
+        const running = job(first, '/approve');
+        await untilLingering(running, stash);
+        const { command, leftover } = pids();
 
-      const approved = await otherJob(second, '/approve').done;
-      expect(existsSync(ran) ? readFileSync(ran, 'utf8') : 'did not run').toBe('did not run');
-      // Job 1 goes on untouched: its command and what it started run, its files are in place.
-      expect(isAlive(command) && isAlive(leftover), 'job 2 ended job 1’s command').toBe(true);
-      const [refused = ''] = toolResults(w, 'executor');
-      expect(refused).toMatch(/command-user \S+ is in use by another plangate job on this machine \(process \d+\)/);
-      expect(refused).toContain('Nothing was run.');
-      expect(approved.outputs.outcome, approved.stdout).toBe('done');
-      expect(readFileSync(path.join(cwd(), 'PRIVATE.md'), 'utf8')).toContain(privateWords);
-      expect(readFileSync(path.join(home(), 'kept.txt'), 'utf8')).toBe(privateWords);
-      // Then it is cancelled, as a stuck job is, and ends its command itself.
-      running.kill('SIGINT');
-      await running.done;
-      for (const pid of [command, leftover]) await waitUntilGone(pid);
-    });
+        const approved = await otherJob(second, '/approve').done;
+        expect(existsSync(ran) ? readFileSync(ran, 'utf8') : 'did not run').toBe('did not run');
+        // Job 1 goes on untouched: its command and what it started run, its files are in place.
+        expect(isAlive(command) && isAlive(leftover), 'job 2 ended job 1’s command').toBe(true);
+        const [refused = ''] = toolResults(w, 'executor');
+        expect(refused).toMatch(/command-user \S+ is in use by another plangate job on this machine \(process \d+\)/);
+        expect(refused).toContain('Nothing was run.');
+        expect(approved.outputs.outcome, approved.stdout).toBe('done');
+        expect(readFileSync(path.join(cwd(), 'PRIVATE.md'), 'utf8')).toContain(privateWords);
+        expect(readFileSync(path.join(home(), 'kept.txt'), 'utf8')).toBe(privateWords);
+        // Then it is cancelled, as a stuck job is, and ends its command itself.
+        running.kill('SIGINT');
+        await running.done;
+        for (const pid of [command, leftover]) await waitUntilGone(pid);
+      },
+    );
 
     it('keeps its work-tree copy from every other account on the machine, while a command runs and after the job is killed', async () => {
       const { stash, cwd } = lingerStash();

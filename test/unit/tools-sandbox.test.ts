@@ -12,6 +12,7 @@ import {
 } from '../../src/tools/sandbox.js';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import { accountUsedBy } from '../../src/tools/account-in-use.js';
+import { processStart, tempFolderPrefix } from '../../src/repo/temp-folders.js';
 import { SandboxError } from '../../src/tools/sandbox-types.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
@@ -305,26 +306,29 @@ for (const [how, deps, skip] of modes) {
       const accountOwn = [account.uid, account.gid] as const;
       const nobody = [65534, 65534] as const;
       try {
+        const liveStart = await processStart(live.pid);
         const left = [
-          folder(`plangate-${dead}-AbC123`, accountGroup, accountOwn),
-          folder(`plangate-${dead}-Unlent`, me, me),
-          folder(`plangate-sandbox-${dead}-xYz789`, me, accountOwn),
+          folder(`plangate-${dead}-1-AbC123`, accountGroup, accountOwn),
+          folder(`plangate-${dead}-1-Unlent`, me, me),
+          folder(`plangate-sandbox-${dead}-1-xYz789`, me, accountOwn),
+          // A dead action's pid that a later process has taken: it started at another time.
+          folder(`plangate-${live.pid}-1-ReUse1`, accountGroup, accountOwn),
         ];
         const kept = [
-          folder(`plangate-${live.pid}-AbC123`, accountGroup, accountOwn),
-          folder(`plangate-sandbox-${process.pid}-AbC123`, me, accountOwn),
+          folder(`plangate-${live.pid}-${liveStart}-AbC123`, accountGroup, accountOwn),
+          folder(`${tempFolderPrefix('sandbox')}AbC123`, me, accountOwn),
           // Another account's: that account's next run removes them.
-          folder(`plangate-${dead}-Other1`, [me[0], 65534], nobody),
-          folder(`plangate-sandbox-${dead}-Other2`, me, nobody),
+          folder(`plangate-${dead}-1-Other1`, [me[0], 65534], nobody),
+          folder(`plangate-sandbox-${dead}-1-Other2`, me, nobody),
           // The account's own, named like a leftover: no account may have root remove what it chooses.
-          folder(`plangate-${dead}-Plant1`, accountOwn, accountOwn),
-          folder(`plangate-${dead}-toolong1`, accountGroup, accountOwn),
+          folder(`plangate-${dead}-1-Plant1`, accountOwn, accountOwn),
+          folder(`plangate-${dead}-1-toolong1`, accountGroup, accountOwn),
         ];
-        fs.symlinkSync(kept[0] ?? '', path.join(base, `plangate-${dead}-LiNk12`));
+        fs.symlinkSync(kept[0] ?? '', path.join(base, `plangate-${dead}-1-LiNk12`));
         await sandbox(deps).ready();
         expect(left.filter((at) => fs.existsSync(at))).toEqual([]);
         expect(kept.filter((at) => fs.readdirSync(at).length === 1)).toEqual(kept);
-        expect(fs.readlinkSync(path.join(base, `plangate-${dead}-LiNk12`))).toBe(kept[0]);
+        expect(fs.readlinkSync(path.join(base, `plangate-${dead}-1-LiNk12`))).toBe(kept[0]);
       } finally {
         live.stop();
       }
@@ -336,7 +340,7 @@ for (const [how, deps, skip] of modes) {
       if (!account) throw new Error(`${ACCOUNT} was not created`);
       // The other job: a live action's folder (the action's user's) holding a HOME of the account.
       const live = holder({});
-      const other = path.join(base, `plangate-sandbox-${live.pid}-OthEr1`);
+      const other = path.join(base, `plangate-sandbox-${live.pid}-${await processStart(live.pid)}-OthEr1`);
       fs.mkdirSync(path.join(other, 'home'), { recursive: true });
       fs.chownSync(path.join(other, 'home'), account.uid, account.gid);
       const marker = path.join(base, 'ran');

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-CAZLSVU7.js";
+} from "./chunk-NBWEJWBA.js";
 import {
   checksForStagedPlan,
   createChatClient,
@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-4DLCFCNW.js";
+} from "./chunk-BBWBQTS2.js";
 import {
   defaultLines,
   defaultNumber,
@@ -45,7 +45,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-AWMPXBLP.js";
+} from "./chunk-Z7KUOCYC.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

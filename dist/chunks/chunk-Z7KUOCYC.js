@@ -596,43 +596,48 @@ function saysProgramMissing(output2) {
 }
 
 // src/tools/account-in-use.ts
-import { lstat as lstat3, readdir as readdir2 } from "node:fs/promises";
+import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
 import path from "node:path";
 
 // src/repo/temp-folders.ts
-import { lstat as lstat2, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 function tempFolderPrefix(kind) {
-  return `${kind === "work" ? "plangate-" : "plangate-sandbox-"}${process.pid}-`;
+  return `${kind === "work" ? "plangate-" : "plangate-sandbox-"}${process.pid}-${ownStart()}-`;
 }
-var tempFolderName = /^plangate-(sandbox-)?([1-9]\d*)-[A-Za-z0-9]{6}$/;
+var tempFolderName = /^plangate-(sandbox-)?([1-9]\d*)-(\d+)-[A-Za-z0-9]{6}$/;
 function parseTempFolder(name) {
   const match = tempFolderName.exec(name);
-  return match ? { kind: match[1] ? "sandbox" : "work", pid: Number(match[2]) } : void 0;
+  return match ? { kind: match[1] ? "sandbox" : "work", pid: Number(match[2]), start: Number(match[3]) } : void 0;
 }
-async function makerRunning(folder, pid) {
-  if (pid === process.pid) return true;
+async function makerRunning({ pid, start }) {
   try {
     process.kill(pid, 0);
   } catch (error63) {
     if (error63.code !== "EPERM") return false;
   }
-  const [started, stat2] = await Promise.all([processStart(pid), lstat2(folder).catch(() => void 0)]);
-  if (stat2 === void 0) return false;
-  return started === void 0 || started <= stat2.ctimeMs + startSlackMs;
+  if (start === 0) return true;
+  const started = await processStart(pid);
+  return started === void 0 || started === start;
 }
-var startSlackMs = 250;
-async function processStart(pid) {
-  try {
-    const stat2 = await readFile(`/proc/${pid}/stat`, "utf8");
-    const uptime = await readFile("/proc/uptime", "utf8");
-    const now = Date.now();
-    const ticks = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[19]);
-    const booted = now - Number(uptime.split(" ")[0]) * 1e3;
-    const started = booted + ticks * 10;
-    return Number.isFinite(started) && ticks > 0 ? started : void 0;
-  } catch {
-    return void 0;
+var own;
+function ownStart() {
+  if (own === void 0) {
+    try {
+      own = parseStart(readFileSync("/proc/self/stat", "utf8")) ?? 0;
+    } catch {
+      own = 0;
+    }
   }
+  return own;
+}
+async function processStart(pid) {
+  return parseStart(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => void 0));
+}
+function parseStart(stat2) {
+  if (stat2 === void 0) return void 0;
+  const ticks = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[19]);
+  return Number.isSafeInteger(ticks) && ticks > 0 ? ticks : void 0;
 }
 
 // src/tools/account-in-use.ts
@@ -649,16 +654,16 @@ async function accountUsedBy(p, tmpDir) {
     const made = parseTempFolder(name);
     if (made?.kind !== "sandbox" || made.pid === process.pid) continue;
     const folder = path.join(tmpDir, name);
-    const stat2 = await lstat3(folder).catch(() => void 0);
+    const stat2 = await lstat2(folder).catch(() => void 0);
     if (!stat2?.isDirectory() || stat2.uid === p.identity.uid) continue;
-    const home = await lstat3(path.join(folder, "home")).catch(() => void 0);
-    if (home?.uid === p.identity.uid && await makerRunning(folder, made.pid)) return made.pid;
+    const home = await lstat2(path.join(folder, "home")).catch(() => void 0);
+    if (home?.uid === p.identity.uid && await makerRunning(made)) return made.pid;
   }
   return void 0;
 }
 
 // src/tools/account-leftovers.ts
-import { lstat as lstat4, readdir as readdir3 } from "node:fs/promises";
+import { lstat as lstat3, readdir as readdir3 } from "node:fs/promises";
 import path2 from "node:path";
 async function removeLeftovers(h, p, tmpDir) {
   try {
@@ -666,7 +671,7 @@ async function removeLeftovers(h, p, tmpDir) {
     for (const name of await readdir3(tmpDir)) {
       const made = parseTempFolder(name);
       const folder = path2.join(tmpDir, name);
-      if (made === void 0 || await makerRunning(folder, made.pid)) continue;
+      if (made === void 0 || await makerRunning(made)) continue;
       if (await madeForAccount(folder, made.kind, p)) dead.push(folder);
     }
     if (dead.length > 0) await asRoot(h, "rm", ["-rf", "--", ...dead], p.how);
@@ -674,10 +679,10 @@ async function removeLeftovers(h, p, tmpDir) {
   }
 }
 async function madeForAccount(folder, kind, p) {
-  const stat2 = await lstat4(folder).catch(() => void 0);
+  const stat2 = await lstat3(folder).catch(() => void 0);
   if (!stat2?.isDirectory() || stat2.uid !== process.getuid?.()) return false;
   if (kind === "sandbox")
-    return (await lstat4(path2.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
+    return (await lstat3(path2.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
   return stat2.gid === p.identity.gid || stat2.gid === process.getgid?.();
 }
 
@@ -1325,7 +1330,7 @@ __export(util_exports, {
   objectClone: () => objectClone,
   omit: () => omit,
   optionalKeys: () => optionalKeys,
-  own: () => own,
+  own: () => own2,
   parsedType: () => parsedType,
   partial: () => partial,
   pick: () => pick,
@@ -2018,12 +2023,12 @@ function members(proto, table) {
       defineBound(proto, key, desc.value);
   }
 }
-function own(inst, key, value, enumerable = true) {
+function own2(inst, key, value, enumerable = true) {
   Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
   return value;
 }
 function hide(inst, key, value) {
-  return own(inst, key, value, false);
+  return own2(inst, key, value, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table) {
@@ -2033,10 +2038,10 @@ function derived(computes, table) {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key, compute(this));
+        return own2(this, key, compute(this));
       },
       set(value) {
-        own(this, key, value);
+        own2(this, key, value);
       }
     });
   }
@@ -2046,10 +2051,10 @@ function defineBound(proto, key, fn) {
   Object.defineProperty(proto, key, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key, fn.bind(this));
+      return this == null ? fn : own2(this, key, fn.bind(this));
     },
     set(value) {
-      own(this, key, value);
+      own2(this, key, value);
     }
   });
 }
@@ -2175,12 +2180,12 @@ function $constructor(name, initializer3, proto, params) {
     inst._zod.traits.add(name);
     initializer3(inst, def);
     if (initialized) {
-      const own2 = Object.getPrototypeOf(inst);
+      const own3 = Object.getPrototypeOf(inst);
       const ctorProto = inst._zod.constr.prototype;
-      let up = own2;
+      let up = own3;
       while (up && up !== ctorProto)
         up = Object.getPrototypeOf(up);
-      const target = up ?? own2;
+      const target = up ?? own3;
       if (!initialized.has(target)) {
         initialized.add(target);
         members(target, protoMembers);
@@ -3400,7 +3405,7 @@ var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
     return hide(this, "~standard", standardProps(this));
   },
   set "~standard"(value) {
-    own(this, "~standard", value);
+    own2(this, "~standard", value);
   }
 });
 var toStandardResult = (r, ctx) => r.issues.length ? { issues: r.issues.map((iss) => finalizeIssue(iss, ctx, config())) } : { value: r.value };
@@ -5538,20 +5543,20 @@ function leafPattern(schema) {
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
-  const own2 = schema._zod.pattern;
-  return (isInt && own2 === number ? integer : own2)?.source;
+  const own3 = schema._zod.pattern;
+  return (isInt && own3 === number ? integer : own3)?.source;
 }
 function partPattern(schema) {
   const def = schema._zod.def;
-  const own2 = schema._zod.pattern?.source;
+  const own3 = schema._zod.pattern?.source;
   const inner = def.innerType ?? schema._zod.innerType;
   if (inner) {
     const before = inner._zod.pattern?.source;
     const after = partPattern(inner);
-    if (own2 && before && after && after !== before) {
-      return own2.replace(cleanRegex(before), () => cleanRegex(after));
+    if (own3 && before && after && after !== before) {
+      return own3.replace(cleanRegex(before), () => cleanRegex(after));
     }
-    return own2;
+    return own3;
   }
   if (def.options) {
     const sources = def.options.map(partPattern);

@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-CLW6MH7E.js";
+} from "./chunk-AG23TXRI.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-CAZLSVU7.js";
-import "./chunk-4DLCFCNW.js";
+import "./chunk-NBWEJWBA.js";
+import "./chunk-BBWBQTS2.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
-import "./chunk-AWMPXBLP.js";
+import "./chunk-Z7KUOCYC.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

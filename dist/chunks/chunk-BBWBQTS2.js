@@ -24,7 +24,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-AWMPXBLP.js";
+} from "./chunk-Z7KUOCYC.js";
 import {
   errorMessage,
   redact

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-PQYTM7OZ.js";
+} from "./chunk-F67M2PCX.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,18 +28,18 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-CLW6MH7E.js";
+} from "./chunk-AG23TXRI.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-CAZLSVU7.js";
+import "./chunk-NBWEJWBA.js";
 import {
   defaultPolicy
-} from "./chunk-4DLCFCNW.js";
+} from "./chunk-BBWBQTS2.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
-import "./chunk-AWMPXBLP.js";
+import "./chunk-Z7KUOCYC.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

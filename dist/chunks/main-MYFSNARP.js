@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-PQYTM7OZ.js";
+} from "./chunk-F67M2PCX.js";
 import {
   GitError,
   ModelError,
@@ -86,7 +86,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-4DLCFCNW.js";
+} from "./chunk-BBWBQTS2.js";
 import {
   code,
   codeBlock,
@@ -116,7 +116,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-AWMPXBLP.js";
+} from "./chunk-Z7KUOCYC.js";
 import {
   errorMessage,
   redact
@@ -6539,7 +6539,7 @@ function createContext(parts, secrets, stops) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-EVUFLH7I.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-JLVKDMP3.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

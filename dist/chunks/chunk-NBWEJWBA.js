@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-AWMPXBLP.js";
+} from "./chunk-Z7KUOCYC.js";
 import {
   errorMessage,
   redact
