@@ -139,3 +139,14 @@ export async function planningFailed(
   await thread.react(source.commentId, '-1', source.origin).catch(() => undefined);
   return { outcome: 'failed', usage: usageTotals(ledger, ctx) };
 }
+
+/**
+ * Said when the job is stopped (cancelled, out of time) while the planner works. A re-run of the job
+ * plans afresh: nothing was recorded for this command (planning.ts's answeredBefore).
+ */
+export async function planningStopped(ctx: RunContext, request: PlanningRequest, signal: string): Promise<void> {
+  await ctx.thread.postComment(
+    request.source.thread.number,
+    `@${request.requestedBy} planning stopped: the job was stopped by ${signal} (cancelled, or out of time) while the planner worked.\n\nNo plan was posted, so there is nothing to approve. Re-run the job to plan again.`,
+  );
+}

@@ -11,7 +11,14 @@ import { executeAfterPlannerFailed } from './executor-only-run.js';
 import { supersedeEarlier, verifyRecordComment } from './live-record.js';
 import { instructionsCommit } from './instructions-source.js';
 import { recordDraft, type PlanningRequest } from './plan-draft.js';
-import { executeAtOnce, planningFailed, postPlanRecord, runsAtOnce, stagedPlanChecks } from './plan-publication.js';
+import {
+  executeAtOnce,
+  planningFailed,
+  planningStopped,
+  postPlanRecord,
+  runsAtOnce,
+  stagedPlanChecks,
+} from './plan-publication.js';
 import { planningOutcome } from './planning-outcome.js';
 import { startTeamRun } from './run-team.js';
 import { planningModelFailed } from './model-failure.js';
@@ -36,12 +43,16 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
   let snapshot: Snapshot;
   let modelFailure: ModelError | undefined;
+  // The planner's work is what takes minutes: a job stopped then would leave only the 👀 reaction.
+  const withdraw = ctx.onStop?.((signal) => planningStopped(ctx, request, signal));
   try {
     snapshot = await team.drive({ until: (s) => s.state !== 'plan', stopOnModelError: true });
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     modelFailure = error;
     snapshot = team.run.snapshot;
+  } finally {
+    withdraw?.();
   }
   const ledger = team.ledger();
   // Servers that did not start are named in the plan comment: the plan was made without them.

@@ -145,6 +145,36 @@ describe('resume', () => {
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 
+  it('says on the thread that a job cancelled while it plans stopped, and a re-run posts the plan once', async () => {
+    let reached: () => void = () => undefined;
+    const planning = new Promise<void>((resolve) => (reached = resolve));
+    // The planner's request is still out when the runner cancels the job.
+    const hang: Reply = () => {
+      reached();
+      return new Promise<Reply>(() => undefined);
+    };
+    const { w, issue } = await setup({ planner: [hang, stagePlan], executor: [] });
+    const plan = event(w, issue, 'mona', '/plan write notes');
+    const cancelled = w.startAction(plan);
+    await planning;
+    cancelled.kill('SIGINT');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+    const said = botComments(w, issue);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^@mona planning stopped: the job was stopped by SIGINT \(cancelled, or out of time\) while the planner worked\.\n\nNo plan was posted, so there is nothing to approve\. Re-run the job to plan again\.\n/,
+    );
+
+    w.freshCheckout();
+    const rerun = await w.runAction(plan);
+    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('planned');
+    expect(planComments(w, issue)).toHaveLength(1);
+    expect(botComments(w, issue)).toHaveLength(2);
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+
   it('lets one of two simultaneous approvals execute and answers the other with the running job', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -3,14 +3,16 @@ import { decodeRunRecord } from '../../src/record/run-record.js';
 import { progressMarker } from '../../src/render/progress-comment.js';
 import { stopHooks } from '../../src/entry/stop-hooks.js';
 import { execute } from '../../src/run/execution.js';
-import { approvedExecution, fakeExecutor, fakeWorld, type World } from './run-fixture.js';
+import { planFlow } from '../../src/commands/plan.js';
+import { approvedExecution, commandOn, fakeExecutor, fakePlanner, fakeWorld, type World } from './run-fixture.js';
 
 vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
 /**
- * A job stopped while it executes (cancelled in the Actions UI, or out of time): the runner's signal
- * reaches main.ts, which runs the hooks the flow registered. The progress comment must then say the
- * run stopped and where it resumes, not "Executing" until someone approves again.
+ * A job stopped while it executes or plans (cancelled in the Actions UI, or out of time): the
+ * runner's signal reaches main.ts, which runs the hooks the flow registered. The progress comment
+ * must then say the run stopped and where it resumes, not "Executing" until someone approves again;
+ * a /plan must not be left with only its 👀 reaction.
  */
 
 /** A world with main.ts's stop hooks; `stop` fires them as its stop handler does. */
@@ -145,5 +147,38 @@ describe('a job stopped while it executes', () => {
     expect(finished).toMatch(/### ✅ Plan `[^`]+` finished/);
     await stop('SIGTERM');
     expect(progressBody(world, execution.record.planId)).toBe(finished);
+  });
+});
+
+describe('a job stopped while it plans', () => {
+  const objective = 'add a CHANGELOG';
+  const plan = (world: World) =>
+    planFlow(world.ctx, { kind: 'plan', objective, ...commandOn(world, `/plan ${objective}`) });
+  const stoppedText =
+    '@maintainer planning stopped: the job was stopped by SIGTERM (cancelled, or out of time) while the planner worked.\n\n' +
+    'No plan was posted, so there is nothing to approve. Re-run the job to plan again.';
+
+  it('says on the thread that planning stopped, that there is nothing to approve and how to plan again', async () => {
+    const { world, stop } = stoppable();
+    const planner = fakePlanner();
+    // The signal comes while the planner's request is out.
+    world.ctx.planner = {
+      ...planner,
+      complete: async (request) => {
+        await stop('SIGTERM');
+        return planner.complete(request);
+      },
+    };
+    await plan(world);
+    expect(world.thread.botComments(7)[0]?.body).toBe(stoppedText);
+  });
+
+  it('says nothing when the job is stopped once the planner is done', async () => {
+    const { world, stop } = stoppable();
+    expect((await plan(world)).outcome).toBe('planned');
+    const posted = world.thread.botComments(7).map((c) => c.body);
+    await stop('SIGTERM');
+    expect(world.thread.botComments(7).map((c) => c.body)).toEqual(posted);
+    expect(posted.join('\n')).not.toContain('planning stopped');
   });
 });

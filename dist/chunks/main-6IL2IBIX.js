@@ -4950,6 +4950,14 @@ No plan was posted, so there is nothing to approve. Try \`/plan\` again, perhaps
   await thread.react(source.commentId, "-1", source.origin).catch(() => void 0);
   return { outcome: "failed", usage: usageTotals(ledger, ctx) };
 }
+async function planningStopped(ctx, request, signal) {
+  await ctx.thread.postComment(
+    request.source.thread.number,
+    `@${request.requestedBy} planning stopped: the job was stopped by ${signal} (cancelled, or out of time) while the planner worked.
+
+No plan was posted, so there is nothing to approve. Re-run the job to plan again.`
+  );
+}
 
 // src/run/planning.ts
 async function planAndPublish(ctx, request) {
@@ -4961,12 +4969,15 @@ async function planAndPublish(ctx, request) {
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
   let snapshot;
   let modelFailure;
+  const withdraw = ctx.onStop?.((signal) => planningStopped(ctx, request, signal));
   try {
     snapshot = await team.drive({ until: (s) => s.state !== "plan", stopOnModelError: true });
   } catch (error2) {
     if (!(error2 instanceof ModelError)) throw error2;
     modelFailure = error2;
     snapshot = team.run.snapshot;
+  } finally {
+    withdraw?.();
   }
   const ledger = team.ledger();
   const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
