@@ -62,6 +62,17 @@ async function rerunFinishesOnce(
   expect(progressComments(w, issue)).toHaveLength(1);
 }
 
+/** A model reply that never comes, and a promise that settles once the request for it arrived. */
+function requestLeftOut(): { reply: Reply; reached: Promise<void> } {
+  let arrived: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  const reply: Reply = () => {
+    arrived();
+    return new Promise<Reply>(() => undefined);
+  };
+  return { reply, reached };
+}
+
 describe('resume', () => {
   it('continues on the same branch after the job is killed mid-execution: no commit lost, one PR', async () => {
     let killed = false;
@@ -99,13 +110,8 @@ describe('resume', () => {
   });
 
   it('says on the thread that a cancelled job stopped, releases its lock, and a re-run finishes the plan once', async () => {
-    let reached: () => void = () => undefined;
-    const inCycle2 = new Promise<void>((resolve) => (reached = resolve));
     // Cycle 2's model request is still out when the runner cancels the job.
-    const hangInCycle2: Reply = () => {
-      reached();
-      return new Promise<Reply>(() => undefined);
-    };
+    const { reply: hangInCycle2, reached: inCycle2 } = requestLeftOut();
     const writeTwo = toolCall('update_context', { directive: 'Write notes/two.md.' });
     const { w, issue } = await setup({
       planner: [stagePlan, writeTwo, writeTwo, summary],
@@ -146,13 +152,8 @@ describe('resume', () => {
   });
 
   it('says on the thread that a job cancelled while it plans stopped, and a re-run posts the plan once', async () => {
-    let reached: () => void = () => undefined;
-    const planning = new Promise<void>((resolve) => (reached = resolve));
     // The planner's request is still out when the runner cancels the job.
-    const hang: Reply = () => {
-      reached();
-      return new Promise<Reply>(() => undefined);
-    };
+    const { reply: hang, reached: planning } = requestLeftOut();
     const { w, issue } = await setup({ planner: [hang, stagePlan], executor: [] });
     const plan = event(w, issue, 'mona', '/plan write notes');
     const cancelled = w.startAction(plan);
