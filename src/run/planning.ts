@@ -20,7 +20,7 @@ import {
   stagedPlanChecks,
 } from './plan-publication.js';
 import { planningOutcome } from './planning-outcome.js';
-import { startTeamRun } from './run-team.js';
+import { startTeamRun, usageTotals, type TeamRun } from './run-team.js';
 import { planningModelFailed } from './model-failure.js';
 import { ModelError } from '../models/model-error.js';
 import type { Snapshot } from '../machine/types.js';
@@ -33,7 +33,6 @@ export type { PlanningRequest } from './plan-draft.js';
  * record and, as the policy says, waits, executes at once, or only advises (plan-publication.ts).
  */
 export async function planAndPublish(ctx: RunContext, request: PlanningRequest): Promise<FlowResult> {
-  const { settings } = ctx;
   const again = await answeredBefore(ctx, request);
   if (again) return again;
   await checkoutCommit(ctx.git, request.base.sha);
@@ -41,18 +40,38 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   // to, so the executor reads the same bytes later), else the default branch's (see instructions-source.ts).
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
+  // The planner's work and the plan's checks take minutes: a job stopped then would leave only the
+  // 👀 reaction, so the stop is said on the thread. That reply says no plan was posted, so in the
+  // seconds before the process ends the run posts nothing more, whatever the planner came back with.
+  let stoppedBy: string | undefined;
+  const withdraw = ctx.onStop?.((signal) => {
+    stoppedBy = signal;
+    return planningStopped(ctx, request, signal);
+  });
+  let answer: () => Promise<FlowResult>;
+  try {
+    answer = await planned(ctx, request, team);
+  } finally {
+    withdraw?.();
+  }
+  if (stoppedBy !== undefined) return { outcome: 'failed', usage: usageTotals(team.ledger(), ctx) };
+  return answer();
+}
+
+/**
+ * Drives the planner and checks what it staged, writing nothing to the thread; returns the step
+ * that says the outcome there (posts the plan, the question, the answer, or the failure).
+ */
+async function planned(ctx: RunContext, request: PlanningRequest, team: TeamRun): Promise<() => Promise<FlowResult>> {
+  const { settings } = ctx;
   let snapshot: Snapshot;
   let modelFailure: ModelError | undefined;
-  // The planner's work is what takes minutes: a job stopped then would leave only the 👀 reaction.
-  const withdraw = ctx.onStop?.((signal) => planningStopped(ctx, request, signal));
   try {
     snapshot = await team.drive({ until: (s) => s.state !== 'plan', stopOnModelError: true });
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     modelFailure = error;
     snapshot = team.run.snapshot;
-  } finally {
-    withdraw?.();
   }
   const ledger = team.ledger();
   // Servers that did not start are named in the plan comment: the plan was made without them.
@@ -60,22 +79,25 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const draft = recordDraft(ctx, request, ledger, mcpFailures);
 
   if (modelFailure) {
+    const failure = modelFailure;
     // plan-first's executor may live on another endpoint: it still gets its chance.
-    if (settings.policy === 'plan-first') return executeAfterPlannerFailed(ctx, request, draft, modelFailure.message);
-    return planningModelFailed(ctx, request, modelFailure, team);
+    if (settings.policy === 'plan-first') return () => executeAfterPlannerFailed(ctx, request, draft, failure.message);
+    return () => planningModelFailed(ctx, request, failure, team);
   }
   const outcome = planningOutcome(snapshot);
   if (outcome.kind === 'failed') {
-    if (settings.policy === 'plan-first') return executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
-    return planningFailed(ctx, request, outcome.reason, ledger);
+    if (settings.policy === 'plan-first') return () => executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
+    return () => planningFailed(ctx, request, outcome.reason, ledger);
   }
   const checks =
     outcome.kind === 'planned' ? await stagedPlanChecks(ctx, request, outcome.plan, snapshot, ledger) : undefined;
   const status = outcome.kind === 'asked' ? 'asking' : outcome.kind === 'answered' ? 'answered' : 'proposed';
   const posted = draft(status, snapshot, undefined, checks);
-  await supersedeEarlier(ctx, request.comments, posted.planId, posted.issue);
-  if (outcome.kind === 'planned' && runsAtOnce(ctx, posted, checks)) return executeAtOnce(ctx, request, posted);
-  return postPlanRecord(ctx, posted, outcome, team);
+  return async () => {
+    await supersedeEarlier(ctx, request.comments, posted.planId, posted.issue);
+    if (outcome.kind === 'planned' && runsAtOnce(ctx, posted, checks)) return executeAtOnce(ctx, request, posted);
+    return postPlanRecord(ctx, posted, outcome, team);
+  };
 }
 
 /**

@@ -169,8 +169,24 @@ describe('a job stopped while it plans', () => {
         return planner.complete(request);
       },
     };
-    await plan(world);
-    expect(world.thread.botComments(7)[0]?.body).toBe(stoppedText);
+    // The planner still comes back with a plan in the seconds before the process ends.
+    const result = await plan(world);
+    expect(world.thread.botComments(7).map((c) => c.body)).toEqual([stoppedText]);
+    expect(result.outcome).toBe('failed');
+  });
+
+  it('says so, and posts no plan after it, when the job is stopped while the plan is checked', async () => {
+    const { world, stop } = stoppable();
+    world.ctx.sandbox = {
+      ...world.ctx.sandbox,
+      refusal: async () => {
+        await stop('SIGTERM');
+        return undefined;
+      },
+    };
+    const result = await plan(world);
+    expect(world.thread.botComments(7).map((c) => c.body)).toEqual([stoppedText]);
+    expect(result.outcome).toBe('failed');
   });
 
   it('says nothing when the job is stopped once the planner is done', async () => {

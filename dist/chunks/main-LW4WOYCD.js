@@ -4961,42 +4961,57 @@ No plan was posted, so there is nothing to approve. Re-run the job to plan again
 
 // src/run/planning.ts
 async function planAndPublish(ctx, request) {
-  const { settings } = ctx;
   const again = await answeredBefore(ctx, request);
   if (again) return again;
   await checkoutCommit(ctx.git, request.base.sha);
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(request.base, ctx.trusted));
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
+  let stoppedBy;
+  const withdraw = ctx.onStop?.((signal) => {
+    stoppedBy = signal;
+    return planningStopped(ctx, request, signal);
+  });
+  let answer;
+  try {
+    answer = await planned(ctx, request, team);
+  } finally {
+    withdraw?.();
+  }
+  if (stoppedBy !== void 0) return { outcome: "failed", usage: usageTotals(team.ledger(), ctx) };
+  return answer();
+}
+async function planned(ctx, request, team) {
+  const { settings } = ctx;
   let snapshot;
   let modelFailure;
-  const withdraw = ctx.onStop?.((signal) => planningStopped(ctx, request, signal));
   try {
     snapshot = await team.drive({ until: (s) => s.state !== "plan", stopOnModelError: true });
   } catch (error2) {
     if (!(error2 instanceof ModelError)) throw error2;
     modelFailure = error2;
     snapshot = team.run.snapshot;
-  } finally {
-    withdraw?.();
   }
   const ledger = team.ledger();
   const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
   const draft = recordDraft(ctx, request, ledger, mcpFailures);
   if (modelFailure) {
-    if (settings.policy === "plan-first") return executeAfterPlannerFailed(ctx, request, draft, modelFailure.message);
-    return planningModelFailed(ctx, request, modelFailure, team);
+    const failure = modelFailure;
+    if (settings.policy === "plan-first") return () => executeAfterPlannerFailed(ctx, request, draft, failure.message);
+    return () => planningModelFailed(ctx, request, failure, team);
   }
   const outcome = planningOutcome(snapshot);
   if (outcome.kind === "failed") {
-    if (settings.policy === "plan-first") return executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
-    return planningFailed(ctx, request, outcome.reason, ledger);
+    if (settings.policy === "plan-first") return () => executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
+    return () => planningFailed(ctx, request, outcome.reason, ledger);
   }
   const checks = outcome.kind === "planned" ? await stagedPlanChecks(ctx, request, outcome.plan, snapshot, ledger) : void 0;
   const status = outcome.kind === "asked" ? "asking" : outcome.kind === "answered" ? "answered" : "proposed";
   const posted = draft(status, snapshot, void 0, checks);
-  await supersedeEarlier(ctx, request.comments, posted.planId, posted.issue);
-  if (outcome.kind === "planned" && runsAtOnce(ctx, posted, checks)) return executeAtOnce(ctx, request, posted);
-  return postPlanRecord(ctx, posted, outcome, team);
+  return async () => {
+    await supersedeEarlier(ctx, request.comments, posted.planId, posted.issue);
+    if (outcome.kind === "planned" && runsAtOnce(ctx, posted, checks)) return executeAtOnce(ctx, request, posted);
+    return postPlanRecord(ctx, posted, outcome, team);
+  };
 }
 async function answeredBefore(ctx, request) {
   const { thread } = ctx;
