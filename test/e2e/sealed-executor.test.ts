@@ -389,11 +389,26 @@ async function plannedLinger(
 }
 
 /**
- * A world for two jobs of one machine: the first one's executor runs the linger script, the next
- * one's `node scripts/check.mjs`; `reported` is what the second job's executor and planner say after.
+ * Two jobs of one machine with the same command account (this worker's), each comment its own job in
+ * a new checkout (`job`): issue `first`'s executor runs the linger script, issue `second`'s then runs
+ * `node scripts/check.mjs`, made of `check`'s lines; `reported` is what the second job's executor and
+ * planner say after. The repository holds PRIVATE.md, the words no other job may read.
  */
-function lingerThenCheck(runAs: RunnerAccount | undefined, reported: string): Promise<World> {
-  return createWorld(
+async function twoJobsOfOneMachine(
+  runAs: RunnerAccount | undefined,
+  reported: string,
+  check: (stash: string) => string[],
+): Promise<
+  ReturnType<typeof lingerStash> & {
+    w: World;
+    inputs: Record<string, string>;
+    first: number;
+    second: number;
+    job: (issue: number, body: string) => StartedAction;
+  }
+> {
+  const linger = lingerStash();
+  const w = await createWorld(
     {
       planner: [
         toolCall('update_context', { plan, directive: 'Run the setup script.' }),
@@ -409,6 +424,20 @@ function lingerThenCheck(runAs: RunnerAccount | undefined, reported: string): Pr
     undefined,
     { runAs },
   );
+  hostileRepository(w, {
+    'scripts/linger.mjs': lingerScript(linger.stash),
+    'scripts/check.mjs': [...check(linger.stash), ''].join('\n'),
+    'PRIVATE.md': `${privateWords}\n`,
+  });
+  w.gh.setPermission('mona', 'maintain');
+  const inputs = { 'allowed-commands': 'node scripts/linger.mjs\nnode scripts/check.mjs' };
+  const first = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
+  const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
+  const job = (issue: number, body: string) => {
+    newJobCheckout(w);
+    return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
+  };
+  return { ...linger, w, inputs, first, second, job };
 }
 
 /** Waits (on the files, not the clock) until the linger script has started its leftover; fails if the run ends first. */
@@ -528,13 +557,12 @@ for (const runner of runners) {
     }
 
     it('leaves nothing an earlier, killed job started or kept as the command account running or readable when its own command runs', async () => {
-      const { stash, pids, cwd, home } = lingerStash();
-      const w = await lingerThenCheck(runAs, 'Ran the checks.');
-      hostileRepository(w, {
-        'scripts/linger.mjs': lingerScript(stash),
+      const { w, stash, pids, cwd, home, first, second, job } = await twoJobsOfOneMachine(
+        runAs,
+        'Ran the checks.',
         // Job 2's command, run as the same account: is job 1's leftover still there (a zombie is not)?
         // Can it read job 1's work-tree copy, or what job 1's command kept in its HOME?
-        'scripts/check.mjs': [
+        (stash) => [
           "import { readFileSync } from 'node:fs';",
           `const at = (name) => readFileSync(${JSON.stringify(stash)} + '/' + name, 'utf8').trim();`,
           "const pid = at('leftover.pid');",
@@ -545,17 +573,8 @@ for (const runner of runners) {
             JSON.stringify(privateWords) +
             ") ? 'readable' : 'other'; } catch (error) { return error.code; } };",
           "console.log('COPY ' + look(at('cwd') + '/PRIVATE.md') + ', HOME ' + look(at('home') + '/kept.txt'));",
-          '',
-        ].join('\n'),
-        'PRIVATE.md': `${privateWords}\n`,
-      });
-      w.gh.setPermission('mona', 'maintain');
-      const inputs = { 'allowed-commands': 'node scripts/linger.mjs\nnode scripts/check.mjs' };
-      const job = (issue: number, body: string) => {
-        newJobCheckout(w);
-        return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
-      };
-      const first = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
+        ],
+      );
       expect((await job(first, '/plan set up').done).outputs.outcome).toBe('planned');
       // Job 1 is killed while its command runs, as a runner ends a cancelled job that does not stop.
       const killed = job(first, '/approve');
@@ -566,7 +585,6 @@ for (const runner of runners) {
       expect(existsSync(path.join(cwd(), 'PRIVATE.md')), 'job 1 left its work-tree copy').toBe(true);
       expect(existsSync(path.join(home(), 'kept.txt')), 'job 1 left what its command kept in HOME').toBe(true);
 
-      const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
       expect((await job(second, '/plan run the checks').done).outputs.outcome).toBe('planned');
       const approved = await job(second, '/approve').done;
       expect(approved.outputs.outcome, approved.stdout).toBe('done');
@@ -586,31 +604,20 @@ for (const runner of runners) {
     ])(
       'refuses the commands of a job whose command account a running job uses%s: they neither read that job’s files nor end its command',
       async (_, secondEnv) => {
-        const { stash, pids, cwd, home } = lingerStash();
-        const w = await lingerThenCheck(runAs, 'The checks could not run.');
-        const ran = path.join(stash, 'check-ran');
-        hostileRepository(w, {
-          'scripts/linger.mjs': lingerScript(stash),
+        const ran = (stash: string) => path.join(stash, 'check-ran');
+        const { w, stash, pids, cwd, home, inputs, first, second, job } = await twoJobsOfOneMachine(
+          runAs,
+          'The checks could not run.',
           // Job 2's command, under the same account while job 1's runs: it would read job 1's files and end its command.
-          'scripts/check.mjs': [
+          (stash) => [
             "import { readFileSync, writeFileSync } from 'node:fs';",
             `const at = (name) => readFileSync(${JSON.stringify(stash)} + '/' + name, 'utf8').trim();`,
             "const look = (file) => { try { return readFileSync(file, 'utf8').trim(); } catch (error) { return error.code; } };",
-            `writeFileSync(${JSON.stringify(ran)}, 'COPY ' + look(at('cwd') + '/PRIVATE.md') + ', HOME ' + look(at('home') + '/kept.txt'));`,
+            `writeFileSync(${JSON.stringify(ran(stash))}, 'COPY ' + look(at('cwd') + '/PRIVATE.md') + ', HOME ' + look(at('home') + '/kept.txt'));`,
             "for (const name of ['leftover.pid', 'command.pid']) { try { process.kill(Number(at(name)), 'SIGKILL'); } catch {} }",
-            '',
-          ].join('\n'),
-          'PRIVATE.md': `${privateWords}\n`,
-        });
-        w.gh.setPermission('mona', 'maintain');
-        const inputs = { 'allowed-commands': 'node scripts/linger.mjs\nnode scripts/check.mjs' };
-        const first = w.gh.addIssue({ title: 'Set up', body: 'Run the setup script.', login: 'outsider' }).number;
-        const second = w.gh.addIssue({ title: 'Check', body: 'Run the checks.', login: 'outsider' }).number;
-        // Two jobs of one machine, each in its own checkout, with the same command-user (this worker's).
-        const job = (issue: number, body: string) => {
-          newJobCheckout(w);
-          return w.startAction(commentEvent(w, issue, 'mona', body), inputs, runnerEnv, { runnerFiles });
-        };
+          ],
+        );
+        // Job 2 clones a checkout of its own, as a job running beside job 1 has; its clock may run ahead.
         const otherJob = (issue: number, body: string) =>
           w.startAction(
             commentEvent(w, issue, 'mona', body),
@@ -628,7 +635,7 @@ for (const runner of runners) {
         const { command, leftover } = pids();
 
         const approved = await otherJob(second, '/approve').done;
-        expect(existsSync(ran) ? readFileSync(ran, 'utf8') : 'did not run').toBe('did not run');
+        expect(existsSync(ran(stash)) ? readFileSync(ran(stash), 'utf8') : 'did not run').toBe('did not run');
         // Job 1 goes on untouched: its command and what it started run, its files are in place.
         expect(isAlive(command) && isAlive(leftover), 'job 2 ended job 1’s command').toBe(true);
         const [refused = ''] = toolResults(w, 'executor');
