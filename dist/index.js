@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-LW4WOYCD.js");
+  const { run } = await import("./chunks/main-AT6HTWRA.js");
   await run(triage);
 }

@@ -48,13 +48,17 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
     stoppedBy = signal;
     return planningStopped(ctx, request, signal);
   });
-  let answer: () => Promise<FlowResult>;
+  let answer: (() => Promise<FlowResult>) | undefined;
   try {
     answer = await planned(ctx, request, team);
+  } catch (error) {
+    // Once stopped, a failure is the stop's doing (it ended the run's processes), and the reply said so.
+    if (stoppedBy === undefined) throw error;
   } finally {
     withdraw?.();
   }
-  if (stoppedBy !== undefined) return { outcome: 'failed', usage: usageTotals(team.ledger(), ctx) };
+  if (stoppedBy !== undefined || answer === undefined)
+    return { outcome: 'failed', usage: usageTotals(team.ledger(), ctx) };
   return answer();
 }
 

@@ -189,6 +189,21 @@ describe('a job stopped while it plans', () => {
     expect(result.outcome).toBe('failed');
   });
 
+  it('says nothing more when what the stop ended makes the plan checks fail', async () => {
+    const { world, stop } = stoppable();
+    // The stop ends the sandbox's processes; the checks that ask it then fail.
+    world.ctx.sandbox = {
+      ...world.ctx.sandbox,
+      refusal: async () => {
+        await stop('SIGTERM');
+        throw new Error('the sandbox was closed');
+      },
+    };
+    const result = await plan(world);
+    expect(world.thread.botComments(7).map((c) => c.body)).toEqual([stoppedText]);
+    expect(result.outcome).toBe('failed');
+  });
+
   it('says nothing when the job is stopped once the planner is done', async () => {
     const { world, stop } = stoppable();
     expect((await plan(world)).outcome).toBe('planned');

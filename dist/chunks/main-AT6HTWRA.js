@@ -4974,10 +4974,13 @@ async function planAndPublish(ctx, request) {
   let answer;
   try {
     answer = await planned(ctx, request, team);
+  } catch (error2) {
+    if (stoppedBy === void 0) throw error2;
   } finally {
     withdraw?.();
   }
-  if (stoppedBy !== void 0) return { outcome: "failed", usage: usageTotals(team.ledger(), ctx) };
+  if (stoppedBy !== void 0 || answer === void 0)
+    return { outcome: "failed", usage: usageTotals(team.ledger(), ctx) };
   return answer();
 }
 async function planned(ctx, request, team) {
