@@ -175,28 +175,22 @@ describe('a job stopped while it plans', () => {
     expect(result.outcome).toBe('failed');
   });
 
-  it('says so, and posts no plan after it, when the job is stopped while the plan is checked', async () => {
-    const { world, stop } = stoppable();
-    world.ctx.sandbox = {
-      ...world.ctx.sandbox,
-      refusal: async () => {
-        await stop('SIGTERM');
-        return undefined;
-      },
-    };
-    const result = await plan(world);
-    expect(world.thread.botComments(7).map((c) => c.body)).toEqual([stoppedText]);
-    expect(result.outcome).toBe('failed');
-  });
-
-  it('says nothing more when what the stop ended makes the plan checks fail', async () => {
-    const { world, stop } = stoppable();
-    // The stop ends the sandbox's processes; the checks that ask it then fail.
-    world.ctx.sandbox = {
-      ...world.ctx.sandbox,
-      refusal: async () => {
-        await stop('SIGTERM');
+  it.each([
+    ['posts no plan after it, when the job is stopped while the plan is checked', () => undefined],
+    [
+      // The stop ends the sandbox's processes; the checks that ask it then fail.
+      'stays quiet when what the stop ended makes the plan checks fail',
+      () => {
         throw new Error('the sandbox was closed');
+      },
+    ],
+  ])('says so, and %s', async (_, afterStop: () => undefined) => {
+    const { world, stop } = stoppable();
+    world.ctx.sandbox = {
+      ...world.ctx.sandbox,
+      refusal: async () => {
+        await stop('SIGTERM');
+        return afterStop();
       },
     };
     const result = await plan(world);
