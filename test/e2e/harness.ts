@@ -18,6 +18,7 @@ import { GITHUB_EMULATOR_SERVER_URL, startGitHubEmulator, type GitHubEmulator } 
 import { startScriptedModel, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
 import { RUN_TAG_ENV, runTag } from '../helpers/unique-names.js';
 import type { RunnerAccount } from './runner-accounts.js';
+import { seedOrigin, writeFiles } from './seeded-origin.js';
 
 /**
  * One end-to-end world: a bare repository as origin, a fresh checkout as the workspace, the GitHub
@@ -277,13 +278,6 @@ export function parseOutputFile(text: string): Record<string, string> {
   return outputs;
 }
 
-function writeFiles(dir: string, files: Record<string, string>): void {
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-}
-
 /** Makes `target` (recursively, never following a symbolic link) the account's. */
 function giveTo(account: RunnerAccount | undefined, target: string): void {
   if (account) execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, target]);
@@ -316,22 +310,8 @@ export async function createWorld(
   const { runAs } = options;
   const releaseTrust = runAs ? holdTrustAnyOwner() : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'plangate-e2e-'));
-  const origin = path.join(dir, 'origin.git');
-  const seed = path.join(dir, 'seed');
   const workspace = path.join(dir, 'workspace');
-  git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
-  if (runAs) {
-    // The emulator (GitHub's side) writes commits and refs into origin as the test process while the
-    // action pushes as runAs. Group-shared, with folders handing down the account's group, whatever
-    // either writes stays writable for the other. (Not `init --shared`: that also refuses
-    // non-fast-forward pushes.)
-    git(origin, 'config', 'core.sharedRepository', 'group');
-  }
-  git(dir, 'init', '--quiet', '--initial-branch=main', seed);
-  writeFiles(seed, files);
-  git(seed, 'add', '--all');
-  git(seed, 'commit', '--quiet', '-m', 'Initial commit');
-  git(seed, 'push', '--quiet', origin, 'HEAD:refs/heads/main');
+  const { origin, seed } = seedOrigin(git, dir, files, runAs !== undefined);
   if (runAs) {
     giveTo(runAs, dir);
     inheritGroup(origin);
