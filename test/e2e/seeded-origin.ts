@@ -35,15 +35,12 @@ export function seedOrigin(git: Git, dir: string, files: Record<string, string>,
 
 /** The run's seeded folder for these files, made on first use. */
 function seededTemplate(git: Git, files: Record<string, string>, shared: boolean): string {
+  // The commit is the files and the dates git gives it: a caller that fixes the dates (the demo's
+  // capture, for commit ids that repeat) gets a template of its own.
+  const dates = [process.env.GIT_AUTHOR_DATE ?? '', process.env.GIT_COMMITTER_DATE ?? ''];
+  const names = Object.keys(files).sort();
   const key = createHash('sha256')
-    .update(
-      JSON.stringify([
-        shared,
-        Object.keys(files)
-          .sort()
-          .map((name) => [name, files[name]]),
-      ]),
-    )
+    .update(JSON.stringify([shared, dates, names.map((name) => [name, files[name]])]))
     .digest('hex')
     .slice(0, 16);
   const template = path.join(tmpdir(), `pg-seed-${runTag()}-${key}`);

@@ -8,8 +8,7 @@ import { RUN_TAG_ENV } from '../helpers/unique-names.js';
 
 /** The e2e worlds' origins: seeded once per set of files in a test run, and each world's copy its own. */
 
-const env = {
-  ...process.env,
+const identity = {
   GIT_AUTHOR_NAME: 'Mona',
   GIT_AUTHOR_EMAIL: 'mona@example.com',
   GIT_COMMITTER_NAME: 'Mona',
@@ -21,7 +20,7 @@ function countingGit(): { git: Git; calls: string[][] } {
   const calls: string[][] = [];
   const git: Git = (cwd, ...args) => {
     calls.push(args);
-    return execFileSync('git', args, { cwd, encoding: 'utf8', env }).trim();
+    return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...identity } }).trim();
   };
   return { git, calls };
 }
@@ -76,5 +75,23 @@ describe('seedOrigin', () => {
     expect(config(shared.origin)).toBe('group');
     expect(git(changed.origin, 'show', 'main:b.txt')).toBe('b');
     expect(() => git(plain.origin, 'show', 'main:b.txt')).toThrow();
+  });
+
+  it('seeds the same files committed at fixed dates apart, with those dates', () => {
+    const files = { 'README.md': `# dated ${process.pid} ${Date.now()}\n` };
+    const { git } = countingGit();
+    const now = seedOrigin(git, freshDir(), files, false);
+    process.env.GIT_AUTHOR_DATE = '2026-01-02T03:04:05Z';
+    process.env.GIT_COMMITTER_DATE = '2026-01-02T03:04:05Z';
+    try {
+      const dated = seedOrigin(git, freshDir(), files, false);
+      expect(git(dated.origin, 'log', '-1', '--format=%aI %cI', 'main')).toBe(
+        '2026-01-02T03:04:05+00:00 2026-01-02T03:04:05+00:00',
+      );
+      expect(git(dated.origin, 'rev-parse', 'main')).not.toBe(git(now.origin, 'rev-parse', 'main'));
+    } finally {
+      delete process.env.GIT_AUTHOR_DATE;
+      delete process.env.GIT_COMMITTER_DATE;
+    }
   });
 });
