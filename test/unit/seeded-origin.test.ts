@@ -1,26 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { git as harnessGit } from '../e2e/harness.js';
 import { seedOrigin, type Git } from '../e2e/seeded-origin.js';
 import { RUN_TAG_ENV } from '../helpers/unique-names.js';
 
 /** The e2e worlds' origins: seeded once per set of files in a test run, and each world's copy its own. */
 
-const identity = {
-  GIT_AUTHOR_NAME: 'Mona',
-  GIT_AUTHOR_EMAIL: 'mona@example.com',
-  GIT_COMMITTER_NAME: 'Mona',
-  GIT_COMMITTER_EMAIL: 'mona@example.com',
-};
-
-/** Real git, counting what it starts. */
+/** The harness's git (its fixed identity, the environment read at each call), counting what it starts. */
 function countingGit(): { git: Git; calls: string[][] } {
   const calls: string[][] = [];
   const git: Git = (cwd, ...args) => {
     calls.push(args);
-    return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...identity } }).trim();
+    return harnessGit(cwd, ...args);
   };
   return { git, calls };
 }
