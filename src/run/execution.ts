@@ -9,6 +9,8 @@ import { endOnFailure, finishExecution } from './outcome.js';
 import { syncPlanComment } from './plan-comment-sync.js';
 import { publishPullRequest } from './publish.js';
 import { refuse } from './refuse.js';
+import { errorMessage } from '../text/error-message.js';
+import { redact } from '../text/redact.js';
 import { runEnding, type RunEnding } from './run-ending.js';
 
 export type { ApprovedRecord, Execution } from './execution-run.js';
@@ -53,9 +55,19 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   );
   const run = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run, previous);
-  const withdraw = ctx.onStop?.((signal) => progress.stop(signal));
+  let stopped = false;
+  const withdraw = ctx.onStop?.((signal) => {
+    stopped = true;
+    return progress.stop(signal);
+  });
   try {
     return await driveToEnd(run, progress);
+  } catch (error) {
+    // Once stopped, a failure is the stop's doing (it ended the run's commands), and the progress
+    // comment already says the job stopped and where a re-run resumes: no second reply says otherwise.
+    if (!stopped) throw error;
+    core.info(`After the stop, the run ended on: ${redact(errorMessage(error), ctx.secrets)}`);
+    return { outcome: 'failed', planId: record.planId, usage: run.team.totals() };
   } finally {
     withdraw?.();
   }

@@ -135,6 +135,38 @@ describe('a job stopped while it executes', () => {
     ]);
   });
 
+  it.each([
+    ['replies with nothing more when the failure comes after the signal', true],
+    ['throws the failure on for its reply when no signal came', false],
+  ])('for a run whose cycle fails, %s', async (_, signalled) => {
+    const { world, stop } = stoppable();
+    // Cycle 2's commit fails: the stop ended the run's processes, or (unstopped) something else did.
+    let broken = false;
+    const { git } = world.ctx;
+    world.ctx.git = async (args) => {
+      if (broken && args.includes('commit')) throw new Error('git commit failed: killed by SIGTERM');
+      return git(args);
+    };
+    twoCycles(world, async () => {
+      if (signalled) await stop('SIGINT');
+      broken = true;
+    });
+    const execution = await approvedExecution(world);
+    const said = () => world.thread.botComments(7).map((c) => c.body);
+    const before = said().length;
+    const ran = execute(world.ctx, execution);
+    if (!signalled) {
+      await expect(ran).rejects.toThrow('git commit failed: killed by SIGTERM');
+      return;
+    }
+    expect(await ran).toMatchObject({ outcome: 'failed', planId: execution.record.planId });
+    // The plan comment and the progress comment, which still says the job stopped; no reply of the failure.
+    expect(said()).toHaveLength(before + 1);
+    const body = progressBody(world, execution.record.planId);
+    expect(body).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle\n');
+    expect(body).not.toContain('git commit failed');
+  });
+
   it('leaves a run that ends without a stop untouched, and withdraws its hook: a signal after the end changes nothing', async () => {
     const { world, stop } = stoppable();
     world.ctx.executor = fakeExecutor([

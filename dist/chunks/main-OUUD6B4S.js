@@ -4675,9 +4675,17 @@ async function executeLocked(ctx, execution) {
   );
   const run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run2, previous);
-  const withdraw = ctx.onStop?.((signal) => progress.stop(signal));
+  let stopped = false;
+  const withdraw = ctx.onStop?.((signal) => {
+    stopped = true;
+    return progress.stop(signal);
+  });
   try {
     return await driveToEnd(run2, progress);
+  } catch (error2) {
+    if (!stopped) throw error2;
+    info(`After the stop, the run ended on: ${redact(errorMessage(error2), ctx.secrets)}`);
+    return { outcome: "failed", planId: record.planId, usage: run2.team.totals() };
   } finally {
     withdraw?.();
   }
