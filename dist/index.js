@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-OUUD6B4S.js");
+  const { run } = await import("./chunks/main-57ARSSSP.js");
   await run(triage);
 }

@@ -57,8 +57,10 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   } finally {
     withdraw?.();
   }
-  if (stoppedBy !== undefined || answer === undefined)
+  if (stoppedBy !== undefined || answer === undefined) {
+    core.info(`The job was stopped by ${stoppedBy ?? 'a signal'} while it planned; nothing more is posted.`);
     return { outcome: 'failed', usage: usageTotals(team.ledger(), ctx) };
+  }
   return answer();
 }
 

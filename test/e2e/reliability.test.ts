@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, git, type ActionRun, type World } from './harness.js';
+import type { RequestLogEntry } from '../fakes/github-emulator.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
 import { firstNote, planComments, run, setup, stagePlan, summary } from './notes-scenario.js';
 
@@ -174,6 +175,38 @@ describe('resume', () => {
     expect(planComments(w, issue)).toHaveLength(1);
     expect(botComments(w, issue)).toHaveLength(2);
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+
+  it('posts no plan after its "planning stopped" reply when the planner answers in the seconds the step has left', async () => {
+    // GitHub stores the stop's reply but never answers it, so the step runs on to the stop's network
+    // bound; the planner's plan comes back as soon as that reply is stored.
+    const comments = /\/issues\/\d+\/comments$/;
+    let planning: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (planning = resolve));
+    let stopSaid: (entry: RequestLogEntry) => void = () => undefined;
+    const stopReplyStored = new Promise<RequestLogEntry>((resolve) => (stopSaid = resolve));
+    const answerAfterTheStop: Reply = async () => {
+      planning();
+      await stopReplyStored;
+      return stagePlan;
+    };
+    const { w, issue } = await setup({ planner: [answerAfterTheStop], executor: [] });
+    w.gh.failAfter('POST', comments, 'hang');
+    void w.gh.served('POST', comments).then(stopSaid);
+    const cancelled = w.startAction(event(w, issue, 'mona', '/plan write notes'));
+    await reached;
+    cancelled.kill('SIGINT');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+    expect((await stopReplyStored).fault).toBe('hang');
+    const said = botComments(w, issue);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^@mona planning stopped: the job was stopped by SIGINT/);
+    expect(planComments(w, issue)).toHaveLength(0);
+    // Not for want of a plan: it was answered, and the step had it before it ended.
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+    expect(stopped.stdout).toContain('The job was stopped by SIGINT while it planned; nothing more is posted.');
   });
 
   it('lets one of two simultaneous approvals execute and answers the other with the running job', async () => {

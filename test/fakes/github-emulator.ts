@@ -188,6 +188,11 @@ export interface GitHubEmulator {
    * a reset connection or no answer at all. This is the "GitHub stored it but the answer was lost" case.
    */
   failAfter(method: string, path: RegExp | string, fault: AfterFault, times?: number, init?: FailureInit): void;
+  /**
+   * Settles with the first request from now on whose method and path match, once it has been served
+   * (its side effects happened), whether or not an answer was sent: a test's cue to act at that moment.
+   */
+  served(method: string, path: RegExp | string): Promise<RequestLogEntry>;
 
   /** Registers a workflow run (or moves it on), for `GET /repos/{o}/{r}/actions/runs/{id}`. */
   setRun(runId: number | string, status: RunStatus, conclusion?: RunConclusion): EmulatedWorkflowRun;
@@ -311,6 +316,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
   const log: RequestLogEntry[] = [];
   const failures: Failure[] = [];
   const lateFailures: LateFailure[] = [];
+  const waiters: { method: string; path: RegExp; settle: (entry: RequestLogEntry) => void }[] = [];
   const denied = new Set<PermissionArea>();
   let actionsMayCreatePulls = true;
   let requestCount = 0;
@@ -467,7 +473,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
 
     requestCount += 1;
     const silent = late !== undefined && typeof late.fault !== 'number';
-    log.push({
+    const entry: RequestLogEntry = {
       api: graphql ? 'graphql' : 'rest',
       method,
       path: target.pathname,
@@ -477,7 +483,12 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       route: silent ? null : template,
       response: silent ? undefined : reply.body,
       ...(late ? { fault: late.fault } : {}),
-    });
+    };
+    log.push(entry);
+    for (const waiter of waiters.filter((w) => w.method === method && w.path.test(target.pathname))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.settle(entry);
+    }
     if (late?.fault === 'reset') {
       response.socket?.destroy();
       return;
@@ -640,6 +651,8 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     failAfter: (method, path, fault, times = 1, init = {}) => {
       lateFailures.push({ method: method.toUpperCase(), path: compilePath(path), fault, remaining: times, init });
     },
+    served: (method, path) =>
+      new Promise((settle) => waiters.push({ method: method.toUpperCase(), path: compilePath(path), settle })),
 
     setRun: (runId, status, conclusion) => {
       const id = Number(runId);

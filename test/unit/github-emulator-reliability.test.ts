@@ -325,6 +325,7 @@ describe('failAfter', () => {
   it('stores the comment and never answers when told to hang', async () => {
     const issue = gh.addIssue({ title: 'late hang', login: 'mona' }).number;
     gh.failAfter('POST', comments, 'hang');
+    const served = gh.served('POST', comments);
     const controller = new AbortController();
     const pending = fetch(`${gh.url}/repos/${owner}/${repo}/issues/${issue}/comments`, {
       method: 'POST',
@@ -335,8 +336,8 @@ describe('failAfter', () => {
       () => 'answered',
       () => 'aborted',
     );
-    // The emulator logs a request once it is served; wait for that instead of for a clock.
-    while (!gh.requests.some((r) => r.fault === 'hang')) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Served, with no answer sent: waited for by the emulator's cue instead of a clock.
+    expect(await served).toMatchObject({ method: 'POST', status: 0, fault: 'hang' });
     expect(gh.comments(issue).map((c) => c.body)).toEqual(['stored, never confirmed']);
     controller.abort();
     expect(await pending).toBe('aborted');
@@ -349,6 +350,24 @@ describe('failAfter', () => {
       500,
     );
     expect(origin.refSha('refs/plangate/locks/8')).toBe(sha);
+  });
+});
+
+describe('served', () => {
+  it('settles with the first matching request from then on, once it is served, and with no other', async () => {
+    const issue = gh.addIssue({ title: 'cues', login: 'mona' }).number;
+    const comments = new RegExp(`/issues/${issue}/comments$`);
+    await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'before the cue' });
+    const posted = gh.served('post', comments);
+    const never = gh.served('DELETE', comments);
+    await octokit.rest.issues.listComments({ owner, repo, issue_number: issue });
+    const pending = Symbol('pending');
+    expect(await Promise.race([posted, Promise.resolve(pending)]), 'a GET is no POST').toBe(pending);
+    await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: 'the cue' });
+    const entry = await posted;
+    expect(entry).toMatchObject({ method: 'POST', status: 201, body: { body: 'the cue' } });
+    expect(gh.comments(issue).map((c) => c.body)).toEqual(['before the cue', 'the cue']);
+    expect(await Promise.race([never, Promise.resolve(pending)])).toBe(pending);
   });
 });
 

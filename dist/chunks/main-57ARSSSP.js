@@ -4987,8 +4987,10 @@ async function planAndPublish(ctx, request) {
   } finally {
     withdraw?.();
   }
-  if (stoppedBy !== void 0 || answer === void 0)
+  if (stoppedBy !== void 0 || answer === void 0) {
+    info(`The job was stopped by ${stoppedBy ?? "a signal"} while it planned; nothing more is posted.`);
     return { outcome: "failed", usage: usageTotals(team.ledger(), ctx) };
+  }
   return answer();
 }
 async function planned(ctx, request, team) {
