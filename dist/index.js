@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-57ARSSSP.js");
+  const { run } = await import("./chunks/main-2BLMTHCY.js");
   await run(triage);
 }

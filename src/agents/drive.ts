@@ -28,16 +28,23 @@ export interface DriveOptions {
    * and says what to fix. Without it, the failure aborts through the machine as any agent failure.
    */
   stopOnModelError?: boolean;
+  /**
+   * The host stops the run (the job is being cancelled): once it holds, no agent is summoned, no
+   * model asked and no tool run, and the drive returns where it stands. The machine is not told:
+   * the run ends as the host says, without the wrap-up an abort would ask a model for.
+   */
+  halted?: () => boolean;
 }
 
 export async function drive(run: RunState, team: Team, options: DriveOptions = {}): Promise<Snapshot> {
-  while (!run.finished && !options.until?.(run.snapshot)) {
+  while (!run.finished && !options.until?.(run.snapshot) && !options.halted?.()) {
     // A live state with no agent waits on the host (e.g. for a maintainer's answer); summoning nobody would spin forever.
     if (run.agent === null) break;
     const before = run.snapshot;
     try {
       // A spent budget aborts instead of summoning; the loop then goes on into the wrap-up state.
-      if (enforceBudget(options.budget, run) === undefined) await team.summonCurrent({ budget: options.budget });
+      if (enforceBudget(options.budget, run) === undefined)
+        await team.summonCurrent({ budget: options.budget, halted: options.halted });
     } catch (error) {
       if (options.stopOnModelError && error instanceof ModelError) throw error;
       const reason = `${run.agent ?? 'agent'} failed in state ${before.state}: ${errorMessage(error)}`;

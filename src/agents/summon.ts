@@ -39,6 +39,11 @@ export interface Summons {
    * reason and the turn ends, so no request is made that the budget no longer covers.
    */
   budget?: Budget;
+  /**
+   * Checked before every model request and every tool call: once the host stops the run, the turn
+   * ends where it is, and the calls it has not run are answered as not run.
+   */
+  halted?: () => boolean;
 }
 
 const notRun = (why: string) => `Not run: ${why}`;
@@ -53,6 +58,7 @@ export async function summon({
   stallLimit,
   redact = (t) => t,
   budget,
+  halted = () => false,
 }: Summons): Promise<void> {
   const role = client.role;
   const startState = run.snapshot.state;
@@ -65,7 +71,7 @@ export async function summon({
     session.append({ role: 'user', content: message });
     while (run.snapshot.state === startState && !run.finished) {
       // Every earlier call is answered by now, so stopping here leaves the session well-formed.
-      if (enforceBudget(budget, run) !== undefined) break;
+      if (halted() || enforceBudget(budget, run) !== undefined) break;
       const request: ChatRequest = { messages: session.messages, tools: [...session.tools] };
       const previous = session.lastRequest;
       const breaks = checkPrefix(request, session, previous?.messages);
@@ -92,12 +98,17 @@ export async function summon({
           session.append({ role: 'tool', tool_call_id: call.id, content: notRun(`the ${startState} stage is over.`) });
           continue;
         }
+        if (halted()) {
+          session.append({ role: 'tool', tool_call_id: call.id, content: notRun('the job is being stopped.') });
+          continue;
+        }
         const outcome = await toolbox.call(call.function.name, call.function.arguments);
         core.info(`${role} → ${call.function.name}: ${outcome.ok ? 'ok' : 'refused'}`);
         session.append({ role: 'tool', tool_call_id: call.id, content: redact(outcome.output) });
         results.push({ name: call.function.name, ok: outcome.ok });
       }
-      if (run.snapshot.state !== startState || run.finished) break;
+      // Stopped: no nudge and no stall verdict, which would speak to the machine after the host ended the run.
+      if (run.snapshot.state !== startState || run.finished || halted()) break;
 
       if (guarded) {
         const step = observeExchange(idle, madeProgress(results), limit);

@@ -34,6 +34,8 @@ export interface Team {
 
 export interface SummonOptions {
   budget?: Budget;
+  /** The host stopped the run: the turn asks the model nothing more and runs no more tools. */
+  halted?: () => boolean;
 }
 
 export interface TeamOptions {
@@ -140,7 +142,7 @@ export function createTeam(options: TeamOptions): Team {
   let began = run.snapshot.context.plan;
 
   return {
-    async summonCurrent({ budget }: SummonOptions = {}) {
+    async summonCurrent(limits: SummonOptions = {}) {
       const role = run.agent;
       began ??= run.snapshot.context.plan;
       if (role === 'planner') {
@@ -154,7 +156,7 @@ export function createTeam(options: TeamOptions): Team {
           message: `${standing}\n\n${plannerMessage(run.snapshot, facts, began)}`,
           onUsage: (tokens) => options.onUsage('planner', options.planner.model, tokens),
           redact: scrub,
-          budget,
+          ...limits,
         });
       } else if (role === 'executor') {
         // The session carries over between cycles while it has room; then this cycle opens a compacted
@@ -171,7 +173,7 @@ export function createTeam(options: TeamOptions): Team {
           onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
           redact: scrub,
           stallLimit: options.stallLimit,
-          budget,
+          ...limits,
         });
       }
     },

@@ -8,20 +8,29 @@ import { runBudget } from './run-budget.js';
  * The execution's loop, cycle by cycle: the team works until the machine ends, and after every
  * cycle the host commits and pushes, saves the checkpoint and looks for a `/cancel`. The budget
  * (`timeout-minutes`, `max-cost-usd`) stops the run through the machine, as an abort with its reason.
+ * A job being stopped (`halted`) ends the loop where it is: nothing more is asked, run or pushed.
  */
-export async function driveCycles(run: ExecutionRun, progress: Progress): Promise<Snapshot> {
+export async function driveCycles(
+  run: ExecutionRun,
+  progress: Progress,
+  halted: () => boolean = () => false,
+): Promise<Snapshot> {
   const { team, ctx } = run;
   const budget = runBudget(ctx.settings, () => team.totals().costUsd, run.now);
   const final = await team.drive({
     budget,
     // A provider that cannot be reached stops the run resumably instead of aborting the plan (outcome.ts).
     stopOnModelError: true,
+    halted,
     onCycle: async (s) => {
       await commitCycle(run, s);
       await progress.save(s);
       await run.cancel.stopIfCancelled(team.run, s);
     },
   });
+  // A half-done cycle of a stopped job is not committed: the work tree goes with the step, and a
+  // re-run does the cycle again from the last checkpoint.
+  if (halted()) return final;
   // Anything left in the workspace after the last cycle (e.g. an aborted cycle) is kept too. Its
   // checkpoint is the final save (or the failure's): a job killed before that finishes again.
   await commitCycle(run, final);

@@ -55,32 +55,44 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   );
   const run = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run, previous);
-  let stopped = false;
+  // A job being stopped (cancelled, or out of time) acts no more: the progress comment goes back to
+  // the last finished cycle and says so, and the run asks, runs and pushes nothing after the signal.
+  let stoppedBy: string | undefined;
   const withdraw = ctx.onStop?.((signal) => {
-    stopped = true;
+    stoppedBy = signal;
     return progress.stop(signal);
   });
+  const halted = () => stoppedBy !== undefined;
+  const stopped = (): FlowResult => {
+    core.info(`The job was stopped by ${stoppedBy}; plan ${record.planId} resumes from its last finished cycle.`);
+    return { outcome: 'failed', planId: record.planId, usage: run.team.totals() };
+  };
   try {
-    return await driveToEnd(run, progress);
+    return (await driveToEnd(run, progress, halted)) ?? stopped();
   } catch (error) {
     // Once stopped, a failure is the stop's doing (it ended the run's commands), and the progress
     // comment already says the job stopped and where a re-run resumes: no second reply says otherwise.
-    if (!stopped) throw error;
+    if (!halted()) throw error;
     core.info(`After the stop, the run ended on: ${redact(errorMessage(error), ctx.secrets)}`);
-    return { outcome: 'failed', planId: record.planId, usage: run.team.totals() };
+    return stopped();
   } finally {
     withdraw?.();
   }
 }
 
-/** The cycles, the pull request and the end, once the progress comment is up. */
-async function driveToEnd(run: ExecutionRun, progress: Progress): Promise<FlowResult> {
+/** The cycles, the pull request and the end, once the progress comment is up; undefined once halted. */
+async function driveToEnd(
+  run: ExecutionRun,
+  progress: Progress,
+  halted: () => boolean,
+): Promise<FlowResult | undefined> {
   let final: Snapshot;
   try {
-    final = await driveCycles(run, progress);
+    final = await driveCycles(run, progress, halted);
   } catch (error) {
     return endOnFailure(run, progress, error);
   }
+  if (halted()) return undefined;
   // A cancel during the last cycle has no next cycle to stop; the run still ends as cancelled.
   const lateCancel = await run.cancel.lateCancel();
   let ending: RunEnding = lateCancel !== undefined ? { outcome: 'aborted', reason: lateCancel } : runEnding(final);

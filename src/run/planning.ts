@@ -42,7 +42,8 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   const team = startTeamRun(ctx, plannerExecutorMachine, request.snapshot, request.spent ?? emptyUsage(), instructions);
   // The planner's work and the plan's checks take minutes: a job stopped then would leave only the
   // 👀 reaction, so the stop is said on the thread. That reply says no plan was posted, so in the
-  // seconds before the process ends the run posts nothing more, whatever the planner came back with.
+  // seconds before the process ends the planner is asked nothing more and the run posts nothing more,
+  // whatever the planner came back with.
   let stoppedBy: string | undefined;
   const withdraw = ctx.onStop?.((signal) => {
     stoppedBy = signal;
@@ -50,7 +51,7 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
   });
   let answer: (() => Promise<FlowResult>) | undefined;
   try {
-    answer = await planned(ctx, request, team);
+    answer = await planned(ctx, request, team, () => stoppedBy !== undefined);
   } catch (error) {
     // Once stopped, a failure is the stop's doing (it ended the run's processes), and the reply said so.
     if (stoppedBy === undefined) throw error;
@@ -66,19 +67,26 @@ export async function planAndPublish(ctx: RunContext, request: PlanningRequest):
 
 /**
  * Drives the planner and checks what it staged, writing nothing to the thread; returns the step
- * that says the outcome there (posts the plan, the question, the answer, or the failure).
+ * that says the outcome there (posts the plan, the question, the answer, or the failure), or
+ * undefined when the job was stopped (`halted`) while the planner worked.
  */
-async function planned(ctx: RunContext, request: PlanningRequest, team: TeamRun): Promise<() => Promise<FlowResult>> {
+async function planned(
+  ctx: RunContext,
+  request: PlanningRequest,
+  team: TeamRun,
+  halted: () => boolean,
+): Promise<(() => Promise<FlowResult>) | undefined> {
   const { settings } = ctx;
   let snapshot: Snapshot;
   let modelFailure: ModelError | undefined;
   try {
-    snapshot = await team.drive({ until: (s) => s.state !== 'plan', stopOnModelError: true });
+    snapshot = await team.drive({ until: (s) => s.state !== 'plan', stopOnModelError: true, halted });
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     modelFailure = error;
     snapshot = team.run.snapshot;
   }
+  if (halted()) return undefined;
   const ledger = team.ledger();
   // Servers that did not start are named in the plan comment: the plan was made without them.
   const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];

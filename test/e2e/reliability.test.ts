@@ -63,6 +63,34 @@ async function rerunFinishesOnce(
   expect(progressComments(w, issue)).toHaveLength(1);
 }
 
+/**
+ * A model reply held back until the emulator has served the step's next request to `method path`
+ * (armed with `arm` once the world exists), and a promise that settles once the request for it arrived.
+ */
+function answerOnCue(answer: Reply): {
+  reply: Reply;
+  reached: Promise<void>;
+  arm(w: World, method: string, path: RegExp): Promise<RequestLogEntry>;
+} {
+  let arrived: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  let cue: (entry: RequestLogEntry) => void = () => undefined;
+  const cued = new Promise<RequestLogEntry>((resolve) => (cue = resolve));
+  const reply: Reply = async () => {
+    arrived();
+    await cued;
+    return answer;
+  };
+  return {
+    reply,
+    reached,
+    arm: (w, method, path) => {
+      void w.gh.served(method, path).then(cue);
+      return cued;
+    },
+  };
+}
+
 /** A model reply that never comes, and a promise that settles once the request for it arrived. */
 function requestLeftOut(): { reply: Reply; reached: Promise<void> } {
   let arrived: () => void = () => undefined;
@@ -181,20 +209,12 @@ describe('resume', () => {
     // GitHub stores the stop's reply but never answers it, so the step runs on to the stop's network
     // bound; the planner's plan comes back as soon as that reply is stored.
     const comments = /\/issues\/\d+\/comments$/;
-    let planning: () => void = () => undefined;
-    const reached = new Promise<void>((resolve) => (planning = resolve));
-    let stopSaid: (entry: RequestLogEntry) => void = () => undefined;
-    const stopReplyStored = new Promise<RequestLogEntry>((resolve) => (stopSaid = resolve));
-    const answerAfterTheStop: Reply = async () => {
-      planning();
-      await stopReplyStored;
-      return stagePlan;
-    };
-    const { w, issue } = await setup({ planner: [answerAfterTheStop], executor: [] });
+    const planAfterTheStop = answerOnCue(stagePlan);
+    const { w, issue } = await setup({ planner: [planAfterTheStop.reply], executor: [] });
     w.gh.failAfter('POST', comments, 'hang');
-    void w.gh.served('POST', comments).then(stopSaid);
+    const stopReplyStored = planAfterTheStop.arm(w, 'POST', comments);
     const cancelled = w.startAction(event(w, issue, 'mona', '/plan write notes'));
-    await reached;
+    await planAfterTheStop.reached;
     cancelled.kill('SIGINT');
     const stopped = await cancelled.done;
     expect(stopped.code).not.toBe(0);
@@ -207,6 +227,54 @@ describe('resume', () => {
     // Not for want of a plan: it was answered, and the step had it before it ended.
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
     expect(stopped.stdout).toContain('The job was stopped by SIGINT while it planned; nothing more is posted.');
+  });
+
+  it('acts no more once the job is cancelled: the executor’s late answer is not carried out, nothing is pushed or opened', async () => {
+    // GitHub stores the stop's progress write but never answers it, so the step runs on to the stop's
+    // network bound; cycle 2's answer comes back as soon as that write is stored.
+    const progressWrite = /\/issues\/comments\/\d+$/;
+    const twoAfterTheStop = answerOnCue(toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }));
+    const writeTwo = toolCall('update_context', { directive: 'Write notes/two.md.' });
+    const { w, issue } = await setup({
+      planner: [stagePlan, writeTwo, writeTwo, summary],
+      executor: [
+        ...firstNote('replan'),
+        twoAfterTheStop.reply,
+        // For the re-run, which does cycle 2 again from the checkpoint.
+        toolCall('write_file', { path: 'notes/two.md', content: 'two\n' }),
+        toolCall('update_context', { result: 'Wrote notes/two.md.', outcome: 'done' }),
+      ],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    w.freshCheckout();
+    const approve = event(w, issue, 'mona', '/approve');
+    const cancelled = w.startAction(approve);
+    await twoAfterTheStop.reached;
+    // Cycle 1's saves are done: the next write of a comment is the stop's.
+    w.gh.failAfter('PATCH', progressWrite, 'hang');
+    const stopWriteStored = twoAfterTheStop.arm(w, 'PATCH', progressWrite);
+    const requestsBefore = w.model.requests.length;
+    cancelled.kill('SIGINT');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+    expect((await stopWriteStored).fault).toBe('hang');
+
+    // Only cycle 1 landed; no pull request; the progress comment resumes from cycle 1; no failure reply.
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
+    expect(git(w.origin, 'ls-tree', '--name-only', '-r', branch, 'notes')).toBe('notes/one.md');
+    expect(w.gh.pulls()).toHaveLength(0);
+    const [progress = ''] = progressComments(w, issue);
+    expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle\n');
+    expect(botComments(w, issue).filter((b) => b.startsWith('@mona'))).toEqual([]);
+    // Not for want of an answer: it came back while the step ran on, and was not carried out.
+    expect(w.model.requests).toHaveLength(requestsBefore);
+    expect(w.model.remaining()).toEqual({ planner: 2, executor: 2 });
+    expect(stopped.stdout).toContain('resumes from its last finished cycle.');
+
+    await rerunFinishesOnce(w, issue, approve, branch);
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 
   it('lets one of two simultaneous approvals execute and answers the other with the running job', async () => {

@@ -4,7 +4,16 @@ import { progressMarker } from '../../src/render/progress-comment.js';
 import { stopHooks } from '../../src/entry/stop-hooks.js';
 import { execute } from '../../src/run/execution.js';
 import { planFlow } from '../../src/commands/plan.js';
-import { approvedExecution, commandOn, fakeExecutor, fakePlanner, fakeWorld, type World } from './run-fixture.js';
+import {
+  approvedExecution,
+  commandOn,
+  fakeExecutor,
+  fakeModel,
+  fakePlanner,
+  fakeWorld,
+  type FakeModel,
+  type World,
+} from './run-fixture.js';
 
 vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
 
@@ -46,11 +55,11 @@ function progressBody(world: World, planId: string): string {
 }
 
 describe('a job stopped while it executes', () => {
-  it('puts the progress comment back at the last finished cycle and says the job was stopped; the run’s later writes keep saying it', async () => {
+  it('puts the progress comment back at the last finished cycle, says the job was stopped, and acts no more', async () => {
     const { world, stop } = stoppable();
     let planId = '';
     let seenWhileStopping = '';
-    // The signal arrives in the middle of cycle 2.
+    // The signal arrives while cycle 2's model request is out; its answer would finish the cycle.
     twoCycles(world, async () => {
       await stop('SIGINT');
       seenWhileStopping = progressBody(world, planId);
@@ -58,7 +67,7 @@ describe('a job stopped while it executes', () => {
     const execution = await approvedExecution(world);
     planId = execution.record.planId;
     const resume = `comment \`/approve ${planId}\`, to resume from the last finished cycle`;
-    await execute(world.ctx, execution);
+    const result = await execute(world.ctx, execution);
 
     // Right after the signal: cycle 1's end, where a re-run resumes; the half-done cycle 2 is not in it.
     expect(seenWhileStopping).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
@@ -70,20 +79,17 @@ describe('a job stopped while it executes', () => {
       'Wrote CHANGELOG.md.',
     ]);
 
-    // The run goes on here (the real step exits once the stop is done). Cycle 2 ends and pushes, so
-    // its checkpoint is written, still under the stop's header; the run's ending is not.
-    const last = progressBody(world, planId);
-    expect(last).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
-    expect(last).not.toContain('Executing plan');
-    expect(last).not.toMatch(/Plan `[^`]+` finished/);
-    expect(last).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 2 finished cycles');
-    expect(last).toContain(resume);
-    const saved = decodeRunRecord(last);
-    expect(saved?.snapshot.context.history.map((h) => h.result)).toEqual([
-      'Wrote CHANGELOG.md.',
-      'Linked it from the README.',
+    // The run goes on here (the real step exits once the stop is done), but acts no more: cycle 2's
+    // answer is not acted on, no model is asked again, nothing is committed, pushed or opened.
+    expect(result.outcome).toBe('failed');
+    expect((world.ctx.executor as FakeModel).asked).toHaveLength(2);
+    expect(world.repo.branchLog(execution.record.branch).map((c) => c.message.split('\n')[0])).toEqual([
+      `plangate: cycle 1 of plan ${planId}: Create CHANGELOG.md.`,
     ]);
-    expect(saved?.pushed).toBe(world.repo.origin.get(`refs/heads/${execution.record.branch}`));
+    expect(world.thread.pulls).toEqual([]);
+    const last = progressBody(world, planId);
+    expect(last).toBe(seenWhileStopping);
+    expect(decodeRunRecord(last)?.pushed).toBe(world.repo.origin.get(`refs/heads/${execution.record.branch}`));
   });
 
   it('writes the stop after a save already under way, so the stop is what stays', async () => {
@@ -113,10 +119,10 @@ describe('a job stopped while it executes', () => {
     expect(body).toContain('the job was stopped by SIGTERM (cancelled, or out of time) after 1 finished cycle\n');
   });
 
-  it('keeps the checkpoint at what was pushed when the run fails after the signal', async () => {
+  it('keeps the checkpoint at what it pushed, and leaves alone a push someone made after the signal', async () => {
     const { world, stop } = stoppable();
     let branch = '';
-    // The signal, and then cycle 2's push fails: someone else pushed to the branch meanwhile.
+    // The signal, and then someone else pushes to the branch: the stopped run must not push over it.
     twoCycles(world, async () => {
       await stop('SIGINT');
       world.repo.pushAs(branch, { name: 'Mallory', email: 'mallory@example.com' }, 'Sneak in');
@@ -127,7 +133,7 @@ describe('a job stopped while it executes', () => {
     const body = progressBody(world, execution.record.planId);
     expect(body).toMatch(/^### ⚠️ Plan `[^`]+` interrupted/);
     expect(body).toContain('after 1 finished cycle\n');
-    // Cycle 2 never landed: a re-run must do it, so the checkpoint may not count it as done.
+    // Cycle 2 never landed: a re-run must do it (and finds the foreign push), so the checkpoint may not count it as done.
     expect(decodeRunRecord(body)?.snapshot.context.history.map((h) => h.result)).toEqual(['Wrote CHANGELOG.md.']);
     expect(world.repo.branchLog(branch).map((c) => c.message.split('\n')[0])).toEqual([
       `plangate: cycle 1 of plan ${execution.record.planId}: Create CHANGELOG.md.`,
@@ -138,32 +144,32 @@ describe('a job stopped while it executes', () => {
   it.each([
     ['replies with nothing more when the failure comes after the signal', true],
     ['throws the failure on for its reply when no signal came', false],
-  ])('for a run whose cycle fails, %s', async (_, signalled) => {
+  ])('for a run whose commit fails, %s', async (_, signalled) => {
     const { world, stop } = stoppable();
-    // Cycle 2's commit fails: the stop ended the run's processes, or (unstopped) something else did.
-    let broken = false;
+    // Cycle 1's commit is under way when the signal comes, and the signal ends it (the runner signals
+    // the whole process group); unstopped, something else ends it.
     const { git } = world.ctx;
     world.ctx.git = async (args) => {
-      if (broken && args.includes('commit')) throw new Error('git commit failed: killed by SIGTERM');
-      return git(args);
-    };
-    twoCycles(world, async () => {
+      if (!args.includes('commit')) return git(args);
       if (signalled) await stop('SIGINT');
-      broken = true;
-    });
+      throw new Error('git commit failed: killed by SIGINT');
+    };
+    world.ctx.executor = fakeExecutor([
+      { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'done' }, meanwhile: () => world.repo.write('CHANGELOG.md') },
+    ]);
     const execution = await approvedExecution(world);
     const said = () => world.thread.botComments(7).map((c) => c.body);
     const before = said().length;
     const ran = execute(world.ctx, execution);
     if (!signalled) {
-      await expect(ran).rejects.toThrow('git commit failed: killed by SIGTERM');
+      await expect(ran).rejects.toThrow('git commit failed: killed by SIGINT');
       return;
     }
     expect(await ran).toMatchObject({ outcome: 'failed', planId: execution.record.planId });
     // The plan comment and the progress comment, which still says the job stopped; no reply of the failure.
     expect(said()).toHaveLength(before + 1);
     const body = progressBody(world, execution.record.planId);
-    expect(body).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle\n');
+    expect(body).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 0 finished cycles\n');
     expect(body).not.toContain('git commit failed');
   });
 
@@ -201,10 +207,29 @@ describe('a job stopped while it plans', () => {
         return planner.complete(request);
       },
     };
+    let checked = 0;
+    world.ctx.sandbox = { ...world.ctx.sandbox, refusal: async () => void checked++ };
     // The planner still comes back with a plan in the seconds before the process ends.
     const result = await plan(world);
     expect(world.thread.botComments(7).map((c) => c.body)).toEqual([stoppedText]);
     expect(result.outcome).toBe('failed');
+    // Its answer is not acted on: the plan is neither staged nor checked, and the planner is asked nothing more.
+    expect(checked).toBe(0);
+    expect(planner.asked).toHaveLength(1);
+  });
+
+  it('asks the planner nothing more once the signal came, though its answer left the plan to stage', async () => {
+    const { world, stop } = stoppable();
+    // The first answer stages the directive only; unstopped, the planner would be asked again for the plan.
+    const planner = fakeModel('planner', 'gpt-4.1', (_asked, index) =>
+      index === 0
+        ? { fields: { directive: 'Create CHANGELOG.md.' }, meanwhile: () => stop('SIGTERM') }
+        : { fields: { plan: { steps: [{ title: 'Add CHANGELOG.md' }] } } },
+    );
+    world.ctx.planner = planner;
+    expect((await plan(world)).outcome).toBe('failed');
+    expect(planner.asked).toHaveLength(1);
+    expect(world.thread.botComments(7).map((c) => c.body)).toEqual([stoppedText]);
   });
 
   it.each([

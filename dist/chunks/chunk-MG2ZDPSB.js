@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-BBWBQTS2.js";
+} from "./chunk-YCYWUQGG.js";
 import {
   defaultLines,
   defaultNumber,

@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-F67M2PCX.js";
+} from "./chunk-6I3LWOPE.js";
 import {
   GitError,
   ModelError,
@@ -86,7 +86,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-BBWBQTS2.js";
+} from "./chunk-YCYWUQGG.js";
 import {
   code,
   codeBlock,
@@ -4076,19 +4076,21 @@ function recordedKeptOut(keptOut) {
 }
 
 // src/run/cycles.ts
-async function driveCycles(run2, progress) {
+async function driveCycles(run2, progress, halted = () => false) {
   const { team, ctx } = run2;
   const budget = runBudget(ctx.settings, () => team.totals().costUsd, run2.now);
   const final = await team.drive({
     budget,
     // A provider that cannot be reached stops the run resumably instead of aborting the plan (outcome.ts).
     stopOnModelError: true,
+    halted,
     onCycle: async (s) => {
       await commitCycle(run2, s);
       await progress.save(s);
       await run2.cancel.stopIfCancelled(team.run, s);
     }
   });
+  if (halted()) return final;
   await commitCycle(run2, final);
   return final;
 }
@@ -4675,28 +4677,34 @@ async function executeLocked(ctx, execution) {
   );
   const run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
   const progress = await openProgress(run2, previous);
-  let stopped = false;
+  let stoppedBy;
   const withdraw = ctx.onStop?.((signal) => {
-    stopped = true;
+    stoppedBy = signal;
     return progress.stop(signal);
   });
-  try {
-    return await driveToEnd(run2, progress);
-  } catch (error2) {
-    if (!stopped) throw error2;
-    info(`After the stop, the run ended on: ${redact(errorMessage(error2), ctx.secrets)}`);
+  const halted = () => stoppedBy !== void 0;
+  const stopped = () => {
+    info(`The job was stopped by ${stoppedBy}; plan ${record.planId} resumes from its last finished cycle.`);
     return { outcome: "failed", planId: record.planId, usage: run2.team.totals() };
+  };
+  try {
+    return await driveToEnd(run2, progress, halted) ?? stopped();
+  } catch (error2) {
+    if (!halted()) throw error2;
+    info(`After the stop, the run ended on: ${redact(errorMessage(error2), ctx.secrets)}`);
+    return stopped();
   } finally {
     withdraw?.();
   }
 }
-async function driveToEnd(run2, progress) {
+async function driveToEnd(run2, progress, halted) {
   let final;
   try {
-    final = await driveCycles(run2, progress);
+    final = await driveCycles(run2, progress, halted);
   } catch (error2) {
     return endOnFailure(run2, progress, error2);
   }
+  if (halted()) return void 0;
   const lateCancel = await run2.cancel.lateCancel();
   let ending = lateCancel !== void 0 ? { outcome: "aborted", reason: lateCancel } : runEnding(final);
   if (run2.work.pushed) {
@@ -4981,7 +4989,7 @@ async function planAndPublish(ctx, request) {
   });
   let answer;
   try {
-    answer = await planned(ctx, request, team);
+    answer = await planned(ctx, request, team, () => stoppedBy !== void 0);
   } catch (error2) {
     if (stoppedBy === void 0) throw error2;
   } finally {
@@ -4993,17 +5001,18 @@ async function planAndPublish(ctx, request) {
   }
   return answer();
 }
-async function planned(ctx, request, team) {
+async function planned(ctx, request, team, halted) {
   const { settings } = ctx;
   let snapshot;
   let modelFailure;
   try {
-    snapshot = await team.drive({ until: (s) => s.state !== "plan", stopOnModelError: true });
+    snapshot = await team.drive({ until: (s) => s.state !== "plan", stopOnModelError: true, halted });
   } catch (error2) {
     if (!(error2 instanceof ModelError)) throw error2;
     modelFailure = error2;
     snapshot = team.run.snapshot;
   }
+  if (halted()) return void 0;
   const ledger = team.ledger();
   const mcpFailures = (await ctx.mcp?.start())?.failures ?? [];
   const draft = recordDraft(ctx, request, ledger, mcpFailures);

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-F67M2PCX.js";
+} from "./chunk-6I3LWOPE.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-AG23TXRI.js";
+} from "./chunk-MG2ZDPSB.js";
 import {
   CliError,
   UsageError
@@ -36,7 +36,7 @@ import {
 import "./chunk-NBWEJWBA.js";
 import {
   defaultPolicy
-} from "./chunk-BBWBQTS2.js";
+} from "./chunk-YCYWUQGG.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
 import "./chunk-Z7KUOCYC.js";

@@ -4,10 +4,10 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-AG23TXRI.js";
+} from "./chunk-MG2ZDPSB.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-NBWEJWBA.js";
-import "./chunk-BBWBQTS2.js";
+import "./chunk-YCYWUQGG.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
 import "./chunk-Z7KUOCYC.js";

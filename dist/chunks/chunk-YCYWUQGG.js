@@ -35919,11 +35919,12 @@ function enforceBudget(budget, run) {
 
 // src/agents/drive.ts
 async function drive(run, team, options = {}) {
-  while (!run.finished && !options.until?.(run.snapshot)) {
+  while (!run.finished && !options.until?.(run.snapshot) && !options.halted?.()) {
     if (run.agent === null) break;
     const before = run.snapshot;
     try {
-      if (enforceBudget(options.budget, run) === void 0) await team.summonCurrent({ budget: options.budget });
+      if (enforceBudget(options.budget, run) === void 0)
+        await team.summonCurrent({ budget: options.budget, halted: options.halted });
     } catch (error) {
       if (options.stopOnModelError && error instanceof ModelError) throw error;
       const reason = `${run.agent ?? "agent"} failed in state ${before.state}: ${errorMessage(error)}`;
@@ -37324,7 +37325,8 @@ async function summon({
   onUsage,
   stallLimit,
   redact: redact2 = (t) => t,
-  budget
+  budget,
+  halted = () => false
 }) {
   const role = client.role;
   const startState = run.snapshot.state;
@@ -37335,7 +37337,7 @@ async function summon({
     debug(`${role} session prefix ${session.prefixHash}`);
     session.append({ role: "user", content: message });
     while (run.snapshot.state === startState && !run.finished) {
-      if (enforceBudget(budget, run) !== void 0) break;
+      if (halted() || enforceBudget(budget, run) !== void 0) break;
       const request = { messages: session.messages, tools: [...session.tools] };
       const previous = session.lastRequest;
       const breaks = checkPrefix(request, session, previous?.messages);
@@ -37358,12 +37360,16 @@ async function summon({
           session.append({ role: "tool", tool_call_id: call.id, content: notRun(`the ${startState} stage is over.`) });
           continue;
         }
+        if (halted()) {
+          session.append({ role: "tool", tool_call_id: call.id, content: notRun("the job is being stopped.") });
+          continue;
+        }
         const outcome = await toolbox.call(call.function.name, call.function.arguments);
         info(`${role} \u2192 ${call.function.name}: ${outcome.ok ? "ok" : "refused"}`);
         session.append({ role: "tool", tool_call_id: call.id, content: redact2(outcome.output) });
         results.push({ name: call.function.name, ok: outcome.ok });
       }
-      if (run.snapshot.state !== startState || run.finished) break;
+      if (run.snapshot.state !== startState || run.finished || halted()) break;
       if (guarded) {
         const step = observeExchange(idle, madeProgress(results), limit2);
         idle = step.idle;
@@ -37462,7 +37468,7 @@ ${scrub(options.instructions)}` : rules;
   );
   let began = run.snapshot.context.plan;
   return {
-    async summonCurrent({ budget } = {}) {
+    async summonCurrent(limits = {}) {
       const role = run.agent;
       began ??= run.snapshot.context.plan;
       if (role === "planner") {
@@ -37477,7 +37483,7 @@ ${scrub(options.instructions)}` : rules;
 ${plannerMessage(run.snapshot, facts, began)}`,
           onUsage: (tokens) => options.onUsage("planner", options.planner.model, tokens),
           redact: scrub,
-          budget
+          ...limits
         });
       } else if (role === "executor") {
         const { session, fresh, shown: shown2 } = executorSessions.next(run.snapshot.context.plan);
@@ -37494,7 +37500,7 @@ ${handoff}` : handoff,
           onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
           redact: scrub,
           stallLimit: options.stallLimit,
-          budget
+          ...limits
         });
       }
     }
