@@ -69,8 +69,15 @@ export async function maintainFlow(ctx: RunContext, trigger: MaintenanceTrigger)
     }
   }
 
+  // A job being stopped starts no further task: each would open an issue and ask a model.
+  let stoppedBy: string | undefined;
+  const withdraw = ctx.onStop?.(async (signal) => void (stoppedBy = signal));
   const rows: TaskRow[] = [];
   for (const task of chosen) {
+    if (stoppedBy !== undefined) {
+      rows.push({ task: task.name, status: 'skipped', detail: `not started: the job was stopped by ${stoppedBy}` });
+      continue;
+    }
     try {
       rows.push(await runTask(ctx, task, requestedBy, trigger.type === 'dispatch' && trigger.objective !== undefined));
     } catch (error) {
@@ -79,6 +86,7 @@ export async function maintainFlow(ctx: RunContext, trigger: MaintenanceTrigger)
       rows.push({ task: task.name, status: 'failed', detail: message });
     }
   }
+  withdraw?.();
   await ctx.writeSummary(renderTaskSummary(trigger, rows));
   const failed = rows.filter((r) => r.status === 'failed');
   const only = rows.length === 1 ? rows[0] : undefined;

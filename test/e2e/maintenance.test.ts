@@ -3,6 +3,7 @@ import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
 import { closeOpenWorlds, createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
 import { botComments } from './thread-helpers.js';
+import { answerOnCue } from './model-cues.js';
 
 /**
  * Scheduled and dispatched maintenance tasks against the bundled action: tracking issues found
@@ -111,6 +112,37 @@ describe('scheduled tasks', () => {
     expect(w.gh.pulls()).toHaveLength(1);
     expect(again.summary).toMatch(/\| `lint` \| skipped \| pull request #\d+ from an earlier run is still open/);
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+});
+
+describe('a scheduled job cancelled while it runs its tasks', () => {
+  it('starts no further task: no issue opened, no model asked, and the job summary says why', async () => {
+    const both = [
+      'tasks:',
+      '  - name: docs',
+      '    objective: Refresh the README.',
+      "    cron: '0 9 * * 1'",
+      '  - name: deps',
+      '    objective: Update the development dependencies.',
+      "    cron: '0 9 * * 1'",
+      '',
+    ].join('\n');
+    // The first task's plan comes back in the seconds the stopped step has left (model-cues.ts).
+    const docsAfterTheStop = answerOnCue(planFor('docs'));
+    const w = await setup({ planner: [docsAfterTheStop.reply, planFor('deps')], executor: [] }, both);
+    w.freshCheckout();
+    const cancelled = w.startAction({ name: 'schedule', payload: schedulePayload({ owner, repo, cron: '0 9 * * 1' }) });
+    await docsAfterTheStop.reached;
+    // The task's kickoff comment is posted: the next comment is the stop's "planning stopped" reply.
+    const stopReplyStored = docsAfterTheStop.releaseWhenStored(w, 'POST', /\/issues\/\d+\/comments$/);
+    cancelled.kill('SIGINT');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect((await stopReplyStored).fault).toBe('hang');
+    expect(trackingIssues(w, 'docs')).toHaveLength(1);
+    expect(trackingIssues(w, 'deps')).toEqual([]);
+    expect(w.model.remaining()).toEqual({ planner: 1, executor: 0 });
+    expect(stopped.summary).toMatch(/\| `deps` \| skipped \| not started: the job was stopped by SIGINT \|/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, git, type ActionRun, type World } from './harness.js';
-import type { RequestLogEntry } from '../fakes/github-emulator.js';
+import { answerOnCue } from './model-cues.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
 import { firstNote, planComments, run, setup, stagePlan, summary } from './notes-scenario.js';
 
@@ -61,34 +61,6 @@ async function rerunFinishesOnce(
   expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
   expect(w.gh.pulls()).toHaveLength(1);
   expect(progressComments(w, issue)).toHaveLength(1);
-}
-
-/**
- * A model reply held back until the emulator has served the step's next request to `method path`
- * (armed with `arm` once the world exists), and a promise that settles once the request for it arrived.
- */
-function answerOnCue(answer: Reply): {
-  reply: Reply;
-  reached: Promise<void>;
-  arm(w: World, method: string, path: RegExp): Promise<RequestLogEntry>;
-} {
-  let arrived: () => void = () => undefined;
-  const reached = new Promise<void>((resolve) => (arrived = resolve));
-  let cue: (entry: RequestLogEntry) => void = () => undefined;
-  const cued = new Promise<RequestLogEntry>((resolve) => (cue = resolve));
-  const reply: Reply = async () => {
-    arrived();
-    await cued;
-    return answer;
-  };
-  return {
-    reply,
-    reached,
-    arm: (w, method, path) => {
-      void w.gh.served(method, path).then(cue);
-      return cued;
-    },
-  };
 }
 
 /** A model reply that never comes, and a promise that settles once the request for it arrived. */
@@ -211,8 +183,7 @@ describe('resume', () => {
     const comments = /\/issues\/\d+\/comments$/;
     const planAfterTheStop = answerOnCue(stagePlan);
     const { w, issue } = await setup({ planner: [planAfterTheStop.reply], executor: [] });
-    w.gh.failAfter('POST', comments, 'hang');
-    const stopReplyStored = planAfterTheStop.arm(w, 'POST', comments);
+    const stopReplyStored = planAfterTheStop.releaseWhenStored(w, 'POST', comments);
     const cancelled = w.startAction(event(w, issue, 'mona', '/plan write notes'));
     await planAfterTheStop.reached;
     cancelled.kill('SIGINT');
@@ -252,8 +223,7 @@ describe('resume', () => {
     const cancelled = w.startAction(approve);
     await twoAfterTheStop.reached;
     // Cycle 1's saves are done: the next write of a comment is the stop's.
-    w.gh.failAfter('PATCH', progressWrite, 'hang');
-    const stopWriteStored = twoAfterTheStop.arm(w, 'PATCH', progressWrite);
+    const stopWriteStored = twoAfterTheStop.releaseWhenStored(w, 'PATCH', progressWrite);
     const requestsBefore = w.model.requests.length;
     cancelled.kill('SIGINT');
     const stopped = await cancelled.done;

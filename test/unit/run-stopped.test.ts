@@ -4,6 +4,7 @@ import { progressMarker } from '../../src/render/progress-comment.js';
 import { stopHooks } from '../../src/entry/stop-hooks.js';
 import { execute } from '../../src/run/execution.js';
 import { planFlow } from '../../src/commands/plan.js';
+import { maintainFlow } from '../../src/commands/maintain.js';
 import {
   approvedExecution,
   commandOn,
@@ -262,5 +263,31 @@ describe('a job stopped while it plans', () => {
     await stop('SIGTERM');
     expect(world.thread.botComments(7).map((c) => c.body)).toEqual(posted);
     expect(posted.join('\n')).not.toContain('planning stopped');
+  });
+});
+
+describe('a scheduled job stopped while it runs its tasks', () => {
+  it('starts no further task: no issue is opened and no model asked for it, and the job summary says why', async () => {
+    const { world, stop } = stoppable();
+    const tasks = [
+      { name: 'changelog', objective: 'add a CHANGELOG' },
+      { name: 'readme', objective: 'tidy the README' },
+    ];
+    world.ctx.settings = { ...world.ctx.settings, config: { ...world.ctx.settings.config, tasks } };
+    const planner = fakePlanner();
+    // The signal comes while the first task's planner works.
+    world.ctx.planner = {
+      ...planner,
+      complete: async (request) => {
+        await stop('SIGTERM');
+        return planner.complete(request);
+      },
+    };
+    const result = await maintainFlow(world.ctx, { type: 'schedule', cron: '0 6 * * 1' });
+    expect(result.outcome).toBe('failed');
+    const opened = [...world.thread.issues.values()].map((i) => i.title).filter((t) => t.startsWith('plangate task:'));
+    expect(opened).toEqual(['plangate task: changelog']);
+    expect(planner.asked).toHaveLength(1);
+    expect(world.summaries.at(-1)).toContain('not started: the job was stopped by SIGTERM');
   });
 });

@@ -5376,8 +5376,14 @@ async function maintainFlow(ctx, trigger) {
       );
     }
   }
+  let stoppedBy;
+  const withdraw = ctx.onStop?.(async (signal) => void (stoppedBy = signal));
   const rows = [];
   for (const task of chosen) {
+    if (stoppedBy !== void 0) {
+      rows.push({ task: task.name, status: "skipped", detail: `not started: the job was stopped by ${stoppedBy}` });
+      continue;
+    }
     try {
       rows.push(await runTask(ctx, task, requestedBy, trigger.type === "dispatch" && trigger.objective !== void 0));
     } catch (error2) {
@@ -5386,6 +5392,7 @@ async function maintainFlow(ctx, trigger) {
       rows.push({ task: task.name, status: "failed", detail: message });
     }
   }
+  withdraw?.();
   await ctx.writeSummary(renderTaskSummary(trigger, rows));
   const failed = rows.filter((r) => r.status === "failed");
   const only = rows.length === 1 ? rows[0] : void 0;
