@@ -48,4 +48,19 @@ describe('stopHooks', () => {
     await expect(hooks.run('SIGINT')).resolves.toBeUndefined();
     expect(heard).toEqual(['ran']);
   });
+
+  it('tells a hook registered after the signal at once, with that signal, and only once', async () => {
+    const hooks = stopHooks();
+    await hooks.run('SIGTERM');
+    const heard: string[] = [];
+    const withdraw = hooks.register(async (signal) => void heard.push(signal));
+    // Within register itself: a flow that starts after the signal knows before its next step.
+    expect(heard).toEqual(['SIGTERM']);
+    hooks.register(() => {
+      throw new Error('at once');
+    });
+    withdraw();
+    await hooks.run('SIGINT');
+    expect(heard).toEqual(['SIGTERM']);
+  });
 });

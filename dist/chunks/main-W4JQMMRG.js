@@ -6457,13 +6457,20 @@ function executionLocks(deps) {
 // src/entry/stop-hooks.ts
 function stopHooks() {
   const hooks = /* @__PURE__ */ new Set();
+  let stoppedBy;
+  const call = async (hook, signal) => hook(signal);
   return {
     register(hook) {
+      if (stoppedBy !== void 0) {
+        void call(hook, stoppedBy).catch(() => void 0);
+        return () => void 0;
+      }
       hooks.add(hook);
       return () => void hooks.delete(hook);
     },
     async run(signal) {
-      await Promise.allSettled([...hooks].map(async (hook) => hook(signal)));
+      stoppedBy ??= signal;
+      await Promise.allSettled([...hooks].map((hook) => call(hook, signal)));
     }
   };
 }
