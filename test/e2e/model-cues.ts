@@ -5,9 +5,8 @@ import type { World } from './harness.js';
 /**
  * A model reply held back until a request of the step's is stored: how a test lets a model answer
  * in the seconds a stopped step has left, with no clock. `reached` settles once the request for the
- * reply arrived; `releaseWhenStored` then makes GitHub store the step's next `method path` request
- * without ever answering it (the step runs on to its stop's network bound), and sends the reply
- * once that request is stored.
+ * reply arrived; `releaseWhenStored` then holds the step's next `method path` request
+ * (`storedUnanswered`) and sends the reply once that request is stored.
  */
 export function answerOnCue(answer: Reply): {
   reply: Reply;
@@ -27,9 +26,17 @@ export function answerOnCue(answer: Reply): {
     reply,
     reached,
     releaseWhenStored: (w, method, path) => {
-      w.gh.failAfter(method, path, 'hang');
-      void w.gh.served(method, path).then(cue);
+      void storedUnanswered(w, method, path).then(cue);
       return cued;
     },
   };
+}
+
+/**
+ * GitHub stores the step's next `method path` request without ever answering it, so a stopped step
+ * runs on to its stop's network bound; settles once the request is stored.
+ */
+export function storedUnanswered(w: World, method: string, path: RegExp): Promise<RequestLogEntry> {
+  w.gh.failAfter(method, path, 'hang');
+  return w.gh.served(method, path);
 }

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, git, type ActionRun, type World } from './harness.js';
-import { answerOnCue } from './model-cues.js';
+import { answerOnCue, storedUnanswered } from './model-cues.js';
 import { commentEvent as event, botComments } from './thread-helpers.js';
 import { firstNote, planComments, run, setup, stagePlan, summary } from './notes-scenario.js';
 
@@ -244,6 +248,56 @@ describe('resume', () => {
     expect(stopped.stdout).toContain('resumes from its last finished cycle.');
 
     await rerunFinishesOnce(w, issue, approve, branch);
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+
+  it('adds no failure reply when the signal ends the push under way, and a re-run finishes the plan once', async () => {
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      // Cycle 1 twice: the stopped job's, whose push the signal ends, and the re-run's.
+      executor: [...firstNote('done'), ...firstNote('done')],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    // Origin holds the work branch's first push until the test lets it go, then turns it down: the
+    // push the runner's signal kills (it signals the step's whole process group). One push only.
+    const pushing = path.join(w.dir, 'push-started');
+    const release = path.join(w.dir, 'push-release');
+    execFileSync('mkfifo', [pushing, release]);
+    const hook = path.join(w.origin, 'hooks', 'pre-receive');
+    writeFileSync(
+      hook,
+      `#!/bin/sh\ngrep -q ' refs/heads/plangate/' || exit 0\nrm -f "$0"\necho > '${pushing}'\nread go < '${release}'\necho 'killed by SIGINT' >&2\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    w.freshCheckout();
+    const approve = event(w, issue, 'mona', '/approve');
+    const command = w.gh.comments(issue).at(-1);
+    const cancelled = w.startAction(approve);
+    await readFile(pushing);
+    // The stop's progress write is stored but never answered, so the step runs on to its network bound.
+    const stopWriteStored = storedUnanswered(w, 'PATCH', /\/issues\/comments\/\d+$/);
+    cancelled.kill('SIGINT');
+    await stopWriteStored;
+    await writeFile(release, 'go\n');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+
+    // Nothing landed, and the thread says the job stopped, once: no reply of the push's failure, no 😕.
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', branch)).toBe('');
+    const [progress = ''] = progressComments(w, issue);
+    expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 0 finished cycles\n');
+    expect(botComments(w, issue).filter((b) => b.startsWith('@mona'))).toEqual([]);
+    expect(w.gh.reactions(command?.id ?? 0).map((r) => r.content)).not.toContain('confused');
+    // Not for want of a failure: the step saw the push fail before it ended.
+    expect(stopped.stdout).toContain('After the stop, the run ended on:');
+
+    w.freshCheckout();
+    const rerun = await w.runAction(approve);
+    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(w.gh.pulls()).toHaveLength(1);
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 
