@@ -4,13 +4,14 @@ import { hasRole } from '../config/permissions.js';
 import { defaultPolicy, initialSnapshot } from '../machine/planner-executor.js';
 import { executorOnlySnapshot } from '../machine/executor-only.js';
 import { formatCost } from '../models/usage.js';
-import { decodeRecord, hasRecordMarker } from '../record/plan-record.js';
+import { hasRecordMarker } from '../record/plan-record.js';
 import { escapeHtml } from '../text/markdown.js';
 import type { FlowResult, RunContext } from '../run/run-context.js';
 import { defaultPlanMaxAgeDays, type RepoConfig } from '../config/settings.js';
 import { stripHidden } from '../text/untrusted.js';
 import { executeWithoutPlanner } from '../run/executor-only-run.js';
 import { planAndPublish } from '../run/planning.js';
+import { verifyRecordComment } from '../run/live-record.js';
 import { resolveBase } from '../run/work-base.js';
 import { errorMessage } from '../text/error-message.js';
 
@@ -196,14 +197,20 @@ async function earlierWorkOpen(
   return undefined;
 }
 
-/** The newest plan on a tracking issue that still waits (proposed, asking) or runs. */
+/**
+ * The newest plan on a tracking issue that still waits (proposed, asking) or runs. Only a record
+ * plangate signed counts: a comment another workflow posted as the bot cannot keep a task skipped.
+ */
 async function pendingRecord(ctx: RunContext, issue: number) {
   const comments = await ctx.thread.listComments(issue);
   for (const comment of [...comments].reverse()) {
     if (comment.author !== ctx.settings.botLogin || !hasRecordMarker(comment.body)) continue;
-    const decoded = decodeRecord(comment.body);
-    if (!decoded.ok) continue;
-    const { status, planId, postedAt } = decoded.record;
+    const verdict = verifyRecordComment(ctx, comment, issue);
+    if (!verdict.ok) {
+      core.warning(`Ignored a plan record on issue #${issue} (${comment.url || comment.id}): ${verdict.reason}.`);
+      continue;
+    }
+    const { status, planId, postedAt } = verdict.record;
     return ['proposed', 'asking', 'executing', 'approved'].includes(status)
       ? { status, planId, createdAt: postedAt ?? comment.createdAt }
       : undefined;

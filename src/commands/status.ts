@@ -1,9 +1,8 @@
-import { decodeRunRecord } from '../record/run-record.js';
 import { totalCost } from '../models/usage.js';
-import { progressMarker } from '../render/progress-comment.js';
 import { renderStatus } from '../render/status.js';
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { findLiveRecord } from '../run/live-record.js';
+import { findCheckpoint } from '../run/checkpoint.js';
 import { refuseUnlessRole } from '../run/refuse.js';
 import { approvalHold, threadChange } from '../run/approval-hold.js';
 import type { PlanRecord } from '../record/plan-record.js';
@@ -25,12 +24,8 @@ export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>):
     return { outcome: 'answered' };
   }
   const { record, comment } = live;
-  // The checkpoint is only read for figures here; nothing is resumed from it, so authorship is enough.
-  const progress = comments.find(
-    (c) => c.author === settings.botLogin && c.body.includes(progressMarker(record.planId)),
-  );
-  const run = progress ? decodeRunRecord(progress.body) : undefined;
-  const checkpoint = run?.planId === record.planId ? run : undefined;
+  // Only plangate's own checkpoint says how far the run got: a forged one would mislead the reader.
+  const { checkpoint } = await findCheckpoint(ctx, comments, record);
   const snapshot = checkpoint?.snapshot ?? record.snapshot;
   const { serverUrl, owner, repo } = settings.runner;
   const branch = record.branch;

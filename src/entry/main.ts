@@ -32,6 +32,7 @@ import { stopNetworkGraceMs, stopOnTermination } from './termination.js';
 import { settlesWithin } from '../text/settles-within.js';
 import { executionLocks, type HeldExecutionLocks } from './execution-locks.js';
 import { stopHooks, type StopHooks } from './stop-hooks.js';
+import { stopGate, type StopGate } from './stop-gate.js';
 
 /**
  * The composition root: reads what it takes to answer a command, decides the command, then reads the
@@ -60,16 +61,18 @@ export async function run(triaged?: Triage): Promise<void> {
       setOutputs({ outcome: 'ignored' });
       return;
     }
-    const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl);
+    // Closed by a stop signal: from then on only the stop's own work writes to GitHub or pushes.
+    const writes = stopGate();
+    const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl, { mayWrite: writes.allows });
     let parts: RunParts;
     try {
-      parts = await prepare(gate, payload, octokit, secrets);
+      parts = await prepare(gate, payload, octokit, secrets, writes);
     } catch (error) {
       if (command.kind !== 'maintain') await reportSetupFailure(gate, octokit, command, error, secrets);
       throw error;
     }
     const stops = stopHooks();
-    const ctx = createContext(parts, secrets, stops);
+    const ctx = createContext(parts, secrets, stops, writes);
     // The MCP servers and the sandbox live as long as the run: stopped however it ends (a stop
     // signal included), so no process outlives the step; the servers first, since the sandbox's
     // close ends what remains.
@@ -79,11 +82,15 @@ export async function run(triaged?: Triage): Promise<void> {
     };
     const release = stopOnTermination(
       async (signal) => {
-        // Said on the thread while the processes stop; from here on, the flow's saves are dropped.
-        const told = stops.run(signal);
-        await stopProcesses();
-        // Within the runner's grace before it kills the step; the work tree goes either way.
-        await settlesWithin(Promise.allSettled([ctx.lock.releaseHeld(), told]), stopNetworkGraceMs);
+        // From here on the flow writes nothing: only what the stop says and undoes goes out.
+        writes.close();
+        await writes.asStop(async () => {
+          // Said on the thread while the processes stop.
+          const told = stops.run(signal);
+          await stopProcesses();
+          // Within the runner's grace before it kills the step; the work tree goes either way.
+          await settlesWithin(Promise.allSettled([ctx.lock.releaseHeld(), told]), stopNetworkGraceMs);
+        });
         parts.workTree.discard();
       },
       { fail: (message) => core.setFailed(message) },
@@ -122,6 +129,7 @@ async function prepare(
   payload: unknown,
   octokit: GitHubClient,
   secrets: string[],
+  writes: StopGate,
 ): Promise<RunParts> {
   const inputs = readInputs();
   const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
@@ -140,7 +148,7 @@ async function prepare(
   secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
   // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
   await dropPersistedCredentials(git);
-  const workTree = await openWorkTree(inputs.runner.workspace, { auth });
+  const workTree = await openWorkTree(inputs.runner.workspace, { auth, mayPush: writes.allows });
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
@@ -178,6 +186,7 @@ function createContext(
   parts: RunParts,
   secrets: string[],
   stops: StopHooks,
+  writes: StopGate,
 ): RunContext & { lock: HeldExecutionLocks } {
   const { settings, octokit, workTree, sandbox, trusted, recordKey } = parts;
   const { runner } = settings;
@@ -203,7 +212,8 @@ function createContext(
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
     },
-    onStop: stops.register,
+    // A flow that registers after the signal is told at once: what it says then is the stop's too.
+    onStop: (hook) => stops.register((signal) => writes.asStop(async () => hook(signal))),
   };
 }
 

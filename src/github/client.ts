@@ -63,6 +63,17 @@ export interface GitHubClientOptions {
   pace?: boolean;
   /** The clock pacing waits on; tests pass one that records the waits instead of sleeping. */
   pacingClock?: PacingClock;
+  /**
+   * Asked as each write starts (anything but a read: GET, HEAD and GraphQL queries); when it says
+   * no, the write fails with WritesStoppedError and nothing is sent. A stopped job's gate (see
+   * entry/stop-gate.ts).
+   */
+  mayWrite?: () => boolean;
+}
+
+/** A write refused because the job is being stopped. */
+export class WritesStoppedError extends Error {
+  override name = 'WritesStoppedError';
 }
 
 /** Monotonic milliseconds and a way to wait: what write pacing needs of time. */
@@ -301,6 +312,15 @@ export function createGitHubClient(token: string, apiUrl: string, options: GitHu
     retry: { retries: 3, retryAfterBaseValue: waitUnitMs },
     throttle: { ...throttle, ...withoutTimerHops },
   });
+  const { mayWrite } = options;
+  if (mayWrite)
+    client.hook.before('request', (request) => {
+      const read = request.method === 'GET' || request.method === 'HEAD' || request.url === '/graphql';
+      if (!read && !mayWrite())
+        throw new WritesStoppedError(
+          `The job is being stopped: plangate writes nothing more to GitHub (${request.method} ${request.url}).`,
+        );
+    });
   // The same instance getOctokit returned; its declared type just does not list the two plugins.
   return client as GitHubClient;
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { planChecksSchema, type PlanChecks } from '../checks/stored-checks.js';
@@ -7,6 +7,7 @@ import type { Snapshot } from '../machine/types.js';
 import { usageLedgerSchema } from '../models/usage.js';
 import { runPolicySchema } from '../config/run-policy.js';
 import { recordStatuses } from '../machine/plan-status.js';
+import { canonical, sealHolds, sealOf } from './seal.js';
 
 /**
  * The plan record: the hidden, machine-readable half of a plan comment. It carries everything an
@@ -115,17 +116,6 @@ export type PlanRecord = z.infer<typeof planRecordSchema>;
 // The record is the last line of a plan comment; nothing before it can pose as one.
 const markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
 
-/** Canonical JSON: object keys sorted, so equal content always hashes equal. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
-}
-
 /**
  * The hash an approval is bound to: the snapshot's whole context, so what will be done (plan, first
  * directive), why (objective, clarifications, revisions) and nothing else can change unnoticed.
@@ -149,27 +139,18 @@ export function hashIssue(title: string, body: string): string {
   return createHash('sha256').update(canonical({ title, body })).digest('hex');
 }
 
-function signature(record: PlanRecord, secret: string): string {
-  const { sig: _sig, ...unsigned } = record;
-  return createHmac('sha256', secret).update(canonical(unsigned)).digest('hex');
-}
-
 /**
- * Signs a record with the repository's record secret (no secret: no signature). Every write of a
- * record goes through here, so a status change is signed like the original.
+ * Signs a record with the repository's record key (no key: no signature). Every write of a record
+ * goes through here, so a status change is signed like the original.
  */
 export function sealRecord(record: PlanRecord, secret: string): PlanRecord {
   const { sig: _sig, ...unsigned } = record;
-  return secret ? { ...unsigned, sig: signature(unsigned, secret) } : unsigned;
+  return secret ? { ...unsigned, sig: sealOf(unsigned, secret) } : unsigned;
 }
 
-/** True when the record carries a valid signature for `secret`, or no secret is configured. */
+/** True when the record carries a valid signature for `secret`, or no secret is given (tests of the shape). */
 export function sealIsValid(record: PlanRecord, secret: string): boolean {
-  if (!secret) return true;
-  if (!record.sig) return false;
-  const expected = Buffer.from(signature(record, secret), 'hex');
-  const actual = Buffer.from(record.sig, 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return !secret || sealHolds(record, secret);
 }
 
 /** A plan id that is stable for one command comment, so a re-run of the same `/plan` recognises its own plan. */

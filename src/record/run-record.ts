@@ -2,15 +2,23 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { usageLedgerSchema } from '../models/usage.js';
 import { snapshotSchema } from './plan-record.js';
+import { sealOf } from './seal.js';
 
 /**
  * The run record: the checkpoint an execution leaves in its progress comment after every cycle
  * (machine snapshot, usage, the last commit plangate pushed). A re-run or a new `/approve` of the
- * same plan resumes from it on the same branch, so a killed job loses nothing it had pushed.
+ * same plan resumes from it on the same branch, so a killed job loses nothing it had pushed. It
+ * steers a run as much as the plan record does, so it is sealed the same way (seal.ts) and bound
+ * to the approved plan's hash: a checkpoint another workflow posted as the bot is never resumed.
  */
 export const runRecordSchema = z.object({
   v: z.literal(1),
   planId: z.string().regex(/^[0-9a-f]{8}$/),
+  /** The `planHash` of the approved plan this run carries out: a checkpoint continues that plan only. */
+  planHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   snapshot: snapshotSchema,
   usage: usageLedgerSchema,
   /** The last commit plangate pushed to the work branch; anything after it was pushed by someone else. */
@@ -33,10 +41,21 @@ export const runRecordSchema = z.object({
       }),
     )
     .optional(),
+  /** The seal of the rest of the record with the repository's record key (seal.ts). */
+  sig: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
 const marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
+
+/** The record sealed with `key`: what plangate writes. */
+export function sealRunRecord(record: RunRecord, key: string): RunRecord {
+  const { sig: _sig, ...unsealed } = record;
+  return { ...unsealed, sig: sealOf(unsealed, key) };
+}
 
 export function encodeRunRecord(record: RunRecord): string {
   return `<!-- plangate:run v1 ${deflateRawSync(Buffer.from(JSON.stringify(record), 'utf8')).toString('base64url')} -->`;

@@ -65,6 +65,8 @@ export interface GitOptions {
    * locks, so a listing never takes index.lock from under a commit.
    */
   reader?: { timeoutMs: number };
+  /** Asked before every push; when it says no (the job is being stopped), nothing is pushed. */
+  mayPush?: () => boolean;
 }
 
 /** Subcommands that talk to a remote and so get the token; everything else runs without it. */
@@ -116,6 +118,8 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
     : {};
   const reading: NodeJS.ProcessEnv = options.reader ? { GIT_OPTIONAL_LOCKS: '0' } : {};
   return async (args) => {
+    if (options.mayPush && !options.mayPush() && subcommand(args) === 'push')
+      throw new GitError('git push refused: the job is being stopped, and plangate pushes nothing more.');
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? '') ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
     const { error, stdout, stderr } = await exec(args, {

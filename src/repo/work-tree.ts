@@ -41,7 +41,7 @@ export interface WorkTree {
   discard(): void;
 }
 
-export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec'> {
+export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec' | 'mayPush'> {
   /** Where the copy is made. Default: the system's temp dir. */
   tmpDir?: string;
   /** The read tools' time limit per git call. */

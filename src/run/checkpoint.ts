@@ -1,7 +1,9 @@
 import * as core from '@actions/core';
 import type { Comment } from '../github/thread.js';
 import type { Snapshot } from '../machine/types.js';
-import { decodeRunRecord, encodeRunRecord, type RunRecord } from '../record/run-record.js';
+import type { PlanRecord } from '../record/plan-record.js';
+import { decodeRunRecord, encodeRunRecord, sealRunRecord, type RunRecord } from '../record/run-record.js';
+import { sealHolds } from '../record/seal.js';
 import type { KeptOutChange } from '../repo/change-gate.js';
 import { progressMarker, renderProgressComment } from '../render/progress-comment.js';
 import type { RunView } from '../render/run-view.js';
@@ -13,7 +15,7 @@ import { executionView, type ExecutionRun } from './execution-run.js';
  * The progress comment and the checkpoint at its end. After every cycle the comment shows where
  * the run stands, and its hidden run record (snapshot, usage, last push, pull request) lets a
  * re-run or a new `/approve` of the same plan resume where this one stopped, on the same branch.
- * A checkpoint is believed only as the bot wrote it.
+ * A checkpoint is believed only sealed with the record key and bound to the approved plan.
  */
 
 /** The run record can grow with a long history; past this it is left out rather than cut. */
@@ -29,43 +31,81 @@ export interface EarlierAttempt {
   checkpoint: RunRecord | undefined;
 }
 
-/** Finds the progress comment an earlier attempt of this plan (a killed or failed job, an earlier /approve) left. */
+/**
+ * Finds the progress comment an earlier attempt of this plan (a killed or failed job, an earlier
+ * /approve) left. Its checkpoint is resumed only when it is plangate's own and continues `approved`
+ * (see trustedCheckpoint); any other is ignored with a warning, and the run starts from the approved
+ * plan. The comment taken over is the trusted one, else the first the bot posted for the plan.
+ */
 export async function findCheckpoint(
   ctx: RunContext,
   comments: readonly Comment[],
-  planId: string,
+  approved: PlanRecord,
 ): Promise<EarlierAttempt> {
-  const previous = comments.find((c) => c.author === ctx.settings.botLogin && c.body.includes(progressMarker(planId)));
-  return { previous, checkpoint: previous ? await trustedCheckpoint(ctx, previous, planId) : undefined };
+  const marker = progressMarker(approved.planId);
+  const candidates = comments.filter((c) => c.author === ctx.settings.botLogin && c.body.includes(marker));
+  for (const comment of candidates) {
+    const verdict = await trustedCheckpoint(ctx, comment, approved);
+    if (verdict.ok) return { previous: comment, checkpoint: verdict.checkpoint };
+    if (verdict.reason)
+      core.warning(
+        `Ignored the checkpoint in ${comment.url || `comment ${comment.id}`}: ${verdict.reason}. Plan ${approved.planId} starts from the approved plan.`,
+      );
+  }
+  return { previous: candidates[0], checkpoint: undefined };
 }
 
+/** Whether a progress comment's checkpoint can steer the run; `reason` is empty when it holds none. */
+export type CheckpointVerdict = { ok: true; checkpoint: RunRecord } | { ok: false; reason: string };
+
 /**
- * A checkpoint is resumed only from a progress comment the bot wrote and last edited: a forged or
- * edited checkpoint could otherwise hand the executor different directives.
+ * A checkpoint steers a run as the plan does (directives, plan revisions, caps, the branch tip), so it
+ * is resumed only when: the bot wrote and last edited the comment; it is sealed with the record key;
+ * it continues the approved plan (its plan id and hash, and the same objective: every revision since
+ * is one the run sealed itself). Its caps can only lower the approved plan's.
  */
 export async function trustedCheckpoint(
   ctx: RunContext,
   comment: Comment,
-  planId: string,
-): Promise<RunRecord | undefined> {
+  approved: PlanRecord,
+): Promise<CheckpointVerdict> {
+  const { planId } = approved;
   const run = decodeRunRecord(comment.body);
-  if (!run || run.planId !== planId) return undefined;
+  if (!run) return { ok: false, reason: '' };
+  if (run.planId !== planId) return { ok: false, reason: `it belongs to plan ${run.planId}` };
+  if (!sealHolds(run, ctx.recordKey))
+    return { ok: false, reason: "it is not sealed with this repository's record key, so plangate did not write it" };
+  if (run.planHash !== approved.planHash)
+    return { ok: false, reason: `it continues another version of plan ${planId}` };
+  if (run.snapshot.context.objective !== approved.snapshot.context.objective)
+    return { ok: false, reason: 'its objective is not the approved one' };
   // The thread listing says who last edited it; only a comment from elsewhere needs asking.
   const editor = comment.editor !== undefined ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
   // Exactly the bot (the thread spells an app's bot as REST does): nothing folded.
-  if (editor !== null && editor !== ctx.settings.botLogin) {
-    core.warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
-    return undefined;
-  }
-  return run;
+  if (editor !== null && editor !== ctx.settings.botLogin) return { ok: false, reason: `it was edited by @${editor}` };
+  return { ok: true, checkpoint: { ...run, snapshot: withinApprovedPolicy(run.snapshot, approved.snapshot.policy) } };
+}
+
+/** The snapshot with each cap no higher than the approved plan's: a checkpoint may only have used fewer. */
+function withinApprovedPolicy(s: Snapshot, approved: Snapshot['policy']): Snapshot {
+  const lower = (name: keyof Snapshot['policy']) => Math.min(s.policy[name], approved[name]);
+  return {
+    ...s,
+    policy: {
+      maxIterations: lower('maxIterations'),
+      maxExchangesPerStage: lower('maxExchangesPerStage'),
+      maxExchangesPerAgentPerStage: lower('maxExchangesPerAgentPerStage'),
+      checkpointEvery: lower('checkpointEvery'),
+    },
+  };
 }
 
 /** The run's progress comment, posted (or taken over from an earlier attempt) as the run starts. */
 export interface Progress {
   /**
    * Rewrites the comment for snapshot `s`, its checkpoint included. Once the job is being stopped,
-   * only a cycle's end still writes (the checkpoint keeps up with what the cycle pushed) and the
-   * comment goes on saying the job stopped; any other save is dropped.
+   * every save is dropped: nothing is pushed after the signal, so the stop's own write (the last
+   * finished cycle) stays the checkpoint.
    */
   save(s: Snapshot, extra?: Partial<RunView>): Promise<void>;
   /**
@@ -100,10 +140,9 @@ export async function openProgress(run: ExecutionRun, previous: Comment | undefi
   const stoppedView = (signal: string): Partial<RunView> => ({ interrupted: stoppedReason(signal, cycleEnd) });
   return {
     save: (s, extra = {}) => {
-      const cycleEnds = Object.keys(extra).length === 0;
-      if (stoppedBy !== undefined && !cycleEnds) return Promise.resolve();
-      if (cycleEnds) cycleEnd = s;
-      return write(progressBody(run, s, stoppedBy === undefined ? extra : stoppedView(stoppedBy)));
+      if (stoppedBy !== undefined) return Promise.resolve();
+      if (Object.keys(extra).length === 0) cycleEnd = s;
+      return write(progressBody(run, s, extra));
     },
     stop: (signal) => {
       stoppedBy = signal;
@@ -127,6 +166,7 @@ function progressBody(run: ExecutionRun, s: Snapshot, extra: Partial<RunView> = 
   const checkpoint: RunRecord = {
     v: 1,
     planId: record.planId,
+    planHash: record.planHash,
     snapshot: s,
     usage: run.team.ledger(),
     runId,
@@ -135,7 +175,7 @@ function progressBody(run: ExecutionRun, s: Snapshot, extra: Partial<RunView> = 
     ...(keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {}),
     startedAt,
   };
-  const marker = encodeRunRecord(checkpoint);
+  const marker = encodeRunRecord(sealRunRecord(checkpoint, ctx.recordKey));
   const branchUrl = `${serverUrl}/${owner}/${repo}/tree/${record.branch}`;
   const visible = renderProgressComment(executionView(run, s, extra), {
     startedAt,

@@ -23,7 +23,11 @@ export async function driveCycles(
     stopOnModelError: true,
     halted,
     onCycle: async (s) => {
+      // A cycle that ends after the signal is not committed; one whose commit the signal caught is
+      // not pushed (the host's git refuses) and not checkpointed.
+      if (halted()) return;
       await commitCycle(run, s);
+      if (halted()) return;
       await progress.save(s);
       await run.cancel.stopIfCancelled(team.run, s);
     },

@@ -1,3 +1,4 @@
+import * as core from '@actions/core';
 import type { CommandSource } from './command.js';
 import type { Comment } from '../github/thread.js';
 import type { ServerFailure } from '../mcp/capability-hub.js';
@@ -76,6 +77,7 @@ export async function startExecutionRun(
   const { settings } = ctx;
   const { record } = execution;
   await ensureCommit(ctx, record.base.ref, record.base.sha);
+  let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {
     branch: record.branch,
     baseSha: record.base.sha,
@@ -89,14 +91,20 @@ export async function startExecutionRun(
       botLogin: settings.botLogin,
     }),
   });
+  if (checkpoint?.pushed !== undefined && work.pushed === undefined) {
+    // The branch the checkpoint names is gone (deleted to start over): its cycles' work with it.
+    core.warning(`${record.branch} no longer exists; plan ${record.planId} starts again from the approved plan.`);
+    resumed = undefined;
+  }
   // The base commit's (the default branch's, for work based elsewhere), never the work branch's: the
   // executor may have rewritten them there.
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
-  const keptOut = createKeptOutLog(checkpoint?.keptOut);
+  const keptOut = createKeptOutLog(resumed?.keptOut);
   const team = startTeamRun(
     ctx,
     machineFor(record.machine),
-    checkpoint?.snapshot ?? record.snapshot,
+    resumed?.snapshot ?? record.snapshot,
+    // What was spent stays spent, whichever snapshot the run starts from.
     checkpoint?.usage ?? record.usage,
     instructions,
     {
@@ -117,7 +125,7 @@ export async function startExecutionRun(
     work,
     keptOut,
     ...parts,
-    pullRequest: checkpoint?.pullRequest,
+    pullRequest: resumed?.pullRequest,
     startedAt: checkpoint?.startedAt ?? now(),
     now,
     serverFailures,

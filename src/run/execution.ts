@@ -12,6 +12,7 @@ import { refuse } from './refuse.js';
 import { errorMessage } from '../text/error-message.js';
 import { redact } from '../text/redact.js';
 import { runEnding, type RunEnding } from './run-ending.js';
+import { UnadoptedBranchError } from './work-branch.js';
 
 export type { ApprovedRecord, Execution } from './execution-run.js';
 
@@ -49,11 +50,17 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   const refused = await cancelledAtStart(ctx, record, plan, execution.source);
   if (refused) return refused;
   const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
-  const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record.planId);
+  const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record);
   core.info(
     `${checkpoint ? 'Resuming' : 'Executing'} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`,
   );
-  const run = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
+  let run: ExecutionRun;
+  try {
+    run = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
+  } catch (error) {
+    if (!(error instanceof UnadoptedBranchError)) throw error;
+    return refuse(ctx.thread, execution.source, '/approve', error.message, error.fix);
+  }
   const progress = await openProgress(run, previous);
   // A job being stopped (cancelled, or out of time) acts no more: the progress comment goes back to
   // the last finished cycle and says so, and the run asks, runs and pushes nothing after the signal.
@@ -90,6 +97,8 @@ async function driveToEnd(
   try {
     final = await driveCycles(run, progress, halted);
   } catch (error) {
+    // A failure after the signal is the stop's doing (a refused push, an ended command).
+    if (halted()) return undefined;
     return endOnFailure(run, progress, error);
   }
   if (halted()) return undefined;
@@ -100,6 +109,7 @@ async function driveToEnd(
     const published = await publishPullRequest(run, progress, final, ending);
     if ('failed' in published) return published.failed;
     ending = published.ending;
+    if (halted()) return undefined;
   }
   return finishExecution(run, progress, final, ending);
 }

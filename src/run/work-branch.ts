@@ -36,6 +36,35 @@ export class ForeignPushError extends Error {
   }
 }
 
+/**
+ * The work branch is not where plangate left it (a commit its signed checkpoint names, or the plan's
+ * base commit before anything was pushed): someone pushed or made it. Adopting it would land
+ * commits nobody approved under the approval, whoever they claim to be by, so the run refuses.
+ */
+export class UnadoptedBranchError extends Error {
+  override name = 'UnadoptedBranchError';
+  constructor(
+    readonly branch: string,
+    readonly tip: string,
+    readonly expected: string,
+    /** Whether `expected` came from a checkpoint (else it is the plan's base commit). */
+    readonly checkpointed: boolean,
+  ) {
+    super(
+      `the work branch \`${branch}\` is at ${tip.slice(0, 7)}, but ${
+        checkpointed
+          ? `plangate's checkpoint says it left it at ${expected.slice(0, 7)}`
+          : `plangate has pushed nothing to it yet (the plan starts from ${expected.slice(0, 7)})`
+      }: plangate continues only on a branch it left itself.`,
+    );
+  }
+
+  /** What a maintainer can do about it. */
+  get fix(): string {
+    return `Look at \`${this.branch}\` and keep what you need from it, then delete the branch and comment \`/approve\` again; or ask for a new plan with \`/plan\`, which works on a branch of its own.`;
+  }
+}
+
 /** The token may not push: the workflow lacks `contents: write`. */
 export class PushDeniedError extends Error {
   override name = 'PushDeniedError';
@@ -46,7 +75,10 @@ export interface WorkBranchOptions {
   baseSha: string;
   /** The bot's commit author, to tell its commits from anyone else's. */
   author: { name: string; email: string };
-  /** What the last checkpoint says plangate pushed; undefined on a fresh start. */
+  /**
+   * What the last (signed) checkpoint says plangate pushed; undefined on a fresh start. An existing
+   * branch is adopted only at exactly this commit (or, without it, at `baseSha`).
+   */
   checkpointed?: string;
   /** Trailer lines added to every commit's message, so none of plangate's commits goes without them. */
   trailers?: readonly string[];
@@ -59,10 +91,11 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
   const remote = await fetchBranch(git, branch).catch(() => undefined);
   let pushed: string | undefined;
   if (remote) {
-    // A branch from an earlier attempt: resume on it, unless someone else's commits are on it.
-    const since = options.checkpointed ?? options.baseSha;
-    const foreign = await foreignAuthors(git, since, remote, author.email);
-    if (foreign.length > 0) throw new ForeignPushError(branch, foreign);
+    // A branch from an earlier attempt: resumed only where the evidence says plangate left it. A
+    // commit's author proves nothing (anyone can write the bot's address into one).
+    const expected = options.checkpointed ?? options.baseSha;
+    if (remote !== expected)
+      throw new UnadoptedBranchError(branch, remote, expected, options.checkpointed !== undefined);
     core.info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
     await startBranch(git, branch, remote);
     pushed = remote;

@@ -195,6 +195,8 @@ export interface WorldOptions {
    * account can enter, and the action gets its uid, gid and HOME.
    */
   runAs?: RunnerAccount;
+  /** The API key the scripted model takes (default: `apiKey`), for worlds whose action is given another. */
+  modelKey?: string;
 }
 
 export interface World {
@@ -211,7 +213,7 @@ export interface World {
   freshCheckout(): void;
   /**
    * Runs the bundled action to the end; `env` adds variables to the runner environment (e.g.
-   * canaries, or GITHUB_RUN_ID to replay a run id as a re-run attempt does).
+   * canaries, GITHUB_RUN_ID to replay a run id as a re-run attempt does, or its PATH).
    */
   runAction(
     event: { name: string; payload: unknown },
@@ -319,7 +321,7 @@ export async function createWorld(
   }
 
   const gh = await startGitHubEmulator({ owner, repo, token, originPath: origin });
-  const model = await startScriptedModel({ script, apiKey });
+  const model = await startScriptedModel({ script, apiKey: options.modelKey ?? apiKey });
   let runs = 0;
 
   const world: World = {
@@ -386,7 +388,8 @@ export async function createWorld(
       };
       const env: NodeJS.ProcessEnv = {
         ...extraEnv,
-        PATH: process.env.PATH,
+        // The runner's PATH unless the test gives one (a folder of its own programs in front, say).
+        PATH: extraEnv.PATH ?? process.env.PATH,
         HOME: runAs ? runAs.home : process.env.HOME,
         GITHUB_ACTIONS: 'true',
         CI: 'true',
