@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-EM7BHM7X.js");
+        const { planCommand } = await import("./chunks/plan-command-PQLD5ZPC.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-Z4SFWXII.js");
+        const { runCommand } = await import("./chunks/run-command-RRIV5K76.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-W4JQMMRG.js");
+  const { run } = await import("./chunks/main-L2H7PHVG.js");
   await run(triage);
 }

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-6I3LWOPE.js";
+} from "./chunk-XDLGTLXF.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-MG2ZDPSB.js";
+} from "./chunk-W6PCHAZ4.js";
 import {
   CliError,
   UsageError
@@ -36,7 +36,7 @@ import {
 import "./chunk-NBWEJWBA.js";
 import {
   defaultPolicy
-} from "./chunk-YCYWUQGG.js";
+} from "./chunk-KI7EKDGO.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
 import "./chunk-Z7KUOCYC.js";

@@ -9,7 +9,7 @@ import {
   plannerExecutorMachine,
   startSnapshot,
   startTeam
-} from "./chunk-YCYWUQGG.js";
+} from "./chunk-KI7EKDGO.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-YCYWUQGG.js";
+} from "./chunk-KI7EKDGO.js";
 import {
   defaultLines,
   defaultNumber,

@@ -31436,17 +31436,17 @@ function* signatureCandidates(signatureHeader) {
     start = separator + 1;
   }
 }
-function decodeSignature(signature2) {
+function decodeSignature(signature) {
   try {
-    const signatureBytes = fromBase64(signature2);
+    const signatureBytes = fromBase64(signature);
     return signatureBytes.byteLength === SHA256_SIGNATURE_LENGTH ? signatureBytes : void 0;
   } catch {
     return void 0;
   }
 }
 function firstValidLengthSignature(signatureHeader) {
-  for (const signature2 of signatureCandidates(signatureHeader)) {
-    const signatureBytes = decodeSignature(signature2);
+  for (const signature of signatureCandidates(signatureHeader)) {
+    const signatureBytes = decodeSignature(signature);
     if (signatureBytes) {
       return signatureBytes;
     }
@@ -31455,8 +31455,8 @@ function firstValidLengthSignature(signatureHeader) {
 }
 function selectMatchingSignature(signatureHeader, expectedSignature, firstSignature) {
   let matchingSignature = firstSignature;
-  for (const signature2 of signatureCandidates(signatureHeader)) {
-    const signatureBytes = decodeSignature(signature2);
+  for (const signature of signatureCandidates(signatureHeader)) {
+    const signatureBytes = decodeSignature(signature);
     if (!signatureBytes) {
       continue;
     }
@@ -31502,9 +31502,9 @@ async function verifyWebhookSignature(payload, signatureHeader, timestamp, webho
     }
     throw new InvalidWebhookSignatureError("The given webhook signature does not match the expected signature");
   }
-  for (const signature2 of signatureCandidates(signatureHeader)) {
+  for (const signature of signatureCandidates(signatureHeader)) {
     try {
-      const signatureBytes = Uint8Array.from(fromBase64(signature2));
+      const signatureBytes = Uint8Array.from(fromBase64(signature));
       const isValid = await crypto.subtle.verify("HMAC", key, signatureBytes, signedPayloadBytes);
       if (isValid) {
         return;
@@ -33948,6 +33948,8 @@ function createGit(cwd, options = {}) {
   } : {};
   const reading = options.reader ? { GIT_OPTIONAL_LOCKS: "0" } : {};
   return async (args) => {
+    if (options.mayPush && !options.mayPush() && subcommand(args) === "push")
+      throw new GitError("git push refused: the job is being stopped, and plangate pushes nothing more.");
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? "") ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
     const { error, stdout, stderr } = await exec(args, {
@@ -35106,7 +35108,7 @@ function mcpSecretValues(servers) {
 }
 
 // src/record/plan-record.ts
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 // src/machine/plan-status.ts
@@ -35121,6 +35123,27 @@ var recordStatuses = [
   "superseded",
   "cancelled"
 ];
+
+// src/record/seal.ts
+import { createHmac, timingSafeEqual } from "node:crypto";
+function canonical(value) {
+  return JSON.stringify(
+    value,
+    (_key, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(
+      Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    ) : v
+  );
+}
+function sealOf(record, key) {
+  const { sig: _sig, ...unsealed } = record;
+  return createHmac("sha256", key).update(canonical(unsealed)).digest("hex");
+}
+function sealHolds(record, key) {
+  if (!key || typeof record.sig !== "string") return false;
+  const expected = Buffer.from(sealOf(record, key), "hex");
+  const actual = Buffer.from(record.sig, "hex");
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
 
 // src/record/plan-record.ts
 var historyEntrySchema = external_exports.object({ directive: external_exports.string(), result: external_exports.string(), outcome: outcomeSchema });
@@ -35210,14 +35233,6 @@ var planRecordSchema = external_exports.object({
   mcpFailures: external_exports.array(external_exports.object({ server: external_exports.string(), reason: external_exports.string() })).optional()
 });
 var markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
-function canonical(value) {
-  return JSON.stringify(
-    value,
-    (_key, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(
-      Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
-    ) : v
-  );
-}
 function hashContext(context) {
   return createHash("sha256").update(canonical(context)).digest("hex");
 }
@@ -35228,20 +35243,12 @@ function hashPlan(context, checks) {
 function hashIssue(title, body) {
   return createHash("sha256").update(canonical({ title, body })).digest("hex");
 }
-function signature(record, secret) {
-  const { sig: _sig, ...unsigned } = record;
-  return createHmac("sha256", secret).update(canonical(unsigned)).digest("hex");
-}
 function sealRecord(record, secret) {
   const { sig: _sig, ...unsigned } = record;
-  return secret ? { ...unsigned, sig: signature(unsigned, secret) } : unsigned;
+  return secret ? { ...unsigned, sig: sealOf(unsigned, secret) } : unsigned;
 }
 function sealIsValid(record, secret) {
-  if (!secret) return true;
-  if (!record.sig) return false;
-  const expected = Buffer.from(signature(record, secret), "hex");
-  const actual = Buffer.from(record.sig, "hex");
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return !secret || sealHolds(record, secret);
 }
 function planIdFor(repository, issue, commandCommentId) {
   return createHash("sha256").update(`${repository}#${issue}/${commandCommentId}`).digest("hex").slice(0, 8);
@@ -37604,6 +37611,8 @@ export {
   formatEstimate,
   checkPlan,
   isBlocking,
+  sealOf,
+  sealHolds,
   snapshotSchema,
   hashContext,
   hashPlan,

@@ -4,10 +4,10 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-MG2ZDPSB.js";
+} from "./chunk-W6PCHAZ4.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-NBWEJWBA.js";
-import "./chunk-YCYWUQGG.js";
+import "./chunk-KI7EKDGO.js";
 import "./chunk-BE46HTGE.js";
 import "./chunk-K6FIV3ZZ.js";
 import "./chunk-Z7KUOCYC.js";

@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-6I3LWOPE.js";
+} from "./chunk-XDLGTLXF.js";
 import {
   GitError,
   ModelError,
@@ -76,7 +76,9 @@ import {
   renderUsageTable,
   roleSchema,
   runUrlOf,
+  sealHolds,
   sealIsValid,
+  sealOf,
   sealRecord,
   snapshotSchema,
   stateWords,
@@ -86,7 +88,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-YCYWUQGG.js";
+} from "./chunk-KI7EKDGO.js";
 import {
   code,
   codeBlock,
@@ -1734,6 +1736,9 @@ function createPacingBucket(rule) {
 
 // src/github/client.ts
 var PlangateOctokit = Octokit.plugin(restEndpointMethods, paginateRest, retryTransientFailures, throttling);
+var WritesStoppedError = class extends Error {
+  name = "WritesStoppedError";
+};
 var realClock = {
   now: () => performance.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -1881,6 +1886,15 @@ function createGitHubClient(token, apiUrl, options = {}) {
     retry: { retries: 3, retryAfterBaseValue: waitUnitMs },
     throttle: { ...throttle, ...withoutTimerHops }
   });
+  const { mayWrite } = options;
+  if (mayWrite)
+    client.hook.before("request", (request) => {
+      const read = request.method === "GET" || request.method === "HEAD" || request.url === "/graphql";
+      if (!read && !mayWrite())
+        throw new WritesStoppedError(
+          `The job is being stopped: plangate writes nothing more to GitHub (${request.method} ${request.url}).`
+        );
+    });
   return client;
 }
 var PROXY_VARIABLES = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"];
@@ -2781,12 +2795,31 @@ async function configEntries(git, scope) {
 // src/record/record-key.ts
 import { hkdfSync } from "node:crypto";
 function recordKey(input) {
-  if (input.recordSecret) return input.recordSecret;
+  if (input.recordSecret) {
+    if (!isSigningSecret(input.recordSecret))
+      throw new SettingsError(
+        `\`record-secret\` is too short or too simple to sign plan records with (${describe(input.recordSecret)}). ${secretAdvice}`
+      );
+    return input.recordSecret;
+  }
   if (!input.apiKey) return "";
+  if (!isSigningSecret(input.apiKey))
+    throw new SettingsError(
+      `the planner's API key (\`api-key\` or \`planner-api-key\`) reads as a placeholder (${describe(input.apiKey)}), as the key of a server that checks none often does. plangate signs plan records and checkpoints with a key derived from it, and a key anyone can guess lets anyone forge an approved plan. Set \`record-secret\`: ${secretAdvice}`
+    );
   return Buffer.from(
     hkdfSync("sha256", input.apiKey, `plangate repository ${input.repository}`, "plangate plan record v1", 32)
   ).toString("hex");
 }
+var signingSecretRule = { minLength: 24, minDistinct: 10 };
+function isSigningSecret(value) {
+  return value.length >= signingSecretRule.minLength && new Set(value).size >= signingSecretRule.minDistinct;
+}
+function describe(value) {
+  const distinct = new Set(value).size;
+  return `${value.length} characters, ${distinct} different; at least ${signingSecretRule.minLength} and ${signingSecretRule.minDistinct} are needed`;
+}
+var secretAdvice = "Store a long random value (for example the output of `openssl rand -hex 32`) as a repository secret and pass it as `record-secret`.";
 
 // src/repo/work-tree.ts
 import { execFile, execFileSync } from "node:child_process";
@@ -3413,6 +3446,8 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 var runRecordSchema = external_exports.object({
   v: external_exports.literal(1),
   planId: external_exports.string().regex(/^[0-9a-f]{8}$/),
+  /** The `planHash` of the approved plan this run carries out: a checkpoint continues that plan only. */
+  planHash: external_exports.string().regex(/^[0-9a-f]{64}$/).optional(),
   snapshot: snapshotSchema,
   usage: usageLedgerSchema,
   /** The last commit plangate pushed to the work branch; anything after it was pushed by someone else. */
@@ -3429,9 +3464,15 @@ var runRecordSchema = external_exports.object({
       change: external_exports.enum(["added", "modified", "deleted", "mode", "type"]),
       reason: external_exports.string()
     })
-  ).optional()
+  ).optional(),
+  /** The seal of the rest of the record with the repository's record key (seal.ts). */
+  sig: external_exports.string().regex(/^[0-9a-f]{64}$/).optional()
 });
 var marker = /(?:^|\n)<!-- plangate:run v1 ([A-Za-z0-9_-]+) -->\s*$/;
+function sealRunRecord(record, key) {
+  const { sig: _sig, ...unsealed } = record;
+  return { ...unsealed, sig: sealOf(unsealed, key) };
+}
 function encodeRunRecord(record) {
   return `<!-- plangate:run v1 ${deflateRawSync(Buffer.from(JSON.stringify(record), "utf8")).toString("base64url")} -->`;
 }
@@ -3835,6 +3876,26 @@ var ForeignPushError = class extends Error {
   rescue;
   name = "ForeignPushError";
 };
+var UnadoptedBranchError = class extends Error {
+  constructor(branch, tip, expected, checkpointed) {
+    super(
+      `the work branch \`${branch}\` is at ${tip.slice(0, 7)}, but ${checkpointed ? `plangate's checkpoint says it left it at ${expected.slice(0, 7)}` : `plangate has pushed nothing to it yet (the plan starts from ${expected.slice(0, 7)})`}: plangate continues only on a branch it left itself.`
+    );
+    this.branch = branch;
+    this.tip = tip;
+    this.expected = expected;
+    this.checkpointed = checkpointed;
+  }
+  branch;
+  tip;
+  expected;
+  checkpointed;
+  name = "UnadoptedBranchError";
+  /** What a maintainer can do about it. */
+  get fix() {
+    return `Look at \`${this.branch}\` and keep what you need from it, then delete the branch and comment \`/approve\` again; or ask for a new plan with \`/plan\`, which works on a branch of its own.`;
+  }
+};
 var PushDeniedError = class extends Error {
   name = "PushDeniedError";
 };
@@ -3843,9 +3904,9 @@ async function openWorkBranch(git, options) {
   const remote = await fetchBranch(git, branch).catch(() => void 0);
   let pushed;
   if (remote) {
-    const since = options.checkpointed ?? options.baseSha;
-    const foreign = await foreignAuthors(git, since, remote, author.email);
-    if (foreign.length > 0) throw new ForeignPushError(branch, foreign);
+    const expected = options.checkpointed ?? options.baseSha;
+    if (remote !== expected)
+      throw new UnadoptedBranchError(branch, remote, expected, options.checkpointed !== void 0);
     info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
     await startBranch(git, branch, remote);
     pushed = remote;
@@ -3904,6 +3965,7 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
   const { settings } = ctx;
   const { record } = execution;
   await ensureCommit(ctx, record.base.ref, record.base.sha);
+  let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {
     branch: record.branch,
     baseSha: record.base.sha,
@@ -3917,12 +3979,17 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
       botLogin: settings.botLogin
     })
   });
+  if (checkpoint?.pushed !== void 0 && work.pushed === void 0) {
+    warning(`${record.branch} no longer exists; plan ${record.planId} starts again from the approved plan.`);
+    resumed = void 0;
+  }
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
-  const keptOut = createKeptOutLog(checkpoint?.keptOut);
+  const keptOut = createKeptOutLog(resumed?.keptOut);
   const team = startTeamRun(
     ctx,
     machineFor(record.machine),
-    checkpoint?.snapshot ?? record.snapshot,
+    resumed?.snapshot ?? record.snapshot,
+    // What was spent stays spent, whichever snapshot the run starts from.
     checkpoint?.usage ?? record.usage,
     instructions,
     {
@@ -3941,7 +4008,7 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
     work,
     keptOut,
     ...parts,
-    pullRequest: checkpoint?.pullRequest,
+    pullRequest: resumed?.pullRequest,
     startedAt: checkpoint?.startedAt ?? now(),
     now,
     serverFailures
@@ -3986,19 +4053,45 @@ async function ensureCommit(ctx, ref, sha) {
 var maxCheckpointChars = 48e3;
 var maxRecordedKeptOut = 100;
 var maxRecordedKeptOutChars = 8e3;
-async function findCheckpoint(ctx, comments, planId) {
-  const previous = comments.find((c) => c.author === ctx.settings.botLogin && c.body.includes(progressMarker(planId)));
-  return { previous, checkpoint: previous ? await trustedCheckpoint(ctx, previous, planId) : void 0 };
-}
-async function trustedCheckpoint(ctx, comment, planId) {
-  const run2 = decodeRunRecord(comment.body);
-  if (!run2 || run2.planId !== planId) return void 0;
-  const editor = comment.editor !== void 0 ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
-  if (editor !== null && editor !== ctx.settings.botLogin) {
-    warning(`The checkpoint of plan ${planId} was edited by @${editor}; starting from the approved plan instead.`);
-    return void 0;
+async function findCheckpoint(ctx, comments, approved) {
+  const marker2 = progressMarker(approved.planId);
+  const candidates = comments.filter((c) => c.author === ctx.settings.botLogin && c.body.includes(marker2));
+  for (const comment of candidates) {
+    const verdict = await trustedCheckpoint(ctx, comment, approved);
+    if (verdict.ok) return { previous: comment, checkpoint: verdict.checkpoint };
+    if (verdict.reason)
+      warning(
+        `Ignored the checkpoint in ${comment.url || `comment ${comment.id}`}: ${verdict.reason}. Plan ${approved.planId} starts from the approved plan.`
+      );
   }
-  return run2;
+  return { previous: candidates[0], checkpoint: void 0 };
+}
+async function trustedCheckpoint(ctx, comment, approved) {
+  const { planId } = approved;
+  const run2 = decodeRunRecord(comment.body);
+  if (!run2) return { ok: false, reason: "" };
+  if (run2.planId !== planId) return { ok: false, reason: `it belongs to plan ${run2.planId}` };
+  if (!sealHolds(run2, ctx.recordKey))
+    return { ok: false, reason: "it is not sealed with this repository's record key, so plangate did not write it" };
+  if (run2.planHash !== approved.planHash)
+    return { ok: false, reason: `it continues another version of plan ${planId}` };
+  if (run2.snapshot.context.objective !== approved.snapshot.context.objective)
+    return { ok: false, reason: "its objective is not the approved one" };
+  const editor = comment.editor !== void 0 ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
+  if (editor !== null && editor !== ctx.settings.botLogin) return { ok: false, reason: `it was edited by @${editor}` };
+  return { ok: true, checkpoint: { ...run2, snapshot: withinApprovedPolicy(run2.snapshot, approved.snapshot.policy) } };
+}
+function withinApprovedPolicy(s, approved) {
+  const lower = (name) => Math.min(s.policy[name], approved[name]);
+  return {
+    ...s,
+    policy: {
+      maxIterations: lower("maxIterations"),
+      maxExchangesPerStage: lower("maxExchangesPerStage"),
+      maxExchangesPerAgentPerStage: lower("maxExchangesPerAgentPerStage"),
+      checkpointEvery: lower("checkpointEvery")
+    }
+  };
 }
 async function openProgress(run2, previous) {
   const { thread } = run2.ctx;
@@ -4016,10 +4109,9 @@ async function openProgress(run2, previous) {
   const stoppedView = (signal) => ({ interrupted: stoppedReason(signal, cycleEnd) });
   return {
     save: (s, extra = {}) => {
-      const cycleEnds = Object.keys(extra).length === 0;
-      if (stoppedBy !== void 0 && !cycleEnds) return Promise.resolve();
-      if (cycleEnds) cycleEnd = s;
-      return write(progressBody(run2, s, stoppedBy === void 0 ? extra : stoppedView(stoppedBy)));
+      if (stoppedBy !== void 0) return Promise.resolve();
+      if (Object.keys(extra).length === 0) cycleEnd = s;
+      return write(progressBody(run2, s, extra));
     },
     stop: (signal) => {
       stoppedBy = signal;
@@ -4039,6 +4131,7 @@ function progressBody(run2, s, extra = {}) {
   const checkpoint = {
     v: 1,
     planId: record.planId,
+    planHash: record.planHash,
     snapshot: s,
     usage: run2.team.ledger(),
     runId,
@@ -4047,7 +4140,7 @@ function progressBody(run2, s, extra = {}) {
     ...keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {},
     startedAt
   };
-  const marker2 = encodeRunRecord(checkpoint);
+  const marker2 = encodeRunRecord(sealRunRecord(checkpoint, ctx.recordKey));
   const branchUrl = `${serverUrl}/${owner}/${repo}/tree/${record.branch}`;
   const visible = renderProgressComment(executionView(run2, s, extra), {
     startedAt,
@@ -4085,7 +4178,9 @@ async function driveCycles(run2, progress, halted = () => false) {
     stopOnModelError: true,
     halted,
     onCycle: async (s) => {
+      if (halted()) return;
       await commitCycle(run2, s);
+      if (halted()) return;
       await progress.save(s);
       await run2.cancel.stopIfCancelled(team.run, s);
     }
@@ -4671,11 +4766,17 @@ async function executeLocked(ctx, execution) {
   const refused = await cancelledAtStart(ctx, record, plan, execution.source);
   if (refused) return refused;
   const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
-  const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record.planId);
+  const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record);
   info(
     `${checkpoint ? "Resuming" : "Executing"} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`
   );
-  const run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
+  let run2;
+  try {
+    run2 = await startExecutionRun(ctx, execution, checkpoint, { plan, cancel });
+  } catch (error2) {
+    if (!(error2 instanceof UnadoptedBranchError)) throw error2;
+    return refuse(ctx.thread, execution.source, "/approve", error2.message, error2.fix);
+  }
   const progress = await openProgress(run2, previous);
   let stoppedBy;
   const withdraw = ctx.onStop?.((signal) => {
@@ -4702,6 +4803,7 @@ async function driveToEnd(run2, progress, halted) {
   try {
     final = await driveCycles(run2, progress, halted);
   } catch (error2) {
+    if (halted()) return void 0;
     return endOnFailure(run2, progress, error2);
   }
   if (halted()) return void 0;
@@ -4711,6 +4813,7 @@ async function driveToEnd(run2, progress, halted) {
     const published = await publishPullRequest(run2, progress, final, ending);
     if ("failed" in published) return published.failed;
     ending = published.ending;
+    if (halted()) return void 0;
   }
   return finishExecution(run2, progress, final, ending);
 }
@@ -5489,9 +5592,12 @@ async function pendingRecord(ctx, issue) {
   const comments = await ctx.thread.listComments(issue);
   for (const comment of [...comments].reverse()) {
     if (comment.author !== ctx.settings.botLogin || !hasRecordMarker(comment.body)) continue;
-    const decoded = decodeRecord(comment.body);
-    if (!decoded.ok) continue;
-    const { status, planId, postedAt } = decoded.record;
+    const verdict = verifyRecordComment(ctx, comment, issue);
+    if (!verdict.ok) {
+      warning(`Ignored a plan record on issue #${issue} (${comment.url || comment.id}): ${verdict.reason}.`);
+      continue;
+    }
+    const { status, planId, postedAt } = verdict.record;
     return ["proposed", "asking", "executing", "approved"].includes(status) ? { status, planId, createdAt: postedAt ?? comment.createdAt } : void 0;
   }
   return void 0;
@@ -5918,11 +6024,7 @@ ${live.fix}`);
     return { outcome: "answered" };
   }
   const { record, comment } = live;
-  const progress = comments.find(
-    (c) => c.author === settings.botLogin && c.body.includes(progressMarker(record.planId))
-  );
-  const run2 = progress ? decodeRunRecord(progress.body) : void 0;
-  const checkpoint = run2?.planId === record.planId ? run2 : void 0;
+  const { checkpoint } = await findCheckpoint(ctx, comments, record);
   const snapshot = checkpoint?.snapshot ?? record.snapshot;
   const { serverUrl, owner, repo } = settings.runner;
   const branch = record.branch;
@@ -6475,6 +6577,20 @@ function stopHooks() {
   };
 }
 
+// src/entry/stop-gate.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+function stopGate() {
+  const stopWork = new AsyncLocalStorage();
+  let closed = false;
+  return {
+    close: () => {
+      closed = true;
+    },
+    asStop: (work) => stopWork.run(true, work),
+    allows: () => !closed || stopWork.getStore() === true
+  };
+}
+
 // src/entry/main.ts
 async function run(triaged) {
   const secrets = [];
@@ -6493,25 +6609,29 @@ async function run(triaged) {
       setOutputs({ outcome: "ignored" });
       return;
     }
-    const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl);
+    const writes = stopGate();
+    const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl, { mayWrite: writes.allows });
     let parts;
     try {
-      parts = await prepare(gate, payload, octokit, secrets);
+      parts = await prepare(gate, payload, octokit, secrets, writes);
     } catch (error2) {
       if (command.kind !== "maintain") await reportSetupFailure(gate, octokit, command, error2, secrets);
       throw error2;
     }
     const stops = stopHooks();
-    const ctx = createContext(parts, secrets, stops);
+    const ctx = createContext(parts, secrets, stops, writes);
     const stopProcesses = async () => {
       await ctx.mcp?.close();
       await parts.sandbox.close();
     };
     const release = stopOnTermination(
       async (signal) => {
-        const told = stops.run(signal);
-        await stopProcesses();
-        await settlesWithin(Promise.allSettled([ctx.lock.releaseHeld(), told]), stopNetworkGraceMs);
+        writes.close();
+        await writes.asStop(async () => {
+          const told = stops.run(signal);
+          await stopProcesses();
+          await settlesWithin(Promise.allSettled([ctx.lock.releaseHeld(), told]), stopNetworkGraceMs);
+        });
         parts.workTree.discard();
       },
       { fail: (message) => setFailed(message) }
@@ -6537,7 +6657,7 @@ async function failStep(message) {
 ${escapeProse(message)}
 `, true).write().catch((error2) => warning(`Could not write the job summary: ${failureMessage(error2)}`));
 }
-async function prepare(gate, payload, octokit, secrets) {
+async function prepare(gate, payload, octokit, secrets, writes) {
   const inputs = readInputs();
   const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
   const git = createGit(inputs.runner.workspace, { auth });
@@ -6550,7 +6670,7 @@ async function prepare(gate, payload, octokit, secrets) {
   });
   secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
   await dropPersistedCredentials(git);
-  const workTree = await openWorkTree(inputs.runner.workspace, { auth });
+  const workTree = await openWorkTree(inputs.runner.workspace, { auth, mayPush: writes.allows });
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
@@ -6571,7 +6691,7 @@ async function dropPersistedCredentials(git) {
       `Git configuration plangate left in place may hold credentials the executor's commands can read: ${credentials.kept.join(", ")}.`
     );
 }
-function createContext(parts, secrets, stops) {
+function createContext(parts, secrets, stops, writes) {
   const { settings, octokit, workTree, sandbox, trusted, recordKey: recordKey2 } = parts;
   const { runner } = settings;
   const { git } = workTree;
@@ -6596,7 +6716,8 @@ function createContext(parts, secrets, stops) {
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
     },
-    onStop: stops.register
+    // A flow that registers after the signal is told at once: what it says then is the stop's too.
+    onStop: (hook) => stops.register((signal) => writes.asStop(async () => hook(signal)))
   };
 }
 function capabilityHub(specs, options) {
