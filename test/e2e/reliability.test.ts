@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -299,6 +299,58 @@ describe('resume', () => {
     expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
     expect(w.gh.pulls()).toHaveLength(1);
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
+  });
+
+  it('pushes nothing once the job is cancelled, not even the commit under way when the signal came', async () => {
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      // Cycle 1 twice: the stopped job's, whose commit the signal catches, and the re-run's.
+      executor: [...firstNote('done'), ...firstNote('done')],
+    });
+    const planned = await run(w, issue, '/plan write notes');
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    // The runner's git, as the action finds it on PATH, holds the first commit until the test lets it
+    // go: the signal comes while plangate commits cycle 1. No clock.
+    const programs = path.join(w.dir, 'programs');
+    const hold = path.join(w.dir, 'hold-commit');
+    const committing = path.join(w.dir, 'commit-started');
+    const release = path.join(w.dir, 'commit-release');
+    mkdirSync(programs);
+    writeFileSync(hold, '');
+    execFileSync('mkfifo', [committing, release]);
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      path.join(programs, 'git'),
+      `#!/bin/sh\nfor a in "$@"; do\n  if [ "$a" = commit ] && [ -e '${hold}' ]; then\n    rm -f '${hold}'\n    echo > '${committing}'\n    read go < '${release}'\n    break\n  fi\ndone\nexec '${realGit}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    w.freshCheckout();
+    const approve = event(w, issue, 'mona', '/approve');
+    const cancelled = w.startAction(approve, {}, { PATH: `${programs}:${process.env.PATH ?? ''}` });
+    await readFile(committing);
+    // The stop's progress write is stored but never answered, so the step runs on to its network
+    // bound: time enough for the commit to finish and, before, be pushed.
+    const stopWriteStored = storedUnanswered(w, 'PATCH', /\/issues\/comments\/\d+$/);
+    cancelled.kill('SIGINT');
+    await stopWriteStored;
+    await writeFile(release, 'go\n');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+
+    // Nothing went out after the signal: no branch, no pull request, and the thread says where a
+    // re-run resumes.
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', branch)).toBe('');
+    expect(w.gh.pulls()).toHaveLength(0);
+    const [progress = ''] = progressComments(w, issue);
+    expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 0 finished cycles\n');
+
+    w.freshCheckout();
+    const rerun = await w.runAction(approve);
+    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
+    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(w.gh.pulls()).toHaveLength(1);
   });
 
   it('lets one of two simultaneous approvals execute and answers the other with the running job', async () => {
