@@ -145,8 +145,10 @@ export interface GitHubEmulator {
   updateIssue(issueNumber: number, input: { title?: string; body?: string }): EmulatedIssue;
 
   /**
-   * A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since;
-   * `resolved`, on a thread's first comment: the thread is resolved, which GraphQL's reviewThreads tells).
+   * A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since).
+   * On a thread's first comment, `resolvedBy` resolves the thread as that account, which GraphQL's
+   * reviewThreads tells (GitHub lets the pull request's author resolve any thread); `resolved` alone
+   * resolves it as the comment's own author.
    */
   addReviewComment(
     pull: number,
@@ -158,6 +160,7 @@ export interface GitHubEmulator {
       outdated?: boolean;
       inReplyTo?: number;
       resolved?: boolean;
+      resolvedBy?: string;
     },
   ): Record<string, unknown>;
   /** A submitted review with its verdict and summary. */
@@ -604,7 +607,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
         line: input.line,
         position: input.outdated ? null : input.line,
         ...(input.inReplyTo !== undefined ? { inReplyTo: input.inReplyTo } : {}),
-        ...(input.resolved ? { resolved: true } : {}),
+        ...(input.resolvedBy !== undefined || input.resolved
+          ? { resolvedBy: state.user(input.resolvedBy ?? input.login) }
+          : {}),
         createdAt: state.now(),
       };
       store.comments.push(record);
