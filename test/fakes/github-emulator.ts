@@ -76,6 +76,12 @@ export interface GitHubEmulatorOptions {
   private?: boolean;
   /** Whom the token acts as (author of what the API creates); defaults to `github-actions[bot]`. */
   tokenLogin?: string;
+  /**
+   * Where the emulated clock starts, in ms since the epoch (default 2024-01-01T00:00:00Z). A world
+   * whose action compares GitHub's timestamps with its own clock (an approval's age) starts it at the
+   * test's wall-clock time, as GitHub's and a runner's clocks agree.
+   */
+  clockStartMs?: number;
 }
 
 /** One request the emulator answered, for tests that assert on what the action sent. */
@@ -118,6 +124,8 @@ export interface GitHubEmulator {
   close(): Promise<void>;
 
   setPermission(login: string, role: RepoRole): void;
+  /** Moves GitHub's clock on by `ms`, as days passing: what is created after carries the later time. */
+  advanceClock(ms: number): void;
   addIssue(input: { title: string; body?: string; login: string; labels?: string[] }): EmulatedIssue;
   addPullRequest(input: {
     title: string;
@@ -314,6 +322,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       repoCreatedAt: '2023-12-31T00:00:00Z',
     },
     options.originPath === undefined ? undefined : openOrigin(options.originPath),
+    options.clockStartMs,
   );
   const caller = state.user(options.tokenLogin ?? 'github-actions[bot]');
   const log: RequestLogEntry[] = [];
@@ -541,6 +550,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       }),
 
     setPermission: (login, role) => state.setRole(login, role),
+    advanceClock: (ms) => state.advanceClock(ms),
     addIssue: (input) => {
       requireBodyWithinLimit(input.body);
       const issue = state.createIssue({
