@@ -48,8 +48,8 @@ async function withoutResolved(
 /**
  * Reads what the planner learns of a pull request under review: its changed files, the review
  * threads and reviews of users with `context-permission` (anyone can review a public repository's
- * pull request) except threads such a user resolved, and the head's failing checks. renderReviewContext makes
- * the text.
+ * pull request) except threads such a user resolved, and the head's failing checks.
+ * renderReviewContext makes the text.
  */
 export async function reviewContext(
   ctx: RunContext,
