@@ -1,5 +1,6 @@
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import type { PlanRecord } from '../record/plan-record.js';
+import { approvalExpiry } from '../checks/approval-age.js';
 import { approvalHold, threadChange } from '../run/approval-hold.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
 import { planLiveAt, postedBefore } from '../run/live-record.js';
@@ -47,7 +48,7 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
 type Refusal = { reason: string; fix: string };
 type LivePlan = Extract<Awaited<ReturnType<typeof commandOnLivePlan>>, { record: PlanRecord }>;
 
-/** Why this approval cannot approve the live plan: the wrong plan, a changed thread, the wrong person. */
+/** Why this approval cannot approve the live plan: too old, the wrong plan, a changed thread, the wrong person. */
 function approvalRefusal(ctx: RunContext, command: CommandOf<'approve'>, live: LivePlan): Refusal | undefined {
   const { settings } = ctx;
   const no = (reason: string, fix: string): Refusal => ({ reason, fix });
@@ -67,6 +68,15 @@ function approvalRefusal(ctx: RunContext, command: CommandOf<'approve'>, live: L
         updatedAt: command.origin.createdAt,
       }
     : comments.find((c) => c.id === command.commentId);
+  // An approval counts for a while only (approval-max-age-hours), by GitHub's time of its comment:
+  // a re-run of an old job replays the event, and must not execute on it weeks later.
+  const expired = approvalExpiry({
+    planId: id,
+    createdAt: approval?.createdAt ?? '',
+    now: ctx.now(),
+    maxAgeHours: settings.approvalMaxAgeHours,
+  });
+  if (expired) return expired;
   if (approval && !postedBefore(comment, approval)) {
     const seen = planLiveAt(ctx, comments, approval);
     return no(

@@ -43,6 +43,7 @@ export const inputDefaults = {
   'base-branch': '',
   'allowed-bots': '',
   'require-distinct-approver': 'false',
+  'approval-max-age-hours': '168',
   'record-secret': '',
   'context-permission': 'triage' satisfies RepoRole,
   'command-user': '',

@@ -97,6 +97,11 @@ export interface Settings {
   /** Bot logins whose comments may command plangate. */
   allowedBots: string[];
   requireDistinctApprover: boolean;
+  /**
+   * Hours an `/approve` comment stays valid, from its creation on GitHub to the moment a run acts on
+   * it: a re-run of an old job, or a job that started late, must not execute on a stale approval.
+   */
+  approvalMaxAgeHours: number;
   /** HMAC key for plan records; empty: records are unsigned. */
   recordSecret: string;
   /** Least permission whose thread comments reach the planner. */
@@ -143,6 +148,12 @@ function lines(name: InputName): string[] {
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
 }
+
+/**
+ * The longest `approval-max-age-hours` may be: a year. There is no value that switches expiry off;
+ * a maintainer who wants an old plan run posts `/approve` again, which costs one comment.
+ */
+const maxApprovalAgeHours = 8760;
 
 const orDefault = (values: string[], fallback: string[]): string[] => (values.length > 0 ? values : fallback);
 
@@ -198,6 +209,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     botLogin: defaulted('bot-login', z.string()),
     allowedBots: lines('allowed-bots'),
     requireDistinctApprover: defaulted('require-distinct-approver', booleanInput),
+    approvalMaxAgeHours: defaulted('approval-max-age-hours', wholeNumber(1, maxApprovalAgeHours)),
     recordSecret,
     contextPermission: defaulted('context-permission', roleSchema),
     commandUser: input(

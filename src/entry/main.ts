@@ -209,6 +209,7 @@ function createContext(
     planner: lazyClient('planner', settings.planner, modelOptions(settings)),
     executor: lazyClient('executor', settings.executor, modelOptions(settings)),
     runUrl,
+    now: () => Date.now(),
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
     },

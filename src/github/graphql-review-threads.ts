@@ -3,9 +3,9 @@ import type { ReviewReads, ReviewThreadState } from './review-api.js';
 import type { ThreadScope } from './thread-scope.js';
 
 /**
- * Which of a pull request's review threads are resolved. REST lists review comments but cannot
- * tell a resolved thread; GraphQL's `reviewThreads` can. Each thread is named by its first comment,
- * whose id is read from its URL (`…#discussion_r<id>`), the same id REST gives the comment.
+ * Which of a pull request's review threads are resolved, and by whom. REST lists review comments
+ * but cannot tell a resolved thread; GraphQL's `reviewThreads` can. Each thread is named by its first
+ * comment, whose id is read from its URL (`…#discussion_r<id>`), the same id REST gives the comment.
  */
 
 const REVIEW_THREADS_QUERY = `query plangateReviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
@@ -15,6 +15,7 @@ const REVIEW_THREADS_QUERY = `query plangateReviewThreads($owner: String!, $name
         pageInfo { hasNextPage endCursor }
         nodes {
           isResolved
+          resolvedBy { login }
           comments(first: 1) { nodes { url } }
         }
       }
@@ -30,6 +31,7 @@ const reviewThreadsAnswer = z.object({
         nodes: z.array(
           z.object({
             isResolved: z.boolean(),
+            resolvedBy: z.object({ login: z.string() }).nullable(),
             comments: z.object({ nodes: z.array(z.object({ url: z.string() })) }),
           }),
         ),
@@ -60,7 +62,12 @@ export function reviewThreadReads({ octokit, owner, repo }: ThreadScope): Pick<R
         for (const node of nodes) {
           const first = node.comments.nodes[0];
           const id = first ? reviewCommentIdOf(first.url) : undefined;
-          if (id !== undefined) states.push({ firstCommentId: id, resolved: node.isResolved });
+          if (id !== undefined)
+            states.push({
+              firstCommentId: id,
+              resolved: node.isResolved,
+              resolvedBy: node.isResolved ? (node.resolvedBy?.login ?? null) : null,
+            });
         }
         if (!pageInfo.hasNextPage || pageInfo.endCursor === null || pageInfo.endCursor === after) break;
         after = pageInfo.endCursor;

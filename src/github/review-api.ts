@@ -28,12 +28,17 @@ export interface ReviewComment {
 }
 
 /**
- * Whether a review thread is resolved, which only GraphQL tells: the thread is named by the id of
- * its first comment, the id REST replies carry as `inReplyTo`.
+ * Whether a review thread is resolved, and by whom, which only GraphQL tells: the thread is named by
+ * the id of its first comment, the id REST replies carry as `inReplyTo`.
  */
 export interface ReviewThreadState {
   firstCommentId: number;
   resolved: boolean;
+  /**
+   * The login of whoever resolved it. Null when it is open, and when GitHub names nobody (an app, a
+   * deleted account): a pull request's author may resolve anyone's thread, so who did matters.
+   */
+  resolvedBy: string | null;
 }
 
 /** A submitted review: its verdict and summary. */

@@ -22,7 +22,7 @@ export interface ReviewContextInput {
   checks: ChecksRead;
   /** Comments and reviews left out because their authors lack `context-permission`. */
   leftOut: number;
-  /** Review threads left out because a reviewer resolved them. */
+  /** Review threads left out because someone with `context-permission` resolved them. */
   resolved?: number;
   contextPermission: string;
 }

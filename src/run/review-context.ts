@@ -12,22 +12,34 @@ import type { ReviewComment } from '../github/thread.js';
 import type { ResolvedBase } from './work-base.js';
 
 /**
- * The review comments without the resolved threads, and how many threads that left out. When
- * GraphQL cannot say which are resolved, every thread is kept and the log says so.
+ * The review comments without the threads resolved by someone `trusted` (who has
+ * `context-permission`), and how many threads that left out. A thread resolved by anyone else, or by
+ * someone GitHub does not name, still counts as open: a pull request's author may resolve any
+ * thread, and must not hide a maintainer's feedback from the planner that way. When GraphQL cannot
+ * say which are resolved, every thread is kept and the log says so.
  */
 async function withoutResolved(
   ctx: RunContext,
   pull: number,
   comments: readonly ReviewComment[],
+  trusted: (login: string) => Promise<boolean>,
 ): Promise<{ comments: ReviewComment[]; resolved: number }> {
-  let resolvedIds: Set<number>;
+  const resolvedIds = new Set<number>();
+  const stillOpen: string[] = [];
   try {
-    const states = await ctx.thread.reviewThreadStates(pull);
-    resolvedIds = new Set(states.filter((s) => s.resolved).map((s) => s.firstCommentId));
+    for (const state of await ctx.thread.reviewThreadStates(pull)) {
+      if (!state.resolved) continue;
+      if (state.resolvedBy !== null && (await trusted(state.resolvedBy))) resolvedIds.add(state.firstCommentId);
+      else stillOpen.push(state.resolvedBy === null ? 'someone GitHub does not name' : `@${state.resolvedBy}`);
+    }
   } catch (error) {
     core.info(`Which review threads are resolved could not be read, so all are shown: ${errorMessage(error)}`);
     return { comments: [...comments], resolved: 0 };
   }
+  if (stillOpen.length > 0)
+    core.info(
+      `${stillOpen.length} resolved review thread(s) count as open: resolved by ${[...new Set(stillOpen)].join(', ')}, without ${ctx.settings.contextPermission} permission.`,
+    );
   const kept = comments.filter((c) => !resolvedIds.has(c.inReplyTo ?? c.id));
   const resolved = new Set(comments.filter((c) => !kept.includes(c)).map((c) => c.inReplyTo ?? c.id)).size;
   return { comments: kept, resolved };
@@ -36,8 +48,8 @@ async function withoutResolved(
 /**
  * Reads what the planner learns of a pull request under review: its changed files, the review
  * threads and reviews of users with `context-permission` (anyone can review a public repository's
- * pull request) except resolved threads, and the head's failing checks. renderReviewContext makes
- * the text.
+ * pull request) except threads such a user resolved, and the head's failing checks.
+ * renderReviewContext makes the text.
  */
 export async function reviewContext(
   ctx: RunContext,
@@ -57,7 +69,7 @@ export async function reviewContext(
   };
   const [files, open, reviews, checks] = await Promise.all([
     thread.pullRequestFiles(pull.number),
-    thread.reviewComments(pull.number).then((all) => withoutResolved(ctx, pull.number, all)),
+    thread.reviewComments(pull.number).then((all) => withoutResolved(ctx, pull.number, all, allowed)),
     thread.reviews(pull.number),
     thread.failingChecks(pull.headSha),
   ]);

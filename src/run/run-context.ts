@@ -37,6 +37,11 @@ export interface RunContext {
   /** Link to this job's run page, for comments and the PR. */
   runUrl: string;
   /**
+   * The action's clock, in milliseconds since the epoch: what GitHub's timestamps (an approval's
+   * creation) are compared with. Tests pass their own.
+   */
+  now(): number;
+  /**
    * The MCP servers of this action run, started on first use and shared by every team the run
    * summons; main.ts closes them at the end. Absent: the run has none.
    */

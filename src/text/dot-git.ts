@@ -8,7 +8,7 @@
  * Code points HFS+ ignores when it compares names, as git lists them (`is_hfs_dotgit`): zero-width
  * joiners, direction marks and the byte order mark. `.g\u200cit` is `.git` on a Mac.
  */
-const hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+export const hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
 
 /**
  * Whether one path component names git's directory in some spelling: `.git` in any case, with the

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, createWorld, git, owner, repo, type ActionRun, type World } from './harness.js';
@@ -43,7 +44,43 @@ const lastReply = (w: World, issue: number) => botComments(w, issue).at(-1)?.bod
 const executorRequests = (w: World) => w.model.requests.filter((r) => r.model === 'executor').length;
 const branches = (w: World) => git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
 
+/** The action's clock eight and a half days on (GitHub's is moved on as far): a job run that much later. */
+const laterMs = 8.5 * 24 * 3_600_000;
+const later = {
+  NODE_OPTIONS: `--require ${fileURLToPath(new URL('../fixtures/clock-eight-and-a-half-days-ahead.cjs', import.meta.url))}`,
+};
+
 describe('time binds the approval', () => {
+  it('with default inputs, refuses an approval posted more than a week before the job runs, and a fresh one then runs the plan', async () => {
+    const { w, issue } = await setup({
+      planner: [stage(planA, 'Append farewell.'), toolCall('update_context', { summary: 'Added farewell.' })],
+      executor: [
+        toolCall('write_file', { path: 'src/farewell.js', content: 'export {};\n' }),
+        toolCall('update_context', { result: 'Added.', outcome: 'done' }),
+      ],
+    });
+    const planId = (await run(w, post(w, issue, 'mona', '/plan add farewell'))).outputs['plan-id'];
+    // The approval's job runs eight and a half days after its comment: a re-run of an old run replays the event.
+    const stale = post(w, issue, 'mona', '/approve');
+    w.gh.advanceClock(laterMs);
+    const replayed = await run(w, stale, {}, later);
+    expect(replayed.outputs.outcome, replayed.stdout + replayed.stderr).toBe('refused');
+    const reply = lastReply(w, issue);
+    expect(reply).toContain('this approval expired: it was posted 8 days ago');
+    expect(reply).toContain('an approval counts for 168 hours (7 days) (`approval-max-age-hours`)');
+    expect(reply).toContain(`approve it again with a new comment: \`/approve ${planId}\``);
+    expect(executorRequests(w)).toBe(0);
+    expect(branches(w)).toEqual(['refs/heads/main']);
+    expect(w.gh.pulls()).toHaveLength(0);
+
+    // Only the approval expires: the plan has waited as long, and a fresh /approve carries it out.
+    const fresh = await run(w, post(w, issue, 'mona', '/approve'), {}, later);
+    expect(fresh.outputs.outcome, fresh.stdout + fresh.stderr).toBe('done');
+    expect(fresh.outputs['plan-id']).toBe(planId);
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(git(w.origin, 'show', `refs/heads/${fresh.outputs.branch}:src/farewell.js`)).toBe('export {};');
+  });
+
   it('refuses an approval that waited in the queue while a /revise posted a newer plan, naming both plans', async () => {
     const { w, issue } = await setup({
       planner: [stage(planA, 'Append farewell.'), stage(planB, 'Delete greet.')],

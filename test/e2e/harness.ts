@@ -320,7 +320,9 @@ export async function createWorld(
     chmodSync(dir, 0o700);
   }
 
-  const gh = await startGitHubEmulator({ owner, repo, token, originPath: origin });
+  // GitHub's clock starts at the test's time, as a runner's and GitHub's clocks agree: the action
+  // compares the times GitHub gives (an approval's) with its own clock.
+  const gh = await startGitHubEmulator({ owner, repo, token, originPath: origin, clockStartMs: Date.now() });
   const model = await startScriptedModel({ script, apiKey: options.modelKey ?? apiKey });
   let runs = 0;
 

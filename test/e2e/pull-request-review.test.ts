@@ -209,6 +209,49 @@ describe('iterating on a pull request', () => {
     expect(w.gh.pulls()).toHaveLength(1);
     expect(git(w.origin, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(refsBefore);
   });
+  it('with default inputs, a maintainer’s thread that the pull request’s low-permission author resolved still reaches the planner as open', async () => {
+    world = await createWorld(
+      script(oneRun('src/farewell.js', "export const farewell = (n) => 'Bye ' + n;\n", 'Added farewell.')),
+    );
+    const w = world;
+    w.gh.setPermission('mona', 'maintain');
+    w.gh.setPermission('rev', 'write');
+    w.gh.setPermission('outsider', 'read');
+    w.pushToOrigin('feature', { 'src/feature.js': 'export const x = 1;\n' }, 'feature work');
+    const pull = w.gh.addPullRequest({
+      title: 'Feature',
+      body: 'My feature.',
+      login: 'outsider',
+      head: 'feature',
+    }).number;
+    // GitHub lets a pull request's author resolve anyone's thread: the author hides the maintainers' objection.
+    w.gh.addReviewComment(pull, {
+      login: 'rev',
+      body: 'MAINTAINER-OBJECTION: x must never be exported.',
+      path: 'src/feature.js',
+      line: 1,
+      resolvedBy: 'outsider',
+    });
+    // A thread a maintainer resolved is settled, as before.
+    w.gh.addReviewComment(pull, {
+      login: 'rev',
+      body: 'SETTLED-REMARK: rename x.',
+      path: 'src/feature.js',
+      line: 1,
+      resolvedBy: 'mona',
+    });
+
+    w.freshCheckout();
+    const planned = await w.runAction(reviewCommentEvent(w, pull, 'mona', '/plan Address the review'));
+    expect(planned.outputs.outcome, planned.stdout + planned.stderr).toBe('planned');
+    const seen = plannerText(w, 0);
+    expect(seen).toMatch(
+      /untrusted-data source=\\"review thread on src\/feature.js:1\\"[^]*MAINTAINER-OBJECTION: x must never be exported/,
+    );
+    expect(seen).not.toContain('SETTLED-REMARK');
+    expect(seen).toContain('1 resolved review thread was left out.');
+  });
+
   it('with default inputs, a review from someone without permission commands nothing and never reaches the planner, nor does hidden text', async () => {
     world = await createWorld(
       script(oneRun('src/farewell.js', "export const farewell = (n) => 'Bye ' + n;\n", 'Added farewell.')),

@@ -197,6 +197,43 @@ describe('the executor’s confinement', () => {
   });
 });
 
+describe('protected paths in another case', () => {
+  it('with default inputs, keeps .GitHub/Workflows/evil.yml out whether write_file or a command writes it, and lists it as kept out', async () => {
+    const evil = 'on: push\njobs: { steal: { runs-on: ubuntu-latest, steps: [ { run: "echo $TOKEN" } ] } }\n';
+    const { w, issue } = await setup({
+      planner: [toolCall('update_context', { plan, directive }), finishPlanner],
+      executor: [
+        toolCall('write_file', { path: '.GitHub/Workflows/evil.yml', content: evil }),
+        // Refused, the same file written by commands the configuration allows.
+        toolCall('run_command', { command: 'mkdir -p .GitHub/Workflows' }),
+        toolCall('run_command', { command: 'cp .github/workflows/ci.yml .GitHub/Workflows/evil.yml' }),
+        toolCall('write_file', { path: 'src/farewell.js', content: 'export const farewell = (n) => `Bye ${n}`;\n' }),
+        toolCall('update_context', { result: 'Wrote farewell.', outcome: 'done' }),
+      ],
+    });
+    // Only the commands are configured: everything else (protected-paths among it) is the default.
+    const inputs = { 'allowed-commands': 'mkdir -p .GitHub/Workflows\ncp .github/workflows/ci.yml *' };
+    await run(w, issue, '/plan add farewell', inputs);
+    const done = await run(w, issue, '/approve', inputs);
+    expect(done.outputs.outcome, done.stdout).toBe('done');
+    const results = toolResults(w, 'executor');
+    expect(results[0]).toMatch(
+      /^Error: \.GitHub\/Workflows\/evil\.yml is protected by the pattern "\.github\/workflows\/\*\*"/,
+    );
+    expect(results[1]).toContain('exit code: 0');
+    expect(results[2]).toContain('exit code: 0');
+    expect(results[2]).toContain('plangate kept these changes out of the last commit');
+    expect(results[2]).toContain('- .GitHub/Workflows/evil.yml (added): protected by .github/workflows/**');
+    const branch = `refs/heads/${done.outputs.branch}`;
+    const landed = git(w.origin, 'ls-tree', '-r', '--name-only', branch).split('\n');
+    expect(landed).toContain('src/farewell.js');
+    expect(landed.filter((p) => /workflows/i.test(p))).toEqual(['.github/workflows/ci.yml']);
+    const body = w.gh.pulls()[0]?.body ?? '';
+    expect(body).toContain('## Kept out of the commits');
+    expect(body).toMatch(/- `\.GitHub\/Workflows\/evil\.yml` [^\n]*: `protected by \.github\/workflows\/\*\*`/);
+  });
+});
+
 describe('who may approve', () => {
   for (const role of ['read', 'triage'] as const) {
     it(`refuses /approve by a user with ${role} permission`, async () => {

@@ -1,11 +1,11 @@
 import type { SourceLocation } from './github-emulator-graphql-parse.js';
 import { reviewStore, type ReviewCommentRecord } from './github-emulator-reviews.js';
-import { legacyNodeId, type IssueRecord } from './github-emulator-shapes.js';
+import { legacyNodeId, type IssueRecord, type UserRecord } from './github-emulator-shapes.js';
 import type { GitHubState } from './github-emulator-state.js';
 
 /**
  * A pull request's review threads as GitHub's GraphQL API serves them (`reviewThreads`, which REST
- * lacks): whether each is resolved or outdated, where it is, and its comments. Also the cursor
+ * lacks): whether each is resolved (and by whom) or outdated, where it is, and its comments. Also the cursor
  * paging every connection of the emulator shares, with GitHub's errors for a missing or too large
  * page size and a cursor it did not give.
  */
@@ -26,6 +26,7 @@ export const REVIEW_THREAD_TYPES = {
     fields: {
       id: { type: 'ID!' },
       isResolved: { type: 'Boolean!' },
+      resolvedBy: { type: 'User' },
       isOutdated: { type: 'Boolean!' },
       path: { type: 'String!' },
       line: { type: 'Int' },
@@ -133,8 +134,16 @@ function reviewCommentObject(state: GitHubState, c: ReviewCommentRecord): Record
   };
 }
 
-/** A pull request's review threads, oldest first: each first comment with the replies to it. */
-export function reviewThreadConnection(state: GitHubState, issue: IssueRecord) {
+/**
+ * A pull request's review threads, oldest first: each first comment with the replies to it.
+ * `actor` makes an account's GraphQL object. GitHub types `resolvedBy` as a `User`, so a thread an
+ * app resolved names nobody.
+ */
+export function reviewThreadConnection(
+  state: GitHubState,
+  issue: IssueRecord,
+  actor: (state: GitHubState, user: UserRecord) => unknown,
+) {
   const comments = reviewStore(state).comments.filter((c) => c.pull === issue.number);
   const threads = comments
     .filter((c) => c.inReplyTo === undefined)
@@ -142,7 +151,8 @@ export function reviewThreadConnection(state: GitHubState, issue: IssueRecord) {
   return pagedConnection('PullRequestReviewThreadConnection', 'reviewThreads', threads, ({ first, all }) => ({
     __typename: 'PullRequestReviewThread',
     id: legacyNodeId('PullRequestReviewThread', first.id),
-    isResolved: first.resolved === true,
+    isResolved: first.resolvedBy !== undefined,
+    resolvedBy: first.resolvedBy?.type === 'User' ? actor(state, first.resolvedBy) : null,
     isOutdated: first.position === null,
     path: first.path,
     line: first.position === null ? null : first.line,

@@ -755,7 +755,7 @@ function threadObject(state: GitHubState, issue: IssueRecord, viewer: UserRecord
       ? {
           isDraft: issue.pull.draft,
           headRefName: issue.pull.head,
-          reviewThreads: reviewThreadConnection(state, issue),
+          reviewThreads: reviewThreadConnection(state, issue, actorObject),
         }
       : {}),
   };

@@ -18,8 +18,8 @@ export interface ReviewCommentRecord {
   /** Null once outdated, as GitHub answers for a comment on code that changed. */
   position: number | null;
   inReplyTo?: number;
-  /** On a thread's first comment: a reviewer resolved the thread (only GraphQL tells). */
-  resolved?: boolean;
+  /** On a thread's first comment: who resolved the thread (only GraphQL tells); absent while it is open. */
+  resolvedBy?: UserRecord;
   createdAt: string;
 }
 

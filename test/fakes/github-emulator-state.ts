@@ -23,8 +23,11 @@ import {
   type UserType,
 } from './github-emulator-shapes.js';
 
-/** The emulated clock starts here and moves one second per event, never with the wall clock. */
-const CLOCK_ORIGIN_MS = Date.UTC(2024, 0, 1, 0, 0, 0);
+/**
+ * The emulated clock starts here unless told otherwise, and moves one second per event, never with
+ * the wall clock.
+ */
+export const CLOCK_ORIGIN_MS = Date.UTC(2024, 0, 1, 0, 0, 0);
 
 /** GitHub's limit on issue, comment and pull request bodies, in characters. */
 export const GITHUB_BODY_LIMIT = 65_536;
@@ -50,7 +53,8 @@ export class GitHubState {
   readonly runs = new Map<number, RunRecord>();
   private readonly roles = new Map<string, RepoRole>();
   private readonly labelRecords = new Map<string, LabelRecord>();
-  private ticks = 0;
+  /** The emulated instant last handed out, in ms: whole seconds, as GitHub's timestamps have them. */
+  private clockMs: number;
   private nextNumber = 1;
   private readonly nextIds = {
     issue: 2_000_001,
@@ -63,12 +67,20 @@ export class GitHubState {
   constructor(
     readonly ctx: ShapeContext,
     readonly origin: OriginRepo | undefined,
-  ) {}
+    clockStartMs: number = CLOCK_ORIGIN_MS,
+  ) {
+    this.clockMs = Math.floor(clockStartMs / 1000) * 1000;
+  }
 
   /** The next emulated instant, formatted the way GitHub formats timestamps (no milliseconds). */
   now(): string {
-    this.ticks += 1;
-    return new Date(CLOCK_ORIGIN_MS + this.ticks * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    this.clockMs += 1000;
+    return new Date(this.clockMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  /** Moves the clock on by `ms` (rounded down to whole seconds), as time passing between events. */
+  advanceClock(ms: number): void {
+    this.clockMs += Math.floor(ms / 1000) * 1000;
   }
 
   nextId(kind: keyof GitHubState['nextIds']): number {

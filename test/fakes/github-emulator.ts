@@ -76,6 +76,12 @@ export interface GitHubEmulatorOptions {
   private?: boolean;
   /** Whom the token acts as (author of what the API creates); defaults to `github-actions[bot]`. */
   tokenLogin?: string;
+  /**
+   * Where the emulated clock starts, in ms since the epoch (default 2024-01-01T00:00:00Z). A world
+   * whose action compares GitHub's timestamps with its own clock (an approval's age) starts it at the
+   * test's wall-clock time, as GitHub's and a runner's clocks agree.
+   */
+  clockStartMs?: number;
 }
 
 /** One request the emulator answered, for tests that assert on what the action sent. */
@@ -118,6 +124,8 @@ export interface GitHubEmulator {
   close(): Promise<void>;
 
   setPermission(login: string, role: RepoRole): void;
+  /** Moves GitHub's clock on by `ms`, as days passing: what is created after carries the later time. */
+  advanceClock(ms: number): void;
   addIssue(input: { title: string; body?: string; login: string; labels?: string[] }): EmulatedIssue;
   addPullRequest(input: {
     title: string;
@@ -145,8 +153,10 @@ export interface GitHubEmulator {
   updateIssue(issueNumber: number, input: { title?: string; body?: string }): EmulatedIssue;
 
   /**
-   * A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since;
-   * `resolved`, on a thread's first comment: the thread is resolved, which GraphQL's reviewThreads tells).
+   * A reviewer's comment on a line of a pull request's diff (`outdated`: on code that changed since).
+   * On a thread's first comment, `resolvedBy` resolves the thread as that account, which GraphQL's
+   * reviewThreads tells (GitHub lets the pull request's author resolve any thread); `resolved` alone
+   * resolves it as the comment's own author.
    */
   addReviewComment(
     pull: number,
@@ -158,6 +168,7 @@ export interface GitHubEmulator {
       outdated?: boolean;
       inReplyTo?: number;
       resolved?: boolean;
+      resolvedBy?: string;
     },
   ): Record<string, unknown>;
   /** A submitted review with its verdict and summary. */
@@ -311,6 +322,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       repoCreatedAt: '2023-12-31T00:00:00Z',
     },
     options.originPath === undefined ? undefined : openOrigin(options.originPath),
+    options.clockStartMs,
   );
   const caller = state.user(options.tokenLogin ?? 'github-actions[bot]');
   const log: RequestLogEntry[] = [];
@@ -538,6 +550,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       }),
 
     setPermission: (login, role) => state.setRole(login, role),
+    advanceClock: (ms) => state.advanceClock(ms),
     addIssue: (input) => {
       requireBodyWithinLimit(input.body);
       const issue = state.createIssue({
@@ -604,7 +617,9 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
         line: input.line,
         position: input.outdated ? null : input.line,
         ...(input.inReplyTo !== undefined ? { inReplyTo: input.inReplyTo } : {}),
-        ...(input.resolved ? { resolved: true } : {}),
+        ...(input.resolvedBy !== undefined || input.resolved
+          ? { resolvedBy: state.user(input.resolvedBy ?? input.login) }
+          : {}),
         createdAt: state.now(),
       };
       store.comments.push(record);

@@ -109,6 +109,20 @@ describe('protected paths', () => {
     expect(untracked()).toEqual([]);
   });
 
+  it('keeps out a workflow whose name differs only in case, which a case-insensitive checkout reads as protected', async () => {
+    writeFiles(repo, {
+      '.GitHub/Workflows/evil.yml': 'on: push\n',
+      '.github/WORKFLOWS/ci.yml': 'on: pull_request_target\n',
+      'src/new.ts': 'export {};\n',
+    });
+    await commitExpecting(
+      [kept('.GitHub/Workflows/evil.yml', 'added'), kept('.github/WORKFLOWS/ci.yml', 'added')],
+      ['A\tsrc/new.ts'],
+    );
+    expect(exists('.GitHub/Workflows/evil.yml')).toBe(false);
+    expect(untracked()).toEqual([]);
+  });
+
   it('keeps a deletion of a protected file out and restores it, committing the ordinary deletion', async () => {
     fs.rmSync(file('.github/workflows/ci.yml'));
     fs.rmSync(file('scripts/build.sh'));

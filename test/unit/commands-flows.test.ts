@@ -141,6 +141,47 @@ describe('/approve', () => {
     expect(world.thread.pulls).toHaveLength(0);
   });
 
+  it('refuses an approval older than approval-max-age-hours, asking for a new one; a fresh one runs the plan that waited', async () => {
+    const world = fakeWorld();
+    const planned = await plan(world);
+    const executor = writesChangelog(world);
+    world.ctx.executor = executor;
+    // The approval's job starts eight days after its comment (queued, or an old run re-run).
+    const stale = { kind: 'approve' as const, ...commandOn(world, '/approve') };
+    world.thread.advance(8 * 24 * 3_600_000);
+    const refused = await approveFlow(world.ctx, stale);
+
+    expect(refused.outcome).toBe('refused');
+    expect(lastReply(world)).toContain('this approval expired: it was posted 8 days ago');
+    expect(lastReply(world)).toContain('an approval counts for 168 hours (7 days) (`approval-max-age-hours`)');
+    expect(lastReply(world)).toContain(`approve it again with a new comment: \`/approve ${planned.planId}\``);
+    expect(executor.prompts).toHaveLength(0);
+    expect(world.thread.pulls).toHaveLength(0);
+    expect(records(world)[0]?.status).toBe('proposed');
+
+    // Only the approval expires: the plan waited eight days, and a new approval carries it out.
+    expect((await approve(world)).outcome).toBe('done');
+    expect(world.thread.pulls).toHaveLength(1);
+  });
+
+  it('counts an approval for approval-max-age-hours to the hour, and one dated ahead of the action’s clock as new', async () => {
+    const world = fakeWorld({ settings: testSettings({ 'approval-max-age-hours': '2' }) });
+    await plan(world);
+    world.ctx.executor = writesChangelog(world);
+    const stale = { kind: 'approve' as const, ...commandOn(world, '/approve') };
+    world.thread.advance(2 * 3_600_000 + 1_000);
+    expect((await approveFlow(world.ctx, stale)).outcome).toBe('refused');
+    expect(lastReply(world)).toContain('posted 2 hours ago');
+    expect(lastReply(world)).toContain('an approval counts for 2 hours (`approval-max-age-hours`)');
+
+    const early = fakeWorld();
+    await plan(early);
+    early.ctx.executor = writesChangelog(early);
+    const ahead = { kind: 'approve' as const, ...commandOn(early, '/approve') };
+    early.ctx.now = () => early.thread.now() - 60_000;
+    expect((await approveFlow(early.ctx, ahead)).outcome).toBe('done');
+  });
+
   it('refuses an approver without the approve permission', async () => {
     const world = fakeWorld();
     await plan(world);

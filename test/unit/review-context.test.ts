@@ -82,24 +82,39 @@ describe('the review context the planner reads', () => {
 
 describe('resolved review threads', () => {
   const comments = input().comments;
-  const read = async (states: () => Promise<{ firstCommentId: number; resolved: boolean }[]>) => {
+  type States = () => Promise<{ firstCommentId: number; resolved: boolean; resolvedBy: string | null }[]>;
+  const read = async (states: States) => {
     const world = fakeWorld();
     world.thread.reviewComments = async () => [...comments];
     world.thread.reviewThreadStates = states;
-    world.thread.permissionOf = async () => 'write';
+    world.thread.permissionOf = async (login) => (login === 'author' ? 'read' : 'write');
     return reviewContext(world.ctx, { number: 5, headSha: 'abc' }, new Map());
   };
 
   it('leaves out a resolved thread with its replies, and says how many', async () => {
     const { text, threads } = await read(async () => [
-      { firstCommentId: 1, resolved: true },
-      { firstCommentId: 3, resolved: false },
+      { firstCommentId: 1, resolved: true, resolvedBy: 'mona' },
+      { firstCommentId: 3, resolved: false, resolvedBy: null },
     ]);
     expect(text).not.toContain('Fix this');
     expect(text).not.toContain('Will do');
     expect(text).toContain('Old remark');
     expect(text).toContain('(1 resolved review thread was left out.)');
     expect(threads.map((t) => t.url)).toEqual(['u3']);
+  });
+
+  it('counts a thread as open when whoever resolved it lacks context-permission, or GitHub names nobody', async () => {
+    for (const resolvedBy of ['author', null, 'github-actions[bot]']) {
+      const { text, threads } = await read(async () => [
+        { firstCommentId: 1, resolved: true, resolvedBy },
+        { firstCommentId: 3, resolved: true, resolvedBy: 'rev' },
+      ]);
+      expect(text, String(resolvedBy)).toContain('Fix this');
+      expect(text).toContain('Will do');
+      expect(text).not.toContain('Old remark');
+      expect(text).toContain('(1 resolved review thread was left out.)');
+      expect(threads.map((t) => t.url)).toEqual(['https://github.example/o/r/pull/5#discussion_r1']);
+    }
   });
 
   it('shows every thread when GraphQL cannot tell which are resolved', async () => {

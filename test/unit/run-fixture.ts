@@ -234,6 +234,10 @@ export interface FakeThread extends Thread {
   failNext(method: keyof Thread, error: unknown): void;
   /** The bot's comments on an issue, oldest first. */
   botComments(issue: number): Comment[];
+  /** The fake GitHub's clock (ms): the time of its latest write, which moves one second per write. */
+  now(): number;
+  /** Moves the fake GitHub's clock on, as days passing between a comment and a run. */
+  advance(ms: number): void;
 }
 
 export function createFakeThread(repoModel: FakeRepo): FakeThread {
@@ -312,6 +316,8 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
     commentAs: (login, issue, body) => rest(post(issue, body, login)),
     failNext: (method, error) => void failures.set(method, error),
     botComments: (issue) => comments.filter((c) => c.issue === issue && c.author === botLogin).map(rest),
+    now: () => clock,
+    advance: (ms) => void (clock += ms),
     async permissionOf(login) {
       failing('permissionOf');
       return roles.get(login) ?? 'read';
@@ -634,6 +640,8 @@ export function fakeWorld(
     secrets: ['sk-test-key', 'ghs_testToken'],
     lock: locks,
     runUrl: `https://github.com/${owner}/${repo}/actions/runs/4242`,
+    // The action's clock reads GitHub's: a run acts right after the comment it answers.
+    now: () => thread.now(),
     writeSummary: async (markdown) => void summaries.push(markdown),
   };
   return { ctx, thread, repo: repoModel, summaries, locks };

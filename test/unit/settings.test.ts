@@ -100,6 +100,7 @@ const allInputs = [
   'bot-login',
   'config-file',
   'command-isolation',
+  'approval-max-age-hours',
 ];
 
 const defaults = {
@@ -119,6 +120,7 @@ const defaults = {
   configFile: '.github/plangate.yml',
   commandUser: '',
   commandIsolation: 'account',
+  approvalMaxAgeHours: 168,
   config: {},
   mcpServers: [],
 };
@@ -178,6 +180,7 @@ describe('readSettings values', () => {
       'bot-login': 'plangate-app[bot]',
       'command-user': 'builder',
       'command-isolation': ' none ',
+      'approval-max-age-hours': ' 24 ',
     });
     const { settings } = read();
     expect(settings).toMatchObject({
@@ -194,6 +197,7 @@ describe('readSettings values', () => {
       botLogin: 'plangate-app[bot]',
       commandUser: 'builder',
       commandIsolation: 'none',
+      approvalMaxAgeHours: 24,
     });
   });
 
@@ -258,6 +262,11 @@ describe('readSettings refusals', () => {
     ['model-timeout', '0'],
     ['model-timeout', '2.5'],
     ['model-timeout', '3601'],
+    // Expiry cannot be switched off, nor set beyond a year.
+    ['approval-max-age-hours', '0'],
+    ['approval-max-age-hours', '8761'],
+    ['approval-max-age-hours', '1.5'],
+    ['approval-max-age-hours', 'never'],
     ['branch-prefix', 'plangate/../main/'],
     ['branch-prefix', '/plangate/'],
     ['branch-prefix', '-plangate/'],

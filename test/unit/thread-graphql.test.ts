@@ -190,7 +190,7 @@ describe('createRef', () => {
 });
 
 describe('reviewThreadStates', () => {
-  it('tells which review threads are resolved, each named by its first comment, in one call', async () => {
+  it('tells which review threads are resolved and by whom, each named by its first comment, in one call', async () => {
     origin.git('branch', '-f', 'review-states', 'refs/heads/main~1');
     const pull = gh.addPullRequest({ title: 'Reviewed', login: 'mona', head: 'review-states' }).number;
     const open = gh.addReviewComment(pull, { login: 'rev', body: 'Fix', path: 'a.js', line: 1 }) as { id: number };
@@ -198,10 +198,27 @@ describe('reviewThreadStates', () => {
       id: number;
     };
     gh.addReviewComment(pull, { login: 'mona', body: 'Yes', path: 'b.js', line: 2, inReplyTo: done.id });
+    const hidden = gh.addReviewComment(pull, {
+      login: 'rev',
+      body: 'Check c',
+      path: 'c.js',
+      line: 3,
+      resolvedBy: 'drive-by',
+    }) as { id: number };
+    // GitHub's resolvedBy is a User: a thread an app resolved names nobody.
+    const byApp = gh.addReviewComment(pull, {
+      login: 'rev',
+      body: 'Check d',
+      path: 'd.js',
+      line: 4,
+      resolvedBy: 'cleanup-app[bot]',
+    }) as { id: number };
     const from = gh.requests.length;
     expect(await thread.reviewThreadStates(pull)).toEqual([
-      { firstCommentId: open.id, resolved: false },
-      { firstCommentId: done.id, resolved: true },
+      { firstCommentId: open.id, resolved: false, resolvedBy: null },
+      { firstCommentId: done.id, resolved: true, resolvedBy: 'rev' },
+      { firstCommentId: hidden.id, resolved: true, resolvedBy: 'drive-by' },
+      { firstCommentId: byApp.id, resolved: true, resolvedBy: null },
     ]);
     expect(calls(from)).toEqual(['graphql plangateReviewThreads']);
   });

@@ -23,6 +23,28 @@ describe('protected paths', () => {
     expect(matchProtected('src/a.ts', patterns)).toBeUndefined();
   });
 
+  it('matches any spelling a case-insensitive file system reads as the protected name', () => {
+    const workflows = ['.github/workflows/**'];
+    for (const spelling of [
+      '.GitHub/Workflows/evil.yml',
+      '.GITHUB/WORKFLOWS/CI.YML',
+      // The Kelvin sign and the long s fold to k and s, as APFS and NTFS compare them.
+      '.github/wor\u212Aflows/evil.yml',
+      '.github/workflow\u017F/evil.yml',
+      // HFS+ skips zero-width joiners and direction marks when it compares names.
+      '.git\u200chub/workflows/evil.yml',
+      './.GitHub/workflows/evil.yml',
+    ]) {
+      expect(matchProtected(spelling, workflows), spelling).toBe('.github/workflows/**');
+    }
+    expect(matchProtected('deep/Cargo.LOCK', patterns)).toBe('**/*.lock');
+    // The pattern's case does not matter either, and an accent matches composed or decomposed.
+    expect(matchProtected('secrets/key.txt', ['Secrets'])).toBe('Secrets');
+    expect(matchProtected('caf\u0065\u0301/menu.md', ['caf\u00e9'])).toBe('caf\u00e9');
+    expect(isProtected('github/Workflows/ci.yml', workflows)).toBe(false);
+    expect(isProtected('.github-workflows/ci.yml', workflows)).toBe(false);
+  });
+
   it('protects nothing without patterns', () => {
     expect(isProtected('.github/workflows/ci.yml', [])).toBe(false);
   });
