@@ -9,7 +9,7 @@ import {
   defaultLines,
   didYouMean,
   inputDefaults
-} from "./chunks/chunk-K6FIV3ZZ.js";
+} from "./chunks/chunk-M3LSJILH.js";
 import {
   errorMessage,
   redact
@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-PQLD5ZPC.js");
+        const { planCommand } = await import("./chunks/plan-command-SXV37EWB.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-RRIV5K76.js");
+        const { runCommand } = await import("./chunks/run-command-YNJ6WGU5.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-L2H7PHVG.js");
+  const { run } = await import("./chunks/main-DUN2GKFN.js");
   await run(triage);
 }

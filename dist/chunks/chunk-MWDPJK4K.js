@@ -9,7 +9,7 @@ import {
   plannerExecutorMachine,
   startSnapshot,
   startTeam
-} from "./chunk-KI7EKDGO.js";
+} from "./chunk-LRKSDCMJ.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

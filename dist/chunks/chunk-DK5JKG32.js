@@ -36,12 +36,12 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-KI7EKDGO.js";
+} from "./chunk-LRKSDCMJ.js";
 import {
   defaultLines,
   defaultNumber,
   inputDefaults
-} from "./chunk-K6FIV3ZZ.js";
+} from "./chunk-M3LSJILH.js";
 import {
   createSandbox,
   external_exports

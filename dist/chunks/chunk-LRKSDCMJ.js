@@ -9,7 +9,7 @@ import {
   defaultNumber,
   didYouMean,
   inputDefaults
-} from "./chunk-K6FIV3ZZ.js";
+} from "./chunk-M3LSJILH.js";
 import {
   SandboxError,
   debug,
@@ -1122,16 +1122,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
+        const fold2 = folds[i2];
         const end2 = folds[i2 + 1] || text2.length;
-        if (fold === 0)
+        if (fold2 === 0)
           res = `
 ${indent}${text2.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold2])
+            res += `${text2[fold2]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
@@ -4770,8 +4770,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
+          const { fold: fold2, offset } = foldNewline(source, i);
+          res += fold2;
           i = offset;
         } else if (ch === "\\") {
           let next = source[++i];
@@ -4811,19 +4811,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold = "";
+      let fold2 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold += "\n";
+          fold2 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
+      if (!fold2)
+        fold2 = " ";
+      return { fold: fold2, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -34363,6 +34363,7 @@ function defaulted(name, schema) {
 function lines(name) {
   return getMultilineInput(name).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
 }
+var maxApprovalAgeHours = 8760;
 var orDefault = (values, fallback) => values.length > 0 ? values : fallback;
 function readInputs(env = process.env) {
   const githubToken = input("github-token", external_exports.string());
@@ -34411,6 +34412,7 @@ function readInputs(env = process.env) {
     botLogin: defaulted("bot-login", external_exports.string()),
     allowedBots: lines("allowed-bots"),
     requireDistinctApprover: defaulted("require-distinct-approver", booleanInput),
+    approvalMaxAgeHours: defaulted("approval-max-age-hours", wholeNumber(1, maxApprovalAgeHours)),
     recordSecret,
     contextPermission: defaulted("context-permission", roleSchema),
     commandUser: input(
@@ -34924,13 +34926,31 @@ ${listed2}`
 
 // src/text/protected-paths.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
+
+// src/text/dot-git.ts
+var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+function isDotGitComponent(name) {
+  let visible = name.replace(hfsIgnorable, "").toLowerCase();
+  const stream = visible.indexOf(":");
+  if (stream >= 0) visible = visible.slice(0, stream);
+  const bare = visible.replace(/[. ]+$/, "");
+  return bare === ".git" || bare === "git~1";
+}
+function hasDotGitComponent(relPath) {
+  return relPath.split(/[/\\]/).some(isDotGitComponent);
+}
+
+// src/text/protected-paths.ts
 function matchProtected(relPath, patterns) {
-  const candidates = withAncestors(normalize(relPath));
+  const candidates = withAncestors(normalize(fold(relPath)));
   for (const pattern of patterns) {
-    const matches = (0, import_picomatch2.default)(normalize(pattern), { dot: true });
+    const matches = (0, import_picomatch2.default)(normalize(fold(pattern)), { dot: true, nocase: true });
     if (candidates.some((candidate) => matches(candidate))) return pattern;
   }
   return void 0;
+}
+function fold(p) {
+  return p.normalize("NFC").replace(hfsIgnorable, "").toUpperCase().toLowerCase();
 }
 function normalize(p) {
   let out = p;
@@ -36350,21 +36370,6 @@ async function looksBinary(abs) {
 // src/tools/workspace.ts
 import fs2 from "node:fs";
 import path4 from "node:path";
-
-// src/text/dot-git.ts
-var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
-function isDotGitComponent(name) {
-  let visible = name.replace(hfsIgnorable, "").toLowerCase();
-  const stream = visible.indexOf(":");
-  if (stream >= 0) visible = visible.slice(0, stream);
-  const bare = visible.replace(/[. ]+$/, "");
-  return bare === ".git" || bare === "git~1";
-}
-function hasDotGitComponent(relPath) {
-  return relPath.split(/[/\\]/).some(isDotGitComponent);
-}
-
-// src/tools/workspace.ts
 function resolveInWorkspace(workspace, relPath) {
   const root = path4.resolve(workspace);
   const shown2 = relPath === "" ? "." : relPath;
@@ -37593,8 +37598,8 @@ export {
   runUrlOf,
   readInputs,
   withRepoConfig,
-  matchProtected,
   hasDotGitComponent,
+  matchProtected,
   startSnapshot,
   plannerExecutorMachine,
   defaultPolicy,

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-XDLGTLXF.js";
+} from "./chunk-MWDPJK4K.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-W6PCHAZ4.js";
+} from "./chunk-DK5JKG32.js";
 import {
   CliError,
   UsageError
@@ -36,9 +36,9 @@ import {
 import "./chunk-NBWEJWBA.js";
 import {
   defaultPolicy
-} from "./chunk-KI7EKDGO.js";
+} from "./chunk-LRKSDCMJ.js";
 import "./chunk-BE46HTGE.js";
-import "./chunk-K6FIV3ZZ.js";
+import "./chunk-M3LSJILH.js";
 import "./chunk-Z7KUOCYC.js";
 import {
   errorMessage

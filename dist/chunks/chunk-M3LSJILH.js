@@ -31,6 +31,7 @@ var inputDefaults = {
   "base-branch": "",
   "allowed-bots": "",
   "require-distinct-approver": "false",
+  "approval-max-age-hours": "168",
   "record-secret": "",
   "context-permission": "triage",
   "command-user": "",

@@ -4,12 +4,12 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-W6PCHAZ4.js";
+} from "./chunk-DK5JKG32.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-NBWEJWBA.js";
-import "./chunk-KI7EKDGO.js";
+import "./chunk-LRKSDCMJ.js";
 import "./chunk-BE46HTGE.js";
-import "./chunk-K6FIV3ZZ.js";
+import "./chunk-M3LSJILH.js";
 import "./chunk-Z7KUOCYC.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";

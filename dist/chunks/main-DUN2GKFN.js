@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-XDLGTLXF.js";
+} from "./chunk-MWDPJK4K.js";
 import {
   GitError,
   ModelError,
@@ -88,7 +88,7 @@ import {
   untrusted,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-KI7EKDGO.js";
+} from "./chunk-LRKSDCMJ.js";
 import {
   code,
   codeBlock,
@@ -102,7 +102,7 @@ import {
 import {
   didYouMean,
   inputDefaults
-} from "./chunk-K6FIV3ZZ.js";
+} from "./chunk-M3LSJILH.js";
 import {
   createSandbox,
   error,
@@ -2086,6 +2086,7 @@ var REVIEW_THREADS_QUERY = `query plangateReviewThreads($owner: String!, $name: 
         pageInfo { hasNextPage endCursor }
         nodes {
           isResolved
+          resolvedBy { login }
           comments(first: 1) { nodes { url } }
         }
       }
@@ -2100,6 +2101,7 @@ var reviewThreadsAnswer = external_exports.object({
         nodes: external_exports.array(
           external_exports.object({
             isResolved: external_exports.boolean(),
+            resolvedBy: external_exports.object({ login: external_exports.string() }).nullable(),
             comments: external_exports.object({ nodes: external_exports.array(external_exports.object({ url: external_exports.string() })) })
           })
         )
@@ -2125,7 +2127,12 @@ function reviewThreadReads({ octokit, owner, repo }) {
         for (const node of nodes) {
           const first = node.comments.nodes[0];
           const id = first ? reviewCommentIdOf(first.url) : void 0;
-          if (id !== void 0) states.push({ firstCommentId: id, resolved: node.isResolved });
+          if (id !== void 0)
+            states.push({
+              firstCommentId: id,
+              resolved: node.isResolved,
+              resolvedBy: node.isResolved ? node.resolvedBy?.login ?? null : null
+            });
         }
         if (!pageInfo.hasNextPage || pageInfo.endCursor === null || pageInfo.endCursor === after) break;
         after = pageInfo.endCursor;
@@ -2322,11 +2329,11 @@ var notice2 = (omitted) => `
 > ${omitted} characters were cut here to fit GitHub's size limit.
 
 `;
-function fitBody(body2, limit = githubBodyLimit) {
-  if (body2.length <= limit) return body2;
-  const tailLength = Math.min(Math.floor(limit / 4), 8e3);
-  const room = limit - tailLength - notice2(body2.length).length;
-  if (room < 0) return body2.slice(0, limit);
+function fitBody(body2, limit2 = githubBodyLimit) {
+  if (body2.length <= limit2) return body2;
+  const tailLength = Math.min(Math.floor(limit2 / 4), 8e3);
+  const room = limit2 - tailLength - notice2(body2.length).length;
+  if (room < 0) return body2.slice(0, limit2);
   const head = body2.slice(0, room);
   const tail = body2.slice(body2.length - tailLength);
   return head + notice2(body2.length - head.length - tail.length) + tail;
@@ -2350,7 +2357,7 @@ function threadScope(octokit, repoRef, secrets, options) {
     repo: repoRef.repo,
     botLogin: options.botLogin ?? inputDefaults["bot-login"],
     retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
-    safe: (body2, limit = githubBodyLimit) => fitBody(redact(body2, secrets), limit)
+    safe: (body2, limit2 = githubBodyLimit) => fitBody(redact(body2, secrets), limit2)
   };
 }
 function createOnce(scope, send, find) {
@@ -3690,11 +3697,11 @@ function omittedBy(text, max) {
   const reported = / … \[(\d+) more characters\]$/.exec(clipped)?.[1];
   return reported === void 0 ? text.length - clipped.length : Number(reported);
 }
-function renderHistoryChunks(history, planId, limit = historyChunkLimit) {
+function renderHistoryChunks(history, planId, limit2 = historyChunkLimit) {
   const worst = history.length;
   const frame = chunkHeading(planId, worst, worst).length + 2 + 2 + historyChunkMarker(planId, worst).length;
-  const room = limit - frame;
-  if (room <= 0) throw new Error(`A history body of ${limit} characters cannot hold even its heading.`);
+  const room = limit2 - frame;
+  if (room <= 0) throw new Error(`A history body of ${limit2} characters cannot hold even its heading.`);
   const bodies = [];
   let current = [];
   let used = 0;
@@ -4609,7 +4616,7 @@ ${main}
 
 </details>`;
 }
-function stackPullRequestBody(previous, current, limit = githubBodyLimit) {
+function stackPullRequestBody(previous, current, limit2 = githubBodyLimit) {
   const { main, entries, dropped } = splitPullRequestBody(previous);
   const sameRun = planIdOf(main) !== void 0 && planIdOf(main) === planIdOf(current);
   const all = main === "" || sameRun ? entries : [collapse(main), ...entries];
@@ -4632,7 +4639,7 @@ ${entryMarker}
 ${entry}
 `;
     const left = all.length - kept - 1 + dropped;
-    if (body2.length + next.length + (left > 0 ? notice3(left).length : 0) > limit) break;
+    if (body2.length + next.length + (left > 0 ? notice3(left).length : 0) > limit2) break;
     body2 += next;
     kept += 1;
   }
@@ -4955,12 +4962,12 @@ ${lines.join("\n")}`,
       fix: fixFor(blocking.findings)
     };
   }
-  const limit = input.maxEstimatedCostUsd;
-  if (limit === void 0) return { ok: true };
+  const limit2 = input.maxEstimatedCostUsd;
+  if (limit2 === void 0) return { ok: true };
   const estimate = input.stored?.estimate;
   const high = estimate ? estimateHigh(estimate) : null;
-  if (high !== null && high <= limit) return { ok: true };
-  const over = high !== null && estimate ? `the estimated execution cost of plan \`${planId}\`, ${formatEstimate(estimate)}, exceeds \`max-estimated-cost-usd\` (${formatCost(limit)})` : `plan \`${planId}\` has no cost estimate to hold to \`max-estimated-cost-usd\` (${formatCost(limit)}): ${estimate ? formatEstimate(estimate) : "it was planned before estimates existed"}`;
+  if (high !== null && high <= limit2) return { ok: true };
+  const over = high !== null && estimate ? `the estimated execution cost of plan \`${planId}\`, ${formatEstimate(estimate)}, exceeds \`max-estimated-cost-usd\` (${formatCost(limit2)})` : `plan \`${planId}\` has no cost estimate to hold to \`max-estimated-cost-usd\` (${formatCost(limit2)}): ${estimate ? formatEstimate(estimate) : "it was planned before estimates existed"}`;
   if (!input.overBudget) {
     return {
       ok: false,
@@ -5206,6 +5213,34 @@ async function answerFlow(ctx, command) {
   });
 }
 
+// src/checks/approval-age.ts
+var hourMs = 36e5;
+function approvalExpiry(input) {
+  const { planId } = input;
+  const created = Date.parse(input.createdAt);
+  const fix = `If plan \`${planId}\` is still what you want, approve it again with a new comment: \`/approve ${planId}\`.`;
+  if (Number.isNaN(created)) {
+    return {
+      reason: "GitHub gave no creation time for this approval, so plangate cannot tell whether it expired.",
+      fix
+    };
+  }
+  const age = input.now - created;
+  if (age <= input.maxAgeHours * hourMs) return void 0;
+  return {
+    reason: `this approval expired: it was posted ${span(age)} ago (${input.createdAt}), and an approval counts for ${limit(input.maxAgeHours)} (\`approval-max-age-hours\`).`,
+    fix
+  };
+}
+var plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+function span(ms) {
+  const hours = Math.floor(ms / hourMs);
+  return hours < 48 ? plural(hours, "hour") : plural(Math.floor(hours / 24), "day");
+}
+function limit(hours) {
+  return hours % 24 === 0 && hours >= 48 ? `${plural(hours, "hour")} (${hours / 24} days)` : plural(hours, "hour");
+}
+
 // src/run/approval-hold.ts
 function approvalHold(settings, record, approver) {
   const { plan } = record.snapshot.context;
@@ -5277,6 +5312,13 @@ function approvalRefusal(ctx, command, live) {
     createdAt: command.origin.createdAt,
     updatedAt: command.origin.createdAt
   } : comments.find((c) => c.id === command.commentId);
+  const expired = approvalExpiry({
+    planId: id,
+    createdAt: approval?.createdAt ?? "",
+    now: ctx.now(),
+    maxAgeHours: settings.approvalMaxAgeHours
+  });
+  if (expired) return expired;
   if (approval && !postedBefore(comment, approval)) {
     const seen = planLiveAt(ctx, comments, approval);
     return no(
@@ -5626,7 +5668,7 @@ var reviewLimits = {
   reviews: 1e4,
   checks: 12e3
 };
-var plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+var plural2 = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 function groupThreads(comments) {
   const threads = /* @__PURE__ */ new Map();
   for (const comment of comments) {
@@ -5665,7 +5707,7 @@ function threadsPart(input) {
   }
   if (skipped > 0)
     parts.push(
-      `(${plural(skipped, "more review thread")} did not fit and ${skipped === 1 ? "was" : "were"} left out.)`
+      `(${plural2(skipped, "more review thread")} did not fit and ${skipped === 1 ? "was" : "were"} left out.)`
     );
   return { text: parts.join("\n\n"), threads: given };
 }
@@ -5687,7 +5729,7 @@ function reviewsPart(input) {
     parts.push(block);
   }
   if (skipped > 0)
-    parts.push(`(${plural(skipped, "more review")} did not fit and ${skipped === 1 ? "was" : "were"} left out.)`);
+    parts.push(`(${plural2(skipped, "more review")} did not fit and ${skipped === 1 ? "was" : "were"} left out.)`);
   return parts.join("\n\n");
 }
 function checksPart(checks) {
@@ -5705,8 +5747,8 @@ function checksPart(checks) {
 }
 function renderReviewContext(input) {
   const threads = threadsPart(input);
-  const leftOut = input.leftOut > 0 ? `(${plural(input.leftOut, "review comment or review", "review comments or reviews")} by users without ${input.contextPermission} permission ${input.leftOut === 1 ? "was" : "were"} left out.)` : "";
-  const resolved = input.resolved ? `(${plural(input.resolved, "resolved review thread")} ${input.resolved === 1 ? "was" : "were"} left out.)` : "";
+  const leftOut = input.leftOut > 0 ? `(${plural2(input.leftOut, "review comment or review", "review comments or reviews")} by users without ${input.contextPermission} permission ${input.leftOut === 1 ? "was" : "were"} left out.)` : "";
+  const resolved = input.resolved ? `(${plural2(input.resolved, "resolved review thread")} ${input.resolved === 1 ? "was" : "were"} left out.)` : "";
   const text = [
     `Pull request #${input.pull} under review. What reviewers and checks said follows; address it where the objective asks you to.`,
     filesPart(input),
@@ -5774,15 +5816,23 @@ ${source.thread.body}`, maxIssueChars)
 }
 
 // src/run/review-context.ts
-async function withoutResolved(ctx, pull, comments) {
-  let resolvedIds;
+async function withoutResolved(ctx, pull, comments, trusted) {
+  const resolvedIds = /* @__PURE__ */ new Set();
+  const stillOpen = [];
   try {
-    const states = await ctx.thread.reviewThreadStates(pull);
-    resolvedIds = new Set(states.filter((s) => s.resolved).map((s) => s.firstCommentId));
+    for (const state of await ctx.thread.reviewThreadStates(pull)) {
+      if (!state.resolved) continue;
+      if (state.resolvedBy !== null && await trusted(state.resolvedBy)) resolvedIds.add(state.firstCommentId);
+      else stillOpen.push(state.resolvedBy === null ? "someone GitHub does not name" : `@${state.resolvedBy}`);
+    }
   } catch (error2) {
     info(`Which review threads are resolved could not be read, so all are shown: ${errorMessage(error2)}`);
     return { comments: [...comments], resolved: 0 };
   }
+  if (stillOpen.length > 0)
+    info(
+      `${stillOpen.length} resolved review thread(s) count as open: resolved by ${[...new Set(stillOpen)].join(", ")}, without ${ctx.settings.contextPermission} permission.`
+    );
   const kept = comments.filter((c) => !resolvedIds.has(c.inReplyTo ?? c.id));
   const resolved = new Set(comments.filter((c) => !kept.includes(c)).map((c) => c.inReplyTo ?? c.id)).size;
   return { comments: kept, resolved };
@@ -5801,7 +5851,7 @@ async function reviewContext(ctx, pull, known) {
   };
   const [files, open2, reviews, checks] = await Promise.all([
     thread.pullRequestFiles(pull.number),
-    thread.reviewComments(pull.number).then((all) => withoutResolved(ctx, pull.number, all)),
+    thread.reviewComments(pull.number).then((all) => withoutResolved(ctx, pull.number, all, allowed)),
     thread.reviews(pull.number),
     thread.failingChecks(pull.headSha)
   ]);
@@ -6713,6 +6763,7 @@ function createContext(parts, secrets, stops, writes) {
     planner: lazyClient("planner", settings.planner, modelOptions(settings)),
     executor: lazyClient("executor", settings.executor, modelOptions(settings)),
     runUrl,
+    now: () => Date.now(),
     writeSummary: async (markdown) => {
       if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
     },
