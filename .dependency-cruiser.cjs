@@ -7,6 +7,7 @@
 const layers = [
   ['text'], // leaf helpers: limits, markdown, redaction, untrusted text, path rules
   ['machine'], // the pure reducer and its definitions
+  ['scope'], // the approved scope: what an approval allows, read where the run acts
   ['config'], // inputs and the config file as one typed Settings
   ['models'], // chat clients, usage and cost
   ['repo'], // the host's hardened git

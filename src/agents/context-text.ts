@@ -1,3 +1,4 @@
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import type { HistoryEntry, Plan } from '../machine/fields.js';
 
 /**
@@ -51,10 +52,25 @@ export function historyText(history: HistoryEntry[]): string {
 /** The executor's real tool list, so neither role reasons from assumptions about the other. */
 export interface WorkshopFacts {
   executorTools: readonly string[];
+  /** The approved scope of the run (absent while planning: the plan is what will define it). */
+  scope?: ApprovedScope;
 }
 
 export function workshopText(facts: WorkshopFacts, whose: 'The executor' | 'You'): string {
-  return `## Tools\n\n${whose} ${whose === 'You' ? 'have' : 'has'}: ${facts.executorTools.join(', ')}. The workspace rules above say which commands may run and which paths are protected.`;
+  const tools = `## Tools\n\n${whose} ${whose === 'You' ? 'have' : 'has'}: ${facts.executorTools.join(', ')}. The workspace rules above say which commands may run and which paths are protected.`;
+  return facts.scope ? `${tools}\n\n${scopeText(facts.scope)}` : tools;
+}
+
+/** What the approval allows, as the agents are told it: the same bounds the tools and the commit gate hold. */
+export function scopeText(scope: ApprovedScope): string {
+  const listed = (items: readonly string[], none: string) => (items.length ? items.join(', ') : none);
+  return [
+    '## Approved scope',
+    '',
+    `The approval allows changes to: ${listed(scope.paths, 'no file')}.`,
+    `Commands it allows: ${listed(scope.commands, 'none')}.`,
+    `Anything else is refused and held back from the commits; needing more is a reason to replan, and a maintainer approves the wider scope.`,
+  ].join('\n');
 }
 
 /** The thread the objective came from, already marked untrusted by the host. */

@@ -1,3 +1,4 @@
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import type { Role } from '../machine/fields.js';
 import type { MachineDefinition, Snapshot } from '../machine/types.js';
 import type { ChatClient } from '../models/chat-client.js';
@@ -62,6 +63,8 @@ export interface TeamRunOptions {
   prices: PriceTable;
   commandEnv?: string[];
   maxWriteBytes?: number;
+  /** The approved scope the executor is held to; absent: none. */
+  scope?: ApprovedScope;
   /** How long one command may take; defaults to {@link defaultCommandTimeoutMs}. */
   commandTimeoutMs?: number;
   /** The repository's agent instructions at the base commit (readRepositoryInstructions); '' or absent: none. */
@@ -91,6 +94,7 @@ export function startTeam(options: TeamRunOptions): TeamRun {
     secrets: options.secrets,
     commandEnv: options.commandEnv,
     maxWriteBytes: options.maxWriteBytes,
+    ...(options.scope ? { scope: options.scope } : {}),
     instructions: options.instructions,
     capabilities: options.capabilities,
     onUsage: (role: Role, model, tokens) => {

@@ -9,6 +9,7 @@ import { createRunCommandTool } from '../tools/run-command.js';
 import { createToolbox, type Toolbox } from '../tools/toolbox.js';
 import { createUpdateContextTool } from '../tools/update-context.js';
 import { createWriteTools } from '../tools/write-tools.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Git } from '../repo/git.js';
 import type { Notices } from './notices.js';
@@ -59,6 +60,8 @@ export interface TeamOptions {
   commandEnv?: string[];
   /** Largest file write_file and edit_file may produce. */
   maxWriteBytes?: number;
+  /** The approved scope the executor's write tools and commands are held to; absent: none. */
+  scope?: ApprovedScope;
   /** Secrets the host knows; tool output is scrubbed of them (and of token shapes) before a model sees it. */
   secrets?: readonly string[];
   /**
@@ -85,6 +88,41 @@ function stager(run: RunState, role: Role) {
   };
 }
 
+/** The executor's tools: reading, writing and commands held to the protected paths and the approved scope. */
+function executorToolbox(
+  options: TeamOptions,
+  capabilities: CapabilityHub,
+  toolboxOptions: { redact: (text: string) => string },
+): Toolbox {
+  const { run, sandbox } = options;
+  const workspace = sandbox.workTree;
+  const scope = options.scope ? { scope: options.scope } : {};
+  return withNotices(
+    options.notices,
+    createToolbox(
+      [
+        ...createReadTools(workspace, options.reader),
+        ...createWriteTools(workspace, {
+          protectedPaths: options.protectedPaths,
+          maxWriteBytes: options.maxWriteBytes,
+          ...scope,
+        }),
+        createRunCommandTool({
+          allowedCommands: options.allowedCommands,
+          timeoutMs: options.commandTimeoutMs,
+          env: commandEnvironment(process.env, options.commandEnv),
+          sandbox,
+          ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
+          ...scope,
+        }),
+        ...createCapabilityTools('executor', capabilities),
+        createUpdateContextTool('executor', stager(run, 'executor')),
+      ],
+      toolboxOptions,
+    ),
+  );
+}
+
 export function createTeam(options: TeamOptions): Team {
   const { run, sandbox } = options;
   const workspace = sandbox.workTree;
@@ -100,29 +138,11 @@ export function createTeam(options: TeamOptions): Team {
     ],
     toolboxOptions,
   );
-  const executorTools: Toolbox = withNotices(
-    options.notices,
-    createToolbox(
-      [
-        ...createReadTools(workspace, options.reader),
-        ...createWriteTools(workspace, {
-          protectedPaths: options.protectedPaths,
-          maxWriteBytes: options.maxWriteBytes,
-        }),
-        createRunCommandTool({
-          allowedCommands: options.allowedCommands,
-          timeoutMs: options.commandTimeoutMs,
-          env: commandEnvironment(process.env, options.commandEnv),
-          sandbox,
-          ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
-        }),
-        ...createCapabilityTools('executor', capabilities),
-        createUpdateContextTool('executor', stager(run, 'executor')),
-      ],
-      toolboxOptions,
-    ),
-  );
-  const facts: WorkshopFacts = { executorTools: executorTools.specs.map((spec) => spec.function.name) };
+  const executorTools = executorToolbox(options, capabilities, toolboxOptions);
+  const facts: WorkshopFacts = {
+    executorTools: executorTools.specs.map((spec) => spec.function.name),
+    ...(options.scope ? { scope: options.scope } : {}),
+  };
   // Per-repository rules and instructions travel in user messages, never in the frozen prefix. They
   // open every session's first message, before anything per-run, so that leading text is the same
   // bytes in every session of the repository and the provider caches it along with the prefix.

@@ -8,6 +8,7 @@ import { usageLedgerSchema } from '../models/usage.js';
 import { runPolicySchema } from '../config/run-policy.js';
 import { recordStatuses } from '../machine/plan-status.js';
 import { canonical, sealHolds, sealOf } from './seal.js';
+import { approvedScopeSchema, type ApprovedScope } from '../scope/approved-scope.js';
 
 /**
  * The plan record: the hidden, machine-readable half of a plan comment. It carries everything an
@@ -91,6 +92,12 @@ export const planRecordSchema = z.object({
   /** The plan's checks and cost estimate as the comment showed them; `/approve` judges these. Absent on records without a plan. */
   checks: planChecksSchema.optional(),
   /**
+   * What an approval of this plan allows the run to do (paths, commands, budget), as the comment
+   * showed it; covered by `planHash`. Absent on records without a plan, and on plans made before
+   * approvals carried a scope, which are not executed.
+   */
+  scope: approvedScopeSchema.optional(),
+  /**
    * The work goes on the base branch itself (a pull request's head) and updates that pull request,
    * instead of going on a new branch and pull request of its own.
    */
@@ -125,13 +132,14 @@ export function hashContext(context: PlanContext): string {
 }
 
 /**
- * The record's `planHash`: the context, and with it the checks and estimate that approval turns on,
- * so neither can be swapped under an unchanged plan. A record without checks hashes as its context
- * alone, as records always did.
+ * The record's `planHash`: the context, and with it the checks and estimate that approval turns on
+ * and the scope it grants, so none can be swapped under an unchanged plan. A record without checks
+ * and scope hashes as its context alone, as records always did.
  */
-export function hashPlan(context: PlanContext, checks?: PlanChecks): string {
-  if (checks === undefined) return hashContext(context);
-  return createHash('sha256').update(canonical({ context, checks })).digest('hex');
+export function hashPlan(context: PlanContext, checks?: PlanChecks, scope?: ApprovedScope): string {
+  if (checks === undefined && scope === undefined) return hashContext(context);
+  const bound = scope === undefined ? { context, checks } : { context, checks, scope };
+  return createHash('sha256').update(canonical(bound)).digest('hex');
 }
 
 /** Binds a plan to the thread it was made on: a changed title or body makes it unapprovable. */

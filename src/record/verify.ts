@@ -20,7 +20,7 @@ export function verifyPlanComment(
   const decoded = decodeRecord(comment.body);
   if (!decoded.ok) return decoded;
   const { record } = decoded;
-  if (hashPlan(record.snapshot.context, record.checks) !== record.planHash) {
+  if (hashPlan(record.snapshot.context, record.checks, record.scope) !== record.planHash) {
     return { ok: false, reason: `plan ${record.planId} does not match its hash` };
   }
   if (!sealIsValid(record, secret)) {

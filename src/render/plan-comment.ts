@@ -9,6 +9,8 @@ import { renderServerFailures } from './server-failures.js';
 import { code, codeBlock, details, escapeMarkdown, indent, quote } from '../text/markdown.js';
 import { formatCost } from '../models/usage.js';
 import { renderChecks } from './checks.js';
+import { renderScope } from './scope.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import { formatCount } from '../text/count.js';
 
 /**
@@ -39,6 +41,7 @@ export interface ShownPlan {
   usage: UsageLedger;
   snapshot: Snapshot;
   checks?: PlanChecks;
+  scope?: ApprovedScope;
   mcpFailures?: ReadonlyArray<{ server: string; reason: string }>;
 }
 
@@ -268,6 +271,8 @@ export function renderPlanComment(record: ShownPlan, marker: string): string {
     '---',
     // Above the approve instruction: what the checks found and what execution may cost.
     ...(record.checks ? [renderChecks(record.checks, record.status === 'proposed'), ''] : []),
+    // What the approval grants, beside what it may cost.
+    ...(record.scope ? [renderScope(record.scope), ''] : []),
     statusLine(record),
     '',
     `<sub>plangate · planner ${code(record.models.planner)} · executor ${code(record.models.executor)} · base ${code(record.base.ref)} at ${code(record.base.sha.slice(0, 7))} · asked by @${record.requestedBy}${plannerUsageLine(record)}</sub>`,

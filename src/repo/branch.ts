@@ -1,4 +1,5 @@
 import { stageChecked, type KeptOutChange } from './change-gate.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import { GitError, type Git } from './git.js';
 
 /**
@@ -32,8 +33,9 @@ export async function commitAll(
   message: string,
   author: { name: string; email: string },
   protectedPaths: readonly string[],
+  scope?: Pick<ApprovedScope, 'paths'>,
 ): Promise<{ sha: string | undefined; keptOut: KeptOutChange[] }> {
-  const keptOut = await stageChecked(git, protectedPaths);
+  const keptOut = await stageChecked(git, protectedPaths, scope);
   if (!(await hasStagedChanges(git))) return { sha: undefined, keptOut };
   await git([
     '-c',

@@ -1,4 +1,5 @@
 import { matchProtected } from '../text/protected-paths.js';
+import { inScope, type ApprovedScope } from '../scope/approved-scope.js';
 import { hasDotGitComponent } from '../text/dot-git.js';
 import { GitError, type Git } from './git.js';
 import {
@@ -32,6 +33,8 @@ export interface KeptOutChange {
 const dotGitReason = 'a .git path';
 const nestedReason = 'a nested git repository';
 const protectedPrefix = 'protected by ';
+/** The reason a change outside the approved scope is held back (and what the run's reports match on). */
+export const outOfScopeReason = 'outside the approved scope';
 
 /** A change the gate decided on; `restore` marks a protected path whose work-tree change is undone. */
 interface Decision extends KeptOutChange {
@@ -42,8 +45,9 @@ interface Decision extends KeptOutChange {
 
 /**
  * Stages the work tree's changes (additions, edits, deletions, mode and type changes, symlinks,
- * submodule entries) except those no one may commit: anything under a `.git` component in any
- * spelling, a new nested repository, and changes to `protectedPaths`. Protected changes are also
+ * submodule entries) except those that may not be committed: anything under a `.git` component in
+ * any spelling, a new nested repository, changes to `protectedPaths`, and (given the run's `scope`)
+ * changes to paths the scope does not name, which are left in the work tree as they are. Protected changes are also
  * undone in the work tree (restored from HEAD, or removed when new), so the tree matches what lands;
  * `.git` paths and nested repositories stay on disk, never staged. Blocked paths are never handed to
  * `git add`, which would abort on some of them; what is staged is then checked again, so a change
@@ -51,7 +55,12 @@ interface Decision extends KeptOutChange {
  *
  * Runs git at the top of the work tree (as createGit(workspace) does); the index is plangate's.
  */
-export async function stageChecked(git: Git, protectedPaths: readonly string[]): Promise<KeptOutChange[]> {
+export async function stageChecked(
+  git: Git,
+  protectedPaths: readonly string[],
+  scope?: Pick<ApprovedScope, 'paths'>,
+): Promise<KeptOutChange[]> {
+  const blockReason = (path: string) => whyKeptOut(path, protectedPaths, scope);
   const prefix = await git(['rev-parse', '--show-prefix']);
   if (prefix !== '') throw new Error(`The commit gate must run at the top of the work tree, not in ${prefix}.`);
   const head = await hasHead(git);
@@ -60,10 +69,7 @@ export async function stageChecked(git: Git, protectedPaths: readonly string[]):
   const decided = new Map<string, Decision>();
   const allowed: Candidate[] = [];
   for (const candidate of candidates) {
-    const reason =
-      candidate.nested && !hasDotGitComponent(candidate.path)
-        ? nestedReason
-        : blockReason(candidate.path, protectedPaths);
+    const reason = candidate.nested && !hasDotGitComponent(candidate.path) ? nestedReason : blockReason(candidate.path);
     if (reason === undefined) allowed.push(candidate);
     else remember(decided, decision(candidate.path, candidate.change, reason, candidate.change !== 'added'));
   }
@@ -105,7 +111,7 @@ export async function stageChecked(git: Git, protectedPaths: readonly string[]):
     const blocked = new Map<string, Decision>();
     for (const entry of staged) {
       const nested = entry.dstMode === gitlinkMode && entry.srcMode !== gitlinkMode;
-      const reason = nested && !hasDotGitComponent(entry.path) ? nestedReason : blockReason(entry.path, protectedPaths);
+      const reason = nested && !hasDotGitComponent(entry.path) ? nestedReason : blockReason(entry.path);
       if (reason !== undefined)
         blocked.set(entry.path, decision(entry.path, entry.change, reason, entry.srcMode !== absentMode));
     }
@@ -154,11 +160,20 @@ export function mergeKeptOut(...lists: readonly (readonly KeptOutChange[])[]): K
   );
 }
 
-/** Why no one may commit a change at `path`, or undefined when anyone may. */
-function blockReason(path: string, protectedPaths: readonly string[]): string | undefined {
+/**
+ * Why a change at `path` may not be committed, or undefined when it may: no one may commit `.git`
+ * paths or protected paths, and this run only what its approved scope names. A change outside the
+ * scope stays in the work tree, held back until an amendment a maintainer approves takes it in.
+ */
+function whyKeptOut(
+  path: string,
+  protectedPaths: readonly string[],
+  scope: Pick<ApprovedScope, 'paths'> | undefined,
+): string | undefined {
   if (hasDotGitComponent(path)) return dotGitReason;
   const pattern = matchProtected(path, protectedPaths);
-  return pattern === undefined ? undefined : `${protectedPrefix}${pattern}`;
+  if (pattern !== undefined) return `${protectedPrefix}${pattern}`;
+  return scope && !inScope(path, scope) ? outOfScopeReason : undefined;
 }
 
 function decision(path: string, change: ChangeKind, reason: string, inHead: boolean): Decision {

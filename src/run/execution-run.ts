@@ -84,6 +84,7 @@ export async function startExecutionRun(
     author: botIdentity(settings.botLogin),
     checkpointed: checkpoint?.pushed,
     protectedPaths: settings.protectedPaths,
+    ...(record.scope ? { scope: record.scope } : {}),
     trailers: commitTrailers({
       planId: record.planId,
       approvedBy: record.approvedBy,
@@ -110,7 +111,8 @@ export async function startExecutionRun(
     {
       notices: keptOut.notices,
       // Checked right after each command, so the command's own result says what will not land.
-      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths)),
+      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, record.scope)),
+      ...(record.scope ? { scope: record.scope } : {}),
     },
   );
   // Started before the first progress comment (the team's drive gets the same answer), so servers

@@ -24,6 +24,15 @@ export type { ApprovedRecord, Execution } from './execution-run.js';
  */
 export async function execute(ctx: RunContext, execution: Execution): Promise<FlowResult> {
   const { record, source } = execution;
+  // An approval grants a scope; a plan made before approvals named one grants nothing to carry out.
+  if (!record.scope)
+    return refuse(
+      ctx.thread,
+      source,
+      '/approve',
+      `plan \`${record.planId}\` was made before plangate's approvals named what a run may change, run and spend.`,
+      'Ask for a new plan with `/plan`: its comment shows what an approval of it allows.',
+    );
   // One execution per issue: a second one answers with the job that holds the lock.
   const lock = await ctx.lock.acquire(record.issue, record.base.sha);
   if (!lock.acquired) {

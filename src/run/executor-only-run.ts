@@ -1,7 +1,9 @@
 import * as core from '@actions/core';
 import { executorOnlySnapshot } from '../machine/executor-only.js';
 import { emptyUsage } from '../models/usage.js';
-import { hashContext, hashIssue, planIdFor } from '../record/plan-record.js';
+import { hashIssue, hashPlan, planIdFor } from '../record/plan-record.js';
+import { unplannedScope } from '../checks/scope-derivation.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import type { FlowResult, RunContext } from './run-context.js';
 import { execute } from './execution.js';
 import type { PlanningRequest, RecordDraft } from './plan-draft.js';
@@ -22,11 +24,13 @@ export async function executeWithoutPlanner(ctx: RunContext, request: PlanningRe
   const { source, snapshot, base } = request;
   const issue = source.thread.number;
   const planId = planIdFor(`${thread.repoRef.owner}/${thread.repoRef.repo}`, issue, source.commentId);
+  const scope = scopeWithoutPlan(ctx, snapshot.policy.maxIterations);
   return execute(ctx, {
     record: {
       v: 1,
       planId,
-      planHash: hashContext(snapshot.context),
+      planHash: hashPlan(snapshot.context, undefined, scope),
+      scope,
       status: 'executing',
       repository: `${thread.repoRef.owner}/${thread.repoRef.repo}`,
       issue,
@@ -62,6 +66,8 @@ export async function executeAfterPlannerFailed(
     'executing',
     executorOnlySnapshot(request.snapshot.context.objective, request.snapshot.policy),
     'executor-only',
+    undefined,
+    scopeWithoutPlan(ctx, request.snapshot.policy.maxIterations),
   );
   return execute(ctx, {
     record: {
@@ -72,5 +78,15 @@ export async function executeAfterPlannerFailed(
     source: request.source,
     comments: request.comments,
     notice: `${plannerFailedNotice} (${reason})`,
+  });
+}
+
+/** The configuration's bounds as the scope of a run no plan describes. */
+function scopeWithoutPlan(ctx: RunContext, maxIterations: number): ApprovedScope {
+  const { settings } = ctx;
+  return unplannedScope({
+    allowedCommands: settings.allowedCommands,
+    maxIterations,
+    ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
   });
 }

@@ -5,6 +5,7 @@ import type { Snapshot } from '../machine/types.js';
 import type { UsageLedger } from '../models/usage.js';
 import { hashIssue, hashPlan, planIdFor, type PlanRecord } from '../record/plan-record.js';
 import type { PlanChecks } from '../checks/stored-checks.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import type { RunContext } from './run-context.js';
 import { usageTotals } from './run-team.js';
 import type { ResolvedBase } from './work-base.js';
@@ -33,6 +34,7 @@ export type RecordDraft = (
   s: Snapshot,
   machine?: PlanRecord['machine'],
   checks?: PlanChecks,
+  scope?: ApprovedScope,
 ) => PlanRecord;
 
 /**
@@ -49,10 +51,10 @@ export function recordDraft(
   const { source } = request;
   const issue = source.thread.number;
   const repository = `${thread.repoRef.owner}/${thread.repoRef.repo}`;
-  return (status, s, machine = 'planner-executor', checks) => ({
+  return (status, s, machine = 'planner-executor', checks, scope) => ({
     v: 1,
     planId: planIdFor(repository, issue, source.commentId),
-    planHash: hashPlan(s.context, checks),
+    planHash: hashPlan(s.context, checks, scope),
     status,
     repository,
     issue,
@@ -70,6 +72,7 @@ export function recordDraft(
     snapshot: s,
     usage: ledger,
     ...(checks ? { checks } : {}),
+    ...(scope ? { scope } : {}),
     ...(mcpFailures.length > 0 ? { mcpFailures: [...mcpFailures] } : {}),
   });
 }

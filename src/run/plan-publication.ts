@@ -6,6 +6,8 @@ import { approvalGate } from '../checks/approval-gate.js';
 import { plannerUsageSince } from '../checks/cost-estimate.js';
 import { checksForStagedPlan } from '../checks/plan-checks-run.js';
 import type { PlanChecks } from '../checks/stored-checks.js';
+import { deriveScope } from '../checks/scope-derivation.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import type { Plan } from '../machine/fields.js';
 import { renderChecks } from '../render/checks.js';
 import { planMarker } from '../render/plan-comment.js';
@@ -25,16 +27,20 @@ import { branchFor } from './work-base.js';
  * no-change answer is posted; no plan at all is said on the thread.
  */
 
-/** The checks a plan is posted with: its problems against this repository's rules, and the cost estimate. */
+/**
+ * The terms a plan is posted with: its checks (its problems against this repository's rules, and the
+ * cost estimate) and the scope an approval of it grants, derived from the plan and that estimate.
+ */
 export async function stagedPlanChecks(
   ctx: RunContext,
   request: PlanningRequest,
   plan: Plan,
   snapshot: Snapshot,
   ledger: UsageLedger,
-): Promise<PlanChecks> {
+): Promise<{ checks: PlanChecks; scope: ApprovedScope }> {
   const { settings } = ctx;
-  return checksForStagedPlan({
+  const planning = plannerUsageSince(ledger, request.spent ?? emptyUsage());
+  const checks = await checksForStagedPlan({
     plan,
     rules: {
       protectedPaths: settings.protectedPaths,
@@ -44,10 +50,19 @@ export async function stagedPlanChecks(
     },
     git: ctx.git,
     baseSha: request.base.sha,
-    planning: plannerUsageSince(ledger, request.spent ?? emptyUsage()),
+    planning,
     executorModel: ctx.executor.model,
     prices: settings.prices,
   });
+  const scope = deriveScope({
+    plan,
+    allowedCommands: settings.allowedCommands,
+    planning,
+    estimate: checks.estimate,
+    maxIterations: snapshot.policy.maxIterations,
+    ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
+  });
+  return { checks, scope };
 }
 
 /** plan-first runs at once only a plan that /approve would take; anything else waits for a maintainer. */

@@ -103,10 +103,11 @@ async function planned(
     if (settings.policy === 'plan-first') return () => executeAfterPlannerFailed(ctx, request, draft, outcome.reason);
     return () => planningFailed(ctx, request, outcome.reason, ledger);
   }
-  const checks =
+  const terms =
     outcome.kind === 'planned' ? await stagedPlanChecks(ctx, request, outcome.plan, snapshot, ledger) : undefined;
+  const checks = terms?.checks;
   const status = outcome.kind === 'asked' ? 'asking' : outcome.kind === 'answered' ? 'answered' : 'proposed';
-  const posted = draft(status, snapshot, undefined, checks);
+  const posted = draft(status, snapshot, undefined, checks, terms?.scope);
   return async () => {
     await supersedeEarlier(ctx, request.comments, posted.planId, posted.issue);
     if (outcome.kind === 'planned' && runsAtOnce(ctx, posted, checks)) return executeAtOnce(ctx, request, posted);

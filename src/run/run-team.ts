@@ -24,8 +24,8 @@ export function startTeamRun(
   snapshot: Snapshot,
   spent: UsageLedger = emptyUsage(),
   instructions = '',
-  /** What an execution adds: the executor's notices and the check after every command. */
-  execution: Pick<TeamRunOptions, 'notices' | 'afterCommand'> = {},
+  /** What an execution adds: the executor's notices, the check after every command, the approved scope. */
+  execution: Pick<TeamRunOptions, 'notices' | 'afterCommand' | 'scope'> = {},
 ): TeamRun {
   const { settings } = ctx;
   return startTeam({

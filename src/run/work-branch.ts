@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { GitError, type Git } from '../repo/git.js';
 import { commitAll, fetchBranch, pushWithLease, startBranch } from '../repo/branch.js';
 import type { KeptOutChange } from '../repo/change-gate.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import { withTrailers } from '../render/commit-trailers.js';
 import { errorMessage } from '../text/error-message.js';
 
@@ -84,6 +85,8 @@ export interface WorkBranchOptions {
   trailers?: readonly string[];
   /** Paths no commit may change, whoever changed them in the workspace (`protected-paths`). */
   protectedPaths: readonly string[];
+  /** The approved scope: changes to paths it does not name are held back, not committed. */
+  scope?: Pick<ApprovedScope, 'paths'>;
 }
 
 export async function openWorkBranch(git: Git, options: WorkBranchOptions): Promise<WorkBranch> {
@@ -112,6 +115,7 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
         withTrailers(message, options.trailers ?? []),
         author,
         options.protectedPaths,
+        options.scope,
       );
       if (!sha) return { pushed: false, keptOut };
       try {

@@ -5,6 +5,8 @@ import { missingProgram, SandboxError, type Sandbox, type SpawnPlan } from './sa
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
+import { refuseOutsideCommands } from './scope-refusal.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import { omissionLine } from './truncate.js';
 
 /**
@@ -27,6 +29,8 @@ export interface RunCommandOptions {
    * command changed (see repo/change-gate.ts). What it returns ends the command's result.
    */
   afterCommand?: () => Promise<string | undefined>;
+  /** The approved scope: commands it does not name are refused, allowed or not. */
+  scope?: Pick<ApprovedScope, 'commands'>;
 }
 
 /** Output kept from the start and from the end of a command; small enough to fit one tool result. */
@@ -54,6 +58,7 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
     schema: runCommandSchema,
     async run(args) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
+      refuseOutsideCommands(argv, args.command, options.scope);
       const plan = await planFor(sandbox, argv, options.env);
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
       if (result.missingProgram) throw notFound(argv[0] ?? '');

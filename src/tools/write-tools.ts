@@ -6,12 +6,15 @@ import { matchProtected } from '../text/protected-paths.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
+import { refuseOutsidePaths } from './scope-refusal.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 import { noteTreeChange } from './tree-changes.js';
 import { resolveInWorkspace, workspaceRelative } from './workspace.js';
 
 /**
  * The executor's file-changing tools. Only the executor holds them; the planner's toolbox never
- * does. Every target passes the workspace guard and the protected-path check before any write.
+ * does. Every target passes the workspace guard, the protected-path check and the approved scope
+ * before any write.
  */
 
 export interface WriteToolOptions {
@@ -22,6 +25,8 @@ export interface WriteToolOptions {
    * runaway model would otherwise fill the disk and every later commit and pull request with it.
    */
   maxWriteBytes?: number;
+  /** The approved scope: writes to paths it does not name are refused. Absent: no scope (the CLI's opt-out). */
+  scope?: Pick<ApprovedScope, 'paths'>;
 }
 
 /** The default for maxWriteBytes, the `max-write-bytes` input's (1 MiB): far above any hand-written source file. */
@@ -44,7 +49,12 @@ const editFileSchema = z
 
 /** write_file and edit_file, confined to `workspace` and kept off protected paths. */
 export function createWriteTools(workspace: string, options: WriteToolOptions): Tool[] {
-  const target = (relPath: string) => writableTarget(workspace, relPath, options.protectedPaths);
+  const target = (relPath: string) => {
+    const resolved = writableTarget(workspace, relPath, options.protectedPaths);
+    // Where the write lands is what the scope judges (a symlink cannot carry it out of scope).
+    refuseOutsidePaths(resolved.shown, options.scope);
+    return resolved;
+  };
   const limit = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
   /** Refuses before anything is written, so an oversized write never leaves a partial file. */
   const checkSize = (shown: string, text: string, what: string) => {

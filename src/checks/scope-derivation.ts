@@ -1,0 +1,100 @@
+import type { Plan, PlanStep } from '../machine/fields.js';
+import type { TokenUsage } from '../models/usage.js';
+import { scopePath, type ApprovedScope } from '../scope/approved-scope.js';
+import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
+import { highFactor, type CostEstimate } from './cost-estimate.js';
+
+/**
+ * The scope a plan asks for, derived from the plan itself before it is shown, so the maintainer
+ * approves exactly what the run may do: the paths its steps name, the commands it names that the
+ * repository allows, and a budget from the cost estimate with headroom.
+ */
+
+/** How much the budget leaves over the estimate's high end: twice it, so an estimate that is off by a factor of two still fits. */
+export const budgetHeadroom = 2;
+
+/**
+ * Tokens one step is taken to cost at the high end: the executor's share (the estimate's factor of
+ * the planning session) and the planner's visit after it (one planning session).
+ */
+const sessionsPerStep = highFactor + 1;
+
+/** The least a step is given, so a short planning session does not starve the executor's reading. */
+export const minTokensPerStep = 50_000;
+
+export interface ScopeInput {
+  plan: Plan;
+  allowedCommands: readonly string[];
+  /** The planner's usage for this plan alone. */
+  planning: TokenUsage;
+  estimate: CostEstimate;
+  /** The run's cycle bound (the snapshot's `policy.maxIterations`). */
+  maxIterations: number;
+  /** `max-cost-usd`: the budget in dollars never goes above it. */
+  maxCostUsd?: number;
+}
+
+export function deriveScope(input: ScopeInput): ApprovedScope {
+  const { plan } = input;
+  const steps = plan.steps.length;
+  const perStep = Math.max(
+    minTokensPerStep,
+    Math.ceil(sessionsPerStep * budgetHeadroom * (input.planning.promptTokens + input.planning.completionTokens)),
+  );
+  const estimated =
+    input.estimate.kind === 'range'
+      ? (input.estimate.highUsd * sessionsPerStep * budgetHeadroom) / highFactor
+      : undefined;
+  const costUsd =
+    estimated !== undefined && input.maxCostUsd !== undefined
+      ? Math.min(estimated, input.maxCostUsd)
+      : (estimated ?? input.maxCostUsd);
+  return {
+    paths: unique(plan.steps.flatMap((step) => (step.files ?? []).map(scopePath).filter((p) => p !== ''))),
+    commands: unique(
+      plan.steps.flatMap((step) => namedCommands(step).filter((c) => allowed(c, input.allowedCommands))),
+    ),
+    budget: {
+      tokens: perStep * steps,
+      cycles: Math.max(1, Math.min(input.maxIterations, steps * budgetHeadroom)),
+      ...(costUsd !== undefined && costUsd > 0 ? { costUsd } : {}),
+    },
+  };
+}
+
+/** The commands a step names: its `verify`, and command lines it quotes in code spans. */
+export function namedCommands(step: PlanStep): string[] {
+  const quoted = [...`${step.title}\n${step.detail ?? ''}`.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] ?? '').trim());
+  return unique([step.verify?.trim() ?? '', ...quoted].filter((c) => c !== ''));
+}
+
+function allowed(command: string, allowedCommands: readonly string[]): boolean {
+  try {
+    return isCommandAllowed(parseCommandLine(command), allowedCommands);
+  } catch {
+    return false;
+  }
+}
+
+const unique = (values: readonly string[]) => [...new Set(values)];
+
+/**
+ * The scope of a run with no plan (the `executor-only` policy, or `plan-first` once its planner
+ * failed): nothing names paths or commands, so the configuration's own bounds are the scope (every
+ * path but the protected ones, every allowed command), under a budget of a step's tokens per cycle.
+ */
+export function unplannedScope(input: {
+  allowedCommands: readonly string[];
+  maxIterations: number;
+  maxCostUsd?: number;
+}): ApprovedScope {
+  return {
+    paths: ['**'],
+    commands: [...input.allowedCommands],
+    budget: {
+      tokens: minTokensPerStep * input.maxIterations,
+      cycles: input.maxIterations,
+      ...(input.maxCostUsd !== undefined ? { costUsd: input.maxCostUsd } : {}),
+    },
+  };
+}

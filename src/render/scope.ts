@@ -1,0 +1,32 @@
+import { budgetHeadroom } from '../checks/scope-derivation.js';
+import { formatCost } from '../models/usage.js';
+import type { ApprovedScope, ScopeBudget } from '../scope/approved-scope.js';
+import { formatCount } from '../text/count.js';
+import { code } from '../text/markdown.js';
+
+/**
+ * "This approval allows": the approved scope as the plan comment shows it before approval, so a
+ * maintainer sees what the approval grants (the paths, the commands, the budget), and nothing the run
+ * does beyond it goes without a second approval. A pure function of the scope: the comment is
+ * re-rendered to verify it.
+ */
+export function renderScope(scope: ApprovedScope): string {
+  const paths = scope.paths.length === 0 ? 'none: the run may change no file' : scope.paths.map(code).join(', ');
+  const commands = scope.commands.length === 0 ? 'none' : scope.commands.map(code).join(', ');
+  return [
+    '**This approval allows**',
+    '',
+    `- Changes to: ${paths}`,
+    `- Commands: ${commands}`,
+    `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
+    '',
+    'Nothing else: the tools refuse it and the commit gate holds it back. What the run finds it needs beyond this becomes an amendment, posted here for a maintainer to approve.',
+  ].join('\n');
+}
+
+/** A budget in words: tokens and cycles always, dollars where the prices are known. */
+export function formatBudget(budget: ScopeBudget): string {
+  const cycles = `${budget.cycles} ${budget.cycles === 1 ? 'cycle' : 'cycles'}`;
+  const usd = budget.costUsd === undefined ? '' : `, ${formatCost(budget.costUsd)}`;
+  return `${formatCount(budget.tokens)} tokens, ${cycles}${usd}`;
+}

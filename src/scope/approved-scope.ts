@@ -1,0 +1,82 @@
+import picomatch from 'picomatch';
+import { z } from 'zod';
+
+/**
+ * The approved scope: what an approval allows a run to do, derived from the plan before it is shown
+ * (checks/scope-derivation.ts), covered by the plan's hash, and read by every place the run acts:
+ * the write tools and the commit gate (paths), `run_command` (commands), the model clients before
+ * each request (budget). It is data, so it travels in the plan record and the checkpoint; widening it
+ * takes an amendment a maintainer approves.
+ */
+
+export const scopeBudgetSchema = z
+  .object({
+    /** Prompt and completion tokens of both roles together, from the approval on. */
+    tokens: z.number().int().positive(),
+    /** Execute cycles (directives carried out). */
+    cycles: z.number().int().positive(),
+    /** US dollars, where every model's price is known. */
+    costUsd: z.number().positive().optional(),
+  })
+  .strict();
+
+export const approvedScopeSchema = z
+  .object({
+    /**
+     * Paths or globs, relative to the repository root, the run may add, change or delete. A path
+     * names a file or a folder (and then everything under it).
+     */
+    paths: z.array(z.string().min(1).max(500)).max(500),
+    /** Command lines the run may run, as the plan names them; each is also allowed by `allowed-commands`. */
+    commands: z.array(z.string().min(1).max(1000)).max(100),
+    budget: scopeBudgetSchema,
+  })
+  .strict();
+
+export type ApprovedScope = z.infer<typeof approvedScopeSchema>;
+export type ScopeBudget = z.infer<typeof scopeBudgetSchema>;
+
+/** A path as scope entries and the tools spell it: forward slashes, no `./`, no trailing slash. */
+export function scopePath(path: string): string {
+  let out = path.trim().replace(/\\/g, '/');
+  while (out.startsWith('./')) out = out.slice(2);
+  return out.replace(/\/+$/, '');
+}
+
+/** The scope entry that allows changing `path`, or undefined when the scope does not reach it. */
+export function scopeEntryFor(path: string, scope: Pick<ApprovedScope, 'paths'>): string | undefined {
+  const target = scopePath(path);
+  return scope.paths.find((entry) => {
+    const pattern = scopePath(entry);
+    if (pattern === '') return false;
+    // A folder allows what is under it; a glob allows what it matches.
+    return (
+      target === pattern ||
+      target.startsWith(`${pattern}/`) ||
+      picomatch.isMatch(target, pattern, { dot: true, nocase: false })
+    );
+  });
+}
+
+/** Whether the run may change `path`. */
+export function inScope(path: string, scope: Pick<ApprovedScope, 'paths'>): boolean {
+  return scopeEntryFor(path, scope) !== undefined;
+}
+
+/** The scope widened by `extra` (an approved amendment): every part the larger of the two. */
+export function widenScope(scope: ApprovedScope, extra: Partial<ApprovedScope>): ApprovedScope {
+  const union = (a: readonly string[], b: readonly string[] = []) => [...new Set([...a, ...b])];
+  return {
+    paths: union(scope.paths, extra.paths),
+    commands: union(scope.commands, extra.commands),
+    budget: extra.budget
+      ? {
+          tokens: scope.budget.tokens + extra.budget.tokens,
+          cycles: scope.budget.cycles + extra.budget.cycles,
+          ...(scope.budget.costUsd !== undefined && extra.budget.costUsd !== undefined
+            ? { costUsd: scope.budget.costUsd + extra.budget.costUsd }
+            : {}),
+        }
+      : scope.budget,
+  };
+}
