@@ -7,7 +7,7 @@ import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import {
   decodeRecord,
   encodeRecord,
-  hashContext,
+  hashPlan,
   hashIssue,
   planIdFor,
   type PlanRecord,
@@ -15,6 +15,7 @@ import {
 import { verifyPlanComment } from '../../src/record/verify.js';
 import { renderPlanComment } from '../../src/render/plan-comment.js';
 import type { RunView } from '../../src/render/run-view.js';
+import type { ApprovedScope } from '../../src/scope/approved-scope.js';
 import { githubBodyLimit } from '../../src/text/limits.js';
 
 /**
@@ -36,6 +37,18 @@ export const samplePlan: Plan = {
   risks: ['None worth naming.'],
 };
 
+/**
+ * What an approval of `plan` allows, as /plan derives it: its files and allowed verify commands,
+ * and a budget no fixture run comes near.
+ */
+export function scopeOf(plan: Plan): ApprovedScope {
+  return {
+    paths: [...new Set(plan.steps.flatMap((step) => step.files ?? []))],
+    commands: [...new Set(plan.steps.flatMap((step) => (step.verify ? [step.verify] : [])))],
+    budget: { tokens: 1_000_000, cycles: 10 },
+  };
+}
+
 export interface RecordInput {
   objective?: string;
   plan?: Plan;
@@ -49,6 +62,7 @@ export function makeRecord({
   directive = 'Create CHANGELOG.md.',
   overrides = {},
 }: RecordInput = {}): PlanRecord {
+  const scope = scopeOf(plan);
   const planned = reduce(plannerExecutorMachine, initialSnapshot(objective, defaultPolicy), {
     type: 'stage',
     agent: 'planner',
@@ -57,7 +71,8 @@ export function makeRecord({
   return {
     v: 1,
     planId: planIdFor('octo/widgets', 7, 9001),
-    planHash: hashContext(planned.context),
+    planHash: hashPlan(planned.context, undefined, scope),
+    scope,
     status: 'proposed',
     issue: 7,
     requestedBy: 'maintainer',
