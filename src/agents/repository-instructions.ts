@@ -39,11 +39,11 @@ function cutToBytes(text: string, max: number): string {
 const fence = (source: string, body: string) => `<${tag} source="${source}">\n${body}\n</${tag}>`;
 
 /**
- * The section both roles get, or '' when the repository has no instruction file. The agents read what
- * a maintainer sees of each file rendered, as for any text a human reviews rendered, except that links
- * keep their destinations: the files are the maintainers' own, and a link to a document is worth
- * following. The files share one byte budget in order, and
- * what does not fit is named after the fence, in plangate's words, never inside it.
+ * The section both roles get, or '' when the repository has no instruction file. The agents read of
+ * each file what GitHub shows of it rendered, as of any text a human reviews rendered, except that
+ * links keep their destinations: the files are the maintainers' own, and a link to a document is
+ * worth following. The files share one byte budget in order, and what does not fit is named after
+ * the fence, in plangate's words, never inside it.
  */
 export function repositoryInstructionsText(
   files: readonly InstructionFile[],

@@ -48,7 +48,7 @@ export async function threadContext(
       skippedForRoom += 1;
       continue;
     }
-    // Cut what is visible, so hidden text takes no room and a cut never opens a construct.
+    // Cut what is visible: hidden text takes no room, and a cut cannot expose what the Markdown hides.
     const text = clip(stripHidden(comment.body), Math.min(maxCommentChars, room));
     room -= text.length;
     parts.push(untrustedPlain(`comment by @${comment.author}`, text));

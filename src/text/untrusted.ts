@@ -59,8 +59,8 @@ const issueLabel = (issue: Pick<IssueText, 'number'>) => `issue #${issue.number}
 /**
  * An issue's or pull request's title and body as one fenced block: the title as GitHub shows a title
  * (as written), the body as it renders Markdown. At most `max` characters of what is visible are kept,
- * cut with a notice, so hidden text takes no room and a cut never opens a construct. Undefined when
- * nothing of either is visible.
+ * cut with a notice: hidden text takes no room, and a cut cannot expose what the Markdown hides.
+ * Undefined when nothing of either is visible.
  */
 export function untrustedIssue(issue: IssueText, max: number): string | undefined {
   const visible = [withoutHiddenCharacters(issue.title).trim(), stripHidden(issue.body)].filter(Boolean).join('\n\n');
