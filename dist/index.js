@@ -6,7 +6,7 @@ import {
 } from "./chunks/chunk-NMTIR4ZD.js";
 import {
   escapeProse
-} from "./chunks/chunk-BE46HTGE.js";
+} from "./chunks/chunk-JTMCR3R3.js";
 import {
   errorMessage,
   redact
@@ -111,6 +111,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-DUN2GKFN.js");
+  const { run } = await import("./chunks/main-CAT26AME.js");
   await run(triage);
 }

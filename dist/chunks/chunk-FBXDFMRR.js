@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-LRKSDCMJ.js";
+} from "./chunk-OD33NOSR.js";
 import {
   defaultLines,
   defaultNumber,

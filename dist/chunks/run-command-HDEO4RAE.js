@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-MWDPJK4K.js";
+} from "./chunk-GGO5MPSP.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-DK5JKG32.js";
+} from "./chunk-FBXDFMRR.js";
 import {
   CliError,
   UsageError
@@ -36,8 +36,8 @@ import {
 import "./chunk-NBWEJWBA.js";
 import {
   defaultPolicy
-} from "./chunk-LRKSDCMJ.js";
-import "./chunk-BE46HTGE.js";
+} from "./chunk-OD33NOSR.js";
+import "./chunk-JTMCR3R3.js";
 import "./chunk-M3LSJILH.js";
 import "./chunk-Z7KUOCYC.js";
 import {

@@ -4,11 +4,11 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-DK5JKG32.js";
+} from "./chunk-FBXDFMRR.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-NBWEJWBA.js";
-import "./chunk-LRKSDCMJ.js";
-import "./chunk-BE46HTGE.js";
+import "./chunk-OD33NOSR.js";
+import "./chunk-JTMCR3R3.js";
 import "./chunk-M3LSJILH.js";
 import "./chunk-Z7KUOCYC.js";
 import "./chunk-NMFGPCOO.js";
