@@ -10,6 +10,7 @@ import {
 } from '../models/chat-client.js';
 import type { Role } from '../machine/fields.js';
 import { createGit } from '../repo/git.js';
+import { findPrograms, type Programs } from '../repo/programs.js';
 import { removePersistedCredentials } from '../repo/git-credentials.js';
 import { recordKey } from '../record/record-key.js';
 import { openWorkTree, type WorkTree } from '../repo/work-tree.js';
@@ -42,6 +43,8 @@ import { stopHooks, type StopHooks } from './stop-hooks.js';
 export async function run(triaged?: Triage): Promise<void> {
   // Every secret collected so far: whatever fails, its message is redacted with these.
   const secrets: string[] = [];
+  // Every program the host starts is found on the PATH it started with, absolute entries only (programs.ts).
+  const programs = findPrograms(process.env.PATH);
   try {
     // The entry point's first look (taken here when run() is reached without one), so an event is
     // ignored by one rule whichever way run() is reached, and before any setting is read: a comment
@@ -63,7 +66,7 @@ export async function run(triaged?: Triage): Promise<void> {
     const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl);
     let parts: RunParts;
     try {
-      parts = await prepare(gate, payload, octokit, secrets);
+      parts = await prepare(gate, payload, octokit, secrets, programs);
     } catch (error) {
       if (command.kind !== 'maintain') await reportSetupFailure(gate, octokit, command, error, secrets);
       throw error;
@@ -122,10 +125,11 @@ async function prepare(
   payload: unknown,
   octokit: GitHubClient,
   secrets: string[],
+  programs: Programs,
 ): Promise<RunParts> {
   const inputs = readInputs();
   const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
-  const git = createGit(inputs.runner.workspace, { auth });
+  const git = createGit(inputs.runner.workspace, { auth, programs });
   // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
   const lookUpDefaultBranch = () =>
     createThread(octokit, repoRefOf(inputs), secrets, { botLogin: gate.botLogin }).defaultBranch();
@@ -140,12 +144,13 @@ async function prepare(
   secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
   // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
   await dropPersistedCredentials(git);
-  const workTree = await openWorkTree(inputs.runner.workspace, { auth });
+  const workTree = await openWorkTree(inputs.runner.workspace, { auth, programs });
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
     workTree: workTree.path,
     enclosure: workTree.enclosure,
+    deps: { programs },
   });
   return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }

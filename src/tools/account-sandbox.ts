@@ -1,10 +1,11 @@
 import os from 'node:os';
-import { asRoot, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
+import { absolutePath } from '../repo/programs.js';
+import { asRoot, launcher, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
 import { accountUsedBy } from './account-in-use.js';
 import { removeLeftovers } from './account-leftovers.js';
 import { prepareAccount, type Prepared } from './account-prepare.js';
 import { sweepAccount } from './account-processes.js';
-import { helperPath } from './run-helper.js';
+import { helperPrograms } from './run-helper.js';
 import {
   defaultSandboxAccount,
   SandboxError,
@@ -22,7 +23,7 @@ import { lendWorkTree, openEnclosure, takeBackWorkTree } from './work-tree-loan.
  */
 export function accountSandbox(options: SandboxOptions): Sandbox {
   const deps = options.deps ?? {};
-  const h: Helpers = { sudo: deps.sudo ?? 'sudo', pathList: helperPath(deps) };
+  const h: Helpers = { sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) };
   const name = options.account || defaultSandboxAccount;
   const kept = new Set<number>();
   let preparing: Promise<Prepared> | undefined;
@@ -59,6 +60,8 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       if (!p) throw new SandboxError('The sandbox is not ready; call ready() first.');
       const full: NodeJS.ProcessEnv = {
         ...env,
+        // setpriv and env look the program up on it, in the work tree: absolute entries only.
+        PATH: absolutePath(env.PATH ?? h.programs.path),
         HOME: p.home,
         TMPDIR: p.tmp,
         TMP: p.tmp,
@@ -68,9 +71,10 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       };
       if (p.how === 'root') {
         // setpriv keeps the environment it is given; nothing of it reaches a command line.
-        return { file: 'setpriv', args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
+        const setpriv = launcher(h.programs, 'setpriv');
+        return { file: setpriv, args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
       }
-      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.pathList), file: h.sudo };
+      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.programs), file: launcher(h.programs, h.sudo) };
     },
     async lend(work) {
       const p = await ensure();

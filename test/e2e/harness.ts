@@ -205,8 +205,8 @@ export interface World {
   workspace: string;
   gh: GitHubEmulator;
   model: ScriptedModel;
-  /** Pushes a commit with these files to a branch of origin, as a contributor would. */
-  pushToOrigin(branch: string, files: Record<string, string>, message: string): string;
+  /** Pushes a commit with these files (`executables` among them committed as such) to a branch of origin, as a contributor would. */
+  pushToOrigin(branch: string, files: Record<string, string>, message: string, executables?: string[]): string;
   /** Re-clones the workspace, as actions/checkout gives every job a fresh one. */
   freshCheckout(): void;
   /**
@@ -329,11 +329,12 @@ export async function createWorld(
     workspace,
     gh,
     model,
-    pushToOrigin(branch, files, message) {
+    pushToOrigin(branch, files, message, executables = []) {
       git(seed, 'fetch', '--quiet', origin, `+refs/heads/*:refs/remotes/origin/*`);
       const exists = git(seed, 'for-each-ref', `refs/remotes/origin/${branch}`) !== '';
       git(seed, 'checkout', '--quiet', '-B', branch, exists ? `origin/${branch}` : 'origin/main');
       writeFiles(seed, files);
+      for (const file of executables) chmodSync(path.join(seed, file), 0o755);
       git(seed, 'add', '--all');
       git(seed, 'commit', '--quiet', '-m', message);
       git(seed, 'push', '--quiet', origin, `HEAD:refs/heads/${branch}`);
@@ -386,7 +387,8 @@ export async function createWorld(
       };
       const env: NodeJS.ProcessEnv = {
         ...extraEnv,
-        PATH: process.env.PATH,
+        // The runner's PATH, unless the scenario gives one (as a workflow's `$GITHUB_PATH` changes it).
+        PATH: extraEnv.PATH ?? process.env.PATH,
         HOME: runAs ? runAs.home : process.env.HOME,
         GITHUB_ACTIONS: 'true',
         CI: 'true',
