@@ -186,6 +186,11 @@ export interface StartOptions {
    * play earlier steps that exported variables (secrets among them) or saved state.
    */
   runnerFiles?: { env?: string; state?: string };
+  /**
+   * Descriptors of the test process the action inherits, by the number it gets them as (3 and up),
+   * as a runner or wrapper that leaves a descriptor open without close-on-exec hands them on.
+   */
+  inherit?: Record<number, number>;
 }
 
 export interface WorldOptions {
@@ -409,17 +414,23 @@ export async function createWorld(
       for (const [name, value] of Object.entries(merged)) env[`INPUT_${name.toUpperCase()}`] = value;
       gh.setRun(runId, 'in_progress');
       // Asynchronous on purpose: a synchronous spawn would block the in-process emulator and model.
+      const inherited = Object.entries(options.inherit ?? {}).map(([at, fd]) => [Number(at), fd] as const);
+      const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+      for (const [at, fd] of inherited) {
+        while (stdio.length <= at) stdio.push('ignore');
+        stdio[at] = fd;
+      }
       const child = spawn(process.execPath, [bundledAction], {
         cwd,
         env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio,
         ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
       });
       world.actionPid = child.pid;
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const done = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1))).then(
         (code): ActionRun => {
           // A killed job ends as a completed run too, which is what lets the next run take its lock over.
