@@ -168,8 +168,14 @@ for (const runner of runners) {
         expect(plant).toContain('PLANT wrote bin/git, bin/sudo, bin/setpriv, bin/env');
         expect(readdirSync(markers), 'a planted program ran as the action').toEqual([]);
         const seen = [everythingSeen(w, runs), git(w.origin, 'log', '--all', '-p', '--format=%H%n%B')].join('\n');
-        expect(seen).not.toContain(planted);
-        for (const secret of [token, apiKey]) expect(seen).not.toContain(secret);
+        for (const [label, value] of Object.entries({
+          'a planted program’s words': planted,
+          token,
+          'api key': apiKey,
+        })) {
+          const at = seen.indexOf(value);
+          expect(at, `${label} reached this: ${seen.slice(Math.max(0, at - 300), at)}<HERE>`).toBe(-1);
+        }
         // The work went on: the executor's file is on the branch, and a pull request was opened.
         expect(git(w.origin, 'show', `refs/heads/${approved.outputs.branch}:NOTES.md`)).toBe('notes');
         expect(approved.outputs['pr-number']).toMatch(/^\d+$/);
