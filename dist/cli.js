@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-NYEQ4QNE.js");
+        const { planCommand } = await import("./chunks/plan-command-N6UVOUUP.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-HDEO4RAE.js");
+        const { runCommand } = await import("./chunks/run-command-CXGCT4VC.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

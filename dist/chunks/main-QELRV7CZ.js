@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-GGO5MPSP.js";
+} from "./chunk-UKMQMJXH.js";
 import {
   GitError,
   ModelError,
@@ -93,7 +93,7 @@ import {
   untrustedPlain,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-OD33NOSR.js";
+} from "./chunk-BUKDPHXW.js";
 import {
   code,
   codeBlock,
@@ -110,8 +110,10 @@ import {
 } from "./chunk-M3LSJILH.js";
 import {
   createSandbox,
+  defaultPrograms,
   error,
   external_exports,
+  findPrograms,
   getInput,
   getMultilineInput,
   info,
@@ -123,7 +125,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-Z7KUOCYC.js";
+} from "./chunk-E33N43T7.js";
 import {
   errorMessage,
   redact
@@ -2815,7 +2817,8 @@ import { chmod, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import os2 from "node:os";
 import path2 from "node:path";
 async function openWorkTree(workspace, options = {}) {
-  const inWorkspace = createGit(workspace, options);
+  const programs = options.programs ?? defaultPrograms();
+  const inWorkspace = createGit(workspace, { ...options, programs });
   let gitDir;
   try {
     gitDir = await inWorkspace(["rev-parse", "--absolute-git-dir"]);
@@ -2832,36 +2835,45 @@ async function openWorkTree(workspace, options = {}) {
     const host = path2.join(root, "host");
     await mkdir(tree, { mode: 493 });
     await mkdir(host, { mode: 448 });
-    await copyCheckout(workspace, tree, gitDir);
+    await copyCheckout(programs, workspace, tree, gitDir);
     const repository = { gitDir, workTree: tree, indexFile: path2.join(host, "index") };
-    const git = createGit(tree, { ...options, repository });
+    const git = createGit(tree, { ...options, programs, repository });
     await git(["read-tree", "HEAD"]);
     await git(["update-index", "-q", "--refresh"]).catch((error2) => {
       if (!(error2 instanceof GitError && error2.exitCode === 1)) throw error2;
     });
-    const reader = createGit(tree, { ...options, repository, reader: { timeoutMs: options.readTimeoutMs ?? 12e4 } });
+    const reader = createGit(tree, {
+      ...options,
+      programs,
+      repository,
+      reader: { timeoutMs: options.readTimeoutMs ?? 12e4 }
+    });
     return {
       path: tree,
       enclosure: root,
       git,
       reader,
-      close: () => removeTree(root),
-      discard: () => removeTreeNow(root)
+      close: () => removeTree(programs, root),
+      discard: () => removeTreeNow(programs, root)
     };
   } catch (error2) {
-    await removeTree(root);
+    await removeTree(programs, root);
     throw error2;
   }
 }
-async function removeTree(root) {
-  const removed = await new Promise(
-    (resolve) => execFile("rm", ["-rf", "--", root], (error2) => resolve(!error2))
-  );
+async function removeTree(programs, root) {
+  const removed = await new Promise((resolve) => {
+    try {
+      execFile(programs.find("rm"), ["-rf", "--", root], { env: { PATH: programs.path } }, (error2) => resolve(!error2));
+    } catch {
+      resolve(false);
+    }
+  });
   if (!removed) await rm(root, { recursive: true, force: true }).catch(() => void 0);
 }
-function removeTreeNow(root) {
+function removeTreeNow(programs, root) {
   try {
-    execFileSync("rm", ["-rf", "--", root], { stdio: "ignore" });
+    execFileSync(programs.find("rm"), ["-rf", "--", root], { stdio: "ignore", env: { PATH: programs.path } });
   } catch {
     try {
       rmSync(root, { recursive: true, force: true });
@@ -2869,16 +2881,16 @@ function removeTreeNow(root) {
     }
   }
 }
-async function copyCheckout(workspace, tree, gitDir) {
+async function copyCheckout(programs, workspace, tree, gitDir) {
   const entries = (await readdir(workspace)).filter(
     (entry) => entry !== ".git" && path2.join(workspace, entry) !== gitDir
   );
   if (entries.length === 0) return;
   await new Promise((resolve, reject) => {
     execFile(
-      "cp",
+      programs.find("cp"),
       ["-a", "--no-preserve=ownership", "-t", tree, "--", ...entries],
-      { cwd: workspace, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: workspace, env: { PATH: programs.path }, maxBuffer: 16 * 1024 * 1024 },
       (error2, _stdout, stderr) => {
         if (error2)
           reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error2.message}`));
@@ -6630,6 +6642,7 @@ function stopGate() {
 // src/entry/main.ts
 async function run(triaged) {
   const secrets = [];
+  const programs = findPrograms(process.env.PATH);
   try {
     const triage = triaged ?? triageEvent();
     if (triage.kind === "ignore") {
@@ -6649,7 +6662,7 @@ async function run(triaged) {
     const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl, { mayWrite: writes.allows });
     let parts;
     try {
-      parts = await prepare(gate, payload, octokit, secrets, writes);
+      parts = await prepare(gate, payload, octokit, secrets, { programs, writes });
     } catch (error2) {
       if (command.kind !== "maintain") await reportSetupFailure(gate, octokit, command, error2, secrets);
       throw error2;
@@ -6693,10 +6706,10 @@ async function failStep(message) {
 ${escapeProse(message)}
 `, true).write().catch((error2) => warning(`Could not write the job summary: ${failureMessage(error2)}`));
 }
-async function prepare(gate, payload, octokit, secrets, writes) {
+async function prepare(gate, payload, octokit, secrets, { programs, writes }) {
   const inputs = readInputs();
   const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
-  const git = createGit(inputs.runner.workspace, { auth });
+  const git = createGit(inputs.runner.workspace, { auth, programs });
   const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: gate.botLogin }).defaultBranch();
   const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
   const signing = recordKey({
@@ -6706,12 +6719,13 @@ async function prepare(gate, payload, octokit, secrets, writes) {
   });
   secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
   await dropPersistedCredentials(git);
-  const workTree = await openWorkTree(inputs.runner.workspace, { auth, mayPush: writes.allows });
+  const workTree = await openWorkTree(inputs.runner.workspace, { auth, programs, mayPush: writes.allows });
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
     workTree: workTree.path,
-    enclosure: workTree.enclosure
+    enclosure: workTree.enclosure,
+    deps: { programs }
   });
   return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }
@@ -6759,7 +6773,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-JLVKDMP3.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-IYCFNH72.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

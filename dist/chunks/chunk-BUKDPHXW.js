@@ -12,7 +12,9 @@ import {
 } from "./chunk-M3LSJILH.js";
 import {
   SandboxError,
+  absolutePath,
   debug,
+  defaultPrograms,
   external_exports,
   getInput,
   getMultilineInput,
@@ -24,7 +26,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-Z7KUOCYC.js";
+} from "./chunk-E33N43T7.js";
 import {
   errorMessage,
   redact
@@ -34114,6 +34116,7 @@ function gitEnvironment(env, config2) {
     if (passed.has(name) || /^LC_[A-Z_]+$/.test(name) || name.startsWith("GIT_") && !OWNED.test(name))
       out[name] = value;
   }
+  out.PATH = absolutePath(out.PATH);
   out.GIT_TERMINAL_PROMPT = "0";
   return { ...out, ...configEnv(config2) };
 }
@@ -34166,13 +34169,15 @@ function execGit(args, options) {
       maxBuffer: 256 * 1024 * 1024,
       ...options.timeoutMs === void 0 ? {} : { timeout: options.timeoutMs }
     };
-    execFile("git", [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
+    execFile(options.program, [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
       resolve({ error, stdout, stderr });
     });
   });
 }
 function createGit(cwd, options = {}) {
   const exec = options.exec ?? execGit;
+  const programs = options.programs ?? defaultPrograms();
+  const program = programs.find("git");
   const secrets = options.auth ? authSecrets(options.auth.token) : [];
   const auth = options.auth ? [
     // Helpers from local config are not needed with the header, and one a command wrote would
@@ -34192,6 +34197,7 @@ function createGit(cwd, options = {}) {
     const config2 = auth.length > 0 && NETWORK.has(subcommand(args) ?? "") ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config2), ...repository, ...reading };
     const { error, stdout, stderr } = await exec(args, {
+      program,
       cwd,
       env,
       ...options.reader ? { timeoutMs: options.reader.timeoutMs } : {}
@@ -43841,6 +43847,7 @@ function commandEnvironment(env, extraNames = []) {
   for (const name of passed2) take(name);
   for (const name of Object.keys(env)) if (LOCALE.test(name)) take(name);
   for (const name of extraNames) take(name);
+  safe.PATH = absolutePath(safe.PATH);
   safe.CI = "true";
   return safe;
 }
@@ -44298,7 +44305,7 @@ function createRunCommandTool(options) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
       const plan = await planFor(sandbox, argv, options.env);
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
-      if (result.missingProgram) throw notFound(argv[0] ?? "");
+      if (result.missingProgram) throw notFound(argv[0] ?? "", plan);
       const checked = await options.afterCommand?.();
       const body = (result.output === "" ? "(no output)" : result.output) + (checked ? `
 
@@ -44329,8 +44336,10 @@ async function planFor(sandbox, argv, env) {
     );
   }
 }
-function notFound(file) {
-  return new ToolError(`Command not found: ${file}. Check the name; only programs installed on the runner can run.`);
+function notFound(file, plan) {
+  return new ToolError(
+    `Command not found: ${file} (searched PATH: ${plan.env.PATH ?? ""}). Check the name; only programs installed on the runner can run, and never from a relative PATH entry.`
+  );
 }
 function execute(sandbox, plan, timeoutMs) {
   const file = plan.file;
@@ -44365,7 +44374,7 @@ function execute(sandbox, plan, timeoutMs) {
     child.stderr.on("data", (chunk) => output.push(chunk));
     child.on("error", (error) => {
       clearTimeout(timer);
-      if (error.code === "ENOENT") reject(notFound(file));
+      if (error.code === "ENOENT") reject(notFound(file, plan));
       else if (error.code === "EACCES" && sandbox.account !== void 0) {
         reject(
           new ToolError(

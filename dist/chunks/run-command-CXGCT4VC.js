@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-GGO5MPSP.js";
+} from "./chunk-UKMQMJXH.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,18 +28,18 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-FBXDFMRR.js";
+} from "./chunk-LOW2IEZR.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-NBWEJWBA.js";
+import "./chunk-7SQHJC3I.js";
 import {
   defaultPolicy
-} from "./chunk-OD33NOSR.js";
+} from "./chunk-BUKDPHXW.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-M3LSJILH.js";
-import "./chunk-Z7KUOCYC.js";
+import "./chunk-E33N43T7.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";
