@@ -345,7 +345,7 @@ async function main(proc) {
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-CXGCT4VC.js");
+        const { runCommand } = await import("./chunks/run-command-RGKPDNX3.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

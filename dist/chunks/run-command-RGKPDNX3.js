@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-UKMQMJXH.js";
+} from "./chunk-AD4BAXUF.js";
 import {
   branchExists,
   checkBranchName,

@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-UKMQMJXH.js";
+} from "./chunk-AD4BAXUF.js";
 import {
   GitError,
   ModelError,
@@ -3461,7 +3461,9 @@ var runRecordSchema = external_exports.object({
     external_exports.object({
       path: external_exports.string(),
       change: external_exports.enum(["added", "modified", "deleted", "mode", "type"]),
-      reason: external_exports.string()
+      reason: external_exports.string(),
+      /** Held back for a credential it adds; absent in checkpoints written before the check. */
+      credential: external_exports.literal(true).optional()
     })
   ).optional(),
   /** The seal of the rest of the record with the repository's record key (seal.ts). */
