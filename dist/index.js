@@ -6,7 +6,7 @@ import {
 } from "./chunks/chunk-NMTIR4ZD.js";
 import {
   escapeProse
-} from "./chunks/chunk-BE46HTGE.js";
+} from "./chunks/chunk-JTMCR3R3.js";
 import {
   errorMessage,
   redact
@@ -48,6 +48,40 @@ function readableAndWritable(file) {
   }
 }
 
+// src/entry/inherited-descriptors.ts
+import { closeSync, readdirSync, readFileSync } from "node:fs";
+var closeOnExec = 524288;
+function closeInheritedDescriptors() {
+  let entries;
+  try {
+    entries = readdirSync("/proc/self/fd");
+  } catch {
+    return [];
+  }
+  const channel = Number(process.env.NODE_CHANNEL_FD ?? -1);
+  const closed = [];
+  for (const entry of entries) {
+    const fd = Number(entry);
+    if (!Number.isInteger(fd) || fd <= 2 || fd === channel) continue;
+    const flags = descriptorFlags(fd);
+    if (flags === void 0 || (flags & closeOnExec) !== 0) continue;
+    try {
+      closeSync(fd);
+      closed.push(fd);
+    } catch {
+    }
+  }
+  return closed;
+}
+function descriptorFlags(fd) {
+  try {
+    const match = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+    return match?.[1] === void 0 ? void 0 : parseInt(match[1], 8);
+  } catch {
+    return void 0;
+  }
+}
+
 // src/entry/ignored-report.ts
 import { appendFileSync as appendFileSync2, existsSync as existsSync2 } from "node:fs";
 import { EOL as EOL2 } from "node:os";
@@ -64,7 +98,7 @@ function reportIgnored(reason, env = process.env, write = (text) => void process
 }
 
 // src/entry/runner-check.ts
-import { readFileSync } from "node:fs";
+import { readFileSync as readFileSync2 } from "node:fs";
 var missing = "Invalid input: expected string, received undefined";
 var required = (v) => v === void 0 ? missing : v === "" ? "Too small: expected string to have >=1 characters" : void 0;
 var matching = (pattern, words) => (v) => v === void 0 ? missing : pattern.test(v) ? void 0 : words;
@@ -99,9 +133,10 @@ function payloadProblem(env, read = readUtf8) {
     return `Cannot read the event payload at ${eventPath}: ${errorMessage(error)}`;
   }
 }
-var readUtf8 = (file) => readFileSync(file, "utf8");
+var readUtf8 = (file) => readFileSync2(file, "utf8");
 
 // src/entry/index.ts
+closeInheritedDescriptors();
 var triage = triageEvent();
 var answered = () => {
   if (triage.kind === "ignore") return reportIgnored(triage.reason);
@@ -111,6 +146,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-DUN2GKFN.js");
+  const { run } = await import("./chunks/main-7NRFFGJX.js");
   await run(triage);
 }

@@ -39,9 +39,11 @@ function cutToBytes(text: string, max: number): string {
 const fence = (source: string, body: string) => `<${tag} source="${source}">\n${body}\n</${tag}>`;
 
 /**
- * The section both roles get, or '' when the repository has no instruction file. Hidden content is
- * stripped as for any text a human reviews rendered; the files share one byte budget in order, and
- * what does not fit is named after the fence, in plangate's words, never inside it.
+ * The section both roles get, or '' when the repository has no instruction file. The agents read of
+ * each file what GitHub shows of it rendered, as of any text a human reviews rendered, except that
+ * links keep their destinations: the files are the maintainers' own, and a link to a document is
+ * worth following. The files share one byte budget in order, and what does not fit is named after
+ * the fence, in plangate's words, never inside it.
  */
 export function repositoryInstructionsText(
   files: readonly InstructionFile[],
@@ -55,7 +57,7 @@ export function repositoryInstructionsText(
       parts.push(`${file.path} (${file.bytes} bytes) is too large to include here; read_file shows it.`);
       continue;
     }
-    const body = stripHidden(file.content).replace(fenceTag, '&lt;').trim();
+    const body = stripHidden(file.content, { destinations: true }).replace(fenceTag, '&lt;').trim();
     if (body === '') continue;
     if (budget <= 0) {
       leftOut.push(file.path);

@@ -2,6 +2,7 @@ import { defaultPolicy, initialSnapshot } from '../machine/planner-executor.js';
 import { executorOnlySnapshot } from '../machine/executor-only.js';
 import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { stripHidden } from '../text/untrusted.js';
+import { issueObjective } from '../text/issue-objective.js';
 import { clip } from '../text/limits.js';
 import { refuseIfEdited } from '../run/command-comment.js';
 import { executeWithoutPlanner } from '../run/executor-only-run.js';
@@ -33,14 +34,11 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, '/plan', comments);
   if (edited) return edited;
-  // Hidden text (HTML comments, zero-width and bidi characters) never reaches a model.
-  // A very long issue body is cut for the model, with a notice saying so.
-  const objective = clip(
-    stripHidden(
-      command.objective || [command.thread.title, command.thread.body].filter((s) => s.trim()).join('\n\n'),
-    ).trim(),
-    maxObjectiveChars,
-  );
+  // A model reads only what GitHub shows of the text. A bare /plan takes the issue as its objective,
+  // fenced as untrusted data: anyone may have written it. A very long text is cut, with a notice saying so.
+  const objective = command.objective.trim()
+    ? clip(stripHidden(command.objective).trim(), maxObjectiveChars)
+    : (issueObjective(command.thread, maxObjectiveChars) ?? '');
   if (!objective) {
     return refuse(
       thread,

@@ -1,4 +1,5 @@
 import { reportEarlyFailure } from './early-failure.js';
+import { closeInheritedDescriptors } from './inherited-descriptors.js';
 import { reportIgnored } from './ignored-report.js';
 import { payloadProblem, runnerProblem } from './runner-check.js';
 import { triageEvent } from './triage.js';
@@ -8,6 +9,9 @@ import { triageEvent } from './triage.js';
 // is a job that cannot run at all (a broken runner environment, an event file that is no JSON),
 // with main.ts's own words. Everything else goes to main.ts with the payload triage parsed (the event
 // file is read once), and main.ts owns error handling and the step's failure.
+
+// First of all: no process the action starts may inherit a descriptor its starter left open.
+closeInheritedDescriptors();
 const triage = triageEvent();
 const answered = (): boolean => {
   if (triage.kind === 'ignore') return reportIgnored(triage.reason);

@@ -10,6 +10,7 @@ import {
 } from '../models/chat-client.js';
 import type { Role } from '../machine/fields.js';
 import { createGit } from '../repo/git.js';
+import { findPrograms, type Programs } from '../repo/programs.js';
 import { removePersistedCredentials } from '../repo/git-credentials.js';
 import { recordKey } from '../record/record-key.js';
 import { openWorkTree, type WorkTree } from '../repo/work-tree.js';
@@ -43,6 +44,8 @@ import { stopGate, type StopGate } from './stop-gate.js';
 export async function run(triaged?: Triage): Promise<void> {
   // Every secret collected so far: whatever fails, its message is redacted with these.
   const secrets: string[] = [];
+  // Every program the host starts is found on the PATH it started with, absolute entries only (programs.ts).
+  const programs = findPrograms(process.env.PATH);
   try {
     // The entry point's first look (taken here when run() is reached without one), so an event is
     // ignored by one rule whichever way run() is reached, and before any setting is read: a comment
@@ -66,7 +69,7 @@ export async function run(triaged?: Triage): Promise<void> {
     const octokit = createGitHubClient(gate.githubToken, gate.runner.apiUrl, { mayWrite: writes.allows });
     let parts: RunParts;
     try {
-      parts = await prepare(gate, payload, octokit, secrets, writes);
+      parts = await prepare(gate, payload, octokit, secrets, { programs, writes });
     } catch (error) {
       if (command.kind !== 'maintain') await reportSetupFailure(gate, octokit, command, error, secrets);
       throw error;
@@ -129,11 +132,11 @@ async function prepare(
   payload: unknown,
   octokit: GitHubClient,
   secrets: string[],
-  writes: StopGate,
+  { programs, writes }: { programs: Programs; writes: StopGate },
 ): Promise<RunParts> {
   const inputs = readInputs();
   const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
-  const git = createGit(inputs.runner.workspace, { auth });
+  const git = createGit(inputs.runner.workspace, { auth, programs });
   // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
   const lookUpDefaultBranch = () =>
     createThread(octokit, repoRefOf(inputs), secrets, { botLogin: gate.botLogin }).defaultBranch();
@@ -148,12 +151,13 @@ async function prepare(
   secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
   // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
   await dropPersistedCredentials(git);
-  const workTree = await openWorkTree(inputs.runner.workspace, { auth, mayPush: writes.allows });
+  const workTree = await openWorkTree(inputs.runner.workspace, { auth, programs, mayPush: writes.allows });
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
     workTree: workTree.path,
     enclosure: workTree.enclosure,
+    deps: { programs },
   });
   return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }

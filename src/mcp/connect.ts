@@ -100,11 +100,12 @@ function createTransport(spec: McpServerSpec, sandbox: Sandbox, stderr: Tail): T
   if (spec.transport === 'http') return new StreamableHTTPClientTransport(new URL(spec.url));
   // Explicit, so the server gets the named variables and not the action's environment (tokens,
   // INPUT_* values, API keys). The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER, which
-  // the sandbox's own values replace when it runs the server as its account.
-  const base: NodeJS.ProcessEnv =
-    sandbox.account === undefined
-      ? {}
-      : { PATH: process.env.PATH ?? '/usr/bin:/bin', ...(process.env.TERM ? { TERM: process.env.TERM } : {}) };
+  // the sandbox's own values replace when it runs the server as its account. The sandbox's plan
+  // keeps only PATH's absolute entries, and finds the program on them, never in the work tree.
+  const base: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    ...(sandbox.account !== undefined && process.env.TERM ? { TERM: process.env.TERM } : {}),
+  };
   const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
   const transport = new ServerProcessTransport({
     command: plan.file,

@@ -38,6 +38,8 @@ export const runRecordSchema = z.object({
         path: z.string(),
         change: z.enum(['added', 'modified', 'deleted', 'mode', 'type']),
         reason: z.string(),
+        /** Held back for a credential it adds; absent in checkpoints written before the check. */
+        credential: z.literal(true).optional(),
       }),
     )
     .optional(),

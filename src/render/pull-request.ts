@@ -1,5 +1,6 @@
 import { renderHistory, renderHistoryLines } from './history.js';
 import { clip, fitBody, githubBodyLimit } from '../text/limits.js';
+import { objectiveHeadline } from '../text/issue-objective.js';
 import { renderDiagram } from './diagram.js';
 import { renderDiffStat } from './diff-stat.js';
 import { code, escapeHtml } from '../text/markdown.js';
@@ -23,7 +24,7 @@ import type { ServerFailure } from '../mcp/hub.js';
  */
 
 export function pullRequestTitle(view: RunView): string {
-  const firstLine = view.snapshot.context.objective.split('\n')[0]?.trim() || `plan ${view.planId}`;
+  const firstLine = objectiveHeadline(view.snapshot.context.objective) || `plan ${view.planId}`;
   const prefix = view.ended?.outcome === 'aborted' ? '[aborted] ' : '';
   return clip(`${prefix}${firstLine}`, 120);
 }

@@ -1,6 +1,7 @@
 import { matchProtected } from '../text/protected-paths.js';
 import { inScope, type ApprovedScope } from '../scope/approved-scope.js';
 import { hasDotGitComponent } from '../text/dot-git.js';
+import { credentialHolds } from './credential-scan.js';
 import { GitError, type Git } from './git.js';
 import {
   absentMode,
@@ -19,7 +20,8 @@ export type { ChangeKind } from './tree-status.js';
  * The commit gate. The file tools refuse protected paths, but a command the executor runs can write
  * anything its account may, so what lands is checked as a change, not per tool: before every commit
  * the work tree's changes are staged path by path and every change no one may commit is kept out,
- * whoever wrote it.
+ * whoever wrote it. What is then staged is read for credentials (credential-scan.ts): a change that
+ * adds one is held back too.
  */
 
 /** A change the gate kept out of the commit, for the run's report and the executor. */
@@ -28,6 +30,11 @@ export interface KeptOutChange {
   change: ChangeKind;
   /** Why, in a few words: `protected by .github/workflows/**`, `a .git path`, `a nested git repository`. */
   reason: string;
+  /**
+   * Held back for what it holds (a credential, or content too large to read), not for its path: the
+   * change stays in the work tree for the executor to fix, and its content is never to be shown.
+   */
+  credential?: true;
 }
 
 const dotGitReason = 'a .git path';
@@ -51,7 +58,8 @@ interface Decision extends KeptOutChange {
  * undone in the work tree (restored from HEAD, or removed when new), so the tree matches what lands;
  * `.git` paths and nested repositories stay on disk, never staged. Blocked paths are never handed to
  * `git add`, which would abort on some of them; what is staged is then checked again, so a change
- * that got into the index another way is unstaged too. Returns what was kept out, sorted by path.
+ * that got into the index another way is unstaged too. Last, a change that adds a credential is
+ * unstaged and left in the work tree. Returns what was kept out, sorted by path.
  *
  * Runs git at the top of the work tree (as createGit(workspace) does); the index is plangate's.
  */
@@ -133,13 +141,15 @@ export async function stageChecked(
     await unstage(git, [...blocked.keys()], head);
   }
 
+  await holdCredentials(git, head, decided);
+
   await restoreProtected(
     git,
     [...decided.values()].filter((d) => d.restore),
     head,
   );
   return [...decided.values()]
-    .map(({ path, change, reason }) => ({ path, change, reason }))
+    .map(({ path, change, reason, credential }) => ({ path, change, reason, ...(credential ? { credential } : {}) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -152,11 +162,31 @@ export function mergeKeptOut(...lists: readonly (readonly KeptOutChange[])[]): K
   for (const list of lists) {
     for (const change of list) {
       const key = `${change.change}\0${change.path}`;
-      if (!seen.has(key)) seen.set(key, { path: change.path, change: change.change, reason: change.reason });
+      if (!seen.has(key))
+        seen.set(key, {
+          path: change.path,
+          change: change.change,
+          reason: change.reason,
+          ...(change.credential ? { credential: change.credential } : {}),
+        });
     }
   }
   return [...seen.values()].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0,
+  );
+}
+
+/**
+ * What would land is read too (credential-scan.ts): a change that adds a credential goes out again,
+ * left on disk as it was written (the secret is already there; the executor can take it out).
+ */
+async function holdCredentials(git: Git, head: boolean, decided: Map<string, Decision>): Promise<void> {
+  const held = await credentialHolds(git, head);
+  for (const hold of held) remember(decided, { ...hold, credential: true, restore: false, inHead: false });
+  await unstage(
+    git,
+    held.map((h) => h.path),
+    head,
   );
 }
 

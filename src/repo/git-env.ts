@@ -1,3 +1,5 @@
+import { absolutePath } from './programs.js';
+
 /**
  * The environment the host's own git commands run with. An allow-list, like the commands': the
  * action's inputs (`INPUT_*`, which hold the tokens) and the runner's `ACTIONS_*` tokens stay out,
@@ -60,7 +62,10 @@ export const HARDENING: readonly GitConfigEntry[] = [
   { key: 'http.lowSpeedTime', value: '300' },
 ];
 
-/** Builds git's complete environment from `env` and the given configuration entries. */
+/**
+ * Builds git's complete environment from `env` and the given configuration entries. Its PATH keeps
+ * only absolute entries (programs.ts): git looks up the programs it starts there, in the work tree.
+ */
 export function gitEnvironment(env: NodeJS.ProcessEnv, config: readonly GitConfigEntry[]): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
@@ -68,6 +73,7 @@ export function gitEnvironment(env: NodeJS.ProcessEnv, config: readonly GitConfi
     if (passed.has(name) || /^LC_[A-Z_]+$/.test(name) || (name.startsWith('GIT_') && !OWNED.test(name)))
       out[name] = value;
   }
+  out.PATH = absolutePath(out.PATH);
   out.GIT_TERMINAL_PROMPT = '0';
   return { ...out, ...configEnv(config) };
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { redact } from '../text/redact.js';
 import { authSecrets, gitAuthConfig, type GitAuth } from './git-auth.js';
 import { gitEnvironment, HARDENING, type GitConfigEntry } from './git-env.js';
+import { defaultPrograms, type Programs } from './programs.js';
 
 /**
  * Git as the host uses it: the work branch, commits after every cycle, pushes to origin. Runs git
@@ -33,6 +34,8 @@ export interface GitProcessResult {
 
 /** How one git process is started: where, with what environment, and its limits. */
 export interface GitExecOptions {
+  /** git's absolute path (programs.ts): never a bare name looked up from the folder git works in. */
+  program: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** Kill git after this long; undefined: no limit. */
@@ -59,6 +62,8 @@ export interface GitOptions {
   /** The environment git's allow-list is taken from. Default: this process's. */
   env?: NodeJS.ProcessEnv;
   exec?: GitExec;
+  /** Where git is found. Default: this process's PATH's absolute entries. */
+  programs?: Programs;
   repository?: GitRepository;
   /**
    * For the agents' read tools: stdout as git wrote it (not trimmed), a time limit, and no optional
@@ -86,7 +91,7 @@ export function execGit(args: readonly string[], options: GitExecOptions): Promi
       maxBuffer: 256 * 1024 * 1024,
       ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
     };
-    execFile('git', [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
+    execFile(options.program, [...args], { cwd: options.cwd, env: options.env, ...limits }, (error, stdout, stderr) => {
       resolve({ error, stdout, stderr });
     });
   });
@@ -100,6 +105,9 @@ export function execGit(args: readonly string[], options: GitExecOptions): Promi
  */
 export function createGit(cwd: string, options: GitOptions = {}): Git {
   const exec = options.exec ?? execGit;
+  // Found now, once: a missing git fails where the run is set up, naming the PATH searched.
+  const programs = options.programs ?? defaultPrograms();
+  const program = programs.find('git');
   const secrets = options.auth ? authSecrets(options.auth.token) : [];
   const auth: GitConfigEntry[] = options.auth
     ? [
@@ -123,6 +131,7 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? '') ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
     const { error, stdout, stderr } = await exec(args, {
+      program,
       cwd,
       env,
       ...(options.reader ? { timeoutMs: options.reader.timeoutMs } : {}),

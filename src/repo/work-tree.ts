@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createGit, GitError, type Git, type GitOptions } from './git.js';
 import { errorMessage } from '../text/error-message.js';
 import { tempFolderPrefix } from './temp-folders.js';
+import { defaultPrograms, type Programs } from './programs.js';
 
 /**
  * The work tree plangate's agents work in: a copy of the checkout in a folder of its own, with the
@@ -41,7 +42,7 @@ export interface WorkTree {
   discard(): void;
 }
 
-export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec' | 'mayPush'> {
+export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec' | 'programs' | 'mayPush'> {
   /** Where the copy is made. Default: the system's temp dir. */
   tmpDir?: string;
   /** The read tools' time limit per git call. */
@@ -54,7 +55,8 @@ export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec
  * git checkout, in words that say what to fix.
  */
 export async function openWorkTree(workspace: string, options: WorkTreeOptions = {}): Promise<WorkTree> {
-  const inWorkspace = createGit(workspace, options);
+  const programs = options.programs ?? defaultPrograms();
+  const inWorkspace = createGit(workspace, { ...options, programs });
   let gitDir: string;
   try {
     gitDir = await inWorkspace(['rev-parse', '--absolute-git-dir']);
@@ -73,26 +75,31 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
     const host = path.join(root, 'host');
     await mkdir(tree, { mode: 0o755 });
     await mkdir(host, { mode: 0o700 });
-    await copyCheckout(workspace, tree, gitDir);
+    await copyCheckout(programs, workspace, tree, gitDir);
     const repository = { gitDir, workTree: tree, indexFile: path.join(host, 'index') };
-    const git = createGit(tree, { ...options, repository });
+    const git = createGit(tree, { ...options, programs, repository });
     // The index describes HEAD; the copied files' own changes, if any, show as changes against it.
     await git(['read-tree', 'HEAD']);
     await git(['update-index', '-q', '--refresh']).catch((error: unknown) => {
       // Exit 1 only says that some files differ from HEAD.
       if (!(error instanceof GitError && error.exitCode === 1)) throw error;
     });
-    const reader = createGit(tree, { ...options, repository, reader: { timeoutMs: options.readTimeoutMs ?? 120_000 } });
+    const reader = createGit(tree, {
+      ...options,
+      programs,
+      repository,
+      reader: { timeoutMs: options.readTimeoutMs ?? 120_000 },
+    });
     return {
       path: tree,
       enclosure: root,
       git,
       reader,
-      close: () => removeTree(root),
-      discard: () => removeTreeNow(root),
+      close: () => removeTree(programs, root),
+      discard: () => removeTreeNow(programs, root),
     };
   } catch (error) {
-    await removeTree(root);
+    await removeTree(programs, root);
     throw error;
   }
 }
@@ -102,17 +109,21 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
  * unlink promise per entry, which on a 50,000-file checkout doubled the action's peak memory and
  * took most of a second of its CPU. fs.rm stays the fallback should rm fail. Never throws.
  */
-async function removeTree(root: string): Promise<void> {
-  const removed = await new Promise<boolean>((resolve) =>
-    execFile('rm', ['-rf', '--', root], (error) => resolve(!error)),
-  );
+async function removeTree(programs: Programs, root: string): Promise<void> {
+  const removed = await new Promise<boolean>((resolve) => {
+    try {
+      execFile(programs.find('rm'), ['-rf', '--', root], { env: { PATH: programs.path } }, (error) => resolve(!error));
+    } catch {
+      resolve(false);
+    }
+  });
   if (!removed) await rm(root, { recursive: true, force: true }).catch(() => undefined);
 }
 
 /** {@link removeTree}, blocking. */
-function removeTreeNow(root: string): void {
+function removeTreeNow(programs: Programs, root: string): void {
   try {
-    execFileSync('rm', ['-rf', '--', root], { stdio: 'ignore' });
+    execFileSync(programs.find('rm'), ['-rf', '--', root], { stdio: 'ignore', env: { PATH: programs.path } });
   } catch {
     try {
       rmSync(root, { recursive: true, force: true });
@@ -123,7 +134,7 @@ function removeTreeNow(root: string): void {
 }
 
 /** `cp -a` of every top-level entry but the git dir: modes, links and times kept, owned by the action. */
-async function copyCheckout(workspace: string, tree: string, gitDir: string): Promise<void> {
+async function copyCheckout(programs: Programs, workspace: string, tree: string, gitDir: string): Promise<void> {
   const entries = (await readdir(workspace)).filter(
     (entry) => entry !== '.git' && path.join(workspace, entry) !== gitDir,
   );
@@ -131,9 +142,9 @@ async function copyCheckout(workspace: string, tree: string, gitDir: string): Pr
   await new Promise<void>((resolve, reject) => {
     // --no-preserve=ownership: the copy belongs to the action whoever owned the checkout's files.
     execFile(
-      'cp',
+      programs.find('cp'),
       ['-a', '--no-preserve=ownership', '-t', tree, '--', ...entries],
-      { cwd: workspace, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: workspace, env: { PATH: programs.path }, maxBuffer: 16 * 1024 * 1024 },
       (error, _stdout, stderr) => {
         if (error)
           reject(new Error(`Cannot copy the checkout into plangate's work tree: ${stderr.trim() || error.message}`));

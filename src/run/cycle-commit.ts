@@ -52,13 +52,36 @@ export function createKeptOutLog(resumed: readonly KeptOutChange[] = []): KeptOu
   };
 }
 
-/** The executor's word for changes the commit gate dropped: what, why, and that the tree was put back. */
+/**
+ * The executor's word for changes the commit gate dropped: what, why, and what became of them.
+ * Changes kept out for their path are final (protected files were put back); changes held back
+ * for a credential are still in the work tree, and land once the credential is gone.
+ */
 export function keptOutNotice(keptOut: readonly KeptOutChange[]): string {
-  const lines = keptOut.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
-  if (keptOut.length > 20) lines.push(`- and ${keptOut.length - 20} more`);
-  return [
-    'plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:',
-    ...lines,
-    'Do not try to change them another way; if the objective needs them changed, say so in your result.',
-  ].join('\n');
+  const byPath = keptOut.filter((c) => !c.credential);
+  const held = keptOut.filter((c) => c.credential);
+  const parts: string[] = [];
+  if (byPath.length > 0)
+    parts.push(
+      [
+        'plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:',
+        ...listed(byPath),
+        'Do not try to change them another way; if the objective needs them changed, say so in your result.',
+      ].join('\n'),
+    );
+  if (held.length > 0)
+    parts.push(
+      [
+        'plangate held these changes back from the last commit, because they add what looks like a credential (a key, token or password) or could not be checked; they are still in the work tree, uncommitted:',
+        ...listed(held),
+        'Never commit a real credential: take it out (use a placeholder, or read it from the environment at run time) and the change lands with the next commit.',
+      ].join('\n'),
+    );
+  return parts.join('\n\n');
+}
+
+function listed(changes: readonly KeptOutChange[]): string[] {
+  const lines = changes.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
+  if (changes.length > 20) lines.push(`- and ${changes.length - 20} more`);
+  return lines;
 }

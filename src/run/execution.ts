@@ -106,8 +106,9 @@ async function driveToEnd(
   try {
     final = await driveCycles(run, progress, halted);
   } catch (error) {
-    // A failure after the signal is the stop's doing (a refused push, an ended command).
-    if (halted()) return undefined;
+    // A failure after the signal is the stop's doing (a refused push, an ended command): it is
+    // logged as such below, and says nothing on the thread.
+    if (halted()) throw error;
     return endOnFailure(run, progress, error);
   }
   if (halted()) return undefined;

@@ -1,6 +1,6 @@
 import type { ChecksRead, PullRequestFile, ReviewComment, ReviewSummary } from '../github/review-api.js';
 import { clip } from '../text/limits.js';
-import { untrusted } from '../text/untrusted.js';
+import { stripHidden, untrusted, untrustedPlain } from '../text/untrusted.js';
 import type { ReviewThreadRef } from '../render/review-threads.js';
 
 export type { ReviewThreadRef } from '../render/review-threads.js';
@@ -8,7 +8,7 @@ export type { ReviewThreadRef } from '../render/review-threads.js';
 /**
  * The planner's view of a pull request's review, as text: the changed files, the open review
  * threads (resolved ones only counted), the review summaries and the failing checks, every part
- * written by someone else fenced as untrusted data (hidden text stripped) and the whole bounded,
+ * written by someone else fenced as untrusted data (as GitHub shows it: nothing hidden) and the whole bounded,
  * with notices for what was left out.
  * Pure: the caller has read GitHub and dropped what users below `context-permission` wrote.
  */
@@ -58,7 +58,7 @@ const where = (c: Pick<ReviewComment, 'path' | 'line'>) => `${c.path}${c.line !=
 function filesPart(input: ReviewContextInput): string {
   if (input.files.length === 0) return '';
   const lines = input.files.map((f) => `${f.path} (${f.status}, +${f.additions} -${f.deletions})`).join('\n');
-  return untrusted(`changed files of pull request #${input.pull}`, clip(lines, reviewLimits.files));
+  return untrustedPlain(`changed files of pull request #${input.pull}`, clip(lines, reviewLimits.files));
 }
 
 function threadsPart(input: ReviewContextInput): { text: string; threads: ReviewThreadRef[] } {
@@ -74,8 +74,9 @@ function threadsPart(input: ReviewContextInput): { text: string; threads: Review
       continue;
     }
     const state = first.outdated ? ' (outdated: the code it was made on has changed since)' : '';
-    const text = thread.map((c) => `@${c.author}: ${clip(c.body, reviewLimits.comment)}`).join('\n\n');
-    const block = untrusted(
+    // Each comment is Markdown GitHub renders on its own; the handles before them are plangate's.
+    const text = thread.map((c) => `@${c.author}: ${clip(stripHidden(c.body), reviewLimits.comment)}`).join('\n\n');
+    const block = untrustedPlain(
       `review thread on ${where(first)}${state}`,
       clip(text, Math.min(room, 4 * reviewLimits.comment)),
     );
@@ -102,7 +103,8 @@ function reviewsPart(input: ReviewContextInput): string {
     }
     const block = untrusted(
       `review by @${review.author} (${review.state})`,
-      clip(review.body, Math.min(room, reviewLimits.comment)),
+      review.body,
+      Math.min(room, reviewLimits.comment),
     );
     room -= block.length;
     parts.push(block);
@@ -123,7 +125,7 @@ function checksPart(checks: ChecksRead): string {
     );
     return [`${run.name}: ${run.conclusion}`, ...notes].join('\n');
   });
-  return untrusted('failing check runs and their annotations', clip(lines.join('\n'), reviewLimits.checks));
+  return untrustedPlain('failing check runs and their annotations', clip(lines.join('\n'), reviewLimits.checks));
 }
 
 /** The review as the planner's first message holds it, and the threads it was given. */

@@ -4,12 +4,12 @@ import { isBot } from '../text/comment-command.js';
 import type { Comment } from '../github/thread.js';
 import { hasRole, type RepoRole } from '../config/permissions.js';
 import type { RunContext } from './run-context.js';
-import { untrusted } from '../text/untrusted.js';
+import { stripHidden, untrustedIssue, untrustedPlain } from '../text/untrusted.js';
 import { clip } from '../text/limits.js';
 
 /**
  * What the planner learns from the thread: the issue's text and the discussion, each marked as
- * untrusted data with hidden content stripped. Comments by users below `context-permission` are
+ * untrusted data, as GitHub shows it (nothing hidden). Comments by users below `context-permission` are
  * left out (anyone can comment on a public repository), and the planner is told how many.
  */
 /** Bounds on what the thread may add to the planner's prompt: long threads are cut, with notices. */
@@ -32,12 +32,8 @@ export async function threadContext(
     roles.set(login, role);
     return role;
   };
-  const parts = [
-    untrusted(
-      `issue #${source.thread.number}: title and body`,
-      clip(`${source.thread.title}\n\n${source.thread.body}`, maxIssueChars),
-    ),
-  ];
+  const issue = untrustedIssue(source.thread, maxIssueChars);
+  const parts = issue === undefined ? [] : [issue];
   let room = maxThreadChars;
   let leftOut = 0;
   let skippedForRoom = 0;
@@ -52,9 +48,10 @@ export async function threadContext(
       skippedForRoom += 1;
       continue;
     }
-    const text = clip(comment.body, Math.min(maxCommentChars, room));
+    // Cut what is visible: hidden text takes no room, and a cut cannot expose what the Markdown hides.
+    const text = clip(stripHidden(comment.body), Math.min(maxCommentChars, room));
     room -= text.length;
-    parts.push(untrusted(`comment by @${comment.author}`, text));
+    parts.push(untrustedPlain(`comment by @${comment.author}`, text));
   }
   if (leftOut > 0) {
     core.info(

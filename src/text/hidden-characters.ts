@@ -101,3 +101,8 @@ export const hiddenCharacters = new RegExp(
     .join('')}]`,
   'gu',
 );
+
+/** Text without the characters above: what is left of text GitHub shows as written (a title, a file name). */
+export function withoutHiddenCharacters(text: string): string {
+  return text.replace(hiddenCharacters, '');
+}

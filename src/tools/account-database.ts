@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { Programs } from '../repo/programs.js';
 import { run, type RunFailure } from './run-helper.js';
 import { SandboxError } from './sandbox-types.js';
 
@@ -10,11 +11,11 @@ import { SandboxError } from './sandbox-types.js';
 export async function accountEntries(
   database: 'passwd' | 'group',
   keys: string[],
-  pathList: string,
+  programs: Programs,
 ): Promise<string[][]> {
   let text: string;
   try {
-    text = (await run('getent', [database, ...keys], pathList)).stdout;
+    text = (await run(programs, 'getent', [database, ...keys])).stdout;
   } catch (error) {
     const failure = error as RunFailure;
     // getent exits 2 for "no such entry"; a missing getent leaves the local file.

@@ -1,3 +1,4 @@
+import type { Programs } from '../repo/programs.js';
 import { accountEntries } from './account-database.js';
 import { SandboxError, type AccountIdentity } from './sandbox-types.js';
 
@@ -15,13 +16,13 @@ const namesShown = 5;
  * members the group lists, as far as the system enumerates them (`getent`, which sees NSS accounts,
  * else /etc/passwd and /etc/group). SandboxError names them and what to change.
  */
-export async function refuseSharedGroup(identity: AccountIdentity, pathList: string): Promise<void> {
+export async function refuseSharedGroup(identity: AccountIdentity, programs: Programs): Promise<void> {
   const gid = String(identity.gid);
   const others = new Set<string>();
-  for (const [user = '', , , primary] of await accountEntries('passwd', [], pathList)) {
+  for (const [user = '', , , primary] of await accountEntries('passwd', [], programs)) {
     if (primary === gid && user !== identity.user && user !== '') others.add(user);
   }
-  for (const [, , id, members = ''] of await accountEntries('group', [gid], pathList)) {
+  for (const [, , id, members = ''] of await accountEntries('group', [gid], programs)) {
     if (id !== gid) continue;
     for (const member of members.split(',')) if (member !== '' && member !== identity.user) others.add(member);
   }

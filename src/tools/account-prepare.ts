@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,8 @@ import { accountEntries } from './account-database.js';
 import { refuseSharedGroup } from './account-group.js';
 import { asRoot, isolationImpossible, probeAccountSwitch, type Helpers, type Switch } from './account-switch.js';
 import { tempFolderPrefix } from '../repo/temp-folders.js';
-import { run, type RunFailure } from './run-helper.js';
+import { defaultPrograms, lookUp, type Programs } from '../repo/programs.js';
+import { locate, run, type RunFailure } from './run-helper.js';
 import { SandboxError, type AccountIdentity, type SandboxDeps } from './sandbox-types.js';
 
 /**
@@ -40,7 +40,7 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
   const allowed = await probeAccountSwitch(deps);
   if (allowed.kind === 'impossible') throw new SandboxError(isolationImpossible(allowed.cause));
   const how = allowed.kind;
-  const identity = (await lookUpAccount(name, h.pathList)) ?? (await createAccount(h, name, how));
+  const identity = (await lookUpAccount(name, h.programs)) ?? (await createAccount(h, name, how));
   if (identity.uid === 0)
     throw new SandboxError(
       `command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`,
@@ -50,7 +50,7 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
       `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`,
     );
   }
-  await refuseSharedGroup(identity, h.pathList);
+  await refuseSharedGroup(identity, h.programs);
   // Others may pass through (not list) the folder, to reach the HOME and temp dir the account owns.
   const dir = await mkdtemp(path.join(deps.tmpDir ?? os.tmpdir(), tempFolderPrefix('sandbox')));
   await chmod(dir, 0o711);
@@ -65,7 +65,8 @@ export async function prepareAccount(name: string, deps: SandboxDeps, h: Helpers
     else await asRoot(h, 'chown', [owner, '--', home, tmp], how);
     if (how === 'sudo') {
       // The rule may name only some accounts, or map this one to another uid: check it really switches.
-      const answer = (await run(h.sudo, ['-n', '-u', name, '--', 'id', '-u'], h.pathList)).stdout.trim();
+      const id = locate(h.programs, 'id');
+      const answer = (await run(h.programs, h.sudo, ['-n', '-u', name, '--', id, '-u'])).stdout.trim();
       if (answer !== String(identity.uid))
         throw new SandboxError(
           `sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`,
@@ -92,7 +93,7 @@ async function createAccount(h: Helpers, account: string, how: 'root' | 'sudo'):
     account,
   ];
   try {
-    await asRoot(h, how === 'root' ? findUseradd() : 'useradd', args, how);
+    await asRoot(h, findUseradd(h.programs), args, how);
   } catch (error) {
     const failure = error as RunFailure;
     // Exit 9: it exists (another job made it meanwhile).
@@ -102,7 +103,7 @@ async function createAccount(h: Helpers, account: string, how: 'root' | 'sudo'):
       );
     }
   }
-  const identity = await lookUpAccount(account, h.pathList);
+  const identity = await lookUpAccount(account, h.programs);
   if (!identity) throw new SandboxError(`The account ${account} was created but cannot be looked up.`);
   return identity;
 }
@@ -110,14 +111,14 @@ async function createAccount(h: Helpers, account: string, how: 'root' | 'sudo'):
 /** uid and gid of an account: `getent passwd` (which sees NSS accounts), else /etc/passwd; undefined when none. */
 export async function lookUpAccount(
   user: string,
-  pathList = process.env.PATH ?? '/usr/bin:/bin',
+  programs: Programs = defaultPrograms(),
 ): Promise<AccountIdentity | undefined> {
-  const [fields = []] = await accountEntries('passwd', [user], pathList);
+  const [fields = []] = await accountEntries('passwd', [user], programs);
   const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
   return parsed.success && parsed.data.user === user ? parsed.data : undefined;
 }
 
-/** useradd is in sbin, which a root job's PATH may lack. */
-function findUseradd(): string {
-  return ['/usr/sbin/useradd', '/sbin/useradd'].find((file) => existsSync(file)) ?? 'useradd';
+/** useradd on PATH, else in sbin, which a root job's PATH may lack; a bare name (reported as missing) when neither has it. */
+function findUseradd(programs: Programs): string {
+  return lookUp('useradd', programs.path) ?? lookUp('useradd', '/usr/sbin:/sbin') ?? 'useradd';
 }

@@ -1,10 +1,12 @@
 import os from 'node:os';
-import { asRoot, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
+import { absolutePath } from '../repo/programs.js';
+import { asRoot, launcher, probeAccountSwitch, setprivArgs, sudoPlan, type Helpers } from './account-switch.js';
 import { accountUsedBy } from './account-in-use.js';
 import { removeLeftovers } from './account-leftovers.js';
+import { removeAccountTempFiles } from './account-temp-files.js';
 import { prepareAccount, type Prepared } from './account-prepare.js';
 import { sweepAccount } from './account-processes.js';
-import { helperPath } from './run-helper.js';
+import { helperPrograms } from './run-helper.js';
 import {
   defaultSandboxAccount,
   SandboxError,
@@ -18,11 +20,12 @@ import { lendWorkTree, openEnclosure, takeBackWorkTree } from './work-tree-loan.
  * The sandbox that runs processes under a separate unprivileged account (see sandbox.ts for why):
  * the account prepared once, processes started through setpriv or sudo, the work tree lent for each
  * piece of work, and everything the account left running ended after it (and, once, before the
- * first: what a killed earlier job left).
+ * first: what a killed earlier job left). What the account owns in the shared temp places is
+ * removed before the first and when the sandbox closes (account-temp-files.ts).
  */
 export function accountSandbox(options: SandboxOptions): Sandbox {
   const deps = options.deps ?? {};
-  const h: Helpers = { sudo: deps.sudo ?? 'sudo', pathList: helperPath(deps) };
+  const h: Helpers = { sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) };
   const name = options.account || defaultSandboxAccount;
   const kept = new Set<number>();
   let preparing: Promise<Prepared> | undefined;
@@ -59,6 +62,8 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       if (!p) throw new SandboxError('The sandbox is not ready; call ready() first.');
       const full: NodeJS.ProcessEnv = {
         ...env,
+        // setpriv and env look the program up on it, in the work tree: absolute entries only.
+        PATH: absolutePath(env.PATH ?? h.programs.path),
         HOME: p.home,
         TMPDIR: p.tmp,
         TMP: p.tmp,
@@ -68,9 +73,10 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       };
       if (p.how === 'root') {
         // setpriv keeps the environment it is given; nothing of it reaches a command line.
-        return { file: 'setpriv', args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
+        const setpriv = launcher(h.programs, 'setpriv');
+        return { file: setpriv, args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
       }
-      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.pathList), file: h.sudo };
+      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.programs), file: launcher(h.programs, h.sudo) };
     },
     async lend(work) {
       const p = await ensure();
@@ -96,6 +102,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       await sweep();
       await takeBackWorkTree(h, p, options.workTree).catch(() => undefined);
       await removeAccountFolder(h, p);
+      await removeAccountTempFiles(h, p, deps.tmpDir ?? os.tmpdir(), spared(options.enclosure));
     },
   };
 }
@@ -105,9 +112,11 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
  * sweep would end that job's commands, and each job's commands could read the other's work tree.
  * (This run's HOME folder exists before the check, so of two jobs that start together, at least
  * the later to check sees the other and refuses.) A job killed mid-command (cancelled, timed out) never swept after it: what its
- * commands started may still run as the account, waiting for the next work tree lent to it, and its
- * folders in the temp dir may still hold another repository's files. Both are ended before anything
- * of this run starts as the account; then the account alone is let through to the work tree.
+ * commands started may still run as the account, waiting for the next work tree lent to it, its
+ * folders in the temp dir may still hold another repository's files, and what its commands wrote to
+ * /tmp, /var/tmp or /dev/shm is still there (a job that closed its sandbox removed that itself). All
+ * of it is ended or removed before anything of this run starts as the account; then the account
+ * alone is let through to the work tree.
  */
 async function readyAccount(
   name: string,
@@ -126,6 +135,7 @@ async function readyAccount(
       );
     await sweepAccount(h, p, kept);
     await removeLeftovers(h, p, tmpDir);
+    await removeAccountTempFiles(h, p, tmpDir, [p.dir, ...spared(enclosure)]);
     if (enclosure !== undefined) await openEnclosure(h, p, enclosure);
   } catch (error) {
     // Nothing of this run starts as the account: its HOME folder goes, and with it this run's mark on the account.
@@ -133,6 +143,11 @@ async function readyAccount(
     throw error;
   }
   return p;
+}
+
+/** This job's folder around the work tree, which the sweep of the temp places leaves to the job. */
+function spared(enclosure: string | undefined): string[] {
+  return enclosure === undefined ? [] : [enclosure];
 }
 
 /** Removes the account's HOME and temp dir, as root: what the account made in them is its own. Never throws. */

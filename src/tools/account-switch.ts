@@ -1,4 +1,5 @@
-import { helperPath, run, type RunFailure } from './run-helper.js';
+import { defaultPrograms, type Programs } from '../repo/programs.js';
+import { helperPrograms, locate, run, type RunFailure } from './run-helper.js';
 import {
   SandboxError,
   type AccountIdentity,
@@ -19,10 +20,10 @@ export interface Switch {
   how: 'root' | 'sudo';
 }
 
-/** The sudo program and the helpers' PATH, fixed once per sandbox. */
+/** The sudo program and where the helpers are found, fixed once per sandbox. */
 export interface Helpers {
   sudo: string;
-  pathList: string;
+  programs: Programs;
 }
 
 /** Whether (and how) this runner can start processes as another account; cheap and without side effects. */
@@ -30,7 +31,7 @@ export async function probeAccountSwitch(deps: SandboxDeps = {}): Promise<Accoun
   if (deps.isRoot ?? process.getuid?.() === 0) return { kind: 'root' };
   const sudo = deps.sudo ?? 'sudo';
   try {
-    await run(sudo, ['-n', 'true'], helperPath(deps));
+    await run(helperPrograms(deps), sudo, ['-n', 'true']);
     return { kind: 'sudo' };
   } catch (error) {
     const failure = error as RunFailure;
@@ -47,16 +48,25 @@ export function isolationImpossible(cause: string): string {
   );
 }
 
-/** Runs a helper as root: directly when the action is root, else through sudo. */
-export function asRoot(h: Helpers, file: string, args: string[], how: 'root' | 'sudo'): Promise<{ stdout: string }> {
-  return how === 'root' ? run(file, args, h.pathList) : run(h.sudo, ['-n', file, ...args], h.pathList);
+/** Runs a helper as root: directly when the action is root, else through sudo (given its absolute path). */
+export async function asRoot(
+  h: Helpers,
+  file: string,
+  args: string[],
+  how: 'root' | 'sudo',
+): Promise<{ stdout: string }> {
+  return how === 'root'
+    ? run(h.programs, file, args)
+    : run(h.programs, h.sudo, ['-n', locate(h.programs, file), ...args]);
 }
 
-/** Runs a helper as the account. */
-export function asAccount(h: Helpers, p: Switch, argv: string[]): Promise<{ stdout: string }> {
+/** Runs a helper as the account, its program given by absolute path. */
+export async function asAccount(h: Helpers, p: Switch, argv: string[]): Promise<{ stdout: string }> {
+  const [name = '', ...args] = argv;
+  const program = [locate(h.programs, name), ...args];
   return p.how === 'root'
-    ? run('setpriv', [...setprivArgs(p.identity), ...argv], h.pathList)
-    : run(h.sudo, ['-n', '-u', p.identity.user, '--', ...argv], h.pathList);
+    ? run(h.programs, 'setpriv', [...setprivArgs(p.identity), ...program])
+    : run(h.programs, h.sudo, ['-n', '-u', p.identity.user, '--', ...program]);
 }
 
 /** setpriv's switch to the account: its uid and gid, no supplementary groups, then the program. */
@@ -65,23 +75,26 @@ export function setprivArgs(identity: AccountIdentity): string[] {
 }
 
 /**
- * sudo's arguments for running argv as `user` with exactly `env`. `env -i` rebuilds the environment
- * after sudo, whose own handling (env_reset, env_keep, secure_path) differs between machines; its
- * assignments are on sudo's world-readable command line, so secrets go through sudo's environment
- * instead (`--preserve-env`, which the `ALL` rule of GitHub-hosted runners allows).
+ * sudo's arguments for running argv as `user` with exactly `env`. `env -i` (by its absolute path)
+ * rebuilds the environment after sudo, whose own handling (env_reset, env_keep, secure_path) differs
+ * between machines; its assignments are on sudo's world-readable command line, so secrets go through
+ * sudo's environment instead (`--preserve-env`, which the `ALL` rule of GitHub-hosted runners allows).
+ * SandboxError when env cannot be found.
  */
 export function sudoPlan(
   user: string,
   env: NodeJS.ProcessEnv,
   argv: readonly string[],
   secretNames: readonly string[] = [],
-  pathList = '/usr/bin:/bin',
+  programs: Programs = defaultPrograms(),
 ): Omit<SpawnPlan, 'file'> {
   // env would read a program name containing "=" as one more variable and run something else.
   if ((argv[0] ?? '').includes('='))
     throw new SandboxError(
       `Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`,
     );
+  const envProgram = launcher(programs, 'env');
+  const pathList = programs.path;
   const secret = new Set(secretNames);
   const assignments = Object.entries(env)
     .filter((entry): entry is [string, string] => entry[1] !== undefined && !secret.has(entry[0]))
@@ -91,16 +104,34 @@ export function sudoPlan(
   );
   if (Object.keys(secrets).length === 0) {
     return {
-      args: ['-n', '-u', user, '--', 'env', '-i', ...assignments, ...argv],
+      args: ['-n', '-u', user, '--', envProgram, '-i', ...assignments, ...argv],
       env: { PATH: pathList },
       wrapped: true,
     };
   }
   return {
-    args: ['-n', `--preserve-env=${Object.keys(secrets).join(',')}`, '-u', user, '--', 'env', ...assignments, ...argv],
+    args: [
+      '-n',
+      `--preserve-env=${Object.keys(secrets).join(',')}`,
+      '-u',
+      user,
+      '--',
+      envProgram,
+      ...assignments,
+      ...argv,
+    ],
     env: { PATH: pathList, ...secrets },
     wrapped: true,
   };
+}
+
+/** The absolute path of a program that starts the account's processes (sudo, setpriv, env); SandboxError when missing. */
+export function launcher(programs: Programs, name: string): string {
+  try {
+    return programs.find(name);
+  } catch (error) {
+    throw new SandboxError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** Whether a wrapped start failed because the program does not exist (env's and setpriv's own words). */
@@ -108,7 +139,7 @@ export function missingProgram(plan: SpawnPlan, exitCode: number | null, output:
   return plan.wrapped && exitCode === 127 && saysProgramMissing(output);
 }
 
-/** env's and setpriv's words for a program they cannot find; nothing else prints them. */
+/** env's and setpriv's words (named as started, by path) for a program they cannot find; nothing else prints them. */
 export function saysProgramMissing(output: string): boolean {
-  return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output);
+  return /^((?:\/\S*\/)?env: .*|(?:\/\S*\/)?setpriv: failed to execute .*)No such file or directory/m.test(output);
 }

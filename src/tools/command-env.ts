@@ -1,3 +1,5 @@
+import { absolutePath } from '../repo/programs.js';
+
 /**
  * The environment commands run with. An allow-list, not a deny-list: the runner's tokens, API keys
  * and `INPUT_*` values never reach a command the executor starts, whatever they are called.
@@ -43,6 +45,9 @@ export function commandEnvironment(env: NodeJS.ProcessEnv, extraNames: readonly 
   for (const name of passed) take(name);
   for (const name of Object.keys(env)) if (LOCALE.test(name)) take(name);
   for (const name of extraNames) take(name);
+  // A command's program is looked up on PATH from the work tree: an empty or relative entry would
+  // find a `./npm` an earlier command wrote there (repo/programs.ts).
+  safe.PATH = absolutePath(safe.PATH);
   // Set last, so naming CI in command-env cannot switch off the non-interactive mode tools rely on.
   safe.CI = 'true';
   return safe;

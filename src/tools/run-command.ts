@@ -61,7 +61,7 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
       refuseOutsideCommands(argv, args.command, options.scope);
       const plan = await planFor(sandbox, argv, options.env);
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
-      if (result.missingProgram) throw notFound(argv[0] ?? '');
+      if (result.missingProgram) throw notFound(argv[0] ?? '', plan);
       const checked = await options.afterCommand?.();
       const body = (result.output === '' ? '(no output)' : result.output) + (checked ? `\n\n${checked}` : '');
       if (result.timedOut) {
@@ -101,8 +101,11 @@ async function planFor(sandbox: Sandbox, argv: string[], env: NodeJS.ProcessEnv)
   }
 }
 
-function notFound(file: string): ToolError {
-  return new ToolError(`Command not found: ${file}. Check the name; only programs installed on the runner can run.`);
+/** The words for a program that is not there: its name and the PATH searched (absolute entries only, as commands get it). */
+function notFound(file: string, plan: SpawnPlan): ToolError {
+  return new ToolError(
+    `Command not found: ${file} (searched PATH: ${plan.env.PATH ?? ''}). Check the name; only programs installed on the runner can run, and never from a relative PATH entry.`,
+  );
 }
 
 /**
@@ -145,7 +148,7 @@ function execute(sandbox: Sandbox, plan: SpawnPlan, timeoutMs: number): Promise<
     child.stderr.on('data', (chunk: string) => output.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      if (error.code === 'ENOENT') reject(notFound(file));
+      if (error.code === 'ENOENT') reject(notFound(file, plan));
       else if (error.code === 'EACCES' && sandbox.account !== undefined) {
         reject(
           new ToolError(

@@ -1,4 +1,5 @@
 import type { CommandIsolation } from '../config/input-schemas.js';
+import type { Programs } from '../repo/programs.js';
 
 /**
  * The sandbox's contract and the words for its failures, apart from the two ways of keeping it
@@ -59,10 +60,13 @@ export type AccountSwitch = { kind: 'root' } | { kind: 'sudo' } | { kind: 'impos
 export interface SandboxDeps {
   /** Whether this process may switch accounts itself. Default: `process.getuid() === 0`. */
   isRoot?: boolean;
-  /** The sudo program. Default: `sudo`, found on PATH. */
+  /** The sudo program, by absolute path. Default: `sudo`, found by `programs`. */
   sudo?: string;
-  /** PATH for the helpers (sudo, getent, useradd, setpriv). Default: this process's PATH. */
-  path?: string;
+  /**
+   * Where the helpers (sudo, setpriv, env, getent, useradd, chown, find) are found, and the PATH
+   * they and the account's processes get (absolute entries only). Default: this process's PATH.
+   */
+  programs?: Programs;
   /** Where the account's HOME and temp dir are made. Default: the system's temp dir. */
   tmpDir?: string;
 }

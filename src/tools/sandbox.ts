@@ -1,3 +1,4 @@
+import { absolutePath, lookUp } from '../repo/programs.js';
 import { accountSandbox } from './account-sandbox.js';
 import type { Sandbox, SandboxOptions } from './sandbox-types.js';
 import { noteTreeChange } from './tree-changes.js';
@@ -50,7 +51,7 @@ export { lookUpAccount } from './account-prepare.js';
 
 /** A sandbox for `options.workTree`; nothing happens until `ready`. */
 export function createSandbox(options: SandboxOptions): Sandbox {
-  const sandbox = options.isolation === 'none' ? ownUserSandbox(options.workTree) : accountSandbox(options);
+  const sandbox = options.isolation === 'none' ? ownUserSandbox(options) : accountSandbox(options);
   return noteChangesOnReturn(sandbox);
 }
 
@@ -71,14 +72,27 @@ function noteChangesOnReturn(sandbox: Sandbox): Sandbox {
   };
 }
 
-/** Everything as the action's own user: the explicit opt-out. Only the process group is ended. */
-function ownUserSandbox(workTree: string): Sandbox {
+/**
+ * Everything as the action's own user: the explicit opt-out. Only the process group is ended. A
+ * bare program name is found on the absolute entries of the PATH the process gets (and only those
+ * are passed on), never in the work tree it starts in; an unknown one is left for spawn to report.
+ */
+function ownUserSandbox({ workTree, deps }: SandboxOptions): Sandbox {
   return {
     account: undefined,
     workTree,
     ready: () => Promise.resolve(),
     refusal: () => Promise.resolve(undefined),
-    plan: (argv, env) => ({ file: argv[0] ?? '', args: argv.slice(1), env, wrapped: false }),
+    plan(argv, env) {
+      const pathList = absolutePath(env.PATH ?? deps?.programs?.path ?? process.env.PATH);
+      const name = argv[0] ?? '';
+      return {
+        file: lookUp(name, pathList) ?? name,
+        args: argv.slice(1),
+        env: { ...env, PATH: pathList },
+        wrapped: false,
+      };
+    },
     lend: (work) => work(),
     sweep: () => Promise.resolve(),
     keep: () => () => undefined,

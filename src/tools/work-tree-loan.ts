@@ -43,10 +43,10 @@ export async function lendWorkTree(h: Helpers, p: Switch, workTree: string): Pro
 export async function takeBackWorkTree(h: Helpers, p: Switch, workTree: string): Promise<void> {
   const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
   if (p.how === 'root') {
-    await run('chown', ['-R', '-h', owner, '--', workTree], h.pathList);
+    await run(h.programs, 'chown', ['-R', '-h', owner, '--', workTree]);
   } else {
     await asRoot(h, 'chown', ['-R', '-h', owner, '--', workTree], 'sudo');
     // The account may have left files only it could read; the action owns them now and must read them.
-    await run('chmod', ['-R', 'u+rwX', '--', workTree], h.pathList);
+    await run(h.programs, 'chmod', ['-R', 'u+rwX', '--', workTree]);
   }
 }

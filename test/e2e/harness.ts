@@ -186,6 +186,11 @@ export interface StartOptions {
    * play earlier steps that exported variables (secrets among them) or saved state.
    */
   runnerFiles?: { env?: string; state?: string };
+  /**
+   * Descriptors of the test process the action inherits, by the number it gets them as (3 and up),
+   * as a runner or wrapper that leaves a descriptor open without close-on-exec hands them on.
+   */
+  inherit?: Record<number, number>;
 }
 
 export interface WorldOptions {
@@ -207,8 +212,8 @@ export interface World {
   workspace: string;
   gh: GitHubEmulator;
   model: ScriptedModel;
-  /** Pushes a commit with these files to a branch of origin, as a contributor would. */
-  pushToOrigin(branch: string, files: Record<string, string>, message: string): string;
+  /** Pushes a commit with these files (`executables` among them committed as such) to a branch of origin, as a contributor would. */
+  pushToOrigin(branch: string, files: Record<string, string>, message: string, executables?: string[]): string;
   /** Re-clones the workspace, as actions/checkout gives every job a fresh one. */
   freshCheckout(): void;
   /**
@@ -333,11 +338,12 @@ export async function createWorld(
     workspace,
     gh,
     model,
-    pushToOrigin(branch, files, message) {
+    pushToOrigin(branch, files, message, executables = []) {
       git(seed, 'fetch', '--quiet', origin, `+refs/heads/*:refs/remotes/origin/*`);
       const exists = git(seed, 'for-each-ref', `refs/remotes/origin/${branch}`) !== '';
       git(seed, 'checkout', '--quiet', '-B', branch, exists ? `origin/${branch}` : 'origin/main');
       writeFiles(seed, files);
+      for (const file of executables) chmodSync(path.join(seed, file), 0o755);
       git(seed, 'add', '--all');
       git(seed, 'commit', '--quiet', '-m', message);
       git(seed, 'push', '--quiet', origin, `HEAD:refs/heads/${branch}`);
@@ -390,7 +396,8 @@ export async function createWorld(
       };
       const env: NodeJS.ProcessEnv = {
         ...extraEnv,
-        // The runner's PATH unless the test gives one (a folder of its own programs in front, say).
+        // The runner's PATH, unless the scenario gives one (a folder of its own programs in front, or a
+        // workflow's `$GITHUB_PATH` change).
         PATH: extraEnv.PATH ?? process.env.PATH,
         HOME: runAs ? runAs.home : process.env.HOME,
         GITHUB_ACTIONS: 'true',
@@ -412,17 +419,23 @@ export async function createWorld(
       for (const [name, value] of Object.entries(merged)) env[`INPUT_${name.toUpperCase()}`] = value;
       gh.setRun(runId, 'in_progress');
       // Asynchronous on purpose: a synchronous spawn would block the in-process emulator and model.
+      const inherited = Object.entries(options.inherit ?? {}).map(([at, fd]) => [Number(at), fd] as const);
+      const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+      for (const [at, fd] of inherited) {
+        while (stdio.length <= at) stdio.push('ignore');
+        stdio[at] = fd;
+      }
       const child = spawn(process.execPath, [bundledAction], {
         cwd,
         env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio,
         ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
       });
       world.actionPid = child.pid;
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const done = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1))).then(
         (code): ActionRun => {
           // A killed job ends as a completed run too, which is what lets the next run take its lock over.

@@ -308,6 +308,19 @@ async function commandWorld(
 }
 
 /**
+ * A folder in /tmp, named for this run, where the command account may make and write folders but
+ * which it cannot list: what a hostile command leaves for the test in it stays after the job, since
+ * the removal of what the account owns in the temp places runs as the account and passes over what
+ * it cannot list.
+ */
+function unlistedFolder(prefix: string): string {
+  const folder = path.join('/tmp', uniqueName(prefix));
+  mkdirSync(folder);
+  chmodSync(folder, 0o1733);
+  return folder;
+}
+
+/**
  * A folder outside every folder of the world where a hostile command leaves word of what it
  * started, writable by the command account; what it names is killed and the folder removed when
  * the test ends, and so is what a job killed outright left in the temp dir (its work-tree copy, the
@@ -319,7 +332,7 @@ function lingerStash(): {
   cwd: () => string;
   home: () => string;
 } {
-  const stash = path.join('/tmp', uniqueName('pg-linger'));
+  const stash = path.join(unlistedFolder('pg-linger'), 'notes');
   mkdirSync(stash, { mode: 0o777 });
   chmodSync(stash, 0o777);
   const read = (name: string) =>
@@ -329,7 +342,7 @@ function lingerStash(): {
     for (const pid of [pidIn('command.pid'), pidIn('leftover.pid')]) if (pid) killQuietly(pid);
     for (const folder of [read('cwd'), read('home')].map((at) => at && path.dirname(at)))
       if (folder && /^\/tmp\/plangate-(sandbox-)?[^/]+$/.test(folder)) rmSync(folder, { recursive: true, force: true });
-    rmSync(stash, { recursive: true, force: true });
+    rmSync(path.dirname(stash), { recursive: true, force: true });
   });
   // Asked once the script has written them (untilLingering); a missing one fails the test.
   const pids = () => {
@@ -515,7 +528,7 @@ for (const runner of runners) {
     for (const mechanism of mechanisms) {
       it(`never runs a program planted through ${mechanism} in the host's context`, async () => {
         // Outside every folder of the world, where the hostile script (as the sandbox account) can make it; named for this run.
-        const stash = path.join('/tmp', uniqueName('pg-plant'));
+        const stash = path.join(unlistedFolder('pg-plant'), 'stash');
         const w = await createWorld(
           {
             planner: planner('Run the setup script, then write NOTES.md.'),
@@ -551,7 +564,7 @@ for (const runner of runners) {
           execFileSync(path.join(stash, 'evil.sh'), { stdio: 'ignore' });
           expect(readdirSync(markers)).toHaveLength(1);
         } finally {
-          rmSync(stash, { recursive: true, force: true });
+          rmSync(path.dirname(stash), { recursive: true, force: true });
         }
       });
     }

@@ -1,5 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
 import {
@@ -17,6 +20,12 @@ import {
 import { commentEvent as comment, everythingSeen, toolResults } from './thread-helpers.js';
 import { makeRecord, planComment } from '../unit/record-fixture.js';
 import { deleteAccount } from '../helpers/accounts.js';
+import {
+  fakeAwsAccessKeyId,
+  fakeAwsSecretAccessKey,
+  fakePrivateKey,
+  privateKeyBody,
+} from '../helpers/fake-credentials.js';
 import { uniqueName } from '../helpers/unique-names.js';
 
 /**
@@ -231,6 +240,92 @@ describe('protected paths in another case', () => {
     const body = w.gh.pulls()[0]?.body ?? '';
     expect(body).toContain('## Kept out of the commits');
     expect(body).toMatch(/- `\.GitHub\/Workflows\/evil\.yml` [^\n]*: `protected by \.github\/workflows\/\*\*`/);
+  });
+});
+
+describe('credentials in what would land', () => {
+  it('with default inputs, holds back a credential that write_file wrote and one a command wrote, shows neither, and lands the rest', async () => {
+    const awsConfig = `export const aws = {\n  accessKeyId: '${fakeAwsAccessKeyId}',\n  secret_access_key: '${fakeAwsSecretAccessKey}',\n};\n`;
+    // The key a command writes is put together by the script at run time: neither the model nor
+    // anything plangate hands it ever holds the key whole.
+    const privateKey = fakePrivateKey(11);
+    const makeKey = [
+      "import fs from 'node:fs';",
+      'const der = Buffer.alloc(600);',
+      'der[0] = 0x30;',
+      'der[1] = 0x82;',
+      'for (let i = 2; i < der.length; i += 1) der[i] = (i * 7919 + 11 * 104729) % 256;',
+      "const body = der.toString('base64').match(/.{1,64}/g).join('\\n');",
+      "const armour = (edge) => '-----' + edge + ' RSA PRI' + 'VATE KEY-----';",
+      "fs.mkdirSync('deploy', { recursive: true });",
+      "fs.writeFileSync('deploy/id_rsa', armour('BEGIN') + '\\n' + body + '\\n' + armour('END') + '\\n');",
+      '',
+    ].join('\n');
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'plangate-make-key-'));
+    try {
+      execFileSync(process.execPath, ['--input-type=module', '-e', makeKey], { cwd: scratch });
+      expect(fs.readFileSync(path.join(scratch, 'deploy/id_rsa'), 'utf8')).toBe(privateKey);
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+    const files = ['src/farewell.js', 'src/aws-config.js', 'scripts/make-key.js', 'deploy/id_rsa'];
+    const keyPlan = { steps: [{ title: 'Add a farewell function and the deploy settings', files }] };
+    const farewell = 'export const farewell = (n) => `Bye ${n}`;\n';
+    const { w, issue } = await setup({
+      planner: [toolCall('update_context', { plan: keyPlan, directive }), finishPlanner],
+      executor: [
+        toolCall('write_file', { path: 'src/farewell.js', content: farewell }),
+        toolCall('write_file', { path: 'src/aws-config.js', content: awsConfig }),
+        toolCall('write_file', { path: 'scripts/make-key.js', content: makeKey }),
+        toolCall('run_command', { command: 'node scripts/make-key.js' }),
+        toolCall('update_context', { result: 'Wrote farewell and the deploy settings.', outcome: 'done' }),
+      ],
+    });
+    // Only the command is configured: everything else is the default.
+    const inputs = { 'allowed-commands': 'node scripts/make-key.js' };
+    const planned = await run(w, issue, '/plan add farewell', inputs);
+    const done = await run(w, issue, '/approve', inputs);
+    expect(done.outputs.outcome, done.stdout).toBe('done');
+
+    // Nothing of either reached origin, in any commit of any branch; the rest of the work did.
+    const branch = `refs/heads/${done.outputs.branch}`;
+    const landed = git(w.origin, 'ls-tree', '-r', '--name-only', branch).split('\n');
+    expect(landed).toEqual(expect.arrayContaining(['src/farewell.js', 'scripts/make-key.js', 'src/greet.js']));
+    expect(landed).not.toContain('src/aws-config.js');
+    expect(landed).not.toContain('deploy/id_rsa');
+    expect(git(w.origin, 'show', `${branch}:src/farewell.js`)).toBe(farewell.trim());
+    const history = git(w.origin, 'log', '--all', '-p', '--format=%H %s%n%b');
+    const awsSecrets = [fakeAwsAccessKeyId, fakeAwsSecretAccessKey];
+    const keyBody = privateKeyBody(privateKey);
+    for (const secret of [...awsSecrets, keyBody]) expect(history).not.toContain(secret);
+
+    // The command's result tells the executor both are held, by rule and line, and still on disk.
+    const results = toolResults(w, 'executor');
+    expect(results[3]).toContain('exit code: 0');
+    expect(results[3]).toContain('plangate held these changes back from the last commit');
+    expect(results[3]).toContain('- deploy/id_rsa (added): holds a credential (privatekey/PrivateKey on line 1)');
+    expect(results[3]).toContain(
+      '- src/aws-config.js (added): holds a credential (aws/AWSAccessKeyID on line 2, aws/AWSSecretAccessKey on line 3)',
+    );
+
+    // The pull request lists both, by rule and line.
+    const body = w.gh.pulls()[0]?.body ?? '';
+    expect(body).toContain('## Kept out of the commits');
+    expect(body).toMatch(/- `deploy\/id_rsa` added: `holds a credential \(privatekey\/PrivateKey on line 1\)`/);
+    expect(body).toMatch(/- `src\/aws-config\.js` added: `holds a credential \(aws\/AWSAccessKeyID on line 2, /);
+
+    // The key a command wrote appears nowhere that left the action, model requests included. The
+    // AWS keys the model wrote itself are in its own requests, where it put them, and nowhere else:
+    // not in GitHub, the logs, the job summary, the outputs, or anything a tool told the model.
+    const everything = everythingSeen(w, [planned, done]);
+    expect(everything).not.toContain(keyBody);
+    const outsideTheModel = [
+      JSON.stringify(w.gh.requests),
+      ...[planned, done].flatMap((r) => [r.stdout, r.stderr, r.summary, JSON.stringify(r.outputs)]),
+      ...results,
+    ].join('\n');
+    for (const secret of awsSecrets) expect(outsideTheModel).not.toContain(secret);
+    expectNoSecret(everything);
   });
 });
 

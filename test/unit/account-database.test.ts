@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { findPrograms } from '../../src/repo/programs.js';
 import { accountEntries } from '../../src/tools/account-database.js';
 import { SandboxError } from '../../src/tools/sandbox-types.js';
 
@@ -10,14 +11,15 @@ import { SandboxError } from '../../src/tools/sandbox-types.js';
  * getent (a PATH without it), which must answer the same as getent for the same keys.
  */
 
-const systemPath = '/usr/bin:/bin:/usr/sbin:/sbin';
-const noGetent = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-no-getent-'));
+const systemPath = findPrograms('/usr/bin:/bin:/usr/sbin:/sbin');
+const noGetentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-no-getent-'));
+const noGetent = findPrograms(noGetentDir);
 const failingGetent = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-failing-getent-'));
 fs.writeFileSync(path.join(failingGetent, 'getent'), '#!/bin/sh\necho "nss backend down" >&2\nexit 1\n', {
   mode: 0o755,
 });
 afterAll(() => {
-  fs.rmSync(noGetent, { recursive: true, force: true });
+  fs.rmSync(noGetentDir, { recursive: true, force: true });
   fs.rmSync(failingGetent, { recursive: true, force: true });
 });
 
@@ -49,7 +51,7 @@ describe('accountEntries', () => {
   });
 
   it('fails closed, quoting getent, when getent fails for another reason than "no such entry"', async () => {
-    const failure = accountEntries('passwd', ['root'], `${failingGetent}:${systemPath}`);
+    const failure = accountEntries('passwd', ['root'], findPrograms(`${failingGetent}:${systemPath.path}`));
     await expect(failure).rejects.toBeInstanceOf(SandboxError);
     await expect(failure).rejects.toThrow('Cannot look up the passwd entry of root: nss backend down');
   });

@@ -89,6 +89,18 @@ describe('the bundle a /plan run loads', () => {
     expect(packagesIn(later)).toContain('@actions/github');
   });
 
+  it('loads the credential rules only when a commit is checked', () => {
+    const index = path.join(dist, 'index.js');
+    const [main] = importsOf(index).dynamic;
+    if (main === undefined) throw new Error('index.js imports no main chunk');
+    const loaded = new Set([...staticClosure(index), ...staticClosure(main)]);
+    for (const lazy of ['@secretlint/core', '@secretlint/secretlint-rule-preset-recommend'])
+      expect(packagesIn(loaded)).not.toContain(lazy);
+    const later = [...loaded].flatMap((file) => importsOf(file).dynamic).flatMap((chunk) => [...staticClosure(chunk)]);
+    expect(packagesIn(later)).toContain('@secretlint/core');
+    expect(packagesIn(later)).toContain('@secretlint/secretlint-rule-preset-recommend');
+  });
+
   it('comes out the same, byte for byte, when built again', () => {
     const again = bundle();
     const listing = (dir: string) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();

@@ -188,6 +188,18 @@ describe('progress comment: changes kept out of the commits', () => {
     const forged = { ...base, keptOut: [{ path: 'x', change: 'renamed', reason: 'y' }] } as unknown as RunRecord;
     expect(decodeRunRecord(`progress\n${encodeRunRecord(forged)}`)).toBeUndefined();
   });
+
+  it('keeps a change held back for a credential marked as such through the checkpoint', () => {
+    const base: RunRecord = { v: 1, planId: '0a1b2c3d', snapshot: snapshotWith([]), usage: emptyUsage(), runId: '1' };
+    const held = {
+      path: 'src/aws.js',
+      change: 'added' as const,
+      reason: 'holds a credential (aws/AWSAccessKeyID on line 2)',
+      credential: true as const,
+    };
+    const both = [...keptOut, held];
+    expect(decodeRunRecord(`progress\n${encodeRunRecord({ ...base, keptOut: both })}`)?.keptOut).toEqual(both);
+  });
 });
 
 describe('run record: start time', () => {

@@ -102,6 +102,8 @@ export function createFakeRepo(): FakeRepo {
       case 'cat-file':
         if (rest[0] === '-e')
           return commits.has((rest[1] ?? '').replace('^{commit}', '')) ? '' : fail('not a valid object');
+        // The size of a staged file, for the credential check (which then finds nothing in it).
+        if (rest[0] === '-s') return '10';
         break;
       case 'fetch': {
         const spec = rest.find((r) => r.startsWith('+refs/heads/'));

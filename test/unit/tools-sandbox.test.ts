@@ -13,6 +13,7 @@ import {
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import { accountUsedBy } from '../../src/tools/account-in-use.js';
 import { processStart, tempFolderPrefix } from '../../src/repo/temp-folders.js';
+import { findPrograms } from '../../src/repo/programs.js';
 import { SandboxError } from '../../src/tools/sandbox-types.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
@@ -38,7 +39,8 @@ if (required && (!isRoot || !sudoInstalled))
 
 // Enough to find node and the system tools; nothing of the test runner's own environment.
 const env = { PATH: `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`, CI: 'true' };
-const viaSudo: SandboxDeps = { isRoot: false, path: env.PATH };
+const programs = findPrograms(env.PATH);
+const viaSudo: SandboxDeps = { isRoot: false, programs };
 
 let base: string;
 let tree: string;
@@ -67,7 +69,7 @@ function sandbox(deps: SandboxDeps = {}, isolation: 'account' | 'none' = 'accoun
     isolation,
     account: ACCOUNT,
     workTree: tree,
-    deps: { path: env.PATH, tmpDir: base, ...deps },
+    deps: { programs, tmpDir: base, ...deps },
   });
   open.push(made);
   return made;
@@ -97,10 +99,21 @@ function leaveBehind(pidFile: string): string {
 }
 
 describe('sudoPlan', () => {
-  it('runs argv through env -i with exactly the given variables, after sudo’s own options', () => {
+  it('runs argv through env -i, by its absolute path, with exactly the given variables, after sudo’s own options', () => {
     expect(
       sudoPlan('builder', { PATH: '/usr/bin', HOME: '/home/builder', UNSET: undefined }, ['npm', 'test']).args,
-    ).toEqual(['-n', '-u', 'builder', '--', 'env', '-i', 'PATH=/usr/bin', 'HOME=/home/builder', 'npm', 'test']);
+    ).toEqual([
+      '-n',
+      '-u',
+      'builder',
+      '--',
+      programs.find('env'),
+      '-i',
+      'PATH=/usr/bin',
+      'HOME=/home/builder',
+      'npm',
+      'test',
+    ]);
   });
 
   it('keeps secrets off the command line, handing them over through sudo’s environment', () => {
@@ -225,7 +238,7 @@ for (const [how, deps, skip] of modes) {
         account: ACCOUNT,
         workTree: inner,
         enclosure,
-        deps: { path: env.PATH, tmpDir: base, ...deps },
+        deps: { programs, tmpDir: base, ...deps },
       });
       open.push(box);
       expect(await tool(['cat *'], box).run({ command: 'cat kept.txt' })).toBe(
@@ -263,7 +276,7 @@ for (const [how, deps, skip] of modes) {
         isolation: 'account',
         account: ACCOUNT,
         workTree: tree,
-        deps: { path: env.PATH, tmpDir: base, ...deps },
+        deps: { programs, tmpDir: base, ...deps },
       });
       await earlier.ready();
       const script = `const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 60000)'], { detached: true, stdio: 'ignore' }); require('fs').writeFileSync('${pidFile}', String(c.pid)); c.unref();`;
@@ -473,14 +486,14 @@ describe.skipIf(!isRoot)('accounts the sandbox refuses', () => {
       isolation: 'account',
       account: 'root',
       workTree: tree,
-      deps: { path: env.PATH, tmpDir: base },
+      deps: { programs, tmpDir: base },
     });
     await expect(root.ready()).rejects.toThrow(/is root \(uid 0\)/);
     const invalid = createSandbox({
       isolation: 'account',
       account: 'no spaces allowed',
       workTree: tree,
-      deps: { path: env.PATH, tmpDir: base },
+      deps: { programs, tmpDir: base },
     });
     await expect(invalid.ready()).rejects.toThrow(/not a valid account name/);
   });

@@ -508,17 +508,84 @@ function group(name, fn) {
   });
 }
 
+// src/repo/programs.ts
+import { accessSync, constants as constants3, statSync } from "node:fs";
+import path from "node:path";
+var defaultPath = "/usr/bin:/bin";
+function absolutePath(pathList) {
+  const kept = (pathList ?? defaultPath).split(path.delimiter).filter((entry) => path.isAbsolute(entry));
+  return kept.length > 0 ? [...new Set(kept)].join(path.delimiter) : defaultPath;
+}
+var ProgramNotFoundError = class extends Error {
+  constructor(program, searched) {
+    super(
+      `Cannot find the program ${program} in the absolute entries of PATH (${searched}). plangate starts programs only from absolute PATH entries, never from the working directory or a relative entry: install ${program} or add its folder to PATH as an absolute path.`
+    );
+    this.program = program;
+  }
+  program;
+  name = "ProgramNotFoundError";
+  code = "ENOENT";
+};
+function findPrograms(pathList = process.env.PATH) {
+  const searched = absolutePath(pathList);
+  const found = /* @__PURE__ */ new Map();
+  return {
+    path: searched,
+    find(name) {
+      if (path.isAbsolute(name)) return name;
+      const known = found.get(name);
+      if (known !== void 0) return known;
+      const file2 = lookUp(name, searched);
+      if (file2 === void 0) throw new ProgramNotFoundError(name, searched);
+      found.set(name, file2);
+      return file2;
+    }
+  };
+}
+function lookUp(name, pathList) {
+  if (name === "" || name.includes("/")) return void 0;
+  for (const dir of absolutePath(pathList).split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants3.X_OK);
+      return candidate;
+    } catch {
+    }
+  }
+  return void 0;
+}
+var processPrograms;
+function defaultPrograms() {
+  return processPrograms ??= findPrograms(process.env.PATH);
+}
+
 // src/tools/account-sandbox.ts
 import os6 from "node:os";
 
 // src/tools/run-helper.ts
 import { execFile } from "node:child_process";
-function run(file2, args, pathList) {
+function locate(programs, name) {
+  try {
+    return programs.find(name);
+  } catch (error63) {
+    throw { code: "ENOENT", detail: error63 instanceof Error ? error63.message : String(error63) };
+  }
+}
+function run(programs, name, args) {
   return new Promise((resolve, reject) => {
+    const file2 = locate(programs, name);
     execFile(
       file2,
       args,
-      { cwd: "/", env: { PATH: pathList }, encoding: "utf8", timeout: 12e4, maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: "/",
+        env: { PATH: programs.path },
+        encoding: "utf8",
+        timeout: 12e4,
+        maxBuffer: 16 * 1024 * 1024
+      },
       (error63, stdout, stderr) => {
         if (error63 === null) {
           resolve({ stdout });
@@ -530,8 +597,8 @@ function run(file2, args, pathList) {
     );
   });
 }
-function helperPath(deps) {
-  return deps.path ?? process.env.PATH ?? "/usr/bin:/bin";
+function helperPrograms(deps) {
+  return deps.programs ?? defaultPrograms();
 }
 
 // src/tools/sandbox-types.ts
@@ -545,7 +612,7 @@ async function probeAccountSwitch(deps = {}) {
   if (deps.isRoot ?? process.getuid?.() === 0) return { kind: "root" };
   const sudo = deps.sudo ?? "sudo";
   try {
-    await run(sudo, ["-n", "true"], helperPath(deps));
+    await run(helperPrograms(deps), sudo, ["-n", "true"]);
     return { kind: "sudo" };
   } catch (error63) {
     const failure2 = error63;
@@ -556,20 +623,24 @@ async function probeAccountSwitch(deps = {}) {
 function isolationImpossible(cause) {
   return `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
 }
-function asRoot(h, file2, args, how) {
-  return how === "root" ? run(file2, args, h.pathList) : run(h.sudo, ["-n", file2, ...args], h.pathList);
+async function asRoot(h, file2, args, how) {
+  return how === "root" ? run(h.programs, file2, args) : run(h.programs, h.sudo, ["-n", locate(h.programs, file2), ...args]);
 }
-function asAccount(h, p, argv) {
-  return p.how === "root" ? run("setpriv", [...setprivArgs(p.identity), ...argv], h.pathList) : run(h.sudo, ["-n", "-u", p.identity.user, "--", ...argv], h.pathList);
+async function asAccount(h, p, argv) {
+  const [name = "", ...args] = argv;
+  const program = [locate(h.programs, name), ...args];
+  return p.how === "root" ? run(h.programs, "setpriv", [...setprivArgs(p.identity), ...program]) : run(h.programs, h.sudo, ["-n", "-u", p.identity.user, "--", ...program]);
 }
 function setprivArgs(identity) {
   return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
 }
-function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin") {
+function sudoPlan(user, env, argv, secretNames = [], programs = defaultPrograms()) {
   if ((argv[0] ?? "").includes("="))
     throw new SandboxError(
       `Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`
     );
+  const envProgram = launcher(programs, "env");
+  const pathList = programs.path;
   const secret = new Set(secretNames);
   const assignments = Object.entries(env).filter((entry) => entry[1] !== void 0 && !secret.has(entry[0])).map(([name, value]) => `${name}=${value}`);
   const secrets = Object.fromEntries(
@@ -577,27 +648,43 @@ function sudoPlan(user, env, argv, secretNames = [], pathList = "/usr/bin:/bin")
   );
   if (Object.keys(secrets).length === 0) {
     return {
-      args: ["-n", "-u", user, "--", "env", "-i", ...assignments, ...argv],
+      args: ["-n", "-u", user, "--", envProgram, "-i", ...assignments, ...argv],
       env: { PATH: pathList },
       wrapped: true
     };
   }
   return {
-    args: ["-n", `--preserve-env=${Object.keys(secrets).join(",")}`, "-u", user, "--", "env", ...assignments, ...argv],
+    args: [
+      "-n",
+      `--preserve-env=${Object.keys(secrets).join(",")}`,
+      "-u",
+      user,
+      "--",
+      envProgram,
+      ...assignments,
+      ...argv
+    ],
     env: { PATH: pathList, ...secrets },
     wrapped: true
   };
+}
+function launcher(programs, name) {
+  try {
+    return programs.find(name);
+  } catch (error63) {
+    throw new SandboxError(error63 instanceof Error ? error63.message : String(error63));
+  }
 }
 function missingProgram(plan, exitCode, output2) {
   return plan.wrapped && exitCode === 127 && saysProgramMissing(output2);
 }
 function saysProgramMissing(output2) {
-  return /^(env: .*|setpriv: failed to execute .*)No such file or directory/m.test(output2);
+  return /^((?:\/\S*\/)?env: .*|(?:\/\S*\/)?setpriv: failed to execute .*)No such file or directory/m.test(output2);
 }
 
 // src/tools/account-in-use.ts
 import { lstat as lstat2, readdir as readdir2 } from "node:fs/promises";
-import path from "node:path";
+import path2 from "node:path";
 
 // src/repo/temp-folders.ts
 import { readFileSync } from "node:fs";
@@ -653,10 +740,10 @@ async function accountUsedBy(p, tmpDir) {
   for (const name of names) {
     const made = parseTempFolder(name);
     if (made?.kind !== "sandbox" || made.pid === process.pid) continue;
-    const folder = path.join(tmpDir, name);
+    const folder = path2.join(tmpDir, name);
     const stat2 = await lstat2(folder).catch(() => void 0);
     if (!stat2?.isDirectory() || stat2.uid === p.identity.uid) continue;
-    const home = await lstat2(path.join(folder, "home")).catch(() => void 0);
+    const home = await lstat2(path2.join(folder, "home")).catch(() => void 0);
     if (home?.uid === p.identity.uid && await makerRunning(made)) return made.pid;
   }
   return void 0;
@@ -664,13 +751,13 @@ async function accountUsedBy(p, tmpDir) {
 
 // src/tools/account-leftovers.ts
 import { lstat as lstat3, readdir as readdir3 } from "node:fs/promises";
-import path2 from "node:path";
+import path3 from "node:path";
 async function removeLeftovers(h, p, tmpDir) {
   try {
     const dead = [];
     for (const name of await readdir3(tmpDir)) {
       const made = parseTempFolder(name);
-      const folder = path2.join(tmpDir, name);
+      const folder = path3.join(tmpDir, name);
       if (made === void 0 || await makerRunning(made)) continue;
       if (await madeForAccount(folder, made.kind, p)) dead.push(folder);
     }
@@ -682,15 +769,58 @@ async function madeForAccount(folder, kind, p) {
   const stat2 = await lstat3(folder).catch(() => void 0);
   if (!stat2?.isDirectory() || stat2.uid !== process.getuid?.()) return false;
   if (kind === "sandbox")
-    return (await lstat3(path2.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
+    return (await lstat3(path3.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
   return stat2.gid === p.identity.gid || stat2.gid === process.getgid?.();
 }
 
+// src/tools/account-temp-files.ts
+import { existsSync as existsSync2, realpathSync } from "node:fs";
+var sharedPlaces = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue"];
+var REMOVE = 'chmod="$1"; rm="$2"; shift 2; "$chmod" -R u+rwX -- "$@" 2>/dev/null; "$rm" -rf -- "$@"';
+async function removeAccountTempFiles(h, p, tmpDir, spared2) {
+  try {
+    const roots = [...new Set([tmpDir, ...sharedPlaces].filter((place) => existsSync2(place)).map(realPath))];
+    if (roots.length === 0) return;
+    const pruned = spared2.flatMap((folder, i) => [...i > 0 ? ["-o"] : [], "-path", literal(realPath(folder))]);
+    await asAccount(h, p, [
+      "find",
+      ...roots,
+      "-xdev",
+      "-mindepth",
+      "1",
+      ...pruned.length > 0 ? ["(", ...pruned, ")", "-prune", "-o"] : [],
+      // What the account owns is removed whole (so not searched further); elsewhere find looks deeper.
+      "-user",
+      String(p.identity.uid),
+      "-prune",
+      "-exec",
+      "/bin/sh",
+      "-c",
+      REMOVE,
+      "remove",
+      h.programs.find("chmod"),
+      h.programs.find("rm"),
+      "{}",
+      "+"
+    ]);
+  } catch {
+  }
+}
+function realPath(folder) {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+function literal(path6) {
+  return path6.replace(/[\\*?[\]]/g, "\\$&");
+}
+
 // src/tools/account-prepare.ts
-import { existsSync as existsSync2 } from "node:fs";
 import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, rm as rm2 } from "node:fs/promises";
 import os5 from "node:os";
-import path3 from "node:path";
+import path4 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -856,7 +986,7 @@ __export(external_exports, {
   ksuid: () => ksuid2,
   lazy: () => lazy,
   length: () => _length,
-  literal: () => literal,
+  literal: () => literal2,
   locales: () => locales_exports,
   looseObject: () => looseObject,
   looseRecord: () => looseRecord,
@@ -1509,10 +1639,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path5) {
-  if (!path5)
+function getElementAtPath(obj, path6) {
+  if (!path6)
     return obj;
-  return path5.reduce((acc, key) => acc?.[key], obj);
+  return path6.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1852,11 +1982,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path5, issues) {
+function prefixIssues(path6, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path5);
+    iss.path.unshift(path6);
     return iss;
   });
 }
@@ -2318,16 +2448,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path5 = []) => {
+  const processError = (error64, path6 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path5, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path6, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
       } else {
-        const fullpath = [...path5, ...issue3.path];
+        const fullpath = [...path6, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -2366,17 +2496,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path5 = []) => {
+  const processError = (error64, path6 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path5, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path6, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path5, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
       } else {
-        const fullpath = [...path5, ...issue3.path];
+        const fullpath = [...path6, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -2415,8 +2545,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path5 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path5) {
+  const path6 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path6) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -17791,7 +17921,7 @@ __export(schemas_exports2, {
   keyof: () => keyof,
   ksuid: () => ksuid2,
   lazy: () => lazy,
-  literal: () => literal,
+  literal: () => literal2,
   looseObject: () => looseObject,
   looseRecord: () => looseRecord,
   mac: () => mac2,
@@ -19054,7 +19184,7 @@ var ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
     }
   });
 });
-function literal(value, params) {
+function literal2(value, params) {
   return new ZodLiteral({
     type: "literal",
     values: Array.isArray(value) ? value : [value],
@@ -19554,13 +19684,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path5 = ref.slice(1).split("/").filter(Boolean);
-  if (path5.length === 0) {
+  const path6 = ref.slice(1).split("/").filter(Boolean);
+  if (path6.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path5[0] === defsKey) {
-    const key = path5[1] === void 0 ? void 0 : decodeJSONPointerSegment(path5[1]);
+  if (path6[0] === defsKey) {
+    const key = path6[1] === void 0 ? void 0 : decodeJSONPointerSegment(path6[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20411,10 +20541,10 @@ function date4(params) {
 
 // src/tools/account-database.ts
 import { readFile as readFile2 } from "node:fs/promises";
-async function accountEntries(database, keys, pathList) {
+async function accountEntries(database, keys, programs) {
   let text;
   try {
-    text = (await run("getent", [database, ...keys], pathList)).stdout;
+    text = (await run(programs, "getent", [database, ...keys])).stdout;
   } catch (error63) {
     const failure2 = error63;
     if (failure2.code === 2) return [];
@@ -20432,13 +20562,13 @@ async function accountEntries(database, keys, pathList) {
 
 // src/tools/account-group.ts
 var namesShown = 5;
-async function refuseSharedGroup(identity, pathList) {
+async function refuseSharedGroup(identity, programs) {
   const gid = String(identity.gid);
   const others = /* @__PURE__ */ new Set();
-  for (const [user = "", , , primary] of await accountEntries("passwd", [], pathList)) {
+  for (const [user = "", , , primary] of await accountEntries("passwd", [], programs)) {
     if (primary === gid && user !== identity.user && user !== "") others.add(user);
   }
-  for (const [, , id, members2 = ""] of await accountEntries("group", [gid], pathList)) {
+  for (const [, , id, members2 = ""] of await accountEntries("group", [gid], programs)) {
     if (id !== gid) continue;
     for (const member of members2.split(",")) if (member !== "" && member !== identity.user) others.add(member);
   }
@@ -20464,7 +20594,7 @@ async function prepareAccount(name, deps, h) {
   const allowed = await probeAccountSwitch(deps);
   if (allowed.kind === "impossible") throw new SandboxError(isolationImpossible(allowed.cause));
   const how = allowed.kind;
-  const identity = await lookUpAccount(name, h.pathList) ?? await createAccount(h, name, how);
+  const identity = await lookUpAccount(name, h.programs) ?? await createAccount(h, name, how);
   if (identity.uid === 0)
     throw new SandboxError(
       `command-user ${name} is root (uid 0); name an unprivileged account that exists only to run plangate's commands.`
@@ -20474,11 +20604,11 @@ async function prepareAccount(name, deps, h) {
       `command-user ${name} is the action's own user; its commands would see everything the action sees. Name a separate unprivileged account.`
     );
   }
-  await refuseSharedGroup(identity, h.pathList);
-  const dir = await mkdtemp(path3.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
+  await refuseSharedGroup(identity, h.programs);
+  const dir = await mkdtemp(path4.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
   await chmod2(dir, 457);
-  const home = path3.join(dir, "home");
-  const tmp = path3.join(dir, "tmp");
+  const home = path4.join(dir, "home");
+  const tmp = path4.join(dir, "tmp");
   await mkdir2(home, { mode: 448 });
   await mkdir2(tmp, { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
@@ -20487,7 +20617,8 @@ async function prepareAccount(name, deps, h) {
       await Promise.all([chown(home, identity.uid, identity.gid), chown(tmp, identity.uid, identity.gid)]);
     else await asRoot(h, "chown", [owner, "--", home, tmp], how);
     if (how === "sudo") {
-      const answer = (await run(h.sudo, ["-n", "-u", name, "--", "id", "-u"], h.pathList)).stdout.trim();
+      const id = locate(h.programs, "id");
+      const answer = (await run(h.programs, h.sudo, ["-n", "-u", name, "--", id, "-u"])).stdout.trim();
       if (answer !== String(identity.uid))
         throw new SandboxError(
           `sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`
@@ -20512,7 +20643,7 @@ async function createAccount(h, account, how) {
     account
   ];
   try {
-    await asRoot(h, how === "root" ? findUseradd() : "useradd", args, how);
+    await asRoot(h, findUseradd(h.programs), args, how);
   } catch (error63) {
     const failure2 = error63;
     if (failure2.code !== 9) {
@@ -20521,17 +20652,17 @@ async function createAccount(h, account, how) {
       );
     }
   }
-  const identity = await lookUpAccount(account, h.pathList);
+  const identity = await lookUpAccount(account, h.programs);
   if (!identity) throw new SandboxError(`The account ${account} was created but cannot be looked up.`);
   return identity;
 }
-async function lookUpAccount(user, pathList = process.env.PATH ?? "/usr/bin:/bin") {
-  const [fields = []] = await accountEntries("passwd", [user], pathList);
+async function lookUpAccount(user, programs = defaultPrograms()) {
+  const [fields = []] = await accountEntries("passwd", [user], programs);
   const parsed = passwdEntrySchema.safeParse({ user: fields[0], uid: fields[2], gid: fields[3] });
   return parsed.success && parsed.data.user === user ? parsed.data : void 0;
 }
-function findUseradd() {
-  return ["/usr/sbin/useradd", "/sbin/useradd"].find((file2) => existsSync2(file2)) ?? "useradd";
+function findUseradd(programs) {
+  return lookUp("useradd", programs.path) ?? lookUp("useradd", "/usr/sbin:/sbin") ?? "useradd";
 }
 
 // src/tools/account-processes.ts
@@ -20566,15 +20697,15 @@ async function strayProcesses(uid, keptRoots) {
       if (realUid === uid) ofAccount.push(pid);
     })
   );
-  const spared = /* @__PURE__ */ new Set();
+  const spared2 = /* @__PURE__ */ new Set();
   const queue = [...keptRoots];
   while (queue.length > 0) {
     const pid = queue.pop();
-    if (spared.has(pid)) continue;
-    spared.add(pid);
+    if (spared2.has(pid)) continue;
+    spared2.add(pid);
     queue.push(...children.get(pid) ?? []);
   }
-  return ofAccount.filter((pid) => !spared.has(pid));
+  return ofAccount.filter((pid) => !spared2.has(pid));
 }
 
 // src/tools/work-tree-loan.ts
@@ -20602,17 +20733,17 @@ async function lendWorkTree(h, p, workTree) {
 async function takeBackWorkTree(h, p, workTree) {
   const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
   if (p.how === "root") {
-    await run("chown", ["-R", "-h", owner, "--", workTree], h.pathList);
+    await run(h.programs, "chown", ["-R", "-h", owner, "--", workTree]);
   } else {
     await asRoot(h, "chown", ["-R", "-h", owner, "--", workTree], "sudo");
-    await run("chmod", ["-R", "u+rwX", "--", workTree], h.pathList);
+    await run(h.programs, "chmod", ["-R", "u+rwX", "--", workTree]);
   }
 }
 
 // src/tools/account-sandbox.ts
 function accountSandbox(options) {
   const deps = options.deps ?? {};
-  const h = { sudo: deps.sudo ?? "sudo", pathList: helperPath(deps) };
+  const h = { sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) };
   const name = options.account || defaultSandboxAccount;
   const kept = /* @__PURE__ */ new Set();
   let preparing;
@@ -20644,6 +20775,8 @@ function accountSandbox(options) {
       if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
       const full = {
         ...env,
+        // setpriv and env look the program up on it, in the work tree: absolute entries only.
+        PATH: absolutePath(env.PATH ?? h.programs.path),
         HOME: p.home,
         TMPDIR: p.tmp,
         TMP: p.tmp,
@@ -20652,9 +20785,10 @@ function accountSandbox(options) {
         LOGNAME: p.identity.user
       };
       if (p.how === "root") {
-        return { file: "setpriv", args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
+        const setpriv = launcher(h.programs, "setpriv");
+        return { file: setpriv, args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
       }
-      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.pathList), file: h.sudo };
+      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.programs), file: launcher(h.programs, h.sudo) };
     },
     async lend(work) {
       const p = await ensure();
@@ -20680,6 +20814,7 @@ function accountSandbox(options) {
       await sweep();
       await takeBackWorkTree(h, p, options.workTree).catch(() => void 0);
       await removeAccountFolder(h, p);
+      await removeAccountTempFiles(h, p, deps.tmpDir ?? os6.tmpdir(), spared(options.enclosure));
     }
   };
 }
@@ -20694,12 +20829,16 @@ async function readyAccount(name, deps, h, kept, enclosure) {
       );
     await sweepAccount(h, p, kept);
     await removeLeftovers(h, p, tmpDir);
+    await removeAccountTempFiles(h, p, tmpDir, [p.dir, ...spared(enclosure)]);
     if (enclosure !== void 0) await openEnclosure(h, p, enclosure);
   } catch (error63) {
     await removeAccountFolder(h, p);
     throw error63;
   }
   return p;
+}
+function spared(enclosure) {
+  return enclosure === void 0 ? [] : [enclosure];
 }
 async function removeAccountFolder(h, p) {
   try {
@@ -20709,19 +20848,19 @@ async function removeAccountFolder(h, p) {
 }
 
 // src/tools/tree-changes.ts
-import path4 from "node:path";
+import path5 from "node:path";
 var counts = /* @__PURE__ */ new Map();
 function noteTreeChange(workTree) {
-  const key = path4.resolve(workTree);
+  const key = path5.resolve(workTree);
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 function treeChangeCount(workTree) {
-  return counts.get(path4.resolve(workTree)) ?? 0;
+  return counts.get(path5.resolve(workTree)) ?? 0;
 }
 
 // src/tools/sandbox.ts
 function createSandbox(options) {
-  const sandbox = options.isolation === "none" ? ownUserSandbox(options.workTree) : accountSandbox(options);
+  const sandbox = options.isolation === "none" ? ownUserSandbox(options) : accountSandbox(options);
   return noteChangesOnReturn(sandbox);
 }
 function noteChangesOnReturn(sandbox) {
@@ -20736,13 +20875,22 @@ function noteChangesOnReturn(sandbox) {
     }
   };
 }
-function ownUserSandbox(workTree) {
+function ownUserSandbox({ workTree, deps }) {
   return {
     account: void 0,
     workTree,
     ready: () => Promise.resolve(),
     refusal: () => Promise.resolve(void 0),
-    plan: (argv, env) => ({ file: argv[0] ?? "", args: argv.slice(1), env, wrapped: false }),
+    plan(argv, env) {
+      const pathList = absolutePath(env.PATH ?? deps?.programs?.path ?? process.env.PATH);
+      const name = argv[0] ?? "";
+      return {
+        file: lookUp(name, pathList) ?? name,
+        args: argv.slice(1),
+        env: { ...env, PATH: pathList },
+        wrapped: false
+      };
+    },
     lend: (work) => work(),
     sweep: () => Promise.resolve(),
     keep: () => () => void 0,
@@ -20803,7 +20951,7 @@ export {
   intersection,
   record,
   _enum2 as _enum,
-  literal,
+  literal2 as literal,
   optional,
   custom,
   preprocess,
@@ -20811,6 +20959,9 @@ export {
   iso_exports,
   coerce_exports,
   external_exports,
+  absolutePath,
+  findPrograms,
+  defaultPrograms,
   tempFolderPrefix,
   SandboxError,
   missingProgram,

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-MWDPJK4K.js";
+} from "./chunk-AD4BAXUF.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,18 +28,18 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-DK5JKG32.js";
+} from "./chunk-LOW2IEZR.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-NBWEJWBA.js";
+import "./chunk-7SQHJC3I.js";
 import {
   defaultPolicy
-} from "./chunk-LRKSDCMJ.js";
-import "./chunk-BE46HTGE.js";
+} from "./chunk-BUKDPHXW.js";
+import "./chunk-JTMCR3R3.js";
 import "./chunk-M3LSJILH.js";
-import "./chunk-Z7KUOCYC.js";
+import "./chunk-E33N43T7.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

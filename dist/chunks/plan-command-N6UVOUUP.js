@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-DK5JKG32.js";
+} from "./chunk-LOW2IEZR.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-NBWEJWBA.js";
-import "./chunk-LRKSDCMJ.js";
-import "./chunk-BE46HTGE.js";
+import "./chunk-7SQHJC3I.js";
+import "./chunk-BUKDPHXW.js";
+import "./chunk-JTMCR3R3.js";
 import "./chunk-M3LSJILH.js";
-import "./chunk-Z7KUOCYC.js";
+import "./chunk-E33N43T7.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

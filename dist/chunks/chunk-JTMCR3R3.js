@@ -79,6 +79,9 @@ var hiddenCharacters = new RegExp(
   `[${hiddenClasses.flatMap((c) => c.ranges).map(([from, to]) => from === to ? codePoint(from) : `${codePoint(from)}-${codePoint(to)}`).join("")}]`,
   "gu"
 );
+function withoutHiddenCharacters(text) {
+  return text.replace(hiddenCharacters, "");
+}
 
 // src/text/markdown.ts
 function escapeHtml(text) {
@@ -145,7 +148,7 @@ function indent(text, spaces = 3) {
 }
 
 export {
-  hiddenCharacters,
+  withoutHiddenCharacters,
   escapeHtml,
   escapeMarkdown,
   escapeProse,

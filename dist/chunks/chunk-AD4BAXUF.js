@@ -9,7 +9,7 @@ import {
   plannerExecutorMachine,
   startSnapshot,
   startTeam
-} from "./chunk-LRKSDCMJ.js";
+} from "./chunk-BUKDPHXW.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
@@ -43,6 +43,163 @@ var executorOnlyMachine = {
 };
 function executorOnlySnapshot(objective, policy) {
   return startSnapshot(executorOnlyMachine.initial, { objective, directive: objective, history: [] }, policy);
+}
+
+// src/repo/credential-scan.ts
+var maxScannedBytes = 8 * 1024 * 1024;
+var blobModes = /* @__PURE__ */ new Set(["100644", "100755", "120000"]);
+var maxNamedFindings = 3;
+var remembered = /* @__PURE__ */ new Map();
+var maxRemembered = 2e4;
+async function credentialHolds(git, head) {
+  const blobs = await stagedBlobs(git, head);
+  const holds = [];
+  let rules;
+  for (const blob of blobs) {
+    const key = [blob.from ?? "", blob.srcSha, blob.path, blob.dstSha].join("\0");
+    let verdict = remembered.get(key);
+    if (verdict === void 0) {
+      rules ??= await import("./credential-rules-OEI2FJKM.js");
+      verdict = await read(git, head, blob, rules.findCredentials);
+      if (verdict.kind !== "unreadable") {
+        if (remembered.size >= maxRemembered) remembered.clear();
+        remembered.set(key, verdict);
+      }
+    }
+    const reason = reasonFor(verdict);
+    if (reason === void 0) continue;
+    holds.push({ path: blob.path, change: blob.change, reason });
+    if (blob.from !== void 0)
+      holds.push({ path: blob.from, change: "deleted", reason: `renamed to ${blob.path}, which is held back` });
+  }
+  return holds;
+}
+async function stagedBlobs(git, head) {
+  const out = await git([
+    "diff",
+    "--cached",
+    "--raw",
+    "--no-abbrev",
+    "-z",
+    "-M",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=none",
+    ...head ? ["HEAD"] : [],
+    "--"
+  ]);
+  const tokens = out.split("\0");
+  const blobs = [];
+  for (let i = 0; i < tokens.length; ) {
+    const [srcMode = "", dstMode = "", srcSha = "", dstSha = "", status = ""] = (tokens[i] ?? "").replace(/^:/, "").split(" ");
+    const twoPaths = status.startsWith("R") || status.startsWith("C");
+    const first = tokens[i + 1] ?? "";
+    const path = twoPaths ? tokens[i + 2] ?? "" : first;
+    i += twoPaths ? 3 : 2;
+    if (path === "" || !blobModes.has(dstMode) || status.startsWith("D") || srcSha === dstSha) continue;
+    blobs.push({
+      path,
+      ...status.startsWith("R") ? { from: first } : {},
+      srcMode,
+      srcSha,
+      dstSha,
+      change: changeOf(status)
+    });
+  }
+  return blobs;
+}
+function changeOf(status) {
+  if (status.startsWith("A") || status.startsWith("R") || status.startsWith("C")) return "added";
+  if (status.startsWith("T")) return "type";
+  return "modified";
+}
+async function read(git, head, blob, findCredentials) {
+  try {
+    const shas = [blob.dstSha, ...blobModes.has(blob.srcMode) ? [blob.srcSha] : []];
+    for (const sha of shas) {
+      if (Number(await git(["cat-file", "-s", sha])) > maxScannedBytes) return { kind: "too-large" };
+    }
+    const patch = await git([
+      "--literal-pathspecs",
+      "diff",
+      "--cached",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--text",
+      `--unified=${maxScannedBytes + 1}`,
+      blob.from === void 0 ? "--no-renames" : "-M",
+      ...head ? ["HEAD"] : [],
+      "--",
+      ...blob.from === void 0 ? [] : [blob.from],
+      blob.path
+    ]);
+    const { content, added } = newSide(patch);
+    const lines = lineStarts(content);
+    const findings = [];
+    for (const match of await findCredentials(blob.path, content)) {
+      const first = lineAt(lines, match.start);
+      const last = lineAt(lines, Math.max(match.start, match.end - 1));
+      for (let line = first; line <= last; line += 1) {
+        if (added.has(line)) {
+          findings.push({ rule: match.rule, line: first });
+          break;
+        }
+      }
+    }
+    return findings.length > 0 ? { kind: "found", findings } : { kind: "clean" };
+  } catch {
+    return { kind: "unreadable" };
+  }
+}
+function newSide(patch) {
+  const lines = [];
+  const added = /* @__PURE__ */ new Set();
+  let inHunk = false;
+  for (const line of patch.split("\n")) {
+    if (inHunk) {
+      const mark = line[0];
+      if (mark === " " || mark === "+") {
+        lines.push(line.slice(1));
+        if (mark === "+") added.add(lines.length);
+        continue;
+      }
+      if (mark === "-" || mark === "\\") continue;
+      inHunk = false;
+    }
+    if (line.startsWith("@@")) inHunk = true;
+  }
+  return { content: lines.join("\n"), added };
+}
+function lineStarts(text) {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+function lineAt(starts, offset) {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if ((starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low + 1;
+}
+function reasonFor(verdict) {
+  switch (verdict.kind) {
+    case "clean":
+      return void 0;
+    case "too-large":
+      return `too large to check for credentials (over ${maxScannedBytes / 1024 / 1024} MiB)`;
+    case "unreadable":
+      return "could not be checked for credentials";
+    case "found": {
+      const named = verdict.findings.slice(0, maxNamedFindings).map((f) => `${f.rule} on line ${f.line}`);
+      const more = verdict.findings.length - named.length;
+      return `holds a credential (${named.join(", ")}${more > 0 ? `, and ${more} more` : ""})`;
+    }
+  }
 }
 
 // src/repo/tree-status.ts
@@ -236,23 +393,39 @@ async function stageChecked(git, protectedPaths) {
     for (const entry of blocked.values()) remember(decided, entry);
     await unstage(git, [...blocked.keys()], head);
   }
+  await holdCredentials(git, head, decided);
   await restoreProtected(
     git,
     [...decided.values()].filter((d) => d.restore),
     head
   );
-  return [...decided.values()].map(({ path, change, reason }) => ({ path, change, reason })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return [...decided.values()].map(({ path, change, reason, credential }) => ({ path, change, reason, ...credential ? { credential } : {} })).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 function mergeKeptOut(...lists) {
   const seen = /* @__PURE__ */ new Map();
   for (const list of lists) {
     for (const change of list) {
       const key = `${change.change}\0${change.path}`;
-      if (!seen.has(key)) seen.set(key, { path: change.path, change: change.change, reason: change.reason });
+      if (!seen.has(key))
+        seen.set(key, {
+          path: change.path,
+          change: change.change,
+          reason: change.reason,
+          ...change.credential ? { credential: change.credential } : {}
+        });
     }
   }
   return [...seen.values()].sort(
     (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.change < b.change ? -1 : a.change > b.change ? 1 : 0
+  );
+}
+async function holdCredentials(git, head, decided) {
+  const held = await credentialHolds(git, head);
+  for (const hold of held) remember(decided, { ...hold, credential: true, restore: false, inHead: false });
+  await unstage(
+    git,
+    held.map((h) => h.path),
+    head
   );
 }
 function blockReason(path, protectedPaths) {
@@ -444,13 +617,31 @@ function createKeptOutLog(resumed = []) {
   };
 }
 function keptOutNotice(keptOut) {
-  const lines = keptOut.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
-  if (keptOut.length > 20) lines.push(`- and ${keptOut.length - 20} more`);
-  return [
-    "plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:",
-    ...lines,
-    "Do not try to change them another way; if the objective needs them changed, say so in your result."
-  ].join("\n");
+  const byPath = keptOut.filter((c) => !c.credential);
+  const held = keptOut.filter((c) => c.credential);
+  const parts = [];
+  if (byPath.length > 0)
+    parts.push(
+      [
+        "plangate kept these changes out of the last commit, because nobody may change these paths through plangate; protected files were put back as they were:",
+        ...listed(byPath),
+        "Do not try to change them another way; if the objective needs them changed, say so in your result."
+      ].join("\n")
+    );
+  if (held.length > 0)
+    parts.push(
+      [
+        "plangate held these changes back from the last commit, because they add what looks like a credential (a key, token or password) or could not be checked; they are still in the work tree, uncommitted:",
+        ...listed(held),
+        "Never commit a real credential: take it out (use a placeholder, or read it from the environment at run time) and the change lands with the next commit."
+      ].join("\n")
+    );
+  return parts.join("\n\n");
+}
+function listed(changes) {
+  const lines = changes.slice(0, 20).map((c) => `- ${c.path} (${c.change}): ${c.reason}`);
+  if (changes.length > 20) lines.push(`- and ${changes.length - 20} more`);
+  return lines;
 }
 
 // src/run/run-team.ts

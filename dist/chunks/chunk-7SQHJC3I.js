@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-Z7KUOCYC.js";
+} from "./chunk-E33N43T7.js";
 import {
   errorMessage,
   redact
@@ -13089,7 +13089,10 @@ async function connectServer(spec, options) {
 }
 function createTransport(spec, sandbox, stderr) {
   if (spec.transport === "http") return new StreamableHTTPClientTransport(new URL(spec.url));
-  const base = sandbox.account === void 0 ? {} : { PATH: process.env.PATH ?? "/usr/bin:/bin", ...process.env.TERM ? { TERM: process.env.TERM } : {} };
+  const base = {
+    PATH: process.env.PATH,
+    ...sandbox.account !== void 0 && process.env.TERM ? { TERM: process.env.TERM } : {}
+  };
   const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
   const transport = new ServerProcessTransport({
     command: plan.file,

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-NBWEJWBA.js";
+} from "./chunk-7SQHJC3I.js";
 import {
   checksForStagedPlan,
   createChatClient,
@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-LRKSDCMJ.js";
+} from "./chunk-BUKDPHXW.js";
 import {
   defaultLines,
   defaultNumber,
@@ -45,7 +45,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-Z7KUOCYC.js";
+} from "./chunk-E33N43T7.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";
