@@ -1,6 +1,6 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
 import type { TokenUsage } from '../models/usage.js';
-import { scopePath, type ApprovedScope } from '../scope/approved-scope.js';
+import { inScope, scopePath, type ApprovedScope, type ScopeDelta } from '../scope/approved-scope.js';
 import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
 import { highFactor, type CostEstimate } from './cost-estimate.js';
 
@@ -97,4 +97,28 @@ export function unplannedScope(input: {
       ...(input.maxCostUsd !== undefined ? { costUsd: input.maxCostUsd } : {}),
     },
   };
+}
+
+/**
+ * What `plan` (a revision) needs beyond `scope`: the paths its steps name that the scope does not
+ * reach, and the allowed commands they name that it does not allow. Empty when the plan fits, so a
+ * re-plan inside the scope goes on without an amendment.
+ */
+export function scopeDelta(scope: ApprovedScope, plan: Plan, allowedCommands: readonly string[]): ScopeDelta {
+  const wanted = deriveScope({
+    plan,
+    allowedCommands,
+    planning: { promptTokens: 0, cachedTokens: 0, completionTokens: 0 },
+    estimate: { kind: 'unknown', model: '', steps: plan.steps.length, reason: '' },
+    maxIterations: plan.steps.length,
+  });
+  // A glob is covered only by the same glob: whether another entry reaches all it matches is not decided here.
+  const paths = wanted.paths.filter((p) => !scope.paths.includes(p) && (/[*?[\]{}]/.test(p) || !inScope(p, scope)));
+  const commands = wanted.commands.filter((c) => !allowed(c, scope.commands));
+  return { ...(paths.length ? { paths } : {}), ...(commands.length ? { commands } : {}) };
+}
+
+/** Whether a delta asks for nothing. */
+export function isEmptyDelta(delta: ScopeDelta): boolean {
+  return !delta.paths?.length && !delta.commands?.length && delta.budget === undefined;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { usageLedgerSchema } from '../models/usage.js';
 import { snapshotSchema } from './plan-record.js';
 import { sealOf } from './seal.js';
+import { scopeDeltaSchema } from '../scope/approved-scope.js';
 
 /**
  * The run record: the checkpoint an execution leaves in its progress comment after every cycle
@@ -42,6 +43,19 @@ export const runRecordSchema = z.object({
         credential: z.literal(true).optional(),
       }),
     )
+    .optional(),
+  /**
+   * Amendments a maintainer approved for this run, in order: the run's scope is the approved plan's
+   * widened by each (record/amendment-record.ts).
+   */
+  amendments: z
+    .array(z.object({ id: z.string().regex(/^[0-9a-f]{8}$/), delta: scopeDeltaSchema, approvedBy: z.string() }))
+    .max(50)
+    .optional(),
+  /** The amendment the run stopped for, waiting for approval: only `/approve <id>` resumes it. */
+  pendingAmendment: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
     .optional(),
   /** The seal of the rest of the record with the repository's record key (seal.ts). */
   sig: z

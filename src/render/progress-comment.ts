@@ -117,6 +117,8 @@ function headline(view: RunView): string {
   if (view.ended?.outcome === 'done') return `### ✅ Plan ${code(view.planId)} finished`;
   if (view.ended?.outcome === 'aborted') return `### ⛔ Plan ${code(view.planId)} aborted`;
   if (view.interrupted) return `### ⚠️ Plan ${code(view.planId)} interrupted`;
+  if (view.waitingFor)
+    return `### ⏸️ Plan ${code(view.planId)} waits for amendment ${code(view.waitingFor.amendmentId)}`;
   return `### 🚀 Executing plan ${code(view.planId)}`;
 }
 
@@ -148,6 +150,13 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
     parts.push(
       '',
       `> [!WARNING]\n> ${escapeHtml(view.interrupted)}\n> Re-run the job, or comment \`/approve ${view.planId}\`, to resume from the last finished cycle.`,
+    );
+  }
+  if (view.waitingFor) {
+    const { amendmentId, url, reason } = view.waitingFor;
+    parts.push(
+      '',
+      `> [!IMPORTANT]\n> ${escapeHtml(reason)}\n> The run stopped at its last checkpoint and asks for more in [amendment ${code(amendmentId)}](${url}). A maintainer who approves it replies \`/approve ${amendmentId}\`, and the run goes on from here.`,
     );
   }
   if (view.keptOut?.length) parts.push('', '**Kept out of the commits**', '', renderKeptOut(view.keptOut));

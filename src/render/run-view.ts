@@ -37,6 +37,8 @@ export interface RunView {
   keptOut?: KeptOutChange[];
   /** The review threads the planner was given (a run on a pull request): listed with links. */
   reviewThreads?: readonly ReviewThreadRef[];
+  /** Set when the run stopped to ask for a wider scope: the amendment a maintainer approves to resume it. */
+  waitingFor?: { amendmentId: string; url: string; reason: string };
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

@@ -173,6 +173,8 @@ function progressBody(run: ExecutionRun, s: Snapshot, extra: Partial<RunView> = 
     ...(work.pushed ? { pushed: work.pushed } : {}),
     ...(pullRequest ? { pullRequest } : {}),
     ...(keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {}),
+    ...(run.amendments.length > 0 ? { amendments: [...run.amendments] } : {}),
+    ...(run.pendingAmendment ? { pendingAmendment: run.pendingAmendment } : {}),
     startedAt,
   };
   const marker = encodeRunRecord(sealRunRecord(checkpoint, ctx.recordKey));

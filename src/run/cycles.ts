@@ -3,6 +3,7 @@ import type { Progress } from './checkpoint.js';
 import { cycleCommitMessage } from './cycle-commit.js';
 import type { ExecutionRun } from './execution-run.js';
 import { runBudget } from './run-budget.js';
+import { planWidening } from './scope-widening.js';
 
 /**
  * The execution's loop, cycle by cycle: the team works until the machine ends, and after every
@@ -22,6 +23,8 @@ export async function driveCycles(
     // A provider that cannot be reached stops the run resumably instead of aborting the plan (outcome.ts).
     stopOnModelError: true,
     halted,
+    // A revision that needs more than the approval allows stops the run for an amendment (amendment.ts).
+    until: (s) => planWidening(run, s) !== undefined,
     onCycle: async (s) => {
       // A cycle that ends after the signal is not committed; one whose commit the signal caught is
       // not pushed (the host's git refuses) and not checkpointed.
@@ -42,7 +45,7 @@ export async function driveCycles(
 }
 
 /** Commits and pushes the cycle's work; what the commit gate kept out is told to the executor once. */
-async function commitCycle(run: ExecutionRun, s: Snapshot): Promise<void> {
+export async function commitCycle(run: ExecutionRun, s: Snapshot): Promise<void> {
   const committed = await run.work.checkpoint(cycleCommitMessage(s, run.record.planId, run.record.issue));
   const notice = run.keptOut.keep(committed.keptOut);
   if (notice) run.keptOut.notices.post(notice);

@@ -5,6 +5,8 @@ import type { ServerFailure } from '../mcp/capability-hub.js';
 import type { Snapshot } from '../machine/types.js';
 import type { PlanRecord } from '../record/plan-record.js';
 import type { RunRecord } from '../record/run-record.js';
+import type { AmendmentRecord } from '../record/amendment-record.js';
+import { widenScope, type ApprovedScope } from '../scope/approved-scope.js';
 import type { RunView } from '../render/run-view.js';
 import { commitTrailers } from '../render/commit-trailers.js';
 import { readRepositoryInstructions } from '../agents/repository-instructions.js';
@@ -17,6 +19,7 @@ import { instructionsCommit } from './instructions-source.js';
 import type { PlanCommentSync } from './plan-comment-sync.js';
 import { machineFor, startTeamRun, type TeamRun } from './run-team.js';
 import { openWorkBranch, type WorkBranch } from './work-branch.js';
+import { applyHeldChanges } from './held-changes.js';
 
 /**
  * Carries out an approved record: the work branch (fresh from the plan's base commit, or resumed
@@ -37,7 +40,12 @@ export interface Execution {
   comments: readonly Comment[];
   /** The clock of the progress comment's elapsed time and of `timeout-minutes`; tests pass their own. */
   now?: () => number;
+  /** The amendment this run's approval grants (`/approve <amendment id>`), verified: the run resumes with it. */
+  amendment?: AmendmentRecord & { approvedBy: string };
 }
+
+/** An amendment a maintainer approved, as the checkpoint keeps it. */
+export type ApprovedAmendment = NonNullable<RunRecord['amendments']>[number];
 
 /** A record an approval (or a policy) put into execution: it names its approver and work branch. */
 export type ApprovedRecord = PlanRecord & { approvedBy: string; branch: string };
@@ -62,6 +70,12 @@ export interface ExecutionRun {
   readonly now: () => number;
   /** MCP servers that did not start: named in the progress comment and the pull request. */
   readonly serverFailures: readonly ServerFailure[];
+  /** What the run may do: the approved plan's scope widened by every approved amendment. */
+  readonly scope: ApprovedScope;
+  /** The amendments approved so far, the one this run's approval grants last. */
+  readonly amendments: readonly ApprovedAmendment[];
+  /** Set when the run stops to ask for an amendment: the checkpoint says the run waits for it. */
+  pendingAmendment: string | undefined;
 }
 
 /**
@@ -76,6 +90,20 @@ export async function startExecutionRun(
 ): Promise<ExecutionRun> {
   const { settings } = ctx;
   const { record } = execution;
+  if (!record.scope) throw new Error(`plan ${record.planId} carries no scope`);
+  const amendments: ApprovedAmendment[] = [
+    ...(checkpoint?.amendments ?? []),
+    ...(execution.amendment
+      ? [
+          {
+            id: execution.amendment.amendmentId,
+            delta: execution.amendment.delta,
+            approvedBy: execution.amendment.approvedBy,
+          },
+        ]
+      : []),
+  ];
+  const scope = amendments.reduce((wider, a) => widenScope(wider, a.delta), record.scope);
   await ensureCommit(ctx, record.base.ref, record.base.sha);
   let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {
@@ -84,7 +112,7 @@ export async function startExecutionRun(
     author: botIdentity(settings.botLogin),
     checkpointed: checkpoint?.pushed,
     protectedPaths: settings.protectedPaths,
-    ...(record.scope ? { scope: record.scope } : {}),
+    scope,
     trailers: commitTrailers({
       planId: record.planId,
       approvedBy: record.approvedBy,
@@ -97,6 +125,8 @@ export async function startExecutionRun(
     core.warning(`${record.branch} no longer exists; plan ${record.planId} starts again from the approved plan.`);
     resumed = undefined;
   }
+  // The approved amendment's held-back changes land now, inside the wider scope, with the next commit.
+  if (execution.amendment) await applyHeldChanges(ctx.git, execution.amendment);
   // The base commit's (the default branch's, for work based elsewhere), never the work branch's: the
   // executor may have rewritten them there.
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
@@ -111,8 +141,8 @@ export async function startExecutionRun(
     {
       notices: keptOut.notices,
       // Checked right after each command, so the command's own result says what will not land.
-      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, record.scope)),
-      ...(record.scope ? { scope: record.scope } : {}),
+      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, scope)),
+      scope,
     },
   );
   // Started before the first progress comment (the team's drive gets the same answer), so servers
@@ -131,6 +161,9 @@ export async function startExecutionRun(
     startedAt: checkpoint?.startedAt ?? now(),
     now,
     serverFailures,
+    scope,
+    amendments,
+    pendingAmendment: undefined,
   };
 }
 

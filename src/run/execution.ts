@@ -13,6 +13,8 @@ import { errorMessage } from '../text/error-message.js';
 import { redact } from '../text/redact.js';
 import { runEnding, type RunEnding } from './run-ending.js';
 import { UnadoptedBranchError } from './work-branch.js';
+import { requestAmendment } from './amendment.js';
+import { planWidening } from './scope-widening.js';
 
 export type { ApprovedRecord, Execution } from './execution-run.js';
 
@@ -60,6 +62,21 @@ async function executeLocked(ctx: RunContext, execution: Execution): Promise<Flo
   if (refused) return refused;
   const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
   const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record);
+  // A run that stopped for an amendment goes on only by its approval.
+  const waiting = checkpoint?.pendingAmendment;
+  const granted = execution.amendment?.amendmentId;
+  if (waiting !== granted)
+    return refuse(
+      ctx.thread,
+      execution.source,
+      '/approve',
+      waiting
+        ? `plan \`${record.planId}\` waits for amendment \`${waiting}\`, which asks for more than the plan's approval allows.`
+        : `amendment \`${granted}\` is not what plan \`${record.planId}\` waits for.`,
+      waiting
+        ? `Review amendment \`${waiting}\` and approve it with \`/approve ${waiting}\`, or end the run with \`/cancel\`.`
+        : 'Approve the amendment the progress comment names.',
+    );
   core.info(
     `${checkpoint ? 'Resuming' : 'Executing'} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`,
   );
@@ -112,6 +129,8 @@ async function driveToEnd(
     return endOnFailure(run, progress, error);
   }
   if (halted()) return undefined;
+  const need = planWidening(run, final);
+  if (need) return requestAmendment(run, progress, final, need);
   // A cancel during the last cycle has no next cycle to stop; the run still ends as cancelled.
   const lateCancel = await run.cancel.lateCancel();
   let ending: RunEnding = lateCancel !== undefined ? { outcome: 'aborted', reason: lateCancel } : runEnding(final);

@@ -77,7 +77,7 @@ export interface UsageTotals {
 
 /** What a flow reports back; main.ts turns it into the action's outputs. */
 export interface FlowResult {
-  outcome: 'planned' | 'asked' | 'answered' | 'done' | 'aborted' | 'refused' | 'ignored' | 'failed';
+  outcome: 'planned' | 'asked' | 'answered' | 'done' | 'aborted' | 'amendment' | 'refused' | 'ignored' | 'failed';
   planId?: string;
   branch?: string;
   prNumber?: number;

@@ -34,6 +34,17 @@ export const approvedScopeSchema = z
   .strict();
 
 export type ApprovedScope = z.infer<typeof approvedScopeSchema>;
+
+/** What an amendment adds to a scope: each part optional, the budget as an increase. */
+export const scopeDeltaSchema = z
+  .object({
+    paths: approvedScopeSchema.shape.paths.optional(),
+    commands: approvedScopeSchema.shape.commands.optional(),
+    budget: scopeBudgetSchema.optional(),
+  })
+  .strict();
+
+export type ScopeDelta = z.infer<typeof scopeDeltaSchema>;
 export type ScopeBudget = z.infer<typeof scopeBudgetSchema>;
 
 /** A path as scope entries and the tools spell it: forward slashes, no `./`, no trailing slash. */
@@ -64,7 +75,7 @@ export function inScope(path: string, scope: Pick<ApprovedScope, 'paths'>): bool
 }
 
 /** The scope widened by `extra` (an approved amendment): every part the larger of the two. */
-export function widenScope(scope: ApprovedScope, extra: Partial<ApprovedScope>): ApprovedScope {
+export function widenScope(scope: ApprovedScope, extra: ScopeDelta): ApprovedScope {
   const union = (a: readonly string[], b: readonly string[] = []) => [...new Set([...a, ...b])];
   return {
     paths: union(scope.paths, extra.paths),

@@ -1,0 +1,120 @@
+import * as core from '@actions/core';
+import type { Comment } from '../github/thread.js';
+import type { Snapshot } from '../machine/types.js';
+import { heldDiff } from './held-changes.js';
+import type { AmendmentNeed } from './scope-widening.js';
+import {
+  amendmentIdFor,
+  amendmentSealHolds,
+  decodeAmendment,
+  encodeAmendment,
+  hasAmendmentMarker,
+  sealAmendment,
+  type AmendmentRecord,
+} from '../record/amendment-record.js';
+import { outOfScopeReason } from '../repo/change-gate.js';
+import { renderAmendmentComment } from '../render/amendment-comment.js';
+import { inScope } from '../scope/approved-scope.js';
+import { redact } from '../text/redact.js';
+import type { Progress } from './checkpoint.js';
+import { commitCycle } from './cycles.js';
+import type { ExecutionRun } from './execution-run.js';
+import type { FlowResult, RunContext } from './run-context.js';
+import { usageTotals } from './run-team.js';
+
+/**
+ * Amendments: how a run gets more than its approval allows. A revised plan that names paths or
+ * commands beyond the run's scope stops the run at its checkpoint; the work inside the scope is
+ * pushed, the changes the scope held back stay with the amendment, and a comment asks for exactly
+ * the difference. `/approve <amendment id>` (commands/approve.ts) resumes the run with the wider
+ * scope and lands the held changes.
+ */
+
+/**
+ * Stops the run for an amendment: what is in scope is committed and pushed, the amendment is posted
+ * with the held-back changes its extra paths would let land, and the checkpoint says the run waits
+ * for it. Nothing of the held changes is pushed.
+ */
+export async function requestAmendment(
+  run: ExecutionRun,
+  progress: Progress,
+  s: Snapshot,
+  need: AmendmentNeed,
+): Promise<FlowResult> {
+  const { ctx, record } = run;
+  await commitCycle(run, s);
+  const held = await heldDiff(
+    ctx.git,
+    run.ctx.sandbox.workTree,
+    run.keptOut.all
+      .filter((k) => k.reason === outOfScopeReason && !k.credential)
+      .map((k) => k.path)
+      .filter((p) => need.delta.paths !== undefined && inScope(p, { paths: need.delta.paths })),
+  );
+  const amendment: AmendmentRecord = {
+    v: 1,
+    amendmentId: amendmentIdFor(record.planId, s.iteration, need.delta),
+    planId: record.planId,
+    planHash: record.planHash,
+    issue: record.issue,
+    reason: need.reason,
+    delta: need.delta,
+    ...held,
+    ...(run.work.pushed ? { pushed: run.work.pushed } : {}),
+    status: 'proposed',
+  };
+  const comment = await ctx.thread.postComment(record.issue, renderAmendment(ctx, amendment), {
+    dedupe: amendmentMarkerText(amendment.amendmentId),
+  });
+  run.pendingAmendment = amendment.amendmentId;
+  await progress.save(s, {
+    waitingFor: { amendmentId: amendment.amendmentId, url: comment.url, reason: need.reason },
+  });
+  core.notice(`Plan ${record.planId} waits for amendment ${amendment.amendmentId}: ${comment.url}`);
+  return {
+    outcome: 'amendment',
+    planId: record.planId,
+    branch: record.branch,
+    usage: usageTotals(run.team.ledger(), ctx),
+  };
+}
+
+/** The amendment comment, its record sealed with the repository's record key. */
+export function renderAmendment(ctx: RunContext, amendment: AmendmentRecord): string {
+  const sealed = sealAmendment(amendment, ctx.recordKey);
+  return renderAmendmentComment(sealed, `${amendmentMarkerText(amendment.amendmentId)}\n${encodeAmendment(sealed)}`);
+}
+
+/** Names the amendment in plain text, so a re-run that lost the answer to the post finds the comment. */
+function amendmentMarkerText(id: string): string {
+  return `<!-- plangate:amendment-id ${id} -->`;
+}
+
+/**
+ * The amendment `id` of the approved plan `planId`, as the bot posted it: sealed, rendered exactly
+ * as plangate renders it, and last edited by the bot. Anything else is no amendment.
+ */
+export async function findAmendment(
+  ctx: RunContext,
+  comments: readonly Comment[],
+  plan: { planId: string; planHash: string; issue: number },
+  id: string,
+): Promise<{ comment: Comment; amendment: AmendmentRecord } | { refusal: string } | undefined> {
+  const { botLogin } = ctx.settings;
+  const comment = comments.find(
+    (c) => c.author === botLogin && hasAmendmentMarker(c.body) && c.body.includes(amendmentMarkerText(id)),
+  );
+  if (!comment) return undefined;
+  const amendment = decodeAmendment(comment.body);
+  const untrusted = (why: string) => ({ refusal: `amendment \`${id}\` cannot be trusted: ${why}.` });
+  if (!amendment || amendment.amendmentId !== id) return untrusted('its record does not read');
+  if (!amendmentSealHolds(amendment, ctx.recordKey))
+    return untrusted('it is not sealed with this repository’s record key');
+  if (redact(renderAmendment(ctx, amendment), ctx.secrets) !== comment.body)
+    return untrusted('its comment was edited after plangate posted it');
+  if (amendment.planId !== plan.planId || amendment.planHash !== plan.planHash || amendment.issue !== plan.issue)
+    return untrusted(`it belongs to another plan than \`${plan.planId}\``);
+  const editor = comment.editor !== undefined ? comment.editor : (await ctx.thread.lastEditor(comment.nodeId)).editor;
+  if (editor !== null && editor !== botLogin) return untrusted(`its comment was edited by @${editor}`);
+  return { comment, amendment };
+}

@@ -1,0 +1,39 @@
+import { isEmptyDelta, scopeDelta } from '../checks/scope-derivation.js';
+import type { Snapshot } from '../machine/types.js';
+import type { ScopeDelta } from '../scope/approved-scope.js';
+import type { ExecutionRun } from './execution-run.js';
+
+/**
+ * Whether a run needs more than its scope: a revised plan that names paths or commands the scope
+ * does not allow. Checked after every planning visit of an execution; a re-plan inside the scope
+ * goes on, one beyond it stops the run for an amendment (amendment.ts).
+ */
+
+/** What the run needs beyond its scope, and why. */
+export interface AmendmentNeed {
+  reason: string;
+  delta: ScopeDelta;
+}
+
+/** What the revised plan of `s` needs beyond the run's scope; undefined when it fits. */
+export function planWidening(run: ExecutionRun, s: Snapshot): AmendmentNeed | undefined {
+  const plan = s.context.plan;
+  if (!plan || s.state !== 'execute') return undefined;
+  const delta = scopeDelta(run.scope, plan, run.ctx.settings.allowedCommands);
+  if (isEmptyDelta(delta)) return undefined;
+  return {
+    delta,
+    reason: `The planner revised the plan from what the run found, and the revision needs ${describe(delta)} beyond what plan ${run.record.planId}'s approval allows.`,
+  };
+}
+
+function describe(delta: ScopeDelta): string {
+  const parts = [
+    ...(delta.paths?.length ? [`${delta.paths.length} more ${delta.paths.length === 1 ? 'path' : 'paths'}`] : []),
+    ...(delta.commands?.length
+      ? [`${delta.commands.length} more ${delta.commands.length === 1 ? 'command' : 'commands'}`]
+      : []),
+    ...(delta.budget ? ['more budget'] : []),
+  ];
+  return parts.join(' and ');
+}
