@@ -7,6 +7,8 @@ import { planLiveAt, postedBefore } from '../run/live-record.js';
 import { execute } from '../run/execution.js';
 import { branchFor } from '../run/work-base.js';
 import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
+import { findAmendment } from '../run/amendment.js';
+import { approveAmendment } from './approve-amendment.js';
 
 /**
  * `/approve`: verifies that the approver may approve and that the live plan is exactly the one
@@ -29,6 +31,12 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const live = await commandOnLivePlan(ctx, command, '/approve');
   if ('refused' in live) return live.refused;
   const { comment, record, comments } = live;
+  // `/approve <amendment id>` widens a run that stopped to ask for more.
+  if (command.planId !== undefined && command.planId !== record.planId) {
+    const found = await findAmendment(ctx, comments, record, command.planId);
+    if (found && 'refusal' in found) return no(found.refusal, 'Ask for a new plan with `/plan`.');
+    if (found) return approveAmendment(ctx, command, live, found);
+  }
   const refusal = approvalRefusal(ctx, command, live);
   if (refusal) return no(refusal.reason, refusal.fix);
   // The checks bind an approval like the plan does: what the comment showed, and what this run would enforce.

@@ -55,14 +55,18 @@ export async function execute(ctx: RunContext, execution: Execution): Promise<Fl
   }
 }
 
-async function executeLocked(ctx: RunContext, execution: Execution): Promise<FlowResult> {
+async function executeLocked(ctx: RunContext, asked: Execution): Promise<FlowResult> {
+  let execution = asked;
   const { record } = execution;
   const plan = await syncPlanComment(ctx, record, execution.planComment);
   const refused = await cancelledAtStart(ctx, record, plan, execution.source);
   if (refused) return refused;
   const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
   const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record);
-  // A run that stopped for an amendment goes on only by its approval.
+  // A run that stopped for an amendment goes on only by its approval. A re-run of the approval's job
+  // finds it granted already, in the checkpoint, and resumes with it.
+  if (execution.amendment && checkpoint?.amendments?.some((a) => a.id === execution.amendment?.amendmentId))
+    execution = { ...execution, amendment: undefined };
   const waiting = checkpoint?.pendingAmendment;
   const granted = execution.amendment?.amendmentId;
   if (waiting !== granted)
