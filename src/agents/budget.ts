@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import type { StateName } from '../machine/types.js';
 import { formatCost } from '../models/usage.js';
+import { formatCount } from '../text/count.js';
 import type { RunState } from './run-state.js';
 
 /**
@@ -9,8 +10,16 @@ import type { RunState } from './run-state.js';
  * killed by the job's own timeout or running up a bill.
  */
 export interface Budget {
-  /** The reason the run must stop now, or undefined while it may go on. */
-  check(): string | undefined;
+  /**
+   * The reason the run must stop now, or undefined while it may go on. `nextTokens`: what the request
+   * about to be sent will cost, so one that would go past the approved tokens is never sent.
+   */
+  check(nextTokens?: number): string | undefined;
+  /**
+   * Set once the approved scope's budget is spent: the run is not aborted but stops where it is, and
+   * asks for more with an amendment. The configured limits (`timeout-minutes`, `max-cost-usd`) abort.
+   */
+  readonly spent?: string;
 }
 
 export interface BudgetOptions {
@@ -26,6 +35,11 @@ export interface BudgetOptions {
   spentUsd: () => number | null;
   /** Where the one warning about an unknown price goes; core.warning unless a test listens. */
   warn?: (message: string) => void;
+  /**
+   * The approved scope's budget: tokens (always), and dollars where prices are known. Reaching it
+   * stops the run for an amendment instead of aborting it.
+   */
+  approved?: { tokens: number; costUsd?: number; spentTokens: () => number };
 }
 
 /**
@@ -46,16 +60,36 @@ export function isBudgeted(state: StateName): boolean {
  * silently believed to hold.
  */
 export function createBudget(options: BudgetOptions): Budget {
-  const { now, startedAt, timeoutMinutes, maxCostUsd, spentUsd, warn = core.warning } = options;
+  const { now, startedAt, timeoutMinutes, maxCostUsd, spentUsd, approved, warn = core.warning } = options;
   let warnedUnknown = false;
+  let spent: string | undefined;
+  const approvedLimit = (nextTokens: number): string | undefined => {
+    if (!approved) return undefined;
+    const used = approved.spentTokens();
+    if (used + nextTokens > approved.tokens)
+      return `the approved budget of ${formatCount(approved.tokens)} tokens is spent: ${formatCount(used)} used, and the next request would take about ${formatCount(nextTokens)} more`;
+    const usd = spentUsd();
+    // At the configured max-cost-usd the run aborts (below); the scope's own, lower figure asks for more.
+    if (approved.costUsd !== undefined && usd !== null && usd >= approved.costUsd && approved.costUsd !== maxCostUsd)
+      return `the approved budget of ${formatCost(approved.costUsd)} is spent (${formatCost(usd)})`;
+    return undefined;
+  };
   return {
-    check() {
+    get spent() {
+      return spent;
+    },
+    check(nextTokens = 0) {
       if (timeoutMinutes !== undefined && now() - startedAt >= timeoutMinutes * 60_000) {
         return `reached timeout-minutes (${timeoutMinutes})`;
       }
+      const scope = approvedLimit(nextTokens);
+      if (scope !== undefined) {
+        spent = scope;
+        return scope;
+      }
       if (maxCostUsd === undefined) return undefined;
-      const spent = spentUsd();
-      if (spent === null) {
+      const spentNow = spentUsd();
+      if (spentNow === null) {
         if (!warnedUnknown) {
           warnedUnknown = true;
           warn(
@@ -64,7 +98,9 @@ export function createBudget(options: BudgetOptions): Budget {
         }
         return undefined;
       }
-      return spent >= maxCostUsd ? `reached max-cost-usd ($${maxCostUsd}; spent ${formatCost(spent)})` : undefined;
+      return spentNow >= maxCostUsd
+        ? `reached max-cost-usd ($${maxCostUsd}; spent ${formatCost(spentNow)})`
+        : undefined;
     },
   };
 }
@@ -73,10 +109,15 @@ export function createBudget(options: BudgetOptions): Budget {
  * Checks the budget where it applies and stops the run through the machine when it is spent, the
  * way every host stop is made: an abort with its reason. Returns the reason when it stopped the run.
  */
-export function enforceBudget(budget: Budget | undefined, run: RunState): string | undefined {
+export function enforceBudget(budget: Budget | undefined, run: RunState, nextTokens = 0): string | undefined {
   if (!budget || !isBudgeted(run.snapshot.state)) return undefined;
-  const reason = budget.check();
+  const reason = budget.check(nextTokens);
   if (reason === undefined) return undefined;
+  // The approved budget spent: the run stops where it is (nothing is sent) and the host asks for more.
+  if (budget.spent !== undefined) {
+    core.warning(`Stopping the run for an amendment: ${reason}.`);
+    return reason;
+  }
   core.warning(`Stopping the run: ${reason}.`);
   run.dispatch({ type: 'abort', reason });
   return reason;

@@ -37,7 +37,7 @@ export interface DriveOptions {
 }
 
 export async function drive(run: RunState, team: Team, options: DriveOptions = {}): Promise<Snapshot> {
-  while (!run.finished && !options.until?.(run.snapshot) && !options.halted?.()) {
+  while (!run.finished && !options.until?.(run.snapshot) && !options.halted?.() && !options.budget?.spent) {
     // A live state with no agent waits on the host (e.g. for a maintainer's answer); summoning nobody would spin forever.
     if (run.agent === null) break;
     const before = run.snapshot;

@@ -5,6 +5,7 @@ import type { TokenUsage } from '../models/usage.js';
 import { stateWords } from '../machine/reader-words.js';
 import type { Toolbox } from '../tools/toolbox.js';
 import { enforceBudget, type Budget } from './budget.js';
+import { nextRequestTokens } from './request-size.js';
 import { cacheShortfall, checkPrefix, describeCacheShortfall, describePrefixBreaks } from './cache-diagnosis.js';
 import type { RunState } from './run-state.js';
 import type { Session } from './session.js';
@@ -71,8 +72,8 @@ export async function summon({
     session.append({ role: 'user', content: message });
     while (run.snapshot.state === startState && !run.finished) {
       // Every earlier call is answered by now, so stopping here leaves the session well-formed.
-      if (halted() || enforceBudget(budget, run) !== undefined) break;
       const request: ChatRequest = { messages: session.messages, tools: [...session.tools] };
+      if (halted() || enforceBudget(budget, run, nextRequestTokens(session, request)) !== undefined) break;
       const previous = session.lastRequest;
       const breaks = checkPrefix(request, session, previous?.messages);
       if (breaks.length > 0) core.warning(describePrefixBreaks(role, session.prefixHash, breaks));

@@ -33,13 +33,16 @@ import { usageTotals } from './run-team.js';
 /**
  * Stops the run for an amendment: what is in scope is committed and pushed, the amendment is posted
  * with the held-back changes its extra paths would let land, and the checkpoint says the run waits
- * for it. Nothing of the held changes is pushed.
+ * for it, to resume from `resumeFrom` (a cycle's start when the budget ran out halfway through it:
+ * its work so far is on the branch, and the directive is carried out again). Nothing of the held
+ * changes is pushed.
  */
 export async function requestAmendment(
   run: ExecutionRun,
   progress: Progress,
   s: Snapshot,
   need: AmendmentNeed,
+  resumeFrom: Snapshot = s,
 ): Promise<FlowResult> {
   const { ctx, record } = run;
   await commitCycle(run, s);
@@ -67,7 +70,7 @@ export async function requestAmendment(
     dedupe: amendmentMarkerText(amendment.amendmentId),
   });
   run.pendingAmendment = amendment.amendmentId;
-  await progress.save(s, {
+  await progress.save(resumeFrom, {
     waitingFor: { amendmentId: amendment.amendmentId, url: comment.url, reason: need.reason },
   });
   core.notice(`Plan ${record.planId} waits for amendment ${amendment.amendmentId}: ${comment.url}`);

@@ -3,6 +3,7 @@ import type { Progress } from './checkpoint.js';
 import { cycleCommitMessage } from './cycle-commit.js';
 import type { ExecutionRun } from './execution-run.js';
 import { runBudget } from './run-budget.js';
+import type { Budget } from '../agents/budget.js';
 import { planWidening } from './scope-widening.js';
 
 /**
@@ -15,9 +16,9 @@ export async function driveCycles(
   run: ExecutionRun,
   progress: Progress,
   halted: () => boolean = () => false,
+  budget: Budget = executionBudget(run),
 ): Promise<Snapshot> {
-  const { team, ctx } = run;
-  const budget = runBudget(ctx.settings, () => team.totals().costUsd, run.now);
+  const { team } = run;
   const final = await team.drive({
     budget,
     // A provider that cannot be reached stops the run resumably instead of aborting the plan (outcome.ts).
@@ -42,6 +43,19 @@ export async function driveCycles(
   // checkpoint is the final save (or the failure's): a job killed before that finishes again.
   await commitCycle(run, final);
   return final;
+}
+
+/**
+ * The execution's budget: the configured limits (which abort), and the approved scope's (which stop
+ * the run for an amendment), counted from the approval on across every job of the run.
+ */
+export function executionBudget(run: ExecutionRun): Budget {
+  const { team, ctx } = run;
+  return runBudget(ctx.settings, () => team.totals().costUsd, run.now, {
+    budget: run.scope.budget,
+    ledger: () => team.ledger(),
+    atApproval: run.record.usage,
+  });
 }
 
 /** Commits and pushes the cycle's work; what the commit gate kept out is told to the executor once. */

@@ -3,7 +3,7 @@ import type { Snapshot } from '../machine/types.js';
 import type { FlowResult, RunContext } from './run-context.js';
 import { cancelledAtStart, watchForCancel } from './cancel-watch.js';
 import { findCheckpoint, openProgress, type Progress } from './checkpoint.js';
-import { driveCycles } from './cycles.js';
+import { driveCycles, executionBudget } from './cycles.js';
 import { startExecutionRun, type Execution, type ExecutionRun } from './execution-run.js';
 import { endOnFailure, finishExecution } from './outcome.js';
 import { syncPlanComment } from './plan-comment-sync.js';
@@ -14,7 +14,7 @@ import { redact } from '../text/redact.js';
 import { runEnding, type RunEnding } from './run-ending.js';
 import { UnadoptedBranchError } from './work-branch.js';
 import { requestAmendment } from './amendment.js';
-import { planWidening } from './scope-widening.js';
+import { budgetWidening, planWidening } from './scope-widening.js';
 
 export type { ApprovedRecord, Execution } from './execution-run.js';
 
@@ -124,8 +124,9 @@ async function driveToEnd(
   halted: () => boolean,
 ): Promise<FlowResult | undefined> {
   let final: Snapshot;
+  const budget = executionBudget(run);
   try {
-    final = await driveCycles(run, progress, halted);
+    final = await driveCycles(run, progress, halted, budget);
   } catch (error) {
     // A failure after the signal is the stop's doing (a refused push, an ended command): it is
     // logged as such below, and says nothing on the thread.
@@ -133,8 +134,9 @@ async function driveToEnd(
     return endOnFailure(run, progress, error);
   }
   if (halted()) return undefined;
-  const need = planWidening(run, final);
-  if (need) return requestAmendment(run, progress, final, need);
+  const need = budget.spent !== undefined ? budgetWidening(run, budget.spent) : planWidening(run, final);
+  if (need)
+    return requestAmendment(run, progress, final, need, budget.spent !== undefined ? progress.lastCycleEnd() : final);
   // A cancel during the last cycle has no next cycle to stop; the run still ends as cancelled.
   const lateCancel = await run.cancel.lateCancel();
   let ending: RunEnding = lateCancel !== undefined ? { outcome: 'aborted', reason: lateCancel } : runEnding(final);

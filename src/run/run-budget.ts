@@ -1,4 +1,6 @@
 import { createBudget, type Budget } from '../agents/budget.js';
+import { totalTokens, type UsageLedger } from '../models/usage.js';
+import type { ScopeBudget } from '../scope/approved-scope.js';
 
 /**
  * The wall-clock and spending limits of one execution, as both hosts set them: time counts from
@@ -10,13 +12,38 @@ export interface RunLimits {
   maxCostUsd?: number;
 }
 
+/** The approved scope's budget and what the run has used of it (its ledger against the one approval began with). */
+export interface ApprovedSpending {
+  budget: ScopeBudget;
+  ledger: () => UsageLedger;
+  atApproval: UsageLedger;
+}
+
 /** `now` is injected so tests move time instead of waiting for it. */
-export function runBudget(limits: RunLimits, spentUsd: () => number | null, now: () => number = Date.now): Budget {
+export function runBudget(
+  limits: RunLimits,
+  spentUsd: () => number | null,
+  now: () => number = Date.now,
+  approved?: ApprovedSpending,
+): Budget {
+  const used = (ledger: UsageLedger) => {
+    const t = totalTokens(ledger);
+    return t.promptTokens + t.completionTokens;
+  };
   return createBudget({
     now,
     startedAt: now(),
     timeoutMinutes: limits.timeoutMinutes,
     maxCostUsd: limits.maxCostUsd,
     spentUsd,
+    ...(approved
+      ? {
+          approved: {
+            tokens: approved.budget.tokens,
+            ...(approved.budget.costUsd !== undefined ? { costUsd: approved.budget.costUsd } : {}),
+            spentTokens: () => used(approved.ledger()) - used(approved.atApproval),
+          },
+        }
+      : {}),
   });
 }

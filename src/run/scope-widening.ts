@@ -37,3 +37,9 @@ function describe(delta: ScopeDelta): string {
   ];
   return parts.join(' and ');
 }
+
+/** The approved budget is spent: the run asks for as much again as its plan was approved with. */
+export function budgetWidening(run: ExecutionRun, why: string): AmendmentNeed {
+  const approved = run.record.scope?.budget ?? run.scope.budget;
+  return { delta: { budget: approved }, reason: `The run stopped before its next model request: ${why}.` };
+}
