@@ -65,6 +65,8 @@ export interface TeamRunOptions {
   maxWriteBytes?: number;
   /** The approved scope the executor is held to; absent: none. */
   scope?: ApprovedScope;
+  /** Told every command the executor ran. */
+  onCommand?: (command: string) => void;
   /** How long one command may take; defaults to {@link defaultCommandTimeoutMs}. */
   commandTimeoutMs?: number;
   /** The repository's agent instructions at the base commit (readRepositoryInstructions); '' or absent: none. */
@@ -95,6 +97,7 @@ export function startTeam(options: TeamRunOptions): TeamRun {
     commandEnv: options.commandEnv,
     maxWriteBytes: options.maxWriteBytes,
     ...(options.scope ? { scope: options.scope } : {}),
+    ...(options.onCommand ? { onCommand: options.onCommand } : {}),
     instructions: options.instructions,
     capabilities: options.capabilities,
     onUsage: (role: Role, model, tokens) => {

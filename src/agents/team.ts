@@ -62,6 +62,8 @@ export interface TeamOptions {
   maxWriteBytes?: number;
   /** The approved scope the executor's write tools and commands are held to; absent: none. */
   scope?: ApprovedScope;
+  /** Told every command the executor ran. */
+  onCommand?: (command: string) => void;
   /** Secrets the host knows; tool output is scrubbed of them (and of token shapes) before a model sees it. */
   secrets?: readonly string[];
   /**
@@ -113,6 +115,7 @@ function executorToolbox(
           env: commandEnvironment(process.env, options.commandEnv),
           sandbox,
           ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
+          ...(options.onCommand ? { onRun: options.onCommand } : {}),
           ...scope,
         }),
         ...createCapabilityTools('executor', capabilities),

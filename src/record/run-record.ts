@@ -52,6 +52,11 @@ export const runRecordSchema = z.object({
     .array(z.object({ id: z.string().regex(/^[0-9a-f]{8}$/), delta: scopeDeltaSchema, approvedBy: z.string() }))
     .max(50)
     .optional(),
+  /** The commands the executor ran, by cycle: what the pull request sets beside the commands planned. */
+  ran: z
+    .array(z.object({ cycle: z.number().int().positive(), command: z.string().max(1000) }))
+    .max(500)
+    .optional(),
   /** The amendment the run stopped for, waiting for approval: only `/approve <id>` resumes it. */
   pendingAmendment: z
     .string()

@@ -1,6 +1,7 @@
 import { renderHistory, renderHistoryLines } from './history.js';
 import { clip, fitBody, githubBodyLimit } from '../text/limits.js';
 import { objectiveHeadline } from '../text/issue-objective.js';
+import { renderPlannedActual } from './planned-actual.js';
 import { renderDiagram } from './diagram.js';
 import { renderDiffStat } from './diff-stat.js';
 import { code, escapeHtml } from '../text/markdown.js';
@@ -116,7 +117,9 @@ function layout(view: RunView, sizing: PullRequestSizing): Layout {
     ? `\n\n## Kept out of the commits\n\nThe run changed these paths, but plangate did not commit the changes:\n\n${renderKeptOut(view.keptOut)}`
     : '';
   const path = `\n\n## Path\n\n${renderDiagram(view.snapshot)}`;
-  const summary = `\n\n## Summary\n\n${summaryText}${changes ? `\n\n${changes}` : ''}${keptOut}${path}`;
+  // Bounded (capped tables): the approval beside what the run did.
+  const contract = view.contract ? `\n\n${renderPlannedActual(view.contract)}` : '';
+  const summary = `\n\n## Summary\n\n${summaryText}${changes ? `\n\n${changes}` : ''}${keptOut}${contract}${path}`;
   const estimate = view.estimate ? `\n\n${renderCostComparison(view.estimate, view.usage)}` : '';
   const after = `\n\n## Usage\n\n${renderUsageTable(view.usage)}${estimate}\n\n<!-- plangate:pr ${view.planId} -->`;
 

@@ -4,6 +4,7 @@ import type { RoleUsageSummary } from '../models/usage.js';
 import type { CostEstimate } from '../checks/cost-estimate.js';
 import type { KeptOutChange } from '../repo/change-gate.js';
 import type { ReviewThreadRef } from './review-threads.js';
+import type { PlannedActual } from './planned-actual.js';
 
 /** Everything the progress comment, the pull request and the job summary show about one run. */
 export interface RunView {
@@ -39,6 +40,8 @@ export interface RunView {
   reviewThreads?: readonly ReviewThreadRef[];
   /** Set when the run stopped to ask for a wider scope: the amendment a maintainer approves to resume it. */
   waitingFor?: { amendmentId: string; url: string; reason: string };
+  /** The approval set beside what the run did (the pull request and the job summary). */
+  contract?: PlannedActual;
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

@@ -175,6 +175,7 @@ function progressBody(run: ExecutionRun, s: Snapshot, extra: Partial<RunView> = 
     ...(keptOut.length > 0 ? { keptOut: recordedKeptOut(keptOut) } : {}),
     ...(run.amendments.length > 0 ? { amendments: [...run.amendments] } : {}),
     ...(run.pendingAmendment ? { pendingAmendment: run.pendingAmendment } : {}),
+    ...(run.ran.length > 0 ? { ran: run.ran.slice(-500) } : {}),
     startedAt,
   };
   const marker = encodeRunRecord(sealRunRecord(checkpoint, ctx.recordKey));

@@ -76,6 +76,8 @@ export interface ExecutionRun {
   readonly amendments: readonly ApprovedAmendment[];
   /** Set when the run stops to ask for an amendment: the checkpoint says the run waits for it. */
   pendingAmendment: string | undefined;
+  /** The commands the executor ran, by cycle (an earlier attempt's included). */
+  readonly ran: Array<{ cycle: number; command: string }>;
 }
 
 /**
@@ -131,6 +133,7 @@ export async function startExecutionRun(
   // executor may have rewritten them there.
   const instructions = await readRepositoryInstructions(ctx.git, instructionsCommit(record.base, ctx.trusted));
   const keptOut = createKeptOutLog(resumed?.keptOut);
+  const ran = [...(resumed?.ran ?? [])];
   const team = startTeamRun(
     ctx,
     machineFor(record.machine),
@@ -143,6 +146,7 @@ export async function startExecutionRun(
       // Checked right after each command, so the command's own result says what will not land.
       afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, scope)),
       scope,
+      onCommand: (command) => ran.push({ cycle: team.run.snapshot.iteration + 1, command }),
     },
   );
   // Started before the first progress comment (the team's drive gets the same answer), so servers
@@ -164,6 +168,7 @@ export async function startExecutionRun(
     scope,
     amendments,
     pendingAmendment: undefined,
+    ran,
   };
 }
 

@@ -5,6 +5,8 @@ import { renderSummaryDetails } from '../render/summary-details.js';
 import { renderUsageTable } from '../render/usage-table.js';
 import { renderReviewThreads } from '../render/review-threads.js';
 import type { ExecutionRun } from './execution-run.js';
+import { plannedActual } from './contract-report.js';
+import { renderPlannedActual } from '../render/planned-actual.js';
 import type { RunEnding } from './run-ending.js';
 
 /**
@@ -15,6 +17,7 @@ export async function writeExecutionSummary(run: ExecutionRun, final: Snapshot, 
   const { record, pullRequest } = run;
   const { notice } = run.execution;
   const usage = run.team.usage();
+  const contract = await plannedActual(run, final);
   await run.ctx.writeSummary(
     [
       `### plangate: plan ${record.planId} ${ended.outcome === 'aborted' ? 'aborted' : 'done'}`,
@@ -26,6 +29,7 @@ export async function writeExecutionSummary(run: ExecutionRun, final: Snapshot, 
       ended.reason ? `\nReason: ${ended.reason}` : '',
       '',
       ...(record.reviewThreads?.length ? [renderReviewThreads(record.reviewThreads, '#### Review threads'), ''] : []),
+      ...(contract ? [renderPlannedActual(contract).replace(/^## /gm, '#### '), ''] : []),
       renderDiagram(final),
       '',
       renderUsageTable(usage),

@@ -10,6 +10,7 @@ import { recheckApproval } from './approval-recheck.js';
 import type { Progress } from './checkpoint.js';
 import { executionView, type ExecutionRun } from './execution-run.js';
 import type { RunEnding } from './run-ending.js';
+import { plannedActual } from './contract-report.js';
 
 /**
  * The pull request that proposes a run's pushed work: opened once (a resumed run that already has
@@ -43,7 +44,8 @@ export async function publishPullRequest(
   }
   // What a reviewer will find in the files tab, in short; a failing diff only costs the section.
   const diffStat = await ctx.git(['diff', '--stat=100', `${record.base.sha}..${run.work.pushed}`]).catch(() => '');
-  const view = executionView(run, final, { ended, diffStat });
+  const contract = await plannedActual(run, final);
+  const view = executionView(run, final, { ended, diffStat, ...(contract ? { contract } : {}) });
   const fits = pullRequestHistoryFits(view, { serverFailures: run.serverFailures });
   const body = renderPullRequestBody(view, {
     serverFailures: run.serverFailures,

@@ -25,7 +25,7 @@ export function startTeamRun(
   spent: UsageLedger = emptyUsage(),
   instructions = '',
   /** What an execution adds: the executor's notices, the check after every command, the approved scope. */
-  execution: Pick<TeamRunOptions, 'notices' | 'afterCommand' | 'scope'> = {},
+  execution: Pick<TeamRunOptions, 'notices' | 'afterCommand' | 'scope' | 'onCommand'> = {},
 ): TeamRun {
   const { settings } = ctx;
   return startTeam({

@@ -31,6 +31,8 @@ export interface RunCommandOptions {
   afterCommand?: () => Promise<string | undefined>;
   /** The approved scope: commands it does not name are refused, allowed or not. */
   scope?: Pick<ApprovedScope, 'commands'>;
+  /** Told every command that ran (whatever its exit), for the run's account of what it did. */
+  onRun?: (command: string) => void;
 }
 
 /** Output kept from the start and from the end of a command; small enough to fit one tool result. */
@@ -61,6 +63,7 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
       refuseOutsideCommands(argv, args.command, options.scope);
       const plan = await planFor(sandbox, argv, options.env);
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
+      options.onRun?.(args.command);
       if (result.missingProgram) throw notFound(argv[0] ?? '', plan);
       const checked = await options.afterCommand?.();
       const body = (result.output === '' ? '(no output)' : result.output) + (checked ? `\n\n${checked}` : '');

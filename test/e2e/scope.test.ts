@@ -160,6 +160,12 @@ describe('amendments', () => {
     expect(w.gh.pulls()).toHaveLength(1);
     const approvedAmendment = w.gh.comments(issue).find((c) => c.user?.login === bot && c.body?.includes(id));
     expect(approvedAmendment?.body).toContain('**Status:** approved by @mona');
+    // The pull request sets the approval beside what the run did.
+    const body = w.gh.pulls()[0]?.body ?? '';
+    expect(body).toContain('## Planned against actual');
+    expect(body).toContain('| 1 | `notes/one.md` | `node tools/gen.mjs` |');
+    expect(body).toContain(`| 2 | \`notes/extra.md\` (amendment \`${id}\`) | — |`);
+    expect(body).toContain(`- \`${id}\`, approved by @mona: changes to \`notes/extra.md\``);
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 });
