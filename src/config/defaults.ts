@@ -48,6 +48,7 @@ export const inputDefaults = {
   'context-permission': 'triage' satisfies RepoRole,
   'command-user': '',
   'command-isolation': 'account',
+  scope: 'enforce',
   'command-env': '',
   'max-write-bytes': '1048576',
   'bot-login': 'github-actions[bot]',

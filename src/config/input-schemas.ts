@@ -29,6 +29,10 @@ export function httpUrl(example: string) {
 export const pullRequestModeSchema = z.enum(['stacked', 'same-branch'], 'must be stacked or same-branch');
 
 export const commandIsolationSchema = z.enum(['account', 'none'], 'must be account or none');
+/** Whether the approved scope is held where the run acts (`enforce`) or only reported (`report`). */
+export const scopeModeSchema = z.enum(['enforce', 'report'], 'must be enforce or report');
+export type ScopeMode = z.infer<typeof scopeModeSchema>;
+
 /** The action's input `command-isolation` as a value. */
 export type CommandIsolation = z.infer<typeof commandIsolationSchema>;
 

@@ -6,6 +6,8 @@ import {
   branchPrefixSchema,
   pullRequestModeSchema,
   commandIsolationSchema,
+  scopeModeSchema,
+  type ScopeMode,
   configFileSchema,
   envNameSchema,
   httpUrlSchema,
@@ -113,6 +115,8 @@ export interface Settings {
    * switch is possible; `none`: as the action's own user, which the workflow must name explicitly.
    */
   commandIsolation: CommandIsolation;
+  /** `enforce`: the tools, the commit gate and the budget hold the approved scope; `report`: they only report. */
+  scope: ScopeMode;
   /** Extra environment variable names commands receive. */
   commandEnv: string[];
   maxWriteBytes: number;
@@ -220,6 +224,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
         .regex(/^([a-z_][a-z0-9_-]*)?$/i, 'must be a user name'),
     ),
     commandIsolation: defaulted('command-isolation', commandIsolationSchema),
+    scope: defaulted('scope', scopeModeSchema),
     commandEnv: lines('command-env').map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)

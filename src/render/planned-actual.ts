@@ -38,8 +38,10 @@ export function renderPlannedActual(view: PlannedActual): string {
     view.amendments.find((a) => a.delta.paths && inScope(file, { paths: a.delta.paths }));
   const cycles = view.cycles.map((c) => {
     const files = c.files.map((f) => {
-      const through = inScope(f, view.scope) ? undefined : amendedPath(f);
-      return through ? `${code(f)} (amendment ${code(through.id)})` : code(f);
+      if (inScope(f, view.scope)) return code(f);
+      const through = amendedPath(f);
+      // Only under `scope: report` can a change land that no approval covered.
+      return through ? `${code(f)} (amendment ${code(through.id)})` : `${code(f)} ⚠️ outside the approved scope`;
     });
     return `| ${c.cycle} | ${files.length ? files.join(', ') : '—'} | ${list(c.commands)} |`;
   });

@@ -51,11 +51,8 @@ export async function driveCycles(
  */
 export function executionBudget(run: ExecutionRun): Budget {
   const { team, ctx } = run;
-  return runBudget(ctx.settings, () => team.totals().costUsd, run.now, {
-    budget: run.scope.budget,
-    ledger: () => team.ledger(),
-    atApproval: run.record.usage,
-  });
+  const approved = { budget: run.scope.budget, ledger: () => team.ledger(), atApproval: run.record.usage };
+  return runBudget(ctx.settings, () => team.totals().costUsd, run.now, run.scopeEnforced ? approved : undefined);
 }
 
 /** Commits and pushes the cycle's work; what the commit gate kept out is told to the executor once. */

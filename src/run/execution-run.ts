@@ -72,6 +72,8 @@ export interface ExecutionRun {
   readonly serverFailures: readonly ServerFailure[];
   /** What the run may do: the approved plan's scope widened by every approved amendment. */
   readonly scope: ApprovedScope;
+  /** `scope: enforce` (the default): the tools, the commit gate and the budget hold `scope`; else it is only reported. */
+  readonly scopeEnforced: boolean;
   /** The amendments approved so far, the one this run's approval grants last. */
   readonly amendments: readonly ApprovedAmendment[];
   /** Set when the run stops to ask for an amendment: the checkpoint says the run waits for it. */
@@ -106,6 +108,9 @@ export async function startExecutionRun(
       : []),
   ];
   const scope = amendments.reduce((wider, a) => widenScope(wider, a.delta), record.scope);
+  // Under `scope: report` nothing is refused or held back for the scope; the pull request shows where the run went beyond it.
+  const scopeEnforced = settings.scope === 'enforce';
+  const held = scopeEnforced ? scope : undefined;
   await ensureCommit(ctx, record.base.ref, record.base.sha);
   let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {
@@ -114,7 +119,7 @@ export async function startExecutionRun(
     author: botIdentity(settings.botLogin),
     checkpointed: checkpoint?.pushed,
     protectedPaths: settings.protectedPaths,
-    scope,
+    ...(held ? { scope: held } : {}),
     trailers: commitTrailers({
       planId: record.planId,
       approvedBy: record.approvedBy,
@@ -144,8 +149,8 @@ export async function startExecutionRun(
     {
       notices: keptOut.notices,
       // Checked right after each command, so the command's own result says what will not land.
-      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, scope)),
-      scope,
+      afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, held)),
+      ...(held ? { scope: held } : {}),
       onCommand: (command) => ran.push({ cycle: team.run.snapshot.iteration + 1, command }),
     },
   );
@@ -166,6 +171,7 @@ export async function startExecutionRun(
     now,
     serverFailures,
     scope,
+    scopeEnforced,
     amendments,
     pendingAmendment: undefined,
     ran,

@@ -18,7 +18,7 @@ export interface AmendmentNeed {
 /** What the revised plan of `s` needs beyond the run's scope; undefined when it fits. */
 export function planWidening(run: ExecutionRun, s: Snapshot): AmendmentNeed | undefined {
   const plan = s.context.plan;
-  if (!plan || s.state !== 'execute') return undefined;
+  if (!plan || s.state !== 'execute' || !run.scopeEnforced) return undefined;
   const delta = scopeDelta(run.scope, plan, run.ctx.settings.allowedCommands);
   if (isEmptyDelta(delta)) return undefined;
   return {

@@ -113,6 +113,28 @@ describe('the approved scope', () => {
   });
 });
 
+describe('scope: report', () => {
+  it('refuses nothing, and the pull request shows where the run went beyond the approved plan', async () => {
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [
+        toolCall('write_file', { path: 'notes/evil.md', content: 'beyond the plan\n' }),
+        toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+        toolCall('update_context', { result: 'Wrote both.', outcome: 'done' }),
+      ],
+    });
+    const report = { ...inputs, scope: 'report' };
+    w.freshCheckout();
+    await w.runAction(commentEvent(w, issue, 'mona', '/plan write a note'), report);
+    w.freshCheckout();
+    const approved = await w.runAction(commentEvent(w, issue, 'mona', '/approve'), report);
+    expect(approved.outputs.outcome, approved.stdout).toBe('done');
+    expect(toolResults(w, 'executor')[0]).toMatch(/^Created notes\/evil\.md/);
+    expect(onOrigin(w, `refs/heads/${approved.outputs.branch}`)).toContain('notes/evil.md');
+    expect(w.gh.pulls()[0]?.body).toContain('`notes/evil.md` ⚠️ outside the approved scope');
+  });
+});
+
 describe('amendments', () => {
   it('stops a re-plan that adds a path, and its approval resumes the run and lands the held change in the same pull request', async () => {
     const revised = toolCall('update_context', {
