@@ -94,20 +94,7 @@ export async function startExecutionRun(
 ): Promise<ExecutionRun> {
   const { settings } = ctx;
   const { record } = execution;
-  if (!record.scope) throw new Error(`plan ${record.planId} carries no scope`);
-  const amendments: ApprovedAmendment[] = [
-    ...(checkpoint?.amendments ?? []),
-    ...(execution.amendment
-      ? [
-          {
-            id: execution.amendment.amendmentId,
-            delta: execution.amendment.delta,
-            approvedBy: execution.amendment.approvedBy,
-          },
-        ]
-      : []),
-  ];
-  const scope = amendments.reduce((wider, a) => widenScope(wider, a.delta), record.scope);
+  const { scope, amendments } = grantedScope(record, checkpoint, execution.amendment);
   // Under `scope: report` nothing is refused or held back for the scope; the pull request shows where the run went beyond it.
   const scopeEnforced = settings.scope === 'enforce';
   const held = scopeEnforced ? scope : undefined;
@@ -176,6 +163,20 @@ export async function startExecutionRun(
     pendingAmendment: undefined,
     ran,
   };
+}
+
+/** The run's scope: the approved plan's, widened by every amendment approved (this run's last). */
+function grantedScope(
+  record: ApprovedRecord,
+  checkpoint: RunRecord | undefined,
+  granted: Execution['amendment'],
+): { scope: ApprovedScope; amendments: ApprovedAmendment[] } {
+  if (!record.scope) throw new Error(`plan ${record.planId} carries no scope`);
+  const amendments: ApprovedAmendment[] = [
+    ...(checkpoint?.amendments ?? []),
+    ...(granted ? [{ id: granted.amendmentId, delta: granted.delta, approvedBy: granted.approvedBy }] : []),
+  ];
+  return { scope: amendments.reduce((wider, a) => widenScope(wider, a.delta), record.scope), amendments };
 }
 
 /** What the progress comment, the pull request and the job summary show of the run at snapshot `s`. */
