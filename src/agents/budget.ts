@@ -39,7 +39,13 @@ export interface BudgetOptions {
    * The approved scope's budget: tokens (always), and dollars where prices are known. Reaching it
    * stops the run for an amendment instead of aborting it.
    */
-  approved?: { tokens: number; costUsd?: number; spentTokens: () => number };
+  approved?: {
+    tokens: number;
+    costUsd?: number;
+    /** Tokens and dollars (null: a price is unknown) the run spent since the approval. */
+    spentTokens: () => number;
+    spentUsd: () => number | null;
+  };
 }
 
 /**
@@ -68,10 +74,13 @@ export function createBudget(options: BudgetOptions): Budget {
     const used = approved.spentTokens();
     if (used + nextTokens > approved.tokens)
       return `the approved budget of ${formatCount(approved.tokens)} tokens is spent: ${formatCount(used)} used, and the next request would take about ${formatCount(nextTokens)} more`;
-    const usd = spentUsd();
+    const usd = approved.spentUsd();
     // At the configured max-cost-usd the run aborts (below); the scope's own, lower figure asks for more.
-    if (approved.costUsd !== undefined && usd !== null && usd >= approved.costUsd && approved.costUsd !== maxCostUsd)
-      return `the approved budget of ${formatCost(approved.costUsd)} is spent (${formatCost(usd)})`;
+    if (approved.costUsd === undefined || usd === null || approved.costUsd === maxCostUsd) return undefined;
+    // The next request is priced at what a token has cost the run so far.
+    const next = used > 0 ? (usd / used) * nextTokens : 0;
+    if (usd + next > approved.costUsd)
+      return `the approved budget of ${formatCost(approved.costUsd)} is spent: ${formatCost(usd)} used, and the next request would cost about ${formatCost(next)} more`;
     return undefined;
   };
   return {

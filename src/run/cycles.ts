@@ -51,7 +51,12 @@ export async function driveCycles(
  */
 export function executionBudget(run: ExecutionRun): Budget {
   const { team, ctx } = run;
-  const approved = { budget: run.scope.budget, ledger: () => team.ledger(), atApproval: run.record.usage };
+  const approved = {
+    budget: run.scope.budget,
+    ledger: () => team.ledger(),
+    atApproval: run.record.usage,
+    prices: ctx.settings.prices,
+  };
   return runBudget(ctx.settings, () => team.totals().costUsd, run.now, run.scopeEnforced ? approved : undefined);
 }
 

@@ -1,5 +1,6 @@
 import { createBudget, type Budget } from '../agents/budget.js';
-import { totalTokens, type UsageLedger } from '../models/usage.js';
+import { totalCost, totalTokens, type UsageLedger } from '../models/usage.js';
+import type { PriceTable } from '../config/prices.js';
 import type { ScopeBudget } from '../scope/approved-scope.js';
 
 /**
@@ -17,6 +18,7 @@ export interface ApprovedSpending {
   budget: ScopeBudget;
   ledger: () => UsageLedger;
   atApproval: UsageLedger;
+  prices: PriceTable;
 }
 
 /** `now` is injected so tests move time instead of waiting for it. */
@@ -42,6 +44,11 @@ export function runBudget(
             tokens: approved.budget.tokens,
             ...(approved.budget.costUsd !== undefined ? { costUsd: approved.budget.costUsd } : {}),
             spentTokens: () => used(approved.ledger()) - used(approved.atApproval),
+            spentUsd: () => {
+              const now = totalCost(approved.ledger(), approved.prices);
+              const then = totalCost(approved.atApproval, approved.prices);
+              return now === null || then === null ? null : now - then;
+            },
           },
         }
       : {}),

@@ -113,6 +113,64 @@ describe('the approved scope', () => {
   });
 });
 
+describe('the approved budget', () => {
+  /** A file of 20,000 characters: every read of it adds some 4,000 tokens to each later request. */
+  const big = `${'A line the executor reads again and again, to spend its budget.\n'.repeat(320)}`;
+  const reading = toolCall('read_file', { path: 'big.txt' });
+  const finished = toolCall('update_context', { result: 'Wrote notes/one.md.', outcome: 'done' });
+
+  for (const priced of [false, true]) {
+    it(`stops before the request that would go past it (${priced ? 'a known price: dollars' : 'an unknown price: tokens'}), pushes the work so far and asks for more in an amendment`, async () => {
+      // The executor reads until the budget stops it; once the amendment is approved, it finishes.
+      let approved = false;
+      const readOrFinish: Reply = () => (approved ? finished : reading);
+      const w = await createWorld(
+        {
+          planner: [stagePlan, summary],
+          executor: [
+            toolCall('write_file', { path: 'notes/one.md', content: 'one\n' }),
+            ...Array.from({ length: 8 }, () => readOrFinish),
+          ],
+        },
+        {
+          ...files,
+          'big.txt': big,
+          ...(priced
+            ? {
+                '.github/plangate.yml':
+                  'prices:\n  planner: { input: 1, output: 2 }\n  executor: { input: 1, output: 1 }\n',
+              }
+            : {}),
+        },
+      );
+      w.gh.setPermission('mona', 'maintain');
+      const issue = w.gh.addIssue({ title: 'Notes', body: 'Write a note.', login: 'mona' }).number;
+      await run(w, issue, '/plan write a note');
+      const planComment = botComments(w, issue)[0] ?? '';
+      expect(planComment).toMatch(
+        priced ? /- Budget: [\d,]+ tokens, 2 cycles, \$[\d.]+ / : /- Budget: 50,000 tokens, 2 cycles \(/,
+      );
+      const stopped = await run(w, issue, '/approve');
+      expect(stopped.outputs.outcome, stopped.stdout).toBe('amendment');
+      // Stopped before a request the budget did not cover: never past it.
+      const unused = w.model.remaining().executor;
+      expect(unused).toBeGreaterThan(0);
+      expect(stopped.stdout).toMatch(/Stopping the run for an amendment: the approved budget of .* is spent/);
+      const branch = `refs/heads/${stopped.outputs.branch}`;
+      expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+      const amendment = botComments(w, issue).find((b) => b.includes('### 📐 Amendment')) ?? '';
+      const id = /### 📐 Amendment `([0-9a-f]{8})`/.exec(amendment)?.[1] ?? '';
+      expect(amendment).toMatch(/- Budget: [\d,]+ tokens, 2 cycles.* more/);
+
+      approved = true;
+      const resumed = await run(w, issue, `/approve ${id}`);
+      expect(resumed.outputs.outcome, resumed.stdout).toBe('done');
+      expect(w.model.remaining().executor).toBe(unused - 1);
+      expect(w.gh.pulls()).toHaveLength(1);
+    });
+  }
+});
+
 describe('scope: report', () => {
   it('refuses nothing, and the pull request shows where the run went beyond the approved plan', async () => {
     const { w, issue } = await setup({
