@@ -4,6 +4,9 @@ import { emptyUsage, type RoleUsageSummary, type UsageLedger } from '../models/u
 import { localPlanHash, newPlanId, savePlan, type LocalPlan } from './plan-store.js';
 import { startLocalTeam, type LocalTeamSetup } from './local-team.js';
 import { planningOutcome, type PlanningOutcome as EngineOutcome } from '../run/planning-outcome.js';
+import { estimateExecutionCost, plannerUsageSince } from '../checks/cost-estimate.js';
+import { deriveScope, unplannedScope } from '../checks/scope-derivation.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 
 /**
  * Planning as `plangate plan` and `plangate run "<objective>"` share it: the read-only planner works
@@ -51,6 +54,7 @@ export function proposedPlan(
     base: request.base,
     allowedCommands: setup.allowedCommands,
     protectedPaths: setup.protectedPaths,
+    scope: localScope(setup, snapshot, usage),
   };
   return {
     v: 1,
@@ -66,5 +70,21 @@ export function proposedPlan(
     createdAt: new Date().toISOString(),
     snapshot,
     usage,
+    scope: bound.scope,
   };
+}
+
+/** The scope an approval of the plan grants, as the action derives it; a run with no plan gets the open one. */
+function localScope(setup: LocalTeamSetup, snapshot: Snapshot, usage: UsageLedger): ApprovedScope {
+  const { plan } = snapshot.context;
+  const { maxIterations } = snapshot.policy;
+  if (!plan) return unplannedScope({ allowedCommands: setup.allowedCommands, maxIterations });
+  const planning = plannerUsageSince(usage, emptyUsage());
+  const estimate = estimateExecutionCost({
+    planning,
+    steps: plan.steps.length,
+    executorModel: setup.executor.model,
+    prices: setup.prices,
+  });
+  return deriveScope({ plan, allowedCommands: setup.allowedCommands, planning, estimate, maxIterations });
 }

@@ -8,6 +8,7 @@ import type { UsageLedger } from '../models/usage.js';
 import type { LocalRepo } from './local-repo.js';
 import { localDefaults } from './local-settings.js';
 import { createSandbox } from '../tools/sandbox.js';
+import type { ApprovedScope } from '../scope/approved-scope.js';
 
 /**
  * The team as the CLI fields it: the action's own wiring (agents/team-run.ts) in the user's
@@ -34,6 +35,7 @@ export async function startLocalTeam(
   snapshot: Snapshot,
   baseSha: string,
   spent?: UsageLedger,
+  scope?: ApprovedScope,
 ): Promise<TeamRun> {
   // Read at the plan's base commit, as the action reads them, so planning and execution see the same text.
   const instructions = await readRepositoryInstructions(setup.repo.git, baseSha);
@@ -51,6 +53,7 @@ export async function startLocalTeam(
     secrets: setup.secrets,
     prices: setup.prices,
     maxWriteBytes: localDefaults.maxWriteBytes,
+    ...(scope ? { scope } : {}),
     instructions,
     capabilities: setup.capabilities,
   });

@@ -14,6 +14,7 @@ import type { PlanChecks } from '../checks/stored-checks.js';
 import type { Plan } from '../machine/fields.js';
 import { emptyUsage } from '../models/usage.js';
 import { renderChecksText } from '../render/checks.js';
+import { renderScopeText } from '../render/scope.js';
 
 /**
  * `plangate plan "<objective>"`: the read-only planner studies the checkout and the plan is printed
@@ -67,6 +68,7 @@ export async function showPlan(session: LocalSession, plan: LocalPlan): Promise<
   const rules = plan.allowedCommands.length ? plan.allowedCommands.join(', ') : 'none';
   terminal.out(`\nCommands the executor may run: ${rules}\nProtected paths: ${plan.protectedPaths.join(', ')}`);
   if (context.plan) terminal.out(`\n${renderChecksText(await localChecks(session, plan, context.plan), localFix)}`);
+  if (plan.scope) terminal.out(`\n${renderScopeText(plan.scope)}`);
 }
 
 /** The action's checks (checks/plan-checks-run.ts) of a local plan: its rules, base commit and planning usage. */

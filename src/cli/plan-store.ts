@@ -1,3 +1,4 @@
+import { approvedScopeSchema } from '../scope/approved-scope.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,16 +32,19 @@ export const localPlanSchema = z.object({
   usage: usageLedgerSchema,
   approvedBy: z.string().optional(),
   branch: z.string().optional(),
+  /** What an approval of the plan allows (checks/scope-derivation.ts); covered by `planHash`. */
+  scope: approvedScopeSchema.optional(),
 });
 
 export type LocalPlan = z.infer<typeof localPlanSchema>;
 
 /**
  * The record's hash: the plan and everything `plangate run` takes from the record besides it (the
- * workspace rules, the base commit, the machine), so none of them can be edited under an unchanged plan.
+ * workspace rules, the base commit, the machine, the scope), so none of them can be edited under an
+ * unchanged plan.
  */
 export function localPlanHash(
-  plan: Pick<LocalPlan, 'snapshot' | 'machine' | 'base' | 'allowedCommands' | 'protectedPaths'>,
+  plan: Pick<LocalPlan, 'snapshot' | 'machine' | 'base' | 'allowedCommands' | 'protectedPaths' | 'scope'>,
 ): string {
   const bound = [
     hashContext(plan.snapshot.context),
@@ -49,6 +53,8 @@ export function localPlanHash(
     plan.base.sha,
     plan.allowedCommands,
     plan.protectedPaths,
+    // A plan saved before plans carried a scope hashes as it always did.
+    ...(plan.scope ? [plan.scope] : []),
   ];
   return createHash('sha256').update(JSON.stringify(bound)).digest('hex');
 }

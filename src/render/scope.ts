@@ -24,6 +24,18 @@ export function renderScope(scope: ApprovedScope): string {
   ].join('\n');
 }
 
+/** The same as plain text, for the local command's terminal. */
+export function renderScopeText(scope: ApprovedScope): string {
+  const listed = (items: readonly string[], none: string) => (items.length ? items.join(', ') : none);
+  return [
+    'This approval allows:',
+    `  changes to: ${listed(scope.paths, 'no file')}`,
+    `  commands: ${listed(scope.commands, 'none')}`,
+    `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
+    'Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops.',
+  ].join('\n');
+}
+
 /** A budget in words: tokens and cycles always, dollars where the prices are known. */
 export function formatBudget(budget: ScopeBudget): string {
   const cycles = `${budget.cycles} ${budget.cycles === 1 ? 'cycle' : 'cycles'}`;

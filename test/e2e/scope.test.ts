@@ -153,7 +153,7 @@ describe('the approved budget', () => {
       const stopped = await run(w, issue, '/approve');
       expect(stopped.outputs.outcome, stopped.stdout).toBe('amendment');
       // Stopped before a request the budget did not cover: never past it.
-      const unused = w.model.remaining().executor;
+      const unused = w.model.remaining().executor ?? 0;
       expect(unused).toBeGreaterThan(0);
       expect(stopped.stdout).toMatch(/Stopping the run for an amendment: the approved budget of .* is spent/);
       const branch = `refs/heads/${stopped.outputs.branch}`;

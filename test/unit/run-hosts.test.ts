@@ -27,6 +27,22 @@ import {
   type FakeRepo,
   type Turn,
 } from './run-fixture.js';
+import { samplePlan } from './record-fixture.js';
+
+/**
+ * The fixture planner, but staging the plan the action's fixture record carries (record-fixture.ts),
+ * so both hosts run under the same plan and the same approved scope.
+ */
+function samePlanner() {
+  const planner = fakePlanner();
+  return fakeModel('planner', planner.model, (asked) =>
+    asked.includes('plan') && !asked.includes('summary')
+      ? { fields: { plan: samplePlan, directive: 'Create CHANGELOG.md.' } }
+      : asked.includes('summary')
+        ? { fields: { summary: 'The run is over; see the history.' } }
+        : { fields: { directive: 'Carry on with the next step.' } },
+  );
+}
 
 // Quiet: what the code under test logs is recorded in core-mock's coreLog instead of printed.
 vi.mock('@actions/core', async (importOriginal) => (await import('../helpers/core-mock.js')).coreMock(importOriginal));
@@ -117,7 +133,7 @@ describe('one engine, two hosts', () => {
   function localSetup(repo: FakeRepo, executorTurns: Turn[]): LocalTeamSetup {
     return {
       repo: { root: gitDir, gitDir, git: repo.git },
-      planner: fakePlanner(),
+      planner: samePlanner(),
       executor: fakeExecutor(executorTurns),
       allowedCommands: [],
       protectedPaths: ['.github/workflows/**'],
@@ -132,7 +148,7 @@ describe('one engine, two hosts', () => {
       { fields: { result: 'Wrote CHANGELOG.md.', outcome: 'replan' }, meanwhile: () => repo.write('CHANGELOG.md') },
       {
         fields: { result: 'The README is generated; I cannot link it.', outcome: 'abort' },
-        meanwhile: () => repo.write('notes.md'),
+        meanwhile: () => repo.write('README.md'),
       },
     ];
 
