@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import {
+  deriveScope,
+  minTokensPerStep,
+  namedCommands,
+  scopeDelta,
+  unplannedScope,
+} from '../../src/checks/scope-derivation.js';
+import type { CostEstimate } from '../../src/checks/cost-estimate.js';
+import { inScope, scopeEntryFor, widenScope, type ApprovedScope } from '../../src/scope/approved-scope.js';
+import type { Plan } from '../../src/machine/fields.js';
+
+const plan: Plan = {
+  steps: [
+    { title: 'Edit the report', files: ['./src/report.ts', 'test/'], verify: 'npm test' },
+    { title: 'Lint it with `npm run lint` and `rm -rf /`', detail: 'Then `npx tsc --noEmit`.', files: ['docs/*.md'] },
+  ],
+};
+const unknown: CostEstimate = { kind: 'unknown', model: 'x', steps: 2, reason: 'no price' };
+const noUsage = { promptTokens: 0, cachedTokens: 0, completionTokens: 0 };
+
+describe('deriveScope', () => {
+  it('allows the paths the steps name and the commands they name that allowed-commands allows', () => {
+    const scope = deriveScope({
+      plan,
+      allowedCommands: ['npm test', 'npm run *'],
+      planning: noUsage,
+      estimate: unknown,
+      maxIterations: 10,
+    });
+    expect(scope.paths).toEqual(['src/report.ts', 'test', 'docs/*.md']);
+    // `rm -rf /` and `npx tsc --noEmit` are named, but not allowed: not in the scope.
+    expect(scope.commands).toEqual(['npm test', 'npm run lint']);
+  });
+
+  it('budgets twice the estimate: tokens from planning (at least a floor a step), cycles, and dollars capped by max-cost-usd', () => {
+    const planning = { promptTokens: 20_000, cachedTokens: 0, completionTokens: 1_000 };
+    const range: CostEstimate = { kind: 'range', model: 'x', steps: 2, lowUsd: 0.01, highUsd: 0.1 };
+    const scope = deriveScope({ plan, allowedCommands: [], planning, estimate: range, maxIterations: 3 });
+    // Three planning sessions a step (the executor's two and the planner's one), twice over.
+    expect(scope.budget).toEqual({ tokens: 2 * 6 * 21_000, cycles: 3, costUsd: 0.1 * 3 });
+    const capped = deriveScope({
+      plan,
+      allowedCommands: [],
+      planning,
+      estimate: range,
+      maxIterations: 8,
+      maxCostUsd: 0.2,
+    });
+    expect(capped.budget).toEqual({ tokens: 2 * 6 * 21_000, cycles: 4, costUsd: 0.2 });
+    const small = deriveScope({ plan, allowedCommands: [], planning: noUsage, estimate: unknown, maxIterations: 8 });
+    expect(small.budget).toEqual({ tokens: 2 * minTokensPerStep, cycles: 4 });
+  });
+
+  it('reads the commands a step quotes as well as its verify', () => {
+    expect(namedCommands(plan.steps[1]!)).toEqual(['npm run lint', 'rm -rf /', 'npx tsc --noEmit']);
+  });
+
+  it('gives a run without a plan the configuration’s bounds', () => {
+    expect(unplannedScope({ allowedCommands: ['npm test'], maxIterations: 4, maxCostUsd: 1 })).toEqual({
+      paths: ['**'],
+      commands: ['npm test'],
+      budget: { tokens: 4 * minTokensPerStep, cycles: 4, costUsd: 1 },
+    });
+  });
+});
+
+describe('what a scope allows', () => {
+  const scope: ApprovedScope = {
+    paths: ['src/report.ts', 'test', 'docs/*.md'],
+    commands: ['npm test'],
+    budget: { tokens: 1, cycles: 1 },
+  };
+
+  it.each([
+    ['src/report.ts', true],
+    ['./src/report.ts', true],
+    ['test/a/b.test.ts', true],
+    ['docs/guide.md', true],
+    ['docs/deep/guide.md', false],
+    ['src/report.ts.bak', false],
+    ['testing/x', false],
+    ['.github/workflows/ci.yml', false],
+  ])('%s → %s', (path, allowed) => {
+    expect(inScope(path, scope)).toBe(allowed);
+  });
+
+  it('names the entry that allows a path', () => {
+    expect(scopeEntryFor('test/x.ts', scope)).toBe('test');
+  });
+
+  it('needs an amendment only for what a revision adds beyond the scope', () => {
+    const revised: Plan = {
+      steps: [
+        ...plan.steps,
+        {
+          title: 'Also the changelog',
+          files: ['CHANGELOG.md', 'test/new.test.ts', 'docs/*.md', 'src/**'],
+          verify: 'npm run lint',
+        },
+      ],
+    };
+    expect(scopeDelta(scope, revised, ['npm test', 'npm run *'])).toEqual({
+      paths: ['CHANGELOG.md', 'src/**'],
+      commands: ['npm run lint'],
+    });
+    expect(
+      scopeDelta(scope, { steps: [{ title: 'Fix the test', files: ['test/x.ts'], verify: 'npm test' }] }, ['npm test']),
+    ).toEqual({});
+  });
+
+  it('widens by an approved amendment: paths and commands joined, budgets added', () => {
+    expect(
+      widenScope(scope, { paths: ['CHANGELOG.md'], commands: ['npm run lint'], budget: { tokens: 2, cycles: 3 } }),
+    ).toEqual({
+      paths: ['src/report.ts', 'test', 'docs/*.md', 'CHANGELOG.md'],
+      commands: ['npm test', 'npm run lint'],
+      budget: { tokens: 3, cycles: 4 },
+    });
+  });
+});
