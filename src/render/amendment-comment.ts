@@ -67,7 +67,7 @@ function statusLine(amendment: ShownAmendment): string {
         '',
         `    /approve ${amendment.amendmentId}`,
         '',
-        'Without it the run stays stopped; `/cancel` ends it with the work so far in a pull request.',
+        'Without it the run stays stopped; `/cancel` ends it, and the work so far stays on its branch.',
       ].join('\n');
     case 'approved':
       return `**Status:** approved by @${amendment.approvedBy ?? 'unknown'}; the run goes on with the wider scope.`;
