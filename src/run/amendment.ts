@@ -18,7 +18,8 @@ import { inScope } from '../scope/approved-scope.js';
 import { redact } from '../text/redact.js';
 import type { Progress } from './checkpoint.js';
 import { commitCycle } from './cycles.js';
-import type { ExecutionRun } from './execution-run.js';
+import type { Execution, ExecutionRun } from './execution-run.js';
+import type { RunRecord } from '../record/run-record.js';
 import type { FlowResult, RunContext } from './run-context.js';
 import { usageTotals } from './run-team.js';
 
@@ -79,6 +80,32 @@ export async function requestAmendment(
     planId: record.planId,
     branch: record.branch,
     usage: usageTotals(run.team.ledger(), ctx),
+  };
+}
+
+/**
+ * Whether an execution may go on from `checkpoint`: a run that stopped for an amendment goes on only
+ * by that amendment's approval, and an amendment's approval only for the run that waits for it. A
+ * re-run of an approval's job finds the amendment granted already, in the checkpoint, and resumes.
+ */
+export function amendmentGate(
+  planId: string,
+  checkpoint: RunRecord | undefined,
+  execution: Execution,
+): { execution: Execution } | { reason: string; fix: string } {
+  const grantedBefore = checkpoint?.amendments?.some((a) => a.id === execution.amendment?.amendmentId);
+  const resumed = grantedBefore ? { ...execution, amendment: undefined } : execution;
+  const waiting = checkpoint?.pendingAmendment;
+  const granted = resumed.amendment?.amendmentId;
+  if (waiting === granted) return { execution: resumed };
+  if (waiting)
+    return {
+      reason: `plan \`${planId}\` waits for amendment \`${waiting}\`, which asks for more than the plan's approval allows.`,
+      fix: `Review amendment \`${waiting}\` and approve it with \`/approve ${waiting}\`, or end the run with \`/cancel\`.`,
+    };
+  return {
+    reason: `amendment \`${granted}\` is not what plan \`${planId}\` waits for.`,
+    fix: 'Approve the amendment the progress comment names.',
   };
 }
 

@@ -13,7 +13,7 @@ import { errorMessage } from '../text/error-message.js';
 import { redact } from '../text/redact.js';
 import { runEnding, type RunEnding } from './run-ending.js';
 import { UnadoptedBranchError } from './work-branch.js';
-import { requestAmendment } from './amendment.js';
+import { amendmentGate, requestAmendment } from './amendment.js';
 import { budgetWidening, planWidening } from './scope-widening.js';
 
 export type { ApprovedRecord, Execution } from './execution-run.js';
@@ -63,24 +63,9 @@ async function executeLocked(ctx: RunContext, asked: Execution): Promise<FlowRes
   if (refused) return refused;
   const cancel = watchForCancel(ctx, record.planId, record.issue, plan);
   const { previous, checkpoint } = await findCheckpoint(ctx, execution.comments, record);
-  // A run that stopped for an amendment goes on only by its approval. A re-run of the approval's job
-  // finds it granted already, in the checkpoint, and resumes with it.
-  if (execution.amendment && checkpoint?.amendments?.some((a) => a.id === execution.amendment?.amendmentId))
-    execution = { ...execution, amendment: undefined };
-  const waiting = checkpoint?.pendingAmendment;
-  const granted = execution.amendment?.amendmentId;
-  if (waiting !== granted)
-    return refuse(
-      ctx.thread,
-      execution.source,
-      '/approve',
-      waiting
-        ? `plan \`${record.planId}\` waits for amendment \`${waiting}\`, which asks for more than the plan's approval allows.`
-        : `amendment \`${granted}\` is not what plan \`${record.planId}\` waits for.`,
-      waiting
-        ? `Review amendment \`${waiting}\` and approve it with \`/approve ${waiting}\`, or end the run with \`/cancel\`.`
-        : 'Approve the amendment the progress comment names.',
-    );
+  const gate = amendmentGate(record.planId, checkpoint, execution);
+  if ('reason' in gate) return refuse(ctx.thread, execution.source, '/approve', gate.reason, gate.fix);
+  execution = gate.execution;
   core.info(
     `${checkpoint ? 'Resuming' : 'Executing'} ${record.planId} (${record.machine}) on ${record.branch}, approved by ${record.approvedBy}.`,
   );
