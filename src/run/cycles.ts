@@ -4,7 +4,7 @@ import { cycleCommitMessage } from './cycle-commit.js';
 import type { ExecutionRun } from './execution-run.js';
 import { runBudget } from './run-budget.js';
 import type { Budget } from '../agents/budget.js';
-import { planWidening } from './scope-widening.js';
+import { widening } from './scope-widening.js';
 
 /**
  * The execution's loop, cycle by cycle: the team works until the machine ends, and after every
@@ -25,7 +25,7 @@ export async function driveCycles(
     stopOnModelError: true,
     halted,
     // A revision that needs more than the approval allows stops the run for an amendment (amendment.ts).
-    until: (s) => planWidening(run, s) !== undefined,
+    until: (s) => widening(run, s) !== undefined,
     onCycle: async (s) => {
       // A cycle that ends after the signal is not committed; one whose commit the signal caught is
       // not pushed (the host's git refuses) and not checkpointed.

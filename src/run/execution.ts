@@ -14,7 +14,7 @@ import { redact } from '../text/redact.js';
 import { runEnding, type RunEnding } from './run-ending.js';
 import { UnadoptedBranchError } from './work-branch.js';
 import { amendmentGate, requestAmendment } from './amendment.js';
-import { budgetWidening, planWidening } from './scope-widening.js';
+import { budgetWidening, widening } from './scope-widening.js';
 
 export type { ApprovedRecord, Execution } from './execution-run.js';
 
@@ -119,7 +119,7 @@ async function driveToEnd(
     return endOnFailure(run, progress, error);
   }
   if (halted()) return undefined;
-  const need = budget.spent !== undefined ? budgetWidening(run, budget.spent) : planWidening(run, final);
+  const need = budget.spent !== undefined ? budgetWidening(run, budget.spent) : widening(run, final);
   if (need)
     return requestAmendment(run, progress, final, need, budget.spent !== undefined ? progress.lastCycleEnd() : final);
   // A cancel during the last cycle has no next cycle to stop; the run still ends as cancelled.

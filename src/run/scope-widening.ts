@@ -5,8 +5,9 @@ import type { ExecutionRun } from './execution-run.js';
 
 /**
  * Whether a run needs more than its scope: a revised plan that names paths or commands the scope
- * does not allow. Checked after every planning visit of an execution; a re-plan inside the scope
- * goes on, one beyond it stops the run for an amendment (amendment.ts).
+ * does not allow, or a budget spent. Checked before every cycle of an execution (and the budget
+ * before every model request); a re-plan inside the scope goes on, one beyond it stops the run for
+ * an amendment (amendment.ts).
  */
 
 /** What the run needs beyond its scope, and why. */
@@ -36,6 +37,20 @@ function describe(delta: ScopeDelta): string {
     ...(delta.budget ? ['more budget'] : []),
   ];
   return parts.join(' and ');
+}
+
+/**
+ * What the run needs before its next cycle: more paths or commands for a revised plan, or more
+ * cycles once it has run all its budget allows (the machine's own `max-iterations` stays the hard
+ * bound). Undefined when it may go on.
+ */
+export function widening(run: ExecutionRun, s: Snapshot): AmendmentNeed | undefined {
+  const plan = planWidening(run, s);
+  if (plan || !run.scopeEnforced || s.state !== 'execute') return plan;
+  const { cycles } = run.scope.budget;
+  return s.iteration >= cycles
+    ? budgetWidening(run, `the approved budget of ${cycles} ${cycles === 1 ? 'cycle' : 'cycles'} is spent`)
+    : undefined;
 }
 
 /** The approved budget is spent: the run asks for as much again as its plan was approved with. */
