@@ -15,7 +15,7 @@ import { planComment as recordComment } from '../unit/record-fixture.js';
 
 afterEach(closeOpenWorlds);
 
-const plan = { steps: [{ title: 'Write the notes' }] };
+const plan = { steps: [{ title: 'Write the notes', files: ['notes'] }] };
 
 /** A call as the benchmark names it: `METHOD route` for REST, `graphql <operation>` for GraphQL. */
 function callName(entry: RequestLogEntry): string {

@@ -17,7 +17,7 @@ import { commentEvent as post } from './thread-helpers.js';
 const bot = 'github-actions[bot]';
 afterEach(closeOpenWorlds);
 
-const planA = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
+const planA = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js', 'src/farewell.js'] }] };
 const planB = { steps: [{ title: 'Delete the greeting', files: ['src/greet.js'] }] };
 const stage = (plan: unknown, directive: string): Reply => toolCall('update_context', { plan, directive });
 
@@ -141,7 +141,7 @@ describe('records are signed without configuration', () => {
       ...unsigned,
       planId: 'ffffffff',
       snapshot: { ...genuine.record.snapshot, context },
-      planHash: hashPlan(context, genuine.record.checks),
+      planHash: hashPlan(context, genuine.record.checks, genuine.record.scope),
     };
     w.gh.addComment(issue, { login: bot, type: 'Bot', body: planComment(forged) });
     expect(decodeRecord(botComments(w, issue).at(-1)?.body ?? '').ok).toBe(true);

@@ -12,7 +12,7 @@ import { commentEvent as comment } from './thread-helpers.js';
 
 afterEach(closeOpenWorlds);
 
-const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
+const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js', 'src/farewell.js'] }] };
 const directive = 'Append farewell(name) to src/greet.js.';
 
 /** Text of every message `model` was sent, in order. */

@@ -127,7 +127,9 @@ async function commandWorld(
   commands: string[],
   files: Record<string, string>,
 ): Promise<World> {
-  const plan = { steps: [{ title: 'Run the scripts', files: ['README.md'], verify: commands[0] }] };
+  // The plan names every command the executor runs: the approval allows those only.
+  const detail = commands.map((command) => `Run \`${command}\`.`).join(' ');
+  const plan = { steps: [{ title: 'Run the scripts', detail, files: ['README.md'], verify: commands[0] }] };
   const executor: Reply[] = [
     ...commands.map((command) => toolCall('run_command', { command })),
     toolCall('update_context', { result: 'Ran the scripts.', outcome: 'done' }),

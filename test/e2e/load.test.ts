@@ -20,7 +20,7 @@ describe('load', () => {
       return last.includes('Stage: finish')
         ? toolCall('update_context', { summary: `Wrote the note for issue ${n}.` })
         : toolCall('update_context', {
-            plan: { steps: [{ title: `Note ${n}` }] },
+            plan: { steps: [{ title: `Note ${n}`, files: [`notes/issue-${n}.md`] }] },
             directive: `Write notes/issue-${n}.md.`,
           });
     };

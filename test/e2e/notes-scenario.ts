@@ -8,7 +8,12 @@ import { botComments, commentEvent } from './thread-helpers.js';
  * executor writes notes/one.md, then notes/two.md.
  */
 
-const plan = { steps: [{ title: 'Write the first note' }, { title: 'Write the second note' }] };
+const plan = {
+  steps: [
+    { title: 'Write the first note', files: ['notes/one.md'] },
+    { title: 'Write the second note', files: ['notes/two.md'] },
+  ],
+};
 
 /** The planner's staged plan and the directive for cycle 1. */
 export const stagePlan = toolCall('update_context', { plan, directive: 'Write notes/one.md.' });

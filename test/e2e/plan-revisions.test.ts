@@ -6,8 +6,9 @@ import { farewellPlan, farewellThenReadme } from '../fakes/farewell-change.js';
 
 /**
  * A plan revised during execution, against the bundled action: the executor hands control back
- * with `replan`, the planner stages a revised plan, and both the progress comment and the pull
- * request show the revision against the plan the maintainer approved.
+ * with `replan`, the planner stages a revised plan (which needs paths the approval did not name, so
+ * a maintainer approves it as an amendment), and both the progress comment and the pull request
+ * show the revision against the plan the maintainer approved.
  */
 
 afterEach(closeOpenWorlds);
@@ -49,7 +50,16 @@ describe('a plan revised during execution', () => {
     const planId = planned.outputs['plan-id'];
 
     world.freshCheckout();
-    const approved = await world.runAction(commentEvent(world, issue, 'mona', `/approve ${planId}`));
+    const stopped = await world.runAction(commentEvent(world, issue, 'mona', `/approve ${planId}`));
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
+    // The revision names paths the approval does not (docs/api.md, NOTES.md): the run asks for them first.
+    expect(stopped.outputs.outcome).toBe('amendment');
+    const amendment = botComments(world, issue).find((c) => c.includes('### 📐 Amendment')) ?? '';
+    expect(amendment).toContain('- Changes to: `docs/api.md`, `NOTES.md`');
+    const amendmentId = /### 📐 Amendment `([0-9a-f]{8})`/.exec(amendment)?.[1] ?? '';
+
+    world.freshCheckout();
+    const approved = await world.runAction(commentEvent(world, issue, 'mona', `/approve ${amendmentId}`));
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
     expect(approved.outputs.outcome).toBe('done');
 

@@ -170,7 +170,7 @@ describe('on a pull request', () => {
       planner: [
         toolCall('read_file', { path: 'src/shout.js' }),
         toolCall('update_context', {
-          plan: { steps: [{ title: 'Add a test note' }] },
+          plan: { steps: [{ title: 'Add a test note', files: ['NOTES.md'] }] },
           directive: 'Add NOTES.md saying shout is untested.',
         }),
         toolCall('update_context', { summary: 'Noted the missing tests.' }),

@@ -279,8 +279,11 @@ function expectNoSecret(text: string): void {
   }
 }
 
-const plan = { steps: [{ title: 'Run the tests', files: ['package.json'], verify: 'npm test' }] };
-const planner = (directive: string): Reply[] => [
+/** A one-step plan that runs `command` (its verify) and changes `files`: what an approval of it allows. */
+const planFor = (command: string, files: string[] = ['package.json']) => ({
+  steps: [{ title: 'Run the tests', files, verify: command }],
+});
+const planner = (directive: string, plan = planFor('npm test')): Reply[] => [
   toolCall('update_context', { plan, directive }),
   // The summary after the run: the planner's read tools use the host's git once more.
   toolCall('search', { pattern: 'test' }),
@@ -290,11 +293,11 @@ const planner = (directive: string): Reply[] => [
 /** A world whose executor runs one allowed `command` and reports `result`, on a hostile repository (plus `extra` files). */
 async function commandWorld(
   runAs: RunnerAccount | undefined,
-  step: { directive: string; command: string; result: string; extra?: Record<string, string> },
+  step: { directive: string; command: string; result: string; files?: string[]; extra?: Record<string, string> },
 ): Promise<World> {
   const w = await createWorld(
     {
-      planner: planner(step.directive),
+      planner: planner(step.directive, planFor(step.command, step.files)),
       executor: [
         toolCall('run_command', { command: step.command }),
         toolCall('update_context', { result: step.result, outcome: 'done' }),
@@ -424,8 +427,8 @@ async function twoJobsOfOneMachine(
   const w = await createWorld(
     {
       planner: [
-        toolCall('update_context', { plan, directive: 'Run the setup script.' }),
-        toolCall('update_context', { plan, directive: 'Run the checks.' }),
+        toolCall('update_context', { plan: planFor('node scripts/linger.mjs'), directive: 'Run the setup script.' }),
+        toolCall('update_context', { plan: planFor('node scripts/check.mjs'), directive: 'Run the checks.' }),
         toolCall('update_context', { summary: reported }),
       ],
       executor: [
@@ -531,7 +534,10 @@ for (const runner of runners) {
         const stash = path.join(unlistedFolder('pg-plant'), 'stash');
         const w = await createWorld(
           {
-            planner: planner('Run the setup script, then write NOTES.md.'),
+            planner: planner(
+              'Run the setup script, then write NOTES.md.',
+              planFor('node scripts/plant.mjs', ['NOTES.md']),
+            ),
             executor: [
               toolCall('run_command', { command: 'node scripts/plant.mjs' }),
               // The read tools run the host's git in the work tree the script just changed.
@@ -695,7 +701,8 @@ for (const runner of runners) {
       let probed = 'the executor never got a tool result';
       const w: World = await createWorld(
         {
-          planner: planner('Run the report script.'),
+          // REPORTED.md is in the plan: were the command run, its file would land, and the refusal is what keeps it off.
+          planner: planner('Run the report script.', planFor('node scripts/report.mjs', ['REPORTED.md'])),
           executor: [
             toolCall('run_command', { command: 'node scripts/report.mjs' }),
             // While the job runs, its copy in place: what the group's other account can reach of it.
@@ -779,6 +786,7 @@ for (const runner of runners) {
         directive: 'Run the generator.',
         command: 'node scripts/generate.mjs',
         result: 'Generated.',
+        files: ['src/farewell.js'],
         extra: { 'scripts/generate.mjs': tamper },
       });
       const ci = git(w.origin, 'show', 'refs/heads/main:.github/workflows/ci.yml');
@@ -790,6 +798,9 @@ for (const runner of runners) {
       expect(generated).toMatch(
         /kept these changes out[\s\S]*\.github\/workflows\/ci\.yml \(deleted\)[\s\S]*\.github\/workflows\/evil\.yml \(added\)/,
       );
+      // Kept out as protected paths (the plan names neither, but protection is what holds them first).
+      expect(generated).toContain('- .github/workflows/ci.yml (deleted): protected by .github/workflows/**');
+      expect(generated).toContain('- .github/workflows/evil.yml (added): protected by .github/workflows/**');
       const branches = git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads').split('\n');
       expect(branches).toContain(`refs/heads/${approved.outputs.branch}`);
       for (const ref of branches) {

@@ -39,7 +39,18 @@ const canaryRunnerToken = 'ghs_CANARYrunnerTOKEN0123456789abcdefABCDEF';
 const canaryIdToken = 'canary-actions-id-token-value-5c1d';
 afterEach(closeOpenWorlds);
 
-const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js'] }] };
+const plan = { steps: [{ title: 'Add a farewell function', files: ['src/greet.js', 'src/farewell.js'] }] };
+/**
+ * `plan` with a step that names `commands` (quoted, as a planner names what a step runs): the approval
+ * then allows them, so what the tests attack with them is the sandbox, the redaction and the commit
+ * gate, not the scope, which would refuse them first.
+ */
+const planRunning = (...commands: string[]) => ({
+  steps: [
+    ...plan.steps,
+    { title: 'Look around', detail: commands.map((command) => `Run \`${command}\`.`).join(' '), files: [] },
+  ],
+});
 const directive = 'Append farewell(name) to src/greet.js.';
 const finishPlanner = toolCall('update_context', { summary: 'Done.' });
 
@@ -87,8 +98,9 @@ function expectNoSecret(text: string) {
 
 describe('secrets', () => {
   it('never show up in comments, the PR, logs, the summary or model requests, even when the executor dumps its environment and git config', async () => {
+    const dumping = planRunning('env', 'printenv', 'cat .git/config', 'git config --list');
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { plan, directive }), finishPlanner],
+      planner: [toolCall('update_context', { plan: dumping, directive }), finishPlanner],
       executor: [
         toolCall('run_command', { command: 'env' }),
         toolCall('run_command', { command: 'printenv' }),
@@ -123,7 +135,7 @@ describe('secrets', () => {
     ].join('\n');
     const { w, issue } = await setup(
       {
-        planner: [toolCall('update_context', { plan, directive }), finishPlanner],
+        planner: [toolCall('update_context', { plan: planRunning('printenv'), directive }), finishPlanner],
         executor: [
           toolCall('write_file', {
             path: '.github/workflows/ci.yml',
@@ -209,8 +221,9 @@ describe('the executor’s confinement', () => {
 describe('protected paths in another case', () => {
   it('with default inputs, keeps .GitHub/Workflows/evil.yml out whether write_file or a command writes it, and lists it as kept out', async () => {
     const evil = 'on: push\njobs: { steal: { runs-on: ubuntu-latest, steps: [ { run: "echo $TOKEN" } ] } }\n';
+    const copying = planRunning('mkdir -p .GitHub/Workflows', 'cp .github/workflows/ci.yml .GitHub/Workflows/evil.yml');
     const { w, issue } = await setup({
-      planner: [toolCall('update_context', { plan, directive }), finishPlanner],
+      planner: [toolCall('update_context', { plan: copying, directive }), finishPlanner],
       executor: [
         toolCall('write_file', { path: '.GitHub/Workflows/evil.yml', content: evil }),
         // Refused, the same file written by commands the configuration allows.
@@ -269,7 +282,15 @@ describe('credentials in what would land', () => {
       fs.rmSync(scratch, { recursive: true, force: true });
     }
     const files = ['src/farewell.js', 'src/aws-config.js', 'scripts/make-key.js', 'deploy/id_rsa'];
-    const keyPlan = { steps: [{ title: 'Add a farewell function and the deploy settings', files }] };
+    const keyPlan = {
+      steps: [
+        {
+          title: 'Add a farewell function and the deploy settings',
+          detail: 'Generate the deploy key with `node scripts/make-key.js`.',
+          files,
+        },
+      ],
+    };
     const farewell = 'export const farewell = (n) => `Bye ${n}`;\n';
     const { w, issue } = await setup({
       planner: [toolCall('update_context', { plan: keyPlan, directive }), finishPlanner],
@@ -499,8 +520,9 @@ describe('command-user', () => {
     async () => {
       execFileSync('useradd', ['--no-create-home', commandUser]);
       let pid = 0;
+      const looking = planRunning('cat /proc/*/environ', 'cat .git/config', 'id -un');
       const { w, issue } = await setup({
-        planner: [toolCall('update_context', { plan, directive }), finishPlanner],
+        planner: [toolCall('update_context', { plan: looking, directive }), finishPlanner],
         executor: [
           () => {
             pid = w.actionPid ?? 0;

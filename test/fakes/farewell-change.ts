@@ -11,7 +11,8 @@ export const farewellPlan = {
     {
       title: 'Add a farewell function',
       detail: 'Export farewell(name) from src/greet.js.',
-      files: ['src/greet.js'],
+      // Where it may live: next to greet, or in a file of its own (which farewellThenReadme writes).
+      files: ['src/greet.js', 'src/farewell.js'],
       verify: 'node --check src/greet.js',
     },
     { title: 'Document it', files: ['README.md'] },

@@ -13,7 +13,8 @@ export const notesServerScript: Record<'planner' | 'executor', Reply[]> = {
     toolCall('use_capability', { server: 'notes', tool: 'lookup', arguments: { key: 'release' } }),
     toolCall('use_capability', { server: 'notes', tool: 'record', arguments: { note: 'from the planner' } }),
     toolCall('update_context', {
-      plan: { steps: [{ title: 'Record the release note with the notes server' }] },
+      // The notes server's record tool writes mcp-records.txt in the work tree: the step names it.
+      plan: { steps: [{ title: 'Record the release note with the notes server', files: ['mcp-records.txt'] }] },
       directive: 'Call the notes server tool record with note "release 1.0".',
     }),
     // finish, in the approve run

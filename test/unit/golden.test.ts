@@ -16,9 +16,10 @@ import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { renderPlanComment } from '../../src/render/plan-comment.js';
 import { renderProgressComment } from '../../src/render/progress-comment.js';
 import { renderPullRequestBody } from '../../src/render/pull-request.js';
+import type { ApprovedScope } from '../../src/scope/approved-scope.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { untrusted } from '../../src/text/untrusted.js';
-import { makeRecord, makeRunView, samplePlan } from './record-fixture.js';
+import { makeRecord, makeRunView, samplePlan, scopeOf } from './record-fixture.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
 import { stage, stubClient, type StubClient } from './agent-fixture.js';
 
@@ -162,19 +163,25 @@ describe('prompts', () => {
       [stage({ result: firstResult, outcome: 'replan' })],
       [stage({ result: 'Linked CHANGELOG.md from README.md; npm test passed.', outcome: 'done' })],
     ]);
-    const team = createTeam({
-      run,
-      planner,
-      executor,
-      sandbox: createSandbox({ isolation: 'none', workTree: repo }),
-      allowedCommands: ['npm test', 'npm run lint -- *'],
-      protectedPaths: ['.github/workflows/**', 'package-lock.json'],
-      commandTimeoutMs: 300_000,
-      stallLimit: 8,
-      instructions,
-      onUsage: () => undefined,
-    });
-    const final = await drive(run, team);
+    const team = (extra: { scope?: ApprovedScope } = {}) =>
+      createTeam({
+        run,
+        planner,
+        executor,
+        sandbox: createSandbox({ isolation: 'none', workTree: repo }),
+        allowedCommands: ['npm test', 'npm run lint -- *'],
+        protectedPaths: ['.github/workflows/**', 'package-lock.json'],
+        commandTimeoutMs: 300_000,
+        stallLimit: 8,
+        instructions,
+        onUsage: () => undefined,
+        ...extra,
+      });
+    // As the two jobs do it: /plan plans with no scope (the plan is what will define it); the approved
+    // run's team is held to the scope the approval granted, and every agent of it is told that scope.
+    const planned = await drive(run, team(), { until: (s) => s.state !== 'plan' });
+    expect(planned.state).toBe('execute');
+    const final = await drive(run, team({ scope: scopeOf(plan) }));
     expect(final.state).toBe('done');
     expect(planner.requests).toHaveLength(3);
     expect(executor.requests).toHaveLength(2);

@@ -321,7 +321,7 @@ describe('checks in the plan comment and the record', () => {
   it('hashes the checks with the plan, round-trips them through the record, and keeps old records valid', () => {
     const base = makeRecord();
     expect(hashPlan(base.snapshot.context)).toBe(hashContext(base.snapshot.context));
-    const record = { ...base, checks: blocked, planHash: hashPlan(base.snapshot.context, blocked) };
+    const record = { ...base, checks: blocked, planHash: hashPlan(base.snapshot.context, blocked, base.scope) };
     expect(record.planHash).not.toBe(base.planHash);
     const decoded = decodeRecord(`x\n${encodeRecord(record)}`);
     expect(decoded).toEqual({ ok: true, record });

@@ -208,15 +208,20 @@ describe('verifyPlanComment', () => {
   });
 
   it('never believes a comment whose record payload was altered, at any position', () => {
-    const payload = payloadOf(body);
-    const start = body.indexOf(payload);
+    // Signed, as plangate posts every record: the hash and the rendering do not cover every field
+    // (the thread's hash, for one), the signature does.
+    const secret = 'record-secret-for-tests-0123456789';
+    const signed = planComment(sealRecord(record, secret));
+    expect(verifyPlanComment(comment(signed), botLogin, planComment, secret).ok).toBe(true);
+    const payload = payloadOf(signed);
+    const start = signed.indexOf(payload);
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const positions = Array.from({ length: 40 }, (_, i) => Math.floor(((i + 0.5) * payload.length) / 40));
     for (const position of positions) {
       const original = payload[position] ?? 'A';
       const replacement = alphabet[(alphabet.indexOf(original) + 17) % alphabet.length] ?? 'A';
-      const altered = body.slice(0, start + position) + replacement + body.slice(start + position + 1);
-      expect(verifyPlanComment(comment(altered), botLogin, planComment).ok, `position ${position}`).toBe(false);
+      const altered = signed.slice(0, start + position) + replacement + signed.slice(start + position + 1);
+      expect(verifyPlanComment(comment(altered), botLogin, planComment, secret).ok, `position ${position}`).toBe(false);
     }
   });
 });

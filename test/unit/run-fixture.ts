@@ -6,7 +6,7 @@ import type {
 import type { RepoRole } from '../../src/config/permissions.js';
 import { readSettings, type Settings } from '../../src/config/settings.js';
 import type { ApprovalState, Comment, PullRequest, Reaction, Thread } from '../../src/github/thread.js';
-import type { Role } from '../../src/machine/fields.js';
+import type { Plan, Role } from '../../src/machine/fields.js';
 import type { ChatClient, ChatRequest, ChatTurn } from '../../src/models/chat-client.js';
 import type { TokenUsage } from '../../src/models/usage.js';
 import { botIdentity, GitError, type Git } from '../../src/repo/git.js';
@@ -667,15 +667,17 @@ export function commandOn(world: World, body: string, author = 'maintainer'): Co
 
 /**
  * A plan the bot posted on issue 7 and `/approve` put into execution, as approveFlow hands it to
- * execute(): the record marked executing, its plan comment, the approval, the thread as read.
+ * execute(): the record marked executing, its plan comment, the approval, the thread as read. `plan`
+ * (default: the record fixture's) is what the approval allows the run to change and run.
  */
 export async function approvedExecution(
   world: World,
-  overrides: Partial<PlanRecord> = {},
+  { plan, ...overrides }: Partial<PlanRecord> & { plan?: Plan } = {},
   now?: () => number,
 ): Promise<Execution> {
   const text = world.thread.issues.get(7) ?? { title: '', body: '' };
   const record = makeRecord({
+    ...(plan ? { plan } : {}),
     overrides: {
       repository: `${owner}/${repo}`,
       base: { ref: 'main', sha: baseSha },

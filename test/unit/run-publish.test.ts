@@ -111,7 +111,9 @@ describe('publish: the pull request of an execution', () => {
         meanwhile: () => world.repo.write(`file-${n}.txt`),
       })),
     );
-    const execution = await approvedExecution(world);
+    // A plan that names the file each cycle writes, as the approval must for it to land.
+    const plan = { steps: cycles.map((n) => ({ title: `Write file-${n}.txt`, files: [`file-${n}.txt`] })) };
+    const execution = await approvedExecution(world, { plan });
     execution.record.snapshot.policy.maxIterations = 12;
     const result = await execute(world.ctx, execution);
 
