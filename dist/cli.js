@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-N6UVOUUP.js");
+        const { planCommand } = await import("./chunks/plan-command-QUD2CKFW.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-RGKPDNX3.js");
+        const { runCommand } = await import("./chunks/run-command-3CFWZSI4.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

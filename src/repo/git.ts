@@ -70,7 +70,7 @@ export interface GitOptions {
    * locks, so a listing never takes index.lock from under a commit.
    */
   reader?: { timeoutMs: number };
-  /** Asked before every push; when it says no (the job is being stopped), nothing is pushed. */
+  /** Asked before every push to a branch; when it says no (the job is being stopped), nothing is pushed. */
   mayPush?: () => boolean;
 }
 
@@ -126,7 +126,7 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
     : {};
   const reading: NodeJS.ProcessEnv = options.reader ? { GIT_OPTIONAL_LOCKS: '0' } : {};
   return async (args) => {
-    if (options.mayPush && !options.mayPush() && subcommand(args) === 'push')
+    if (options.mayPush && !options.mayPush() && pushesBranch(args))
       throw new GitError('git push refused: the job is being stopped, and plangate pushes nothing more.');
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? '') ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
@@ -147,6 +147,14 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
     }
     return options.reader ? stdout : stdout.trim();
   };
+}
+
+/**
+ * Whether `args` push to a branch: work that lands. The execution lock's refs (`refs/plangate/...`)
+ * are bookkeeping, which a stopped job must still be able to release.
+ */
+function pushesBranch(args: readonly string[]): boolean {
+  return subcommand(args) === 'push' && args.some((a) => !a.startsWith('-') && /(?:^|:)refs\/heads\//.test(a));
 }
 
 /** The git subcommand in argv, skipping global options before it. */

@@ -32,7 +32,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-AD4BAXUF.js";
+} from "./chunk-L4RSXZHH.js";
 import {
   GitError,
   ModelError,
@@ -93,7 +93,7 @@ import {
   untrustedPlain,
   usageLedgerSchema,
   withRepoConfig
-} from "./chunk-BUKDPHXW.js";
+} from "./chunk-TIHKP42E.js";
 import {
   code,
   codeBlock,

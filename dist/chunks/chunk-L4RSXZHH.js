@@ -9,7 +9,7 @@ import {
   plannerExecutorMachine,
   startSnapshot,
   startTeam
-} from "./chunk-BUKDPHXW.js";
+} from "./chunk-TIHKP42E.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

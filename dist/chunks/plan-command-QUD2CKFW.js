@@ -4,10 +4,10 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-LOW2IEZR.js";
+} from "./chunk-VZRWVT76.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-7SQHJC3I.js";
-import "./chunk-BUKDPHXW.js";
+import "./chunk-TIHKP42E.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-M3LSJILH.js";
 import "./chunk-E33N43T7.js";

@@ -34192,7 +34192,7 @@ function createGit(cwd, options = {}) {
   } : {};
   const reading = options.reader ? { GIT_OPTIONAL_LOCKS: "0" } : {};
   return async (args) => {
-    if (options.mayPush && !options.mayPush() && subcommand(args) === "push")
+    if (options.mayPush && !options.mayPush() && pushesBranch(args))
       throw new GitError("git push refused: the job is being stopped, and plangate pushes nothing more.");
     const config2 = auth.length > 0 && NETWORK.has(subcommand(args) ?? "") ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config2), ...repository, ...reading };
@@ -34213,6 +34213,9 @@ function createGit(cwd, options = {}) {
     }
     return options.reader ? stdout : stdout.trim();
   };
+}
+function pushesBranch(args) {
+  return subcommand(args) === "push" && args.some((a) => !a.startsWith("-") && /(?:^|:)refs\/heads\//.test(a));
 }
 function subcommand(args) {
   for (let i = 0; i < args.length; i += 1) {

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-AD4BAXUF.js";
+} from "./chunk-L4RSXZHH.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-LOW2IEZR.js";
+} from "./chunk-VZRWVT76.js";
 import {
   CliError,
   UsageError
@@ -36,7 +36,7 @@ import {
 import "./chunk-7SQHJC3I.js";
 import {
   defaultPolicy
-} from "./chunk-BUKDPHXW.js";
+} from "./chunk-TIHKP42E.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-M3LSJILH.js";
 import "./chunk-E33N43T7.js";

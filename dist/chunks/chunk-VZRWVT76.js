@@ -36,7 +36,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-BUKDPHXW.js";
+} from "./chunk-TIHKP42E.js";
 import {
   defaultLines,
   defaultNumber,
