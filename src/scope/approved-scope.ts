@@ -26,9 +26,10 @@ export const approvedScopeSchema = z
      * Paths or globs, relative to the repository root, the run may add, change or delete. A path
      * names a file or a folder (and then everything under it).
      */
-    paths: z.array(z.string().min(1).max(500)).max(500),
+    // As many as a plan may name (500 steps of 100 files); the comment's size is the real bound.
+    paths: z.array(z.string().min(1).max(500)).max(50_000),
     /** Command lines the run may run, as the plan names them; each is also allowed by `allowed-commands`. */
-    commands: z.array(z.string().min(1).max(1000)).max(100),
+    commands: z.array(z.string().min(1).max(1000)).max(5_000),
     budget: scopeBudgetSchema,
   })
   .strict();

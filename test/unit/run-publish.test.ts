@@ -3,6 +3,7 @@ import { executorOnlySnapshot } from '../../src/machine/executor-only.js';
 import { defaultPolicy } from '../../src/machine/planner-executor.js';
 import { decodeRecord } from '../../src/record/plan-record.js';
 import { historyChunkMarker } from '../../src/render/history.js';
+import { scopeOf } from './record-fixture.js';
 import { execute } from '../../src/run/execution.js';
 import { executeWithoutPlanner } from '../../src/run/executor-only-run.js';
 import type { PlanningRequest } from '../../src/run/planning.js';
@@ -115,6 +116,7 @@ describe('publish: the pull request of an execution', () => {
     const plan = { steps: cycles.map((n) => ({ title: `Write file-${n}.txt`, files: [`file-${n}.txt`] })) };
     const execution = await approvedExecution(world, { plan });
     execution.record.snapshot.policy.maxIterations = 12;
+    execution.record.scope = { ...scopeOf(plan), budget: { tokens: 1_000_000, cycles: 12 } };
     const result = await execute(world.ctx, execution);
 
     expect(result.outcome).toBe('done');
