@@ -9,7 +9,7 @@ import {
   defaultLines,
   didYouMean,
   inputDefaults
-} from "./chunks/chunk-M3LSJILH.js";
+} from "./chunks/chunk-2NPKO5MB.js";
 import {
   errorMessage,
   redact
@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-QUD2CKFW.js");
+        const { planCommand } = await import("./chunks/plan-command-IPERMFOS.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-3CFWZSI4.js");
+        const { runCommand } = await import("./chunks/run-command-DRFDHSNQ.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

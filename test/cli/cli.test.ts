@@ -241,7 +241,7 @@ describe('plangate plan', () => {
     expect(result.stdout).toContain('src/greet.js');
     expect(result.stdout).toMatch(/⛔ Checks failed/);
     expect(result.stdout).toContain(
-      'To fix: plan again with --protected-paths changed, or with an objective that avoids this.',
+      'To fix: plan again with --protected-paths changed, or with an objective that avoids these.',
     );
   });
 
