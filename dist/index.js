@@ -146,6 +146,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-276RN354.js");
+  const { run } = await import("./chunks/main-BIMMDSPW.js");
   await run(triage);
 }

@@ -22,6 +22,9 @@ const sessionsPerStep = highFactor + 1;
 /** The least a step is given, so a short planning session does not starve the executor's reading. */
 export const minTokensPerStep = 50_000;
 
+/** The fewest cycles a run is given, so a short plan has room for a retry and a revision. */
+export const minCycles = 4;
+
 export interface ScopeInput {
   plan: Plan;
   allowedCommands: readonly string[];
@@ -56,7 +59,7 @@ export function deriveScope(input: ScopeInput): ApprovedScope {
     ),
     budget: {
       tokens: perStep * steps,
-      cycles: Math.max(1, Math.min(input.maxIterations, steps * budgetHeadroom)),
+      cycles: Math.max(1, Math.min(input.maxIterations, Math.max(minCycles, steps * budgetHeadroom))),
       ...(costUsd !== undefined && costUsd > 0 ? { costUsd } : {}),
     },
   };

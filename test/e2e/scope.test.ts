@@ -61,7 +61,7 @@ describe('the approved scope', () => {
     expect(planComment).toContain('**This approval allows**');
     expect(planComment).toContain('- Changes to: `notes/one.md`');
     expect(planComment).toContain('- Commands: `node tools/gen.mjs`');
-    expect(planComment).toMatch(/- Budget: [\d,]+ tokens, 2 cycles \(the estimate with 100 % headroom\)/);
+    expect(planComment).toMatch(/- Budget: [\d,]+ tokens, 4 cycles \(the estimate with 100 % headroom\)/);
     const decoded = decodeRecord(planComment);
     if (!decoded.ok) throw new Error(decoded.reason);
     const { record } = decoded;
@@ -150,7 +150,7 @@ describe('the approved budget', () => {
       await run(w, issue, '/plan write a note');
       const planComment = botComments(w, issue)[0] ?? '';
       expect(planComment).toMatch(
-        priced ? /- Budget: [\d,]+ tokens, 2 cycles, \$[\d.]+ / : /- Budget: 50,000 tokens, 2 cycles \(/,
+        priced ? /- Budget: [\d,]+ tokens, 4 cycles, \$[\d.]+ / : /- Budget: 50,000 tokens, 4 cycles \(/,
       );
       const stopped = await run(w, issue, '/approve');
       expect(stopped.outputs.outcome, stopped.stdout).toBe('amendment');
@@ -162,7 +162,7 @@ describe('the approved budget', () => {
       expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
       const amendment = botComments(w, issue).find((b) => b.includes('### 📐 Amendment')) ?? '';
       const id = /### 📐 Amendment `([0-9a-f]{8})`/.exec(amendment)?.[1] ?? '';
-      expect(amendment).toMatch(/- Budget: [\d,]+ tokens, 2 cycles.* more/);
+      expect(amendment).toMatch(/- Budget: [\d,]+ tokens, 4 cycles.* more/);
 
       approved = true;
       const resumed = await run(w, issue, `/approve ${id}`);

@@ -50,6 +50,24 @@ describe('deriveScope', () => {
     expect(capped.budget).toEqual({ tokens: 2 * 6 * 21_000, cycles: 4, costUsd: 0.2 });
     const small = deriveScope({ plan, allowedCommands: [], planning: noUsage, estimate: unknown, maxIterations: 8 });
     expect(small.budget).toEqual({ tokens: 2 * minTokensPerStep, cycles: 4 });
+    // A one-step plan still has room for a retry and a revision: at least four cycles, up to max-iterations.
+    const oneStep = { steps: [plan.steps[0]!] };
+    const short = deriveScope({
+      plan: oneStep,
+      allowedCommands: [],
+      planning: noUsage,
+      estimate: unknown,
+      maxIterations: 8,
+    });
+    expect(short.budget).toEqual({ tokens: minTokensPerStep, cycles: 4 });
+    const bounded = deriveScope({
+      plan: oneStep,
+      allowedCommands: [],
+      planning: noUsage,
+      estimate: unknown,
+      maxIterations: 2,
+    });
+    expect(bounded.budget.cycles).toBe(2);
   });
 
   it('reads the commands a step quotes as well as its verify', () => {
