@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-433PH4AT.js");
+        const { planCommand } = await import("./chunks/plan-command-5JJWKW4V.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-R4GG4MSK.js");
+        const { runCommand } = await import("./chunks/run-command-RUPCX23I.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -1,0 +1,84 @@
+import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
+
+// src/config/defaults.ts
+var inputDefaults = {
+  "github-token": "${{ github.token }}",
+  "api-key": "",
+  "base-url": "https://api.openai.com/v1",
+  "planner-model": "gpt-4.1",
+  "executor-model": "gpt-4.1-mini",
+  "planner-api-key": "",
+  "planner-base-url": "",
+  "executor-api-key": "",
+  "executor-base-url": "",
+  "model-retries": "6",
+  "model-timeout": "180",
+  policy: "plan-for-approval",
+  "stall-limit": "8",
+  "trigger-permission": "write",
+  "approve-permission": "write",
+  "allowed-commands": "",
+  "protected-paths": ".github/workflows/**",
+  "max-iterations": "8",
+  "timeout-minutes": "",
+  "max-cost-usd": "",
+  "allow-blocked-plans": "false",
+  "max-estimated-cost-usd": "",
+  "branch-prefix": "plangate/",
+  "pr-draft": "false",
+  "pr-labels": "",
+  "pull-request-mode": "stacked",
+  "base-branch": "",
+  "allowed-bots": "",
+  "require-distinct-approver": "false",
+  "approval-max-age-hours": "168",
+  "record-secret": "",
+  "context-permission": "triage",
+  "command-user": "",
+  "command-isolation": "account",
+  scope: "enforce",
+  "command-env": "",
+  "max-write-bytes": "1048576",
+  "bot-login": "github-actions[bot]",
+  "config-file": ".github/plangate.yml"
+};
+function defaultLines(name) {
+  return inputDefaults[name].split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+}
+function defaultNumber(name) {
+  return Number(inputDefaults[name]);
+}
+
+// src/text/did-you-mean.ts
+function editDistance(a, b) {
+  if (a === b) return 0;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+var normal = (name) => name.trim().toLowerCase().replace(/_/g, "-");
+function didYouMean(typed, candidates) {
+  const wanted = normal(typed);
+  let best;
+  for (const name of candidates) {
+    if (name === typed) continue;
+    const distance = editDistance(wanted, normal(name));
+    const allowed = Math.floor(Math.max(wanted.length, name.length) / 3);
+    if (distance <= allowed && (best === void 0 || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+export {
+  inputDefaults,
+  defaultLines,
+  defaultNumber,
+  didYouMean
+};
