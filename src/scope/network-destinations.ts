@@ -1,0 +1,124 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+/**
+ * The network destinations the sandbox may reach: what `allowed-domains` names, with the ecosystem
+ * bundles expanded. Anything not on the list is closed to commands and stdio MCP servers (the
+ * operating system's rules let the sandbox account reach only loopback, and the host's egress proxy
+ * only these destinations); link-local and cloud-metadata addresses are closed whatever the list says.
+ */
+
+/** One destination: a host name, `*.` and a domain (its subdomains, not the domain itself), or an IP address; any port when none is named. */
+export interface Destination {
+  host: string;
+  port?: number;
+}
+
+/**
+ * The hosts a common ecosystem's package manager fetches from, so that `allowed-domains: npm` is
+ * all a Node repository needs for `npm ci`. Each is the registry's API host and the host its
+ * archives are served from; nothing that accepts uploads beyond what the registry itself does.
+ */
+export const networkBundles = {
+  npm: ['registry.npmjs.org', 'registry.yarnpkg.com'],
+  pypi: ['pypi.org', 'files.pythonhosted.org'],
+  crates: ['index.crates.io', 'static.crates.io', 'crates.io'],
+  go: ['proxy.golang.org', 'sum.golang.org'],
+  maven: ['repo.maven.apache.org', 'repo1.maven.org'],
+  rubygems: ['rubygems.org', 'index.rubygems.org'],
+  github: ['github.com', 'api.github.com', 'codeload.github.com', 'objects.githubusercontent.com'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type NetworkBundle = keyof typeof networkBundles;
+
+const bundleNames = Object.keys(networkBundles) as NetworkBundle[];
+
+const isBundle = (entry: string): entry is NetworkBundle => (bundleNames as string[]).includes(entry);
+
+/** A DNS name as a resolver accepts it: labels of letters, digits and hyphens. */
+const hostName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/**
+ * One entry of `allowed-domains` as the destinations it names: a bundle's hosts, or one host with
+ * an optional port (`example.com`, `*.example.com`, `example.com:8443`, `10.0.0.5`, `[fd00::5]:80`).
+ */
+export const destinationEntrySchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((entry, ctx): Destination[] => {
+    if (isBundle(entry)) return networkBundles[entry].map((host) => ({ host }));
+    const parsed = splitPort(entry);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: `has a port that is not a number from 1 to 65535` });
+      return z.NEVER;
+    }
+    const { host, port } = parsed;
+    const name = host.startsWith('*.') ? host.slice(2) : host;
+    if (isIP(host) === 0 && !hostName.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is neither a host name (example.com, *.example.com), an IP address nor a bundle (${bundleNames.join(', ')})`,
+      });
+      return z.NEVER;
+    }
+    return [{ host, ...(port !== undefined ? { port } : {}) }];
+  });
+
+/** `host[:port]`, with an IPv6 address in brackets when a port follows it; undefined: a bad port. */
+function splitPort(entry: string): { host: string; port?: number } | undefined {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const [host, port] = bracketed
+    ? [bracketed[1] ?? '', bracketed[2]]
+    : isIP(entry) === 6
+      ? [entry, undefined]
+      : (() => {
+          const at = entry.lastIndexOf(':');
+          return at === -1 ? [entry, undefined] : [entry.slice(0, at), entry.slice(at + 1)];
+        })();
+  if (port === undefined) return { host };
+  const number = /^\d{1,5}$/.test(port) ? Number(port) : NaN;
+  return number >= 1 && number <= 65535 ? { host, port: number } : undefined;
+}
+
+/** Whether `list` lets the sandbox reach `host` on `port` (the host as a client named it). */
+export function destinationAllowed(list: readonly Destination[], host: string, port: number): boolean {
+  const target = unbracket(host.trim().toLowerCase().replace(/\.$/, ''));
+  return list.some((d) => {
+    if (d.port !== undefined && d.port !== port) return false;
+    if (d.host.startsWith('*.')) return target.endsWith(d.host.slice(1)) && target.length > d.host.length - 1;
+    return unbracket(d.host) === target;
+  });
+}
+
+const unbracket = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
+
+/** A destination as a person writes it: `host` or `host:port`. */
+export function formatDestination(d: Destination): string {
+  const host = isIP(d.host) === 6 && d.port !== undefined ? `[${d.host}]` : d.host;
+  return d.port === undefined ? host : `${host}:${d.port}`;
+}
+
+/**
+ * Addresses no command may reach, whatever the list allows: link-local (where every cloud's
+ * metadata service answers, with the instance's credentials) and the metadata services that live
+ * elsewhere. A name on the list that resolves to one of these is refused too.
+ */
+export function isForbiddenAddress(address: string): boolean {
+  const ip = address.toLowerCase();
+  if (isIP(ip) === 4) {
+    return (
+      ip.startsWith('169.254.') ||
+      // Azure's WireServer and Alibaba Cloud's metadata service.
+      ip === '168.63.129.16' ||
+      ip === '100.100.100.200'
+    );
+  }
+  if (isIP(ip) === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
+    if (mapped) return isForbiddenAddress(mapped[1] ?? '');
+    // fe80::/10 (link-local) and AWS's IPv6 metadata address.
+    return /^fe[89ab][0-9a-f]?:/.test(ip) || ip === 'fd00:ec2::254';
+  }
+  return false;
+}
