@@ -36,7 +36,10 @@ const config = [
 ].join('\n');
 
 const planFor = (what: string) =>
-  toolCall('update_context', { plan: { steps: [{ title: what, files: [`notes/${what}.md`] }] }, directive: `Write notes/${what}.md.` });
+  toolCall('update_context', {
+    plan: { steps: [{ title: what, files: [`notes/${what}.md`] }] },
+    directive: `Write notes/${what}.md.`,
+  });
 const write = (what: string) => toolCall('write_file', { path: `notes/${what}.md`, content: `${what}\n` });
 const done = toolCall('update_context', { result: 'Wrote the note.', outcome: 'done' });
 const summary = toolCall('update_context', { summary: 'Wrote the note.' });
