@@ -48,6 +48,8 @@ export const inputDefaults = {
   'context-permission': 'triage' satisfies RepoRole,
   'command-user': '',
   'command-isolation': 'account',
+  network: 'sealed',
+  'allowed-domains': '',
   scope: 'enforce',
   'command-env': '',
   'max-write-bytes': '1048576',

@@ -29,6 +29,9 @@ export function httpUrl(example: string) {
 export const pullRequestModeSchema = z.enum(['stacked', 'same-branch'], 'must be stacked or same-branch');
 
 export const commandIsolationSchema = z.enum(['account', 'none'], 'must be account or none');
+/** Whether the sandbox's network is closed to all but the allowed destinations (`sealed`) or left as it is (`open`). */
+export const networkModeSchema = z.enum(['sealed', 'open'], 'must be sealed or open');
+export type NetworkMode = z.infer<typeof networkModeSchema>;
 /** Whether the approved scope is held where the run acts (`enforce`) or only reported (`report`). */
 export const scopeModeSchema = z.enum(['enforce', 'report'], 'must be enforce or report');
 export type ScopeMode = z.infer<typeof scopeModeSchema>;

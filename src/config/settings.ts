@@ -7,6 +7,8 @@ import {
   pullRequestModeSchema,
   commandIsolationSchema,
   scopeModeSchema,
+  networkModeSchema,
+  type NetworkMode,
   type ScopeMode,
   configFileSchema,
   envNameSchema,
@@ -26,6 +28,7 @@ import { readRunner, type RunnerEnvironment } from './runner-environment.js';
 import { SettingsError } from './settings-error.js';
 import { inputPlace, issueSentences, named } from './issue-sentences.js';
 import { code } from '../text/markdown.js';
+import { destinationEntrySchema, type Destination } from '../scope/network-destinations.js';
 import type { McpServerSpec } from './mcp-servers.js';
 
 // The parts of the settings, re-exported so that callers keep one import for all of them.
@@ -115,6 +118,13 @@ export interface Settings {
    * switch is possible; `none`: as the action's own user, which the workflow must name explicitly.
    */
   commandIsolation: CommandIsolation;
+  /**
+   * `sealed`: commands and stdio MCP servers reach loopback and the allowed destinations only, by
+   * rules the operating system holds, or nothing runs; `open`: the network as the runner has it.
+   */
+  network: NetworkMode;
+  /** What `allowed-domains` names, bundles expanded: the destinations a sealed network lets through its proxy. */
+  allowedDestinations: Destination[];
   /** `enforce`: the tools, the commit gate and the budget hold the approved scope; `report`: they only report. */
   scope: ScopeMode;
   /** Extra environment variable names commands receive. */
@@ -225,6 +235,19 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     ),
     commandIsolation: defaulted('command-isolation', commandIsolationSchema),
     scope: defaulted('scope', scopeModeSchema),
+    network: defaulted('network', networkModeSchema),
+    allowedDestinations: lines('allowed-domains')
+      .flatMap((line) => line.split(','))
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .flatMap((entry) => {
+        const parsed = destinationEntrySchema.safeParse(entry);
+        if (!parsed.success)
+          throw new SettingsError(
+            issueSentences(parsed.error.issues, named(`${code(entry)} in the ${code('allowed-domains')} input`)),
+          );
+        return parsed.data;
+      }),
     commandEnv: lines('command-env').map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)

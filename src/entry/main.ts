@@ -158,6 +158,7 @@ async function prepare(
     workTree: workTree.path,
     enclosure: workTree.enclosure,
     deps: { programs },
+    network: { mode: settings.network, destinations: settings.allowedDestinations },
   });
   return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }

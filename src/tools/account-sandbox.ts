@@ -90,6 +90,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       }
     },
     sweep,
+    refusedSince: () => Promise.resolve([]),
     keep(pid) {
       kept.add(pid);
       return () => kept.delete(pid);

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { authorizeCommand } from './command-policy.js';
-import { missingProgram, SandboxError, type Sandbox, type SpawnPlan } from './sandbox.js';
+import { refusedText } from './refused-text.js';
+import { missingProgram, SandboxError, type RefusedDestination, type Sandbox, type SpawnPlan } from './sandbox.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
@@ -31,8 +32,8 @@ export interface RunCommandOptions {
   afterCommand?: () => Promise<string | undefined>;
   /** The approved scope: commands it does not name are refused, allowed or not. */
   scope?: Pick<ApprovedScope, 'commands'>;
-  /** Told every command that ran (whatever its exit), for the run's account of what it did. */
-  onRun?: (command: string) => void;
+  /** Told every command that ran (whatever its exit) and what the sealed network refused it, for the run's account of what it did. */
+  onRun?: (command: string, refused: readonly RefusedDestination[]) => void;
 }
 
 /** Output kept from the start and from the end of a command; small enough to fit one tool result. */
@@ -63,10 +64,12 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
       refuseOutsideCommands(argv, args.command, options.scope);
       const plan = await planFor(sandbox, argv, options.env);
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
-      options.onRun?.(args.command);
+      const refused = await sandbox.refusedSince();
+      options.onRun?.(args.command, refused);
       if (result.missingProgram) throw notFound(argv[0] ?? '', plan);
       const checked = await options.afterCommand?.();
-      const body = (result.output === '' ? '(no output)' : result.output) + (checked ? `\n\n${checked}` : '');
+      const notes = [refusedText(refused), checked ?? ''].filter((n) => n !== '');
+      const body = (result.output === '' ? '(no output)' : result.output) + notes.map((n) => `\n\n${n}`).join('');
       if (result.timedOut) {
         throw new ToolError(
           `$ ${args.command}\nTimed out after ${options.timeoutMs} ms; the command and its child processes were killed.\n${body}`,

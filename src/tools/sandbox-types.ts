@@ -1,4 +1,5 @@
-import type { CommandIsolation } from '../config/input-schemas.js';
+import type { CommandIsolation, NetworkMode } from '../config/input-schemas.js';
+import type { Destination } from '../scope/network-destinations.js';
 import type { Programs } from '../repo/programs.js';
 
 /**
@@ -45,12 +46,28 @@ export interface Sandbox {
   plan(argv: readonly string[], env: NodeJS.ProcessEnv, secretNames?: readonly string[]): SpawnPlan;
   /** Runs `work` with the work tree lent to the account, then ends what it left running and takes the tree back. */
   lend<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Destinations the sealed network refused since the last call (tools/network-seal.ts), so each
+   * piece of work can report its own; always empty where the network is not sealed.
+   */
+  refusedSince(): Promise<RefusedDestination[]>;
   /** Ends every process of the account except the kept ones. Never throws: it is cleanup. */
   sweep(): Promise<void>;
   /** Keeps a long-lived process (and its children) alive across sweeps; returns the release. */
   keep(pid: number): () => void;
   /** Ends everything the account runs and removes its HOME and temp dir; nothing starts after. Never throws. */
   close(): Promise<void>;
+}
+
+/** A destination the sealed network refused: by the firewall (any protocol) or by the egress proxy (a name not allowed). */
+export interface RefusedDestination {
+  /** As people write it: `10.0.0.5:443 (tcp)`, `example.com:443`. */
+  destination: string;
+  by: 'firewall' | 'proxy';
+  /** Packets (firewall) or requests (proxy). */
+  attempts: number;
+  /** The proxy's reason, when it gave one. */
+  reason?: string;
 }
 
 /** What this runner allows for switching accounts. */
@@ -84,6 +101,8 @@ export interface SandboxOptions {
    */
   enclosure?: string;
   deps?: SandboxDeps;
+  /** The network its processes get (tools/network-seal.ts); unset: the runner's, unchanged. */
+  network?: { mode: NetworkMode; destinations: readonly Destination[] };
 }
 
 /** The account as the system knows it. */

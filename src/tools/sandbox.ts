@@ -1,5 +1,6 @@
 import { absolutePath, lookUp } from '../repo/programs.js';
 import { accountSandbox } from './account-sandbox.js';
+import { sealNetwork } from './network-seal.js';
 import type { Sandbox, SandboxOptions } from './sandbox-types.js';
 import { noteTreeChange } from './tree-changes.js';
 
@@ -39,6 +40,7 @@ export {
   type SandboxDeps,
   type SandboxOptions,
   type SpawnPlan,
+  type RefusedDestination,
 } from './sandbox-types.js';
 export {
   isolationImpossible,
@@ -52,7 +54,8 @@ export { lookUpAccount } from './account-prepare.js';
 /** A sandbox for `options.workTree`; nothing happens until `ready`. */
 export function createSandbox(options: SandboxOptions): Sandbox {
   const sandbox = options.isolation === 'none' ? ownUserSandbox(options) : accountSandbox(options);
-  return noteChangesOnReturn(sandbox);
+  const sealed = options.network ? sealNetwork(sandbox, { ...options.network, deps: options.deps ?? {} }) : sandbox;
+  return noteChangesOnReturn(sealed);
 }
 
 /**
@@ -96,6 +99,7 @@ function ownUserSandbox({ workTree, deps }: SandboxOptions): Sandbox {
     lend: (work) => work(),
     sweep: () => Promise.resolve(),
     keep: () => () => undefined,
+    refusedSince: () => Promise.resolve([]),
     close: () => Promise.resolve(),
   };
 }

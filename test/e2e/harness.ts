@@ -17,6 +17,7 @@ import { parse as parseYaml } from 'yaml';
 import { GITHUB_EMULATOR_SERVER_URL, startGitHubEmulator, type GitHubEmulator } from '../fakes/github-emulator.js';
 import { startScriptedModel, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
 import { RUN_TAG_ENV, runTag } from '../helpers/unique-names.js';
+import { defaultNetworkInput } from './network-prerequisite.js';
 import type { RunnerAccount } from './runner-accounts.js';
 import { seedOrigin, writeFiles } from './seeded-origin.js';
 
@@ -392,6 +393,7 @@ export async function createWorld(
         'base-url': model.url,
         'planner-model': 'planner',
         'executor-model': 'executor',
+        ...defaultNetworkInput(),
         ...inputs,
       };
       const env: NodeJS.ProcessEnv = {

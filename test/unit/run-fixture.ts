@@ -587,6 +587,7 @@ const noProcesses: Sandbox = {
   lend: async (work) => work(),
   sweep: async () => undefined,
   keep: () => () => undefined,
+  refusedSince: async () => [],
   close: async () => undefined,
 };
 

@@ -1,0 +1,182 @@
+import type { NetworkMode } from '../config/input-schemas.js';
+import { formatDestination, type Destination } from '../scope/network-destinations.js';
+import { lookUpAccount } from './account-prepare.js';
+import { probeAccountSwitch } from './account-switch.js';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { findNft, installNetworkRules, type BlockedDestination, type NetworkRules } from './network-rules.js';
+import { helperPrograms } from './run-helper.js';
+import { SandboxError, type RefusedDestination, type Sandbox, type SandboxDeps } from './sandbox-types.js';
+
+/**
+ * The sealed network around a sandbox: before anything of it runs, the operating system's rules
+ * (network-rules.ts) close every destination but loopback to the sandbox account, and the host's
+ * egress proxy (egress-proxy.ts) on loopback lets through the allowed destinations only. Its
+ * processes are told where the proxy is (HTTP_PROXY and the like), which is a convenience: the
+ * guarantee is the rules, which a raw socket, a DNS query or IPv6 cannot get past. What either
+ * refused is reported after every piece of work (`refusedSince`).
+ *
+ * Where the rules cannot be installed, nothing runs (the sandbox's `ready` throws, naming the cause,
+ * and `refusal` says so before approval), unless the workflow names `network: open`.
+ */
+
+export interface NetworkSealOptions {
+  mode: NetworkMode;
+  destinations: readonly Destination[];
+  deps?: SandboxDeps;
+}
+
+/** Loopback is never proxied: a repository's own test servers listen there. */
+const noProxy = 'localhost,127.0.0.1,::1';
+
+/** `sandbox` with its network sealed as `options` say; with `network: open`, the sandbox as it is. */
+export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sandbox {
+  if (options.mode === 'open') return sandbox;
+  const deps = options.deps ?? {};
+  let sealing: Promise<Seal> | undefined;
+  let seal: Seal | undefined;
+  let reported: Tally = { counts: new Map<string, number>(), proxied: 0 };
+
+  const install = async (): Promise<Seal> => {
+    const cause = await sealRefusal(sandbox, deps);
+    if (cause !== undefined) throw new SandboxError(networkImpossible(cause));
+    const identity = sandbox.account ? await lookUpAccount(sandbox.account, helperPrograms(deps)) : undefined;
+    if (!identity) throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ''} cannot be looked up`));
+    const allowed = await probeAccountSwitch(deps);
+    const how = allowed.kind === 'root' ? 'root' : 'sudo';
+    let rules: NetworkRules;
+    try {
+      rules = await installNetworkRules({
+        uid: identity.uid,
+        how,
+        helpers: { sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) },
+      });
+    } catch (error) {
+      throw new SandboxError(networkImpossible(error instanceof Error ? error.message : String(error)));
+    }
+    try {
+      const proxy = await startEgressProxy({ destinations: options.destinations });
+      return { rules, proxy };
+    } catch (error) {
+      await rules.close();
+      throw error;
+    }
+  };
+
+  return {
+    ...sandbox,
+    async ready() {
+      await sandbox.ready();
+      // Remembered, failure included: nothing may run unsealed after a failed attempt.
+      sealing ??= install().then((s) => (seal = s));
+      await sealing;
+    },
+    async refusal() {
+      return (await sandbox.refusal()) ?? mapDefined(await sealRefusal(sandbox, deps), networkImpossible);
+    },
+    plan(argv, env, secretNames) {
+      if (!seal) throw new SandboxError('The sandbox is not ready; call ready() first.');
+      const url = seal.proxy.url;
+      const proxyEnv = {
+        HTTP_PROXY: url,
+        HTTPS_PROXY: url,
+        http_proxy: url,
+        https_proxy: url,
+        ALL_PROXY: url,
+        all_proxy: url,
+        NO_PROXY: noProxy,
+        no_proxy: noProxy,
+        // Node's own fetch and http follow the variables only when asked to (Node 24).
+        NODE_USE_ENV_PROXY: '1',
+      };
+      return sandbox.plan(argv, { ...env, ...proxyEnv }, secretNames);
+    },
+    async refusedSince() {
+      if (!seal) return [];
+      const now = await refusedSoFar(seal);
+      const fresh = newSince(reported, now);
+      reported = now;
+      return fresh;
+    },
+    async close() {
+      await sandbox.close();
+      const s = seal;
+      seal = undefined;
+      if (s) await Promise.all([s.proxy.close(), s.rules.close()]);
+    },
+  };
+}
+
+interface Seal {
+  rules: NetworkRules;
+  proxy: EgressProxy;
+}
+
+interface Tally {
+  /** Packets the rules refused, by destination key. */
+  counts: Map<string, number>;
+  /** How many of the proxy's refusals were reported. */
+  proxied: number;
+  proxyRefusals?: RefusedDestination[];
+}
+
+async function refusedSoFar(seal: Seal): Promise<Tally> {
+  const counts = new Map<string, number>();
+  for (const b of await seal.rules.blocked().catch(() => [] as BlockedDestination[])) counts.set(key(b), b.packets);
+  const proxyRefusals = seal.proxy.refusals().map(
+    (r): RefusedDestination => ({
+      destination: formatDestination({ host: r.host, port: r.port }),
+      by: 'proxy',
+      attempts: 1,
+      reason: r.reason,
+    }),
+  );
+  return { counts, proxied: proxyRefusals.length, proxyRefusals };
+}
+
+/** What `now` holds beyond `before`: destinations refused since, with their new attempts. */
+function newSince(before: Tally, now: Tally): RefusedDestination[] {
+  const out: RefusedDestination[] = [];
+  for (const [destination, packets] of now.counts) {
+    const added = packets - (before.counts.get(destination) ?? 0);
+    if (added > 0) out.push({ destination, by: 'firewall', attempts: added });
+  }
+  return [...out, ...mergeSame((now.proxyRefusals ?? []).slice(before.proxied))];
+}
+
+/** One entry per destination and reason, attempts added up. */
+function mergeSame(refusals: RefusedDestination[]): RefusedDestination[] {
+  const merged = new Map<string, RefusedDestination>();
+  for (const r of refusals) {
+    const k = `${r.destination} ${r.reason ?? ''}`;
+    const seen = merged.get(k);
+    merged.set(k, seen ? { ...seen, attempts: seen.attempts + r.attempts } : r);
+  }
+  return [...merged.values()];
+}
+
+/** A refused packet's destination as people write it: `10.0.0.5:443 (tcp)`, `[fd00::5]:53 (udp)`, `10.0.0.5 (icmp)`. */
+function key(b: BlockedDestination): string {
+  return `${formatDestination({ host: b.address, ...(b.port !== undefined ? { port: b.port } : {}) })} (${b.protocol})`;
+}
+
+/** Why the rules cannot hold this sandbox's processes, found without installing anything; undefined: they can. */
+async function sealRefusal(sandbox: Sandbox, deps: SandboxDeps): Promise<string | undefined> {
+  if (sandbox.account === undefined)
+    return "`command-isolation: none` runs commands as the action's own user, and the network rules hold only a separate account";
+  const allowed = await probeAccountSwitch(deps);
+  if (allowed.kind === 'impossible') return allowed.cause;
+  if (findNft({ sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) }) === undefined)
+    return `nftables is not installed (no nft program on PATH: ${helperPrograms(deps).path}): install it in a step before plangate (\`sudo apt-get install -y nftables\`), or add its folder to PATH`;
+  return undefined;
+}
+
+/** The words for a runner where the network cannot be sealed: the cause, what was not done, and the opt-out. */
+export function networkImpossible(cause: string): string {
+  return (
+    `Commands cannot run here with a sealed network: ${cause}. plangate lets commands and MCP servers reach only loopback and the destinations \`allowed-domains\` names, by firewall rules on the sandbox account, so that code from the repository cannot send it elsewhere. ` +
+    'Nothing was run. Fix the cause, or set the input `network: open` to run them with the network as the runner has it, where they can send the work tree anywhere.'
+  );
+}
+
+const mapDefined = <T, U>(value: T | undefined, f: (v: T) => U): U | undefined =>
+  value === undefined ? undefined : f(value);
