@@ -20,6 +20,7 @@ import { createTeam } from './team.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Git } from '../repo/git.js';
 import type { Notices } from './notices.js';
+import type { RefusedDestination } from '../tools/sandbox.js';
 
 /**
  * A machine run with its team and usage ledger, free of any host: the action (through
@@ -66,7 +67,7 @@ export interface TeamRunOptions {
   /** The approved scope the executor is held to; absent: none. */
   scope?: ApprovedScope;
   /** Told every command the executor ran. */
-  onCommand?: (command: string) => void;
+  onCommand?: (command: string, refused: readonly RefusedDestination[]) => void;
   /** How long one command may take; defaults to {@link defaultCommandTimeoutMs}. */
   commandTimeoutMs?: number;
   /** The repository's agent instructions at the base commit (readRepositoryInstructions); '' or absent: none. */

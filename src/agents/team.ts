@@ -6,6 +6,7 @@ import { createCapabilityTools } from '../mcp/capability-tools.js';
 import { commandEnvironment } from '../tools/command-env.js';
 import { createReadTools } from '../tools/read-tools.js';
 import { createRunCommandTool } from '../tools/run-command.js';
+import type { RefusedDestination } from '../tools/sandbox.js';
 import { createToolbox, type Toolbox } from '../tools/toolbox.js';
 import { createUpdateContextTool } from '../tools/update-context.js';
 import { createWriteTools } from '../tools/write-tools.js';
@@ -63,7 +64,7 @@ export interface TeamOptions {
   /** The approved scope the executor's write tools and commands are held to; absent: none. */
   scope?: ApprovedScope;
   /** Told every command the executor ran. */
-  onCommand?: (command: string) => void;
+  onCommand?: (command: string, refused: readonly RefusedDestination[]) => void;
   /** Secrets the host knows; tool output is scrubbed of them (and of token shapes) before a model sees it. */
   secrets?: readonly string[];
   /**

@@ -54,7 +54,14 @@ export const runRecordSchema = z.object({
     .optional(),
   /** The commands the executor ran, by cycle: what the pull request sets beside the commands planned. */
   ran: z
-    .array(z.object({ cycle: z.number().int().positive(), command: z.string().max(1000) }))
+    .array(
+      z.object({
+        cycle: z.number().int().positive(),
+        command: z.string().max(1000),
+        /** Destinations the sealed network refused the command (`10.0.0.5:443 (tcp)`, `example.com:443`). */
+        refused: z.array(z.string().max(300)).max(20).optional(),
+      }),
+    )
     .max(500)
     .optional(),
   /** The amendment the run stopped for, waiting for approval: only `/approve <id>` resumes it. */

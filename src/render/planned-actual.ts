@@ -18,7 +18,13 @@ export interface PlannedActual {
   scope: ApprovedScope;
   amendments: ReadonlyArray<{ id: string; delta: ScopeDelta; approvedBy: string }>;
   /** Each cycle's commit: the files it changed, and the commands run in it. */
-  cycles: ReadonlyArray<{ cycle: number; files: readonly string[]; commands: readonly string[] }>;
+  cycles: ReadonlyArray<{
+    cycle: number;
+    files: readonly string[];
+    commands: readonly string[];
+    /** What the sealed network refused a command of the cycle. */
+    refused?: ReadonlyArray<{ command: string; destination: string }>;
+  }>;
   spent: { tokens: number; cycles: number; costUsd: number | null };
 }
 
@@ -53,6 +59,9 @@ export function renderPlannedActual(view: PlannedActual): string {
     `${view.spent.cycles} of ${budget.cycles} cycles`,
     ...(budget.costUsd !== undefined ? [`${formatCost(view.spent.costUsd)} of ${formatCost(budget.costUsd)}`] : []),
   ];
+  const refused = view.cycles.flatMap((c) =>
+    (c.refused ?? []).map((r) => `- cycle ${c.cycle}, ${code(r.command)}: ${escapeMarkdown(r.destination)}`),
+  );
   const amendments = view.amendments.length
     ? view.amendments.map((a) => `- ${code(a.id)}, approved by @${a.approvedBy}: ${describeDelta(a.delta)}`)
     : ['- none'];
@@ -75,6 +84,9 @@ export function renderPlannedActual(view: PlannedActual): string {
     '',
     ...amendments,
     ...(untouched.length ? ['', `**Planned but not changed:** ${list(untouched)}.`] : []),
+    ...(refused.length
+      ? ['', '**The sealed network refused** (destinations not in `allowed-domains`)', '', ...refused.slice(0, maxRows)]
+      : []),
   ].join('\n');
 }
 

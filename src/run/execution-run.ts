@@ -79,7 +79,7 @@ export interface ExecutionRun {
   /** Set when the run stops to ask for an amendment: the checkpoint says the run waits for it. */
   pendingAmendment: string | undefined;
   /** The commands the executor ran, by cycle (an earlier attempt's included). */
-  readonly ran: Array<{ cycle: number; command: string }>;
+  readonly ran: Array<{ cycle: number; command: string; refused?: string[] }>;
 }
 
 /**
@@ -138,7 +138,12 @@ export async function startExecutionRun(
       // Checked right after each command, so the command's own result says what will not land.
       afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, held)),
       ...(held ? { scope: held } : {}),
-      onCommand: (command) => ran.push({ cycle: team.run.snapshot.iteration + 1, command }),
+      onCommand: (command, refused) =>
+        ran.push({
+          cycle: team.run.snapshot.iteration + 1,
+          command,
+          ...(refused.length ? { refused: refused.slice(0, 20).map((r) => r.destination) } : {}),
+        }),
     },
   );
   // Started before the first progress comment (the team's drive gets the same answer), so servers
