@@ -9,7 +9,7 @@ import {
   defaultLines,
   didYouMean,
   inputDefaults
-} from "./chunks/chunk-2NPKO5MB.js";
+} from "./chunks/chunk-TWYLNNVR.js";
 import {
   errorMessage,
   redact
@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-5JJWKW4V.js");
+        const { planCommand } = await import("./chunks/plan-command-2DSHDCX7.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-RUPCX23I.js");
+        const { runCommand } = await import("./chunks/run-command-DTJDNCJ3.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

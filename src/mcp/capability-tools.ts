@@ -7,6 +7,7 @@ import { defineTool } from '../tools/tool.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import { DEFAULT_OUTPUT_LIMIT, truncateOutput } from '../tools/truncate.js';
+import { refusedText } from '../tools/refused-text.js';
 import { errorMessage } from '../text/error-message.js';
 
 /**
@@ -79,19 +80,28 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
       try {
         result = await server.call(tool.name, args.arguments ?? {}, role === 'executor');
       } catch (error) {
-        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}`);
+        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}${await refusedNote(server)}`);
       }
       const { text, isError } = resultText(result);
+      const note = await refusedNote(server);
       if (isError)
-        throw new ToolError(`${server.name}/${tool.name} reported an error: ${text.trim() || '(no message)'}`);
-      return truncateOutput(
-        text.trim() === '' ? `${server.name}/${tool.name} returned no text.` : text,
-        DEFAULT_OUTPUT_LIMIT,
+        throw new ToolError(`${server.name}/${tool.name} reported an error: ${text.trim() || '(no message)'}${note}`);
+      return (
+        truncateOutput(
+          text.trim() === '' ? `${server.name}/${tool.name} returned no text.` : text,
+          DEFAULT_OUTPUT_LIMIT,
+        ) + note
       );
     },
   });
 
   return [list, use];
+}
+
+/** What the sealed network refused the server during the call, as a paragraph after its result; '' when nothing. */
+async function refusedNote(server: ServerConnection): Promise<string> {
+  const text = refusedText(await server.refused());
+  return text === '' ? '' : `\n\n${text}`;
 }
 
 function findServer(started: StartedServers, name: string): ServerConnection {

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSpec } from '../config/mcp-servers.js';
-import { saysProgramMissing, type Sandbox } from '../tools/sandbox.js';
+import { saysProgramMissing, type RefusedDestination, type Sandbox } from '../tools/sandbox.js';
 import { errorMessage } from '../text/error-message.js';
 import { settlesWithin } from '../text/settles-within.js';
 
@@ -19,6 +19,8 @@ export interface ServerConnection {
    * change files (the executor), so a stdio server gets the work tree for the call's duration.
    */
   call(tool: string, args: Record<string, unknown>, lend?: boolean): Promise<ToolCallResult>;
+  /** What the sealed network refused the server since the last ask (a stdio server runs in the sandbox). */
+  refused(): Promise<readonly RefusedDestination[]>;
   /**
    * Ends the session; a stdio server's process is stopped (stdin closed, then SIGTERM, then SIGKILL)
    * and waited for, within a bound, so no server outlives the run.
@@ -89,6 +91,7 @@ export async function connectServer(spec: McpServerSpec, options: ConnectOptions
     tools,
     call: (tool, args, lend) =>
       spec.transport === 'stdio' && lend ? sandbox.lend(() => call(tool, args)) : call(tool, args),
+    refused: () => (spec.transport === 'stdio' ? sandbox.refusedSince() : Promise.resolve([])),
     close: async () => {
       await client.close();
       release();

@@ -18,7 +18,9 @@ export async function plannedActual(run: ExecutionRun, final: Snapshot): Promise
     cycle: i + 1,
     files: files.get(i + 1) ?? [],
     commands: run.ran.filter((r) => r.cycle === i + 1).map((r) => r.command),
-    refused: run.ran.filter((r) => r.cycle === i + 1).flatMap((r) => (r.refused ?? []).map((d) => ({ command: r.command, destination: d }))),
+    refused: run.ran
+      .filter((r) => r.cycle === i + 1)
+      .flatMap((r) => (r.refused ?? []).map((d) => ({ command: r.command, destination: d }))),
   }));
   const used = (t: ReturnType<typeof totalTokens>) => t.promptTokens + t.completionTokens;
   const ledger = run.team.ledger();

@@ -40,7 +40,8 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
     const cause = await sealRefusal(sandbox, deps);
     if (cause !== undefined) throw new SandboxError(networkImpossible(cause));
     const identity = sandbox.account ? await lookUpAccount(sandbox.account, helperPrograms(deps)) : undefined;
-    if (!identity) throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ''} cannot be looked up`));
+    if (!identity)
+      throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ''} cannot be looked up`));
     const allowed = await probeAccountSwitch(deps);
     const how = allowed.kind === 'root' ? 'root' : 'sudo';
     let rules: NetworkRules;
@@ -122,14 +123,12 @@ interface Tally {
 async function refusedSoFar(seal: Seal): Promise<Tally> {
   const counts = new Map<string, number>();
   for (const b of await seal.rules.blocked().catch(() => [] as BlockedDestination[])) counts.set(key(b), b.packets);
-  const proxyRefusals = seal.proxy.refusals().map(
-    (r): RefusedDestination => ({
-      destination: formatDestination({ host: r.host, port: r.port }),
-      by: 'proxy',
-      attempts: 1,
-      reason: r.reason,
-    }),
-  );
+  const proxyRefusals = seal.proxy.refusals().map((r): RefusedDestination => ({
+    destination: formatDestination({ host: r.host, port: r.port }),
+    by: 'proxy',
+    attempts: 1,
+    reason: r.reason,
+  }));
   return { counts, proxied: proxyRefusals.length, proxyRefusals };
 }
 

@@ -8,7 +8,10 @@ import type { RefusedDestination } from './sandbox-types.js';
 export function refusedText(refused: readonly RefusedDestination[]): string {
   if (refused.length === 0) return '';
   const lines = refused.map((r) => {
-    const what = r.by === 'firewall' ? `${r.attempts} packet${r.attempts === 1 ? '' : 's'}` : `${r.attempts} request${r.attempts === 1 ? '' : 's'}`;
+    const what =
+      r.by === 'firewall'
+        ? `${r.attempts} packet${r.attempts === 1 ? '' : 's'}`
+        : `${r.attempts} request${r.attempts === 1 ? '' : 's'}`;
     return `- ${r.destination}: ${what} refused${r.reason ? ` (${r.reason})` : ''}`;
   });
   return [

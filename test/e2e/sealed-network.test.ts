@@ -3,6 +3,7 @@ import dgram from 'node:dgram';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { notesServerConfig } from '../fakes/mcp-notes-script.js';
 import { toolCall } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, createWorld, type ActionRun, type World } from './harness.js';
 import { networkRulesHere } from './network-prerequisite.js';
@@ -68,7 +69,11 @@ function listenHttp(host: string, port: number, reply: string): void {
 
 const sudoRunner = runnerAccount('sudo');
 const prerequisite =
-  process.getuid?.() !== 0 ? 'the test process is not root' : networkRulesHere() ? undefined : 'nftables is not installed';
+  process.getuid?.() !== 0
+    ? 'the test process is not root'
+    : networkRulesHere()
+      ? undefined
+      : 'nftables is not installed';
 if (prerequisite !== undefined && process.env[REQUIRE_ACCOUNTS_ENV] === '1')
   throw new Error(`The sealed network's tests cannot run: ${prerequisite}.`);
 
@@ -257,6 +262,30 @@ for (const runner of runners) {
       expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
       expect(result).toContain('allowed: status 200 allowed-reply-41c9');
       expect(result).not.toContain('The sealed network refused');
+    });
+
+    it('gives a stdio MCP server the same: nothing out, and the refusal in the tool result', async () => {
+      const plan = { steps: [{ title: 'Send the notes', files: ['notes'] }] };
+      const send = { file: 'notes/private.txt', host: deny4, port: 9000 };
+      const w = await createWorld(
+        {
+          planner: [
+            toolCall('update_context', { plan, directive: 'Send the notes with the notes server.' }),
+            toolCall('update_context', { summary: 'Sent.' }),
+          ],
+          executor: [
+            toolCall('use_capability', { server: 'notes', tool: 'send', arguments: send }),
+            toolCall('update_context', { result: 'Sent.', outcome: 'done' }),
+          ],
+        },
+        { '.github/plangate.yml': notesServerConfig, 'notes/private.txt': `${canary}\n` },
+        runner.runAs ? { runAs: runner.runAs } : {},
+      );
+      const { planned, approved, result } = await planAndApprove(w, {}, { PLANGATE_MCP_PROBE: 'probe' });
+      expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+      expect(result).toContain('send: ECONNREFUSED');
+      expect(result).toMatch(new RegExp(`- ${deny4.replace(/\./g, '\\.')}:9000 \\(tcp\\): \\d+ packets? refused`));
+      expectNothingOut(w, [planned, approved]);
     });
 
     it('leaves no rule behind when the job is killed mid-command', async () => {

@@ -88,6 +88,7 @@ describe("the planner's read-only proxy", () => {
         calls.push(tool);
         return Promise.resolve({ content: [{ type: 'text', text: 'done' }] });
       },
+      refused: () => Promise.resolve([]),
       close: () => Promise.resolve(),
     };
     const hub = createCapabilityHub([{ name: 'dup', transport: 'http', url: 'http://127.0.0.1:9/mcp' }], {

@@ -14,7 +14,16 @@ describe.runIf(canInstall)('network rules', () => {
       const s = net.connect(80, '10.9.8.7');
       s.on('error', (e) => { console.log(e.code); process.exit(0); });
       s.on('connect', () => { console.log('connected'); process.exit(0); });`;
-    const out = execFileSync('setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', process.execPath, '-e', probe]).toString();
+    const out = execFileSync('setpriv', [
+      '--reuid',
+      '65534',
+      '--regid',
+      '65534',
+      '--clear-groups',
+      process.execPath,
+      '-e',
+      probe,
+    ]).toString();
     expect(out.trim()).toBe('ECONNREFUSED');
     expect(await rules.blocked()).toContainEqual({ address: '10.9.8.7', protocol: 'tcp', port: 80, packets: 1 });
     await rules.close();

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-R2IE2YVR.js";
+} from "./chunk-XN6B6MK6.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,20 +28,20 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-ZD4CBCVK.js";
+} from "./chunk-IDKH2G33.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-7SQHJC3I.js";
+import "./chunk-GG7LKKK6.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-5MXHB5FS.js";
+} from "./chunk-QYS6RF24.js";
 import "./chunk-JTMCR3R3.js";
-import "./chunk-2NPKO5MB.js";
-import "./chunk-E33N43T7.js";
+import "./chunk-TWYLNNVR.js";
+import "./chunk-NH22XKGU.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

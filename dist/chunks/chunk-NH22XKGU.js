@@ -8,11 +8,11 @@ import { EOL } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve) {
-      resolve(value);
+    return value instanceof P ? value : new P(function(resolve2) {
+      resolve2(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve, reject) {
+  return new (P || (P = Promise))(function(resolve2, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -28,7 +28,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -73,7 +73,7 @@ var Summary = class {
    * @returns {string} content wrapped in HTML element
    */
   wrap(tag, content, attrs = {}) {
-    const htmlAttrs = Object.entries(attrs).map(([key, value]) => ` ${key}="${value}"`).join("");
+    const htmlAttrs = Object.entries(attrs).map(([key2, value]) => ` ${key2}="${value}"`).join("");
     if (!content) {
       return `<${tag}${htmlAttrs}>`;
     }
@@ -337,16 +337,16 @@ var Command = class {
     if (this.properties && Object.keys(this.properties).length > 0) {
       cmdStr += " ";
       let first = true;
-      for (const key in this.properties) {
-        if (this.properties.hasOwnProperty(key)) {
-          const val = this.properties[key];
+      for (const key2 in this.properties) {
+        if (this.properties.hasOwnProperty(key2)) {
+          const val = this.properties[key2];
           if (val) {
             if (first) {
               first = false;
             } else {
               cmdStr += ",";
             }
-            cmdStr += `${key}=${escapeProperty(val)}`;
+            cmdStr += `${key2}=${escapeProperty(val)}`;
           }
         }
       }
@@ -378,16 +378,16 @@ function issueFileCommand(command, message) {
     encoding: "utf8"
   });
 }
-function prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key2, value) {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
   const convertedValue = toCommandValue(value);
-  if (key.includes(delimiter)) {
+  if (key2.includes(delimiter)) {
     throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
   }
   if (convertedValue.includes(delimiter)) {
     throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
   }
-  return `${key}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
+  return `${key2}<<${delimiter}${os2.EOL}${convertedValue}${os2.EOL}${delimiter}`;
 }
 
 // node_modules/@actions/core/lib/core.js
@@ -412,11 +412,11 @@ var arch = os3.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve) {
-      resolve(value);
+    return value instanceof P ? value : new P(function(resolve2) {
+      resolve2(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve, reject) {
+  return new (P || (P = Promise))(function(resolve2, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -432,7 +432,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -513,8 +513,8 @@ import { accessSync, constants as constants3, statSync } from "node:fs";
 import path from "node:path";
 var defaultPath = "/usr/bin:/bin";
 function absolutePath(pathList) {
-  const kept = (pathList ?? defaultPath).split(path.delimiter).filter((entry) => path.isAbsolute(entry));
-  return kept.length > 0 ? [...new Set(kept)].join(path.delimiter) : defaultPath;
+  const kept2 = (pathList ?? defaultPath).split(path.delimiter).filter((entry) => path.isAbsolute(entry));
+  return kept2.length > 0 ? [...new Set(kept2)].join(path.delimiter) : defaultPath;
 }
 var ProgramNotFoundError = class extends Error {
   constructor(program, searched) {
@@ -574,7 +574,7 @@ function locate(programs, name) {
   }
 }
 function run(programs, name, args) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve2, reject) => {
     const file2 = locate(programs, name);
     execFile(
       file2,
@@ -588,7 +588,7 @@ function run(programs, name, args) {
       },
       (error63, stdout, stderr) => {
         if (error63 === null) {
-          resolve({ stdout });
+          resolve2({ stdout });
           return;
         }
         const code = error63.code ?? null;
@@ -620,8 +620,8 @@ async function probeAccountSwitch(deps = {}) {
     return { kind: "impossible", cause: `the action does not run as root and cannot use passwordless sudo: ${why}` };
   }
 }
-function isolationImpossible(cause) {
-  return `Commands cannot run here: ${cause}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
+function isolationImpossible(cause2) {
+  return `Commands cannot run here: ${cause2}. plangate runs commands and MCP servers under a separate account, so they cannot read its token and API keys, and this runner allows no account switch. Nothing was run. Run the job as root or with passwordless sudo (as GitHub-hosted runners do), or set the input \`command-isolation: none\` to run them as the action's own user, where they can read its secrets.`;
 }
 async function asRoot(h, file2, args, how) {
   return how === "root" ? run(h.programs, file2, args) : run(h.programs, h.sudo, ["-n", locate(h.programs, file2), ...args]);
@@ -1545,9 +1545,9 @@ function floatSafeRemainder(val, step) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object2, key, getter) {
+function defineLazy(object2, key2, getter) {
   let value = void 0;
-  Object.defineProperty(object2, key, {
+  Object.defineProperty(object2, key2, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -1559,7 +1559,7 @@ function defineLazy(object2, key, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object2, key, {
+      Object.defineProperty(object2, key2, {
         value: v
         // configurable: true,
       });
@@ -1585,47 +1585,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key, getter) {
-  Object.defineProperty(target, key, {
+function deferProp(target, key2, getter) {
+  Object.defineProperty(target, key2, {
     get() {
       const value = getter();
-      assignProp(this, key, value);
+      assignProp(this, key2, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key, value) {
-  if (key in target)
-    assignProp(target, key, value);
+function putProp(target, key2, value) {
+  if (key2 in target)
+    assignProp(target, key2, value);
   else
-    target[key] = value;
+    target[key2] = value;
 }
 function mirrorShape(target, source, keys, wrap) {
   const raw = sourceShape(source);
-  for (const key of keys) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key);
+  for (const key2 of keys) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key2);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key, () => {
-        const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+      deferProp(target, key2, () => {
+        const value = source._zod.def.shape[key2];
+        return wrap ? wrap(value, key2) : value;
       });
     } else
-      putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+      putProp(target, key2, wrap ? wrap(desc.value, key2) : desc.value);
   }
 }
 function mirrorProps(target, source) {
-  for (const key of Reflect.ownKeys(source)) {
-    const desc = Object.getOwnPropertyDescriptor(source, key);
+  for (const key2 of Reflect.ownKeys(source)) {
+    const desc = Object.getOwnPropertyDescriptor(source, key2);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key, () => source[key]);
+      deferProp(target, key2, () => source[key2]);
     else
-      putProp(target, key, desc.value);
+      putProp(target, key2, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -1642,11 +1642,11 @@ function cloneDef(schema) {
 function getElementAtPath(obj, path6) {
   if (!path6)
     return obj;
-  return path6.reduce((acc, key) => acc?.[key], obj);
+  return path6.reduce((acc, key2) => acc?.[key2], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
-  const promises3 = keys.map((key) => promisesObj[key]);
+  const promises3 = keys.map((key2) => promisesObj[key2]);
   return Promise.all(promises3).then((results) => {
     const resolvedObj = {};
     for (let i = 0; i < keys.length; i++) {
@@ -1718,8 +1718,8 @@ function shallowClone(o) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key)) {
+  for (const key2 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key2)) {
       keyCount++;
     }
   }
@@ -1873,12 +1873,12 @@ function pick(schema, mask) {
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
   const keys = [];
-  for (const key of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key)}"`);
+  for (const key2 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key2)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key2)}"`);
     }
-    if (mask[key])
-      keys.push(key);
+    if (mask[key2])
+      keys.push(key2);
   }
   return keys;
 }
@@ -1891,7 +1891,7 @@ function omit(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key) => !omitted.has(key)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key2) => !omitted.has(key2)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -1902,8 +1902,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key) !== void 0) {
+    for (const key2 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key2) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -1950,15 +1950,15 @@ function partial(Class2, schema, mask, name = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key2) => selected && !selected.has(key2) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key2) => (
     // overwrite with non-optional
-    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key2) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -2145,46 +2145,46 @@ var Class = class {
   }
 };
 function members(proto, table) {
-  for (const key in table) {
-    const desc = Object.getOwnPropertyDescriptor(table, key);
+  for (const key2 in table) {
+    const desc = Object.getOwnPropertyDescriptor(table, key2);
     if (desc.get)
-      Object.defineProperty(proto, key, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key2, { ...desc, enumerable: false });
     else
-      defineBound(proto, key, desc.value);
+      defineBound(proto, key2, desc.value);
   }
 }
-function own2(inst, key, value, enumerable = true) {
-  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
+function own2(inst, key2, value, enumerable = true) {
+  Object.defineProperty(inst, key2, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key, value) {
-  return own2(inst, key, value, false);
+function hide(inst, key2, value) {
+  return own2(inst, key2, value, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table) {
-  for (const key in computes) {
-    const compute = computes[key];
-    Object.defineProperty(table, key, {
+  for (const key2 in computes) {
+    const compute = computes[key2];
+    Object.defineProperty(table, key2, {
       configurable: true,
       enumerable: true,
       get() {
-        return own2(this, key, compute(this));
+        return own2(this, key2, compute(this));
       },
       set(value) {
-        own2(this, key, value);
+        own2(this, key2, value);
       }
     });
   }
   return table;
 }
-function defineBound(proto, key, fn) {
-  Object.defineProperty(proto, key, {
+function defineBound(proto, key2, fn) {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
-      return this == null ? fn : own2(this, key, fn.bind(this));
+      return this == null ? fn : own2(this, key2, fn.bind(this));
     },
     set(value) {
-      own2(this, key, value);
+      own2(this, key2, value);
     }
   });
 }
@@ -2201,53 +2201,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key, compute) {
+function defineLazyInternal(inst, key2, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key in proto && installing !== inst._zod) {
+  if (key2 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key, {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key, breaker);
+      Object.defineProperty(this, key2, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key];
+          delete this[key2];
         else
-          Object.defineProperty(this, key, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key2, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key];
+        delete this[key2];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key2, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key, make, enumerable) {
-  const proto = claim(inst, key);
+function installLazyProp(inst, key2, make, enumerable) {
+  const proto = claim(inst, key2);
   if (!proto)
     return;
-  Object.defineProperty(proto, key, {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key, desc);
+      Object.defineProperty(this, key2, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key, desc);
+      Object.defineProperty(this, key2, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key2, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -2424,15 +2424,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key)) {
-    if (key === "__proto__") {
-      Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj, key2, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj, key2)) {
+    if (key2 === "__proto__") {
+      Object.defineProperty(obj, key2, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key] = make();
+      obj[key2] = make();
     }
   }
-  return obj[key];
+  return obj[key2];
 }
 function flattenError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = {};
@@ -3341,16 +3341,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key2) => [key2, def.shape[key2]]));
     const input2 = payload.value;
     let proms;
-    for (const [key, schema] of entries) {
-      const result = schema._zod.run({ value: input2[key], issues: [] }, {});
+    for (const [key2, schema] of entries) {
+      const result = schema._zod.run({ value: input2[key2], issues: [] }, {});
       if (result instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key)));
+        proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key2)));
       } else {
-        handleCheckPropertyResult(result, payload, key);
+        handleCheckPropertyResult(result, payload, key2);
       }
     }
     if (proms)
@@ -4251,8 +4251,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result, final, key, input2, optin, optout) {
-  const isPresent = key in input2;
+function handlePropertyResult(result, final, key2, input2, optin, optout) {
+  const isPresent = key2 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -4261,7 +4261,7 @@ function handlePropertyResult(result, final, key, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key, result.issues));
+    final.issues.push(...prefixIssues(key2, result.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result.issues.length) {
@@ -4269,17 +4269,17 @@ function handlePropertyResult(result, final, key, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key]
+        path: [key2]
       });
     }
     return;
   }
   if (result.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key] = void 0;
+      final.value[key2] = void 0;
     }
   } else {
-    final.value[key] = result.value;
+    final.value[key2] = result.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
@@ -4312,28 +4312,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key in input2) {
+  for (const key2 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key))
+    if (keySet.has(key2))
       continue;
-    if (key === "__proto__") {
+    if (key2 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key);
+        unrecognized.push(key2);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key);
+      unrecognized.push(key2);
       continue;
     }
-    const r = _catchall.run({ value: input2[key], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key2], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key, input2, optin, optout);
+      handlePropertyResult(r, payload, key2, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -4370,16 +4370,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key in shape) {
-      const field = shape[key]._zod;
+    for (const key2 in shape) {
+      const field = shape[key2]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
-          assignProp(propValues, key, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key2)) {
+          assignProp(propValues, key2, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key].add(v);
+          propValues[key2].add(v);
         if (field.optin !== void 0)
-          propValues[key].add(void 0);
+          propValues[key2].add(void 0);
       }
     }
     return propValues;
@@ -4406,22 +4406,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key of value.allKeys) {
+    for (const key2 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key === "__proto__")
+      if (key2 === "__proto__")
         continue;
-      const el = shape[key];
+      const el = shape[key2];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key2], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key, input2, optin, optout);
+        handlePropertyResult(r, payload, key2, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -4455,17 +4455,17 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key of normalized.allKeys) {
-      ids[key] = `key_${counter++}`;
+    for (const key2 of normalized.allKeys) {
+      ids[key2] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key of normalized.allKeys) {
-      if (key === "__proto__")
+    for (const key2 of normalized.allKeys) {
+      if (key2 === "__proto__")
         continue;
-      const id = ids[key];
-      const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
+      const id = ids[key2];
+      const k = typeof key2 === "symbol" ? `syms[${syms.indexOf(key2)}]` : esc(key2);
       const isPresent = `${k} in input`;
-      const schema = shape[key];
+      const schema = shape[key2];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -4799,21 +4799,21 @@ function mergeValues(a, b) {
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
+    const sharedKeys = Object.keys(a).filter((key2) => bKeys.indexOf(key2) !== -1);
     const newObj = { ...a, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key of sharedKeys) {
-      if (key === "__proto__")
+    for (const key2 of sharedKeys) {
+      if (key2 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key], b[key]);
+      const sharedValue = mergeValues(a[key2], b[key2]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key2, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key] = sharedValue.data;
+      newObj[key2] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -4972,9 +4972,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key) {
+function getTupleOptStart(items, key2) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key2 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -5032,12 +5032,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key of values) {
-        if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
-          recordKeys.add(typeof key === "number" ? key.toString() : key);
-          if (key === "__proto__")
+      for (const key2 of values) {
+        if (typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol") {
+          recordKeys.add(typeof key2 === "number" ? key2.toString() : key2);
+          if (key2 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -5046,8 +5046,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key,
-              path: [key],
+              input: key2,
+              path: [key2],
               inst
             });
             continue;
@@ -5055,32 +5055,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+          const result = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
           if (result instanceof Promise) {
             proms.push(result.then((result2) => {
               if (result2.issues.length) {
-                payload.issues.push(...prefixIssues(key, result2.issues));
+                payload.issues.push(...prefixIssues(key2, result2.issues));
               }
               payload.value[outKey] = result2.value;
             }));
           } else {
             if (result.issues.length) {
-              payload.issues.push(...prefixIssues(key, result.issues));
+              payload.issues.push(...prefixIssues(key2, result.issues));
             }
             payload.value[outKey] = result.value;
           }
         }
       }
       let unrecognized;
-      for (const key in input2) {
-        if (!recordKeys.has(key)) {
+      for (const key2 in input2) {
+        if (!recordKeys.has(key2)) {
           if (def.mode === "loose") {
-            if (key === "__proto__")
+            if (key2 === "__proto__")
               continue;
-            payload.value[key] = input2[key];
+            payload.value[key2] = input2[key2];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key);
+            unrecognized.push(key2);
           }
         }
       }
@@ -5096,18 +5096,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key of Reflect.ownKeys(input2)) {
-        if (key === "__proto__")
+      for (const key2 of Reflect.ownKeys(input2)) {
+        if (key2 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key2))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        const checkNumericKey = typeof key2 === "string" && number.test(key2) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key2), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -5117,17 +5117,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key] = input2[key];
+            payload.value[key2] = input2[key2];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key);
+            unrecognized.push(key2);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key,
-              path: [key],
+              input: key2,
+              path: [key2],
               inst
             });
           }
@@ -5136,17 +5136,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+        const result = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
         if (result instanceof Promise) {
           proms.push(result.then((result2) => {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key, result2.issues));
+              payload.issues.push(...prefixIssues(key2, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }));
         } else {
           if (result.issues.length) {
-            payload.issues.push(...prefixIssues(key, result.issues));
+            payload.issues.push(...prefixIssues(key2, result.issues));
           }
           payload.value[outKey] = result.value;
         }
@@ -5186,20 +5186,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key, value] of input2) {
+    for (const [key2, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key2, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key2, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -5208,10 +5208,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key2, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key2)) {
+      final.issues.push(...prefixIssues(key2, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -5223,15 +5223,15 @@ function handleMapResult(keyResult, valueResult, final, key, input2, inst, ctx) 
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key2)) {
+      final.issues.push(...prefixIssues(key2, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key,
+        key: key2,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -5889,7 +5889,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve) {
+function isRecursive(inst, stack, resolve2) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -5899,26 +5899,26 @@ function isRecursive(inst, stack, resolve) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve);
-      if (answer > result)
-        result = answer;
+      const answer2 = isRecursive(child, stack, resolve2);
+      if (answer2 > result)
+        result = answer2;
     }
   };
   const shape = (sh, spread) => {
-    let answer = NONE;
-    for (const key of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key);
+    let answer2 = NONE;
+    for (const key2 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key2);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
-      if (child > answer)
-        answer = child;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve2) : NONE;
+      if (child > answer2)
+        answer2 = child;
     }
-    return answer;
+    return answer2;
   };
-  const merge2 = (answer) => {
-    if (answer > result)
-      result = answer;
+  const merge2 = (answer2) => {
+    if (answer2 > result)
+      result = answer2;
   };
   const def = inst._zod.def;
   const kind = def.type;
@@ -5974,7 +5974,7 @@ function isRecursive(inst, stack, resolve) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve2 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -6003,8 +6003,8 @@ function isRecursive(inst, stack, resolve) {
       break;
     default: {
       kind;
-      for (const key in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key);
+      for (const key2 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key2);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -6021,10 +6021,10 @@ function isRecursive(inst, stack, resolve) {
   stack.delete(inst);
   return settle(inst, result);
 }
-function settle(inst, answer) {
-  if (answer !== ASSUMED)
-    recursive.set(inst, answer === PROVEN);
-  return answer;
+function settle(inst, answer2) {
+  if (answer2 !== ASSUMED)
+    recursive.set(inst, answer2 === PROVEN);
+  return answer2;
 }
 function isRecursiveSchema(inst) {
   return isRecursive(inst, /* @__PURE__ */ new Set(), true) !== NONE;
@@ -14137,11 +14137,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key === "symbol" ? addConstant(ctx, key) : esc(key);
+  for (const key2 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key2 === "symbol" ? addConstant(ctx, key2) : esc(key2);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key], inputVar, false);
+    compileChild(doc, ctx, shape[key2], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -14534,9 +14534,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key of allKeys) {
-    const propSchema = propShape[key];
-    const kx = keyExpr(key);
+  for (const key2 of allKeys) {
+    const propSchema = propShape[key2];
+    const kx = keyExpr(key2);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -14557,14 +14557,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key, outputVar2);
+      propOutputs.set(key2, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key, outputAccessor);
+        propOutputs.set(key2, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -14985,9 +14985,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key) {
+function getTupleOptStart2(items, key2) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key2 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -15117,16 +15117,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key of keyValues) {
-      if (!(typeof key === "string" || typeof key === "number" || typeof key === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key)}`);
+    for (const key2 of keyValues) {
+      if (!(typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key2)}`);
       }
-      const inputKey = typeof key === "number" ? key.toString() : key;
+      const inputKey = typeof key2 === "number" ? key2.toString() : key2;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key);
+      const keyConst = addConstant(ctx, key2);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -15204,10 +15204,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key) {
-  if (typeof key === "string")
-    return esc(key);
-  return addConstant(ctx, key);
+function literalPropertyKey(ctx, key2) {
+  if (typeof key2 === "string")
+    return esc(key2);
+  return addConstant(ctx, key2);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -16436,9 +16436,9 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 // node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
-    for (const key of Reflect.ownKeys(source)) {
-      if (Object.prototype.propertyIsEnumerable.call(source, key)) {
-        assignProp(target, key, source[key]);
+    for (const key2 of Reflect.ownKeys(source)) {
+      if (Object.prototype.propertyIsEnumerable.call(source, key2)) {
+        assignProp(target, key2, source[key2]);
       }
     }
   }
@@ -16584,8 +16584,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key in schema2) {
-      delete schema2[key];
+    for (const key2 in schema2) {
+      delete schema2[key2];
     }
     schema2.$ref = ref;
   };
@@ -16666,8 +16666,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key in member) {
-      if (!FOLDABLE_KEYS.has(key))
+    for (const key2 in member) {
+      if (!FOLDABLE_KEYS.has(key2))
         return null;
     }
     objects.push(member);
@@ -16675,22 +16675,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
-    for (const key in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key))
+    for (const key2 in object2.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key2))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key2] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key, merged);
+      assignProp(properties, key2, merged);
     }
-    for (const key of object2.required ?? [])
-      required2.add(key);
+    for (const key2 of object2.required ?? [])
+      required2.add(key2);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -16715,8 +16715,8 @@ function foldIntersection(json2) {
   const allOf = json2.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key of FOLDABLE_KEYS)
-    if (key in json2)
+  for (const key2 of FOLDABLE_KEYS)
+    if (key2 in json2)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -16763,20 +16763,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
+        for (const key2 in schema2) {
+          if (key2 === "$ref" || key2 === "allOf")
             continue;
-          if (!(key in _cached)) {
-            delete schema2[key];
+          if (!(key2 in _cached)) {
+            delete schema2[key2];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
+        for (const key2 in schema2) {
+          if (key2 === "$ref" || key2 === "allOf")
             continue;
-          if (key in refSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(refSeen.def[key])) {
-            delete schema2[key];
+          if (key2 in refSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(refSeen.def[key2])) {
+            delete schema2[key2];
           }
         }
       }
@@ -16788,11 +16788,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key in schema2) {
-            if (key === "$ref" || key === "allOf")
+          for (const key2 in schema2) {
+            if (key2 === "$ref" || key2 === "allOf")
               continue;
-            if (key in parentSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(parentSeen.def[key])) {
-              delete schema2[key];
+            if (key2 in parentSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(parentSeen.def[key2])) {
+              delete schema2[key2];
             }
           }
         }
@@ -16925,8 +16925,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key in def.shape) {
-      if (isTransforming(def.shape[key], ctx))
+    for (const key2 in def.shape) {
+      if (isTransforming(def.shape[key2], ctx))
         return true;
     }
     return false;
@@ -16964,13 +16964,13 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key, value) => {
-  if (agg[key] === void 0 || value > agg[key])
-    agg[key] = value;
+var narrowMin = (agg, key2, value) => {
+  if (agg[key2] === void 0 || value > agg[key2])
+    agg[key2] = value;
 };
-var narrowMax = (agg, key, value) => {
-  if (agg[key] === void 0 || value < agg[key])
-    agg[key] = value;
+var narrowMax = (agg, key2, value) => {
+  if (agg[key2] === void 0 || value < agg[key2])
+    agg[key2] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -17308,17 +17308,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json2.type = "object";
   json2.properties = {};
-  for (const key in shape) {
-    assignProp(json2.properties, key, processSchema(shape[key], ctx, {
+  for (const key2 in shape) {
+    assignProp(json2.properties, key2, processSchema(shape[key2], ctx, {
       ...params,
-      path: [...params.path, "properties", key]
+      path: [...params.path, "properties", key2]
     }));
   }
   const requiredKeys = [];
-  for (const key of Object.keys(shape)) {
-    const field = def.shape[key];
+  for (const key2 of Object.keys(shape)) {
+    const field = def.shape[key2];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key);
+      requiredKeys.push(key2);
     }
   }
   if (requiredKeys.length > 0) {
@@ -17693,9 +17693,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key, schema] = entry;
+      const [key2, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key, finalize(ctx2, schema));
+      assignProp(schemas, key2, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -18010,17 +18010,17 @@ __export(checks_exports2, {
 
 // node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key, make) {
-  Object.defineProperty(proto, key, {
+function _lazyMethod(proto, key2, make) {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
     }
   });
 }
@@ -19690,11 +19690,11 @@ function resolveRef(ref, ctx) {
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
   if (path6[0] === defsKey) {
-    const key = path6[1] === void 0 ? void 0 : decodeJSONPointerSegment(path6[1]);
-    if (!key || !ctx.defs[key]) {
+    const key2 = path6[1] === void 0 ? void 0 : decodeJSONPointerSegment(path6[1]);
+    if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key];
+    return ctx.defs[key2];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -19729,16 +19729,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key of keys) {
-        const result = guards.keySchema.safeParse(key);
+      for (const key2 of keys) {
+        const result = guards.keySchema.safeParse(key2);
         if (result.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result.error.issues,
-          input: key,
-          path: [key],
+          input: key2,
+          path: [key2],
           continue: true
         });
       }
@@ -19763,20 +19763,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key = canonicalKey(item, seen);
-        if (key === null)
+        const key2 = canonicalKey(item, seen);
+        if (key2 === null)
           return null;
-        parts2.push(key);
+        parts2.push(key2);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
     const keys = Object.keys(value).sort();
     const parts = [];
     for (const k of keys) {
-      const key = canonicalKey(value[k], seen);
-      if (key === null)
+      const key2 = canonicalKey(value[k], seen);
+      if (key2 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key}`);
+      parts.push(`${k.length}:${k}=${key2}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -19816,10 +19816,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key))
+  return Object.entries(value).some(([key2, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key2))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key2) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -19835,12 +19835,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i = 0; i < items.length; i++) {
-        const key = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key === null)
+        const key2 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+        if (key2 === null)
           continue;
-        const first = firstSeen.get(key);
+        const first = firstSeen.get(key2);
         if (first === void 0) {
-          firstSeen.set(key, i);
+          firstSeen.set(key2, i);
           continue;
         }
         payload.issues.push({
@@ -20079,9 +20079,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key, propSchema] of Object.entries(properties)) {
+      for (const [key2, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key, requiredSet.has(key) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key2, requiredSet.has(key2) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -20116,12 +20116,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject(payload.value))
               return;
             const unrecognized = [];
-            for (const key of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key))
+            for (const key2 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key2))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns.some((regex) => regex.test(key2)))
                 continue;
-              unrecognized.push(key);
+              unrecognized.push(key2);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -20252,38 +20252,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key of coreMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
+  for (const key2 of coreMetadataKeys) {
+    if (key2 in schema) {
+      extraMeta[key2] = schema[key2];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key of contentMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
+  for (const key2 of contentMetadataKeys) {
+    if (key2 in schema) {
+      extraMeta[key2] = schema[key2];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key of ["minProperties", "maxProperties"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
+    for (const key2 of ["minProperties", "maxProperties"]) {
+      if (schema[key2] !== void 0)
+        extraMeta[key2] = schema[key2];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
+    for (const key2 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key2] !== void 0)
+        extraMeta[key2] = schema[key2];
     }
   }
-  for (const key of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key)) {
-      assignProp(extraMeta, key, schema[key]);
+  for (const key2 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key2)) {
+      assignProp(extraMeta, key2, schema[key2]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -20554,7 +20554,7 @@ async function accountEntries(database, keys, programs) {
     }
     const local = await readFile2(`/etc/${database}`, "utf8").catch(() => "");
     const lines = local.split("\n").filter((line) => line !== "");
-    const wanted = (fields) => keys.some((key) => key === fields[0] || /^\d+$/.test(key) && key === fields[2]);
+    const wanted = (fields) => keys.some((key2) => key2 === fields[0] || /^\d+$/.test(key2) && key2 === fields[2]);
     text = (keys.length > 0 ? lines.filter((line) => wanted(line.split(":"))) : lines).join("\n");
   }
   return text.split("\n").filter((line) => line !== "").map((line) => line.split(":"));
@@ -20618,10 +20618,10 @@ async function prepareAccount(name, deps, h) {
     else await asRoot(h, "chown", [owner, "--", home, tmp], how);
     if (how === "sudo") {
       const id = locate(h.programs, "id");
-      const answer = (await run(h.programs, h.sudo, ["-n", "-u", name, "--", id, "-u"])).stdout.trim();
-      if (answer !== String(identity.uid))
+      const answer2 = (await run(h.programs, h.sudo, ["-n", "-u", name, "--", id, "-u"])).stdout.trim();
+      if (answer2 !== String(identity.uid))
         throw new SandboxError(
-          `sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer)}, not ${identity.uid}.`
+          `sudo ran a check as command-user ${name} with uid ${JSON.stringify(answer2)}, not ${identity.uid}.`
         );
     }
   } catch (error63) {
@@ -20669,14 +20669,14 @@ function findUseradd(programs) {
 import { readdir as readdir4, readFile as readFile3 } from "node:fs/promises";
 var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
 var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
-async function sweepAccount(h, p, kept) {
+async function sweepAccount(h, p, kept2) {
   try {
-    if (kept.size === 0) {
+    if (kept2.size === 0) {
       await asAccount(h, p, KILL_ALL);
       return;
     }
     for (let pass = 0; pass < 10; pass += 1) {
-      const targets = await strayProcesses(p.identity.uid, kept);
+      const targets = await strayProcesses(p.identity.uid, kept2);
       if (targets.length === 0) return;
       await asAccount(h, p, [...KILL_LISTED, ...targets.map(String)]);
     }
@@ -20745,7 +20745,7 @@ function accountSandbox(options) {
   const deps = options.deps ?? {};
   const h = { sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) };
   const name = options.account || defaultSandboxAccount;
-  const kept = /* @__PURE__ */ new Set();
+  const kept2 = /* @__PURE__ */ new Set();
   let preparing;
   let prepared;
   let closed = false;
@@ -20753,11 +20753,11 @@ function accountSandbox(options) {
     if (closed) throw new SandboxError("The sandbox is closed: the run is ending, and nothing more starts.");
   };
   async function ensure() {
-    preparing ??= readyAccount(name, deps, h, kept, options.enclosure).then((p) => prepared = p);
+    preparing ??= readyAccount(name, deps, h, kept2, options.enclosure).then((p) => prepared = p);
     return preparing;
   }
   const sweep = async () => {
-    if (prepared) await sweepAccount(h, prepared, kept);
+    if (prepared) await sweepAccount(h, prepared, kept2);
   };
   return {
     account: name,
@@ -20802,15 +20802,16 @@ function accountSandbox(options) {
       }
     },
     sweep,
+    refusedSince: () => Promise.resolve([]),
     keep(pid) {
-      kept.add(pid);
-      return () => kept.delete(pid);
+      kept2.add(pid);
+      return () => kept2.delete(pid);
     },
     async close() {
       closed = true;
       const p = prepared;
       if (!p) return;
-      kept.clear();
+      kept2.clear();
       await sweep();
       await takeBackWorkTree(h, p, options.workTree).catch(() => void 0);
       await removeAccountFolder(h, p);
@@ -20818,7 +20819,7 @@ function accountSandbox(options) {
     }
   };
 }
-async function readyAccount(name, deps, h, kept, enclosure) {
+async function readyAccount(name, deps, h, kept2, enclosure) {
   const p = await prepareAccount(name, deps, h);
   const tmpDir = deps.tmpDir ?? os6.tmpdir();
   try {
@@ -20827,7 +20828,7 @@ async function readyAccount(name, deps, h, kept, enclosure) {
       throw new SandboxError(
         `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`
       );
-    await sweepAccount(h, p, kept);
+    await sweepAccount(h, p, kept2);
     await removeLeftovers(h, p, tmpDir);
     await removeAccountTempFiles(h, p, tmpDir, [p.dir, ...spared(enclosure)]);
     if (enclosure !== void 0) await openEnclosure(h, p, enclosure);
@@ -20847,12 +20848,626 @@ async function removeAccountFolder(h, p) {
   }
 }
 
+// src/scope/network-destinations.ts
+import { isIP } from "node:net";
+var networkBundles = {
+  npm: ["registry.npmjs.org", "registry.yarnpkg.com"],
+  pypi: ["pypi.org", "files.pythonhosted.org"],
+  crates: ["index.crates.io", "static.crates.io", "crates.io"],
+  go: ["proxy.golang.org", "sum.golang.org"],
+  maven: ["repo.maven.apache.org", "repo1.maven.org"],
+  rubygems: ["rubygems.org", "index.rubygems.org"],
+  github: ["github.com", "api.github.com", "codeload.github.com", "objects.githubusercontent.com"]
+};
+var bundleNames = Object.keys(networkBundles);
+var isBundle = (entry) => bundleNames.includes(entry);
+var hostName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+var destinationEntrySchema = external_exports.string().trim().toLowerCase().transform((entry, ctx) => {
+  if (isBundle(entry)) return networkBundles[entry].map((host2) => ({ host: host2 }));
+  const parsed = splitPort(entry);
+  if (!parsed) {
+    ctx.addIssue({ code: "custom", message: `has a port that is not a number from 1 to 65535` });
+    return external_exports.NEVER;
+  }
+  const { host, port } = parsed;
+  const name = host.startsWith("*.") ? host.slice(2) : host;
+  if (isIP(host) === 0 && !hostName.test(name)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `is neither a host name (example.com, *.example.com), an IP address nor a bundle (${bundleNames.join(", ")})`
+    });
+    return external_exports.NEVER;
+  }
+  return [{ host, ...port !== void 0 ? { port } : {} }];
+});
+function splitPort(entry) {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const [host, port] = bracketed ? [bracketed[1] ?? "", bracketed[2]] : isIP(entry) === 6 ? [entry, void 0] : (() => {
+    const at = entry.lastIndexOf(":");
+    return at === -1 ? [entry, void 0] : [entry.slice(0, at), entry.slice(at + 1)];
+  })();
+  if (port === void 0) return { host };
+  const number4 = /^\d{1,5}$/.test(port) ? Number(port) : NaN;
+  return number4 >= 1 && number4 <= 65535 ? { host, port: number4 } : void 0;
+}
+function destinationAllowed(list, host, port) {
+  const target = unbracket(host.trim().toLowerCase().replace(/\.$/, ""));
+  return list.some((d) => {
+    if (d.port !== void 0 && d.port !== port) return false;
+    if (d.host.startsWith("*.")) return target.endsWith(d.host.slice(1)) && target.length > d.host.length - 1;
+    return unbracket(d.host) === target;
+  });
+}
+var unbracket = (host) => host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+function formatDestination(d) {
+  const host = isIP(d.host) === 6 && d.port !== void 0 ? `[${d.host}]` : d.host;
+  return d.port === void 0 ? host : `${host}:${d.port}`;
+}
+function isForbiddenAddress(address) {
+  const ip = address.toLowerCase();
+  if (isIP(ip) === 4) {
+    return ip.startsWith("169.254.") || // Azure's WireServer and Alibaba Cloud's metadata service.
+    ip === "168.63.129.16" || ip === "100.100.100.200";
+  }
+  if (isIP(ip) === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
+    if (mapped) return isForbiddenAddress(mapped[1] ?? "");
+    return /^fe[89ab][0-9a-f]?:/.test(ip) || ip === "fd00:ec2::254";
+  }
+  return false;
+}
+
+// src/tools/egress-proxy.ts
+import { createServer } from "node:http";
+import { isIP as isIP3 } from "node:net";
+
+// src/tools/egress-forward.ts
+import { request } from "node:http";
+
+// src/tools/egress-vetting.ts
+import { lookup as systemLookup } from "node:dns/promises";
+import { connect, isIP as isIP2 } from "node:net";
+var systemEgressLookup = (host) => systemLookup(host, { all: true });
+var CONNECT_TIMEOUT_MS = 15e3;
+var CLOSED_TO_ALL = "a link-local or cloud metadata address, closed whatever allowed-domains says";
+async function reach(context, host, port) {
+  const where = formatDestination({ host, port });
+  const refused = (reason) => {
+    context.refuse(host, port, reason);
+    return { status: 403, message: `plangate's egress proxy refused ${where}: ${reason}.
+` };
+  };
+  if (isIP2(host) !== 0 && isClosedAddress(host)) return refused(CLOSED_TO_ALL);
+  if (!destinationAllowed(context.destinations, host, port)) return refused("not in allowed-domains");
+  const resolved = isIP2(host) !== 0 ? [host] : await resolve(context.lookup, host);
+  if (typeof resolved === "string") {
+    return { status: 502, message: `plangate's egress proxy could not resolve ${host}: ${resolved}.
+` };
+  }
+  const closedTo = resolved.find(isClosedAddress);
+  if (closedTo !== void 0) return refused(`resolves to ${closedTo}, ${CLOSED_TO_ALL}`);
+  if (context.closed()) return { status: 503, message: `plangate's egress proxy is closing.
+` };
+  try {
+    return { socket: await openUpstream(context, resolved, port) };
+  } catch (error63) {
+    return { status: 502, message: `plangate's egress proxy could not connect to ${where}: ${cause(error63)}.
+` };
+  }
+}
+async function resolve(lookup, host) {
+  try {
+    const addresses = (await lookup(host)).map((a) => a.address);
+    return addresses.length > 0 ? addresses : "no address";
+  } catch (error63) {
+    return cause(error63);
+  }
+}
+async function openUpstream(context, addresses, port) {
+  let last = new Error("no address");
+  for (const address of addresses) {
+    if (context.closed()) break;
+    try {
+      const socket = await connectTo(context, address, port);
+      if (!context.closed()) return socket;
+      socket.destroy();
+    } catch (error63) {
+      last = error63;
+    }
+  }
+  throw context.closed() ? new Error("the proxy is closing") : last;
+}
+function connectTo(context, address, port) {
+  return new Promise((resolve2, reject) => {
+    const socket = connect({ host: address, port, allowHalfOpen: true });
+    socket.on("error", () => {
+    });
+    context.track(socket);
+    socket.setTimeout(
+      CONNECT_TIMEOUT_MS,
+      () => socket.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" }))
+    );
+    socket.once("error", reject);
+    socket.once("close", () => reject(new Error("closed")));
+    socket.once("connect", () => {
+      socket.setTimeout(0);
+      socket.off("error", reject);
+      resolve2(socket);
+    });
+  });
+}
+function isClosedAddress(address) {
+  if (isForbiddenAddress(address)) return true;
+  if (isIP2(address) !== 6) return false;
+  let canonical;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return true;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (!mapped) return isForbiddenAddress(canonical);
+  const [high, low] = [parseInt(mapped[1] ?? "0", 16), parseInt(mapped[2] ?? "0", 16)];
+  return isForbiddenAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+}
+function cause(error63) {
+  const code = error63?.code;
+  if (typeof code === "string") return code;
+  return error63 instanceof Error ? error63.message : String(error63);
+}
+
+// src/tools/egress-forward.ts
+var HOP_BY_HOP = /* @__PURE__ */ new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "expect"
+]);
+async function forwardRequest(context, req, res) {
+  const target = requestTarget(req.url);
+  if (!target) {
+    answer(res, 400, `plangate's egress proxy forwards absolute http:// URLs and CONNECT tunnels only.
+`);
+    return;
+  }
+  const reached = await reach(context, target.host, target.port);
+  if ("status" in reached) {
+    answer(res, reached.status, reached.message);
+    return;
+  }
+  const upstreamSocket = reached.socket;
+  if (req.destroyed) {
+    upstreamSocket.destroy();
+    return;
+  }
+  const headers = [...kept(req.rawHeaders, ["host"]), "Host", target.authority, "Connection", "close"];
+  if (req.headers["transfer-encoding"] !== void 0) headers.push("Transfer-Encoding", "chunked");
+  const upstream = request({
+    createConnection: () => upstreamSocket,
+    method: req.method,
+    path: target.path,
+    headers,
+    setHost: false
+  });
+  upstream.setTimeout(context.idleTimeoutMs, () => upstream.destroy(new Error("idle")));
+  upstream.on("response", (incoming) => {
+    res.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, kept(incoming.rawHeaders, []));
+    incoming.pipe(res);
+    incoming.on("error", () => res.destroy());
+  });
+  upstream.on("error", (error63) => {
+    if (res.headersSent) res.destroy();
+    else answer(res, 502, `plangate's egress proxy lost ${target.authority}: ${error63.message}.
+`);
+  });
+  res.on("close", () => upstreamSocket.destroy());
+  req.on("error", () => upstream.destroy());
+  req.pipe(upstream);
+}
+function answer(res, status, message) {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(message)
+  });
+  res.end(message);
+}
+function requestTarget(raw) {
+  const parts = /^http:\/\/([^/?#\\@]+)([/?][^#]*)?$/i.exec(raw ?? "");
+  if (!parts) return void 0;
+  let url2;
+  try {
+    url2 = new URL(raw ?? "");
+  } catch {
+    return void 0;
+  }
+  if (url2.hostname === "") return void 0;
+  const host = url2.hostname.startsWith("[") ? url2.hostname.slice(1, -1) : url2.hostname;
+  const path6 = parts[2] ?? "/";
+  return {
+    host,
+    port: url2.port === "" ? 80 : Number(url2.port),
+    authority: url2.host,
+    path: path6.startsWith("?") ? `/${path6}` : path6
+  };
+}
+function kept(raw, dropped) {
+  const named = new Set(dropped);
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() !== "connection") continue;
+    for (const name of (raw[i + 1] ?? "").split(",")) named.add(name.trim().toLowerCase());
+  }
+  const out = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? "";
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || lower.startsWith("proxy-") || named.has(lower)) continue;
+    out.push(name, raw[i + 1] ?? "");
+  }
+  return out;
+}
+
+// src/tools/egress-proxy.ts
+var MAX_REFUSALS = 1e4;
+async function startEgressProxy(options) {
+  const maxConnections = options.maxConnections ?? 256;
+  const sockets = /* @__PURE__ */ new Set();
+  const refused = [];
+  let closed = false;
+  const context = {
+    destinations: options.destinations,
+    lookup: options.lookup ?? systemEgressLookup,
+    idleTimeoutMs: options.idleTimeoutMs ?? 10 * 6e4,
+    track(socket) {
+      if (closed) {
+        socket.destroy();
+        return;
+      }
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    },
+    closed: () => closed,
+    refuse(host, port2, reason) {
+      if (refused.length < MAX_REFUSALS) refused.push({ host, port: port2, reason, at: Date.now() });
+    }
+  };
+  const server = createServer({ requestTimeout: 0 });
+  server.maxConnections = maxConnections;
+  server.timeout = context.idleTimeoutMs;
+  server.on("connection", (socket) => context.track(socket));
+  server.on("connect", (req, socket, head) => void openTunnel(context, req.url, socket, head));
+  server.on("request", (req, res) => {
+    if (sockets.size >= 2 * maxConnections) {
+      answer(res, 503, `plangate's egress proxy has too many connections open.
+`);
+      return;
+    }
+    void forwardRequest(context, req, res);
+  });
+  await new Promise((resolve2, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve2();
+    });
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refusals: () => refused.map((r) => ({ ...r })),
+    async close() {
+      if (closed) return;
+      closed = true;
+      const stopped = new Promise((resolve2) => server.close(() => resolve2()));
+      for (const socket of sockets) socket.destroy();
+      await stopped;
+    }
+  };
+}
+async function openTunnel(context, target, client, head) {
+  client.on("error", () => client.destroy());
+  const parsed = connectTarget(target);
+  if (!parsed) {
+    refuseTunnel(client, 400, `plangate's egress proxy expects CONNECT host:port.
+`);
+    return;
+  }
+  const reached = await reach(context, parsed.host, parsed.port);
+  if ("status" in reached) {
+    refuseTunnel(client, reached.status, reached.message);
+    return;
+  }
+  const upstream = reached.socket;
+  if (client.destroyed) {
+    upstream.destroy();
+    return;
+  }
+  client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+  if (head.length > 0) upstream.write(head);
+  for (const socket of [client, upstream]) {
+    socket.setTimeout(context.idleTimeoutMs, () => {
+      client.destroy();
+      upstream.destroy();
+    });
+  }
+  client.pipe(upstream);
+  upstream.pipe(client);
+  client.once("close", () => upstream.end(() => upstream.destroy()));
+  upstream.once("close", () => client.end(() => client.destroy()));
+}
+function refuseTunnel(client, status, message) {
+  const reason = { 400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway", 503: "Service Unavailable" }[status];
+  client.end(
+    `HTTP/1.1 ${status} ${reason ?? "Error"}\r
+Content-Type: text/plain; charset=utf-8\r
+Content-Length: ${Buffer.byteLength(message)}\r
+Connection: close\r
+\r
+${message}`
+  );
+}
+function connectTarget(target) {
+  const parts = /^(?:\[([0-9a-f:.]+)\]|([a-z0-9_.-]+)):(\d{1,5})$/i.exec(target ?? "");
+  if (!parts) return void 0;
+  const port = Number(parts[3]);
+  const v6 = parts[1]?.toLowerCase();
+  if (v6 !== void 0 && isIP3(v6) !== 6) return void 0;
+  const host = v6 ?? (parts[2] ?? "").toLowerCase();
+  return port >= 1 && port <= 65535 ? { host, port } : void 0;
+}
+
+// src/tools/network-rules.ts
+import { spawn } from "node:child_process";
+function findNft(h) {
+  return lookUp("nft", h.programs.path);
+}
+function ruleset(table, uid) {
+  const t = `inet ${table}`;
+  return [
+    `add table ${t} { flags owner; }`,
+    `add set ${t} ports4 { type ipv4_addr . inet_proto . inet_service; flags dynamic; counter; size 65535; }`,
+    `add set ${t} ports6 { type ipv6_addr . inet_proto . inet_service; flags dynamic; counter; size 65535; }`,
+    `add set ${t} other4 { type ipv4_addr . inet_proto; flags dynamic; counter; size 65535; }`,
+    `add set ${t} other6 { type ipv6_addr . inet_proto; flags dynamic; counter; size 65535; }`,
+    `add chain ${t} refuse`,
+    `add rule ${t} refuse meta nfproto ipv4 meta l4proto { tcp, udp } add @ports4 { ip daddr . meta l4proto . th dport } reject`,
+    `add rule ${t} refuse meta nfproto ipv6 meta l4proto { tcp, udp } add @ports6 { ip6 daddr . meta l4proto . th dport } reject`,
+    `add rule ${t} refuse meta nfproto ipv4 add @other4 { ip daddr . meta l4proto } drop`,
+    `add rule ${t} refuse meta nfproto ipv6 add @other6 { ip6 daddr . meta l4proto } drop`,
+    `add rule ${t} refuse drop`,
+    `add chain ${t} sandbox`,
+    // DNS goes nowhere, a resolver on loopback included: its queries carry data out.
+    `add rule ${t} sandbox meta l4proto { tcp, udp } th dport 53 goto refuse`,
+    `add rule ${t} sandbox ip daddr 127.0.0.0/8 accept`,
+    `add rule ${t} sandbox ip6 daddr ::1 accept`,
+    `add rule ${t} sandbox goto refuse`,
+    `add chain ${t} output { type filter hook output priority filter; policy accept; }`,
+    `add rule ${t} output meta skuid ${uid} goto sandbox`
+  ].join("\n");
+}
+async function installNetworkRules(options) {
+  const { helpers: h, how } = options;
+  const nft = findNft(h);
+  if (nft === void 0)
+    throw new SandboxError(`nftables is not installed (no nft program on PATH: ${h.programs.path})`);
+  const table = `plangate_${process.pid}`;
+  const child = how === "root" ? spawnNft(nft, [], h) : spawnNft(locate(h.programs, h.sudo), ["-n", nft], h);
+  const failure2 = await feed(child, ruleset(table, options.uid));
+  if (failure2 !== void 0) {
+    child.stdin.end();
+    throw new SandboxError(`the network rules could not be installed: ${failure2}`);
+  }
+  let closed = false;
+  return {
+    table,
+    async blocked() {
+      if (closed) return [];
+      const { stdout } = await asRoot(h, nft, ["-j", "list", "table", "inet", table], how);
+      return parseBlocked(stdout);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise((resolve2) => {
+        child.once("exit", () => resolve2());
+        child.stdin.end();
+        if (child.exitCode !== null) resolve2();
+      });
+    }
+  };
+}
+function spawnNft(file2, args, h) {
+  return spawn(file2, [...args, "-i"], { cwd: "/", env: { PATH: h.programs.path }, stdio: "pipe" });
+}
+function feed(child, rules) {
+  return new Promise((resolve2) => {
+    let output2 = "";
+    const done = (value) => {
+      child.stdout.removeAllListeners("data");
+      child.stderr.removeAllListeners("data");
+      resolve2(value);
+    };
+    const collect = (chunk) => {
+      output2 += chunk.toString("utf8");
+      if (/Error:/.test(output2)) done(output2.trim().split("\n").slice(0, 4).join(" "));
+      else if (output2.includes("chain output")) done(void 0);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.once("error", (error63) => done(error63.message));
+    child.once("exit", (code) => done(output2.trim() || `nft exited with code ${code ?? "unknown"}`));
+    const table = /add table (\S+ \S+)/.exec(rules)?.[1] ?? "";
+    child.stdin.write(`${rules}
+list chain ${table} output
+`);
+  });
+}
+var elementSchema = external_exports.object({
+  elem: external_exports.object({
+    val: external_exports.object({ concat: external_exports.array(external_exports.union([external_exports.string(), external_exports.number()])) }),
+    counter: external_exports.object({ packets: external_exports.number() }).optional()
+  })
+});
+var listingSchema = external_exports.object({
+  nftables: external_exports.array(
+    external_exports.union([
+      external_exports.object({ set: external_exports.object({ name: external_exports.string(), elem: external_exports.array(external_exports.unknown()).optional() }) }),
+      external_exports.record(external_exports.string(), external_exports.unknown())
+    ])
+  )
+});
+function parseBlocked(json2) {
+  const listing = listingSchema.parse(JSON.parse(json2));
+  const out = [];
+  for (const entry of listing.nftables) {
+    if (!("set" in entry)) continue;
+    const set2 = entry.set;
+    for (const raw of set2.elem ?? []) {
+      const parsed = elementSchema.safeParse(raw);
+      if (!parsed.success) continue;
+      const [address, protocol, port] = parsed.data.elem.val.concat;
+      out.push({
+        address: String(address),
+        protocol: String(protocol),
+        ...typeof port === "number" ? { port } : {},
+        packets: parsed.data.elem.counter?.packets ?? 1
+      });
+    }
+  }
+  return out;
+}
+
+// src/tools/network-seal.ts
+var noProxy = "localhost,127.0.0.1,::1";
+function sealNetwork(sandbox, options) {
+  if (options.mode === "open") return sandbox;
+  const deps = options.deps ?? {};
+  let sealing;
+  let seal;
+  let reported = { counts: /* @__PURE__ */ new Map(), proxied: 0 };
+  const install = async () => {
+    const cause2 = await sealRefusal(sandbox, deps);
+    if (cause2 !== void 0) throw new SandboxError(networkImpossible(cause2));
+    const identity = sandbox.account ? await lookUpAccount(sandbox.account, helperPrograms(deps)) : void 0;
+    if (!identity)
+      throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ""} cannot be looked up`));
+    const allowed = await probeAccountSwitch(deps);
+    const how = allowed.kind === "root" ? "root" : "sudo";
+    let rules;
+    try {
+      rules = await installNetworkRules({
+        uid: identity.uid,
+        how,
+        helpers: { sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) }
+      });
+    } catch (error63) {
+      throw new SandboxError(networkImpossible(error63 instanceof Error ? error63.message : String(error63)));
+    }
+    try {
+      const proxy = await startEgressProxy({ destinations: options.destinations });
+      return { rules, proxy };
+    } catch (error63) {
+      await rules.close();
+      throw error63;
+    }
+  };
+  return {
+    ...sandbox,
+    async ready() {
+      await sandbox.ready();
+      sealing ??= install().then((s) => seal = s);
+      await sealing;
+    },
+    async refusal() {
+      return await sandbox.refusal() ?? mapDefined(await sealRefusal(sandbox, deps), networkImpossible);
+    },
+    plan(argv, env, secretNames) {
+      if (!seal) throw new SandboxError("The sandbox is not ready; call ready() first.");
+      const url2 = seal.proxy.url;
+      const proxyEnv = {
+        HTTP_PROXY: url2,
+        HTTPS_PROXY: url2,
+        http_proxy: url2,
+        https_proxy: url2,
+        ALL_PROXY: url2,
+        all_proxy: url2,
+        NO_PROXY: noProxy,
+        no_proxy: noProxy,
+        // Node's own fetch and http follow the variables only when asked to (Node 24).
+        NODE_USE_ENV_PROXY: "1"
+      };
+      return sandbox.plan(argv, { ...env, ...proxyEnv }, secretNames);
+    },
+    async refusedSince() {
+      if (!seal) return [];
+      const now = await refusedSoFar(seal);
+      const fresh = newSince(reported, now);
+      reported = now;
+      return fresh;
+    },
+    async close() {
+      await sandbox.close();
+      const s = seal;
+      seal = void 0;
+      if (s) await Promise.all([s.proxy.close(), s.rules.close()]);
+    }
+  };
+}
+async function refusedSoFar(seal) {
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const b of await seal.rules.blocked().catch(() => [])) counts2.set(key(b), b.packets);
+  const proxyRefusals = seal.proxy.refusals().map((r) => ({
+    destination: formatDestination({ host: r.host, port: r.port }),
+    by: "proxy",
+    attempts: 1,
+    reason: r.reason
+  }));
+  return { counts: counts2, proxied: proxyRefusals.length, proxyRefusals };
+}
+function newSince(before, now) {
+  const out = [];
+  for (const [destination, packets] of now.counts) {
+    const added = packets - (before.counts.get(destination) ?? 0);
+    if (added > 0) out.push({ destination, by: "firewall", attempts: added });
+  }
+  return [...out, ...mergeSame((now.proxyRefusals ?? []).slice(before.proxied))];
+}
+function mergeSame(refusals) {
+  const merged = /* @__PURE__ */ new Map();
+  for (const r of refusals) {
+    const k = `${r.destination} ${r.reason ?? ""}`;
+    const seen = merged.get(k);
+    merged.set(k, seen ? { ...seen, attempts: seen.attempts + r.attempts } : r);
+  }
+  return [...merged.values()];
+}
+function key(b) {
+  return `${formatDestination({ host: b.address, ...b.port !== void 0 ? { port: b.port } : {} })} (${b.protocol})`;
+}
+async function sealRefusal(sandbox, deps) {
+  if (sandbox.account === void 0)
+    return "`command-isolation: none` runs commands as the action's own user, and the network rules hold only a separate account";
+  const allowed = await probeAccountSwitch(deps);
+  if (allowed.kind === "impossible") return allowed.cause;
+  if (findNft({ sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) }) === void 0)
+    return `nftables is not installed (no nft program on PATH: ${helperPrograms(deps).path}): install it in a step before plangate (\`sudo apt-get install -y nftables\`), or add its folder to PATH`;
+  return void 0;
+}
+function networkImpossible(cause2) {
+  return `Commands cannot run here with a sealed network: ${cause2}. plangate lets commands and MCP servers reach only loopback and the destinations \`allowed-domains\` names, by firewall rules on the sandbox account, so that code from the repository cannot send it elsewhere. Nothing was run. Fix the cause, or set the input \`network: open\` to run them with the network as the runner has it, where they can send the work tree anywhere.`;
+}
+var mapDefined = (value, f) => value === void 0 ? void 0 : f(value);
+
 // src/tools/tree-changes.ts
 import path5 from "node:path";
 var counts = /* @__PURE__ */ new Map();
 function noteTreeChange(workTree) {
-  const key = path5.resolve(workTree);
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+  const key2 = path5.resolve(workTree);
+  counts.set(key2, (counts.get(key2) ?? 0) + 1);
 }
 function treeChangeCount(workTree) {
   return counts.get(path5.resolve(workTree)) ?? 0;
@@ -20861,7 +21476,8 @@ function treeChangeCount(workTree) {
 // src/tools/sandbox.ts
 function createSandbox(options) {
   const sandbox = options.isolation === "none" ? ownUserSandbox(options) : accountSandbox(options);
-  return noteChangesOnReturn(sandbox);
+  const sealed = options.network ? sealNetwork(sandbox, { ...options.network, deps: options.deps ?? {} }) : sandbox;
+  return noteChangesOnReturn(sealed);
 }
 function noteChangesOnReturn(sandbox) {
   return {
@@ -20894,6 +21510,7 @@ function ownUserSandbox({ workTree, deps }) {
     lend: (work) => work(),
     sweep: () => Promise.resolve(),
     keep: () => () => void 0,
+    refusedSince: () => Promise.resolve([]),
     close: () => Promise.resolve()
   };
 }
@@ -20907,7 +21524,7 @@ var noCapabilities = {
 // src/text/settles-within.ts
 async function settlesWithin(promise2, ms) {
   let timer;
-  const timeout = new Promise((resolve) => timer = setTimeout(() => resolve(false), ms));
+  const timeout = new Promise((resolve2) => timer = setTimeout(() => resolve2(false), ms));
   try {
     return await Promise.race([
       promise2.then(
@@ -20966,6 +21583,7 @@ export {
   SandboxError,
   missingProgram,
   saysProgramMissing,
+  destinationEntrySchema,
   noteTreeChange,
   treeChangeCount,
   createSandbox,

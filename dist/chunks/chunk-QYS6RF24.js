@@ -9,12 +9,13 @@ import {
   defaultNumber,
   didYouMean,
   inputDefaults
-} from "./chunk-2NPKO5MB.js";
+} from "./chunk-TWYLNNVR.js";
 import {
   SandboxError,
   absolutePath,
   debug,
   defaultPrograms,
+  destinationEntrySchema,
   external_exports,
   getInput,
   getMultilineInput,
@@ -26,7 +27,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-E33N43T7.js";
+} from "./chunk-NH22XKGU.js";
 import {
   errorMessage,
   redact
@@ -34290,6 +34291,7 @@ function httpUrl(example) {
 }
 var pullRequestModeSchema = external_exports.enum(["stacked", "same-branch"], "must be stacked or same-branch");
 var commandIsolationSchema = external_exports.enum(["account", "none"], "must be account or none");
+var networkModeSchema = external_exports.enum(["sealed", "open"], "must be sealed or open");
 var scopeModeSchema = external_exports.enum(["enforce", "report"], "must be enforce or report");
 var branchPrefixSchema = external_exports.string().regex(/^[A-Za-z0-9._/-]*$/, 'may only hold letters, digits, ".", "_", "-" and "/"').refine((v) => !/\.\.|\/\/|^[/-]|(^|\/)\.|\.lock\//.test(v), "is not a valid git ref prefix");
 var configFileParts = (path7) => path7.split("/").filter((part) => part !== ".");
@@ -34670,6 +34672,15 @@ function readInputs(env = process.env) {
     ),
     commandIsolation: defaulted("command-isolation", commandIsolationSchema),
     scope: defaulted("scope", scopeModeSchema),
+    network: defaulted("network", networkModeSchema),
+    allowedDestinations: lines("allowed-domains").flatMap((line) => line.split(",")).map((entry) => entry.trim()).filter((entry) => entry !== "").flatMap((entry) => {
+      const parsed = destinationEntrySchema.safeParse(entry);
+      if (!parsed.success)
+        throw new SettingsError(
+          issueSentences(parsed.error.issues, named(`${code(entry)} in the ${code("allowed-domains")} input`))
+        );
+      return parsed.data;
+    }),
     commandEnv: lines("command-env").map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)
@@ -43914,6 +43925,20 @@ function splitsPair(text3, index) {
   return before >= 55296 && before <= 56319;
 }
 
+// src/tools/refused-text.ts
+function refusedText(refused) {
+  if (refused.length === 0) return "";
+  const lines2 = refused.map((r) => {
+    const what = r.by === "firewall" ? `${r.attempts} packet${r.attempts === 1 ? "" : "s"}` : `${r.attempts} request${r.attempts === 1 ? "" : "s"}`;
+    return `- ${r.destination}: ${what} refused${r.reason ? ` (${r.reason})` : ""}`;
+  });
+  return [
+    `The sealed network refused ${refused.length === 1 ? "one destination" : `${refused.length} destinations`}:`,
+    ...lines2,
+    "Commands reach only loopback and the destinations `allowed-domains` names, through the proxy in HTTP_PROXY. If the work needs one of these, say which and why in your result: a maintainer can allow it."
+  ].join("\n");
+}
+
 // src/mcp/capability-tools.ts
 var listSchema = external_exports.object({}).strict();
 var useSchema = external_exports.object({
@@ -43963,18 +43988,22 @@ Not available: it did not start (${f.reason}).`)
       try {
         result = await server.call(tool.name, args.arguments ?? {}, role === "executor");
       } catch (error) {
-        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}`);
+        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}${await refusedNote(server)}`);
       }
       const { text: text3, isError } = resultText(result);
+      const note = await refusedNote(server);
       if (isError)
-        throw new ToolError(`${server.name}/${tool.name} reported an error: ${text3.trim() || "(no message)"}`);
-      return truncateOutput(
-        text3.trim() === "" ? `${server.name}/${tool.name} returned no text.` : text3,
-        DEFAULT_OUTPUT_LIMIT
-      );
+        throw new ToolError(`${server.name}/${tool.name} reported an error: ${text3.trim() || "(no message)"}${note}`);
+      return truncateOutput(text3.trim() === "" ? `${server.name}/${tool.name} returned no text.` : text3, DEFAULT_OUTPUT_LIMIT) + note;
     }
   });
   return [list2, use];
+}
+async function refusedNote(server) {
+  const text3 = refusedText(await server.refused());
+  return text3 === "" ? "" : `
+
+${text3}`;
 }
 function findServer(started, name) {
   const server = started.connected.find((s) => s.name === name);
@@ -44513,12 +44542,14 @@ function createRunCommandTool(options) {
       refuseOutsideCommands(argv, args.command, options.scope);
       const plan = await planFor(sandbox, argv, options.env);
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
-      options.onRun?.(args.command);
+      const refused = await sandbox.refusedSince();
+      options.onRun?.(args.command, refused);
       if (result.missingProgram) throw notFound(argv[0] ?? "", plan);
       const checked = await options.afterCommand?.();
-      const body = (result.output === "" ? "(no output)" : result.output) + (checked ? `
+      const notes = [refusedText(refused), checked ?? ""].filter((n) => n !== "");
+      const body = (result.output === "" ? "(no output)" : result.output) + notes.map((n) => `
 
-${checked}` : "");
+${n}`).join("");
       if (result.timedOut) {
         throw new ToolError(
           `$ ${args.command}

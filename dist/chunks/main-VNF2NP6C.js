@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-R2IE2YVR.js";
+} from "./chunk-XN6B6MK6.js";
 import {
   GitError,
   ModelError,
@@ -104,7 +104,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-5MXHB5FS.js";
+} from "./chunk-QYS6RF24.js";
 import {
   code,
   codeBlock,
@@ -118,7 +118,7 @@ import {
 import {
   didYouMean,
   inputDefaults
-} from "./chunk-2NPKO5MB.js";
+} from "./chunk-TWYLNNVR.js";
 import {
   createSandbox,
   defaultPrograms,
@@ -136,7 +136,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-E33N43T7.js";
+} from "./chunk-NH22XKGU.js";
 import {
   errorMessage,
   redact
@@ -3485,7 +3485,14 @@ var runRecordSchema = external_exports.object({
    */
   amendments: external_exports.array(external_exports.object({ id: external_exports.string().regex(/^[0-9a-f]{8}$/), delta: scopeDeltaSchema, approvedBy: external_exports.string() })).max(50).optional(),
   /** The commands the executor ran, by cycle: what the pull request sets beside the commands planned. */
-  ran: external_exports.array(external_exports.object({ cycle: external_exports.number().int().positive(), command: external_exports.string().max(1e3) })).max(500).optional(),
+  ran: external_exports.array(
+    external_exports.object({
+      cycle: external_exports.number().int().positive(),
+      command: external_exports.string().max(1e3),
+      /** Destinations the sealed network refused the command (`10.0.0.5:443 (tcp)`, `example.com:443`). */
+      refused: external_exports.array(external_exports.string().max(300)).max(20).optional()
+    })
+  ).max(500).optional(),
   /** The amendment the run stopped for, waiting for approval: only `/approve <id>` resumes it. */
   pendingAmendment: external_exports.string().regex(/^[0-9a-f]{8}$/).optional(),
   /** The seal of the rest of the record with the repository's record key (seal.ts). */
@@ -4076,7 +4083,11 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
       // Checked right after each command, so the command's own result says what will not land.
       afterCommand: async () => keptOut.keep(await stageChecked(ctx.git, settings.protectedPaths, held)),
       ...held ? { scope: held } : {},
-      onCommand: (command) => ran.push({ cycle: team.run.snapshot.iteration + 1, command })
+      onCommand: (command, refused) => ran.push({
+        cycle: team.run.snapshot.iteration + 1,
+        command,
+        ...refused.length ? { refused: refused.slice(0, 20).map((r) => r.destination) } : {}
+      })
     }
   );
   const serverFailures = (await ctx.mcp?.start())?.failures ?? [];
@@ -4473,7 +4484,8 @@ async function plannedActual(run2, final) {
   const cycles = final.context.history.map((_, i) => ({
     cycle: i + 1,
     files: files.get(i + 1) ?? [],
-    commands: run2.ran.filter((r) => r.cycle === i + 1).map((r) => r.command)
+    commands: run2.ran.filter((r) => r.cycle === i + 1).map((r) => r.command),
+    refused: run2.ran.filter((r) => r.cycle === i + 1).flatMap((r) => (r.refused ?? []).map((d) => ({ command: r.command, destination: d })))
   }));
   const used = (t) => t.promptTokens + t.completionTokens;
   const ledger = run2.team.ledger();
@@ -4537,6 +4549,9 @@ function renderPlannedActual(view) {
     `${view.spent.cycles} of ${budget.cycles} cycles`,
     ...budget.costUsd !== void 0 ? [`${formatCost(view.spent.costUsd)} of ${formatCost(budget.costUsd)}`] : []
   ];
+  const refused = view.cycles.flatMap(
+    (c) => (c.refused ?? []).map((r) => `- cycle ${c.cycle}, ${code(r.command)}: ${escapeMarkdown(r.destination)}`)
+  );
   const amendments = view.amendments.length ? view.amendments.map((a) => `- ${code(a.id)}, approved by @${a.approvedBy}: ${describeDelta(a.delta)}`) : ["- none"];
   return [
     "## Planned against actual",
@@ -4556,7 +4571,8 @@ function renderPlannedActual(view) {
     "**Amendments**",
     "",
     ...amendments,
-    ...untouched.length ? ["", `**Planned but not changed:** ${list(untouched)}.`] : []
+    ...untouched.length ? ["", `**Planned but not changed:** ${list(untouched)}.`] : [],
+    ...refused.length ? ["", "**The sealed network refused** (destinations not in `allowed-domains`)", "", ...refused.slice(0, maxRows)] : []
   ].join("\n");
 }
 function describeDelta(delta) {
@@ -7250,7 +7266,8 @@ async function prepare(gate, payload, octokit, secrets, { programs, writes }) {
     account: settings.commandUser,
     workTree: workTree.path,
     enclosure: workTree.enclosure,
-    deps: { programs }
+    deps: { programs },
+    network: { mode: settings.network, destinations: settings.allowedDestinations }
   });
   return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
 }
@@ -7298,7 +7315,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-IYCFNH72.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-QBJQOIGR.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

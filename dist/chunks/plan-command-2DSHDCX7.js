@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-ZD4CBCVK.js";
+} from "./chunk-IDKH2G33.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-7SQHJC3I.js";
-import "./chunk-5MXHB5FS.js";
+import "./chunk-GG7LKKK6.js";
+import "./chunk-QYS6RF24.js";
 import "./chunk-JTMCR3R3.js";
-import "./chunk-2NPKO5MB.js";
-import "./chunk-E33N43T7.js";
+import "./chunk-TWYLNNVR.js";
+import "./chunk-NH22XKGU.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-7SQHJC3I.js";
+} from "./chunk-GG7LKKK6.js";
 import {
   noCapabilities
-} from "./chunk-E33N43T7.js";
+} from "./chunk-NH22XKGU.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

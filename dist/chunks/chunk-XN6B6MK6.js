@@ -12,7 +12,7 @@ import {
   startTeam,
   totalCost,
   totalTokens
-} from "./chunk-5MXHB5FS.js";
+} from "./chunk-QYS6RF24.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

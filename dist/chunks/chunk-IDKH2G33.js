@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-7SQHJC3I.js";
+} from "./chunk-GG7LKKK6.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -41,16 +41,16 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-5MXHB5FS.js";
+} from "./chunk-QYS6RF24.js";
 import {
   defaultLines,
   defaultNumber,
   inputDefaults
-} from "./chunk-2NPKO5MB.js";
+} from "./chunk-TWYLNNVR.js";
 import {
   createSandbox,
   external_exports
-} from "./chunk-E33N43T7.js";
+} from "./chunk-NH22XKGU.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

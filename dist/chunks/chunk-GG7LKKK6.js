@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-E33N43T7.js";
+} from "./chunk-NH22XKGU.js";
 import {
   errorMessage,
   redact
@@ -13081,6 +13081,7 @@ async function connectServer(spec, options) {
     name: spec.name,
     tools,
     call: (tool, args, lend) => spec.transport === "stdio" && lend ? sandbox.lend(() => call(tool, args)) : call(tool, args),
+    refused: () => spec.transport === "stdio" ? sandbox.refusedSince() : Promise.resolve([]),
     close: async () => {
       await client.close();
       release();

@@ -36,6 +36,8 @@ var inputDefaults = {
   "context-permission": "triage",
   "command-user": "",
   "command-isolation": "account",
+  network: "sealed",
+  "allowed-domains": "",
   scope: "enforce",
   "command-env": "",
   "max-write-bytes": "1048576",
