@@ -171,6 +171,22 @@ const maxApprovalAgeHours = 8760;
 
 const orDefault = (values: string[], fallback: string[]): string[] => (values.length > 0 ? values : fallback);
 
+/** `allowed-domains`, one entry a line or comma-separated, as destinations (bundles expanded). */
+function allowedDestinations(entries: string[]): Destination[] {
+  return entries
+    .flatMap((line) => line.split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .flatMap((entry) => {
+      const parsed = destinationEntrySchema.safeParse(entry);
+      if (!parsed.success)
+        throw new SettingsError(
+          issueSentences(parsed.error.issues, named(`${code(entry)} in the ${code('allowed-domains')} input`)),
+        );
+      return parsed.data;
+    });
+}
+
 /**
  * Reads and validates the action's inputs and the runner environment, registering every secret.
  * Reads no file: main.ts needs these to decide what the event asks for before it fetches the
@@ -236,18 +252,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     commandIsolation: defaulted('command-isolation', commandIsolationSchema),
     scope: defaulted('scope', scopeModeSchema),
     network: defaulted('network', networkModeSchema),
-    allowedDestinations: lines('allowed-domains')
-      .flatMap((line) => line.split(','))
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '')
-      .flatMap((entry) => {
-        const parsed = destinationEntrySchema.safeParse(entry);
-        if (!parsed.success)
-          throw new SettingsError(
-            issueSentences(parsed.error.issues, named(`${code(entry)} in the ${code('allowed-domains')} input`)),
-          );
-        return parsed.data;
-      }),
+    allowedDestinations: allowedDestinations(lines('allowed-domains')),
     commandEnv: lines('command-env').map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)

@@ -10,7 +10,7 @@ import {
 import type { Plan } from '../machine/fields.js';
 import { renderHistoryLines } from './history.js';
 import { clip } from '../text/limits.js';
-import { code, codeBlock, escapeHtml } from '../text/markdown.js';
+import { code, codeBlock, escapeHtml, escapeMarkdown } from '../text/markdown.js';
 import type { RunView } from './run-view.js';
 import type { ServerFailure } from '../mcp/hub.js';
 import type { KeptOutChange } from '../repo/change-gate.js';
@@ -57,6 +57,13 @@ const changeWords: Record<KeptOutChange['change'], string> = {
  * number of files; path and reason in code spans, since both can carry a file name the executor
  * chose. Shared with the pull request; '' when nothing was kept out.
  */
+/** Destinations the sealed network refused, by command; bounded like the kept-out list. */
+export function renderNetworkRefused(refused: NonNullable<RunView['networkRefused']>): string {
+  const lines = refused.slice(0, 20).map((r) => `- ${code(r.command)}: ${escapeMarkdown(r.destination)}`);
+  const more = refused.length - lines.length;
+  return [...lines, ...(more > 0 ? [`- … and ${more} more`] : [])].join('\n');
+}
+
 export function renderKeptOut(keptOut: readonly KeptOutChange[]): string {
   const lines: string[] = [];
   let used = 0;
@@ -160,6 +167,8 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
     );
   }
   if (view.keptOut?.length) parts.push('', '**Kept out of the commits**', '', renderKeptOut(view.keptOut));
+  if (view.networkRefused?.length)
+    parts.push('', '**The sealed network refused**', '', renderNetworkRefused(view.networkRefused));
   if (context.plan) {
     const changes = changesSinceApproval(view.approvedPlan, context.plan);
     if (changes.length === 0) parts.push('', '**Plan**', '', renderPlan(context.plan, stepsDone(view)));

@@ -36,6 +36,8 @@ export interface RunView {
   estimate?: CostEstimate;
   /** Changes the commit gate kept out of the run's commits (protected paths, `.git`, nested repositories). */
   keptOut?: KeptOutChange[];
+  /** What the sealed network refused the run's commands: by command, each destination once. */
+  networkRefused?: ReadonlyArray<{ command: string; destination: string }>;
   /** The review threads the planner was given (a run on a pull request): listed with links. */
   reviewThreads?: readonly ReviewThreadRef[];
   /** Set when the run stopped to ask for a wider scope: the amendment a maintainer approves to resume it. */

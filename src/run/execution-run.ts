@@ -205,9 +205,18 @@ export function executionView(run: ExecutionRun, s: Snapshot, extra: Partial<Run
     ...(record.checks ? { estimate: record.checks.estimate } : {}),
     ...(pullRequest ? { pullRequestUrl: pullRequest.url } : {}),
     ...(keptOut.length > 0 ? { keptOut } : {}),
+    ...networkRefusedOf(run.ran),
     ...(record.reviewThreads?.length ? { reviewThreads: record.reviewThreads } : {}),
     ...extra,
   };
+}
+
+/** Each destination the sealed network refused a command, once per command, for the progress comment. */
+function networkRefusedOf(ran: ExecutionRun['ran']): Pick<RunView, 'networkRefused'> {
+  const seen = new Map<string, { command: string; destination: string }>();
+  for (const r of ran)
+    for (const d of r.refused ?? []) seen.set(`${r.command}\0${d}`, { command: r.command, destination: d });
+  return seen.size > 0 ? { networkRefused: [...seen.values()] } : {};
 }
 
 /** Makes sure the plan's base commit is present, even in a shallow checkout. */

@@ -872,6 +872,8 @@ describe('a runner where no account switch is possible (not root, no sudo)', () 
       const { approved, planComment } = await planAndApprove(w, {
         'allowed-commands': 'npm test',
         'command-isolation': 'none',
+        // The network rules hold the sandbox account only: without one, the opt-out names the open network too.
+        network: 'open',
       });
       expect(approved.outputs.outcome, approved.stdout).toBe('done');
       expect(planComment).toContain('/approve');

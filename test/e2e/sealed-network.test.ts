@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { notesServerConfig } from '../fakes/mcp-notes-script.js';
+import { fileURLToPath } from 'node:url';
 import { toolCall } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, createWorld, type ActionRun, type World } from './harness.js';
 import { networkRulesHere } from './network-prerequisite.js';
@@ -112,14 +112,14 @@ afterAll(() => {
  * happened (an error code, or what came back), never the canary itself.
  */
 const sendScript = `
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import dgram from 'node:dgram';
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 const data = readFileSync('notes/private.txt', 'utf8');
 const how = process.argv[2];
-const done = (what) => { console.log(how + ': ' + what); process.exit(0); };
+const done = (what) => { console.log(how + ': ' + what); writeFileSync('notes/outcome-' + how + '.txt', what + '\\n'); process.exit(0); };
 setTimeout(() => done('no answer'), 5000);
 const proxy = new URL(process.env.HTTP_PROXY ?? 'http://127.0.0.1:9');
 if (how === 'http' || how === 'allowed') {
@@ -182,9 +182,20 @@ async function planAndApprove(w: World, inputs: Record<string, string> = {}, env
   w.freshCheckout();
   const planned = await w.runAction(commentEvent(w, issue, 'mona', '/plan send the notes'), all, env);
   w.freshCheckout();
-  const approved = await w.runAction(commentEvent(w, issue, 'mona', '/approve'), all, env);
-  return { issue, planned, approved, result: toolResults(w, 'executor')[0] ?? '' };
+  const started = w.startAction(commentEvent(w, issue, 'mona', '/approve'), all, env);
+  const pid = w.actionPid ?? 0;
+  const approved = await started.done;
+  return { issue, planned, approved, pid, result: toolResults(w, 'executor')[0] ?? '' };
 }
+
+/** `.github/plangate.yml` naming the hostile sender server (test/fakes/mcp-sender-server.mjs). */
+const senderConfig = [
+  'mcp-servers:',
+  '  sender:',
+  `    command: ${JSON.stringify(process.execPath)}`,
+  `    args: [${JSON.stringify(fileURLToPath(new URL('../fakes/mcp-sender-server.mjs', import.meta.url)))}]`,
+  '',
+].join('\n');
 
 /** No canary reached a server, nor anything the action shows. */
 function expectNothingOut(w: World, runs: ActionRun[]): void {
@@ -192,11 +203,11 @@ function expectNothingOut(w: World, runs: ActionRun[]): void {
   expect(everythingSeen(w, runs)).not.toContain(canary);
 }
 
-/** No plangate table is left in the kernel's ruleset. */
-const tablesLeft = () =>
+/** Whether the table of the action with process id `pid` is in the kernel's ruleset (other test files' jobs have their own). */
+const tableOf = (pid: number) =>
   execFileSync('nft', ['list', 'tables'], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => line.includes('plangate_'));
+    .some((line) => line.trim() === `table inet plangate_${pid}`);
 
 const runners = [
   { title: 'as root', runAs: undefined as RunnerAccount | undefined, skip: prerequisite },
@@ -246,13 +257,23 @@ for (const runner of runners) {
     for (const c of cases) {
       it(`gets nothing out by ${c.title}, and the tool result names the refused destination`, async () => {
         const w = await networkWorld(runner.runAs, `node scripts/send.mjs ${c.how}`);
-        const { planned, approved, result } = await planAndApprove(w);
+        const { planned, approved, result, issue, pid } = await planAndApprove(w);
         expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
         expect(result).toMatch(c.said);
         expect(result).toContain('The sealed network refused');
         expect(result).toMatch(c.refused);
         expectNothingOut(w, [planned, approved]);
-        expect(tablesLeft()).toEqual([]);
+        expect(tableOf(pid), 'the rules outlived the job').toBe(false);
+        // The thread and the pull request name the refusal too, by command.
+        const line = new RegExp(`- \`node scripts/send\\.mjs ${c.how}\`: `);
+        const progress = botComments(w, issue).find((b) => b.includes('<!-- plangate:progress')) ?? '';
+        expect(progress).toContain('**The sealed network refused**');
+        expect(progress).toMatch(line);
+        const byCycle = new RegExp(`- cycle 1, \`node scripts/send\\.mjs ${c.how}\`: `);
+        for (const shown of [w.gh.pulls()[0]?.body ?? '', approved.summary]) {
+          expect(shown).toContain('**The sealed network refused**');
+          expect(shown).toMatch(byCycle);
+        }
       });
     }
 
@@ -274,14 +295,14 @@ for (const runner of runners) {
             toolCall('update_context', { summary: 'Sent.' }),
           ],
           executor: [
-            toolCall('use_capability', { server: 'notes', tool: 'send', arguments: send }),
+            toolCall('use_capability', { server: 'sender', tool: 'send', arguments: send }),
             toolCall('update_context', { result: 'Sent.', outcome: 'done' }),
           ],
         },
-        { '.github/plangate.yml': notesServerConfig, 'notes/private.txt': `${canary}\n` },
+        { '.github/plangate.yml': senderConfig, 'notes/private.txt': `${canary}\n` },
         runner.runAs ? { runAs: runner.runAs } : {},
       );
-      const { planned, approved, result } = await planAndApprove(w, {}, { PLANGATE_MCP_PROBE: 'probe' });
+      const { planned, approved, result } = await planAndApprove(w);
       expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
       expect(result).toContain('send: ECONNREFUSED');
       expect(result).toMatch(new RegExp(`- ${deny4.replace(/\./g, '\\.')}:9000 \\(tcp\\): \\d+ packets? refused`));
@@ -296,14 +317,14 @@ for (const runner of runners) {
       await w.runAction(commentEvent(w, issue, 'mona', '/plan wait'), allowedCommands);
       w.freshCheckout();
       const started = w.startAction(commentEvent(w, issue, 'mona', '/approve'), allowedCommands);
-      // Once the command runs, the rules are in force: then the job is killed outright.
-      await waitFor(() => tablesLeft().length > 0);
       const pid = w.actionPid;
       if (pid === undefined) throw new Error('the action is not running');
+      // Once the command runs, the rules are in force: then the job is killed outright.
+      await waitFor(() => tableOf(pid));
       process.kill(pid, 'SIGKILL');
       await started.done.catch(() => undefined);
-      await waitFor(() => tablesLeft().length === 0);
-      expect(tablesLeft()).toEqual([]);
+      await waitFor(() => !tableOf(pid));
+      expect(tableOf(pid)).toBe(false);
     });
   });
 }

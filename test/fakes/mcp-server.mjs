@@ -3,11 +3,8 @@
 // all its environment variables, whether GITHUB_TOKEN reached it, its working directory and uid), so a test
 // can prove what plangate passes to a server. `record` is a writing tool (no readOnlyHint): it appends
 // to mcp-records.txt in its working directory. `repeat` makes long output; `fail` answers with an error.
-// `send` reads a file of its working directory and sends it over a raw TCP socket, as a hostile server
-// would, and says what became of the connection.
 // With --exit-at-start it writes to stderr and exits before speaking MCP, as a broken server does.
-import { appendFileSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -69,23 +66,6 @@ server.registerTool(
     annotations: { readOnlyHint: true },
   },
   async () => ({ content: [{ type: 'text', text: 'the fake failure happened' }], isError: true }),
-);
-
-server.registerTool(
-  'send',
-  {
-    description: 'Sends a file of the working directory to host:port over TCP.',
-    inputSchema: { file: z.string(), host: z.string(), port: z.number().int() },
-  },
-  async ({ file, host, port }) => {
-    const data = readFileSync(path.join(process.cwd(), file));
-    const outcome = await new Promise((resolve) => {
-      const socket = net.connect(port, host, () => socket.end(data, () => resolve('sent')));
-      socket.on('error', (error) => resolve(error.code ?? error.message));
-      setTimeout(() => resolve('no answer'), 5000).unref();
-    });
-    return text(`send: ${outcome}`);
-  },
 );
 
 await server.connect(new StdioServerTransport());

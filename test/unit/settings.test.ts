@@ -101,6 +101,8 @@ const allInputs = [
   'config-file',
   'command-isolation',
   'approval-max-age-hours',
+  'network',
+  'allowed-domains',
 ];
 
 const defaults = {
@@ -121,6 +123,8 @@ const defaults = {
   commandUser: '',
   commandIsolation: 'account',
   approvalMaxAgeHours: 168,
+  network: 'sealed',
+  allowedDestinations: [],
   config: {},
   mcpServers: [],
 };
@@ -513,5 +517,26 @@ describe("readRepoConfig (the local CLI: the work tree is the user's own)", () =
   it('refuses absolute paths and paths that climb out', () => {
     expect(errorOf(() => readRepoConfig(workspace, '/etc/hostname')).message).toContain('inside the repository');
     expect(errorOf(() => readRepoConfig(workspace, 'a/../../x.yml')).message).toContain('inside the repository');
+  });
+});
+
+describe('the sealed network', () => {
+  it('reads allowed-domains a line or a comma at a time, bundles expanded', () => {
+    setInputs({ 'allowed-domains': 'pypi, example.com:8443\n*.internal.test\n# a comment' });
+    const { settings } = read();
+    expect(settings.allowedDestinations).toEqual([
+      { host: 'pypi.org' },
+      { host: 'files.pythonhosted.org' },
+      { host: 'example.com', port: 8443 },
+      { host: '*.internal.test' },
+    ]);
+    expect(settings.network).toBe('sealed');
+  });
+
+  it('names the entry that is no destination, and the input it is in', () => {
+    setInputs({ 'allowed-domains': 'https://example.com' });
+    expect(errorOf(() => read()).message).toContain('`https://example.com` in the `allowed-domains` input');
+    setInputs({ network: 'closed' });
+    expect(errorOf(() => read()).message).toContain('must be sealed or open');
   });
 });
