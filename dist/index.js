@@ -146,6 +146,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-VNF2NP6C.js");
+  const { run } = await import("./chunks/main-5I32QNDT.js");
   await run(triage);
 }

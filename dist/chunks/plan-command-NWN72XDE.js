@@ -4,10 +4,10 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-IDKH2G33.js";
+} from "./chunk-XYJXHZR4.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-GG7LKKK6.js";
-import "./chunk-QYS6RF24.js";
+import "./chunk-XI7GJBAV.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
 import "./chunk-NH22XKGU.js";

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-XN6B6MK6.js";
+} from "./chunk-AEHJ7CIK.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-IDKH2G33.js";
+} from "./chunk-XYJXHZR4.js";
 import {
   CliError,
   UsageError
@@ -38,7 +38,7 @@ import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-QYS6RF24.js";
+} from "./chunk-XI7GJBAV.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
 import "./chunk-NH22XKGU.js";

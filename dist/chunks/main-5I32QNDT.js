@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-XN6B6MK6.js";
+} from "./chunk-AEHJ7CIK.js";
 import {
   GitError,
   ModelError,
@@ -104,7 +104,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-QYS6RF24.js";
+} from "./chunk-XI7GJBAV.js";
 import {
   code,
   codeBlock,
@@ -3783,6 +3783,11 @@ var changeWords = {
   mode: "mode changed",
   type: "type changed"
 };
+function renderNetworkRefused(refused) {
+  const lines = refused.slice(0, 20).map((r) => `- ${code(r.command)}: ${escapeMarkdown(r.destination)}`);
+  const more = refused.length - lines.length;
+  return [...lines, ...more > 0 ? [`- \u2026 and ${more} more`] : []].join("\n");
+}
 function renderKeptOut(keptOut) {
   const lines = [];
   let used = 0;
@@ -3872,6 +3877,8 @@ function renderProgressComment(view, live = {}) {
     );
   }
   if (view.keptOut?.length) parts.push("", "**Kept out of the commits**", "", renderKeptOut(view.keptOut));
+  if (view.networkRefused?.length)
+    parts.push("", "**The sealed network refused**", "", renderNetworkRefused(view.networkRefused));
   if (context.plan) {
     const changes = changesSinceApproval(view.approvedPlan, context.plan);
     if (changes.length === 0) parts.push("", "**Plan**", "", renderPlan(context.plan, stepsDone(view)));
@@ -4139,9 +4146,16 @@ function executionView(run2, s, extra = {}) {
     ...record.checks ? { estimate: record.checks.estimate } : {},
     ...pullRequest ? { pullRequestUrl: pullRequest.url } : {},
     ...keptOut.length > 0 ? { keptOut } : {},
+    ...networkRefusedOf(run2.ran),
     ...record.reviewThreads?.length ? { reviewThreads: record.reviewThreads } : {},
     ...extra
   };
+}
+function networkRefusedOf(ran) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const r of ran)
+    for (const d of r.refused ?? []) seen.set(`${r.command}\0${d}`, { command: r.command, destination: d });
+  return seen.size > 0 ? { networkRefused: [...seen.values()] } : {};
 }
 async function ensureCommit(ctx, ref, sha) {
   const present = () => ctx.git(["cat-file", "-e", `${sha}^{commit}`]).then(

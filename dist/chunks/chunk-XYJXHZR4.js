@@ -41,7 +41,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-QYS6RF24.js";
+} from "./chunk-XI7GJBAV.js";
 import {
   defaultLines,
   defaultNumber,

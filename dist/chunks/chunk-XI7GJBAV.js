@@ -34616,6 +34616,16 @@ function lines(name) {
 }
 var maxApprovalAgeHours = 8760;
 var orDefault = (values, fallback) => values.length > 0 ? values : fallback;
+function allowedDestinations(entries) {
+  return entries.flatMap((line) => line.split(",")).map((entry) => entry.trim()).filter((entry) => entry !== "").flatMap((entry) => {
+    const parsed = destinationEntrySchema.safeParse(entry);
+    if (!parsed.success)
+      throw new SettingsError(
+        issueSentences(parsed.error.issues, named(`${code(entry)} in the ${code("allowed-domains")} input`))
+      );
+    return parsed.data;
+  });
+}
 function readInputs(env = process.env) {
   const githubToken = input("github-token", external_exports.string());
   const apiKey = input("api-key", external_exports.string());
@@ -34673,14 +34683,7 @@ function readInputs(env = process.env) {
     commandIsolation: defaulted("command-isolation", commandIsolationSchema),
     scope: defaulted("scope", scopeModeSchema),
     network: defaulted("network", networkModeSchema),
-    allowedDestinations: lines("allowed-domains").flatMap((line) => line.split(",")).map((entry) => entry.trim()).filter((entry) => entry !== "").flatMap((entry) => {
-      const parsed = destinationEntrySchema.safeParse(entry);
-      if (!parsed.success)
-        throw new SettingsError(
-          issueSentences(parsed.error.issues, named(`${code(entry)} in the ${code("allowed-domains")} input`))
-        );
-      return parsed.data;
-    }),
+    allowedDestinations: allowedDestinations(lines("allowed-domains")),
     commandEnv: lines("command-env").map((name) => {
       const parsed = envNameSchema.safeParse(name);
       if (!parsed.success)
@@ -43994,7 +43997,10 @@ Not available: it did not start (${f.reason}).`)
       const note = await refusedNote(server);
       if (isError)
         throw new ToolError(`${server.name}/${tool.name} reported an error: ${text3.trim() || "(no message)"}${note}`);
-      return truncateOutput(text3.trim() === "" ? `${server.name}/${tool.name} returned no text.` : text3, DEFAULT_OUTPUT_LIMIT) + note;
+      return truncateOutput(
+        text3.trim() === "" ? `${server.name}/${tool.name} returned no text.` : text3,
+        DEFAULT_OUTPUT_LIMIT
+      ) + note;
     }
   });
   return [list2, use];
