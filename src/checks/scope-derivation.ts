@@ -1,6 +1,7 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
 import type { TokenUsage } from '../models/usage.js';
 import { inScope, scopePath, type ApprovedScope, type ScopeDelta } from '../scope/approved-scope.js';
+import { formatDestination, type Destination } from '../scope/network-destinations.js';
 import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
 import { highFactor, type CostEstimate } from './cost-estimate.js';
 
@@ -35,6 +36,8 @@ export interface ScopeInput {
   maxIterations: number;
   /** `max-cost-usd`: the budget in dollars never goes above it. */
   maxCostUsd?: number;
+  /** The destinations a sealed network allows (`allowed-domains`); unset: the network is not sealed. */
+  network?: readonly Destination[];
 }
 
 export function deriveScope(input: ScopeInput): ApprovedScope {
@@ -62,7 +65,13 @@ export function deriveScope(input: ScopeInput): ApprovedScope {
       cycles: Math.max(1, Math.min(input.maxIterations, Math.max(minCycles, steps * budgetHeadroom))),
       ...(costUsd !== undefined && costUsd > 0 ? { costUsd } : {}),
     },
+    ...networkOf(input.network),
   };
+}
+
+/** The scope's network part: the allowed destinations as people write them. */
+function networkOf(network: readonly Destination[] | undefined): Pick<ApprovedScope, 'network'> {
+  return network === undefined ? {} : { network: unique(network.map(formatDestination)) };
 }
 
 /** The commands a step names: its `verify`, and command lines it quotes in code spans. */
@@ -90,6 +99,7 @@ export function unplannedScope(input: {
   allowedCommands: readonly string[];
   maxIterations: number;
   maxCostUsd?: number;
+  network?: readonly Destination[];
 }): ApprovedScope {
   return {
     paths: ['**'],
@@ -99,6 +109,7 @@ export function unplannedScope(input: {
       cycles: input.maxIterations,
       ...(input.maxCostUsd !== undefined ? { costUsd: input.maxCostUsd } : {}),
     },
+    ...networkOf(input.network),
   };
 }
 

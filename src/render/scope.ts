@@ -18,6 +18,7 @@ export function renderScope(scope: ApprovedScope): string {
     '',
     `- Changes to: ${paths}`,
     `- Commands: ${commands}`,
+    ...(scope.network !== undefined ? [`- Network: ${networkWords(scope.network, code)}`] : []),
     `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     '',
     'Nothing else: the tools refuse it and the commit gate holds it back. What the run finds it needs beyond this becomes an amendment, posted here for a maintainer to approve.',
@@ -31,9 +32,15 @@ export function renderScopeText(scope: ApprovedScope): string {
     'This approval allows:',
     `  changes to: ${listed(scope.paths, 'no file')}`,
     `  commands: ${listed(scope.commands, 'none')}`,
+    ...(scope.network !== undefined ? [`  network: ${networkWords(scope.network, (d) => d)}`] : []),
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     'Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops.',
   ].join('\n');
+}
+
+/** The destinations commands may reach, loopback always among them. */
+function networkWords(network: readonly string[], show: (d: string) => string): string {
+  return network.length === 0 ? 'loopback only' : `loopback and ${network.map(show).join(', ')}`;
 }
 
 /** A budget in words: tokens and cycles always, dollars where the prices are known. */

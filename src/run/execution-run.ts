@@ -98,6 +98,8 @@ export async function startExecutionRun(
   // Under `scope: report` nothing is refused or held back for the scope; the pull request shows where the run went beyond it.
   const scopeEnforced = settings.scope === 'enforce';
   const held = scopeEnforced ? scope : undefined;
+  // Before anything starts in the sandbox: only what the approval named is reached, whatever the workflow says now.
+  if (held?.network !== undefined) ctx.sandbox.limitNetwork(held.network);
   await ensureCommit(ctx, record.base.ref, record.base.sha);
   let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {

@@ -88,5 +88,6 @@ function scopeWithoutPlan(ctx: RunContext, maxIterations: number): ApprovedScope
     allowedCommands: settings.allowedCommands,
     maxIterations,
     ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
+    ...(settings.network === 'sealed' ? { network: settings.allowedDestinations } : {}),
   });
 }

@@ -31,6 +31,12 @@ export const approvedScopeSchema = z
     /** Command lines the run may run, as the plan names them; each is also allowed by `allowed-commands`. */
     commands: z.array(z.string().min(1).max(1000)).max(5_000),
     budget: scopeBudgetSchema,
+    /**
+     * Destinations commands and stdio MCP servers may reach besides loopback, as `allowed-domains`
+     * named them when the plan was made (bundles expanded, spelled as people write them); empty:
+     * loopback only. Unset where the network was not sealed (`network: open`).
+     */
+    network: z.array(z.string().min(1).max(300)).max(1000).optional(),
   })
   .strict();
 
@@ -81,6 +87,7 @@ export function widenScope(scope: ApprovedScope, extra: ScopeDelta): ApprovedSco
   return {
     paths: union(scope.paths, extra.paths),
     commands: union(scope.commands, extra.commands),
+    ...(scope.network !== undefined ? { network: scope.network } : {}),
     budget: extra.budget
       ? {
           tokens: scope.budget.tokens + extra.budget.tokens,

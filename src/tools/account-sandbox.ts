@@ -91,6 +91,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
     },
     sweep,
     refusedSince: () => Promise.resolve([]),
+    limitNetwork: () => undefined,
     keep(pid) {
       kept.add(pid);
       return () => kept.delete(pid);

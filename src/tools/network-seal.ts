@@ -35,6 +35,7 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
   let sealing: Promise<Seal> | undefined;
   let seal: Seal | undefined;
   let reported: Tally = { counts: new Map<string, number>(), proxied: 0 };
+  let destinations = options.destinations;
 
   const install = async (): Promise<Seal> => {
     const cause = await sealRefusal(sandbox, deps);
@@ -55,7 +56,7 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
       throw new SandboxError(networkImpossible(error instanceof Error ? error.message : String(error)));
     }
     try {
-      const proxy = await startEgressProxy({ destinations: options.destinations });
+      const proxy = await startEgressProxy({ destinations });
       return { rules, proxy };
     } catch (error) {
       await rules.close();
@@ -90,6 +91,11 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
         NODE_USE_ENV_PROXY: '1',
       };
       return sandbox.plan(argv, { ...env, ...proxyEnv }, secretNames);
+    },
+    limitNetwork(approved) {
+      if (sealing !== undefined)
+        throw new SandboxError('The network was sealed before the approved scope was known; nothing may widen it now.');
+      destinations = destinations.filter((d) => approved.includes(formatDestination(d)));
     },
     async refusedSince() {
       if (!seal) return [];

@@ -51,6 +51,12 @@ export interface Sandbox {
    * piece of work can report its own; always empty where the network is not sealed.
    */
   refusedSince(): Promise<RefusedDestination[]>;
+  /**
+   * Keeps, of the destinations the network allows, only those `approved` names (as people write them:
+   * the approved scope's `network`), so a destination added to the workflow after the approval is not
+   * reached on its strength. Call before the first process starts; no effect where the network is not sealed.
+   */
+  limitNetwork(approved: readonly string[]): void;
   /** Ends every process of the account except the kept ones. Never throws: it is cleanup. */
   sweep(): Promise<void>;
   /** Keeps a long-lived process (and its children) alive across sweeps; returns the release. */

@@ -100,6 +100,7 @@ function ownUserSandbox({ workTree, deps }: SandboxOptions): Sandbox {
     sweep: () => Promise.resolve(),
     keep: () => () => undefined,
     refusedSince: () => Promise.resolve([]),
+    limitNetwork: () => undefined,
     close: () => Promise.resolve(),
   };
 }

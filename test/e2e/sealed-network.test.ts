@@ -120,7 +120,6 @@ import tls from 'node:tls';
 const data = readFileSync('notes/private.txt', 'utf8');
 const how = process.argv[2];
 const done = (what) => { console.log(how + ': ' + what); writeFileSync('notes/outcome-' + how + '.txt', what + '\\n'); process.exit(0); };
-setTimeout(() => done('no answer'), 5000);
 const proxy = new URL(process.env.HTTP_PROXY ?? 'http://127.0.0.1:9');
 if (how === 'http' || how === 'allowed') {
   const target = how === 'http' ? 'http://${deny4}:8080/upload' : 'http://${allow4}:8080/fetch';
@@ -133,7 +132,7 @@ if (how === 'http' || how === 'allowed') {
   const s = tls.connect({ host: '${deny4}', port: 8443, rejectUnauthorized: false }, () => { s.write(data); done('connected'); });
   s.on('error', (e) => done(e.code));
 } else if (how === 'tcp' || how === 'ipv6') {
-  const s = net.connect(9000, how === 'tcp' ? '${deny4}' : '${deny6}', () => { s.write(data); setTimeout(() => done('connected'), 200); });
+  const s = net.connect(9000, how === 'tcp' ? '${deny4}' : '${deny6}', () => s.end(data, () => done('connected')));
   s.on('error', (e) => done(e.code));
 } else if (how === 'dns') {
   const label = Buffer.from(data.trim()).toString('hex').slice(0, 60);
@@ -328,6 +327,26 @@ for (const runner of runners) {
     });
   });
 }
+
+describe.skipIf(prerequisite !== undefined)('the network in the approved scope', () => {
+  it('is shown before approval, and a destination the workflow adds after it is not reached', async () => {
+    const w = await networkWorld(undefined, 'node scripts/send.mjs allowed');
+    w.gh.setPermission('mona', 'maintain');
+    const issue = w.gh.addIssue({ title: 'Send', body: 'Send the notes.', login: 'mona' }).number;
+    w.freshCheckout();
+    await w.runAction(commentEvent(w, issue, 'mona', '/plan fetch'), { ...allowedCommands, 'allowed-domains': 'pypi' });
+    const planComment = botComments(w, issue)[0] ?? '';
+    expect(planComment).toContain('- Network: loopback and `pypi.org`, `files.pythonhosted.org`');
+    // The workflow now allows the server too; the approved plan did not name it.
+    w.freshCheckout();
+    const inputs = { ...allowedCommands, 'allowed-domains': `pypi\n${allow4}:8080` };
+    const approved = await w.runAction(commentEvent(w, issue, 'mona', '/approve'), inputs);
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+    const [result = ''] = toolResults(w, 'executor');
+    expect(result).toContain('allowed: status 403');
+    expect(result).toContain(`- ${allow4}:8080: 1 request refused (not in allowed-domains)`);
+  });
+});
 
 describe.skipIf(prerequisite !== undefined)('where the network cannot be sealed', () => {
   // A runner without nftables: no nft on the action's PATH.

@@ -588,6 +588,7 @@ const noProcesses: Sandbox = {
   sweep: async () => undefined,
   keep: () => () => undefined,
   refusedSince: async () => [],
+  limitNetwork: () => undefined,
   close: async () => undefined,
 };
 
