@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-NWN72XDE.js");
+        const { planCommand } = await import("./chunks/plan-command-W3UWKV6K.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-LGNP76JQ.js");
+        const { runCommand } = await import("./chunks/run-command-GMNK5DLO.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

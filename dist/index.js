@@ -146,6 +146,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-5I32QNDT.js");
+  const { run } = await import("./chunks/main-I6ZS4KW3.js");
   await run(triage);
 }

@@ -20803,6 +20803,7 @@ function accountSandbox(options) {
     },
     sweep,
     refusedSince: () => Promise.resolve([]),
+    limitNetwork: () => void 0,
     keep(pid) {
       kept2.add(pid);
       return () => kept2.delete(pid);
@@ -21349,6 +21350,7 @@ function sealNetwork(sandbox, options) {
   let sealing;
   let seal;
   let reported = { counts: /* @__PURE__ */ new Map(), proxied: 0 };
+  let destinations = options.destinations;
   const install = async () => {
     const cause2 = await sealRefusal(sandbox, deps);
     if (cause2 !== void 0) throw new SandboxError(networkImpossible(cause2));
@@ -21368,7 +21370,7 @@ function sealNetwork(sandbox, options) {
       throw new SandboxError(networkImpossible(error63 instanceof Error ? error63.message : String(error63)));
     }
     try {
-      const proxy = await startEgressProxy({ destinations: options.destinations });
+      const proxy = await startEgressProxy({ destinations });
       return { rules, proxy };
     } catch (error63) {
       await rules.close();
@@ -21401,6 +21403,11 @@ function sealNetwork(sandbox, options) {
         NODE_USE_ENV_PROXY: "1"
       };
       return sandbox.plan(argv, { ...env, ...proxyEnv }, secretNames);
+    },
+    limitNetwork(approved) {
+      if (sealing !== void 0)
+        throw new SandboxError("The network was sealed before the approved scope was known; nothing may widen it now.");
+      destinations = destinations.filter((d) => approved.includes(formatDestination(d)));
     },
     async refusedSince() {
       if (!seal) return [];
@@ -21511,6 +21518,7 @@ function ownUserSandbox({ workTree, deps }) {
     sweep: () => Promise.resolve(),
     keep: () => () => void 0,
     refusedSince: () => Promise.resolve([]),
+    limitNetwork: () => void 0,
     close: () => Promise.resolve()
   };
 }
@@ -21584,6 +21592,7 @@ export {
   missingProgram,
   saysProgramMissing,
   destinationEntrySchema,
+  formatDestination,
   noteTreeChange,
   treeChangeCount,
   createSandbox,

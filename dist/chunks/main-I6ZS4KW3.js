@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-AEHJ7CIK.js";
+} from "./chunk-ZYGXHFRO.js";
 import {
   GitError,
   ModelError,
@@ -104,7 +104,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-XI7GJBAV.js";
+} from "./chunk-2TKPZBPK.js";
 import {
   code,
   codeBlock,
@@ -136,7 +136,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-NH22XKGU.js";
+} from "./chunk-F7D6CLP7.js";
 import {
   errorMessage,
   redact
@@ -4054,6 +4054,7 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
   const { scope, amendments } = grantedScope(record, checkpoint, execution.amendment);
   const scopeEnforced = settings.scope === "enforce";
   const held = scopeEnforced ? scope : void 0;
+  if (held?.network !== void 0) ctx.sandbox.limitNetwork(held.network);
   await ensureCommit(ctx, record.base.ref, record.base.sha);
   let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {
@@ -5406,7 +5407,8 @@ function scopeWithoutPlan(ctx, maxIterations) {
   return unplannedScope({
     allowedCommands: settings.allowedCommands,
     maxIterations,
-    ...settings.maxCostUsd !== void 0 ? { maxCostUsd: settings.maxCostUsd } : {}
+    ...settings.maxCostUsd !== void 0 ? { maxCostUsd: settings.maxCostUsd } : {},
+    ...settings.network === "sealed" ? { network: settings.allowedDestinations } : {}
   });
 }
 
@@ -5518,7 +5520,8 @@ async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {
     planning,
     estimate: checks.estimate,
     maxIterations: snapshot.policy.maxIterations,
-    ...settings.maxCostUsd !== void 0 ? { maxCostUsd: settings.maxCostUsd } : {}
+    ...settings.maxCostUsd !== void 0 ? { maxCostUsd: settings.maxCostUsd } : {},
+    ...settings.network === "sealed" ? { network: settings.allowedDestinations } : {}
   });
   return { checks, scope };
 }
@@ -7329,7 +7332,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-QBJQOIGR.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-I7UMX6VQ.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-AEHJ7CIK.js";
+} from "./chunk-ZYGXHFRO.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,20 +28,20 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-XYJXHZR4.js";
+} from "./chunk-HKLKGM77.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-GG7LKKK6.js";
+import "./chunk-4YX523UU.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-XI7GJBAV.js";
+} from "./chunk-2TKPZBPK.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
-import "./chunk-NH22XKGU.js";
+import "./chunk-F7D6CLP7.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

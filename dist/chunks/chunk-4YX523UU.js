@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-NH22XKGU.js";
+} from "./chunk-F7D6CLP7.js";
 import {
   errorMessage,
   redact

@@ -17,6 +17,7 @@ import {
   defaultPrograms,
   destinationEntrySchema,
   external_exports,
+  formatDestination,
   getInput,
   getMultilineInput,
   group,
@@ -27,7 +28,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-NH22XKGU.js";
+} from "./chunk-F7D6CLP7.js";
 import {
   errorMessage,
   redact
@@ -35040,7 +35041,13 @@ var approvedScopeSchema = external_exports.object({
   paths: external_exports.array(external_exports.string().min(1).max(500)).max(5e4),
   /** Command lines the run may run, as the plan names them; each is also allowed by `allowed-commands`. */
   commands: external_exports.array(external_exports.string().min(1).max(1e3)).max(5e3),
-  budget: scopeBudgetSchema
+  budget: scopeBudgetSchema,
+  /**
+   * Destinations commands and stdio MCP servers may reach besides loopback, as `allowed-domains`
+   * named them when the plan was made (bundles expanded, spelled as people write them); empty:
+   * loopback only. Unset where the network was not sealed (`network: open`).
+   */
+  network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional()
 }).strict();
 var scopeDeltaSchema = external_exports.object({
   paths: approvedScopeSchema.shape.paths.optional(),
@@ -35068,6 +35075,7 @@ function widenScope(scope, extra) {
   return {
     paths: union(scope.paths, extra.paths),
     commands: union(scope.commands, extra.commands),
+    ...scope.network !== void 0 ? { network: scope.network } : {},
     budget: extra.budget ? {
       tokens: scope.budget.tokens + extra.budget.tokens,
       cycles: scope.budget.cycles + extra.budget.cycles,
@@ -35242,8 +35250,12 @@ function deriveScope(input2) {
       tokens: perStep * steps,
       cycles: Math.max(1, Math.min(input2.maxIterations, Math.max(minCycles, steps * budgetHeadroom))),
       ...costUsd !== void 0 && costUsd > 0 ? { costUsd } : {}
-    }
+    },
+    ...networkOf(input2.network)
   };
+}
+function networkOf(network) {
+  return network === void 0 ? {} : { network: unique(network.map(formatDestination)) };
 }
 function namedCommands(step) {
   const quoted = [...`${step.title}
@@ -35266,7 +35278,8 @@ function unplannedScope(input2) {
       tokens: minTokensPerStep * input2.maxIterations,
       cycles: input2.maxIterations,
       ...input2.maxCostUsd !== void 0 ? { costUsd: input2.maxCostUsd } : {}
-    }
+    },
+    ...networkOf(input2.network)
   };
 }
 function scopeDelta(scope, plan, allowedCommands) {
@@ -35301,6 +35314,7 @@ function renderScope(scope) {
     "",
     `- Changes to: ${paths}`,
     `- Commands: ${commands}`,
+    ...scope.network !== void 0 ? [`- Network: ${networkWords(scope.network, code)}`] : [],
     `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     "",
     "Nothing else: the tools refuse it and the commit gate holds it back. What the run finds it needs beyond this becomes an amendment, posted here for a maintainer to approve."
@@ -35312,9 +35326,13 @@ function renderScopeText(scope) {
     "This approval allows:",
     `  changes to: ${listed2(scope.paths, "no file")}`,
     `  commands: ${listed2(scope.commands, "none")}`,
+    ...scope.network !== void 0 ? [`  network: ${networkWords(scope.network, (d) => d)}`] : [],
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     "Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops."
   ].join("\n");
+}
+function networkWords(network, show) {
+  return network.length === 0 ? "loopback only" : `loopback and ${network.map(show).join(", ")}`;
 }
 function formatBudget(budget) {
   const cycles = `${budget.cycles} ${budget.cycles === 1 ? "cycle" : "cycles"}`;

@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-GG7LKKK6.js";
+} from "./chunk-4YX523UU.js";
 import {
   noCapabilities
-} from "./chunk-NH22XKGU.js";
+} from "./chunk-F7D6CLP7.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-XYJXHZR4.js";
+} from "./chunk-HKLKGM77.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-GG7LKKK6.js";
-import "./chunk-XI7GJBAV.js";
+import "./chunk-4YX523UU.js";
+import "./chunk-2TKPZBPK.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
-import "./chunk-NH22XKGU.js";
+import "./chunk-F7D6CLP7.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-GG7LKKK6.js";
+} from "./chunk-4YX523UU.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -41,7 +41,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-XI7GJBAV.js";
+} from "./chunk-2TKPZBPK.js";
 import {
   defaultLines,
   defaultNumber,
@@ -50,7 +50,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-NH22XKGU.js";
+} from "./chunk-F7D6CLP7.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";
