@@ -115,10 +115,22 @@ export function isForbiddenAddress(address: string): boolean {
     );
   }
   if (isIP(ip) === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-    if (mapped) return isForbiddenAddress(mapped[1] ?? '');
+    // One spelling for every way of writing the address (the WHATWG URL parser's): `::ffff:a9fe:a9fe`
+    // is 169.254.169.254 as much as `::ffff:169.254.169.254` is.
+    let canonical: string;
+    try {
+      canonical = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+    } catch {
+      // A zone index (fe80::1%eth0) does not parse; link-local addresses are the ones that carry one.
+      return true;
+    }
+    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+    if (mapped) {
+      const [high, low] = [parseInt(mapped[1] ?? '0', 16), parseInt(mapped[2] ?? '0', 16)];
+      return isForbiddenAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+    }
     // fe80::/10 (link-local) and AWS's IPv6 metadata address.
-    return /^fe[89ab][0-9a-f]?:/.test(ip) || ip === 'fd00:ec2::254';
+    return /^fe[89ab][0-9a-f]?:/.test(canonical) || canonical === 'fd00:ec2::254';
   }
   return false;
 }

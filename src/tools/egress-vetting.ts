@@ -50,13 +50,13 @@ export async function reach(context: EgressContext, host: string, port: number):
     context.refuse(host, port, reason);
     return { status: 403, message: `plangate's egress proxy refused ${where}: ${reason}.\n` };
   };
-  if (isIP(host) !== 0 && isClosedAddress(host)) return refused(CLOSED_TO_ALL);
+  if (isIP(host) !== 0 && isForbiddenAddress(host)) return refused(CLOSED_TO_ALL);
   if (!destinationAllowed(context.destinations, host, port)) return refused('not in allowed-domains');
   const resolved = isIP(host) !== 0 ? [host] : await resolve(context.lookup, host);
   if (typeof resolved === 'string') {
     return { status: 502, message: `plangate's egress proxy could not resolve ${host}: ${resolved}.\n` };
   }
-  const closedTo = resolved.find(isClosedAddress);
+  const closedTo = resolved.find(isForbiddenAddress);
   if (closedTo !== undefined) return refused(`resolves to ${closedTo}, ${CLOSED_TO_ALL}`);
   if (context.closed()) return { status: 503, message: `plangate's egress proxy is closing.\n` };
   try {
@@ -113,26 +113,6 @@ function connectTo(context: EgressContext, address: string, port: number): Promi
       resolve(socket);
     });
   });
-}
-
-/**
- * `isForbiddenAddress`, also for an IPv6 address written another way than the resolver writes it
- * (`::ffff:a9fe:a9fe` is 169.254.169.254, as the WHATWG URL parser spells it).
- */
-function isClosedAddress(address: string): boolean {
-  if (isForbiddenAddress(address)) return true;
-  if (isIP(address) !== 6) return false;
-  let canonical: string;
-  try {
-    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  } catch {
-    // A zone index (fe80::1%eth0) does not parse; link-local addresses are the ones that carry one.
-    return true;
-  }
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (!mapped) return isForbiddenAddress(canonical);
-  const [high, low] = [parseInt(mapped[1] ?? '0', 16), parseInt(mapped[2] ?? '0', 16)];
-  return isForbiddenAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
 }
 
 /** An error's code (ENOTFOUND, ECONNREFUSED) or its message: what a person can act on. */

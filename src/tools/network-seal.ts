@@ -34,17 +34,17 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
   const deps = options.deps ?? {};
   let sealing: Promise<Seal> | undefined;
   let seal: Seal | undefined;
-  let reported: Tally = { counts: new Map<string, number>(), proxied: 0 };
+  let reported: Tally = { counts: new Map<string, number>(), proxyRefusals: [] };
   let destinations = options.destinations;
 
   const install = async (): Promise<Seal> => {
-    const cause = await sealRefusal(sandbox, deps);
+    const cause = sealRefusal(sandbox, deps);
     if (cause !== undefined) throw new SandboxError(networkImpossible(cause));
     const identity = sandbox.account ? await lookUpAccount(sandbox.account, helperPrograms(deps)) : undefined;
     if (!identity)
       throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ''} cannot be looked up`));
-    const allowed = await probeAccountSwitch(deps);
-    const how = allowed.kind === 'root' ? 'root' : 'sudo';
+    // The account sandbox is ready, so a switch is possible: root, or else sudo.
+    const how = (await probeAccountSwitch(deps)).kind === 'root' ? 'root' : 'sudo';
     let rules: NetworkRules;
     try {
       rules = await installNetworkRules({
@@ -73,24 +73,14 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
       await sealing;
     },
     async refusal() {
-      return (await sandbox.refusal()) ?? mapDefined(await sealRefusal(sandbox, deps), networkImpossible);
+      const inner = await sandbox.refusal();
+      if (inner !== undefined) return inner;
+      const cause = sealRefusal(sandbox, deps);
+      return cause === undefined ? undefined : networkImpossible(cause);
     },
     plan(argv, env, secretNames) {
       if (!seal) throw new SandboxError('The sandbox is not ready; call ready() first.');
-      const url = seal.proxy.url;
-      const proxyEnv = {
-        HTTP_PROXY: url,
-        HTTPS_PROXY: url,
-        http_proxy: url,
-        https_proxy: url,
-        ALL_PROXY: url,
-        all_proxy: url,
-        NO_PROXY: noProxy,
-        no_proxy: noProxy,
-        // Node's own fetch and http follow the variables only when asked to (Node 24).
-        NODE_USE_ENV_PROXY: '1',
-      };
-      return sandbox.plan(argv, { ...env, ...proxyEnv }, secretNames);
+      return sandbox.plan(argv, { ...env, ...proxyEnvironment(seal.proxy.url) }, secretNames);
     },
     limitNetwork(approved) {
       if (sealing !== undefined)
@@ -113,6 +103,22 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
   };
 }
 
+/** What points a process at the egress proxy: the variables tools read, loopback left out. */
+function proxyEnvironment(url: string): NodeJS.ProcessEnv {
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    ALL_PROXY: url,
+    all_proxy: url,
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+    // Node's own fetch and http follow the variables only when asked to (Node 24).
+    NODE_USE_ENV_PROXY: '1',
+  };
+}
+
 interface Seal {
   rules: NetworkRules;
   proxy: EgressProxy;
@@ -121,9 +127,8 @@ interface Seal {
 interface Tally {
   /** Packets the rules refused, by destination key. */
   counts: Map<string, number>;
-  /** How many of the proxy's refusals were reported. */
-  proxied: number;
-  proxyRefusals?: RefusedDestination[];
+  /** Every refusal of the proxy, oldest first. */
+  proxyRefusals: RefusedDestination[];
 }
 
 async function refusedSoFar(seal: Seal): Promise<Tally> {
@@ -135,7 +140,7 @@ async function refusedSoFar(seal: Seal): Promise<Tally> {
     attempts: 1,
     reason: r.reason,
   }));
-  return { counts, proxied: proxyRefusals.length, proxyRefusals };
+  return { counts, proxyRefusals };
 }
 
 /** What `now` holds beyond `before`: destinations refused since, with their new attempts. */
@@ -145,7 +150,7 @@ function newSince(before: Tally, now: Tally): RefusedDestination[] {
     const added = packets - (before.counts.get(destination) ?? 0);
     if (added > 0) out.push({ destination, by: 'firewall', attempts: added });
   }
-  return [...out, ...mergeSame((now.proxyRefusals ?? []).slice(before.proxied))];
+  return [...out, ...mergeSame(now.proxyRefusals.slice(before.proxyRefusals.length))];
 }
 
 /** One entry per destination and reason, attempts added up. */
@@ -164,12 +169,13 @@ function key(b: BlockedDestination): string {
   return `${formatDestination({ host: b.address, ...(b.port !== undefined ? { port: b.port } : {}) })} (${b.protocol})`;
 }
 
-/** Why the rules cannot hold this sandbox's processes, found without installing anything; undefined: they can. */
-async function sealRefusal(sandbox: Sandbox, deps: SandboxDeps): Promise<string | undefined> {
+/**
+ * Why the rules cannot hold this sandbox's processes, found without installing anything; undefined:
+ * they can. Whether an account switch is possible at all is the sandbox's own refusal, asked first.
+ */
+function sealRefusal(sandbox: Sandbox, deps: SandboxDeps): string | undefined {
   if (sandbox.account === undefined)
     return "`command-isolation: none` runs commands as the action's own user, and the network rules hold only a separate account";
-  const allowed = await probeAccountSwitch(deps);
-  if (allowed.kind === 'impossible') return allowed.cause;
   if (findNft({ sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) }) === undefined)
     return `nftables is not installed (no nft program on PATH: ${helperPrograms(deps).path}): install it in a step before plangate (\`sudo apt-get install -y nftables\`), or add its folder to PATH`;
   return undefined;
@@ -182,6 +188,3 @@ export function networkImpossible(cause: string): string {
     'Nothing was run. Fix the cause, or set the input `network: open` to run them with the network as the runner has it, where they can send the work tree anywhere.'
   );
 }
-
-const mapDefined = <T, U>(value: T | undefined, f: (v: T) => U): U | undefined =>
-  value === undefined ? undefined : f(value);

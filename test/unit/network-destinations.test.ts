@@ -62,6 +62,9 @@ describe('isForbiddenAddress', () => {
       'fe80::1',
       'fd00:ec2::254',
       '::ffff:169.254.169.254',
+      '::ffff:a9fe:a9fe',
+      'FE80::1',
+      'fe80::1%eth0',
     ])
       expect(isForbiddenAddress(ip), ip).toBe(true);
     for (const ip of ['10.0.0.5', '127.0.0.1', '8.8.8.8', 'fd00::5', '::1'])
