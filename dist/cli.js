@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-W3UWKV6K.js");
+        const { planCommand } = await import("./chunks/plan-command-OR45I6M4.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-GMNK5DLO.js");
+        const { runCommand } = await import("./chunks/run-command-D5OERKYE.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-ZYGXHFRO.js";
+} from "./chunk-YLQJV3N3.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,20 +28,20 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-HKLKGM77.js";
+} from "./chunk-W4UOEKRU.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-4YX523UU.js";
+import "./chunk-VM3FXNHC.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-2TKPZBPK.js";
+} from "./chunk-RGXREVIB.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
-import "./chunk-F7D6CLP7.js";
+import "./chunk-VPWWDVLG.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

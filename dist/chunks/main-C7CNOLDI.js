@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-ZYGXHFRO.js";
+} from "./chunk-YLQJV3N3.js";
 import {
   GitError,
   ModelError,
@@ -104,7 +104,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-2TKPZBPK.js";
+} from "./chunk-RGXREVIB.js";
 import {
   code,
   codeBlock,
@@ -136,7 +136,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-F7D6CLP7.js";
+} from "./chunk-VPWWDVLG.js";
 import {
   errorMessage,
   redact
@@ -7332,7 +7332,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-I7UMX6VQ.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-EQRQ56IV.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

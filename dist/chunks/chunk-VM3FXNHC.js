@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-F7D6CLP7.js";
+} from "./chunk-VPWWDVLG.js";
 import {
   errorMessage,
   redact

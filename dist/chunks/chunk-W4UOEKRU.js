@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-4YX523UU.js";
+} from "./chunk-VM3FXNHC.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -41,7 +41,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-2TKPZBPK.js";
+} from "./chunk-RGXREVIB.js";
 import {
   defaultLines,
   defaultNumber,
@@ -50,7 +50,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-F7D6CLP7.js";
+} from "./chunk-VPWWDVLG.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

@@ -20911,9 +20911,18 @@ function isForbiddenAddress(address) {
     ip === "168.63.129.16" || ip === "100.100.100.200";
   }
   if (isIP(ip) === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-    if (mapped) return isForbiddenAddress(mapped[1] ?? "");
-    return /^fe[89ab][0-9a-f]?:/.test(ip) || ip === "fd00:ec2::254";
+    let canonical;
+    try {
+      canonical = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+    } catch {
+      return true;
+    }
+    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+    if (mapped) {
+      const [high, low] = [parseInt(mapped[1] ?? "0", 16), parseInt(mapped[2] ?? "0", 16)];
+      return isForbiddenAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+    }
+    return /^fe[89ab][0-9a-f]?:/.test(canonical) || canonical === "fd00:ec2::254";
   }
   return false;
 }
@@ -20938,14 +20947,14 @@ async function reach(context, host, port) {
     return { status: 403, message: `plangate's egress proxy refused ${where}: ${reason}.
 ` };
   };
-  if (isIP2(host) !== 0 && isClosedAddress(host)) return refused(CLOSED_TO_ALL);
+  if (isIP2(host) !== 0 && isForbiddenAddress(host)) return refused(CLOSED_TO_ALL);
   if (!destinationAllowed(context.destinations, host, port)) return refused("not in allowed-domains");
   const resolved = isIP2(host) !== 0 ? [host] : await resolve(context.lookup, host);
   if (typeof resolved === "string") {
     return { status: 502, message: `plangate's egress proxy could not resolve ${host}: ${resolved}.
 ` };
   }
-  const closedTo = resolved.find(isClosedAddress);
+  const closedTo = resolved.find(isForbiddenAddress);
   if (closedTo !== void 0) return refused(`resolves to ${closedTo}, ${CLOSED_TO_ALL}`);
   if (context.closed()) return { status: 503, message: `plangate's egress proxy is closing.
 ` };
@@ -20996,20 +21005,6 @@ function connectTo(context, address, port) {
       resolve2(socket);
     });
   });
-}
-function isClosedAddress(address) {
-  if (isForbiddenAddress(address)) return true;
-  if (isIP2(address) !== 6) return false;
-  let canonical;
-  try {
-    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  } catch {
-    return true;
-  }
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (!mapped) return isForbiddenAddress(canonical);
-  const [high, low] = [parseInt(mapped[1] ?? "0", 16), parseInt(mapped[2] ?? "0", 16)];
-  return isForbiddenAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
 }
 function cause(error63) {
   const code = error63?.code;
@@ -21349,16 +21344,15 @@ function sealNetwork(sandbox, options) {
   const deps = options.deps ?? {};
   let sealing;
   let seal;
-  let reported = { counts: /* @__PURE__ */ new Map(), proxied: 0 };
+  let reported = { counts: /* @__PURE__ */ new Map(), proxyRefusals: [] };
   let destinations = options.destinations;
   const install = async () => {
-    const cause2 = await sealRefusal(sandbox, deps);
+    const cause2 = sealRefusal(sandbox, deps);
     if (cause2 !== void 0) throw new SandboxError(networkImpossible(cause2));
     const identity = sandbox.account ? await lookUpAccount(sandbox.account, helperPrograms(deps)) : void 0;
     if (!identity)
       throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ""} cannot be looked up`));
-    const allowed = await probeAccountSwitch(deps);
-    const how = allowed.kind === "root" ? "root" : "sudo";
+    const how = (await probeAccountSwitch(deps)).kind === "root" ? "root" : "sudo";
     let rules;
     try {
       rules = await installNetworkRules({
@@ -21385,24 +21379,14 @@ function sealNetwork(sandbox, options) {
       await sealing;
     },
     async refusal() {
-      return await sandbox.refusal() ?? mapDefined(await sealRefusal(sandbox, deps), networkImpossible);
+      const inner = await sandbox.refusal();
+      if (inner !== void 0) return inner;
+      const cause2 = sealRefusal(sandbox, deps);
+      return cause2 === void 0 ? void 0 : networkImpossible(cause2);
     },
     plan(argv, env, secretNames) {
       if (!seal) throw new SandboxError("The sandbox is not ready; call ready() first.");
-      const url2 = seal.proxy.url;
-      const proxyEnv = {
-        HTTP_PROXY: url2,
-        HTTPS_PROXY: url2,
-        http_proxy: url2,
-        https_proxy: url2,
-        ALL_PROXY: url2,
-        all_proxy: url2,
-        NO_PROXY: noProxy,
-        no_proxy: noProxy,
-        // Node's own fetch and http follow the variables only when asked to (Node 24).
-        NODE_USE_ENV_PROXY: "1"
-      };
-      return sandbox.plan(argv, { ...env, ...proxyEnv }, secretNames);
+      return sandbox.plan(argv, { ...env, ...proxyEnvironment(seal.proxy.url) }, secretNames);
     },
     limitNetwork(approved) {
       if (sealing !== void 0)
@@ -21424,6 +21408,20 @@ function sealNetwork(sandbox, options) {
     }
   };
 }
+function proxyEnvironment(url2) {
+  return {
+    HTTP_PROXY: url2,
+    HTTPS_PROXY: url2,
+    http_proxy: url2,
+    https_proxy: url2,
+    ALL_PROXY: url2,
+    all_proxy: url2,
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+    // Node's own fetch and http follow the variables only when asked to (Node 24).
+    NODE_USE_ENV_PROXY: "1"
+  };
+}
 async function refusedSoFar(seal) {
   const counts2 = /* @__PURE__ */ new Map();
   for (const b of await seal.rules.blocked().catch(() => [])) counts2.set(key(b), b.packets);
@@ -21433,7 +21431,7 @@ async function refusedSoFar(seal) {
     attempts: 1,
     reason: r.reason
   }));
-  return { counts: counts2, proxied: proxyRefusals.length, proxyRefusals };
+  return { counts: counts2, proxyRefusals };
 }
 function newSince(before, now) {
   const out = [];
@@ -21441,7 +21439,7 @@ function newSince(before, now) {
     const added = packets - (before.counts.get(destination) ?? 0);
     if (added > 0) out.push({ destination, by: "firewall", attempts: added });
   }
-  return [...out, ...mergeSame((now.proxyRefusals ?? []).slice(before.proxied))];
+  return [...out, ...mergeSame(now.proxyRefusals.slice(before.proxyRefusals.length))];
 }
 function mergeSame(refusals) {
   const merged = /* @__PURE__ */ new Map();
@@ -21455,11 +21453,9 @@ function mergeSame(refusals) {
 function key(b) {
   return `${formatDestination({ host: b.address, ...b.port !== void 0 ? { port: b.port } : {} })} (${b.protocol})`;
 }
-async function sealRefusal(sandbox, deps) {
+function sealRefusal(sandbox, deps) {
   if (sandbox.account === void 0)
     return "`command-isolation: none` runs commands as the action's own user, and the network rules hold only a separate account";
-  const allowed = await probeAccountSwitch(deps);
-  if (allowed.kind === "impossible") return allowed.cause;
   if (findNft({ sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) }) === void 0)
     return `nftables is not installed (no nft program on PATH: ${helperPrograms(deps).path}): install it in a step before plangate (\`sudo apt-get install -y nftables\`), or add its folder to PATH`;
   return void 0;
@@ -21467,7 +21463,6 @@ async function sealRefusal(sandbox, deps) {
 function networkImpossible(cause2) {
   return `Commands cannot run here with a sealed network: ${cause2}. plangate lets commands and MCP servers reach only loopback and the destinations \`allowed-domains\` names, by firewall rules on the sandbox account, so that code from the repository cannot send it elsewhere. Nothing was run. Fix the cause, or set the input \`network: open\` to run them with the network as the runner has it, where they can send the work tree anywhere.`;
 }
-var mapDefined = (value, f) => value === void 0 ? void 0 : f(value);
 
 // src/tools/tree-changes.ts
 import path5 from "node:path";

@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-HKLKGM77.js";
+} from "./chunk-W4UOEKRU.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-4YX523UU.js";
-import "./chunk-2TKPZBPK.js";
+import "./chunk-VM3FXNHC.js";
+import "./chunk-RGXREVIB.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
-import "./chunk-F7D6CLP7.js";
+import "./chunk-VPWWDVLG.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {
