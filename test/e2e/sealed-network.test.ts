@@ -77,16 +77,18 @@ const prerequisite =
 if (prerequisite !== undefined && process.env[REQUIRE_ACCOUNTS_ENV] === '1')
   throw new Error(`The sealed network's tests cannot run: ${prerequisite}.`);
 
+/** The addresses the tests add to the loopback interface, with `ip`'s family flag. */
+const aliases = [
+  ['-4', `${deny4}/32`],
+  ['-4', `${allow4}/32`],
+  ['-6', `${deny6}/128`],
+] as const;
+
 beforeAll(() => {
   if (prerequisite !== undefined) return;
   // Addresses on the loopback interface that are not loopback addresses: reachable from this
   // machine, and so what a command on a real runner reaches beyond it stands in for here.
-  for (const [family, address] of [
-    ['-4', `${deny4}/32`],
-    ['-4', `${allow4}/32`],
-    ['-6', `${deny6}/128`],
-  ] as const)
-    execFileSync('ip', [family, 'addr', 'replace', address, 'dev', 'lo']);
+  for (const [family, address] of aliases) execFileSync('ip', [family, 'addr', 'replace', address, 'dev', 'lo']);
   listenHttp(deny4, 8080, '');
   listenTcp(deny4, 9000);
   listenTcp(deny4, 8443);
@@ -99,12 +101,7 @@ beforeAll(() => {
 afterAll(() => {
   for (const server of servers) server.close();
   if (prerequisite !== undefined) return;
-  for (const [family, address] of [
-    ['-4', `${deny4}/32`],
-    ['-4', `${allow4}/32`],
-    ['-6', `${deny6}/128`],
-  ] as const)
-    execFileSync('ip', [family, 'addr', 'del', address, 'dev', 'lo']);
+  for (const [family, address] of aliases) execFileSync('ip', [family, 'addr', 'del', address, 'dev', 'lo']);
 });
 
 /**
