@@ -32,6 +32,8 @@ const deny4 = '10.213.0.1';
 const deny6 = 'fd00:213::1';
 const allow4 = '10.213.0.2';
 const loopbackResolver = '127.0.0.2';
+/** The cloud metadata address, here on the loopback interface with a server behind it. */
+const metadata = '169.254.169.254';
 
 /** What each server received: any byte at all counts. */
 const received: string[] = [];
@@ -82,6 +84,7 @@ const aliases = [
   ['-4', `${deny4}/32`],
   ['-4', `${allow4}/32`],
   ['-6', `${deny6}/128`],
+  ['-4', `${metadata}/32`],
 ] as const;
 
 beforeAll(() => {
@@ -96,6 +99,7 @@ beforeAll(() => {
   listenUdp(deny4, 53);
   listenUdp(loopbackResolver, 53);
   listenHttp(allow4, 8080, 'allowed-reply-41c9');
+  listenHttp(metadata, 8080, '');
 });
 
 afterAll(() => {
@@ -118,13 +122,13 @@ const data = readFileSync('notes/private.txt', 'utf8');
 const how = process.argv[2];
 const done = (what) => { console.log(how + ': ' + what); writeFileSync('notes/outcome-' + how + '.txt', what + '\\n'); process.exit(0); };
 const proxy = new URL(process.env.HTTP_PROXY ?? 'http://127.0.0.1:9');
-if (how === 'http' || how === 'allowed') {
-  const target = how === 'http' ? 'http://${deny4}:8080/upload' : 'http://${allow4}:8080/fetch';
+if (how === 'http' || how === 'allowed' || how === 'metadata') {
+  const target = { http: 'http://${deny4}:8080/upload', allowed: 'http://${allow4}:8080/fetch', metadata: 'http://${metadata}:8080/latest/meta-data' }[how];
   const req = http.request({ host: proxy.hostname, port: proxy.port, method: 'POST', path: target, headers: { host: new URL(target).host } }, (res) => {
     let body = ''; res.on('data', (c) => (body += c)); res.on('end', () => done('status ' + res.statusCode + ' ' + body.slice(0, 60)));
   });
   req.on('error', (e) => done(e.code));
-  req.end(how === 'http' ? data : '');
+  req.end(how === 'allowed' ? '' : data);
 } else if (how === 'tls') {
   const s = tls.connect({ host: '${deny4}', port: 8443, rejectUnauthorized: false }, () => { s.write(data); done('connected'); });
   s.on('error', (e) => done(e.code));
@@ -279,6 +283,17 @@ for (const runner of runners) {
       expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
       expect(result).toContain('allowed: status 200 allowed-reply-41c9');
       expect(result).not.toContain('The sealed network refused');
+    });
+
+    it('never reaches a cloud metadata address, even one allowed-domains names', async () => {
+      const w = await networkWorld(runner.runAs, 'node scripts/send.mjs metadata');
+      const { planned, approved, result } = await planAndApprove(w, { 'allowed-domains': `${metadata}:8080` });
+      expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+      expect(result).toContain('metadata: status 403');
+      expect(result).toContain(`- ${metadata}:8080: 1 request refused (`);
+      expect(result).toContain('closed whatever allowed-domains says');
+      expect(received).toEqual([]);
+      expectNothingOut(w, [planned, approved]);
     });
 
     it('gives a stdio MCP server the same: nothing out, and the refusal in the tool result', async () => {
