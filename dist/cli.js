@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-OR45I6M4.js");
+        const { planCommand } = await import("./chunks/plan-command-26IKCR42.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-D5OERKYE.js");
+        const { runCommand } = await import("./chunks/run-command-MSIEO2KI.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -13,6 +13,8 @@ export interface RunnerEnvironment {
   owner: string;
   repo: string;
   workspace: string;
+  /** RUNNER_TEMP: where the runner and other steps keep their temporary files, credentials among them; empty when unset. */
+  temp: string;
   apiUrl: string;
   serverUrl: string;
   runId: string;
@@ -25,6 +27,7 @@ const runnerSchema = z.object({
   GITHUB_EVENT_PATH: z.string().min(1),
   GITHUB_REPOSITORY: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be owner/name'),
   GITHUB_WORKSPACE: z.string().min(1),
+  RUNNER_TEMP: z.string().optional(),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   GITHUB_SERVER_URL: z.url().default('https://github.com'),
   GITHUB_RUN_ID: z.string().default(''),
@@ -48,6 +51,7 @@ export function readRunner(env: NodeJS.ProcessEnv): RunnerEnvironment {
     owner,
     repo,
     workspace: e.GITHUB_WORKSPACE,
+    temp: e.RUNNER_TEMP ?? '',
     apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ''),
     runId: e.GITHUB_RUN_ID,

@@ -157,6 +157,8 @@ async function prepare(
     account: settings.commandUser,
     workTree: workTree.path,
     enclosure: workTree.enclosure,
+    // No toolchain's folder is opened to the account where that would lead it to these.
+    keepClosed: [inputs.runner.workspace, inputs.runner.temp].filter((f) => f !== ''),
     deps: { programs },
     network: { mode: settings.network, destinations: settings.allowedDestinations },
   });

@@ -2,6 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { makerRunning, parseTempFolder } from '../repo/temp-folders.js';
 import { asRoot, type Helpers, type Switch } from './account-switch.js';
+import { revokeLeftoverGrants } from './toolchain-access.js';
 
 /**
  * What a job killed outright (SIGKILL, a lost runner) left in the temp dir: its work-tree copy
@@ -23,7 +24,10 @@ export async function removeLeftovers(h: Helpers, p: Switch, tmpDir: string): Pr
       const made = parseTempFolder(name);
       const folder = path.join(tmpDir, name);
       if (made === undefined || (await makerRunning(made))) continue;
-      if (await madeForAccount(folder, made.kind, p)) dead.push(folder);
+      if (!(await madeForAccount(folder, made.kind, p))) continue;
+      // The PATH folders its job opened to the account stay open until their ledger is read.
+      if (made.kind === 'sandbox') await revokeLeftoverGrants(h, p, folder);
+      dead.push(folder);
     }
     // rm(1) does not follow the symbolic links a command may have left inside.
     if (dead.length > 0) await asRoot(h, 'rm', ['-rf', '--', ...dead], p.how);

@@ -14,6 +14,7 @@ import {
   type SandboxDeps,
   type SandboxOptions,
 } from './sandbox-types.js';
+import { closeToolchains, openToolchains, outOfReachText, type ToolchainAccess } from './toolchain-access.js';
 import { lendWorkTree, openEnclosure, takeBackWorkTree } from './work-tree-loan.js';
 
 /**
@@ -28,23 +29,21 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
   const h: Helpers = { sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) };
   const name = options.account || defaultSandboxAccount;
   const kept = new Set<number>();
-  let preparing: Promise<Prepared> | undefined;
-  let prepared: Prepared | undefined;
+  let preparing: Promise<Ready> | undefined;
+  let prepared: Ready | undefined;
   // Once closed, nothing more starts as the account: a run being stopped may still be mid-flow.
   let closed = false;
   const refuseWhenClosed = () => {
     if (closed) throw new SandboxError('The sandbox is closed: the run is ending, and nothing more starts.');
   };
 
-  async function ensure(): Promise<Prepared> {
+  async function ensure(): Promise<Ready> {
     // Remembered, failure included: no later call may run as the wrong account.
-    preparing ??= readyAccount(name, deps, h, kept, options.enclosure).then((p) => (prepared = p));
+    preparing ??= readyAccount(name, deps, h, kept, options).then((p) => (prepared = p));
     return preparing;
   }
 
-  const sweep = async () => {
-    if (prepared) await sweepAccount(h, prepared, kept);
-  };
+  const sweep = async () => (prepared ? sweepAccount(h, prepared, kept) : undefined);
 
   return {
     account: name,
@@ -90,6 +89,8 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       }
     },
     sweep,
+    programOutOfReach: (program) =>
+      prepared && outOfReachText(prepared.access, program, h.programs.path, prepared.identity.user),
     refusedSince: () => Promise.resolve([]),
     limitNetwork: () => undefined,
     keep(pid) {
@@ -103,6 +104,7 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       kept.clear();
       await sweep();
       await takeBackWorkTree(h, p, options.workTree).catch(() => undefined);
+      await closeToolchains(h, p, p.access.granted);
       await removeAccountFolder(h, p);
       await removeAccountTempFiles(h, p, deps.tmpDir ?? os.tmpdir(), spared(options.enclosure));
     },
@@ -125,8 +127,8 @@ async function readyAccount(
   deps: SandboxDeps,
   h: Helpers,
   kept: ReadonlySet<number>,
-  enclosure: string | undefined,
-): Promise<Prepared> {
+  { enclosure, keepClosed }: Pick<SandboxOptions, 'enclosure' | 'keepClosed'>,
+): Promise<Ready> {
   const p = await prepareAccount(name, deps, h);
   const tmpDir = deps.tmpDir ?? os.tmpdir();
   try {
@@ -144,8 +146,12 @@ async function readyAccount(
     await removeAccountFolder(h, p);
     throw error;
   }
-  return p;
+  // The toolchains on the PATH, which setup actions put where only the runner user may pass.
+  return { ...p, access: await openToolchains(h, p, h.programs.path, keepClosed) };
 }
+
+/** A prepared account with the PATH folders opened to it for the run. */
+type Ready = Prepared & { access: ToolchainAccess };
 
 /** This job's folder around the work tree, which the sweep of the temp places leaves to the job. */
 function spared(enclosure: string | undefined): string[] {

@@ -66,9 +66,11 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
       const refused = await sandbox.refusedSince();
       options.onRun?.(args.command, refused);
-      if (result.missingProgram) throw notFound(argv[0] ?? '', plan);
+      // A program in a PATH folder closed to the account, when it failed: the cause and the fix.
+      const outOfReach = result.exitCode !== 0 ? (sandbox.programOutOfReach?.(argv[0] ?? '') ?? '') : '';
+      if (result.missingProgram) throw notFound(argv[0] ?? '', plan, outOfReach);
       const checked = await options.afterCommand?.();
-      const notes = [refusedText(refused), checked ?? ''].filter((n) => n !== '');
+      const notes = [outOfReach, refusedText(refused), checked ?? ''].filter((n) => n !== '');
       const body = (result.output === '' ? '(no output)' : result.output) + notes.map((n) => `\n\n${n}`).join('');
       if (result.timedOut) {
         throw new ToolError(
@@ -108,9 +110,10 @@ async function planFor(sandbox: Sandbox, argv: string[], env: NodeJS.ProcessEnv)
 }
 
 /** The words for a program that is not there: its name and the PATH searched (absolute entries only, as commands get it). */
-function notFound(file: string, plan: SpawnPlan): ToolError {
+function notFound(file: string, plan: SpawnPlan, outOfReach: string): ToolError {
   return new ToolError(
-    `Command not found: ${file} (searched PATH: ${plan.env.PATH ?? ''}). Check the name; only programs installed on the runner can run, and never from a relative PATH entry.`,
+    outOfReach ||
+      `Command not found: ${file} (searched PATH: ${plan.env.PATH ?? ''}). Check the name; only programs installed on the runner can run, and never from a relative PATH entry.`,
   );
 }
 
@@ -154,7 +157,7 @@ function execute(sandbox: Sandbox, plan: SpawnPlan, timeoutMs: number): Promise<
     child.stderr.on('data', (chunk: string) => output.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      if (error.code === 'ENOENT') reject(notFound(file, plan));
+      if (error.code === 'ENOENT') reject(notFound(file, plan, ''));
       else if (error.code === 'EACCES' && sandbox.account !== undefined) {
         reject(
           new ToolError(

@@ -57,6 +57,11 @@ export interface Sandbox {
    * reached on its strength. Call before the first process starts; no effect where the network is not sealed.
    */
   limitNetwork(approved: readonly string[]): void;
+  /**
+   * Why the account cannot run `program` (a name on PATH or a path) when it lies in a PATH folder
+   * closed to the account that could not be opened (tools/toolchain-access.ts): the cause and the fix.
+   */
+  programOutOfReach?(program: string): string | undefined;
   /** Ends every process of the account except the kept ones. Never throws: it is cleanup. */
   sweep(): Promise<void>;
   /** Keeps a long-lived process (and its children) alive across sweeps; returns the release. */
@@ -107,6 +112,11 @@ export interface SandboxOptions {
    */
   enclosure?: string;
   deps?: SandboxDeps;
+  /**
+   * Folders the account must never be let through to (the runner's workspace and temp folder):
+   * no PATH folder above them is opened for a toolchain (tools/toolchain-access.ts).
+   */
+  keepClosed?: readonly string[];
   /** The network its processes get (tools/network-seal.ts); unset: the runner's, unchanged. */
   network?: { mode: NetworkMode; destinations: readonly Destination[] };
 }

@@ -263,7 +263,7 @@ function actionDefaults(): Record<string, string> {
  * first use as it would the default one and the run's teardown deletes. Outside a test run (the
  * benchmark, the demo), the default account. A test that names command-user itself gets its own.
  */
-function workerCommandUser(): string {
+export function workerCommandUser(): string {
   return process.env[RUN_TAG_ENV] ? `pg-cmd-${runTag()}-${process.pid.toString(36)}` : '';
 }
 

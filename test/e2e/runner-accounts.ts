@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { openCheckoutPassage } from '../helpers/checkout-passage.js';
 import { runTag } from '../helpers/unique-names.js';
 
 /**
@@ -183,7 +184,7 @@ function unreachable(account: RunnerAccount): string | undefined {
       .trim()
       .split('\n')
       .find((l) => /EACCES|denied/i.test(l)) ?? `exit ${result.status}`;
-  return `${account.user} cannot run ${process.execPath} or read ${project} (${why}): the checkout must be where other accounts can read it`;
+  return `${account.user} cannot run ${process.execPath} or read ${project} (${why})`;
 }
 
 /** What sudo itself says the account may run, asked as root (so no "incident" is logged). */
@@ -208,7 +209,12 @@ function prepare(kind: RunnerAccountKind): RunnerAccountResult {
     return { skip: `sudo is not installed, so ${user} cannot have passwordless sudo (.ci/run installs it)` };
 
   const account = ensureAccount(user, useradd);
-  const blocked = unreachable(account);
+  let blocked = unreachable(account);
+  if (blocked !== undefined) {
+    // A checkout under a folder only its owner may enter: the account is let through, as a real runner's user owns its copy.
+    const why = openCheckoutPassage(account.uid, account.gid);
+    blocked = why === undefined ? unreachable(account) : `${blocked} (${why})`;
+  }
   if (blocked) return { skip: blocked };
   if (kind === 'sudo') {
     grantSudo(user);

@@ -6,8 +6,8 @@ import path from 'node:path';
 const adminPath = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');
 
 /** The local accounts, by name, with their home directories (from /etc/passwd, where useradd writes). */
-export function localAccounts(): Map<string, { home: string }> {
-  const accounts = new Map<string, { home: string }>();
+export function localAccounts(): Map<string, { home: string; uid: number }> {
+  const accounts = new Map<string, { home: string; uid: number }>();
   let passwd: string;
   try {
     passwd = readFileSync('/etc/passwd', 'utf8');
@@ -15,8 +15,8 @@ export function localAccounts(): Map<string, { home: string }> {
     return accounts;
   }
   for (const line of passwd.split('\n')) {
-    const [name = '', , , , , home = ''] = line.split(':');
-    if (name !== '') accounts.set(name, { home });
+    const [name = '', , uid = '', , , home = ''] = line.split(':');
+    if (name !== '') accounts.set(name, { home, uid: Number(uid) });
   }
   return accounts;
 }

@@ -721,9 +721,9 @@ function ownStart() {
 async function processStart(pid) {
   return parseStart(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => void 0));
 }
-function parseStart(stat2) {
-  if (stat2 === void 0) return void 0;
-  const ticks = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[19]);
+function parseStart(stat3) {
+  if (stat3 === void 0) return void 0;
+  const ticks = Number(stat3.slice(stat3.lastIndexOf(")") + 2).split(" ")[19]);
   return Number.isSafeInteger(ticks) && ticks > 0 ? ticks : void 0;
 }
 
@@ -741,8 +741,8 @@ async function accountUsedBy(p, tmpDir) {
     const made = parseTempFolder(name);
     if (made?.kind !== "sandbox" || made.pid === process.pid) continue;
     const folder = path2.join(tmpDir, name);
-    const stat2 = await lstat2(folder).catch(() => void 0);
-    if (!stat2?.isDirectory() || stat2.uid === p.identity.uid) continue;
+    const stat3 = await lstat2(folder).catch(() => void 0);
+    if (!stat3?.isDirectory() || stat3.uid === p.identity.uid) continue;
     const home = await lstat2(path2.join(folder, "home")).catch(() => void 0);
     if (home?.uid === p.identity.uid && await makerRunning(made)) return made.pid;
   }
@@ -751,76 +751,11 @@ async function accountUsedBy(p, tmpDir) {
 
 // src/tools/account-leftovers.ts
 import { lstat as lstat3, readdir as readdir3 } from "node:fs/promises";
-import path3 from "node:path";
-async function removeLeftovers(h, p, tmpDir) {
-  try {
-    const dead = [];
-    for (const name of await readdir3(tmpDir)) {
-      const made = parseTempFolder(name);
-      const folder = path3.join(tmpDir, name);
-      if (made === void 0 || await makerRunning(made)) continue;
-      if (await madeForAccount(folder, made.kind, p)) dead.push(folder);
-    }
-    if (dead.length > 0) await asRoot(h, "rm", ["-rf", "--", ...dead], p.how);
-  } catch {
-  }
-}
-async function madeForAccount(folder, kind, p) {
-  const stat2 = await lstat3(folder).catch(() => void 0);
-  if (!stat2?.isDirectory() || stat2.uid !== process.getuid?.()) return false;
-  if (kind === "sandbox")
-    return (await lstat3(path3.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
-  return stat2.gid === p.identity.gid || stat2.gid === process.getgid?.();
-}
-
-// src/tools/account-temp-files.ts
-import { existsSync as existsSync2, realpathSync } from "node:fs";
-var sharedPlaces = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue"];
-var REMOVE = 'chmod="$1"; rm="$2"; shift 2; "$chmod" -R u+rwX -- "$@" 2>/dev/null; "$rm" -rf -- "$@"';
-async function removeAccountTempFiles(h, p, tmpDir, spared2) {
-  try {
-    const roots = [...new Set([tmpDir, ...sharedPlaces].filter((place) => existsSync2(place)).map(realPath))];
-    if (roots.length === 0) return;
-    const pruned = spared2.flatMap((folder, i) => [...i > 0 ? ["-o"] : [], "-path", literal(realPath(folder))]);
-    await asAccount(h, p, [
-      "find",
-      ...roots,
-      "-xdev",
-      "-mindepth",
-      "1",
-      ...pruned.length > 0 ? ["(", ...pruned, ")", "-prune", "-o"] : [],
-      // What the account owns is removed whole (so not searched further); elsewhere find looks deeper.
-      "-user",
-      String(p.identity.uid),
-      "-prune",
-      "-exec",
-      "/bin/sh",
-      "-c",
-      REMOVE,
-      "remove",
-      h.programs.find("chmod"),
-      h.programs.find("rm"),
-      "{}",
-      "+"
-    ]);
-  } catch {
-  }
-}
-function realPath(folder) {
-  try {
-    return realpathSync(folder);
-  } catch {
-    return folder;
-  }
-}
-function literal(path6) {
-  return path6.replace(/[\\*?[\]]/g, "\\$&");
-}
-
-// src/tools/account-prepare.ts
-import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, rm as rm2 } from "node:fs/promises";
-import os5 from "node:os";
 import path4 from "node:path";
+
+// src/tools/toolchain-access.ts
+import { readFile as readFile2, realpath, stat as stat2, writeFile as writeFile2 } from "node:fs/promises";
+import path3 from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -986,7 +921,7 @@ __export(external_exports, {
   ksuid: () => ksuid2,
   lazy: () => lazy,
   length: () => _length,
-  literal: () => literal2,
+  literal: () => literal,
   locales: () => locales_exports,
   looseObject: () => looseObject,
   looseRecord: () => looseRecord,
@@ -1639,10 +1574,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path6) {
-  if (!path6)
+function getElementAtPath(obj, path7) {
+  if (!path7)
     return obj;
-  return path6.reduce((acc, key2) => acc?.[key2], obj);
+  return path7.reduce((acc, key2) => acc?.[key2], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1982,11 +1917,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path6, issues) {
+function prefixIssues(path7, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path6);
+    iss.path.unshift(path7);
     return iss;
   });
 }
@@ -2448,16 +2383,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path6 = []) => {
+  const processError = (error64, path7 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path6, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path7, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else {
-        const fullpath = [...path6, ...issue3.path];
+        const fullpath = [...path7, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -2496,17 +2431,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path6 = []) => {
+  const processError = (error64, path7 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path6, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path7, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path6, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path7, ...issue3.path]);
       } else {
-        const fullpath = [...path6, ...issue3.path];
+        const fullpath = [...path7, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -2545,8 +2480,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path6 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path6) {
+  const path7 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path7) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -17921,7 +17856,7 @@ __export(schemas_exports2, {
   keyof: () => keyof,
   ksuid: () => ksuid2,
   lazy: () => lazy,
-  literal: () => literal2,
+  literal: () => literal,
   looseObject: () => looseObject,
   looseRecord: () => looseRecord,
   mac: () => mac2,
@@ -19184,7 +19119,7 @@ var ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
     }
   });
 });
-function literal2(value, params) {
+function literal(value, params) {
   return new ZodLiteral({
     type: "literal",
     values: Array.isArray(value) ? value : [value],
@@ -19684,13 +19619,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path6 = ref.slice(1).split("/").filter(Boolean);
-  if (path6.length === 0) {
+  const path7 = ref.slice(1).split("/").filter(Boolean);
+  if (path7.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path6[0] === defsKey) {
-    const key2 = path6[1] === void 0 ? void 0 : decodeJSONPointerSegment(path6[1]);
+  if (path7[0] === defsKey) {
+    const key2 = path7[1] === void 0 ? void 0 : decodeJSONPointerSegment(path7[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20539,8 +20474,190 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/tools/toolchain-access.ts
+var LEDGER = "path-grants.json";
+var ledgerSchema = external_exports.object({
+  uid: external_exports.number().int().positive(),
+  folders: external_exports.array(external_exports.string().startsWith("/").max(4096)).max(1e4)
+});
+var MAX_ROUNDS = 16;
+async function openToolchains(h, p, pathList, keepClosed = []) {
+  const chains = await chainsOf(pathList);
+  const granted = [];
+  let cause2;
+  let failing = await closedLinks(h, p, chains);
+  for (let round = 0; round < MAX_ROUNDS && failing.size > 0; round++) {
+    const next = /* @__PURE__ */ new Map();
+    for (const chain of chains) {
+      const first = chain.find((l) => failing.has(l.folder));
+      if (!first || granted.includes(first.folder)) continue;
+      const guarded = keepClosed.find((place) => place === first.folder || place.startsWith(`${first.folder}/`));
+      if (guarded === void 0) next.set(first.folder, first.need);
+      else
+        cause2 ??= `passage through ${first.folder} would let it reach ${guarded}, which holds the runner's checkout or its temporary files, credentials among them`;
+    }
+    if (next.size === 0) break;
+    try {
+      await recordGrants(p, [...granted, ...next.keys()]);
+      await grant(h, p, next);
+      granted.push(...next.keys());
+    } catch (error63) {
+      cause2 = grantFailure(error63);
+      break;
+    }
+    failing = await closedLinks(h, p, chains);
+  }
+  const unreachable = chains.filter((chain) => chain.some((l) => failing.has(l.folder))).map((chain) => chain[chain.length - 1]?.folder ?? "");
+  if (unreachable.length > 0) cause2 ??= "ACL entries were granted but the account still cannot pass";
+  return { granted, unreachable: [...new Set(unreachable)], ...unreachable.length > 0 ? { cause: cause2 } : {} };
+}
+async function closeToolchains(h, p, folders) {
+  for (const folder of folders) {
+    const entry = `u:${p.identity.uid}`;
+    await asRoot(h, "setfacl", ["-x", `${entry},m::`, "--", folder], p.how).catch(() => asRoot(h, "setfacl", ["-x", entry, "--", folder], p.how)).catch(() => void 0);
+  }
+}
+async function revokeLeftoverGrants(h, p, dir) {
+  const text = await readFile2(path3.join(dir, LEDGER), "utf8").catch(() => void 0);
+  if (text === void 0) return;
+  let parsed;
+  try {
+    parsed = ledgerSchema.parse(JSON.parse(text));
+  } catch {
+    return;
+  }
+  if (parsed.uid === p.identity.uid) await closeToolchains(h, p, parsed.folders);
+}
+function outOfReachText(access2, program, pathList, account) {
+  const file2 = program.includes("/") ? program : lookUp(program, pathList);
+  const folder = file2 === void 0 ? void 0 : access2.unreachable.find((f) => file2.startsWith(`${f}/`));
+  if (folder === void 0) return void 0;
+  return `${program} is in ${folder}, which the command account ${account} cannot reach (${access2.cause ?? "closed to it"}). Install the toolchain where other accounts can pass (a tool cache outside the runner's home and work folder, or chmod o+x on the folders above it), or, where setfacl is missing, the acl package, so plangate can let the account through for the run.`;
+}
+async function chainsOf(pathList) {
+  const folders = /* @__PURE__ */ new Set();
+  for (const entry of pathList.split(path3.delimiter)) {
+    if (!path3.isAbsolute(entry) || entry.includes("\n")) continue;
+    const info2 = await stat2(entry).catch(() => void 0);
+    if (!info2?.isDirectory()) continue;
+    folders.add(path3.resolve(entry));
+    folders.add(await realpath(entry).catch(() => path3.resolve(entry)));
+  }
+  return [...folders].map((folder) => {
+    const parts = folder.split("/").filter(Boolean);
+    return parts.map((_, i) => ({
+      folder: `/${parts.slice(0, i + 1).join("/")}`,
+      need: i === parts.length - 1 ? "rx" : "x"
+    }));
+  });
+}
+async function closedLinks(h, p, chains) {
+  const links = /* @__PURE__ */ new Map();
+  for (const chain of chains)
+    for (const l of chain) links.set(l.folder, l.need === "rx" ? "rx" : links.get(l.folder) ?? "x");
+  if (links.size === 0) return /* @__PURE__ */ new Set();
+  const script = 'while [ $# -gt 1 ]; do n=$1; d=$2; shift 2; if [ "$n" = rx ]; then { [ -r "$d" ] && [ -x "$d" ]; } || printf "%s\\n" "$d"; else [ -x "$d" ] || printf "%s\\n" "$d"; fi; done';
+  const args = [...links].flatMap(([folder, need]) => [need, folder]);
+  try {
+    const { stdout } = await asAccount(h, p, ["sh", "-c", script, "sh", ...args]);
+    return new Set(stdout.split("\n").filter((line) => links.has(line)));
+  } catch {
+    return /* @__PURE__ */ new Set();
+  }
+}
+async function recordGrants(p, folders) {
+  const ledger = { uid: p.identity.uid, folders };
+  await writeFile2(path3.join(p.dir, LEDGER), JSON.stringify(ledger), { mode: 384 });
+}
+async function grant(h, p, next) {
+  locate(h.programs, "setfacl");
+  for (const need of ["x", "rx"]) {
+    const folders = [...next].filter(([, n]) => n === need).map(([folder]) => folder);
+    const perms = need === "x" ? "--x" : "r-x";
+    if (folders.length > 0) await asRoot(h, "setfacl", ["-m", `u:${p.identity.uid}:${perms}`, "--", ...folders], p.how);
+  }
+}
+function grantFailure(error63) {
+  const failure2 = error63;
+  if (failure2.code === "ENOENT") return "setfacl is not installed";
+  return `setfacl failed: ${failure2.detail ?? (error63 instanceof Error ? error63.message : String(error63))}`;
+}
+
+// src/tools/account-leftovers.ts
+async function removeLeftovers(h, p, tmpDir) {
+  try {
+    const dead = [];
+    for (const name of await readdir3(tmpDir)) {
+      const made = parseTempFolder(name);
+      const folder = path4.join(tmpDir, name);
+      if (made === void 0 || await makerRunning(made)) continue;
+      if (!await madeForAccount(folder, made.kind, p)) continue;
+      if (made.kind === "sandbox") await revokeLeftoverGrants(h, p, folder);
+      dead.push(folder);
+    }
+    if (dead.length > 0) await asRoot(h, "rm", ["-rf", "--", ...dead], p.how);
+  } catch {
+  }
+}
+async function madeForAccount(folder, kind, p) {
+  const stat3 = await lstat3(folder).catch(() => void 0);
+  if (!stat3?.isDirectory() || stat3.uid !== process.getuid?.()) return false;
+  if (kind === "sandbox")
+    return (await lstat3(path4.join(folder, "home")).catch(() => void 0))?.uid === p.identity.uid;
+  return stat3.gid === p.identity.gid || stat3.gid === process.getgid?.();
+}
+
+// src/tools/account-temp-files.ts
+import { existsSync as existsSync2, realpathSync } from "node:fs";
+var sharedPlaces = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue"];
+var REMOVE = 'chmod="$1"; rm="$2"; shift 2; "$chmod" -R u+rwX -- "$@" 2>/dev/null; "$rm" -rf -- "$@"';
+async function removeAccountTempFiles(h, p, tmpDir, spared2) {
+  try {
+    const roots = [...new Set([tmpDir, ...sharedPlaces].filter((place) => existsSync2(place)).map(realPath))];
+    if (roots.length === 0) return;
+    const pruned = spared2.flatMap((folder, i) => [...i > 0 ? ["-o"] : [], "-path", literal2(realPath(folder))]);
+    await asAccount(h, p, [
+      "find",
+      ...roots,
+      "-xdev",
+      "-mindepth",
+      "1",
+      ...pruned.length > 0 ? ["(", ...pruned, ")", "-prune", "-o"] : [],
+      // What the account owns is removed whole (so not searched further); elsewhere find looks deeper.
+      "-user",
+      String(p.identity.uid),
+      "-prune",
+      "-exec",
+      "/bin/sh",
+      "-c",
+      REMOVE,
+      "remove",
+      h.programs.find("chmod"),
+      h.programs.find("rm"),
+      "{}",
+      "+"
+    ]);
+  } catch {
+  }
+}
+function realPath(folder) {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+function literal2(path7) {
+  return path7.replace(/[\\*?[\]]/g, "\\$&");
+}
+
+// src/tools/account-prepare.ts
+import { chmod as chmod2, chown, mkdir as mkdir2, mkdtemp, rm as rm2 } from "node:fs/promises";
+import os5 from "node:os";
+import path5 from "node:path";
+
 // src/tools/account-database.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 async function accountEntries(database, keys, programs) {
   let text;
   try {
@@ -20552,7 +20669,7 @@ async function accountEntries(database, keys, programs) {
       const what = keys.length > 0 ? `the ${database} entry of ${keys.join(", ")}` : `the ${database} entries`;
       throw new SandboxError(`Cannot look up ${what}: ${failure2.detail}`);
     }
-    const local = await readFile2(`/etc/${database}`, "utf8").catch(() => "");
+    const local = await readFile3(`/etc/${database}`, "utf8").catch(() => "");
     const lines = local.split("\n").filter((line) => line !== "");
     const wanted = (fields) => keys.some((key2) => key2 === fields[0] || /^\d+$/.test(key2) && key2 === fields[2]);
     text = (keys.length > 0 ? lines.filter((line) => wanted(line.split(":"))) : lines).join("\n");
@@ -20605,10 +20722,10 @@ async function prepareAccount(name, deps, h) {
     );
   }
   await refuseSharedGroup(identity, h.programs);
-  const dir = await mkdtemp(path4.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
+  const dir = await mkdtemp(path5.join(deps.tmpDir ?? os5.tmpdir(), tempFolderPrefix("sandbox")));
   await chmod2(dir, 457);
-  const home = path4.join(dir, "home");
-  const tmp = path4.join(dir, "tmp");
+  const home = path5.join(dir, "home");
+  const tmp = path5.join(dir, "tmp");
   await mkdir2(home, { mode: 448 });
   await mkdir2(tmp, { mode: 448 });
   const owner = `${identity.uid}:${identity.gid}`;
@@ -20666,7 +20783,7 @@ function findUseradd(programs) {
 }
 
 // src/tools/account-processes.ts
-import { readdir as readdir4, readFile as readFile3 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile4 } from "node:fs/promises";
 var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
 var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
 async function sweepAccount(h, p, kept2) {
@@ -20689,7 +20806,7 @@ async function strayProcesses(uid, keptRoots) {
   const ofAccount = [];
   await Promise.all(
     entries.map(async (entry) => {
-      const status = await readFile3(`/proc/${entry}/status`, "utf8").catch(() => "");
+      const status = await readFile4(`/proc/${entry}/status`, "utf8").catch(() => "");
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
       const pid = Number(entry);
@@ -20753,12 +20870,10 @@ function accountSandbox(options) {
     if (closed) throw new SandboxError("The sandbox is closed: the run is ending, and nothing more starts.");
   };
   async function ensure() {
-    preparing ??= readyAccount(name, deps, h, kept2, options.enclosure).then((p) => prepared = p);
+    preparing ??= readyAccount(name, deps, h, kept2, options).then((p) => prepared = p);
     return preparing;
   }
-  const sweep = async () => {
-    if (prepared) await sweepAccount(h, prepared, kept2);
-  };
+  const sweep = async () => prepared ? sweepAccount(h, prepared, kept2) : void 0;
   return {
     account: name,
     workTree: options.workTree,
@@ -20802,6 +20917,7 @@ function accountSandbox(options) {
       }
     },
     sweep,
+    programOutOfReach: (program) => prepared && outOfReachText(prepared.access, program, h.programs.path, prepared.identity.user),
     refusedSince: () => Promise.resolve([]),
     limitNetwork: () => void 0,
     keep(pid) {
@@ -20815,12 +20931,13 @@ function accountSandbox(options) {
       kept2.clear();
       await sweep();
       await takeBackWorkTree(h, p, options.workTree).catch(() => void 0);
+      await closeToolchains(h, p, p.access.granted);
       await removeAccountFolder(h, p);
       await removeAccountTempFiles(h, p, deps.tmpDir ?? os6.tmpdir(), spared(options.enclosure));
     }
   };
 }
-async function readyAccount(name, deps, h, kept2, enclosure) {
+async function readyAccount(name, deps, h, kept2, { enclosure, keepClosed }) {
   const p = await prepareAccount(name, deps, h);
   const tmpDir = deps.tmpDir ?? os6.tmpdir();
   try {
@@ -20837,7 +20954,7 @@ async function readyAccount(name, deps, h, kept2, enclosure) {
     await removeAccountFolder(h, p);
     throw error63;
   }
-  return p;
+  return { ...p, access: await openToolchains(h, p, h.programs.path, keepClosed) };
 }
 function spared(enclosure) {
   return enclosure === void 0 ? [] : [enclosure];
@@ -21083,12 +21200,12 @@ function requestTarget(raw) {
   }
   if (url2.hostname === "") return void 0;
   const host = url2.hostname.startsWith("[") ? url2.hostname.slice(1, -1) : url2.hostname;
-  const path6 = parts[2] ?? "/";
+  const path7 = parts[2] ?? "/";
   return {
     host,
     port: url2.port === "" ? 80 : Number(url2.port),
     authority: url2.host,
-    path: path6.startsWith("?") ? `/${path6}` : path6
+    path: path7.startsWith("?") ? `/${path7}` : path7
   };
 }
 function kept(raw, dropped) {
@@ -21465,14 +21582,14 @@ function networkImpossible(cause2) {
 }
 
 // src/tools/tree-changes.ts
-import path5 from "node:path";
+import path6 from "node:path";
 var counts = /* @__PURE__ */ new Map();
 function noteTreeChange(workTree) {
-  const key2 = path5.resolve(workTree);
+  const key2 = path6.resolve(workTree);
   counts.set(key2, (counts.get(key2) ?? 0) + 1);
 }
 function treeChangeCount(workTree) {
-  return counts.get(path5.resolve(workTree)) ?? 0;
+  return counts.get(path6.resolve(workTree)) ?? 0;
 }
 
 // src/tools/sandbox.ts
@@ -21571,7 +21688,7 @@ export {
   intersection,
   record,
   _enum2 as _enum,
-  literal2 as literal,
+  literal,
   optional,
   custom,
   preprocess,

@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-YLQJV3N3.js";
+} from "./chunk-GKPCGUVN.js";
 import {
   GitError,
   ModelError,
@@ -104,7 +104,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-RGXREVIB.js";
+} from "./chunk-LIXJ7CIR.js";
 import {
   code,
   codeBlock,
@@ -136,7 +136,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-VPWWDVLG.js";
+} from "./chunk-7WXVBIFX.js";
 import {
   errorMessage,
   redact
@@ -7283,6 +7283,8 @@ async function prepare(gate, payload, octokit, secrets, { programs, writes }) {
     account: settings.commandUser,
     workTree: workTree.path,
     enclosure: workTree.enclosure,
+    // No toolchain's folder is opened to the account where that would lead it to these.
+    keepClosed: [inputs.runner.workspace, inputs.runner.temp].filter((f) => f !== ""),
     deps: { programs },
     network: { mode: settings.network, destinations: settings.allowedDestinations }
   });
@@ -7332,7 +7334,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-EQRQ56IV.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-DONXFMON.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

@@ -12,7 +12,7 @@ import {
   startTeam,
   totalCost,
   totalTokens
-} from "./chunk-RGXREVIB.js";
+} from "./chunk-LIXJ7CIR.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

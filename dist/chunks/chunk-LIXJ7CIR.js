@@ -28,7 +28,7 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-VPWWDVLG.js";
+} from "./chunk-7WXVBIFX.js";
 import {
   errorMessage,
   redact
@@ -34254,6 +34254,7 @@ var runnerSchema = external_exports.object({
   GITHUB_EVENT_PATH: external_exports.string().min(1),
   GITHUB_REPOSITORY: external_exports.string().regex(/^[^/\s]+\/[^/\s]+$/, "must be owner/name"),
   GITHUB_WORKSPACE: external_exports.string().min(1),
+  RUNNER_TEMP: external_exports.string().optional(),
   GITHUB_API_URL: external_exports.url().default("https://api.github.com"),
   GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
   GITHUB_RUN_ID: external_exports.string().default(""),
@@ -34275,6 +34276,7 @@ function readRunner(env) {
     owner,
     repo,
     workspace: e.GITHUB_WORKSPACE,
+    temp: e.RUNNER_TEMP ?? "",
     apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
     serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ""),
     runId: e.GITHUB_RUN_ID,
@@ -44568,9 +44570,10 @@ function createRunCommandTool(options) {
       const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
       const refused = await sandbox.refusedSince();
       options.onRun?.(args.command, refused);
-      if (result.missingProgram) throw notFound(argv[0] ?? "", plan);
+      const outOfReach = result.exitCode !== 0 ? sandbox.programOutOfReach?.(argv[0] ?? "") ?? "" : "";
+      if (result.missingProgram) throw notFound(argv[0] ?? "", plan, outOfReach);
       const checked = await options.afterCommand?.();
-      const notes = [refusedText(refused), checked ?? ""].filter((n) => n !== "");
+      const notes = [outOfReach, refusedText(refused), checked ?? ""].filter((n) => n !== "");
       const body = (result.output === "" ? "(no output)" : result.output) + notes.map((n) => `
 
 ${n}`).join("");
@@ -44600,9 +44603,9 @@ async function planFor(sandbox, argv, env) {
     );
   }
 }
-function notFound(file, plan) {
+function notFound(file, plan, outOfReach) {
   return new ToolError(
-    `Command not found: ${file} (searched PATH: ${plan.env.PATH ?? ""}). Check the name; only programs installed on the runner can run, and never from a relative PATH entry.`
+    outOfReach || `Command not found: ${file} (searched PATH: ${plan.env.PATH ?? ""}). Check the name; only programs installed on the runner can run, and never from a relative PATH entry.`
   );
 }
 function execute(sandbox, plan, timeoutMs) {
@@ -44638,7 +44641,7 @@ function execute(sandbox, plan, timeoutMs) {
     child.stderr.on("data", (chunk) => output.push(chunk));
     child.on("error", (error) => {
       clearTimeout(timer);
-      if (error.code === "ENOENT") reject(notFound(file, plan));
+      if (error.code === "ENOENT") reject(notFound(file, plan, ""));
       else if (error.code === "EACCES" && sandbox.account !== void 0) {
         reject(
           new ToolError(

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-VM3FXNHC.js";
+} from "./chunk-MGM3XGQY.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -41,7 +41,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-RGXREVIB.js";
+} from "./chunk-LIXJ7CIR.js";
 import {
   defaultLines,
   defaultNumber,
@@ -50,7 +50,7 @@ import {
 import {
   createSandbox,
   external_exports
-} from "./chunk-VPWWDVLG.js";
+} from "./chunk-7WXVBIFX.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-VPWWDVLG.js";
+} from "./chunk-7WXVBIFX.js";
 import {
   errorMessage,
   redact

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-YLQJV3N3.js";
+} from "./chunk-GKPCGUVN.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,20 +28,20 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-W4UOEKRU.js";
+} from "./chunk-ZW6R7GXQ.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-VM3FXNHC.js";
+import "./chunk-MGM3XGQY.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-RGXREVIB.js";
+} from "./chunk-LIXJ7CIR.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
-import "./chunk-VPWWDVLG.js";
+import "./chunk-7WXVBIFX.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

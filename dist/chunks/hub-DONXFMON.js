@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-VM3FXNHC.js";
+} from "./chunk-MGM3XGQY.js";
 import {
   noCapabilities
-} from "./chunk-VPWWDVLG.js";
+} from "./chunk-7WXVBIFX.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

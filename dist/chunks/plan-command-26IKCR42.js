@@ -4,13 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-W4UOEKRU.js";
+} from "./chunk-ZW6R7GXQ.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-VM3FXNHC.js";
-import "./chunk-RGXREVIB.js";
+import "./chunk-MGM3XGQY.js";
+import "./chunk-LIXJ7CIR.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-TWYLNNVR.js";
-import "./chunk-VPWWDVLG.js";
+import "./chunk-7WXVBIFX.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {
