@@ -9,7 +9,7 @@ import {
   defaultLines,
   didYouMean,
   inputDefaults
-} from "./chunks/chunk-TWYLNNVR.js";
+} from "./chunks/chunk-WD3LMSGC.js";
 import {
   errorMessage,
   redact
@@ -341,11 +341,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-26IKCR42.js");
+        const { planCommand } = await import("./chunks/plan-command-ZNP22NR7.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-MSIEO2KI.js");
+        const { runCommand } = await import("./chunks/run-command-UZFXLOEZ.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -36,6 +36,8 @@ export interface ScopeInput {
   maxIterations: number;
   /** `max-cost-usd`: the budget in dollars never goes above it. */
   maxCostUsd?: number;
+  /** `timeout-minutes`: how long each job of the execution may take; unset: no limit. */
+  timeoutMinutes?: number;
   /** The destinations a sealed network allows (`allowed-domains`); unset: the network is not sealed. */
   network?: readonly Destination[];
 }
@@ -64,6 +66,7 @@ export function deriveScope(input: ScopeInput): ApprovedScope {
       tokens: perStep * steps,
       cycles: Math.max(1, Math.min(input.maxIterations, Math.max(minCycles, steps * budgetHeadroom))),
       ...(costUsd !== undefined && costUsd > 0 ? { costUsd } : {}),
+      ...(input.timeoutMinutes !== undefined ? { minutes: input.timeoutMinutes } : {}),
     },
     ...networkOf(input.network),
   };

@@ -32,7 +32,7 @@ export const inputDefaults = {
   'allowed-commands': '',
   'protected-paths': '.github/workflows/**',
   'max-iterations': '8',
-  'timeout-minutes': '',
+  'timeout-minutes': '45',
   'max-cost-usd': '',
   'allow-blocked-plans': 'false',
   'max-estimated-cost-usd': '',

@@ -99,6 +99,14 @@ export const optionalPositive = z
   .transform((v) => (v === '' ? undefined : Number(v)))
   .pipe(z.number().positive('must be greater than 0').optional());
 
+/** A limit that is on by default: a positive number, or `none` for no limit (the choice a workflow must name). */
+export const limitOrNone = z
+  .string()
+  .trim()
+  .regex(/^(none|\d+(\.\d+)?)$/, 'must be a positive number, or none for no limit')
+  .transform((v) => (v === 'none' ? undefined : Number(v)))
+  .pipe(z.number().positive('must be greater than 0').optional());
+
 /** YAML 1.2 booleans, as GitHub's own `getBooleanInput` reads them. */
 export const booleanInput = z
   .enum(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'], 'must be true or false')

@@ -14,6 +14,7 @@ import {
   envNameSchema,
   httpUrlSchema,
   labelList,
+  limitOrNone,
   optionalPositive,
   wholeNumber,
   withDefault,
@@ -227,7 +228,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines('protected-paths'), defaultLines('protected-paths')),
     maxIterations: defaulted('max-iterations', wholeNumber(1, 100)),
-    timeoutMinutes: input('timeout-minutes', optionalPositive),
+    timeoutMinutes: defaulted('timeout-minutes', limitOrNone),
     maxCostUsd: input('max-cost-usd', optionalPositive),
     allowBlockedPlans: defaulted('allow-blocked-plans', booleanInput),
     maxEstimatedCostUsd: input('max-estimated-cost-usd', optionalPositive),

@@ -20,6 +20,7 @@ export function renderScope(scope: ApprovedScope): string {
     `- Commands: ${commands}`,
     ...(scope.network !== undefined ? [`- Network: ${networkWords(scope.network, code)}`] : []),
     `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
+    ...(scope.budget.minutes !== undefined ? [`- Time: ${timeWords(scope.budget.minutes)}`] : []),
     '',
     'Nothing else: the tools refuse it and the commit gate holds it back. What the run finds it needs beyond this becomes an amendment, posted here for a maintainer to approve.',
   ].join('\n');
@@ -36,6 +37,11 @@ export function renderScopeText(scope: ApprovedScope): string {
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     'Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops.',
   ].join('\n');
+}
+
+/** The time limit in words: it holds per job, as a resumed run gets it afresh. */
+function timeWords(minutes: number): string {
+  return `at most ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} a job (\`timeout-minutes\`); then the run stops cleanly, its work pushed`;
 }
 
 /** The destinations commands may reach, loopback always among them. */

@@ -61,6 +61,7 @@ export async function stagedPlanChecks(
     estimate: checks.estimate,
     maxIterations: snapshot.policy.maxIterations,
     ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
+    ...(settings.timeoutMinutes !== undefined ? { timeoutMinutes: settings.timeoutMinutes } : {}),
     ...(settings.network === 'sealed' ? { network: settings.allowedDestinations } : {}),
   });
   return { checks, scope };

@@ -35,7 +35,7 @@ export function runBudget(
   return createBudget({
     now,
     startedAt: now(),
-    timeoutMinutes: limits.timeoutMinutes,
+    timeoutMinutes: shorter(limits.timeoutMinutes, approved?.budget.minutes),
     maxCostUsd: limits.maxCostUsd,
     spentUsd,
     ...(approved
@@ -53,4 +53,9 @@ export function runBudget(
         }
       : {}),
   });
+}
+
+/** The stricter of two optional limits: the workflow's now and the one the plan was approved with. */
+function shorter(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }

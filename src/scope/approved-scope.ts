@@ -17,6 +17,8 @@ export const scopeBudgetSchema = z
     cycles: z.number().int().positive(),
     /** US dollars, where every model's price is known. */
     costUsd: z.number().positive().optional(),
+    /** Minutes each job of the execution may take (`timeout-minutes` when the plan was posted). */
+    minutes: z.number().positive().optional(),
   })
   .strict();
 
@@ -95,6 +97,7 @@ export function widenScope(scope: ApprovedScope, extra: ScopeDelta): ApprovedSco
           ...(scope.budget.costUsd !== undefined && extra.budget.costUsd !== undefined
             ? { costUsd: scope.budget.costUsd + extra.budget.costUsd }
             : {}),
+          ...(scope.budget.minutes !== undefined ? { minutes: scope.budget.minutes } : {}),
         }
       : scope.budget,
   };

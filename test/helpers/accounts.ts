@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { closeCheckoutPassage } from './checkout-passage.js';
 
 /** Where root's tools live even when the test process's PATH leaves them out. */
 const adminPath = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');
@@ -30,6 +31,8 @@ export function deleteAccount(name: string): string | undefined {
   const account = localAccounts().get(name);
   rmSync(path.join('/etc/sudoers.d', name), { force: true });
   if (!account) return undefined;
+  // Its passage to the checkout (a runner account's, or a sandbox's a killed run never revoked) goes with it.
+  closeCheckoutPassage([account.uid]);
   const ownHome = account.home === path.join('/home', name) && existsSync(account.home);
   const result = spawnSync('userdel', [...(ownHome ? ['--remove'] : []), name], {
     encoding: 'utf8',

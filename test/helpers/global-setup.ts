@@ -2,7 +2,6 @@ import { readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deleteAccount, localAccounts } from './accounts.js';
-import { closeCheckoutPassage } from './checkout-passage.js';
 import { describeProcesses, leftovers, takeBaseline, type Baseline } from './processes.js';
 import { freshTag, madeForRun, RUN_TAG_ENV } from './unique-names.js';
 
@@ -62,10 +61,8 @@ function removeRunLeftovers(runTag: string): string[] {
   if (!runTag) return [];
   const problems: string[] = [];
   if (process.getuid?.() === 0) {
-    const accounts = [...localAccounts()].filter(([name]) => madeForRun(name, runTag));
-    // Their passage to a checkout only its owner may enter (test/helpers/checkout-passage.ts) goes first.
-    closeCheckoutPassage(accounts.map(([, { uid }]) => uid));
-    for (const [name] of accounts) {
+    for (const name of localAccounts().keys()) {
+      if (!madeForRun(name, runTag)) continue;
       const failed = deleteAccount(name);
       if (failed) problems.push(`could not delete the test account ${name}: ${failed}`);
     }

@@ -9,6 +9,8 @@ import {
 import type { CostEstimate } from '../../src/checks/cost-estimate.js';
 import { inScope, scopeEntryFor, widenScope, type ApprovedScope } from '../../src/scope/approved-scope.js';
 import type { Plan } from '../../src/machine/fields.js';
+import { renderScope } from '../../src/render/scope.js';
+import { runBudget } from '../../src/run/run-budget.js';
 
 const plan: Plan = {
   steps: [
@@ -68,6 +70,35 @@ describe('deriveScope', () => {
       maxIterations: 2,
     });
     expect(bounded.budget.cycles).toBe(2);
+  });
+
+  it('carries the time limit a job of the run may take, shown in the plan comment, and keeps it through an amendment', () => {
+    const input = { plan, allowedCommands: [], planning: noUsage, estimate: unknown, maxIterations: 10 };
+    expect(deriveScope(input).budget.minutes).toBeUndefined();
+    const timed = deriveScope({ ...input, timeoutMinutes: 45 });
+    expect(timed.budget.minutes).toBe(45);
+    expect(renderScope(timed)).toContain('- Time: at most 45 minutes a job (`timeout-minutes`)');
+    expect(widenScope(timed, { budget: { tokens: 1, cycles: 1 } }).budget.minutes).toBe(45);
+  });
+
+  it('holds a run to the shorter of the approved time limit and the workflow’s', () => {
+    let now = 0;
+    const approved = {
+      budget: { tokens: 1_000_000, cycles: 9, minutes: 10 },
+      ledger: () => ({ entries: [] }),
+      atApproval: { entries: [] },
+      prices: {},
+    };
+    const budget = runBudget(
+      { timeoutMinutes: 30 },
+      () => 0,
+      () => now,
+      approved,
+    );
+    now = 9 * 60_000;
+    expect(budget.check()).toBeUndefined();
+    now = 10 * 60_000;
+    expect(budget.check()).toBe('reached timeout-minutes (10)');
   });
 
   it('reads the commands a step quotes as well as its verify', () => {

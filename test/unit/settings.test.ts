@@ -123,6 +123,7 @@ const defaults = {
   commandUser: '',
   commandIsolation: 'account',
   approvalMaxAgeHours: 168,
+  timeoutMinutes: 45,
   network: 'sealed',
   allowedDestinations: [],
   config: {},
@@ -149,6 +150,7 @@ describe('readSettings defaults', () => {
       owner: 'octo',
       repo: 'widgets',
       workspace,
+      temp: '',
       apiUrl: 'http://127.0.0.1:9999/api',
       serverUrl: 'http://127.0.0.1:9999',
       runId: '42',
@@ -245,6 +247,14 @@ describe('readSettings values', () => {
 });
 
 describe('readSettings model retries', () => {
+  it('limits each execution job to 45 minutes unless the workflow names another limit, or none', () => {
+    expect(read().settings.timeoutMinutes).toBe(45);
+    setInputs({ 'timeout-minutes': ' 20 ' });
+    expect(read().settings.timeoutMinutes).toBe(20);
+    setInputs({ 'timeout-minutes': 'none' });
+    expect(read().settings.timeoutMinutes).toBeUndefined();
+  });
+
   it('reads model-retries and model-timeout as whole numbers, 0 retries allowed', () => {
     setInputs({ 'model-retries': '0', 'model-timeout': ' 2 ' });
     expect(read().settings).toMatchObject({ modelRetries: 0, modelTimeoutSeconds: 2 });
@@ -266,6 +276,9 @@ describe('readSettings refusals', () => {
     ['model-timeout', '0'],
     ['model-timeout', '2.5'],
     ['model-timeout', '3601'],
+    // A time limit is switched off by name only.
+    ['timeout-minutes', '0'],
+    ['timeout-minutes', 'never'],
     // Expiry cannot be switched off, nor set beyond a year.
     ['approval-max-age-hours', '0'],
     ['approval-max-age-hours', '8761'],

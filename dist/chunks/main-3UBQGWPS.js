@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-GKPCGUVN.js";
+} from "./chunk-QAYBQA3G.js";
 import {
   GitError,
   ModelError,
@@ -104,7 +104,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-LIXJ7CIR.js";
+} from "./chunk-BZDLDIBJ.js";
 import {
   code,
   codeBlock,
@@ -118,7 +118,7 @@ import {
 import {
   didYouMean,
   inputDefaults
-} from "./chunk-TWYLNNVR.js";
+} from "./chunk-WD3LMSGC.js";
 import {
   createSandbox,
   defaultPrograms,
@@ -5521,6 +5521,7 @@ async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {
     estimate: checks.estimate,
     maxIterations: snapshot.policy.maxIterations,
     ...settings.maxCostUsd !== void 0 ? { maxCostUsd: settings.maxCostUsd } : {},
+    ...settings.timeoutMinutes !== void 0 ? { timeoutMinutes: settings.timeoutMinutes } : {},
     ...settings.network === "sealed" ? { network: settings.allowedDestinations } : {}
   });
   return { checks, scope };

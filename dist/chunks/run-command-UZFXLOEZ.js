@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-GKPCGUVN.js";
+} from "./chunk-QAYBQA3G.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-ZW6R7GXQ.js";
+} from "./chunk-DUK6HMNC.js";
 import {
   CliError,
   UsageError
@@ -38,9 +38,9 @@ import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-LIXJ7CIR.js";
+} from "./chunk-BZDLDIBJ.js";
 import "./chunk-JTMCR3R3.js";
-import "./chunk-TWYLNNVR.js";
+import "./chunk-WD3LMSGC.js";
 import "./chunk-7WXVBIFX.js";
 import {
   errorMessage

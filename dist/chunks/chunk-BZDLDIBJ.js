@@ -9,7 +9,7 @@ import {
   defaultNumber,
   didYouMean,
   inputDefaults
-} from "./chunk-TWYLNNVR.js";
+} from "./chunk-WD3LMSGC.js";
 import {
   SandboxError,
   absolutePath,
@@ -34321,6 +34321,7 @@ function wholeNumber(min, max) {
   return external_exports.string().regex(/^\d+$/, rule).transform(Number).pipe(external_exports.number().int(rule).min(min, rule).max(max, rule));
 }
 var optionalPositive = external_exports.string().trim().regex(/^(\d+(\.\d+)?)?$/, "must be a positive number, or empty for no limit").transform((v) => v === "" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
+var limitOrNone = external_exports.string().trim().regex(/^(none|\d+(\.\d+)?)$/, "must be a positive number, or none for no limit").transform((v) => v === "none" ? void 0 : Number(v)).pipe(external_exports.number().positive("must be greater than 0").optional());
 var booleanInput = external_exports.enum(["true", "True", "TRUE", "false", "False", "FALSE"], "must be true or false").transform((v) => v.toLowerCase() === "true");
 var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").refine(
   (name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name),
@@ -34664,7 +34665,7 @@ function readInputs(env = process.env) {
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines("protected-paths"), defaultLines("protected-paths")),
     maxIterations: defaulted("max-iterations", wholeNumber(1, 100)),
-    timeoutMinutes: input("timeout-minutes", optionalPositive),
+    timeoutMinutes: defaulted("timeout-minutes", limitOrNone),
     maxCostUsd: input("max-cost-usd", optionalPositive),
     allowBlockedPlans: defaulted("allow-blocked-plans", booleanInput),
     maxEstimatedCostUsd: input("max-estimated-cost-usd", optionalPositive),
@@ -35032,7 +35033,9 @@ var scopeBudgetSchema = external_exports.object({
   /** Execute cycles (directives carried out). */
   cycles: external_exports.number().int().positive(),
   /** US dollars, where every model's price is known. */
-  costUsd: external_exports.number().positive().optional()
+  costUsd: external_exports.number().positive().optional(),
+  /** Minutes each job of the execution may take (`timeout-minutes` when the plan was posted). */
+  minutes: external_exports.number().positive().optional()
 }).strict();
 var approvedScopeSchema = external_exports.object({
   /**
@@ -35081,7 +35084,8 @@ function widenScope(scope, extra) {
     budget: extra.budget ? {
       tokens: scope.budget.tokens + extra.budget.tokens,
       cycles: scope.budget.cycles + extra.budget.cycles,
-      ...scope.budget.costUsd !== void 0 && extra.budget.costUsd !== void 0 ? { costUsd: scope.budget.costUsd + extra.budget.costUsd } : {}
+      ...scope.budget.costUsd !== void 0 && extra.budget.costUsd !== void 0 ? { costUsd: scope.budget.costUsd + extra.budget.costUsd } : {},
+      ...scope.budget.minutes !== void 0 ? { minutes: scope.budget.minutes } : {}
     } : scope.budget
   };
 }
@@ -35251,7 +35255,8 @@ function deriveScope(input2) {
     budget: {
       tokens: perStep * steps,
       cycles: Math.max(1, Math.min(input2.maxIterations, Math.max(minCycles, steps * budgetHeadroom))),
-      ...costUsd !== void 0 && costUsd > 0 ? { costUsd } : {}
+      ...costUsd !== void 0 && costUsd > 0 ? { costUsd } : {},
+      ...input2.timeoutMinutes !== void 0 ? { minutes: input2.timeoutMinutes } : {}
     },
     ...networkOf(input2.network)
   };
@@ -35318,6 +35323,7 @@ function renderScope(scope) {
     `- Commands: ${commands}`,
     ...scope.network !== void 0 ? [`- Network: ${networkWords(scope.network, code)}`] : [],
     `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
+    ...scope.budget.minutes !== void 0 ? [`- Time: ${timeWords(scope.budget.minutes)}`] : [],
     "",
     "Nothing else: the tools refuse it and the commit gate holds it back. What the run finds it needs beyond this becomes an amendment, posted here for a maintainer to approve."
   ].join("\n");
@@ -35332,6 +35338,9 @@ function renderScopeText(scope) {
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     "Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops."
   ].join("\n");
+}
+function timeWords(minutes) {
+  return `at most ${minutes} ${minutes === 1 ? "minute" : "minutes"} a job (\`timeout-minutes\`); then the run stops cleanly, its work pushed`;
 }
 function networkWords(network, show) {
   return network.length === 0 ? "loopback only" : `loopback and ${network.map(show).join(", ")}`;

@@ -41,12 +41,12 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-LIXJ7CIR.js";
+} from "./chunk-BZDLDIBJ.js";
 import {
   defaultLines,
   defaultNumber,
   inputDefaults
-} from "./chunk-TWYLNNVR.js";
+} from "./chunk-WD3LMSGC.js";
 import {
   createSandbox,
   external_exports

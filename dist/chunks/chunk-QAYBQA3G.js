@@ -12,7 +12,7 @@ import {
   startTeam,
   totalCost,
   totalTokens
-} from "./chunk-LIXJ7CIR.js";
+} from "./chunk-BZDLDIBJ.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
@@ -689,7 +689,7 @@ function runBudget(limits, spentUsd, now = Date.now, approved) {
   return createBudget({
     now,
     startedAt: now(),
-    timeoutMinutes: limits.timeoutMinutes,
+    timeoutMinutes: shorter(limits.timeoutMinutes, approved?.budget.minutes),
     maxCostUsd: limits.maxCostUsd,
     spentUsd,
     ...approved ? {
@@ -705,6 +705,9 @@ function runBudget(limits, spentUsd, now = Date.now, approved) {
       }
     } : {}
   });
+}
+function shorter(a, b) {
+  return a === void 0 ? b : b === void 0 ? a : Math.min(a, b);
 }
 
 // src/run/run-ending.ts

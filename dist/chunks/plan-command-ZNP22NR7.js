@@ -4,12 +4,12 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-ZW6R7GXQ.js";
+} from "./chunk-DUK6HMNC.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-MGM3XGQY.js";
-import "./chunk-LIXJ7CIR.js";
+import "./chunk-BZDLDIBJ.js";
 import "./chunk-JTMCR3R3.js";
-import "./chunk-TWYLNNVR.js";
+import "./chunk-WD3LMSGC.js";
 import "./chunk-7WXVBIFX.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
