@@ -30,6 +30,7 @@ function planBody(plan: Plan): string {
     if (step.detail) lines.push(`   ${step.detail.replace(/\n/g, '\n   ')}`);
     if (step.files?.length) lines.push(`   Files: ${step.files.join(', ')}`);
     if (step.verify) lines.push(`   Verify: ${step.verify}`);
+    if (step.network?.length) lines.push(`   Network: ${step.network.join(', ')}`);
     return lines.join('\n');
   });
   const extra = [
@@ -69,6 +70,9 @@ export function scopeText(scope: ApprovedScope): string {
     '',
     `The approval allows changes to: ${listed(scope.paths, 'no file')}.`,
     `Commands it allows: ${listed(scope.commands, 'none')}.`,
+    ...(scope.network !== undefined
+      ? [`Network destinations it allows besides loopback: ${listed(scope.network, 'none')}.`]
+      : []),
     `Anything else is refused and held back from the commits; needing more is a reason to replan, and a maintainer approves the wider scope.`,
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import type { ApprovedScope } from '../scope/approved-scope.js';
+import type { Destination } from '../scope/network-destinations.js';
 import type { Role } from '../machine/fields.js';
 import type { MachineDefinition, Snapshot } from '../machine/types.js';
 import type { ChatClient } from '../models/chat-client.js';
@@ -74,6 +75,8 @@ export interface TeamRunOptions {
   instructions?: string;
   /** The run's MCP servers, shared by both roles; absent: none (the capability tools say so). */
   capabilities?: CapabilityHub;
+  /** What `allowed-domains` allows where the network is sealed; absent: the network is open. */
+  allowedNetwork?: readonly Destination[];
 }
 
 /** How long one command the executor runs may take before it is killed. */
@@ -101,6 +104,7 @@ export function startTeam(options: TeamRunOptions): TeamRun {
     ...(options.onCommand ? { onCommand: options.onCommand } : {}),
     instructions: options.instructions,
     capabilities: options.capabilities,
+    ...(options.allowedNetwork ? { allowedNetwork: options.allowedNetwork } : {}),
     onUsage: (role: Role, model, tokens) => {
       ledger = addTurn(ledger, role, model, tokens);
     },

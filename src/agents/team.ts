@@ -11,6 +11,8 @@ import { createToolbox, type Toolbox } from '../tools/toolbox.js';
 import { createUpdateContextTool } from '../tools/update-context.js';
 import { createWriteTools } from '../tools/write-tools.js';
 import type { ApprovedScope } from '../scope/approved-scope.js';
+import { formatDestination, type Destination } from '../scope/network-destinations.js';
+import type { NetworkAllowance } from '../tools/refused-text.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Git } from '../repo/git.js';
 import type { Notices } from './notices.js';
@@ -77,6 +79,12 @@ export interface TeamOptions {
    * toolboxes either way, so the frozen prefix never depends on which servers are configured.
    */
   capabilities?: CapabilityHub;
+  /**
+   * What `allowed-domains` allows where the network is sealed: the planner is told it (a step names
+   * what it needs of it), and a refused destination's words say whether a revision can ask for it.
+   * Absent: the network is open.
+   */
+  allowedNetwork?: readonly Destination[];
   onUsage(role: Role, model: string, tokens: TokenUsage): void;
 }
 
@@ -100,6 +108,7 @@ function executorToolbox(
   const { run, sandbox } = options;
   const workspace = sandbox.workTree;
   const scope = options.scope ? { scope: options.scope } : {};
+  const network = networkAllowance(options);
   return withNotices(
     options.notices,
     createToolbox(
@@ -117,14 +126,22 @@ function executorToolbox(
           sandbox,
           ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
           ...(options.onCommand ? { onRun: options.onCommand } : {}),
+          ...(network ? { network } : {}),
           ...scope,
         }),
-        ...createCapabilityTools('executor', capabilities),
+        ...createCapabilityTools('executor', capabilities, network),
         createUpdateContextTool('executor', stager(run, 'executor')),
       ],
       toolboxOptions,
     ),
   );
+}
+
+/** What the executor may reach: the workflow's ceiling, and what the approval took of it (all of it without a scope). */
+function networkAllowance(options: TeamOptions): NetworkAllowance | undefined {
+  const allowed = options.allowedNetwork;
+  if (!allowed) return undefined;
+  return { allowed, approved: options.scope?.network ?? allowed.map(formatDestination) };
 }
 
 export function createTeam(options: TeamOptions): Team {
@@ -154,6 +171,7 @@ export function createTeam(options: TeamOptions): Team {
     allowedCommands: options.allowedCommands,
     protectedPaths: options.protectedPaths,
     commandTimeoutMs: options.commandTimeoutMs,
+    ...(options.allowedNetwork ? { allowedNetwork: options.allowedNetwork } : {}),
   });
   // Scrubbed like a file read_file returns: committed text can hold a token shape too.
   const standing = options.instructions ? `${rules}\n\n${scrub(options.instructions)}` : rules;

@@ -25,6 +25,8 @@ export function describeFinding(finding: Finding, style: FindingStyle = 'markdow
       return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
     case 'command-not-allowed':
       return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape(finding.reason)})` : ''}; the executor cannot run it`;
+    case 'network-not-allowed':
+      return `step ${finding.step}: ${networkWords(finding, quote)}`;
     case 'commands-cannot-run':
       return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
     case 'new-file':
@@ -34,12 +36,29 @@ export function describeFinding(finding: Finding, style: FindingStyle = 'markdow
   }
 }
 
+/** Why a destination a step names stays closed, and what opens it if anything does. */
+function networkWords(
+  finding: Extract<Finding, { kind: 'network-not-allowed' }>,
+  quote: (text: string) => string,
+): string {
+  const named = quote(finding.destination);
+  switch (finding.why) {
+    case 'not-allowed':
+      return `the network destination ${named} is not in \`allowed-domains\`, so it is left out of the approved scope and commands cannot reach it; to allow it, add ${named} to the workflow's \`allowed-domains\` and ask for the plan again`;
+    case 'always-closed':
+      return `the network destination ${named} is a link-local or cloud metadata address, closed whatever \`allowed-domains\` says; commands cannot reach it`;
+    case 'malformed':
+      return `${named} is no network destination (a host, \`*.example.com\`, \`host:port\`, an IP address or a bundle such as \`npm\`); it is left out of the approved scope`;
+  }
+}
+
 /** The settings behind the findings, by their input names (the CLI's flags have the same names). */
 export function settingsBehind(findings: readonly Finding[]): string[] {
   const kinds = new Set(findings.map((f) => f.kind));
   return [
     kinds.has('protected-path') ? 'protected-paths' : '',
     kinds.has('command-not-allowed') ? 'allowed-commands' : '',
+    findings.some((f) => f.kind === 'network-not-allowed' && f.why === 'not-allowed') ? 'allowed-domains' : '',
     kinds.has('too-many-steps') ? 'max-iterations' : '',
   ].filter((s) => s !== '');
 }

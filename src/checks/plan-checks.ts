@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Plan, PlanStep } from '../machine/fields.js';
 import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
+import { namedDestinations, type Destination } from '../scope/network-destinations.js';
 import { matchProtected } from '../text/protected-paths.js';
 import { errorMessage } from '../text/error-message.js';
 
@@ -49,6 +50,17 @@ export const findingSchema = z.discriminatedUnion('kind', [
       reason: text.optional(),
     })
     .strict(),
+  // A destination a step names that the sealed network will not let through: left out of the scope,
+  // so the step may fail where it needs it; a warning, since the executor can do nothing more by it.
+  z
+    .object({
+      kind: z.literal('network-not-allowed'),
+      severity: z.literal('warning'),
+      step: stepNumber,
+      destination: text,
+      why: z.enum(['not-allowed', 'always-closed', 'malformed']),
+    })
+    .strict(),
   // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
   z
     .object({ kind: z.literal('commands-cannot-run'), severity: z.literal('warning'), cause: z.string().max(400) })
@@ -74,6 +86,8 @@ export interface PlanRules {
   maxIterations: number;
   /** Why no command can run on this runner (see tools/sandbox.ts); undefined: they can. */
   commandsRefused?: string;
+  /** What `allowed-domains` allows, where the network is sealed; unset: the network is open, and destinations are not judged. */
+  allowedNetwork?: readonly Destination[];
 }
 
 /**
@@ -94,8 +108,9 @@ const kindOrder: Record<FindingKind, number> = {
   'protected-path': 1,
   'commands-cannot-run': 2,
   'command-not-allowed': 3,
-  'new-file': 4,
-  'not-found': 5,
+  'network-not-allowed': 4,
+  'new-file': 5,
+  'not-found': 6,
 };
 
 /**
@@ -135,6 +150,9 @@ export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists)
         });
       }
     }
+    if (rules.allowedNetwork !== undefined)
+      for (const { entry, why } of namedDestinations(rules.allowedNetwork, step.network ?? []).unreachable)
+        add({ kind: 'network-not-allowed', severity: 'warning', step: number, destination: short(entry), why });
     if (!fileExists) continue;
     for (const file of files) {
       // A protected file is reported as such already; whether it exists changes nothing about that.

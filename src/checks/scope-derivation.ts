@@ -1,14 +1,21 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
 import type { TokenUsage } from '../models/usage.js';
 import { inScope, scopePath, type ApprovedScope, type ScopeDelta } from '../scope/approved-scope.js';
-import { formatDestination, type Destination } from '../scope/network-destinations.js';
+import {
+  destinationCovers,
+  formatDestination,
+  namedDestinations,
+  scopeDestinations,
+  type Destination,
+} from '../scope/network-destinations.js';
 import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
 import { highFactor, type CostEstimate } from './cost-estimate.js';
 
 /**
  * The scope a plan asks for, derived from the plan itself before it is shown, so the maintainer
  * approves exactly what the run may do: the paths its steps name, the commands it names that the
- * repository allows, and a budget from the cost estimate with headroom.
+ * repository allows, the network destinations it names that `allowed-domains` allows, and a budget
+ * from the cost estimate with headroom.
  */
 
 /** How much the budget leaves over the estimate's high end: twice it, so an estimate that is off by a factor of two still fits. */
@@ -38,7 +45,7 @@ export interface ScopeInput {
   maxCostUsd?: number;
   /** `timeout-minutes`: how long each job of the execution may take; unset: no limit. */
   timeoutMinutes?: number;
-  /** The destinations a sealed network allows (`allowed-domains`); unset: the network is not sealed. */
+  /** The destinations a sealed network allows (`allowed-domains`): the ceiling the plan narrows; unset: the network is not sealed. */
   network?: readonly Destination[];
 }
 
@@ -68,13 +75,18 @@ export function deriveScope(input: ScopeInput): ApprovedScope {
       ...(costUsd !== undefined && costUsd > 0 ? { costUsd } : {}),
       ...(input.timeoutMinutes !== undefined ? { minutes: input.timeoutMinutes } : {}),
     },
-    ...networkOf(input.network),
+    ...(input.network !== undefined ? { network: namedDestinations(input.network, namedNetwork(plan)).reachable } : {}),
   };
 }
 
-/** The scope's network part: the allowed destinations as people write them. */
+/** The scope's network part for a run with no plan: every allowed destination as people write it. */
 function networkOf(network: readonly Destination[] | undefined): Pick<ApprovedScope, 'network'> {
   return network === undefined ? {} : { network: unique(network.map(formatDestination)) };
+}
+
+/** The network destinations a plan's steps name, each once, as written. */
+export function namedNetwork(plan: Plan): string[] {
+  return unique(plan.steps.flatMap((step) => (step.network ?? []).map((d) => d.trim()).filter((d) => d !== '')));
 }
 
 /** The commands a step names: its `verify`, and command lines it quotes in code spans. */
@@ -118,24 +130,40 @@ export function unplannedScope(input: {
 
 /**
  * What `plan` (a revision) needs beyond `scope`: the paths its steps name that the scope does not
- * reach, and the allowed commands they name that it does not allow. Empty when the plan fits, so a
- * re-plan inside the scope goes on without an amendment.
+ * reach, the allowed commands they name that it does not allow, and, where the network is sealed
+ * (`network`: what `allowed-domains` allows now), the allowed destinations they name that it does
+ * not reach. Empty when the plan fits, so a re-plan inside the scope goes on without an amendment.
+ * A destination `allowed-domains` does not allow is never part of a delta: no amendment grants it.
  */
-export function scopeDelta(scope: ApprovedScope, plan: Plan, allowedCommands: readonly string[]): ScopeDelta {
+export function scopeDelta(
+  scope: ApprovedScope,
+  plan: Plan,
+  allowedCommands: readonly string[],
+  network?: readonly Destination[],
+): ScopeDelta {
   const wanted = deriveScope({
     plan,
     allowedCommands,
     planning: { promptTokens: 0, cachedTokens: 0, completionTokens: 0 },
     estimate: { kind: 'unknown', model: '', steps: plan.steps.length, reason: '' },
     maxIterations: plan.steps.length,
+    ...(network !== undefined && scope.network !== undefined ? { network } : {}),
   });
   // A glob is covered only by the same glob: whether another entry reaches all it matches is not decided here.
   const paths = wanted.paths.filter((p) => !scope.paths.includes(p) && (/[*?[\]{}]/.test(p) || !inScope(p, scope)));
   const commands = wanted.commands.filter((c) => !allowed(c, scope.commands));
-  return { ...(paths.length ? { paths } : {}), ...(commands.length ? { commands } : {}) };
+  const reached = scopeDestinations(scope.network ?? []);
+  const destinations = (wanted.network ?? []).filter(
+    (d) => !scopeDestinations([d]).every((w) => reached.some((r) => destinationCovers(r, w))),
+  );
+  return {
+    ...(paths.length ? { paths } : {}),
+    ...(commands.length ? { commands } : {}),
+    ...(destinations.length ? { network: destinations } : {}),
+  };
 }
 
 /** Whether a delta asks for nothing. */
 export function isEmptyDelta(delta: ScopeDelta): boolean {
-  return !delta.paths?.length && !delta.commands?.length && delta.budget === undefined;
+  return !delta.paths?.length && !delta.commands?.length && !delta.network?.length && delta.budget === undefined;
 }

@@ -13,6 +13,18 @@ export const planStepSchema = z
     detail: z.string().max(4000).optional(),
     files: z.array(z.string().min(1).max(500)).max(100).optional(),
     verify: z.string().max(1000).optional(),
+    /**
+     * The network destinations the step needs, written as `allowed-domains` entries (a host,
+     * `*.example.com`, `host:port`, or a bundle such as `npm`): part of the step's scope, like
+     * `files` and `verify`.
+     */
+    network: z
+      .array(z.string().trim().min(1).max(300))
+      .max(50)
+      .optional()
+      .describe(
+        'Network destinations the step needs, as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm. Nothing else is reachable.',
+      ),
   })
   .strict();
 

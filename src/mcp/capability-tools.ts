@@ -7,7 +7,7 @@ import { defineTool } from '../tools/tool.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import { DEFAULT_OUTPUT_LIMIT, truncateOutput } from '../tools/truncate.js';
-import { refusedText } from '../tools/refused-text.js';
+import { refusedText, type NetworkAllowance } from '../tools/refused-text.js';
 import { errorMessage } from '../text/error-message.js';
 
 /**
@@ -33,8 +33,11 @@ const useSchema = z
 /** Characters of a server tool's argument schema shown per tool; the rest is cut, not the listing. */
 const maxSchemaChars = 2_000;
 
-/** list_capabilities and use_capability for `role`, over the run's shared servers. */
-export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
+/**
+ * list_capabilities and use_capability for `role`, over the run's shared servers; `network`: what
+ * the sealed network allows the run, for the words of a refusal.
+ */
+export function createCapabilityTools(role: Role, hub: CapabilityHub, network?: NetworkAllowance): Tool[] {
   // A name is read-only only if every listing of it says so: the server, not plangate, decides which
   // of two same-named tools a call runs.
   const offered = (tool: CapabilityTool, server: ServerConnection) =>
@@ -80,10 +83,12 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
       try {
         result = await server.call(tool.name, args.arguments ?? {}, role === 'executor');
       } catch (error) {
-        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}${await refusedNote(server)}`);
+        throw new ToolError(
+          `${server.name}/${tool.name} failed: ${errorMessage(error)}${await refusedNote(server, network)}`,
+        );
       }
       const { text, isError } = resultText(result);
-      const note = await refusedNote(server);
+      const note = await refusedNote(server, network);
       if (isError)
         throw new ToolError(`${server.name}/${tool.name} reported an error: ${text.trim() || '(no message)'}${note}`);
       return (
@@ -99,8 +104,8 @@ export function createCapabilityTools(role: Role, hub: CapabilityHub): Tool[] {
 }
 
 /** What the sealed network refused the server during the call, as a paragraph after its result; '' when nothing. */
-async function refusedNote(server: ServerConnection): Promise<string> {
-  const text = refusedText(await server.refused());
+async function refusedNote(server: ServerConnection, network: NetworkAllowance | undefined): Promise<string> {
+  const text = refusedText(await server.refused(), network);
   return text === '' ? '' : `\n\n${text}`;
 }
 

@@ -8,7 +8,7 @@ import { canonical, sealHolds, sealOf } from './seal.js';
 
 /**
  * The amendment record: the hidden half of an amendment comment. When a run needs more than its
- * approval allows (paths or commands a re-plan adds, or more budget), it stops at its checkpoint and
+ * approval allows (paths, commands or network destinations a re-plan adds, or more budget), it stops at its checkpoint and
  * asks for exactly the difference; `/approve <amendment id>` by someone allowed to approve grants it
  * and the run resumes with the wider scope. Sealed and verified like the plan record.
  */

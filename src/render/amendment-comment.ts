@@ -6,7 +6,7 @@ import { formatBudget } from './scope.js';
  * The amendment comment: what a run that needs more than its approval allows asks a maintainer for,
  * with the record (encoded by record/, appended by the caller) at its end. It shows exactly the
  * difference (the extra paths with the held-back changes they would let land, the extra commands,
- * the extra budget), so an approval of it approves what its author saw. A pure function of what it
+ * the extra network destinations, the extra budget), so an approval of it approves what its author saw. A pure function of what it
  * is given: the comment is re-rendered to verify it.
  */
 export interface ShownAmendment {
@@ -26,6 +26,7 @@ export function renderAmendmentComment(amendment: ShownAmendment, marker: string
   const asks = [
     ...(delta.paths?.length ? [`- Changes to: ${delta.paths.map(code).join(', ')}`] : []),
     ...(delta.commands?.length ? [`- Commands: ${delta.commands.map(code).join(', ')}`] : []),
+    ...(delta.network?.length ? [`- Network: ${delta.network.map(code).join(', ')}`] : []),
     ...(delta.budget ? [`- Budget: ${formatBudget(delta.budget)} more`] : []),
   ];
   const held = amendment.heldDiff

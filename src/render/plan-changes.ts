@@ -18,7 +18,7 @@ import { code } from '../text/markdown.js';
  */
 
 /** The parts of a step a revision can change. */
-export type StepField = 'title' | 'detail' | 'files' | 'verify';
+export type StepField = 'title' | 'detail' | 'files' | 'verify' | 'network';
 
 /** One difference between the approved plan and the current one; `step` and `was` count from 1. */
 export type PlanChange =
@@ -60,6 +60,7 @@ export function changedFields(approved: PlanStep, current: PlanStep): StepField[
   if ((approved.detail ?? '') !== (current.detail ?? '')) fields.push('detail');
   if (!sameList(approved.files, current.files)) fields.push('files');
   if ((approved.verify ?? '') !== (current.verify ?? '')) fields.push('verify');
+  if (!sameList(approved.network, current.network)) fields.push('network');
   return fields;
 }
 

@@ -52,6 +52,7 @@ export function renderStep(step: PlanStep, i: number, done = 0): string {
   const facts: string[] = [];
   if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(', ')}`);
   if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
+  if (step.network?.length) facts.push(`Network: ${step.network.map(code).join(', ')}`);
   if (facts.length) lines.push(`  ${facts.join(' · ')}`);
   return lines.join('\n');
 }

@@ -85,7 +85,12 @@ export function renderPlannedActual(view: PlannedActual): string {
     ...amendments,
     ...(untouched.length ? ['', `**Planned but not changed:** ${list(untouched)}.`] : []),
     ...(refused.length
-      ? ['', '**The sealed network refused** (destinations not in `allowed-domains`)', '', ...refused.slice(0, maxRows)]
+      ? [
+          '',
+          '**The sealed network refused** (destinations outside the approved scope)',
+          '',
+          ...refused.slice(0, maxRows),
+        ]
       : []),
   ].join('\n');
 }
@@ -94,6 +99,7 @@ function describeDelta(delta: ScopeDelta): string {
   return [
     ...(delta.paths?.length ? [`changes to ${delta.paths.map(code).join(', ')}`] : []),
     ...(delta.commands?.length ? [`commands ${delta.commands.map(code).join(', ')}`] : []),
+    ...(delta.network?.length ? [`network ${delta.network.map(code).join(', ')}`] : []),
     ...(delta.budget ? [`${formatBudget(delta.budget)} more`] : []),
   ].join('; ');
 }

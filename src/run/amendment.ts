@@ -24,8 +24,8 @@ import type { FlowResult, RunContext } from './run-context.js';
 import { usageTotals } from './run-team.js';
 
 /**
- * Amendments: how a run gets more than its approval allows. A revised plan that names paths or
- * commands beyond the run's scope stops the run at its checkpoint; the work inside the scope is
+ * Amendments: how a run gets more than its approval allows. A revised plan that names paths,
+ * commands or network destinations beyond the run's scope stops the run at its checkpoint; the work inside the scope is
  * pushed, the changes the scope held back stay with the amendment, and a comment asks for exactly
  * the difference. `/approve <amendment id>` (commands/approve.ts) resumes the run with the wider
  * scope and lands the held changes.

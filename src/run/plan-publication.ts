@@ -47,6 +47,7 @@ export async function stagedPlanChecks(
       allowedCommands: settings.allowedCommands,
       maxIterations: snapshot.policy.maxIterations,
       commandsRefused: await ctx.sandbox.refusal(),
+      ...(settings.network === 'sealed' ? { allowedNetwork: settings.allowedDestinations } : {}),
     },
     git: ctx.git,
     baseSha: request.base.sha,

@@ -46,6 +46,7 @@ export function startTeamRun(
     maxWriteBytes: settings.maxWriteBytes,
     instructions,
     capabilities: ctx.mcp,
+    ...(settings.network === 'sealed' ? { allowedNetwork: settings.allowedDestinations } : {}),
   });
 }
 

@@ -34,9 +34,10 @@ export const approvedScopeSchema = z
     commands: z.array(z.string().min(1).max(1000)).max(5_000),
     budget: scopeBudgetSchema,
     /**
-     * Destinations commands and stdio MCP servers may reach besides loopback, as `allowed-domains`
-     * named them when the plan was made (bundles expanded, spelled as people write them); empty:
-     * loopback only. Unset where the network was not sealed (`network: open`).
+     * Destinations commands and stdio MCP servers may reach besides loopback: those the plan's steps
+     * name (`network`) that `allowed-domains` allowed when the plan was made (bundles expanded,
+     * spelled as people write them); empty: loopback only. Unset where the network was not sealed
+     * (`network: open`).
      */
     network: z.array(z.string().min(1).max(300)).max(1000).optional(),
   })
@@ -49,6 +50,8 @@ export const scopeDeltaSchema = z
   .object({
     paths: approvedScopeSchema.shape.paths.optional(),
     commands: approvedScopeSchema.shape.commands.optional(),
+    /** Destinations a sealed network may reach, each one `allowed-domains` allows. */
+    network: z.array(z.string().min(1).max(300)).max(1000).optional(),
     budget: scopeBudgetSchema.optional(),
   })
   .strict();
@@ -89,7 +92,8 @@ export function widenScope(scope: ApprovedScope, extra: ScopeDelta): ApprovedSco
   return {
     paths: union(scope.paths, extra.paths),
     commands: union(scope.commands, extra.commands),
-    ...(scope.network !== undefined ? { network: scope.network } : {}),
+    // Only a sealed network has destinations to add; an open one has nothing to widen.
+    ...(scope.network !== undefined ? { network: union(scope.network, extra.network) } : {}),
     budget: extra.budget
       ? {
           tokens: scope.budget.tokens + extra.budget.tokens,

@@ -81,6 +81,17 @@ function splitPort(entry: string): { host: string; port?: number } | undefined {
   return number >= 1 && number <= 65535 ? { host, port: number } : undefined;
 }
 
+/**
+ * `allowed-domains` as a plan names it: a bundle whose hosts are all allowed (on any port) by its
+ * name, every other destination as people write it.
+ */
+export function allowedEntries(allowed: readonly Destination[]): string[] {
+  const shown = allowed.map(formatDestination);
+  const bundles = bundleNames.filter((name) => networkBundles[name].every((host) => shown.includes(host)));
+  const inBundles = new Set<string>(bundles.flatMap((name) => networkBundles[name]));
+  return [...new Set([...bundles, ...shown.filter((d) => !inBundles.has(d))])];
+}
+
 /** Whether `list` lets the sandbox reach `host` on `port` (the host as a client named it). */
 export function destinationAllowed(list: readonly Destination[], host: string, port: number): boolean {
   const target = unbracket(host.trim().toLowerCase().replace(/\.$/, ''));
@@ -133,4 +144,86 @@ export function isForbiddenAddress(address: string): boolean {
     return /^fe[89ab][0-9a-f]?:/.test(canonical) || canonical === 'fd00:ec2::254';
   }
   return false;
+}
+
+/**
+ * The approved scope's network is what the plan's steps name (`network`), kept to what
+ * `allowed-domains` allows: the workflow's list is the ceiling, the plan narrows it, and an
+ * amendment widens it back within the ceiling. These compare destinations as patterns.
+ */
+
+/** `d` lower case, without a trailing dot or brackets: how destinations are compared. */
+function plain(d: Destination): Destination {
+  return { ...d, host: unbracket(d.host.trim().toLowerCase().replace(/\.$/, '')) };
+}
+
+/** Whether host pattern `outer` reaches every host pattern `inner` reaches (`*.x` reaches `a.x` and `*.a.x`). */
+function hostCovers(outer: string, inner: string): boolean {
+  return outer.startsWith('*.') ? inner.endsWith(outer.slice(1)) : outer === inner;
+}
+
+/** Whether `outer` lets through everything `inner` names. */
+export function destinationCovers(outer: Destination, inner: Destination): boolean {
+  const [o, i] = [plain(outer), plain(inner)];
+  return hostCovers(o.host, i.host) && (o.port === undefined || o.port === i.port);
+}
+
+/** What `a` and `b` both name, or undefined when they share nothing. */
+function overlap(a: Destination, b: Destination): Destination | undefined {
+  const [x, y] = [plain(a), plain(b)];
+  const host = hostCovers(x.host, y.host) ? y.host : hostCovers(y.host, x.host) ? x.host : undefined;
+  if (host === undefined || (x.port !== undefined && y.port !== undefined && x.port !== y.port)) return undefined;
+  const port = x.port ?? y.port;
+  return { host, ...(port !== undefined ? { port } : {}) };
+}
+
+/** The parts of `wanted` that `allowed` lets through, each once: what a sealed network may reach. */
+export function narrowDestinations(allowed: readonly Destination[], wanted: readonly Destination[]): Destination[] {
+  const out = new Map<string, Destination>();
+  for (const w of wanted)
+    for (const a of allowed) {
+      const both = overlap(a, w);
+      if (both !== undefined && !(isIP(both.host) !== 0 && isForbiddenAddress(both.host)))
+        out.set(formatDestination(both), both);
+    }
+  return [...out.values()];
+}
+
+/** Scope entries (as `formatDestination` writes them) as destinations; an entry that does not read names none. */
+export function scopeDestinations(entries: readonly string[]): Destination[] {
+  return entries.flatMap((entry) => {
+    const parsed = destinationEntrySchema.safeParse(entry);
+    return parsed.success ? parsed.data : [];
+  });
+}
+
+/** Why a destination a plan names is not reachable: not in `allowed-domains`, closed to all, or not a destination at all. */
+export type UnreachableWhy = 'not-allowed' | 'always-closed' | 'malformed';
+
+/**
+ * The destinations `named` (a plan's `network` entries, written as `allowed-domains` entries) that
+ * `allowed` lets through, spelled as people write them, and the entries it does not wholly let
+ * through, with why. A bundle name stands for its hosts; link-local and metadata addresses are never
+ * reachable.
+ */
+export function namedDestinations(
+  allowed: readonly Destination[],
+  named: readonly string[],
+): { reachable: string[]; unreachable: Array<{ entry: string; why: UnreachableWhy }> } {
+  const reachable: string[] = [];
+  const unreachable: Array<{ entry: string; why: UnreachableWhy }> = [];
+  for (const entry of named) {
+    const parsed = destinationEntrySchema.safeParse(entry);
+    if (!parsed.success) {
+      unreachable.push({ entry, why: 'malformed' });
+      continue;
+    }
+    const closed = parsed.data.filter((d) => isIP(unbracket(d.host)) !== 0 && isForbiddenAddress(unbracket(d.host)));
+    const open = parsed.data.filter((d) => !closed.includes(d));
+    reachable.push(...narrowDestinations(allowed, open).map(formatDestination));
+    if (closed.length > 0) unreachable.push({ entry, why: 'always-closed' });
+    else if (!open.every((d) => allowed.some((a) => destinationCovers(a, d))))
+      unreachable.push({ entry, why: 'not-allowed' });
+  }
+  return { reachable: [...new Set(reachable)], unreachable };
 }

@@ -51,7 +51,7 @@ export async function reach(context: EgressContext, host: string, port: number):
     return { status: 403, message: `plangate's egress proxy refused ${where}: ${reason}.\n` };
   };
   if (isIP(host) !== 0 && isForbiddenAddress(host)) return refused(CLOSED_TO_ALL);
-  if (!destinationAllowed(context.destinations, host, port)) return refused('not in allowed-domains');
+  if (!destinationAllowed(context.destinations, host, port)) return refused('not allowed for this run');
   const resolved = isIP(host) !== 0 ? [host] : await resolve(context.lookup, host);
   if (typeof resolved === 'string') {
     return { status: 502, message: `plangate's egress proxy could not resolve ${host}: ${resolved}.\n` };

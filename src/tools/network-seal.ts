@@ -1,5 +1,10 @@
 import type { NetworkMode } from '../config/input-schemas.js';
-import { formatDestination, type Destination } from '../scope/network-destinations.js';
+import {
+  formatDestination,
+  narrowDestinations,
+  scopeDestinations,
+  type Destination,
+} from '../scope/network-destinations.js';
 import { lookUpAccount } from './account-prepare.js';
 import { probeAccountSwitch } from './account-switch.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
@@ -85,7 +90,7 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
     limitNetwork(approved) {
       if (sealing !== undefined)
         throw new SandboxError('The network was sealed before the approved scope was known; nothing may widen it now.');
-      destinations = destinations.filter((d) => approved.includes(formatDestination(d)));
+      destinations = narrowDestinations(destinations, scopeDestinations(approved));
     },
     async refusedSince() {
       if (!seal) return [];

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { authorizeCommand } from './command-policy.js';
-import { refusedText } from './refused-text.js';
+import { refusedText, type NetworkAllowance } from './refused-text.js';
 import { missingProgram, SandboxError, type RefusedDestination, type Sandbox, type SpawnPlan } from './sandbox.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
@@ -32,6 +32,8 @@ export interface RunCommandOptions {
   afterCommand?: () => Promise<string | undefined>;
   /** The approved scope: commands it does not name are refused, allowed or not. */
   scope?: Pick<ApprovedScope, 'commands'>;
+  /** What the sealed network allows the run, so a refusal says how the executor can ask for a destination; absent: it is open. */
+  network?: NetworkAllowance;
   /** Told every command that ran (whatever its exit) and what the sealed network refused it, for the run's account of what it did. */
   onRun?: (command: string, refused: readonly RefusedDestination[]) => void;
 }
@@ -70,7 +72,7 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
       const outOfReach = result.exitCode !== 0 ? (sandbox.programOutOfReach?.(argv[0] ?? '') ?? '') : '';
       if (result.missingProgram) throw notFound(argv[0] ?? '', plan, outOfReach);
       const checked = await options.afterCommand?.();
-      const notes = [outOfReach, refusedText(refused), checked ?? ''].filter((n) => n !== '');
+      const notes = [outOfReach, refusedText(refused, options.network), checked ?? ''].filter((n) => n !== '');
       const body = (result.output === '' ? '(no output)' : result.output) + notes.map((n) => `\n\n${n}`).join('');
       if (result.timedOut) {
         throw new ToolError(

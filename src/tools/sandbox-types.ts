@@ -52,9 +52,9 @@ export interface Sandbox {
    */
   refusedSince(): Promise<RefusedDestination[]>;
   /**
-   * Keeps, of the destinations the network allows, only those `approved` names (as people write them:
-   * the approved scope's `network`), so a destination added to the workflow after the approval is not
-   * reached on its strength. Call before the first process starts; no effect where the network is not sealed.
+   * Keeps, of the destinations the network allows, only what `approved` names (as people write them:
+   * the approved scope's `network`, which the plan narrowed and amendments widened), so a destination
+   * the plan did not name, or one added to the workflow after the approval, is not reached. Call before the first process starts; no effect where the network is not sealed.
    */
   limitNetwork(approved: readonly string[]): void;
   /**

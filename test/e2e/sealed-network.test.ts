@@ -144,9 +144,14 @@ if (how === 'http' || how === 'allowed' || how === 'metadata') {
 }
 `;
 
-/** A world whose executor runs `command` (the plan's verify command) once, on a repository holding the sender and the canary. */
-async function networkWorld(runAs: RunnerAccount | undefined, command: string): Promise<World> {
-  const plan = { steps: [{ title: 'Send the notes', files: ['notes'], verify: command }] };
+/**
+ * A world whose executor runs `command` (the plan's verify command) once, on a repository holding
+ * the sender and the canary; the plan's step names `network` as the destinations it needs.
+ */
+async function networkWorld(runAs: RunnerAccount | undefined, command: string, network: string[] = []): Promise<World> {
+  const plan = {
+    steps: [{ title: 'Send the notes', files: ['notes'], verify: command, ...(network.length ? { network } : {}) }],
+  };
   const w = await createWorld(
     {
       planner: [
@@ -224,7 +229,7 @@ for (const runner of runners) {
       {
         how: 'http',
         title: 'plain HTTP through the proxy to a host allowed-domains does not name',
-        refused: new RegExp(`- ${deny4.replace(/\./g, '\\.')}:8080: 1 request refused \\(.*allowed-domains`),
+        refused: new RegExp(`- ${deny4.replace(/\./g, '\\.')}:8080: 1 request refused \\(not allowed for this run\\)`),
         said: /http: status 403/,
       },
       {
@@ -277,17 +282,20 @@ for (const runner of runners) {
       });
     }
 
-    it('reaches a destination allowed-domains names, through the proxy', async () => {
-      const w = await networkWorld(runner.runAs, 'node scripts/send.mjs allowed');
+    it('reaches a destination allowed-domains names and the plan names, through the proxy', async () => {
+      const w = await networkWorld(runner.runAs, 'node scripts/send.mjs allowed', [`${allow4}:8080`]);
       const { approved, result } = await planAndApprove(w, { 'allowed-domains': `${allow4}:8080` });
       expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
       expect(result).toContain('allowed: status 200 allowed-reply-41c9');
       expect(result).not.toContain('The sealed network refused');
     });
 
-    it('never reaches a cloud metadata address, even one allowed-domains names', async () => {
-      const w = await networkWorld(runner.runAs, 'node scripts/send.mjs metadata');
-      const { planned, approved, result } = await planAndApprove(w, { 'allowed-domains': `${metadata}:8080` });
+    it('never reaches a cloud metadata address, even one allowed-domains and the plan name', async () => {
+      const w = await networkWorld(runner.runAs, 'node scripts/send.mjs metadata', [`${metadata}:8080`]);
+      const { planned, approved, result, issue } = await planAndApprove(w, { 'allowed-domains': `${metadata}:8080` });
+      expect(botComments(w, issue)[0]).toContain(
+        `the network destination \`${metadata}:8080\` is a link-local or cloud metadata address`,
+      );
       expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
       expect(result).toContain('metadata: status 403');
       expect(result).toContain(`- ${metadata}:8080: 1 request refused (`);
@@ -342,7 +350,7 @@ for (const runner of runners) {
 
 describe.skipIf(prerequisite !== undefined)('the network in the approved scope', () => {
   it('is shown before approval, and a destination the workflow adds after it is not reached', async () => {
-    const w = await networkWorld(undefined, 'node scripts/send.mjs allowed');
+    const w = await networkWorld(undefined, 'node scripts/send.mjs allowed', ['pypi']);
     w.gh.setPermission('mona', 'maintain');
     const issue = w.gh.addIssue({ title: 'Send', body: 'Send the notes.', login: 'mona' }).number;
     w.freshCheckout();
@@ -356,7 +364,7 @@ describe.skipIf(prerequisite !== undefined)('the network in the approved scope',
     expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
     const [result = ''] = toolResults(w, 'executor');
     expect(result).toContain('allowed: status 403');
-    expect(result).toContain(`- ${allow4}:8080: 1 request refused (not in allowed-domains)`);
+    expect(result).toContain(`- ${allow4}:8080: 1 request refused (not allowed for this run)`);
   });
 });
 

