@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { toolCall } from '../fakes/scripted-model.js';
 import { toolResults } from '../fakes/mcp-notes-script.js';
 import { createRepo, type CliRun, type Repo } from './cli-repo.js';
+import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount } from '../e2e/runner-accounts.js';
 
 /**
  * The CLI's sealed network, attacked as a hostile repository would through an allowed command, with
@@ -151,7 +152,7 @@ if (how === 'http') {
 `;
 
 /** A repository with the sender and the canary, whose plan's one step runs `command`. */
-async function networkRepo(command: string, planTwice = false): Promise<Repo> {
+async function networkRepo(command: string, planTwice = false, runAs?: RunnerAccount): Promise<Repo> {
   const plan = { steps: [{ title: 'Send the notes', files: ['notes'], verify: command }] };
   const planning = toolCall('update_context', { plan, directive: `Run ${command}.` });
   return createRepo(
@@ -163,6 +164,7 @@ async function networkRepo(command: string, planTwice = false): Promise<Repo> {
       ],
     },
     { 'scripts/send.mjs': sendScript(), 'notes/private.txt': `${canary}\n` },
+    runAs ? { runAs } : {},
   );
 }
 
@@ -251,6 +253,28 @@ describe.skipIf(!namespacesHere)('the CLI with default options seals its command
     ]);
   });
 });
+
+/** A plain user: no root and no sudo, as people run the CLI; user namespaces need neither. */
+const plainUser = process.getuid?.() === 0 ? runnerAccount('nosudo') : { skip: 'the test process is not root' };
+
+describe.skipIf(!namespacesHere || plainUser.skip !== undefined)(
+  `the CLI as ${RUNNER_ACCOUNT_NAMES.nosudo}, a non-root account without sudo`,
+  () => {
+    it('gets nothing out by a raw TCP socket, and reaches what --allowed-domains names', async () => {
+      const account = plainUser.account as RunnerAccount;
+      current = await networkRepo('node scripts/send.mjs tcp', false, account);
+      const denied = await runSender(current);
+      expect(denied.run.code, denied.run.stderr).toBe(0);
+      expect(denied.result).toMatch(/tcp: .*127\.0\.0\.1 ECONNREFUSED/);
+      expectNothingOut(denied.run);
+      await current.close();
+      current = await networkRepo('node scripts/send.mjs allowed', false, account);
+      const allowed = await runSender(current, ['--allowed-domains', `127.0.0.1:${ports.allow}`]);
+      expect(allowed.run.code, allowed.run.stderr).toBe(0);
+      expect(allowed.result).toContain('allowed: status 200 allowed-reply-41c9; tunnel 200 allowed-reply-41c9');
+    });
+  },
+);
 
 describe('the CLI where no network namespace can be made', () => {
   it('refuses every command with the cause and the fix, and plan says so before approval', async () => {

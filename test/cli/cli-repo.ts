@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { startScriptedModel, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import type { RunnerAccount } from '../e2e/runner-accounts.js';
 
 /**
  * A temporary git repository with the sample project, the scripted model, and the built CLI
@@ -42,15 +43,26 @@ export interface Repo {
   close(): Promise<void>;
 }
 
-/** `extra` files are committed with the sample project, e.g. a .github/plangate.yml. */
-export async function createRepo(script: Record<string, Reply[]>, extra: Record<string, string> = {}): Promise<Repo> {
+/**
+ * `extra` files are committed with the sample project, e.g. a .github/plangate.yml. With `runAs`, the
+ * CLI runs as that account (the test process must be root), which owns the checkout and its HOME.
+ */
+export async function createRepo(
+  script: Record<string, Reply[]>,
+  extra: Record<string, string> = {},
+  options: { runAs?: RunnerAccount } = {},
+): Promise<Repo> {
+  const { runAs } = options;
   const base = mkdtempSync(path.join(tmpdir(), 'plangate-cli-'));
   const dir = path.join(base, 'repo');
   const home = path.join(base, 'home');
   mkdirSync(home);
   // A HOME of its own: no global git configuration of the machine running the tests takes part.
   const gitEnv = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: gitEnv }).trim();
+  // The test's own git, as root, may read a repository the account owns.
+  const trust = runAs ? ['-c', 'safe.directory=*'] : [];
+  const git = (...args: string[]) =>
+    execFileSync('git', [...trust, ...args], { cwd: dir, encoding: 'utf8', env: gitEnv }).trim();
   mkdirSync(dir);
   git('init', '--quiet', '--initial-branch=main');
   git('config', 'user.name', 'Mona');
@@ -61,6 +73,8 @@ export async function createRepo(script: Record<string, Reply[]>, extra: Record<
   }
   git('add', '--all');
   git('commit', '--quiet', '-m', 'Initial commit');
+  // The account's own checkout and HOME, as a user's are.
+  if (runAs) execFileSync('chown', ['-R', `${runAs.uid}:${runAs.gid}`, base]);
   const model = await startScriptedModel({ script, apiKey });
   const outputs: string[] = [];
   const cliEnv = (extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv => {
@@ -84,7 +98,12 @@ export async function createRepo(script: Record<string, Reply[]>, extra: Record<
     cli(args, options = {}) {
       const env = cliEnv(options.env);
       // Asynchronous on purpose: a synchronous spawn would block the in-process model server.
-      const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cli, ...args], {
+        cwd: dir,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
