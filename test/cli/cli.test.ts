@@ -84,6 +84,8 @@ describe('plangate --help', () => {
       '--allowed-commands',
       '--protected-paths',
       '--max-iterations',
+      '--network',
+      '--allowed-domains',
       '--trust-repo-config',
     ]) {
       expect(plan.stdout).toContain(option);
