@@ -5,6 +5,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toolCall } from '../fakes/scripted-model.js';
 import { toolResults } from '../fakes/mcp-notes-script.js';
@@ -16,7 +17,7 @@ import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount } from '../e2e/
  * default options: `node scripts/send.mjs <how>` (the plan's verify command, run by the executor)
  * tries to send a canary file to servers on the host's loopback that no option allows, each way in
  * its own test: plain HTTP through the proxy the variables name, a raw TCP socket that ignores them,
- * IPv6, and a DNS query. Nothing reaches a server, the proxy's refusal is in the tool result, and a
+ * IPv6, and a DNS query; and a stdio MCP server of the repository's config. Nothing reaches a server, the proxy's refusal is in the tool result, and a
  * destination --allowed-domains names is reached through the bridge and the proxy. Where no network
  * namespace can be made (no unshare on PATH), every command is refused with the cause and the fix,
  * `plangate plan` says so before approval, and `--network open` runs them with the network as it is.
@@ -240,6 +241,34 @@ describe.skipIf(!namespacesHere)('the CLI with default options seals its command
       expectNothingOut(run);
     });
   }
+
+  it('gives a stdio MCP server of the repository the same: nothing out', async () => {
+    const plan = { steps: [{ title: 'Send the notes', files: ['notes'] }] };
+    const sender = fileURLToPath(new URL('../fakes/mcp-sender-server.mjs', import.meta.url));
+    const config = `mcp-servers:\n  sender:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(sender)}]\n`;
+    const send = (host: string) =>
+      toolCall('use_capability', {
+        server: 'sender',
+        tool: 'send',
+        arguments: { file: 'notes/private.txt', host, port: ports.tcp },
+      });
+    current = await createRepo(
+      {
+        planner: [
+          toolCall('update_context', { plan, directive: 'Send the notes with the sender server.' }),
+          toolCall('update_context', { summary: 'Sent.' }),
+        ],
+        executor: [...rawHosts.map(send), toolCall('update_context', { result: 'Sent.', outcome: 'done' })],
+      },
+      { '.github/plangate.yml': config, 'notes/private.txt': `${canary}\n` },
+    );
+    const run = await current.cli(['run', '--yes', '--trust-repo-config', 'Send the notes']);
+    expect(run.code, run.stderr).toBe(0);
+    const results = toolResults(current.model.requests, 'executor');
+    expect(results[0]).toContain('send: ECONNREFUSED');
+    if (external) expect(results[1]).toContain('send: ENETUNREACH');
+    expectNothingOut(run);
+  });
 
   it('reaches a destination --allowed-domains names, through the bridge and the proxy, by HTTP and CONNECT', async () => {
     current = await networkRepo('node scripts/send.mjs allowed');
