@@ -24,6 +24,10 @@ export interface Flags {
   maxCostUsd?: string;
   branchPrefix?: string;
   policy?: string;
+  /** `sealed` (the default) or `open`: the network commands and stdio MCP servers get. */
+  network?: string;
+  /** Destinations a sealed network lets through (hosts, `*.` wildcards, ports, bundles). */
+  allowedDomains?: string[];
   yes: boolean;
   /** Start what the repository's config names (its stdio MCP servers) without asking. */
   trustRepoConfig: boolean;
@@ -46,6 +50,8 @@ const shared: Options = {
   'allowed-commands': { type: 'string', multiple: true },
   'protected-paths': { type: 'string', multiple: true },
   'max-iterations': { type: 'string' },
+  network: { type: 'string' },
+  'allowed-domains': { type: 'string', multiple: true },
   'trust-repo-config': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -104,6 +110,8 @@ export function parseInvocation(argv: readonly string[]): Invocation {
     maxCostUsd: text('max-cost-usd'),
     branchPrefix: text('branch-prefix'),
     policy: text('policy'),
+    network: text('network'),
+    allowedDomains: list('allowed-domains'),
     yes: values.yes === true,
     trustRepoConfig: values['trust-repo-config'] === true,
   };

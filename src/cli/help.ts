@@ -6,6 +6,7 @@
  */
 
 import { defaultLines, inputDefaults } from '../config/defaults.js';
+import { networkBundles } from '../scope/network-destinations.js';
 
 const environment = `Environment:
   PLANGATE_API_KEY          API key of the endpoint (required; any non-empty value for a local
@@ -34,6 +35,16 @@ const workOptions = `  --allowed-commands <cmd>  A command the executor may run,
                             Default: ${defaultLines('protected-paths').join(', ')}
   --max-iterations <n>      Most execute cycles before the run aborts and keeps its work
                             (1-100, default ${inputDefaults['max-iterations']}).
+  --network <mode>          sealed or open (default ${inputDefaults.network}). sealed: commands and stdio MCP
+                            servers run in a network namespace of their own (Linux; unshare and
+                            ip) that reaches only loopback and, through plangate's proxy,
+                            --allowed-domains; where none can be made, no command runs and the
+                            plan says so. open: the network as you have it, where a command can
+                            send your code anywhere.
+  --allowed-domains <host>  A destination a sealed network lets through: example.com,
+                            *.example.com, example.com:8443, an IP address, or a bundle
+                            (${Object.keys(networkBundles).join(', ')}). Repeat for more.
+                            Default: none.
   --trust-repo-config       Start the stdio MCP servers .github/plangate.yml defines without
                             asking. Their commands are the repository's choice and run as you,
                             so without this option plangate lists them and asks on a terminal,

@@ -1,10 +1,11 @@
 import { createCapabilityHub, type CapabilityHub } from '../mcp/hub.js';
-import { createSandbox } from '../tools/sandbox.js';
+import type { Sandbox } from '../tools/sandbox.js';
 import { mcpSecretValues } from '../config/mcp-servers.js';
 import { createChatClient, type ChatClient, type ChatClientOptions } from '../models/chat-client.js';
 import { withOverrides, type PriceTable } from '../config/prices.js';
 import { resolveMcpServers } from '../config/settings.js';
 import { gitIdentity, localUserName, openLocalRepo, requireCleanTree, type LocalRepo } from './local-repo.js';
+import { localSandbox } from './local-network.js';
 import { localDefaults, readLocalConfig, requireApiKey, type LocalSettings } from './local-settings.js';
 import type { LocalTeamSetup } from './local-team.js';
 import { decideRepoTrust, withSkippedServers } from './repo-trust.js';
@@ -29,6 +30,11 @@ export interface LocalSession {
    * The ones not allowed are listed to the agents as not available.
    */
   capabilities: CapabilityHub;
+  /**
+   * Where commands and stdio MCP servers run (local-network.ts): one for the whole command, so its
+   * sealed network is made once, and closed by withSession.
+   */
+  sandbox: Sandbox;
   /** Scrubbed from tool output before a model sees it: the API key and the MCP servers' variable values. */
   secrets: readonly string[];
   /** The user as git knows them; undefined when git cannot say (then no commit can be made). */
@@ -61,6 +67,7 @@ export async function withSession<T>(
     return await use(session);
   } finally {
     await session.capabilities.close();
+    await session.sandbox.close();
   }
 }
 
@@ -84,10 +91,8 @@ async function openSession(settings: LocalSettings, context: CommandContext, doi
     terminal: context.terminal,
   });
   // Local runs are the user's own: commands and servers run as the user who started plangate.
-  const hub = createCapabilityHub(trust.allowed, {
-    sandbox: createSandbox({ isolation: 'none', workTree: repo.root }),
-    secrets,
-  });
+  const sandbox = localSandbox(settings, repo.root);
+  const hub = createCapabilityHub(trust.allowed, { sandbox, secrets });
   return {
     settings,
     repo,
@@ -95,6 +100,7 @@ async function openSession(settings: LocalSettings, context: CommandContext, doi
     planner: createChatClient('planner', settings.planner, modelOptions(settings)),
     executor: createChatClient('executor', settings.executor, modelOptions(settings)),
     capabilities: withSkippedServers(hub, trust.skipped),
+    sandbox,
     secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),
@@ -117,6 +123,7 @@ export function teamSetup(
     prices: session.prices,
     secrets: session.secrets,
     capabilities: session.capabilities,
+    sandbox: session.sandbox,
   };
 }
 

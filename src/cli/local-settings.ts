@@ -3,7 +3,8 @@ import type { ModelEndpoint } from '../models/chat-client.js';
 import { defaultLines, defaultNumber, inputDefaults } from '../config/defaults.js';
 import { runPolicySchema, type RunPolicy } from '../config/run-policy.js';
 import { httpUrlSchema, readRepoConfig, type RepoConfig } from '../config/settings.js';
-import { wholeNumber } from '../config/input-schemas.js';
+import { networkModeSchema, wholeNumber, type NetworkMode } from '../config/input-schemas.js';
+import { destinationEntrySchema, type Destination } from '../scope/network-destinations.js';
 import { issueSentences, named } from '../config/issue-sentences.js';
 import type { Flags } from './args.js';
 import { CliError, UsageError } from './cli-error.js';
@@ -27,6 +28,14 @@ export interface LocalSettings {
   maxCostUsd?: number;
   branchPrefix: string;
   policy: RunPolicy;
+  /**
+   * --network: `sealed` (the default, as the action's): commands and stdio MCP servers run in a network
+   * namespace of their own that reaches only the destinations below, or nothing runs; `open`: the
+   * network as the user has it.
+   */
+  network: NetworkMode;
+  /** --allowed-domains, bundles expanded: what a sealed network lets through its proxy. */
+  allowedDestinations: Destination[];
   /** Approved on the command line: no prompt. */
   yes: boolean;
   /** --trust-repo-config: the config file's stdio MCP servers start without a question (see repo-trust.ts). */
@@ -48,6 +57,7 @@ export const localDefaults = {
   modelTimeoutSeconds: defaultNumber('model-timeout'),
   branchPrefix: inputDefaults['branch-prefix'],
   policy: inputDefaults.policy as RunPolicy,
+  network: inputDefaults.network as NetworkMode,
   stallLimit: defaultNumber('stall-limit'),
   maxWriteBytes: defaultNumber('max-write-bytes'),
   configFile: inputDefaults['config-file'],
@@ -77,6 +87,18 @@ function patterns(values: string[] | undefined): string[] | undefined {
     .flatMap((v) => v.split('\n'))
     .map((v) => v.trim())
     .filter((v) => v !== '' && !v.startsWith('#'));
+}
+
+/**
+ * --allowed-domains entries (repeated, or comma-separated as the action's input takes them), each
+ * read by the action's own schema: the same hosts, wildcards, ports and bundles.
+ */
+function destinations(values: string[] | undefined, fail: (message: string) => Error): Destination[] {
+  return (patterns(values) ?? [])
+    .flatMap((value) => value.split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .flatMap((entry) => check(destinationEntrySchema, entry, `--allowed-domains ${entry}`, fail));
 }
 
 /** `command` names the help that explains a bad option. */
@@ -117,6 +139,8 @@ export function readLocalSettings(flags: Flags, env: NodeJS.ProcessEnv, command:
     maxCostUsd: flag(usd, flags.maxCostUsd, 'max-cost-usd'),
     branchPrefix: flag(prefix, flags.branchPrefix, 'branch-prefix') ?? localDefaults.branchPrefix,
     policy: flag(runPolicySchema, flags.policy, 'policy') ?? localDefaults.policy,
+    network: flag(networkModeSchema, flags.network, 'network') ?? localDefaults.network,
+    allowedDestinations: destinations(flags.allowedDomains, usage),
     yes: flags.yes,
     trustRepoConfig: flags.trustRepoConfig,
   };

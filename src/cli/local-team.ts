@@ -7,14 +7,15 @@ import type { PriceTable } from '../config/prices.js';
 import type { UsageLedger } from '../models/usage.js';
 import type { LocalRepo } from './local-repo.js';
 import { localDefaults } from './local-settings.js';
-import { createSandbox } from '../tools/sandbox.js';
+import type { Sandbox } from '../tools/sandbox.js';
 import type { ApprovedScope } from '../scope/approved-scope.js';
 
 /**
  * The team as the CLI fields it: the action's own wiring (agents/team-run.ts) in the user's
  * checkout, with the action's default limits. Commands run as the user, who started them (no
- * separate account: it is their machine and their approval); the
- * environment they get is the same allow-list the action uses, so PLANGATE_API_KEY never reaches one.
+ * separate account: it is their machine and their approval), with the network sealed unless
+ * --network open (local-network.ts); the environment they get is the same allow-list the action
+ * uses, so PLANGATE_API_KEY never reaches one.
  */
 export interface LocalTeamSetup {
   repo: LocalRepo;
@@ -27,6 +28,8 @@ export interface LocalTeamSetup {
   secrets: readonly string[];
   /** The command's MCP servers, shared by every team it summons. */
   capabilities: CapabilityHub;
+  /** Where commands run: the command's one sandbox (local-network.ts), its network sealed unless --network open. */
+  sandbox: Sandbox;
 }
 
 export async function startLocalTeam(
@@ -46,7 +49,7 @@ export async function startLocalTeam(
     planner: setup.planner,
     executor: setup.executor,
     // The user's own checkout, and their own account: they started the command and approved the plan.
-    sandbox: createSandbox({ isolation: 'none', workTree: setup.repo.root }),
+    sandbox: setup.sandbox,
     allowedCommands: setup.allowedCommands,
     protectedPaths: setup.protectedPaths,
     stallLimit: localDefaults.stallLimit,

@@ -68,6 +68,8 @@ export async function showPlan(session: LocalSession, plan: LocalPlan): Promise<
   const rules = plan.allowedCommands.length ? plan.allowedCommands.join(', ') : 'none';
   terminal.out(`\nCommands the executor may run: ${rules}\nProtected paths: ${plan.protectedPaths.join(', ')}`);
   if (context.plan) terminal.out(`\n${renderChecksText(await localChecks(session, plan, context.plan), localFix)}`);
+  const refused = await commandsRefused(session, plan, context.plan);
+  if (refused !== undefined) terminal.out(`\n⚠️ ${refused}`);
   if (plan.scope) terminal.out(`\n${renderScopeText(plan.scope)}`);
 }
 
@@ -75,7 +77,8 @@ export async function showPlan(session: LocalSession, plan: LocalPlan): Promise<
 function localChecks(session: LocalSession, plan: LocalPlan, steps: Plan): Promise<PlanChecks> {
   return checksForStagedPlan({
     plan: steps,
-    // Local commands run as the user (no account switch), so they are never refused as a whole.
+    // Local commands run as the user (no account switch); a network that cannot be sealed is said
+    // apart (commandsRefused), in the CLI's words, not the action's.
     rules: {
       protectedPaths: plan.protectedPaths,
       allowedCommands: plan.allowedCommands,
@@ -87,6 +90,20 @@ function localChecks(session: LocalSession, plan: LocalPlan, steps: Plan): Promi
     executorModel: plan.models.executor,
     prices: session.prices,
   });
+}
+
+/**
+ * Why no command of this plan could run here (the sealed network cannot be made), said before
+ * approval as the action's plan comment says it; undefined when commands can run or the plan needs
+ * none (no allowed command and no verify step).
+ */
+async function commandsRefused(
+  session: LocalSession,
+  plan: LocalPlan,
+  steps: Plan | undefined,
+): Promise<string | undefined> {
+  const needsCommands = plan.allowedCommands.length > 0 || (steps?.steps.some((step) => step.verify?.trim()) ?? false);
+  return needsCommands ? session.sandbox.refusal() : undefined;
 }
 
 /** What a local user changes when a check blocks the plan: the flags behind it, or the objective. */

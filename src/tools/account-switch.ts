@@ -139,7 +139,12 @@ export function missingProgram(plan: SpawnPlan, exitCode: number | null, output:
   return plan.wrapped && exitCode === 127 && saysProgramMissing(output);
 }
 
-/** env's and setpriv's words (named as started, by path) for a program they cannot find; nothing else prints them. */
+/**
+ * env's, setpriv's and the network bridge's (tools/namespace-bridge.ts) words (named as started, by
+ * path) for a program they cannot find; nothing else prints them.
+ */
 export function saysProgramMissing(output: string): boolean {
-  return /^((?:\/\S*\/)?env: .*|(?:\/\S*\/)?setpriv: failed to execute .*)No such file or directory/m.test(output);
+  return /^((?:\/\S*\/)?env: .*|(?:\/\S*\/)?setpriv: failed to execute .*|plangate network bridge: failed to execute .*)No such file or directory/m.test(
+    output,
+  );
 }

@@ -30,7 +30,10 @@ export interface ProxyRefusal {
 }
 
 export interface EgressProxy {
-  /** e.g. http://127.0.0.1:41234 : what HTTP_PROXY/HTTPS_PROXY are set to */
+  /**
+   * e.g. http://127.0.0.1:41234 : what HTTP_PROXY/HTTPS_PROXY are set to. With `socketPath`, the
+   * socket as `unix:<path>`, which only a bridge (tools/namespace-bridge.ts) connects to.
+   */
   readonly url: string;
   /** Every refusal so far, oldest first (a copy). */
   refusals(): ProxyRefusal[];
@@ -46,6 +49,12 @@ export interface EgressProxyOptions {
   maxConnections?: number;
   /** A tunnel or request with no traffic either way for this long is ended. Default 10 minutes. */
   idleTimeoutMs?: number;
+  /**
+   * Listen on this unix socket instead of 127.0.0.1: a process in its own network namespace has a
+   * loopback of its own, and reaches the host only through the file system (tools/namespace-seal.ts).
+   * Its folder must be one only this user can enter.
+   */
+  socketPath?: string;
 }
 
 /**
@@ -54,7 +63,7 @@ export interface EgressProxyOptions {
  */
 const MAX_REFUSALS = 10_000;
 
-/** Starts the proxy on 127.0.0.1 and a free port. */
+/** Starts the proxy on 127.0.0.1 and a free port, or on `options.socketPath`. */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const maxConnections = options.maxConnections ?? 256;
   const sockets = new Set<Socket>();
@@ -93,15 +102,20 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    const listening = () => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (options.socketPath !== undefined) server.listen(options.socketPath, listening);
+    else server.listen(0, '127.0.0.1', listening);
   });
-  const { port } = server.address() as AddressInfo;
+  const url =
+    options.socketPath !== undefined
+      ? `unix:${options.socketPath}`
+      : `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     refusals: () => refused.map((r) => ({ ...r })),
     async close() {
       if (closed) return;

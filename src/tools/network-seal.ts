@@ -10,7 +10,9 @@ import { probeAccountSwitch } from './account-switch.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { findNft, installNetworkRules, type BlockedDestination, type NetworkRules } from './network-rules.js';
 import { helperPrograms } from './run-helper.js';
-import { SandboxError, type RefusedDestination, type Sandbox, type SandboxDeps } from './sandbox-types.js';
+import { proxyEnvironment } from './proxy-environment.js';
+import { emptyTally, newSince, proxyRefused, type Tally } from './refusal-tally.js';
+import { SandboxError, type Sandbox, type SandboxDeps } from './sandbox-types.js';
 
 /**
  * The sealed network around a sandbox: before anything of it runs, the operating system's rules
@@ -30,16 +32,13 @@ export interface NetworkSealOptions {
   deps?: SandboxDeps;
 }
 
-/** Loopback is never proxied: a repository's own test servers listen there. */
-const noProxy = 'localhost,127.0.0.1,::1';
-
 /** `sandbox` with its network sealed as `options` say; with `network: open`, the sandbox as it is. */
 export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sandbox {
   if (options.mode === 'open') return sandbox;
   const deps = options.deps ?? {};
   let sealing: Promise<Seal> | undefined;
   let seal: Seal | undefined;
-  let reported: Tally = { counts: new Map<string, number>(), proxyRefusals: [] };
+  let reported = emptyTally();
   let destinations = options.destinations;
 
   const install = async (): Promise<Seal> => {
@@ -108,65 +107,15 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
   };
 }
 
-/** What points a process at the egress proxy: the variables tools read, loopback left out. */
-function proxyEnvironment(url: string): NodeJS.ProcessEnv {
-  return {
-    HTTP_PROXY: url,
-    HTTPS_PROXY: url,
-    http_proxy: url,
-    https_proxy: url,
-    ALL_PROXY: url,
-    all_proxy: url,
-    NO_PROXY: noProxy,
-    no_proxy: noProxy,
-    // Node's own fetch and http follow the variables only when asked to (Node 24).
-    NODE_USE_ENV_PROXY: '1',
-  };
-}
-
 interface Seal {
   rules: NetworkRules;
   proxy: EgressProxy;
 }
 
-interface Tally {
-  /** Packets the rules refused, by destination key. */
-  counts: Map<string, number>;
-  /** Every refusal of the proxy, oldest first. */
-  proxyRefusals: RefusedDestination[];
-}
-
 async function refusedSoFar(seal: Seal): Promise<Tally> {
   const counts = new Map<string, number>();
   for (const b of await seal.rules.blocked().catch(() => [] as BlockedDestination[])) counts.set(key(b), b.packets);
-  const proxyRefusals = seal.proxy.refusals().map((r): RefusedDestination => ({
-    destination: formatDestination({ host: r.host, port: r.port }),
-    by: 'proxy',
-    attempts: 1,
-    reason: r.reason,
-  }));
-  return { counts, proxyRefusals };
-}
-
-/** What `now` holds beyond `before`: destinations refused since, with their new attempts. */
-function newSince(before: Tally, now: Tally): RefusedDestination[] {
-  const out: RefusedDestination[] = [];
-  for (const [destination, packets] of now.counts) {
-    const added = packets - (before.counts.get(destination) ?? 0);
-    if (added > 0) out.push({ destination, by: 'firewall', attempts: added });
-  }
-  return [...out, ...mergeSame(now.proxyRefusals.slice(before.proxyRefusals.length))];
-}
-
-/** One entry per destination and reason, attempts added up. */
-function mergeSame(refusals: RefusedDestination[]): RefusedDestination[] {
-  const merged = new Map<string, RefusedDestination>();
-  for (const r of refusals) {
-    const k = `${r.destination} ${r.reason ?? ''}`;
-    const seen = merged.get(k);
-    merged.set(k, seen ? { ...seen, attempts: seen.attempts + r.attempts } : r);
-  }
-  return [...merged.values()];
+  return { counts, proxyRefusals: proxyRefused(seal.proxy) };
 }
 
 /** A refused packet's destination as people write it: `10.0.0.5:443 (tcp)`, `[fd00::5]:53 (udp)`, `10.0.0.5 (icmp)`. */

@@ -165,6 +165,39 @@ describe('readLocalSettings', () => {
     expect(settings.allowedCommands).toEqual(['npm test', 'npm run lint']);
   });
 
+  it('seals the network by default and reads --network and --allowed-domains as the action reads its inputs', () => {
+    expect(readLocalSettings(noFlags, env, 'plan')).toMatchObject({ network: 'sealed', allowedDestinations: [] });
+    const parsed = parseInvocation([
+      'run',
+      '--network',
+      'open',
+      '--allowed-domains',
+      'npm',
+      '--allowed-domains',
+      '*.Example.com:8443, 10.0.0.5',
+    ]);
+    expect(parsed).toMatchObject({
+      flags: { network: 'open', allowedDomains: ['npm', '*.Example.com:8443, 10.0.0.5'] },
+    });
+    const settings = readLocalSettings(parsed.kind === 'run' ? parsed.flags : noFlags, env, 'run');
+    expect(settings.network).toBe('open');
+    expect(settings.allowedDestinations).toEqual([
+      { host: 'registry.npmjs.org' },
+      { host: 'registry.yarnpkg.com' },
+      { host: '*.example.com', port: 8443 },
+      { host: '10.0.0.5' },
+    ]);
+    expect(() => readLocalSettings({ ...noFlags, network: 'closed' }, env, 'run')).toThrow(
+      /^--network must be sealed or open/,
+    );
+    const bad = () => readLocalSettings({ ...noFlags, allowedDomains: ['example.com:99999'] }, env, 'plan');
+    expect(bad).toThrow(UsageError);
+    expect(bad).toThrow(/^--allowed-domains example\.com:99999 has a port that is not a number from 1 to 65535/);
+    expect(() => readLocalSettings({ ...noFlags, allowedDomains: ['exa mple.com'] }, env, 'plan')).toThrow(
+      /^--allowed-domains exa mple\.com is neither a host name/,
+    );
+  });
+
   it('requires a key only when asked to', () => {
     const settings = readLocalSettings(noFlags, { PLANGATE_API_KEY: '  ' }, 'plan');
     expect(() => requireApiKey(settings)).toThrow(/^PLANGATE_API_KEY is not set/);

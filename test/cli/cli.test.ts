@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startScriptedModel, toolCall, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import { toolCall, type Reply, type ScriptedModel } from '../fakes/scripted-model.js';
+import { apiKey, createRepo, type CliRun, type Repo } from './cli-repo.js';
 import { expectNotesListing, notesServerConfig, notesServerScript, toolResults } from '../fakes/mcp-notes-script.js';
 import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
 
@@ -13,16 +12,6 @@ import { appendFarewell, farewellPlan } from '../fakes/farewell-change.js';
  * scripted OpenAI-compatible model, with real git. Every run is also checked for the API key in
  * its output, which must never appear.
  */
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = path.join(root, 'dist/cli.js');
-const apiKey = 'sk-cli-test-key-0123456789abcdefXYZ';
-
-const files: Record<string, string> = {
-  'README.md': '# sample\n\nA tiny project for plangate scenarios.\n',
-  'src/greet.js': "export function greet(name) {\n  return 'Hello ' + name;\n}\n",
-  '.github/workflows/ci.yml': 'name: ci\non: push\njobs: {}\n',
-};
 
 const firstDirective = 'Append a farewell(name) function to src/greet.js that returns "Goodbye " + name.';
 
@@ -50,116 +39,11 @@ const execution = {
   ],
 };
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-interface Repo {
-  dir: string;
-  home: string;
-  model: ScriptedModel;
-  git(...args: string[]): string;
-  cli(args: string[], options?: { stdin?: string; env?: Record<string, string | undefined> }): Promise<CliRun>;
-  /**
-   * Runs the CLI on a pseudo-terminal (util-linux `script`), so stdin and stdout are TTYs, typing
-   * `input`; what the terminal showed (stdout and stderr as one, with the echo) is `stdout`.
-   */
-  cliOnTerminal(args: string[], input: string, env?: Record<string, string | undefined>): Promise<CliRun>;
-  close(): Promise<void>;
-}
-
 let current: Repo | undefined;
 afterEach(async () => {
   await current?.close();
   current = undefined;
 });
-
-/** `extra` files are committed with the sample project, e.g. a .github/plangate.yml. */
-async function createRepo(script: Record<string, Reply[]>, extra: Record<string, string> = {}): Promise<Repo> {
-  const base = mkdtempSync(path.join(tmpdir(), 'plangate-cli-'));
-  const dir = path.join(base, 'repo');
-  const home = path.join(base, 'home');
-  mkdirSync(home);
-  // A HOME of its own: no global git configuration of the machine running the tests takes part.
-  const gitEnv = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: gitEnv }).trim();
-  mkdirSync(dir);
-  git('init', '--quiet', '--initial-branch=main');
-  git('config', 'user.name', 'Mona');
-  git('config', 'user.email', 'mona@example.com');
-  for (const [file, content] of Object.entries({ ...files, ...extra })) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-  git('add', '--all');
-  git('commit', '--quiet', '-m', 'Initial commit');
-  const model = await startScriptedModel({ script, apiKey });
-  const outputs: string[] = [];
-  const cliEnv = (extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = {
-      ...gitEnv,
-      PLANGATE_API_KEY: apiKey,
-      PLANGATE_BASE_URL: model.url,
-      PLANGATE_PLANNER_MODEL: 'planner',
-      PLANGATE_EXECUTOR_MODEL: 'executor',
-      ...extra,
-    };
-    for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-    return env;
-  };
-
-  const repo: Repo = {
-    dir,
-    home,
-    model,
-    git,
-    cli(args, options = {}) {
-      const env = cliEnv(options.env);
-      // Asynchronous on purpose: a synchronous spawn would block the in-process model server.
-      const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.stdin.end(options.stdin ?? '');
-      return new Promise<CliRun>((resolve) =>
-        child.on('close', (code) => {
-          outputs.push(stdout, stderr);
-          resolve({ code: code ?? 1, stdout, stderr });
-        }),
-      );
-    },
-    cliOnTerminal(args, input, extraEnv) {
-      const line = [process.execPath, cli, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
-      // -e: the CLI's exit code; /dev/null: no typescript file. Typed input waits in the terminal until read.
-      const child = spawn('script', ['-qec', line, '/dev/null'], {
-        cwd: dir,
-        env: cliEnv(extraEnv),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stdin.write(input);
-      return new Promise<CliRun>((resolve) =>
-        child.on('close', (code) => {
-          child.stdin.destroy();
-          outputs.push(stdout);
-          resolve({ code: code ?? 1, stdout: stdout.replace(/\r\n/g, '\n'), stderr: '' });
-        }),
-      );
-    },
-    async close() {
-      await model.close();
-      rmSync(base, { recursive: true, force: true });
-      // Whatever a run printed, the key was not in it.
-      for (const text of outputs) expect(text).not.toContain(apiKey);
-    },
-  };
-  return repo;
-}
 
 const branches = (repo: Repo) =>
   repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n').filter(Boolean).sort();
@@ -200,6 +84,8 @@ describe('plangate --help', () => {
       '--allowed-commands',
       '--protected-paths',
       '--max-iterations',
+      '--network',
+      '--allowed-domains',
       '--trust-repo-config',
     ]) {
       expect(plan.stdout).toContain(option);

@@ -10,6 +10,7 @@ import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../sr
 import { reduce } from '../../src/machine/reducer.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { noCapabilities } from '../../src/mcp/hub.js';
+import { createSandbox } from '../../src/tools/sandbox.js';
 import { cycleCommitMessage } from '../../src/run/cycle-commit.js';
 import { execute } from '../../src/run/execution.js';
 import { planAndPublish } from '../../src/run/planning.js';
@@ -140,6 +141,7 @@ describe('one engine, two hosts', () => {
       prices: withOverrides({}),
       secrets: [],
       capabilities: noCapabilities,
+      sandbox: createSandbox({ isolation: 'none', workTree: gitDir }),
     };
   }
 
