@@ -276,6 +276,50 @@ function bundleLine(bundle: BenchResults['bundle']): string {
   );
 }
 
+function npmProxySection(npm: BenchResults['npmProxy']): string {
+  if (!npm) return '## 3b. npm ci through the egress proxy\n\n(not measured in this run)';
+  const rows = npm.installs.map((i) => [
+    i.protocol.toUpperCase(),
+    i.through,
+    i.directMs.map(ms).join(', '),
+    i.proxiedMs.map(ms).join(', '),
+    ms(i.directMedianMs),
+    ms(i.proxiedMedianMs),
+    times(i.ratio),
+    i.roundRatios.map(times).join(', '),
+    `${i.registryConnections.direct} / ${i.registryConnections.proxied}`,
+    `${i.proxyLookups}`,
+  ]);
+  return [
+    '## 3b. npm ci through the egress proxy',
+    '',
+    `\`npm ci\` (npm ${npm.npm}, \`--ignore-scripts --no-audit --no-fund\`, a fresh empty cache each time so every tarball is downloaded) of a real lockfile: ` +
+      `the part of plangate's own package-lock.json that ${npm.roots.map((r) => `\`${r}\``).join(', ')} pulls in, ${n(npm.packages)} packages, ` +
+      `${(npm.tarballBytes / 1024 / 1024).toFixed(1)} MiB of tarballs (${npm.fromCache} from npm's cache as the registry served them, the rest packed from node_modules), ` +
+      'served by a registry on loopback (bench/local-registry.ts). *Direct*: npm reaches the registry itself; *proxied*: through the sealed network\u2019s egress proxy ' +
+      '(src/tools/egress-proxy.ts, started as the action starts it, the registry its one allowed destination), which alone can resolve the name the proxied lockfile uses, ' +
+      'so an install that bypassed it would fail. Over HTTPS npm tunnels with CONNECT, as it reaches registry.npmjs.org under `allowed-domains: npm`; ' +
+      `over plain HTTP the proxy forwards each request. ${npm.rounds} rounds after one warm-up pair, direct and proxied alternating, the order flipped every round; ` +
+      `medians. ${npm.wallSeconds.toFixed(0)} s in all (bench/npm-through-proxy.ts).`,
+    '',
+    table(
+      [
+        'protocol',
+        'proxy path',
+        'direct runs',
+        'proxied runs',
+        'direct',
+        'proxied',
+        'ratio',
+        'per round',
+        'registry connections per install (direct / proxied)',
+        'proxy lookups per install',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
 function scaleSection(results: BenchResults): string {
   const rows = results.scale.flatMap((s) =>
     s.tools.map((t) => [
@@ -383,6 +427,8 @@ export function renderReport(results: BenchResults): string {
     callsSection(results),
     '',
     overheadSection(results),
+    '',
+    npmProxySection(results.npmProxy),
     '',
     scaleSection(results),
     '',
