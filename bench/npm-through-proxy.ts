@@ -7,6 +7,7 @@ import type { EgressLookup } from '../src/tools/egress-vetting.js';
 import { startLocalRegistry, type LocalRegistry } from './local-registry.js';
 import { npmFixture, writeNpmFixture, type NpmFixture } from './npm-fixture.js';
 import { projectRoot } from './paths.js';
+import { probeEnv, readProbe } from './process-timing.js';
 import { median, ratio } from './stats.js';
 
 /**
@@ -27,19 +28,31 @@ const ROOTS = ['@modelcontextprotocol/sdk'];
 /** The registry's name through the proxy: `.invalid` never resolves anywhere else (RFC 2606). */
 const REGISTRY_NAME = 'registry.plangate-bench.invalid';
 
+/** One install: its wall time, npm's CPU, and the benchmark process's (the registry's, and the proxy's when proxied). */
+export interface NpmInstallSample {
+  wallMs: number;
+  npmCpuMs: number;
+  serverCpuMs: number;
+}
+
 export interface NpmInstallFigures {
   protocol: 'https' | 'http';
   /** How the proxy carried the install. */
   through: 'CONNECT tunnels' | 'plain HTTP forwarding';
-  /** Wall time of each install, in the order run (warm-up left out). */
-  directMs: number[];
-  proxiedMs: number[];
-  directMedianMs: number;
-  proxiedMedianMs: number;
-  /** proxiedMedianMs / directMedianMs. */
-  ratio: number;
-  /** Each round's proxied / direct, for the spread. */
+  /** Each install, in the order run (the warm-up left out). */
+  direct: NpmInstallSample[];
+  proxied: NpmInstallSample[];
+  /** Medians of the samples, field by field. */
+  directMedian: NpmInstallSample;
+  proxiedMedian: NpmInstallSample;
+  /** Each round's proxied / direct wall time: the two installs of a round ran back to back. */
   roundRatios: number[];
+  /** The judged figure: the median of roundRatios. */
+  ratio: number;
+  /** Median proxied wall / median direct wall: the same question asked of the medians. */
+  ratioOfMedians: number;
+  /** (npm + registry + proxy CPU) proxied / direct, medians: what the proxy costs in work, which a busy machine does not blur. */
+  cpuRatio: number;
   /** Connections the registry accepted per install (median): the proxy's upstream ones when proxied. */
   registryConnections: { direct: number; proxied: number };
   /** Destinations the proxy looked up per proxied install (median): one per tunnel, or per forwarded request. */
@@ -48,7 +61,10 @@ export interface NpmInstallFigures {
 
 export interface NpmProxyFigures {
   roots: string[];
+  /** Lockfile entries installed. */
   packages: number;
+  /** Distinct tarballs (one package version can sit at several install paths). */
+  tarballs: number;
   tarballBytes: number;
   /** Tarballs taken from npm's cache; the rest were packed from node_modules. */
   fromCache: number;
@@ -107,10 +123,20 @@ function npmEnv(home: string): NodeJS.ProcessEnv {
   };
 }
 
-/** One `npm ci` with an empty cache; its wall time. */
-async function install(dir: string, home: string, cafile: string | undefined, proxy: string | undefined) {
+/**
+ * One `npm ci` with an empty cache: its wall time, npm's CPU (bench/probe.cjs, preloaded as for
+ * every process the benchmark times) and this process's own CPU meanwhile, where the registry and
+ * the proxy run.
+ */
+async function install(
+  dir: string,
+  home: string,
+  cafile: string | undefined,
+  proxy: string | undefined,
+): Promise<NpmInstallSample> {
   rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true });
   const cache = mkdtempSync(path.join(home, 'cache-'));
+  const probeDir = path.join(home, 'probe');
   const args = [
     'ci',
     '--offline=false',
@@ -124,16 +150,28 @@ async function install(dir: string, home: string, cafile: string | undefined, pr
     ...(cafile ? ['--cafile', cafile] : []),
     ...(proxy ? ['--proxy', proxy, '--https-proxy', proxy] : []),
   ];
+  const env = { ...npmEnv(home), ...probeEnv(probeDir) };
+  const cpu = process.cpuUsage();
   const start = performance.now();
-  const child = spawn('npm', args, { cwd: dir, env: npmEnv(home), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('npm', args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   const wallMs = performance.now() - start;
+  const server = process.cpuUsage(cpu);
   rmSync(cache, { recursive: true, force: true });
   if (code !== 0) throw new Error(`npm ci in ${dir} exited ${code}:\n${stderr.slice(-2000)}`);
-  return wallMs;
+  const npm = readProbe(probeDir, child.pid, wallMs);
+  return { wallMs, npmCpuMs: npm.selfCpuMs + npm.childCpuMs, serverCpuMs: (server.user + server.system) / 1000 };
 }
+
+const medianOf = (samples: readonly NpmInstallSample[]): NpmInstallSample => ({
+  wallMs: median(samples.map((x) => x.wallMs)),
+  npmCpuMs: median(samples.map((x) => x.npmCpuMs)),
+  serverCpuMs: median(samples.map((x) => x.serverCpuMs)),
+});
+
+const cpuOf = (x: NpmInstallSample) => x.npmCpuMs + x.serverCpuMs;
 
 export async function measureNpmThroughProxy(rounds: number, workDir: string): Promise<NpmProxyFigures> {
   const started = performance.now();
@@ -171,7 +209,9 @@ export async function measureNpmThroughProxy(rounds: number, workDir: string): P
       lookup,
     });
     const proxyUrl = proxy.url;
-    const times = new Map(setups.map((s) => [s, { direct: [] as number[], proxied: [] as number[] }]));
+    const samples = new Map(
+      setups.map((s) => [s, { direct: [] as NpmInstallSample[], proxied: [] as NpmInstallSample[] }]),
+    );
     const connections = new Map(setups.map((s) => [s, { direct: [] as number[], proxied: [] as number[] }]));
     const lookupCounts = new Map(setups.map((s) => [s, [] as number[]]));
     // Round 0 (one pair, the first protocol's) warms the page cache and npm's own start; each later
@@ -182,7 +222,7 @@ export async function measureNpmThroughProxy(rounds: number, workDir: string): P
         for (const mode of modes) {
           setup.registry.takeCounts();
           const before = lookups;
-          const wallMs = await install(
+          const sample = await install(
             mode === 'direct' ? setup.directDir : setup.proxiedDir,
             home,
             setup.cafile,
@@ -197,7 +237,7 @@ export async function measureNpmThroughProxy(rounds: number, workDir: string): P
           if ((mode === 'proxied') !== looked > 0)
             throw new Error(`npm ci (${setup.protocol}, ${mode}) made the proxy look up the registry ${looked} times`);
           if (round === 0) continue;
-          times.get(setup)?.[mode].push(wallMs);
+          samples.get(setup)?.[mode].push(sample);
           connections.get(setup)?.[mode].push(counts.connections);
           if (mode === 'proxied') lookupCounts.get(setup)?.push(looked);
         }
@@ -206,17 +246,22 @@ export async function measureNpmThroughProxy(rounds: number, workDir: string): P
     const refused = proxy.refusals();
     if (refused.length > 0) throw new Error(`the proxy refused ${refused.map((r) => r.host).join(', ')}`);
     const installs = setups.map((setup): NpmInstallFigures => {
-      const t = times.get(setup) ?? { direct: [], proxied: [] };
+      const { direct, proxied } = samples.get(setup) ?? { direct: [], proxied: [] };
       const c = connections.get(setup) ?? { direct: [], proxied: [] };
+      const directMedian = medianOf(direct);
+      const proxiedMedian = medianOf(proxied);
+      const roundRatios = proxied.map((p, i) => ratio(p.wallMs, direct[i]?.wallMs ?? Number.NaN));
       return {
         protocol: setup.protocol,
         through: setup.protocol === 'https' ? 'CONNECT tunnels' : 'plain HTTP forwarding',
-        directMs: t.direct,
-        proxiedMs: t.proxied,
-        directMedianMs: median(t.direct),
-        proxiedMedianMs: median(t.proxied),
-        ratio: ratio(median(t.proxied), median(t.direct)),
-        roundRatios: t.proxied.map((p, i) => ratio(p, t.direct[i] ?? Number.NaN)),
+        direct,
+        proxied,
+        directMedian,
+        proxiedMedian,
+        roundRatios,
+        ratio: median(roundRatios),
+        ratioOfMedians: ratio(proxiedMedian.wallMs, directMedian.wallMs),
+        cpuRatio: ratio(median(proxied.map(cpuOf)), median(direct.map(cpuOf))),
         registryConnections: { direct: median(c.direct), proxied: median(c.proxied) },
         proxyLookups: median(lookupCounts.get(setup) ?? []),
       };
@@ -224,6 +269,7 @@ export async function measureNpmThroughProxy(rounds: number, workDir: string): P
     return {
       roots: ROOTS,
       packages: fixture.entries.size,
+      tarballs: fixture.tarballs.size,
       tarballBytes: fixture.bytes,
       fromCache: fixture.fromCache,
       npm: execFileSync('npm', ['--version'], { env: npmEnv(home), encoding: 'utf8' }).trim(),

@@ -209,8 +209,8 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   if (npm) {
     const worst = Math.max(...npm.installs.map((i) => i.ratio));
     const show = (i: NpmInstallFigures) =>
-      `${i.protocol.toUpperCase()} (${i.through}): ${times(i.ratio)} (${ms(i.proxiedMedianMs)} vs ${ms(i.directMedianMs)}; ` +
-      `rounds ${i.roundRatios.map(times).join(', ')})`;
+      `${i.protocol.toUpperCase()} (${i.through}): ${times(i.ratio)} (rounds ${i.roundRatios.map(times).join(', ')}; ` +
+      `medians ${ms(i.proxiedMedian.wallMs)} vs ${ms(i.directMedian.wallMs)}; CPU ${times(i.cpuRatio)})`;
     out.push(
       target(
         `\`npm ci\` through the egress proxy ≤ ${times(NPM_PROXY_LIMIT)} direct`,
@@ -225,8 +225,8 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
                 `${i.registryConnections.direct} direct, and the proxy resolved and vetted the destination ${i.proxyLookups} times`,
             )
             .join('; ') +
-          '. Each of those is a lookup, a connection and, for plain HTTP, one request per upstream connection (src/tools/egress-forward.ts); ' +
-          'compare the round ratios: a spread wider than the gap is the shared machine, not the proxy.',
+          '. Each of those is a lookup and a connection, and plain HTTP forwards one request per upstream connection (src/tools/egress-forward.ts). ' +
+          'Compare the CPU ratio and the rounds: a CPU ratio near 1 and a spread of rounds wider than the gap are the shared machine, not the proxy.',
       ),
     );
   }

@@ -22,21 +22,25 @@ const recovery = {
   overheadMs: 40,
 } as const;
 const brokenStart = { start: committed.baseline, baseline: committed.baseline, wallRatio: 1, cpuRatio: 1 };
+const sample = { wallMs: 3000, npmCpuMs: 2500, serverCpuMs: 300 };
 const install: NpmInstallFigures = {
   protocol: 'https',
   through: 'CONNECT tunnels',
-  directMs: [3000],
-  proxiedMs: [3100],
-  directMedianMs: 3000,
-  proxiedMedianMs: 3100,
-  ratio: 1.03,
-  roundRatios: [1.03],
+  direct: [sample],
+  proxied: [sample],
+  directMedian: sample,
+  proxiedMedian: sample,
+  roundRatios: [1],
+  ratio: 1,
+  ratioOfMedians: 1,
+  cpuRatio: 1,
   registryConnections: { direct: 15, proxied: 15 },
   proxyLookups: 15,
 };
 const npmProxy = {
   roots: ['@modelcontextprotocol/sdk'],
   packages: 98,
+  tarballs: 95,
   tarballBytes: 3_400_000,
   fromCache: 95,
   npm: '11.0.0',
