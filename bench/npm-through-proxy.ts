@@ -53,6 +53,12 @@ export interface NpmInstallFigures {
   ratioOfMedians: number;
   /** (npm + registry + proxy CPU) proxied / direct, medians: what the proxy costs in work, which a busy machine does not blur. */
   cpuRatio: number;
+  /**
+   * The proxy's own CPU per install: the benchmark process's median CPU proxied minus direct (the
+   * registry's work is the same both ways), and that as a share of a direct install's CPU.
+   */
+  proxyCpuMs: number;
+  proxyCpuShare: number;
   /** Connections the registry accepted per install (median): the proxy's upstream ones when proxied. */
   registryConnections: { direct: number; proxied: number };
   /** Destinations the proxy looked up per proxied install (median): one per tunnel, or per forwarded request. */
@@ -262,6 +268,8 @@ export async function measureNpmThroughProxy(rounds: number, workDir: string): P
         ratio: median(roundRatios),
         ratioOfMedians: ratio(proxiedMedian.wallMs, directMedian.wallMs),
         cpuRatio: ratio(median(proxied.map(cpuOf)), median(direct.map(cpuOf))),
+        proxyCpuMs: proxiedMedian.serverCpuMs - directMedian.serverCpuMs,
+        proxyCpuShare: ratio(proxiedMedian.serverCpuMs - directMedian.serverCpuMs, median(direct.map(cpuOf))),
         registryConnections: { direct: median(c.direct), proxied: median(c.proxied) },
         proxyLookups: median(lookupCounts.get(setup) ?? []),
       };

@@ -289,6 +289,7 @@ function npmProxySection(npm: BenchResults['npmProxy']): string {
     `${ms(i.directMedian.npmCpuMs)} + ${ms(i.directMedian.serverCpuMs)}`,
     `${ms(i.proxiedMedian.npmCpuMs)} + ${ms(i.proxiedMedian.serverCpuMs)}`,
     times(i.cpuRatio),
+    `${ms(i.proxyCpuMs)} (${pct(i.proxyCpuShare)})`,
     `${i.registryConnections.direct} / ${i.registryConnections.proxied}`,
     `${i.proxyLookups}`,
   ]);
@@ -319,6 +320,7 @@ function npmProxySection(npm: BenchResults['npmProxy']): string {
         'CPU direct (npm + registry)',
         'CPU proxied (npm + registry and proxy)',
         'CPU ratio',
+        'proxy CPU (share of a direct install)',
         'registry connections per install (direct / proxied)',
         'proxy lookups per install',
       ],

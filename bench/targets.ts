@@ -210,7 +210,7 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     const worst = Math.max(...npm.installs.map((i) => i.ratio));
     const show = (i: NpmInstallFigures) =>
       `${i.protocol.toUpperCase()} (${i.through}): ${times(i.ratio)} (rounds ${i.roundRatios.map(times).join(', ')}; ` +
-      `medians ${ms(i.proxiedMedian.wallMs)} vs ${ms(i.directMedian.wallMs)}; CPU ${times(i.cpuRatio)})`;
+      `medians ${ms(i.proxiedMedian.wallMs)} vs ${ms(i.directMedian.wallMs)}; CPU ${times(i.cpuRatio)}, the proxy's own ${ms(i.proxyCpuMs)} = ${pct(i.proxyCpuShare)})`;
     out.push(
       target(
         `\`npm ci\` through the egress proxy ≤ ${times(NPM_PROXY_LIMIT)} direct`,

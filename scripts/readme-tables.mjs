@@ -353,6 +353,7 @@ const npmInstall = z.object({
   protocol: z.enum(['https', 'http']),
   through: z.string(),
   ratio: z.number(),
+  proxyCpuShare: z.number(),
 });
 const benchSchema = z.object({
   date: z.string(),
@@ -448,17 +449,18 @@ function networkBlock(bench) {
     return `What the egress proxy adds to an \`npm ci\` is measured by \`npm run bench\` ${where}; the committed results predate that figure.`;
   const added = (i) =>
     i.ratio > 1
-      ? `adds ${((i.ratio - 1) * 100).toFixed(1)} % (${i.ratio.toFixed(2)}×)`
-      : `adds nothing measurable (${i.ratio.toFixed(2)}×)`;
-  const [first, ...rest] = npm.installs;
+      ? `${((i.ratio - 1) * 100).toFixed(1)} % (${i.ratio.toFixed(2)}×)`
+      : `nothing measurable (${i.ratio.toFixed(2)}×)`;
   const label = (i) =>
     i.protocol === 'https'
       ? 'over HTTPS (CONNECT tunnels, as npm reaches registry.npmjs.org)'
       : 'over plain HTTP (forwarded requests)';
+  const list = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
   return (
-    `What it costs: the egress proxy ${added(first)} to an \`npm ci\` of ${npm.packages} packages from a registry on loopback ${label(first)}` +
-    rest.map((i) => `, and ${added(i).replace(/^adds /, '')} ${label(i)}`).join('') +
-    `, against the same install without it: medians of ${npm.rounds} rounds, each from an empty npm cache, measured by \`npm run bench\` on ${bench.date.slice(0, 10)} ${where}.`
+    `What it costs: the egress proxy adds ${list(npm.installs.map((i) => `${added(i)} ${label(i)}`))} to the wall time of an \`npm ci\` ` +
+    `of ${npm.packages} packages from a registry on loopback, each install from an empty npm cache (the median of ${npm.rounds} rounds, ` +
+    `each a direct and a proxied install back to back). Its own work is ${list(npm.installs.map((i) => `${percent(i.proxyCpuShare, 1)} (${i.protocol.toUpperCase()})`))} ` +
+    `of the CPU time of the install, a figure a busy machine does not blur. Measured by \`npm run bench\` on ${bench.date.slice(0, 10)} ${where}.`
   );
 }
 

@@ -34,6 +34,8 @@ const install: NpmInstallFigures = {
   ratio: 1,
   ratioOfMedians: 1,
   cpuRatio: 1,
+  proxyCpuMs: 50,
+  proxyCpuShare: 0.02,
   registryConnections: { direct: 15, proxied: 15 },
   proxyLookups: 15,
 };
