@@ -41,7 +41,7 @@ export function probeEnv(dir: string): Record<string, string> {
   return { NODE_OPTIONS: `--require=${probeScript}`, PLANGATE_BENCH_PROBE: dir };
 }
 
-function readProbe(dir: string, pid: number | undefined, wallMs: number): ProcessCost {
+export function readProbe(dir: string, pid: number | undefined, wallMs: number): ProcessCost {
   const file = path.join(dir, `${pid}.json`);
   if (pid === undefined || !existsSync(file)) throw new Error(`no probe result for pid ${pid} in ${dir}`);
   const figures = probeSchema.parse(JSON.parse(readFileSync(file, 'utf8')));

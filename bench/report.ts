@@ -276,6 +276,59 @@ function bundleLine(bundle: BenchResults['bundle']): string {
   );
 }
 
+function npmProxySection(npm: BenchResults['npmProxy']): string {
+  if (!npm) return '## 3b. npm ci through the egress proxy\n\n(not measured in this run)';
+  const rows = npm.installs.map((i) => [
+    i.protocol.toUpperCase(),
+    i.through,
+    i.direct.map((x) => ms(x.wallMs)).join(', '),
+    i.proxied.map((x) => ms(x.wallMs)).join(', '),
+    i.roundRatios.map(times).join(', '),
+    `**${times(i.ratio)}**`,
+    `${ms(i.proxiedMedian.wallMs)} / ${ms(i.directMedian.wallMs)} = ${times(i.ratioOfMedians)}`,
+    `${ms(i.directMedian.npmCpuMs)} + ${ms(i.directMedian.serverCpuMs)}`,
+    `${ms(i.proxiedMedian.npmCpuMs)} + ${ms(i.proxiedMedian.serverCpuMs)}`,
+    times(i.cpuRatio),
+    `${ms(i.proxyCpuMs)} (${pct(i.proxyCpuShare)})`,
+    `${i.registryConnections.direct} / ${i.registryConnections.proxied}`,
+    `${i.proxyLookups}`,
+  ]);
+  return [
+    '## 3b. npm ci through the egress proxy',
+    '',
+    `\`npm ci\` (npm ${npm.npm}, \`--ignore-scripts --no-audit --no-fund\`, a fresh empty cache each time so every tarball is downloaded) of a real lockfile: ` +
+      `the part of plangate's own package-lock.json that ${npm.roots.map((r) => `\`${r}\``).join(', ')} pulls in, ${n(npm.packages)} packages, ` +
+      `${npm.tarballs} tarballs of ${(npm.tarballBytes / 1024 / 1024).toFixed(1)} MiB (${npm.fromCache === npm.tarballs ? 'all' : npm.fromCache} from npm's cache as the registry served them` +
+      `${npm.fromCache < npm.tarballs ? `, ${npm.tarballs - npm.fromCache} packed from node_modules` : ''}), ` +
+      'served by a registry on loopback (bench/local-registry.ts). *Direct*: npm reaches the registry itself; *proxied*: through the sealed network\u2019s egress proxy ' +
+      '(src/tools/egress-proxy.ts, started as the action starts it, the registry its one allowed destination), which alone can resolve the name the proxied lockfile uses, ' +
+      'so an install that bypassed it would fail. Over HTTPS npm tunnels with CONNECT, as it reaches registry.npmjs.org under `allowed-domains: npm`; ' +
+      `over plain HTTP the proxy forwards each request. ${npm.rounds} rounds after one warm-up pair; in each round the direct and the proxied install run back to back, ` +
+      'the order flipped every round, and *ratio* is the median of the rounds’ proxied / direct wall times, which a machine whose load drifts between rounds ' +
+      '(others share it) blurs less than a ratio of medians (shown beside it). CPU is npm’s (bench/probe.cjs) plus the benchmark process’s meanwhile, where the ' +
+      `registry and the proxy run: the proxy's work, which a busy machine does not stretch. ${npm.wallSeconds.toFixed(0)} s in all (bench/npm-through-proxy.ts).`,
+    '',
+    table(
+      [
+        'protocol',
+        'proxy path',
+        'direct runs',
+        'proxied runs',
+        'per round',
+        'ratio',
+        'medians',
+        'CPU direct (npm + registry)',
+        'CPU proxied (npm + registry and proxy)',
+        'CPU ratio',
+        'proxy CPU (share of a direct install)',
+        'registry connections per install (direct / proxied)',
+        'proxy lookups per install',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
 function scaleSection(results: BenchResults): string {
   const rows = results.scale.flatMap((s) =>
     s.tools.map((t) => [
@@ -383,6 +436,8 @@ export function renderReport(results: BenchResults): string {
     callsSection(results),
     '',
     overheadSection(results),
+    '',
+    npmProxySection(results.npmProxy),
     '',
     scaleSection(results),
     '',

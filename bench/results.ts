@@ -5,6 +5,7 @@ import type { CostPerCycle } from './cost-per-cycle.js';
 import type { RecoveryFigure } from './fault-recovery.js';
 import type { GrowthFigures } from './growth-figures.js';
 import type { MachineInfo } from './machine.js';
+import type { NpmProxyFigures } from './npm-through-proxy.js';
 import type { ScaleFigures } from './repo-scale.js';
 import type { TargetResult } from './targets.js';
 
@@ -33,6 +34,8 @@ export interface BenchResults {
   costPerCycle?: CostPerCycle;
   /** One model request recovering from N transient failures; absent in results from before the figure. */
   recovery?: RecoveryFigure[];
+  /** `npm ci` of a real lockfile directly and through the egress proxy; absent in results from before the figure. */
+  npmProxy?: NpmProxyFigures;
   wallSeconds: number;
   targets: TargetResult[];
 }

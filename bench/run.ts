@@ -17,6 +17,7 @@ import { measureCostPerCycle } from './cost-per-cycle.js';
 import { growthFigures } from './growth-figures.js';
 import { measureRecoveries } from './fault-recovery.js';
 import { machineInfo } from './machine.js';
+import { measureNpmThroughProxy } from './npm-through-proxy.js';
 import { actionFile, projectRoot } from './paths.js';
 import type { ProcessCost } from './process-timing.js';
 import { renderReport } from './report.js';
@@ -40,6 +41,8 @@ const playsOf: Record<string, number> = {
 const SIZES = [1_000, 10_000, 50_000];
 /** /plan runs of the action per repository size, for its wall time and peak RSS. */
 const SCALE_PLAN_RUNS = 3;
+/** Rounds of `npm ci` per protocol, direct and through the egress proxy: about a minute in all. */
+const NPM_ROUNDS = Math.min(3, REPEAT);
 
 /** The sources' hash scripts/run-bench.mjs took before the run; none when run some other way. */
 function recordedSource(): Pick<BenchResults, 'source'> {
@@ -75,6 +78,12 @@ try {
   const brokenStart = await measureBrokenStart(REPEAT, probeDir);
   out(`  broken runner environment: ${brokenStart.wallRatio.toFixed(2)}× node -e 0`);
 
+  const npmProxy = await measureNpmThroughProxy(NPM_ROUNDS, probeDir);
+  out(
+    `  npm ci of ${npmProxy.packages} packages in ${seconds(npmProxy.wallSeconds * 1000)}: through the egress proxy ` +
+      npmProxy.installs.map((i) => `${i.ratio.toFixed(2)}× direct over ${i.protocol}`).join(', '),
+  );
+
   const scale: ScaleFigures[] = [];
   for (const files of SIZES) {
     const t = performance.now();
@@ -96,6 +105,7 @@ try {
     growth: growthFigures(scenarios, scale),
     costPerCycle: await measureCostPerCycle(scenarios),
     recovery: await measureRecoveries(),
+    npmProxy,
     wallSeconds: 0,
     targets: [],
   };

@@ -1,7 +1,8 @@
 // Renders the reference blocks of docs/configuration.md from their sources, so the documented
 // contract is the real one: the inputs and outputs tables from action.yml, the config-file reference from the zod schema
 // of .github/plangate.yml (repoConfigSchema in src/config/repo-config.ts), and the cost expectations from the
-// benchmark's figures (bench/results.json) priced with the built-in table (src/models/prices.ts).
+// benchmark's figures (bench/results.json) priced with the built-in table (src/models/prices.ts), and what the
+// sealed network's egress proxy adds to an `npm ci` from the same figures.
 // Every example of the config file in README.md and docs/ is validated against the schema, and every
 // default in action.yml against the one table of input defaults (src/config/defaults.ts) the action
 // and the CLI apply: action.yml stays a static file GitHub reads, so it is checked, not generated.
@@ -348,8 +349,21 @@ const tokens = z.object({
   cachedTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
 });
+const npmInstall = z.object({
+  protocol: z.enum(['https', 'http']),
+  through: z.string(),
+  ratio: z.number(),
+  proxyCpuShare: z.number(),
+});
 const benchSchema = z.object({
   date: z.string(),
+  npmProxy: z
+    .object({
+      packages: z.number().int().positive(),
+      rounds: z.number().int().positive(),
+      installs: z.array(npmInstall).min(1),
+    })
+    .optional(),
   scenarios: z.array(
     z.object({
       name: z.string(),
@@ -424,6 +438,32 @@ function costBlock(bench, action, sources) {
   return lines.join('\n');
 }
 
+/**
+ * What the sealed network's egress proxy adds to an `npm ci`, from the benchmark's figures; until the
+ * committed results hold them, where they will come from.
+ */
+function networkBlock(bench) {
+  const npm = bench.npmProxy;
+  const where = '([bench/RESULTS.md](../bench/RESULTS.md), section 3b)';
+  if (!npm)
+    return `What the egress proxy adds to an \`npm ci\` is measured by \`npm run bench\` ${where}; the committed results predate that figure.`;
+  const added = (i) =>
+    i.ratio > 1
+      ? `${((i.ratio - 1) * 100).toFixed(1)} % (${i.ratio.toFixed(2)}×)`
+      : `nothing measurable (${i.ratio.toFixed(2)}×)`;
+  const label = (i) =>
+    i.protocol === 'https'
+      ? 'over HTTPS (CONNECT tunnels, as npm reaches registry.npmjs.org)'
+      : 'over plain HTTP (forwarded requests)';
+  const list = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+  return (
+    `What it costs: the egress proxy adds ${list(npm.installs.map((i) => `${added(i)} ${label(i)}`))} to the wall time of an \`npm ci\` ` +
+    `of ${npm.packages} packages from a registry on loopback, each install from an empty npm cache (the median of ${npm.rounds} rounds, ` +
+    `each a direct and a proxied install back to back). Its own work is ${list(npm.installs.map((i) => `${percent(i.proxyCpuShare, 1)} (${i.protocol.toUpperCase()})`))} ` +
+    `of the CPU time of the install, a figure a busy machine does not blur. Measured by \`npm run bench\` on ${bench.date.slice(0, 10)} ${where}.`
+  );
+}
+
 // ---- the reference page ----
 
 const action = readAction();
@@ -442,11 +482,13 @@ const schema = sources.repoConfigSchema;
   if (problems.length > 0)
     fail(`the example ${configFile} in scripts/readme-tables.mjs is invalid: ${problems.join('; ')}`);
 }
+const bench = readBench();
 const blocks = {
   inputs: inputsTable(action.inputs),
   outputs: outputsTable(action.outputs),
   config: configReference(schema),
-  cost: costBlock(readBench(), action, sources),
+  cost: costBlock(bench, action, sources),
+  network: networkBlock(bench),
 };
 
 const marker = (name, edge) => `<!-- ${name}:${edge} -->`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { targetKind, unmatchedCounted } from '../../bench/counted-targets.js';
+import type { NpmInstallFigures } from '../../bench/npm-through-proxy.js';
 import type { BenchResults } from '../../bench/results.js';
 import { evaluateTargets } from '../../bench/targets.js';
 
@@ -21,7 +22,35 @@ const recovery = {
   overheadMs: 40,
 } as const;
 const brokenStart = { start: committed.baseline, baseline: committed.baseline, wallRatio: 1, cpuRatio: 1 };
-const targets = evaluateTargets({ recovery: [recovery], brokenStart, ...committed });
+const sample = { wallMs: 3000, npmCpuMs: 2500, serverCpuMs: 300 };
+const install: NpmInstallFigures = {
+  protocol: 'https',
+  through: 'CONNECT tunnels',
+  direct: [sample],
+  proxied: [sample],
+  directMedian: sample,
+  proxiedMedian: sample,
+  roundRatios: [1],
+  ratio: 1,
+  ratioOfMedians: 1,
+  cpuRatio: 1,
+  proxyCpuMs: 50,
+  proxyCpuShare: 0.02,
+  registryConnections: { direct: 15, proxied: 15 },
+  proxyLookups: 15,
+};
+const npmProxy = {
+  roots: ['@modelcontextprotocol/sdk'],
+  packages: 98,
+  tarballs: 95,
+  tarballBytes: 3_400_000,
+  fromCache: 95,
+  npm: '11.0.0',
+  rounds: 1,
+  installs: [install],
+  wallSeconds: 40,
+};
+const targets = evaluateTargets({ recovery: [recovery], brokenStart, npmProxy, ...committed });
 
 describe('counted and timed benchmark targets', () => {
   it('sorts every target of a full run, and finds every counted one', () => {
@@ -38,6 +67,7 @@ describe('counted and timed benchmark targets', () => {
     expect(kind('`list_files`')).toBe('timed');
     expect(kind('Peak RSS')).toBe('timed');
     expect(kind('A broken runner environment')).toBe('timed');
+    expect(kind('`npm ci` through the egress proxy')).toBe('timed');
     expect(targetKind({ target: 'Billed tokens per cycle flat' })).toBe('unsorted');
   });
 });

@@ -84,6 +84,7 @@ describe('readme-tables --check', () => {
     ['an input row', 'inputs', '`max-iterations`', (line: string) => line.replace('`8`', '`10`')],
     ['an output row', 'outputs', '`pr-url`', (line: string) => `${line} (edited)`],
     ['a cost row', 'cost', '| plan only |', (line: string) => line.replace(/\$[0-9.]+/, '$9.9999')],
+    ['the proxy cost line', 'network', '`npm ci`', (line: string) => line.replace('`npm ci`', '`npm install`')],
   ])('fails when %s is stale', slow, async (_what, block, needle, replace) => {
     const outcome = await checkCopy(`stale-${block}.md`, editBlockLine(block, needle, replace));
     expect(outcome.code).toBe(1);
