@@ -11,6 +11,9 @@ import {
   inputDefaults
 } from "./chunks/chunk-WD3LMSGC.js";
 import {
+  networkBundles
+} from "./chunks/chunk-VFLRCTPF.js";
+import {
   errorMessage,
   redact
 } from "./chunks/chunk-NMFGPCOO.js";
@@ -102,6 +105,16 @@ var workOptions = `  --allowed-commands <cmd>  A command the executor may run, e
                             Default: ${defaultLines("protected-paths").join(", ")}
   --max-iterations <n>      Most execute cycles before the run aborts and keeps its work
                             (1-100, default ${inputDefaults["max-iterations"]}).
+  --network <mode>          sealed or open (default ${inputDefaults.network}). sealed: commands and stdio MCP
+                            servers run in a network namespace of their own (Linux; unshare and
+                            ip) that reaches only loopback and, through plangate's proxy,
+                            --allowed-domains; where none can be made, no command runs and the
+                            plan says so. open: the network as you have it, where a command can
+                            send your code anywhere.
+  --allowed-domains <host>  A destination a sealed network lets through: example.com,
+                            *.example.com, example.com:8443, an IP address, or a bundle
+                            (${Object.keys(networkBundles).join(", ")}). Repeat for more.
+                            Default: none.
   --trust-repo-config       Start the stdio MCP servers .github/plangate.yml defines without
                             asking. Their commands are the repository's choice and run as you,
                             so without this option plangate lists them and asks on a terminal,
@@ -193,6 +206,8 @@ var shared = {
   "allowed-commands": { type: "string", multiple: true },
   "protected-paths": { type: "string", multiple: true },
   "max-iterations": { type: "string" },
+  network: { type: "string" },
+  "allowed-domains": { type: "string", multiple: true },
   "trust-repo-config": { type: "boolean" },
   help: { type: "boolean", short: "h" }
 };
@@ -244,6 +259,8 @@ function parseInvocation(argv) {
     maxCostUsd: text("max-cost-usd"),
     branchPrefix: text("branch-prefix"),
     policy: text("policy"),
+    network: text("network"),
+    allowedDomains: list("allowed-domains"),
     yes: values.yes === true,
     trustRepoConfig: values["trust-repo-config"] === true
   };
@@ -341,11 +358,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-ZNP22NR7.js");
+        const { planCommand } = await import("./chunks/plan-command-AV7RS7A6.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-UZFXLOEZ.js");
+        const { runCommand } = await import("./chunks/run-command-SQCG4KNJ.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-QAYBQA3G.js";
+} from "./chunk-PATOTNIT.js";
 import {
   GitError,
   ModelError,
@@ -70,6 +70,7 @@ import {
   isEmptyDelta,
   mcpSecretValues,
   modelFailureOf,
+  namedNetwork,
   outcomeWords,
   planIdFor,
   plannerExecutorMachine,
@@ -104,7 +105,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-BZDLDIBJ.js";
+} from "./chunk-UGEJSRWB.js";
 import {
   code,
   codeBlock,
@@ -123,7 +124,6 @@ import {
   createSandbox,
   defaultPrograms,
   error,
-  external_exports,
   findPrograms,
   getInput,
   getMultilineInput,
@@ -136,7 +136,11 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-7WXVBIFX.js";
+} from "./chunk-IASWLSEA.js";
+import {
+  external_exports,
+  namedDestinations
+} from "./chunk-VFLRCTPF.js";
 import {
   errorMessage,
   redact
@@ -3034,6 +3038,7 @@ function renderStep(step, i, done = 0) {
   const facts = [];
   if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(", ")}`);
   if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
+  if (step.network?.length) facts.push(`Network: ${step.network.map(code).join(", ")}`);
   if (facts.length) lines.push(`  ${facts.join(" \xB7 ")}`);
   return lines.join("\n");
 }
@@ -3536,6 +3541,7 @@ function changedFields(approved, current) {
   if ((approved.detail ?? "") !== (current.detail ?? "")) fields.push("detail");
   if (!sameList(approved.files, current.files)) fields.push("files");
   if ((approved.verify ?? "") !== (current.verify ?? "")) fields.push("verify");
+  if (!sameList(approved.network, current.network)) fields.push("network");
   return fields;
 }
 function align(approved, current) {
@@ -4295,17 +4301,30 @@ function recordedKeptOut(keptOut) {
 function planWidening(run2, s) {
   const plan = s.context.plan;
   if (!plan || s.state !== "execute" || !run2.scopeEnforced) return void 0;
-  const delta = scopeDelta(run2.scope, plan, run2.ctx.settings.allowedCommands);
+  const { settings } = run2.ctx;
+  const allowedNetwork = settings.network === "sealed" ? settings.allowedDestinations : void 0;
+  const delta = scopeDelta(run2.scope, plan, settings.allowedCommands, allowedNetwork);
+  const closed = allowedNetwork ? closedDestinations(allowedNetwork, plan) : "";
   if (isEmptyDelta(delta)) return void 0;
   return {
     delta,
-    reason: `The planner revised the plan from what the run found, and the revision needs ${describe2(delta)} beyond what plan ${run2.record.planId}'s approval allows.`
+    reason: `The planner revised the plan from what the run found, and the revision needs ${describe2(delta)} beyond what plan ${run2.record.planId}'s approval allows.${closed ? ` Besides, the revision${closed}` : ""}`
   };
+}
+function closedDestinations(allowed, plan) {
+  const { unreachable } = namedDestinations(allowed, namedNetwork(plan));
+  const notAllowed = unreachable.filter((u) => u.why !== "always-closed").map((u) => `\`${u.entry}\``);
+  const closed = unreachable.filter((u) => u.why === "always-closed").map((u) => `\`${u.entry}\``);
+  return [
+    notAllowed.length ? ` names ${notAllowed.join(", ")}, which \`allowed-domains\` does not allow, so no amendment can let commands reach ${notAllowed.length === 1 ? "it" : "them"}: add ${notAllowed.length === 1 ? "it" : "them"} to the workflow's \`allowed-domains\` first.` : "",
+    closed.length ? ` names ${closed.join(", ")}, link-local or cloud metadata ${closed.length === 1 ? "address" : "addresses"}, which stay closed whatever \`allowed-domains\` says.` : ""
+  ].filter((s) => s !== "").join(" It also");
 }
 function describe2(delta) {
   const parts = [
     ...delta.paths?.length ? [`${delta.paths.length} more ${delta.paths.length === 1 ? "path" : "paths"}`] : [],
     ...delta.commands?.length ? [`${delta.commands.length} more ${delta.commands.length === 1 ? "command" : "commands"}`] : [],
+    ...delta.network?.length ? [`${delta.network.length} more network ${delta.network.length === 1 ? "destination" : "destinations"}`] : [],
     ...delta.budget ? ["more budget"] : []
   ];
   return parts.join(" and ");
@@ -4587,13 +4606,19 @@ function renderPlannedActual(view) {
     "",
     ...amendments,
     ...untouched.length ? ["", `**Planned but not changed:** ${list(untouched)}.`] : [],
-    ...refused.length ? ["", "**The sealed network refused** (destinations not in `allowed-domains`)", "", ...refused.slice(0, maxRows)] : []
+    ...refused.length ? [
+      "",
+      "**The sealed network refused** (destinations outside the approved scope)",
+      "",
+      ...refused.slice(0, maxRows)
+    ] : []
   ].join("\n");
 }
 function describeDelta(delta) {
   return [
     ...delta.paths?.length ? [`changes to ${delta.paths.map(code).join(", ")}`] : [],
     ...delta.commands?.length ? [`commands ${delta.commands.map(code).join(", ")}`] : [],
+    ...delta.network?.length ? [`network ${delta.network.map(code).join(", ")}`] : [],
     ...delta.budget ? [`${formatBudget(delta.budget)} more`] : []
   ].join("; ");
 }
@@ -5093,6 +5118,7 @@ function renderAmendmentComment(amendment, marker3) {
   const asks = [
     ...delta.paths?.length ? [`- Changes to: ${delta.paths.map(code).join(", ")}`] : [],
     ...delta.commands?.length ? [`- Commands: ${delta.commands.map(code).join(", ")}`] : [],
+    ...delta.network?.length ? [`- Network: ${delta.network.map(code).join(", ")}`] : [],
     ...delta.budget ? [`- Budget: ${formatBudget(delta.budget)} more`] : []
   ];
   const held = amendment.heldDiff ? [
@@ -5506,7 +5532,8 @@ async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {
       protectedPaths: settings.protectedPaths,
       allowedCommands: settings.allowedCommands,
       maxIterations: snapshot.policy.maxIterations,
-      commandsRefused: await ctx.sandbox.refusal()
+      commandsRefused: await ctx.sandbox.refusal(),
+      ...settings.network === "sealed" ? { allowedNetwork: settings.allowedDestinations } : {}
     },
     git: ctx.git,
     baseSha: request.base.sha,
@@ -7335,7 +7362,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-DONXFMON.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-XYRK77RL.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

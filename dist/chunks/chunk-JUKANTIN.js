@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-MGM3XGQY.js";
+} from "./chunk-SIXJZZET.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -23,6 +23,7 @@ import {
   issueSentences,
   mcpSecretValues,
   named,
+  networkModeSchema,
   outcomeWords,
   plannerExecutorMachine,
   plannerUsageSince,
@@ -41,16 +42,29 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-BZDLDIBJ.js";
+} from "./chunk-UGEJSRWB.js";
 import {
   defaultLines,
   defaultNumber,
   inputDefaults
 } from "./chunk-WD3LMSGC.js";
 import {
+  SandboxError,
   createSandbox,
-  external_exports
-} from "./chunk-7WXVBIFX.js";
+  emptyTally,
+  helperPrograms,
+  locate,
+  newSince,
+  proxyEnvironment,
+  proxyRefused,
+  run,
+  startEgressProxy
+} from "./chunk-IASWLSEA.js";
+import {
+  destinationEntrySchema,
+  external_exports,
+  formatDestination
+} from "./chunk-VFLRCTPF.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";
@@ -132,6 +146,7 @@ var localDefaults = {
   modelTimeoutSeconds: defaultNumber("model-timeout"),
   branchPrefix: inputDefaults["branch-prefix"],
   policy: inputDefaults.policy,
+  network: inputDefaults.network,
   stallLimit: defaultNumber("stall-limit"),
   maxWriteBytes: defaultNumber("max-write-bytes"),
   configFile: inputDefaults["config-file"]
@@ -148,6 +163,9 @@ function check(schema, value, where, fail) {
 function patterns(values) {
   if (values === void 0) return void 0;
   return values.flatMap((v) => v.split("\n")).map((v) => v.trim()).filter((v) => v !== "" && !v.startsWith("#"));
+}
+function destinations(values, fail) {
+  return (patterns(values) ?? []).flatMap((value) => value.split(",")).map((entry) => entry.trim()).filter((entry) => entry !== "").flatMap((entry) => check(destinationEntrySchema, entry, `--allowed-domains ${entry}`, fail));
 }
 function readLocalSettings(flags, env, command) {
   const usage = (message) => new UsageError(message, command);
@@ -172,6 +190,8 @@ function readLocalSettings(flags, env, command) {
     maxCostUsd: flag(usd, flags.maxCostUsd, "max-cost-usd"),
     branchPrefix: flag(prefix, flags.branchPrefix, "branch-prefix") ?? localDefaults.branchPrefix,
     policy: flag(runPolicySchema, flags.policy, "policy") ?? localDefaults.policy,
+    network: flag(networkModeSchema, flags.network, "network") ?? localDefaults.network,
+    allowedDestinations: destinations(flags.allowedDomains, usage),
     yes: flags.yes,
     trustRepoConfig: flags.trustRepoConfig
   };
@@ -303,7 +323,7 @@ async function startLocalTeam(setup, definition, snapshot, baseSha, spent, scope
     planner: setup.planner,
     executor: setup.executor,
     // The user's own checkout, and their own account: they started the command and approved the plan.
-    sandbox: createSandbox({ isolation: "none", workTree: setup.repo.root }),
+    sandbox: setup.sandbox,
     allowedCommands: setup.allowedCommands,
     protectedPaths: setup.protectedPaths,
     stallLimit: localDefaults.stallLimit,
@@ -369,6 +389,168 @@ function localScope(setup, snapshot, usage) {
   return deriveScope({ plan: plan2, allowedCommands: setup.allowedCommands, planning, estimate, maxIterations });
 }
 
+// src/tools/namespace-seal.ts
+import { randomInt } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path2 from "node:path";
+
+// src/tools/namespace-bridge.ts
+var bridgeMissingWords = "plangate network bridge: failed to execute";
+var bridgeProgram = `'use strict';
+const net = require('node:net');
+const { spawn, spawnSync } = require('node:child_process');
+const [socketPath, port, ip, file, ...args] = process.argv.slice(1);
+const fail = (message) => {
+  process.stderr.write('plangate network bridge: ' + message + '\\n');
+  process.exit(125);
+};
+const up = spawnSync(ip, ['link', 'set', 'lo', 'up'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+if (up.status !== 0) fail('cannot bring up loopback: ' + String(up.stderr || (up.error && up.error.message) || 'exit code ' + up.status).trim());
+const server = net.createServer({ allowHalfOpen: true }, (client) => {
+  const upstream = net.connect({ path: socketPath, allowHalfOpen: true });
+  for (const [a, b] of [[client, upstream], [upstream, client]]) {
+    a.on('error', () => b.destroy());
+    a.on('close', () => b.destroy());
+    a.pipe(b);
+  }
+});
+server.on('error', (error) => fail('cannot listen on 127.0.0.1:' + port + ': ' + error.message));
+server.listen(Number(port), '127.0.0.1', () => {
+  const child = spawn(file, args, { stdio: 'inherit' });
+  child.on('error', (error) => {
+    const why = error.code === 'ENOENT' ? 'No such file or directory' : error.message;
+    process.stderr.write('${bridgeMissingWords} ' + file + ': ' + why + '\\n');
+    process.exit(error.code === 'ENOENT' ? 127 : 126);
+  });
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    if (signal === null) process.exit(code === null ? 1 : code);
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  });
+});
+`;
+
+// src/tools/namespace-seal.ts
+var unshareArgs = ["--user", "--map-root-user", "--net", "--"];
+function sealInNamespace(sandbox, options) {
+  const deps = options.deps ?? {};
+  const node = options.node ?? process.execPath;
+  let probing;
+  let sealing;
+  let seal;
+  let means;
+  let reported = emptyTally();
+  let destinations2 = options.destinations;
+  const probe = () => probing ??= findMeans(options.platform ?? process.platform, deps);
+  const install = async () => {
+    const found = await probe();
+    if (typeof found === "string") throw new SandboxError(options.impossible(found));
+    means = found;
+    return openProxy(destinations2, deps);
+  };
+  return {
+    ...sandbox,
+    async ready() {
+      await sandbox.ready();
+      sealing ??= install().then((s) => seal = s);
+      await sealing;
+    },
+    async refusal() {
+      const inner = await sandbox.refusal();
+      if (inner !== void 0) return inner;
+      const found = await probe();
+      return typeof found === "string" ? options.impossible(found) : void 0;
+    },
+    plan(argv, env, secretNames) {
+      if (!seal || !means) throw new SandboxError("The sandbox is not ready; call ready() first.");
+      const proxied = { ...env, ...proxyEnvironment(`http://127.0.0.1:${seal.port}`) };
+      const inner = sandbox.plan(argv, proxied, secretNames);
+      return {
+        file: means.unshare,
+        args: [
+          ...unshareArgs,
+          node,
+          "-e",
+          bridgeProgram,
+          seal.socket,
+          String(seal.port),
+          means.ip,
+          inner.file,
+          ...inner.args
+        ],
+        env: inner.env,
+        wrapped: true
+      };
+    },
+    limitNetwork(approved) {
+      if (sealing !== void 0)
+        throw new SandboxError("The network was sealed before the approved scope was known; nothing may widen it now.");
+      destinations2 = destinations2.filter((d) => approved.includes(formatDestination(d)));
+    },
+    refusedSince() {
+      if (!seal) return Promise.resolve([]);
+      const now = { counts: /* @__PURE__ */ new Map(), proxyRefusals: proxyRefused(seal.proxy) };
+      const fresh = newSince(reported, now);
+      reported = now;
+      return Promise.resolve(fresh);
+    },
+    async close() {
+      await sandbox.close();
+      const s = seal;
+      seal = void 0;
+      if (s) {
+        await s.proxy.close();
+        await rm(s.folder, { recursive: true, force: true });
+      }
+    }
+  };
+}
+async function openProxy(destinations2, deps) {
+  const folder2 = await mkdtemp(path2.join(deps.tmpDir ?? tmpdir(), "plangate-net-"));
+  const socket = path2.join(folder2, "proxy.sock");
+  try {
+    const proxy = await startEgressProxy({ destinations: destinations2, socketPath: socket });
+    return { proxy, folder: folder2, socket, port: randomInt(2e4, 6e4) };
+  } catch (error) {
+    await rm(folder2, { recursive: true, force: true });
+    throw error;
+  }
+}
+async function findMeans(platform, deps) {
+  if (platform !== "linux") return `network namespaces exist only on Linux, and this is ${platform}`;
+  const programs = helperPrograms(deps);
+  let found;
+  try {
+    found = { unshare: locate(programs, "unshare"), ip: "" };
+  } catch {
+    return `unshare (util-linux) is not installed: there is no unshare program on PATH (${programs.path})`;
+  }
+  try {
+    found.ip = locate(programs, "ip");
+  } catch {
+    return `ip (iproute2), which brings up loopback inside the namespace, is not installed: there is no ip program on PATH (${programs.path})`;
+  }
+  try {
+    await run(programs, found.unshare, [...unshareArgs, found.ip, "link", "set", "lo", "up"]);
+  } catch (error) {
+    const detail = error.detail ?? errorMessage(error);
+    return `unshare cannot make a network namespace as this user (${detail.split("\n")[0] ?? detail}): user namespaces are not allowed here (see the sysctls user.max_user_namespaces, kernel.unprivileged_userns_clone or kernel.apparmor_restrict_unprivileged_userns)`;
+  }
+  return found;
+}
+
+// src/cli/local-network.ts
+function localSandbox(settings, workTree) {
+  const own = createSandbox({ isolation: "none", workTree });
+  if (settings.network === "open") return own;
+  return sealInNamespace(own, { destinations: settings.allowedDestinations, impossible: localNetworkImpossible });
+}
+function localNetworkImpossible(cause) {
+  return `Commands cannot run here with a sealed network: ${cause}. plangate runs commands and MCP servers in a network namespace of their own that reaches only loopback and the destinations --allowed-domains names, so that code from the repository cannot send your work tree elsewhere. Nothing was run. Fix the cause, or run plangate with --network open to run them with the network as you have it, where they can send the work tree anywhere.`;
+}
+
 // src/cli/repo-trust.ts
 var trustRepoConfigFlag = "--trust-repo-config";
 var untrustedReason = `the user did not allow programs named in the repository's config to run (plangate ${trustRepoConfigFlag})`;
@@ -432,6 +614,7 @@ async function withSession(settings, context, doing, use) {
     return await use(session);
   } finally {
     await session.capabilities.close();
+    await session.sandbox.close();
   }
 }
 async function openSession(settings, context, doing) {
@@ -451,10 +634,8 @@ async function openSession(settings, context, doing) {
     trusted: settings.trustRepoConfig,
     terminal: context.terminal
   });
-  const hub = createCapabilityHub(trust.allowed, {
-    sandbox: createSandbox({ isolation: "none", workTree: repo.root }),
-    secrets
-  });
+  const sandbox = localSandbox(settings, repo.root);
+  const hub = createCapabilityHub(trust.allowed, { sandbox, secrets });
   return {
     settings,
     repo,
@@ -462,6 +643,7 @@ async function openSession(settings, context, doing) {
     planner: createChatClient("planner", settings.planner, modelOptions(settings)),
     executor: createChatClient("executor", settings.executor, modelOptions(settings)),
     capabilities: withSkippedServers(hub, trust.skipped),
+    sandbox,
     secrets,
     identity,
     requestedBy: identity?.name ?? localUserName(),
@@ -478,7 +660,8 @@ function teamSetup(session, saved) {
     protectedPaths: settings.protectedPaths ?? saved?.protectedPaths ?? localDefaults.protectedPaths,
     prices: session.prices,
     secrets: session.secrets,
-    capabilities: session.capabilities
+    capabilities: session.capabilities,
+    sandbox: session.sandbox
   };
 }
 function modelOptions(settings) {
@@ -589,13 +772,17 @@ Commands the executor may run: ${rules}
 Protected paths: ${plan2.protectedPaths.join(", ")}`);
   if (context.plan) terminal.out(`
 ${renderChecksText(await localChecks(session, plan2, context.plan), localFix)}`);
+  const refused = await commandsRefused(session, plan2, context.plan);
+  if (refused !== void 0) terminal.out(`
+\u26A0\uFE0F ${refused}`);
   if (plan2.scope) terminal.out(`
 ${renderScopeText(plan2.scope)}`);
 }
 function localChecks(session, plan2, steps) {
   return checksForStagedPlan({
     plan: steps,
-    // Local commands run as the user (no account switch), so they are never refused as a whole.
+    // Local commands run as the user (no account switch); a network that cannot be sealed is said
+    // apart (commandsRefused), in the CLI's words, not the action's.
     rules: {
       protectedPaths: plan2.protectedPaths,
       allowedCommands: plan2.allowedCommands,
@@ -607,6 +794,10 @@ function localChecks(session, plan2, steps) {
     executorModel: plan2.models.executor,
     prices: session.prices
   });
+}
+async function commandsRefused(session, plan2, steps) {
+  const needsCommands = plan2.allowedCommands.length > 0 || (steps?.steps.some((step) => step.verify?.trim()) ?? false);
+  return needsCommands ? session.sandbox.refusal() : void 0;
 }
 function localFix(blocking) {
   const flags = settingsBehind(blocking).map((name) => `--${name}`);

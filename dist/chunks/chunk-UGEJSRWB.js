@@ -15,9 +15,6 @@ import {
   absolutePath,
   debug,
   defaultPrograms,
-  destinationEntrySchema,
-  external_exports,
-  formatDestination,
   getInput,
   getMultilineInput,
   group,
@@ -28,7 +25,17 @@ import {
   setSecret,
   treeChangeCount,
   warning
-} from "./chunk-7WXVBIFX.js";
+} from "./chunk-IASWLSEA.js";
+import {
+  allowedEntries,
+  destinationCovers,
+  destinationEntrySchema,
+  external_exports,
+  formatDestination,
+  isForbiddenAddress,
+  namedDestinations,
+  scopeDestinations
+} from "./chunk-VFLRCTPF.js";
 import {
   errorMessage,
   redact
@@ -34794,7 +34801,15 @@ var planStepSchema = external_exports.object({
   title: external_exports.string().trim().min(1).max(300),
   detail: external_exports.string().max(4e3).optional(),
   files: external_exports.array(external_exports.string().min(1).max(500)).max(100).optional(),
-  verify: external_exports.string().max(1e3).optional()
+  verify: external_exports.string().max(1e3).optional(),
+  /**
+   * The network destinations the step needs, written as `allowed-domains` entries (a host,
+   * `*.example.com`, `host:port`, or a bundle such as `npm`): part of the step's scope, like
+   * `files` and `verify`.
+   */
+  network: external_exports.array(external_exports.string().trim().min(1).max(300)).max(50).optional().describe(
+    "Network destinations the step needs, as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm. Nothing else is reachable."
+  )
 }).strict();
 var planSchema = external_exports.object({
   // Generous: a long plan is shown cut with a notice, never refused for its length.
@@ -34966,6 +34981,8 @@ function describeFinding(finding, style = "markdown") {
       return `step ${finding.step}: ${quote(finding.file)} is protected by \`protected-paths\` (${quote(finding.pattern)}); the executor cannot write it`;
     case "command-not-allowed":
       return `step ${finding.step}: the verify command ${quote(finding.command)} is not in \`allowed-commands\`${finding.reason ? ` (${escape3(finding.reason)})` : ""}; the executor cannot run it`;
+    case "network-not-allowed":
+      return `step ${finding.step}: ${networkWords(finding, quote)}`;
     case "commands-cannot-run":
       return `commands cannot run on this runner: ${escape3(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
     case "new-file":
@@ -34974,11 +34991,23 @@ function describeFinding(finding, style = "markdown") {
       return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
   }
 }
+function networkWords(finding, quote) {
+  const named2 = quote(finding.destination);
+  switch (finding.why) {
+    case "not-allowed":
+      return `the network destination ${named2} is not in \`allowed-domains\`, so it is left out of the approved scope and commands cannot reach it; to allow it, add ${named2} to the workflow's \`allowed-domains\` and ask for the plan again`;
+    case "always-closed":
+      return `the network destination ${named2} is a link-local or cloud metadata address, closed whatever \`allowed-domains\` says; commands cannot reach it`;
+    case "malformed":
+      return `${named2} is no network destination (a host, \`*.example.com\`, \`host:port\`, an IP address or a bundle such as \`npm\`); it is left out of the approved scope`;
+  }
+}
 function settingsBehind(findings) {
   const kinds2 = new Set(findings.map((f) => f.kind));
   return [
     kinds2.has("protected-path") ? "protected-paths" : "",
     kinds2.has("command-not-allowed") ? "allowed-commands" : "",
+    findings.some((f) => f.kind === "network-not-allowed" && f.why === "not-allowed") ? "allowed-domains" : "",
     kinds2.has("too-many-steps") ? "max-iterations" : ""
   ].filter((s) => s !== "");
 }
@@ -35048,15 +35077,18 @@ var approvedScopeSchema = external_exports.object({
   commands: external_exports.array(external_exports.string().min(1).max(1e3)).max(5e3),
   budget: scopeBudgetSchema,
   /**
-   * Destinations commands and stdio MCP servers may reach besides loopback, as `allowed-domains`
-   * named them when the plan was made (bundles expanded, spelled as people write them); empty:
-   * loopback only. Unset where the network was not sealed (`network: open`).
+   * Destinations commands and stdio MCP servers may reach besides loopback: those the plan's steps
+   * name (`network`) that `allowed-domains` allowed when the plan was made (bundles expanded,
+   * spelled as people write them); empty: loopback only. Unset where the network was not sealed
+   * (`network: open`).
    */
   network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional()
 }).strict();
 var scopeDeltaSchema = external_exports.object({
   paths: approvedScopeSchema.shape.paths.optional(),
   commands: approvedScopeSchema.shape.commands.optional(),
+  /** Destinations a sealed network may reach, each one `allowed-domains` allows. */
+  network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional(),
   budget: scopeBudgetSchema.optional()
 }).strict();
 function scopePath(path7) {
@@ -35080,7 +35112,8 @@ function widenScope(scope, extra) {
   return {
     paths: union(scope.paths, extra.paths),
     commands: union(scope.commands, extra.commands),
-    ...scope.network !== void 0 ? { network: scope.network } : {},
+    // Only a sealed network has destinations to add; an open one has nothing to widen.
+    ...scope.network !== void 0 ? { network: union(scope.network, extra.network) } : {},
     budget: extra.budget ? {
       tokens: scope.budget.tokens + extra.budget.tokens,
       cycles: scope.budget.cycles + extra.budget.cycles,
@@ -35258,11 +35291,14 @@ function deriveScope(input2) {
       ...costUsd !== void 0 && costUsd > 0 ? { costUsd } : {},
       ...input2.timeoutMinutes !== void 0 ? { minutes: input2.timeoutMinutes } : {}
     },
-    ...networkOf(input2.network)
+    ...input2.network !== void 0 ? { network: namedDestinations(input2.network, namedNetwork(plan)).reachable } : {}
   };
 }
 function networkOf(network) {
   return network === void 0 ? {} : { network: unique(network.map(formatDestination)) };
+}
+function namedNetwork(plan) {
+  return unique(plan.steps.flatMap((step) => (step.network ?? []).map((d) => d.trim()).filter((d) => d !== "")));
 }
 function namedCommands(step) {
   const quoted = [...`${step.title}
@@ -35289,20 +35325,29 @@ function unplannedScope(input2) {
     ...networkOf(input2.network)
   };
 }
-function scopeDelta(scope, plan, allowedCommands) {
+function scopeDelta(scope, plan, allowedCommands, network) {
   const wanted = deriveScope({
     plan,
     allowedCommands,
     planning: { promptTokens: 0, cachedTokens: 0, completionTokens: 0 },
     estimate: { kind: "unknown", model: "", steps: plan.steps.length, reason: "" },
-    maxIterations: plan.steps.length
+    maxIterations: plan.steps.length,
+    ...network !== void 0 && scope.network !== void 0 ? { network } : {}
   });
   const paths = wanted.paths.filter((p) => !scope.paths.includes(p) && (/[*?[\]{}]/.test(p) || !inScope(p, scope)));
   const commands = wanted.commands.filter((c) => !allowed(c, scope.commands));
-  return { ...paths.length ? { paths } : {}, ...commands.length ? { commands } : {} };
+  const reached = scopeDestinations(scope.network ?? []);
+  const destinations = (wanted.network ?? []).filter(
+    (d) => !scopeDestinations([d]).every((w) => reached.some((r) => destinationCovers(r, w)))
+  );
+  return {
+    ...paths.length ? { paths } : {},
+    ...commands.length ? { commands } : {},
+    ...destinations.length ? { network: destinations } : {}
+  };
 }
 function isEmptyDelta(delta) {
-  return !delta.paths?.length && !delta.commands?.length && delta.budget === void 0;
+  return !delta.paths?.length && !delta.commands?.length && !delta.network?.length && delta.budget === void 0;
 }
 
 // src/text/count.ts
@@ -35321,7 +35366,7 @@ function renderScope(scope) {
     "",
     `- Changes to: ${paths}`,
     `- Commands: ${commands}`,
-    ...scope.network !== void 0 ? [`- Network: ${networkWords(scope.network, code)}`] : [],
+    ...scope.network !== void 0 ? [`- Network: ${networkWords2(scope.network, code)}`] : [],
     `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     ...scope.budget.minutes !== void 0 ? [`- Time: ${timeWords(scope.budget.minutes)}`] : [],
     "",
@@ -35334,7 +35379,7 @@ function renderScopeText(scope) {
     "This approval allows:",
     `  changes to: ${listed2(scope.paths, "no file")}`,
     `  commands: ${listed2(scope.commands, "none")}`,
-    ...scope.network !== void 0 ? [`  network: ${networkWords(scope.network, (d) => d)}`] : [],
+    ...scope.network !== void 0 ? [`  network: ${networkWords2(scope.network, (d) => d)}`] : [],
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     "Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops."
   ].join("\n");
@@ -35342,7 +35387,7 @@ function renderScopeText(scope) {
 function timeWords(minutes) {
   return `at most ${minutes} ${minutes === 1 ? "minute" : "minutes"} a job (\`timeout-minutes\`); then the run stops cleanly, its work pushed`;
 }
-function networkWords(network, show) {
+function networkWords2(network, show) {
   return network.length === 0 ? "loopback only" : `loopback and ${network.map(show).join(", ")}`;
 }
 function formatBudget(budget) {
@@ -35441,6 +35486,15 @@ var findingSchema = external_exports.discriminatedUnion("kind", [
     command: text,
     reason: text.optional()
   }).strict(),
+  // A destination a step names that the sealed network will not let through: left out of the scope,
+  // so the step may fail where it needs it; a warning, since the executor can do nothing more by it.
+  external_exports.object({
+    kind: external_exports.literal("network-not-allowed"),
+    severity: external_exports.literal("warning"),
+    step: stepNumber,
+    destination: text,
+    why: external_exports.enum(["not-allowed", "always-closed", "malformed"])
+  }).strict(),
   // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
   external_exports.object({ kind: external_exports.literal("commands-cannot-run"), severity: external_exports.literal("warning"), cause: external_exports.string().max(400) }).strict(),
   external_exports.object({ kind: external_exports.literal("new-file"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict(),
@@ -35453,8 +35507,9 @@ var kindOrder = {
   "protected-path": 1,
   "commands-cannot-run": 2,
   "command-not-allowed": 3,
-  "new-file": 4,
-  "not-found": 5
+  "network-not-allowed": 4,
+  "new-file": 5,
+  "not-found": 6
 };
 function checkPlan(plan, rules, fileExists) {
   const found = [];
@@ -35487,6 +35542,9 @@ function checkPlan(plan, rules, fileExists) {
         });
       }
     }
+    if (rules.allowedNetwork !== void 0)
+      for (const { entry, why } of namedDestinations(rules.allowedNetwork, step.network ?? []).unreachable)
+        add({ kind: "network-not-allowed", severity: "warning", step: number2, destination: short(entry), why });
     if (!fileExists) continue;
     for (const file of files) {
       if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== void 0 || fileExists(file))
@@ -43958,17 +44016,52 @@ function splitsPair(text3, index) {
 }
 
 // src/tools/refused-text.ts
-function refusedText(refused) {
+function refusedText(refused, allowance) {
   if (refused.length === 0) return "";
   const lines2 = refused.map((r) => {
     const what = r.by === "firewall" ? `${r.attempts} packet${r.attempts === 1 ? "" : "s"}` : `${r.attempts} request${r.attempts === 1 ? "" : "s"}`;
     return `- ${r.destination}: ${what} refused${r.reason ? ` (${r.reason})` : ""}`;
   });
+  const head = `The sealed network refused ${refused.length === 1 ? "one destination" : `${refused.length} destinations`}:`;
+  if (!allowance)
+    return [
+      head,
+      ...lines2,
+      "Commands reach only loopback and the destinations `allowed-domains` names, through the proxy in HTTP_PROXY. If the work needs one of these, say which and why in your result: a maintainer can allow it."
+    ].join("\n");
   return [
-    `The sealed network refused ${refused.length === 1 ? "one destination" : `${refused.length} destinations`}:`,
+    head,
     ...lines2,
-    "Commands reach only loopback and the destinations `allowed-domains` names, through the proxy in HTTP_PROXY. If the work needs one of these, say which and why in your result: a maintainer can allow it."
+    "Commands reach only loopback and the destinations this run's approved plan names, through the proxy in HTTP_PROXY.",
+    ...advice(refused, allowance)
   ].join("\n");
+}
+function advice(refused, allowance) {
+  const approved = scopeDestinations(allowance.approved);
+  const by = /* @__PURE__ */ new Map();
+  for (const r of refused) {
+    const standing = standingOf(r, allowance.allowed, approved);
+    const named2 = `\`${r.destination.replace(/ \([a-z0-9]+\)$/, "")}\``;
+    const list2 = by.get(standing) ?? [];
+    if (!list2.includes(named2)) list2.push(named2);
+    by.set(standing, list2);
+  }
+  const said = (standing) => (by.get(standing) ?? []).join(", ");
+  return [
+    by.has("ask") ? `- ${said("ask")}: \`allowed-domains\` allows it, but the approved plan does not name it. If the work needs it, say which and why in your result with outcome replan: a revised plan names it in a step's \`network\`, and that stops the run for an amendment a maintainer approves.` : "",
+    by.has("ceiling") ? `- ${said("ceiling")}: not in \`allowed-domains\`, so no plan or amendment can open it. If the work needs it, say so in your result: a maintainer must add it to the workflow's \`allowed-domains\` first.` : "",
+    by.has("direct") ? `- ${said("direct")}: allowed for this run, but only through the proxy in HTTP_PROXY; connections that go around it are always refused.` : "",
+    by.has("closed") ? `- ${said("closed")}: a link-local or cloud metadata address, closed to every run.` : ""
+  ].filter((line) => line !== "");
+}
+function standingOf(r, allowed2, approved) {
+  const parsed = destinationEntrySchema.safeParse(r.destination.replace(/ \([a-z0-9]+\)$/, ""));
+  const d = parsed.success ? parsed.data[0] : void 0;
+  if (!d) return "ceiling";
+  if (isForbiddenAddress(d.host) || /link-local/.test(r.reason ?? "")) return "closed";
+  const covered = (list2) => list2.some((a) => destinationCovers(a, d));
+  if (!covered(allowed2)) return "ceiling";
+  return covered(approved) && r.by === "firewall" ? "direct" : "ask";
 }
 
 // src/mcp/capability-tools.ts
@@ -43979,7 +44072,7 @@ var useSchema = external_exports.object({
   arguments: external_exports.record(external_exports.string(), external_exports.unknown()).optional().describe("The tool's arguments as one JSON object matching its argument schema; omit when it takes none.")
 }).strict();
 var maxSchemaChars = 2e3;
-function createCapabilityTools(role, hub) {
+function createCapabilityTools(role, hub, network) {
   const offered = (tool, server) => role === "executor" || server.tools.every((other) => other.name !== tool.name || other.readOnly);
   const readOnlyNote = role === "planner" ? " Only the tools a server marks read-only are listed and callable here." : "";
   const list2 = defineTool({
@@ -44020,10 +44113,12 @@ Not available: it did not start (${f.reason}).`)
       try {
         result = await server.call(tool.name, args.arguments ?? {}, role === "executor");
       } catch (error) {
-        throw new ToolError(`${server.name}/${tool.name} failed: ${errorMessage(error)}${await refusedNote(server)}`);
+        throw new ToolError(
+          `${server.name}/${tool.name} failed: ${errorMessage(error)}${await refusedNote(server, network)}`
+        );
       }
       const { text: text3, isError } = resultText(result);
-      const note = await refusedNote(server);
+      const note = await refusedNote(server, network);
       if (isError)
         throw new ToolError(`${server.name}/${tool.name} reported an error: ${text3.trim() || "(no message)"}${note}`);
       return truncateOutput(
@@ -44034,8 +44129,8 @@ Not available: it did not start (${f.reason}).`)
   });
   return [list2, use];
 }
-async function refusedNote(server) {
-  const text3 = refusedText(await server.refused());
+async function refusedNote(server, network) {
+  const text3 = refusedText(await server.refused(), network);
   return text3 === "" ? "" : `
 
 ${text3}`;
@@ -44582,7 +44677,7 @@ function createRunCommandTool(options) {
       const outOfReach = result.exitCode !== 0 ? sandbox.programOutOfReach?.(argv[0] ?? "") ?? "" : "";
       if (result.missingProgram) throw notFound(argv[0] ?? "", plan, outOfReach);
       const checked = await options.afterCommand?.();
-      const notes = [outOfReach, refusedText(refused), checked ?? ""].filter((n) => n !== "");
+      const notes = [outOfReach, refusedText(refused, options.network), checked ?? ""].filter((n) => n !== "");
       const body = (result.output === "" ? "(no output)" : result.output) + notes.map((n) => `
 
 ${n}`).join("");
@@ -44960,6 +45055,7 @@ function planBody(plan) {
     if (step.detail) lines2.push(`   ${step.detail.replace(/\n/g, "\n   ")}`);
     if (step.files?.length) lines2.push(`   Files: ${step.files.join(", ")}`);
     if (step.verify) lines2.push(`   Verify: ${step.verify}`);
+    if (step.network?.length) lines2.push(`   Network: ${step.network.join(", ")}`);
     return lines2.join("\n");
   });
   const extra = [
@@ -44998,6 +45094,7 @@ function scopeText(scope) {
     "",
     `The approval allows changes to: ${listed2(scope.paths, "no file")}.`,
     `Commands it allows: ${listed2(scope.commands, "none")}.`,
+    ...scope.network !== void 0 ? [`Network destinations it allows besides loopback: ${listed2(scope.network, "none")}.`] : [],
     `Anything else is refused and held back from the commits; needing more is a reason to replan, and a maintainer approves the wider scope.`
   ].join("\n");
 }
@@ -45073,7 +45170,7 @@ A separate executor carries out your directives one at a time with write and com
 How you work:
 - Read before you plan: find the files that matter and check how the project builds and tests.
 - A plan is a short ordered list of concrete steps. Each step has a title, and where useful a detail, the files it touches and a command that verifies it.
-- The plan is a contract. Approving it allows the run to change only the paths your steps list in files (a path, a folder for everything under it, or a glob), to run only the commands your steps name (verify, or quoted in a step as \`npm test\`) that the repository allows, and to spend a budget derived from the estimate. Name every file a step creates or changes and every command it runs: anything else is refused, and widening the scope later takes a maintainer's amendment.
+- The plan is a contract. Approving it allows the run to change only the paths your steps list in files (a path, a folder for everything under it, or a glob), to run only the commands your steps name (verify, or quoted in a step as \`npm test\`) that the repository allows, to reach over the network only the destinations your steps list in network (written as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm, which \`npm ci\` needs) that the workspace rules say allowed-domains allows, and to spend a budget derived from the estimate. Name every file a step creates or changes, every command it runs and every destination it reaches: anything else is refused or unreachable, and widening the scope later takes a maintainer's amendment.
 - A directive is the executor's instruction for exactly one step: self-contained, specific about files and expected changes, and saying how to verify the result.
 - Stage your work with the update_context tool. The last line of each request names the fields the current stage requires.
 - When you revise (stage replan), read the history: each cycle's directive and the executor's result are evidence. Stage a revised plan only when the evidence shows the plan is wrong, then the directive for the next unfinished step.
@@ -45374,8 +45471,13 @@ function workspaceRulesText(rules) {
     "",
     `Commands run_command accepts (a \`*\` stands for one argument, a final \`**\` for any remaining ones): ${listed(rules.allowedCommands, "none; no command can run")}.`,
     `Each command is stopped after ${Math.round(rules.commandTimeoutMs / 1e3)} s.`,
-    `Protected paths, which cannot be written: ${listed(rules.protectedPaths, "none")}.`
+    `Protected paths, which cannot be written: ${listed(rules.protectedPaths, "none")}.`,
+    ...rules.allowedNetwork ? [networkRule(rules.allowedNetwork)] : []
   ].join("\n");
+}
+function networkRule(allowed2) {
+  const ceiling = allowedEntries(allowed2);
+  return ceiling.length === 0 ? "The network is sealed and `allowed-domains` allows no destination: commands and MCP servers reach loopback only." : `The network is sealed: \`allowed-domains\` allows ${listed(ceiling, "")}. Commands and MCP servers reach loopback and only those of these the approved plan's steps name in \`network\` (as \`allowed-domains\` entries, e.g. \`npm\` for \`npm ci\`); nothing else is reachable.`;
 }
 
 // src/agents/team.ts
@@ -45393,6 +45495,7 @@ function executorToolbox(options, capabilities, toolboxOptions) {
   const { run, sandbox } = options;
   const workspace = sandbox.workTree;
   const scope = options.scope ? { scope: options.scope } : {};
+  const network = networkAllowance(options);
   return withNotices(
     options.notices,
     createToolbox(
@@ -45410,14 +45513,20 @@ function executorToolbox(options, capabilities, toolboxOptions) {
           sandbox,
           ...options.afterCommand ? { afterCommand: options.afterCommand } : {},
           ...options.onCommand ? { onRun: options.onCommand } : {},
+          ...network ? { network } : {},
           ...scope
         }),
-        ...createCapabilityTools("executor", capabilities),
+        ...createCapabilityTools("executor", capabilities, network),
         createUpdateContextTool("executor", stager(run, "executor"))
       ],
       toolboxOptions
     )
   );
+}
+function networkAllowance(options) {
+  const allowed2 = options.allowedNetwork;
+  if (!allowed2) return void 0;
+  return { allowed: allowed2, approved: options.scope?.network ?? allowed2.map(formatDestination) };
 }
 function createTeam(options) {
   const { run, sandbox } = options;
@@ -45441,7 +45550,8 @@ function createTeam(options) {
   const rules = workspaceRulesText({
     allowedCommands: options.allowedCommands,
     protectedPaths: options.protectedPaths,
-    commandTimeoutMs: options.commandTimeoutMs
+    commandTimeoutMs: options.commandTimeoutMs,
+    ...options.allowedNetwork ? { allowedNetwork: options.allowedNetwork } : {}
   });
   const standing = options.instructions ? `${rules}
 
@@ -45527,6 +45637,7 @@ function startTeam(options) {
     ...options.onCommand ? { onCommand: options.onCommand } : {},
     instructions: options.instructions,
     capabilities: options.capabilities,
+    ...options.allowedNetwork ? { allowedNetwork: options.allowedNetwork } : {},
     onUsage: (role, model, tokens) => {
       ledger = addTurn(ledger, role, model, tokens);
     }
@@ -45562,6 +45673,7 @@ export {
   botIdentity,
   SettingsError,
   httpUrlSchema,
+  networkModeSchema,
   wholeNumber,
   withOverrides,
   named,
@@ -45620,6 +45732,7 @@ export {
   renderChecksText,
   renderCostComparison,
   deriveScope,
+  namedNetwork,
   unplannedScope,
   scopeDelta,
   isEmptyDelta,

@@ -4,13 +4,14 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-DUK6HMNC.js";
+} from "./chunk-JUKANTIN.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-MGM3XGQY.js";
-import "./chunk-BZDLDIBJ.js";
+import "./chunk-SIXJZZET.js";
+import "./chunk-UGEJSRWB.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-WD3LMSGC.js";
-import "./chunk-7WXVBIFX.js";
+import "./chunk-IASWLSEA.js";
+import "./chunk-VFLRCTPF.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

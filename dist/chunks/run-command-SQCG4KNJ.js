@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-QAYBQA3G.js";
+} from "./chunk-PATOTNIT.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,20 +28,21 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-DUK6HMNC.js";
+} from "./chunk-JUKANTIN.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-MGM3XGQY.js";
+import "./chunk-SIXJZZET.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-BZDLDIBJ.js";
+} from "./chunk-UGEJSRWB.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-WD3LMSGC.js";
-import "./chunk-7WXVBIFX.js";
+import "./chunk-IASWLSEA.js";
+import "./chunk-VFLRCTPF.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

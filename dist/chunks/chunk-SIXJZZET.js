@@ -1,5 +1,11 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
+  info,
+  saysProgramMissing,
+  settlesWithin,
+  warning
+} from "./chunk-IASWLSEA.js";
+import {
   NEVER,
   ZodIssueCode,
   _enum,
@@ -10,7 +16,6 @@ import {
   coerce_exports,
   custom,
   discriminatedUnion,
-  info,
   intersection,
   iso_exports,
   literal,
@@ -21,14 +26,11 @@ import {
   preprocess,
   record,
   safeParse,
-  saysProgramMissing,
-  settlesWithin,
   string,
   union,
   unknown,
-  url,
-  warning
-} from "./chunk-7WXVBIFX.js";
+  url
+} from "./chunk-VFLRCTPF.js";
 import {
   errorMessage,
   redact

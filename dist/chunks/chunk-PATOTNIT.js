@@ -12,7 +12,7 @@ import {
   startTeam,
   totalCost,
   totalTokens
-} from "./chunk-BZDLDIBJ.js";
+} from "./chunk-UGEJSRWB.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
@@ -670,7 +670,8 @@ function startTeamRun(ctx, definition, snapshot, spent = emptyUsage(), instructi
     commandEnv: settings.commandEnv,
     maxWriteBytes: settings.maxWriteBytes,
     instructions,
-    capabilities: ctx.mcp
+    capabilities: ctx.mcp,
+    ...settings.network === "sealed" ? { allowedNetwork: settings.allowedDestinations } : {}
   });
 }
 function usageTotals(ledger, ctx) {
