@@ -28,12 +28,19 @@ export function describeFinding(finding: Finding, style: FindingStyle = 'markdow
     case 'network-not-allowed':
       return `step ${finding.step}: ${networkWords(finding, quote)}`;
     case 'commands-cannot-run':
-      return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
+      return `commands cannot run on this runner: ${escape(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. ${cannotRunFix(finding.cause)}`;
     case 'new-file':
       return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
     case 'not-found':
       return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
   }
+}
+
+/** The fix for a runner where commands cannot run: the sealed network's own, or the account switch's. */
+function cannotRunFix(cause: string): string {
+  return /sealed network/.test(cause)
+    ? 'Fix the cause (the sealed network needs nftables and root or passwordless sudo), or set `network: open` to run commands with the network as the runner has it'
+    : "Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set `command-isolation: none` to run commands as the action's own user, where they can read its secrets";
 }
 
 /** Why a destination a step names stays closed, and what opens it if anything does. */

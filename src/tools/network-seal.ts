@@ -93,7 +93,7 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
     },
     async refusedSince() {
       if (!seal) return [];
-      const now = await refusedSoFar(seal);
+      const now = await refusedSoFar(seal, reported);
       const fresh = newSince(reported, now);
       reported = now;
       return fresh;
@@ -112,9 +112,16 @@ interface Seal {
   proxy: EgressProxy;
 }
 
-async function refusedSoFar(seal: Seal): Promise<Tally> {
-  const counts = new Map<string, number>();
-  for (const b of await seal.rules.blocked().catch(() => [] as BlockedDestination[])) counts.set(key(b), b.packets);
+/**
+ * The rules' and the proxy's refusals so far. Reading the rules goes through nft (and sudo), which a
+ * loaded machine can fail once: it is asked again, and while it cannot answer the counts reported
+ * before stand, so a refusal is reported with the next piece of work rather than never.
+ */
+async function refusedSoFar(seal: Seal, before: Tally): Promise<Tally> {
+  let blocked: BlockedDestination[] | undefined;
+  for (let attempt = 0; attempt < 3 && blocked === undefined; attempt++)
+    blocked = await seal.rules.blocked().catch(() => undefined);
+  const counts = blocked === undefined ? new Map(before.counts) : new Map(blocked.map((b) => [key(b), b.packets]));
   return { counts, proxyRefusals: proxyRefused(seal.proxy) };
 }
 

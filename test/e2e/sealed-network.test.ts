@@ -378,7 +378,11 @@ describe.skipIf(prerequisite !== undefined)('where the network cannot be sealed'
     expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
     expect(result).toContain('Commands cannot run here with a sealed network: nftables is not installed');
     expect(result).toContain('`network: open`');
-    expect(botComments(w, issue)[0]).toContain('Commands cannot run here with a sealed network');
+    const planComment = botComments(w, issue)[0] ?? '';
+    expect(planComment).toContain('Commands cannot run here with a sealed network');
+    // The plan's warning gives the network's fix, not the account switch's.
+    expect(planComment).toContain('or set `network: open` to run commands with the network as the runner has it');
+    expect(planComment).not.toContain('`command-isolation: none` to run commands');
     expect(received).toEqual([]);
   });
 
