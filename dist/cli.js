@@ -12,7 +12,7 @@ import {
 } from "./chunks/chunk-WD3LMSGC.js";
 import {
   networkBundles
-} from "./chunks/chunk-VFLRCTPF.js";
+} from "./chunks/chunk-UBTQZF52.js";
 import {
   errorMessage,
   redact
@@ -358,11 +358,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-AV7RS7A6.js");
+        const { planCommand } = await import("./chunks/plan-command-G44XZJCK.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-SQCG4KNJ.js");
+        const { runCommand } = await import("./chunks/run-command-6EBSXH4Z.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

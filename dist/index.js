@@ -146,6 +146,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-KO23GQXQ.js");
+  const { run } = await import("./chunks/main-4VGQFKYE.js");
   await run(triage);
 }

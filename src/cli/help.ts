@@ -6,7 +6,7 @@
  */
 
 import { defaultLines, inputDefaults } from '../config/defaults.js';
-import { networkBundles } from '../scope/network-destinations.js';
+import { networkBundles } from '../scope/network-bundles.js';
 
 const environment = `Environment:
   PLANGATE_API_KEY          API key of the endpoint (required; any non-empty value for a local

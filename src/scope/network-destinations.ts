@@ -1,5 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { networkBundles, type NetworkBundle } from './network-bundles.js';
+
+export { networkBundles, type NetworkBundle };
 
 /**
  * The network destinations the sandbox may reach: what `allowed-domains` names, with the ecosystem
@@ -13,23 +16,6 @@ export interface Destination {
   host: string;
   port?: number;
 }
-
-/**
- * The hosts a common ecosystem's package manager fetches from, so that `allowed-domains: npm` is
- * all a Node repository needs for `npm ci`. Each is the registry's API host and the host its
- * archives are served from; nothing that accepts uploads beyond what the registry itself does.
- */
-export const networkBundles = {
-  npm: ['registry.npmjs.org', 'registry.yarnpkg.com'],
-  pypi: ['pypi.org', 'files.pythonhosted.org'],
-  crates: ['index.crates.io', 'static.crates.io', 'crates.io'],
-  go: ['proxy.golang.org', 'sum.golang.org'],
-  maven: ['repo.maven.apache.org', 'repo1.maven.org'],
-  rubygems: ['rubygems.org', 'index.rubygems.org'],
-  github: ['github.com', 'api.github.com', 'codeload.github.com', 'objects.githubusercontent.com'],
-} as const satisfies Record<string, readonly string[]>;
-
-export type NetworkBundle = keyof typeof networkBundles;
 
 const bundleNames = Object.keys(networkBundles) as NetworkBundle[];
 

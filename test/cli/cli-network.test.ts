@@ -209,7 +209,7 @@ describe.skipIf(!namespacesHere)('the CLI with default options seals its command
       title: 'plain HTTP through the proxy to a destination --allowed-domains does not name',
       said: [/http: status 403/],
       refused: () =>
-        `The sealed network refused one destination:\n- 127.0.0.1:${ports.deny}: 1 request refused (not in allowed-domains)`,
+        `The sealed network refused one destination:\n- 127.0.0.1:${ports.deny}: 1 request refused (not allowed for this run)`,
     },
     {
       how: 'tcp',

@@ -106,6 +106,6 @@ describe('the egress proxy on a unix socket', () => {
       req.end();
     });
     expect(status).toBe(403);
-    expect(proxy.refusals()).toMatchObject([{ host: 'example.com', port: 80, reason: 'not in allowed-domains' }]);
+    expect(proxy.refusals()).toMatchObject([{ host: 'example.com', port: 80, reason: 'not allowed for this run' }]);
   });
 });

@@ -4,14 +4,14 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-JUKANTIN.js";
+} from "./chunk-RHWUZPEM.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-SIXJZZET.js";
-import "./chunk-UGEJSRWB.js";
+import "./chunk-TJWLEI3U.js";
+import "./chunk-UF4HOW3Z.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-WD3LMSGC.js";
-import "./chunk-IASWLSEA.js";
-import "./chunk-VFLRCTPF.js";
+import "./chunk-V2Q2GB2I.js";
+import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

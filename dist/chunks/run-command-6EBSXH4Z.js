@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-PATOTNIT.js";
+} from "./chunk-VQURCF42.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,21 +28,21 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-JUKANTIN.js";
+} from "./chunk-RHWUZPEM.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-SIXJZZET.js";
+import "./chunk-TJWLEI3U.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-UGEJSRWB.js";
+} from "./chunk-UF4HOW3Z.js";
 import "./chunk-JTMCR3R3.js";
 import "./chunk-WD3LMSGC.js";
-import "./chunk-IASWLSEA.js";
-import "./chunk-VFLRCTPF.js";
+import "./chunk-V2Q2GB2I.js";
+import "./chunk-UBTQZF52.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

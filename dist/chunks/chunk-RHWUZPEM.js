@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-SIXJZZET.js";
+} from "./chunk-TJWLEI3U.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -42,7 +42,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-UGEJSRWB.js";
+} from "./chunk-UF4HOW3Z.js";
 import {
   defaultLines,
   defaultNumber,
@@ -51,7 +51,10 @@ import {
 import {
   SandboxError,
   createSandbox,
+  destinationEntrySchema,
   emptyTally,
+  external_exports,
+  formatDestination,
   helperPrograms,
   locate,
   newSince,
@@ -59,12 +62,7 @@ import {
   proxyRefused,
   run,
   startEgressProxy
-} from "./chunk-IASWLSEA.js";
-import {
-  destinationEntrySchema,
-  external_exports,
-  formatDestination
-} from "./chunk-VFLRCTPF.js";
+} from "./chunk-V2Q2GB2I.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

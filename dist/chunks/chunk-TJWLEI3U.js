@@ -1,11 +1,5 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
-  info,
-  saysProgramMissing,
-  settlesWithin,
-  warning
-} from "./chunk-IASWLSEA.js";
-import {
   NEVER,
   ZodIssueCode,
   _enum,
@@ -16,6 +10,7 @@ import {
   coerce_exports,
   custom,
   discriminatedUnion,
+  info,
   intersection,
   iso_exports,
   literal,
@@ -26,11 +21,14 @@ import {
   preprocess,
   record,
   safeParse,
+  saysProgramMissing,
+  settlesWithin,
   string,
   union,
   unknown,
-  url
-} from "./chunk-VFLRCTPF.js";
+  url,
+  warning
+} from "./chunk-V2Q2GB2I.js";
 import {
   errorMessage,
   redact

@@ -1,11 +1,11 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-SIXJZZET.js";
+} from "./chunk-TJWLEI3U.js";
 import {
   noCapabilities
-} from "./chunk-IASWLSEA.js";
-import "./chunk-VFLRCTPF.js";
+} from "./chunk-V2Q2GB2I.js";
+import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
 export {

@@ -33,7 +33,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-PATOTNIT.js";
+} from "./chunk-VQURCF42.js";
 import {
   GitError,
   ModelError,
@@ -105,7 +105,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-UGEJSRWB.js";
+} from "./chunk-UF4HOW3Z.js";
 import {
   code,
   codeBlock,
@@ -124,10 +124,12 @@ import {
   createSandbox,
   defaultPrograms,
   error,
+  external_exports,
   findPrograms,
   getInput,
   getMultilineInput,
   info,
+  namedDestinations,
   notice,
   setFailed,
   setOutput,
@@ -136,11 +138,8 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-IASWLSEA.js";
-import {
-  external_exports,
-  namedDestinations
-} from "./chunk-VFLRCTPF.js";
+} from "./chunk-V2Q2GB2I.js";
+import "./chunk-UBTQZF52.js";
 import {
   errorMessage,
   redact
@@ -7362,7 +7361,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-XYRK77RL.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-6IQX3ZSM.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

@@ -13,29 +13,27 @@ import {
 import {
   SandboxError,
   absolutePath,
+  allowedEntries,
   debug,
   defaultPrograms,
-  getInput,
-  getMultilineInput,
-  group,
-  info,
-  missingProgram,
-  noCapabilities,
-  noteTreeChange,
-  setSecret,
-  treeChangeCount,
-  warning
-} from "./chunk-IASWLSEA.js";
-import {
-  allowedEntries,
   destinationCovers,
   destinationEntrySchema,
   external_exports,
   formatDestination,
+  getInput,
+  getMultilineInput,
+  group,
+  info,
   isForbiddenAddress,
+  missingProgram,
   namedDestinations,
-  scopeDestinations
-} from "./chunk-VFLRCTPF.js";
+  noCapabilities,
+  noteTreeChange,
+  scopeDestinations,
+  setSecret,
+  treeChangeCount,
+  warning
+} from "./chunk-V2Q2GB2I.js";
 import {
   errorMessage,
   redact
@@ -34984,12 +34982,15 @@ function describeFinding(finding, style = "markdown") {
     case "network-not-allowed":
       return `step ${finding.step}: ${networkWords(finding, quote)}`;
     case "commands-cannot-run":
-      return `commands cannot run on this runner: ${escape3(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set \`command-isolation: none\` to run commands as the action's own user, where they can read its secrets`;
+      return `commands cannot run on this runner: ${escape3(finding.cause)}; the executor's \`run_command\` will refuse every command, so no step can be built or verified. ${cannotRunFix(finding.cause)}`;
     case "new-file":
       return `step ${finding.step}: ${quote(finding.file)} is new: it is not in the base commit and the step creates it`;
     case "not-found":
       return `step ${finding.step}: ${quote(finding.file)} was not found in the base commit; a step may still create it`;
   }
+}
+function cannotRunFix(cause) {
+  return /sealed network/.test(cause) ? "Fix the cause (the sealed network needs nftables and root or passwordless sudo), or set `network: open` to run commands with the network as the runner has it" : "Run the job as root or with passwordless sudo (GitHub-hosted runners have it), or set `command-isolation: none` to run commands as the action's own user, where they can read its secrets";
 }
 function networkWords(finding, quote) {
   const named2 = quote(finding.destination);

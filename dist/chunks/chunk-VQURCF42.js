@@ -12,7 +12,7 @@ import {
   startTeam,
   totalCost,
   totalTokens
-} from "./chunk-UGEJSRWB.js";
+} from "./chunk-UF4HOW3Z.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };
