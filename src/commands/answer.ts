@@ -19,10 +19,10 @@ export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>):
     command,
     '/answer',
     settings.triggerPermission,
-    'Ask a maintainer to answer.',
+    'trigger-permission',
   );
   if ('refused' in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, '/answer', ['planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/answer', ['planner'], allowed.role);
   if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, '/answer');
   if ('refused' in live) return live.refused;

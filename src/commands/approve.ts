@@ -23,10 +23,10 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
     command,
     '/approve',
     settings.approvePermission,
-    'Ask a maintainer to approve the plan.',
+    'approve-permission',
   );
   if ('refused' in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, '/approve', ['executor', 'planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/approve', ['executor', 'planner'], allowed.role);
   if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, '/approve');
   if ('refused' in live) return live.refused;

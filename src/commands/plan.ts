@@ -25,11 +25,11 @@ export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Pro
     command,
     '/plan',
     settings.triggerPermission,
-    'Ask a maintainer to run /plan, or change the `trigger-permission` input.',
+    'trigger-permission',
   );
   if ('refused' in allowed) return allowed.refused;
   const executorOnly = settings.policy === 'executor-only';
-  const noKey = await failUnlessKeys(ctx, command, '/plan', [executorOnly ? 'executor' : 'planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/plan', [executorOnly ? 'executor' : 'planner'], allowed.role);
   if (noKey) return noKey;
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, '/plan', comments);

@@ -18,10 +18,10 @@ export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>):
     command,
     '/revise',
     settings.triggerPermission,
-    'Ask a maintainer to revise the plan.',
+    'trigger-permission',
   );
   if ('refused' in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, '/revise', ['planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/revise', ['planner'], allowed.role);
   if (noKey) return noKey;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');
