@@ -18,13 +18,7 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const { settings, thread } = ctx;
   const issue = command.thread.number;
   const no = (reason: string, fix: string) => refuse(thread, command, '/approve', reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/approve',
-    settings.approvePermission,
-    'approve-permission',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'approve-permission');
   if ('refused' in allowed) return allowed.refused;
   const noKey = await failUnlessKeys(ctx, command, '/approve', ['executor', 'planner'], allowed.role);
   if (noKey) return noKey;

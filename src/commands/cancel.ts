@@ -16,13 +16,7 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
   const { thread, settings } = ctx;
   const issue = command.thread.number;
   const no = (reason: string, fix: string) => refuse(thread, command, '/cancel', reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/cancel',
-    settings.triggerPermission,
-    'trigger-permission',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/cancel', settings.triggerPermission, 'trigger-permission');
   if ('refused' in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, '/cancel');
   if ('refused' in live) return live.refused;

@@ -13,13 +13,7 @@ import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
 export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/revise', reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/revise',
-    settings.triggerPermission,
-    'trigger-permission',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/revise', settings.triggerPermission, 'trigger-permission');
   if ('refused' in allowed) return allowed.refused;
   const noKey = await failUnlessKeys(ctx, command, '/revise', ['planner'], allowed.role);
   if (noKey) return noKey;

@@ -69,7 +69,10 @@ export function commandText(name: string, prefix = ''): string {
 export function spellCommands(text: string, prefix = ''): string {
   if (prefix === '') return text;
   const names = COMMAND_NAMES.join('|');
-  return text.replace(new RegExp(`\`/(${names})(?=[\\s\`])`, 'g'), (_, name: string) => `\`${commandText(name, prefix)}`);
+  return text.replace(
+    new RegExp(`\`/(${names})(?=[\\s\`])`, 'g'),
+    (_, name: string) => `\`${commandText(name, prefix)}`,
+  );
 }
 
 /**
@@ -130,7 +133,9 @@ function firstLineOf(text: string): { first: string; following: string } {
 function commandWord(first: string, prefix: string): { name: string; args: string; addressed: boolean } | undefined {
   if (prefix === '') {
     const match = /^\/([a-z-]+)(?:\s+(.*))?$/i.exec(first);
-    return match ? { name: (match[1] ?? '').toLowerCase(), args: (match[2] ?? '').trim(), addressed: false } : undefined;
+    return match
+      ? { name: (match[1] ?? '').toLowerCase(), args: (match[2] ?? '').trim(), addressed: false }
+      : undefined;
   }
   const head = first.split(/\s/, 1)[0] ?? '';
   if (head.toLowerCase() !== prefix.toLowerCase()) return undefined;

@@ -76,13 +76,29 @@ describe('parseCommentCommand', () => {
 
   it('reads commands after a command-prefix only, and any word after the prefix as addressed to plangate', () => {
     const prefix = '/plangate';
-    expect(parseCommentCommand('/plangate plan add a CHANGELOG', prefix)).toEqual({ name: 'plan', rest: 'add a CHANGELOG' });
-    expect(parseCommentCommand('  /PlanGate Approve 0a1b2c3d', prefix)).toEqual({ name: 'approve', planId: '0a1b2c3d' });
+    expect(parseCommentCommand('/plangate plan add a CHANGELOG', prefix)).toEqual({
+      name: 'plan',
+      rest: 'add a CHANGELOG',
+    });
+    expect(parseCommentCommand('  /PlanGate Approve 0a1b2c3d', prefix)).toEqual({
+      name: 'approve',
+      planId: '0a1b2c3d',
+    });
     expect(parseCommentCommand('/plangate /status', prefix)).toEqual({ name: 'status' });
     expect(parseCommentCommand('/plangate\nthanks', prefix)).toEqual({ name: 'help' });
     expect(parseCommentCommand('/plangate merge', prefix)).toEqual({ name: 'unknown', command: 'merge' });
-    expect(parseCommentCommand('/plangate aprove', prefix)).toEqual({ name: 'unknown', command: 'aprove', meant: 'approve' });
-    for (const text of ['/plan add a CHANGELOG', '/approve', '/plangates plan x', '/plangate-plan x', 'plangate plan x'])
+    expect(parseCommentCommand('/plangate aprove', prefix)).toEqual({
+      name: 'unknown',
+      command: 'aprove',
+      meant: 'approve',
+    });
+    for (const text of [
+      '/plan add a CHANGELOG',
+      '/approve',
+      '/plangates plan x',
+      '/plangate-plan x',
+      'plangate plan x',
+    ])
       expect(parseCommentCommand(text, prefix), text).toBeUndefined();
   });
 });
