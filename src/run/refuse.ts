@@ -10,6 +10,10 @@ import type { FlowResult, RunContext } from './run-context.js';
 /** The commands a text names, as they are typed where `source` was written (`command-prefix`). */
 const spelled = (source: Pick<CommandSource, 'prefix'>, text: string) => spellCommands(text, source.prefix);
 
+/** A command's name (`/plan`) as it is typed where `source` was written (`/plangate plan`). */
+const spelledName = (source: Pick<CommandSource, 'prefix'>, command: string) =>
+  spelled(source, `\`${command}\``).slice(1, -1);
+
 /**
  * Answers a command that will not be carried out: a reply saying why and what to do, and a 👎 on
  * the command. Shared by every flow, so every refusal reads the same, with the commands it names
@@ -23,10 +27,9 @@ export async function refuse(
   fix: string,
 ): Promise<FlowResult> {
   core.notice(`Refused ${command} by @${source.author}: ${reason}`);
-  const [shownCommand, shownReason, shownFix] = [`\`${command}\``, reason, fix].map((t) => spelled(source, t));
   await thread.postComment(
     source.thread.number,
-    renderRefusal(source.author, (shownCommand ?? '').slice(1, -1), shownReason ?? '', shownFix ?? ''),
+    renderRefusal(source.author, spelledName(source, command), spelled(source, reason), spelled(source, fix)),
   );
   await thread.react(source.commentId, '-1', source.origin).catch(() => undefined);
   return { outcome: 'refused' };
@@ -51,8 +54,7 @@ export async function refuseUnlessRole(
   core.notice(
     `Refused ${command} by @${source.author}: @${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher${where}.`,
   );
-  const shown = spelled(source, `\`${command}\``).slice(1, -1);
-  await thread.postComment(source.thread.number, renderNotAllowed(source.author, shown));
+  await thread.postComment(source.thread.number, renderNotAllowed(source.author, spelledName(source, command)));
   await thread.react(source.commentId, '-1', source.origin).catch(() => undefined);
   return { refused: { outcome: 'refused' } };
 }
@@ -72,7 +74,7 @@ export async function failForConfiguration(
 ): Promise<FlowResult> {
   const { thread, runUrl } = ctx;
   const { what, fix, role } = problem;
-  const shown = spelled(source, `\`${command}\``).slice(1, -1);
+  const shown = spelledName(source, command);
   const reply = canConfigure(role)
     ? renderFailure({ author: source.author, command: shown, what, fix, runUrl })
     : renderConfigurationFailure({ author: source.author, command: shown, runUrl });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { commandFromIssueComment, isBot, parseCommentCommand } from '../../src/entry/command.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
+import { spellCommands } from '../../src/text/comment-command.js';
+import { oneSlipFrom, slipDistance } from '../../src/text/did-you-mean.js';
 
 const botLogin = 'github-actions[bot]';
 
@@ -100,6 +102,29 @@ describe('parseCommentCommand', () => {
       'plangate plan x',
     ])
       expect(parseCommentCommand(text, prefix), text).toBeUndefined();
+  });
+});
+
+describe('spellCommands', () => {
+  it('writes the commands plangate’s texts name behind the prefix, and nothing else', () => {
+    const text =
+      'Approve with `/approve 1a2b3c4d`, change it with `/revise <feedback>`, see `/help`; `/planning/x` and /plan stay.';
+    expect(spellCommands(text, '/plangate')).toBe(
+      'Approve with `/plangate approve 1a2b3c4d`, change it with `/plangate revise <feedback>`, see `/plangate help`; `/planning/x` and /plan stay.',
+    );
+    expect(spellCommands(text, '')).toBe(text);
+  });
+});
+
+describe('oneSlipFrom', () => {
+  it('takes a word for a command only one slip away: added, dropped, changed or swapped letters', () => {
+    const commands = ['plan', 'approve', 'revise', 'answer', 'status', 'cancel', 'help'];
+    expect(slipDistance('plna', 'plan')).toBe(1);
+    expect(
+      ['aprove', 'approved', 'plna', 'stauts', 'cancle', 'revies', 'answr'].map((w) => oneSlipFrom(w, commands)),
+    ).toEqual(['approve', 'approve', 'plan', 'status', 'cancel', 'revise', 'answer']);
+    for (const word of ['lgtm', 'assign', 'review', 'rebase', 'hold', 'retest', 'approve-all', 'planning', 'plan'])
+      expect(oneSlipFrom(word, commands), word).toBeUndefined();
   });
 });
 
