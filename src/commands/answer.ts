@@ -14,15 +14,9 @@ export async function answerFlow(ctx: RunContext, command: CommandOf<'answer'>):
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/answer', reason, fix);
   // Checked now, for whoever answers: the requester too may have lost the permission since asking.
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/answer',
-    settings.triggerPermission,
-    'Ask a maintainer to answer.',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/answer', settings.triggerPermission, 'trigger-permission');
   if ('refused' in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, '/answer', ['planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/answer', ['planner'], allowed.role);
   if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, '/answer');
   if ('refused' in live) return live.refused;

@@ -18,15 +18,9 @@ export async function approveFlow(ctx: RunContext, command: CommandOf<'approve'>
   const { settings, thread } = ctx;
   const issue = command.thread.number;
   const no = (reason: string, fix: string) => refuse(thread, command, '/approve', reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/approve',
-    settings.approvePermission,
-    'Ask a maintainer to approve the plan.',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/approve', settings.approvePermission, 'approve-permission');
   if ('refused' in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, '/approve', ['executor', 'planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/approve', ['executor', 'planner'], allowed.role);
   if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, '/approve');
   if ('refused' in live) return live.refused;

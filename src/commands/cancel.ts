@@ -4,6 +4,7 @@ import { cancelMarker, raiseCancelSignal } from '../run/cancellation.js';
 import { commandOnLivePlan } from '../run/command-comment.js';
 import { renderRecord } from '../run/live-record.js';
 import { refuse, refuseUnlessRole } from '../run/refuse.js';
+import { spellCommands } from '../text/comment-command.js';
 
 /**
  * `/cancel`: withdraws the live plan. The record keeps everything but its status, so the comment
@@ -15,13 +16,7 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
   const { thread, settings } = ctx;
   const issue = command.thread.number;
   const no = (reason: string, fix: string) => refuse(thread, command, '/cancel', reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/cancel',
-    settings.triggerPermission,
-    'Ask a maintainer to cancel the plan.',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/cancel', settings.triggerPermission, 'trigger-permission');
   if ('refused' in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, '/cancel');
   if ('refused' in live) return live.refused;
@@ -53,7 +48,10 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
   await thread.updateComment(comment.id, renderRecord(ctx, { ...record, status: 'cancelled' }));
   core.notice(`Plan ${id} was cancelled by @${command.author}.`);
   // The marker tells a running execution who cancelled, for the reason its pull request gives.
-  await thread.postComment(issue, `@${command.author} ${said}\n${cancelMarker(id, command.author)}`);
+  await thread.postComment(
+    issue,
+    `@${command.author} ${spellCommands(said, command.prefix)}\n${cancelMarker(id, command.author)}`,
+  );
   await thread.react(command.commentId, '+1', command.origin).catch(() => undefined);
   return { outcome: 'aborted', planId: id };
 }

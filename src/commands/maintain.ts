@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { commandText } from '../text/comment-command.js';
 import type { CommandSource, MaintenanceTrigger } from '../run/command.js';
 import { hasRole } from '../config/permissions.js';
 import { defaultPolicy, initialSnapshot } from '../machine/planner-executor.js';
@@ -110,7 +111,7 @@ async function runTask(ctx: RunContext, task: Task, requestedBy: string, adhoc: 
       title: adhoc
         ? `plangate: ${task.objective.split('\n')[0]?.slice(0, 80) ?? 'ad-hoc task'}`
         : `plangate task: ${task.name}`,
-      body: `${task.objective}\n\n---\nOpened by plangate for the ${adhoc ? 'ad-hoc objective dispatched by' : 'scheduled task'} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`/approve\`.`,
+      body: `${task.objective}\n\n---\nOpened by plangate for the ${adhoc ? 'ad-hoc objective dispatched by' : 'scheduled task'} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`${commandText('approve', settings.commandPrefix)}\`.`,
       labels: [label, ...(task.labels ?? [])],
       assignees: task.assignees ?? [],
     });

@@ -20,16 +20,10 @@ const maxObjectiveChars = 20_000;
 export async function planFlow(ctx: RunContext, command: CommandOf<'plan'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/plan',
-    settings.triggerPermission,
-    'Ask a maintainer to run /plan, or change the `trigger-permission` input.',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/plan', settings.triggerPermission, 'trigger-permission');
   if ('refused' in allowed) return allowed.refused;
   const executorOnly = settings.policy === 'executor-only';
-  const noKey = await failUnlessKeys(ctx, command, '/plan', [executorOnly ? 'executor' : 'planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/plan', [executorOnly ? 'executor' : 'planner'], allowed.role);
   if (noKey) return noKey;
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, '/plan', comments);

@@ -13,15 +13,9 @@ import { failUnlessKeys, refuse, refuseUnlessRole } from '../run/refuse.js';
 export async function reviseFlow(ctx: RunContext, command: CommandOf<'revise'>): Promise<FlowResult> {
   const { settings, thread } = ctx;
   const no = (reason: string, fix: string) => refuse(thread, command, '/revise', reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    '/revise',
-    settings.triggerPermission,
-    'Ask a maintainer to revise the plan.',
-  );
+  const allowed = await refuseUnlessRole(thread, command, '/revise', settings.triggerPermission, 'trigger-permission');
   if ('refused' in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, '/revise', ['planner']);
+  const noKey = await failUnlessKeys(ctx, command, '/revise', ['planner'], allowed.role);
   if (noKey) return noKey;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no('there is no feedback.', 'Say what to change: `/revise <feedback>`.');

@@ -4,6 +4,7 @@ import type { CommandOf, FlowResult, RunContext } from '../run/run-context.js';
 import { findLiveRecord } from '../run/live-record.js';
 import { findCheckpoint } from '../run/checkpoint.js';
 import { refuseUnlessRole } from '../run/refuse.js';
+import { spellCommands } from '../text/comment-command.js';
 import { approvalHold, threadChange } from '../run/approval-hold.js';
 import type { PlanRecord } from '../record/plan-record.js';
 import type { StatusView } from '../render/status.js';
@@ -15,12 +16,12 @@ import type { StatusView } from '../render/status.js';
 export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>): Promise<FlowResult> {
   const { thread, settings } = ctx;
   const issue = command.thread.number;
-  const allowed = await refuseUnlessRole(thread, command, '/status', 'read', 'Ask a collaborator of this repository.');
+  const allowed = await refuseUnlessRole(thread, command, '/status', 'read');
   if ('refused' in allowed) return allowed.refused;
   const comments = await thread.listComments(issue);
   const live = await findLiveRecord(ctx, comments, issue);
   if (!live.ok) {
-    await thread.postComment(issue, `@${command.author} ${live.refusal}\n\n${live.fix}`);
+    await thread.postComment(issue, spellCommands(`@${command.author} ${live.refusal}\n\n${live.fix}`, command.prefix));
     return { outcome: 'answered' };
   }
   const { record, comment } = live;
@@ -49,7 +50,7 @@ export async function statusFlow(ctx: RunContext, command: CommandOf<'status'>):
     ...(record.supersededBy ? { note: `plan \`${record.supersededBy}\`` } : {}),
     ...holdOf(ctx, command, record),
   });
-  await thread.postComment(issue, body);
+  await thread.postComment(issue, spellCommands(body, command.prefix));
   await thread.react(command.commentId, 'eyes', command.origin).catch(() => undefined);
   return { outcome: 'answered', planId: record.planId };
 }

@@ -42,6 +42,7 @@ export const inputDefaults = {
   'pull-request-mode': 'stacked',
   'base-branch': '',
   'allowed-bots': '',
+  'command-prefix': '',
   'require-distinct-approver': 'false',
   'approval-max-age-hours': '168',
   'record-secret': '',

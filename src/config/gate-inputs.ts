@@ -3,14 +3,17 @@ import { inputDefaults } from './defaults.js';
 import { roleSchema, type RepoRole } from './permissions.js';
 import { readRunner, type RunnerEnvironment } from './runner-environment.js';
 import { secretInputs } from './secret-inputs.js';
+import { commandPrefixSchema } from './input-schemas.js';
+import { inputPlace, issueSentences } from './issue-sentences.js';
+import { SettingsError } from './settings-error.js';
 
 /**
  * What the action reads before anything that can be misconfigured: enough to tell which command an
- * event carries and to answer it on its thread. None of these can be invalid in a way the user must
- * be told about on the thread (a secret is any string, a login any text, and a permission that does
- * not read falls back to its default), so a mistake in any other input or in the config file can be
- * reported where the person who typed the command looks. The full reader (settings.ts) reads them
- * again, the same way.
+ * event carries and to answer it on its thread. Only `command-prefix` can be invalid here (a secret is
+ * any string, a login any text, and a permission that does not read falls back to its default); with
+ * no valid prefix no comment can be read as a command, so that mistake fails the step, in the job log,
+ * with no reply. A mistake in any other input or in the config file is reported where the person who
+ * typed the command looks. The full reader (settings.ts) reads them again, the same way.
  */
 export interface GateInputs {
   githubToken: string;
@@ -18,6 +21,8 @@ export interface GateInputs {
   secrets: string[];
   botLogin: string;
   allowedBots: string[];
+  /** `command-prefix`: '' for none, else the word commands follow (`/plangate`). */
+  commandPrefix: string;
   /**
    * The permissions commands need, for deciding who is told what went wrong: the inputs' values
    * when they read, else their defaults (a mistyped permission is reported like any other input).
@@ -31,6 +36,16 @@ export interface GateInputs {
 function roleOr(name: 'trigger-permission' | 'approve-permission'): RepoRole {
   const parsed = roleSchema.safeParse(core.getInput(name).trim() || inputDefaults[name]);
   return parsed.success ? parsed.data : inputDefaults[name];
+}
+
+/** `command-prefix`, validated; a bad value throws a SettingsError saying what to write instead. */
+export function readCommandPrefix(): string {
+  const parsed = commandPrefixSchema.safeParse(core.getInput('command-prefix', { trimWhitespace: false }), {
+    reportInput: true,
+  });
+  if (!parsed.success)
+    throw new SettingsError(issueSentences(parsed.error.issues, inputPlace('command-prefix'), commandPrefixSchema));
+  return parsed.data;
 }
 
 /**
@@ -48,6 +63,7 @@ export function readGateInputs(env: NodeJS.ProcessEnv = process.env): GateInputs
       .getMultilineInput('allowed-bots')
       .map((l) => l.trim())
       .filter((l) => l !== '' && !l.startsWith('#')),
+    commandPrefix: readCommandPrefix(),
     triggerPermission: roleOr('trigger-permission'),
     approvePermission: roleOr('approve-permission'),
     runner: readRunner(env),

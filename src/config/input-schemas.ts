@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { inputDefaults } from './defaults.js';
 import { SettingsError } from './settings-error.js';
 import { code } from '../text/markdown.js';
+import { commandPrefixPattern } from '../text/comment-command.js';
 
 /**
  * What each kind of action input accepts, as zod schemas over the raw string GitHub hands over.
@@ -121,6 +122,23 @@ export const envNameSchema = z
       !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) &&
       !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name),
     'looks like a secret, which commands must never receive',
+  );
+
+/**
+ * `command-prefix`, read untrimmed: empty for none (commands are `/plan`, `/approve`), else `/` and
+ * one word, so `/plangate plan` reads as prefix and command. A value of spaces only is a mistake,
+ * not a way of saying "none": it is refused rather than guessed at.
+ */
+export const commandPrefixSchema = z
+  .string()
+  .refine(
+    (v) => v === '' || v.trim() !== '',
+    'is only spaces: leave it empty for commands such as /plan, or write a prefix such as /plangate',
+  )
+  .transform((v) => v.trim())
+  .refine(
+    (v) => v === '' || commandPrefixPattern.test(v),
+    'must be / followed by one word of letters, digits, - or _ (such as /plangate), with no space inside',
   );
 
 /** The raw value trimmed, or `fallback` (an entry of the defaults table) when nothing is left. */

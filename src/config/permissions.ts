@@ -12,3 +12,17 @@ export type RepoRole = z.infer<typeof roleSchema>;
 export function hasRole(actual: RepoRole, required: RepoRole): boolean {
   return roles.indexOf(actual) >= roles.indexOf(required);
 }
+
+/**
+ * Who can change plangate's configuration: the workflow file on the default branch and the
+ * repository's secrets are theirs to edit. Only they are told which input or setting to change;
+ * everyone else learns that something needs fixing, and the job log says what.
+ */
+export function canConfigure(role: RepoRole): boolean {
+  return hasRole(role, 'maintain');
+}
+
+/** The least of two roles: the permission that lets someone use at least one of two commands. */
+export function lowerRole(a: RepoRole, b: RepoRole): RepoRole {
+  return hasRole(a, b) ? b : a;
+}

@@ -26,6 +26,7 @@ import { parseRepoConfig, type RepoConfig } from './repo-config.js';
 import { resolveMcpServers } from './resolve-mcp-servers.js';
 import { runPolicySchema, type RunPolicy } from './run-policy.js';
 import { readRunner, type RunnerEnvironment } from './runner-environment.js';
+import { readCommandPrefix } from './gate-inputs.js';
 import { SettingsError } from './settings-error.js';
 import { inputPlace, issueSentences, named } from './issue-sentences.js';
 import { code } from '../text/markdown.js';
@@ -102,6 +103,8 @@ export interface Settings {
   botLogin: string;
   /** Bot logins whose comments may command plangate. */
   allowedBots: string[];
+  /** `command-prefix`: '' for none (`/plan`), else the word every command follows (`/plangate plan`). */
+  commandPrefix: string;
   requireDistinctApprover: boolean;
   /**
    * Hours an `/approve` comment stays valid, from its creation on GitHub to the moment a run acts on
@@ -239,6 +242,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     baseBranch: input('base-branch', z.string().trim()),
     botLogin: defaulted('bot-login', z.string()),
     allowedBots: lines('allowed-bots'),
+    commandPrefix: readCommandPrefix(),
     requireDistinctApprover: defaulted('require-distinct-approver', booleanInput),
     approvalMaxAgeHours: defaulted('approval-max-age-hours', wholeNumber(1, maxApprovalAgeHours)),
     recordSecret,

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { commentIgnoreReason, parseCommentCommand, type ParsedCommentCommand } from '../text/comment-command.js';
+import {
+  commentIgnoreReason,
+  notCommandReason,
+  parseCommentCommand,
+  type ParsedCommentCommand,
+} from '../text/comment-command.js';
 import type { Command, CommandSource } from '../run/command.js';
 
 export type { Command, CommandSource, MaintenanceTrigger, Thread } from '../run/command.js';
@@ -76,6 +81,7 @@ export function commandFromIssueComment(
   payload: unknown,
   botLogin: string,
   allowedBots: readonly string[] = [],
+  prefix = '',
 ): Command {
   const parsed = issueCommentEventSchema.safeParse(payload);
   if (!parsed.success) return { kind: 'ignore', reason: 'the event payload is not an issue comment' };
@@ -86,10 +92,11 @@ export function commandFromIssueComment(
     { action: event.action, author, body: event.comment.body ?? '' },
     botLogin,
     allowedBots,
+    prefix,
   );
   if (ignored !== undefined) return { kind: 'ignore', reason: ignored };
-  const parsedCommand = parseCommentCommand(event.comment.body ?? '');
-  if (!parsedCommand) return { kind: 'ignore', reason: 'the comment’s first line is not a plangate command' };
+  const parsedCommand = parseCommentCommand(event.comment.body ?? '', prefix);
+  if (!parsedCommand) return { kind: 'ignore', reason: notCommandReason(event.comment.body ?? '', prefix) };
   const source: CommandSource = {
     thread: {
       number: event.issue.number,
@@ -101,6 +108,7 @@ export function commandFromIssueComment(
     commentUrl: event.comment.html_url ?? '',
     author: author.login,
     body: event.comment.body ?? '',
+    ...(prefix ? { prefix } : {}),
   };
   return commandOf(parsedCommand, source);
 }
@@ -122,7 +130,12 @@ export function commandOf(parsedCommand: ParsedCommentCommand, source: CommandSo
     case 'help':
       return { kind: parsedCommand.name, ...source };
     case 'unknown':
-      return { kind: 'help', unknown: parsedCommand.command, ...source };
+      return {
+        kind: 'help',
+        unknown: parsedCommand.command,
+        ...(parsedCommand.meant ? { meant: parsedCommand.meant } : {}),
+        ...source,
+      };
     case 'unknown-option':
       return {
         kind: 'help',

@@ -5,6 +5,7 @@ import { modelFailureOf } from '../models/model-error.js';
 import { errorMessage } from '../text/error-message.js';
 import { SettingsError } from '../config/settings-error.js';
 import { renderFailure } from '../render/failure.js';
+import { commandText } from '../text/comment-command.js';
 import type { FlowResult, RunContext } from '../run/run-context.js';
 import { answerFlow } from '../commands/answer.js';
 import { approveFlow } from '../commands/approve.js';
@@ -88,7 +89,7 @@ export async function reportFailure(
       command.thread.number,
       renderFailure({
         author: command.author,
-        command: `/${command.kind}`,
+        command: commandText(command.kind, command.prefix),
         what,
         fix,
         runUrl: ctx.runUrl,

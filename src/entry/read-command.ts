@@ -17,7 +17,7 @@ const readUtf8: ReadEventFile = (file) => readFileSync(file, 'utf8');
  * triage already parsed it, if it did; the file is read only when it did not.
  */
 export function readCommand(
-  inputs: Pick<ActionInputs, 'runner' | 'botLogin' | 'allowedBots'>,
+  inputs: Pick<ActionInputs, 'runner' | 'botLogin' | 'allowedBots'> & Partial<Pick<ActionInputs, 'commandPrefix'>>,
   parsed?: ParsedEvent,
   readEventFile: ReadEventFile = readUtf8,
 ): { command: Command; payload?: unknown } {
@@ -32,9 +32,9 @@ export function readCommand(
   }
   const command =
     eventName === 'issue_comment'
-      ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots)
+      ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots, inputs.commandPrefix ?? '')
       : eventName === 'pull_request_review_comment' || eventName === 'pull_request_review'
-        ? commandFromReviewEvent(eventName, payload, inputs.botLogin, inputs.allowedBots)
+        ? commandFromReviewEvent(eventName, payload, inputs.botLogin, inputs.allowedBots, inputs.commandPrefix ?? '')
         : commandFromMaintenanceEvent(eventName, payload);
   return { command, payload };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commentIgnoreReason, commentOfEvent, parseCommentCommand } from '../text/comment-command.js';
+import { commentIgnoreReason, commentOfEvent, notCommandReason, parseCommentCommand } from '../text/comment-command.js';
 import { commandOf, userSchema, type Command, type CommandSource } from './command.js';
 
 /**
@@ -40,6 +40,7 @@ export function commandFromReviewEvent(
   payload: unknown,
   botLogin: string,
   allowedBots: readonly string[] = [],
+  prefix = '',
 ): Command {
   const read = readReviewEvent(eventName, payload);
   if (!read) return { kind: 'ignore', reason: `the event payload is not a ${eventName.replace(/_/g, ' ')}` };
@@ -47,10 +48,10 @@ export function commandFromReviewEvent(
   const body = written.body ?? '';
   // A submitted review is the review's "created"; the same decision the entry point makes (entry/triage.ts).
   const created = action === commentOfEvent(eventName).created ? 'created' : action;
-  const ignored = commentIgnoreReason({ action: created, author: written.user, body }, botLogin, allowedBots);
+  const ignored = commentIgnoreReason({ action: created, author: written.user, body }, botLogin, allowedBots, prefix);
   if (ignored !== undefined) return { kind: 'ignore', reason: ignored };
-  const parsedCommand = parseCommentCommand(body);
-  if (!parsedCommand) return { kind: 'ignore', reason: 'the comment’s first line is not a plangate command' };
+  const parsedCommand = parseCommentCommand(body, prefix);
+  if (!parsedCommand) return { kind: 'ignore', reason: notCommandReason(body, prefix) };
   const source: CommandSource = {
     thread: { number: pull.number, isPullRequest: true, title: pull.title, body: pull.body ?? '' },
     commentId: written.id,
@@ -58,6 +59,7 @@ export function commandFromReviewEvent(
     commentUrl: written.html_url ?? '',
     author: written.user.login,
     body,
+    ...(prefix ? { prefix } : {}),
   };
   return commandOf(parsedCommand, source);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   COMMENT_EVENTS,
   commentIgnoreReason,
+  commandPrefixPattern,
   commentOfEvent,
   eventIgnoreReason,
   type CommentFacts,
@@ -29,13 +30,21 @@ export type ReadEventFile = (path: string) => string;
 const readUtf8: ReadEventFile = (file) => readFileSync(file, 'utf8');
 
 /**
- * The two inputs the ignore decision depends on, read as settings.ts reads them (core.getInput
- * trims; `lines` drops blank and `#` lines), because @actions/core costs more to load than the whole
- * ignored run should take. A unit test holds the two readings equal.
+ * The inputs the ignore decision depends on, read as settings.ts reads them (core.getInput trims;
+ * `lines` drops blank and `#` lines), because @actions/core costs more to load than the whole
+ * ignored run should take. A unit test holds the two readings equal. `commandPrefix` is undefined
+ * when the input is not a valid prefix: gate-inputs.ts says why, so nothing is ignored on its strength.
  */
-export function commandInputs(env: NodeJS.ProcessEnv): { botLogin: string; allowedBots: string[] } {
-  const raw = (name: string) => (env[`INPUT_${name.toUpperCase()}`] ?? '').trim();
+export function commandInputs(env: NodeJS.ProcessEnv): {
+  botLogin: string;
+  allowedBots: string[];
+  commandPrefix: string | undefined;
+} {
+  const untrimmed = (name: string) => env[`INPUT_${name.toUpperCase()}`] ?? '';
+  const raw = (name: string) => untrimmed(name).trim();
+  const prefix = untrimmed('command-prefix');
   return {
+    commandPrefix: prefix === '' ? '' : commandPrefixPattern.test(prefix.trim()) ? prefix.trim() : undefined,
     botLogin: raw('bot-login') || 'github-actions[bot]',
     allowedBots: raw('allowed-bots')
       .split('\n')
@@ -79,7 +88,8 @@ export function triageEvent(env: NodeJS.ProcessEnv = process.env, readEventFile:
   const event = { path: env.GITHUB_EVENT_PATH, payload };
   const facts = commentFacts(eventName, payload);
   if (!facts) return { kind: 'undecided', event };
-  const { botLogin, allowedBots } = commandInputs(env);
-  const reason = commentIgnoreReason(facts, botLogin, allowedBots);
+  const { botLogin, allowedBots, commandPrefix } = commandInputs(env);
+  if (commandPrefix === undefined) return { kind: 'undecided', event };
+  const reason = commentIgnoreReason(facts, botLogin, allowedBots, commandPrefix);
   return reason === undefined ? { kind: 'undecided', event } : { kind: 'ignore', reason };
 }

@@ -116,6 +116,8 @@ export const planRecordSchema = z.object({
     .optional(),
   /** MCP servers that did not start while planning: the plan comment says the planner worked without them. */
   mcpFailures: z.array(z.object({ server: z.string(), reason: z.string() })).optional(),
+  /** The `command-prefix` the plan was made under, so its comment says what to type (`/plangate approve`). */
+  commandPrefix: z.string().optional(),
 });
 
 export type PlanRecord = z.infer<typeof planRecordSchema>;

@@ -24,3 +24,14 @@ export function renderFailure(failure: {
   const head = `@${author} \`${command}\` ${stopped ? 'stopped' : started ? 'failed' : 'could not run'}: ${escapeProse(/[.?!]$/.test(said) ? said : `${said}.`)}`;
   return after ? `${head}\n\n${after}` : head;
 }
+
+/**
+ * The reply to a command that could not run because of plangate's configuration, for someone who
+ * cannot change it: that it needs a fix, and where a maintainer reads which (the failed step's
+ * message says it). The setting and the value are not repeated to them.
+ */
+export function renderConfigurationFailure(failure: { author: string; command: string; runUrl?: string }): string {
+  const { author, command, runUrl } = failure;
+  const log = runUrl ? `the [job log](${runUrl})` : 'the job log';
+  return `@${author} \`${command}\` could not run: plangate’s configuration on this repository needs a fix. A maintainer can read what to change in ${log}.`;
+}

@@ -3,7 +3,7 @@ import type { RunPolicy } from '../config/run-policy.js';
 import { fitBody } from '../text/limits.js';
 import { code } from '../text/markdown.js';
 import { overBudgetRole } from '../checks/approval-gate.js';
-import { commandOptions, type CommandName } from '../text/comment-command.js';
+import { commandOptions, commandText, spellCommands, type CommandName } from '../text/comment-command.js';
 import { didYouMean } from '../text/did-you-mean.js';
 
 /** The repository settings `/help` shows: what a maintainer needs to know before their first command. */
@@ -28,19 +28,15 @@ const listed = (patterns: readonly string[]) => {
 };
 
 /**
- * The reply to `/help`, and to any `/word` plangate does not know: a guessed command gets the list
- * of real ones with who may use them here, instead of silence.
+ * The reply to `/help`: the commands, with who may use them here, and the settings a maintainer
+ * needs to know before their first command. `prefix` is the `command-prefix` input.
  */
-export function renderHelp(author: string, settings: HelpSettings, unknown?: string): string {
+export function renderHelp(author: string, settings: HelpSettings, prefix = ''): string {
   const trigger = code(settings.triggerPermission);
   const approve = code(settings.approvePermission);
-  const head =
-    unknown === undefined
-      ? `@${author} plangate’s commands on this repository:`
-      : `@${author} unknown command ${code(`/${unknown}`)}. plangate’s commands on this repository:`;
   const commands = settings.allowedCommands;
   const lines = [
-    head,
+    `@${author} plangate’s commands on this repository:`,
     '',
     '| Command | What it does | Who may use it |',
     '| --- | --- | --- |',
@@ -71,7 +67,17 @@ export function renderHelp(author: string, settings: HelpSettings, unknown?: str
     '',
     'The command goes on the first line of a new comment.',
   ];
-  return fitBody(lines.join('\n'));
+  return fitBody(spellCommands(lines.join('\n'), prefix));
+}
+
+/**
+ * The reply to a word addressed to plangate that is none of its commands: one line, with the
+ * command it is one slip from when there is one. Nothing was done, and `help` lists the rest.
+ */
+export function renderUnknownCommand(author: string, unknown: string, meant?: CommandName, prefix = ''): string {
+  const typed = code(commandText(unknown, prefix));
+  const guess = meant ? ` Did you mean ${code(commandText(meant, prefix))}?` : '';
+  return `@${author} ${typed} is not a plangate command.${guess} Nothing was done; ${code(commandText('help', prefix))} lists the commands.`;
 }
 
 /** What each option does, for the reply to one a command does not take. */
@@ -84,7 +90,7 @@ const optionMeaning: Readonly<Record<string, string>> = {
  * named as an option, with the likeliest meant one and the command's real options, and nothing was
  * done, so a typo never reads as a missing plan or starts anything.
  */
-export function renderUnknownOption(author: string, command: CommandName, option: string): string {
+export function renderUnknownOption(author: string, command: CommandName, option: string, prefix = ''): string {
   const valid = commandOptions[command];
   const meant = didYouMean(option, valid);
   const head = `@${author} \`/${command}\` has no option ${code(option)}${meant ? `; did you mean ${code(meant)}?` : '.'} Nothing was done.`;
@@ -92,5 +98,5 @@ export function renderUnknownOption(author: string, command: CommandName, option
     valid.length === 0
       ? `\`/${command}\` takes no options.`
       : [`The options of \`/${command}\`:`, ...valid.map((o) => `- ${code(o)}: ${optionMeaning[o] ?? ''}`)].join('\n');
-  return fitBody([head, '', list, '', '`/help` lists every command.'].join('\n'));
+  return fitBody(spellCommands([head, '', list, '', '`/help` lists every command.'].join('\n'), prefix));
 }

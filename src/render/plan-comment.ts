@@ -1,4 +1,5 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
+import { commandText, spellCommands } from '../text/comment-command.js';
 import type { Snapshot } from '../machine/types.js';
 import type { RecordStatus } from '../machine/plan-status.js';
 import type { RunPolicy } from '../config/run-policy.js';
@@ -43,6 +44,8 @@ export interface ShownPlan {
   checks?: PlanChecks;
   scope?: ApprovedScope;
   mcpFailures?: ReadonlyArray<{ server: string; reason: string }>;
+  /** The `command-prefix` the plan was made under: the comment tells people to type `/plangate approve`. */
+  commandPrefix?: string;
 }
 
 /** One step as a task-list item; ticked when it is among the first `done`. The detail is a fenced block inside the item. */
@@ -143,7 +146,7 @@ function proposedLine(record: ShownPlan): string {
     '',
     `To run this plan, a maintainer replies:`,
     '',
-    `    /approve ${record.planId}`,
+    `    ${commandText('approve', record.commandPrefix)} ${record.planId}`,
     '',
     'To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one.',
   ].join('\n');
@@ -271,10 +274,12 @@ export function renderPlanComment(record: ShownPlan, marker: string): string {
     ...serverFailureLines(record),
     '---',
     // Above the approve instruction: what the checks found and what execution may cost.
-    ...(record.checks ? [renderChecks(record.checks, record.status === 'proposed'), ''] : []),
+    ...(record.checks
+      ? [spellCommands(renderChecks(record.checks, record.status === 'proposed'), record.commandPrefix), '']
+      : []),
     // What the approval grants, beside what it may cost.
     ...(record.scope ? [renderScope(record.scope), ''] : []),
-    statusLine(record),
+    spellCommands(statusLine(record), record.commandPrefix),
     '',
     `<sub>plangate · planner ${code(record.models.planner)} · executor ${code(record.models.executor)} · base ${code(record.base.ref)} at ${code(record.base.sha.slice(0, 7))} · asked by @${record.requestedBy}${plannerUsageLine(record)}</sub>`,
     planMarker(record.planId),

@@ -33,6 +33,8 @@ export interface CommandSource {
   author: string;
   /** The comment text as created: a later edit of the comment is never read as a command. */
   body: string;
+  /** The `command-prefix` the command was written with (`/plangate`); absent for none. Replies spell commands with it. */
+  prefix?: string;
 }
 
 export type Command =
@@ -44,10 +46,16 @@ export type Command =
   | ({ kind: 'status' } & CommandSource)
   | ({ kind: 'cancel' } & CommandSource)
   /**
-   * `/help`, or any other `/word` a maintainer guessed: `unknown` names it so the reply can say so;
-   * `unknownOption`, a known command given an option it does not take.
+   * `/help`; or a word addressed to plangate that is none of its commands: `unknown` names it and
+   * `meant` the command it is one slip from (`/aprove`), answered only to those who may command
+   * plangate; or `unknownOption`, a known command given an option it does not take.
    */
-  | ({ kind: 'help'; unknown?: string; unknownOption?: { command: CommandName; option: string } } & CommandSource)
+  | ({
+      kind: 'help';
+      unknown?: string;
+      meant?: CommandName;
+      unknownOption?: { command: CommandName; option: string };
+    } & CommandSource)
   | { kind: 'maintain'; trigger: MaintenanceTrigger }
   | { kind: 'ignore'; reason: string };
 

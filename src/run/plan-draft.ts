@@ -74,5 +74,6 @@ export function recordDraft(
     ...(checks ? { checks } : {}),
     ...(scope ? { scope } : {}),
     ...(mcpFailures.length > 0 ? { mcpFailures: [...mcpFailures] } : {}),
+    ...(settings.commandPrefix ? { commandPrefix: settings.commandPrefix } : {}),
   });
 }

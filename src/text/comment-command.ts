@@ -1,6 +1,9 @@
+import { oneSlipFrom } from './did-you-mean.js';
+
 /**
  * The part of reading a comment as a command that needs no validation library: who may command
- * plangate and which first lines are commands. Kept free of imports so the entry point can decide
+ * plangate and which first lines are commands. It imports only did-you-mean.ts, which imports
+ * nothing, so the entry point can decide
  * that an event is ignored without loading the rest of the action (see src/entry/triage.ts); entry/command.ts
  * builds the full Command on top of the same functions, so both decide alike.
  */
@@ -33,8 +36,44 @@ export function isBot(user: { login: string; type?: string | undefined }): boole
   return user.type === 'Bot' || user.login.endsWith('[bot]');
 }
 
-/** The commands plangate knows. */
-export type CommandName = 'plan' | 'revise' | 'answer' | 'approve' | 'status' | 'cancel' | 'help';
+/**
+ * The commands plangate knows: the one list that decides what is a command, what `/help` lists and
+ * what a near miss is corrected to. The documented workflows' `if:` names the same words, and a test
+ * holds them to this list.
+ */
+export const COMMAND_NAMES = ['plan', 'approve', 'revise', 'answer', 'status', 'cancel', 'help'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+const isCommandName = (name: string): name is CommandName => (COMMAND_NAMES as readonly string[]).includes(name);
+
+/**
+ * What the `command-prefix` input may hold: `/` and one word (letters, digits, `-`, `_`, starting
+ * with a letter), so `/plangate plan` reads as the prefix, then the command. Here, not in the input
+ * schemas, so the entry point's first look and the settings reader apply one rule.
+ */
+export const commandPrefixPattern = /^\/[A-Za-z][A-Za-z0-9_-]{0,38}$/;
+
+/**
+ * How a command is written on this repository: `/approve`, or `/plangate approve` with the prefix
+ * `/plangate`. Everything plangate tells people to type goes through here or spellCommands.
+ */
+export function commandText(name: string, prefix = ''): string {
+  return prefix === '' ? `/${name}` : `${prefix} ${name}`;
+}
+
+/**
+ * Rewrites the commands plangate's own texts name in code spans (`` `/approve 1a2b3c4d` ``) into the
+ * prefixed form, so a refusal written once reads right on a repository with a prefix. Only a code
+ * span that starts with one of plangate's commands changes.
+ */
+export function spellCommands(text: string, prefix = ''): string {
+  if (prefix === '') return text;
+  const names = COMMAND_NAMES.join('|');
+  return text.replace(
+    new RegExp(`\`/(${names})(?=[\\s\`])`, 'g'),
+    (_, name: string) => `\`${commandText(name, prefix)}`,
+  );
+}
 
 /**
  * The options each command takes, as typed. A word written like an option that its command does not
@@ -50,12 +89,17 @@ export const commandOptions: Readonly<Record<CommandName, readonly string[]>> = 
   help: [],
 };
 
-/** What the first line of a comment asks for, before the event around it is looked at. */
+/**
+ * What the first line of a comment asks for, before the event around it is looked at. `unknown` is
+ * a word addressed to plangate that is none of its commands: one slip from a command (`/aprove`,
+ * with `meant`), or any word after the command prefix. A `/word` that is neither belongs to another
+ * tool and is no command at all.
+ */
 export type ParsedCommentCommand =
   | { name: 'plan' | 'revise' | 'answer'; rest: string }
   | { name: 'approve'; planId?: string; invalidId?: string; overBudget?: true }
   | { name: 'status' | 'cancel' | 'help' }
-  | { name: 'unknown'; command: string }
+  | { name: 'unknown'; command: string; meant?: CommandName }
   | { name: 'unknown-option'; command: CommandName; option: string };
 
 /**
@@ -71,20 +115,53 @@ function unknownOption(command: CommandName, words: readonly string[], pattern =
   return option === undefined ? undefined : { name: 'unknown-option' as const, command, option };
 }
 
-/**
- * Reads the first line as a command; the objective may continue on the following lines. A `/word`
- * plangate does not know is returned as `unknown`, so a guess gets the command list instead of silence.
- */
-export function parseCommentCommand(text: string): ParsedCommentCommand | undefined {
+/** The comment's first line (after leading blank space), and the lines after it. */
+function firstLineOf(text: string): { first: string; following: string } {
   const normalized = text.replace(/\r\n?/g, '\n').trimStart();
   const newline = normalized.indexOf('\n');
-  const first = (newline === -1 ? normalized : normalized.slice(0, newline)).trim();
-  const following = newline === -1 ? '' : normalized.slice(newline + 1);
-  const match = /^\/([a-z-]+)(?:\s+(.*))?$/i.exec(first);
-  if (!match) return undefined;
-  const name = (match[1] ?? '').toLowerCase();
-  const args = (match[2] ?? '').trim();
+  return {
+    first: (newline === -1 ? normalized : normalized.slice(0, newline)).trim(),
+    following: newline === -1 ? '' : normalized.slice(newline + 1),
+  };
+}
+
+/**
+ * The command word and its arguments on the first line: `/word args`, or with a prefix
+ * `/prefix word args` (the word's own `/` may be written too). `addressed`: the prefix was written,
+ * so any word after it was meant for plangate. A bare prefix asks for `help`.
+ */
+function commandWord(first: string, prefix: string): { name: string; args: string; addressed: boolean } | undefined {
+  if (prefix === '') {
+    const match = /^\/([a-z-]+)(?:\s+(.*))?$/i.exec(first);
+    return match
+      ? { name: (match[1] ?? '').toLowerCase(), args: (match[2] ?? '').trim(), addressed: false }
+      : undefined;
+  }
+  const head = first.split(/\s/, 1)[0] ?? '';
+  if (head.toLowerCase() !== prefix.toLowerCase()) return undefined;
+  const rest = first.slice(head.length).trim();
+  if (rest === '') return { name: 'help', args: '', addressed: true };
+  const match = /^\/?([a-z-]+)(?:\s+(.*))?$/i.exec(rest);
+  const name = match ? (match[1] ?? '') : (rest.split(/\s/, 1)[0] ?? '');
+  return { name: name.toLowerCase(), args: (match?.[2] ?? '').trim(), addressed: true };
+}
+
+/**
+ * Reads the first line as a command; the objective may continue on the following lines. `prefix` is
+ * the `command-prefix` input ('' for none). A `/word` that is not plangate's is undefined, like any
+ * other text: other tools' commands (`/lgtm`, `/assign`) are none of plangate's business.
+ */
+export function parseCommentCommand(text: string, prefix = ''): ParsedCommentCommand | undefined {
+  const { first, following } = firstLineOf(text);
+  const word = commandWord(first, prefix);
+  if (!word) return undefined;
+  const { name, args, addressed } = word;
   const words = args === '' ? [] : args.split(/\s+/);
+  if (!isCommandName(name)) {
+    const meant = oneSlipFrom(name, COMMAND_NAMES) as CommandName | undefined;
+    if (!addressed && meant === undefined) return undefined;
+    return { name: 'unknown', command: name, ...(meant ? { meant } : {}) };
+  }
   if (name === 'plan' || name === 'revise' || name === 'answer') {
     // These take no option; a leading `--word` is one all the same, not the start of the text.
     const wrong = unknownOption(name, words.slice(0, 1), textOptionWord);
@@ -109,9 +186,19 @@ export function parseCommentCommand(text: string): ParsedCommentCommand | undefi
       ? { name: 'approve', planId: id, ...flag }
       : { name: 'approve', invalidId: id, ...flag };
   }
-  if (name === 'status' || name === 'cancel' || name === 'help')
-    return unknownOption(name, words.slice(0, 1)) ?? { name };
-  return { name: 'unknown', command: name };
+  return unknownOption(name, words.slice(0, 1)) ?? { name };
+}
+
+/**
+ * Why a comment's first line is no command, for the log: another tool's `/word` is named (cut to a
+ * word's length), so a maintainer reading the job log sees why plangate stayed quiet.
+ */
+export function notCommandReason(text: string, prefix = ''): string {
+  const other = /^(\/[A-Za-z0-9_-]{1,40})/.exec(firstLineOf(text).first)?.[1];
+  const expected = prefix === '' ? '' : ` (plangate’s commands start with ${prefix})`;
+  return other === undefined
+    ? `the comment’s first line is not a plangate command${expected}`
+    : `${other} is not a plangate command${expected}`;
 }
 
 /**
@@ -125,13 +212,15 @@ export interface CommentFacts {
 }
 
 /**
- * Why a comment is not a command (not newly created, plangate's own, a bot's, no command on the
- * first line), or undefined when it is one. An edited comment is never replayed as a command.
+ * Why a comment is not a command (not newly created, plangate's own, a bot's, no command of
+ * plangate's on the first line), or undefined when it is one. An edited comment is never replayed as
+ * a command. `prefix` is the `command-prefix` input.
  */
 export function commentIgnoreReason(
   comment: CommentFacts,
   botLogin: string,
   allowedBots: readonly string[],
+  prefix = '',
 ): string | undefined {
   if (comment.action !== 'created') return `comment was ${comment.action}, not created`;
   const { author } = comment;
@@ -139,7 +228,7 @@ export function commentIgnoreReason(
   if (isBot(author) && !allowedBots.includes(author.login)) {
     return `comments by bots (${author.login}) are not commands unless listed in allowed-bots`;
   }
-  if (!parseCommentCommand(comment.body)) return 'the comment’s first line is not a plangate command';
+  if (!parseCommentCommand(comment.body, prefix)) return notCommandReason(comment.body, prefix);
   return undefined;
 }
 

@@ -210,9 +210,8 @@ describe('each command re-checks its author', () => {
     w.gh.setPermission('wes', 'read');
     const refused = await run(w, post(w, issue, 'wes', followUp));
     expect(refused.outputs.outcome).toBe('refused');
-    expect(lastReply(w, issue)).toContain(
-      `@wes has read permission on this repository; ${command} needs write or higher.`,
-    );
+    expect(lastReply(w, issue)).toContain(`@wes you may not use \`${command}\` on this repository.`);
+    expect(refused.stdout).toContain(`@wes has read permission on this repository; ${command} needs write or higher`);
     expect(w.model.requests.filter((r) => r.model === 'planner')).toHaveLength(1);
   });
 

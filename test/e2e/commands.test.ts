@@ -6,7 +6,8 @@ import { firstNote, planComments, run, setup, stagePlan, summary } from './notes
 
 /**
  * The commands a maintainer would guess, against the bundled action: /status before and after
- * approval, /cancel of a waiting plan and of a running one, /help, an unknown command and an unknown option.
+ * approval, /cancel of a waiting plan and of a running one, /help, another tool's command, a near
+ * miss and an unknown option.
  */
 
 afterEach(closeOpenWorlds);
@@ -210,13 +211,18 @@ describe('/help and unknown commands', () => {
     expect(w.model.requests).toHaveLength(0);
   });
 
-  it('answers an unknown command with the help, naming it, and still ignores ordinary comments', async () => {
+  it('leaves another tool’s command alone, answers a near miss in one line, and still ignores ordinary comments', async () => {
     const { w, issue } = await setup({ planner: [], executor: [] });
-    const unknown = await run(w, issue, '/merge please');
-    expect(unknown.outputs.outcome, unknown.stdout + unknown.stderr).toBe('refused');
+    const other = await run(w, issue, '/merge please');
+    expect(other.outputs.outcome, other.stdout + other.stderr).toBe('ignored');
+    expect(other.stdout).toContain('Nothing to do: /merge is not a plangate command.');
+    expect(botComments(w, issue)).toEqual([]);
+
+    const typo = await run(w, issue, '/stauts');
+    expect(typo.outputs.outcome, typo.stdout + typo.stderr).toBe('refused');
     const reply = botComments(w, issue).at(-1) ?? '';
-    expect(reply).toContain('@mona unknown command `/merge`.');
-    expect(reply).toContain('`/status`');
+    expect(reply).toContain('@mona `/stauts` is not a plangate command. Did you mean `/status`?');
+    expect(reply.split('\n')[0]).toContain('`/help` lists the commands.');
 
     const replies = botComments(w, issue).length;
     const chatter = await run(w, issue, 'Thanks, looking forward to /status updates!');

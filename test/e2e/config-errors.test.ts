@@ -117,7 +117,7 @@ describe('an invalid config file', () => {
     expect(run.code).not.toBe(0);
     const replies = botComments(w, issue);
     expect(replies).toHaveLength(1);
-    expect(replies[0]).toContain('@visitor has read permission on this repository; /plan needs write or higher.');
+    expect(replies[0]).toContain('@visitor you may not use `/plan` on this repository.');
     expect(replies[0]).not.toContain('price');
     expect(reactions).toEqual(['-1']);
     expectNoSecret(w, issue, run);

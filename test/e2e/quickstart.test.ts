@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { commandFromMaintenanceEvent } from '../../src/entry/command.js';
-import { eventIgnoreReason } from '../../src/text/comment-command.js';
+import { COMMAND_NAMES, eventIgnoreReason, parseCommentCommand } from '../../src/text/comment-command.js';
 import type { PermissionArea } from '../fakes/github-emulator.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
 import { toolCall } from '../fakes/scripted-model.js';
@@ -506,17 +506,56 @@ const dispatchEvent = (inputs: Record<string, unknown>): WorkflowEvent => ({
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Every command plangate knows (src/text/comment-command.ts's list, the one source), as people write
+ * them: alone, with arguments, on a line of its own above more text (GitHub's web editor sends CRLF),
+ * in capitals, after blank space (GitHub keeps it), with a trailing space.
+ */
 const COMMANDS = [
   '/plan Add a farewell function',
+  '/plan\r\nAdd a farewell function',
+  '/plan\nAdd a farewell function',
   '/approve',
   '/approve 1a2b3c4d',
+  '/approve --over-budget 1a2b3c4d',
+  '/approve\r\n\r\nLooks good.',
   '/revise smaller steps',
   '/answer yes',
+  '/answer\tyes',
   '/status',
+  '/status ',
   '/cancel',
   '/help',
+  '/HELP',
+  ' /plan with a space before it',
+  '\r\n/approve',
+  ...COMMAND_NAMES.flatMap((name) => [`/${name}`, `/${name} x`, `/${name}\r\nx`]),
 ];
-const NOT_COMMANDS = ['Thanks, looks good!', 'Could someone /plan this?', '', '> /plan quoted from above'];
+/** Ordinary comments, and other tools' slash commands (Prow's, review bots'), and words that only start like a command. */
+const NOT_COMMANDS = [
+  'Thanks, looks good!',
+  'Could someone /plan this?',
+  '',
+  '> /plan quoted from above',
+  '/lgtm',
+  '/assign me',
+  '/assign @mona',
+  '/approve-all',
+  '/approved',
+  '/planning the next release',
+  '/plans',
+  '/helpful',
+  '/cancelled',
+  '/status-report',
+  '/hold',
+  '/retest',
+  '/review',
+  '/plan.',
+  '/plan:x',
+  '/plan_x',
+  'plan x',
+  ...COMMAND_NAMES.flatMap((name) => [`/${name}s`, `/${name}-x`, `/${name}x y`]),
+];
 
 /** Every example file's workflow, by file. */
 function exampleWorkflows(): Array<{ file: string; workflow: Workflow }> {
@@ -798,6 +837,8 @@ const outsiderInterferes = (groups: ConcurrencyGroups, actorOf: ReadonlyMap<stri
 
 /** Every command starts the job, whoever writes it (plangate checks permissions). */
 function expectJobForEveryCommand(job: Pick<Job, 'if'>): void {
+  // The list above is what plangate reads as its commands: the `if:` and the action agree.
+  for (const body of COMMANDS) expect(parseCommentCommand(body), JSON.stringify(body)).toBeDefined();
   for (const association of [...TRUSTED, ...UNTRUSTED]) {
     for (const body of COMMANDS)
       expect(jobRuns(job, sketchComment(body, 'mona', 7, association)), `${association}: ${body}`).toBe(true);
@@ -819,9 +860,43 @@ function expectNoJobForOrdinaryComments(job: Pick<Job, 'if'>): void {
 describe("the quick start's if:, evaluated by GitHub's expression engine", () => {
   const [, job] = onlyJob(minimalWorkflow().workflow);
 
-  it('starts the job for every command, whoever writes it (plangate checks permissions), and never for an ordinary comment', () => {
+  it('starts the job for every command, whoever writes it (plangate checks permissions), and never for an ordinary comment or another tool’s command', () => {
     expectJobForEveryCommand(job);
     expectNoJobForOrdinaryComments(job);
+  });
+
+  it('starts no job for another tool’s /word: none of them is a command plangate would carry out either', () => {
+    // At most a near miss (`/approved`), which plangate answers only when a job starts anyway.
+    for (const body of NOT_COMMANDS)
+      expect([undefined, 'unknown'], JSON.stringify(body)).toContain(parseCommentCommand(body)?.name);
+  });
+
+  it('is the if: of every example workflow that takes comments only', () => {
+    for (const { file, workflow } of exampleWorkflows()) {
+      const [, example] = onlyJob(workflow);
+      if (Object.keys(workflow.on).length === 1) expect(example.if, file).toBe(job.if);
+      expectJobForEveryCommand(example);
+      expectNoJobForOrdinaryComments(example);
+    }
+  });
+});
+
+describe("the if: for command-prefix in docs/setup.md, evaluated by GitHub's expression engine", () => {
+  const block = blocks.find((b) => b.file === 'docs/setup.md' && b.text.includes("'/plangate!'"));
+  const job = z.looseObject({ if: scalar }).parse(parseYaml(block?.text ?? '', { schema: 'failsafe' }));
+  const prefix = '/plangate';
+
+  it('starts a job for every command after the prefix, and for none without it', () => {
+    for (const name of COMMAND_NAMES) {
+      for (const body of [`${prefix} ${name}`, `${prefix} ${name} x`, `${prefix} ${name}\r\nx`, ` ${prefix} ${name}`]) {
+        expect(jobRuns(job, sketchComment(body)), JSON.stringify(body)).toBe(true);
+        expect(parseCommentCommand(body, prefix), JSON.stringify(body)).toMatchObject({ name });
+      }
+      expect(jobRuns(job, sketchComment(`/${name} x`)), name).toBe(false);
+      expect(parseCommentCommand(`/${name} x`, prefix), name).toBeUndefined();
+    }
+    for (const body of [...NOT_COMMANDS, '/plangates plan x', '/plangate-bot plan x'])
+      expect(jobRuns(job, sketchComment(body)), JSON.stringify(body)).toBe(false);
   });
 });
 

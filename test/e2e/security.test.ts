@@ -358,7 +358,8 @@ describe('who may approve', () => {
       await run(w, issue, '/plan add farewell');
       const result = await run(w, issue, '/approve', {}, 'visitor');
       expect(result.outputs.outcome).toBe('refused');
-      expect(botComments(w, issue).at(-1)?.body).toContain(`has ${role} permission`);
+      expect(botComments(w, issue).at(-1)?.body).toContain('@visitor you may not use `/approve` on this repository.');
+      expect(result.stdout).toContain(`@visitor has ${role} permission`);
       expect(w.model.requests.filter((r) => r.model === 'executor')).toHaveLength(0);
     });
   }

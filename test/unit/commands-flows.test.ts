@@ -69,7 +69,7 @@ describe('/plan', () => {
     const result = await plan(world, 'add a CHANGELOG', 'drive-by');
 
     expect(result.outcome).toBe('refused');
-    expect(lastReply(world)).toContain('@drive-by has read permission');
+    expect(lastReply(world)).toBe('@drive-by you may not use `/plan` on this repository.');
     expect(planner.prompts).toHaveLength(0);
     expect(records(world)).toHaveLength(0);
   });

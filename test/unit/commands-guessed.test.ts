@@ -36,11 +36,25 @@ describe('the commands a maintainer would guess', () => {
     expect(help.kind === 'help' && help.unknown).toBeUndefined();
   });
 
-  it('answers an unknown command with help that names it', () => {
-    expect(commandFromIssueComment(payload('/merge now'), botLogin)).toMatchObject({
+  it('ignores another tool’s command, and names a near miss with the command meant', () => {
+    expect(commandFromIssueComment(payload('/merge now'), botLogin)).toEqual({
+      kind: 'ignore',
+      reason: '/merge is not a plangate command',
+    });
+    expect(commandFromIssueComment(payload('/aprove'), botLogin)).toMatchObject({
       kind: 'help',
-      unknown: 'merge',
+      unknown: 'aprove',
+      meant: 'approve',
       commentId: 9001,
+    });
+    expect(commandFromIssueComment(payload('/plan x'), botLogin, [], '/plangate')).toEqual({
+      kind: 'ignore',
+      reason: '/plan is not a plangate command (plangate’s commands start with /plangate)',
+    });
+    expect(commandFromIssueComment(payload('/plangate plan x'), botLogin, [], '/plangate')).toMatchObject({
+      kind: 'plan',
+      objective: 'x',
+      prefix: '/plangate',
     });
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { commandFromIssueComment, isBot, parseCommentCommand } from '../../src/entry/command.js';
 import { issueCommentPayload } from '../fakes/payloads.js';
+import { spellCommands } from '../../src/text/comment-command.js';
+import { oneSlipFrom, slipDistance } from '../../src/text/did-you-mean.js';
 
 const botLogin = 'github-actions[bot]';
 
@@ -65,10 +67,64 @@ describe('parseCommentCommand', () => {
     }
   });
 
-  it('names unknown commands and near misses, so they can be answered with the command list', () => {
-    expect(parseCommentCommand('/foo bar')).toEqual({ name: 'unknown', command: 'foo' });
-    expect(parseCommentCommand('/plans x')).toEqual({ name: 'unknown', command: 'plans' });
-    expect(parseCommentCommand('/Approved')).toEqual({ name: 'unknown', command: 'approved' });
+  it('reads another tool’s /word as no command, and names a word one slip from a command with the one meant', () => {
+    for (const text of ['/foo bar', '/lgtm', '/assign me', '/approve-all', '/planning', '/review', '/rebase', '/hold'])
+      expect(parseCommentCommand(text), text).toBeUndefined();
+    expect(parseCommentCommand('/plans x')).toEqual({ name: 'unknown', command: 'plans', meant: 'plan' });
+    expect(parseCommentCommand('/Approved')).toEqual({ name: 'unknown', command: 'approved', meant: 'approve' });
+    expect(parseCommentCommand('/aprove')).toEqual({ name: 'unknown', command: 'aprove', meant: 'approve' });
+    expect(parseCommentCommand('/plna x')).toEqual({ name: 'unknown', command: 'plna', meant: 'plan' });
+  });
+
+  it('reads commands after a command-prefix only, and any word after the prefix as addressed to plangate', () => {
+    const prefix = '/plangate';
+    expect(parseCommentCommand('/plangate plan add a CHANGELOG', prefix)).toEqual({
+      name: 'plan',
+      rest: 'add a CHANGELOG',
+    });
+    expect(parseCommentCommand('  /PlanGate Approve 0a1b2c3d', prefix)).toEqual({
+      name: 'approve',
+      planId: '0a1b2c3d',
+    });
+    expect(parseCommentCommand('/plangate /status', prefix)).toEqual({ name: 'status' });
+    expect(parseCommentCommand('/plangate\nthanks', prefix)).toEqual({ name: 'help' });
+    expect(parseCommentCommand('/plangate merge', prefix)).toEqual({ name: 'unknown', command: 'merge' });
+    expect(parseCommentCommand('/plangate aprove', prefix)).toEqual({
+      name: 'unknown',
+      command: 'aprove',
+      meant: 'approve',
+    });
+    for (const text of [
+      '/plan add a CHANGELOG',
+      '/approve',
+      '/plangates plan x',
+      '/plangate-plan x',
+      'plangate plan x',
+    ])
+      expect(parseCommentCommand(text, prefix), text).toBeUndefined();
+  });
+});
+
+describe('spellCommands', () => {
+  it('writes the commands plangate’s texts name behind the prefix, and nothing else', () => {
+    const text =
+      'Approve with `/approve 1a2b3c4d`, change it with `/revise <feedback>`, see `/help`; `/planning/x` and /plan stay.';
+    expect(spellCommands(text, '/plangate')).toBe(
+      'Approve with `/plangate approve 1a2b3c4d`, change it with `/plangate revise <feedback>`, see `/plangate help`; `/planning/x` and /plan stay.',
+    );
+    expect(spellCommands(text, '')).toBe(text);
+  });
+});
+
+describe('oneSlipFrom', () => {
+  it('takes a word for a command only one slip away: added, dropped, changed or swapped letters', () => {
+    const commands = ['plan', 'approve', 'revise', 'answer', 'status', 'cancel', 'help'];
+    expect(slipDistance('plna', 'plan')).toBe(1);
+    expect(
+      ['aprove', 'approved', 'plna', 'stauts', 'cancle', 'revies', 'answr'].map((w) => oneSlipFrom(w, commands)),
+    ).toEqual(['approve', 'approve', 'plan', 'status', 'cancel', 'revise', 'answer']);
+    for (const word of ['lgtm', 'assign', 'review', 'rebase', 'hold', 'retest', 'approve-all', 'planning', 'plan'])
+      expect(oneSlipFrom(word, commands), word).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderHelp, type HelpSettings } from '../../src/render/help.js';
 import { renderStatus, statusWords, type StatusView } from '../../src/render/status.js';
-import { renderUnknownOption } from '../../src/render/help.js';
+import { renderUnknownCommand, renderUnknownOption } from '../../src/render/help.js';
 import { recordStatuses } from '../../src/machine/plan-status.js';
 
 const settings: HelpSettings = {
@@ -40,8 +40,21 @@ describe('renderHelp', () => {
     expect(configured).toContain('- plans with blocking check findings: may be approved');
   });
 
-  it('names an unknown command', () => {
-    expect(renderHelp('mona', settings, 'merge')).toContain('@mona unknown command `/merge`.');
+  it('answers a near miss in one line with the command meant, spelled with the prefix', () => {
+    expect(renderUnknownCommand('mona', 'aprove', 'approve')).toBe(
+      '@mona `/aprove` is not a plangate command. Did you mean `/approve`? Nothing was done; `/help` lists the commands.',
+    );
+    expect(renderUnknownCommand('mona', 'merge', undefined, '/plangate')).toBe(
+      '@mona `/plangate merge` is not a plangate command. Nothing was done; `/plangate help` lists the commands.',
+    );
+  });
+
+  it('spells every command with the prefix', () => {
+    const body = renderHelp('mona', settings, '/plangate');
+    expect(body).toContain('| `/plangate plan <objective>` |');
+    expect(body).toContain('| `/plangate approve --over-budget [plan-id]` |');
+    expect(body).toContain('| `/plangate help` |');
+    expect(body).not.toMatch(/`\/(plan|approve|revise|answer|status|cancel|help)\b/);
   });
 
   it('says when no command is allowed and cuts a long list', () => {

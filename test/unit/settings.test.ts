@@ -119,6 +119,7 @@ const defaults = {
   branchPrefix: 'plangate/',
   baseBranch: '',
   botLogin: 'github-actions[bot]',
+  commandPrefix: '',
   configFile: '.github/plangate.yml',
   commandUser: '',
   commandIsolation: 'account',
@@ -299,6 +300,11 @@ describe('readSettings refusals', () => {
     ['config-file', 'a/../x.yml'],
     ['config-file', 'ops//plangate.yml'],
     ['config-file', 'ops\\plangate.yml'],
+    ['command-prefix', 'plangate'],
+    ['command-prefix', '/plan gate'],
+    ['command-prefix', '/'],
+    ['command-prefix', '/-x'],
+    ['command-prefix', '@plangate'],
   ];
   it.each(cases)('refuses %s=%j with an error naming the input', (name, value) => {
     setInputs({ [name]: value });
@@ -307,6 +313,20 @@ describe('readSettings refusals', () => {
     // The value is shown, unless the message names the value it likely meant instead.
     expect(error.message).toMatch(
       new RegExp(`, not \`${value.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}\`\\.$|; did you mean \``),
+    );
+  });
+
+  it('reads command-prefix trimmed, empty for none, and refuses spaces only with what to write instead', () => {
+    expect(read().settings.commandPrefix).toBe('');
+    setInputs({ 'command-prefix': ' /plangate\n' });
+    expect(read().settings.commandPrefix).toBe('/plangate');
+    setInputs({ 'command-prefix': '   ' });
+    expect(errorOf(() => read()).message).toBe(
+      'The `command-prefix` input is only spaces: leave it empty for commands such as /plan, or write a prefix such as /plangate.',
+    );
+    setInputs({ 'command-prefix': 'plangate' });
+    expect(errorOf(() => read()).message).toBe(
+      'The `command-prefix` input must be / followed by one word of letters, digits, - or _ (such as /plangate), with no space inside, not `plangate`.',
     );
   });
 

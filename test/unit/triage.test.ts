@@ -46,8 +46,8 @@ const fromText = (text: string) => (file: string) => {
 /** Both decisions for one payload under one set of inputs. */
 function decide(event: unknown, inputs: Record<string, string> = {}) {
   const triage = triageEvent(env(inputs), fromText(JSON.stringify(event)));
-  const { botLogin, allowedBots } = commandInputs(env(inputs));
-  return { triage, command: commandFromIssueComment(event, botLogin, allowedBots) };
+  const { botLogin, allowedBots, commandPrefix } = commandInputs(env(inputs));
+  return { triage, command: commandFromIssueComment(event, botLogin, allowedBots, commandPrefix ?? '') };
 }
 
 const representative: {
@@ -62,7 +62,21 @@ const representative: {
   { name: 'a null body', event: payload(null), ignored: true },
   { name: '/plan by a person', event: payload('/plan add a CHANGELOG'), ignored: false },
   { name: '/approve with an id', event: payload('  \n/approve 0a1b2c3d'), ignored: false },
-  { name: 'an unknown /word (answered with help)', event: payload('/merge please'), ignored: false },
+  { name: 'another tool’s /word', event: payload('/merge please'), ignored: true },
+  { name: 'another tool’s /lgtm', event: payload('/lgtm'), ignored: true },
+  { name: 'a /word one slip from a command (may be answered)', event: payload('/aprove'), ignored: false },
+  {
+    name: 'a command without the configured prefix',
+    event: payload('/plan add a CHANGELOG'),
+    inputs: { 'command-prefix': '/plangate' },
+    ignored: true,
+  },
+  {
+    name: 'a command after the configured prefix',
+    event: payload('/plangate plan add a CHANGELOG'),
+    inputs: { 'command-prefix': ' /plangate ' },
+    ignored: false,
+  },
   { name: 'an edited comment', event: payload('/plan again', 'mona', { action: 'edited' }), ignored: true },
   { name: 'a deleted comment', event: payload('/plan again', 'mona', { action: 'deleted' }), ignored: true },
   { name: 'plangate’s own comment', event: payload('/plan loop', 'github-actions[bot]'), ignored: true },
@@ -159,7 +173,19 @@ describe('triageEvent agrees with main.ts’s command parsing', () => {
   });
 });
 
-describe('commandInputs reads bot-login and allowed-bots as settings.ts does', () => {
+describe('triageEvent with a command-prefix that is no prefix', () => {
+  it('ignores nothing on its strength: main.ts fails the step saying what to write', () => {
+    for (const prefix of ['plangate', '/plan gate', '   ', '/', '/-x']) {
+      const event = payload('/lgtm');
+      expect(triageEvent(env({ 'command-prefix': prefix }), fromText(JSON.stringify(event))), prefix).toEqual({
+        kind: 'undecided',
+        event: { path: eventPath, payload: event },
+      });
+    }
+  });
+});
+
+describe('commandInputs reads bot-login, allowed-bots and command-prefix as settings.ts does', () => {
   let saved: NodeJS.ProcessEnv;
   let workspace: string;
   beforeEach(() => {
@@ -176,7 +202,8 @@ describe('commandInputs reads bot-login and allowed-bots as settings.ts does', (
 
   const cases: Record<string, string>[] = [
     {},
-    { 'bot-login': '', 'allowed-bots': '' },
+    { 'bot-login': '', 'allowed-bots': '', 'command-prefix': '' },
+    { 'command-prefix': ' /plangate\n' },
     { 'bot-login': '  my-app[bot]\n', 'allowed-bots': 'a[bot]' },
     {
       'bot-login': 'plangate',
@@ -194,7 +221,11 @@ describe('commandInputs reads bot-login and allowed-bots as settings.ts does', (
         GITHUB_REPOSITORY: 'octo/widgets',
         GITHUB_WORKSPACE: workspace,
       });
-      expect(commandInputs(process.env)).toEqual({ botLogin: settings.botLogin, allowedBots: settings.allowedBots });
+      expect(commandInputs(process.env)).toEqual({
+        botLogin: settings.botLogin,
+        allowedBots: settings.allowedBots,
+        commandPrefix: settings.commandPrefix,
+      });
     });
   }
 });
