@@ -119,6 +119,7 @@ type Permissions = z.infer<typeof permissionsSchema>;
 
 const jobSchema = z.looseObject({
   if: scalar.optional(),
+  'timeout-minutes': scalar.optional(),
   permissions: permissionsSchema.optional(),
   concurrency: z.union([scalar, z.looseObject({ group: scalar, 'cancel-in-progress': scalar.optional() })]).optional(),
   steps: z.array(stepSchema).min(1),
@@ -687,6 +688,18 @@ describe('the workflow blocks of the README, docs/ and examples/, read staticall
     // plangate believes records only by `bot-login`, so it must name the App's account.
     const inputs = runnerInputs(appJob.steps, plangateIndex(appJob), { appSlug: 'plangate-helper' });
     expect(inputs['bot-login']).toBe('plangate-helper[bot]');
+  });
+
+  it('gives every job a time limit above plangate’s own, so plangate stops cleanly before the runner kills it', () => {
+    const own = Number(manifest.inputs['timeout-minutes']?.default);
+    expect(own).toBeGreaterThan(0);
+    const examples = exampleWorkflows().map((example) => example.workflow);
+    for (const workflow of [setupWorkflow().workflow, minimalWorkflow().workflow, ...examples]) {
+      const [, job] = onlyJob(workflow);
+      const step = job.steps[plangateIndex(job)]?.with?.['timeout-minutes'];
+      const inner = step === undefined ? own : Number(step);
+      expect(Number(job['timeout-minutes']), JSON.stringify(workflow.name)).toBeGreaterThan(inner);
+    }
   });
 
   it('names in its prose every secret and variable its workflows read', () => {
