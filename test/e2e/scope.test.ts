@@ -62,10 +62,13 @@ describe('the approved scope', () => {
     expect(planComment).toContain('- Changes to: `notes/one.md`');
     expect(planComment).toContain('- Commands: `node tools/gen.mjs`');
     expect(planComment).toMatch(/- Budget: [\d,]+ tokens, 4 cycles \(the estimate with 100 % headroom\)/);
+    // With default inputs a run is also limited in time, and the approval says so.
+    expect(planComment).toContain('- Time: at most 45 minutes a job (`timeout-minutes`)');
     const decoded = decodeRecord(planComment);
     if (!decoded.ok) throw new Error(decoded.reason);
     const { record } = decoded;
     expect(record.scope?.paths).toEqual(['notes/one.md']);
+    expect(record.scope?.budget.minutes).toBe(45);
     expect(record.planHash).toBe(hashPlan(record.snapshot.context, record.checks, record.scope));
     // A wider scope under the same plan would not be the approved plan.
     const wider = { ...record.scope!, paths: ['**'] };
