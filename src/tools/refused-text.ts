@@ -37,7 +37,7 @@ export function refusedText(refused: readonly RefusedDestination[], allowance?: 
     return [
       head,
       ...lines,
-      'Commands reach only loopback and the destinations `allowed-domains` names, through the proxy in HTTP_PROXY. If the work needs one of these, say which and why in your result: a maintainer can allow it.',
+      'Commands reach only loopback and the allowed destinations (`allowed-domains` in a workflow, `--allowed-domains` locally), through the proxy in HTTP_PROXY. If the work needs one of these, say which and why in your result: a maintainer can allow it.',
     ].join('\n');
   return [
     head,
