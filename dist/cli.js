@@ -7,9 +7,11 @@ import {
 } from "./chunks/chunk-6NVIIRNY.js";
 import {
   defaultLines,
-  didYouMean,
   inputDefaults
-} from "./chunks/chunk-WD3LMSGC.js";
+} from "./chunks/chunk-JCBN36MC.js";
+import {
+  didYouMean
+} from "./chunks/chunk-ORSRIQN3.js";
 import {
   networkBundles
 } from "./chunks/chunk-UBTQZF52.js";
@@ -358,11 +360,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-G44XZJCK.js");
+        const { planCommand } = await import("./chunks/plan-command-IWGMPLNJ.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-6EBSXH4Z.js");
+        const { runCommand } = await import("./chunks/run-command-F462QWCZ.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

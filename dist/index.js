@@ -1,12 +1,13 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
-  eventIgnoreReason,
-  secretInputs,
   triageEvent
-} from "./chunks/chunk-NMTIR4ZD.js";
+} from "./chunks/chunk-BRPCDI3F.js";
 import {
-  escapeProse
-} from "./chunks/chunk-JTMCR3R3.js";
+  escapeProse,
+  eventIgnoreReason,
+  secretInputs
+} from "./chunks/chunk-L7UZGG4K.js";
+import "./chunks/chunk-ORSRIQN3.js";
 import {
   errorMessage,
   redact
@@ -146,6 +147,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-4VGQFKYE.js");
+  const { run } = await import("./chunks/main-2LIKNTIM.js");
   await run(triage);
 }

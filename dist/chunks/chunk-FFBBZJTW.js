@@ -42,12 +42,12 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-UF4HOW3Z.js";
+} from "./chunk-AGAAA4YF.js";
 import {
   defaultLines,
   defaultNumber,
   inputDefaults
-} from "./chunk-WD3LMSGC.js";
+} from "./chunk-JCBN36MC.js";
 import {
   SandboxError,
   createSandbox,

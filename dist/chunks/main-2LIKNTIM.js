@@ -1,14 +1,7 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
-  commandOptions,
-  commentIgnoreReason,
-  commentOfEvent,
-  eventIgnoreReason,
-  isBot,
-  parseCommentCommand,
-  secretInputs,
   triageEvent
-} from "./chunk-NMTIR4ZD.js";
+} from "./chunk-BRPCDI3F.js";
 import {
   Octokit,
   RequestError,
@@ -33,12 +26,13 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-VQURCF42.js";
+} from "./chunk-G2D47ACH.js";
 import {
   GitError,
   ModelError,
   SettingsError,
   botIdentity,
+  canConfigure,
   canonical,
   checkPlan,
   checksForStagedPlan,
@@ -68,6 +62,7 @@ import {
   initialSnapshot,
   isBlocking,
   isEmptyDelta,
+  lowerRole,
   mcpSecretValues,
   modelFailureOf,
   namedNetwork,
@@ -76,9 +71,9 @@ import {
   plannerExecutorMachine,
   plannerUsageSince,
   planningOutcome,
+  readGateInputs,
   readInputs,
   readRepositoryInstructions,
-  readRunner,
   reduce,
   renderChecks,
   renderCostComparison,
@@ -105,35 +100,43 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-UF4HOW3Z.js";
+} from "./chunk-AGAAA4YF.js";
 import {
   code,
   codeBlock,
+  commandOptions,
+  commandText,
+  commentIgnoreReason,
+  commentOfEvent,
   details,
   escapeHtml,
   escapeMarkdown,
   escapeProse,
+  eventIgnoreReason,
   indent,
-  quote
-} from "./chunk-JTMCR3R3.js";
+  isBot,
+  notCommandReason,
+  parseCommentCommand,
+  quote,
+  spellCommands
+} from "./chunk-L7UZGG4K.js";
 import {
-  didYouMean,
   inputDefaults
-} from "./chunk-WD3LMSGC.js";
+} from "./chunk-JCBN36MC.js";
+import {
+  didYouMean
+} from "./chunk-ORSRIQN3.js";
 import {
   createSandbox,
   defaultPrograms,
   error,
   external_exports,
   findPrograms,
-  getInput,
-  getMultilineInput,
   info,
   namedDestinations,
   notice,
   setFailed,
   setOutput,
-  setSecret,
   settlesWithin,
   summary,
   tempFolderPrefix,
@@ -2991,6 +2994,11 @@ function renderFailure(failure) {
 
 ${after}` : head;
 }
+function renderConfigurationFailure(failure) {
+  const { author, command, runUrl } = failure;
+  const log = runUrl ? `the [job log](${runUrl})` : "the job log";
+  return `@${author} \`${command}\` could not run: plangate\u2019s configuration on this repository needs a fix. A maintainer can read what to change in ${log}.`;
+}
 
 // src/record/verify.ts
 function verifyPlanComment(comment, botLogin, render, secret = "") {
@@ -3103,7 +3111,7 @@ function proposedLine(record) {
     "",
     `To run this plan, a maintainer replies:`,
     "",
-    `    /approve ${record.planId}`,
+    `    ${commandText("approve", record.commandPrefix)} ${record.planId}`,
     "",
     "To change it, comment `/revise <feedback>`, or `/plan` with a new objective; the new plan replaces this one."
   ].join("\n");
@@ -3209,10 +3217,10 @@ function renderPlanComment(record, marker3) {
     ...serverFailureLines(record),
     "---",
     // Above the approve instruction: what the checks found and what execution may cost.
-    ...record.checks ? [renderChecks(record.checks, record.status === "proposed"), ""] : [],
+    ...record.checks ? [spellCommands(renderChecks(record.checks, record.status === "proposed"), record.commandPrefix), ""] : [],
     // What the approval grants, beside what it may cost.
     ...record.scope ? [renderScope(record.scope), ""] : [],
-    statusLine(record),
+    spellCommands(statusLine(record), record.commandPrefix),
     "",
     `<sub>plangate \xB7 planner ${code(record.models.planner)} \xB7 executor ${code(record.models.executor)} \xB7 base ${code(record.base.ref)} at ${code(record.base.sha.slice(0, 7))} \xB7 asked by @${record.requestedBy}${plannerUsageLine(record)}</sub>`,
     planMarker(record.planId),
@@ -3325,37 +3333,51 @@ var open = (status) => status === "proposed" || status === "asking" || status ==
 function renderRefusal(author, command, reason, fix) {
   return [`@${author} \`${command}\` was not carried out: ${escapeProse(reason)}`, "", escapeProse(fix)].join("\n");
 }
+function renderNotAllowed(author, command) {
+  return `@${author} you may not use \`${command}\` on this repository.`;
+}
 
 // src/run/refuse.ts
+var spelled = (source, text) => spellCommands(text, source.prefix);
+var spelledName = (source, command) => spelled(source, `\`${command}\``).slice(1, -1);
 async function refuse(thread, source, command, reason, fix) {
   notice(`Refused ${command} by @${source.author}: ${reason}`);
-  await thread.postComment(source.thread.number, renderRefusal(source.author, command, reason, fix));
+  await thread.postComment(
+    source.thread.number,
+    renderRefusal(source.author, spelledName(source, command), spelled(source, reason), spelled(source, fix))
+  );
   await thread.react(source.commentId, "-1", source.origin).catch(() => void 0);
   return { outcome: "refused" };
 }
-async function refuseUnlessRole(thread, source, command, required, fix) {
+async function refuseUnlessRole(thread, source, command, required, setting) {
   const role = await thread.permissionOf(source.author);
   if (hasRole(role, required)) return { role };
-  const reason = `@${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher.`;
-  return { refused: await refuse(thread, source, command, reason, fix) };
+  const where2 = setting ? ` (the \`${setting}\` input)` : "";
+  notice(
+    `Refused ${command} by @${source.author}: @${source.author} has ${role} permission on this repository; ${command} needs ${required} or higher${where2}.`
+  );
+  await thread.postComment(source.thread.number, renderNotAllowed(source.author, spelledName(source, command)));
+  await thread.react(source.commentId, "-1", source.origin).catch(() => void 0);
+  return { refused: { outcome: "refused" } };
 }
-async function failForConfiguration(ctx, source, command, what, fix) {
+async function failForConfiguration(ctx, source, command, problem) {
   const { thread, runUrl } = ctx;
-  await thread.postComment(source.thread.number, renderFailure({ author: source.author, command, what, fix, runUrl }));
+  const { what, fix, role } = problem;
+  const shown = spelledName(source, command);
+  const reply = canConfigure(role) ? renderFailure({ author: source.author, command: shown, what, fix, runUrl }) : renderConfigurationFailure({ author: source.author, command: shown, runUrl });
+  await thread.postComment(source.thread.number, reply);
   await thread.react(source.commentId, "confused").catch(() => void 0);
   return { outcome: "failed", failure: `plangate: ${command} could not run: ${what} ${fix}` };
 }
-async function failUnlessKeys(ctx, source, command, roles) {
+async function failUnlessKeys(ctx, source, command, roles, authorRole) {
   const missing = roles.filter((role) => !ctx.settings[role].apiKey);
   if (missing.length === 0) return void 0;
   const inputs = missing.map((role) => `\`${role}-api-key\``).join(" and ");
-  return failForConfiguration(
-    ctx,
-    source,
-    command,
-    `no API key is configured for the ${missing.join(" and the ")} model.`,
-    `Set the \`api-key\` input (or ${inputs}) from a repository secret.`
-  );
+  return failForConfiguration(ctx, source, command, {
+    what: `no API key is configured for the ${missing.join(" and the ")} model.`,
+    fix: `Set the \`api-key\` input (or ${inputs}) from a repository secret.`,
+    role: authorRole
+  });
 }
 
 // src/run/command-comment.ts
@@ -5465,7 +5487,8 @@ function recordDraft(ctx, request, ledger, mcpFailures) {
     usage: ledger,
     ...checks ? { checks } : {},
     ...scope ? { scope } : {},
-    ...mcpFailures.length > 0 ? { mcpFailures: [...mcpFailures] } : {}
+    ...mcpFailures.length > 0 ? { mcpFailures: [...mcpFailures] } : {},
+    ...settings.commandPrefix ? { commandPrefix: settings.commandPrefix } : {}
   });
 }
 
@@ -5719,15 +5742,9 @@ async function answeredBefore(ctx, request) {
 async function answerFlow(ctx, command) {
   const { settings, thread } = ctx;
   const no = (reason, fix) => refuse(thread, command, "/answer", reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    "/answer",
-    settings.triggerPermission,
-    "Ask a maintainer to answer."
-  );
+  const allowed = await refuseUnlessRole(thread, command, "/answer", settings.triggerPermission, "trigger-permission");
   if ("refused" in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, "/answer", ["planner"]);
+  const noKey = await failUnlessKeys(ctx, command, "/answer", ["planner"], allowed.role);
   if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, "/answer");
   if ("refused" in live) return live.refused;
@@ -5860,15 +5877,9 @@ async function approveFlow(ctx, command) {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
   const no = (reason, fix) => refuse(thread, command, "/approve", reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    "/approve",
-    settings.approvePermission,
-    "Ask a maintainer to approve the plan."
-  );
+  const allowed = await refuseUnlessRole(thread, command, "/approve", settings.approvePermission, "approve-permission");
   if ("refused" in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, "/approve", ["executor", "planner"]);
+  const noKey = await failUnlessKeys(ctx, command, "/approve", ["executor", "planner"], allowed.role);
   if (noKey) return noKey;
   const live = await commandOnLivePlan(ctx, command, "/approve");
   if ("refused" in live) return live.refused;
@@ -5978,13 +5989,7 @@ async function cancelFlow(ctx, command) {
   const { thread, settings } = ctx;
   const issue = command.thread.number;
   const no = (reason, fix) => refuse(thread, command, "/cancel", reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    "/cancel",
-    settings.triggerPermission,
-    "Ask a maintainer to cancel the plan."
-  );
+  const allowed = await refuseUnlessRole(thread, command, "/cancel", settings.triggerPermission, "trigger-permission");
   if ("refused" in allowed) return allowed.refused;
   const live = await commandOnLivePlan(ctx, command, "/cancel");
   if ("refused" in live) return live.refused;
@@ -6012,8 +6017,11 @@ async function cancelFlow(ctx, command) {
   }
   await thread.updateComment(comment.id, renderRecord(ctx, { ...record, status: "cancelled" }));
   notice(`Plan ${id} was cancelled by @${command.author}.`);
-  await thread.postComment(issue, `@${command.author} ${said}
-${cancelMarker(id, command.author)}`);
+  await thread.postComment(
+    issue,
+    `@${command.author} ${spellCommands(said, command.prefix)}
+${cancelMarker(id, command.author)}`
+  );
   await thread.react(command.commentId, "+1", command.origin).catch(() => void 0);
   return { outcome: "aborted", planId: id };
 }
@@ -6024,13 +6032,12 @@ var listed = (patterns) => {
   const shown = patterns.slice(0, maxListed2).map(code).join(", ");
   return patterns.length > maxListed2 ? `${shown} and ${patterns.length - maxListed2} more` : shown;
 };
-function renderHelp(author, settings, unknown) {
+function renderHelp(author, settings, prefix = "") {
   const trigger = code(settings.triggerPermission);
   const approve = code(settings.approvePermission);
-  const head = unknown === void 0 ? `@${author} plangate\u2019s commands on this repository:` : `@${author} unknown command ${code(`/${unknown}`)}. plangate\u2019s commands on this repository:`;
   const commands = settings.allowedCommands;
   const lines = [
-    head,
+    `@${author} plangate\u2019s commands on this repository:`,
     "",
     "| Command | What it does | Who may use it |",
     "| --- | --- | --- |",
@@ -6053,31 +6060,53 @@ function renderHelp(author, settings, unknown) {
     "",
     "The command goes on the first line of a new comment."
   ];
-  return fitBody(lines.join("\n"));
+  return fitBody(spellCommands(lines.join("\n"), prefix));
+}
+function renderUnknownCommand(author, unknown, meant, prefix = "") {
+  const typed = code(commandText(unknown, prefix));
+  const guess = meant ? ` Did you mean ${code(commandText(meant, prefix))}?` : "";
+  return `@${author} ${typed} is not a plangate command.${guess} Nothing was done; ${code(commandText("help", prefix))} lists the commands.`;
 }
 var optionMeaning = {
   "--over-budget": `approves a plan whose cost estimate is above \`max-estimated-cost-usd\` (${code(overBudgetRole)} permission or higher): \`/approve --over-budget [plan-id]\``
 };
-function renderUnknownOption(author, command, option) {
+function renderUnknownOption(author, command, option, prefix = "") {
   const valid = commandOptions[command];
   const meant = didYouMean(option, valid);
   const head = `@${author} \`/${command}\` has no option ${code(option)}${meant ? `; did you mean ${code(meant)}?` : "."} Nothing was done.`;
   const list = valid.length === 0 ? `\`/${command}\` takes no options.` : [`The options of \`/${command}\`:`, ...valid.map((o) => `- ${code(o)}: ${optionMeaning[o] ?? ""}`)].join("\n");
-  return fitBody([head, "", list, "", "`/help` lists every command."].join("\n"));
+  return fitBody(spellCommands([head, "", list, "", "`/help` lists every command."].join("\n"), prefix));
 }
 
 // src/commands/help.ts
 async function helpFlow(ctx, command) {
   const { thread, settings } = ctx;
   const { unknown, unknownOption } = command;
-  const name = unknownOption ? `/${unknownOption.command}` : unknown === void 0 ? "/help" : `/${unknown}`;
-  const allowed = await refuseUnlessRole(thread, command, name, "read", "Ask a collaborator of this repository.");
+  const prefix = command.prefix ?? "";
+  if (unknown !== void 0) return answerUnknown(ctx, command, unknown);
+  const name = commandText(unknownOption ? unknownOption.command : "help", prefix);
+  const allowed = await refuseUnlessRole(thread, command, name, "read");
   if ("refused" in allowed) return allowed.refused;
-  const reply = unknownOption ? renderUnknownOption(command.author, unknownOption.command, unknownOption.option) : renderHelp(command.author, settings, unknown);
+  const reply = unknownOption ? renderUnknownOption(command.author, unknownOption.command, unknownOption.option, prefix) : renderHelp(command.author, settings, prefix);
   await thread.postComment(command.thread.number, reply);
-  const guessed = unknown !== void 0 || unknownOption !== void 0;
-  await thread.react(command.commentId, guessed ? "confused" : "eyes", command.origin).catch(() => void 0);
-  return { outcome: guessed ? "refused" : "answered" };
+  await thread.react(command.commentId, unknownOption ? "confused" : "eyes", command.origin).catch(() => void 0);
+  return { outcome: unknownOption ? "refused" : "answered" };
+}
+async function answerUnknown(ctx, command, unknown) {
+  const { thread, settings } = ctx;
+  const prefix = command.prefix ?? "";
+  const typed = commandText(unknown, prefix);
+  const needed = lowerRole(settings.triggerPermission, settings.approvePermission);
+  const role = await thread.permissionOf(command.author);
+  if (!hasRole(role, needed)) {
+    info(
+      `Nothing to do: ${typed} is not a plangate command, and @${command.author} has ${role} permission (commanding plangate takes ${needed} or higher), so it gets no answer.`
+    );
+    return { outcome: "ignored" };
+  }
+  info(`${typed} is not a plangate command; answering @${command.author} with the commands it may have meant.`);
+  await thread.postComment(command.thread.number, renderUnknownCommand(command.author, unknown, command.meant, prefix));
+  return { outcome: "refused" };
 }
 
 // src/commands/maintain.ts
@@ -6153,7 +6182,7 @@ async function runTask(ctx, task, requestedBy, adhoc) {
       body: `${task.objective}
 
 ---
-Opened by plangate for the ${adhoc ? "ad-hoc objective dispatched by" : "scheduled task"} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`/approve\`.`,
+Opened by plangate for the ${adhoc ? "ad-hoc objective dispatched by" : "scheduled task"} ${adhoc ? `@${requestedBy}` : `\`${task.name}\``}. Plans are posted here; a maintainer approves one with \`${commandText("approve", settings.commandPrefix)}\`.`,
       labels: [label, ...task.labels ?? []],
       assignees: task.assignees ?? []
     });
@@ -6485,16 +6514,10 @@ var maxObjectiveChars = 2e4;
 async function planFlow(ctx, command) {
   const { settings, thread } = ctx;
   const issue = command.thread.number;
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    "/plan",
-    settings.triggerPermission,
-    "Ask a maintainer to run /plan, or change the `trigger-permission` input."
-  );
+  const allowed = await refuseUnlessRole(thread, command, "/plan", settings.triggerPermission, "trigger-permission");
   if ("refused" in allowed) return allowed.refused;
   const executorOnly = settings.policy === "executor-only";
-  const noKey = await failUnlessKeys(ctx, command, "/plan", [executorOnly ? "executor" : "planner"]);
+  const noKey = await failUnlessKeys(ctx, command, "/plan", [executorOnly ? "executor" : "planner"], allowed.role);
   if (noKey) return noKey;
   const comments = await thread.listComments(issue);
   const edited = await refuseIfEdited(ctx, command, "/plan", comments);
@@ -6532,15 +6555,9 @@ async function planFlow(ctx, command) {
 async function reviseFlow(ctx, command) {
   const { settings, thread } = ctx;
   const no = (reason, fix) => refuse(thread, command, "/revise", reason, fix);
-  const allowed = await refuseUnlessRole(
-    thread,
-    command,
-    "/revise",
-    settings.triggerPermission,
-    "Ask a maintainer to revise the plan."
-  );
+  const allowed = await refuseUnlessRole(thread, command, "/revise", settings.triggerPermission, "trigger-permission");
   if ("refused" in allowed) return allowed.refused;
-  const noKey = await failUnlessKeys(ctx, command, "/revise", ["planner"]);
+  const noKey = await failUnlessKeys(ctx, command, "/revise", ["planner"], allowed.role);
   if (noKey) return noKey;
   const feedback = stripHidden(command.feedback).trim();
   if (!feedback) return no("there is no feedback.", "Say what to change: `/revise <feedback>`.");
@@ -6646,14 +6663,14 @@ function renderStatus(author, view) {
 async function statusFlow(ctx, command) {
   const { thread, settings } = ctx;
   const issue = command.thread.number;
-  const allowed = await refuseUnlessRole(thread, command, "/status", "read", "Ask a collaborator of this repository.");
+  const allowed = await refuseUnlessRole(thread, command, "/status", "read");
   if ("refused" in allowed) return allowed.refused;
   const comments = await thread.listComments(issue);
   const live = await findLiveRecord(ctx, comments, issue);
   if (!live.ok) {
-    await thread.postComment(issue, `@${command.author} ${live.refusal}
+    await thread.postComment(issue, spellCommands(`@${command.author} ${live.refusal}
 
-${live.fix}`);
+${live.fix}`, command.prefix));
     return { outcome: "answered" };
   }
   const { record, comment } = live;
@@ -6681,7 +6698,7 @@ ${live.fix}`);
     ...record.supersededBy ? { note: `plan \`${record.supersededBy}\`` } : {},
     ...holdOf(ctx, command, record)
   });
-  await thread.postComment(issue, body2);
+  await thread.postComment(issue, spellCommands(body2, command.prefix));
   await thread.react(command.commentId, "eyes", command.origin).catch(() => void 0);
   return { outcome: "answered", planId: record.planId };
 }
@@ -6740,7 +6757,7 @@ async function reportFailure(ctx, command, error2, started = false) {
       command.thread.number,
       renderFailure({
         author: command.author,
-        command: `/${command.kind}`,
+        command: commandText(command.kind, command.prefix),
         what,
         fix,
         runUrl: ctx.runUrl,
@@ -6819,7 +6836,7 @@ function commandFromMaintenanceEvent(eventName, payload) {
     }
   };
 }
-function commandFromIssueComment(payload, botLogin, allowedBots = []) {
+function commandFromIssueComment(payload, botLogin, allowedBots = [], prefix = "") {
   const parsed = issueCommentEventSchema.safeParse(payload);
   if (!parsed.success) return { kind: "ignore", reason: "the event payload is not an issue comment" };
   const event = parsed.data;
@@ -6827,11 +6844,12 @@ function commandFromIssueComment(payload, botLogin, allowedBots = []) {
   const ignored = commentIgnoreReason(
     { action: event.action, author, body: event.comment.body ?? "" },
     botLogin,
-    allowedBots
+    allowedBots,
+    prefix
   );
   if (ignored !== void 0) return { kind: "ignore", reason: ignored };
-  const parsedCommand = parseCommentCommand(event.comment.body ?? "");
-  if (!parsedCommand) return { kind: "ignore", reason: "the comment\u2019s first line is not a plangate command" };
+  const parsedCommand = parseCommentCommand(event.comment.body ?? "", prefix);
+  if (!parsedCommand) return { kind: "ignore", reason: notCommandReason(event.comment.body ?? "", prefix) };
   const source = {
     thread: {
       number: event.issue.number,
@@ -6842,7 +6860,8 @@ function commandFromIssueComment(payload, botLogin, allowedBots = []) {
     commentId: event.comment.id,
     commentUrl: event.comment.html_url ?? "",
     author: author.login,
-    body: event.comment.body ?? ""
+    body: event.comment.body ?? "",
+    ...prefix ? { prefix } : {}
   };
   return commandOf(parsedCommand, source);
 }
@@ -6861,7 +6880,12 @@ function commandOf(parsedCommand, source) {
     case "help":
       return { kind: parsedCommand.name, ...source };
     case "unknown":
-      return { kind: "help", unknown: parsedCommand.command, ...source };
+      return {
+        kind: "help",
+        unknown: parsedCommand.command,
+        ...parsedCommand.meant ? { meant: parsedCommand.meant } : {},
+        ...source
+      };
     case "unknown-option":
       return {
         kind: "help",
@@ -6902,23 +6926,24 @@ var reviewEventSchema = external_exports.object({
   pull_request: pullRequestSchema,
   review: writtenSchema.extend({ submitted_at: external_exports.string().nullable().optional() })
 });
-function commandFromReviewEvent(eventName, payload, botLogin, allowedBots = []) {
+function commandFromReviewEvent(eventName, payload, botLogin, allowedBots = [], prefix = "") {
   const read = readReviewEvent(eventName, payload);
   if (!read) return { kind: "ignore", reason: `the event payload is not a ${eventName.replace(/_/g, " ")}` };
   const { action, pull, written, createdAt } = read;
   const body2 = written.body ?? "";
   const created = action === commentOfEvent(eventName).created ? "created" : action;
-  const ignored = commentIgnoreReason({ action: created, author: written.user, body: body2 }, botLogin, allowedBots);
+  const ignored = commentIgnoreReason({ action: created, author: written.user, body: body2 }, botLogin, allowedBots, prefix);
   if (ignored !== void 0) return { kind: "ignore", reason: ignored };
-  const parsedCommand = parseCommentCommand(body2);
-  if (!parsedCommand) return { kind: "ignore", reason: "the comment\u2019s first line is not a plangate command" };
+  const parsedCommand = parseCommentCommand(body2, prefix);
+  if (!parsedCommand) return { kind: "ignore", reason: notCommandReason(body2, prefix) };
   const source = {
     thread: { number: pull.number, isPullRequest: true, title: pull.title, body: pull.body ?? "" },
     commentId: written.id,
     origin: { kind: eventName === "pull_request_review" ? "review" : "review-comment", createdAt },
     commentUrl: written.html_url ?? "",
     author: written.user.login,
-    body: body2
+    body: body2,
+    ...prefix ? { prefix } : {}
   };
   return commandOf(parsedCommand, source);
 }
@@ -6947,27 +6972,8 @@ function readCommand(inputs, parsed, readEventFile = readUtf8) {
   } catch (error2) {
     throw new Error(`Cannot read the event payload at ${eventPath}: ${failureMessage(error2)}`, { cause: error2 });
   }
-  const command = eventName === "issue_comment" ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots) : eventName === "pull_request_review_comment" || eventName === "pull_request_review" ? commandFromReviewEvent(eventName, payload, inputs.botLogin, inputs.allowedBots) : commandFromMaintenanceEvent(eventName, payload);
+  const command = eventName === "issue_comment" ? commandFromIssueComment(payload, inputs.botLogin, inputs.allowedBots, inputs.commandPrefix ?? "") : eventName === "pull_request_review_comment" || eventName === "pull_request_review" ? commandFromReviewEvent(eventName, payload, inputs.botLogin, inputs.allowedBots, inputs.commandPrefix ?? "") : commandFromMaintenanceEvent(eventName, payload);
   return { command, payload };
-}
-
-// src/config/gate-inputs.ts
-function roleOr(name) {
-  const parsed = roleSchema.safeParse(getInput(name).trim() || inputDefaults[name]);
-  return parsed.success ? parsed.data : inputDefaults[name];
-}
-function readGateInputs(env = process.env) {
-  const secrets = secretInputs.map((name) => getInput(name));
-  for (const secret of secrets) if (secret) setSecret(secret);
-  return {
-    githubToken: secrets[0] ?? "",
-    secrets,
-    botLogin: getInput("bot-login").trim() || inputDefaults["bot-login"],
-    allowedBots: getMultilineInput("allowed-bots").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")),
-    triggerPermission: roleOr("trigger-permission"),
-    approvePermission: roleOr("approve-permission"),
-    runner: readRunner(env)
-  };
 }
 
 // src/entry/setup-failure.ts
@@ -6988,16 +6994,24 @@ async function reportSetupFailure(gate, octokit, command, error2, secrets) {
     botLogin: gate.botLogin
   });
   try {
+    const runUrl = runUrlOf(runner);
+    if (command.kind === "help" && command.unknown !== void 0) {
+      const role = await thread.permissionOf(command.author);
+      if (!hasRole(role, lowerRole(gate.triggerPermission, gate.approvePermission))) return;
+    }
     const name = `/${command.kind}`;
-    const allowed = await refuseUnlessRole(
-      thread,
-      command,
-      name,
-      requiredRole(command.kind, gate),
-      "Ask a maintainer."
-    );
+    const allowed = await refuseUnlessRole(thread, command, name, requiredRole(command.kind, gate));
     if ("refused" in allowed) return;
-    await reportFailure({ thread, runUrl: runUrlOf(runner) }, command, error2);
+    if (error2 instanceof SettingsError && !canConfigure(allowed.role)) {
+      const shown = commandText(command.kind, command.prefix);
+      await thread.postComment(
+        command.thread.number,
+        renderConfigurationFailure({ author: command.author, command: shown, runUrl })
+      );
+      await thread.react(command.commentId, "confused", command.origin).catch(() => void 0);
+      return;
+    }
+    await reportFailure({ thread, runUrl }, command, error2);
   } catch (reportError) {
     warning(`Could not report the failure on the thread: ${failureMessage(reportError)}`);
   }

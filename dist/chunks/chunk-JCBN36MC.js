@@ -30,6 +30,7 @@ var inputDefaults = {
   "pull-request-mode": "stacked",
   "base-branch": "",
   "allowed-bots": "",
+  "command-prefix": "",
   "require-distinct-approver": "false",
   "approval-max-age-hours": "168",
   "record-secret": "",
@@ -51,36 +52,8 @@ function defaultNumber(name) {
   return Number(inputDefaults[name]);
 }
 
-// src/text/did-you-mean.ts
-function editDistance(a, b) {
-  if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-var normal = (name) => name.trim().toLowerCase().replace(/_/g, "-");
-function didYouMean(typed, candidates) {
-  const wanted = normal(typed);
-  let best;
-  for (const name of candidates) {
-    if (name === typed) continue;
-    const distance = editDistance(wanted, normal(name));
-    const allowed = Math.floor(Math.max(wanted.length, name.length) / 3);
-    if (distance <= allowed && (best === void 0 || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
 export {
   inputDefaults,
   defaultLines,
-  defaultNumber,
-  didYouMean
+  defaultNumber
 };

@@ -4,12 +4,13 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-RHWUZPEM.js";
+} from "./chunk-FFBBZJTW.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-TJWLEI3U.js";
-import "./chunk-UF4HOW3Z.js";
-import "./chunk-JTMCR3R3.js";
-import "./chunk-WD3LMSGC.js";
+import "./chunk-AGAAA4YF.js";
+import "./chunk-L7UZGG4K.js";
+import "./chunk-JCBN36MC.js";
+import "./chunk-ORSRIQN3.js";
 import "./chunk-V2Q2GB2I.js";
 import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-VQURCF42.js";
+} from "./chunk-G2D47ACH.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-RHWUZPEM.js";
+} from "./chunk-FFBBZJTW.js";
 import {
   CliError,
   UsageError
@@ -38,9 +38,10 @@ import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-UF4HOW3Z.js";
-import "./chunk-JTMCR3R3.js";
-import "./chunk-WD3LMSGC.js";
+} from "./chunk-AGAAA4YF.js";
+import "./chunk-L7UZGG4K.js";
+import "./chunk-JCBN36MC.js";
+import "./chunk-ORSRIQN3.js";
 import "./chunk-V2Q2GB2I.js";
 import "./chunk-UBTQZF52.js";
 import {

@@ -1,15 +1,19 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   code,
+  commandPrefixPattern,
   escapeHtml,
+  secretInputs,
   withoutHiddenCharacters
-} from "./chunk-JTMCR3R3.js";
+} from "./chunk-L7UZGG4K.js";
 import {
   defaultLines,
   defaultNumber,
-  didYouMean,
   inputDefaults
-} from "./chunk-WD3LMSGC.js";
+} from "./chunk-JCBN36MC.js";
+import {
+  didYouMean
+} from "./chunk-ORSRIQN3.js";
 import {
   SandboxError,
   absolutePath,
@@ -34292,6 +34296,19 @@ function runUrlOf(runner) {
   return runner.runId ? `${runner.serverUrl}/${runner.owner}/${runner.repo}/actions/runs/${runner.runId}` : "";
 }
 
+// src/config/permissions.ts
+var roles = ["none", "read", "triage", "write", "maintain", "admin"];
+var roleSchema = external_exports.enum(roles);
+function hasRole(actual, required) {
+  return roles.indexOf(actual) >= roles.indexOf(required);
+}
+function canConfigure(role) {
+  return hasRole(role, "maintain");
+}
+function lowerRole(a, b) {
+  return hasRole(a, b) ? b : a;
+}
+
 // src/config/input-schemas.ts
 var httpUrlSchema = httpUrl(inputDefaults["base-url"]);
 function httpUrl(example) {
@@ -34332,49 +34349,14 @@ var envNameSchema = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 
   (name) => !/^(GITHUB_TOKEN|INPUT_|ACTIONS_|ACTIONS_RUNTIME|RUNNER_TOKEN)/i.test(name) && !/(TOKEN|SECRET|KEY|PASSWORD|CREDENTIAL)/i.test(name),
   "looks like a secret, which commands must never receive"
 );
+var commandPrefixSchema = external_exports.string().refine(
+  (v) => v === "" || v.trim() !== "",
+  "is only spaces: leave it empty for commands such as /plan, or write a prefix such as /plangate"
+).transform((v) => v.trim()).refine(
+  (v) => v === "" || commandPrefixPattern.test(v),
+  "must be / followed by one word of letters, digits, - or _ (such as /plangate), with no space inside"
+);
 var withDefault = (fallback) => external_exports.string().transform((v) => v.trim() || fallback);
-
-// src/config/permissions.ts
-var roles = ["none", "read", "triage", "write", "maintain", "admin"];
-var roleSchema = external_exports.enum(roles);
-function hasRole(actual, required) {
-  return roles.indexOf(actual) >= roles.indexOf(required);
-}
-
-// src/config/prices.ts
-var modelPriceSchema = external_exports.object({
-  input: external_exports.number().finite().nonnegative(),
-  cachedInput: external_exports.number().finite().nonnegative().optional(),
-  output: external_exports.number().finite().nonnegative()
-}).strict();
-var priceOverridesSchema = external_exports.record(external_exports.string().trim().min(1), modelPriceSchema);
-var defaultPrices = Object.freeze({
-  "gpt-5": { input: 1.25, cachedInput: 0.125, output: 10 },
-  "gpt-5-mini": { input: 0.25, cachedInput: 0.025, output: 2 },
-  "gpt-4.1": { input: 2, cachedInput: 0.5, output: 8 },
-  "gpt-4.1-mini": { input: 0.4, cachedInput: 0.1, output: 1.6 },
-  "gpt-4.1-nano": { input: 0.1, cachedInput: 0.025, output: 0.4 },
-  "gpt-4o": { input: 2.5, cachedInput: 1.25, output: 10 },
-  "gpt-4o-mini": { input: 0.15, cachedInput: 0.075, output: 0.6 },
-  "o4-mini": { input: 1.1, cachedInput: 0.275, output: 4.4 },
-  "deepseek-chat": { input: 0.28, cachedInput: 0.028, output: 0.42 },
-  "deepseek-reasoner": { input: 0.28, cachedInput: 0.028, output: 0.42 }
-});
-function withOverrides(overrides, base = defaultPrices) {
-  return Object.freeze({ ...base, ...overrides });
-}
-var SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
-function priceFor(model, table2 = defaultPrices) {
-  if (Object.hasOwn(table2, model)) return table2[model] ?? null;
-  const alias = model.replace(SNAPSHOT_SUFFIX, "");
-  if (alias !== model && Object.hasOwn(table2, alias)) return table2[alias] ?? null;
-  return null;
-}
-
-// src/config/repo-config.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { existsSync, readFileSync } from "node:fs";
-import path2 from "node:path";
 
 // src/config/issue-sentences.ts
 function inFile(file) {
@@ -34474,6 +34456,69 @@ function keysAt(schema, path7) {
   const items = def.element ?? def.valueType;
   return head !== void 0 && items ? keysAt(items, rest) : [];
 }
+
+// src/config/gate-inputs.ts
+function roleOr(name) {
+  const parsed = roleSchema.safeParse(getInput(name).trim() || inputDefaults[name]);
+  return parsed.success ? parsed.data : inputDefaults[name];
+}
+function readCommandPrefix() {
+  const parsed = commandPrefixSchema.safeParse(getInput("command-prefix", { trimWhitespace: false }), {
+    reportInput: true
+  });
+  if (!parsed.success)
+    throw new SettingsError(issueSentences(parsed.error.issues, inputPlace("command-prefix"), commandPrefixSchema));
+  return parsed.data;
+}
+function readGateInputs(env = process.env) {
+  const secrets = secretInputs.map((name) => getInput(name));
+  for (const secret of secrets) if (secret) setSecret(secret);
+  return {
+    githubToken: secrets[0] ?? "",
+    secrets,
+    botLogin: getInput("bot-login").trim() || inputDefaults["bot-login"],
+    allowedBots: getMultilineInput("allowed-bots").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")),
+    commandPrefix: readCommandPrefix(),
+    triggerPermission: roleOr("trigger-permission"),
+    approvePermission: roleOr("approve-permission"),
+    runner: readRunner(env)
+  };
+}
+
+// src/config/prices.ts
+var modelPriceSchema = external_exports.object({
+  input: external_exports.number().finite().nonnegative(),
+  cachedInput: external_exports.number().finite().nonnegative().optional(),
+  output: external_exports.number().finite().nonnegative()
+}).strict();
+var priceOverridesSchema = external_exports.record(external_exports.string().trim().min(1), modelPriceSchema);
+var defaultPrices = Object.freeze({
+  "gpt-5": { input: 1.25, cachedInput: 0.125, output: 10 },
+  "gpt-5-mini": { input: 0.25, cachedInput: 0.025, output: 2 },
+  "gpt-4.1": { input: 2, cachedInput: 0.5, output: 8 },
+  "gpt-4.1-mini": { input: 0.4, cachedInput: 0.1, output: 1.6 },
+  "gpt-4.1-nano": { input: 0.1, cachedInput: 0.025, output: 0.4 },
+  "gpt-4o": { input: 2.5, cachedInput: 1.25, output: 10 },
+  "gpt-4o-mini": { input: 0.15, cachedInput: 0.075, output: 0.6 },
+  "o4-mini": { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  "deepseek-chat": { input: 0.28, cachedInput: 0.028, output: 0.42 },
+  "deepseek-reasoner": { input: 0.28, cachedInput: 0.028, output: 0.42 }
+});
+function withOverrides(overrides, base = defaultPrices) {
+  return Object.freeze({ ...base, ...overrides });
+}
+var SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
+function priceFor(model, table2 = defaultPrices) {
+  if (Object.hasOwn(table2, model)) return table2[model] ?? null;
+  const alias = model.replace(SNAPSHOT_SUFFIX, "");
+  if (alias !== model && Object.hasOwn(table2, alias)) return table2[alias] ?? null;
+  return null;
+}
+
+// src/config/repo-config.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { existsSync, readFileSync } from "node:fs";
+import path2 from "node:path";
 
 // src/config/run-policy.ts
 var runPolicies = ["plan-for-approval", "plan-first", "plan-only", "executor-only"];
@@ -34681,6 +34726,7 @@ function readInputs(env = process.env) {
     baseBranch: input("base-branch", external_exports.string().trim()),
     botLogin: defaulted("bot-login", external_exports.string()),
     allowedBots: lines("allowed-bots"),
+    commandPrefix: readCommandPrefix(),
     requireDistinctApprover: defaulted("require-distinct-approver", booleanInput),
     approvalMaxAgeHours: defaulted("approval-max-age-hours", wholeNumber(1, maxApprovalAgeHours)),
     recordSecret,
@@ -35766,7 +35812,9 @@ var planRecordSchema = external_exports.object({
     })
   ).optional(),
   /** MCP servers that did not start while planning: the plan comment says the planner worked without them. */
-  mcpFailures: external_exports.array(external_exports.object({ server: external_exports.string(), reason: external_exports.string() })).optional()
+  mcpFailures: external_exports.array(external_exports.object({ server: external_exports.string(), reason: external_exports.string() })).optional(),
+  /** The `command-prefix` the plan was made under, so its comment says what to type (`/plangate approve`). */
+  commandPrefix: external_exports.string().optional()
 });
 var markerPattern = /(?:^|\n)<!-- plangate:record v1 ([A-Za-z0-9_-]+) -->\s*$/;
 function hashContext(context) {
@@ -44028,7 +44076,7 @@ function refusedText(refused, allowance) {
     return [
       head,
       ...lines2,
-      "Commands reach only loopback and the destinations `allowed-domains` names, through the proxy in HTTP_PROXY. If the work needs one of these, say which and why in your result: a maintainer can allow it."
+      "Commands reach only loopback and the allowed destinations (`allowed-domains` in a workflow, `--allowed-domains` locally), through the proxy in HTTP_PROXY. If the work needs one of these, say which and why in your result: a maintainer can allow it."
     ].join("\n");
   return [
     head,
@@ -45666,6 +45714,8 @@ export {
   clip,
   roleSchema,
   hasRole,
+  canConfigure,
+  lowerRole,
   ModelError,
   modelFailureOf,
   createChatClient,
@@ -45683,8 +45733,8 @@ export {
   defaultPlanMaxAgeDays,
   readRepoConfig,
   resolveMcpServers,
-  readRunner,
   runUrlOf,
+  readGateInputs,
   readInputs,
   withRepoConfig,
   hasDotGitComponent,
