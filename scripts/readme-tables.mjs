@@ -84,10 +84,20 @@ function defaultCell(value) {
 
 // ---- action.yml: inputs and outputs ----
 
-function inputsTable(inputs) {
+/**
+ * The inputs the page explains at length, each under a heading of its name alone (`#### \`scope\``):
+ * action.yml keeps every description short, and the table links the longer text.
+ */
+function detailedInputs(page) {
+  return new Set([...page.matchAll(/^#{3,4} `([a-z0-9-]+)`$/gm)].map((m) => m[1]));
+}
+
+function inputsTable(inputs, detailed) {
   const rows = Object.entries(inputs).map(([name, spec]) => {
     const description = spec.required ? `**Required.** ${spec.description}` : spec.description;
-    return `| \`${name}\` | ${cell(description)} | ${defaultCell(spec.default)} |`;
+    // GitHub's anchor for a heading that is one code span is the span's text.
+    const more = detailed.has(name) ? ` [More](#${name})` : '';
+    return `| \`${name}\` | ${cell(description)}${more} | ${defaultCell(spec.default)} |`;
   });
   return ['| Input | Description | Default |', '| --- | --- | --- |', ...rows].join('\n');
 }
@@ -483,19 +493,21 @@ const schema = sources.repoConfigSchema;
     fail(`the example ${configFile} in scripts/readme-tables.mjs is invalid: ${problems.join('; ')}`);
 }
 const bench = readBench();
-const blocks = {
-  inputs: inputsTable(action.inputs),
+/** The generated blocks of a reference page; the inputs table links the page's own longer texts. */
+const blocksFor = (page) => ({
+  inputs: inputsTable(action.inputs, detailedInputs(page)),
   outputs: outputsTable(action.outputs),
   config: configReference(schema),
   cost: costBlock(bench, action, sources),
   network: networkBlock(bench),
-};
+});
 
 const marker = (name, edge) => `<!-- ${name}:${edge} -->`;
-const marked = (name) => `${marker(name, 'start')}\n${blocks[name]}\n${marker(name, 'end')}`;
+const marked = (blocks, name) => `${marker(name, 'start')}\n${blocks[name]}\n${marker(name, 'end')}`;
 
 /** Replaces each marked block; a page without its markers is an error, not a silent pass. */
 function withBlocks(page, file) {
+  const blocks = blocksFor(page);
   let text = page;
   for (const name of Object.keys(blocks)) {
     const start = text.indexOf(marker(name, 'start'));
@@ -503,7 +515,7 @@ function withBlocks(page, file) {
     if (start === -1 || end === -1 || end < start) {
       fail(`${file} lacks the ${marker(name, 'start')} ... ${marker(name, 'end')} markers`);
     }
-    text = text.slice(0, start) + marked(name) + text.slice(end + marker(name, 'end').length);
+    text = text.slice(0, start) + marked(blocks, name) + text.slice(end + marker(name, 'end').length);
   }
   return text;
 }
@@ -528,7 +540,12 @@ function otherPages() {
 
 const [mode, target] = args;
 if (mode === undefined) {
-  process.stdout.write(`${Object.keys(blocks).map(marked).join('\n\n')}\n`);
+  const blocks = blocksFor(readFileSync(path.join(root, referencePage), 'utf8'));
+  process.stdout.write(
+    `${Object.keys(blocks)
+      .map((name) => marked(blocks, name))
+      .join('\n\n')}\n`,
+  );
 } else if (mode === '--write' || mode === '--check') {
   const pagePath = target ?? path.join(root, referencePage);
   const file = target ?? referencePage;
