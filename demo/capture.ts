@@ -25,7 +25,6 @@ export async function captureDemoPosts(): Promise<DemoPosts> {
   process.env.GIT_COMMITTER_DATE = fixedDate;
   const world = await createWorld(scenario.script);
   try {
-    scenario.priceScriptedModels(world);
     const issue = scenario.openDemoIssue(world);
     world.freshCheckout();
     const planned = await world.runAction(

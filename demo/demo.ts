@@ -13,7 +13,16 @@ import { createWorld, git, owner, repo, type ActionRun, type World } from '../te
 import { bot } from '../test/e2e/thread-helpers.js';
 import { translateActionsLine } from '../src/cli/actions-log.js';
 import { redact } from '../src/text/redact.js';
-import { commentEvent, demoInputs, objective, openDemoIssue, priceScriptedModels, script } from './scenario.js';
+import {
+  asShown,
+  commentEvent,
+  demoInputs,
+  objective,
+  openDemoIssue,
+  progressWhileRunning,
+  reactionsOn,
+  script,
+} from './scenario.js';
 
 /** A real endpoint to use instead of the scripted model; absent: the script plays both models. */
 export interface DemoModels {
@@ -62,46 +71,56 @@ class Demo {
   async command(body: string, inputs: Record<string, string>): Promise<ActionRun> {
     const { world, issue } = this;
     const event = commentEvent(world, issue, 'mona', body);
-    this.seen = world.gh.comments(issue).length;
+    const comments = world.gh.comments(issue);
+    this.seen = comments.length;
+    const commentId = comments.at(-1)?.id;
     this.out(`\n💬 @mona commented on #${issue}:`);
     this.out(quote(body));
     world.freshCheckout();
     const run = await world.runAction(event, inputs);
-    this.report(run);
+    this.report(run, commentId);
     return run;
   }
 
   /**
    * How the run ended, as the Actions page shows it (its error line, never the raw log of workflow
-   * commands), then every comment the bot posted: its replies are what a maintainer reads.
+   * commands), the reactions the bot put on the command, then every comment the bot posted as GitHub
+   * shows it: its replies are what a maintainer reads. A progress comment is shown twice: as it read
+   * while the run worked, and as the run left it.
    */
-  private report(run: ActionRun): void {
+  private report(run: ActionRun, commentId: number | undefined): void {
     const outcome = run.outputs.outcome ?? 'none';
     this.out(`\n⚙️  the action ${run.code === 0 ? 'finished' : `failed (exit ${run.code})`}; outcome: ${outcome}`);
     for (const line of `${run.stdout}\n${run.stderr}`.split('\n')) {
       if (line.startsWith('::error')) this.out(`   ${translateActionsLine(line) ?? ''}`);
     }
+    const reactions = commentId === undefined ? [] : reactionsOn(this.world, commentId);
+    if (reactions.length > 0) this.out(`   @${bot} reacted to the comment: ${reactions.join(' ')}`);
+    const working = run.outputs['plan-id'] ? progressWhileRunning(this.world, run.outputs['plan-id']) : undefined;
     const replies = this.world.gh
       .comments(this.issue)
       .slice(this.seen)
       .filter((c) => c.user?.login === bot);
     for (const reply of replies) {
       const body = reply.body ?? '';
+      const progress = body.includes('plangate:progress');
+      if (progress && working) {
+        this.rule('the progress comment while the run works');
+        this.out(quote(asShown(working)));
+      }
       this.rule(
         body.includes('plangate:record')
-          ? 'the plan comment, as GitHub would show it'
-          : body.includes('plangate:progress')
-            ? 'the progress comment'
+          ? 'the plan comment'
+          : progress
+            ? working
+              ? 'the same comment, edited as the run ended'
+              : 'the progress comment'
             : `@${bot} replied`,
       );
-      this.out(quote(readable(body)));
+      this.out(quote(asShown(body)));
     }
   }
 }
-
-/** Hides the hidden record's payload: it is for machines, and long. */
-const readable = (body: string) =>
-  body.replace(/<!-- plangate:record v1 [A-Za-z0-9_-]+ -->/, '<!-- plangate:record v1 … (hidden plan record) -->');
 
 /** The inputs of the workflow step: the sample's commands, and the real endpoint when there is one. */
 function stepInputs(models: DemoModels | undefined): Record<string, string> {
@@ -109,8 +128,9 @@ function stepInputs(models: DemoModels | undefined): Record<string, string> {
   if (models) {
     inputs['api-key'] = models.apiKey;
     inputs['base-url'] = models.baseUrl ?? 'https://api.openai.com/v1';
-    inputs['planner-model'] = models.plannerModel ?? 'gpt-4.1';
-    inputs['executor-model'] = models.executorModel ?? 'gpt-4.1-mini';
+    // demoInputs name the action's default models; a real endpoint may name others.
+    if (models.plannerModel) inputs['planner-model'] = models.plannerModel;
+    if (models.executorModel) inputs['executor-model'] = models.executorModel;
   }
   return inputs;
 }
@@ -128,15 +148,14 @@ export async function runDemo(models: DemoModels | undefined, write: DemoOut): P
     out(
       models
         ? `Models: the real endpoint ${inputs['base-url']} (${inputs['planner-model']} plans, ${inputs['executor-model']} executes).`
-        : 'Models: SCRIPTED. A local fake plays planner and executor from a fixed script; no model, account or key is used.',
+        : `Models: SCRIPTED. A local fake answers as ${inputs['planner-model']} (planner) and ${inputs['executor-model']} (executor) from a fixed script, priced at their list prices; no real model, account or key is used.`,
     );
     out(`GitHub: a local emulator of GitHub's REST API at ${world.gh.url}.`);
     out(`Repository: ${owner}/${repo}, a bare git repository on this machine as origin: ${world.origin}`);
     out(
       'The action runs as the Actions runner starts it: node dist/index.js with the event file and INPUT_* variables.',
     );
-    // The scripted models have no list price; these make the demo show what a run of gpt-4.1 / gpt-4.1-mini would cost.
-    if (!models) priceScriptedModels(world);
+    out('Comments show as GitHub shows them: the signed records plangate keeps in HTML comments are not shown.');
     const issue = openDemoIssue(world);
     const demo = new Demo(world, issue, out);
     demo.rule(`issue #${issue} opened by @mona`);
@@ -171,6 +190,6 @@ function showWork(world: World, approved: ActionRun, demo: Demo, out: DemoOut): 
   const pull = world.gh.pulls()[0];
   if (pull) {
     demo.rule(`pull request #${pull.number}: ${pull.title}`);
-    out(quote(pull.body ?? ''));
+    out(quote(asShown(pull.body ?? '')));
   }
 }

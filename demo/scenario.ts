@@ -6,12 +6,20 @@
 import { toolCall } from '../test/fakes/scripted-model.js';
 import { issueCommentPayload } from '../test/fakes/payloads.js';
 import { owner, repo, type World } from '../test/e2e/harness.js';
+import { inputDefaults } from '../src/config/defaults.js';
 
 export const objective =
   'Add a farewell(name) function beside greet(name) in src/greet.js, and mention it in the README.';
 
+/**
+ * The models the scripted fake answers as: the action's defaults, so the comments name real models
+ * and the built-in price table prices them as a run of those models would be priced.
+ */
+export const plannerModel = inputDefaults['planner-model'];
+export const executorModel = inputDefaults['executor-model'];
+
 export const script = {
-  planner: [
+  [plannerModel]: [
     toolCall('list_files', {}),
     toolCall('read_file', { path: 'src/greet.js' }),
     toolCall('update_context', {
@@ -33,7 +41,7 @@ export const script = {
         'Added farewell(name) beside greet(name) and documented both in a new API section of the README. `node --check` passes.',
     }),
   ],
-  executor: [
+  [executorModel]: [
     toolCall('read_file', { path: 'src/greet.js' }),
     toolCall('edit_file', {
       path: 'src/greet.js',
@@ -58,26 +66,16 @@ export const script = {
 };
 
 /**
- * The inputs of the demo's runs: the executor may check the syntax and run the tests. The network is
- * left open so the demo (and the pictures rendered from it) are the same on a machine without
- * nftables; its commands reach nothing either way.
+ * The inputs of the demo's runs: the scripted models' names, and the executor may check the syntax and
+ * run the tests. The network is left open so the demo (and the pictures rendered from it) are the same
+ * on a machine without nftables; its commands reach nothing either way.
  */
 export const demoInputs: Readonly<Record<string, string>> = {
+  'planner-model': plannerModel,
+  'executor-model': executorModel,
   'allowed-commands': 'node --check *\nnode --test',
   network: 'open',
 };
-
-/** Gives the scripted models prices, so the demo shows what a run of gpt-4.1 / gpt-4.1-mini would cost. */
-export function priceScriptedModels(world: World): void {
-  world.pushToOrigin(
-    'main',
-    {
-      '.github/plangate.yml':
-        'prices:\n  planner: { input: 2, cached-input: 0.5, output: 8 }\n  executor: { input: 0.4, cached-input: 0.1, output: 1.6 }\n',
-    },
-    'Demo prices for the scripted models',
-  );
-}
 
 /** @mona, a maintainer, opens the issue the demo plans for; answers its number. */
 export function openDemoIssue(world: World): number {
@@ -103,4 +101,42 @@ export function lastCommentWith(world: World, issue: number, marker: string): st
     .comments(issue)
     .filter((c) => c.body?.includes(marker))
     .at(-1)?.body;
+}
+
+/** The Markdown as GitHub shows it: without the HTML comments that hold plangate's marks and signed records. */
+export function asShown(body: string): string {
+  return body
+    .replace(/\n?<!--[\s\S]*?-->/g, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd();
+}
+
+const reactionEmoji: Readonly<Record<string, string>> = {
+  '+1': '👍',
+  '-1': '👎',
+  laugh: '😄',
+  confused: '😕',
+  heart: '❤️',
+  hooray: '🎉',
+  rocket: '🚀',
+  eyes: '👀',
+};
+
+/** The reactions on a comment, as the emoji GitHub shows under it, in the order they were added. */
+export function reactionsOn(world: World, commentId: number): string[] {
+  return world.gh.reactions(commentId).map((r) => reactionEmoji[r.content] ?? r.content);
+}
+
+/**
+ * The progress comment as it read while the run worked, from the edits the action sent: the last one
+ * with steps both ticked off and still open. The comment is edited in place, so what GitHub shows at
+ * the end is only its last state.
+ */
+export function progressWhileRunning(world: World, planId: string): string | undefined {
+  const mark = `<!-- plangate:progress ${planId} -->`;
+  const bodies = world.gh.requests
+    .filter((r) => r.api === 'rest' && /\/issues\/(\d+\/)?comments/.test(r.path) && r.status < 300)
+    .map((r) => (r.body as { body?: unknown } | undefined)?.body)
+    .filter((body): body is string => typeof body === 'string' && body.includes(mark));
+  return bodies.filter((body) => body.includes('- [x] ') && body.includes('- [ ] ')).at(-1);
 }

@@ -2,13 +2,15 @@
 // contract is the real one: the inputs and outputs tables from action.yml, the config-file reference from the zod schema
 // of .github/plangate.yml (repoConfigSchema in src/config/repo-config.ts), and the cost expectations from the
 // benchmark's figures (bench/results.json) priced with the built-in table (src/models/prices.ts), and what the
-// sealed network's egress proxy adds to an `npm ci` from the same figures.
+// sealed network's egress proxy adds to an `npm ci` from the same figures; and README.md's first-screen
+// sentence on what a `/plan` and an `/approve` typically cost and take, from the same figures.
 // Every example of the config file in README.md and docs/ is validated against the schema, and every
 // default in action.yml against the one table of input defaults (src/config/defaults.ts) the action
 // and the CLI apply: action.yml stays a static file GitHub reads, so it is checked, not generated.
 // (The name is historical: the blocks lived in the README before the docs moved to docs/.) Usage:
 //   node scripts/readme-tables.mjs                  print the marked blocks
-//   node scripts/readme-tables.mjs --write [FILE]   replace the blocks in docs/configuration.md (or FILE)
+//   node scripts/readme-tables.mjs --write [FILE]   replace the blocks in docs/configuration.md and
+//                                                   README.md (or in FILE, as the reference page)
 //   node scripts/readme-tables.mjs --check [FILE]   exit 1 if the blocks differ, an example is invalid
 //                                                   or action.yml's defaults differ from the table;
 //                                                   without FILE, the examples of README.md and every
@@ -30,6 +32,8 @@ const benchPath = `${root}bench/results.json`;
 const configFile = '.github/plangate.yml';
 /** The page that holds the generated blocks; links in them are relative to its folder. */
 const referencePage = 'docs/configuration.md';
+/** The README holds one generated block too: the first screen's typical cost and time of a run. */
+const readmePage = 'README.md';
 
 const actionSchema = z.object({
   inputs: z.record(
@@ -84,10 +88,20 @@ function defaultCell(value) {
 
 // ---- action.yml: inputs and outputs ----
 
-function inputsTable(inputs) {
+/**
+ * The inputs the page explains at length, each under a heading of its name alone (`#### \`scope\``):
+ * action.yml keeps every description short, and the table links the longer text.
+ */
+function detailedInputs(page) {
+  return new Set([...page.matchAll(/^#{3,4} `([a-z0-9-]+)`$/gm)].map((m) => m[1]));
+}
+
+function inputsTable(inputs, detailed) {
   const rows = Object.entries(inputs).map(([name, spec]) => {
     const description = spec.required ? `**Required.** ${spec.description}` : spec.description;
-    return `| \`${name}\` | ${cell(description)} | ${defaultCell(spec.default)} |`;
+    // GitHub's anchor for a heading that is one code span is the span's text.
+    const more = detailed.has(name) ? ` [More](#${name})` : '';
+    return `| \`${name}\` | ${cell(description)}${more} | ${defaultCell(spec.default)} |`;
   });
   return ['| Input | Description | Default |', '| --- | --- | --- |', ...rows].join('\n');
 }
@@ -355,6 +369,8 @@ const npmInstall = z.object({
   ratio: z.number(),
   proxyCpuShare: z.number(),
 });
+/** One command's median run: plangate's own wall time, the scripted model answering at once. */
+const commandRun = z.object({ command: z.string(), outcome: z.string(), wallMs: z.number().nonnegative() });
 const benchSchema = z.object({
   date: z.string(),
   npmProxy: z
@@ -368,6 +384,7 @@ const benchSchema = z.object({
     z.object({
       name: z.string(),
       model: z.object({ roles: z.object({ planner: tokens.optional(), executor: tokens.optional() }), total: tokens }),
+      commands: z.array(commandRun).optional(),
     }),
   ),
 });
@@ -391,11 +408,8 @@ const percent = (part, all) => `${all === 0 ? '0.0' : ((100 * part) / all).toFix
 const usd = (n) => `$${n.toFixed(4)}`;
 const perMillion = (n) => `$${n}`;
 
-/**
- * The benchmark's token counts per scenario, priced as a run on the action's default models would
- * be: the figures users can expect, from the same sources plangate itself bills from.
- */
-function costBlock(bench, action, sources) {
+/** The action's default models, priced from the built-in table, and what a scenario's tokens cost on them. */
+function defaultPricing(action, sources) {
   const models = {
     planner: String(action.inputs['planner-model']?.default ?? ''),
     executor: String(action.inputs['executor-model']?.default ?? ''),
@@ -404,8 +418,17 @@ function costBlock(bench, action, sources) {
     sources.defaultPrices[model] ?? fail(`the default model ${model} has no built-in price in src/models/prices.ts`);
   const cost = (role, t, cached = true) =>
     sources.costOf(models[role], cached ? t : { ...t, cachedTokens: 0 }, sources.defaultPrices) ?? 0;
-  const scenarioCost = (s, cached) =>
+  const scenarioCost = (s, cached = true) =>
     Object.entries(s.model.roles).reduce((sum, [role, t]) => sum + (t ? cost(role, t, cached) : 0), 0);
+  return { models, price, cost, scenarioCost };
+}
+
+/**
+ * The benchmark's token counts per scenario, priced as a run on the action's default models would
+ * be: the figures users can expect, from the same sources plangate itself bills from.
+ */
+function costBlock(bench, action, sources) {
+  const { models, price, cost, scenarioCost } = defaultPricing(action, sources);
   const rows = bench.scenarios.map((s) => {
     const t = s.model.total;
     return `| ${s.name} | ${t.requests} | ${whole(t.promptTokens)} | ${whole(t.cachedTokens)} | ${whole(t.completionTokens)} | ${percent(t.cachedTokens, t.promptTokens)} | ${usd(scenarioCost(s, true))} | ${usd(scenarioCost(s, false))} |`;
@@ -436,6 +459,41 @@ function costBlock(bench, action, sources) {
     );
   }
   return lines.join('\n');
+}
+
+/** A price a reader takes in at a glance: two significant figures, at least to the cent. */
+const roughUsd = (n) => `$${n.toFixed(Math.max(2, 1 - Math.floor(Math.log10(Math.max(n, 1e-6)))))}`;
+
+/**
+ * The README's first-screen sentence: what a `/plan` and an `/approve` cost on the default models and
+ * how long plangate itself takes for each, from the benchmark's plan-only and three-cycle scenarios.
+ * The scenarios' tokens cover the whole scenario, so the `/approve` is the three-cycle scenario less
+ * the plan-only one (whose planning is the same four requests). The benchmark's model answers at once,
+ * so the times are plangate's own: a real run adds each request's answer time.
+ */
+function typicalRunBlock(bench, action, sources) {
+  const { models, scenarioCost } = defaultPricing(action, sources);
+  const scenario = (name) =>
+    bench.scenarios.find((s) => s.name === name) ?? fail(`bench/results.json has no "${name}" scenario`);
+  const command = (s, name) =>
+    s.commands?.find((c) => c.command === name) ??
+    fail(`bench/results.json's "${s.name}" scenario has no ${name} command with its wall time`);
+  const planOnly = scenario('plan only');
+  const threeCycles = scenario('plan + 3 cycles');
+  const plan = command(planOnly, '/plan');
+  const approve = command(threeCycles, '/approve');
+  const planRequests = planOnly.model.total.requests;
+  const approveRequests = threeCycles.model.total.requests - planRequests;
+  const approveCost = scenarioCost(threeCycles) - scenarioCost(planOnly);
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  return (
+    `**What a run costs and how long it takes.** In the benchmark ([bench/RESULTS.md](bench/RESULTS.md), ${bench.date.slice(0, 10)}; a small fixture repository), ` +
+    `a \`/plan\` cost ${roughUsd(scenarioCost(planOnly))} on the default planner \`${models.planner}\` (${planRequests} model requests), ` +
+    `and the \`/approve\` of a three-step plan ${roughUsd(approveCost)} (${approveRequests} requests: \`${models.executor}\` executing, ` +
+    `\`${models.planner}\` writing each next step). With a model that answers at once they took ${seconds(plan.wallMs)} and ${seconds(approve.wallMs)}, ` +
+    `plangate's own time; a real run adds the model's answer time to each request, and a larger repository means larger prompts ` +
+    `([what to expect](docs/configuration.md#what-to-expect)).`
+  );
 }
 
 /**
@@ -483,19 +541,24 @@ const schema = sources.repoConfigSchema;
     fail(`the example ${configFile} in scripts/readme-tables.mjs is invalid: ${problems.join('; ')}`);
 }
 const bench = readBench();
-const blocks = {
-  inputs: inputsTable(action.inputs),
-  outputs: outputsTable(action.outputs),
-  config: configReference(schema),
-  cost: costBlock(bench, action, sources),
-  network: networkBlock(bench),
-};
+/** The generated blocks of a reference page; the inputs table links the page's own longer texts. */
+const blocksFor = (page, file) =>
+  file === readmePage
+    ? { 'typical-run': typicalRunBlock(bench, action, sources) }
+    : {
+        inputs: inputsTable(action.inputs, detailedInputs(page)),
+        outputs: outputsTable(action.outputs),
+        config: configReference(schema),
+        cost: costBlock(bench, action, sources),
+        network: networkBlock(bench),
+      };
 
 const marker = (name, edge) => `<!-- ${name}:${edge} -->`;
-const marked = (name) => `${marker(name, 'start')}\n${blocks[name]}\n${marker(name, 'end')}`;
+const marked = (blocks, name) => `${marker(name, 'start')}\n${blocks[name]}\n${marker(name, 'end')}`;
 
 /** Replaces each marked block; a page without its markers is an error, not a silent pass. */
 function withBlocks(page, file) {
+  const blocks = blocksFor(page, file);
   let text = page;
   for (const name of Object.keys(blocks)) {
     const start = text.indexOf(marker(name, 'start'));
@@ -503,7 +566,7 @@ function withBlocks(page, file) {
     if (start === -1 || end === -1 || end < start) {
       fail(`${file} lacks the ${marker(name, 'start')} ... ${marker(name, 'end')} markers`);
     }
-    text = text.slice(0, start) + marked(name) + text.slice(end + marker(name, 'end').length);
+    text = text.slice(0, start) + marked(blocks, name) + text.slice(end + marker(name, 'end').length);
   }
   return text;
 }
@@ -528,24 +591,38 @@ function otherPages() {
 
 const [mode, target] = args;
 if (mode === undefined) {
-  process.stdout.write(`${Object.keys(blocks).map(marked).join('\n\n')}\n`);
+  const blocks = {
+    ...blocksFor(readFileSync(path.join(root, referencePage), 'utf8'), referencePage),
+    ...blocksFor('', readmePage),
+  };
+  process.stdout.write(
+    `${Object.keys(blocks)
+      .map((name) => marked(blocks, name))
+      .join('\n\n')}\n`,
+  );
 } else if (mode === '--write' || mode === '--check') {
-  const pagePath = target ?? path.join(root, referencePage);
-  const file = target ?? referencePage;
-  const page = readFileSync(pagePath, 'utf8');
-  const expected = withBlocks(page, file);
-  checkExamples(expected, file);
-  // Given a file, only that file is checked (the script's tests hand it copies).
+  // Given a file, only that file is checked, as the reference page (the script's tests hand it copies).
+  const generated = target === undefined ? [referencePage, readmePage] : [target];
+  const updated = generated.map((file) => {
+    const pagePath = target ?? path.join(root, file);
+    const page = readFileSync(pagePath, 'utf8');
+    const expected = withBlocks(page, file);
+    checkExamples(expected, file);
+    return { file, pagePath, page, expected };
+  });
   if (target === undefined)
-    for (const other of otherPages()) checkExamples(readFileSync(path.join(root, other), 'utf8'), other);
-  if (mode === '--write') {
-    if (expected !== page) writeFileSync(pagePath, expected);
-  } else if (expected !== page) {
-    fail(
-      `${file}'s generated blocks differ from their sources (action.yml, src/config/repo-config.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`,
-    );
-  } else {
-    process.stdout.write(`${file}: the generated blocks match their sources\n`);
+    for (const other of otherPages().filter((name) => !generated.includes(name)))
+      checkExamples(readFileSync(path.join(root, other), 'utf8'), other);
+  for (const { file, pagePath, page, expected } of updated) {
+    if (mode === '--write') {
+      if (expected !== page) writeFileSync(pagePath, expected);
+    } else if (expected !== page) {
+      fail(
+        `${file}'s generated blocks differ from their sources (action.yml, src/config/repo-config.ts, bench/results.json, src/config/prices.ts); run: node scripts/readme-tables.mjs --write`,
+      );
+    } else {
+      process.stdout.write(`${file}: the generated blocks match their sources\n`);
+    }
   }
 } else {
   fail(`unknown argument ${mode}; use --write or --check`);

@@ -63,3 +63,32 @@ describe('npm run demo against a real endpoint that refuses it', () => {
     expect(run.text).toContain('HTTP 404');
   });
 });
+
+describe('npm run demo with the scripted model', () => {
+  it('shows the comments as GitHub shows them, the reactions, the run in progress and real model names', async () => {
+    const lines: string[] = [];
+    const code = await runDemo(undefined, (text = '') => lines.push(text));
+    const text = lines.join('\n');
+    expect(code, text).toBe(0);
+    // GitHub hides HTML comments: no signed record, no marker, no base64 payload reaches the terminal.
+    expect(text).not.toContain('<!--');
+    expect(text).not.toMatch(/plangate:(record|run|progress|plan|pr)\b/);
+    expect(text).not.toMatch(/[A-Za-z0-9_-]{80,}/);
+    // The reactions plangate puts on each command, in the order it adds them.
+    expect(text).toMatch(/outcome: planned\n {3}@github-actions\[bot\] reacted to the comment: 👀\n/);
+    expect(text).toMatch(/outcome: done\n {3}@github-actions\[bot\] reacted to the comment: 🚀\n/);
+    // The progress comment as it read mid-run (a step done, one open), then as the run left it.
+    const working = text.indexOf('──────── the progress comment while the run works');
+    const ended = text.indexOf('──────── the same comment, edited as the run ended');
+    expect(working).toBeGreaterThan(-1);
+    expect(ended).toBeGreaterThan(working);
+    const midRun = text.slice(working, ended);
+    expect(midRun).toContain('- [x] **1. Add farewell');
+    expect(midRun).toContain('- [ ] **2. Mention farewell');
+    expect(text.slice(ended)).toContain('- [x] **2. Mention farewell');
+    // The scripted answers are priced as the default models they are named after.
+    expect(text).toContain('planner `gpt-4.1` · executor `gpt-4.1-mini`');
+    expect(text).toMatch(/\| executor \| `gpt-4\.1-mini` \| \d+ \|/);
+    expect(text).not.toContain('`planner`');
+  });
+});

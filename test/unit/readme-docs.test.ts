@@ -156,6 +156,23 @@ describe('readme-tables --check', () => {
       expect(printed.stdout).toContain(`| \`${key}\` |`);
     }
   });
+
+  it(
+    "states on the README's first screen what a /plan and an /approve cost and take, with the models",
+    slow,
+    async () => {
+      const printed = await run();
+      expect(printed.code, printed.stderr).toBe(0);
+      const block = /<!-- typical-run:start -->\n([\s\S]*?)\n<!-- typical-run:end -->/.exec(printed.stdout)?.[1] ?? '';
+      expect(block).toMatch(/a `\/plan` cost \$0\.\d+ on the default planner `gpt-4\.1`/);
+      expect(block).toMatch(/`\/approve` of a three-step plan \$0\.\d+ \(\d+ requests: `gpt-4\.1-mini` executing/);
+      expect(block).toMatch(/took \d+\.\d s and \d+\.\d s, plangate's own time/);
+      // The README is checked by --check without a file; here: it holds this block, near its top.
+      const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+      expect(readme.indexOf(block)).toBeGreaterThan(-1);
+      expect(readme.indexOf(block)).toBeLessThan(readme.indexOf('## Quick start'));
+    },
+  );
 });
 
 describe('docs/troubleshooting.md quotes plangate', () => {
