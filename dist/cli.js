@@ -360,11 +360,11 @@ async function main(proc) {
         terminal.out(invocation.text);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-IWGMPLNJ.js");
+        const { planCommand } = await import("./chunks/plan-command-LSS6QAWH.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-F462QWCZ.js");
+        const { runCommand } = await import("./chunks/run-command-6SXZZKEX.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -147,6 +147,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-2LIKNTIM.js");
+  const { run } = await import("./chunks/main-IDRF47GJ.js");
   await run(triage);
 }

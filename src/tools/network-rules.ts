@@ -28,11 +28,18 @@ export interface BlockedDestination {
   packets: number;
 }
 
+/** What the rules refused so far: by destination, and every packet in all. */
+export interface RulesRefusals {
+  destinations: BlockedDestination[];
+  /** Every refused packet, recorded in a set or not (a set the kernel could not add to under pressure). */
+  packets: number;
+}
+
 export interface NetworkRules {
   /** The table's name, `plangate_<pid>`. */
   readonly table: string;
-  /** Every destination refused so far, with its packet count. */
-  blocked(): Promise<BlockedDestination[]>;
+  /** Every destination refused so far, with its packet count, and the packets refused in all. */
+  blocked(): Promise<RulesRefusals>;
   /** Removes the rules. Never throws. */
   close(): Promise<void>;
 }
@@ -59,6 +66,8 @@ export function ruleset(table: string, uid: number): string {
     `add set ${t} other4 { type ipv4_addr . inet_proto; flags dynamic; counter; size 65535; }`,
     `add set ${t} other6 { type ipv6_addr . inet_proto; flags dynamic; counter; size 65535; }`,
     `add chain ${t} refuse`,
+    // Every packet refused, counted once more here: what the sets fail to record still shows.
+    `add rule ${t} refuse counter`,
     `add rule ${t} refuse meta nfproto ipv4 meta l4proto { tcp, udp } add @ports4 { ip daddr . meta l4proto . th dport } reject`,
     `add rule ${t} refuse meta nfproto ipv6 meta l4proto { tcp, udp } add @ports6 { ip6 daddr . meta l4proto . th dport } reject`,
     `add rule ${t} refuse meta nfproto ipv4 add @other4 { ip daddr . meta l4proto } drop`,
@@ -95,9 +104,9 @@ export async function installNetworkRules(options: NetworkRulesOptions): Promise
   return {
     table,
     async blocked() {
-      if (closed) return [];
+      if (closed) return { destinations: [], packets: 0 };
       const { stdout } = await asRoot(h, nft, ['-j', 'list', 'table', 'inet', table], how);
-      return parseBlocked(stdout);
+      return { destinations: parseBlocked(stdout), packets: parseRefusedPackets(stdout) };
     },
     async close() {
       if (closed) return;
@@ -178,4 +187,21 @@ export function parseBlocked(json: string): BlockedDestination[] {
     }
   }
   return out;
+}
+
+const counterRuleSchema = z.object({
+  rule: z.object({
+    chain: z.literal('refuse'),
+    expr: z.tuple([z.object({ counter: z.object({ packets: z.number() }) })]),
+  }),
+});
+
+/** The refuse chain's own counter in `nft -j list table` output: every packet refused. */
+export function parseRefusedPackets(json: string): number {
+  const listing = listingSchema.parse(JSON.parse(json));
+  for (const entry of listing.nftables) {
+    const parsed = counterRuleSchema.safeParse(entry);
+    if (parsed.success) return parsed.data.rule.expr[0].counter.packets;
+  }
+  return 0;
 }

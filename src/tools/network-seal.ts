@@ -8,10 +8,16 @@ import {
 import { lookUpAccount } from './account-prepare.js';
 import { probeAccountSwitch } from './account-switch.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
-import { findNft, installNetworkRules, type BlockedDestination, type NetworkRules } from './network-rules.js';
+import {
+  findNft,
+  installNetworkRules,
+  type BlockedDestination,
+  type NetworkRules,
+  type RulesRefusals,
+} from './network-rules.js';
 import { helperPrograms } from './run-helper.js';
 import { proxyEnvironment } from './proxy-environment.js';
-import { emptyTally, newSince, proxyRefused, type Tally } from './refusal-tally.js';
+import { emptyTally, newSince, proxyRefused, unrecordedDestinations, type Tally } from './refusal-tally.js';
 import { SandboxError, type Sandbox, type SandboxDeps } from './sandbox-types.js';
 
 /**
@@ -118,10 +124,14 @@ interface Seal {
  * before stand, so a refusal is reported with the next piece of work rather than never.
  */
 async function refusedSoFar(seal: Seal, before: Tally): Promise<Tally> {
-  let blocked: BlockedDestination[] | undefined;
-  for (let attempt = 0; attempt < 3 && blocked === undefined; attempt++)
-    blocked = await seal.rules.blocked().catch(() => undefined);
-  const counts = blocked === undefined ? new Map(before.counts) : new Map(blocked.map((b) => [key(b), b.packets]));
+  let read: RulesRefusals | undefined;
+  for (let attempt = 0; attempt < 3 && read === undefined; attempt++)
+    read = await seal.rules.blocked().catch(() => undefined);
+  if (read === undefined) return { counts: new Map(before.counts), proxyRefusals: proxyRefused(seal.proxy) };
+  const counts = new Map(read.destinations.map((b) => [key(b), b.packets]));
+  // A packet the chain refused that no set recorded is still reported, without its destination.
+  const recorded = read.destinations.reduce((sum, b) => sum + b.packets, 0);
+  if (read.packets > recorded) counts.set(unrecordedDestinations, read.packets - recorded);
   return { counts, proxyRefusals: proxyRefused(seal.proxy) };
 }
 

@@ -14,6 +14,9 @@ export interface Tally {
   proxyRefusals: RefusedDestination[];
 }
 
+/** The key of refused packets whose destination the rules could not record (reported all the same). */
+export const unrecordedDestinations = 'destinations the rules could not record';
+
 /** Nothing refused yet. */
 export function emptyTally(): Tally {
   return { counts: new Map<string, number>(), proxyRefusals: [] };

@@ -1,3 +1,4 @@
+import { unrecordedDestinations } from './refusal-tally.js';
 import type { RefusedDestination } from './sandbox-types.js';
 import {
   destinationCovers,
@@ -53,7 +54,7 @@ type Standing = 'closed' | 'direct' | 'ask' | 'ceiling';
 function advice(refused: readonly RefusedDestination[], allowance: NetworkAllowance): string[] {
   const approved = scopeDestinations(allowance.approved);
   const by = new Map<Standing, string[]>();
-  for (const r of refused) {
+  for (const r of refused.filter((r) => r.destination !== unrecordedDestinations)) {
     const standing = standingOf(r, allowance.allowed, approved);
     const named = `\`${r.destination.replace(/ \([a-z0-9]+\)$/, '')}\``;
     const list = by.get(standing) ?? [];

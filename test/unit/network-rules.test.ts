@@ -25,7 +25,9 @@ describe.runIf(canInstall)('network rules', () => {
       probe,
     ]).toString();
     expect(out.trim()).toBe('ECONNREFUSED');
-    expect(await rules.blocked()).toContainEqual({ address: '10.9.8.7', protocol: 'tcp', port: 80, packets: 1 });
+    const refused = await rules.blocked();
+    expect(refused.destinations).toContainEqual({ address: '10.9.8.7', protocol: 'tcp', port: 80, packets: 1 });
+    expect(refused.packets).toBe(refused.destinations.reduce((sum, b) => sum + b.packets, 0));
     await rules.close();
     expect(execFileSync(findNft(h)!, ['list', 'tables']).toString()).not.toContain(rules.table);
   });

@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-V2Q2GB2I.js";
+} from "./chunk-DXAQOZII.js";
 import {
   errorMessage,
   redact

@@ -21402,6 +21402,8 @@ function ruleset(table, uid) {
     `add set ${t} other4 { type ipv4_addr . inet_proto; flags dynamic; counter; size 65535; }`,
     `add set ${t} other6 { type ipv6_addr . inet_proto; flags dynamic; counter; size 65535; }`,
     `add chain ${t} refuse`,
+    // Every packet refused, counted once more here: what the sets fail to record still shows.
+    `add rule ${t} refuse counter`,
     `add rule ${t} refuse meta nfproto ipv4 meta l4proto { tcp, udp } add @ports4 { ip daddr . meta l4proto . th dport } reject`,
     `add rule ${t} refuse meta nfproto ipv6 meta l4proto { tcp, udp } add @ports6 { ip6 daddr . meta l4proto . th dport } reject`,
     `add rule ${t} refuse meta nfproto ipv4 add @other4 { ip daddr . meta l4proto } drop`,
@@ -21433,9 +21435,9 @@ async function installNetworkRules(options) {
   return {
     table,
     async blocked() {
-      if (closed) return [];
+      if (closed) return { destinations: [], packets: 0 };
       const { stdout } = await asRoot(h, nft, ["-j", "list", "table", "inet", table], how);
-      return parseBlocked(stdout);
+      return { destinations: parseBlocked(stdout), packets: parseRefusedPackets(stdout) };
     },
     async close() {
       if (closed) return;
@@ -21508,6 +21510,20 @@ function parseBlocked(json2) {
   }
   return out;
 }
+var counterRuleSchema = external_exports.object({
+  rule: external_exports.object({
+    chain: external_exports.literal("refuse"),
+    expr: external_exports.tuple([external_exports.object({ counter: external_exports.object({ packets: external_exports.number() }) })])
+  })
+});
+function parseRefusedPackets(json2) {
+  const listing = listingSchema.parse(JSON.parse(json2));
+  for (const entry of listing.nftables) {
+    const parsed = counterRuleSchema.safeParse(entry);
+    if (parsed.success) return parsed.data.rule.expr[0].counter.packets;
+  }
+  return 0;
+}
 
 // src/tools/proxy-environment.ts
 var noProxy = "localhost,127.0.0.1,::1";
@@ -21527,6 +21543,7 @@ function proxyEnvironment(url2) {
 }
 
 // src/tools/refusal-tally.ts
+var unrecordedDestinations = "destinations the rules could not record";
 function emptyTally() {
   return { counts: /* @__PURE__ */ new Map(), proxyRefusals: [] };
 }
@@ -21627,10 +21644,13 @@ function sealNetwork(sandbox, options) {
   };
 }
 async function refusedSoFar(seal, before) {
-  let blocked;
-  for (let attempt = 0; attempt < 3 && blocked === void 0; attempt++)
-    blocked = await seal.rules.blocked().catch(() => void 0);
-  const counts2 = blocked === void 0 ? new Map(before.counts) : new Map(blocked.map((b) => [key(b), b.packets]));
+  let read;
+  for (let attempt = 0; attempt < 3 && read === void 0; attempt++)
+    read = await seal.rules.blocked().catch(() => void 0);
+  if (read === void 0) return { counts: new Map(before.counts), proxyRefusals: proxyRefused(seal.proxy) };
+  const counts2 = new Map(read.destinations.map((b) => [key(b), b.packets]));
+  const recorded = read.destinations.reduce((sum, b) => sum + b.packets, 0);
+  if (read.packets > recorded) counts2.set(unrecordedDestinations, read.packets - recorded);
   return { counts: counts2, proxyRefusals: proxyRefused(seal.proxy) };
 }
 function key(b) {
@@ -21781,6 +21801,7 @@ export {
   namedDestinations,
   startEgressProxy,
   proxyEnvironment,
+  unrecordedDestinations,
   emptyTally,
   proxyRefused,
   newSince,

@@ -4,14 +4,14 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-FFBBZJTW.js";
+} from "./chunk-GXP55PZI.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-TJWLEI3U.js";
-import "./chunk-AGAAA4YF.js";
+import "./chunk-YEEMSJDZ.js";
+import "./chunk-HOWD6DVU.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-JCBN36MC.js";
 import "./chunk-ORSRIQN3.js";
-import "./chunk-V2Q2GB2I.js";
+import "./chunk-DXAQOZII.js";
 import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";

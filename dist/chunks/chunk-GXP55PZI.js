@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-TJWLEI3U.js";
+} from "./chunk-YEEMSJDZ.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -42,7 +42,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-AGAAA4YF.js";
+} from "./chunk-HOWD6DVU.js";
 import {
   defaultLines,
   defaultNumber,
@@ -62,7 +62,7 @@ import {
   proxyRefused,
   run,
   startEgressProxy
-} from "./chunk-V2Q2GB2I.js";
+} from "./chunk-DXAQOZII.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-TJWLEI3U.js";
+} from "./chunk-YEEMSJDZ.js";
 import {
   noCapabilities
-} from "./chunk-V2Q2GB2I.js";
+} from "./chunk-DXAQOZII.js";
 import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";

@@ -36,8 +36,9 @@ import {
   scopeDestinations,
   setSecret,
   treeChangeCount,
+  unrecordedDestinations,
   warning
-} from "./chunk-V2Q2GB2I.js";
+} from "./chunk-DXAQOZII.js";
 import {
   errorMessage,
   redact
@@ -44088,7 +44089,7 @@ function refusedText(refused, allowance) {
 function advice(refused, allowance) {
   const approved = scopeDestinations(allowance.approved);
   const by = /* @__PURE__ */ new Map();
-  for (const r of refused) {
+  for (const r of refused.filter((r2) => r2.destination !== unrecordedDestinations)) {
     const standing = standingOf(r, allowance.allowed, approved);
     const named2 = `\`${r.destination.replace(/ \([a-z0-9]+\)$/, "")}\``;
     const list2 = by.get(standing) ?? [];

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-G2D47ACH.js";
+} from "./chunk-6HJREFO5.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,21 +28,21 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-FFBBZJTW.js";
+} from "./chunk-GXP55PZI.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-TJWLEI3U.js";
+import "./chunk-YEEMSJDZ.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-AGAAA4YF.js";
+} from "./chunk-HOWD6DVU.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-JCBN36MC.js";
 import "./chunk-ORSRIQN3.js";
-import "./chunk-V2Q2GB2I.js";
+import "./chunk-DXAQOZII.js";
 import "./chunk-UBTQZF52.js";
 import {
   errorMessage

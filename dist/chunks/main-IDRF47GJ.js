@@ -26,7 +26,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-G2D47ACH.js";
+} from "./chunk-6HJREFO5.js";
 import {
   GitError,
   ModelError,
@@ -100,7 +100,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-AGAAA4YF.js";
+} from "./chunk-HOWD6DVU.js";
 import {
   code,
   codeBlock,
@@ -141,7 +141,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-V2Q2GB2I.js";
+} from "./chunk-DXAQOZII.js";
 import "./chunk-UBTQZF52.js";
 import {
   errorMessage,
@@ -7375,7 +7375,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-6IQX3ZSM.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-CTJ2VCSZ.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {
