@@ -14,6 +14,7 @@ import {
   scopeDestinations,
   type Destination,
 } from '../../src/scope/network-destinations.js';
+import { unrecordedDestinations } from '../../src/tools/refusal-tally.js';
 import { refusedText } from '../../src/tools/refused-text.js';
 
 /**
@@ -160,5 +161,13 @@ describe('the words for a refused destination', () => {
     expect(text).toContain("a revised plan names it in a step's `network`, and that stops the run for an amendment");
     expect(text).toContain('- `10.0.0.9:9000`: not in `allowed-domains`, so no plan or amendment can open it.');
     expect(text).toContain('- `10.0.0.2:8080`: allowed for this run, but only through the proxy in HTTP_PROXY');
+  });
+
+  it('report packets whose destination the rules could not record, without advice that would name them', () => {
+    const text = refusedText([{ destination: unrecordedDestinations, by: 'firewall', attempts: 2 }], allowance);
+    expect(text).toContain(
+      `The sealed network refused one destination:\n- ${unrecordedDestinations}: 2 packets refused`,
+    );
+    expect(text).not.toContain(`\`${unrecordedDestinations}\``);
   });
 });
