@@ -5,6 +5,7 @@ import type { Thread } from '../github/thread.js';
 import { renderRefusal } from '../render/refusal.js';
 import { renderFailure } from '../render/failure.js';
 import type { FlowResult, RunContext } from './run-context.js';
+import { emptySecretHint } from './empty-secret.js';
 
 /**
  * Answers a command that will not be carried out: a reply saying why and what to do, and a 👎 on
@@ -76,6 +77,6 @@ export async function failUnlessKeys(
     source,
     command,
     `no API key is configured for the ${missing.join(' and the ')} model.`,
-    `Set the \`api-key\` input (or ${inputs}) from a repository secret.`,
+    `Set the \`api-key\` input (or ${inputs}) from a repository secret. ${emptySecretHint()}`,
   );
 }
