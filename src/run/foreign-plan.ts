@@ -10,7 +10,7 @@ import type { RunContext } from './run-context.js';
  * someone else's. The first plan comment on the thread that plangate can prove it made (signed with
  * this repository's record key, for this repository and this issue) names the account it posts as.
  * Nothing is trusted because of it: the refusal only says which setting to fix. The first such
- * comment is named, not the newest, so a copy posted after it by someone else is never the one named.
+ * comment counts, not the newest, so a copy posted after it by someone else is never the one named.
  */
 export function foreignPlanRefusal(
   ctx: Pick<RunContext, 'settings' | 'recordKey'>,
@@ -31,10 +31,18 @@ export function foreignPlanRefusal(
       hashPlan(record.snapshot.context, record.checks, record.scope) === record.planHash &&
       sealIsValid(record, ctx.recordKey);
     if (!ours) continue;
+    const noPlan = `there is no plan by ${code(botLogin)} (the account the \`bot-login\` input names) on this thread.`;
+    // Only an app's bot is named: no person's login ends in [bot], so a copy a person posted (after a
+    // maintainer deleted the original) can never be offered as the account to trust.
+    if (!comment.author.endsWith('[bot]'))
+      return {
+        refusal: `${noPlan} Plan \`${record.planId}\` here was made by plangate but posted by another account, so plangate does not trust it.`,
+        fix: "If plangate's token is a personal access token, set the `bot-login` input to the login of that token's user, then post the command again; otherwise ask for a new plan with `/plan`.",
+      };
     const poster = code(comment.author);
     return {
-      refusal: `there is no plan by ${code(botLogin)} (the account the \`bot-login\` input names) on this thread. Plan \`${record.planId}\` here was made by plangate but posted by ${poster}: \`bot-login\` does not name the account plangate posts as, so plangate trusts no plan on this thread until it does.`,
-      fix: `If plangate's token posts as ${poster} (a GitHub App's token posts as its bot, a personal access token as its user), set the \`bot-login\` input to ${poster} in the workflow, then post the command again.`,
+      refusal: `${noPlan} Plan \`${record.planId}\` here was made by plangate but posted by ${poster}: \`bot-login\` does not name the account plangate posts as, so plangate trusts no plan on this thread until it does.`,
+      fix: `If plangate's token posts as ${poster} (a GitHub App's token posts as its bot), set the \`bot-login\` input to ${poster} in the workflow, then post the command again.`,
     };
   }
   return undefined;

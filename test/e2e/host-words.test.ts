@@ -119,6 +119,15 @@ describe('a bot-login that does not name the account plangate posts as', () => {
     expect(otherReply).toContain('there is no plan on this thread.');
     expect(otherReply).not.toMatch(/mallory|bot-login/);
 
+    // A maintainer deletes the plan comment; the person's copy is what remains, and is never named.
+    const original = w.gh.comments(issue).find((c) => c.user?.login === helper && c.body === plan);
+    w.gh.deleteComment(original?.id ?? 0);
+    const afterDelete = await run(w, issue, `/approve ${planId}`);
+    expect(afterDelete.outputs.outcome).not.toBe('executed');
+    const copyReply = lastReply(w, issue, helper);
+    expect(copyReply).toContain(`Plan \`${planId}\` here was made by plangate but posted by another account`);
+    expect(copyReply).not.toContain('mallory');
+
     // Nothing ran: no executor request, no work branch, no pull request.
     expect(w.model.requests.filter((r) => r.model === 'executor')).toHaveLength(0);
     expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads/')).toBe('refs/heads/main');
