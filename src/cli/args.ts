@@ -35,6 +35,7 @@ export interface Flags {
 
 export type Invocation =
   | { kind: 'help'; text: string }
+  | { kind: 'version' }
   | { kind: 'plan'; objective: string; flags: Flags }
   | { kind: 'run'; objective?: string; flags: Flags };
 
@@ -69,6 +70,7 @@ const helpOf = { plan: planHelp, run: runHelp } as const;
 export function parseInvocation(argv: readonly string[]): Invocation {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help') return { kind: 'help', text: topHelp };
+  if (first === '-V' || first === '--version') return { kind: 'version' };
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { kind: 'help', text: topHelp };

@@ -57,6 +57,7 @@ Usage:
   plangate run ["<objective>"]    Plan (or take the last saved plan), ask for approval, then let
                                   the executor carry it out on a local branch.
   plangate <command> --help       Options of a command.
+  plangate --version              The version of plangate (also -V).
 
 plangate works in the git repository of the current directory against any OpenAI-compatible
 Chat Completions endpoint (OpenAI, DeepSeek, a local Ollama or vLLM). It never pushes and never

@@ -10,6 +10,7 @@ import { localDefaults, readLocalConfig, requireApiKey, type LocalSettings } fro
 import type { LocalTeamSetup } from './local-team.js';
 import { decideRepoTrust, withSkippedServers } from './repo-trust.js';
 import type { Terminal } from './terminal.js';
+import { cliSettingWords } from './cli-setting-words.js';
 
 /**
  * What both commands start from, checked in the order a user can fix it: the command line, the
@@ -127,7 +128,11 @@ export function teamSetup(
   };
 }
 
-/** --model-retries and --model-timeout as the chat client takes them. */
+/** --model-retries and --model-timeout as the chat client takes them; its failures name the CLI's settings. */
 function modelOptions(settings: LocalSettings): ChatClientOptions {
-  return { maxRetries: settings.modelRetries, timeoutMs: settings.modelTimeoutSeconds * 1000 };
+  return {
+    maxRetries: settings.modelRetries,
+    timeoutMs: settings.modelTimeoutSeconds * 1000,
+    words: cliSettingWords,
+  };
 }

@@ -3,6 +3,7 @@ import { routeActionsLog } from './actions-log.js';
 import { parseInvocation } from './args.js';
 import { CliError, exitCodes, UsageError } from './cli-error.js';
 import { createTerminal, isInteractive } from './terminal.js';
+import { plangateVersion } from './version.js';
 
 /**
  * The CLI's composition root: reads the command line, routes the agents' Actions-style log to
@@ -41,6 +42,9 @@ export async function main(proc: CliProcess): Promise<number> {
     switch (invocation.kind) {
       case 'help':
         terminal.out(invocation.text);
+        return exitCodes.ok;
+      case 'version':
+        terminal.out(`plangate ${plangateVersion}`);
         return exitCodes.ok;
       case 'plan': {
         const { planCommand } = await import('./plan-command.js');

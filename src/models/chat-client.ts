@@ -10,8 +10,9 @@ import { z } from 'zod';
 import type { Role } from '../machine/fields.js';
 import { redact } from '../text/redact.js';
 import { ModelError } from './model-error.js';
-import { malformedCompletion, type ProviderContext } from './provider-error.js';
+import { malformedCompletion, type ProviderContext, type SettingWords } from './provider-error.js';
 import { withRetries, type RetryOptions } from './retry-loop.js';
+import { readJsonAnswer } from './answer-body.js';
 import type { TokenUsage } from './usage.js';
 import { errorMessage } from '../text/error-message.js';
 
@@ -55,6 +56,8 @@ export interface ChatClientOptions extends RetryOptions {
   timeoutMs?: number;
   /** A fetch implementation, for proxies or tests. */
   fetch?: ClientOptions['fetch'];
+  /** How the host names its settings in the hints of a failure (the action's inputs by default). */
+  words?: SettingWords;
 }
 
 /** The action's defaults, for hosts that build a client without settings (tests, tools). */
@@ -101,6 +104,7 @@ export function createChatClient(role: Role, endpoint: ModelEndpoint, options: C
     model: endpoint.model,
     baseURL: endpoint.baseURL,
     secrets: [endpoint.apiKey],
+    ...(options.words ? { words: options.words } : {}),
   };
   const timeoutMs = options.timeoutMs ?? defaultModelTimeoutMs;
   let client: OpenAI;
@@ -128,13 +132,18 @@ export function createChatClient(role: Role, endpoint: ModelEndpoint, options: C
     );
   }
 
-  const attempt = async ({ messages, tools }: ChatRequest): Promise<unknown> =>
-    client.chat.completions.create({
-      model: endpoint.model,
-      messages,
-      // Providers reject tool_choice without tools, so a tool-less request sends neither.
-      ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
-    });
+  // The body is read here, not by the client, so an answer that is not JSON says what answered (answer-body.ts).
+  const attempt = async ({ messages, tools }: ChatRequest): Promise<unknown> => {
+    const response = await client.chat.completions
+      .create({
+        model: endpoint.model,
+        messages,
+        // Providers reject tool_choice without tools, so a tool-less request sends neither.
+        ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
+      })
+      .asResponse();
+    return readJsonAnswer(response);
+  };
 
   return {
     role,

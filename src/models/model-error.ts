@@ -19,6 +19,7 @@ export type ProviderCause =
   | 'bad-request'
   | 'server'
   | 'malformed'
+  | 'not-json'
   | 'client';
 
 /**

@@ -1,6 +1,8 @@
 import { APIConnectionTimeoutError, APIError } from 'openai';
 import type { Role } from '../machine/fields.js';
 import { redact } from '../text/redact.js';
+import { code } from '../text/markdown.js';
+import { isJsonType, type NotJsonAnswer } from './answer-body.js';
 import { ModelError, type ProviderCause } from './model-error.js';
 import { formatWait, type AttemptFailure } from './retry-policy.js';
 
@@ -20,7 +22,38 @@ export interface ProviderContext {
   baseURL: string;
   /** Values that must not appear in the message (the key). */
   secrets: readonly string[];
+  /** How the host names the settings a hint points at; the action's inputs when not given. */
+  words?: SettingWords;
 }
+
+/**
+ * The settings a hint tells the reader to check, in the words of the host they configured: the
+ * action's inputs in a workflow, the CLI's flags and variables in a terminal. A hint that names a
+ * setting the reader cannot find is no hint.
+ */
+export interface SettingWords {
+  /** The API key, as the subject of "Check …: it must be a valid key". */
+  key(role: Role): string;
+  url(role: Role): string;
+  model(role: Role): string;
+  retries: string;
+  timeout: string;
+  /** How the reader tries again: "Re-run the job". */
+  rerun: string;
+  /** Whose network a failed connection may be about. */
+  network: string;
+}
+
+/** The action's inputs. */
+export const actionSettingWords: SettingWords = {
+  key: (role) => `the \`${role}-api-key\` (or \`api-key\`) secret`,
+  url: (role) => `\`${role}-base-url\` (or \`base-url\`)`,
+  model: (role) => `\`${role}-model\``,
+  retries: 'model-retries',
+  timeout: 'model-timeout',
+  rerun: 'Re-run the job',
+  network: "the runner's network",
+};
 
 /** One failed attempt as the SDK reported it, with what the classifier and the retry policy read. */
 export interface ObservedFailure extends AttemptFailure {
@@ -28,6 +61,8 @@ export interface ObservedFailure extends AttemptFailure {
   providerMessage?: string;
   /** For a failure without an answer: the low-level error code (ECONNREFUSED, ...), when known. */
   systemCode?: string;
+  /** An error answer that was not JSON: its content type and body, as something other than the API answers. */
+  notJson?: { contentType: string; body: string };
 }
 
 /** How the request went in the end: the attempts made, the time allowed per attempt, why retries stopped. */
@@ -49,11 +84,18 @@ export function observeFailure(error: unknown): ObservedFailure {
     const body = error.error as { message?: unknown; code?: unknown } | undefined;
     const code = typeof error.code === 'string' ? error.code : typeof body?.code === 'string' ? body.code : undefined;
     const message = typeof body?.message === 'string' ? body.message : undefined;
+    const contentType = headers['content-type'] ?? '';
+    // The client puts a body that is not JSON into its message, after the status.
+    const notJson =
+      error.error === undefined && !isJsonType(contentType)
+        ? { contentType, body: error.message.replace(/^\d{3} /, '') }
+        : undefined;
     return {
       status: error.status,
       headers,
       ...(code ? { code } : {}),
       ...(message ? { providerMessage: message } : {}),
+      ...(notJson ? { notJson } : {}),
     };
   }
   const systemCode = systemCodeOf(error);
@@ -98,6 +140,9 @@ export function classifyProviderFailure(
   context: ProviderContext,
   summary: AttemptSummary,
 ): ModelError {
+  // A proxy's login or error page, or a website's, at a status an API uses for its own answers: not the API.
+  if (failure.status !== undefined && failure.notJson && [401, 403, 404, 405, 407].includes(failure.status))
+    return notJsonAnswer({ status: failure.status, ...failure.notJson }, context);
   const { cause, words, hint } = explain(failure, context, summary);
   const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
   const said = failure.providerMessage && showsProviderWords(cause) ? providerWords(failure.providerMessage) : '';
@@ -111,8 +156,47 @@ export function classifyProviderFailure(
 /** A ModelError for an answer that is no usable chat completion. */
 export function malformedCompletion(detail: string, context: ProviderContext): ModelError {
   const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
-  const text = `${who} returned a malformed chat completion: ${trimWords(detail, 400)}. Check that ${baseUrlInput(context.role)} points at an OpenAI-compatible Chat Completions API (it usually ends in /v1) and that the model supports tool calls.`;
+  const text = `${who} returned a malformed chat completion: ${trimWords(detail, 400)}. Check that ${wordsOf(context).url(context.role)} points at an OpenAI-compatible Chat Completions API (it usually ends in /v1) and that the model supports tool calls.`;
   return new ModelError(context.role, context.model, clean(redact(text, context.secrets)), { cause: 'malformed' });
+}
+
+/**
+ * A ModelError for an answer that is not JSON at all: something other than a Chat Completions API
+ * answered (a website, a proxy's login page). Says what answered, in its first words, and where the
+ * base URL should point.
+ */
+export function notJsonAnswer(
+  answer: Pick<NotJsonAnswer, 'status' | 'contentType' | 'body'>,
+  context: ProviderContext,
+): ModelError {
+  const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
+  const type = answer.contentType.split(';')[0]?.trim() || 'no content type';
+  const start = firstWords(answer.body);
+  const text =
+    `${who} did not answer JSON: HTTP ${answer.status}, ${type}, ${start ? `starting ${code(start)}` : 'an empty body'}. Something other than a Chat Completions API answered (a website, or a proxy's login page). ` +
+    `Check that ${wordsOf(context).url(context.role)} is the API's base URL: for most providers it ends in /v1 (https://api.openai.com/v1, https://api.deepseek.com/v1, http://localhost:11434/v1 for Ollama), and a proxy between here and the provider must let API requests through.`;
+  return new ModelError(context.role, context.model, clean(redact(text, context.secrets)), {
+    cause: 'not-json',
+    status: answer.status,
+  });
+}
+
+/** The first words a reader of the page would see: tags, scripts and styles left out, keys masked, short. */
+function firstWords(body: string): string {
+  const words = body
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/gi, ' ')
+    .replace(/&amp;/gi, '&')
+    .replace(/&#?\w+;/g, ' ')
+    .replace(/\bsk-[A-Za-z0-9*_.-]{3,}/g, '***')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (words.length <= 80) return words;
+  const cut = words.slice(0, 80);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 40 ? cut.slice(0, space) : cut}…`;
 }
 
 interface Explanation {
@@ -124,15 +208,16 @@ interface Explanation {
 function explain(failure: ObservedFailure, context: ProviderContext, summary: AttemptSummary): Explanation {
   const tries =
     summary.attempts > 1 ? ` (${summary.attempts} attempts${summary.gaveUp ? `; ${summary.gaveUp}` : ''})` : '';
-  const later = 'Re-run the job when the provider has recovered';
+  const later = `${wordsOf(context).rerun} when the provider has recovered`;
   const { status } = failure;
   if (status === undefined) return explainNetwork(failure, context, summary, tries, later);
-  const settings = settingNames(context.role);
+  const words = wordsOf(context);
+  const settings = { key: words.key(context.role), url: words.url(context.role), model: words.model(context.role) };
   if (status === 401)
     return {
       cause: 'key',
       words: 'rejected the API key (HTTP 401)',
-      hint: `Check the ${settings.key} secret: it must be a valid key for this endpoint.`,
+      hint: `Check ${settings.key}: it must be a valid key for this endpoint.`,
     };
   if (status === 403)
     return {
@@ -156,7 +241,7 @@ function explain(failure: ObservedFailure, context: ProviderContext, summary: At
     return {
       cause: 'rate-limit',
       words: `kept answering "rate limited" (HTTP 429)${tries}`,
-      hint: `Re-run the job later, raise model-retries, or ask the provider for a higher rate limit.`,
+      hint: `${words.rerun} later, raise ${words.retries}, or ask the provider for a higher rate limit.`,
     };
   if (contextTooLong(failure))
     return {
@@ -168,7 +253,7 @@ function explain(failure: ObservedFailure, context: ProviderContext, summary: At
     return {
       cause: 'server',
       words: `kept failing with a provider error (HTTP ${status})${tries}`,
-      hint: `${later}, or raise model-retries to wait out longer outages.`,
+      hint: `${later}, or raise ${words.retries} to wait out longer outages.`,
     };
   if (status === 408 || status === 409)
     return { cause: 'server', words: `kept answering HTTP ${status}${tries}`, hint: `${later}.` };
@@ -186,7 +271,8 @@ function explainNetwork(
   tries: string,
   later: string,
 ): Explanation {
-  const { url } = settingNames(context.role);
+  const words = wordsOf(context);
+  const url = words.url(context.role);
   const code = failure.systemCode ? `, ${failure.systemCode}` : '';
   switch (failure.network) {
     case 'refused':
@@ -211,13 +297,13 @@ function explainNetwork(
       return {
         cause: 'timeout',
         words: `did not answer within ${formatWait(summary.timeoutMs)}${tries}`,
-        hint: `The provider may be overloaded: ${later.toLowerCase()}, or raise model-timeout if its answers take longer.`,
+        hint: `The provider may be overloaded: ${later.toLowerCase()}, or raise ${words.timeout} if its answers take longer.`,
       };
     default:
       return {
         cause: 'connection',
         words: `could not be reached: the connection failed${code ? ` (${failure.systemCode})` : ''}${tries}`,
-        hint: `${later}; if it keeps failing, check ${url} and the runner's network.`,
+        hint: `${later}; if it keeps failing, check ${url} and ${words.network}.`,
       };
   }
 }
@@ -234,18 +320,7 @@ function showsProviderWords(cause: ProviderCause): boolean {
   return cause === 'forbidden' || cause === 'not-found' || cause === 'bad-request' || cause === 'context';
 }
 
-/** The inputs that configure a role, as the action names them. */
-function settingNames(role: Role): { key: string; url: string; model: string } {
-  return {
-    key: `\`${role}-api-key\` (or \`api-key\`)`,
-    url: baseUrlInput(role),
-    model: `\`${role}-model\``,
-  };
-}
-
-function baseUrlInput(role: Role): string {
-  return `\`${role}-base-url\` (or \`base-url\`)`;
-}
+const wordsOf = (context: ProviderContext): SettingWords => context.words ?? actionSettingWords;
 
 /** A provider's message, one line, masked keys (OpenAI quotes part of a rejected one), bounded. */
 function providerWords(message: string): string {

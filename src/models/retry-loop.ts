@@ -2,9 +2,11 @@ import * as core from '@actions/core';
 import {
   classifyProviderFailure,
   malformedCompletion,
+  notJsonAnswer,
   observeFailure,
   type ProviderContext,
 } from './provider-error.js';
+import { NotJsonAnswer } from './answer-body.js';
 import { decideRetry, defaultRetryLimits, formatWait, type RetryLimits } from './retry-policy.js';
 
 /**
@@ -43,7 +45,8 @@ export async function withRetries<T>(
     try {
       return await call();
     } catch (error) {
-      // The client parses the body itself, so a body that is not JSON surfaces as a SyntaxError.
+      // Something other than the API answered (answer-body.ts): the same URL answers the same again.
+      if (error instanceof NotJsonAnswer) throw notJsonAnswer(error, context);
       if (error instanceof SyntaxError) throw malformedCompletion(error.message, context);
       const failure = observeFailure(error);
       const decision = decideRetry(failure, attempt, waited, limits, options.random);

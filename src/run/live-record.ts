@@ -6,6 +6,7 @@ import { renderPlanComment } from '../render/plan-comment.js';
 import type { RunContext } from './run-context.js';
 import { redact } from '../text/redact.js';
 import { errorMessage } from '../text/error-message.js';
+import { foreignPlanRefusal } from './foreign-plan.js';
 
 /**
  * The plan records on a thread: written signed, read verified. The live record is the newest plan
@@ -65,8 +66,10 @@ export async function findLiveRecord(
   if (!live) {
     return {
       ok: false,
-      refusal: 'there is no plan on this thread.',
-      fix: 'Ask for one first with `/plan <objective>`.',
+      ...(foreignPlanRefusal(ctx, comments, issue) ?? {
+        refusal: 'there is no plan on this thread.',
+        fix: 'Ask for one first with `/plan <objective>`.',
+      }),
     };
   }
   const verdict = verifyRecordComment(ctx, live, issue);

@@ -6,6 +6,7 @@ import { renderNotAllowed, renderRefusal } from '../render/refusal.js';
 import { renderConfigurationFailure, renderFailure } from '../render/failure.js';
 import { spellCommands } from '../text/comment-command.js';
 import type { FlowResult, RunContext } from './run-context.js';
+import { emptySecretHint } from './empty-secret.js';
 
 /** The commands a text names, as they are typed where `source` was written (`command-prefix`). */
 const spelled = (source: Pick<CommandSource, 'prefix'>, text: string) => spellCommands(text, source.prefix);
@@ -99,7 +100,7 @@ export async function failUnlessKeys(
   const inputs = missing.map((role) => `\`${role}-api-key\``).join(' and ');
   return failForConfiguration(ctx, source, command, {
     what: `no API key is configured for the ${missing.join(' and the ')} model.`,
-    fix: `Set the \`api-key\` input (or ${inputs}) from a repository secret.`,
+    fix: `Set the \`api-key\` input (or ${inputs}) from a repository secret. ${emptySecretHint()}`,
     role: authorRole,
   });
 }

@@ -203,6 +203,8 @@ export interface WorldOptions {
   runAs?: RunnerAccount;
   /** The API key the scripted model takes (default: `apiKey`), for worlds whose action is given another. */
   modelKey?: string;
+  /** Whom the workflow token acts as on GitHub (default `github-actions[bot]`), e.g. a GitHub App's bot. */
+  tokenLogin?: string;
 }
 
 export interface World {
@@ -328,7 +330,14 @@ export async function createWorld(
 
   // GitHub's clock starts at the test's time, as a runner's and GitHub's clocks agree: the action
   // compares the times GitHub gives (an approval's) with its own clock.
-  const gh = await startGitHubEmulator({ owner, repo, token, originPath: origin, clockStartMs: Date.now() });
+  const gh = await startGitHubEmulator({
+    owner,
+    repo,
+    token,
+    originPath: origin,
+    clockStartMs: Date.now(),
+    ...(options.tokenLogin ? { tokenLogin: options.tokenLogin } : {}),
+  });
   const model = await startScriptedModel({ script, apiKey: options.modelKey ?? apiKey });
   let runs = 0;
 

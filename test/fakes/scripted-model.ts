@@ -33,6 +33,8 @@ export interface ErrorReply {
 export interface RawReply {
   raw: unknown;
   status?: number;
+  /** The content type answered (default application/json), e.g. text/html for a proxy's login page. */
+  contentType?: string;
 }
 
 /**
@@ -56,6 +58,21 @@ export const drop: FaultReply = { fault: 'drop' };
 /** An HTTP error in OpenAI's shape with the headers given (`retry-after`, rate-limit resets, ...). */
 export function httpError(status: number, headers: Record<string, string> = {}, message?: string): ErrorReply {
   return { error: { status, headers, ...(message === undefined ? {} : { message }) } };
+}
+
+/**
+ * What a proxy in front of the provider answers a request that has not signed in: 200 with its
+ * HTML login page, as a corporate proxy or a wrong base URL pointing at a website does.
+ */
+export function loginPage(status = 200): RawReply {
+  const raw = [
+    '<!DOCTYPE html>',
+    '<html><head><title>Sign in · Example Corp proxy</title>',
+    '<style>body { font-family: sans-serif; }</style><script>window.loginRequired = true;</script></head>',
+    '<body><h1>Sign in to continue</h1><p>Your request to the internet needs a Corp &amp; Co account.</p>',
+    '<form action="/login"><input name="user"></form></body></html>',
+  ].join('\n');
+  return { raw, status, contentType: 'text/html; charset=utf-8' };
 }
 
 /**
@@ -237,7 +254,11 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       return;
     }
     if ('raw' in reply) {
-      answer(reply.status ?? 200, typeof reply.raw === 'string' ? reply.raw : JSON.stringify(reply.raw));
+      answer(
+        reply.status ?? 200,
+        typeof reply.raw === 'string' ? reply.raw : JSON.stringify(reply.raw),
+        reply.contentType ? { 'content-type': reply.contentType } : {},
+      );
       return;
     }
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createChatClient } from '../../src/models/chat-client.js';
 import type { ChatClientOptions, ModelEndpoint } from '../../src/models/chat-client.js';
 import { ModelError } from '../../src/models/model-error.js';
-import { say, startScriptedModel, toolCall } from '../fakes/scripted-model.js';
+import { loginPage, say, startScriptedModel, toolCall } from '../fakes/scripted-model.js';
 import type { Reply, ScriptedModel } from '../fakes/scripted-model.js';
 
 const KEY = 'sk-plangate-test-secret-0123456789';
@@ -46,6 +46,11 @@ const readFile: ChatCompletionFunctionTool = {
   },
 };
 const noRetry: ChatClientOptions = { maxRetries: 0 };
+
+const completionBody = {
+  choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 1, completion_tokens: 1 },
+};
 
 describe('createChatClient: turns', () => {
   it('returns a content turn with usage, and sends neither tools nor tool_choice when there are none', async () => {
@@ -181,7 +186,6 @@ describe('createChatClient: failures', () => {
       },
       'prompt_tokens',
     ],
-    ['a plain string', 'Bad gateway', 'malformed'],
   ];
 
   it.each(malformed)(
@@ -200,6 +204,36 @@ describe('createChatClient: failures', () => {
       expect(error.kind).toBe('malformed');
     },
   );
+
+  it('names an answer that is not JSON, with its status, content type and first words, tried once', async () => {
+    const server = await start([loginPage(), { raw: 'Bad gateway' }, loginPage(404)], 'deepseek-chat');
+    const client = createChatClient('executor', endpoint(server, 'deepseek-chat'), { maxRetries: 6 });
+    const request = { messages: [{ role: 'user' as const, content: 'x' }], tools: [] };
+    const page = await failure(client.complete(request));
+    expect(page.message).toMatch(
+      /^The executor model "deepseek-chat" at 127\.0\.0\.1:\d+\/v1\/chat\/completions did not answer JSON: HTTP 200, text\/html, starting `Sign in · Example Corp proxy Sign in to continue Your request to the internet…`\. Something other than a Chat Completions API answered/,
+    );
+    expect(page.message).toContain('Check that `executor-base-url` (or `base-url`) is the API');
+    expect(page.kind).toBe('not-json');
+    expect(page.httpStatus).toBe(200);
+    // Labelled JSON, but not: the same sentence.
+    const labelled = await failure(client.complete(request));
+    expect(labelled.message).toContain('did not answer JSON: HTTP 200, application/json, starting `Bad gateway`.');
+    // A website's 404 page is not the provider's "unknown model".
+    const missing = await failure(client.complete(request));
+    expect(missing.message).toContain('did not answer JSON: HTTP 404, text/html, starting `Sign in');
+    expect(missing.kind).toBe('not-json');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('takes a completion whose content type is not JSON but whose body is', async () => {
+    const server = await start([{ raw: JSON.stringify(completionBody), contentType: 'text/plain' }]);
+    const turn = await createChatClient('planner', endpoint(server), noRetry).complete({
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [],
+    });
+    expect(turn.message.content).toBe('hi');
+  });
 
   it('says a rejected key once, with the fix, and never echoes what the provider quoted of it', async () => {
     const server = await start([{ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } }]);

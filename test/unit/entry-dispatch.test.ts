@@ -7,6 +7,7 @@ import { carryOut } from '../../src/entry/dispatch.js';
 import { readCommand } from '../../src/entry/read-command.js';
 import { issueCommentPayload, schedulePayload, workflowDispatchPayload } from '../fakes/payloads.js';
 import { botLogin, fakeModel, fakeWorld, owner, repo, testSettings, type World } from './run-fixture.js';
+import { emptySecretHint } from '../../src/run/empty-secret.js';
 
 vi.mock('@actions/core', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@actions/core')>()),
@@ -163,11 +164,11 @@ describe('carryOut', () => {
     if (command.kind !== 'plan') throw new Error(`read as ${command.kind}`);
 
     expect(await carryOut(world.ctx, command)).toBe(
-      'plangate: /plan could not run: no API key is configured for the executor model. Set the `api-key` input (or `executor-api-key`) from a repository secret.',
+      `plangate: /plan could not run: no API key is configured for the executor model. Set the \`api-key\` input (or \`executor-api-key\`) from a repository secret. ${emptySecretHint()}`,
     );
     expect(outputs().outcome).toBe('failed');
     expect(world.thread.botComments(7).at(-1)?.body).toBe(
-      `@maintainer \`/plan\` could not run: no API key is configured for the executor model.\n\nSet the \`api-key\` input (or \`executor-api-key\`) from a repository secret. See the [job log](${world.ctx.runUrl}).`,
+      `@maintainer \`/plan\` could not run: no API key is configured for the executor model.\n\nSet the \`api-key\` input (or \`executor-api-key\`) from a repository secret. ${emptySecretHint()} See the [job log](${world.ctx.runUrl}).`,
     );
     expect(world.thread.reactions).toEqual([{ commentId: command.commentId, content: 'confused' }]);
   });
