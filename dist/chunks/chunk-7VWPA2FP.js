@@ -42,7 +42,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-HOWD6DVU.js";
+} from "./chunk-JLNEBNKV.js";
 import {
   defaultLines,
   defaultNumber,
@@ -605,6 +605,17 @@ function variables(server) {
   return names.length === 0 ? "" : ` (given ${names.join(", ")} from your environment)`;
 }
 
+// src/cli/cli-setting-words.ts
+var cliSettingWords = {
+  key: () => "PLANGATE_API_KEY",
+  url: () => "--base-url (or PLANGATE_BASE_URL)",
+  model: (role) => `--${role}-model (or --model, PLANGATE_${role.toUpperCase()}_MODEL)`,
+  retries: "--model-retries",
+  timeout: "--model-timeout",
+  rerun: "Run plangate again",
+  network: "your network"
+};
+
 // src/cli/local-session.ts
 async function withSession(settings, context, doing, use) {
   const session = await openSession(settings, context, doing);
@@ -663,7 +674,11 @@ function teamSetup(session, saved) {
   };
 }
 function modelOptions(settings) {
-  return { maxRetries: settings.modelRetries, timeoutMs: settings.modelTimeoutSeconds * 1e3 };
+  return {
+    maxRetries: settings.modelRetries,
+    timeoutMs: settings.modelTimeoutSeconds * 1e3,
+    words: cliSettingWords
+  };
 }
 
 // src/cli/text-render.ts

@@ -33663,6 +33663,39 @@ function modelFailureOf(error) {
   return carried instanceof ModelError ? carried : void 0;
 }
 
+// src/models/answer-body.ts
+var NotJsonAnswer = class extends Error {
+  constructor(status, contentType, body) {
+    super(`HTTP ${status} answered ${contentType || "no content type"}, not JSON`);
+    this.status = status;
+    this.contentType = contentType;
+    this.body = body;
+  }
+  status;
+  contentType;
+  body;
+  name = "NotJsonAnswer";
+};
+function isJsonType(contentType) {
+  const media = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  return media.includes("application/json") || media.endsWith("+json");
+}
+async function readJsonAnswer(response) {
+  let body;
+  try {
+    body = await response.text();
+  } catch (error) {
+    if (error?.name === "AbortError") throw new APIConnectionTimeoutError();
+    throw error;
+  }
+  if (body.trim() === "") return void 0;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new NotJsonAnswer(response.status, response.headers.get("content-type") ?? "", body);
+  }
+}
+
 // src/models/retry-policy.ts
 var defaultRetryLimits = {
   maxWaitMs: 6e4,
@@ -33747,6 +33780,15 @@ function formatWait(ms) {
 }
 
 // src/models/provider-error.ts
+var actionSettingWords = {
+  key: (role) => `the \`${role}-api-key\` (or \`api-key\`) secret`,
+  url: (role) => `\`${role}-base-url\` (or \`base-url\`)`,
+  model: (role) => `\`${role}-model\``,
+  retries: "model-retries",
+  timeout: "model-timeout",
+  rerun: "Re-run the job",
+  network: "the runner's network"
+};
 function observeFailure(error) {
   if (error instanceof APIConnectionTimeoutError) return { headers: {}, network: "timeout" };
   if (error instanceof APIError && error.status !== void 0) {
@@ -33757,11 +33799,14 @@ function observeFailure(error) {
     const body = error.error;
     const code3 = typeof error.code === "string" ? error.code : typeof body?.code === "string" ? body.code : void 0;
     const message = typeof body?.message === "string" ? body.message : void 0;
+    const contentType = headers["content-type"] ?? "";
+    const notJson = error.error === void 0 && !isJsonType(contentType) ? { contentType, body: error.message.replace(/^\d{3} /, "") } : void 0;
     return {
       status: error.status,
       headers,
       ...code3 ? { code: code3 } : {},
-      ...message ? { providerMessage: message } : {}
+      ...message ? { providerMessage: message } : {},
+      ...notJson ? { notJson } : {}
     };
   }
   const systemCode = systemCodeOf(error);
@@ -33795,6 +33840,8 @@ function endpointLabel(baseURL) {
   }
 }
 function classifyProviderFailure(failure, context, summary) {
+  if (failure.status !== void 0 && failure.notJson && [401, 403, 404, 405, 407].includes(failure.status))
+    return notJsonAnswer({ status: failure.status, ...failure.notJson }, context);
   const { cause, words, hint } = explain(failure, context, summary);
   const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
   const said = failure.providerMessage && showsProviderWords(cause) ? providerWords(failure.providerMessage) : "";
@@ -33806,20 +33853,38 @@ function classifyProviderFailure(failure, context, summary) {
 }
 function malformedCompletion(detail, context) {
   const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
-  const text3 = `${who} returned a malformed chat completion: ${trimWords(detail, 400)}. Check that ${baseUrlInput(context.role)} points at an OpenAI-compatible Chat Completions API (it usually ends in /v1) and that the model supports tool calls.`;
+  const text3 = `${who} returned a malformed chat completion: ${trimWords(detail, 400)}. Check that ${wordsOf(context).url(context.role)} points at an OpenAI-compatible Chat Completions API (it usually ends in /v1) and that the model supports tool calls.`;
   return new ModelError(context.role, context.model, clean(redact(text3, context.secrets)), { cause: "malformed" });
+}
+function notJsonAnswer(answer2, context) {
+  const who = `The ${context.role} model "${context.model}" at ${endpointLabel(context.baseURL)}`;
+  const type = answer2.contentType.split(";")[0]?.trim() || "no content type";
+  const start = firstWords(answer2.body);
+  const text3 = `${who} did not answer JSON: HTTP ${answer2.status}, ${type}, ${start ? `starting ${code(start)}` : "an empty body"}. Something other than a Chat Completions API answered (a website, or a proxy's login page). Check that ${wordsOf(context).url(context.role)} is the API's base URL: for most providers it ends in /v1 (https://api.openai.com/v1, https://api.deepseek.com/v1, http://localhost:11434/v1 for Ollama), and a proxy between here and the provider must let API requests through.`;
+  return new ModelError(context.role, context.model, clean(redact(text3, context.secrets)), {
+    cause: "not-json",
+    status: answer2.status
+  });
+}
+function firstWords(body) {
+  const words = body.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ").replace(/<!--[\s\S]*?-->/g, " ").replace(/<[^>]*>/g, " ").replace(/&nbsp;/gi, " ").replace(/&amp;/gi, "&").replace(/&#?\w+;/g, " ").replace(/\bsk-[A-Za-z0-9*_.-]{3,}/g, "***").replace(/\s+/g, " ").trim();
+  if (words.length <= 80) return words;
+  const cut = words.slice(0, 80);
+  const space = cut.lastIndexOf(" ");
+  return `${space > 40 ? cut.slice(0, space) : cut}\u2026`;
 }
 function explain(failure, context, summary) {
   const tries = summary.attempts > 1 ? ` (${summary.attempts} attempts${summary.gaveUp ? `; ${summary.gaveUp}` : ""})` : "";
-  const later = "Re-run the job when the provider has recovered";
+  const later = `${wordsOf(context).rerun} when the provider has recovered`;
   const { status } = failure;
   if (status === void 0) return explainNetwork(failure, context, summary, tries, later);
-  const settings = settingNames(context.role);
+  const words = wordsOf(context);
+  const settings = { key: words.key(context.role), url: words.url(context.role), model: words.model(context.role) };
   if (status === 401)
     return {
       cause: "key",
       words: "rejected the API key (HTTP 401)",
-      hint: `Check the ${settings.key} secret: it must be a valid key for this endpoint.`
+      hint: `Check ${settings.key}: it must be a valid key for this endpoint.`
     };
   if (status === 403)
     return {
@@ -33843,7 +33908,7 @@ function explain(failure, context, summary) {
     return {
       cause: "rate-limit",
       words: `kept answering "rate limited" (HTTP 429)${tries}`,
-      hint: `Re-run the job later, raise model-retries, or ask the provider for a higher rate limit.`
+      hint: `${words.rerun} later, raise ${words.retries}, or ask the provider for a higher rate limit.`
     };
   if (contextTooLong(failure))
     return {
@@ -33855,7 +33920,7 @@ function explain(failure, context, summary) {
     return {
       cause: "server",
       words: `kept failing with a provider error (HTTP ${status})${tries}`,
-      hint: `${later}, or raise model-retries to wait out longer outages.`
+      hint: `${later}, or raise ${words.retries} to wait out longer outages.`
     };
   if (status === 408 || status === 409)
     return { cause: "server", words: `kept answering HTTP ${status}${tries}`, hint: `${later}.` };
@@ -33866,7 +33931,8 @@ function explain(failure, context, summary) {
   };
 }
 function explainNetwork(failure, context, summary, tries, later) {
-  const { url } = settingNames(context.role);
+  const words = wordsOf(context);
+  const url = words.url(context.role);
   const code3 = failure.systemCode ? `, ${failure.systemCode}` : "";
   switch (failure.network) {
     case "refused":
@@ -33891,13 +33957,13 @@ function explainNetwork(failure, context, summary, tries, later) {
       return {
         cause: "timeout",
         words: `did not answer within ${formatWait(summary.timeoutMs)}${tries}`,
-        hint: `The provider may be overloaded: ${later.toLowerCase()}, or raise model-timeout if its answers take longer.`
+        hint: `The provider may be overloaded: ${later.toLowerCase()}, or raise ${words.timeout} if its answers take longer.`
       };
     default:
       return {
         cause: "connection",
         words: `could not be reached: the connection failed${code3 ? ` (${failure.systemCode})` : ""}${tries}`,
-        hint: `${later}; if it keeps failing, check ${url} and the runner's network.`
+        hint: `${later}; if it keeps failing, check ${url} and ${words.network}.`
       };
   }
 }
@@ -33910,16 +33976,7 @@ function contextTooLong(failure) {
 function showsProviderWords(cause) {
   return cause === "forbidden" || cause === "not-found" || cause === "bad-request" || cause === "context";
 }
-function settingNames(role) {
-  return {
-    key: `\`${role}-api-key\` (or \`api-key\`)`,
-    url: baseUrlInput(role),
-    model: `\`${role}-model\``
-  };
-}
-function baseUrlInput(role) {
-  return `\`${role}-base-url\` (or \`base-url\`)`;
-}
+var wordsOf = (context) => context.words ?? actionSettingWords;
 function providerWords(message) {
   const masked = message.replace(/\bsk-[A-Za-z0-9*_.-]{3,}/g, "***").replace(/"/g, "'").replace(/[<>`]/g, "");
   return trimWords(
@@ -33945,6 +34002,7 @@ async function withRetries(call, context, options) {
     try {
       return await call();
     } catch (error) {
+      if (error instanceof NotJsonAnswer) throw notJsonAnswer(error, context);
       if (error instanceof SyntaxError) throw malformedCompletion(error.message, context);
       const failure = observeFailure(error);
       const decision = decideRetry(failure, attempt, waited, limits, options.random);
@@ -34011,7 +34069,8 @@ function createChatClient(role, endpoint, options = {}) {
     role,
     model: endpoint.model,
     baseURL: endpoint.baseURL,
-    secrets: [endpoint.apiKey]
+    secrets: [endpoint.apiKey],
+    ...options.words ? { words: options.words } : {}
   };
   const timeoutMs = options.timeoutMs ?? defaultModelTimeoutMs;
   let client;
@@ -34038,12 +34097,15 @@ function createChatClient(role, endpoint, options = {}) {
       }
     );
   }
-  const attempt = async ({ messages, tools }) => client.chat.completions.create({
-    model: endpoint.model,
-    messages,
-    // Providers reject tool_choice without tools, so a tool-less request sends neither.
-    ...tools.length > 0 ? { tools, tool_choice: "auto" } : {}
-  });
+  const attempt = async ({ messages, tools }) => {
+    const response = await client.chat.completions.create({
+      model: endpoint.model,
+      messages,
+      // Providers reject tool_choice without tools, so a tool-less request sends neither.
+      ...tools.length > 0 ? { tools, tool_choice: "auto" } : {}
+    }).asResponse();
+    return readJsonAnswer(response);
+  };
   return {
     role,
     model: endpoint.model,

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-6HJREFO5.js";
+} from "./chunk-DTEK2AVK.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-GXP55PZI.js";
+} from "./chunk-7VWPA2FP.js";
 import {
   CliError,
   UsageError
@@ -38,7 +38,7 @@ import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-HOWD6DVU.js";
+} from "./chunk-JLNEBNKV.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-JCBN36MC.js";
 import "./chunk-ORSRIQN3.js";

@@ -4,10 +4,10 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-GXP55PZI.js";
+} from "./chunk-7VWPA2FP.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-YEEMSJDZ.js";
-import "./chunk-HOWD6DVU.js";
+import "./chunk-JLNEBNKV.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-JCBN36MC.js";
 import "./chunk-ORSRIQN3.js";

@@ -26,7 +26,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-6HJREFO5.js";
+} from "./chunk-DTEK2AVK.js";
 import {
   GitError,
   ModelError,
@@ -100,7 +100,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-HOWD6DVU.js";
+} from "./chunk-JLNEBNKV.js";
 import {
   code,
   codeBlock,
@@ -3232,6 +3232,33 @@ function renderPlanComment(record, marker3) {
   return body(record, githubBodyLimit - footer.length) + footer;
 }
 
+// src/run/foreign-plan.ts
+function foreignPlanRefusal(ctx, comments, issue) {
+  const { botLogin, runner } = ctx.settings;
+  if (!ctx.recordKey) return void 0;
+  const repository = `${runner.owner}/${runner.repo}`;
+  for (const comment of comments) {
+    if (comment.author === botLogin || !hasRecordMarker(comment.body)) continue;
+    const decoded = decodeRecord(comment.body);
+    if (!decoded.ok) continue;
+    const { record } = decoded;
+    const ours = record.repository === repository && record.issue === issue && hashPlan(record.snapshot.context, record.checks, record.scope) === record.planHash && sealIsValid(record, ctx.recordKey);
+    if (!ours) continue;
+    const noPlan = `there is no plan by ${code(botLogin)} (the account the \`bot-login\` input names) on this thread.`;
+    if (!comment.author.endsWith("[bot]"))
+      return {
+        refusal: `${noPlan} Plan \`${record.planId}\` here was made by plangate but posted by another account, so plangate does not trust it.`,
+        fix: "If plangate's token is a personal access token, set the `bot-login` input to the login of that token's user, then post the command again; otherwise ask for a new plan with `/plan`."
+      };
+    const poster = code(comment.author);
+    return {
+      refusal: `${noPlan} Plan \`${record.planId}\` here was made by plangate but posted by ${poster}: \`bot-login\` does not name the account plangate posts as, so plangate trusts no plan on this thread until it does.`,
+      fix: `If plangate's token posts as ${poster} (a GitHub App's token posts as its bot), set the \`bot-login\` input to ${poster} in the workflow, then post the command again.`
+    };
+  }
+  return void 0;
+}
+
 // src/run/live-record.ts
 function renderRecord(ctx, record) {
   return recordComment(sealRecord(record, ctx.recordKey));
@@ -3264,8 +3291,10 @@ async function findLiveRecord(ctx, comments, issue) {
   if (!live) {
     return {
       ok: false,
-      refusal: "there is no plan on this thread.",
-      fix: "Ask for one first with `/plan <objective>`."
+      ...foreignPlanRefusal(ctx, comments, issue) ?? {
+        refusal: "there is no plan on this thread.",
+        fix: "Ask for one first with `/plan <objective>`."
+      }
     };
   }
   const verdict = verifyRecordComment(ctx, live, issue);
@@ -3337,6 +3366,11 @@ function renderNotAllowed(author, command) {
   return `@${author} you may not use \`${command}\` on this repository.`;
 }
 
+// src/run/empty-secret.ts
+function emptySecretHint() {
+  return "If the workflow sets it from a secret, that secret is missing or misnamed: GitHub passes an unknown secret as an empty string. Check that the name in `${{ secrets.NAME }}` matches a secret of this repository or its organisation (Settings \u2192 Secrets and variables \u2192 Actions), and that the run is not one GitHub gives no secrets to (a pull request from a fork, or one by Dependabot).";
+}
+
 // src/run/refuse.ts
 var spelled = (source, text) => spellCommands(text, source.prefix);
 var spelledName = (source, command) => spelled(source, `\`${command}\``).slice(1, -1);
@@ -3375,7 +3409,7 @@ async function failUnlessKeys(ctx, source, command, roles, authorRole) {
   const inputs = missing.map((role) => `\`${role}-api-key\``).join(" and ");
   return failForConfiguration(ctx, source, command, {
     what: `no API key is configured for the ${missing.join(" and the ")} model.`,
-    fix: `Set the \`api-key\` input (or ${inputs}) from a repository secret.`,
+    fix: `Set the \`api-key\` input (or ${inputs}) from a repository secret. ${emptySecretHint()}`,
     role: authorRole
   });
 }
