@@ -216,6 +216,8 @@ export function createFakeRepo(): FakeRepo {
 
 export interface FakePull extends PullRequest {
   draft: boolean;
+  /** Closed by plangate (a run that ended with nothing to land). */
+  closed?: boolean;
   labels: string[];
   reviewers: string[];
 }
@@ -394,6 +396,7 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
       const headSha = repoModel.origin.get(`refs/heads/${input.head}`) ?? '';
       const pull: FakePull = {
         number,
+        nodeId: `PR_${number}`,
         url: url(`pull/${number}`),
         title: input.title,
         body: within(input.body),
@@ -414,7 +417,14 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
       const pull = pullOf(number);
       if (input.title !== undefined) pull.title = input.title;
       if (input.body !== undefined) pull.body = within(input.body);
+      if (input.state !== undefined) pull.closed = input.state === 'closed';
       return { ...pull };
+    },
+    async markPullRequestReady(nodeId) {
+      failing('markPullRequestReady');
+      const pull = pulls.find((p) => p.nodeId === nodeId);
+      if (!pull) throw Object.assign(new Error(`Could not resolve to a node with the global id of '${nodeId}'.`), {});
+      pull.draft = false;
     },
     async requestReviewers(number, reviewers) {
       const pull = pullOf(number);
