@@ -80,9 +80,13 @@ export async function publishPullRequest(
     return { failed: await pullRequestRefused(run, progress, final, error) };
   }
   if (empty) {
-    // Closed, it proposes nothing: the plan comment and the outputs name no pull request.
+    // Closed, it proposes nothing: the plan comment and the outputs name no pull request, and the
+    // branch that held only the start commit goes (unless someone pushed to it since).
     core.info(`Plan ${record.planId} ended with nothing to land; its draft pull request #${pr.number} is closed.`);
     run.pullRequest = undefined;
+    await run.work.discard().catch((error: unknown) => {
+      core.warning(`Could not delete ${record.branch}, which holds nothing to land: ${errorMessage(error)}`);
+    });
     return { ending: ended };
   }
   if (!record.sameBranch) await dressPullRequest(ctx, pr.number, record.approvedBy);

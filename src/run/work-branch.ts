@@ -25,6 +25,11 @@ export interface WorkBranch {
    * pushed already. The workspace and the index are left as they are.
    */
   start(message: string): Promise<void>;
+  /**
+   * Deletes the branch from origin, only while it is where plangate left it: for a run that ended
+   * with nothing to land. Afterwards nothing is pushed.
+   */
+  discard(): Promise<void>;
 }
 
 /** Someone else pushed to the work branch: plangate stops and keeps their commits. */
@@ -158,6 +163,17 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
         throw await explainPushFailure(git, branch, undefined, sha, author.email, error);
       }
       pushed = sha;
+    },
+    async discard() {
+      if (pushed === undefined) return;
+      await git([
+        'push',
+        '--quiet',
+        `--force-with-lease=refs/heads/${branch}:${pushed}`,
+        'origin',
+        `:refs/heads/${branch}`,
+      ]);
+      pushed = undefined;
     },
   };
 }
