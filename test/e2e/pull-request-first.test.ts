@@ -120,7 +120,7 @@ describe('the pull request before the executor spends', () => {
   });
 
   it('closes the draft of a run that ends with nothing to land, saying why', async () => {
-    const { w, issue } = await planned([
+    const { w, issue, planId } = await planned([
       toolCall('update_context', {
         result: 'notes/one.md cannot be written: the notes folder is frozen.',
         outcome: 'abort',
@@ -131,7 +131,10 @@ describe('the pull request before the executor spends', () => {
     const pulls = w.gh.pulls();
     expect(pulls).toHaveLength(1);
     expect(pulls[0]?.state).toBe('closed');
+    expect(pulls[0]?.draft).toBe(true);
     expect(pulls[0]?.body).toContain('the notes folder is frozen');
     expect(result.outputs['pr-number'] ?? '').toBe('');
+    // The branch held only the start commit: it is gone again.
+    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', `refs/heads/plangate/${issue}-${planId}`)).toBe('');
   });
 });
