@@ -10,7 +10,7 @@ import { spellCommands } from '../text/comment-command.js';
  * `/cancel`: withdraws the live plan. The record keeps everything but its status, so the comment
  * stays verifiable and a later `/approve` is refused by status. A running execution is not stopped
  * from here (it runs in another job): this raises its cancel signal, which it looks for as it starts
- * and after every cycle; it stops before the next one and opens a draft pull request with what it has.
+ * and after every cycle; it stops before the next one and fills in its draft pull request with what it has.
  */
 export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>): Promise<FlowResult> {
   const { thread, settings } = ctx;
@@ -31,7 +31,7 @@ export async function cancelFlow(ctx: RunContext, command: CommandOf<'cancel'>):
       break;
     case 'approved':
     case 'executing':
-      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
+      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and fills in its draft pull request, saying so.`;
       break;
     default:
       return no(

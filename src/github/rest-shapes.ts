@@ -19,6 +19,8 @@ export interface RawComment {
 /** The fields of a REST pull request the thread reads. */
 export interface RawPull {
   number: number;
+  node_id: string;
+  draft?: boolean;
   html_url: string;
   title: string;
   body?: string | null;
@@ -44,6 +46,8 @@ export function toComment(raw: RawComment): Comment {
 export function toPull(raw: RawPull): PullRequest {
   return {
     number: raw.number,
+    nodeId: raw.node_id,
+    draft: raw.draft ?? false,
     url: raw.html_url,
     title: raw.title,
     body: raw.body ?? '',

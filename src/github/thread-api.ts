@@ -37,6 +37,10 @@ export type Reaction = 'eyes' | 'rocket' | '-1' | '+1' | 'confused' | 'hooray';
 /** The fields of a pull request a run relies on to find, adopt or update its own. */
 export interface PullRequest {
   number: number;
+  /** GraphQL's id for it, the handle marking a draft ready needs. */
+  nodeId: string;
+  /** Still a draft: not yet asking for review. */
+  draft: boolean;
   url: string;
   title: string;
   /** The body as GitHub stored it. */
@@ -137,7 +141,16 @@ export interface Thread extends ReviewReads {
     body: string;
     draft: boolean;
   }): Promise<PullRequest>;
-  updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest>;
+  /** Changes a pull request's title or body, or closes it (`state: 'closed'`). */
+  updatePullRequest(
+    number: number,
+    input: { title?: string; body?: string; state?: 'open' | 'closed' },
+  ): Promise<PullRequest>;
+  /**
+   * Marks a draft pull request ready for review. REST cannot (its `draft` is set only at creation),
+   * so this is GraphQL's `markPullRequestReadyForReview`; errors propagate.
+   */
+  markPullRequestReady(nodeId: string): Promise<void>;
   /**
    * Asks users to review a pull request; returns the logins GitHub lists as requested afterwards.
    * GitHub refuses (422) the pull request's author and non-collaborators: the caller decides whether that matters.

@@ -17,6 +17,15 @@ function isPullExists(error: unknown): boolean {
   return /already exists/i.test(errorMessage(error));
 }
 
+/** Takes a draft out of draft; the answer is not needed beyond it succeeding. */
+const MARK_READY_MUTATION = `mutation MarkReady($input: MarkPullRequestReadyForReviewInput!) {
+  markPullRequestReadyForReview(input: $input) {
+    pullRequest {
+      isDraft
+    }
+  }
+}`;
+
 /** The pull request calls of a thread. */
 export type PullRequestCalls = Pick<
   Thread,
@@ -24,6 +33,7 @@ export type PullRequestCalls = Pick<
   | 'findOpenPullRequest'
   | 'createPullRequest'
   | 'updatePullRequest'
+  | 'markPullRequestReady'
   | 'listOpenPullRequests'
   | 'requestReviewers'
 >;
@@ -45,7 +55,10 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
     return first ? toPull(first) : undefined;
   }
 
-  async function updatePullRequest(number: number, input: { title?: string; body?: string }): Promise<PullRequest> {
+  async function updatePullRequest(
+    number: number,
+    input: { title?: string; body?: string; state?: 'open' | 'closed' },
+  ): Promise<PullRequest> {
     const body = input.body === undefined ? undefined : safe(input.body);
     const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body });
     const pull = toPull(data);
@@ -87,6 +100,10 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
       return pull;
     },
     updatePullRequest,
+    async markPullRequestReady(nodeId) {
+      // Marking a pull request that is ready already changes nothing, so plugin retries stay on.
+      await octokit.graphql(MARK_READY_MUTATION, { input: { pullRequestId: nodeId } });
+    },
     async listOpenPullRequests() {
       const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 });
       return pulls.map(toPull);

@@ -15,6 +15,7 @@ import { runEnding, type RunEnding } from './run-ending.js';
 import { UnadoptedBranchError } from './work-branch.js';
 import { amendmentGate, requestAmendment } from './amendment.js';
 import { budgetWidening, widening } from './scope-widening.js';
+import { openDraftPullRequest } from './draft-pull-request.js';
 
 export type { ApprovedRecord, Execution } from './execution-run.js';
 
@@ -22,7 +23,8 @@ export type { ApprovedRecord, Execution } from './execution-run.js';
  * Carries out an approved record, one execution per issue at a time. The steps, each in a module of
  * its own: the plan comment marked executing (plan-comment-sync.ts), a `/cancel` that came first
  * (cancel-watch.ts), an earlier attempt's checkpoint (checkpoint.ts), the work branch and team
- * (execution-run.ts), the cycles (cycles.ts), the pull request (publish.ts), the end (outcome.ts).
+ * (execution-run.ts), the draft pull request opened before any executor spend (draft-pull-request.ts),
+ * the cycles (cycles.ts), the pull request filled in (publish.ts), the end (outcome.ts).
  */
 export async function execute(ctx: RunContext, execution: Execution): Promise<FlowResult> {
   const { record, source } = execution;
@@ -111,6 +113,10 @@ async function driveToEnd(
   let final: Snapshot;
   const budget = executionBudget(run);
   try {
+    // Proven before the executor spends anything: plangate may push the branch and open its pull request.
+    const refused = await openDraftPullRequest(run, progress);
+    if (refused) return refused;
+    if (halted()) return undefined;
     final = await driveCycles(run, progress, halted, budget);
   } catch (error) {
     // A failure after the signal is the stop's doing (a refused push, an ended command): it is

@@ -25,7 +25,7 @@ export async function writeExecutionSummary(run: ExecutionRun, final: Snapshot, 
       ...(notice ? [`> ${notice}`, ''] : []),
       pullRequest
         ? `[Pull request #${pullRequest.number}](${pullRequest.url})`
-        : 'No changes were made, so no pull request was opened.',
+        : 'No changes were made, so no pull request proposes any.',
       ended.reason ? `\nReason: ${ended.reason}` : '',
       '',
       ...(record.reviewThreads?.length ? [renderReviewThreads(record.reviewThreads, '#### Review threads'), ''] : []),

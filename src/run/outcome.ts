@@ -8,6 +8,7 @@ import { ModelError } from '../models/model-error.js';
 import { stopOnModelFailure } from './model-failure.js';
 import type { RunEnding } from './run-ending.js';
 import { ForeignPushError, PushDeniedError } from './work-branch.js';
+import { describeStoppedDraft } from './publish.js';
 
 /**
  * How an execution ends on the thread: the record's final status on the plan comment, the last
@@ -53,7 +54,9 @@ export async function endOnFailure(run: ExecutionRun, progress: Progress, error:
   if (error instanceof ForeignPushError) {
     run.record = { ...record, status: 'aborted' };
     await run.plan.write(run.record, run.cancel.cancelled).catch(() => undefined);
-    await progress.save(snapshot, { ended: { outcome: 'aborted', reason: error.message } }).catch(() => undefined);
+    const ended = { outcome: 'aborted' as const, reason: error.message };
+    await progress.save(snapshot, { ended }).catch(() => undefined);
+    await describeStoppedDraft(run, snapshot, ended);
     await ctx.thread.react(run.execution.source.commentId, '-1', run.execution.source.origin).catch(() => undefined);
     return { outcome: 'aborted', planId: record.planId, branch: record.branch, usage: run.team.totals() };
   }

@@ -13,9 +13,12 @@ import type { RunEnding } from './run-ending.js';
 import { plannedActual } from './contract-report.js';
 
 /**
- * The pull request that proposes a run's pushed work: opened once (a resumed run that already has
- * one updates its body), as a draft when the run aborted, with the approval checked again right
- * before, and the full history in comments on it when the body cannot hold it.
+ * The pull request that proposes a run's pushed work: the draft opened as the run started
+ * (draft-pull-request.ts) filled in, and marked ready unless the run aborted or `pr-draft` keeps
+ * drafts; opened here only when the run has none (a run that started before drafts, or whose
+ * branch is a pull request's own). The approval is checked again right before, and the full
+ * history goes in comments on it when the body cannot hold it. A run that ends with nothing to land
+ * fills its draft in and closes it: nothing is proposed, and the reason stays readable there.
  */
 export type Publication = { ending: RunEnding } | { failed: FlowResult };
 
@@ -51,27 +54,88 @@ export async function publishPullRequest(
     serverFailures: run.serverFailures,
     ...(fits ? {} : { fullHistoryIn: 'comments' as const }),
   });
+  const title = pullRequestTitle(view);
+  const empty = !record.sameBranch && (await nothingToLand(ctx, record.base.sha, run.work.pushed));
+  if (empty && !run.pullRequest) return { ending: ended };
+  const ready = ended.outcome !== 'aborted' && !ctx.settings.prDraft;
   let pr: { number: number; url: string };
   try {
     pr = record.sameBranch
       ? await updateOwnPullRequest(ctx, record.issue, body)
       : run.pullRequest
-        ? await ctx.thread.updatePullRequest(run.pullRequest.number, { body })
+        ? await fillInPullRequest(
+            ctx,
+            run.pullRequest.number,
+            { title, body },
+            empty ? 'close' : ready ? 'ready' : 'draft',
+          )
         : await ctx.thread.createPullRequest({
-            title: pullRequestTitle(view),
+            title,
             head: record.branch,
             base: record.base.ref,
             body,
-            draft: ended.outcome === 'aborted' || ctx.settings.prDraft,
+            draft: !ready,
           });
   } catch (error) {
     return { failed: await pullRequestRefused(run, progress, final, error) };
   }
-  if (!run.pullRequest && !record.sameBranch) await dressPullRequest(ctx, pr.number, record.approvedBy);
+  if (empty) {
+    // Closed, it proposes nothing: the plan comment and the outputs name no pull request, and the
+    // branch that held only the start commit goes (unless someone pushed to it since).
+    core.info(`Plan ${record.planId} ended with nothing to land; its draft pull request #${pr.number} is closed.`);
+    run.pullRequest = undefined;
+    await run.work.discard().catch((error: unknown) => {
+      core.warning(`Could not delete ${record.branch}, which holds nothing to land: ${errorMessage(error)}`);
+    });
+    return { ending: ended };
+  }
+  if (!record.sameBranch) await dressPullRequest(ctx, pr.number, record.approvedBy);
   run.pullRequest = { number: pr.number, url: pr.url };
   // The PR body says where the full history is: here, in parts, each posted once.
   if (!fits) await postHistory(ctx, pr.number, final, record.planId);
   return { ending: ended };
+}
+
+/**
+ * The run's own pull request given its final title and body, then marked ready, left a draft, or
+ * closed. Each step is safe to repeat: a re-run after a failure here does them again, once more.
+ */
+async function fillInPullRequest(
+  ctx: RunContext,
+  number: number,
+  text: { title: string; body: string },
+  end: 'ready' | 'draft' | 'close',
+): Promise<{ number: number; url: string }> {
+  const pull = await ctx.thread.updatePullRequest(number, { ...text, ...(end === 'close' ? { state: 'closed' } : {}) });
+  if (end === 'ready' && pull.draft) await ctx.thread.markPullRequestReady(pull.nodeId);
+  return pull;
+}
+
+/** Whether the work branch's tip changes nothing against the plan's base (only the start commit, or nothing, pushed). */
+async function nothingToLand(ctx: RunContext, base: string, pushed: string | undefined): Promise<boolean> {
+  if (pushed === undefined) return true;
+  const [from, to] = await Promise.all([
+    ctx.git(['rev-parse', `${base}^{tree}`]),
+    ctx.git(['rev-parse', `${pushed}^{tree}`]),
+  ]);
+  return from === to;
+}
+
+/**
+ * A run stopped for good on the way (someone else pushed to its branch) leaves its draft saying why
+ * instead of "in progress". Best effort: the thread already says it, and the draft stays a draft.
+ */
+export async function describeStoppedDraft(run: ExecutionRun, s: Snapshot, ended: RunEnding): Promise<void> {
+  if (!run.pullRequest || run.record.sameBranch) return;
+  const view = executionView(run, s, { ended });
+  const body = renderPullRequestBody(view, { serverFailures: run.serverFailures });
+  await run.ctx.thread
+    .updatePullRequest(run.pullRequest.number, { title: pullRequestTitle(view), body })
+    .catch((error: unknown) =>
+      core.warning(
+        `Could not update draft pull request #${run.pullRequest?.number}: ${explainGitHubError(error).message}`,
+      ),
+    );
 }
 
 /**
@@ -105,6 +169,7 @@ async function pullRequestRefused(
     .catch(() => undefined);
   if (kind !== 'pull-requests-disabled' && kind !== 'missing-permission') throw error;
   const { planId, branch } = record;
+  // A draft opened as the run started proves the permission; losing it since is said the same way.
   await ctx.thread.postComment(
     record.issue,
     `@${execution.source.author} the work for plan \`${planId}\` is pushed to \`${branch}\`, but the pull request could not be opened: ${message}\n\nFix that, then re-run the job (or comment \`/approve ${planId}\`); plangate will open the pull request once.`,

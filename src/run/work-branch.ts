@@ -19,6 +19,17 @@ export interface WorkBranch {
    * out, and the changes the gate kept out of it (reverted or left uncommitted in the workspace).
    */
   checkpoint(message: string): Promise<{ pushed: boolean; keptOut: KeptOutChange[] }>;
+  /**
+   * Pushes an empty commit that starts the branch, so its pull request can be opened before any
+   * work: GitHub opens none for a head without a commit of its own. Nothing when something is
+   * pushed already. The workspace and the index are left as they are.
+   */
+  start(message: string): Promise<void>;
+  /**
+   * Deletes the branch from origin, only while it is where plangate left it: for a run that ended
+   * with nothing to land. Afterwards nothing is pushed.
+   */
+  discard(): Promise<void>;
 }
 
 /** Someone else pushed to the work branch: plangate stops and keeps their commits. */
@@ -97,7 +108,10 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
     // A branch from an earlier attempt: resumed only where the evidence says plangate left it. A
     // commit's author proves nothing (anyone can write the bot's address into one).
     const expected = options.checkpointed ?? options.baseSha;
-    if (remote !== expected)
+    // Before any checkpoint names a push, the branch may hold the start commit alone (an attempt
+    // that stopped right after pushing it): it changes nothing, so it is adopted.
+    const started = options.checkpointed === undefined && (await isEmptyCommitOn(git, remote, expected));
+    if (remote !== expected && !started)
       throw new UnadoptedBranchError(branch, remote, expected, options.checkpointed !== undefined);
     core.info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
     await startBranch(git, branch, remote);
@@ -126,7 +140,56 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
       pushed = sha;
       return { pushed: true, keptOut };
     },
+    async start(message) {
+      if (pushed !== undefined) return;
+      const parent = await git(['rev-parse', 'HEAD']);
+      const tree = await git(['rev-parse', 'HEAD^{tree}']);
+      const sha = await git([
+        '-c',
+        `user.name=${author.name}`,
+        '-c',
+        `user.email=${author.email}`,
+        'commit-tree',
+        tree,
+        '-p',
+        parent,
+        '-m',
+        withTrailers(message, options.trailers ?? []),
+      ]);
+      await git(['update-ref', `refs/heads/${branch}`, sha, parent]);
+      try {
+        await pushWithLease(git, branch, undefined);
+      } catch (error) {
+        throw await explainPushFailure(git, branch, undefined, sha, author.email, error);
+      }
+      pushed = sha;
+    },
+    async discard() {
+      if (pushed === undefined) return;
+      await git([
+        'push',
+        '--quiet',
+        `--force-with-lease=refs/heads/${branch}:${pushed}`,
+        'origin',
+        `:refs/heads/${branch}`,
+      ]);
+      pushed = undefined;
+    },
   };
+}
+
+/** Whether `tip` is one commit on `base` that changes nothing: the shape of the start commit. */
+async function isEmptyCommitOn(git: Git, tip: string, base: string): Promise<boolean> {
+  try {
+    const [parents, tipTree, baseTree] = await Promise.all([
+      git(['rev-parse', `${tip}^@`]),
+      git(['rev-parse', `${tip}^{tree}`]),
+      git(['rev-parse', `${base}^{tree}`]),
+    ]);
+    return parents === base && tipTree === baseTree;
+  } catch {
+    return false;
+  }
 }
 
 /** Authors (name <email>) of commits in from..to that are not plangate's. */

@@ -8,7 +8,8 @@ import { planComment as recordComment } from '../unit/record-fixture.js';
 
 /**
  * GitHub API calls per command, counted from the emulator's request log as the benchmark counts
- * them: /plan at most 6, a refusal at most 3, /approve at most 10 plus 1 per cycle. A count is not
+ * them: /plan at most 6, a refusal at most 3, /approve at most 13 plus 1 per cycle (its pull request is
+ * opened as a draft before the first cycle, then filled in and marked ready). A count is not
  * a speed, so these hold on any machine. And where the re-check of an approval now happens once,
  * right before the pull request, that it still keeps a changed plan from being proposed.
  */
@@ -20,7 +21,7 @@ const plan = { steps: [{ title: 'Write the notes', files: ['notes'] }] };
 /** A call as the benchmark names it: `METHOD route` for REST, `graphql <operation>` for GraphQL. */
 function callName(entry: RequestLogEntry): string {
   if (entry.api === 'graphql')
-    return `graphql ${/query (\w+)/.exec(String((entry.body as { query?: unknown }).query ?? ''))?.[1] ?? '?'}`;
+    return `graphql ${/(?:query|mutation) (\w+)/.exec(String((entry.body as { query?: unknown }).query ?? ''))?.[1] ?? '?'}`;
   return `${entry.method} ${entry.route ?? entry.path}`;
 }
 
@@ -74,22 +75,29 @@ describe('GitHub API calls per command', () => {
   });
 
   for (const cycles of [1, 3]) {
-    it(`/approve with ${cycles} cycle${cycles > 1 ? 's' : ''} takes at most ${10 + cycles} calls`, async () => {
+    it(`/approve with ${cycles} cycle${cycles > 1 ? 's' : ''} takes at most ${13 + cycles} calls`, async () => {
       const { w, issue } = await setup(script(cycles));
       const planned = await counted(w, issue, 'mona', '/plan write the notes');
       const planId = planned.run.outputs['plan-id'] ?? '';
       const approved = await counted(w, issue, 'mona', '/approve');
       expect(approved.run.outputs.outcome, approved.run.stdout + approved.run.stderr).toBe('done');
       const { calls } = approved;
-      expect(calls.length, calls.join('\n')).toBeLessThanOrEqual(10 + cycles);
+      expect(calls.length, calls.join('\n')).toBeLessThanOrEqual(13 + cycles);
 
-      // Each cycle costs one progress save; nothing re-reads the plan comment between cycles.
-      expect(count(calls, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}')).toBe(cycles + 3);
+      // Each cycle costs one progress save (and the draft one more); nothing re-reads the plan comment between cycles.
+      expect(count(calls, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}')).toBe(cycles + 4);
       expect(count(calls, 'GET /repos/{owner}/{repo}/issues/comments/{comment_id}')).toBe(0);
-      // The approval is re-checked once, in one read, before the pull request; the PR is created without a look first.
-      expect(count(calls, 'graphql plangateApproval')).toBe(1);
-      expect(calls.indexOf('graphql plangateApproval')).toBeLessThan(calls.indexOf('POST /repos/{owner}/{repo}/pulls'));
+      // The draft is opened before the first model request of the executor, without a look first.
+      expect(count(calls, 'POST /repos/{owner}/{repo}/pulls')).toBe(1);
       expect(count(calls, 'GET /repos/{owner}/{repo}/pulls')).toBe(0);
+      // The approval is re-checked once, in one read, before the pull request is filled in and marked ready.
+      expect(count(calls, 'graphql plangateApproval')).toBe(1);
+      expect(calls.indexOf('graphql plangateApproval')).toBeLessThan(
+        calls.indexOf('PATCH /repos/{owner}/{repo}/pulls/{pull_number}'),
+      );
+      expect(calls.indexOf('PATCH /repos/{owner}/{repo}/pulls/{pull_number}')).toBeLessThan(
+        calls.indexOf('graphql MarkReady'),
+      );
       // The lock is git traffic: no REST call takes or releases it, and it is gone afterwards.
       expect(calls.filter((c) => c.includes('/git/'))).toEqual([]);
       expect(git(w.origin, 'for-each-ref', '--format=%(refname)', 'refs/plangate')).toBe('');
@@ -100,8 +108,10 @@ describe('GitHub API calls per command', () => {
         .at(-1);
       expect(w.gh.reactions(command?.id ?? 0).map((r) => r.content)).toEqual(['rocket']);
       expect(w.gh.pulls()).toHaveLength(1);
+      expect(w.gh.pulls()[0]?.draft).toBe(false);
+      // The start commit, then one commit per cycle.
       expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..refs/heads/plangate/${issue}-${planId}`)).toBe(
-        String(cycles),
+        String(cycles + 1),
       );
     });
   }
@@ -135,11 +145,19 @@ describe('the approval re-check before the pull request', () => {
     return { w, issue, planId, approved: approved.run };
   }
 
+  /** The draft opened before the first cycle stays a draft, never filled in with the run. */
+  const proposesNothing = (w: World) => {
+    const pulls = w.gh.pulls();
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]?.draft).toBe(true);
+    expect(pulls[0]?.body).not.toContain('## History');
+  };
+
   const progress = (w: World, issue: number) =>
     w.gh.comments(issue).find((c) => c.user?.login === bot && (c.body ?? '').includes('<!-- plangate:progress'))
       ?.body ?? '';
 
-  it('opens no pull request when a person edits the plan comment mid-run; the work stays on its branch', async () => {
+  it('proposes nothing when a person edits the plan comment mid-run; the work stays on its branch', async () => {
     const { w, issue, planId, approved } = await changedMidRun((world, n) => {
       const planComment = world.gh
         .comments(n)
@@ -152,13 +170,13 @@ describe('the approval re-check before the pull request', () => {
     });
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain('the plan comment was edited or removed');
-    expect(w.gh.pulls()).toHaveLength(0);
+    proposesNothing(w);
     const branch = `refs/heads/plangate/${issue}-${planId}`;
     expect(git(w.origin, 'show', `${branch}:notes/2.md`)).toBe('two');
     expect(progress(w, issue)).toContain('no longer holds');
   });
 
-  it("opens no pull request when a person rewrites the plan comment as a cancelled record: only plangate's own cancellation is kept", async () => {
+  it("proposes nothing when a person rewrites the plan comment as a cancelled record: only plangate's own cancellation is kept", async () => {
     const { w, approved } = await changedMidRun((world, n) => {
       const planComment = world.gh
         .comments(n)
@@ -173,10 +191,10 @@ describe('the approval re-check before the pull request', () => {
     });
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain('the plan comment was edited or removed');
-    expect(w.gh.pulls()).toHaveLength(0);
+    proposesNothing(w);
   });
 
-  it('opens no pull request when the plan comment is deleted mid-run', async () => {
+  it('proposes nothing when the plan comment is deleted mid-run', async () => {
     const { w, approved } = await changedMidRun((world, n) => {
       const planComment = world.gh
         .comments(n)
@@ -186,15 +204,15 @@ describe('the approval re-check before the pull request', () => {
     });
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain('the plan comment was edited or removed');
-    expect(w.gh.pulls()).toHaveLength(0);
+    proposesNothing(w);
   });
 
-  it('opens no pull request when the issue text changes mid-run', async () => {
+  it('proposes nothing when the issue text changes mid-run', async () => {
     const { w, issue, approved } = await changedMidRun((world, n) =>
       world.gh.updateIssue(n, { body: 'Write the notes, and publish the secrets.' }),
     );
     expect(approved.code).not.toBe(0);
     expect(approved.stdout + approved.stderr).toContain(`the title or description of #${issue} changed`);
-    expect(w.gh.pulls()).toHaveLength(0);
+    proposesNothing(w);
   });
 });

@@ -209,7 +209,11 @@ describe('stall guard', () => {
     expect(nudges).toHaveLength(1);
     const progress = botComments(w, issue).find((b) => b.includes('plangate:progress')) ?? '';
     expect(progress).toContain('executor stalled');
-    expect(w.gh.pulls()).toHaveLength(0);
+    // Nothing to land: the draft opened before the first cycle is closed, saying why.
+    const pulls = w.gh.pulls();
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]?.state).toBe('closed');
+    expect(pulls[0]?.body).toContain('executor stalled');
   });
 });
 

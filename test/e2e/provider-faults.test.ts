@@ -118,8 +118,10 @@ describe('a model that never answers', () => {
     expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
     expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
     expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
-    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+    // The start commit its draft needed and the two cycles; the same one pull request, now ready.
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('3');
     expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.gh.pulls()[0]?.draft).toBe(false);
     expect(w.gh.pulls()[0]?.body).toContain('#### Cycle 2: done');
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });

@@ -60,7 +60,8 @@ describe('the pull request a reviewer wants', () => {
     // Every commit plangate made on the branch carries the three trailers.
     const branch = `refs/heads/plangate/${issue}-${planId}`;
     const shas = git(world.origin, 'rev-list', `refs/heads/main..${branch}`).split('\n').filter(Boolean);
-    expect(shas).toHaveLength(2);
+    // The start commit its draft pull request needed, and the two cycles.
+    expect(shas).toHaveLength(3);
     for (const sha of shas) {
       const trailers = git(world.origin, 'log', '-1', '--format=%(trailers:only,unfold)', sha)
         .split('\n')

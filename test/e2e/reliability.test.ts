@@ -19,6 +19,13 @@ afterEach(closeOpenWorlds);
 
 const progressComments = (w: World, issue: number) =>
   botComments(w, issue).filter((b) => b.includes('<!-- plangate:progress'));
+/** The draft pull request a stopped run opened before its first cycle: still a draft, never filled in. */
+function onlyTheDraft(w: World): void {
+  const pulls = w.gh.pulls();
+  expect(pulls).toHaveLength(1);
+  expect(pulls[0]?.draft).toBe(true);
+  expect(pulls[0]?.body).not.toContain('## History');
+}
 const unprocessable = (w: World) =>
   w.gh.requests.filter((r) => r.status === 422 && !String(r.path).includes('/git/refs'));
 
@@ -60,10 +67,12 @@ async function rerunFinishesOnce(
   w.freshCheckout();
   const rerun = await w.runAction(approve);
   expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
-  expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+  // The start commit its draft pull request needed, then the two cycles.
+  expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('3');
   expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
   expect(git(w.origin, 'show', `${branch}:notes/two.md`)).toBe('two');
   expect(w.gh.pulls()).toHaveLength(1);
+  expect(w.gh.pulls()[0]?.draft).toBe(false);
   expect(progressComments(w, issue)).toHaveLength(1);
 }
 
@@ -148,8 +157,8 @@ describe('resume', () => {
       `comment \`/approve ${planned.outputs['plan-id']}\`, to resume from the last finished cycle`,
     );
     expect(lock(), 'the lock outlived the step').toBe('');
-    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
-    expect(w.gh.pulls()).toHaveLength(0);
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+    onlyTheDraft(w);
 
     await rerunFinishesOnce(w, issue, approve, branch);
     expect(progressComments(w, issue)[0]).toMatch(/^### ✅ Plan `[^`]+` finished/);
@@ -235,10 +244,11 @@ describe('resume', () => {
     expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
     expect((await stopWriteStored).fault).toBe('hang');
 
-    // Only cycle 1 landed; no pull request; the progress comment resumes from cycle 1; no failure reply.
-    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
+    // Only cycle 1 landed (after the start commit); the draft was not filled in; the progress comment
+    // resumes from cycle 1; no failure reply.
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
     expect(git(w.origin, 'ls-tree', '--name-only', '-r', branch, 'notes')).toBe('notes/one.md');
-    expect(w.gh.pulls()).toHaveLength(0);
+    onlyTheDraft(w);
     const [progress = ''] = progressComments(w, issue);
     expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 1 finished cycle\n');
     expect(botComments(w, issue).filter((b) => b.startsWith('@mona'))).toEqual([]);
@@ -259,15 +269,16 @@ describe('resume', () => {
     });
     const planned = await run(w, issue, '/plan write notes');
     const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
-    // Origin holds the work branch's first push until the test lets it go, then turns it down: the
-    // push the runner's signal kills (it signals the step's whole process group). One push only.
+    // Origin holds cycle 1's push (the first that updates the work branch, after the start commit
+    // created it) until the test lets it go, then turns it down: the push the runner's signal kills
+    // (it signals the step's whole process group). One push only.
     const pushing = path.join(w.dir, 'push-started');
     const release = path.join(w.dir, 'push-release');
     execFileSync('mkfifo', [pushing, release]);
     const hook = path.join(w.origin, 'hooks', 'pre-receive');
     writeFileSync(
       hook,
-      `#!/bin/sh\ngrep -q ' refs/heads/plangate/' || exit 0\nrm -f "$0"\necho > '${pushing}'\nread go < '${release}'\necho 'killed by SIGINT' >&2\nexit 1\n`,
+      `#!/bin/sh\ngrep ' refs/heads/plangate/' | grep -qv '^0\\{40\\} ' || exit 0\nrm -f "$0"\necho > '${pushing}'\nread go < '${release}'\necho 'killed by SIGINT' >&2\nexit 1\n`,
       { mode: 0o755 },
     );
     w.freshCheckout();
@@ -284,8 +295,12 @@ describe('resume', () => {
     expect(stopped.code).not.toBe(0);
     expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
 
-    // Nothing landed, and the thread says the job stopped, once: no reply of the push's failure, no 😕.
-    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', branch)).toBe('');
+    // Nothing landed (the branch holds the start commit alone), and the thread says the job stopped,
+    // once: no reply of the push's failure, no 😕.
+    expect(git(w.origin, 'log', '-1', '--format=%s', branch)).toBe(
+      `plangate: start plan ${planned.outputs['plan-id']}`,
+    );
+    onlyTheDraft(w);
     const [progress = ''] = progressComments(w, issue);
     expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 0 finished cycles\n');
     expect(botComments(w, issue).filter((b) => b.startsWith('@mona'))).toEqual([]);
@@ -338,19 +353,22 @@ describe('resume', () => {
     expect(stopped.code).not.toBe(0);
     expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
 
-    // Nothing went out after the signal: no branch, no pull request, and the thread says where a
-    // re-run resumes.
-    expect(git(w.origin, 'for-each-ref', '--format=%(refname)', branch)).toBe('');
-    expect(w.gh.pulls()).toHaveLength(0);
+    // Nothing went out after the signal: the branch holds the start commit alone, the draft is not
+    // filled in, and the thread says where a re-run resumes.
+    expect(git(w.origin, 'log', '-1', '--format=%s', branch)).toBe(
+      `plangate: start plan ${planned.outputs['plan-id']}`,
+    );
+    onlyTheDraft(w);
     const [progress = ''] = progressComments(w, issue);
     expect(progress).toContain('the job was stopped by SIGINT (cancelled, or out of time) after 0 finished cycles\n');
 
     w.freshCheckout();
     const rerun = await w.runAction(approve);
     expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
-    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
     expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
     expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.gh.pulls()[0]?.draft).toBe(false);
   });
 
   it('lets one of two simultaneous approvals execute and answers the other with the running job', async () => {
@@ -379,7 +397,7 @@ describe('resume', () => {
 });
 
 describe('actionable failures', () => {
-  it('names the setting when Actions may not open pull requests, keeps the branch, and a re-run opens the PR once', async () => {
+  it('names the setting when Actions may not open pull requests before any cycle, and a re-run continues from the pushed start once', async () => {
     const { w, issue } = await setup({
       planner: [stagePlan, summary],
       executor: firstNote('done'),
@@ -391,18 +409,21 @@ describe('actionable failures', () => {
     const refused = await w.runAction(approve);
     expect(refused.outputs.outcome).toBe('failed');
     expect(botComments(w, issue).at(-1)).toMatch(/Allow GitHub Actions to create and approve pull requests/);
+    // The branch was pushed (its start commit) before the pull request was refused; no cycle ran.
     const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
-    expect(git(w.origin, 'show', `${branch}:notes/one.md`)).toBe('one');
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
     expect(w.gh.pulls()).toHaveLength(0);
+    expect(w.model.remaining()).toEqual({ planner: 1, executor: 2 });
 
     w.gh.forbidActionsPullRequests(false);
     w.freshCheckout();
     const rerun = await w.runAction(approve);
     expect(rerun.outputs.outcome, rerun.stdout).toBe('done');
     expect(w.gh.pulls()).toHaveLength(1);
-    // The re-run did not redo the work: no further model calls, no further commit.
+    expect(w.gh.pulls()[0]?.draft).toBe(false);
+    // The re-run adopted the start commit rather than pushing another, and did the cycle once.
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
-    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
   });
 });
 

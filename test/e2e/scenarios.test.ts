@@ -154,8 +154,8 @@ describe('plan, approve, pull request', () => {
     expect(body).toContain('#### Cycle 2: done');
     expect(body.indexOf('Append farewell to src/greet.js.')).toBeLessThan(body.indexOf('Add an "API" section'));
     const branch = `refs/heads/plangate/${issue}-${planId}`;
-    // One commit per cycle on the pushed branch.
-    expect(git(world.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('2');
+    // The start commit, then one commit per cycle on the pushed branch.
+    expect(git(world.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('3');
     expect(git(world.origin, 'show', `${branch}:README.md`)).toContain('## API');
     expect(git(world.origin, 'show', `${branch}:src/farewell.js`)).toContain('Goodbye');
     // The executor kept one append-only session: its second request extends its first.
@@ -203,7 +203,8 @@ describe('on a pull request', () => {
     const approved = await world.runAction(comment(world, pr, 'mona', '/approve'));
     expect(approved.outputs.outcome, approved.stdout).toBe('done');
     const branch = `plangate/${pr}-${planned.outputs['plan-id']}`;
-    expect(git(world.origin, 'rev-parse', `refs/heads/${branch}~1`)).toBe(head);
+    // The start commit on the pull request's head, then the cycle.
+    expect(git(world.origin, 'rev-parse', `refs/heads/${branch}~2`)).toBe(head);
     const created = world.gh.pulls().find((p) => p.head.ref === branch);
     expect(created?.base.ref).toBe('feature/shout');
     expect(created?.body).toContain(`Follows up #${pr}.`);

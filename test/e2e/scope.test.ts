@@ -228,7 +228,11 @@ describe('amendments', () => {
     expect(amendment).toContain(`/approve ${id}`);
     const progress = botComments(w, issue).find((b) => b.includes('<!-- plangate:progress')) ?? '';
     expect(progress).toContain(`waits for amendment \`${id}\``);
-    expect(w.gh.pulls()).toHaveLength(0);
+    // The draft opened before the first cycle waits with the run, not filled in.
+    const waiting = w.gh.pulls();
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]?.draft).toBe(true);
+    expect(waiting[0]?.body).not.toContain('## Planned against actual');
 
     // Another workflow posts, as the bot, an amendment that would allow everything: it is no amendment.
     const forgedId = 'f0f0f0f0';
@@ -254,7 +258,10 @@ describe('amendments', () => {
     const resumed = await run(w, issue, `/approve ${id}`);
     expect(resumed.outputs.outcome, resumed.stdout).toBe('done');
     expect(git(w.origin, 'show', `${branch}:notes/extra.md`)).toBe('extra written by the generator');
+    // The same pull request, now filled in and ready: still the only one.
     expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.gh.pulls()[0]?.number).toBe(waiting[0]?.number);
+    expect(w.gh.pulls()[0]?.draft).toBe(false);
     const approvedAmendment = w.gh.comments(issue).find((c) => c.user?.login === bot && c.body?.includes(id));
     expect(approvedAmendment?.body).toContain('**Status:** approved by @mona');
     // The pull request sets the approval beside what the run did.

@@ -47,7 +47,8 @@ interface FieldDef {
 }
 
 interface TypeDef {
-  kind: 'OBJECT' | 'INTERFACE' | 'UNION' | 'SCALAR' | 'ENUM';
+  kind: 'OBJECT' | 'INTERFACE' | 'UNION' | 'SCALAR' | 'ENUM' | 'INPUT_OBJECT';
+  /** An object's or interface's fields; an input object's fields, with their types in `type`. */
   fields?: Readonly<Record<string, FieldDef>>;
   interfaces?: readonly string[];
   /** A union's members. */
@@ -86,9 +87,10 @@ const THREAD_FIELDS: Readonly<Record<string, FieldDef>> = {
 
 /**
  * The slice of GitHub's GraphQL schema the emulator serves, with GitHub's names and types: `node(id:)`
- * on an issue comment with its author and editor, and a repository's issue or pull request with its
- * title, body and comments (paged by cursor). Anything outside it is answered with the error GitHub
- * gives for a field or type that does not exist.
+ * on an issue comment with its author and editor, a repository's issue or pull request with its
+ * title, body and comments (paged by cursor), and the one mutation plangate sends, marking a draft
+ * pull request ready for review. Anything outside it is answered with the error GitHub gives for a
+ * field or type that does not exist.
  */
 const SCHEMA: Readonly<Record<string, TypeDef>> = {
   Query: {
@@ -97,6 +99,23 @@ const SCHEMA: Readonly<Record<string, TypeDef>> = {
       node: { type: 'Node', args: { id: 'ID!' } },
       repository: { type: 'Repository', args: { owner: 'String!', name: 'String!' } },
     },
+  },
+  Mutation: {
+    kind: 'OBJECT',
+    fields: {
+      markPullRequestReadyForReview: {
+        type: 'MarkPullRequestReadyForReviewPayload',
+        args: { input: 'MarkPullRequestReadyForReviewInput!' },
+      },
+    },
+  },
+  MarkPullRequestReadyForReviewInput: {
+    kind: 'INPUT_OBJECT',
+    fields: { clientMutationId: { type: 'String' }, pullRequestId: { type: 'ID!' } },
+  },
+  MarkPullRequestReadyForReviewPayload: {
+    kind: 'OBJECT',
+    fields: { clientMutationId: { type: 'String' }, pullRequest: { type: 'PullRequest' } },
   },
   Node: { kind: 'INTERFACE', fields: { id: { type: 'ID!' } } },
   Actor: { kind: 'INTERFACE', fields: ACTOR_FIELDS },
@@ -299,24 +318,41 @@ function validate(document: DocumentNode): GraphqlError[] {
     path: string[],
     scope: OperationScope,
   ): void {
-    if (arg.value.kind !== 'Variable') {
-      if (literalFits(arg.value, sdl)) return;
-      const message = `Argument '${arg.name}' on Field '${field.name}' has an invalid value (${literalText(arg.value)}). Expected type '${sdl}'.`;
+    checkValue(arg.value, sdl, { field, name: arg.name, loc: arg.loc }, path, scope);
+  }
+
+  /** Checks a value given for an argument (or an input object's field) of type `sdl`. */
+  function checkValue(
+    value: ValueNode,
+    sdl: string,
+    at: { field: FieldNode; name: string; loc: SourceLocation; inputObject?: string },
+    path: string[],
+    scope: OperationScope,
+  ): void {
+    const input = own(SCHEMA, namedType(sdl));
+    if (value.kind === 'Object' && input?.kind === 'INPUT_OBJECT') {
+      checkInputObject(value, namedType(sdl), input, at.field, path, scope);
+      return;
+    }
+    if (value.kind !== 'Variable') {
+      if (literalFits(value, sdl)) return;
+      const owner = at.inputObject ? `InputObject '${at.inputObject}'` : `Field '${at.field.name}'`;
+      const message = `Argument '${at.name}' on ${owner} has an invalid value (${literalText(value)}). Expected type '${sdl}'.`;
       report(
-        problem(message, arg.loc, path, {
+        problem(message, at.loc, path, {
           code: 'argumentLiteralsIncompatible',
-          typeName: 'Field',
-          argumentName: arg.name,
+          typeName: at.inputObject ? 'InputObject' : 'Field',
+          argumentName: at.name,
         }),
       );
       return;
     }
-    const name = arg.value.name;
+    const name = value.name;
     scope.used.add(name);
     const variable = scope.declared.get(name);
     if (!variable) {
       report(
-        problem(`Variable $${name} is used by ${scope.label} but not declared`, arg.value.loc, path, {
+        problem(`Variable $${name} is used by ${scope.label} but not declared`, value.loc, path, {
           code: 'variableNotDefined',
           variableName: name,
         }),
@@ -324,18 +360,58 @@ function validate(document: DocumentNode): GraphqlError[] {
     } else if (!variableFits(variable, sdl)) {
       const declared = printType(variable.type);
       report(
-        problem(
-          `Type mismatch on variable $${name} and argument ${arg.name} (${declared} / ${sdl})`,
-          arg.value.loc,
-          path,
-          {
-            code: 'variableMismatch',
-            variableName: name,
-            typeName: declared,
-            argumentName: arg.name,
-            errorMessage: 'Type mismatch',
-          },
-        ),
+        problem(`Type mismatch on variable $${name} and argument ${at.name} (${declared} / ${sdl})`, value.loc, path, {
+          code: 'variableMismatch',
+          variableName: name,
+          typeName: declared,
+          argumentName: at.name,
+          errorMessage: 'Type mismatch',
+        }),
+      );
+    }
+  }
+
+  /** An input object written out in the document: every field it names must exist, every required one be there. */
+  function checkInputObject(
+    value: Extract<ValueNode, { kind: 'Object' }>,
+    typeName: string,
+    def: TypeDef,
+    field: FieldNode,
+    path: string[],
+    scope: OperationScope,
+  ): void {
+    const fields = def.fields ?? {};
+    for (const given of value.fields) {
+      const inputField = own(fields, given.name);
+      if (inputField) {
+        checkValue(
+          given.value,
+          inputField.type,
+          { field, name: given.name, loc: given.value.loc, inputObject: typeName },
+          [...path, given.name],
+          scope,
+        );
+        continue;
+      }
+      report(
+        problem(`InputObject '${typeName}' doesn't accept argument '${given.name}'`, value.loc, [...path, given.name], {
+          code: 'argumentNotAccepted',
+          name: typeName,
+          typeName: 'InputObject',
+          argumentName: given.name,
+        }),
+      );
+    }
+    for (const [name, inputField] of Object.entries(fields)) {
+      if (!inputField.type.endsWith('!') || value.fields.some((f) => f.name === name)) continue;
+      const message = `Argument '${name}' on InputObject '${typeName}' is required. Expected type ${inputField.type}`;
+      report(
+        problem(message, value.loc, [...path, name], {
+          code: 'missingRequiredInputObjectAttribute',
+          argumentName: name,
+          argumentType: inputField.type,
+          inputObjectType: typeName,
+        }),
       );
     }
   }
@@ -498,11 +574,11 @@ function validate(document: DocumentNode): GraphqlError[] {
 
   function checkOperation(operation: OperationNode): void {
     const path = [operation.name === undefined ? operation.operation : `${operation.operation} ${operation.name}`];
-    if (operation.operation !== 'query') {
+    if (operation.operation === 'subscription') {
       report({
         path,
         locations: [operation.loc],
-        message: `The plangate GitHub emulator serves queries only, not ${operation.operation}s`,
+        message: `The plangate GitHub emulator serves queries and mutations only, not ${operation.operation}s`,
       });
       return;
     }
@@ -531,7 +607,7 @@ function validate(document: DocumentNode): GraphqlError[] {
       }
     }
     const scope: OperationScope = { label: operation.name ?? 'anonymous query', declared, used: new Set() };
-    walk('Query', operation.selections, path, scope, new Set());
+    walk(operation.operation === 'mutation' ? 'Mutation' : 'Query', operation.selections, path, scope, new Set());
     for (const variable of operation.variables) {
       if (scope.used.has(variable.name)) continue;
       const message = `Variable $${variable.name} is declared by ${scope.label} but not used`;
@@ -563,8 +639,17 @@ function coerceVariable(
     return nonNull ? { ok: false, explanation: 'Expected value to not be null' } : { ok: true, value: null };
   const type = variable.type.kind === 'NonNull' ? variable.type.of : variable.type;
   if (type.kind !== 'Named') return { ok: true, value };
-  const fail = { ok: false as const, explanation: `Could not coerce value ${JSON.stringify(value)} to ${type.name}` };
-  switch (type.name) {
+  return coerceNamed(type.name, value);
+}
+
+type Coerced = { ok: true; value: unknown } | { ok: false; explanation: string };
+
+/** A non-null value for a named type: a scalar, or an input object field by field. */
+function coerceNamed(name: string, value: unknown): Coerced {
+  const def = own(SCHEMA, name);
+  if (def?.kind === 'INPUT_OBJECT') return coerceInputObject(name, def, value);
+  const fail = { ok: false as const, explanation: `Could not coerce value ${JSON.stringify(value)} to ${name}` };
+  switch (name) {
     case 'ID':
       if (typeof value === 'string') return { ok: true, value };
       return typeof value === 'number' && Number.isInteger(value) ? { ok: true, value: String(value) } : fail;
@@ -577,6 +662,28 @@ function coerceVariable(
     default:
       return typeof value === 'string' ? { ok: true, value } : fail;
   }
+}
+
+/** An input object given as a variable: no field it does not define, every required one present. */
+function coerceInputObject(name: string, def: TypeDef, value: unknown): Coerced {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, explanation: `Expected ${JSON.stringify(value)} to be a key-value object.` };
+  const given = value as Record<string, unknown>;
+  const fields = def.fields ?? {};
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(given))
+    if (own(fields, key) === undefined) return { ok: false, explanation: `Field is not defined on ${name}` };
+  for (const [key, field] of Object.entries(fields)) {
+    const raw = given[key];
+    if (raw === undefined || raw === null) {
+      if (field.type.endsWith('!')) return { ok: false, explanation: 'Expected value to not be null' };
+      continue;
+    }
+    const coerced = coerceNamed(namedType(field.type), raw);
+    if (!coerced.ok) return coerced;
+    out[key] = coerced.value;
+  }
+  return { ok: true, value: out };
 }
 
 function literalValue(value: ValueNode, variables: Readonly<Record<string, unknown>>): unknown {
@@ -817,6 +924,54 @@ function queryRoot(state: GitHubState, viewer: UserRecord): GqlObject {
   return { __typename: 'Query', node, repository };
 }
 
+/** What the token may write, as the REST routes ask it: a mutation needing a withheld permission is refused. */
+export interface GraphqlAccess {
+  mayWritePullRequests: () => boolean;
+}
+
+/**
+ * `markPullRequestReadyForReview`: a draft pull request, named by its node id, becomes ready. A token
+ * without `pull-requests: write` gets GitHub's FORBIDDEN error and a null payload.
+ */
+function mutationRoot(state: GitHubState, viewer: UserRecord, access: GraphqlAccess): GqlObject {
+  const markPullRequestReadyForReview: Resolver = (args, info) => {
+    const input = (args.input ?? {}) as Record<string, unknown>;
+    const id = String(input.pullRequestId);
+    if (!access.mayWritePullRequests()) {
+      info.errors.push({
+        type: 'FORBIDDEN',
+        path: info.path,
+        extensions: { saml_failure: false },
+        locations: [info.loc],
+        message: 'Resource not accessible by integration',
+      });
+      return null;
+    }
+    const decoded = decodeNodeId(id);
+    const issue =
+      decoded?.type === 'PullRequest'
+        ? [...state.issues.values()].find((candidate) => candidate.pull?.id === decoded.id)
+        : undefined;
+    if (!issue?.pull) {
+      info.errors.push({
+        type: 'NOT_FOUND',
+        path: info.path,
+        locations: [info.loc],
+        message: `Could not resolve to a node with the global id of '${id}'.`,
+      });
+      return null;
+    }
+    issue.pull.draft = false;
+    issue.updatedAt = state.now();
+    return {
+      __typename: 'MarkPullRequestReadyForReviewPayload',
+      clientMutationId: typeof input.clientMutationId === 'string' ? input.clientMutationId : null,
+      pullRequest: threadObject(state, issue, viewer),
+    };
+  };
+  return { __typename: 'Mutation', markPullRequestReadyForReview };
+}
+
 const ok = (body: unknown): Reply => ({ status: 200, body, headers: GRAPHQL_HEADERS });
 const failed = (errors: GraphqlError[]): Reply => ok({ errors });
 
@@ -825,7 +980,12 @@ const failed = (errors: GraphqlError[]): Reply => ok({ errors });
  * document it cannot parse, validate or run, and `data` (beside `errors` for nodes it cannot find)
  * otherwise.
  */
-export function answerGraphql(state: GitHubState, body: unknown, viewer: UserRecord): Reply {
+export function answerGraphql(
+  state: GitHubState,
+  body: unknown,
+  viewer: UserRecord,
+  access: GraphqlAccess = { mayWritePullRequests: () => true },
+): Reply {
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (typeof request.query !== 'string')
     return failed([{ message: 'A query attribute must be specified and must be a string.' }]);
@@ -887,7 +1047,8 @@ export function answerGraphql(state: GitHubState, body: unknown, viewer: UserRec
     variables: values,
     errors: [],
   };
-  const data = execute(queryRoot(state, viewer), operation.selections, [], ctx);
+  const root = operation.operation === 'mutation' ? mutationRoot(state, viewer, access) : queryRoot(state, viewer);
+  const data = execute(root, operation.selections, [], ctx);
   return ok(ctx.errors.length > 0 ? { data, errors: ctx.errors } : { data });
 }
 

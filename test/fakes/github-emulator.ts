@@ -447,7 +447,12 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       reply = errorReply(400, 'Problems parsing JSON', graphql ? GRAPHQL_DOCS : undefined);
     } else if (graphql) {
       // GitHub takes GraphQL only as a POST; anything else there is a path it does not serve.
-      reply = method === 'POST' ? guarded(() => answerGraphql(state, body, caller)) : notFound(GRAPHQL_DOCS);
+      reply =
+        method === 'POST'
+          ? guarded(() =>
+              answerGraphql(state, body, caller, { mayWritePullRequests: () => !denied.has('pull-requests') }),
+            )
+          : notFound(GRAPHQL_DOCS);
     } else {
       const found = route(method, target.pathname);
       if (!found) {

@@ -111,8 +111,10 @@ describe('/approve', () => {
     const result = await approve(world);
 
     expect(result).toMatchObject({ outcome: 'done', planId: planned.planId, branch: `plangate/7-${planned.planId}` });
-    expect(world.repo.branchLog(`plangate/7-${planned.planId}`).map((c) => c.files)).toEqual([['CHANGELOG.md']]);
+    // The empty start commit its draft pull request needed, then the cycle's work.
+    expect(world.repo.branchLog(`plangate/7-${planned.planId}`).map((c) => c.files)).toEqual([[], ['CHANGELOG.md']]);
     expect(world.thread.pulls).toHaveLength(1);
+    expect(world.thread.pulls[0]?.draft).toBe(false);
     expect(records(world)[0]).toMatchObject({
       status: 'done',
       approvedBy: 'maintainer',

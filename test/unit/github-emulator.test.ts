@@ -755,7 +755,10 @@ describe('GraphQL', () => {
       await errorsOf({ query: 'query($id: ID!, $extra: Int) { node(id: $id) { id } }', variables: { id } }),
     ).toEqual(['Variable $extra is declared by anonymous query but not used']);
     expect(await errorsOf({ query: `mutation { addComment(input: {}) { clientMutationId } }` })).toEqual([
-      'The plangate GitHub emulator serves queries only, not mutations',
+      "Field 'addComment' doesn't exist on type 'Mutation'",
+    ]);
+    expect(await errorsOf({ query: 'subscription { node(id: "x") { id } }' })).toEqual([
+      'The plangate GitHub emulator serves queries and mutations only, not subscriptions',
     ]);
     const located = (await graphql({ query: `{\n  node(id: "${id}") {\n    ... on IssueComment { nope }\n  }\n}` }))
       .data;
@@ -772,6 +775,63 @@ describe('GraphQL', () => {
     expect(get.status).toBe(404);
     const malformed = await graphql('{nope');
     expect([malformed.status, malformed.data.message]).toEqual([400, 'Problems parsing JSON']);
+  });
+
+  it('marks a draft pull request ready, refusing it without `pull-requests: write` as GitHub does', async () => {
+    const pull = gh.addPullRequest({ title: 'Draft', login: 'mona', head: 'feature', draft: true });
+    const mutation = `mutation MarkReady($input: MarkPullRequestReadyForReviewInput!) {
+  markPullRequestReadyForReview(input: $input) { clientMutationId pullRequest { number isDraft } }
+}`;
+    const input = { pullRequestId: pull.node_id, clientMutationId: 'c1' };
+
+    gh.denyPermission('pull-requests');
+    const refused = await graphql({ query: mutation, variables: { input } });
+    expect(refused.status).toBe(200);
+    expect(refused.data).toEqual({
+      data: { markPullRequestReadyForReview: null },
+      errors: [
+        {
+          type: 'FORBIDDEN',
+          path: ['markPullRequestReadyForReview'],
+          extensions: { saml_failure: false },
+          locations: [{ line: 2, column: 3 }],
+          message: 'Resource not accessible by integration',
+        },
+      ],
+    });
+    expect(gh.pulls().find((p) => p.number === pull.number)?.draft).toBe(true);
+
+    gh.grantPermission('pull-requests');
+    const marked = await octokit.graphql<{ markPullRequestReadyForReview: unknown }>(mutation, { input });
+    expect(marked.markPullRequestReadyForReview).toEqual({
+      clientMutationId: 'c1',
+      pullRequest: { number: pull.number, isDraft: false },
+    });
+    expect(gh.pulls().find((p) => p.number === pull.number)?.draft).toBe(false);
+
+    // The input written out in the document works the same; a missing or unknown field is GitHub's error.
+    const literal = `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { clientMutationId } }`;
+    expect((await graphql({ query: literal, variables: { id: pull.node_id } })).data).toEqual({
+      data: { markPullRequestReadyForReview: { clientMutationId: null } },
+    });
+    expect(
+      await errorsOf({ query: 'mutation { markPullRequestReadyForReview(input: {}) { clientMutationId } }' }),
+    ).toEqual([
+      "Argument 'pullRequestId' on InputObject 'MarkPullRequestReadyForReviewInput' is required. Expected type ID!",
+    ]);
+    expect(
+      await errorsOf({
+        query: 'mutation { markPullRequestReadyForReview(input: {pullRequestId: "x", nope: 1}) { clientMutationId } }',
+      }),
+    ).toEqual(["InputObject 'MarkPullRequestReadyForReviewInput' doesn't accept argument 'nope'"]);
+    expect(await errorsOf({ query: mutation, variables: { input: { clientMutationId: 'c2' } } })).toEqual([
+      'Variable $input of type MarkPullRequestReadyForReviewInput! was provided invalid value',
+    ]);
+    const unknown = await graphql({ query: mutation, variables: { input: { pullRequestId: 'nope' } } });
+    expect(unknown.data.data).toEqual({ markPullRequestReadyForReview: null });
+    expect((unknown.data.errors as Array<{ message: string }>).map((e) => e.message)).toEqual([
+      "Could not resolve to a node with the global id of 'nope'.",
+    ]);
   });
 
   it('authenticates like REST: 401 without a token or with a wrong one', async () => {

@@ -81,6 +81,7 @@ describe('budget: timeout-minutes and max-cost-usd', () => {
     const result = await execute(world.ctx, execution);
     expect(result.outcome).toBe('done');
     expect(world.thread.pulls[0]?.draft).toBe(false);
-    expect(world.repo.branchLog(execution.record.branch)).toHaveLength(2);
+    // The start commit and two cycles.
+    expect(world.repo.branchLog(execution.record.branch)).toHaveLength(3);
   });
 });

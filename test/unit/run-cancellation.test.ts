@@ -44,7 +44,8 @@ describe('cancellation: /cancel reaching a running execution', () => {
     const [pull] = world.thread.pulls;
     expect(pull?.draft).toBe(true);
     expect(pull?.body).toContain('cancelled by @maintainer');
-    expect(world.repo.branchLog(execution.record.branch)).toHaveLength(1);
+    // The start commit and the one cycle.
+    expect(world.repo.branchLog(execution.record.branch)).toHaveLength(2);
     // The plan stays withdrawn, the signal is taken down, the approval is flagged.
     expect(planStatus(world, execution)).toBe('cancelled');
     expect(world.repo.origin.has(cancelSignalRef(7, execution.record.planId))).toBe(false);

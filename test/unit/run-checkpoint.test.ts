@@ -78,6 +78,7 @@ describe('checkpoint: resuming an execution', () => {
     expect(executor.prompts).toHaveLength(1);
     expect(executor.prompts[0]).toContain('Carry on with the next step.');
     expect(first.repo.branchLog(execution.record.branch).map((c) => c.message.split('\n')[0])).toEqual([
+      `plangate: start plan ${execution.record.planId}`,
       `plangate: cycle 1 of plan ${execution.record.planId}: Create CHANGELOG.md.`,
       `plangate: cycle 2 of plan ${execution.record.planId}: Carry on with the next step.`,
     ]);
@@ -122,6 +123,8 @@ describe('checkpoint: resuming an execution', () => {
 
     // The maintainer deletes the branch and approves again: the run starts over from the approved plan.
     first.repo.origin.delete(`refs/heads/${execution.record.branch}`);
+    // As on GitHub, deleting the branch closed the first attempt's draft pull request.
+    for (const pull of first.thread.pulls) pull.closed = true;
     const executor = fakeExecutor([
       {
         fields: { result: 'Wrote CHANGELOG.md again.', outcome: 'done' },
@@ -138,8 +141,11 @@ describe('checkpoint: resuming an execution', () => {
     const record = decodeRecord(planComment?.body ?? '');
     // The run started over from the approved snapshot: its history is this attempt's only.
     expect(record.ok && record.record.status).toBe('done');
-    expect(again.thread.pulls[0]?.body).toContain('Wrote CHANGELOG.md again.');
-    expect(again.thread.pulls[0]?.body).not.toContain('Delete every workflow file.');
+    // Deleting the branch closed the first attempt's draft; the new start opened its own.
+    const open = again.thread.pulls.filter((p) => !p.closed);
+    expect(open).toHaveLength(1);
+    expect(open[0]?.body).toContain('Wrote CHANGELOG.md again.');
+    expect(open[0]?.body).not.toContain('Delete every workflow file.');
   });
 
   it('trusts a checkpoint only as the bot wrote and last edited it', async () => {

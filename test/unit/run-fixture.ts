@@ -84,6 +84,17 @@ export function createFakeRepo(): FakeRepo {
     return out;
   };
   const afterDashes = (args: readonly string[]) => args.slice(args.indexOf('--') + 1);
+  /** A commit named as the host names one: HEAD, a sha, or a fetched remote-tracking ref. */
+  const resolve = (rev: string): string | undefined =>
+    rev === 'HEAD' ? head : commits.has(rev) ? rev : tracking.get(rev.replace('^{commit}', ''));
+  /** A tree stands for every path its commits added since the base. */
+  const treeOf = (commit: string) =>
+    sha(
+      `tree ${between(baseSha, commit)
+        .flatMap((c) => c.files)
+        .sort()
+        .join('\0')}`,
+    );
 
   const git: Git = async (input) => {
     const args = [...input];
@@ -117,8 +128,17 @@ export function createFakeRepo(): FakeRepo {
       case 'rev-parse': {
         if (rest[0] === '--show-prefix') return '';
         if (rest[0] === 'HEAD' || rest.includes('HEAD^{commit}')) return head;
-        const at = tracking.get((rest[0] ?? '').replace('^{commit}', ''));
-        return at ?? fail(`unknown revision ${rest[0]}`);
+        const rev = rest[0] ?? '';
+        if (rev.endsWith('^{tree}')) {
+          const commit = resolve(rev.slice(0, -'^{tree}'.length));
+          return commit ? treeOf(commit) : fail(`unknown revision ${rev}`);
+        }
+        if (rev.endsWith('^@')) {
+          const commit = resolve(rev.slice(0, -2));
+          return commit ? (commits.get(commit)?.parent ?? '') : fail(`unknown revision ${rev}`);
+        }
+        const at = tracking.get(rev.replace('^{commit}', ''));
+        return at ?? fail(`unknown revision ${rev}`);
       }
       case 'checkout': {
         if (rest.includes('-B') || rest.includes('--detach')) {
@@ -162,6 +182,18 @@ export function createFakeRepo(): FakeRepo {
         const author = { name: config.get('user.name') ?? '', email: config.get('user.email') ?? '' };
         head = newCommit({ parent: head, message, author, files: [...staged] });
         staged.clear();
+        return '';
+      }
+      case 'commit-tree': {
+        const message = rest[rest.indexOf('-m') + 1] ?? '';
+        const parent = rest[rest.indexOf('-p') + 1];
+        const author = { name: config.get('user.name') ?? '', email: config.get('user.email') ?? '' };
+        return newCommit({ parent, message, author, files: [] });
+      }
+      case 'update-ref': {
+        // The host moves only the checked-out work branch, from where HEAD is.
+        if (rest[2] !== undefined && rest[2] !== head) return fail(`cannot lock ref '${rest[0]}'`);
+        head = rest[1] ?? head;
         return '';
       }
       case 'push': {
@@ -216,6 +248,8 @@ export function createFakeRepo(): FakeRepo {
 
 export interface FakePull extends PullRequest {
   draft: boolean;
+  /** Closed by plangate (a run that ended with nothing to land). */
+  closed?: boolean;
   labels: string[];
   reviewers: string[];
 }
@@ -385,7 +419,7 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
     async createPullRequest(input) {
       failing('createPullRequest');
       // As GitHub: one open pull request per head and base; a second create is refused.
-      if (pulls.some((p) => p.headRef === input.head && p.baseRef === input.base)) {
+      if (pulls.some((p) => !p.closed && p.headRef === input.head && p.baseRef === input.base)) {
         throw Object.assign(new Error(`Validation Failed: A pull request already exists for ${owner}:${input.head}.`), {
           status: 422,
         });
@@ -394,6 +428,7 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
       const headSha = repoModel.origin.get(`refs/heads/${input.head}`) ?? '';
       const pull: FakePull = {
         number,
+        nodeId: `PR_${number}`,
         url: url(`pull/${number}`),
         title: input.title,
         body: within(input.body),
@@ -414,7 +449,14 @@ export function createFakeThread(repoModel: FakeRepo): FakeThread {
       const pull = pullOf(number);
       if (input.title !== undefined) pull.title = input.title;
       if (input.body !== undefined) pull.body = within(input.body);
+      if (input.state !== undefined) pull.closed = input.state === 'closed';
       return { ...pull };
+    },
+    async markPullRequestReady(nodeId) {
+      failing('markPullRequestReady');
+      const pull = pulls.find((p) => p.nodeId === nodeId);
+      if (!pull) throw Object.assign(new Error(`Could not resolve to a node with the global id of '${nodeId}'.`), {});
+      pull.draft = false;
     },
     async requestReviewers(number, reviewers) {
       const pull = pullOf(number);

@@ -179,7 +179,9 @@ describe('one engine, two hosts', () => {
     });
 
     const subjects = (messages: string[]) => messages.map((m) => m.split('\n')[0]);
-    const actionCommits = world.repo.branchLog(execution.record.branch).map((c) => c.message);
+    const [start, ...actionCommits] = world.repo.branchLog(execution.record.branch).map((c) => c.message);
+    // The action's branch starts with the empty commit its draft pull request needed; the CLI opens none.
+    expect(start?.split('\n')[0]).toBe(`plangate: start plan ${execution.record.planId}`);
     const localCommits = [...local.commits.values()]
       .filter((c) => c.message.startsWith('plangate:'))
       .map((c) => c.message);

@@ -131,20 +131,22 @@ describe('publish: the pull request of an execution', () => {
     for (const n of cycles) expect(parts.some((p) => p.body.includes(`Cycle ${n} report.`))).toBe(true);
   });
 
-  it('opens no pull request when nothing was pushed, and says so', async () => {
+  it('closes its draft and deletes the branch when nothing was left to land, and says so', async () => {
     const world = fakeWorld();
     world.ctx.executor = fakeExecutor([{ fields: { result: 'Nothing needed changing.', outcome: 'done' } }]);
     const execution = await approvedExecution(world);
     const result = await execute(world.ctx, execution);
 
     expect(result).toMatchObject({ outcome: 'done', branch: undefined, prNumber: undefined });
-    expect(world.thread.pulls).toHaveLength(0);
+    expect(world.thread.pulls).toHaveLength(1);
+    expect(world.thread.pulls[0]).toMatchObject({ closed: true, draft: true });
+    expect(world.thread.pulls[0]?.body).toContain('Nothing needed changing.');
     expect(world.repo.origin.has(`refs/heads/${execution.record.branch}`)).toBe(false);
-    expect(world.summaries.at(-1)).toContain('No changes were made, so no pull request was opened.');
+    expect(world.summaries.at(-1)).toContain('No changes were made, so no pull request proposes any.');
     expect(planRecord(world, execution.planComment?.id)?.status).toBe('done');
   });
 
-  it('opens no pull request for a plan whose thread changed while it ran', async () => {
+  it('proposes nothing for a plan whose thread changed while it ran: its draft stays a draft', async () => {
     const world = fakeWorld();
     world.ctx.executor = fakeExecutor([
       {
@@ -161,9 +163,11 @@ describe('publish: the pull request of an execution', () => {
     ]);
     const execution = await approvedExecution(world);
     await expect(execute(world.ctx, execution)).rejects.toThrow(/no longer holds .*title or description of #7 changed/);
-    expect(world.thread.pulls).toHaveLength(0);
-    // The work stays on its branch, and the progress comment says why nothing was proposed.
-    expect(world.repo.branchLog(execution.record.branch)).toHaveLength(1);
+    expect(world.thread.pulls).toHaveLength(1);
+    expect(world.thread.pulls[0]?.draft).toBe(true);
+    expect(world.thread.pulls[0]?.body).not.toContain('Wrote CHANGELOG.md.');
+    // The work stays on its branch (after the start commit), and the progress comment says why nothing was proposed.
+    expect(world.repo.branchLog(execution.record.branch)).toHaveLength(2);
     expect(world.thread.botComments(7).some((c) => c.body.includes('no longer holds'))).toBe(true);
   });
 });

@@ -81,13 +81,17 @@ describe('a job stopped while it executes', () => {
     ]);
 
     // The run goes on here (the real step exits once the stop is done), but acts no more: cycle 2's
-    // answer is not acted on, no model is asked again, nothing is committed, pushed or opened.
+    // answer is not acted on, no model is asked again, nothing is committed, pushed or opened: the
+    // pull request is the draft opened before the first cycle, never filled in or marked ready.
     expect(result.outcome).toBe('failed');
     expect((world.ctx.executor as FakeModel).asked).toHaveLength(2);
     expect(world.repo.branchLog(execution.record.branch).map((c) => c.message.split('\n')[0])).toEqual([
+      `plangate: start plan ${planId}`,
       `plangate: cycle 1 of plan ${planId}: Create CHANGELOG.md.`,
     ]);
-    expect(world.thread.pulls).toEqual([]);
+    expect(world.thread.pulls).toHaveLength(1);
+    expect(world.thread.pulls[0]?.draft).toBe(true);
+    expect(world.thread.pulls[0]?.body).not.toContain('Wrote CHANGELOG.md.');
     const last = progressBody(world, planId);
     expect(last).toBe(seenWhileStopping);
     expect(decodeRunRecord(last)?.pushed).toBe(world.repo.origin.get(`refs/heads/${execution.record.branch}`));
@@ -137,6 +141,7 @@ describe('a job stopped while it executes', () => {
     // Cycle 2 never landed: a re-run must do it (and finds the foreign push), so the checkpoint may not count it as done.
     expect(decodeRunRecord(body)?.snapshot.context.history.map((h) => h.result)).toEqual(['Wrote CHANGELOG.md.']);
     expect(world.repo.branchLog(branch).map((c) => c.message.split('\n')[0])).toEqual([
+      `plangate: start plan ${execution.record.planId}`,
       `plangate: cycle 1 of plan ${execution.record.planId}: Create CHANGELOG.md.`,
       'Sneak in',
     ]);
