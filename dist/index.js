@@ -147,6 +147,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-4CU5TV5G.js");
+  const { run } = await import("./chunks/main-WWZM3E4I.js");
   await run(triage);
 }

@@ -2202,6 +2202,8 @@ function toComment(raw) {
 function toPull(raw) {
   return {
     number: raw.number,
+    nodeId: raw.node_id,
+    draft: raw.draft ?? false,
     url: raw.html_url,
     title: raw.title,
     body: raw.body ?? "",
@@ -2495,6 +2497,13 @@ function isPullExists(error2) {
   if (statusOf(error2) !== 422) return false;
   return /already exists/i.test(errorMessage(error2));
 }
+var MARK_READY_MUTATION = `mutation MarkReady($input: MarkPullRequestReadyForReviewInput!) {
+  markPullRequestReadyForReview(input: $input) {
+    pullRequest {
+      isDraft
+    }
+  }
+}`;
 function pullRequestCalls(scope) {
   const { octokit, owner, repo, safe: safe2 } = scope;
   async function findOpenPullRequest(head, base) {
@@ -2547,6 +2556,9 @@ function pullRequestCalls(scope) {
       return pull;
     },
     updatePullRequest,
+    async markPullRequestReady(nodeId) {
+      await octokit.graphql(MARK_READY_MUTATION, { input: { pullRequestId: nodeId } });
+    },
     async listOpenPullRequests() {
       const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: "open", per_page: 100 });
       return pulls.map(toPull);
@@ -4014,7 +4026,8 @@ async function openWorkBranch(git, options) {
   let pushed;
   if (remote) {
     const expected = options.checkpointed ?? options.baseSha;
-    if (remote !== expected)
+    const started = options.checkpointed === void 0 && await isEmptyCommitOn(git, remote, expected);
+    if (remote !== expected && !started)
       throw new UnadoptedBranchError(branch, remote, expected, options.checkpointed !== void 0);
     info(`Resuming on ${branch} at ${remote.slice(0, 7)}.`);
     await startBranch(git, branch, remote);
@@ -4042,8 +4055,55 @@ async function openWorkBranch(git, options) {
       }
       pushed = sha;
       return { pushed: true, keptOut };
+    },
+    async start(message) {
+      if (pushed !== void 0) return;
+      const parent = await git(["rev-parse", "HEAD"]);
+      const tree = await git(["rev-parse", "HEAD^{tree}"]);
+      const sha = await git([
+        "-c",
+        `user.name=${author.name}`,
+        "-c",
+        `user.email=${author.email}`,
+        "commit-tree",
+        tree,
+        "-p",
+        parent,
+        "-m",
+        withTrailers(message, options.trailers ?? [])
+      ]);
+      await git(["update-ref", `refs/heads/${branch}`, sha, parent]);
+      try {
+        await pushWithLease(git, branch, void 0);
+      } catch (error2) {
+        throw await explainPushFailure(git, branch, void 0, sha, author.email, error2);
+      }
+      pushed = sha;
+    },
+    async discard() {
+      if (pushed === void 0) return;
+      await git([
+        "push",
+        "--quiet",
+        `--force-with-lease=refs/heads/${branch}:${pushed}`,
+        "origin",
+        `:refs/heads/${branch}`
+      ]);
+      pushed = void 0;
     }
   };
+}
+async function isEmptyCommitOn(git, tip, base) {
+  try {
+    const [parents, tipTree, baseTree] = await Promise.all([
+      git(["rev-parse", `${tip}^@`]),
+      git(["rev-parse", `${tip}^{tree}`]),
+      git(["rev-parse", `${base}^{tree}`])
+    ]);
+    return parents === base && tipTree === baseTree;
+  } catch {
+    return false;
+  }
 }
 async function foreignAuthors(git, from, to, botEmail) {
   const log = await git(["log", "--format=%an <%ae>", `${from}..${to}`]);
@@ -4689,7 +4749,7 @@ async function writeExecutionSummary(run2, final, ended) {
       `### plangate: plan ${record.planId} ${ended.outcome === "aborted" ? "aborted" : "done"}`,
       "",
       ...notice2 ? [`> ${notice2}`, ""] : [],
-      pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : "No changes were made, so no pull request was opened.",
+      pullRequest ? `[Pull request #${pullRequest.number}](${pullRequest.url})` : "No changes were made, so no pull request proposes any.",
       ended.reason ? `
 Reason: ${ended.reason}` : "",
       "",
@@ -4741,61 +4801,6 @@ ${kept}; re-run the job, or comment \`/approve\` again, to resume from the last 
     [`### plangate: plan ${record.planId} stopped`, "", text, "", renderUsageTable(run2.team.usage())].join("\n")
   ).catch(() => void 0);
   throw new ExecutionStopped(text, error2);
-}
-
-// src/run/outcome.ts
-async function finishExecution(run2, progress, final, ended) {
-  const { ctx, pullRequest } = run2;
-  const aborted = ended.outcome === "aborted";
-  run2.record = { ...run2.record, status: aborted ? "aborted" : "done", ...pullRequest ? { pullRequest } : {} };
-  await run2.plan.write(run2.record, run2.cancel.cancelled);
-  await progress.save(final, { ended });
-  if (aborted)
-    await ctx.thread.react(run2.execution.source.commentId, "-1", run2.execution.source.origin).catch(() => void 0);
-  await writeExecutionSummary(run2, final, ended);
-  return {
-    outcome: ended.outcome,
-    planId: run2.record.planId,
-    branch: run2.work.pushed ? run2.record.branch : void 0,
-    prNumber: pullRequest?.number,
-    prUrl: pullRequest?.url,
-    usage: run2.team.totals()
-  };
-}
-async function endOnFailure(run2, progress, error2) {
-  const { ctx, record } = run2;
-  const snapshot = run2.team.run.snapshot;
-  if (error2 instanceof ModelError) return stopOnModelFailure(run2, progress, error2);
-  if (error2 instanceof ForeignPushError) {
-    run2.record = { ...record, status: "aborted" };
-    await run2.plan.write(run2.record, run2.cancel.cancelled).catch(() => void 0);
-    await progress.save(snapshot, { ended: { outcome: "aborted", reason: error2.message } }).catch(() => void 0);
-    await ctx.thread.react(run2.execution.source.commentId, "-1", run2.execution.source.origin).catch(() => void 0);
-    return { outcome: "aborted", planId: record.planId, branch: record.branch, usage: run2.team.totals() };
-  }
-  const reason = `${error2 instanceof PushDeniedError ? "" : "the run was interrupted: "}${errorMessage(error2)}`;
-  await progress.save(snapshot, { interrupted: reason }).catch(() => void 0);
-  throw error2;
-}
-
-// src/run/plan-comment-sync.ts
-async function syncPlanComment(ctx, record, comment) {
-  let current = comment;
-  if (current && current.body !== renderRecord(ctx, record)) {
-    current = await ctx.thread.updateComment(current.id, renderRecord(ctx, record));
-  }
-  let body2 = current?.body;
-  return {
-    comment: current,
-    get body() {
-      return body2;
-    },
-    async write(next, cancelled) {
-      if (!current) return;
-      const written = cancelled && next.status !== "executing" ? { ...next, status: "cancelled" } : next;
-      body2 = (await ctx.thread.updateComment(current.id, renderRecord(ctx, written))).body;
-    }
-  };
 }
 
 // src/text/issue-objective.ts
@@ -5054,22 +5059,62 @@ async function publishPullRequest(run2, progress, final, ending) {
     serverFailures: run2.serverFailures,
     ...fits ? {} : { fullHistoryIn: "comments" }
   });
+  const title2 = pullRequestTitle(view);
+  const empty = !record.sameBranch && await nothingToLand(ctx, record.base.sha, run2.work.pushed);
+  if (empty && !run2.pullRequest) return { ending: ended };
+  const ready = ended.outcome !== "aborted" && !ctx.settings.prDraft;
   let pr;
   try {
-    pr = record.sameBranch ? await updateOwnPullRequest(ctx, record.issue, body2) : run2.pullRequest ? await ctx.thread.updatePullRequest(run2.pullRequest.number, { body: body2 }) : await ctx.thread.createPullRequest({
-      title: pullRequestTitle(view),
+    pr = record.sameBranch ? await updateOwnPullRequest(ctx, record.issue, body2) : run2.pullRequest ? await fillInPullRequest(
+      ctx,
+      run2.pullRequest.number,
+      { title: title2, body: body2 },
+      empty ? "close" : ready ? "ready" : "draft"
+    ) : await ctx.thread.createPullRequest({
+      title: title2,
       head: record.branch,
       base: record.base.ref,
       body: body2,
-      draft: ended.outcome === "aborted" || ctx.settings.prDraft
+      draft: !ready
     });
   } catch (error2) {
     return { failed: await pullRequestRefused(run2, progress, final, error2) };
   }
-  if (!run2.pullRequest && !record.sameBranch) await dressPullRequest(ctx, pr.number, record.approvedBy);
+  if (empty) {
+    info(`Plan ${record.planId} ended with nothing to land; its draft pull request #${pr.number} is closed.`);
+    run2.pullRequest = void 0;
+    await run2.work.discard().catch((error2) => {
+      warning(`Could not delete ${record.branch}, which holds nothing to land: ${errorMessage(error2)}`);
+    });
+    return { ending: ended };
+  }
+  if (!record.sameBranch) await dressPullRequest(ctx, pr.number, record.approvedBy);
   run2.pullRequest = { number: pr.number, url: pr.url };
   if (!fits) await postHistory(ctx, pr.number, final, record.planId);
   return { ending: ended };
+}
+async function fillInPullRequest(ctx, number, text, end) {
+  const pull = await ctx.thread.updatePullRequest(number, { ...text, ...end === "close" ? { state: "closed" } : {} });
+  if (end === "ready" && pull.draft) await ctx.thread.markPullRequestReady(pull.nodeId);
+  return pull;
+}
+async function nothingToLand(ctx, base, pushed) {
+  if (pushed === void 0) return true;
+  const [from, to] = await Promise.all([
+    ctx.git(["rev-parse", `${base}^{tree}`]),
+    ctx.git(["rev-parse", `${pushed}^{tree}`])
+  ]);
+  return from === to;
+}
+async function describeStoppedDraft(run2, s, ended) {
+  if (!run2.pullRequest || run2.record.sameBranch) return;
+  const view = executionView(run2, s, { ended });
+  const body2 = renderPullRequestBody(view, { serverFailures: run2.serverFailures });
+  await run2.ctx.thread.updatePullRequest(run2.pullRequest.number, { title: pullRequestTitle(view), body: body2 }).catch(
+    (error2) => warning(
+      `Could not update draft pull request #${run2.pullRequest?.number}: ${explainGitHubError(error2).message}`
+    )
+  );
 }
 async function updateOwnPullRequest(ctx, number, body2) {
   const pull = await ctx.thread.pullRequest(number);
@@ -5111,6 +5156,63 @@ async function dressPullRequest(ctx, number, approvedBy) {
       `Could not request a review of pull request #${number} from @${approvedBy}: ${explainGitHubError(error2).message}`
     );
   });
+}
+
+// src/run/outcome.ts
+async function finishExecution(run2, progress, final, ended) {
+  const { ctx, pullRequest } = run2;
+  const aborted = ended.outcome === "aborted";
+  run2.record = { ...run2.record, status: aborted ? "aborted" : "done", ...pullRequest ? { pullRequest } : {} };
+  await run2.plan.write(run2.record, run2.cancel.cancelled);
+  await progress.save(final, { ended });
+  if (aborted)
+    await ctx.thread.react(run2.execution.source.commentId, "-1", run2.execution.source.origin).catch(() => void 0);
+  await writeExecutionSummary(run2, final, ended);
+  return {
+    outcome: ended.outcome,
+    planId: run2.record.planId,
+    branch: run2.work.pushed ? run2.record.branch : void 0,
+    prNumber: pullRequest?.number,
+    prUrl: pullRequest?.url,
+    usage: run2.team.totals()
+  };
+}
+async function endOnFailure(run2, progress, error2) {
+  const { ctx, record } = run2;
+  const snapshot = run2.team.run.snapshot;
+  if (error2 instanceof ModelError) return stopOnModelFailure(run2, progress, error2);
+  if (error2 instanceof ForeignPushError) {
+    run2.record = { ...record, status: "aborted" };
+    await run2.plan.write(run2.record, run2.cancel.cancelled).catch(() => void 0);
+    const ended = { outcome: "aborted", reason: error2.message };
+    await progress.save(snapshot, { ended }).catch(() => void 0);
+    await describeStoppedDraft(run2, snapshot, ended);
+    await ctx.thread.react(run2.execution.source.commentId, "-1", run2.execution.source.origin).catch(() => void 0);
+    return { outcome: "aborted", planId: record.planId, branch: record.branch, usage: run2.team.totals() };
+  }
+  const reason = `${error2 instanceof PushDeniedError ? "" : "the run was interrupted: "}${errorMessage(error2)}`;
+  await progress.save(snapshot, { interrupted: reason }).catch(() => void 0);
+  throw error2;
+}
+
+// src/run/plan-comment-sync.ts
+async function syncPlanComment(ctx, record, comment) {
+  let current = comment;
+  if (current && current.body !== renderRecord(ctx, record)) {
+    current = await ctx.thread.updateComment(current.id, renderRecord(ctx, record));
+  }
+  let body2 = current?.body;
+  return {
+    comment: current,
+    get body() {
+      return body2;
+    },
+    async write(next, cancelled) {
+      if (!current) return;
+      const written = cancelled && next.status !== "executing" ? { ...next, status: "cancelled" } : next;
+      body2 = (await ctx.thread.updateComment(current.id, renderRecord(ctx, written))).body;
+    }
+  };
 }
 
 // src/record/amendment-record.ts
@@ -5298,6 +5400,88 @@ async function findAmendment(ctx, comments, plan, id) {
   return { comment, amendment };
 }
 
+// src/render/pull-request-draft.ts
+var objectiveMax2 = 8e3;
+function renderDraftPullRequestBody(view) {
+  const closing = view.isPullRequest ? `Follows up #${view.issue}.` : `Closes #${view.issue}`;
+  const job = view.runUrl ? ` ([job](${view.runUrl}))` : "";
+  return fitBody(
+    [
+      closing,
+      "",
+      `Plan ${code(view.planId)}, asked by @${view.requestedBy}, approved by @${view.approvedBy}${job}.`,
+      "",
+      `> [!NOTE]
+> plangate is carrying out this plan. This pull request stays a draft while it works; each cycle is reported on #${view.issue}. When the run ends, this body shows the plan, every cycle, the summary and the cost.`,
+      "",
+      "## Objective",
+      "",
+      renderObjective(clip(view.snapshot.context.objective, objectiveMax2)),
+      "",
+      `<!-- plangate:pr ${view.planId} -->`
+    ].join("\n")
+  );
+}
+
+// src/run/draft-pull-request.ts
+var appTokenAlternative = "Or give plangate a GitHub App's installation token (the `github-token` input; see examples/github-app-token.yml and docs/troubleshooting.md): the repository setting and the job's `permissions:` do not govern it, and CI runs on its pull requests, which it never does for pull requests opened with `GITHUB_TOKEN`.";
+function startCommitMessage(planId, issue) {
+  return `plangate: start plan ${planId}
+
+Refs #${issue}`;
+}
+async function openDraftPullRequest(run2, progress) {
+  const { ctx, record } = run2;
+  if (record.sameBranch || run2.pullRequest) return void 0;
+  const snapshot = run2.team.run.snapshot;
+  try {
+    await run2.work.start(startCommitMessage(record.planId, record.issue));
+  } catch (error2) {
+    if (!(error2 instanceof PushDeniedError)) throw error2;
+    return refusedAtStart(run2, progress, error2.message);
+  }
+  const view = executionView(run2, snapshot);
+  let pull;
+  try {
+    pull = await ctx.thread.createPullRequest({
+      title: pullRequestTitle(view),
+      head: record.branch,
+      base: record.base.ref,
+      body: renderDraftPullRequestBody(view),
+      draft: true
+    });
+  } catch (error2) {
+    const { kind, message } = explainGitHubError(error2);
+    if (kind !== "pull-requests-disabled" && kind !== "missing-permission") throw error2;
+    return refusedAtStart(run2, progress, message);
+  }
+  run2.pullRequest = { number: pull.number, url: pull.url };
+  info(`Opened draft pull request #${pull.number} for plan ${record.planId}.`);
+  await progress.save(snapshot);
+  return void 0;
+}
+async function refusedAtStart(run2, progress, what) {
+  const { ctx, record, execution } = run2;
+  const { source } = execution;
+  const id = execution.amendment?.amendmentId ?? record.planId;
+  await progress.save(run2.team.run.snapshot, { interrupted: `plangate could not open the pull request: ${what}` }).catch(() => void 0);
+  const body2 = [
+    `@${source.author} plan \`${record.planId}\` did not start: plangate opens its pull request before the executor's first model request, and GitHub refused it. ${escapeProse(what)}`,
+    "",
+    escapeProse(appTokenAlternative),
+    "",
+    `No executor model request was made. Once that is fixed, comment \`/approve ${id}\` (or re-run the job) to start the run.${ctx.runUrl ? ` See the [job log](${ctx.runUrl}).` : ""}`
+  ].join("\n");
+  await ctx.thread.postComment(source.thread.number, body2);
+  await ctx.thread.react(source.commentId, "confused", source.origin).catch(() => void 0);
+  return {
+    outcome: "failed",
+    planId: record.planId,
+    usage: run2.team.totals(),
+    failure: `plangate could not open the pull request for plan ${record.planId}: ${what}`
+  };
+}
+
 // src/run/execution.ts
 async function execute(ctx, execution) {
   const { record, source } = execution;
@@ -5373,6 +5557,9 @@ async function driveToEnd(run2, progress, halted) {
   let final;
   const budget = executionBudget(run2);
   try {
+    const refused = await openDraftPullRequest(run2, progress);
+    if (refused) return refused;
+    if (halted()) return void 0;
     final = await driveCycles(run2, progress, halted, budget);
   } catch (error2) {
     if (halted()) throw error2;
@@ -6038,7 +6225,7 @@ async function cancelFlow(ctx, command) {
       break;
     case "approved":
     case "executing":
-      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and opens a draft pull request saying so.`;
+      said = `plan \`${id}\` is cancelled. The running execution stops before its next cycle, pushes what it has and fills in its draft pull request, saying so.`;
       break;
     default:
       return no(
