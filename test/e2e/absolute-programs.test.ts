@@ -5,7 +5,7 @@ import path from 'node:path';
 import { toolCall } from '../fakes/scripted-model.js';
 import { apiKey, closeOpenWorlds, createWorld, git, token, type ActionRun, type World } from './harness.js';
 import { commentEvent, everythingSeen, toolResults } from './thread-helpers.js';
-import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
+import { accountFor, rootAndSudoRunners } from './runner-accounts.js';
 
 /**
  * Programs by absolute path only, attacked as an exploit would: the runner's PATH has a relative
@@ -98,17 +98,7 @@ function markerFolder(w: World): string {
   return markers;
 }
 
-const runners: { title: string; kind?: RunnerAccountKind }[] = [
-  { title: 'as root' },
-  { title: `as ${RUNNER_ACCOUNT_NAMES.sudo}, a non-root account with passwordless sudo`, kind: 'sudo' },
-];
-
-/** The account the action runs as, or a reason to skip (never under CI, where it throws). */
-function accountFor(kind: RunnerAccountKind | undefined): { runAs?: RunnerAccount; skip?: string } {
-  if (kind === undefined) return process.getuid?.() === 0 ? {} : { skip: 'the test process is not root' };
-  const prepared = runnerAccount(kind);
-  return prepared.skip !== undefined ? { skip: prepared.skip } : { runAs: prepared.account };
-}
+const runners = rootAndSudoRunners;
 
 const plan = { steps: [{ title: 'Set up and write notes', files: ['NOTES.md'], verify: 'node scripts/plant.mjs' }] };
 

@@ -23,7 +23,7 @@ import {
   type World,
 } from './harness.js';
 import { commentEvent, everythingSeen, toolResults } from './thread-helpers.js';
-import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
+import { accountFor, rootAndSudoRunners, type RunnerAccount } from './runner-accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
 
 /**
@@ -109,17 +109,7 @@ function lookScript(paths: string[]): string {
   ].join('\n');
 }
 
-const runners: { title: string; kind?: RunnerAccountKind }[] = [
-  { title: 'as root' },
-  { title: `as ${RUNNER_ACCOUNT_NAMES.sudo}, a non-root account with passwordless sudo`, kind: 'sudo' },
-];
-
-/** The account the action runs as, or a reason to skip (never under CI, where it throws). */
-function accountFor(kind: RunnerAccountKind | undefined): { runAs?: RunnerAccount; skip?: string } {
-  if (kind === undefined) return process.getuid?.() === 0 ? {} : { skip: 'the test process is not root' };
-  const prepared = runnerAccount(kind);
-  return prepared.skip !== undefined ? { skip: prepared.skip } : { runAs: prepared.account };
-}
+const runners = rootAndSudoRunners;
 
 /** A world whose executor runs `commands` and is done; the planner plans, and sums up when asked. */
 async function commandWorld(

@@ -255,3 +255,22 @@ export function runnerAccount(kind: RunnerAccountKind): RunnerAccountResult {
   }
   return result;
 }
+
+/** A way to run the action in the end-to-end tests: as root, or as the runner account of `kind`. */
+export interface RunnerChoice {
+  title: string;
+  kind?: RunnerAccountKind;
+}
+
+/** As root and as a non-root account with passwordless sudo, as GitHub-hosted runners run it. */
+export const rootAndSudoRunners: readonly RunnerChoice[] = [
+  { title: 'as root' },
+  { title: `as ${RUNNER_ACCOUNT_NAMES.sudo}, a non-root account with passwordless sudo`, kind: 'sudo' },
+];
+
+/** The account the action runs as, or a reason to skip (never under CI, where it throws). */
+export function accountFor(kind: RunnerAccountKind | undefined): { runAs?: RunnerAccount; skip?: string } {
+  if (kind === undefined) return process.getuid?.() === 0 ? {} : { skip: 'the test process is not root' };
+  const prepared = runnerAccount(kind);
+  return prepared.skip !== undefined ? { skip: prepared.skip } : { runAs: prepared.account };
+}

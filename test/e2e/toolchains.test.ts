@@ -7,7 +7,7 @@ import { uniqueName } from '../helpers/unique-names.js';
 import { toolCall } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, createWorld, workerCommandUser, type World } from './harness.js';
 import { commentEvent, toolResults } from './thread-helpers.js';
-import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
+import { accountFor, rootAndSudoRunners } from './runner-accounts.js';
 
 /**
  * Toolchains where setup actions put them: under the runner user's home, which only that user may
@@ -23,16 +23,7 @@ afterEach(async () => {
   for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-const runners: { title: string; kind?: RunnerAccountKind }[] = [
-  { title: 'as root' },
-  { title: `as ${RUNNER_ACCOUNT_NAMES.sudo}, a non-root account with passwordless sudo`, kind: 'sudo' },
-];
-
-function accountFor(kind: RunnerAccountKind | undefined): { runAs?: RunnerAccount; skip?: string } {
-  if (kind === undefined) return process.getuid?.() === 0 ? {} : { skip: 'the test process is not root' };
-  const prepared = runnerAccount(kind);
-  return prepared.skip !== undefined ? { skip: prepared.skip } : { runAs: prepared.account };
-}
+const runners = rootAndSudoRunners;
 
 /**
  * A home only its owner (the runner's user) may enter, with a toolchain's bin folder inside: beside
