@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { uniqueName } from '../helpers/unique-names.js';
 import { toolCall } from '../fakes/scripted-model.js';
 import { closeOpenWorlds, createWorld, workerCommandUser, type World } from './harness.js';
 import { commentEvent, toolResults } from './thread-helpers.js';
-import { accountFor, rootAndSudoRunners } from './runner-accounts.js';
+import { accountFor, REQUIRE_ACCOUNTS_ENV, rootAndSudoRunners } from './runner-accounts.js';
 
 /**
  * Toolchains where setup actions put them: under the runner user's home, which only that user may
@@ -24,6 +24,10 @@ afterEach(async () => {
 });
 
 const runners = rootAndSudoRunners;
+
+/** Without the acl package there is nothing to let the account through with: CI installs it, so it never skips. */
+const noSetfacl =
+  process.env[REQUIRE_ACCOUNTS_ENV] !== '1' && spawnSync('setfacl', ['--version'], { stdio: 'ignore' }).status !== 0;
 
 /**
  * A home only its owner (the runner's user) may enter, with a toolchain's bin folder inside: beside
@@ -88,17 +92,20 @@ for (const runner of runners) {
   describe.skipIf(skip !== undefined)(
     `toolchains under a closed home ${runner.title}${skip ? ` (skipped: ${skip})` : ''}`,
     () => {
-      it('runs a program from a PATH folder under a 0700 home, and leaves the home as closed as it was', async () => {
-        const w = await createWorld(scripted(), undefined, { runAs });
-        const { home, bin } = toolchainHome(w);
-        const greeted = await runGreet(w, bin);
-        expect(greeted).toContain('exit code: 0');
-        expect(greeted).toContain(`TOOLCHAIN-42 ran as ${sandboxUid()}`);
-        // Nothing stays open: no entry for the command account, on the home or anywhere on the way.
-        expect(statSync(home).mode & 0o777).toBe(0o700);
-        for (let folder = bin; folder !== '/'; folder = path.dirname(folder))
-          expect(namedEntries(folder), folder).toEqual([]);
-      });
+      it.skipIf(noSetfacl)(
+        'runs a program from a PATH folder under a 0700 home, and leaves the home as closed as it was',
+        async () => {
+          const w = await createWorld(scripted(), undefined, { runAs });
+          const { home, bin } = toolchainHome(w);
+          const greeted = await runGreet(w, bin);
+          expect(greeted).toContain('exit code: 0');
+          expect(greeted).toContain(`TOOLCHAIN-42 ran as ${sandboxUid()}`);
+          // Nothing stays open: no entry for the command account, on the home or anywhere on the way.
+          expect(statSync(home).mode & 0o777).toBe(0o700);
+          for (let folder = bin; folder !== '/'; folder = path.dirname(folder))
+            expect(namedEntries(folder), folder).toEqual([]);
+        },
+      );
 
       it('refuses, with the cause and the fix, a program the command account cannot be let through to', async () => {
         const w = await createWorld(scripted(), undefined, { runAs });
@@ -113,16 +120,19 @@ for (const runner of runners) {
         expect(greeted).toContain('the acl package, so plangate can let the account through');
       });
 
-      it('never opens a folder above the workspace, even for a toolchain inside it, and says why', async () => {
-        const w = await createWorld(scripted(), undefined, { runAs });
-        // The runner's own folder holds the checkout (as _work holds it on a self-hosted runner) and the toolchain.
-        const { bin } = toolchainHome(w, {}, true);
-        const greeted = await runGreet(w, bin);
-        expect(greeted).not.toContain('TOOLCHAIN-42');
-        expect(greeted).toContain(`greet-tool is in ${bin}, which the command account`);
-        expect(greeted).toContain(`passage through ${w.dir} would let it reach ${w.workspace}`);
-        expect(namedEntries(w.dir)).toEqual([]);
-      });
+      it.skipIf(noSetfacl)(
+        'never opens a folder above the workspace, even for a toolchain inside it, and says why',
+        async () => {
+          const w = await createWorld(scripted(), undefined, { runAs });
+          // The runner's own folder holds the checkout (as _work holds it on a self-hosted runner) and the toolchain.
+          const { bin } = toolchainHome(w, {}, true);
+          const greeted = await runGreet(w, bin);
+          expect(greeted).not.toContain('TOOLCHAIN-42');
+          expect(greeted).toContain(`greet-tool is in ${bin}, which the command account`);
+          expect(greeted).toContain(`passage through ${w.dir} would let it reach ${w.workspace}`);
+          expect(namedEntries(w.dir)).toEqual([]);
+        },
+      );
     },
   );
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -56,4 +56,31 @@ export function closeCheckoutPassage(uids: readonly number[]): void {
     if (spawnSync('setfacl', ['-x', entries, '--', folder], { stdio: 'ignore' }).status !== 0)
       for (const uid of uids) spawnSync('setfacl', ['-x', `u:${uid}`, '--', folder], { stdio: 'ignore' });
   }
+}
+
+/**
+ * Why another account cannot run this suite's node here, where plangate could not let it through
+ * either (the folders above it closed to others, and no setfacl for plangate's ACL passage), or
+ * undefined. Tests whose commands start this node as the command account skip for it outside CI.
+ */
+export function nodeOutOfReach(): string | undefined {
+  const closed = foldersAbove().filter((folder) => {
+    try {
+      return (statSync(folder).mode & 0o001) === 0;
+    } catch {
+      return false;
+    }
+  });
+  if (closed.length === 0) return undefined;
+  const setfacl = (process.env.PATH ?? '').split(':').some((dir) => {
+    try {
+      accessSync(path.join(dir, 'setfacl'), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return setfacl
+    ? undefined
+    : `${closed[0]} is closed to other accounts and setfacl (the acl package) is missing, so the command account cannot run ${process.execPath}`;
 }
