@@ -48,11 +48,12 @@ describe("the README's quick start", () => {
     expect(yamlBlocks(firstScreen)).toHaveLength(1);
   });
 
-  it('shows examples/minimal.yml byte for byte, about 20 lines of it', () => {
+  it('shows examples/minimal.yml byte for byte, about 30 lines of it', () => {
     const [shown] = yamlBlocks(firstScreen);
     expect(shown).toBe(read('examples/minimal.yml'));
+    // The `if:` that starts a job for plangate's commands only takes a line a command.
     expect(shown?.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#')).length).toBeLessThan(
-      30,
+      40,
     );
     expect(firstScreen).toContain('[examples/minimal.yml](examples/minimal.yml)');
   });
