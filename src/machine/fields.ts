@@ -25,6 +25,17 @@ export const planStepSchema = z
       .describe(
         'Network destinations the step needs, as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm. Nothing else is reachable.',
       ),
+    /**
+     * The steps (numbered from 1, each earlier in the list) that must be finished before this one
+     * starts. Without it a step follows the one before it, as in a plan that names no order.
+     */
+    after: z
+      .array(z.number().int().min(1).max(500))
+      .max(50)
+      .optional()
+      .describe(
+        'Numbers of the earlier steps (from 1) this step needs finished first; [] for none. Without it the step follows the one before it. Steps that need nothing of each other and list different files run at the same time.',
+      ),
   })
   .strict();
 
@@ -36,7 +47,19 @@ export const planSchema = z
     assumptions: z.array(z.string().max(1000)).max(30).optional(),
     risks: z.array(z.string().max(1000)).max(30).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((plan, ctx) => {
+    // Only earlier steps: the order is then a graph without cycles by construction.
+    plan.steps.forEach((step, index) => {
+      for (const needed of step.after ?? [])
+        if (needed > index)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', index, 'after'],
+            message: `step ${index + 1} may only wait for earlier steps (1 to ${index}), not step ${needed}`,
+          });
+    });
+  });
 
 /** How the executor judges its directive: finished, plan was wrong, or cannot continue. */
 export const outcomeSchema = z.enum(['done', 'replan', 'abort']);
@@ -50,7 +73,16 @@ export interface HistoryEntry {
   directive: string;
   result: string;
   outcome: Outcome;
+  /** The plan step (from 1) the cycle carried out, where the plan orders its steps (`after`). */
+  step?: number;
+  /** The steps that ran at the same time, this one included, in plan order; absent for a step run alone. */
+  together?: number[];
+  /** What the host did besides, e.g. that the step was run again on the merged tree after a conflict. */
+  note?: string;
 }
+
+/** One step of a step graph carried out in its own session: a history entry that names its step. */
+export type StepReport = HistoryEntry & { step: number };
 
 /** A planner question and the maintainer's answer, kept so every later planning visit sees both. */
 export interface Clarification {
@@ -74,6 +106,11 @@ export interface PlanContext {
   history: HistoryEntry[];
   summary?: string;
   question?: string;
+  /**
+   * What each session of a batch of steps run together reported, staged by the host for them
+   * (event `steps`); never staged through a tool.
+   */
+  steps?: StepReport[];
   /** Filled by the machine from host answers (`recordAnswer`); never staged, so an agent cannot invent an answer. */
   clarifications?: Clarification[];
   /** Filled by the host when a maintainer asks for a revision; never staged, so an agent cannot forge feedback. */

@@ -8,7 +8,7 @@ import type { Action, MachineDefinition, Policy, Snapshot } from './types.js';
  */
 
 // Leaving execute spends the cycle's triggers; a surviving one would let the next visit settle on stale data.
-const consumeCycle: Action = { kind: 'consume', fields: ['directive', 'result', 'outcome'] };
+const consumeCycle: Action = { kind: 'consume', fields: ['directive', 'result', 'outcome', 'steps'] };
 // Entering a wrap-up state: the planner must write the summary there, not reuse one staged earlier.
 const consumeSummary: Action = { kind: 'consume', fields: ['summary'] };
 
@@ -23,7 +23,7 @@ export const plannerExecutorMachine: MachineDefinition = {
   initial: 'plan',
   abortState: 'abort',
   // A forced abort can strike mid-cycle: clear every trigger so the abort summary starts clean.
-  abortActions: [{ kind: 'consume', fields: ['directive', 'result', 'outcome', 'question', 'summary'] }],
+  abortActions: [{ kind: 'consume', fields: ['directive', 'result', 'outcome', 'steps', 'question', 'summary'] }],
   states: {
     plan: {
       agent: 'planner',
@@ -51,6 +51,14 @@ export const plannerExecutorMachine: MachineDefinition = {
       // The interrupted directive stays in history so the record shows what was being attempted.
       onForcedAbort: [{ kind: 'appendAbortedCycle' }],
       edges: [
+        // A batch of a step graph that went as planned: the next batch starts without the planner,
+        // which is summoned only when a step finds the plan wrong, or to wrap up.
+        {
+          to: 'execute',
+          guard: { all: [{ field: 'outcome', equals: 'done' }, { stepsRemain: true }] },
+          actions: [consumeCycle],
+          loop: true,
+        },
         { to: 'finish', guard: { field: 'outcome', equals: 'done' }, actions: [consumeCycle, consumeSummary] },
         // The plan is kept: the planner revises it with the full history.
         { to: 'replan', guard: { field: 'outcome', equals: 'replan' }, actions: [consumeCycle], loop: true },

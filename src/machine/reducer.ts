@@ -1,5 +1,6 @@
 import { stageableBy } from './fields.js';
-import type { HistoryEntry, PlanContext, Role, StagedFields, StageableField } from './fields.js';
+import type { HistoryEntry, Outcome, PlanContext, Role, StagedFields, StageableField, StepReport } from './fields.js';
+import { finishedSteps, remainingSteps } from './step-order.js';
 import type { Action, Guard, MachineDefinition, MachineEvent, Snapshot, StateName } from './types.js';
 
 /**
@@ -31,7 +32,27 @@ export function reduce(definition: MachineDefinition, snapshot: Snapshot, event:
       return forceAbort(definition, snapshot, work(snapshot), event.reason, true);
     case 'answer':
       return answer(definition, snapshot, event.text);
+    case 'steps':
+      return steps(definition, snapshot, event.agent, event.reports);
   }
+}
+
+/**
+ * A batch's reports, staged as one result and outcome: abort if any step aborted, else replan if any
+ * found the plan wrong, else done. Whether steps remain is the machine's guard, not the host's say.
+ */
+function steps(definition: MachineDefinition, snapshot: Snapshot, agent: Role, reports: StepReport[]): Snapshot {
+  if (definition.states[snapshot.state].agent !== agent || reports.length === 0) return snapshot;
+  const outcome: Outcome = reports.some((r) => r.outcome === 'abort')
+    ? 'abort'
+    : reports.some((r) => r.outcome === 'replan')
+      ? 'replan'
+      : 'done';
+  const result = reports.map((r) => `Step ${r.step}: ${r.result}`).join('\n\n');
+  return stage(definition, { ...snapshot, context: { ...snapshot.context, steps: reports } }, agent, {
+    result,
+    outcome,
+  });
 }
 
 /** What the host still has to obtain from the current agent; it names these in the `Stage:` line. */
@@ -161,6 +182,10 @@ function applyAction(action: Action, current: Work, answer: string | undefined):
   const { context } = current;
   switch (action.kind) {
     case 'appendHistory': {
+      if (context.steps !== undefined) {
+        const history = [...context.history, ...context.steps];
+        return { ...current, context: { ...context, history } };
+      }
       const { directive, result, outcome } = context;
       if (directive === undefined || result === undefined || outcome === undefined) return current;
       return withHistory(current, { directive, result, outcome });
@@ -177,7 +202,7 @@ function applyAction(action: Action, current: Work, answer: string | undefined):
       return { ...current, context: next };
     }
     case 'countIteration':
-      return { ...current, iteration: current.iteration + 1 };
+      return { ...current, iteration: current.iteration + Math.max(1, context.steps?.length ?? 0) };
     case 'recordAnswer': {
       if (answer === undefined) return current;
       const { question, ...rest } = context;
@@ -193,7 +218,14 @@ function withHistory(current: Work, entry: HistoryEntry): Work {
 }
 
 function holds(guard: Guard, context: PlanContext): boolean {
-  return 'always' in guard ? true : context[guard.field] === guard.equals;
+  if ('always' in guard) return true;
+  if ('all' in guard) return guard.all.every((g) => holds(g, context));
+  if ('stepsRemain' in guard) {
+    if (context.steps === undefined || context.plan === undefined) return false;
+    const finished = finishedSteps([...context.history, ...context.steps]);
+    return remainingSteps(context.plan, finished).length > 0;
+  }
+  return context[guard.field] === guard.equals;
 }
 
 function isStaged(context: PlanContext, field: StageableField): boolean {

@@ -1,4 +1,4 @@
-import type { PlanContext, Role, StagedFields, StageableField } from './fields.js';
+import type { PlanContext, Role, StagedFields, StageableField, StepReport } from './fields.js';
 
 /**
  * The machine is data: states, what each requires, guarded edges and actions. A generic reducer
@@ -20,17 +20,23 @@ export interface Policy {
   checkpointEvery: number;
 }
 
-/** A condition over the context, declared as data so the definition stays serializable-friendly. */
-export type Guard = { field: 'outcome'; equals: PlanContext['outcome'] } | { always: true };
+/**
+ * A condition over the context, declared as data so the definition stays serializable-friendly.
+ * `stepsRemain`: a batch of steps was reported (`steps`) and the plan still has steps to carry out
+ * (machine/step-order.ts); `all`: every guard listed holds.
+ */
+export type Guard =
+  { field: 'outcome'; equals: PlanContext['outcome'] } | { always: true } | { stepsRemain: true } | { all: Guard[] };
 
 /**
  * Effects run on exit, on a transition or on a forced abort. Declared, not coded, so the reducer
  * stays generic.
- * - `appendHistory`: keep the finished cycle (`directive`, `result`, `outcome`), only when all three are staged.
+ * - `appendHistory`: keep the finished cycle (`directive`, `result`, `outcome`), only when all three are
+ *   staged; a reported batch of steps (`steps`) is kept as one entry per step instead.
  * - `appendAbortedCycle`: keep a cycle cut short by a forced abort, so the record shows what was
  *   asked even when no result came back; only when a `directive` is staged.
  * - `consume`: remove triggers so the next visit of a state needs fresh values instead of settling on stale ones.
- * - `countIteration`: one more execute cycle spent against `maxIterations`.
+ * - `countIteration`: one more execute cycle spent against `maxIterations`; one per step of a reported batch.
  * - `recordAnswer`: keep the host's answer beside the staged `question` in `clarifications` and
  *   consume the question, so the next planning visit cannot settle on it again; only meaningful
  *   where an `answer` event is handled (elsewhere there is no answer and it does nothing).
@@ -38,7 +44,7 @@ export type Guard = { field: 'outcome'; equals: PlanContext['outcome'] } | { alw
 export type Action =
   | { kind: 'appendHistory' }
   | { kind: 'appendAbortedCycle' }
-  | { kind: 'consume'; fields: StageableField[] }
+  | { kind: 'consume'; fields: Array<StageableField | 'steps'> }
   | { kind: 'countIteration' }
   | { kind: 'recordAnswer' };
 
@@ -131,4 +137,10 @@ export type MachineEvent =
   /** The host stops the run (cancel, budget, agent failure); the reason is kept. */
   | { type: 'abort'; reason: string }
   /** A maintainer answered the question the run is waiting on; ignored by states without `onAnswer`. */
-  | { type: 'answer'; text: string };
+  | { type: 'answer'; text: string }
+  /**
+   * The host ran several steps of a step graph at once, each in a session of its own, and reports
+   * what each session staged. Handled as the agent's `result` and `outcome` (the batch's outcome is
+   * the gravest of its steps'), with the reports kept as `steps`; ignored where `agent` is not summoned.
+   */
+  | { type: 'steps'; agent: Role; reports: StepReport[] };

@@ -18,7 +18,14 @@ import { approvedScopeSchema, type ApprovedScope } from '../scope/approved-scope
 
 export { recordStatuses, type RecordStatus } from '../machine/plan-status.js';
 
-const historyEntrySchema = z.object({ directive: z.string(), result: z.string(), outcome: outcomeSchema });
+const historyEntrySchema = z.object({
+  directive: z.string(),
+  result: z.string(),
+  outcome: outcomeSchema,
+  step: z.number().int().min(1).max(500).optional(),
+  together: z.array(z.number().int().min(1).max(500)).max(50).optional(),
+  note: z.string().max(2000).optional(),
+});
 
 export const snapshotSchema = z.object({
   state: z.enum(['plan', 'execute', 'replan', 'finish', 'abort', 'done', 'ask']),
@@ -29,6 +36,7 @@ export const snapshotSchema = z.object({
     result: z.string().optional(),
     outcome: outcomeSchema.optional(),
     history: z.array(historyEntrySchema),
+    steps: z.array(historyEntrySchema.extend({ step: z.number().int().min(1).max(500) })).optional(),
     summary: z.string().optional(),
     question: z.string().optional(),
     clarifications: z.array(z.object({ question: z.string(), answer: z.string() })).optional(),

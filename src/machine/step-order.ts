@@ -1,0 +1,95 @@
+import type { HistoryEntry, Plan, PlanStep } from './fields.js';
+
+/**
+ * The order of a plan's steps: which wait for which (`after`), and which may run at the same time.
+ * Pure, so the machine's guards, the plan comment and the host all read the same answer. Steps are
+ * numbered from 1, as the plan comment shows them.
+ */
+
+/** Whether the plan orders its steps itself (some step names `after`); a plan that does not runs one step at a time. */
+export function isStepGraph(plan: Plan | undefined): plan is Plan {
+  return plan?.steps.some((step) => step.after !== undefined) === true;
+}
+
+/** The steps step `n` waits for: its `after`, else the step before it. */
+export function prerequisites(plan: Plan, n: number): number[] {
+  const step = plan.steps[n - 1];
+  if (step?.after !== undefined) return [...new Set(step.after)].filter((m) => m >= 1 && m < n);
+  return n > 1 ? [n - 1] : [];
+}
+
+/** The steps history shows finished: an entry that names its step and was judged done. */
+export function finishedSteps(history: readonly HistoryEntry[]): Set<number> {
+  return new Set(history.filter((e) => e.step !== undefined && e.outcome === 'done').map((e) => e.step as number));
+}
+
+/** The steps not finished yet, in plan order. */
+export function remainingSteps(plan: Plan, finished: ReadonlySet<number>): number[] {
+  return plan.steps.map((_, i) => i + 1).filter((n) => !finished.has(n));
+}
+
+/**
+ * The steps that may start now, in plan order: unfinished, everything they wait for finished, and
+ * no two that may change the same file (the later waits), at most `limit` of them. The first such
+ * step is always among them, so a plan never stalls on its own order.
+ */
+export function readySteps(plan: Plan, finished: ReadonlySet<number>, limit: number): number[] {
+  const ready: number[] = [];
+  for (const n of remainingSteps(plan, finished)) {
+    if (ready.length >= Math.max(1, limit)) break;
+    if (!prerequisites(plan, n).every((m) => finished.has(m))) continue;
+    const step = plan.steps[n - 1] as PlanStep;
+    if (ready.some((m) => filesOverlap(plan.steps[m - 1] as PlanStep, step))) continue;
+    ready.push(n);
+  }
+  return ready;
+}
+
+/**
+ * The order as the approver will see it run when every step succeeds: batches of steps that run
+ * together, one batch after another.
+ */
+export function stepBatches(plan: Plan, limit: number): number[][] {
+  const finished = new Set<number>();
+  const batches: number[][] = [];
+  while (finished.size < plan.steps.length) {
+    const batch = isStepGraph(plan) ? readySteps(plan, finished, limit) : [finished.size + 1];
+    for (const n of batch) finished.add(n);
+    batches.push(batch);
+  }
+  return batches;
+}
+
+/**
+ * Whether two steps may change the same path. A step that names no files could change any, so it
+ * overlaps every step; otherwise two entries overlap when one lies inside the other, a glob
+ * counting as the folder before its first wildcard.
+ */
+export function filesOverlap(a: PlanStep, b: PlanStep): boolean {
+  const left = a.files ?? [];
+  const right = b.files ?? [];
+  if (left.length === 0 || right.length === 0) return true;
+  return left.some((x) => right.some((y) => entriesOverlap(x, y)));
+}
+
+function entriesOverlap(a: string, b: string): boolean {
+  const [x, y] = [fixedPart(a), fixedPart(b)];
+  if (x.glob || y.glob) return within(x.path, y.path) || within(y.path, x.path);
+  return x.path === y.path || within(x.path, y.path) || within(y.path, x.path);
+}
+
+/** Whether `inner` is `outer` or lies under it ('' is the repository root). */
+function within(outer: string, inner: string): boolean {
+  return outer === '' || inner === outer || inner.startsWith(`${outer}/`);
+}
+
+/** The part of a path entry before its first wildcard, cut back to a whole folder. */
+function fixedPart(entry: string): { path: string; glob: boolean } {
+  let clean = entry.trim().replace(/\\/g, '/');
+  while (clean.startsWith('./')) clean = clean.slice(2);
+  clean = clean.replace(/\/+$/, '');
+  const wild = clean.search(/[*?[\]{}!]/);
+  if (wild < 0) return { path: clean, glob: false };
+  const head = clean.slice(0, wild);
+  return { path: head.includes('/') ? head.slice(0, head.lastIndexOf('/')) : '', glob: true };
+}
