@@ -442,11 +442,11 @@ async function main(proc) {
         terminal.out(`plangate ${plangateVersion}`);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-IMDFIKMI.js");
+        const { planCommand } = await import("./chunks/plan-command-CD67ZHOE.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-I34QSJQV.js");
+        const { runCommand } = await import("./chunks/run-command-KMFNHV4L.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -31,6 +31,7 @@ function planBody(plan: Plan): string {
     if (step.files?.length) lines.push(`   Files: ${step.files.join(', ')}`);
     if (step.verify) lines.push(`   Verify: ${step.verify}`);
     if (step.network?.length) lines.push(`   Network: ${step.network.join(', ')}`);
+    if (step.after !== undefined) lines.push(`   After: ${step.after.length ? step.after.join(', ') : 'nothing'}`);
     return lines.join('\n');
   });
   const extra = [

@@ -2,7 +2,8 @@ import * as core from '@actions/core';
 import type { Snapshot } from '../machine/types.js';
 import { enforceBudget, type Budget } from './budget.js';
 import type { RunState } from './run-state.js';
-import type { Team } from './team.js';
+import type { SummonOptions, Team } from './team.js';
+import type { StepReport } from '../machine/fields.js';
 import { errorMessage } from '../text/error-message.js';
 import { ModelError } from '../models/model-error.js';
 
@@ -34,24 +35,43 @@ export interface DriveOptions {
    * the run ends as the host says, without the wrap-up an abort would ask a model for.
    */
   halted?: () => boolean;
+  /**
+   * Carries out the ready steps of a step graph together when the executor is due (run/step-batch.ts):
+   * their reports go to the machine as one batch. Undefined from it: the plan orders no steps, and
+   * the executor is summoned as usual; null: the batch stopped unfinished (the job is being
+   * stopped, the approved budget is spent), and the drive ends where it stands.
+   */
+  runSteps?: (snapshot: Snapshot, limits: SummonOptions) => Promise<StepReport[] | undefined | null>;
 }
 
-export async function drive(run: RunState, team: Team, options: DriveOptions = {}): Promise<Snapshot> {
+export async function drive(
+  run: RunState,
+  team: Pick<Team, 'summonCurrent'>,
+  options: DriveOptions = {},
+): Promise<Snapshot> {
   while (!run.finished && !options.until?.(run.snapshot) && !options.halted?.() && !options.budget?.spent) {
     // A live state with no agent waits on the host (e.g. for a maintainer's answer); summoning nobody would spin forever.
     if (run.agent === null) break;
     const before = run.snapshot;
+    let reports: StepReport[] | undefined | null;
     try {
       // A spent budget aborts instead of summoning; the loop then goes on into the wrap-up state.
-      if (enforceBudget(options.budget, run) === undefined)
-        await team.summonCurrent({ budget: options.budget, halted: options.halted });
+      if (enforceBudget(options.budget, run) === undefined) {
+        const limits = { budget: options.budget, halted: options.halted };
+        reports = run.agent === 'executor' ? await options.runSteps?.(run.snapshot, limits) : undefined;
+        if (reports === null) break;
+        if (reports) run.dispatch({ type: 'steps', agent: 'executor', reports });
+        else await team.summonCurrent(limits);
+      }
     } catch (error) {
       if (options.stopOnModelError && error instanceof ModelError) throw error;
       const reason = `${run.agent ?? 'agent'} failed in state ${before.state}: ${errorMessage(error)}`;
       core.warning(reason);
       run.dispatch({ type: 'abort', reason });
     }
-    if (before.state === 'execute' && run.snapshot.state !== 'execute') {
+    // A batch of steps that went as planned stays in execute for the next batch: a cycle all the same.
+    const batched = reports !== undefined && reports !== null && run.snapshot.iteration > before.iteration;
+    if (before.state === 'execute' && (run.snapshot.state !== 'execute' || batched)) {
       await options.onCycle?.(run.snapshot);
     }
   }

@@ -76,3 +76,49 @@ export function executorMessage(
     .filter(Boolean)
     .join('\n\n');
 }
+
+/** What a step's session is told of its place in the batch (team.ts `summonStep`). */
+export interface StepHandoff {
+  step: number;
+  together: readonly number[];
+  directive: string;
+  note?: string;
+}
+
+/**
+ * The opening of a step's own session: what every opening says (objective, tools, the plan the
+ * execution began with, the history so far, a revision), so it shares its bytes with the other
+ * steps' openings up to the step's own part; then the step, the sessions beside it and how to judge
+ * it. A step is judged alone: whether the whole objective is met is the host's and the planner's call.
+ */
+export function stepMessage(
+  snapshot: Snapshot,
+  facts: WorkshopFacts,
+  began: Plan | undefined,
+  step: StepHandoff,
+): string {
+  const { context } = snapshot;
+  const others = step.together.filter((n) => n !== step.step);
+  const beside =
+    others.length > 0
+      ? `Steps ${others.join(', ')} run at the same time in sessions and work trees of their own; their changes are merged with yours afterwards, in plan order. Change only what this step names.`
+      : '';
+  return [
+    objectiveText(context.objective),
+    workshopText(facts, 'You'),
+    planText(began ?? context.plan),
+    context.history.length > 0 ? historyText(context.history) : '',
+    revisedPlanText(began ?? context.plan, context.plan),
+    `## Step ${step.step} of the plan\n\n${step.directive}`,
+    step.note ?? '',
+    [
+      beside,
+      'Judge this step alone: outcome "done" when this step is complete (even if other steps remain), "replan" only when what you found shows the plan is wrong, "abort" when the step cannot be done safely.',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    stageLine(['result', 'outcome']),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}

@@ -1,4 +1,5 @@
 import type { Plan } from '../machine/fields.js';
+import { finishedSteps, isStepGraph, readySteps } from '../machine/step-order.js';
 import type { Snapshot } from '../machine/types.js';
 import {
   clarificationsText,
@@ -27,6 +28,7 @@ How you work:
 - A plan is a short ordered list of concrete steps. Each step has a title, and where useful a detail, the files it touches and a command that verifies it.
 - The plan is a contract. Approving it allows the run to change only the paths your steps list in files (a path, a folder for everything under it, or a glob), to run only the commands your steps name (verify, or quoted in a step as \`npm test\`) that the repository allows, to reach over the network only the destinations your steps list in network (written as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm, which \`npm ci\` needs) that the workspace rules say allowed-domains allows, and to spend a budget derived from the estimate. Name every file a step creates or changes, every command it runs and every destination it reaches: anything else is refused or unreachable, and widening the scope later takes a maintainer's amendment.
 - A directive is the executor's instruction for exactly one step: self-contained, specific about files and expected changes, and saying how to verify the result.
+- Steps run one after another unless the plan says otherwise: a step may name in after the earlier steps it needs (numbers from 1; [] for none). Steps with no path between them through after and no file in common run at the same time, each in a session and work tree of its own, the first from your directive and the others from their own title, detail, files and verify; the approver sees which run together. Use after only where steps truly do not depend on each other, and then make each step self-contained and list every file it changes.
 - Stage your work with the update_context tool. The last line of each request names the fields the current stage requires.
 - When you revise (stage replan), read the history: each cycle's directive and the executor's result are evidence. Stage a revised plan only when the evidence shows the plan is wrong, then the directive for the next unfinished step.
 - When you wrap up (stage finish or abort), write a summary for the pull request: what changed and why, how it was verified, and what a reviewer should check. Be factual; claim nothing the history does not show.
@@ -80,7 +82,7 @@ export function plannerMessage(
       return join([
         ...head,
         ...record,
-        '## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.',
+        `## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.${stepGraphText(context.plan, context.history)}`,
         stageLine(['directive']),
       ]);
     case 'finish':
@@ -100,4 +102,20 @@ export function plannerMessage(
     default:
       throw new Error(`The planner has no work in state ${snapshot.state}.`);
   }
+}
+
+/**
+ * Where a step graph stands, for the replan stage: the steps finished, and the steps that would run
+ * next (the directive is for the first of them; a revision keeps finished steps where they are).
+ */
+function stepGraphText(plan: Plan | undefined, history: Snapshot['context']['history']): string {
+  if (!isStepGraph(plan)) return '';
+  const finished = finishedSteps(history);
+  const next = readySteps(plan, finished, plan.steps.length);
+  const done = [...finished].sort((a, b) => a - b);
+  return [
+    '',
+    '',
+    `This plan orders its steps (after). Finished: ${done.length ? `step ${done.join(', ')}` : 'none'}. Ready to run next: ${next.length ? `step ${next.join(', ')}` : 'none'}; your directive is for step ${next[0] ?? 1}, and steps that run beside it work from their plan text. If you revise the plan, keep the finished steps with their numbers.`,
+  ].join('');
 }

@@ -17,7 +17,7 @@ import {
 import { drive, type DriveOptions } from './drive.js';
 import { RunState } from './run-state.js';
 import type { CapabilityHub } from '../mcp/capability-hub.js';
-import { createTeam } from './team.js';
+import { createTeam, type Team } from './team.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Git } from '../repo/git.js';
 import type { Notices } from './notices.js';
@@ -34,6 +34,8 @@ export interface TeamRun {
   ledger(): UsageLedger;
   totals(): RunTotals;
   drive(options?: DriveOptions): Promise<Snapshot>;
+  /** Runs one step of a batch in a session of its own (see Team.summonStep). */
+  summonStep: Team['summonStep'];
 }
 
 /** Tokens and cost of everything the ledger holds; cost is null when a model's price is unknown. */
@@ -120,6 +122,7 @@ export function startTeam(options: TeamRunOptions): TeamRun {
       await options.capabilities?.start();
       return drive(run, team, driveOptions);
     },
+    summonStep: (step, limits) => team.summonStep(step, limits),
   };
 }
 

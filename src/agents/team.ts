@@ -1,4 +1,5 @@
-import type { Role, StagedFields } from '../machine/fields.js';
+import type { Role, StagedFields, StepReport } from '../machine/fields.js';
+import { oneStepMachine, oneStepSnapshot } from '../machine/one-step.js';
 import type { ChatClient } from '../models/chat-client.js';
 import type { TokenUsage } from '../models/usage.js';
 import { noCapabilities, type CapabilityHub } from '../mcp/capability-hub.js';
@@ -17,10 +18,10 @@ import type { Sandbox } from '../tools/sandbox.js';
 import type { Git } from '../repo/git.js';
 import type { Notices } from './notices.js';
 import type { WorkshopFacts } from './context-text.js';
-import { executorMessage, executorSystemPrompt } from './executor.js';
+import { executorMessage, executorSystemPrompt, stepMessage } from './executor.js';
 import { plannerMessage, plannerSystemPrompt } from './planner.js';
 import type { Budget } from './budget.js';
-import type { RunState } from './run-state.js';
+import { RunState } from './run-state.js';
 import { Session } from './session.js';
 import { ExecutorSessions } from './executor-window.js';
 import { redact } from '../text/redact.js';
@@ -34,6 +35,34 @@ import { workspaceRulesText } from './workspace-rules.js';
 export interface Team {
   /** Summons the agent the machine's current state asks for; the budget reaches every model request. */
   summonCurrent(options?: SummonOptions): Promise<void>;
+  /**
+   * Runs one plan step of a batch in an executor session of its own (a fresh session with the
+   * executor's frozen prefix, so the provider's cache serves every step after the first), in the
+   * step's own work tree, held to the step's scope. Returns what it staged, or undefined when the
+   * session stopped before staging an outcome (the job is being stopped, the approved budget is spent).
+   */
+  summonStep(step: StepSummons, options?: SummonOptions): Promise<StepReport | undefined>;
+}
+
+/** One step of a batch, where it works and what it is told (run/step-batch.ts). */
+export interface StepSummons {
+  /** The plan step, numbered from 1. */
+  step: number;
+  /** The steps of the batch, this one included, in plan order. */
+  together: readonly number[];
+  directive: string;
+  /** The sandbox's view on the step's work tree; its work tree is the session's workspace. */
+  sandbox: Sandbox;
+  /** git for the read tools, bound to the step's work tree. */
+  reader: Git;
+  /** The step's scope: the run's, with the paths of this step alone. Absent: none. */
+  scope?: ApprovedScope;
+  /** The host's check after every command of what the step's commit would keep out. */
+  afterCommand?: () => Promise<string | undefined>;
+  /** Told every command the step ran. */
+  onCommand?: (command: string, refused: readonly RefusedDestination[]) => void;
+  /** What the host says besides the directive, e.g. why the step runs again. */
+  note?: string;
 }
 
 export interface SummonOptions {
@@ -99,33 +128,41 @@ function stager(run: RunState, role: Role) {
   };
 }
 
+/** Where an executor session works: the run or step it stages into, its tree, its scope, what the host checks. */
+type Workplace = Pick<TeamOptions, 'run' | 'sandbox' | 'reader' | 'scope' | 'notices' | 'afterCommand' | 'onCommand'> & {
+  /** Whose scope a refusal names; default: the run's. */
+  scopeName?: string;
+};
+
 /** The executor's tools: reading, writing and commands held to the protected paths and the approved scope. */
 function executorToolbox(
   options: TeamOptions,
+  where: Workplace,
   capabilities: CapabilityHub,
   toolboxOptions: { redact: (text: string) => string },
 ): Toolbox {
-  const { run, sandbox } = options;
+  const { run, sandbox } = where;
   const workspace = sandbox.workTree;
-  const scope = options.scope ? { scope: options.scope } : {};
+  const scope = where.scope ? { scope: where.scope } : {};
   const network = networkAllowance(options);
   return withNotices(
-    options.notices,
+    where.notices,
     createToolbox(
       [
-        ...createReadTools(workspace, options.reader),
+        ...createReadTools(workspace, where.reader),
         ...createWriteTools(workspace, {
           protectedPaths: options.protectedPaths,
           maxWriteBytes: options.maxWriteBytes,
           ...scope,
+          ...(where.scopeName ? { scopeName: where.scopeName } : {}),
         }),
         createRunCommandTool({
           allowedCommands: options.allowedCommands,
           timeoutMs: options.commandTimeoutMs,
           env: commandEnvironment(process.env, options.commandEnv),
           sandbox,
-          ...(options.afterCommand ? { afterCommand: options.afterCommand } : {}),
-          ...(options.onCommand ? { onRun: options.onCommand } : {}),
+          ...(where.afterCommand ? { afterCommand: where.afterCommand } : {}),
+          ...(where.onCommand ? { onRun: where.onCommand } : {}),
           ...(network ? { network } : {}),
           ...scope,
         }),
@@ -159,7 +196,7 @@ export function createTeam(options: TeamOptions): Team {
     ],
     toolboxOptions,
   );
-  const executorTools = executorToolbox(options, capabilities, toolboxOptions);
+  const executorTools = executorToolbox(options, options, capabilities, toolboxOptions);
   const facts: WorkshopFacts = {
     executorTools: executorTools.specs.map((spec) => spec.function.name),
     ...(options.scope ? { scope: options.scope } : {}),
@@ -218,6 +255,47 @@ export function createTeam(options: TeamOptions): Team {
           ...limits,
         });
       }
+    },
+    async summonStep(step, limits: SummonOptions = {}) {
+      began ??= run.snapshot.context.plan;
+      const own = new RunState(
+        oneStepMachine,
+        oneStepSnapshot(run.snapshot.context, step.directive, run.snapshot.policy),
+      );
+      const where: Workplace = {
+        run: own,
+        sandbox: step.sandbox,
+        reader: step.reader,
+        ...(step.scope ? { scope: step.scope } : {}),
+        ...(step.afterCommand ? { afterCommand: step.afterCommand } : {}),
+        ...(step.onCommand ? { onCommand: step.onCommand } : {}),
+        scopeName: `step ${step.step}'s scope (the run's approved scope holds each step to the files it lists)`,
+      };
+      const tools = executorToolbox(options, where, capabilities, toolboxOptions);
+      const stepFacts: WorkshopFacts = { ...facts, ...(step.scope ? { scope: step.scope } : {}) };
+      await summon({
+        // The same system prompt and tool specs as every executor session: one cached prefix for all.
+        session: new Session('executor', executorSystemPrompt, tools.specs),
+        client: options.executor,
+        toolbox: tools,
+        run: own,
+        message: `${standing}\n\n${stepMessage(own.snapshot, stepFacts, began, step)}`,
+        onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
+        redact: scrub,
+        stallLimit: options.stallLimit,
+        ...limits,
+      });
+      const { context, abortReason } = own.snapshot;
+      if (context.outcome === undefined && abortReason === undefined) return undefined;
+      const together = step.together.length > 1 ? { together: [...step.together] } : {};
+      return {
+        step: step.step,
+        ...together,
+        directive: step.directive,
+        result: context.result ?? `(no result reported; the step was stopped: ${abortReason ?? 'no reason given'})`,
+        outcome: context.outcome ?? 'abort',
+        ...(step.note ? { note: step.note } : {}),
+      };
     },
   };
 }

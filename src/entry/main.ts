@@ -210,6 +210,7 @@ function createContext(
     git,
     reader: workTree.reader,
     sandbox,
+    forkTree: workTree.fork,
     trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
     mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),

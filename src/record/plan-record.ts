@@ -18,7 +18,7 @@ import { approvedScopeSchema, type ApprovedScope } from '../scope/approved-scope
 
 export { recordStatuses, type RecordStatus } from '../machine/plan-status.js';
 
-const historyEntrySchema = z.object({
+export const historyEntrySchema = z.object({
   directive: z.string(),
   result: z.string(),
   outcome: outcomeSchema,

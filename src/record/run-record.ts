@@ -1,7 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { usageLedgerSchema } from '../models/usage.js';
-import { snapshotSchema } from './plan-record.js';
+import { historyEntrySchema, snapshotSchema } from './plan-record.js';
 import { sealOf } from './seal.js';
 import { scopeDeltaSchema } from '../scope/approved-scope.js';
 
@@ -51,6 +51,27 @@ export const runRecordSchema = z.object({
   amendments: z
     .array(z.object({ id: z.string().regex(/^[0-9a-f]{8}$/), delta: scopeDeltaSchema, approvedBy: z.string() }))
     .max(50)
+    .optional(),
+  /**
+   * A batch of plan steps under way (run/step-batch.ts): the commit the steps started from and each
+   * step finished so far, with the commit plangate pushed for it (none: it changed nothing), so a
+   * re-run keeps the finished steps and runs only the others.
+   */
+  batch: z
+    .object({
+      base: z.string().regex(/^[0-9a-f]{40,64}$/),
+      steps: z
+        .array(
+          historyEntrySchema.extend({
+            step: z.number().int().min(1).max(500),
+            commit: z
+              .string()
+              .regex(/^[0-9a-f]{40,64}$/)
+              .optional(),
+          }),
+        )
+        .max(50),
+    })
     .optional(),
   /** The commands the executor ran, by cycle: what the pull request sets beside the commands planned. */
   ran: z

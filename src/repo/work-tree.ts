@@ -40,6 +40,24 @@ export interface WorkTree {
    * commit a half-removed tree between the removal and the exit. Never throws.
    */
   discard(): void;
+  /**
+   * A second work tree for one plan step that runs beside others: a copy of this one (untracked
+   * files such as installed dependencies too) in a folder of the same enclosure, closed to every
+   * account (0700) until the sandbox lends it, with an index of its own describing HEAD. Made
+   * afresh when `name` was used before.
+   */
+  fork(name: string): Promise<ForkedTree>;
+}
+
+/** A plan step's own work tree beside the main one (see WorkTree.fork). */
+export interface ForkedTree {
+  readonly path: string;
+  /** The host's git on this tree: its own index, the repository's git dir (and HEAD). */
+  readonly git: Git;
+  /** The same for the read tools. */
+  readonly reader: Git;
+  /** Removes the copy and its index. Never throws. */
+  close(): Promise<void>;
 }
 
 export interface WorkTreeOptions extends Pick<GitOptions, 'auth' | 'env' | 'exec' | 'programs' | 'mayPush'> {
@@ -90,6 +108,37 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
       repository,
       reader: { timeoutMs: options.readTimeoutMs ?? 120_000 },
     });
+    const fork = async (name: string): Promise<ForkedTree> => {
+      if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Not a work tree name: ${name}`);
+      const folder = path.join(root, name);
+      const indexFile = path.join(host, `index-${name}`);
+      await removeTree(programs, folder);
+      await rm(indexFile, { force: true });
+      await mkdir(folder, { mode: 0o700 });
+      // Closed to every account while the action holds it; the sandbox's loan opens it to its own.
+      await chmod(folder, 0o700);
+      await copyCheckout(programs, tree, folder, gitDir);
+      const own = { gitDir, workTree: folder, indexFile };
+      const forkGit = createGit(folder, { ...options, programs, repository: own });
+      await forkGit(['read-tree', 'HEAD']);
+      await forkGit(['update-index', '-q', '--refresh']).catch((error: unknown) => {
+        if (!(error instanceof GitError && error.exitCode === 1)) throw error;
+      });
+      return {
+        path: folder,
+        git: forkGit,
+        reader: createGit(folder, {
+          ...options,
+          programs,
+          repository: own,
+          reader: { timeoutMs: options.readTimeoutMs ?? 120_000 },
+        }),
+        close: async () => {
+          await removeTree(programs, folder);
+          await rm(indexFile, { force: true }).catch(() => undefined);
+        },
+      };
+    };
     return {
       path: tree,
       enclosure: root,
@@ -97,6 +146,7 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
       reader,
       close: () => removeTree(programs, root),
       discard: () => removeTreeNow(programs, root),
+      fork,
     };
   } catch (error) {
     await removeTree(programs, root);

@@ -176,6 +176,7 @@ function progressBody(run: ExecutionRun, s: Snapshot, extra: Partial<RunView> = 
     ...(run.amendments.length > 0 ? { amendments: [...run.amendments] } : {}),
     ...(run.pendingAmendment ? { pendingAmendment: run.pendingAmendment } : {}),
     ...(run.ran.length > 0 ? { ran: run.ran.slice(-500) } : {}),
+    ...(run.batch ? { batch: run.batch } : {}),
     startedAt,
   };
   const marker = encodeRunRecord(sealRunRecord(checkpoint, ctx.recordKey));

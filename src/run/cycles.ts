@@ -5,6 +5,7 @@ import type { ExecutionRun } from './execution-run.js';
 import { runBudget } from './run-budget.js';
 import type { Budget } from '../agents/budget.js';
 import { widening } from './scope-widening.js';
+import { stepBatchRunner } from './step-batch.js';
 
 /**
  * The execution's loop, cycle by cycle: the team works until the machine ends, and after every
@@ -26,6 +27,8 @@ export async function driveCycles(
     halted,
     // A revision that needs more than the approval allows stops the run for an amendment (amendment.ts).
     until: (s) => widening(run, s) !== undefined,
+    // Steps the plan lets run together each get a session and a work tree of their own (step-batch.ts).
+    runSteps: stepBatchRunner(run, progress, halted, stepsAtOnce(run)),
     onCycle: async (s) => {
       // A cycle that ends after the signal is not committed; one whose commit the signal caught is
       // not pushed (the host's git refuses) and not checkpointed.
@@ -65,4 +68,12 @@ export async function commitCycle(run: ExecutionRun, s: Snapshot): Promise<void>
   const committed = await run.work.checkpoint(cycleCommitMessage(s, run.record.planId, run.record.issue));
   const notice = run.keptOut.keep(committed.keptOut);
   if (notice) run.keptOut.notices.post(notice);
+}
+
+/**
+ * How many steps may run at once: what the approval showed (the scope's `parallelSteps`), never
+ * more than the workflow allows now.
+ */
+export function stepsAtOnce(run: ExecutionRun): number {
+  return 3;
 }

@@ -80,7 +80,12 @@ export interface ExecutionRun {
   pendingAmendment: string | undefined;
   /** The commands the executor ran, by cycle (an earlier attempt's included). */
   readonly ran: Array<{ cycle: number; command: string; refused?: string[] }>;
+  /** The batch of plan steps under way, as the checkpoint keeps it (run/step-batch.ts); an earlier attempt's at first. */
+  batch: StepBatchRecord | undefined;
 }
+
+/** A batch of plan steps under way: where the steps started and each one finished so far. */
+export type StepBatchRecord = NonNullable<RunRecord['batch']>;
 
 /**
  * Sets up the run: the base commit present, the work branch opened (resumed from the checkpoint's
@@ -169,6 +174,7 @@ export async function startExecutionRun(
     amendments,
     pendingAmendment: undefined,
     ran,
+    batch: resumed?.batch,
   };
 }
 

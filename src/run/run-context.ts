@@ -1,3 +1,4 @@
+import type { ForkedTree } from '../repo/work-tree.js';
 import type { Command } from './command.js';
 import type { Thread } from '../github/thread.js';
 import type { LockHolder } from '../github/lock.js';
@@ -21,6 +22,11 @@ export interface RunContext {
   reader: Git;
   /** Where and as whom commands and stdio MCP servers run; its work tree is the agents' workspace. */
   sandbox: Sandbox;
+  /**
+   * A work tree of its own for a plan step that runs beside others (repo/work-tree.ts `fork`);
+   * absent where there is none to make: steps then run one at a time.
+   */
+  forkTree?: (name: string) => Promise<ForkedTree>;
   /**
    * The default branch's commit the run read its configuration from: what the host trusts when the
    * work starts anywhere else (a pull request's head, another base branch).

@@ -30,6 +30,14 @@ export interface WorkBranch {
    * with nothing to land. Afterwards nothing is pushed.
    */
   discard(): Promise<void>;
+  /**
+   * Merges `commit` (a plan step's work, made from an earlier commit of the branch) into the branch
+   * and the workspace with a merge commit, without pushing. False when the two change the same
+   * lines: then nothing changes, so a merge never leaves conflict markers anywhere.
+   */
+  merge(commit: string, message: string): Promise<boolean>;
+  /** Pushes what was committed and not pushed yet (merges), with the lease. */
+  push(): Promise<void>;
 }
 
 /** Someone else pushed to the work branch: plangate stops and keeps their commits. */
@@ -163,6 +171,44 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
         throw await explainPushFailure(git, branch, undefined, sha, author.email, error);
       }
       pushed = sha;
+    },
+    async merge(commit, message) {
+      const ours = await git(['rev-parse', 'HEAD']);
+      let tree: string;
+      try {
+        // Computed apart from any work tree: a conflict touches neither the index nor a file.
+        tree = (await git(['merge-tree', '--write-tree', '--no-messages', ours, commit])).split('\n')[0] ?? '';
+      } catch (error) {
+        if (error instanceof GitError && error.exitCode === 1) return false;
+        throw error;
+      }
+      const sha = await git([
+        '-c',
+        `user.name=${author.name}`,
+        '-c',
+        `user.email=${author.email}`,
+        'commit-tree',
+        tree,
+        '-p',
+        ours,
+        '-p',
+        commit,
+        '-m',
+        withTrailers(message, options.trailers ?? []),
+      ]);
+      await git(['read-tree', '-m', '-u', ours, sha]);
+      await git(['update-ref', 'HEAD', sha, ours]);
+      return true;
+    },
+    async push() {
+      const head = await git(['rev-parse', 'HEAD']);
+      if (head === pushed) return;
+      try {
+        await pushWithLease(git, branch, pushed);
+      } catch (error) {
+        throw await explainPushFailure(git, branch, pushed, head, author.email, error);
+      }
+      pushed = head;
     },
     async discard() {
       if (pushed === undefined) return;

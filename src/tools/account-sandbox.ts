@@ -77,15 +77,15 @@ export function accountSandbox(options: SandboxOptions): Sandbox {
       }
       return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.programs), file: launcher(h.programs, h.sudo) };
     },
-    async lend(work) {
+    async lend(work, tree = options.workTree) {
       const p = await ensure();
       refuseWhenClosed();
-      await lendWorkTree(h, p, options.workTree);
+      await lendWorkTree(h, p, tree);
       try {
         return await work();
       } finally {
         await sweep();
-        await takeBackWorkTree(h, p, options.workTree);
+        await takeBackWorkTree(h, p, tree);
       }
     },
     sweep,

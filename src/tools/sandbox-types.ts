@@ -44,8 +44,18 @@ export interface Sandbox {
    * must appear on no command line (where every account could read them). Call after `ready`.
    */
   plan(argv: readonly string[], env: NodeJS.ProcessEnv, secretNames?: readonly string[]): SpawnPlan;
-  /** Runs `work` with the work tree lent to the account, then ends what it left running and takes the tree back. */
-  lend<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with the work tree (or `tree`, another folder of the same enclosure) lent to the
+   * account, then ends what it left running and takes the tree back.
+   */
+  lend<T>(work: () => Promise<T>, tree?: string): Promise<T>;
+  /**
+   * The same sandbox (account, network, HOME) working in `tree`, another folder of the work tree's
+   * enclosure: for a plan step that runs beside others in a work tree of its own. Every loan of the
+   * sandbox and its views waits for the one before it, so no command sees another session's tree
+   * lent and no sweep ends another session's command. Absent where steps cannot run apart.
+   */
+  inTree?(tree: string): Sandbox;
   /**
    * Destinations the sealed network refused since the last call (tools/network-seal.ts), so each
    * piece of work can report its own; always empty where the network is not sealed.

@@ -1,7 +1,7 @@
 import { absolutePath, lookUp } from '../repo/programs.js';
 import { accountSandbox } from './account-sandbox.js';
 import { sealNetwork } from './network-seal.js';
-import type { Sandbox, SandboxOptions } from './sandbox-types.js';
+import type { RefusedDestination, Sandbox, SandboxOptions } from './sandbox-types.js';
 import { noteTreeChange } from './tree-changes.js';
 
 /**
@@ -55,7 +55,7 @@ export { lookUpAccount } from './account-prepare.js';
 export function createSandbox(options: SandboxOptions): Sandbox {
   const sandbox = options.isolation === 'none' ? ownUserSandbox(options) : accountSandbox(options);
   const sealed = options.network ? sealNetwork(sandbox, { ...options.network, deps: options.deps ?? {} }) : sandbox;
-  return noteChangesOnReturn(sealed);
+  return withTreeViews(noteChangesOnReturn(sealed));
 }
 
 /**
@@ -65,14 +65,51 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 function noteChangesOnReturn(sandbox: Sandbox): Sandbox {
   return {
     ...sandbox,
-    async lend(work) {
+    async lend(work, tree) {
       try {
-        return await sandbox.lend(work);
+        return await sandbox.lend(work, tree);
       } finally {
-        noteTreeChange(sandbox.workTree);
+        noteTreeChange(tree ?? sandbox.workTree);
       }
     },
   };
+}
+
+/**
+ * The sandbox and its views on other work trees (`inTree`), with one queue for every loan: the
+ * account runs one piece of work at a time, so a sweep after one command never ends another
+ * session's, and only the tree of the work under way is lent. A view's refusals are read at the end
+ * of each of its own loans, inside the queue, so each session is told only what its commands met.
+ */
+function withTreeViews(sandbox: Sandbox): Sandbox {
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const view = (tree: string): Sandbox => {
+    let refused: RefusedDestination[] = [];
+    return {
+      ...sandbox,
+      workTree: tree,
+      lend: (work) =>
+        serially(async () => {
+          try {
+            return await sandbox.lend(work, tree);
+          } finally {
+            refused = [...refused, ...(await sandbox.refusedSince())];
+          }
+        }),
+      refusedSince: () => {
+        const since = refused;
+        refused = [];
+        return Promise.resolve(since);
+      },
+      inTree: view,
+    };
+  };
+  return { ...sandbox, lend: (work, tree) => serially(() => sandbox.lend(work, tree)), inTree: view };
 }
 
 /**

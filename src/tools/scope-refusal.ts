@@ -12,11 +12,15 @@ const howToWiden =
   'Finish what is in scope, then set outcome `replan` and say in your result what more the work needs and why: the planner revises the plan, and a maintainer approves the wider scope as an amendment before the run goes on.';
 
 /** Refuses a write to `path` that the scope does not name. */
-export function refuseOutsidePaths(path: string, scope: Pick<ApprovedScope, 'paths'> | undefined): void {
+export function refuseOutsidePaths(
+  path: string,
+  scope: Pick<ApprovedScope, 'paths'> | undefined,
+  whose = "this run's approved scope",
+): void {
   if (!scope || inScope(path, scope)) return;
   const allowed = scope.paths.length === 0 ? 'no file' : scope.paths.join(', ');
   throw new ToolError(
-    `Refused: ${path} is outside this run's approved scope, which allows changes to ${allowed}. Nothing was written. ${howToWiden}`,
+    `Refused: ${path} is outside ${whose}, which allows changes to ${allowed}. Nothing was written. ${howToWiden}`,
   );
 }
 

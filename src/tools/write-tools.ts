@@ -27,6 +27,8 @@ export interface WriteToolOptions {
   maxWriteBytes?: number;
   /** The approved scope: writes to paths it does not name are refused. Absent: no scope (the CLI's opt-out). */
   scope?: Pick<ApprovedScope, 'paths'>;
+  /** Whose scope it is, as a refusal names it; default: the run's. */
+  scopeName?: string;
 }
 
 /** The default for maxWriteBytes, the `max-write-bytes` input's (1 MiB): far above any hand-written source file. */
@@ -52,7 +54,7 @@ export function createWriteTools(workspace: string, options: WriteToolOptions): 
   const target = (relPath: string) => {
     const resolved = writableTarget(workspace, relPath, options.protectedPaths);
     // Where the write lands is what the scope judges (a symlink cannot carry it out of scope).
-    refuseOutsidePaths(resolved.shown, options.scope);
+    refuseOutsidePaths(resolved.shown, options.scope, options.scopeName);
     return resolved;
   };
   const limit = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;

@@ -311,7 +311,7 @@ describe('drive with a budget', () => {
     state.now += 60 * minute;
     const run = new RunState(executorOnlyMachine, executorOnlySnapshot('Add a CHANGELOG', defaultPolicy));
     let summoned = 0;
-    const t: Team = { summonCurrent: async () => void summoned++ };
+    const t: Pick<Team, 'summonCurrent'> = { summonCurrent: async () => void summoned++ };
     const final = await drive(run, t, { budget: budget({ timeoutMinutes: 60 }) });
     expect(final.state).toBe('done');
     expect(final.abortReason).toBe('reached timeout-minutes (60)');

@@ -415,7 +415,7 @@ describe('drive', () => {
   it('turns a thrown error into an abort with the reason and still reaches done', async () => {
     const run = startPlanning();
     const calls: string[] = [];
-    const team: Team = {
+    const team: Pick<Team, 'summonCurrent'> = {
       async summonCurrent() {
         calls.push(run.snapshot.state);
         throw new Error('model unreachable');
@@ -441,7 +441,7 @@ describe('drive', () => {
   it('stops when the caller’s condition holds', async () => {
     const run = startPlanning();
     let summoned = 0;
-    const team: Team = {
+    const team: Pick<Team, 'summonCurrent'> = {
       async summonCurrent() {
         summoned++;
         run.dispatch({ type: 'stage', agent: 'planner', fields: { plan, directive: 'go' } });
@@ -905,7 +905,7 @@ describe('drive when the machine waits on the host', () => {
   it('returns in a state that summons no agent instead of spinning', async () => {
     const run = startPlanning();
     let summoned = 0;
-    const team: Team = {
+    const team: Pick<Team, 'summonCurrent'> = {
       async summonCurrent() {
         // Without the wait check drive would come back here with nobody to summon; fail loudly instead of hanging.
         if (++summoned > 1) throw new Error('summoned again while waiting');

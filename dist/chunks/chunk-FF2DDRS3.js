@@ -12,7 +12,7 @@ import {
   startTeam,
   totalCost,
   totalTokens
-} from "./chunk-JLNEBNKV.js";
+} from "./chunk-QE427PWT.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-DTEK2AVK.js";
+} from "./chunk-FF2DDRS3.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,21 +28,21 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-7VWPA2FP.js";
+} from "./chunk-JBVTDBTR.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-YEEMSJDZ.js";
+import "./chunk-IUB4ANJS.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-JLNEBNKV.js";
+} from "./chunk-QE427PWT.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-JCBN36MC.js";
 import "./chunk-ORSRIQN3.js";
-import "./chunk-DXAQOZII.js";
+import "./chunk-WFUTEVU3.js";
 import "./chunk-UBTQZF52.js";
 import {
   errorMessage

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-YEEMSJDZ.js";
+} from "./chunk-IUB4ANJS.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -42,7 +42,7 @@ import {
   usageLedgerSchema,
   wholeNumber,
   withOverrides
-} from "./chunk-JLNEBNKV.js";
+} from "./chunk-QE427PWT.js";
 import {
   defaultLines,
   defaultNumber,
@@ -62,7 +62,7 @@ import {
   proxyRefused,
   run,
   startEgressProxy
-} from "./chunk-DXAQOZII.js";
+} from "./chunk-WFUTEVU3.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";

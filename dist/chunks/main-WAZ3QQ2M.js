@@ -26,7 +26,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-DTEK2AVK.js";
+} from "./chunk-FF2DDRS3.js";
 import {
   GitError,
   ModelError,
@@ -47,6 +47,7 @@ import {
   emptyUsage,
   encodeRecord,
   estimateHigh,
+  finishedSteps,
   fitBody,
   fixFor,
   formatBudget,
@@ -58,10 +59,12 @@ import {
   hasRole,
   hashIssue,
   hashPlan,
+  historyEntrySchema,
   inScope,
   initialSnapshot,
   isBlocking,
   isEmptyDelta,
+  isStepGraph,
   lowerRole,
   mcpSecretValues,
   modelFailureOf,
@@ -74,6 +77,7 @@ import {
   readGateInputs,
   readInputs,
   readRepositoryInstructions,
+  readySteps,
   reduce,
   renderChecks,
   renderCostComparison,
@@ -83,6 +87,7 @@ import {
   runUrlOf,
   scopeDelta,
   scopeDeltaSchema,
+  scopePath,
   sealHolds,
   sealIsValid,
   sealOf,
@@ -100,7 +105,7 @@ import {
   usageLedgerSchema,
   widenScope,
   withRepoConfig
-} from "./chunk-JLNEBNKV.js";
+} from "./chunk-QE427PWT.js";
 import {
   code,
   codeBlock,
@@ -141,7 +146,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-DXAQOZII.js";
+} from "./chunk-WFUTEVU3.js";
 import "./chunk-UBTQZF52.js";
 import {
   errorMessage,
@@ -2877,13 +2882,44 @@ async function openWorkTree(workspace, options = {}) {
       repository,
       reader: { timeoutMs: options.readTimeoutMs ?? 12e4 }
     });
+    const fork = async (name) => {
+      if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Not a work tree name: ${name}`);
+      const folder = path2.join(root, name);
+      const indexFile = path2.join(host, `index-${name}`);
+      await removeTree(programs, folder);
+      await rm(indexFile, { force: true });
+      await mkdir(folder, { mode: 448 });
+      await chmod(folder, 448);
+      await copyCheckout(programs, tree, folder, gitDir);
+      const own = { gitDir, workTree: folder, indexFile };
+      const forkGit = createGit(folder, { ...options, programs, repository: own });
+      await forkGit(["read-tree", "HEAD"]);
+      await forkGit(["update-index", "-q", "--refresh"]).catch((error2) => {
+        if (!(error2 instanceof GitError && error2.exitCode === 1)) throw error2;
+      });
+      return {
+        path: folder,
+        git: forkGit,
+        reader: createGit(folder, {
+          ...options,
+          programs,
+          repository: own,
+          reader: { timeoutMs: options.readTimeoutMs ?? 12e4 }
+        }),
+        close: async () => {
+          await removeTree(programs, folder);
+          await rm(indexFile, { force: true }).catch(() => void 0);
+        }
+      };
+    };
     return {
       path: tree,
       enclosure: root,
       git,
       reader,
       close: () => removeTree(programs, root),
-      discard: () => removeTreeNow(programs, root)
+      discard: () => removeTreeNow(programs, root),
+      fork
     };
   } catch (error2) {
     await removeTree(programs, root);
@@ -3556,6 +3592,20 @@ var runRecordSchema = external_exports.object({
    * widened by each (record/amendment-record.ts).
    */
   amendments: external_exports.array(external_exports.object({ id: external_exports.string().regex(/^[0-9a-f]{8}$/), delta: scopeDeltaSchema, approvedBy: external_exports.string() })).max(50).optional(),
+  /**
+   * A batch of plan steps under way (run/step-batch.ts): the commit the steps started from and each
+   * step finished so far, with the commit plangate pushed for it (none: it changed nothing), so a
+   * re-run keeps the finished steps and runs only the others.
+   */
+  batch: external_exports.object({
+    base: external_exports.string().regex(/^[0-9a-f]{40,64}$/),
+    steps: external_exports.array(
+      historyEntrySchema.extend({
+        step: external_exports.number().int().min(1).max(500),
+        commit: external_exports.string().regex(/^[0-9a-f]{40,64}$/).optional()
+      })
+    ).max(50)
+  }).optional(),
   /** The commands the executor ran, by cycle: what the pull request sets beside the commands planned. */
   ran: external_exports.array(
     external_exports.object({
@@ -3788,10 +3838,10 @@ function fittedCycle(entry, index, room) {
 ${cutNotice(index + 1, omitted)}`;
 }
 function omittedBy(text, max) {
-  const clipped = clip(text, max);
-  if (clipped === text) return 0;
-  const reported = / … \[(\d+) more characters\]$/.exec(clipped)?.[1];
-  return reported === void 0 ? text.length - clipped.length : Number(reported);
+  const clipped2 = clip(text, max);
+  if (clipped2 === text) return 0;
+  const reported = / … \[(\d+) more characters\]$/.exec(clipped2)?.[1];
+  return reported === void 0 ? text.length - clipped2.length : Number(reported);
 }
 function renderHistoryChunks(history, planId, limit2 = historyChunkLimit) {
   const worst = history.length;
@@ -4080,6 +4130,43 @@ async function openWorkBranch(git, options) {
       }
       pushed = sha;
     },
+    async merge(commit, message) {
+      const ours = await git(["rev-parse", "HEAD"]);
+      let tree;
+      try {
+        tree = (await git(["merge-tree", "--write-tree", "--no-messages", ours, commit])).split("\n")[0] ?? "";
+      } catch (error2) {
+        if (error2 instanceof GitError && error2.exitCode === 1) return false;
+        throw error2;
+      }
+      const sha = await git([
+        "-c",
+        `user.name=${author.name}`,
+        "-c",
+        `user.email=${author.email}`,
+        "commit-tree",
+        tree,
+        "-p",
+        ours,
+        "-p",
+        commit,
+        "-m",
+        withTrailers(message, options.trailers ?? [])
+      ]);
+      await git(["read-tree", "-m", "-u", ours, sha]);
+      await git(["update-ref", "HEAD", sha, ours]);
+      return true;
+    },
+    async push() {
+      const head = await git(["rev-parse", "HEAD"]);
+      if (head === pushed) return;
+      try {
+        await pushWithLease(git, branch, pushed);
+      } catch (error2) {
+        throw await explainPushFailure(git, branch, pushed, head, author.email, error2);
+      }
+      pushed = head;
+    },
     async discard() {
       if (pushed === void 0) return;
       await git([
@@ -4237,7 +4324,8 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
     scopeEnforced,
     amendments,
     pendingAmendment: void 0,
-    ran
+    ran,
+    batch: resumed?.batch
   };
 }
 function grantedScope(record, checkpoint, granted) {
@@ -4382,6 +4470,7 @@ function progressBody(run2, s, extra = {}) {
     ...run2.amendments.length > 0 ? { amendments: [...run2.amendments] } : {},
     ...run2.pendingAmendment ? { pendingAmendment: run2.pendingAmendment } : {},
     ...run2.ran.length > 0 ? { ran: run2.ran.slice(-500) } : {},
+    ...run2.batch ? { batch: run2.batch } : {},
     startedAt
   };
   const marker3 = encodeRunRecord(sealRunRecord(checkpoint, ctx.recordKey));
@@ -4455,6 +4544,252 @@ function budgetWidening(run2, why) {
   return { delta: { budget: approved }, reason: `The run stopped before its next model request: ${why}.` };
 }
 
+// src/run/step-batch.ts
+function stepRef(planId, step) {
+  return `refs/plangate/steps/${planId}/${step}`;
+}
+function stepBatchRunner(run2, progress, halted, stepsAtOnce2) {
+  const { ctx } = run2;
+  const fork = ctx.forkTree;
+  const inTree = ctx.sandbox.inTree?.bind(ctx.sandbox);
+  if (!fork || !inTree) return void 0;
+  return async (s, limits) => {
+    const plan = s.context.plan;
+    if (!isStepGraph(plan)) return void 0;
+    const room = Math.max(1, s.policy.maxIterations - s.iteration);
+    const ready = readySteps(plan, finishedSteps(s.context.history), Math.min(stepsAtOnce2, room));
+    const batch = new Batch(run2, s, plan, ready, { fork, inTree, limits, halted });
+    return batch.carryOutAll(progress);
+  };
+}
+var Batch = class {
+  constructor(run2, s, plan, ready, means) {
+    this.run = run2;
+    this.s = s;
+    this.plan = plan;
+    this.ready = ready;
+    this.means = means;
+    const { ctx, record } = run2;
+    this.git = ctx.git;
+    this.author = botIdentity(ctx.settings.botLogin);
+    this.trailers = commitTrailers({
+      planId: record.planId,
+      approvedBy: record.approvedBy,
+      requestedBy: record.requestedBy,
+      botLogin: ctx.settings.botLogin
+    });
+  }
+  run;
+  s;
+  plan;
+  ready;
+  means;
+  git;
+  author;
+  trailers;
+  async carryOutAll(progress) {
+    const base = await this.git(["rev-parse", "HEAD"]);
+    const kept = await this.adopted(base);
+    this.run.batch = { base, steps: kept };
+    const pending = this.ready.filter((n) => !kept.some((f) => f.step === n));
+    if (kept.length > 0) info(`Keeping step ${kept.map((f) => f.step).join(", ")} from the earlier attempt.`);
+    info(`Running step ${pending.join(", ")} of plan ${this.run.record.planId} together.`);
+    await progress.save(this.s);
+    const settled = await Promise.allSettled(
+      pending.map(async (n) => {
+        const finished = await this.carryOut(n, base, this.ready);
+        if (finished === void 0 || this.means.halted()) return;
+        this.record(finished);
+        await progress.save(this.s);
+      })
+    );
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    if (this.means.halted()) return null;
+    const done = this.run.batch.steps;
+    if (this.ready.some((n) => !done.some((f) => f.step === n))) return null;
+    return this.mergeInOrder(base);
+  }
+  /** Runs step `n` in a fresh work tree from HEAD and commits what it changed on `base`. */
+  async carryOut(n, base, together, note) {
+    const { run: run2, s } = this;
+    const step = this.plan.steps[n - 1];
+    const scope = run2.scopeEnforced ? stepScope(run2.scope, step) : void 0;
+    const tree = await this.means.fork(`step-${n}`);
+    try {
+      const protectedPaths = run2.ctx.settings.protectedPaths;
+      const cycle = s.iteration + this.ready.indexOf(n) + 1;
+      const report = await run2.team.summonStep(
+        {
+          step: n,
+          together,
+          directive: this.directive(n),
+          sandbox: this.means.inTree(tree.path),
+          reader: tree.reader,
+          ...scope ? { scope } : {},
+          afterCommand: async () => run2.keptOut.keep(await stageChecked(tree.git, protectedPaths, scope)),
+          onCommand: (command, refused) => run2.ran.push({
+            cycle,
+            command,
+            ...refused.length ? { refused: refused.slice(0, 20).map((r) => r.destination) } : {}
+          }),
+          ...note ? { note } : {}
+        },
+        this.means.limits
+      );
+      if (report === void 0 || this.means.halted()) return void 0;
+      const commit = await this.commit(tree, n, base, scope);
+      return { ...report, ...commit ? { commit } : {} };
+    } finally {
+      await tree.close();
+    }
+  }
+  /** The directive of step `n`: the planner's for the first step of the batch when it wrote one, else the step as the plan says it. */
+  directive(n) {
+    const staged = this.s.context.directive;
+    if (staged !== void 0 && n === this.ready[0]) return staged;
+    return stepDirective(this.plan.steps[n - 1], n);
+  }
+  /**
+   * Commits the step's tree through the commit gate (held to the step's own paths) as one commit on
+   * `base`, and pushes it to the step's ref; undefined when the step changed nothing that lands.
+   */
+  async commit(tree, n, base, scope) {
+    const { run: run2 } = this;
+    const keptOut = await stageChecked(tree.git, run2.ctx.settings.protectedPaths, scope);
+    const notice2 = run2.keptOut.keep(keptOut);
+    if (notice2) info(notice2);
+    const [changed, unchanged] = await Promise.all([
+      tree.git(["write-tree"]),
+      this.git(["rev-parse", `${base}^{tree}`])
+    ]);
+    if (changed === unchanged) return void 0;
+    const title2 = (this.plan.steps[n - 1]?.title ?? "").split("\n")[0]?.slice(0, 60) ?? "";
+    const message = withTrailers(
+      `plangate: step ${n} of plan ${run2.record.planId}: ${title2}
+
+Refs #${run2.record.issue}`,
+      this.trailers
+    );
+    const sha = await tree.git([
+      "-c",
+      `user.name=${this.author.name}`,
+      "-c",
+      `user.email=${this.author.email}`,
+      "commit-tree",
+      changed,
+      "-p",
+      base,
+      "-m",
+      message
+    ]);
+    if (!this.means.halted())
+      await this.git(["push", "--quiet", "--force", "origin", `${sha}:${stepRef(run2.record.planId, n)}`]);
+    return sha;
+  }
+  /** Keeps a finished step in the batch record, in plan order, replacing an earlier attempt of it. */
+  record(finished) {
+    const batch = this.run.batch;
+    const steps2 = [...batch.steps.filter((f) => f.step !== finished.step), finished];
+    steps2.sort((a, b) => a.step - b.step);
+    this.run.batch = { ...batch, steps: steps2 };
+  }
+  /**
+   * The steps an earlier attempt finished in this same batch (its checkpoint names them), each
+   * still on its ref at the commit named; anything else runs again.
+   */
+  async adopted(base) {
+    const earlier = this.run.batch;
+    this.run.batch = void 0;
+    if (!earlier || earlier.base !== base) return [];
+    const kept = [];
+    for (const f of earlier.steps) {
+      if (!this.ready.includes(f.step)) continue;
+      if (f.commit === void 0 || await this.fetched(f.step, f.commit)) kept.push(f);
+      else warning(`Step ${f.step} of the earlier attempt is no longer where its checkpoint says; it runs again.`);
+    }
+    return kept;
+  }
+  async fetched(n, commit) {
+    const ref = stepRef(this.run.record.planId, n);
+    try {
+      await this.git(["fetch", "--no-tags", "--quiet", "origin", `+${ref}:${ref}`]);
+      return await this.git(["rev-parse", `${ref}^{commit}`]) === commit;
+    } catch {
+      return false;
+    }
+  }
+  /**
+   * Merges the finished steps into the work branch in plan order; a step that conflicts with what
+   * merged before it runs again on the merged tree and merges then. Pushes the branch once.
+   */
+  async mergeInOrder(base) {
+    const { run: run2 } = this;
+    const reports = [];
+    const merged = [];
+    const pushed = run2.batch.steps.filter((f) => f.commit !== void 0).map((f) => f.step);
+    for (const n of this.ready) {
+      const finished = run2.batch.steps.find((f) => f.step === n);
+      const { commit, ...report } = finished;
+      if (commit === void 0) {
+        reports.push(report);
+        continue;
+      }
+      if (await run2.work.merge(commit, mergeMessage(n, run2.record.planId))) {
+        merged.push(n);
+        reports.push(report);
+        continue;
+      }
+      const note = `Its changes conflicted with step ${merged.join(", ")} merged before it, so it ran again on the merged tree; what it reported the first time: ${clipped(report.result)}`;
+      info(`Step ${n} conflicts with step ${merged.join(", ")}; running it again on the merged tree.`);
+      const head = await this.git(["rev-parse", "HEAD"]);
+      const again = await this.carryOut(n, head, [n], rerunNote(merged));
+      if (again === void 0 || this.means.halted()) return null;
+      const { commit: redone, ...rerun } = again;
+      if (redone !== void 0) pushed.push(n);
+      if (redone !== void 0 && !await run2.work.merge(redone, mergeMessage(n, run2.record.planId)))
+        throw new Error(`step ${n} run again on the merged tree still does not merge`);
+      merged.push(n);
+      reports.push({ ...rerun, ...report.together ? { together: report.together } : {}, note });
+    }
+    await run2.work.push();
+    await this.forgetRefs(pushed);
+    run2.batch = void 0;
+    if (base !== await this.git(["rev-parse", "HEAD"])) info(`Merged step ${merged.join(", ")} in plan order.`);
+    return reports;
+  }
+  /** The step refs of the batch, now merged: removed, best effort (a leftover one changes nothing). */
+  async forgetRefs(steps2) {
+    if (steps2.length === 0) return;
+    const refs = [...new Set(steps2)].map((n) => `:${stepRef(this.run.record.planId, n)}`);
+    await this.git(["push", "--quiet", "origin", ...refs]).catch((error2) => {
+      if (!(error2 instanceof GitError)) throw error2;
+      info(`Could not remove the merged steps' refs: ${errorMessage(error2)}`);
+    });
+  }
+};
+function stepScope(scope, step) {
+  return { ...scope, paths: (step.files ?? []).map(scopePath).filter((p) => p !== "") };
+}
+function stepDirective(step, n) {
+  return [
+    `Carry out step ${n} of the approved plan: ${step.title}`,
+    step.detail ?? "",
+    step.files?.length ? `Files: ${step.files.join(", ")}` : "",
+    step.verify ? `Verify: ${step.verify}` : ""
+  ].filter(Boolean).join("\n\n");
+}
+function mergeMessage(n, planId) {
+  return `plangate: merge step ${n} of plan ${planId}`;
+}
+function rerunNote(merged) {
+  return `Your step ran before beside other steps, and its changes conflicted with step ${merged.join(", ")}, which merged first. This work tree holds the merged work: do the step again on top of it, keeping what those steps changed.`;
+}
+function clipped(text) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= 300 ? flat : `${flat.slice(0, 299)}\u2026`;
+}
+
 // src/run/cycles.ts
 async function driveCycles(run2, progress, halted = () => false, budget = executionBudget(run2)) {
   const { team } = run2;
@@ -4465,6 +4800,8 @@ async function driveCycles(run2, progress, halted = () => false, budget = execut
     halted,
     // A revision that needs more than the approval allows stops the run for an amendment (amendment.ts).
     until: (s) => widening(run2, s) !== void 0,
+    // Steps the plan lets run together each get a session and a work tree of their own (step-batch.ts).
+    runSteps: stepBatchRunner(run2, progress, halted, stepsAtOnce(run2)),
     onCycle: async (s) => {
       if (halted()) return;
       await commitCycle(run2, s);
@@ -4491,6 +4828,9 @@ async function commitCycle(run2, s) {
   const committed = await run2.work.checkpoint(cycleCommitMessage(s, run2.record.planId, run2.record.issue));
   const notice2 = run2.keptOut.keep(committed.keptOut);
   if (notice2) run2.keptOut.notices.post(notice2);
+}
+function stepsAtOnce(run2) {
+  return 3;
 }
 
 // src/render/diagram.ts
@@ -7580,6 +7920,7 @@ function createContext(parts, secrets, stops, writes) {
     git,
     reader: workTree.reader,
     sandbox,
+    forkTree: workTree.fork,
     trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
     mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),
@@ -7596,7 +7937,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-CTJ2VCSZ.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-73O2QQGQ.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-DXAQOZII.js";
+} from "./chunk-WFUTEVU3.js";
 import {
   errorMessage,
   redact

@@ -4,14 +4,14 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-7VWPA2FP.js";
+} from "./chunk-JBVTDBTR.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-YEEMSJDZ.js";
-import "./chunk-JLNEBNKV.js";
+import "./chunk-IUB4ANJS.js";
+import "./chunk-QE427PWT.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-JCBN36MC.js";
 import "./chunk-ORSRIQN3.js";
-import "./chunk-DXAQOZII.js";
+import "./chunk-WFUTEVU3.js";
 import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";

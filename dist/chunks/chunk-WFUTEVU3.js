@@ -20910,15 +20910,15 @@ function accountSandbox(options) {
       }
       return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.programs), file: launcher(h.programs, h.sudo) };
     },
-    async lend(work) {
+    async lend(work, tree = options.workTree) {
       const p = await ensure();
       refuseWhenClosed();
-      await lendWorkTree(h, p, options.workTree);
+      await lendWorkTree(h, p, tree);
       try {
         return await work();
       } finally {
         await sweep();
-        await takeBackWorkTree(h, p, options.workTree);
+        await takeBackWorkTree(h, p, tree);
       }
     },
     sweep,
@@ -21682,19 +21682,48 @@ function treeChangeCount(workTree) {
 function createSandbox(options) {
   const sandbox = options.isolation === "none" ? ownUserSandbox(options) : accountSandbox(options);
   const sealed = options.network ? sealNetwork(sandbox, { ...options.network, deps: options.deps ?? {} }) : sandbox;
-  return noteChangesOnReturn(sealed);
+  return withTreeViews(noteChangesOnReturn(sealed));
 }
 function noteChangesOnReturn(sandbox) {
   return {
     ...sandbox,
-    async lend(work) {
+    async lend(work, tree) {
       try {
-        return await sandbox.lend(work);
+        return await sandbox.lend(work, tree);
       } finally {
-        noteTreeChange(sandbox.workTree);
+        noteTreeChange(tree ?? sandbox.workTree);
       }
     }
   };
+}
+function withTreeViews(sandbox) {
+  let queue = Promise.resolve();
+  const serially = (work) => {
+    const next = queue.then(work);
+    queue = next.catch(() => void 0);
+    return next;
+  };
+  const view = (tree) => {
+    let refused = [];
+    return {
+      ...sandbox,
+      workTree: tree,
+      lend: (work) => serially(async () => {
+        try {
+          return await sandbox.lend(work, tree);
+        } finally {
+          refused = [...refused, ...await sandbox.refusedSince()];
+        }
+      }),
+      refusedSince: () => {
+        const since = refused;
+        refused = [];
+        return Promise.resolve(since);
+      },
+      inTree: view
+    };
+  };
+  return { ...sandbox, lend: (work, tree) => serially(() => sandbox.lend(work, tree)), inTree: view };
 }
 function ownUserSandbox({ workTree, deps }) {
   return {

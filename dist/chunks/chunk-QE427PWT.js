@@ -38,7 +38,7 @@ import {
   treeChangeCount,
   unrecordedDestinations,
   warning
-} from "./chunk-DXAQOZII.js";
+} from "./chunk-WFUTEVU3.js";
 import {
   errorMessage,
   redact
@@ -34831,7 +34831,7 @@ function startSnapshot(state2, context, policy) {
 }
 
 // src/machine/planner-executor.ts
-var consumeCycle = { kind: "consume", fields: ["directive", "result", "outcome"] };
+var consumeCycle = { kind: "consume", fields: ["directive", "result", "outcome", "steps"] };
 var consumeSummary = { kind: "consume", fields: ["summary"] };
 var consumeBeforeAsking = { kind: "consume", fields: ["plan", "directive", "summary"] };
 var consumeUnusedPlan = { kind: "consume", fields: ["plan", "directive"] };
@@ -34839,7 +34839,7 @@ var plannerExecutorMachine = {
   initial: "plan",
   abortState: "abort",
   // A forced abort can strike mid-cycle: clear every trigger so the abort summary starts clean.
-  abortActions: [{ kind: "consume", fields: ["directive", "result", "outcome", "question", "summary"] }],
+  abortActions: [{ kind: "consume", fields: ["directive", "result", "outcome", "steps", "question", "summary"] }],
   states: {
     plan: {
       agent: "planner",
@@ -34867,6 +34867,14 @@ var plannerExecutorMachine = {
       // The interrupted directive stays in history so the record shows what was being attempted.
       onForcedAbort: [{ kind: "appendAbortedCycle" }],
       edges: [
+        // A batch of a step graph that went as planned: the next batch starts without the planner,
+        // which is summoned only when a step finds the plan wrong, or to wrap up.
+        {
+          to: "execute",
+          guard: { all: [{ field: "outcome", equals: "done" }, { stepsRemain: true }] },
+          actions: [consumeCycle],
+          loop: true
+        },
         { to: "finish", guard: { field: "outcome", equals: "done" }, actions: [consumeCycle, consumeSummary] },
         // The plan is kept: the planner revises it with the full history.
         { to: "replan", guard: { field: "outcome", equals: "replan" }, actions: [consumeCycle], loop: true },
@@ -34916,6 +34924,13 @@ var planStepSchema = external_exports.object({
    */
   network: external_exports.array(external_exports.string().trim().min(1).max(300)).max(50).optional().describe(
     "Network destinations the step needs, as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm. Nothing else is reachable."
+  ),
+  /**
+   * The steps (numbered from 1, each earlier in the list) that must be finished before this one
+   * starts. Without it a step follows the one before it, as in a plan that names no order.
+   */
+  after: external_exports.array(external_exports.number().int().min(1).max(500)).max(50).optional().describe(
+    "Numbers of the earlier steps (from 1) this step needs finished first; [] for none. Without it the step follows the one before it. Steps that need nothing of each other and list different files run at the same time."
   )
 }).strict();
 var planSchema = external_exports.object({
@@ -34923,7 +34938,17 @@ var planSchema = external_exports.object({
   steps: external_exports.array(planStepSchema).min(1).max(500),
   assumptions: external_exports.array(external_exports.string().max(1e3)).max(30).optional(),
   risks: external_exports.array(external_exports.string().max(1e3)).max(30).optional()
-}).strict();
+}).strict().superRefine((plan, ctx) => {
+  plan.steps.forEach((step, index) => {
+    for (const needed of step.after ?? [])
+      if (needed > index)
+        ctx.addIssue({
+          code: "custom",
+          path: ["steps", index, "after"],
+          message: `step ${index + 1} may only wait for earlier steps (1 to ${index}), not step ${needed}`
+        });
+  });
+});
 var outcomeSchema = external_exports.enum(["done", "replan", "abort"]);
 var stageableBy = {
   planner: ["plan", "directive", "summary", "question"],
@@ -35040,8 +35065,8 @@ var costEstimateSchema = external_exports.discriminatedUnion("kind", [
     reason: external_exports.string().max(300)
   }).strict()
 ]);
-function estimateExecutionCost({ planning, steps, executorModel, prices }) {
-  const base = { model: executorModel, steps };
+function estimateExecutionCost({ planning, steps: steps2, executorModel, prices }) {
+  const base = { model: executorModel, steps: steps2 };
   if (priceFor(executorModel, prices) === null)
     return { kind: "unknown", ...base, reason: `no price for model ${executorModel}` };
   if (planning.promptTokens === 0 && planning.completionTokens === 0) {
@@ -35049,7 +35074,7 @@ function estimateExecutionCost({ planning, steps, executorModel, prices }) {
   }
   const focused = costOf(executorModel, planning, prices) ?? 0;
   const uncached = costOf(executorModel, { ...planning, cachedTokens: 0 }, prices) ?? 0;
-  return { kind: "range", ...base, lowUsd: steps * lowFactor * focused, highUsd: steps * highFactor * uncached };
+  return { kind: "range", ...base, lowUsd: steps2 * lowFactor * focused, highUsd: steps2 * highFactor * uncached };
 }
 function plannerUsageSince(ledger, before) {
   const sum = (l) => l.entries.filter((e) => e.role === "planner").reduce(
@@ -35383,7 +35408,7 @@ var minTokensPerStep = 5e4;
 var minCycles = 4;
 function deriveScope(input2) {
   const { plan } = input2;
-  const steps = plan.steps.length;
+  const steps2 = plan.steps.length;
   const perStep = Math.max(
     minTokensPerStep,
     Math.ceil(sessionsPerStep * budgetHeadroom * (input2.planning.promptTokens + input2.planning.completionTokens))
@@ -35396,8 +35421,8 @@ function deriveScope(input2) {
       plan.steps.flatMap((step) => namedCommands(step).filter((c) => allowed(c, input2.allowedCommands)))
     ),
     budget: {
-      tokens: perStep * steps,
-      cycles: Math.max(1, Math.min(input2.maxIterations, Math.max(minCycles, steps * budgetHeadroom))),
+      tokens: perStep * steps2,
+      cycles: Math.max(1, Math.min(input2.maxIterations, Math.max(minCycles, steps2 * budgetHeadroom))),
       ...costUsd !== void 0 && costUsd > 0 ? { costUsd } : {},
       ...input2.timeoutMinutes !== void 0 ? { minutes: input2.timeoutMinutes } : {}
     },
@@ -35785,7 +35810,14 @@ function sealHolds(record, key) {
 }
 
 // src/record/plan-record.ts
-var historyEntrySchema = external_exports.object({ directive: external_exports.string(), result: external_exports.string(), outcome: outcomeSchema });
+var historyEntrySchema = external_exports.object({
+  directive: external_exports.string(),
+  result: external_exports.string(),
+  outcome: outcomeSchema,
+  step: external_exports.number().int().min(1).max(500).optional(),
+  together: external_exports.array(external_exports.number().int().min(1).max(500)).max(50).optional(),
+  note: external_exports.string().max(2e3).optional()
+});
 var snapshotSchema = external_exports.object({
   state: external_exports.enum(["plan", "execute", "replan", "finish", "abort", "done", "ask"]),
   context: external_exports.object({
@@ -35795,6 +35827,7 @@ var snapshotSchema = external_exports.object({
     result: external_exports.string().optional(),
     outcome: outcomeSchema.optional(),
     history: external_exports.array(historyEntrySchema),
+    steps: external_exports.array(historyEntrySchema.extend({ step: external_exports.number().int().min(1).max(500) })).optional(),
     summary: external_exports.string().optional(),
     question: external_exports.string().optional(),
     clarifications: external_exports.array(external_exports.object({ question: external_exports.string(), answer: external_exports.string() })).optional(),
@@ -35995,6 +36028,56 @@ function clip(text3, max) {
   return text3.slice(0, kept) + marker(text3.length - kept);
 }
 
+// src/machine/step-order.ts
+function isStepGraph(plan) {
+  return plan?.steps.some((step) => step.after !== void 0) === true;
+}
+function prerequisites(plan, n) {
+  const step = plan.steps[n - 1];
+  if (step?.after !== void 0) return [...new Set(step.after)].filter((m) => m >= 1 && m < n);
+  return n > 1 ? [n - 1] : [];
+}
+function finishedSteps(history) {
+  return new Set(history.filter((e) => e.step !== void 0 && e.outcome === "done").map((e) => e.step));
+}
+function remainingSteps(plan, finished) {
+  return plan.steps.map((_, i) => i + 1).filter((n) => !finished.has(n));
+}
+function readySteps(plan, finished, limit2) {
+  const ready = [];
+  for (const n of remainingSteps(plan, finished)) {
+    if (ready.length >= Math.max(1, limit2)) break;
+    if (!prerequisites(plan, n).every((m) => finished.has(m))) continue;
+    const step = plan.steps[n - 1];
+    if (ready.some((m) => filesOverlap(plan.steps[m - 1], step))) continue;
+    ready.push(n);
+  }
+  return ready;
+}
+function filesOverlap(a, b) {
+  const left = a.files ?? [];
+  const right = b.files ?? [];
+  if (left.length === 0 || right.length === 0) return true;
+  return left.some((x) => right.some((y) => entriesOverlap(x, y)));
+}
+function entriesOverlap(a, b) {
+  const [x, y] = [fixedPart(a), fixedPart(b)];
+  if (x.glob || y.glob) return within(x.path, y.path) || within(y.path, x.path);
+  return x.path === y.path || within(x.path, y.path) || within(y.path, x.path);
+}
+function within(outer, inner) {
+  return outer === "" || inner === outer || inner.startsWith(`${outer}/`);
+}
+function fixedPart(entry) {
+  let clean2 = entry.trim().replace(/\\/g, "/");
+  while (clean2.startsWith("./")) clean2 = clean2.slice(2);
+  clean2 = clean2.replace(/\/+$/, "");
+  const wild = clean2.search(/[*?[\]{}!]/);
+  if (wild < 0) return { path: clean2, glob: false };
+  const head = clean2.slice(0, wild);
+  return { path: head.includes("/") ? head.slice(0, head.lastIndexOf("/")) : "", glob: true };
+}
+
 // src/machine/reducer.ts
 function reduce(definition, snapshot, event) {
   if (isTerminal(definition, snapshot)) return snapshot;
@@ -36007,7 +36090,18 @@ function reduce(definition, snapshot, event) {
       return forceAbort(definition, snapshot, work(snapshot), event.reason, true);
     case "answer":
       return answer(definition, snapshot, event.text);
+    case "steps":
+      return steps(definition, snapshot, event.agent, event.reports);
   }
+}
+function steps(definition, snapshot, agent, reports) {
+  if (definition.states[snapshot.state].agent !== agent || reports.length === 0) return snapshot;
+  const outcome = reports.some((r) => r.outcome === "abort") ? "abort" : reports.some((r) => r.outcome === "replan") ? "replan" : "done";
+  const result = reports.map((r) => `Step ${r.step}: ${r.result}`).join("\n\n");
+  return stage(definition, { ...snapshot, context: { ...snapshot.context, steps: reports } }, agent, {
+    result,
+    outcome
+  });
 }
 function pendingFields(definition, snapshot) {
   return definition.states[snapshot.state].requires.filter((field) => !isStaged(snapshot.context, field));
@@ -36097,6 +36191,10 @@ function applyAction(action, current, answer2) {
   const { context } = current;
   switch (action.kind) {
     case "appendHistory": {
+      if (context.steps !== void 0) {
+        const history = [...context.history, ...context.steps];
+        return { ...current, context: { ...context, history } };
+      }
       const { directive, result, outcome } = context;
       if (directive === void 0 || result === void 0 || outcome === void 0) return current;
       return withHistory(current, { directive, result, outcome });
@@ -36112,7 +36210,7 @@ function applyAction(action, current, answer2) {
       return { ...current, context: next };
     }
     case "countIteration":
-      return { ...current, iteration: current.iteration + 1 };
+      return { ...current, iteration: current.iteration + Math.max(1, context.steps?.length ?? 0) };
     case "recordAnswer": {
       if (answer2 === void 0) return current;
       const { question, ...rest } = context;
@@ -36125,7 +36223,14 @@ function withHistory(current, entry) {
   return { ...current, context: { ...current.context, history: [...current.context.history, entry] } };
 }
 function holds(guard, context) {
-  return "always" in guard ? true : context[guard.field] === guard.equals;
+  if ("always" in guard) return true;
+  if ("all" in guard) return guard.all.every((g) => holds(g, context));
+  if ("stepsRemain" in guard) {
+    if (context.steps === void 0 || context.plan === void 0) return false;
+    const finished = finishedSteps([...context.history, ...context.steps]);
+    return remainingSteps(context.plan, finished).length > 0;
+  }
+  return context[guard.field] === guard.equals;
 }
 function isStaged(context, field) {
   return context[field] !== void 0;
@@ -44002,16 +44107,23 @@ async function drive(run, team, options = {}) {
   while (!run.finished && !options.until?.(run.snapshot) && !options.halted?.() && !options.budget?.spent) {
     if (run.agent === null) break;
     const before = run.snapshot;
+    let reports;
     try {
-      if (enforceBudget(options.budget, run) === void 0)
-        await team.summonCurrent({ budget: options.budget, halted: options.halted });
+      if (enforceBudget(options.budget, run) === void 0) {
+        const limits = { budget: options.budget, halted: options.halted };
+        reports = run.agent === "executor" ? await options.runSteps?.(run.snapshot, limits) : void 0;
+        if (reports === null) break;
+        if (reports) run.dispatch({ type: "steps", agent: "executor", reports });
+        else await team.summonCurrent(limits);
+      }
     } catch (error) {
       if (options.stopOnModelError && error instanceof ModelError) throw error;
       const reason = `${run.agent ?? "agent"} failed in state ${before.state}: ${errorMessage(error)}`;
       warning(reason);
       run.dispatch({ type: "abort", reason });
     }
-    if (before.state === "execute" && run.snapshot.state !== "execute") {
+    const batched = reports !== void 0 && reports !== null && run.snapshot.iteration > before.iteration;
+    if (before.state === "execute" && (run.snapshot.state !== "execute" || batched)) {
       await options.onCycle?.(run.snapshot);
     }
   }
@@ -44043,6 +44155,32 @@ var RunState = class {
     return isTerminal(this.definition, this.current);
   }
 };
+
+// src/machine/one-step.ts
+var unreachable = { agent: null, requires: [], edges: [], terminal: true };
+var oneStepMachine = {
+  initial: "execute",
+  // No planner writes a step's summary: a forced abort ends the step with its reason.
+  abortState: "done",
+  abortActions: [],
+  states: {
+    execute: {
+      agent: "executor",
+      requires: ["result", "outcome"],
+      edges: [{ to: "done", guard: { always: true } }]
+    },
+    done: { agent: null, requires: [], edges: [], terminal: true },
+    plan: unreachable,
+    replan: unreachable,
+    finish: unreachable,
+    abort: unreachable,
+    ask: unreachable
+  }
+};
+function oneStepSnapshot(context, directive, policy) {
+  const { objective, plan, history } = context;
+  return startSnapshot("execute", { objective, ...plan ? { plan } : {}, history, directive }, policy);
+}
 
 // src/mcp/result-text.ts
 function resultText(result) {
@@ -44750,11 +44888,11 @@ import { spawn } from "node:child_process";
 
 // src/tools/scope-refusal.ts
 var howToWiden = "Finish what is in scope, then set outcome `replan` and say in your result what more the work needs and why: the planner revises the plan, and a maintainer approves the wider scope as an amendment before the run goes on.";
-function refuseOutsidePaths(path7, scope) {
+function refuseOutsidePaths(path7, scope, whose = "this run's approved scope") {
   if (!scope || inScope(path7, scope)) return;
   const allowed2 = scope.paths.length === 0 ? "no file" : scope.paths.join(", ");
   throw new ToolError(
-    `Refused: ${path7} is outside this run's approved scope, which allows changes to ${allowed2}. Nothing was written. ${howToWiden}`
+    `Refused: ${path7} is outside ${whose}, which allows changes to ${allowed2}. Nothing was written. ${howToWiden}`
   );
 }
 function refuseOutsideCommands(argv, command, scope) {
@@ -45048,7 +45186,7 @@ var editFileSchema = external_exports.object({
 function createWriteTools(workspace, options) {
   const target = (relPath) => {
     const resolved = writableTarget(workspace, relPath, options.protectedPaths);
-    refuseOutsidePaths(resolved.shown, options.scope);
+    refuseOutsidePaths(resolved.shown, options.scope, options.scopeName);
     return resolved;
   };
   const limit2 = options.maxWriteBytes ?? DEFAULT_MAX_WRITE_BYTES;
@@ -45162,12 +45300,13 @@ The plan above was revised during the run; this plan replaces it.
 ${planBody(current)}`;
 }
 function planBody(plan) {
-  const steps = plan.steps.map((step, i) => {
+  const steps2 = plan.steps.map((step, i) => {
     const lines2 = [`${i + 1}. ${step.title}`];
     if (step.detail) lines2.push(`   ${step.detail.replace(/\n/g, "\n   ")}`);
     if (step.files?.length) lines2.push(`   Files: ${step.files.join(", ")}`);
     if (step.verify) lines2.push(`   Verify: ${step.verify}`);
     if (step.network?.length) lines2.push(`   Network: ${step.network.join(", ")}`);
+    if (step.after !== void 0) lines2.push(`   After: ${step.after.length ? step.after.join(", ") : "nothing"}`);
     return lines2.join("\n");
   });
   const extra = [
@@ -45176,7 +45315,7 @@ ${plan.assumptions.map((a) => `- ${a}`).join("\n")}` : "",
     plan.risks?.length ? `Risks:
 ${plan.risks.map((r) => `- ${r}`).join("\n")}` : ""
   ].filter(Boolean);
-  return [...steps, ...extra.length ? ["", ...extra] : []].join("\n");
+  return [...steps2, ...extra.length ? ["", ...extra] : []].join("\n");
 }
 function historyText(history) {
   if (history.length === 0) return "## History\n\n(no cycle has run)";
@@ -45273,6 +45412,27 @@ ${context.directive ?? ""}`,
     stageLine(["result", "outcome"])
   ].filter(Boolean).join("\n\n");
 }
+function stepMessage(snapshot, facts, began, step) {
+  const { context } = snapshot;
+  const others = step.together.filter((n) => n !== step.step);
+  const beside = others.length > 0 ? `Steps ${others.join(", ")} run at the same time in sessions and work trees of their own; their changes are merged with yours afterwards, in plan order. Change only what this step names.` : "";
+  return [
+    objectiveText(context.objective),
+    workshopText(facts, "You"),
+    planText(began ?? context.plan),
+    context.history.length > 0 ? historyText(context.history) : "",
+    revisedPlanText(began ?? context.plan, context.plan),
+    `## Step ${step.step} of the plan
+
+${step.directive}`,
+    step.note ?? "",
+    [
+      beside,
+      'Judge this step alone: outcome "done" when this step is complete (even if other steps remain), "replan" only when what you found shows the plan is wrong, "abort" when the step cannot be done safely.'
+    ].filter(Boolean).join("\n"),
+    stageLine(["result", "outcome"])
+  ].filter(Boolean).join("\n\n");
+}
 
 // src/agents/planner.ts
 var plannerSystemPrompt = `You are the planner of plangate, a plan-then-approve gate in front of a coding agent.
@@ -45284,6 +45444,7 @@ How you work:
 - A plan is a short ordered list of concrete steps. Each step has a title, and where useful a detail, the files it touches and a command that verifies it.
 - The plan is a contract. Approving it allows the run to change only the paths your steps list in files (a path, a folder for everything under it, or a glob), to run only the commands your steps name (verify, or quoted in a step as \`npm test\`) that the repository allows, to reach over the network only the destinations your steps list in network (written as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm, which \`npm ci\` needs) that the workspace rules say allowed-domains allows, and to spend a budget derived from the estimate. Name every file a step creates or changes, every command it runs and every destination it reaches: anything else is refused or unreachable, and widening the scope later takes a maintainer's amendment.
 - A directive is the executor's instruction for exactly one step: self-contained, specific about files and expected changes, and saying how to verify the result.
+- Steps run one after another unless the plan says otherwise: a step may name in after the earlier steps it needs (numbers from 1; [] for none). Steps with no path between them through after and no file in common run at the same time, each in a session and work tree of its own, the first from your directive and the others from their own title, detail, files and verify; the approver sees which run together. Use after only where steps truly do not depend on each other, and then make each step self-contained and list every file it changes.
 - Stage your work with the update_context tool. The last line of each request names the fields the current stage requires.
 - When you revise (stage replan), read the history: each cycle's directive and the executor's result are evidence. Stage a revised plan only when the evidence shows the plan is wrong, then the directive for the next unfinished step.
 - When you wrap up (stage finish or abort), write a summary for the pull request: what changed and why, how it was verified, and what a reviewer should check. Be factual; claim nothing the history does not show.
@@ -45315,7 +45476,9 @@ function plannerMessage(snapshot, facts, began = snapshot.context.plan) {
       return join([
         ...head,
         ...record,
-        "## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.",
+        `## Stage: replan
+
+The executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.${stepGraphText(context.plan, context.history)}`,
         stageLine(["directive"])
       ]);
     case "finish":
@@ -45338,6 +45501,17 @@ Write the summary for the pull request: what was done, what was not, and what a 
     default:
       throw new Error(`The planner has no work in state ${snapshot.state}.`);
   }
+}
+function stepGraphText(plan, history) {
+  if (!isStepGraph(plan)) return "";
+  const finished = finishedSteps(history);
+  const next = readySteps(plan, finished, plan.steps.length);
+  const done = [...finished].sort((a, b) => a - b);
+  return [
+    "",
+    "",
+    `This plan orders its steps (after). Finished: ${done.length ? `step ${done.join(", ")}` : "none"}. Ready to run next: ${next.length ? `step ${next.join(", ")}` : "none"}; your directive is for step ${next[0] ?? 1}, and steps that run beside it work from their plan text. If you revise the plan, keep the finished steps with their numbers.`
+  ].join("");
 }
 
 // src/agents/prefix-hash.ts
@@ -45603,28 +45777,29 @@ function stager(run, role) {
     return pending.length ? `Staged ${names}. Still required: ${pending.join(", ")}.` : `Staged ${names}.`;
   };
 }
-function executorToolbox(options, capabilities, toolboxOptions) {
-  const { run, sandbox } = options;
+function executorToolbox(options, where, capabilities, toolboxOptions) {
+  const { run, sandbox } = where;
   const workspace = sandbox.workTree;
-  const scope = options.scope ? { scope: options.scope } : {};
+  const scope = where.scope ? { scope: where.scope } : {};
   const network = networkAllowance(options);
   return withNotices(
-    options.notices,
+    where.notices,
     createToolbox(
       [
-        ...createReadTools(workspace, options.reader),
+        ...createReadTools(workspace, where.reader),
         ...createWriteTools(workspace, {
           protectedPaths: options.protectedPaths,
           maxWriteBytes: options.maxWriteBytes,
-          ...scope
+          ...scope,
+          ...where.scopeName ? { scopeName: where.scopeName } : {}
         }),
         createRunCommandTool({
           allowedCommands: options.allowedCommands,
           timeoutMs: options.commandTimeoutMs,
           env: commandEnvironment(process.env, options.commandEnv),
           sandbox,
-          ...options.afterCommand ? { afterCommand: options.afterCommand } : {},
-          ...options.onCommand ? { onRun: options.onCommand } : {},
+          ...where.afterCommand ? { afterCommand: where.afterCommand } : {},
+          ...where.onCommand ? { onRun: where.onCommand } : {},
           ...network ? { network } : {},
           ...scope
         }),
@@ -45654,7 +45829,7 @@ function createTeam(options) {
     ],
     toolboxOptions
   );
-  const executorTools = executorToolbox(options, capabilities, toolboxOptions);
+  const executorTools = executorToolbox(options, options, capabilities, toolboxOptions);
   const facts = {
     executorTools: executorTools.specs.map((spec) => spec.function.name),
     ...options.scope ? { scope: options.scope } : {}
@@ -45708,6 +45883,49 @@ ${handoff}` : handoff,
           ...limits
         });
       }
+    },
+    async summonStep(step, limits = {}) {
+      began ??= run.snapshot.context.plan;
+      const own = new RunState(
+        oneStepMachine,
+        oneStepSnapshot(run.snapshot.context, step.directive, run.snapshot.policy)
+      );
+      const where = {
+        run: own,
+        sandbox: step.sandbox,
+        reader: step.reader,
+        ...step.scope ? { scope: step.scope } : {},
+        ...step.afterCommand ? { afterCommand: step.afterCommand } : {},
+        ...step.onCommand ? { onCommand: step.onCommand } : {},
+        scopeName: `step ${step.step}'s scope (the run's approved scope holds each step to the files it lists)`
+      };
+      const tools = executorToolbox(options, where, capabilities, toolboxOptions);
+      const stepFacts = { ...facts, ...step.scope ? { scope: step.scope } : {} };
+      await summon({
+        // The same system prompt and tool specs as every executor session: one cached prefix for all.
+        session: new Session("executor", executorSystemPrompt, tools.specs),
+        client: options.executor,
+        toolbox: tools,
+        run: own,
+        message: `${standing}
+
+${stepMessage(own.snapshot, stepFacts, began, step)}`,
+        onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
+        redact: scrub,
+        stallLimit: options.stallLimit,
+        ...limits
+      });
+      const { context, abortReason } = own.snapshot;
+      if (context.outcome === void 0 && abortReason === void 0) return void 0;
+      const together = step.together.length > 1 ? { together: [...step.together] } : {};
+      return {
+        step: step.step,
+        ...together,
+        directive: step.directive,
+        result: context.result ?? `(no result reported; the step was stopped: ${abortReason ?? "no reason given"})`,
+        outcome: context.outcome ?? "abort",
+        ...step.note ? { note: step.note } : {}
+      };
     }
   };
 }
@@ -45764,7 +45982,8 @@ function startTeam(options) {
     drive: async (driveOptions) => {
       await options.capabilities?.start();
       return drive(run, team, driveOptions);
-    }
+    },
+    summonStep: (step, limits) => team.summonStep(step, limits)
   };
 }
 function ledgerTotals(ledger, prices) {
@@ -45804,12 +46023,16 @@ export {
   matchProtected,
   approvedScopeSchema,
   scopeDeltaSchema,
+  scopePath,
   inScope,
   widenScope,
   startSnapshot,
   plannerExecutorMachine,
   defaultPolicy,
   initialSnapshot,
+  isStepGraph,
+  finishedSteps,
+  readySteps,
   reduce,
   stripHidden,
   untrusted,
@@ -45829,6 +46052,7 @@ export {
   canonical,
   sealOf,
   sealHolds,
+  historyEntrySchema,
   snapshotSchema,
   hashContext,
   hashPlan,

@@ -1,0 +1,243 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
+import { decodeRunRecord } from '../../src/record/run-record.js';
+import { closeOpenWorlds, createWorld, git, type World } from './harness.js';
+import { botComments, commentEvent } from './thread-helpers.js';
+
+/**
+ * Steps a plan lets run together (`after`), through the bundled action with default inputs: each in
+ * an executor session and a work tree of its own at the same time, held to its own files, merged
+ * into one branch and one pull request in plan order; a conflicting step runs again on the merged
+ * tree; a job killed mid-batch keeps the steps it finished.
+ */
+
+afterEach(closeOpenWorlds);
+
+const files: Record<string, string> = {
+  'README.md': '# sample\n',
+  'package.json': '{\n  "name": "sample",\n  "version": "1.0.0",\n  "type": "module"\n}\n',
+};
+
+const inputs = { 'allowed-commands': 'pwd' };
+
+/** Two steps that need nothing of each other and change different files. */
+const twoSteps = {
+  steps: [
+    { title: 'Write note A', files: ['notes/a.md'], verify: 'pwd', after: [] },
+    { title: 'Write note B', files: ['notes/b.md'], verify: 'pwd', after: [] },
+  ],
+};
+const stagePlan = toolCall('update_context', { plan: twoSteps, directive: 'Write notes/a.md with the line A.' });
+const summary = toolCall('update_context', { summary: 'Wrote both notes.' });
+
+/** The plan step a step session serves, from its opening, and how many answers it has had. */
+function stepOf(request: RecordedRequest): { step: number; turn: number; rerun: boolean } {
+  const opening = request.messages.find((m) => m.role === 'user');
+  const text = typeof opening?.content === 'string' ? opening.content : '';
+  const step = Number(/## Step (\d+) of the plan/.exec(text)?.[1] ?? 0);
+  const turn = request.messages.filter((m) => m.role === 'assistant').length;
+  return { step, turn, rerun: text.includes('Your step ran before beside other steps') };
+}
+
+/**
+ * An executor script for step sessions whose requests arrive in any order: each request is answered
+ * from its own step's script (`rerun` for a step's second session), by the turn it is at.
+ */
+function perStep(scripts: Record<number, Reply[]>, rerun: Record<number, Reply[]> = {}): Reply[] {
+  const route: Reply = (request) => {
+    const { step, turn, rerun: again } = stepOf(request);
+    const reply = (again ? rerun : scripts)[step]?.[turn];
+    if (reply === undefined) throw new Error(`no scripted reply for step ${step}, turn ${turn}${again ? ' (run again)' : ''}`);
+    return typeof reply === 'function' ? reply(request) : reply;
+  };
+  const total = [...Object.values(scripts), ...Object.values(rerun)].reduce((n, s) => n + s.length, 0);
+  return Array.from({ length: total }, () => route);
+}
+
+/**
+ * A reply held until `count` first requests have arrived: if the sessions ran one after another the
+ * first would wait alone, and the meeting reports that nobody came rather than hanging the test.
+ */
+function meeting(count: number) {
+  let arrived = 0;
+  let open: () => void = () => undefined;
+  const everyone = new Promise<void>((resolve) => (open = resolve));
+  const met: boolean[] = [];
+  const hold =
+    (then: Reply): Reply =>
+    async () => {
+      arrived++;
+      if (arrived >= count) open();
+      const alone = new Promise<void>((resolve) => setTimeout(resolve, 60_000).unref());
+      await Promise.race([everyone, alone]);
+      met.push(arrived >= count);
+      return then;
+    };
+  return { hold, met };
+}
+
+async function setup(script: Record<string, Reply[]>): Promise<{ w: World; issue: number }> {
+  const w = await createWorld(script, files);
+  w.gh.setPermission('mona', 'maintain');
+  const issue = w.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
+  return { w, issue };
+}
+
+async function run(w: World, issue: number, body: string, extra: Record<string, string> = {}) {
+  w.freshCheckout();
+  return w.runAction(commentEvent(w, issue, 'mona', body), { ...inputs, ...extra });
+}
+
+const pwd = toolCall('run_command', { command: 'pwd' });
+const write = (path: string, content: string) => toolCall('write_file', { path, content });
+const done = (result: string) => toolCall('update_context', { result, outcome: 'done' });
+
+/** The tool results a step's sessions got, in order. */
+function stepResults(w: World, step: number): string[] {
+  const last = w.model.requests.filter((r) => r.model === 'executor' && stepOf(r).step === step).at(-1);
+  return (last?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+}
+
+const onBranch = (w: World, branch: string, path: string) => git(w.origin, 'show', `${branch}:${path}`);
+
+describe('steps that run together', () => {
+  it('run at the same time in work trees of their own and land in one branch and one pull request', async () => {
+    const together = meeting(2);
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: perStep({
+        1: [together.hold(pwd), write('notes/a.md', 'A\n'), done('Wrote notes/a.md.')],
+        2: [together.hold(pwd), write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')],
+      }),
+    });
+    const planned = await run(w, issue, '/plan write two notes');
+    expect(planned.outputs.outcome, planned.stdout).toBe('planned');
+    const approved = await run(w, issue, '/approve');
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+
+    // Both sessions' first requests were out at once: neither was answered before the other came.
+    expect(together.met).toEqual([true, true]);
+    // Each session's commands ran in its own work tree.
+    const [cwd1 = '', cwd2 = ''] = [stepResults(w, 1)[0], stepResults(w, 2)[0]];
+    expect(cwd1).toMatch(/exit code: 0\n.*\/step-1\n?/);
+    expect(cwd2).toMatch(/exit code: 0\n.*\/step-2\n?/);
+
+    const branch = `refs/heads/${approved.outputs.branch}`;
+    expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
+    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+    const log = git(w.origin, 'log', '--format=%s', branch);
+    expect(log).toContain('plangate: step 1 of plan');
+    expect(log).toContain('plangate: step 2 of plan');
+    expect(log).toContain('plangate: merge step 2 of plan');
+    // The step refs were bookkeeping until the merge: none is left behind.
+    expect(git(w.origin, 'for-each-ref', 'refs/plangate/steps')).toBe('');
+    expect(w.gh.pulls()).toHaveLength(1);
+    const body = w.gh.pulls()[0]?.body ?? '';
+    expect(body).toContain('Wrote notes/a.md.');
+    expect(body).toContain('Wrote notes/b.md.');
+    // The planner was summoned to plan and to wrap up, not between the steps.
+    expect(w.model.requests.filter((r) => r.model === 'planner')).toHaveLength(2);
+  });
+
+  it('refuses a step that writes a file another step names', async () => {
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: perStep({
+        1: [write('notes/b.md', 'written by step 1\n'), write('notes/a.md', 'A\n'), done('Wrote notes/a.md.')],
+        2: [write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')],
+      }),
+    });
+    await run(w, issue, '/plan write two notes');
+    const approved = await run(w, issue, '/approve');
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+    expect(stepResults(w, 1)[0]).toMatch(/^Error: Refused: notes\/b\.md is outside step 1's scope .*notes\/a\.md/);
+    const branch = `refs/heads/${approved.outputs.branch}`;
+    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+    expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
+  });
+
+  it('runs a step that conflicts with one merged before it again on the merged tree, without conflict markers', async () => {
+    // Under `scope: report` nothing holds a step to its files, so two steps can change the same one.
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: perStep(
+        {
+          1: [write('notes/a.md', 'A\n'), write('shared.md', 'from step 1\n'), done('Wrote A and shared.md.')],
+          2: [write('notes/b.md', 'B\n'), write('shared.md', 'from step 2\n'), done('Wrote B and shared.md.')],
+        },
+        {
+          2: [
+            toolCall('read_file', { path: 'shared.md' }),
+            write('shared.md', 'from step 1\nfrom step 2\n'),
+            write('notes/b.md', 'B\n'),
+            done('Added my line to shared.md after step 1’s.'),
+          ],
+        },
+      ),
+    });
+    await run(w, issue, '/plan write two notes', { scope: 'report' });
+    const approved = await run(w, issue, '/approve', { scope: 'report' });
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+    const branch = `refs/heads/${approved.outputs.branch}`;
+    expect(onBranch(w, branch, 'shared.md')).toBe('from step 1\nfrom step 2');
+    expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
+    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+    // The session run again saw step 1's merged work.
+    expect(stepResults(w, 2)[0]).toContain('from step 1');
+    const landed = git(w.origin, 'ls-tree', '-r', '--name-only', branch).split('\n');
+    for (const path of landed) expect(onBranch(w, branch, path), path).not.toMatch(/^(<{7}|={7}|>{7})/m);
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.gh.pulls()[0]?.body).toContain('ran again on the merged tree');
+  });
+
+  it('keeps the step a killed job finished and runs only the other when the job runs again', async () => {
+    const approving: { run?: ReturnType<World['startAction']> } = {};
+    let killed = false;
+    const w0: { w?: World; issue?: number } = {};
+    // Step 2 waits until step 1 is committed and named in the checkpoint, then the job dies.
+    const killOnceStep1IsKept: Reply = async () => {
+      const { w, issue } = w0 as { w: World; issue: number };
+      for (let i = 0; i < 600 && !killed; i++) {
+        const kept = botComments(w, issue).some((c) => decodeRunRecord(c)?.batch?.steps.some((f) => f.step === 1));
+        if (kept) {
+          killed = true;
+          approving.run?.kill('SIGKILL');
+        } else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return new Promise<Reply>(() => undefined);
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [
+        ...perStep({
+          1: [write('notes/a.md', 'A\n'), done('Wrote notes/a.md.')],
+          2: [killOnceStep1IsKept],
+        }),
+        // The job that runs again: step 2 alone.
+        ...perStep({ 2: [write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')] }),
+      ],
+    });
+    Object.assign(w0, { w, issue });
+    const planned = await run(w, issue, '/plan write two notes');
+    w.freshCheckout();
+    const approve = commentEvent(w, issue, 'mona', '/approve');
+    approving.run = w.startAction(approve, inputs);
+    const first = await approving.run.done;
+    expect(killed).toBe(true);
+    expect(first.code).not.toBe(0);
+
+    w.freshCheckout();
+    const rerun = await w.runAction(approve, inputs);
+    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+    // Step 1 ran once, in the killed job; step 2 twice (killed, then finished).
+    const sessions = (step: number) =>
+      w.model.requests.filter((r) => r.model === 'executor' && stepOf(r).step === step && stepOf(r).turn === 0);
+    expect(sessions(1)).toHaveLength(1);
+    expect(sessions(2)).toHaveLength(2);
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
+    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.model.remaining().executor).toBe(0);
+  });
+});
