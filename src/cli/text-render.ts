@@ -3,6 +3,7 @@ import { formatCost, type RoleUsageSummary } from '../models/usage.js';
 import { sumCost } from '../render/usage-table.js';
 import { formatCount } from '../text/count.js';
 import { outcomeWords } from '../machine/reader-words.js';
+import { planOrder, waitsFor } from '../render/plan-order.js';
 
 /**
  * Plain text for the terminal. The action renders markdown for GitHub, with HTML escaping that a
@@ -17,7 +18,12 @@ const indent = (text: string, by: string) =>
     .map((line) => (line === '' ? '' : `${by}${line}`))
     .join('\n');
 
-export function renderPlanText(plan: Plan): string {
+/**
+ * The plan's steps, assumptions and risks; for a plan that says which steps need which, also what
+ * each waits for and the order they run in with at most `parallelSteps` at once (the local run takes
+ * one at a time).
+ */
+export function renderPlanText(plan: Plan, parallelSteps = 1): string {
   const lines: string[] = [];
   plan.steps.forEach((step, i) => {
     const number = `${i + 1}. `;
@@ -26,7 +32,11 @@ export function renderPlanText(plan: Plan): string {
     if (step.detail?.trim()) lines.push(indent(step.detail, pad));
     if (step.files?.length) lines.push(`${pad}Files: ${step.files.join(', ')}`);
     if (step.verify?.trim()) lines.push(`${pad}Verify: ${step.verify}`);
+    const waits = waitsFor(step);
+    if (waits) lines.push(`${pad}Waits for: ${waits}`);
   });
+  const order = planOrder(plan, parallelSteps);
+  if (order) lines.push('', `Order: ${order.order}`, ...order.waits.map((line) => indent(line, '  ')));
   const list = (title: string, items: string[] | undefined) => {
     if (!items?.length) return;
     lines.push('', `${title}:`, ...items.map((item) => indent(`- ${item}`, '  ')));
