@@ -2,7 +2,7 @@ import type { HistoryEntry, Plan } from '../machine/fields.js';
 import { formatCost, type RoleUsageSummary } from '../models/usage.js';
 import { sumCost } from '../render/usage-table.js';
 import { formatCount } from '../text/count.js';
-import { outcomeWords } from '../machine/reader-words.js';
+import { outcomeWords, stepWords } from '../machine/reader-words.js';
 import { planOrder, waitsFor } from '../render/plan-order.js';
 
 /**
@@ -46,18 +46,26 @@ export function renderPlanText(plan: Plan, parallelSteps = 1): string {
   return lines.join('\n');
 }
 
+/**
+ * The history as the pull request shows it: a cycle that carried out a plan step names it and the
+ * steps that ran with it, and the host's note on a cycle stays on one line under its heading, so it
+ * cannot pass for a cycle of its own.
+ */
 export function renderHistoryText(history: readonly HistoryEntry[]): string {
   if (history.length === 0) return '  No cycle ran.';
   return history
-    .map((entry, i) =>
-      [
-        `  Cycle ${i + 1}: ${outcomeWords[entry.outcome]}`,
+    .map((entry, i) => {
+      const step = stepWords(entry);
+      const note = entry.note?.replace(/\s+/g, ' ').trim();
+      return [
+        `  Cycle ${i + 1}${step ? ` · ${step}` : ''}: ${outcomeWords[entry.outcome]}`,
+        ...(note ? [`    Note: ${note}`] : []),
         '    Directive:',
         indent(entry.directive, '      '),
         '    Result:',
         indent(entry.result, '      '),
-      ].join('\n'),
-    )
+      ].join('\n');
+    })
     .join('\n\n');
 }
 

@@ -49,9 +49,17 @@ export interface ShownPlan {
   commandPrefix?: string;
 }
 
-/** One step as a task-list item; ticked when it is among the first `done`. The detail is a fenced block inside the item. */
-export function renderStep(step: PlanStep, i: number, done = 0): string {
-  const lines = [`- [${i < done ? 'x' : ' '}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
+/**
+ * Which steps are ticked: the first so many, for a plan carried out one step after another, or the
+ * steps named (from 1), for a plan whose steps ran in batches and may finish out of order.
+ */
+export type DoneSteps = number | ReadonlySet<number>;
+
+const isDone = (done: DoneSteps, i: number) => (typeof done === 'number' ? i < done : done.has(i + 1));
+
+/** One step as a task-list item; ticked when `done` says it finished. The detail is a fenced block inside the item. */
+export function renderStep(step: PlanStep, i: number, done: DoneSteps = 0): string {
+  const lines = [`- [${isDone(done, i) ? 'x' : ' '}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
   if (step.detail) lines.push(`  ${indent(codeBlock(step.detail, 'text'), 2)}`);
   const facts: string[] = [];
   if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(', ')}`);
@@ -63,8 +71,8 @@ export function renderStep(step: PlanStep, i: number, done = 0): string {
   return lines.join('\n');
 }
 
-/** Renders plan steps as a task list; `done` ticks the first steps. */
-export function renderSteps(plan: Plan, done = 0): string {
+/** Renders plan steps as a task list; `done` says which are ticked. */
+export function renderSteps(plan: Plan, done: DoneSteps = 0): string {
   return plan.steps.map((step, i) => renderStep(step, i, done)).join('\n');
 }
 
@@ -74,7 +82,7 @@ function bulletSection(title: string, items: string[] | undefined): string {
 }
 
 /** Renders a plan with its assumptions and risks; `order` (renderOrder's) goes right after the steps. */
-export function renderPlan(plan: Plan, done = 0, order = ''): string {
+export function renderPlan(plan: Plan, done: DoneSteps = 0, order = ''): string {
   return (
     renderSteps(plan, done) +
     order +
@@ -103,7 +111,13 @@ export type StepsNotice = (shown: number, total: number) => string;
  * shows, so a reader never takes a cut plan for the whole one. Assumptions and risks keep at most a
  * quarter of the room.
  */
-export function renderPlanWithin(plan: Plan, maxChars: number, notice: StepsNotice, done = 0, order = ''): string {
+export function renderPlanWithin(
+  plan: Plan,
+  maxChars: number,
+  notice: StepsNotice,
+  done: DoneSteps = 0,
+  order = '',
+): string {
   const whole = renderPlan(plan, done, order);
   if (whole.length <= maxChars) return whole;
   const total = plan.steps.length;
