@@ -68,6 +68,8 @@ class Batch {
   private readonly git: Git;
   private readonly author: { name: string; email: string };
   private readonly trailers: string[];
+  /** Steps whose commit is on its ref on origin (pushed by this job, or kept from an earlier one). */
+  private readonly onRefs = new Set<number>();
 
   constructor(
     private readonly run: ExecutionRun,
@@ -96,14 +98,18 @@ class Batch {
     core.info(`Running step ${pending.join(', ')} of plan ${this.run.record.planId} together.`);
     const running = new Set(pending);
     const save = () => progress.save(this.s, { steps: this.view(running) });
-    await save();
+    // A step alone is checkpointed by the cycle's own save after its merge, as any cycle is. Steps
+    // together are shown running, and each one finished is pushed to its ref and checkpointed at
+    // once (but the last, whose merge and save follow straight away), so a job killed mid-batch keeps it.
+    const together = pending.length > 1;
+    if (together) await save();
     const settled = await Promise.allSettled(
       pending.map(async (n) => {
-        const finished = await this.carryOut(n, base, this.ready);
+        const finished = await this.carryOut(n, base, this.ready, { keep: together });
         if (finished === undefined || this.means.halted()) return;
         this.record(finished);
         running.delete(n);
-        await save();
+        if (together && running.size > 0) await save();
       }),
     );
     // Every session has ended, so a failure is raised only now, with the finished steps kept.
@@ -121,7 +127,7 @@ class Batch {
     n: number,
     base: string,
     together: readonly number[],
-    note?: string,
+    { note, keep }: { note?: string; keep: boolean },
   ): Promise<Finished | undefined> {
     const { run, s } = this;
     const step = this.plan.steps[n - 1] as PlanStep;
@@ -150,7 +156,7 @@ class Batch {
         this.means.limits,
       );
       if (report === undefined || this.means.halted()) return undefined;
-      const commit = await this.commit(tree, n, base, scope);
+      const commit = await this.commit(tree, n, base, scope, keep);
       return { ...report, ...(commit ? { commit } : {}) };
     } finally {
       await tree.close();
@@ -173,6 +179,7 @@ class Batch {
     n: number,
     base: string,
     scope: ApprovedScope | undefined,
+    keep: boolean,
   ): Promise<string | undefined> {
     const { run } = this;
     const keptOut = await stageChecked(tree.git, run.ctx.settings.protectedPaths, scope);
@@ -200,8 +207,10 @@ class Batch {
       '-m',
       message,
     ]);
-    if (!this.means.halted())
+    if (keep && !this.means.halted()) {
       await this.git(['push', '--quiet', '--force', 'origin', `${sha}:${stepRef(run.record.planId, n)}`]);
+      this.onRefs.add(n);
+    }
     return sha;
   }
 
@@ -238,8 +247,12 @@ class Batch {
     const kept: Finished[] = [];
     for (const f of earlier.steps) {
       if (!this.ready.includes(f.step)) continue;
-      if (f.commit === undefined || (await this.fetched(f.step, f.commit))) kept.push(f);
-      else core.warning(`Step ${f.step} of the earlier attempt is no longer where its checkpoint says; it runs again.`);
+      if (f.commit === undefined) kept.push(f);
+      else if (await this.fetched(f.step, f.commit)) {
+        kept.push(f);
+        this.onRefs.add(f.step);
+      } else
+        core.warning(`Step ${f.step} of the earlier attempt is no longer where its checkpoint says; it runs again.`);
     }
     return kept;
   }
@@ -262,7 +275,6 @@ class Batch {
     const { run } = this;
     const reports: StepReport[] = [];
     const merged: number[] = [];
-    const pushed = (run.batch as StepBatchRecord).steps.filter((f) => f.commit !== undefined).map((f) => f.step);
     for (const n of this.ready) {
       const finished = (run.batch as StepBatchRecord).steps.find((f) => f.step === n) as Finished;
       const { commit, ...report } = finished;
@@ -278,17 +290,16 @@ class Batch {
       const note = `Its changes conflicted with step ${merged.join(', ')} merged before it, so it ran again on the merged tree; what it reported the first time: ${clipped(report.result)}`;
       core.info(`Step ${n} conflicts with step ${merged.join(', ')}; running it again on the merged tree.`);
       const head = await this.git(['rev-parse', 'HEAD']);
-      const again = await this.carryOut(n, head, [n], rerunNote(merged));
+      const again = await this.carryOut(n, head, [n], { note: rerunNote(merged), keep: false });
       if (again === undefined || this.means.halted()) return null;
       const { commit: redone, ...rerun } = again;
-      if (redone !== undefined) pushed.push(n);
       if (redone !== undefined && !(await run.work.merge(redone, mergeMessage(n, run.record.planId))))
         throw new Error(`step ${n} run again on the merged tree still does not merge`);
       merged.push(n);
       reports.push({ ...rerun, ...(report.together ? { together: report.together } : {}), note });
     }
     await run.work.push();
-    await this.forgetRefs(pushed);
+    await this.forgetRefs([...this.onRefs]);
     run.batch = undefined;
     if (base !== (await this.git(['rev-parse', 'HEAD']))) core.info(`Merged step ${merged.join(', ')} in plan order.`);
     return reports;
