@@ -139,6 +139,17 @@ export async function playLatencyRun(ordered: boolean, delayMs: number, probeDir
       if (`${file}\n` !== stepModule(k))
         throw new Error(`latency, ${name}: src/step-${k}.js on ${branch} is not step ${k}'s`);
     }
+    // …and its check ran in the sandbox and passed.
+    const checked = new Set(
+      world.model.requests
+        .filter((r) => r.model === EXECUTOR)
+        .map(
+          (r) => /^\$ node --check src\/step-(\d+)\.js\nexit code: 0\b/.exec(String(r.messages.at(-1)?.content))?.[1],
+        )
+        .filter((k) => k !== undefined),
+    );
+    if (checked.size !== LATENCY_STEPS)
+      throw new Error(`latency, ${name}: node --check passed for step ${[...checked].join(', ')} only`);
     if (measured.requests.executor !== 4 * LATENCY_STEPS)
       throw new Error(`latency, ${name}: ${measured.requests.executor} executor requests, not ${4 * LATENCY_STEPS}`);
     return measured;

@@ -200,7 +200,7 @@ function latencySection(l: LatencyFigures | undefined, cost: CostPerCycle | unde
       `so sessions that run at once are answered right whoever asks first. Why ${l.delayMs} ms: providers take from under a second (a short completion) to tens of ` +
       'seconds a request, so this is the fast end, where the host’s own work weighs most against the waiting that running steps together saves. It makes waiting ' +
       `${pct(waitShare)} of the plan run one step at a time (${seconds(seq.modelWaitMs)} of ${seconds(seq.wallMs)}${waitShare < 0.5 ? '; less than half: the machine was slow in this run' : ''}) ` +
-      `and kept the scenario to ${l.wallSeconds.toFixed(0)} s of this run; each 100 ms more a request would add about ${perHundredMs.toFixed(0)} s, and \`npm run bench\` ` +
+      `and kept the scenario to ${l.wallSeconds.toFixed(0)} s of this run; each 100 ms more a request would add about ${perHundredMs.toFixed(0)} s to its /approve runs alone, and \`npm run bench\` ` +
       'must stay under 10 minutes on 2 cores. Where the wall-time target is missed, its gap gives the ratio the measured host work would leave at slower models.',
     '',
     `${l.rounds} rounds; each plays both plans back to back in a world of their own, the order flipped every round, and the judged wall-time figure is the median of ` +

@@ -401,7 +401,8 @@ function latencyTargets(l: LatencyFigures): TargetResult[] {
         : `${times(l.wallRatio - LATENCY_WALL_LIMIT)} over. The steps ran together (${ranAs(p0)}, up to ${par.peakExecutorInFlight} executor requests in flight) and the ` +
           `time spent waiting on the model fell to ${times(waitRatio)}; what is left is the host's own work, wall time less model waiting: ${seconds(hostWork(par))} ` +
           `for the ordered plan against ${seconds(hostWork(seq))} one step at a time (the action starting, git, commits and merges, pushes, the progress comment; ` +
-          `write pacing spreads the /approve's GitHub writes over at least ${seconds(p0?.pacingFloorMs ?? 0)} vs ${seconds(s0?.pacingFloorMs ?? 0)}). ` +
+          `the ordered /approve made ${p0?.apiCalls ?? 'n/a'} GitHub calls against ${s0?.apiCalls ?? 'n/a'}, which write pacing spreads over at least ` +
+          `${seconds(p0?.pacingFloorMs ?? 0)} against ${seconds(s0?.pacingFloorMs ?? 0)}). ` +
           `That work does not shrink with the model's speed: with it as measured, the ratio would be ${times(at(2000))} at 2 s a request and ` +
           `${times(at(10_000))} at 10 s, a provider's usual range for an agent's turn.`,
   );
