@@ -8,7 +8,7 @@ import {
 import {
   defaultLines,
   inputDefaults
-} from "./chunks/chunk-JCBN36MC.js";
+} from "./chunks/chunk-5QKFIOA3.js";
 import {
   didYouMean
 } from "./chunks/chunk-ORSRIQN3.js";
@@ -442,11 +442,11 @@ async function main(proc) {
         terminal.out(`plangate ${plangateVersion}`);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-CD67ZHOE.js");
+        const { planCommand } = await import("./chunks/plan-command-GXTGH6GP.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-KMFNHV4L.js");
+        const { runCommand } = await import("./chunks/run-command-BFSOCYNS.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

@@ -147,6 +147,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-WAZ3QQ2M.js");
+  const { run } = await import("./chunks/main-ROSCF4RP.js");
   await run(triage);
 }

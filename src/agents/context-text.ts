@@ -1,5 +1,6 @@
 import type { ApprovedScope } from '../scope/approved-scope.js';
 import type { HistoryEntry, Plan } from '../machine/fields.js';
+import { stepWords } from '../machine/reader-words.js';
 
 /**
  * How the run's context is written into summoning messages. Plain text with fixed headings, built
@@ -41,13 +42,18 @@ function planBody(plan: Plan): string {
   return [...steps, ...(extra.length ? ['', ...extra] : [])].join('\n');
 }
 
-/** The full history, every directive with its result, for the planner's replan and wrap-up. */
+/**
+ * The full history, every directive with its result, for the planner's replan and wrap-up. A cycle
+ * that carried out a plan step names it and the steps that ran with it, as the pull request does,
+ * so the planner reads a batch's results as one batch; the host's note on it stays on one line.
+ */
 export function historyText(history: HistoryEntry[]): string {
   if (history.length === 0) return '## History\n\n(no cycle has run)';
-  const cycles = history.map(
-    (entry, i) =>
-      `### Cycle ${i + 1} (outcome: ${entry.outcome})\n\nDirective:\n${entry.directive}\n\nResult:\n${entry.result}`,
-  );
+  const cycles = history.map((entry, i) => {
+    const step = stepWords(entry);
+    const note = entry.note?.replace(/\s+/g, ' ').trim();
+    return `### Cycle ${i + 1}${step ? ` · ${step}` : ''} (outcome: ${entry.outcome})\n\n${note ? `Note: ${note}\n\n` : ''}Directive:\n${entry.directive}\n\nResult:\n${entry.result}`;
+  });
   return ['## History', '', ...cycles].join('\n\n');
 }
 

@@ -1,4 +1,4 @@
-import type { Role, StagedFields, StepReport } from '../machine/fields.js';
+import type { Plan, Role, StagedFields, StepReport } from '../machine/fields.js';
 import { oneStepMachine, oneStepSnapshot } from '../machine/one-step.js';
 import type { ChatClient } from '../models/chat-client.js';
 import type { TokenUsage } from '../models/usage.js';
@@ -129,7 +129,10 @@ function stager(run: RunState, role: Role) {
 }
 
 /** Where an executor session works: the run or step it stages into, its tree, its scope, what the host checks. */
-type Workplace = Pick<TeamOptions, 'run' | 'sandbox' | 'reader' | 'scope' | 'notices' | 'afterCommand' | 'onCommand'> & {
+type Workplace = Pick<
+  TeamOptions,
+  'run' | 'sandbox' | 'reader' | 'scope' | 'notices' | 'afterCommand' | 'onCommand'
+> & {
   /** Whose scope a refusal names; default: the run's. */
   scopeName?: string;
 };
@@ -256,47 +259,63 @@ export function createTeam(options: TeamOptions): Team {
         });
       }
     },
-    async summonStep(step, limits: SummonOptions = {}) {
+    summonStep(step, limits: SummonOptions = {}) {
       began ??= run.snapshot.context.plan;
-      const own = new RunState(
-        oneStepMachine,
-        oneStepSnapshot(run.snapshot.context, step.directive, run.snapshot.policy),
-      );
-      const where: Workplace = {
-        run: own,
-        sandbox: step.sandbox,
-        reader: step.reader,
-        ...(step.scope ? { scope: step.scope } : {}),
-        ...(step.afterCommand ? { afterCommand: step.afterCommand } : {}),
-        ...(step.onCommand ? { onCommand: step.onCommand } : {}),
-        scopeName: `step ${step.step}'s scope (the run's approved scope holds each step to the files it lists)`,
-      };
-      const tools = executorToolbox(options, where, capabilities, toolboxOptions);
-      const stepFacts: WorkshopFacts = { ...facts, ...(step.scope ? { scope: step.scope } : {}) };
-      await summon({
-        // The same system prompt and tool specs as every executor session: one cached prefix for all.
-        session: new Session('executor', executorSystemPrompt, tools.specs),
-        client: options.executor,
-        toolbox: tools,
-        run: own,
-        message: `${standing}\n\n${stepMessage(own.snapshot, stepFacts, began, step)}`,
-        onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
-        redact: scrub,
-        stallLimit: options.stallLimit,
-        ...limits,
-      });
-      const { context, abortReason } = own.snapshot;
-      if (context.outcome === undefined && abortReason === undefined) return undefined;
-      const together = step.together.length > 1 ? { together: [...step.together] } : {};
-      return {
-        step: step.step,
-        ...together,
-        directive: step.directive,
-        result: context.result ?? `(no result reported; the step was stopped: ${abortReason ?? 'no reason given'})`,
-        outcome: context.outcome ?? 'abort',
-        ...(step.note ? { note: step.note } : {}),
-      };
+      return summonStep(options, { capabilities, toolboxOptions, facts, standing, began }, step, limits);
     },
+  };
+}
+
+/** What every session of a run shares: the tools' wiring, the workshop facts, the standing rules, the plan as begun. */
+interface SessionBasis {
+  capabilities: CapabilityHub;
+  toolboxOptions: { redact: (text: string) => string };
+  facts: WorkshopFacts;
+  standing: string;
+  began: Plan | undefined;
+}
+
+/** One step of a batch in a session of its own (Team.summonStep). */
+async function summonStep(
+  options: TeamOptions,
+  basis: SessionBasis,
+  step: StepSummons,
+  limits: SummonOptions,
+): Promise<StepReport | undefined> {
+  const { run } = options;
+  const own = new RunState(oneStepMachine, oneStepSnapshot(run.snapshot.context, step.directive, run.snapshot.policy));
+  const where: Workplace = {
+    run: own,
+    sandbox: step.sandbox,
+    reader: step.reader,
+    ...(step.scope ? { scope: step.scope } : {}),
+    ...(step.afterCommand ? { afterCommand: step.afterCommand } : {}),
+    ...(step.onCommand ? { onCommand: step.onCommand } : {}),
+    scopeName: `step ${step.step}'s scope (the run's approved scope holds each step to the files it lists)`,
+  };
+  const tools = executorToolbox(options, where, basis.capabilities, basis.toolboxOptions);
+  const facts: WorkshopFacts = { ...basis.facts, ...(step.scope ? { scope: step.scope } : {}) };
+  await summon({
+    // The same system prompt and tool specs as every executor session: one cached prefix for all.
+    session: new Session('executor', executorSystemPrompt, tools.specs),
+    client: options.executor,
+    toolbox: tools,
+    run: own,
+    message: `${basis.standing}\n\n${stepMessage(own.snapshot, facts, basis.began, step)}`,
+    onUsage: (tokens) => options.onUsage('executor', options.executor.model, tokens),
+    redact: basis.toolboxOptions.redact,
+    stallLimit: options.stallLimit,
+    ...limits,
+  });
+  const { context, abortReason } = own.snapshot;
+  if (context.outcome === undefined && abortReason === undefined) return undefined;
+  return {
+    step: step.step,
+    ...(step.together.length > 1 ? { together: [...step.together] } : {}),
+    directive: step.directive,
+    result: context.result ?? `(no result reported; the step was stopped: ${abortReason ?? 'no reason given'})`,
+    outcome: context.outcome ?? 'abort',
+    ...(step.note ? { note: step.note } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
+import { isStepGraph } from '../machine/step-order.js';
 import type { TokenUsage } from '../models/usage.js';
 import { inScope, scopePath, type ApprovedScope, type ScopeDelta } from '../scope/approved-scope.js';
 import {
@@ -14,8 +15,8 @@ import { highFactor, type CostEstimate } from './cost-estimate.js';
 /**
  * The scope a plan asks for, derived from the plan itself before it is shown, so the maintainer
  * approves exactly what the run may do: the paths its steps name, the commands it names that the
- * repository allows, the network destinations it names that `allowed-domains` allows, and a budget
- * from the cost estimate with headroom.
+ * repository allows, the network destinations it names that `allowed-domains` allows, a budget
+ * from the cost estimate with headroom, and, for a plan that orders its steps, how many may run at once.
  */
 
 /** How much the budget leaves over the estimate's high end: twice it, so an estimate that is off by a factor of two still fits. */
@@ -47,6 +48,11 @@ export interface ScopeInput {
   timeoutMinutes?: number;
   /** The destinations a sealed network allows (`allowed-domains`): the ceiling the plan narrows; unset: the network is not sealed. */
   network?: readonly Destination[];
+  /**
+   * `parallel-steps`: how many steps may run at the same time. It enters the scope only for a plan
+   * that orders its steps itself (`after`); unset, or for any other plan, the steps run one at a time.
+   */
+  parallelSteps?: number;
 }
 
 export function deriveScope(input: ScopeInput): ApprovedScope {
@@ -76,6 +82,7 @@ export function deriveScope(input: ScopeInput): ApprovedScope {
       ...(input.timeoutMinutes !== undefined ? { minutes: input.timeoutMinutes } : {}),
     },
     ...(input.network !== undefined ? { network: namedDestinations(input.network, namedNetwork(plan)).reachable } : {}),
+    ...(input.parallelSteps !== undefined && isStepGraph(plan) ? { parallelSteps: input.parallelSteps } : {}),
   };
 }
 

@@ -74,6 +74,13 @@ export function proposedPlan(
   };
 }
 
+/**
+ * Steps the local run carries out at once: one. It works in the one checkout, a step after another,
+ * whatever the plan lets run together, so the scope of a plan that orders its steps says 1 (not the
+ * action's `parallel-steps`), and the plan it shows is in that order.
+ */
+const localParallelSteps = 1;
+
 /** The scope an approval of the plan grants, as the action derives it; a run with no plan gets the open one. */
 function localScope(setup: LocalTeamSetup, snapshot: Snapshot, usage: UsageLedger): ApprovedScope {
   const { plan } = snapshot.context;
@@ -86,5 +93,12 @@ function localScope(setup: LocalTeamSetup, snapshot: Snapshot, usage: UsageLedge
     executorModel: setup.executor.model,
     prices: setup.prices,
   });
-  return deriveScope({ plan, allowedCommands: setup.allowedCommands, planning, estimate, maxIterations });
+  return deriveScope({
+    plan,
+    allowedCommands: setup.allowedCommands,
+    planning,
+    estimate,
+    maxIterations,
+    parallelSteps: localParallelSteps,
+  });
 }

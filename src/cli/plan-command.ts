@@ -62,7 +62,7 @@ export async function showPlan(session: LocalSession, plan: LocalPlan): Promise<
   terminal.out(
     `Base: ${plan.base.ref} (${plan.base.sha.slice(0, 7)}) · planner ${plan.models.planner} · executor ${plan.models.executor}`,
   );
-  if (context.plan) terminal.out(`\nSteps:\n${renderPlanText(context.plan)}`);
+  if (context.plan) terminal.out(`\nSteps:\n${renderPlanText(context.plan, plan.scope?.parallelSteps)}`);
   if (context.directive)
     terminal.out(`\nFirst directive for the executor:\n${context.directive.trim().replace(/^/gm, '  ')}`);
   const rules = plan.allowedCommands.length ? plan.allowedCommands.join(', ') : 'none';

@@ -2,7 +2,8 @@ import type { HistoryEntry, Plan } from '../machine/fields.js';
 import { formatCost, type RoleUsageSummary } from '../models/usage.js';
 import { sumCost } from '../render/usage-table.js';
 import { formatCount } from '../text/count.js';
-import { outcomeWords } from '../machine/reader-words.js';
+import { outcomeWords, stepWords } from '../machine/reader-words.js';
+import { planOrder, waitsFor } from '../render/plan-order.js';
 
 /**
  * Plain text for the terminal. The action renders markdown for GitHub, with HTML escaping that a
@@ -17,7 +18,12 @@ const indent = (text: string, by: string) =>
     .map((line) => (line === '' ? '' : `${by}${line}`))
     .join('\n');
 
-export function renderPlanText(plan: Plan): string {
+/**
+ * The plan's steps, assumptions and risks; for a plan that says which steps need which, also what
+ * each waits for and the order they run in with at most `parallelSteps` at once (the local run takes
+ * one at a time).
+ */
+export function renderPlanText(plan: Plan, parallelSteps = 1): string {
   const lines: string[] = [];
   plan.steps.forEach((step, i) => {
     const number = `${i + 1}. `;
@@ -26,7 +32,11 @@ export function renderPlanText(plan: Plan): string {
     if (step.detail?.trim()) lines.push(indent(step.detail, pad));
     if (step.files?.length) lines.push(`${pad}Files: ${step.files.join(', ')}`);
     if (step.verify?.trim()) lines.push(`${pad}Verify: ${step.verify}`);
+    const waits = waitsFor(step);
+    if (waits) lines.push(`${pad}Waits for: ${waits}`);
   });
+  const order = planOrder(plan, parallelSteps);
+  if (order) lines.push('', `Order: ${order.order}`, ...order.waits.map((line) => indent(line, '  ')));
   const list = (title: string, items: string[] | undefined) => {
     if (!items?.length) return;
     lines.push('', `${title}:`, ...items.map((item) => indent(`- ${item}`, '  ')));
@@ -36,18 +46,26 @@ export function renderPlanText(plan: Plan): string {
   return lines.join('\n');
 }
 
+/**
+ * The history as the pull request shows it: a cycle that carried out a plan step names it and the
+ * steps that ran with it, and the host's note on a cycle stays on one line under its heading, so it
+ * cannot pass for a cycle of its own.
+ */
 export function renderHistoryText(history: readonly HistoryEntry[]): string {
   if (history.length === 0) return '  No cycle ran.';
   return history
-    .map((entry, i) =>
-      [
-        `  Cycle ${i + 1}: ${outcomeWords[entry.outcome]}`,
+    .map((entry, i) => {
+      const step = stepWords(entry);
+      const note = entry.note?.replace(/\s+/g, ' ').trim();
+      return [
+        `  Cycle ${i + 1}${step ? ` · ${step}` : ''}: ${outcomeWords[entry.outcome]}`,
+        ...(note ? [`    Note: ${note}`] : []),
         '    Directive:',
         indent(entry.directive, '      '),
         '    Result:',
         indent(entry.result, '      '),
-      ].join('\n'),
-    )
+      ].join('\n');
+    })
     .join('\n\n');
 }
 

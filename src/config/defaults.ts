@@ -32,6 +32,7 @@ export const inputDefaults = {
   'allowed-commands': '',
   'protected-paths': '.github/workflows/**',
   'max-iterations': '8',
+  'parallel-steps': '3',
   'timeout-minutes': '45',
   'max-cost-usd': '',
   'allow-blocked-plans': 'false',

@@ -31,6 +31,7 @@ import { SettingsError } from './settings-error.js';
 import { inputPlace, issueSentences, named } from './issue-sentences.js';
 import { code } from '../text/markdown.js';
 import { destinationEntrySchema, type Destination } from '../scope/network-destinations.js';
+import { maxParallelSteps } from '../scope/approved-scope.js';
 import type { McpServerSpec } from './mcp-servers.js';
 
 // The parts of the settings, re-exported so that callers keep one import for all of them.
@@ -83,6 +84,11 @@ export interface Settings {
   allowedCommands: string[];
   protectedPaths: string[];
   maxIterations: number;
+  /**
+   * Steps of a plan that orders its steps (`after`) that may run at the same time (`parallel-steps`);
+   * it enters the approved scope, so the approver sees the order it gives.
+   */
+  parallelSteps: number;
   /** Minutes the execution may take; undefined: no limit. */
   timeoutMinutes?: number;
   /** USD the run may cost; undefined: no limit. */
@@ -231,6 +237,7 @@ export function readInputs(env: NodeJS.ProcessEnv = process.env): ActionInputs {
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines('protected-paths'), defaultLines('protected-paths')),
     maxIterations: defaulted('max-iterations', wholeNumber(1, 100)),
+    parallelSteps: defaulted('parallel-steps', wholeNumber(1, maxParallelSteps)),
     timeoutMinutes: defaulted('timeout-minutes', limitOrNone),
     maxCostUsd: input('max-cost-usd', optionalPositive),
     allowBlockedPlans: defaulted('allow-blocked-plans', booleanInput),

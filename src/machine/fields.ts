@@ -56,7 +56,10 @@ export const planSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['steps', index, 'after'],
-            message: `step ${index + 1} may only wait for earlier steps (1 to ${index}), not step ${needed}`,
+            message:
+              index === 0
+                ? `step 1 comes first, so it can wait for no step, not step ${needed}`
+                : `step ${index + 1} may only wait for earlier steps (1 to ${index}), not step ${needed}`,
           });
     });
   });

@@ -61,6 +61,31 @@ export function stepBatches(plan: Plan, limit: number): number[][] {
 }
 
 /**
+ * The steps that could have joined a batch of `stepBatches` (everything they wait for finished, room
+ * left under `limit`) but wait for a later one because they may change the same files as steps in it
+ * (or name no files), each with those steps, in plan order. This is the one wait the plan's `after`
+ * does not show, so the approver is told it; a step held back only by `limit` is not listed.
+ */
+export function filesWaits(plan: Plan, limit: number): Array<{ step: number; behind: number[] }> {
+  if (!isStepGraph(plan)) return [];
+  const waits = new Map<number, number[]>();
+  const finished = new Set<number>();
+  for (const batch of stepBatches(plan, limit)) {
+    for (const n of remainingSteps(plan, finished)) {
+      if (batch.includes(n) || waits.has(n) || !prerequisites(plan, n).every((m) => finished.has(m))) continue;
+      // As readySteps takes them: in plan order, so only the batch's earlier steps stood before this one.
+      const before = batch.filter((m) => m < n);
+      if (before.length >= Math.max(1, limit)) continue;
+      const step = plan.steps[n - 1] as PlanStep;
+      const behind = before.filter((m) => filesOverlap(plan.steps[m - 1] as PlanStep, step));
+      if (behind.length > 0) waits.set(n, behind);
+    }
+    for (const n of batch) finished.add(n);
+  }
+  return [...waits].sort(([a], [b]) => a - b).map(([step, behind]) => ({ step, behind }));
+}
+
+/**
  * Whether two steps may change the same path. A step that names no files could change any, so it
  * overlaps every step; otherwise two entries overlap when one lies inside the other, a glob
  * counting as the folder before its first wildcard.

@@ -1,8 +1,8 @@
 import type { HistoryEntry } from '../machine/fields.js';
 import { clip } from '../text/limits.js';
-import { code, codeBlock, escapeHtml } from '../text/markdown.js';
+import { code, codeBlock, escapeHtml, escapeMarkdown } from '../text/markdown.js';
 import { formatCount } from '../text/count.js';
-import { outcomeWords } from '../machine/reader-words.js';
+import { outcomeWords, stepWords } from '../machine/reader-words.js';
 
 /**
  * The execution history: every directive and what came back, in order. Where it shares a body with
@@ -12,10 +12,31 @@ import { outcomeWords } from '../machine/reader-words.js';
  */
 const maxResultChars = 6_000;
 
+/** A host's note on a cycle is a sentence or two; more is cut, so it cannot crowd out the cycle it belongs to. */
+const maxNoteChars = 500;
+
 /** Where the full text of a cycle cut to fit a body can still be read. */
 const fullTextPlace = 'the job summary';
 
-/** One cycle, its directive clipped to `directiveMax` and its result to `resultMax` (Infinity: whole). */
+/** "Cycle 3", and where the cycle carried out a plan step, which one and what ran with it. */
+function cycleName(entry: HistoryEntry, index: number): string {
+  const step = stepWords(entry);
+  return step ? `Cycle ${index + 1} · ${step}` : `Cycle ${index + 1}`;
+}
+
+/**
+ * What the host did besides the cycle (e.g. ran the step again on the merged tree), as escaped
+ * prose on one line: it reads as a sentence, and nothing in it can become markup, a mention or a link.
+ */
+function noteLines(entry: HistoryEntry): string[] {
+  const note = entry.note?.trim();
+  return note ? [escapeMarkdown(clip(note, maxNoteChars)), ''] : [];
+}
+
+/**
+ * One cycle, its directive clipped to `directiveMax` and its result to `resultMax` (Infinity: whole).
+ * A cycle of a plan that orders its steps names its step, and the steps that ran with it, in the heading.
+ */
 export function renderCycle(
   entry: HistoryEntry,
   index: number,
@@ -23,8 +44,9 @@ export function renderCycle(
   resultMax = directiveMax,
 ): string {
   return [
-    `#### Cycle ${index + 1}: ${outcomeWords[entry.outcome]}`,
+    `#### ${cycleName(entry, index)}: ${outcomeWords[entry.outcome]}`,
     '',
+    ...noteLines(entry),
     '**Directive**',
     '',
     codeBlock(clip(entry.directive, directiveMax), 'text'),
@@ -44,10 +66,14 @@ export function renderHistory(history: HistoryEntry[], entryMax = maxResultChars
   return history.map((entry, i) => renderCycle(entry, i, entryMax, entryMax)).join('\n\n');
 }
 
-/** One line per cycle, for places where the whole history is too much. */
+/** One line per cycle, for places where the whole history is too much; a cycle that carried out a plan step names it. */
 export function renderHistoryLines(history: HistoryEntry[]): string {
   return history
-    .map((e, i) => `${i + 1}. ${outcomeWords[e.outcome]}: ${escapeHtml(clip(e.directive.split('\n')[0] ?? '', 200))}`)
+    .map((e, i) => {
+      const step = stepWords(e);
+      const directive = escapeHtml(clip(e.directive.split('\n')[0] ?? '', 200));
+      return `${i + 1}. ${step ? `${step} · ` : ''}${outcomeWords[e.outcome]}: ${directive}`;
+    })
     .join('\n');
 }
 

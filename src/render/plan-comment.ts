@@ -13,6 +13,7 @@ import { renderChecks } from './checks.js';
 import { renderScope } from './scope.js';
 import type { ApprovedScope } from '../scope/approved-scope.js';
 import { formatCount } from '../text/count.js';
+import { planOrder, waitsFor } from './plan-order.js';
 
 /**
  * The plan comment: what a maintainer reads before approving, with the hidden record (its encoded
@@ -48,20 +49,30 @@ export interface ShownPlan {
   commandPrefix?: string;
 }
 
-/** One step as a task-list item; ticked when it is among the first `done`. The detail is a fenced block inside the item. */
-export function renderStep(step: PlanStep, i: number, done = 0): string {
-  const lines = [`- [${i < done ? 'x' : ' '}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
+/**
+ * Which steps are ticked: the first so many, for a plan carried out one step after another, or the
+ * steps named (from 1), for a plan whose steps ran in batches and may finish out of order.
+ */
+export type DoneSteps = number | ReadonlySet<number>;
+
+const isDone = (done: DoneSteps, i: number) => (typeof done === 'number' ? i < done : done.has(i + 1));
+
+/** One step as a task-list item; ticked when `done` says it finished. The detail is a fenced block inside the item. */
+export function renderStep(step: PlanStep, i: number, done: DoneSteps = 0): string {
+  const lines = [`- [${isDone(done, i) ? 'x' : ' '}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
   if (step.detail) lines.push(`  ${indent(codeBlock(step.detail, 'text'), 2)}`);
   const facts: string[] = [];
   if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(', ')}`);
   if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
   if (step.network?.length) facts.push(`Network: ${step.network.map(code).join(', ')}`);
+  const waits = waitsFor(step);
+  if (waits) facts.push(`Waits for: ${waits}`);
   if (facts.length) lines.push(`  ${facts.join(' · ')}`);
   return lines.join('\n');
 }
 
-/** Renders plan steps as a task list; `done` ticks the first steps. */
-export function renderSteps(plan: Plan, done = 0): string {
+/** Renders plan steps as a task list; `done` says which are ticked. */
+export function renderSteps(plan: Plan, done: DoneSteps = 0): string {
   return plan.steps.map((step, i) => renderStep(step, i, done)).join('\n');
 }
 
@@ -70,9 +81,25 @@ function bulletSection(title: string, items: string[] | undefined): string {
   return `\n\n**${title}**\n${items.map((item) => `- ${escapeMarkdown(item)}`).join('\n')}`;
 }
 
-/** Renders a plan with its assumptions and risks. */
-export function renderPlan(plan: Plan, done = 0): string {
-  return renderSteps(plan, done) + bulletSection('Assumptions', plan.assumptions) + bulletSection('Risks', plan.risks);
+/** Renders a plan with its assumptions and risks; `order` (renderOrder's) goes right after the steps. */
+export function renderPlan(plan: Plan, done: DoneSteps = 0, order = ''): string {
+  return (
+    renderSteps(plan, done) +
+    order +
+    bulletSection('Assumptions', plan.assumptions) +
+    bulletSection('Risks', plan.risks)
+  );
+}
+
+/**
+ * The order a plan that says which steps need which runs in, when at most `limit` steps run at once:
+ * which run together, and which wait only because they may change the same files. '' for a plan
+ * without `after`, which runs a step after another as it always did.
+ */
+export function renderOrder(plan: Plan, limit: number): string {
+  const shown = planOrder(plan, limit);
+  if (shown === undefined) return '';
+  return `\n\n**Order:** ${shown.order}${shown.waits.map((line) => `\n${line}`).join('')}`;
 }
 
 /** Says how many steps a cut plan shows and where the reader finds the rest. */
@@ -84,15 +111,21 @@ export type StepsNotice = (shown: number, total: number) => string;
  * shows, so a reader never takes a cut plan for the whole one. Assumptions and risks keep at most a
  * quarter of the room.
  */
-export function renderPlanWithin(plan: Plan, maxChars: number, notice: StepsNotice, done = 0): string {
-  const whole = renderPlan(plan, done);
+export function renderPlanWithin(
+  plan: Plan,
+  maxChars: number,
+  notice: StepsNotice,
+  done: DoneSteps = 0,
+  order = '',
+): string {
+  const whole = renderPlan(plan, done, order);
   if (whole.length <= maxChars) return whole;
   const total = plan.steps.length;
   const extras = bulletSection('Assumptions', plan.assumptions) + bulletSection('Risks', plan.risks);
   const extrasShown = extras.length <= maxChars / 4 ? extras : clip(extras, Math.max(0, Math.floor(maxChars / 4)));
   const noticeText = (shown: number) => `\n\n> [!NOTE]\n> ${notice(shown, total)}`;
   // Reserved for the longest notice: the count it names has at most as many digits as the total.
-  const room = maxChars - extrasShown.length - noticeText(total).length;
+  const room = maxChars - extrasShown.length - order.length - noticeText(total).length;
   const kept: string[] = [];
   let used = 0;
   for (const [i, step] of plan.steps.entries()) {
@@ -102,7 +135,7 @@ export function renderPlanWithin(plan: Plan, maxChars: number, notice: StepsNoti
     kept.push(text);
     used += cost;
   }
-  return kept.join('\n') + noticeText(kept.length) + extrasShown;
+  return kept.join('\n') + noticeText(kept.length) + order + extrasShown;
 }
 
 /** The objective as the executor reads it (trimmed), in a fenced block: markup in user text shows as written. */
@@ -244,14 +277,16 @@ function planBody(record: ShownPlan, room: number): string {
   const head = (shown: string) =>
     [`### 📋 Plan ${code(record.planId)}`, '', ...contextLines(record, shown), '', '**Steps**', ''].join('\n') + '\n';
   if (!plan) return fitBody(head(objective) + '_The planner staged no plan._', room);
-  const whole = head(objective) + renderPlan(plan);
+  // The order the approval runs the steps in, with as many at once as its scope allows.
+  const order = renderOrder(plan, record.scope?.parallelSteps ?? 1);
+  const whole = head(objective) + renderPlan(plan, 0, order);
   if (whole.length <= room) return whole;
   // The steps are what a maintainer approves: a long objective gives up room to them first, down to half.
   let top = head(objective);
   const excess = top.length - Math.floor(room / 2);
   if (excess > 0) top = head(clip(objective, Math.max(0, objective.length - excess)));
   // Escaping can still leave the head too long; the final cut keeps the body within its room regardless.
-  return fitBody(top + renderPlanWithin(plan, room - top.length, planCommentNotice), room);
+  return fitBody(top + renderPlanWithin(plan, room - top.length, planCommentNotice, 0, order), room);
 }
 
 /** Names the plan in plain text, so a lost answer to the post can be matched to the comment GitHub stored. */

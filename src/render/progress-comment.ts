@@ -1,4 +1,4 @@
-import { renderPlan, renderStep } from './plan-comment.js';
+import { renderPlan, renderStep, type DoneSteps } from './plan-comment.js';
 import {
   changesSinceApproval,
   planChangesIntro,
@@ -8,6 +8,7 @@ import {
   type StepRevision,
 } from './plan-changes.js';
 import type { Plan } from '../machine/fields.js';
+import { finishedSteps } from '../machine/step-order.js';
 import { renderHistoryLines } from './history.js';
 import { clip } from '../text/limits.js';
 import { code, codeBlock, escapeHtml, escapeMarkdown } from '../text/markdown.js';
@@ -23,7 +24,9 @@ import { renderReviewThreadLine } from './review-threads.js';
  * The progress comment, updated in place after every cycle: plan steps ticked as cycles finish, the
  * current directive, elapsed time, cost so far and links, among them the review threads the run
  * was asked to address. Each cycle carries out the next step, so
- * finished cycles tick steps in order; a finished run ticks them all.
+ * finished cycles tick steps in order; a finished run ticks them all. A plan that orders its steps
+ * runs some at once and may finish them out of order: its cycles name their steps, and exactly the
+ * steps they finished are ticked.
  */
 
 /**
@@ -95,10 +98,31 @@ export function progressMarker(planId: string): string {
   return `<!-- plangate:progress ${planId} -->`;
 }
 
-export function stepsDone(view: RunView): number {
+/**
+ * The plan steps to tick. Cycles that name their steps finished those steps (each once, however often
+ * it ran); cycles that do not carried out the steps in order, one each.
+ */
+export function stepsDone(view: RunView): DoneSteps {
   const steps = view.snapshot.context.plan?.steps.length ?? 0;
   if (view.ended?.outcome === 'done') return steps;
-  return Math.min(steps, view.snapshot.context.history.filter((h) => h.outcome !== 'abort').length);
+  const { history } = view.snapshot.context;
+  if (history.some((h) => h.step !== undefined)) {
+    return new Set([...finishedSteps(history)].filter((n) => n <= steps));
+  }
+  return Math.min(steps, history.filter((h) => h.outcome !== 'abort').length);
+}
+
+/** "Steps running now: 2, 3, 4 · done: 1 · waiting: 5": where a batch of steps stands, while it runs. */
+export function renderStepsNow(steps: NonNullable<RunView['steps']>): string {
+  const list = (numbers: readonly number[]) => numbers.filter((n) => Number.isSafeInteger(n)).join(', ');
+  const running = list(steps.running) || 'none';
+  const done = list(steps.done);
+  const waiting = list(steps.waiting);
+  return [
+    `Steps running now: ${running}`,
+    ...(done ? [`done: ${done}`] : []),
+    ...(waiting ? [`waiting: ${waiting}`] : []),
+  ].join(' · ');
 }
 
 const revisionLabels: Record<StepRevision, string> = { added: '_(new)_', reworded: '_(revised)_', moved: '_(moved)_' };
@@ -108,7 +132,7 @@ const revisionLabels: Record<StepRevision, string> = { added: '_(new)_', reworde
  * checkbox (the one place every rendered step shares, whatever its title holds), followed by the
  * plan's assumptions and risks as the unrevised plan shows them.
  */
-function renderRevisedPlan(plan: Plan, done: number, changes: readonly PlanChange[]): string {
+function renderRevisedPlan(plan: Plan, done: DoneSteps, changes: readonly PlanChange[]): string {
   const marks = revisedSteps(changes);
   const steps = plan.steps.map((step, i) => {
     const text = renderStep(step, i, done);
@@ -147,6 +171,7 @@ export function renderProgressComment(view: RunView, live: ProgressContext = {})
     `cost so far: ${formatCost(sumCost(view.usage))}`,
   ];
   const parts = [headline(view), '', facts.join(' · ')];
+  if (view.steps && !view.ended) parts.push('', renderStepsNow(view.steps));
   const threads = renderReviewThreadLine(view.reviewThreads ?? []);
   if (threads) parts.push('', threads);
   if (view.notice) parts.push('', `> [!NOTE]\n> ${escapeHtml(view.notice)}`);

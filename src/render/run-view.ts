@@ -44,6 +44,11 @@ export interface RunView {
   waitingFor?: { amendmentId: string; url: string; reason: string };
   /** The approval set beside what the run did (the pull request and the job summary). */
   contract?: PlannedActual;
+  /**
+   * Plan steps (from 1) while a batch of steps runs at once, filled by the host: running now, finished,
+   * and waiting for others to finish. Absent for a plan carried out one step after another.
+   */
+  steps?: { running: number[]; done: number[]; waiting: number[] };
   /** Set when the run has ended: done or aborted, with the reason. */
   ended?: { outcome: 'done' | 'aborted'; reason?: string };
 }

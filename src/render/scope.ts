@@ -21,6 +21,9 @@ export function renderScope(scope: ApprovedScope): string {
     ...(scope.network !== undefined ? [`- Network: ${networkWords(scope.network, code)}`] : []),
     `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     ...(scope.budget.minutes !== undefined ? [`- Time: ${timeWords(scope.budget.minutes)}`] : []),
+    ...(scope.parallelSteps !== undefined
+      ? [`- Steps at once: ${atOnceWords(scope.parallelSteps)} (\`parallel-steps\`)`]
+      : []),
     '',
     'Nothing else: the tools refuse it and the commit gate holds it back. What the run finds it needs beyond this becomes an amendment, posted here for a maintainer to approve.',
   ].join('\n');
@@ -35,8 +38,14 @@ export function renderScopeText(scope: ApprovedScope): string {
     `  commands: ${listed(scope.commands, 'none')}`,
     ...(scope.network !== undefined ? [`  network: ${networkWords(scope.network, (d) => d)}`] : []),
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
+    ...(scope.parallelSteps !== undefined ? [`  steps at once: ${atOnceWords(scope.parallelSteps)}`] : []),
     'Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops.',
   ].join('\n');
+}
+
+/** How many steps may run at the same time, in words. */
+function atOnceWords(steps: number): string {
+  return steps === 1 ? 'one at a time' : `at most ${steps}`;
 }
 
 /** The time limit in words: it holds per job, as a resumed run gets it afresh. */

@@ -141,7 +141,8 @@ export async function openProgress(run: ExecutionRun, previous: Comment | undefi
   return {
     save: (s, extra = {}) => {
       if (stoppedBy !== undefined) return Promise.resolve();
-      if (Object.keys(extra).length === 0) cycleEnd = s;
+      // Which steps of a batch run is a view of the same cycle end; other extras (a stop, an amendment) are not.
+      if (Object.keys(extra).every((key) => key === 'steps')) cycleEnd = s;
       return write(progressBody(run, s, extra));
     },
     stop: (signal) => {

@@ -75,5 +75,5 @@ export async function commitCycle(run: ExecutionRun, s: Snapshot): Promise<void>
  * more than the workflow allows now.
  */
 export function stepsAtOnce(run: ExecutionRun): number {
-  return 3;
+  return Math.max(1, Math.min(run.scope.parallelSteps ?? 1, run.ctx.settings.parallelSteps));
 }

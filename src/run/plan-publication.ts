@@ -61,6 +61,7 @@ export async function stagedPlanChecks(
     planning,
     estimate: checks.estimate,
     maxIterations: snapshot.policy.maxIterations,
+    parallelSteps: settings.parallelSteps,
     ...(settings.maxCostUsd !== undefined ? { maxCostUsd: settings.maxCostUsd } : {}),
     ...(settings.timeoutMinutes !== undefined ? { timeoutMinutes: settings.timeoutMinutes } : {}),
     ...(settings.network === 'sealed' ? { network: settings.allowedDestinations } : {}),

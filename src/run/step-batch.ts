@@ -94,13 +94,16 @@ class Batch {
     const pending = this.ready.filter((n) => !kept.some((f) => f.step === n));
     if (kept.length > 0) core.info(`Keeping step ${kept.map((f) => f.step).join(', ')} from the earlier attempt.`);
     core.info(`Running step ${pending.join(', ')} of plan ${this.run.record.planId} together.`);
-    await progress.save(this.s);
+    const running = new Set(pending);
+    const save = () => progress.save(this.s, { steps: this.view(running) });
+    await save();
     const settled = await Promise.allSettled(
       pending.map(async (n) => {
         const finished = await this.carryOut(n, base, this.ready);
         if (finished === undefined || this.means.halted()) return;
         this.record(finished);
-        await progress.save(this.s);
+        running.delete(n);
+        await save();
       }),
     );
     // Every session has ended, so a failure is raised only now, with the finished steps kept.
@@ -200,6 +203,20 @@ class Batch {
     if (!this.means.halted())
       await this.git(['push', '--quiet', '--force', 'origin', `${sha}:${stepRef(run.record.planId, n)}`]);
     return sha;
+  }
+
+  /** The steps running now, those done (earlier batches' and this one's) and those waiting, for the progress comment. */
+  private view(running: ReadonlySet<number>): { running: number[]; done: number[]; waiting: number[] } {
+    const done = new Set([
+      ...finishedSteps(this.s.context.history),
+      ...(this.run.batch?.steps ?? []).map((f) => f.step),
+    ]);
+    const all = this.plan.steps.map((_, i) => i + 1);
+    return {
+      running: all.filter((n) => running.has(n)),
+      done: all.filter((n) => done.has(n) && !running.has(n)),
+      waiting: all.filter((n) => !done.has(n) && !running.has(n)),
+    };
   }
 
   /** Keeps a finished step in the batch record, in plan order, replacing an earlier attempt of it. */

@@ -127,6 +127,15 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
   } else {
     await startBranch(git, branch, options.baseSha);
   }
+  /** Pushes HEAD (`sha`) over what plangate pushed last, with the lease; a refusal is explained. */
+  const pushHead = async (sha: string): Promise<void> => {
+    try {
+      await pushWithLease(git, branch, pushed);
+    } catch (error) {
+      throw await explainPushFailure(git, branch, pushed, sha, author.email, error);
+    }
+    pushed = sha;
+  };
   return {
     get pushed() {
       return pushed;
@@ -140,12 +149,7 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
         options.scope,
       );
       if (!sha) return { pushed: false, keptOut };
-      try {
-        await pushWithLease(git, branch, pushed);
-      } catch (error) {
-        throw await explainPushFailure(git, branch, pushed, sha, author.email, error);
-      }
-      pushed = sha;
+      await pushHead(sha);
       return { pushed: true, keptOut };
     },
     async start(message) {
@@ -165,50 +169,13 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
         withTrailers(message, options.trailers ?? []),
       ]);
       await git(['update-ref', `refs/heads/${branch}`, sha, parent]);
-      try {
-        await pushWithLease(git, branch, undefined);
-      } catch (error) {
-        throw await explainPushFailure(git, branch, undefined, sha, author.email, error);
-      }
-      pushed = sha;
+      // Nothing is pushed yet (checked above), so the lease expects no branch.
+      await pushHead(sha);
     },
-    async merge(commit, message) {
-      const ours = await git(['rev-parse', 'HEAD']);
-      let tree: string;
-      try {
-        // Computed apart from any work tree: a conflict touches neither the index nor a file.
-        tree = (await git(['merge-tree', '--write-tree', '--no-messages', ours, commit])).split('\n')[0] ?? '';
-      } catch (error) {
-        if (error instanceof GitError && error.exitCode === 1) return false;
-        throw error;
-      }
-      const sha = await git([
-        '-c',
-        `user.name=${author.name}`,
-        '-c',
-        `user.email=${author.email}`,
-        'commit-tree',
-        tree,
-        '-p',
-        ours,
-        '-p',
-        commit,
-        '-m',
-        withTrailers(message, options.trailers ?? []),
-      ]);
-      await git(['read-tree', '-m', '-u', ours, sha]);
-      await git(['update-ref', 'HEAD', sha, ours]);
-      return true;
-    },
+    merge: (commit, message) => mergeCommit(git, commit, withTrailers(message, options.trailers ?? []), author),
     async push() {
       const head = await git(['rev-parse', 'HEAD']);
-      if (head === pushed) return;
-      try {
-        await pushWithLease(git, branch, pushed);
-      } catch (error) {
-        throw await explainPushFailure(git, branch, pushed, head, author.email, error);
-      }
-      pushed = head;
+      if (head !== pushed) await pushHead(head);
     },
     async discard() {
       if (pushed === undefined) return;
@@ -271,4 +238,42 @@ async function explainPushFailure(
     return new ForeignPushError(branch, authors, saved);
   }
   return error instanceof GitError ? error : new Error(text);
+}
+
+/**
+ * Merges `commit` into HEAD with a merge commit, the workspace and index following; false (and
+ * nothing changed) when the two conflict. The merge is computed apart from any work tree, so a
+ * conflict touches neither the index nor a file.
+ */
+async function mergeCommit(
+  git: Git,
+  commit: string,
+  message: string,
+  author: { name: string; email: string },
+): Promise<boolean> {
+  const ours = await git(['rev-parse', 'HEAD']);
+  let tree: string;
+  try {
+    tree = (await git(['merge-tree', '--write-tree', '--no-messages', ours, commit])).split('\n')[0] ?? '';
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return false;
+    throw error;
+  }
+  const sha = await git([
+    '-c',
+    `user.name=${author.name}`,
+    '-c',
+    `user.email=${author.email}`,
+    'commit-tree',
+    tree,
+    '-p',
+    ours,
+    '-p',
+    commit,
+    '-m',
+    message,
+  ]);
+  await git(['read-tree', '-m', '-u', ours, sha]);
+  await git(['update-ref', 'HEAD', sha, ours]);
+  return true;
 }

@@ -22,6 +22,13 @@ export const scopeBudgetSchema = z
   })
   .strict();
 
+/**
+ * The most steps of a plan that may run at the same time (`parallel-steps`): each is an executor
+ * session against the same provider and a branch a reviewer follows, so the bound is the provider's
+ * rate limits and the reviewer's attention, not the runner's cores.
+ */
+export const maxParallelSteps = 8;
+
 export const approvedScopeSchema = z
   .object({
     /**
@@ -40,6 +47,12 @@ export const approvedScopeSchema = z
      * (`network: open`).
      */
     network: z.array(z.string().min(1).max(300)).max(1000).optional(),
+    /**
+     * How many steps may run at the same time (`parallel-steps` when the plan was made). Set only for
+     * a plan that orders its steps itself (`after`); unset: one step at a time, as a plan without
+     * `after` always runs.
+     */
+    parallelSteps: z.number().int().min(1).max(maxParallelSteps).optional(),
   })
   .strict();
 
@@ -94,6 +107,8 @@ export function widenScope(scope: ApprovedScope, extra: ScopeDelta): ApprovedSco
     commands: union(scope.commands, extra.commands),
     // Only a sealed network has destinations to add; an open one has nothing to widen.
     ...(scope.network !== undefined ? { network: union(scope.network, extra.network) } : {}),
+    // How many steps run at once is the approver's, not an amendment's: it stays as approved.
+    ...(scope.parallelSteps !== undefined ? { parallelSteps: scope.parallelSteps } : {}),
     budget: extra.budget
       ? {
           tokens: scope.budget.tokens + extra.budget.tokens,

@@ -70,6 +70,7 @@ function expectConfigFailure(w: World, result: Awaited<ReturnType<typeof command
 describe('invalid inputs', () => {
   it.each([
     ['max-iterations', 'abc', 'The `max-iterations` input must be a whole number from 1 to 100, not `abc`.'],
+    ['parallel-steps', '9', 'The `parallel-steps` input must be a whole number from 1 to 8, not `9`.'],
     [
       'policy',
       'plan_for_approval',

@@ -18,12 +18,12 @@ const files: Record<string, string> = {
   'package.json': '{\n  "name": "sample",\n  "version": "1.0.0",\n  "type": "module"\n}\n',
 };
 
-const inputs = { 'allowed-commands': 'pwd' };
+const inputs = { 'allowed-commands': 'pwd\nls *' };
 
 /** Two steps that need nothing of each other and change different files. */
 const twoSteps = {
   steps: [
-    { title: 'Write note A', files: ['notes/a.md'], verify: 'pwd', after: [] },
+    { title: 'Write note A', detail: 'Look around with `ls *`.', files: ['notes/a.md'], verify: 'pwd', after: [] },
     { title: 'Write note B', files: ['notes/b.md'], verify: 'pwd', after: [] },
   ],
 };
@@ -47,7 +47,8 @@ function perStep(scripts: Record<number, Reply[]>, rerun: Record<number, Reply[]
   const route: Reply = (request) => {
     const { step, turn, rerun: again } = stepOf(request);
     const reply = (again ? rerun : scripts)[step]?.[turn];
-    if (reply === undefined) throw new Error(`no scripted reply for step ${step}, turn ${turn}${again ? ' (run again)' : ''}`);
+    if (reply === undefined)
+      throw new Error(`no scripted reply for step ${step}, turn ${turn}${again ? ' (run again)' : ''}`);
     return typeof reply === 'function' ? reply(request) : reply;
   };
   const total = [...Object.values(scripts), ...Object.values(rerun)].reduce((n, s) => n + s.length, 0);
@@ -103,13 +104,22 @@ const onBranch = (w: World, branch: string, path: string) => git(w.origin, 'show
 describe('steps that run together', () => {
   it('run at the same time in work trees of their own and land in one branch and one pull request', async () => {
     const together = meeting(2);
+    const seen: { progress?: string } = {};
+    const w0: { w?: World; issue?: number } = {};
+    // What the thread shows while both steps work: read when step 1's second request arrives.
+    const lookAtProgress: Reply = () => {
+      const { w, issue } = w0 as { w: World; issue: number };
+      seen.progress = botComments(w, issue).find((c) => c.includes('Steps running now'));
+      return write('notes/a.md', 'A\n');
+    };
     const { w, issue } = await setup({
       planner: [stagePlan, summary],
       executor: perStep({
-        1: [together.hold(pwd), write('notes/a.md', 'A\n'), done('Wrote notes/a.md.')],
+        1: [together.hold(pwd), lookAtProgress, done('Wrote notes/a.md.')],
         2: [together.hold(pwd), write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')],
       }),
     });
+    Object.assign(w0, { w, issue });
     const planned = await run(w, issue, '/plan write two notes');
     expect(planned.outputs.outcome, planned.stdout).toBe('planned');
     const approved = await run(w, issue, '/approve');
@@ -117,6 +127,9 @@ describe('steps that run together', () => {
 
     // Both sessions' first requests were out at once: neither was answered before the other came.
     expect(together.met).toEqual([true, true]);
+    expect(seen.progress).toMatch(
+      /Steps running now: 1, 2|Steps running now: 1 · done: 2|Steps running now: 2 · done: 1/,
+    );
     // Each session's commands ran in its own work tree.
     const [cwd1 = '', cwd2 = ''] = [stepResults(w, 1)[0], stepResults(w, 2)[0]];
     expect(cwd1).toMatch(/exit code: 0\n.*\/step-1\n?/);
@@ -188,6 +201,79 @@ describe('steps that run together', () => {
     for (const path of landed) expect(onBranch(w, branch, path), path).not.toMatch(/^(<{7}|={7}|>{7})/m);
     expect(w.gh.pulls()).toHaveLength(1);
     expect(w.gh.pulls()[0]?.body).toContain('ran again on the merged tree');
+  });
+
+  it('never lets one step’s commands into another step’s work tree', async () => {
+    // Step 2 says where its tree is; step 1's command then tries to list it and to read its file.
+    let toldWhere: (path: string) => void = () => undefined;
+    const where = new Promise<string>((resolve) => (toldWhere = resolve));
+    const step2Path: Reply = (request) => {
+      const said = request.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+      toldWhere(/exit code: 0\n(\S+)/.exec(said[0] ?? '')?.[1] ?? 'missing');
+      return write('notes/b.md', 'B\n');
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: perStep({
+        1: [
+          async () => toolCall('run_command', { command: `ls ${await where}` }),
+          async () => toolCall('run_command', { command: `ls ${await where}/notes` }),
+          write('notes/a.md', 'A\n'),
+          done('Wrote notes/a.md.'),
+        ],
+        2: [pwd, step2Path, done('Wrote notes/b.md.')],
+      }),
+    });
+    await run(w, issue, '/plan write two notes');
+    const approved = await run(w, issue, '/approve');
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+    const path = await where;
+    expect(path).toMatch(/\/step-2$/);
+    const [listing = '', notes = ''] = stepResults(w, 1);
+    expect(listing).toMatch(/exit code: [12]\n.*Permission denied/);
+    expect(notes).toMatch(/exit code: [12]\n.*(Permission denied|No such file)/);
+    expect(`${listing}${notes}`).not.toContain('b.md');
+  });
+
+  it('stops both steps when the job is cancelled, and a re-run finishes each once', async () => {
+    const out = meeting(2);
+    const hung = { count: 0 };
+    let inFlight: () => void = () => undefined;
+    const bothOut = new Promise<void>((resolve) => (inFlight = resolve));
+    const hangThere: Reply = () => {
+      if (++hung.count === 2) inFlight();
+      return new Promise<Reply>(() => undefined);
+    };
+    const { w, issue } = await setup({
+      planner: [stagePlan, summary],
+      executor: [
+        ...perStep({ 1: [out.hold(hangThere)], 2: [out.hold(hangThere)] }),
+        ...perStep({
+          1: [write('notes/a.md', 'A\n'), done('Wrote notes/a.md.')],
+          2: [write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')],
+        }),
+      ],
+    });
+    const planned = await run(w, issue, '/plan write two notes');
+    w.freshCheckout();
+    const approve = commentEvent(w, issue, 'mona', '/approve');
+    const cancelled = w.startAction(approve, inputs);
+    await bothOut;
+    cancelled.kill('SIGINT');
+    const stopped = await cancelled.done;
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stdout).toMatch(/^::error::plangate was stopped by SIGINT/m);
+    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+    // Nothing of the stopped steps landed: the branch holds the draft's start commit alone.
+    expect(git(w.origin, 'rev-list', '--count', `refs/heads/main..${branch}`)).toBe('1');
+
+    w.freshCheckout();
+    const rerun = await w.runAction(approve, inputs);
+    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+    expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
+    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+    expect(w.gh.pulls()).toHaveLength(1);
+    expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 
   it('keeps the step a killed job finished and runs only the other when the job runs again', async () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { stageableBy } from '../../src/machine/fields.js';
-import type { Plan, PlanContext, StagedFields } from '../../src/machine/fields.js';
+import type { Outcome, Plan, PlanContext, Role, StagedFields, StepReport } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import { currentAgent, isTerminal, isWaiting, pendingFields, reduce } from '../../src/machine/reducer.js';
 import type { MachineDefinition, MachineEvent, Policy, Snapshot, StateName } from '../../src/machine/types.js';
@@ -810,5 +810,138 @@ describe('consumed triggers keep the loop honest', () => {
     const second = run(start(), toSecondExecute, broken);
     const after = reduce(broken, second, executor({ result: 'Quoted fields handled' }));
     expect(after.state).toBe('replan');
+  });
+});
+
+describe('a batch of steps run together (the steps event)', () => {
+  /** One step, three that need only it and touch different files, and one that needs all three. */
+  const graph: Plan = {
+    steps: [
+      { title: 'Add the flag', files: ['src/cli.ts'], after: [] },
+      { title: 'Document it', files: ['docs/flag.md'], after: [1] },
+      { title: 'Test it', files: ['test/flag.test.ts'], after: [1] },
+      { title: 'Note it in the changelog', files: ['CHANGELOG.md'], after: [1] },
+      { title: 'Mention it in the README', files: ['README.md'], after: [2, 3, 4] },
+    ],
+  };
+  const report = (step: number, outcome: Outcome = 'done', together?: number[]): StepReport => ({
+    directive: `Carry out step ${step}`,
+    result: `Step ${step} ${outcome}`,
+    outcome,
+    step,
+    ...(together ? { together } : {}),
+  });
+  const steps = (reports: StepReport[], agent: Role = 'executor'): MachineEvent => ({
+    type: 'steps',
+    agent,
+    reports,
+  });
+  const batch = (outcomes: Outcome[]): StepReport[] =>
+    outcomes.map((outcome, i) =>
+      report(
+        i + 2,
+        outcome,
+        outcomes.map((_, j) => j + 2),
+      ),
+    );
+  const toGraph = [planner({ plan: graph, directive: 'Carry out step 1' })];
+  const afterFirst = [...toGraph, steps([report(1)])];
+
+  it('stages the gravest outcome of the batch: abort over replan over done', () => {
+    expect(run(start(), [...afterFirst, steps(batch(['done', 'replan', 'abort']))]).state).toBe('abort');
+    expect(run(start(), [...afterFirst, steps(batch(['abort', 'done', 'done']))]).state).toBe('abort');
+    expect(run(start(), [...afterFirst, steps(batch(['done', 'replan', 'done']))]).state).toBe('replan');
+    expect(run(start(), [...afterFirst, steps(batch(['done', 'done', 'done']))]).state).toBe('execute');
+  });
+
+  it('keeps one history entry per report, in the order reported, with what the host noted', () => {
+    const reports = [report(2, 'done', [2, 3, 4]), { ...report(3, 'done', [2, 3, 4]), note: 'run again' }, report(4)];
+    const after = run(start(), [...afterFirst, steps(reports)]);
+    expect(after.context.history).toStrictEqual([report(1), ...reports]);
+  });
+
+  it('counts an iteration per report, not per batch', () => {
+    expect(run(start(), afterFirst).iteration).toBe(1);
+    expect(run(start(), [...afterFirst, steps(batch(['done', 'done', 'done']))]).iteration).toBe(4);
+  });
+
+  it('goes from execute to execute, without the planner, when the batch is done and steps remain', () => {
+    const next = run(start(), [...afterFirst, steps(batch(['done', 'done', 'done']))]);
+    expect(next.state).toBe('execute');
+    expect(next.trail).toEqual([
+      { from: 'plan', to: 'execute' },
+      { from: 'execute', to: 'execute' },
+      { from: 'execute', to: 'execute' },
+    ]);
+    // The cycle's triggers are spent: the next batch must report afresh.
+    for (const field of ['directive', 'result', 'outcome', 'steps'] as const) expect(field in next.context).toBe(false);
+    expect(pendingFields(machine, next)).toEqual(['result', 'outcome']);
+    expect(next.context.plan).toStrictEqual(graph);
+  });
+
+  it('goes to finish once no step remains', () => {
+    const end = run(start(), [...afterFirst, steps(batch(['done', 'done', 'done'])), steps([report(5)])]);
+    expect(end.state).toBe('finish');
+    expect(end.context.history.map((e) => e.step)).toEqual([1, 2, 3, 4, 5]);
+    const summarised = reduce(machine, end, planner({ summary: 'Flag added' }));
+    expect(summarised.state).toBe('done');
+  });
+
+  it('goes to finish when the last steps were carried out one cycle at a time before', () => {
+    // Steps a batch skipped but history shows done still count: nothing remains after step 5.
+    const all = [1, 2, 3, 4].map((n) => report(n));
+    const end = run(start(), [...toGraph, steps(all), steps([report(5)])]);
+    expect(end.state).toBe('finish');
+  });
+
+  it('goes to replan, keeping the plan, when a report says the plan is wrong', () => {
+    const after = run(start(), [...afterFirst, steps(batch(['done', 'replan', 'done']))]);
+    expect(after.state).toBe('replan');
+    expect(after.context.plan).toStrictEqual(graph);
+    expect(after.context.history.map((e) => e.outcome)).toEqual(['done', 'done', 'replan', 'done']);
+    expect('steps' in after.context).toBe(false);
+  });
+
+  it('refuses the loop once the cycles are spent: the run aborts and keeps every report', () => {
+    const policy = { ...defaultPolicy, maxIterations: 3 };
+    const hit = run(start(policy), [...afterFirst, steps(batch(['done', 'done']))]);
+    expect(hit.state).toBe('abort');
+    expect(hit.abortReason).toBe('reached max-iterations (3)');
+    expect(hit.iteration).toBe(3);
+    expect(hit.context.history.map((e) => e.step)).toEqual([1, 2, 3]);
+    expect('steps' in hit.context).toBe(false);
+  });
+
+  it('still lets the last batch finish at the bound', () => {
+    const policy = { ...defaultPolicy, maxIterations: 5 };
+    const end = run(start(policy), [...afterFirst, steps(batch(['done', 'done', 'done'])), steps([report(5)])]);
+    expect(end.state).toBe('finish');
+    expect(end.abortReason).toBeUndefined();
+  });
+
+  it('ignores a batch reported for an agent the state did not summon, or an empty one', () => {
+    const executing = run(start(), afterFirst);
+    expect(reduce(machine, executing, steps([report(2)], 'planner'))).toBe(executing);
+    expect(reduce(machine, executing, steps([]))).toBe(executing);
+    const planning = start();
+    expect(reduce(machine, planning, steps([report(1)]))).toBe(planning);
+  });
+
+  it('leaves a step graph carried out a cycle at a time (no steps event) to the edges it always took', () => {
+    // The local run takes one directive at a time: a done cycle finishes, as for any plan.
+    expect(run(start(), [...toGraph, executor({ result: 'All done', outcome: 'done' })]).state).toBe('finish');
+    expect(run(start(), [...toGraph, executor({ result: 'Wrong', outcome: 'replan' })]).state).toBe('replan');
+  });
+
+  describe('purity and resumability of a run in batches', () => {
+    const fullRun = [
+      ...toGraph,
+      exchange('executor'),
+      steps([report(1)]),
+      steps(batch(['done', 'done', 'done'])),
+      steps([report(5)]),
+      planner({ summary: 'Flag added' }),
+    ];
+    itIsPureAndResumable(machine, start, fullRun, ['execute', 'execute', 'execute', 'finish', 'done']);
   });
 });

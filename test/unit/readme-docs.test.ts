@@ -123,7 +123,7 @@ describe('readme-tables --check', () => {
   it.each([
     [
       'a default differs',
-      (yml: string) => yml.replace("default: '8'\n  timeout-minutes", "default: '12'\n  timeout-minutes"),
+      (yml: string) => yml.replace("default: '8'\n  parallel-steps", "default: '12'\n  parallel-steps"),
       'max-iterations: action.yml says "12", the table "8"',
     ],
     [

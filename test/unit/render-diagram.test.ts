@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry, Outcome } from '../../src/machine/fields.js';
-import type { StateName, Transition } from '../../src/machine/types.js';
+import type { HistoryEntry, Outcome, Plan, StepReport } from '../../src/machine/fields.js';
+import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
+import { reduce } from '../../src/machine/reducer.js';
+import type { MachineEvent, Snapshot, StateName, Transition } from '../../src/machine/types.js';
 import { mermaidLabel, renderDiagram } from '../../src/render/diagram.js';
+import { planner } from './machine-fixture.js';
 
 const cycle = (outcome: Outcome, directive = 'do it'): HistoryEntry => ({ directive, result: 'ok', outcome });
 const t = (from: StateName, to: StateName, reason?: string): Transition =>
@@ -104,5 +107,180 @@ describe('renderDiagram', () => {
     expect(block).not.toContain('"cycle 10: next step"');
     // Same input, same text: the body of a pull request does not churn between updates.
     expect(renderDiagram(input, { maxTransitions: 12 })).toBe(block);
+  });
+});
+
+/** Step 1, then steps 2, 3 and 4 together, then step 5: the order a plan with `after` runs in. */
+const graphPlan: Plan = {
+  steps: [
+    { title: 'Add the flag', files: ['src/flag.ts'] },
+    { title: 'Document it', files: ['docs/flag.md'], after: [1] },
+    { title: 'Test it', files: ['test/flag.test.ts'], after: [1] },
+    { title: 'Note it', files: ['CHANGELOG.md'], after: [1] },
+    { title: 'Release it', files: ['package.json'], after: [2, 3, 4] },
+  ],
+};
+
+const report = (step: number, outcome: Outcome = 'done', together?: number[]): StepReport => ({
+  directive: `Carry out step ${step}`,
+  result: `step ${step} finished`,
+  outcome,
+  step,
+  ...(together ? { together } : {}),
+});
+const batch = (outcomes: Record<number, Outcome>): StepReport[] => {
+  const steps = Object.keys(outcomes).map(Number);
+  return steps.map((n) => report(n, outcomes[n], steps));
+};
+const stepsEvent = (reports: StepReport[]): MachineEvent => ({ type: 'steps', agent: 'executor', reports });
+
+/** A run of the real machine: the snapshot a host would render, with the reducer's own trail and history. */
+function runOf(events: MachineEvent[], policy = defaultPolicy): Snapshot {
+  const start = initialSnapshot('Add a flag', policy);
+  return events.reduce((snapshot, event) => reduce(plannerExecutorMachine, snapshot, event), start);
+}
+const planned = planner({ plan: graphPlan, directive: 'Carry out the plan' });
+
+describe('renderDiagram: steps run together', () => {
+  it('fans execute out to one node per step of a batch and joins them into the next state', () => {
+    const snapshot = runOf([
+      planned,
+      stepsEvent([report(1)]),
+      stepsEvent(batch({ 2: 'done', 3: 'done', 4: 'done' })),
+      stepsEvent([report(5)]),
+      planner({ summary: 'Released the flag.' }),
+    ]);
+    expect(snapshot.state).toBe('done');
+    expect(snapshot.context.history).toHaveLength(5);
+    expect(body(renderDiagram(snapshot))).toEqual([
+      'flowchart LR',
+      'n0["plan"]',
+      'n0 --> n1["execute"]',
+      'n1 -- "cycle 1 (step 1): done" --> n2["execute"]',
+      'n2 --> n2s1["step 2: done"]',
+      'n2 --> n2s2["step 3: done"]',
+      'n2 --> n2s3["step 4: done"]',
+      'n2s1 --> n3["execute"]',
+      'n2s2 --> n3',
+      'n2s3 --> n3',
+      // Numbered over the history: the batch was cycles 2 to 4.
+      'n3 -- "cycle 5 (step 5): done" --> n4("finish")',
+      'n4 --> n5(["done"])',
+      'classDef ended fill:#dcf5e3,stroke:#57606a',
+      'class n5 ended',
+    ]);
+  });
+
+  it('joins a batch that found the plan wrong into the next step, and keeps two batches of the same steps apart', () => {
+    const snapshot = runOf([
+      planned,
+      stepsEvent([report(1)]),
+      stepsEvent(batch({ 2: 'done', 3: 'replan' })),
+      planner({ directive: 'Try step 3 again' }),
+      stepsEvent(batch({ 3: 'done', 4: 'done' })),
+      stepsEvent(batch({ 3: 'done', 4: 'done' })),
+    ]);
+    const lines = body(renderDiagram(snapshot));
+    expect(lines).toContain('n2 --> n2s1["step 2: done"]');
+    expect(lines).toContain('n2 --> n2s2["step 3: next step"]');
+    expect(lines).toContain('n2s1 --> n3["next step"]');
+    expect(lines).toContain('n2s2 --> n3');
+    expect(lines).toContain('n3 --> n4["execute"]');
+    expect(lines).toContain('n4 --> n4s1["step 3: done"]');
+    expect(lines).toContain('n4 --> n4s2["step 4: done"]');
+    expect(lines).toContain('n4s1 --> n5["execute"]');
+    // The same two steps again are the next exit's batch, not more branches of this one.
+    expect(lines).toContain('n5 --> n5s1["step 3: done"]');
+    expect(lines).toContain('n5 --> n5s2["step 4: done"]');
+    expect(lines.filter((l) => l.includes('s3['))).toEqual([]);
+  });
+
+  it('says a forced stop once, on the join, and counts the batch before an aborted cycle', () => {
+    const policy = { ...defaultPolicy, maxIterations: 3 };
+    const snapshot = runOf(
+      [planned, stepsEvent([report(1)]), stepsEvent(batch({ 2: 'done', 3: 'done' })), planner({ summary: 'Stopped.' })],
+      policy,
+    );
+    expect(snapshot.trail.at(-2)?.reason).toBe('reached max-iterations (3)');
+    const lines = body(renderDiagram(snapshot));
+    expect(lines).toContain('n2s1 -- "stopped: reached max-iterations (3)" --> n3("abort")');
+    expect(lines).toContain('n2s2 --> n3');
+    expect(lines.slice(-2)).toEqual(['classDef ended fill:#fde2e1,stroke:#57606a', 'class n4 ended']);
+
+    // An aborted ordinary cycle after a batch is the cycle after the batch's entries.
+    const history: HistoryEntry[] = [...batch({ 2: 'done', 3: 'done' }), cycle('abort', 'was doing step 4')];
+    const trail = [
+      t('plan', 'execute'),
+      t('execute', 'replan'),
+      t('replan', 'execute'),
+      t('execute', 'abort', 'cancelled'),
+    ];
+    const aborted = body(renderDiagram({ state: 'abort', trail, context: { history } }));
+    expect(aborted).toContain('n3 -- "cycle 3: abort - stopped: cancelled" --> n4("abort")');
+  });
+
+  it('colours the end of an executor-only run whose batch had a step abort as aborted', () => {
+    const history = batch({ 1: 'done', 2: 'abort', 3: 'done' });
+    const block = renderDiagram({ state: 'done', trail: [t('execute', 'done')], context: { history } });
+    expect(body(block)).toContain('n0 --> n0s2["step 2: abort"]');
+    expect(block).toContain('classDef ended fill:#fde2e1');
+  });
+
+  it('elides the middle of a long run of batches, counting each branch against the budget', () => {
+    const trail: Transition[] = [t('plan', 'execute')];
+    const history: HistoryEntry[] = [];
+    for (let i = 0; i < 20; i++) {
+      trail.push(t('execute', 'execute'));
+      history.push(...batch({ [2 * i + 1]: 'done', [2 * i + 2]: 'done' }));
+    }
+    trail.push(t('execute', 'finish'), t('finish', 'done'));
+    history.push(report(41));
+    const input = { state: 'done' as const, trail, context: { history } };
+    const block = renderDiagram(input, { maxTransitions: 12 });
+    const lines = body(block);
+    // Head: 3 branches' worth (plan -> execute, one batch of 2); tail: 9 (the end, three batches of 2, ...).
+    expect(lines).toContain('n1 --> n1s1["step 1: done"]');
+    expect(block).not.toContain('"step 3: done"');
+    expect(block).toContain('#8230; 16 more steps');
+    expect(block).toContain('"step 40: done"');
+    expect(block).toContain('"cycle 41 (step 41): done"');
+    expect(lines.filter((l) => l.includes('-->')).length).toBeLessThanOrEqual(2 * 12);
+    expect(renderDiagram(input, { maxTransitions: 12 })).toBe(block);
+    // A last batch wider than the budget is still drawn: the end of the run always shows.
+    const wide = {
+      ...input,
+      context: { history: [...history.slice(0, -1), ...batch({ 41: 'done', 42: 'done', 43: 'done' })] },
+    };
+    wide.trail = [...trail.slice(0, -2), t('execute', 'done')];
+    expect(renderDiagram(wide, { maxTransitions: 2 })).toContain('"step 43: done"');
+  });
+
+  it('draws a run without steps exactly as before, elided or not', () => {
+    const trail: Transition[] = [t('plan', 'execute')];
+    const history: HistoryEntry[] = [];
+    for (let i = 0; i < 6; i++) {
+      trail.push(t('execute', 'replan'), t('replan', 'execute'));
+      history.push(cycle('replan'));
+    }
+    trail.push(t('execute', 'finish'), t('finish', 'done'));
+    history.push(cycle('done'));
+    expect(renderDiagram({ state: 'done', trail, context: { history } }, { maxTransitions: 6 })).toBe(
+      [
+        '```mermaid',
+        'flowchart LR',
+        '  n0["plan"]',
+        '  n0 --> n1["execute"]',
+        '  n1 -.-> n2["#8230; 9 more steps"]',
+        '  n2 -.-> n3["next step"]',
+        '  n3 --> n4["execute"]',
+        '  n4 -- "cycle 6: next step" --> n5["next step"]',
+        '  n5 --> n6["execute"]',
+        '  n6 -- "cycle 7: done" --> n7("finish")',
+        '  n7 --> n8(["done"])',
+        '  classDef ended fill:#dcf5e3,stroke:#57606a',
+        '  class n8 ended',
+        '```',
+      ].join('\n'),
+    );
   });
 });

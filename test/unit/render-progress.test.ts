@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../src/machine/fields.js';
+import type { HistoryEntry, Plan } from '../../src/machine/fields.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { addTurn, emptyUsage, summarizeUsage } from '../../src/models/usage.js';
 import { decodeRunRecord, encodeRunRecord, type RunRecord } from '../../src/record/run-record.js';
-import { formatElapsed, renderProgressComment } from '../../src/render/progress-comment.js';
+import { formatElapsed, renderProgressComment, renderStepsNow, stepsDone } from '../../src/render/progress-comment.js';
+import { renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { RunView } from '../../src/render/run-view.js';
 import { makeRecord, makeRunView } from './record-fixture.js';
 
@@ -214,5 +215,78 @@ describe('run record: start time', () => {
     const decoded = decodeRunRecord(`progress\n${encodeRunRecord(base)}`);
     expect(decoded).toBeDefined();
     expect(decoded?.startedAt).toBeUndefined();
+  });
+});
+
+describe('progress comment: steps run together', () => {
+  /** Step 1, then 2, 3 and 4 together, then 5. */
+  const graphPlan: Plan = {
+    steps: [
+      { title: 'Add the flag', files: ['src/flag.ts'] },
+      { title: 'Document it', files: ['docs/flag.md'], after: [1] },
+      { title: 'Test it', files: ['test/flag.test.ts'], after: [1] },
+      { title: 'Note it', files: ['CHANGELOG.md'], after: [1] },
+      { title: 'Release it', files: ['package.json'], after: [2, 3, 4] },
+    ],
+  };
+  const stepEntry = (step: number, outcome: HistoryEntry['outcome'], together?: number[]): HistoryEntry => ({
+    directive: `Carry out step ${step}`,
+    result: 'finished',
+    outcome,
+    step,
+    ...(together ? { together } : {}),
+  });
+  const graphSnapshot = (history: HistoryEntry[]): Snapshot => {
+    const planned = snapshotWith(history);
+    return { ...planned, state: 'execute', context: { ...planned.context, plan: graphPlan } };
+  };
+  const ticked = (body: string) => [...body.matchAll(/^- \[x\] \*\*(\d+)\./gm)].map((m) => Number(m[1]));
+
+  it('says which steps run now, which are done and which wait, under the status line', () => {
+    const steps = { running: [2, 3, 4], done: [1], waiting: [5] };
+    const body = renderProgressComment(view(graphSnapshot([stepEntry(1, 'done')]), { steps }));
+    const lines = body.split('\n');
+    expect(lines.slice(3, 5)).toEqual(['', 'Steps running now: 2, 3, 4 · done: 1 · waiting: 5']);
+    expect(renderStepsNow({ running: [2, 3], done: [], waiting: [] })).toBe('Steps running now: 2, 3');
+    expect(renderStepsNow({ running: [], done: [1, 2, 3, 4], waiting: [5] })).toBe(
+      'Steps running now: none · done: 1, 2, 3, 4 · waiting: 5',
+    );
+  });
+
+  it('leaves the line out when the host gives no steps, and once the run has ended', () => {
+    const steps = { running: [2], done: [1], waiting: [] };
+    expect(renderProgressComment(view(graphSnapshot([])))).not.toContain('Steps running now');
+    const ended = view(graphSnapshot([stepEntry(1, 'done')]), { steps, ended: { outcome: 'aborted', reason: 'x' } });
+    expect(renderProgressComment(ended)).not.toContain('Steps running now');
+  });
+
+  it('ticks exactly the steps the cycles finished, each once, however they are ordered', () => {
+    const history = [
+      stepEntry(1, 'done'),
+      stepEntry(2, 'done', [2, 3, 4]),
+      stepEntry(3, 'replan', [2, 3, 4]),
+      stepEntry(4, 'done', [2, 3, 4]),
+      stepEntry(4, 'done'),
+    ];
+    const running = view(graphSnapshot(history));
+    expect(stepsDone(running)).toEqual(new Set([1, 2, 4]));
+    expect(ticked(renderProgressComment(running))).toEqual([1, 2, 4]);
+    expect(ticked(renderPullRequestBody(running))).toEqual([1, 2, 4]);
+    // A finished run ticks them all, as before.
+    expect(stepsDone(view(graphSnapshot(history), { ended: { outcome: 'done' } }))).toBe(5);
+  });
+
+  it('lists each cycle with its step and the steps that ran with it', () => {
+    const body = renderProgressComment(view(graphSnapshot([stepEntry(1, 'done'), stepEntry(2, 'done', [2, 3])])));
+    expect(body).toContain(
+      '**Cycles**\n\n1. step 1 · done: Carry out step 1\n2. step 2 (ran with step 3) · done: Carry out step 2',
+    );
+  });
+
+  it('ticks steps in order, one per finished cycle, for cycles that name no step', () => {
+    const plain = (outcome: HistoryEntry['outcome']): HistoryEntry => ({ directive: 'd', result: 'r', outcome });
+    const running = view(graphSnapshot([plain('replan'), plain('abort'), plain('replan')]));
+    expect(stepsDone(running)).toBe(2);
+    expect(ticked(renderProgressComment(running))).toEqual([1, 2]);
   });
 });

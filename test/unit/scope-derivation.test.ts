@@ -7,7 +7,13 @@ import {
   unplannedScope,
 } from '../../src/checks/scope-derivation.js';
 import type { CostEstimate } from '../../src/checks/cost-estimate.js';
-import { inScope, scopeEntryFor, widenScope, type ApprovedScope } from '../../src/scope/approved-scope.js';
+import {
+  approvedScopeSchema,
+  inScope,
+  scopeEntryFor,
+  widenScope,
+  type ApprovedScope,
+} from '../../src/scope/approved-scope.js';
 import type { Plan } from '../../src/machine/fields.js';
 import { renderScope } from '../../src/render/scope.js';
 import { runBudget } from '../../src/run/run-budget.js';
@@ -79,6 +85,39 @@ describe('deriveScope', () => {
     expect(timed.budget.minutes).toBe(45);
     expect(renderScope(timed)).toContain('- Time: at most 45 minutes a job (`timeout-minutes`)');
     expect(widenScope(timed, { budget: { tokens: 1, cycles: 1 } }).budget.minutes).toBe(45);
+  });
+
+  it('grants parallel-steps only to a plan that says which steps need which, and keeps it through an amendment', () => {
+    const input = { plan, allowedCommands: [], planning: noUsage, estimate: unknown, maxIterations: 10 };
+    // A plan without after runs a step after another: the setting is no part of what it is granted.
+    const sequential = deriveScope({ ...input, parallelSteps: 3 });
+    expect('parallelSteps' in sequential).toBe(false);
+    expect(renderScope(sequential)).not.toContain('Steps at once');
+    const graph: Plan = {
+      steps: [
+        { ...plan.steps[0]!, after: [] },
+        { ...plan.steps[1]!, after: [] },
+      ],
+    };
+    const together = deriveScope({ ...input, plan: graph, parallelSteps: 3 });
+    expect(together.parallelSteps).toBe(3);
+    expect(renderScope(together)).toContain('- Steps at once: at most 3 (`parallel-steps`)');
+    expect(renderScope(deriveScope({ ...input, plan: graph, parallelSteps: 1 }))).toContain(
+      '- Steps at once: one at a time (`parallel-steps`)',
+    );
+    // Unset by the caller: nothing is granted, and the run takes one step at a time.
+    expect('parallelSteps' in deriveScope({ ...input, plan: graph })).toBe(false);
+    const widened = widenScope(together, { paths: ['lib'], budget: { tokens: 1, cycles: 1 } });
+    expect(widened.parallelSteps).toBe(3);
+    expect('parallelSteps' in widenScope(sequential, { paths: ['lib'] })).toBe(false);
+  });
+
+  it('never records more steps at once than plangate allows, nor none', () => {
+    const base = { paths: [], commands: [], budget: { tokens: 1, cycles: 1 } };
+    expect(approvedScopeSchema.safeParse({ ...base, parallelSteps: 8 }).success).toBe(true);
+    for (const parallelSteps of [0, 9, 2.5]) {
+      expect(approvedScopeSchema.safeParse({ ...base, parallelSteps }).success, String(parallelSteps)).toBe(false);
+    }
   });
 
   it('holds a run to the shorter of the approved time limit and the workflow’s', () => {

@@ -95,6 +95,7 @@ const allInputs = [
   'allowed-commands',
   'protected-paths',
   'max-iterations',
+  'parallel-steps',
   'branch-prefix',
   'base-branch',
   'bot-login',
@@ -114,6 +115,7 @@ const defaults = {
   allowedCommands: [],
   protectedPaths: ['.github/workflows/**'],
   maxIterations: 8,
+  parallelSteps: 3,
   modelRetries: 6,
   modelTimeoutSeconds: 180,
   branchPrefix: 'plangate/',
@@ -182,6 +184,7 @@ describe('readSettings values', () => {
       'allowed-commands': 'npm test\n\n# a comment\n  npx tsc --noEmit  ',
       'protected-paths': '.github/**\nsecrets/**',
       'max-iterations': ' 12 ',
+      'parallel-steps': ' 8 ',
       'branch-prefix': 'bots/plangate-',
       'base-branch': ' develop ',
       'bot-login': 'plangate-app[bot]',
@@ -199,6 +202,7 @@ describe('readSettings values', () => {
       allowedCommands: ['npm test', 'npx tsc --noEmit'],
       protectedPaths: ['.github/**', 'secrets/**'],
       maxIterations: 12,
+      parallelSteps: 8,
       branchPrefix: 'bots/plangate-',
       baseBranch: 'develop',
       botLogin: 'plangate-app[bot]',
@@ -271,6 +275,12 @@ describe('readSettings refusals', () => {
     ['max-iterations', '1.5'],
     ['max-iterations', '-3'],
     ['max-iterations', '101'],
+    // Steps at once: 1 to 8, never 0 (nothing would run) nor more than a provider and a reviewer bear.
+    ['parallel-steps', '0'],
+    ['parallel-steps', '9'],
+    ['parallel-steps', '2.5'],
+    ['parallel-steps', '-1'],
+    ['parallel-steps', 'all'],
     ['model-retries', '-1'],
     ['model-retries', '21'],
     ['model-retries', 'lots'],
@@ -314,6 +324,15 @@ describe('readSettings refusals', () => {
     expect(error.message).toMatch(
       new RegExp(`, not \`${value.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}\`\\.$|; did you mean \``),
     );
+  });
+
+  it('says what parallel-steps accepts', () => {
+    setInputs({ 'parallel-steps': '16' });
+    expect(errorOf(() => read()).message).toBe(
+      'The `parallel-steps` input must be a whole number from 1 to 8, not `16`.',
+    );
+    setInputs({ 'parallel-steps': '1' });
+    expect(read().settings.parallelSteps).toBe(1);
   });
 
   it('reads command-prefix trimmed, empty for none, and refuses spaces only with what to write instead', () => {

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-FF2DDRS3.js";
+} from "./chunk-NOC3RKT3.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-JBVTDBTR.js";
+} from "./chunk-ECQPRLH5.js";
 import {
   CliError,
   UsageError
@@ -38,9 +38,9 @@ import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-QE427PWT.js";
+} from "./chunk-KR66V6QU.js";
 import "./chunk-L7UZGG4K.js";
-import "./chunk-JCBN36MC.js";
+import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";
 import "./chunk-WFUTEVU3.js";
 import "./chunk-UBTQZF52.js";

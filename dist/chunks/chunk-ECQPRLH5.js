@@ -25,6 +25,7 @@ import {
   named,
   networkModeSchema,
   outcomeWords,
+  planOrder,
   plannerExecutorMachine,
   plannerUsageSince,
   planningOutcome,
@@ -37,17 +38,19 @@ import {
   settingsBehind,
   snapshotSchema,
   startTeam,
+  stepWords,
   sumCost,
   unplannedScope,
   usageLedgerSchema,
+  waitsFor,
   wholeNumber,
   withOverrides
-} from "./chunk-QE427PWT.js";
+} from "./chunk-KR66V6QU.js";
 import {
   defaultLines,
   defaultNumber,
   inputDefaults
-} from "./chunk-JCBN36MC.js";
+} from "./chunk-5QKFIOA3.js";
 import {
   SandboxError,
   createSandbox,
@@ -373,6 +376,7 @@ function proposedPlan(request, machine, snapshot, usage = emptyUsage()) {
     scope: bound.scope
   };
 }
+var localParallelSteps = 1;
 function localScope(setup, snapshot, usage) {
   const { plan: plan2 } = snapshot.context;
   const { maxIterations } = snapshot.policy;
@@ -384,7 +388,14 @@ function localScope(setup, snapshot, usage) {
     executorModel: setup.executor.model,
     prices: setup.prices
   });
-  return deriveScope({ plan: plan2, allowedCommands: setup.allowedCommands, planning, estimate, maxIterations });
+  return deriveScope({
+    plan: plan2,
+    allowedCommands: setup.allowedCommands,
+    planning,
+    estimate,
+    maxIterations,
+    parallelSteps: localParallelSteps
+  });
 }
 
 // src/tools/namespace-seal.ts
@@ -683,7 +694,7 @@ function modelOptions(settings) {
 
 // src/cli/text-render.ts
 var indent = (text, by) => text.trim().split("\n").map((line) => line === "" ? "" : `${by}${line}`).join("\n");
-function renderPlanText(plan2) {
+function renderPlanText(plan2, parallelSteps = 1) {
   const lines = [];
   plan2.steps.forEach((step, i) => {
     const number2 = `${i + 1}. `;
@@ -692,7 +703,11 @@ function renderPlanText(plan2) {
     if (step.detail?.trim()) lines.push(indent(step.detail, pad));
     if (step.files?.length) lines.push(`${pad}Files: ${step.files.join(", ")}`);
     if (step.verify?.trim()) lines.push(`${pad}Verify: ${step.verify}`);
+    const waits = waitsFor(step);
+    if (waits) lines.push(`${pad}Waits for: ${waits}`);
   });
+  const order = planOrder(plan2, parallelSteps);
+  if (order) lines.push("", `Order: ${order.order}`, ...order.waits.map((line) => indent(line, "  ")));
   const list = (title, items) => {
     if (!items?.length) return;
     lines.push("", `${title}:`, ...items.map((item) => indent(`- ${item}`, "  ")));
@@ -703,15 +718,18 @@ function renderPlanText(plan2) {
 }
 function renderHistoryText(history) {
   if (history.length === 0) return "  No cycle ran.";
-  return history.map(
-    (entry, i) => [
-      `  Cycle ${i + 1}: ${outcomeWords[entry.outcome]}`,
+  return history.map((entry, i) => {
+    const step = stepWords(entry);
+    const note = entry.note?.replace(/\s+/g, " ").trim();
+    return [
+      `  Cycle ${i + 1}${step ? ` \xB7 ${step}` : ""}: ${outcomeWords[entry.outcome]}`,
+      ...note ? [`    Note: ${note}`] : [],
       "    Directive:",
       indent(entry.directive, "      "),
       "    Result:",
       indent(entry.result, "      ")
-    ].join("\n")
-  ).join("\n\n");
+    ].join("\n");
+  }).join("\n\n");
 }
 var number = formatCount;
 function renderUsageText(rows) {
@@ -774,7 +792,7 @@ async function showPlan(session, plan2) {
   );
   if (context.plan) terminal.out(`
 Steps:
-${renderPlanText(context.plan)}`);
+${renderPlanText(context.plan, plan2.scope?.parallelSteps)}`);
   if (context.directive)
     terminal.out(`
 First directive for the executor:

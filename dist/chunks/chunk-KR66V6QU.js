@@ -10,7 +10,7 @@ import {
   defaultLines,
   defaultNumber,
   inputDefaults
-} from "./chunk-JCBN36MC.js";
+} from "./chunk-5QKFIOA3.js";
 import {
   didYouMean
 } from "./chunk-ORSRIQN3.js";
@@ -34718,6 +34718,84 @@ function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step'
   });
 }
 
+// src/scope/approved-scope.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+var scopeBudgetSchema = external_exports.object({
+  /** Prompt and completion tokens of both roles together, from the approval on. */
+  tokens: external_exports.number().int().positive(),
+  /** Execute cycles (directives carried out). */
+  cycles: external_exports.number().int().positive(),
+  /** US dollars, where every model's price is known. */
+  costUsd: external_exports.number().positive().optional(),
+  /** Minutes each job of the execution may take (`timeout-minutes` when the plan was posted). */
+  minutes: external_exports.number().positive().optional()
+}).strict();
+var maxParallelSteps = 8;
+var approvedScopeSchema = external_exports.object({
+  /**
+   * Paths or globs, relative to the repository root, the run may add, change or delete. A path
+   * names a file or a folder (and then everything under it).
+   */
+  // As many as a plan may name (500 steps of 100 files); the comment's size is the real bound.
+  paths: external_exports.array(external_exports.string().min(1).max(500)).max(5e4),
+  /** Command lines the run may run, as the plan names them; each is also allowed by `allowed-commands`. */
+  commands: external_exports.array(external_exports.string().min(1).max(1e3)).max(5e3),
+  budget: scopeBudgetSchema,
+  /**
+   * Destinations commands and stdio MCP servers may reach besides loopback: those the plan's steps
+   * name (`network`) that `allowed-domains` allowed when the plan was made (bundles expanded,
+   * spelled as people write them); empty: loopback only. Unset where the network was not sealed
+   * (`network: open`).
+   */
+  network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional(),
+  /**
+   * How many steps may run at the same time (`parallel-steps` when the plan was made). Set only for
+   * a plan that orders its steps itself (`after`); unset: one step at a time, as a plan without
+   * `after` always runs.
+   */
+  parallelSteps: external_exports.number().int().min(1).max(maxParallelSteps).optional()
+}).strict();
+var scopeDeltaSchema = external_exports.object({
+  paths: approvedScopeSchema.shape.paths.optional(),
+  commands: approvedScopeSchema.shape.commands.optional(),
+  /** Destinations a sealed network may reach, each one `allowed-domains` allows. */
+  network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional(),
+  budget: scopeBudgetSchema.optional()
+}).strict();
+function scopePath(path7) {
+  let out = path7.trim().replace(/\\/g, "/");
+  while (out.startsWith("./")) out = out.slice(2);
+  return out.replace(/\/+$/, "");
+}
+function scopeEntryFor(path7, scope) {
+  const target = scopePath(path7);
+  return scope.paths.find((entry) => {
+    const pattern = scopePath(entry);
+    if (pattern === "") return false;
+    return target === pattern || target.startsWith(`${pattern}/`) || import_picomatch.default.isMatch(target, pattern, { dot: true, nocase: false });
+  });
+}
+function inScope(path7, scope) {
+  return scopeEntryFor(path7, scope) !== void 0;
+}
+function widenScope(scope, extra) {
+  const union = (a, b = []) => [.../* @__PURE__ */ new Set([...a, ...b])];
+  return {
+    paths: union(scope.paths, extra.paths),
+    commands: union(scope.commands, extra.commands),
+    // Only a sealed network has destinations to add; an open one has nothing to widen.
+    ...scope.network !== void 0 ? { network: union(scope.network, extra.network) } : {},
+    // How many steps run at once is the approver's, not an amendment's: it stays as approved.
+    ...scope.parallelSteps !== void 0 ? { parallelSteps: scope.parallelSteps } : {},
+    budget: extra.budget ? {
+      tokens: scope.budget.tokens + extra.budget.tokens,
+      cycles: scope.budget.cycles + extra.budget.cycles,
+      ...scope.budget.costUsd !== void 0 && extra.budget.costUsd !== void 0 ? { costUsd: scope.budget.costUsd + extra.budget.costUsd } : {},
+      ...scope.budget.minutes !== void 0 ? { minutes: scope.budget.minutes } : {}
+    } : scope.budget
+  };
+}
+
 // src/config/settings.ts
 function input(name, schema) {
   const raw = getInput(name);
@@ -34778,6 +34856,7 @@ function readInputs(env = process.env) {
     // An empty list falls back to the default: protection is never switched off by omission.
     protectedPaths: orDefault(lines("protected-paths"), defaultLines("protected-paths")),
     maxIterations: defaulted("max-iterations", wholeNumber(1, 100)),
+    parallelSteps: defaulted("parallel-steps", wholeNumber(1, maxParallelSteps)),
     timeoutMinutes: defaulted("timeout-minutes", limitOrNone),
     maxCostUsd: input("max-cost-usd", optionalPositive),
     allowBlockedPlans: defaulted("allow-blocked-plans", booleanInput),
@@ -34945,7 +35024,7 @@ var planSchema = external_exports.object({
         ctx.addIssue({
           code: "custom",
           path: ["steps", index, "after"],
-          message: `step ${index + 1} may only wait for earlier steps (1 to ${index}), not step ${needed}`
+          message: index === 0 ? `step 1 comes first, so it can wait for no step, not step ${needed}` : `step ${index + 1} may only wait for earlier steps (1 to ${index}), not step ${needed}`
         });
   });
 });
@@ -35189,73 +35268,81 @@ function renderCostComparison(estimate, rows) {
   return `**Execution cost** (executor ${code(estimate.model)}): ${escapeHtml(formatEstimate(estimate))} \xB7 actual ${formatCost(executorActual(rows))}`;
 }
 
-// src/scope/approved-scope.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
-var scopeBudgetSchema = external_exports.object({
-  /** Prompt and completion tokens of both roles together, from the approval on. */
-  tokens: external_exports.number().int().positive(),
-  /** Execute cycles (directives carried out). */
-  cycles: external_exports.number().int().positive(),
-  /** US dollars, where every model's price is known. */
-  costUsd: external_exports.number().positive().optional(),
-  /** Minutes each job of the execution may take (`timeout-minutes` when the plan was posted). */
-  minutes: external_exports.number().positive().optional()
-}).strict();
-var approvedScopeSchema = external_exports.object({
-  /**
-   * Paths or globs, relative to the repository root, the run may add, change or delete. A path
-   * names a file or a folder (and then everything under it).
-   */
-  // As many as a plan may name (500 steps of 100 files); the comment's size is the real bound.
-  paths: external_exports.array(external_exports.string().min(1).max(500)).max(5e4),
-  /** Command lines the run may run, as the plan names them; each is also allowed by `allowed-commands`. */
-  commands: external_exports.array(external_exports.string().min(1).max(1e3)).max(5e3),
-  budget: scopeBudgetSchema,
-  /**
-   * Destinations commands and stdio MCP servers may reach besides loopback: those the plan's steps
-   * name (`network`) that `allowed-domains` allowed when the plan was made (bundles expanded,
-   * spelled as people write them); empty: loopback only. Unset where the network was not sealed
-   * (`network: open`).
-   */
-  network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional()
-}).strict();
-var scopeDeltaSchema = external_exports.object({
-  paths: approvedScopeSchema.shape.paths.optional(),
-  commands: approvedScopeSchema.shape.commands.optional(),
-  /** Destinations a sealed network may reach, each one `allowed-domains` allows. */
-  network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional(),
-  budget: scopeBudgetSchema.optional()
-}).strict();
-function scopePath(path7) {
-  let out = path7.trim().replace(/\\/g, "/");
-  while (out.startsWith("./")) out = out.slice(2);
-  return out.replace(/\/+$/, "");
+// src/machine/step-order.ts
+function isStepGraph(plan) {
+  return plan?.steps.some((step) => step.after !== void 0) === true;
 }
-function scopeEntryFor(path7, scope) {
-  const target = scopePath(path7);
-  return scope.paths.find((entry) => {
-    const pattern = scopePath(entry);
-    if (pattern === "") return false;
-    return target === pattern || target.startsWith(`${pattern}/`) || import_picomatch.default.isMatch(target, pattern, { dot: true, nocase: false });
-  });
+function prerequisites(plan, n) {
+  const step = plan.steps[n - 1];
+  if (step?.after !== void 0) return [...new Set(step.after)].filter((m) => m >= 1 && m < n);
+  return n > 1 ? [n - 1] : [];
 }
-function inScope(path7, scope) {
-  return scopeEntryFor(path7, scope) !== void 0;
+function finishedSteps(history) {
+  return new Set(history.filter((e) => e.step !== void 0 && e.outcome === "done").map((e) => e.step));
 }
-function widenScope(scope, extra) {
-  const union = (a, b = []) => [.../* @__PURE__ */ new Set([...a, ...b])];
-  return {
-    paths: union(scope.paths, extra.paths),
-    commands: union(scope.commands, extra.commands),
-    // Only a sealed network has destinations to add; an open one has nothing to widen.
-    ...scope.network !== void 0 ? { network: union(scope.network, extra.network) } : {},
-    budget: extra.budget ? {
-      tokens: scope.budget.tokens + extra.budget.tokens,
-      cycles: scope.budget.cycles + extra.budget.cycles,
-      ...scope.budget.costUsd !== void 0 && extra.budget.costUsd !== void 0 ? { costUsd: scope.budget.costUsd + extra.budget.costUsd } : {},
-      ...scope.budget.minutes !== void 0 ? { minutes: scope.budget.minutes } : {}
-    } : scope.budget
-  };
+function remainingSteps(plan, finished) {
+  return plan.steps.map((_, i) => i + 1).filter((n) => !finished.has(n));
+}
+function readySteps(plan, finished, limit2) {
+  const ready = [];
+  for (const n of remainingSteps(plan, finished)) {
+    if (ready.length >= Math.max(1, limit2)) break;
+    if (!prerequisites(plan, n).every((m) => finished.has(m))) continue;
+    const step = plan.steps[n - 1];
+    if (ready.some((m) => filesOverlap(plan.steps[m - 1], step))) continue;
+    ready.push(n);
+  }
+  return ready;
+}
+function stepBatches(plan, limit2) {
+  const finished = /* @__PURE__ */ new Set();
+  const batches = [];
+  while (finished.size < plan.steps.length) {
+    const batch = isStepGraph(plan) ? readySteps(plan, finished, limit2) : [finished.size + 1];
+    for (const n of batch) finished.add(n);
+    batches.push(batch);
+  }
+  return batches;
+}
+function filesWaits(plan, limit2) {
+  if (!isStepGraph(plan)) return [];
+  const waits = /* @__PURE__ */ new Map();
+  const finished = /* @__PURE__ */ new Set();
+  for (const batch of stepBatches(plan, limit2)) {
+    for (const n of remainingSteps(plan, finished)) {
+      if (batch.includes(n) || waits.has(n) || !prerequisites(plan, n).every((m) => finished.has(m))) continue;
+      const before = batch.filter((m) => m < n);
+      if (before.length >= Math.max(1, limit2)) continue;
+      const step = plan.steps[n - 1];
+      const behind = before.filter((m) => filesOverlap(plan.steps[m - 1], step));
+      if (behind.length > 0) waits.set(n, behind);
+    }
+    for (const n of batch) finished.add(n);
+  }
+  return [...waits].sort(([a], [b]) => a - b).map(([step, behind]) => ({ step, behind }));
+}
+function filesOverlap(a, b) {
+  const left = a.files ?? [];
+  const right = b.files ?? [];
+  if (left.length === 0 || right.length === 0) return true;
+  return left.some((x) => right.some((y) => entriesOverlap(x, y)));
+}
+function entriesOverlap(a, b) {
+  const [x, y] = [fixedPart(a), fixedPart(b)];
+  if (x.glob || y.glob) return within(x.path, y.path) || within(y.path, x.path);
+  return x.path === y.path || within(x.path, y.path) || within(y.path, x.path);
+}
+function within(outer, inner) {
+  return outer === "" || inner === outer || inner.startsWith(`${outer}/`);
+}
+function fixedPart(entry) {
+  let clean2 = entry.trim().replace(/\\/g, "/");
+  while (clean2.startsWith("./")) clean2 = clean2.slice(2);
+  clean2 = clean2.replace(/\/+$/, "");
+  const wild = clean2.search(/[*?[\]{}!]/);
+  if (wild < 0) return { path: clean2, glob: false };
+  const head = clean2.slice(0, wild);
+  return { path: head.includes("/") ? head.slice(0, head.lastIndexOf("/")) : "", glob: true };
 }
 
 // src/tools/command-policy.ts
@@ -35391,11 +35478,11 @@ function authorizeCommand(command, allowedCommands) {
   }
   const argv = parseCommandLine(command);
   if (!isCommandAllowed(argv, allowedCommands)) {
-    const listed2 = allowedCommands.map((p) => `  ${p}`).join("\n");
+    const listed3 = allowedCommands.map((p) => `  ${p}`).join("\n");
     throw new ToolError(
       `Command not allowed: ${command}
 Only commands matching these patterns may run (* is one argument, a final ** any number):
-${listed2}`
+${listed3}`
     );
   }
   return argv;
@@ -35426,7 +35513,8 @@ function deriveScope(input2) {
       ...costUsd !== void 0 && costUsd > 0 ? { costUsd } : {},
       ...input2.timeoutMinutes !== void 0 ? { minutes: input2.timeoutMinutes } : {}
     },
-    ...input2.network !== void 0 ? { network: namedDestinations(input2.network, namedNetwork(plan)).reachable } : {}
+    ...input2.network !== void 0 ? { network: namedDestinations(input2.network, namedNetwork(plan)).reachable } : {},
+    ...input2.parallelSteps !== void 0 && isStepGraph(plan) ? { parallelSteps: input2.parallelSteps } : {}
   };
 }
 function networkOf(network) {
@@ -35504,20 +35592,25 @@ function renderScope(scope) {
     ...scope.network !== void 0 ? [`- Network: ${networkWords2(scope.network, code)}`] : [],
     `- Budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     ...scope.budget.minutes !== void 0 ? [`- Time: ${timeWords(scope.budget.minutes)}`] : [],
+    ...scope.parallelSteps !== void 0 ? [`- Steps at once: ${atOnceWords(scope.parallelSteps)} (\`parallel-steps\`)`] : [],
     "",
     "Nothing else: the tools refuse it and the commit gate holds it back. What the run finds it needs beyond this becomes an amendment, posted here for a maintainer to approve."
   ].join("\n");
 }
 function renderScopeText(scope) {
-  const listed2 = (items, none) => items.length ? items.join(", ") : none;
+  const listed3 = (items, none) => items.length ? items.join(", ") : none;
   return [
     "This approval allows:",
-    `  changes to: ${listed2(scope.paths, "no file")}`,
-    `  commands: ${listed2(scope.commands, "none")}`,
+    `  changes to: ${listed3(scope.paths, "no file")}`,
+    `  commands: ${listed3(scope.commands, "none")}`,
     ...scope.network !== void 0 ? [`  network: ${networkWords2(scope.network, (d) => d)}`] : [],
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
+    ...scope.parallelSteps !== void 0 ? [`  steps at once: ${atOnceWords(scope.parallelSteps)}`] : [],
     "Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops."
   ].join("\n");
+}
+function atOnceWords(steps2) {
+  return steps2 === 1 ? "one at a time" : `at most ${steps2}`;
 }
 function timeWords(minutes) {
   return `at most ${minutes} ${minutes === 1 ? "minute" : "minutes"} a job (\`timeout-minutes\`); then the run stops cleanly, its work pushed`;
@@ -35957,6 +36050,26 @@ function hasRecordMarker(body) {
   return markerPattern.test(body);
 }
 
+// src/render/plan-order.ts
+function planOrder(plan, limit2) {
+  if (!isStepGraph(plan)) return void 0;
+  const order = stepBatches(plan, limit2).map((batch) => batch.length === 1 ? String(batch[0]) : `${listed(batch)} together`).join(" \u2192 ");
+  const waits = filesWaits(plan, limit2).map(
+    ({ step, behind }) => plan.steps[step - 1].files?.length ? `Steps ${listed([...behind, step])} may change the same files, so ${step} waits for ${listed(behind)}.` : `Step ${step} names no files, so it waits for ${listed(behind)}.`
+  );
+  return { order, waits };
+}
+function waitsFor(step) {
+  if (step.after === void 0) return void 0;
+  const needed = [...new Set(step.after)].sort((a, b) => a - b);
+  if (needed.length === 0) return "no other step";
+  return `${needed.length === 1 ? "step" : "steps"} ${listed(needed)}`;
+}
+function listed(numbers) {
+  const words = numbers.map(String);
+  return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1) ?? ""}`;
+}
+
 // src/machine/reader-words.ts
 var outcomeWords = { done: "done", replan: "next step", abort: "abort" };
 var stateWords = {
@@ -35968,6 +36081,15 @@ var stateWords = {
   abort: "abort",
   done: "done"
 };
+function stepList(steps2) {
+  if (steps2.length <= 1) return `step ${steps2.join("")}`;
+  return `steps ${steps2.slice(0, -1).join(", ")} and ${steps2.at(-1)}`;
+}
+function stepWords(entry) {
+  if (entry.step === void 0) return "";
+  const others = (entry.together ?? []).filter((n) => n !== entry.step);
+  return others.length > 0 ? `step ${entry.step} (ran with ${stepList(others)})` : `step ${entry.step}`;
+}
 
 // src/render/usage-table.ts
 var number = formatCount;
@@ -36026,56 +36148,6 @@ function clip(text3, max) {
   const kept = max - marker(text3.length).length;
   if (kept < 0) return text3.slice(0, max);
   return text3.slice(0, kept) + marker(text3.length - kept);
-}
-
-// src/machine/step-order.ts
-function isStepGraph(plan) {
-  return plan?.steps.some((step) => step.after !== void 0) === true;
-}
-function prerequisites(plan, n) {
-  const step = plan.steps[n - 1];
-  if (step?.after !== void 0) return [...new Set(step.after)].filter((m) => m >= 1 && m < n);
-  return n > 1 ? [n - 1] : [];
-}
-function finishedSteps(history) {
-  return new Set(history.filter((e) => e.step !== void 0 && e.outcome === "done").map((e) => e.step));
-}
-function remainingSteps(plan, finished) {
-  return plan.steps.map((_, i) => i + 1).filter((n) => !finished.has(n));
-}
-function readySteps(plan, finished, limit2) {
-  const ready = [];
-  for (const n of remainingSteps(plan, finished)) {
-    if (ready.length >= Math.max(1, limit2)) break;
-    if (!prerequisites(plan, n).every((m) => finished.has(m))) continue;
-    const step = plan.steps[n - 1];
-    if (ready.some((m) => filesOverlap(plan.steps[m - 1], step))) continue;
-    ready.push(n);
-  }
-  return ready;
-}
-function filesOverlap(a, b) {
-  const left = a.files ?? [];
-  const right = b.files ?? [];
-  if (left.length === 0 || right.length === 0) return true;
-  return left.some((x) => right.some((y) => entriesOverlap(x, y)));
-}
-function entriesOverlap(a, b) {
-  const [x, y] = [fixedPart(a), fixedPart(b)];
-  if (x.glob || y.glob) return within(x.path, y.path) || within(y.path, x.path);
-  return x.path === y.path || within(x.path, y.path) || within(y.path, x.path);
-}
-function within(outer, inner) {
-  return outer === "" || inner === outer || inner.startsWith(`${outer}/`);
-}
-function fixedPart(entry) {
-  let clean2 = entry.trim().replace(/\\/g, "/");
-  while (clean2.startsWith("./")) clean2 = clean2.slice(2);
-  clean2 = clean2.replace(/\/+$/, "");
-  const wild = clean2.search(/[*?[\]{}!]/);
-  if (wild < 0) return { path: clean2, glob: false };
-  const head = clean2.slice(0, wild);
-  return { path: head.includes("/") ? head.slice(0, head.lastIndexOf("/")) : "", glob: true };
 }
 
 // src/machine/reducer.ts
@@ -43949,10 +44021,10 @@ function linkTarget(from, target) {
   const resolved = path3.posix.normalize(path3.posix.join(path3.posix.dirname(from), target));
   return resolved === ".." || resolved.startsWith("../") || resolved === "." ? void 0 : resolved;
 }
-async function regularFile(git, commit, file, listed2) {
+async function regularFile(git, commit, file, listed3) {
   let at = file;
   for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-    const entry = hop === 0 ? listed2 : (await treeEntries(git, commit, [at])).get(at);
+    const entry = hop === 0 ? listed3 : (await treeEntries(git, commit, [at])).get(at);
     if (!entry || entry.type !== "blob") return void 0;
     if (entry.mode !== "120000") return entry;
     const next = linkTarget(at, await git(["cat-file", "blob", entry.oid]));
@@ -43965,9 +44037,9 @@ async function readInstructionFiles(git, commit) {
   if (commit === "" || commit.startsWith("-")) throw new Error(`not a commit: "${commit}"`);
   const seen = /* @__PURE__ */ new Set();
   const files = [];
-  const listed2 = await treeEntries(git, commit, INSTRUCTION_FILES);
+  const listed3 = await treeEntries(git, commit, INSTRUCTION_FILES);
   for (const file of INSTRUCTION_FILES) {
-    const entry = await regularFile(git, commit, file, listed2.get(file));
+    const entry = await regularFile(git, commit, file, listed3.get(file));
     if (!entry || seen.has(entry.oid)) continue;
     seen.add(entry.oid);
     if (entry.bytes > MAX_READ_BYTES) {
@@ -45149,20 +45221,20 @@ function stagedFieldsSchema(role) {
   const fields = stageableBy[role];
   const shape = {};
   for (const field of fields) shape[field] = fieldSchemas[field].optional();
-  const listed2 = fields.join(", ");
+  const listed3 = fields.join(", ");
   return external_exports.object(shape, {
-    error: (issue) => issue.code === "unrecognized_keys" ? `the ${role} cannot stage ${issue.keys.join(", ")}; it may stage only ${listed2}` : void 0
+    error: (issue) => issue.code === "unrecognized_keys" ? `the ${role} cannot stage ${issue.keys.join(", ")}; it may stage only ${listed3}` : void 0
   }).strict().refine((staged) => fields.some((field) => staged[field] !== void 0), {
-    message: `stage at least one field: ${listed2}`,
+    message: `stage at least one field: ${listed3}`,
     // Only when the object is otherwise valid: "cannot stage result" says it all for a planner.
     when: (payload) => payload.issues.length === 0
   });
 }
 function createUpdateContextTool(role, stage2) {
-  const listed2 = stageableBy[role].join(", ");
+  const listed3 = stageableBy[role].join(", ");
   return defineTool({
     name: "update_context",
-    description: `Stage context fields for the ${role} (${listed2}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
+    description: `Stage context fields for the ${role} (${listed3}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
     schema: stagedFieldsSchema(role),
     async run(fields) {
       return stage2(fields);
@@ -45319,15 +45391,19 @@ ${plan.risks.map((r) => `- ${r}`).join("\n")}` : ""
 }
 function historyText(history) {
   if (history.length === 0) return "## History\n\n(no cycle has run)";
-  const cycles = history.map(
-    (entry, i) => `### Cycle ${i + 1} (outcome: ${entry.outcome})
+  const cycles = history.map((entry, i) => {
+    const step = stepWords(entry);
+    const note = entry.note?.replace(/\s+/g, " ").trim();
+    return `### Cycle ${i + 1}${step ? ` \xB7 ${step}` : ""} (outcome: ${entry.outcome})
 
-Directive:
+${note ? `Note: ${note}
+
+` : ""}Directive:
 ${entry.directive}
 
 Result:
-${entry.result}`
-  );
+${entry.result}`;
+  });
   return ["## History", "", ...cycles].join("\n\n");
 }
 function workshopText(facts, whose) {
@@ -45339,13 +45415,13 @@ ${whose} ${whose === "You" ? "have" : "has"}: ${facts.executorTools.join(", ")}.
 ${scopeText(facts.scope)}` : tools;
 }
 function scopeText(scope) {
-  const listed2 = (items, none) => items.length ? items.join(", ") : none;
+  const listed3 = (items, none) => items.length ? items.join(", ") : none;
   return [
     "## Approved scope",
     "",
-    `The approval allows changes to: ${listed2(scope.paths, "no file")}.`,
-    `Commands it allows: ${listed2(scope.commands, "none")}.`,
-    ...scope.network !== void 0 ? [`Network destinations it allows besides loopback: ${listed2(scope.network, "none")}.`] : [],
+    `The approval allows changes to: ${listed3(scope.paths, "no file")}.`,
+    `Commands it allows: ${listed3(scope.commands, "none")}.`,
+    ...scope.network !== void 0 ? [`Network destinations it allows besides loopback: ${listed3(scope.network, "none")}.`] : [],
     `Anything else is refused and held back from the commits; needing more is a reason to replan, and a maintainer approves the wider scope.`
   ].join("\n");
 }
@@ -45750,20 +45826,20 @@ ${stageLine(run.pending)}`
 }
 
 // src/agents/workspace-rules.ts
-var listed = (items, none) => items.length > 0 ? items.map((item) => `\`${item}\``).join(", ") : none;
+var listed2 = (items, none) => items.length > 0 ? items.map((item) => `\`${item}\``).join(", ") : none;
 function workspaceRulesText(rules) {
   return [
     "## Workspace rules",
     "",
-    `Commands run_command accepts (a \`*\` stands for one argument, a final \`**\` for any remaining ones): ${listed(rules.allowedCommands, "none; no command can run")}.`,
+    `Commands run_command accepts (a \`*\` stands for one argument, a final \`**\` for any remaining ones): ${listed2(rules.allowedCommands, "none; no command can run")}.`,
     `Each command is stopped after ${Math.round(rules.commandTimeoutMs / 1e3)} s.`,
-    `Protected paths, which cannot be written: ${listed(rules.protectedPaths, "none")}.`,
+    `Protected paths, which cannot be written: ${listed2(rules.protectedPaths, "none")}.`,
     ...rules.allowedNetwork ? [networkRule(rules.allowedNetwork)] : []
   ].join("\n");
 }
 function networkRule(allowed2) {
   const ceiling = allowedEntries(allowed2);
-  return ceiling.length === 0 ? "The network is sealed and `allowed-domains` allows no destination: commands and MCP servers reach loopback only." : `The network is sealed: \`allowed-domains\` allows ${listed(ceiling, "")}. Commands and MCP servers reach loopback and only those of these the approved plan's steps name in \`network\` (as \`allowed-domains\` entries, e.g. \`npm\` for \`npm ci\`); nothing else is reachable.`;
+  return ceiling.length === 0 ? "The network is sealed and `allowed-domains` allows no destination: commands and MCP servers reach loopback only." : `The network is sealed: \`allowed-domains\` allows ${listed2(ceiling, "")}. Commands and MCP servers reach loopback and only those of these the approved plan's steps name in \`network\` (as \`allowed-domains\` entries, e.g. \`npm\` for \`npm ci\`); nothing else is reachable.`;
 }
 
 // src/agents/team.ts
@@ -45884,49 +45960,49 @@ ${handoff}` : handoff,
         });
       }
     },
-    async summonStep(step, limits = {}) {
+    summonStep(step, limits = {}) {
       began ??= run.snapshot.context.plan;
-      const own = new RunState(
-        oneStepMachine,
-        oneStepSnapshot(run.snapshot.context, step.directive, run.snapshot.policy)
-      );
-      const where = {
-        run: own,
-        sandbox: step.sandbox,
-        reader: step.reader,
-        ...step.scope ? { scope: step.scope } : {},
-        ...step.afterCommand ? { afterCommand: step.afterCommand } : {},
-        ...step.onCommand ? { onCommand: step.onCommand } : {},
-        scopeName: `step ${step.step}'s scope (the run's approved scope holds each step to the files it lists)`
-      };
-      const tools = executorToolbox(options, where, capabilities, toolboxOptions);
-      const stepFacts = { ...facts, ...step.scope ? { scope: step.scope } : {} };
-      await summon({
-        // The same system prompt and tool specs as every executor session: one cached prefix for all.
-        session: new Session("executor", executorSystemPrompt, tools.specs),
-        client: options.executor,
-        toolbox: tools,
-        run: own,
-        message: `${standing}
-
-${stepMessage(own.snapshot, stepFacts, began, step)}`,
-        onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
-        redact: scrub,
-        stallLimit: options.stallLimit,
-        ...limits
-      });
-      const { context, abortReason } = own.snapshot;
-      if (context.outcome === void 0 && abortReason === void 0) return void 0;
-      const together = step.together.length > 1 ? { together: [...step.together] } : {};
-      return {
-        step: step.step,
-        ...together,
-        directive: step.directive,
-        result: context.result ?? `(no result reported; the step was stopped: ${abortReason ?? "no reason given"})`,
-        outcome: context.outcome ?? "abort",
-        ...step.note ? { note: step.note } : {}
-      };
+      return summonStep(options, { capabilities, toolboxOptions, facts, standing, began }, step, limits);
     }
+  };
+}
+async function summonStep(options, basis, step, limits) {
+  const { run } = options;
+  const own = new RunState(oneStepMachine, oneStepSnapshot(run.snapshot.context, step.directive, run.snapshot.policy));
+  const where = {
+    run: own,
+    sandbox: step.sandbox,
+    reader: step.reader,
+    ...step.scope ? { scope: step.scope } : {},
+    ...step.afterCommand ? { afterCommand: step.afterCommand } : {},
+    ...step.onCommand ? { onCommand: step.onCommand } : {},
+    scopeName: `step ${step.step}'s scope (the run's approved scope holds each step to the files it lists)`
+  };
+  const tools = executorToolbox(options, where, basis.capabilities, basis.toolboxOptions);
+  const facts = { ...basis.facts, ...step.scope ? { scope: step.scope } : {} };
+  await summon({
+    // The same system prompt and tool specs as every executor session: one cached prefix for all.
+    session: new Session("executor", executorSystemPrompt, tools.specs),
+    client: options.executor,
+    toolbox: tools,
+    run: own,
+    message: `${basis.standing}
+
+${stepMessage(own.snapshot, facts, basis.began, step)}`,
+    onUsage: (tokens) => options.onUsage("executor", options.executor.model, tokens),
+    redact: basis.toolboxOptions.redact,
+    stallLimit: options.stallLimit,
+    ...limits
+  });
+  const { context, abortReason } = own.snapshot;
+  if (context.outcome === void 0 && abortReason === void 0) return void 0;
+  return {
+    step: step.step,
+    ...step.together.length > 1 ? { together: [...step.together] } : {},
+    directive: step.directive,
+    result: context.result ?? `(no result reported; the step was stopped: ${abortReason ?? "no reason given"})`,
+    outcome: context.outcome ?? "abort",
+    ...step.note ? { note: step.note } : {}
   };
 }
 function withNotices(notices, toolbox) {
@@ -46017,15 +46093,15 @@ export {
   resolveMcpServers,
   runUrlOf,
   readGateInputs,
-  readInputs,
-  withRepoConfig,
-  hasDotGitComponent,
-  matchProtected,
   approvedScopeSchema,
   scopeDeltaSchema,
   scopePath,
   inScope,
   widenScope,
+  readInputs,
+  withRepoConfig,
+  hasDotGitComponent,
+  matchProtected,
   startSnapshot,
   plannerExecutorMachine,
   defaultPolicy,
@@ -46078,9 +46154,12 @@ export {
   renderScope,
   renderScopeText,
   formatBudget,
+  planOrder,
+  waitsFor,
   readRepositoryInstructions,
   outcomeWords,
   stateWords,
+  stepWords,
   sumCost,
   renderUsageTable,
   createBudget,

@@ -26,7 +26,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-FF2DDRS3.js";
+} from "./chunk-NOC3RKT3.js";
 import {
   GitError,
   ModelError,
@@ -71,6 +71,7 @@ import {
   namedNetwork,
   outcomeWords,
   planIdFor,
+  planOrder,
   plannerExecutorMachine,
   plannerUsageSince,
   planningOutcome,
@@ -94,6 +95,7 @@ import {
   sealRecord,
   snapshotSchema,
   stateWords,
+  stepWords,
   stripHidden,
   sumCost,
   totalCost,
@@ -103,9 +105,10 @@ import {
   untrustedIssue,
   untrustedPlain,
   usageLedgerSchema,
+  waitsFor,
   widenScope,
   withRepoConfig
-} from "./chunk-QE427PWT.js";
+} from "./chunk-KR66V6QU.js";
 import {
   code,
   codeBlock,
@@ -127,7 +130,7 @@ import {
 } from "./chunk-L7UZGG4K.js";
 import {
   inputDefaults
-} from "./chunk-JCBN36MC.js";
+} from "./chunk-5QKFIOA3.js";
 import {
   didYouMean
 } from "./chunk-ORSRIQN3.js";
@@ -654,10 +657,10 @@ var require_light = __commonJS({
             return null;
           }
         }
-        conditionsCheck(weight) {
+        conditionsCheck(weight2) {
           var capacity;
           capacity = this.computeCapacity();
-          return capacity == null || weight <= capacity;
+          return capacity == null || weight2 <= capacity;
         }
         async __incrementReservoir__(incr) {
           var reservoir;
@@ -673,23 +676,23 @@ var require_light = __commonJS({
         isBlocked(now) {
           return this._unblockTime >= now;
         }
-        check(weight, now) {
-          return this.conditionsCheck(weight) && this._nextRequest - now <= 0;
+        check(weight2, now) {
+          return this.conditionsCheck(weight2) && this._nextRequest - now <= 0;
         }
-        async __check__(weight) {
+        async __check__(weight2) {
           var now;
           await this.yieldLoop();
           now = Date.now();
-          return this.check(weight, now);
+          return this.check(weight2, now);
         }
-        async __register__(index, weight, expiration) {
+        async __register__(index, weight2, expiration) {
           var now, wait;
           await this.yieldLoop();
           now = Date.now();
-          if (this.conditionsCheck(weight)) {
-            this._running += weight;
+          if (this.conditionsCheck(weight2)) {
+            this._running += weight2;
             if (this.storeOptions.reservoir != null) {
-              this.storeOptions.reservoir -= weight;
+              this.storeOptions.reservoir -= weight2;
             }
             wait = Math.max(this._nextRequest - now, 0);
             this._nextRequest = now + wait + this.storeOptions.minTime;
@@ -707,14 +710,14 @@ var require_light = __commonJS({
         strategyIsBlock() {
           return this.storeOptions.strategy === 3;
         }
-        async __submit__(queueLength, weight) {
+        async __submit__(queueLength, weight2) {
           var blocked, now, reachedHWM;
           await this.yieldLoop();
-          if (this.storeOptions.maxConcurrent != null && weight > this.storeOptions.maxConcurrent) {
-            throw new BottleneckError$2(`Impossible to add a job having a weight of ${weight} to a limiter having a maxConcurrent setting of ${this.storeOptions.maxConcurrent}`);
+          if (this.storeOptions.maxConcurrent != null && weight2 > this.storeOptions.maxConcurrent) {
+            throw new BottleneckError$2(`Impossible to add a job having a weight of ${weight2} to a limiter having a maxConcurrent setting of ${this.storeOptions.maxConcurrent}`);
           }
           now = Date.now();
-          reachedHWM = this.storeOptions.highWater != null && queueLength === this.storeOptions.highWater && !this.check(weight, now);
+          reachedHWM = this.storeOptions.highWater != null && queueLength === this.storeOptions.highWater && !this.check(weight2, now);
           blocked = this.strategyIsBlock() && (reachedHWM || this.isBlocked(now));
           if (blocked) {
             this._unblockTime = now + this.computePenalty();
@@ -727,10 +730,10 @@ var require_light = __commonJS({
             strategy: this.storeOptions.strategy
           };
         }
-        async __free__(index, weight) {
+        async __free__(index, weight2) {
           await this.yieldLoop();
-          this._running -= weight;
-          this._done += weight;
+          this._running -= weight2;
+          this._done += weight2;
           this.instance._drainAll(this.computeCapacity());
           return {
             running: this._running
@@ -1150,8 +1153,8 @@ var require_light = __commonJS({
           _randomIndex() {
             return Math.random().toString(36).slice(2);
           }
-          check(weight = 1) {
-            return this._store.__check__(weight);
+          check(weight2 = 1) {
+            return this._store.__check__(weight2);
           }
           _clearGlobalState(index) {
             if (this._scheduled[index] != null) {
@@ -3087,13 +3090,16 @@ function renderServerFailures(failures, during) {
 }
 
 // src/render/plan-comment.ts
+var isDone = (done, i) => typeof done === "number" ? i < done : done.has(i + 1);
 function renderStep(step, i, done = 0) {
-  const lines = [`- [${i < done ? "x" : " "}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
+  const lines = [`- [${isDone(done, i) ? "x" : " "}] **${i + 1}. ${escapeMarkdown(step.title)}**`];
   if (step.detail) lines.push(`  ${indent(codeBlock(step.detail, "text"), 2)}`);
   const facts = [];
   if (step.files?.length) facts.push(`Files: ${step.files.map(code).join(", ")}`);
   if (step.verify) facts.push(`Verify: ${code(step.verify)}`);
   if (step.network?.length) facts.push(`Network: ${step.network.map(code).join(", ")}`);
+  const waits = waitsFor(step);
+  if (waits) facts.push(`Waits for: ${waits}`);
   if (facts.length) lines.push(`  ${facts.join(" \xB7 ")}`);
   return lines.join("\n");
 }
@@ -3107,11 +3113,19 @@ function bulletSection(title2, items) {
 **${title2}**
 ${items.map((item) => `- ${escapeMarkdown(item)}`).join("\n")}`;
 }
-function renderPlan(plan, done = 0) {
-  return renderSteps(plan, done) + bulletSection("Assumptions", plan.assumptions) + bulletSection("Risks", plan.risks);
+function renderPlan(plan, done = 0, order = "") {
+  return renderSteps(plan, done) + order + bulletSection("Assumptions", plan.assumptions) + bulletSection("Risks", plan.risks);
 }
-function renderPlanWithin(plan, maxChars, notice2, done = 0) {
-  const whole2 = renderPlan(plan, done);
+function renderOrder(plan, limit2) {
+  const shown = planOrder(plan, limit2);
+  if (shown === void 0) return "";
+  return `
+
+**Order:** ${shown.order}${shown.waits.map((line2) => `
+${line2}`).join("")}`;
+}
+function renderPlanWithin(plan, maxChars, notice2, done = 0, order = "") {
+  const whole2 = renderPlan(plan, done, order);
   if (whole2.length <= maxChars) return whole2;
   const total = plan.steps.length;
   const extras = bulletSection("Assumptions", plan.assumptions) + bulletSection("Risks", plan.risks);
@@ -3120,7 +3134,7 @@ function renderPlanWithin(plan, maxChars, notice2, done = 0) {
 
 > [!NOTE]
 > ${notice2(shown, total)}`;
-  const room = maxChars - extrasShown.length - noticeText(total).length;
+  const room = maxChars - extrasShown.length - order.length - noticeText(total).length;
   const kept = [];
   let used = 0;
   for (const [i, step] of plan.steps.entries()) {
@@ -3130,7 +3144,7 @@ function renderPlanWithin(plan, maxChars, notice2, done = 0) {
     kept.push(text);
     used += cost;
   }
-  return kept.join("\n") + noticeText(kept.length) + extrasShown;
+  return kept.join("\n") + noticeText(kept.length) + order + extrasShown;
 }
 function renderObjective(objective) {
   return codeBlock(objective.trim(), "text");
@@ -3244,12 +3258,13 @@ function planBody(record, room) {
   const { objective, plan } = record.snapshot.context;
   const head = (shown) => [`### \u{1F4CB} Plan ${code(record.planId)}`, "", ...contextLines(record, shown), "", "**Steps**", ""].join("\n") + "\n";
   if (!plan) return fitBody(head(objective) + "_The planner staged no plan._", room);
-  const whole2 = head(objective) + renderPlan(plan);
+  const order = renderOrder(plan, record.scope?.parallelSteps ?? 1);
+  const whole2 = head(objective) + renderPlan(plan, 0, order);
   if (whole2.length <= room) return whole2;
   let top = head(objective);
   const excess = top.length - Math.floor(room / 2);
   if (excess > 0) top = head(clip(objective, Math.max(0, objective.length - excess)));
-  return fitBody(top + renderPlanWithin(plan, room - top.length, planCommentNotice), room);
+  return fitBody(top + renderPlanWithin(plan, room - top.length, planCommentNotice, 0, order), room);
 }
 function planMarker(planId) {
   return `<!-- plangate:plan ${planId} -->`;
@@ -3795,11 +3810,21 @@ function changesSinceApproval(approved, current) {
 
 // src/render/history.ts
 var maxResultChars = 6e3;
+var maxNoteChars = 500;
 var fullTextPlace = "the job summary";
+function cycleName(entry, index) {
+  const step = stepWords(entry);
+  return step ? `Cycle ${index + 1} \xB7 ${step}` : `Cycle ${index + 1}`;
+}
+function noteLines(entry) {
+  const note = entry.note?.trim();
+  return note ? [escapeMarkdown(clip(note, maxNoteChars)), ""] : [];
+}
 function renderCycle(entry, index, directiveMax = Infinity, resultMax = directiveMax) {
   return [
-    `#### Cycle ${index + 1}: ${outcomeWords[entry.outcome]}`,
+    `#### ${cycleName(entry, index)}: ${outcomeWords[entry.outcome]}`,
     "",
+    ...noteLines(entry),
     "**Directive**",
     "",
     codeBlock(clip(entry.directive, directiveMax), "text"),
@@ -3814,7 +3839,11 @@ function renderHistory(history, entryMax = maxResultChars) {
   return history.map((entry, i) => renderCycle(entry, i, entryMax, entryMax)).join("\n\n");
 }
 function renderHistoryLines(history) {
-  return history.map((e, i) => `${i + 1}. ${outcomeWords[e.outcome]}: ${escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200))}`).join("\n");
+  return history.map((e, i) => {
+    const step = stepWords(e);
+    const directive = escapeHtml(clip(e.directive.split("\n")[0] ?? "", 200));
+    return `${i + 1}. ${step ? `${step} \xB7 ` : ""}${outcomeWords[e.outcome]}: ${directive}`;
+  }).join("\n");
 }
 var historyChunkLimit = 6e4;
 var chunkHeading = (planId, part, parts) => `### History of plan ${code(planId)}, part ${part} of ${parts}`;
@@ -3937,7 +3966,22 @@ function progressMarker(planId) {
 function stepsDone(view) {
   const steps2 = view.snapshot.context.plan?.steps.length ?? 0;
   if (view.ended?.outcome === "done") return steps2;
-  return Math.min(steps2, view.snapshot.context.history.filter((h) => h.outcome !== "abort").length);
+  const { history } = view.snapshot.context;
+  if (history.some((h) => h.step !== void 0)) {
+    return new Set([...finishedSteps(history)].filter((n) => n <= steps2));
+  }
+  return Math.min(steps2, history.filter((h) => h.outcome !== "abort").length);
+}
+function renderStepsNow(steps2) {
+  const list = (numbers) => numbers.filter((n) => Number.isSafeInteger(n)).join(", ");
+  const running = list(steps2.running) || "none";
+  const done = list(steps2.done);
+  const waiting = list(steps2.waiting);
+  return [
+    `Steps running now: ${running}`,
+    ...done ? [`done: ${done}`] : [],
+    ...waiting ? [`waiting: ${waiting}`] : []
+  ].join(" \xB7 ");
 }
 var revisionLabels = { added: "_(new)_", reworded: "_(revised)_", moved: "_(moved)_" };
 function renderRevisedPlan(plan, done, changes) {
@@ -3975,6 +4019,7 @@ function renderProgressComment(view, live = {}) {
     `cost so far: ${formatCost(sumCost(view.usage))}`
   ];
   const parts = [headline(view), "", facts.join(" \xB7 ")];
+  if (view.steps && !view.ended) parts.push("", renderStepsNow(view.steps));
   const threads = renderReviewThreadLine(view.reviewThreads ?? []);
   if (threads) parts.push("", threads);
   if (view.notice) parts.push("", `> [!NOTE]
@@ -4085,6 +4130,14 @@ async function openWorkBranch(git, options) {
   } else {
     await startBranch(git, branch, options.baseSha);
   }
+  const pushHead = async (sha) => {
+    try {
+      await pushWithLease(git, branch, pushed);
+    } catch (error2) {
+      throw await explainPushFailure(git, branch, pushed, sha, author.email, error2);
+    }
+    pushed = sha;
+  };
   return {
     get pushed() {
       return pushed;
@@ -4098,12 +4151,7 @@ async function openWorkBranch(git, options) {
         options.scope
       );
       if (!sha) return { pushed: false, keptOut };
-      try {
-        await pushWithLease(git, branch, pushed);
-      } catch (error2) {
-        throw await explainPushFailure(git, branch, pushed, sha, author.email, error2);
-      }
-      pushed = sha;
+      await pushHead(sha);
       return { pushed: true, keptOut };
     },
     async start(message) {
@@ -4123,49 +4171,12 @@ async function openWorkBranch(git, options) {
         withTrailers(message, options.trailers ?? [])
       ]);
       await git(["update-ref", `refs/heads/${branch}`, sha, parent]);
-      try {
-        await pushWithLease(git, branch, void 0);
-      } catch (error2) {
-        throw await explainPushFailure(git, branch, void 0, sha, author.email, error2);
-      }
-      pushed = sha;
+      await pushHead(sha);
     },
-    async merge(commit, message) {
-      const ours = await git(["rev-parse", "HEAD"]);
-      let tree;
-      try {
-        tree = (await git(["merge-tree", "--write-tree", "--no-messages", ours, commit])).split("\n")[0] ?? "";
-      } catch (error2) {
-        if (error2 instanceof GitError && error2.exitCode === 1) return false;
-        throw error2;
-      }
-      const sha = await git([
-        "-c",
-        `user.name=${author.name}`,
-        "-c",
-        `user.email=${author.email}`,
-        "commit-tree",
-        tree,
-        "-p",
-        ours,
-        "-p",
-        commit,
-        "-m",
-        withTrailers(message, options.trailers ?? [])
-      ]);
-      await git(["read-tree", "-m", "-u", ours, sha]);
-      await git(["update-ref", "HEAD", sha, ours]);
-      return true;
-    },
+    merge: (commit, message) => mergeCommit(git, commit, withTrailers(message, options.trailers ?? []), author),
     async push() {
       const head = await git(["rev-parse", "HEAD"]);
-      if (head === pushed) return;
-      try {
-        await pushWithLease(git, branch, pushed);
-      } catch (error2) {
-        throw await explainPushFailure(git, branch, pushed, head, author.email, error2);
-      }
-      pushed = head;
+      if (head !== pushed) await pushHead(head);
     },
     async discard() {
       if (pushed === void 0) return;
@@ -4215,6 +4226,33 @@ async function explainPushFailure(git, branch, expected, local, botEmail, error2
     return new ForeignPushError(branch, authors, saved);
   }
   return error2 instanceof GitError ? error2 : new Error(text);
+}
+async function mergeCommit(git, commit, message, author) {
+  const ours = await git(["rev-parse", "HEAD"]);
+  let tree;
+  try {
+    tree = (await git(["merge-tree", "--write-tree", "--no-messages", ours, commit])).split("\n")[0] ?? "";
+  } catch (error2) {
+    if (error2 instanceof GitError && error2.exitCode === 1) return false;
+    throw error2;
+  }
+  const sha = await git([
+    "-c",
+    `user.name=${author.name}`,
+    "-c",
+    `user.email=${author.email}`,
+    "commit-tree",
+    tree,
+    "-p",
+    ours,
+    "-p",
+    commit,
+    "-m",
+    message
+  ]);
+  await git(["read-tree", "-m", "-u", ours, sha]);
+  await git(["update-ref", "HEAD", sha, ours]);
+  return true;
 }
 
 // src/run/held-changes.ts
@@ -4439,7 +4477,7 @@ async function openProgress(run2, previous) {
   return {
     save: (s, extra = {}) => {
       if (stoppedBy !== void 0) return Promise.resolve();
-      if (Object.keys(extra).length === 0) cycleEnd = s;
+      if (Object.keys(extra).every((key) => key === "steps")) cycleEnd = s;
       return write(progressBody(run2, s, extra));
     },
     stop: (signal) => {
@@ -4594,13 +4632,16 @@ var Batch = class {
     const pending = this.ready.filter((n) => !kept.some((f) => f.step === n));
     if (kept.length > 0) info(`Keeping step ${kept.map((f) => f.step).join(", ")} from the earlier attempt.`);
     info(`Running step ${pending.join(", ")} of plan ${this.run.record.planId} together.`);
-    await progress.save(this.s);
+    const running = new Set(pending);
+    const save = () => progress.save(this.s, { steps: this.view(running) });
+    await save();
     const settled = await Promise.allSettled(
       pending.map(async (n) => {
         const finished = await this.carryOut(n, base, this.ready);
         if (finished === void 0 || this.means.halted()) return;
         this.record(finished);
-        await progress.save(this.s);
+        running.delete(n);
+        await save();
       })
     );
     const failed = settled.find((r) => r.status === "rejected");
@@ -4686,6 +4727,19 @@ Refs #${run2.record.issue}`,
     if (!this.means.halted())
       await this.git(["push", "--quiet", "--force", "origin", `${sha}:${stepRef(run2.record.planId, n)}`]);
     return sha;
+  }
+  /** The steps running now, those done (earlier batches' and this one's) and those waiting, for the progress comment. */
+  view(running) {
+    const done = /* @__PURE__ */ new Set([
+      ...finishedSteps(this.s.context.history),
+      ...(this.run.batch?.steps ?? []).map((f) => f.step)
+    ]);
+    const all = this.plan.steps.map((_, i) => i + 1);
+    return {
+      running: all.filter((n) => running.has(n)),
+      done: all.filter((n) => done.has(n) && !running.has(n)),
+      waiting: all.filter((n) => !done.has(n) && !running.has(n))
+    };
   }
   /** Keeps a finished step in the batch record, in plan order, replacing an earlier attempt of it. */
   record(finished) {
@@ -4830,7 +4884,7 @@ async function commitCycle(run2, s) {
   if (notice2) run2.keptOut.notices.post(notice2);
 }
 function stepsAtOnce(run2) {
-  return 3;
+  return Math.max(1, Math.min(run2.scope.parallelSteps ?? 1, run2.ctx.settings.parallelSteps));
 }
 
 // src/render/diagram.ts
@@ -4848,15 +4902,36 @@ function shorten(text, max) {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
 }
+function exitEntries(history, at) {
+  const first = history[at];
+  const batch = first?.together;
+  if (first?.step === void 0 || batch === void 0 || batch.length < 2) return first ? [first] : [];
+  const entries = [first];
+  for (const next of history.slice(at + 1, at + batch.length)) {
+    const same = next.together !== void 0 && next.together.join(",") === batch.join(",");
+    if (!same || next.step === void 0 || entries.some((e) => e.step === next.step)) break;
+    entries.push(next);
+  }
+  return entries;
+}
+function cycleLabel(entry, cycle) {
+  const step = entry.step === void 0 ? "" : ` (step ${entry.step})`;
+  return `cycle ${cycle}${step}: ${outcomeWords[entry.outcome]}`;
+}
 function steps(input) {
   const { history } = input.context;
   let cycle = 0;
   return input.trail.map((t) => {
     const parts = [];
+    let batch = {};
     if (t.from === "execute") {
-      const entry = history[cycle];
-      cycle++;
-      if (entry) parts.push(`cycle ${cycle}: ${outcomeWords[entry.outcome]}`);
+      const entries = exitEntries(history, cycle);
+      const entry = entries[0];
+      if (entries.length > 1) {
+        const branches = entries.map((e) => `step ${e.step}: ${outcomeWords[e.outcome]}`);
+        batch = { branches, aborted: entries.some((e) => e.outcome === "abort") };
+      } else if (entry) parts.push(cycleLabel(entry, cycle + 1));
+      cycle += Math.max(1, entries.length);
     } else if (t.from === "plan" && t.to === "ask") {
       parts.push("question");
     } else if (t.from === "ask") {
@@ -4865,9 +4940,11 @@ function steps(input) {
       parts.push("nothing to change");
     }
     if (t.reason !== void 0) parts.push(`stopped: ${shorten(t.reason, reasonMax)}`);
-    return parts.length > 0 ? { from: t.from, to: t.to, label: parts.join(" - ") } : { from: t.from, to: t.to };
+    const step = parts.length > 0 ? { from: t.from, to: t.to, label: parts.join(" - ") } : { from: t.from, to: t.to };
+    return batch.branches ? { ...step, ...batch } : step;
   });
 }
+var weight = (step) => Math.max(1, step.branches?.length ?? 0);
 var shape = (id, state) => {
   const label = mermaidLabel(stateWords[state]);
   if (state === "done") return `${id}([${label}])`;
@@ -4883,14 +4960,23 @@ function renderDiagram(input, options = {}) {
   const edge = (step) => {
     const from = `n${node}`;
     node++;
-    const arrow = step.label === void 0 ? "-->" : `-- ${mermaidLabel(step.label)} -->`;
-    lines.push(`  ${from} ${arrow} ${shape(`n${node}`, step.to)}`);
+    const arrow = (label) => label === void 0 ? "-->" : `-- ${mermaidLabel(label)} -->`;
+    if (step.branches === void 0) {
+      lines.push(`  ${from} ${arrow(step.label)} ${shape(`n${node}`, step.to)}`);
+      return;
+    }
+    step.branches.forEach((branch, i) => lines.push(`  ${from} --> ${from}s${i + 1}[${mermaidLabel(branch)}]`));
+    step.branches.forEach((_, i) => {
+      const to = i === 0 ? shape(`n${node}`, step.to) : `n${node}`;
+      lines.push(`  ${from}s${i + 1} ${arrow(i === 0 ? step.label : void 0)} ${to}`);
+    });
   };
-  if (all.length <= max) {
+  const headBudget = Math.floor(max / 4);
+  const head = fitting(all, headBudget);
+  const tail = Math.max(1, fitting([...all].reverse(), max - headBudget));
+  if (all.reduce((sum, step) => sum + weight(step), 0) <= max || head + tail >= all.length) {
     all.forEach(edge);
   } else {
-    const head = Math.floor(max / 4);
-    const tail = max - head;
     all.slice(0, head).forEach(edge);
     const hidden = all.length - head - tail;
     const from = `n${node}`;
@@ -4903,13 +4989,23 @@ function renderDiagram(input, options = {}) {
   }
   const ended = input.trail.at(-1)?.to ?? input.state;
   if (ended === "done") {
-    const aborted = input.trail.some((t) => t.to === "abort" || t.reason !== void 0) || input.context.history.at(-1)?.outcome === "abort";
+    const aborted = input.trail.some((t) => t.to === "abort" || t.reason !== void 0) || input.context.history.at(-1)?.outcome === "abort" || all.some((step) => step.aborted === true);
     lines.push(`  classDef ended fill:${aborted ? "#fde2e1" : "#dcf5e3"},stroke:#57606a`, `  class n${node} ended`);
   } else {
     lines.push("  classDef current stroke-width:3px", `  class n${node} current`);
   }
   lines.push("```");
   return lines.join("\n");
+}
+function fitting(moves, budget) {
+  let used = 0;
+  let count = 0;
+  for (const move of moves) {
+    used += weight(move);
+    if (used > budget) break;
+    count++;
+  }
+  return count;
 }
 
 // src/render/summary-details.ts
@@ -6130,6 +6226,7 @@ async function stagedPlanChecks(ctx, request, plan, snapshot, ledger) {
     planning,
     estimate: checks.estimate,
     maxIterations: snapshot.policy.maxIterations,
+    parallelSteps: settings.parallelSteps,
     ...settings.maxCostUsd !== void 0 ? { maxCostUsd: settings.maxCostUsd } : {},
     ...settings.timeoutMinutes !== void 0 ? { timeoutMinutes: settings.timeoutMinutes } : {},
     ...settings.network === "sealed" ? { network: settings.allowedDestinations } : {}

@@ -20,6 +20,7 @@ var inputDefaults = {
   "allowed-commands": "",
   "protected-paths": ".github/workflows/**",
   "max-iterations": "8",
+  "parallel-steps": "3",
   "timeout-minutes": "45",
   "max-cost-usd": "",
   "allow-blocked-plans": "false",

@@ -4,12 +4,12 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-JBVTDBTR.js";
+} from "./chunk-ECQPRLH5.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-IUB4ANJS.js";
-import "./chunk-QE427PWT.js";
+import "./chunk-KR66V6QU.js";
 import "./chunk-L7UZGG4K.js";
-import "./chunk-JCBN36MC.js";
+import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";
 import "./chunk-WFUTEVU3.js";
 import "./chunk-UBTQZF52.js";
