@@ -192,7 +192,8 @@ function latencySection(l: LatencyFigures | undefined, cost: CostPerCycle | unde
       '`after`, which runs one step at a time. At /plan the planner looks around and stages the plan and the first directive; at /approve each step’s executor reads the ' +
       'file its step builds on, writes its own, runs `node --check` on it and stages result and outcome; the plan without order hands back to the planner after every step ' +
       '(it reads the last file and stages the next directive), as every plan without `after` does; the planner writes the summary. Each run is checked to have landed ' +
-      "every step's file on its branch, with four executor turns a step.",
+      "every step's file on its branch, with four executor turns a step and its `node --check` passed. The action runs with the benchmark's inputs, so at most the " +
+      'default `parallel-steps` run at once.',
     '',
     `The scripted model waits **${l.delayMs} ms** before each answer: real waiting on its side, so requests sent together are in flight together. Its emulated cache ` +
       'serves a prompt only once it has answered it, so sessions started together do not serve one another. It answers every request from what the request holds (the step ' +
