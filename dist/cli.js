@@ -442,11 +442,11 @@ async function main(proc) {
         terminal.out(`plangate ${plangateVersion}`);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-GXTGH6GP.js");
+        const { planCommand } = await import("./chunks/plan-command-5PUKV4M3.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-BFSOCYNS.js");
+        const { runCommand } = await import("./chunks/run-command-NIDYZVBG.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

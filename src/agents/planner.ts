@@ -82,7 +82,7 @@ export function plannerMessage(
       return join([
         ...head,
         ...record,
-        `## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.${stepGraphText(context.plan, context.history)}`,
+        `## Stage: replan\n\nThe executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.${stepGraphText(context.plan, context.history, facts.scope?.parallelSteps)}`,
         stageLine(['directive']),
       ]);
     case 'finish':
@@ -108,14 +108,16 @@ export function plannerMessage(
  * Where a step graph stands, for the replan stage: the steps finished, and the steps that would run
  * next (the directive is for the first of them; a revision keeps finished steps where they are).
  */
-function stepGraphText(plan: Plan | undefined, history: Snapshot['context']['history']): string {
-  if (!isStepGraph(plan)) return '';
+function stepGraphText(
+  plan: Plan | undefined,
+  history: Snapshot['context']['history'],
+  atOnce: number | undefined,
+): string {
+  // Only where the approval runs steps together (its scope says how many at once); elsewhere a step graph runs step by step.
+  if (!isStepGraph(plan) || atOnce === undefined) return '';
   const finished = finishedSteps(history);
-  const next = readySteps(plan, finished, plan.steps.length);
+  const next = readySteps(plan, finished, atOnce);
   const done = [...finished].sort((a, b) => a - b);
-  return [
-    '',
-    '',
-    `This plan orders its steps (after). Finished: ${done.length ? `step ${done.join(', ')}` : 'none'}. Ready to run next: ${next.length ? `step ${next.join(', ')}` : 'none'}; your directive is for step ${next[0] ?? 1}, and steps that run beside it work from their plan text. If you revise the plan, keep the finished steps with their numbers.`,
-  ].join('');
+  const beside = next.length > 1 ? ', and the steps that run beside it work from their plan text' : '';
+  return `\n\nThis plan orders its steps (after). Finished: ${done.length ? `step ${done.join(', ')}` : 'none'}. Next: step ${next.join(', ') || 'none'}; your directive is for step ${next[0] ?? 1}${beside}. If you revise the plan, keep the finished steps with their numbers.`;
 }

@@ -8,7 +8,7 @@ import { stageChecked } from '../repo/change-gate.js';
 import { botIdentity, GitError, type Git } from '../repo/git.js';
 import type { ForkedTree } from '../repo/work-tree.js';
 import { commitTrailers, withTrailers } from '../render/commit-trailers.js';
-import { scopePath, type ApprovedScope } from '../scope/approved-scope.js';
+import { inScope, scopePath, type ApprovedScope } from '../scope/approved-scope.js';
 import { errorMessage } from '../text/error-message.js';
 import type { Progress } from './checkpoint.js';
 import type { ExecutionRun, StepBatchRecord } from './execution-run.js';
@@ -305,9 +305,13 @@ class Batch {
   }
 }
 
-/** The step's scope: the run's, with only the paths this step names (commands and network stay the run's). */
+/**
+ * The step's scope: the run's, with only the paths this step names that the run's scope allows
+ * (commands and network stay the run's: commands run one at a time, and the network is the sandbox's).
+ */
 export function stepScope(scope: ApprovedScope, step: PlanStep): ApprovedScope {
-  return { ...scope, paths: (step.files ?? []).map(scopePath).filter((p) => p !== '') };
+  const named = (step.files ?? []).map(scopePath).filter((p) => p !== '');
+  return { ...scope, paths: named.filter((p) => scope.paths.includes(p) || inScope(p, scope)) };
 }
 
 /** A step as the plan says it, for a step the planner wrote no directive for. */

@@ -111,3 +111,35 @@ describe('openWorkTree', () => {
     await expect(openWorkTree(empty, { tmpDir: empty })).rejects.toThrow(/is not a git checkout .*actions\/checkout/s);
   });
 });
+
+describe('WorkTree.fork', () => {
+  it('copies the work tree into a closed folder of the enclosure, with an index of its own that HEAD describes', async () => {
+    const workspace = makeRepo({ 'README.md': '# r\n', 'src/a.js': 'a\n' });
+    dirs.push(workspace);
+    writeFiles(workspace, { 'node_modules/dep/index.js': 'dep\n' });
+    const tree = await open(workspace);
+    const step = await tree.fork('step-2');
+    expect(path.dirname(step.path)).toBe(tree.enclosure);
+    expect(fs.statSync(step.path).mode & 0o777).toBe(0o700);
+    // Installed dependencies come along: a step's commands need them as the main tree's do.
+    expect(fs.readFileSync(path.join(step.path, 'node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
+    fs.writeFileSync(path.join(step.path, 'src/a.js'), 'a by step 2\n');
+    expect(await step.git(['status', '--porcelain', '--untracked-files=no'])).toBe('M src/a.js');
+    // The main tree and its index saw nothing of it.
+    expect(fs.readFileSync(path.join(tree.path, 'src/a.js'), 'utf8')).toBe('a\n');
+    expect(await tree.git(['status', '--porcelain', '--untracked-files=no'])).toBe('');
+    await step.close();
+    expect(fs.existsSync(step.path)).toBe(false);
+  });
+
+  it('makes a tree afresh under a name used before, and refuses a name that is no folder name', async () => {
+    const workspace = makeRepo({ 'README.md': '# r\n' });
+    dirs.push(workspace);
+    const tree = await open(workspace);
+    const first = await tree.fork('step-1');
+    fs.writeFileSync(path.join(first.path, 'left.md'), 'left behind\n');
+    const again = await tree.fork('step-1');
+    expect(fs.existsSync(path.join(again.path, 'left.md'))).toBe(false);
+    await expect(tree.fork('../escape')).rejects.toThrow('Not a work tree name');
+  });
+});

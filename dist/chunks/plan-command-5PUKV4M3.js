@@ -4,10 +4,10 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-ECQPRLH5.js";
+} from "./chunk-3N6RHGSC.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-IUB4ANJS.js";
-import "./chunk-KR66V6QU.js";
+import "./chunk-XYTGOUWV.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";

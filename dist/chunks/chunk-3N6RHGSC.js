@@ -45,7 +45,7 @@ import {
   waitsFor,
   wholeNumber,
   withOverrides
-} from "./chunk-KR66V6QU.js";
+} from "./chunk-XYTGOUWV.js";
 import {
   defaultLines,
   defaultNumber,

@@ -26,7 +26,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-NOC3RKT3.js";
+} from "./chunk-2GMFKX62.js";
 import {
   GitError,
   ModelError,
@@ -108,7 +108,7 @@ import {
   waitsFor,
   widenScope,
   withRepoConfig
-} from "./chunk-KR66V6QU.js";
+} from "./chunk-XYTGOUWV.js";
 import {
   code,
   codeBlock,
@@ -4823,7 +4823,8 @@ Refs #${run2.record.issue}`,
   }
 };
 function stepScope(scope, step) {
-  return { ...scope, paths: (step.files ?? []).map(scopePath).filter((p) => p !== "") };
+  const named = (step.files ?? []).map(scopePath).filter((p) => p !== "");
+  return { ...scope, paths: named.filter((p) => scope.paths.includes(p) || inScope(p, scope)) };
 }
 function stepDirective(step, n) {
   return [

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-NOC3RKT3.js";
+} from "./chunk-2GMFKX62.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-ECQPRLH5.js";
+} from "./chunk-3N6RHGSC.js";
 import {
   CliError,
   UsageError
@@ -38,7 +38,7 @@ import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-KR66V6QU.js";
+} from "./chunk-XYTGOUWV.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";

@@ -45554,7 +45554,7 @@ function plannerMessage(snapshot, facts, began = snapshot.context.plan) {
         ...record,
         `## Stage: replan
 
-The executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.${stepGraphText(context.plan, context.history)}`,
+The executor handed control back. If its results show the plan is wrong, stage a revised plan. Stage the directive for the next unfinished step.${stepGraphText(context.plan, context.history, facts.scope?.parallelSteps)}`,
         stageLine(["directive"])
       ]);
     case "finish":
@@ -45578,16 +45578,15 @@ Write the summary for the pull request: what was done, what was not, and what a 
       throw new Error(`The planner has no work in state ${snapshot.state}.`);
   }
 }
-function stepGraphText(plan, history) {
-  if (!isStepGraph(plan)) return "";
+function stepGraphText(plan, history, atOnce) {
+  if (!isStepGraph(plan) || atOnce === void 0) return "";
   const finished = finishedSteps(history);
-  const next = readySteps(plan, finished, plan.steps.length);
+  const next = readySteps(plan, finished, atOnce);
   const done = [...finished].sort((a, b) => a - b);
-  return [
-    "",
-    "",
-    `This plan orders its steps (after). Finished: ${done.length ? `step ${done.join(", ")}` : "none"}. Ready to run next: ${next.length ? `step ${next.join(", ")}` : "none"}; your directive is for step ${next[0] ?? 1}, and steps that run beside it work from their plan text. If you revise the plan, keep the finished steps with their numbers.`
-  ].join("");
+  const beside = next.length > 1 ? ", and the steps that run beside it work from their plan text" : "";
+  return `
+
+This plan orders its steps (after). Finished: ${done.length ? `step ${done.join(", ")}` : "none"}. Next: step ${next.join(", ") || "none"}; your directive is for step ${next[0] ?? 1}${beside}. If you revise the plan, keep the finished steps with their numbers.`;
 }
 
 // src/agents/prefix-hash.ts
