@@ -5,7 +5,9 @@ import { approveReductions, CALL_PURPOSE } from './call-purposes.js';
 import type { GrowthSeries } from './growth-figures.js';
 import { recoverySection } from './fault-recovery.js';
 import type { CostPerCycle } from './cost-per-cycle.js';
+import type { LatencyFigures, LatencyRunFigures } from './latency.js';
 import type { BenchResults } from './results.js';
+import { ranAsText } from './targets.js';
 
 /**
  * bench/RESULTS.md: every figure of the run as tables, the targets with met / not met, the gap and
@@ -135,6 +137,98 @@ function costSection(cost: CostPerCycle | undefined): string {
     table(
       ['provider', 'model', 'cached share', 'source'],
       cost.discounts.map((d) => [d.provider, d.model, pct(d.cachedShare), d.source]),
+    ),
+  ].join('\n');
+}
+
+function latencySection(l: LatencyFigures | undefined, cost: CostPerCycle | undefined): string {
+  const title = '## 1c. Latency: independent steps at once';
+  if (!l) return `${title}\n\n(not measured in this run)`;
+  const seconds = (x: number) => `${(x / 1000).toFixed(1)} s`;
+  const models = (cost?.discounts ?? []).map((d) => d.model);
+  const row = (name: string, r: LatencyRunFigures): string[] => {
+    const first = r.samples[0];
+    return [
+      name,
+      first ? ranAsText(first.ranTogether) : 'n/a',
+      r.samples.map((x) => seconds(x.wallMs)).join(', '),
+      `**${seconds(r.wallMs)}**`,
+      seconds(r.modelWaitMs),
+      seconds(r.wallMs - r.modelWaitMs),
+      seconds(r.cpuMs),
+      first ? `${first.requests.planner} + ${first.requests.executor}` : 'n/a',
+      `${r.peakExecutorInFlight}`,
+      n(first?.promptTokens ?? Number.NaN),
+      n(first?.cachedTokens ?? Number.NaN),
+      ...models.map((m) => n(first?.billed[m] ?? Number.NaN)),
+      first ? `${first.apiCalls} (${ms(first.pacingFloorMs)})` : 'n/a',
+    ];
+  };
+  const { sequential: seq, parallel: par } = l;
+  const [s0, p0] = [seq.samples[0], par.samples[0]];
+  const of = (pick: (r: LatencyRunFigures) => number) => times(pick(par) / pick(seq));
+  const ratios = [
+    '**ratio**',
+    '',
+    l.roundRatios.map((r) => times(r)).join(', '),
+    `**${times(l.wallRatio)}** (median of the rounds)`,
+    of((r) => r.modelWaitMs),
+    of((r) => r.wallMs - r.modelWaitMs),
+    of((r) => r.cpuMs),
+    times(l.requestRatio),
+    '',
+    s0 && p0 ? times(p0.promptTokens / s0.promptTokens) : 'n/a',
+    s0 && p0 ? times(p0.cachedTokens / s0.cachedTokens) : 'n/a',
+    ...models.map((m) => `**${times(l.billedRatios[m] ?? Number.NaN)}**`),
+    '',
+  ];
+  const waitShare = seq.modelWaitMs / seq.wallMs;
+  const perHundredMs = (l.rounds * (seq.modelWaitMs + par.modelWaitMs)) / l.delayMs / 10;
+  return [
+    title,
+    '',
+    `A plan of ${l.steps} steps: step 1; steps 2, 3 and 4, each \`after: [1]\` and each writing a file of its own; step 5 \`after: [2, 3, 4]\`. ` +
+      'Played through the bundled action twice, as the cycle scenarios are (bench/latency-scenario.ts, bench/latency.ts): with that order, and as the same plan without ' +
+      '`after`, which runs one step at a time. At /plan the planner looks around and stages the plan and the first directive; at /approve each step’s executor reads the ' +
+      'file its step builds on, writes its own, runs `node --check` on it and stages result and outcome; the plan without order hands back to the planner after every step ' +
+      '(it reads the last file and stages the next directive), as every plan without `after` does; the planner writes the summary. Each run is checked to have landed ' +
+      "every step's file on its branch, with four executor turns a step and its `node --check` passed. The action runs with the benchmark's inputs, so at most the " +
+      'default `parallel-steps` run at once.',
+    '',
+    `The scripted model waits **${l.delayMs} ms** before each answer: real waiting on its side, so requests sent together are in flight together. Its emulated cache ` +
+      'serves a prompt only once it has answered it, so sessions started together do not serve one another. It answers every request from what the request holds (the step ' +
+      'its summoning message hands over, the turns the session took since, the `Stage:` line, the results the planner is shown), never from the order requests arrive in, ' +
+      `so sessions that run at once are answered right whoever asks first. Why ${l.delayMs} ms: providers take from under a second (a short completion) to tens of ` +
+      'seconds a request, so this is the fast end, where the host’s own work weighs most against the waiting that running steps together saves. It makes waiting ' +
+      `${pct(waitShare)} of the plan run one step at a time (${seconds(seq.modelWaitMs)} of ${seconds(seq.wallMs)}${waitShare < 0.5 ? '; less than half: the machine was slow in this run' : ''}) ` +
+      `and kept the scenario to ${l.wallSeconds.toFixed(0)} s of this run; each 100 ms more a request would add about ${perHundredMs.toFixed(0)} s to its /approve runs alone, and \`npm run bench\` ` +
+      'must stay under 10 minutes on 2 cores. Where the wall-time target is missed, its gap gives the ratio the measured host work would leave at slower models.',
+    '',
+    `${l.rounds} rounds; each plays both plans back to back in a world of their own, the order flipped every round, and the judged wall-time figure is the median of ` +
+      `the rounds' ratios. Requests and tokens are the first round's (${seq.repeatable && par.repeatable ? 'the same in every round: checked' : 'NOT the same in every round: see results.json'}). ` +
+      '*Steps ran as*: the steps whose executor requests were in flight at the same time, group after group (first round, from the model’s log); ' +
+      '*waiting on the model*: the time at least one model request was in flight; *host work*: wall time less that (git, commits and merges, GitHub calls, the action ' +
+      'starting); *in flight*: the most executor requests the model had received and not yet answered at one instant (from its log). *Billed* = uncached prompt tokens + cached ' +
+      'ones at the cached share of the input price (section 1b’s discounts), over every request of the /approve run. The last column: GitHub API calls of the /approve and the ' +
+      'least time write pacing spreads them over.',
+    '',
+    table(
+      [
+        'plan',
+        'steps ran as',
+        '/approve wall per round',
+        'median',
+        'waiting on the model',
+        'host work',
+        'CPU',
+        'requests (planner + executor)',
+        'executor requests in flight at most',
+        'prompt',
+        'cached',
+        ...models.map((m) => `billed, ${m}`),
+        'GitHub calls (pacing floor)',
+      ],
+      [row('one step at a time (no `after`)', seq), row('independent steps at once (`after`)', par), ratios],
     ),
   ].join('\n');
 }
@@ -417,10 +511,11 @@ export function renderReport(results: BenchResults): string {
     `Machine: ${m.nproc} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.os}; Node ${m.node}, ${m.git}.`,
     '',
     'Absolute times on a shared machine do not repeat, so each time is also given as a ratio to a baseline measured in the same run, and is the median of ' +
-      `several runs: ${results.scenarios.map((s) => `${s.name} ×${s.plays}`).join(', ')}; tool timings ×${results.repeat} after a warm-up round.`,
+      `several runs: ${results.scenarios.map((s) => `${s.name} ×${s.plays}`).join(', ')}; ` +
+      `${results.latency ? `the latency scenario ×${results.latency.rounds} rounds; ` : ''}tool timings ×${results.repeat} after a warm-up round.`,
     '',
     '**Method.** The action runs exactly as the e2e tests run it (test/e2e/harness.ts: `node dist/index.js` with the runner environment) against the GitHub emulator ' +
-      '(test/fakes/github-emulator.ts) and the scripted model with its emulated prompt cache (test/fakes/scripted-model.ts), both answering without delay, and real git ' +
+      '(test/fakes/github-emulator.ts) and the scripted model with its emulated prompt cache (test/fakes/scripted-model.ts), both answering without delay (but in the latency scenario, section 1c), and real git ' +
       'with a local bare origin. CPU time and peak RSS come from bench/probe.cjs, preloaded into the action and into the `node -e 0` baseline alike (NODE_OPTIONS=--require): ' +
       'at exit it reads getrusage (own CPU, ru_maxrss) and /proc/self/stat (CPU of waited-for children). Prefix efficiency uses test/fakes/prefix-efficiency.ts, the ' +
       'computation the session-invariants unit test uses. Tool timings call the tools in process (src/tools/read-tools.ts `createReadTools`).',
@@ -432,6 +527,8 @@ export function renderReport(results: BenchResults): string {
     modelSection(results.scenarios),
     '',
     costSection(results.costPerCycle),
+    '',
+    latencySection(results.latency, results.costPerCycle),
     '',
     callsSection(results),
     '',

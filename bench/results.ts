@@ -4,6 +4,7 @@ import type { BundleFigures } from './bundle-size.js';
 import type { CostPerCycle } from './cost-per-cycle.js';
 import type { RecoveryFigure } from './fault-recovery.js';
 import type { GrowthFigures } from './growth-figures.js';
+import type { LatencyFigures } from './latency.js';
 import type { MachineInfo } from './machine.js';
 import type { NpmProxyFigures } from './npm-through-proxy.js';
 import type { ScaleFigures } from './repo-scale.js';
@@ -36,6 +37,8 @@ export interface BenchResults {
   recovery?: RecoveryFigure[];
   /** `npm ci` of a real lockfile directly and through the egress proxy; absent in results from before the figure. */
   npmProxy?: NpmProxyFigures;
+  /** The latency scenario: independent steps at once against one at a time; absent in results from before the figure. */
+  latency?: LatencyFigures;
   wallSeconds: number;
   targets: TargetResult[];
 }

@@ -16,6 +16,7 @@ import { measureBundle } from './bundle-size.js';
 import { measureCostPerCycle } from './cost-per-cycle.js';
 import { growthFigures } from './growth-figures.js';
 import { measureRecoveries } from './fault-recovery.js';
+import { measureLatency } from './latency.js';
 import { machineInfo } from './machine.js';
 import { measureNpmThroughProxy } from './npm-through-proxy.js';
 import { actionFile, projectRoot } from './paths.js';
@@ -43,6 +44,13 @@ const SIZES = [1_000, 10_000, 50_000];
 const SCALE_PLAN_RUNS = 3;
 /** Rounds of `npm ci` per protocol, direct and through the egress proxy: about a minute in all. */
 const NPM_ROUNDS = Math.min(3, REPEAT);
+/**
+ * The latency scenario: rounds of the ordered plan and the same plan one step at a time, and the
+ * model's time to answer each request (why this much: bench/RESULTS.md, section 1c). About two
+ * minutes in all.
+ */
+const LATENCY_ROUNDS = Math.min(3, REPEAT);
+const LATENCY_DELAY_MS = 500;
 
 /** The sources' hash scripts/run-bench.mjs took before the run; none when run some other way. */
 function recordedSource(): Pick<BenchResults, 'source'> {
@@ -73,6 +81,12 @@ try {
   const baseline = timingOf(baselines);
   const scenarios: ScenarioFigures[] = scenarioSpecs.map((spec) =>
     aggregateScenario(spec.name, plays.get(spec.name) ?? [], baseline),
+  );
+
+  const latency = await measureLatency(LATENCY_ROUNDS, LATENCY_DELAY_MS, probeDir, (round, ratio) =>
+    out(
+      `  round ${round}: latency scenario, independent steps at once in ${ratio.toFixed(2)}× the time of one at a time`,
+    ),
   );
 
   const brokenStart = await measureBrokenStart(REPEAT, probeDir);
@@ -106,6 +120,7 @@ try {
     costPerCycle: await measureCostPerCycle(scenarios),
     recovery: await measureRecoveries(),
     npmProxy,
+    latency,
     wallSeconds: 0,
     targets: [],
   };

@@ -22,15 +22,17 @@ export function comment(world: World, issue: number, login: string, body: string
   return { name: 'issue_comment', payload: issueCommentPayload({ owner, repo, issue: data, comment: created }) };
 }
 
-const stage = (fields: Record<string, unknown>): Reply => toolCall('update_context', fields);
+export const stage = (fields: Record<string, unknown>): Reply => toolCall('update_context', fields);
 
-function stepModule(k: number): string {
+/** What step `k` writes: twelve one-line helpers, the same amount of work in every step. */
+export function stepModule(k: number): string {
   const lines = [`/** Step ${k}: a helper the plan asked for, checked with node --check. */`];
   for (let i = 1; i <= 12; i++) lines.push(`export const step${k}Value${i} = (input) => input * ${k} + ${i};`);
   return `${lines.join('\n')}\n`;
 }
 
-const directive = (k: number) =>
+/** The planner's directive for step `k`; it names no other step's file. */
+export const directive = (k: number) =>
   `Create src/step-${k}.js exporting twelve helpers step${k}Value1..12 (input * ${k} + i), then run \`node --check src/step-${k}.js\` and report.`;
 
 /** The plan comment's plan for `cycles` steps, one step per cycle. */

@@ -68,3 +68,70 @@ export function growth(points: readonly GrowthPoint[], tolerance: number): Growt
     verdict: marginalRatio <= 1 + tolerance ? 'linear or better' : 'worse than linear',
   };
 }
+
+/** A stretch of time, e.g. a model request from its arrival to its answer (ms on one clock). */
+export interface Span {
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * The most spans open at one instant: how many requests were in flight together at the peak. A span
+ * that ends where another starts does not overlap it (the answer went out before the next arrived).
+ */
+export function peakOverlap(spans: readonly Span[]): number {
+  const edges = spans.flatMap((s) => [
+    { at: s.startMs, step: 1 },
+    { at: s.endMs, step: -1 },
+  ]);
+  // At a tie, ends before starts.
+  edges.sort((a, b) => a.at - b.at || a.step - b.step);
+  let open = 0;
+  let peak = 0;
+  for (const edge of edges) {
+    open += edge.step;
+    peak = Math.max(peak, open);
+  }
+  return peak;
+}
+
+/** How long at least one span was open: the time spent waiting on requests, however many at once. */
+export function coveredMs(spans: readonly Span[]): number {
+  const sorted = [...spans].sort((a, b) => a.startMs - b.startMs);
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const s of sorted) {
+    if (s.startMs >= end) {
+      total += s.endMs - s.startMs;
+      end = s.endMs;
+    } else if (s.endMs > end) {
+      total += s.endMs - end;
+      end = s.endMs;
+    }
+  }
+  return total;
+}
+
+/**
+ * What ran at the same time: each key's hull (its first start to its last end), grouped while a
+ * hull starts before the group so far has ended; groups in the order they started, keys in order.
+ */
+export function overlapGroups(items: readonly { key: number; span: Span }[]): number[][] {
+  const hulls = new Map<number, Span>();
+  for (const { key, span } of items) {
+    const hull = hulls.get(key);
+    hulls.set(
+      key,
+      hull ? { startMs: Math.min(hull.startMs, span.startMs), endMs: Math.max(hull.endMs, span.endMs) } : { ...span },
+    );
+  }
+  const groups: { keys: number[]; endMs: number }[] = [];
+  for (const [key, hull] of [...hulls].sort((a, b) => a[1].startMs - b[1].startMs)) {
+    const last = groups.at(-1);
+    if (last && hull.startMs < last.endMs) {
+      last.keys.push(key);
+      last.endMs = Math.max(last.endMs, hull.endMs);
+    } else groups.push({ keys: [key], endMs: hull.endMs });
+  }
+  return groups.map((g) => g.keys.sort((a, b) => a - b));
+}

@@ -1,6 +1,7 @@
 import { NOTIFICATION_PACING, WRITE_PACING } from '../src/github/write-pacing.js';
 import { DEFAULT_OUTPUT_LIMIT } from '../src/tools/truncate.js';
 import type { CommandFigures, ScenarioFigures } from './aggregate.js';
+import type { LatencyFigures } from './latency.js';
 import { perCycleCalls } from './api-calls.js';
 import { approveReductions } from './call-purposes.js';
 import type { NpmInstallFigures } from './npm-through-proxy.js';
@@ -23,11 +24,16 @@ const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const times = (x: number) => `${x.toFixed(2)}×`;
 const ms = (x: number) => `${Math.round(x)} ms`;
 const mib = (x: number) => `${x.toFixed(1)} MiB`;
+const seconds = (x: number) => `${(x / 1000).toFixed(1)} s`;
 
 /** The whole run must stay under this: the issue's 10 minutes on a 2-core machine. */
 const RUN_LIMIT_SECONDS = 600;
 /** What the sealed network may cost an `npm ci`: at most this times the install without the proxy. */
 const NPM_PROXY_LIMIT = 1.2;
+/** Independent steps run at once: at most this share of the wall time of the same plan one step at a time… */
+const LATENCY_WALL_LIMIT = 0.5;
+/** …for at most this times its billed-equivalent prompt tokens. */
+const LATENCY_BILLED_LIMIT = 1.15;
 
 function scenario(results: BenchResults, name: string): ScenarioFigures {
   const found = results.scenarios.find((s) => s.name === name);
@@ -231,6 +237,8 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   }
 
+  if (results.latency) out.push(...latencyTargets(results.latency));
+
   // Repository scale.
   const largest = results.scale.at(-1);
   if (largest) {
@@ -363,4 +371,59 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   }
   return out;
+}
+
+/** The latency scenario's two targets: wall time, and what running steps apart costs in tokens. */
+function latencyTargets(l: LatencyFigures): TargetResult[] {
+  const { sequential: seq, parallel: par } = l;
+  const waitRatio = par.modelWaitMs / seq.modelWaitMs;
+  const hostWork = (r: LatencyFigures['sequential']) => r.wallMs - r.modelWaitMs;
+  const [s0, p0] = [seq.samples[0], par.samples[0]];
+  const requests = (r: typeof s0) => (r ? `${r.requests.planner} + ${r.requests.executor}` : 'n/a');
+  const ranAs = (r: typeof s0) => (r ? ranAsText(r.ranTogether) : 'n/a');
+  // With the host work measured, what the ratio would be were each request `perRequestMs` long.
+  const at = (perRequestMs: number) => {
+    const scale = perRequestMs / l.delayMs;
+    return (par.modelWaitMs * scale + hostWork(par)) / (seq.modelWaitMs * scale + hostWork(seq));
+  };
+  const wall = target(
+    `Latency scenario: independent steps at once ≤ ${LATENCY_WALL_LIMIT}× the wall time of the same plan one step at a time`,
+    `${times(l.wallRatio)} (rounds ${l.roundRatios.map(times).join(', ')}; /approve medians ${seconds(par.wallMs)} vs ${seconds(seq.wallMs)} ` +
+      `at ${l.delayMs} ms a model request); steps ran as ${ranAs(p0)}, executor requests in flight at most ${par.peakExecutorInFlight} ` +
+      `(one at a time: ${seq.peakExecutorInFlight}); waiting on the model ${seconds(par.modelWaitMs)} vs ${seconds(seq.modelWaitMs)} (${times(waitRatio)})`,
+    l.wallRatio <= LATENCY_WALL_LIMIT,
+    () =>
+      par.peakExecutorInFlight <= 1
+        ? `${times(l.wallRatio - LATENCY_WALL_LIMIT)} over. The action ran the ordered plan's steps one at a time (${ranAs(p0)}): never more than one executor ` +
+          `request was in flight, and the plans made ${requests(p0)} and ${requests(s0)} requests (planner + executor), so the ratio is the host's and the ` +
+          `machine's, not the model's. The host runs a plan's independent steps together only where it can give each a work tree and a sandbox view of its ` +
+          `own (src/run/step-batch.ts): look for what kept them apart.`
+        : `${times(l.wallRatio - LATENCY_WALL_LIMIT)} over. The steps ran together (${ranAs(p0)}, up to ${par.peakExecutorInFlight} executor requests in flight) and the ` +
+          `time spent waiting on the model fell to ${times(waitRatio)}; what is left is the host's own work, wall time less model waiting: ${seconds(hostWork(par))} ` +
+          `for the ordered plan against ${seconds(hostWork(seq))} one step at a time (the action starting, git, commits and merges, pushes, the progress comment; ` +
+          `the ordered /approve made ${p0?.apiCalls ?? 'n/a'} GitHub calls against ${s0?.apiCalls ?? 'n/a'}, which write pacing spreads over at least ` +
+          `${seconds(p0?.pacingFloorMs ?? 0)} against ${seconds(s0?.pacingFloorMs ?? 0)}). ` +
+          `That work does not shrink with the model's speed: with it as measured, the ratio would be ${times(at(2000))} at 2 s a request and ` +
+          `${times(at(10_000))} at 10 s, a provider's usual range for an agent's turn.`,
+  );
+  const worst = Math.max(...Object.values(l.billedRatios));
+  const show = Object.entries(l.billedRatios)
+    .map(([model, r]) => `${model} ${times(r)}`)
+    .join(', ');
+  const billed = target(
+    `Latency scenario: billed-equivalent prompt tokens of independent steps at once ≤ ${LATENCY_BILLED_LIMIT}× one step at a time, at every published cache discount`,
+    `${show} (prompt ${p0?.promptTokens ?? 'n/a'} vs ${s0?.promptTokens ?? 'n/a'}, cached ${p0?.cachedTokens ?? 'n/a'} vs ${s0?.cachedTokens ?? 'n/a'}; ` +
+      `requests ${requests(p0)} vs ${requests(s0)}, planner + executor)`,
+    worst <= LATENCY_BILLED_LIMIT,
+    () =>
+      `${times(worst - LATENCY_BILLED_LIMIT)} over at the worst discount. Each step runs in a session of its own, whose first request the provider can serve only up to ` +
+      `the prefix the sessions share (system prompt, tools, plan, history); sessions started together cannot serve one another, as none has been answered when the ` +
+      `others are sent. Compare the cached tokens: what the ordered plan sends uncached beyond the other is what running steps apart costs.`,
+  );
+  return [wall, billed];
+}
+
+/** Groups of steps that ran together, in the order they ran: `1 → {2, 3, 4} → 5`. */
+export function ranAsText(groups: readonly (readonly number[])[]): string {
+  return groups.map((g) => (g.length > 1 ? `{${g.join(', ')}}` : `${g[0]}`)).join(' → ');
 }

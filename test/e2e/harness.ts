@@ -205,6 +205,8 @@ export interface WorldOptions {
   modelKey?: string;
   /** Whom the workflow token acts as on GitHub (default `github-actions[bot]`), e.g. a GitHub App's bot. */
   tokenLogin?: string;
+  /** How long the scripted model takes to answer each request (default 0: at once), as a provider does. */
+  modelDelayMs?: number;
 }
 
 export interface World {
@@ -338,7 +340,11 @@ export async function createWorld(
     clockStartMs: Date.now(),
     ...(options.tokenLogin ? { tokenLogin: options.tokenLogin } : {}),
   });
-  const model = await startScriptedModel({ script, apiKey: options.modelKey ?? apiKey });
+  const model = await startScriptedModel({
+    script,
+    apiKey: options.modelKey ?? apiKey,
+    ...(options.modelDelayMs === undefined ? {} : { delayMs: options.modelDelayMs }),
+  });
   let runs = 0;
 
   const world: World = {

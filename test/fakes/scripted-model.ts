@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { PromptCache, countTokens, serializePrompt, tokensOf } from './prompt-cache.js';
@@ -113,6 +115,10 @@ export interface RecordedRequest {
   status: number | null;
   /** The usage returned with a completion; null for errors and raw replies. */
   usage: ScriptedUsage | null;
+  /** When the request arrived (performance.now() of the server's process, ms). */
+  receivedAtMs: number;
+  /** When its answer was sent, on the same clock; null while unanswered (or never, for a fault). */
+  answeredAtMs: number | null;
 }
 
 export interface ScriptedModelOptions {
@@ -120,6 +126,11 @@ export interface ScriptedModelOptions {
   script: Record<string, Reply[]>;
   /** When given, every request must carry `authorization: Bearer <apiKey>`. */
   apiKey?: string;
+  /**
+   * How long the server waits before it answers each scripted reply (default 0: at once), as a
+   * provider takes time to generate: real waiting, so requests sent together are in flight together.
+   */
+  delayMs?: number;
 }
 
 export interface ScriptedModel {
@@ -164,10 +175,12 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const servedPerModel = new Map<string, number>();
   const requests: RecordedRequest[] = [];
   const cache = new PromptCache();
+  const delayMs = options.delayMs ?? 0;
   let completionCount = 0;
   let toolCallCount = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAtMs = performance.now();
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (!ROUTES.has(path)) {
       sendError(res, 404, `scripted model serves POST /v1/chat/completions, not ${req.method} ${path}`);
@@ -204,11 +217,14 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       authMatched,
       status: null,
       usage: null,
+      receivedAtMs,
+      answeredAtMs: null,
     };
     requests.push(record);
 
     const answer = (status: number, payload: string, extraHeaders: Record<string, string> = {}): void => {
       record.status = status;
+      record.answeredAtMs = performance.now();
       res.writeHead(status, { 'content-type': 'application/json', ...extraHeaders });
       res.end(payload);
     };
@@ -245,6 +261,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       if (reply.fault === 'drop') req.socket.destroy();
       return;
     }
+    // The provider's time to answer; nothing is awaited when there is none, so nothing else changes.
+    if (delayMs > 0 && ('error' in reply || 'raw' in reply)) await sleep(delayMs);
     if ('error' in reply) {
       answerError(
         reply.error.status,
@@ -266,6 +284,9 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     const partition = `${body.model}\u0000${authorization ?? ''}`;
     const promptTokens = countTokens(chunks);
     const cachedTokens = cache.lookup(partition, chunks);
+    // The provider caches a prompt once it has processed it: a request sent while another is still
+    // being answered does not find that one's prompt in the cache.
+    if (delayMs > 0) await sleep(delayMs);
     cache.remember(partition, chunks);
 
     const toolCalls = (reply.toolCalls ?? []).map((call) => ({

@@ -81,6 +81,8 @@ function recorder() {
       headers: {},
       authMatched: null,
       status: 200,
+      receivedAtMs: index,
+      answeredAtMs: index,
       usage: {
         prompt_tokens: prompt,
         completion_tokens: 1,

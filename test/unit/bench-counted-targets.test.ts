@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { targetKind, unmatchedCounted } from '../../bench/counted-targets.js';
+import type { LatencyFigures, LatencySample } from '../../bench/latency.js';
 import type { NpmInstallFigures } from '../../bench/npm-through-proxy.js';
 import type { BenchResults } from '../../bench/results.js';
 import { evaluateTargets } from '../../bench/targets.js';
@@ -50,7 +51,40 @@ const npmProxy = {
   installs: [install],
   wallSeconds: 40,
 };
-const targets = evaluateTargets({ recovery: [recovery], brokenStart, npmProxy, ...committed });
+const play: LatencySample = {
+  wallMs: 20_000,
+  cpuMs: 7000,
+  requests: { planner: 9, executor: 20 },
+  promptTokens: 95_000,
+  cachedTokens: 85_000,
+  billed: { 'gpt-4.1': 31_000 },
+  peakExecutorInFlight: 1,
+  ranTogether: [[1], [2], [3], [4], [5]],
+  modelWaitMs: 14_500,
+  apiCalls: 18,
+  pacingFloorMs: 2000,
+};
+const run = {
+  samples: [play],
+  wallMs: 20_000,
+  cpuMs: 7000,
+  modelWaitMs: 14_500,
+  peakExecutorInFlight: 1,
+  repeatable: true,
+};
+const latency: LatencyFigures = {
+  delayMs: 500,
+  rounds: 1,
+  steps: 5,
+  sequential: run,
+  parallel: run,
+  roundRatios: [1],
+  wallRatio: 1,
+  billedRatios: { 'gpt-4.1': 1 },
+  requestRatio: 1,
+  wallSeconds: 60,
+};
+const targets = evaluateTargets({ recovery: [recovery], brokenStart, npmProxy, latency, ...committed });
 
 describe('counted and timed benchmark targets', () => {
   it('sorts every target of a full run, and finds every counted one', () => {
@@ -68,6 +102,9 @@ describe('counted and timed benchmark targets', () => {
     expect(kind('Peak RSS')).toBe('timed');
     expect(kind('A broken runner environment')).toBe('timed');
     expect(kind('`npm ci` through the egress proxy')).toBe('timed');
+    // The latency scenario waits on a slow model, so only the full run plays it, tokens and all.
+    expect(kind('Latency scenario: independent steps at once')).toBe('timed');
+    expect(kind('Latency scenario: billed-equivalent prompt tokens')).toBe('timed');
     expect(targetKind({ target: 'Billed tokens per cycle flat' })).toBe('unsorted');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { growth, median, ratio } from '../../bench/stats.js';
+import { coveredMs, growth, median, overlapGroups, peakOverlap, ratio } from '../../bench/stats.js';
 
 /** The benchmark's arithmetic: its verdicts are only as good as these. */
 
@@ -105,5 +105,49 @@ describe('growth', () => {
         0.1,
       ),
     ).toThrow(/three points/);
+  });
+});
+
+describe('requests in flight', () => {
+  const span = (startMs: number, endMs: number) => ({ startMs, endMs });
+
+  it('counts the most requests open at one instant, in whatever order they are listed', () => {
+    // One alone, then three sent together that finish apart, then one more.
+    const spans = [span(0, 10), span(12, 25), span(13, 20), span(12.5, 30), span(31, 40)];
+    expect(peakOverlap(spans)).toBe(3);
+    expect(peakOverlap([...spans].reverse())).toBe(3);
+    expect(peakOverlap([])).toBe(0);
+  });
+
+  it('does not count a request answered the instant the next one arrives as overlapping it', () => {
+    expect(peakOverlap([span(0, 10), span(10, 20), span(20, 30)])).toBe(1);
+    expect(peakOverlap([span(0, 10.001), span(10, 20)])).toBe(2);
+  });
+
+  it('measures the time at least one request was open, once however many were', () => {
+    expect(coveredMs([span(0, 10), span(12, 25), span(13, 20), span(12.5, 30), span(31, 40)])).toBe(37);
+    expect(coveredMs([span(5, 6), span(0, 10)])).toBe(10);
+    expect(coveredMs([span(0, 10), span(10, 20)])).toBe(20);
+    expect(coveredMs([])).toBe(0);
+  });
+
+  it('groups what ran at the same time, each key spanning all its requests', () => {
+    const at = (key: number, startMs: number, endMs: number) => ({ key, span: span(startMs, endMs) });
+    // Step 1 alone; 3, 2 and 4 together (4 starting as 3's first request ended, before its last); then 5.
+    const items = [
+      at(1, 0, 5),
+      at(1, 5, 10),
+      at(3, 11, 15),
+      at(2, 12, 14),
+      at(4, 15, 18),
+      at(3, 16, 20),
+      at(5, 20, 25),
+      at(5, 26, 30),
+    ];
+    expect(overlapGroups(items)).toEqual([[1], [2, 3, 4], [5]]);
+    expect(overlapGroups([...items].reverse())).toEqual([[1], [2, 3, 4], [5]]);
+    // One after another: a group each.
+    expect(overlapGroups([at(1, 0, 10), at(2, 10, 20), at(3, 20, 30)])).toEqual([[1], [2], [3]]);
+    expect(overlapGroups([])).toEqual([]);
   });
 });

@@ -330,6 +330,48 @@ describe('scripted model: prompt cache emulation', () => {
   });
 });
 
+describe('scripted model: time to answer', () => {
+  const prompt: ChatCompletionMessageParam[] = [{ role: 'system', content: longSystem }, user('Plan it.')];
+
+  it('waits delayMs before each answer, so requests sent together are in flight together and miss each other in the cache', async () => {
+    const delayMs = 200;
+    // Both replies wait until both requests have arrived, so the overlap does not hang on how fast the machine is.
+    let arrived = 0;
+    let release: () => void = () => undefined;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    const barrier = async (): Promise<Reply> => {
+      if (++arrived === 2) release();
+      await together;
+      return say('ok');
+    };
+    const server = await startScriptedModel({ script: { m: [barrier, barrier, say('later')] }, delayMs });
+    servers.push(server);
+    const client = clientFor(server);
+    const send = () => client.chat.completions.create({ model: 'm', messages: prompt });
+    const [a, b] = await Promise.all([send(), send()]);
+    const c = await send();
+
+    const [first, second, third] = server.requests;
+    for (const r of [first, second, third]) {
+      // Timers count from the event loop's clock, which trails by the loop's own work: a margin for it.
+      expect((r?.answeredAtMs ?? 0) - (r?.receivedAtMs ?? 0)).toBeGreaterThan(delayMs / 2);
+    }
+    // Each arrived before the other was answered.
+    expect(first?.receivedAtMs).toBeLessThan(second?.answeredAtMs ?? 0);
+    expect(second?.receivedAtMs).toBeLessThan(first?.answeredAtMs ?? 0);
+    // Neither was answered when the other was looked up; once answered, the prompt is cached.
+    expect([a, b].map((x) => x.usage?.prompt_tokens_details?.cached_tokens)).toEqual([0, 0]);
+    expect(c.usage?.prompt_tokens_details?.cached_tokens).toBe(Math.floor((c.usage?.prompt_tokens ?? 0) / 128) * 128);
+  });
+
+  it('answers at once by default, recording when each request arrived and was answered', async () => {
+    const server = await start({ m: [say('a')] });
+    await clientFor(server).chat.completions.create({ model: 'm', messages: prompt });
+    const [r] = server.requests;
+    expect(r?.answeredAtMs).toBeGreaterThanOrEqual(r?.receivedAtMs ?? Number.POSITIVE_INFINITY);
+  });
+});
+
 describe('prompt cache model', () => {
   it('counts ceil(chars / 4) per chunk, tools first, then messages', () => {
     const chunks = serializePrompt([{ type: 'function' }], [{ role: 'user', content: 'hi' }]);
