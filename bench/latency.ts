@@ -96,7 +96,8 @@ function sampleOf(wallMs: number, cpuMs: number, requests: readonly RecordedRequ
 /** One world, one plan: /plan, then /approve, checked to have landed every step's file on the branch. */
 export async function playLatencyRun(ordered: boolean, delayMs: number, probeDir: string): Promise<LatencySample> {
   const name = ordered ? 'ordered plan' : 'plan without order';
-  const world = await createWorld(latencyScript(ordered), undefined, { modelDelayMs: delayMs });
+  // /plan is the same for both plans and is not what is measured: its model answers at once.
+  const world = await createWorld(latencyScript(ordered), undefined, { modelDelayMs: 0 });
   try {
     world.gh.setPermission('mona', 'maintain');
     const issue = world.gh.addIssue({
@@ -111,6 +112,7 @@ export async function playLatencyRun(ordered: boolean, delayMs: number, probeDir
       ['/approve', 'done'],
     ] as const) {
       world.freshCheckout();
+      if (expected === 'done') world.model.setDelay(delayMs);
       const apiBefore = world.gh.requests.length;
       const modelBefore = world.model.requests.length;
       const { run, cost } = await timeAction(

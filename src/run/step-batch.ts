@@ -98,11 +98,11 @@ class Batch {
     core.info(`Running step ${pending.join(', ')} of plan ${this.run.record.planId} together.`);
     const running = new Set(pending);
     const save = () => progress.save(this.s, { steps: this.view(running) });
-    // A step alone is checkpointed by the cycle's own save after its merge, as any cycle is. Steps
-    // together are shown running, and each one finished is pushed to its ref and checkpointed at
-    // once (but the last, whose merge and save follow straight away), so a job killed mid-batch keeps it.
+    // A step alone is checkpointed by the cycle's own save after its merge, as any cycle is. Of steps
+    // together, each one finished is pushed to its ref and checkpointed at once, with the steps still
+    // running (but the last, whose merge and save follow straight away), so a job killed mid-batch
+    // keeps it. The batch's start is not a write of its own: GitHub paces many writes.
     const together = pending.length > 1;
-    if (together) await save();
     const settled = await Promise.allSettled(
       pending.map(async (n) => {
         const finished = await this.carryOut(n, base, this.ready, { keep: together });

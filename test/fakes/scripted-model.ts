@@ -140,6 +140,8 @@ export interface ScriptedModel {
   readonly requests: RecordedRequest[];
   /** Replies not yet served, per model, so a test can assert its script was used up. */
   remaining(): Record<string, number>;
+  /** Changes the time to answer from the next request on, e.g. to time one command of a scenario alone. */
+  setDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -175,7 +177,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const servedPerModel = new Map<string, number>();
   const requests: RecordedRequest[] = [];
   const cache = new PromptCache();
-  const delayMs = options.delayMs ?? 0;
+  let delayMs = options.delayMs ?? 0;
   let completionCount = 0;
   let toolCallCount = 0;
 
@@ -354,6 +356,9 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     remaining: () => Object.fromEntries([...queues].map(([model, queue]) => [model, queue.length])),
+    setDelay: (ms) => {
+      delayMs = ms;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

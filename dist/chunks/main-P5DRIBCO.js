@@ -4625,6 +4625,8 @@ var Batch = class {
   git;
   author;
   trailers;
+  /** Steps whose commit is on its ref on origin (pushed by this job, or kept from an earlier one). */
+  onRefs = /* @__PURE__ */ new Set();
   async carryOutAll(progress) {
     const base = await this.git(["rev-parse", "HEAD"]);
     const kept = await this.adopted(base);
@@ -4634,14 +4636,14 @@ var Batch = class {
     info(`Running step ${pending.join(", ")} of plan ${this.run.record.planId} together.`);
     const running = new Set(pending);
     const save = () => progress.save(this.s, { steps: this.view(running) });
-    await save();
+    const together = pending.length > 1;
     const settled = await Promise.allSettled(
       pending.map(async (n) => {
-        const finished = await this.carryOut(n, base, this.ready);
+        const finished = await this.carryOut(n, base, this.ready, { keep: together });
         if (finished === void 0 || this.means.halted()) return;
         this.record(finished);
         running.delete(n);
-        await save();
+        if (together && running.size > 0) await save();
       })
     );
     const failed = settled.find((r) => r.status === "rejected");
@@ -4652,7 +4654,7 @@ var Batch = class {
     return this.mergeInOrder(base);
   }
   /** Runs step `n` in a fresh work tree from HEAD and commits what it changed on `base`. */
-  async carryOut(n, base, together, note) {
+  async carryOut(n, base, together, { note, keep }) {
     const { run: run2, s } = this;
     const step = this.plan.steps[n - 1];
     const scope = run2.scopeEnforced ? stepScope(run2.scope, step) : void 0;
@@ -4679,7 +4681,7 @@ var Batch = class {
         this.means.limits
       );
       if (report === void 0 || this.means.halted()) return void 0;
-      const commit = await this.commit(tree, n, base, scope);
+      const commit = await this.commit(tree, n, base, scope, keep);
       return { ...report, ...commit ? { commit } : {} };
     } finally {
       await tree.close();
@@ -4695,7 +4697,7 @@ var Batch = class {
    * Commits the step's tree through the commit gate (held to the step's own paths) as one commit on
    * `base`, and pushes it to the step's ref; undefined when the step changed nothing that lands.
    */
-  async commit(tree, n, base, scope) {
+  async commit(tree, n, base, scope, keep) {
     const { run: run2 } = this;
     const keptOut = await stageChecked(tree.git, run2.ctx.settings.protectedPaths, scope);
     const notice2 = run2.keptOut.keep(keptOut);
@@ -4724,8 +4726,10 @@ Refs #${run2.record.issue}`,
       "-m",
       message
     ]);
-    if (!this.means.halted())
+    if (keep && !this.means.halted()) {
       await this.git(["push", "--quiet", "--force", "origin", `${sha}:${stepRef(run2.record.planId, n)}`]);
+      this.onRefs.add(n);
+    }
     return sha;
   }
   /** The steps running now, those done (earlier batches' and this one's) and those waiting, for the progress comment. */
@@ -4759,8 +4763,12 @@ Refs #${run2.record.issue}`,
     const kept = [];
     for (const f of earlier.steps) {
       if (!this.ready.includes(f.step)) continue;
-      if (f.commit === void 0 || await this.fetched(f.step, f.commit)) kept.push(f);
-      else warning(`Step ${f.step} of the earlier attempt is no longer where its checkpoint says; it runs again.`);
+      if (f.commit === void 0) kept.push(f);
+      else if (await this.fetched(f.step, f.commit)) {
+        kept.push(f);
+        this.onRefs.add(f.step);
+      } else
+        warning(`Step ${f.step} of the earlier attempt is no longer where its checkpoint says; it runs again.`);
     }
     return kept;
   }
@@ -4781,7 +4789,6 @@ Refs #${run2.record.issue}`,
     const { run: run2 } = this;
     const reports = [];
     const merged = [];
-    const pushed = run2.batch.steps.filter((f) => f.commit !== void 0).map((f) => f.step);
     for (const n of this.ready) {
       const finished = run2.batch.steps.find((f) => f.step === n);
       const { commit, ...report } = finished;
@@ -4797,17 +4804,16 @@ Refs #${run2.record.issue}`,
       const note = `Its changes conflicted with step ${merged.join(", ")} merged before it, so it ran again on the merged tree; what it reported the first time: ${clipped(report.result)}`;
       info(`Step ${n} conflicts with step ${merged.join(", ")}; running it again on the merged tree.`);
       const head = await this.git(["rev-parse", "HEAD"]);
-      const again = await this.carryOut(n, head, [n], rerunNote(merged));
+      const again = await this.carryOut(n, head, [n], { note: rerunNote(merged), keep: false });
       if (again === void 0 || this.means.halted()) return null;
       const { commit: redone, ...rerun } = again;
-      if (redone !== void 0) pushed.push(n);
       if (redone !== void 0 && !await run2.work.merge(redone, mergeMessage(n, run2.record.planId)))
         throw new Error(`step ${n} run again on the merged tree still does not merge`);
       merged.push(n);
       reports.push({ ...rerun, ...report.together ? { together: report.together } : {}, note });
     }
     await run2.work.push();
-    await this.forgetRefs(pushed);
+    await this.forgetRefs([...this.onRefs]);
     run2.batch = void 0;
     if (base !== await this.git(["rev-parse", "HEAD"])) info(`Merged step ${merged.join(", ")} in plan order.`);
     return reports;
