@@ -199,13 +199,17 @@ function latencySection(l: LatencyFigures | undefined, cost: CostPerCycle | unde
       'serves a prompt only once it has answered it, so sessions started together do not serve one another. It answers every request from what the request holds (the step ' +
       'its summoning message hands over, the turns the session took since, the `Stage:` line, the results the planner is shown), never from the order requests arrive in, ' +
       `so sessions that run at once are answered right whoever asks first. Why ${l.delayMs} ms: providers take from under a second (a short completion) to tens of ` +
-      'seconds a request, so this is the fast end, where the host’s own work weighs most against the waiting that running steps together saves. It makes waiting ' +
+      'seconds a request (a long completion, a reasoning model); a tool-calling turn of the default models on a real repository takes a few seconds, so this is a ' +
+      'typical request, not a slow one: the host’s own work still weighs against the waiting that running steps together saves. It makes waiting ' +
       `${pct(waitShare)} of the plan run one step at a time (${seconds(seq.modelWaitMs)} of ${seconds(seq.wallMs)}${waitShare < 0.5 ? '; less than half: the machine was slow in this run' : ''}) ` +
       `and kept the scenario to ${l.wallSeconds.toFixed(0)} s of this run; each 100 ms more a request would add about ${perHundredMs.toFixed(0)} s to its /approve runs alone, and \`npm run bench\` ` +
       'must stay under 10 minutes on 2 cores. Where the wall-time target is missed, its gap gives the ratio the measured host work would leave at slower models.',
     '',
-    `${l.rounds} rounds; each plays both plans back to back in a world of their own, the order flipped every round, and the judged wall-time figure is the median of ` +
-      `the rounds' ratios. Requests and tokens are the first round's (${seq.repeatable && par.repeatable ? 'the same in every round: checked' : 'NOT the same in every round: see results.json'}). ` +
+    (l.rounds === 1
+      ? 'One round (a round of model waiting is minutes long): both plans back to back, each in a world of its own, the plan without order first, and the judged ' +
+        "wall-time figure is that round's ratio; the model's waits are exact, so what varies between runs is the host's work alone. "
+      : `${l.rounds} rounds; each plays both plans back to back in a world of their own, the order flipped every round, and the judged wall-time figure is the median of ` +
+        `the rounds' ratios. Requests and tokens are the first round's (${seq.repeatable && par.repeatable ? 'the same in every round: checked' : 'NOT the same in every round: see results.json'}). `) +
       '*Steps ran as*: the steps whose executor requests were in flight at the same time, group after group (first round, from the model’s log); ' +
       '*waiting on the model*: the time at least one model request was in flight; *host work*: wall time less that (git, commits and merges, GitHub calls, the action ' +
       'starting); *in flight*: the most executor requests the model had received and not yet answered at one instant (from its log). *Billed* = uncached prompt tokens + cached ' +

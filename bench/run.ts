@@ -46,11 +46,11 @@ const SCALE_PLAN_RUNS = 3;
 const NPM_ROUNDS = Math.min(3, REPEAT);
 /**
  * The latency scenario: rounds of the ordered plan and the same plan one step at a time, and the
- * model's time to answer each request (why this much: bench/RESULTS.md, section 1c). About two
+ * model's time to answer each request (why this much: bench/RESULTS.md, section 1c). About three
  * minutes in all.
  */
-const LATENCY_ROUNDS = Math.min(3, REPEAT);
-const LATENCY_DELAY_MS = 500;
+const LATENCY_ROUNDS = 1;
+const LATENCY_DELAY_MS = 4000;
 
 /** The sources' hash scripts/run-bench.mjs took before the run; none when run some other way. */
 function recordedSource(): Pick<BenchResults, 'source'> {

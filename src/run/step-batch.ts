@@ -11,6 +11,7 @@ import { commitTrailers, withTrailers } from '../render/commit-trailers.js';
 import { inScope, scopePath, type ApprovedScope } from '../scope/approved-scope.js';
 import { errorMessage } from '../text/error-message.js';
 import type { Progress } from './checkpoint.js';
+import { readHeld, restoreHeld, type HeldFile } from './step-held-changes.js';
 import type { ExecutionRun, StepBatchRecord } from './execution-run.js';
 
 /**
@@ -70,6 +71,8 @@ class Batch {
   private readonly trailers: string[];
   /** Steps whose commit is on its ref on origin (pushed by this job, or kept from an earlier one). */
   private readonly onRefs = new Set<number>();
+  /** What the commit gate held back in each step's tree, to be kept in the main tree after the merge. */
+  private readonly held = new Map<number, HeldFile[]>();
 
   constructor(
     private readonly run: ExecutionRun,
@@ -185,6 +188,7 @@ class Batch {
     const keptOut = await stageChecked(tree.git, run.ctx.settings.protectedPaths, scope);
     const notice = run.keptOut.keep(keptOut);
     if (notice) core.info(notice);
+    this.held.set(n, await readHeld(tree.path, keptOut, (path) => !run.scopeEnforced || inScope(path, run.scope)));
     const [changed, unchanged] = await Promise.all([
       tree.git(['write-tree']),
       this.git(['rev-parse', `${base}^{tree}`]),
@@ -298,6 +302,7 @@ class Batch {
       merged.push(n);
       reports.push({ ...rerun, ...(report.together ? { together: report.together } : {}), note });
     }
+    for (const n of this.ready) await restoreHeld(run.ctx.sandbox.workTree, this.held.get(n) ?? []);
     await run.work.push();
     await this.forgetRefs([...this.onRefs]);
     run.batch = undefined;

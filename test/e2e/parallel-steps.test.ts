@@ -162,6 +162,46 @@ describe('steps that run together', () => {
     expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
   });
 
+  it('keeps what a step’s command wrote outside the run’s scope out of the commits, and never lets it land over another step', async () => {
+    const generator = [
+      "import { mkdirSync, writeFileSync } from 'node:fs';",
+      "mkdirSync('notes', { recursive: true });",
+      "writeFileSync('notes/a.md', 'A by the generator\\n');",
+      "writeFileSync('notes/b.md', 'not step 1\\'s file\\n');",
+      "writeFileSync('extra.md', 'nobody planned this\\n');",
+      '',
+    ].join('\n');
+    const generated = {
+      steps: [
+        { title: 'Generate note A', files: ['notes/a.md'], verify: 'node gen.mjs', after: [] },
+        { title: 'Write note B', files: ['notes/b.md'], verify: 'pwd', after: [] },
+      ],
+    };
+    const w = await createWorld(
+      {
+        planner: [toolCall('update_context', { plan: generated, directive: 'Run node gen.mjs.' }), summary],
+        executor: perStep({
+          1: [toolCall('run_command', { command: 'node gen.mjs' }), done('Generated notes/a.md.')],
+          2: [write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')],
+        }),
+      },
+      { ...files, 'gen.mjs': generator },
+    );
+    w.gh.setPermission('mona', 'maintain');
+    const issue = w.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
+    const extra = { 'allowed-commands': 'pwd\nnode gen.mjs' };
+    await run(w, issue, '/plan write two notes', extra);
+    const approved = await run(w, issue, '/approve', extra);
+    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+    // The command's result says at once what will not land.
+    expect(stepResults(w, 1)[0]).toMatch(/extra\.md/);
+    const branch = `refs/heads/${approved.outputs.branch}`;
+    expect(onBranch(w, branch, 'notes/a.md')).toBe('A by the generator');
+    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+    expect(git(w.origin, 'ls-tree', '-r', '--name-only', branch)).not.toContain('extra.md');
+    expect(w.gh.pulls()[0]?.body).toMatch(/Kept out of the commits[^]*extra\.md[^]*outside the approved scope/);
+  });
+
   it('runs a step that conflicts with one merged before it again on the merged tree, without conflict markers', async () => {
     // Under `scope: report` nothing holds a step to its files, so two steps can change the same one.
     const { w, issue } = await setup({

@@ -46162,6 +46162,7 @@ export {
   sumCost,
   renderUsageTable,
   createBudget,
+  resolveInWorkspace,
   startTeam,
   ledgerTotals,
   checksForStagedPlan,

@@ -45,7 +45,7 @@ import {
   waitsFor,
   wholeNumber,
   withOverrides
-} from "./chunk-XYTGOUWV.js";
+} from "./chunk-HRHL5WUQ.js";
 import {
   defaultLines,
   defaultNumber,

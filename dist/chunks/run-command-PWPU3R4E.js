@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-2GMFKX62.js";
+} from "./chunk-EQJDSQIH.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-3N6RHGSC.js";
+} from "./chunk-3OD47A2Y.js";
 import {
   CliError,
   UsageError
@@ -38,7 +38,7 @@ import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-XYTGOUWV.js";
+} from "./chunk-HRHL5WUQ.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";

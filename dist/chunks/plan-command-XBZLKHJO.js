@@ -4,10 +4,10 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-3N6RHGSC.js";
+} from "./chunk-3OD47A2Y.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-IUB4ANJS.js";
-import "./chunk-XYTGOUWV.js";
+import "./chunk-HRHL5WUQ.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";

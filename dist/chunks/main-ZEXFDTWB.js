@@ -26,7 +26,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-2GMFKX62.js";
+} from "./chunk-EQJDSQIH.js";
 import {
   GitError,
   ModelError,
@@ -84,6 +84,7 @@ import {
   renderCostComparison,
   renderScope,
   renderUsageTable,
+  resolveInWorkspace,
   roleSchema,
   runUrlOf,
   scopeDelta,
@@ -108,7 +109,7 @@ import {
   waitsFor,
   widenScope,
   withRepoConfig
-} from "./chunk-XYTGOUWV.js";
+} from "./chunk-HRHL5WUQ.js";
 import {
   code,
   codeBlock,
@@ -1549,7 +1550,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path4) => path4.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path5) => path5.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -2260,14 +2261,14 @@ var PULL_REQUESTS_DISABLED = /GitHub Actions is not permitted to create or appro
 var NOT_ACCESSIBLE = /Resource not accessible by (integration|personal access token)/i;
 var RATE_LIMIT = /rate limit/i;
 function permissionFor(method, url) {
-  let path4;
+  let path5;
   try {
-    path4 = new URL(url, "https://api.github.invalid").pathname;
+    path5 = new URL(url, "https://api.github.invalid").pathname;
   } catch {
     return void 0;
   }
   const access = method.toUpperCase() === "GET" ? "read" : "write";
-  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path4)?.[1];
+  const area = /^\/repos\/[^/]+\/[^/]+\/([^/]+)/.exec(path5)?.[1];
   switch (area) {
     case "pulls":
       return `pull-requests: ${access}`;
@@ -2286,12 +2287,12 @@ function describeRequest(failure) {
   const method = failure?.request?.method;
   const url = failure?.request?.url;
   if (!method || !url) return "a GitHub request";
-  let path4 = url;
+  let path5 = url;
   try {
-    path4 = new URL(url).pathname;
+    path5 = new URL(url).pathname;
   } catch {
   }
-  return `${method} ${path4}`;
+  return `${method} ${path5}`;
 }
 function explainGitHubError(error2) {
   const failure = requestErrorIn(error2);
@@ -4582,6 +4583,36 @@ function budgetWidening(run2, why) {
   return { delta: { budget: approved }, reason: `The run stopped before its next model request: ${why}.` };
 }
 
+// src/run/step-held-changes.ts
+import { lstat, mkdir as mkdir2, readFile, writeFile } from "node:fs/promises";
+import path4 from "node:path";
+async function readHeld(tree, keptOut, inRunScope) {
+  const held = [];
+  for (const change of keptOut) {
+    const carried = change.credential || change.reason === outOfScopeReason && !inRunScope(change.path);
+    if (!carried || change.change === "deleted") continue;
+    try {
+      const file = resolveInWorkspace(tree, change.path);
+      const info2 = await lstat(file);
+      if (info2.isFile()) held.push({ path: change.path, content: await readFile(file), mode: info2.mode & 511 });
+    } catch (error2) {
+      info(`A held-back change to ${change.path} stays in its step's tree: ${errorMessage(error2)}`);
+    }
+  }
+  return held;
+}
+async function restoreHeld(workTree, held) {
+  for (const file of held) {
+    try {
+      const target = resolveInWorkspace(workTree, file.path);
+      await mkdir2(path4.dirname(target), { recursive: true });
+      await writeFile(target, file.content, { mode: file.mode });
+    } catch (error2) {
+      warning(`Could not keep the held-back change to ${file.path}: ${errorMessage(error2)}`);
+    }
+  }
+}
+
 // src/run/step-batch.ts
 function stepRef(planId, step) {
   return `refs/plangate/steps/${planId}/${step}`;
@@ -4627,6 +4658,8 @@ var Batch = class {
   trailers;
   /** Steps whose commit is on its ref on origin (pushed by this job, or kept from an earlier one). */
   onRefs = /* @__PURE__ */ new Set();
+  /** What the commit gate held back in each step's tree, to be kept in the main tree after the merge. */
+  held = /* @__PURE__ */ new Map();
   async carryOutAll(progress) {
     const base = await this.git(["rev-parse", "HEAD"]);
     const kept = await this.adopted(base);
@@ -4702,6 +4735,7 @@ var Batch = class {
     const keptOut = await stageChecked(tree.git, run2.ctx.settings.protectedPaths, scope);
     const notice2 = run2.keptOut.keep(keptOut);
     if (notice2) info(notice2);
+    this.held.set(n, await readHeld(tree.path, keptOut, (path5) => !run2.scopeEnforced || inScope(path5, run2.scope)));
     const [changed, unchanged] = await Promise.all([
       tree.git(["write-tree"]),
       this.git(["rev-parse", `${base}^{tree}`])
@@ -4812,6 +4846,7 @@ Refs #${run2.record.issue}`,
       merged.push(n);
       reports.push({ ...rerun, ...report.together ? { together: report.together } : {}, note });
     }
+    for (const n of this.ready) await restoreHeld(run2.ctx.sandbox.workTree, this.held.get(n) ?? []);
     await run2.work.push();
     await this.forgetRefs([...this.onRefs]);
     run2.batch = void 0;
@@ -5341,7 +5376,7 @@ ${escapeHtml(clip(lastResult, summaryMax))}` : "_No summary was written._";
 The run changed these paths, but plangate did not commit the changes:
 
 ${renderKeptOut(view.keptOut)}` : "";
-  const path4 = `
+  const path5 = `
 
 ## Path
 
@@ -5355,7 +5390,7 @@ ${renderPlannedActual(view.contract)}` : "";
 
 ${summaryText}${changes ? `
 
-${changes}` : ""}${keptOut}${contract}${path4}`;
+${changes}` : ""}${keptOut}${contract}${path5}`;
   const estimate = view.estimate ? `
 
 ${renderCostComparison(view.estimate, view.usage)}` : "";
