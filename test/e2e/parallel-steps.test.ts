@@ -309,6 +309,59 @@ describe('steps that run together', () => {
     expect(w.model.remaining()).toEqual({ planner: 0, executor: 0 });
   });
 
+  it('stops a batch whose approved budget is spent for an amendment, keeping the finished step, and its approval finishes the other', async () => {
+    // Step 2 reads a large file again and again once step 1 is done, until the budget stops it.
+    const big = `${'A line the executor reads again and again, to spend its budget.\n'.repeat(320)}`;
+    let step1Done: () => void = () => undefined;
+    const afterStep1 = new Promise<void>((resolve) => (step1Done = resolve));
+    let approved = false;
+    const reading = toolCall('read_file', { path: 'big.txt' });
+    // Before the amendment step 2 reads; after it, a fresh session of step 2 writes its note and is done.
+    const readOrFinish: Reply = async (request) => {
+      await afterStep1;
+      if (!approved) return reading;
+      return stepOf(request).turn === 0 ? write('notes/b.md', 'B\n') : done('Wrote notes/b.md.');
+    };
+    const finishStep1: Reply = () => {
+      step1Done();
+      return done('Wrote notes/a.md.');
+    };
+    const w = await createWorld(
+      {
+        planner: [stagePlan, summary],
+        executor: perStep({
+          1: [write('notes/a.md', 'A\n'), finishStep1],
+          2: Array.from({ length: 16 }, () => readOrFinish),
+        }),
+      },
+      { ...files, 'big.txt': big },
+    );
+    w.gh.setPermission('mona', 'maintain');
+    const issue = w.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
+    await run(w, issue, '/plan write two notes');
+    const stopped = await run(w, issue, '/approve');
+    expect(stopped.outputs.outcome, stopped.stdout + stopped.stderr).toBe('amendment');
+    expect(stopped.stdout).toMatch(/Stopping the run for an amendment: the approved budget of .* is spent/);
+    // Step 1 is kept on its ref and in the checkpoint; nothing of the batch is on the branch yet.
+    const kept = botComments(w, issue).some((c) => decodeRunRecord(c)?.batch?.steps.some((f) => f.step === 1));
+    expect(kept).toBe(true);
+    const amendment = botComments(w, issue).find((b) => b.includes('### 📐 Amendment')) ?? '';
+    const id = /### 📐 Amendment `([0-9a-f]{8})`/.exec(amendment)?.[1] ?? '';
+    expect(id).not.toBe('');
+
+    approved = true;
+    const resumed = await run(w, issue, `/approve ${id}`);
+    expect(resumed.outputs.outcome, resumed.stdout + resumed.stderr).toBe('done');
+    const sessions = (step: number) =>
+      w.model.requests.filter((r) => r.model === 'executor' && stepOf(r).step === step && stepOf(r).turn === 0);
+    expect(sessions(1)).toHaveLength(1);
+    const branch = `refs/heads/${resumed.outputs.branch}`;
+    expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
+    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+    expect(git(w.origin, 'for-each-ref', 'refs/plangate/steps')).toBe('');
+    expect(w.gh.pulls()).toHaveLength(1);
+  });
+
   it('keeps the step a killed job finished and runs only the other when the job runs again', async () => {
     const approving: { run?: ReturnType<World['startAction']> } = {};
     let killed = false;
