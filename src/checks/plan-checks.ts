@@ -4,6 +4,7 @@ import { isCommandAllowed, parseCommandLine } from '../tools/command-policy.js';
 import { namedDestinations, type Destination } from '../scope/network-destinations.js';
 import { matchProtected } from '../text/protected-paths.js';
 import { errorMessage } from '../text/error-message.js';
+import { scopePath, wholeRepository } from '../text/literal-path.js';
 
 /**
  * Checks a staged plan against the configuration before anyone approves it, so a maintainer learns
@@ -100,9 +101,6 @@ export type FileExists = (path: string) => boolean;
 const creates =
   /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
 
-// A `files` entry with glob syntax names many files or none yet; existence is not judged for it.
-const globChars = /[*?[\]{}]/;
-
 const kindOrder: Record<FindingKind, number> = {
   'too-many-steps': 0,
   'protected-path': 1,
@@ -157,7 +155,7 @@ export function checkPlan(plan: Plan, rules: PlanRules, fileExists?: FileExists)
     for (const file of files) {
       // A protected file is reported as such already; whether it exists changes nothing about that.
       if (
-        globChars.test(file) ||
+        file === wholeRepository ||
         madeEarlier.has(file) ||
         matchProtected(file, rules.protectedPaths) !== undefined ||
         fileExists(file)
@@ -210,21 +208,15 @@ function createsFiles(step: PlanStep): boolean {
 
 /** A step's `files`, normalized, without blanks or repeats, in the order it lists them. */
 function stepFiles(step: PlanStep): string[] {
-  return [...new Set((step.files ?? []).map(normalize).filter((f) => f !== ''))];
+  return [...new Set((step.files ?? []).map(scopePath).filter((f) => f !== ''))];
 }
 
 /**
- * The paths whose existence {@link checkPlan} may ask `fileExists` about: every step's files but
- * the globs, so the base tree is looked up for these alone, not listed whole.
+ * The paths whose existence {@link checkPlan} may ask `fileExists` about: every step's files (the
+ * whole repository aside), so the base tree is looked up for these alone, not listed whole.
  */
 export function existenceQuestions(plan: Plan): string[] {
-  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => !globChars.test(file)))];
-}
-
-function normalize(file: string): string {
-  let out = file.trim().replace(/\\/g, '/');
-  while (out.startsWith('./')) out = out.slice(2);
-  return out.replace(/\/+$/, '');
+  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => file !== wholeRepository))];
 }
 
 const severityRank = (f: Finding) => ({ blocking: 0, warning: 1, info: 2 })[f.severity];

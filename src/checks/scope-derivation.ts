@@ -1,7 +1,8 @@
 import type { Plan, PlanStep } from '../machine/fields.js';
 import { isStepGraph } from '../machine/step-order.js';
 import type { TokenUsage } from '../models/usage.js';
-import { inScope, scopePath, type ApprovedScope, type ScopeDelta } from '../scope/approved-scope.js';
+import { inScope, type ApprovedScope, type ScopeDelta } from '../scope/approved-scope.js';
+import { scopePath, wholeRepository } from '../text/literal-path.js';
 import {
   destinationCovers,
   formatDestination,
@@ -124,7 +125,7 @@ export function unplannedScope(input: {
   network?: readonly Destination[];
 }): ApprovedScope {
   return {
-    paths: ['**'],
+    paths: [wholeRepository],
     commands: [...input.allowedCommands],
     budget: {
       tokens: minTokensPerStep * input.maxIterations,
@@ -156,8 +157,8 @@ export function scopeDelta(
     maxIterations: plan.steps.length,
     ...(network !== undefined && scope.network !== undefined ? { network } : {}),
   });
-  // A glob is covered only by the same glob: whether another entry reaches all it matches is not decided here.
-  const paths = wanted.paths.filter((p) => !scope.paths.includes(p) && (/[*?[\]{}]/.test(p) || !inScope(p, scope)));
+  // Entries are literal, so one the scope covers (itself, or a folder above it) asks for nothing more.
+  const paths = wanted.paths.filter((p) => !inScope(p, scope));
   const commands = wanted.commands.filter((c) => !allowed(c, scope.commands));
   const reached = scopeDestinations(scope.network ?? []);
   const destinations = (wanted.network ?? []).filter(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { literalPathProblem } from '../text/literal-path.js';
 
 /**
  * The typed context fields agents stage. They live beside the machine because the machine's guards
@@ -11,7 +12,18 @@ export const planStepSchema = z
   .object({
     title: z.string().trim().min(1).max(300),
     detail: z.string().max(4000).optional(),
-    files: z.array(z.string().min(1).max(500)).max(100).optional(),
+    /**
+     * What the step may add, change or delete: literal paths, each a file or a folder (and then
+     * everything under it). Never a pattern: a character only a pattern would hold is refused here,
+     * naming the step, so the plan a maintainer approves means what it reads.
+     */
+    files: z
+      .array(z.string().min(1).max(500))
+      .max(100)
+      .optional()
+      .describe(
+        'Literal paths the step adds, changes or deletes, relative to the repository root: a file, or a folder for everything under it. Never a glob or pattern.',
+      ),
     verify: z.string().max(1000).optional(),
     /**
      * The network destinations the step needs, written as `allowed-domains` entries (a host,
@@ -49,8 +61,17 @@ export const planSchema = z
   })
   .strict()
   .superRefine((plan, ctx) => {
-    // Only earlier steps: the order is then a graph without cycles by construction.
     plan.steps.forEach((step, index) => {
+      (step.files ?? []).forEach((file, at) => {
+        const problem = literalPathProblem(file);
+        if (problem !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', index, 'files', at],
+            message: `step ${index + 1} names ${JSON.stringify(file)} in files, which ${problem}`,
+          });
+      });
+      // Only earlier steps: the order is then a graph without cycles by construction.
       for (const needed of step.after ?? [])
         if (needed > index)
           ctx.addIssue({

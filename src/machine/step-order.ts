@@ -1,4 +1,5 @@
 import type { HistoryEntry, Plan, PlanStep } from './fields.js';
+import { entriesOverlap } from '../text/literal-path.js';
 
 /**
  * The order of a plan's steps: which wait for which (`after`), and which may run at the same time.
@@ -87,34 +88,12 @@ export function filesWaits(plan: Plan, limit: number): Array<{ step: number; beh
 
 /**
  * Whether two steps may change the same path. A step that names no files could change any, so it
- * overlaps every step; otherwise two entries overlap when one lies inside the other, a glob
- * counting as the folder before its first wildcard.
+ * overlaps every step; otherwise two entries overlap when one is, or lies under, the other (entries
+ * are literal paths: a file, or a folder and what is under it).
  */
 export function filesOverlap(a: PlanStep, b: PlanStep): boolean {
   const left = a.files ?? [];
   const right = b.files ?? [];
   if (left.length === 0 || right.length === 0) return true;
   return left.some((x) => right.some((y) => entriesOverlap(x, y)));
-}
-
-function entriesOverlap(a: string, b: string): boolean {
-  const [x, y] = [fixedPart(a), fixedPart(b)];
-  if (x.glob || y.glob) return within(x.path, y.path) || within(y.path, x.path);
-  return x.path === y.path || within(x.path, y.path) || within(y.path, x.path);
-}
-
-/** Whether `inner` is `outer` or lies under it ('' is the repository root). */
-function within(outer: string, inner: string): boolean {
-  return outer === '' || inner === outer || inner.startsWith(`${outer}/`);
-}
-
-/** The part of a path entry before its first wildcard, cut back to a whole folder. */
-function fixedPart(entry: string): { path: string; glob: boolean } {
-  let clean = entry.trim().replace(/\\/g, '/');
-  while (clean.startsWith('./')) clean = clean.slice(2);
-  clean = clean.replace(/\/+$/, '');
-  const wild = clean.search(/[*?[\]{}!]/);
-  if (wild < 0) return { path: clean, glob: false };
-  const head = clean.slice(0, wild);
-  return { path: head.includes('/') ? head.slice(0, head.lastIndexOf('/')) : '', glob: true };
 }

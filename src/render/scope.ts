@@ -3,6 +3,7 @@ import { formatCost } from '../models/usage.js';
 import type { ApprovedScope, ScopeBudget } from '../scope/approved-scope.js';
 import { formatCount } from '../text/count.js';
 import { code } from '../text/markdown.js';
+import { wholeRepository } from '../text/literal-path.js';
 
 /**
  * "This approval allows": the approved scope as the plan comment shows it before approval, so a
@@ -11,7 +12,10 @@ import { code } from '../text/markdown.js';
  * re-rendered to verify it.
  */
 export function renderScope(scope: ApprovedScope): string {
-  const paths = scope.paths.length === 0 ? 'none: the run may change no file' : scope.paths.map(code).join(', ');
+  const paths =
+    scope.paths.length === 0
+      ? 'none: the run may change no file'
+      : scope.paths.map((p) => pathWords(p, code)).join(', ');
   const commands = scope.commands.length === 0 ? 'none' : scope.commands.map(code).join(', ');
   return [
     '**This approval allows**',
@@ -34,13 +38,21 @@ export function renderScopeText(scope: ApprovedScope): string {
   const listed = (items: readonly string[], none: string) => (items.length ? items.join(', ') : none);
   return [
     'This approval allows:',
-    `  changes to: ${listed(scope.paths, 'no file')}`,
+    `  changes to: ${listed(
+      scope.paths.map((p) => pathWords(p, (t) => t)),
+      'no file',
+    )}`,
     `  commands: ${listed(scope.commands, 'none')}`,
     ...(scope.network !== undefined ? [`  network: ${networkWords(scope.network, (d) => d)}`] : []),
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     ...(scope.parallelSteps !== undefined ? [`  steps at once: ${atOnceWords(scope.parallelSteps)}`] : []),
     'Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops.',
   ].join('\n');
+}
+
+/** A scope entry as a reader takes it: a literal path, the repository root said in words. */
+function pathWords(entry: string, show: (p: string) => string): string {
+  return entry === wholeRepository ? `${show(entry)} (the whole repository)` : show(entry);
 }
 
 /** How many steps may run at the same time, in words. */

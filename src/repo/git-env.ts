@@ -39,7 +39,7 @@ const passed = new Set([
  * repository's location among them, so a workflow's GIT_DIR cannot point the host elsewhere).
  */
 const OWNED =
-  /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE)$/;
+  /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE|(LITERAL|GLOB|NOGLOB|ICASE)_PATHSPECS)$/;
 
 /**
  * Entries every host git command gets; they outrank every config file. The host's git dir and
@@ -75,6 +75,9 @@ export function gitEnvironment(env: NodeJS.ProcessEnv, config: readonly GitConfi
   }
   out.PATH = absolutePath(out.PATH);
   out.GIT_TERMINAL_PROMPT = '0';
+  // Every path plangate hands git is a path, never a pattern: a file named `*.md` or `:!x` stands
+  // for itself alone, whichever call passes it (held changes, the gate, the read tools).
+  out.GIT_LITERAL_PATHSPECS = '1';
   return { ...out, ...configEnv(config) };
 }
 

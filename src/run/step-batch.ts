@@ -8,7 +8,8 @@ import { stageChecked } from '../repo/change-gate.js';
 import { botIdentity, GitError, type Git } from '../repo/git.js';
 import type { ForkedTree } from '../repo/work-tree.js';
 import { commitTrailers, withTrailers } from '../render/commit-trailers.js';
-import { inScope, scopePath, type ApprovedScope } from '../scope/approved-scope.js';
+import { inScope, type ApprovedScope } from '../scope/approved-scope.js';
+import { scopePath } from '../text/literal-path.js';
 import { errorMessage } from '../text/error-message.js';
 import type { Progress } from './checkpoint.js';
 import { readHeld, restoreHeld, type HeldFile } from './step-held-changes.js';
@@ -327,7 +328,7 @@ class Batch {
  */
 export function stepScope(scope: ApprovedScope, step: PlanStep): ApprovedScope {
   const named = (step.files ?? []).map(scopePath).filter((p) => p !== '');
-  return { ...scope, paths: named.filter((p) => scope.paths.includes(p) || inScope(p, scope)) };
+  return { ...scope, paths: named.filter((p) => inScope(p, scope)) };
 }
 
 /** A step as the plan says it, for a step the planner wrote no directive for. */

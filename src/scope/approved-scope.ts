@@ -1,5 +1,5 @@
-import picomatch from 'picomatch';
 import { z } from 'zod';
+import { coveredBy } from '../text/literal-path.js';
 
 /**
  * The approved scope: what an approval allows a run to do, derived from the plan before it is shown
@@ -32,8 +32,8 @@ export const maxParallelSteps = 8;
 export const approvedScopeSchema = z
   .object({
     /**
-     * Paths or globs, relative to the repository root, the run may add, change or delete. A path
-     * names a file or a folder (and then everything under it).
+     * Paths, relative to the repository root, the run may add, change or delete, read literally: a
+     * file, or a folder and everything under it (`.`: the whole repository). Never a pattern.
      */
     // As many as a plan may name (500 steps of 100 files); the comment's size is the real bound.
     paths: z.array(z.string().min(1).max(500)).max(50_000),
@@ -72,26 +72,9 @@ export const scopeDeltaSchema = z
 export type ScopeDelta = z.infer<typeof scopeDeltaSchema>;
 export type ScopeBudget = z.infer<typeof scopeBudgetSchema>;
 
-/** A path as scope entries and the tools spell it: forward slashes, no `./`, no trailing slash. */
-export function scopePath(path: string): string {
-  let out = path.trim().replace(/\\/g, '/');
-  while (out.startsWith('./')) out = out.slice(2);
-  return out.replace(/\/+$/, '');
-}
-
 /** The scope entry that allows changing `path`, or undefined when the scope does not reach it. */
 export function scopeEntryFor(path: string, scope: Pick<ApprovedScope, 'paths'>): string | undefined {
-  const target = scopePath(path);
-  return scope.paths.find((entry) => {
-    const pattern = scopePath(entry);
-    if (pattern === '') return false;
-    // A folder allows what is under it; a glob allows what it matches.
-    return (
-      target === pattern ||
-      target.startsWith(`${pattern}/`) ||
-      picomatch.isMatch(target, pattern, { dot: true, nocase: false })
-    );
-  });
+  return scope.paths.find((entry) => coveredBy(path, entry));
 }
 
 /** Whether the run may change `path`. */

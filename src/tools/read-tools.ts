@@ -169,7 +169,8 @@ function searchTool(workspace: string, git: Git): Tool {
     schema: searchSchema,
     async run(args) {
       const scope = existingScope(workspace, args.path);
-      const pathspec = scope === '.' ? [] : [`:(literal)${scope}`];
+      // The host's git reads every pathspec literally (repo/git-env.ts).
+      const pathspec = scope === '.' ? [] : [scope];
       const stdout = await gitGrep(git, args.pattern, pathspec);
       const matches = globFilter(args.glob, scope);
       const hits: string[] = [];

@@ -114,12 +114,14 @@ describe('checkPlan', () => {
     const plan: Plan = {
       steps: [
         { title: 'Create a changelog', files: ['CHANGELOG.md'] },
-        { title: 'Update the changelog and docs', files: ['CHANGELOG.md', 'docs/usage.md', 'src/**/*.ts', 'src/'] },
+        { title: 'Update the changelog and docs', files: ['CHANGELOG.md', 'docs/usage.md', 'app/[id]', 'src/', '.'] },
       ],
     };
     expect(checkPlan(plan, rules, exists)).toEqual([
       { kind: 'new-file', severity: 'info', step: 1, file: 'CHANGELOG.md' },
       { kind: 'not-found', severity: 'info', step: 2, file: 'docs/usage.md' },
+      // Read literally: a name with brackets is a name, looked up like any other.
+      { kind: 'not-found', severity: 'info', step: 2, file: 'app/[id]' },
     ]);
     // Without the base tree, existence is not judged at all.
     expect(checkPlan(plan, rules)).toEqual([]);

@@ -146,7 +146,7 @@ describe('deriveScope', () => {
 
   it('gives a run without a plan the configuration’s bounds', () => {
     expect(unplannedScope({ allowedCommands: ['npm test'], maxIterations: 4, maxCostUsd: 1 })).toEqual({
-      paths: ['**'],
+      paths: ['.'],
       commands: ['npm test'],
       budget: { tokens: 4 * minTokensPerStep, cycles: 4, costUsd: 1 },
     });
@@ -155,7 +155,7 @@ describe('deriveScope', () => {
 
 describe('what a scope allows', () => {
   const scope: ApprovedScope = {
-    paths: ['src/report.ts', 'test', 'docs/*.md'],
+    paths: ['src/report.ts', 'test', 'docs/*.md', 'notes/a.md/index|package.json', 'app/[id]'],
     commands: ['npm test'],
     budget: { tokens: 1, cycles: 1 },
   };
@@ -164,13 +164,24 @@ describe('what a scope allows', () => {
     ['src/report.ts', true],
     ['./src/report.ts', true],
     ['test/a/b.test.ts', true],
-    ['docs/guide.md', true],
-    ['docs/deep/guide.md', false],
+    ['app/[id]/page.tsx', true],
+    // Entries are literal: pattern characters in one stand for themselves.
+    ['docs/*.md', true],
+    ['docs/guide.md', false],
+    ['notes/a.md/index|package.json', true],
+    ['package.json', false],
+    ['notes/a.md', false],
+    ['app/i/page.tsx', false],
     ['src/report.ts.bak', false],
     ['testing/x', false],
     ['.github/workflows/ci.yml', false],
   ])('%s → %s', (path, allowed) => {
     expect(inScope(path, scope)).toBe(allowed);
+  });
+
+  it('reads `.` as the whole repository', () => {
+    expect(inScope('package.json', { paths: ['.'] })).toBe(true);
+    expect(inScope('a/b/c.ts', { paths: ['.'] })).toBe(true);
   });
 
   it('names the entry that allows a path', () => {
@@ -183,13 +194,13 @@ describe('what a scope allows', () => {
         ...plan.steps,
         {
           title: 'Also the changelog',
-          files: ['CHANGELOG.md', 'test/new.test.ts', 'docs/*.md', 'src/**'],
+          files: ['CHANGELOG.md', 'test/new.test.ts', 'app/[id]/page.tsx', 'src'],
           verify: 'npm run lint',
         },
       ],
     };
     expect(scopeDelta(scope, revised, ['npm test', 'npm run *'])).toEqual({
-      paths: ['CHANGELOG.md', 'src/**'],
+      paths: ['CHANGELOG.md', 'src'],
       commands: ['npm run lint'],
     });
     expect(
@@ -201,7 +212,7 @@ describe('what a scope allows', () => {
     expect(
       widenScope(scope, { paths: ['CHANGELOG.md'], commands: ['npm run lint'], budget: { tokens: 2, cycles: 3 } }),
     ).toEqual({
-      paths: ['src/report.ts', 'test', 'docs/*.md', 'CHANGELOG.md'],
+      paths: [...scope.paths, 'CHANGELOG.md'],
       commands: ['npm test', 'npm run lint'],
       budget: { tokens: 3, cycles: 4 },
     });

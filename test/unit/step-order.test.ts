@@ -50,13 +50,12 @@ describe('filesOverlap', () => {
     expect(overlap(['docs/x.md', 'docs/y.md'], ['test/x.test.ts'])).toBe(false);
   });
 
-  it('counts a glob as the folder before its first wildcard', () => {
-    expect(overlap(['src/**/*.ts'], ['src/x/y.ts'])).toBe(true);
-    expect(overlap(['docs/*.md'], ['docs/sub/z.txt'])).toBe(true);
-    expect(overlap(['docs/*.md'], ['src/a.ts'])).toBe(false);
-    expect(overlap(['docs/*.md'], ['test/**'])).toBe(false);
-    // A wildcard in the first segment could match anything: it overlaps every step.
-    expect(overlap(['*.md'], ['src/a.ts'])).toBe(true);
+  it('reads entries literally, the whole repository overlapping everything', () => {
+    expect(overlap(['app/[id]'], ['app/[id]/page.tsx'])).toBe(true);
+    expect(overlap(['app/[id]'], ['app/i/page.tsx'])).toBe(false);
+    expect(overlap(['.'], ['src/a.ts'])).toBe(true);
+    expect(overlap(['src/a.ts'], ['./'])).toBe(true);
+    expect(overlap(['src/a.ts'], ['srcs'])).toBe(false);
   });
 
   it('holds for a step that names no files, which could change any', () => {

@@ -72,6 +72,31 @@ describe('update_context tool', () => {
     expect(staged).toEqual([]);
   });
 
+  it('refuses a plan whose files hold a pattern, naming the step and the entry', async () => {
+    const staged: StagedFields[] = [];
+    const box = createToolbox([createUpdateContextTool('planner', (fields) => (staged.push(fields), 'ok'))]);
+    for (const [entry, said] of [
+      ['notes/a.md/index|package.json', /step 2 names "notes\/a\.md\/index\|package\.json" in files, which holds `\|`/],
+      ['!CHANGELOG.md', /step 2 names "!CHANGELOG\.md" in files, which starts a name with `!`/],
+      ['docs/*.md', /which holds `\*`, which only a pattern would: files are literal paths/],
+      ['src/{a,b}.ts', /which holds `\{`/],
+      [':(glob)**', /which holds `\*`/],
+      ['../outside.txt', /leaves the repository/],
+      ['/etc/passwd', /is not a path inside the repository/],
+    ] as const) {
+      const refused = { steps: [plan.steps[0], { title: 'Notes', files: ['notes/a.md', entry] }] };
+      const outcome = await box.call('update_context', JSON.stringify({ plan: refused }));
+      expect(outcome.ok, entry).toBe(false);
+      expect(outcome.output).toMatch(said);
+    }
+    expect(staged).toEqual([]);
+    // Names frameworks give real files stay: they are read literally.
+    const literal = {
+      steps: [{ title: 'Pages', files: ['app/[id]/page.tsx', 'routes/+page.svelte', 'app/(shop)', '.'] }],
+    };
+    expect((await box.call('update_context', JSON.stringify({ plan: literal }))).ok).toBe(true);
+  });
+
   it('offers each role exactly its fields in the JSON Schema', () => {
     const props = (role: 'planner' | 'executor') =>
       Object.keys(
