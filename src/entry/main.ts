@@ -16,6 +16,7 @@ import { recordKey } from '../record/record-key.js';
 import { openWorkTree, type WorkTree } from '../repo/work-tree.js';
 import { createSandbox, type Sandbox } from '../tools/sandbox.js';
 import type { TrustedBase } from '../repo/trusted-config.js';
+import { createPushGate, type PushGate } from '../repo/push-gate.js';
 import type { RunContext } from '../run/run-context.js';
 import { readInputs, type ActionInputs, type Settings } from '../config/settings.js';
 import { trustedSettings } from './trusted-settings.js';
@@ -136,7 +137,9 @@ async function prepare(
 ): Promise<RunParts> {
   const inputs = readInputs();
   const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
-  const git = createGit(inputs.runner.workspace, { auth, programs });
+  // Every push of the job, whichever git makes it, goes through the one gate; the run binds its approval to it.
+  const pushGate = createPushGate();
+  const git = createGit(inputs.runner.workspace, { auth, programs, beforePush: pushGate.check });
   // Only now, for an event that carries a command: the configuration costs a fetch of the default branch.
   const lookUpDefaultBranch = () =>
     createThread(octokit, repoRefOf(inputs), secrets, { botLogin: gate.botLogin }).defaultBranch();
@@ -151,7 +154,12 @@ async function prepare(
   secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
   // Before anything of the sandbox starts: a token the checkout left in .git/config must be gone.
   await dropPersistedCredentials(git);
-  const workTree = await openWorkTree(inputs.runner.workspace, { auth, programs, mayPush: writes.allows });
+  const workTree = await openWorkTree(inputs.runner.workspace, {
+    auth,
+    programs,
+    mayPush: writes.allows,
+    beforePush: pushGate.check,
+  });
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
@@ -162,7 +170,7 @@ async function prepare(
     deps: { programs },
     network: { mode: settings.network, destinations: settings.allowedDestinations },
   });
-  return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
+  return { settings, octokit, workTree, sandbox, trusted, recordKey: signing, pushGate };
 }
 
 const repoRefOf = ({ runner }: Pick<ActionInputs, 'runner'>) => ({ owner: runner.owner, repo: runner.repo });
@@ -187,6 +195,7 @@ interface RunParts {
   workTree: WorkTree;
   sandbox: Sandbox;
   trusted: TrustedBase;
+  pushGate: PushGate;
 }
 
 function createContext(
@@ -195,7 +204,7 @@ function createContext(
   stops: StopHooks,
   writes: StopGate,
 ): RunContext & { lock: HeldExecutionLocks } {
-  const { settings, octokit, workTree, sandbox, trusted, recordKey } = parts;
+  const { settings, octokit, workTree, sandbox, trusted, recordKey, pushGate } = parts;
   const { runner } = settings;
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
@@ -211,6 +220,7 @@ function createContext(
     reader: workTree.reader,
     sandbox,
     forkTree: workTree.fork,
+    pushGate,
     trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
     mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),

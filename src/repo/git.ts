@@ -72,6 +72,11 @@ export interface GitOptions {
   reader?: { timeoutMs: number };
   /** Asked before every push to a branch; when it says no (the job is being stopped), nothing is pushed. */
   mayPush?: () => boolean;
+  /**
+   * Awaited before every `push`, with this git and the command line; a throw stops the push. The
+   * push gate (push-gate.ts) sits here, so no way of pushing goes around it.
+   */
+  beforePush?: (git: Git, args: readonly string[]) => Promise<void>;
 }
 
 /** Subcommands that talk to a remote and so get the token; everything else runs without it. */
@@ -125,9 +130,10 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
       }
     : {};
   const reading: NodeJS.ProcessEnv = options.reader ? { GIT_OPTIONAL_LOCKS: '0' } : {};
-  return async (args) => {
+  const git: Git = async (args) => {
     if (options.mayPush && !options.mayPush() && pushesBranch(args))
       throw new GitError('git push refused: the job is being stopped, and plangate pushes nothing more.');
+    if (options.beforePush && subcommand(args) === 'push') await options.beforePush(git, args);
     const config = auth.length > 0 && NETWORK.has(subcommand(args) ?? '') ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config), ...repository, ...reading };
     const { error, stdout, stderr } = await exec(args, {
@@ -147,6 +153,7 @@ export function createGit(cwd: string, options: GitOptions = {}): Git {
     }
     return options.reader ? stdout : stdout.trim();
   };
+  return git;
 }
 
 /**

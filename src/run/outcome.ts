@@ -8,6 +8,7 @@ import { ModelError } from '../models/model-error.js';
 import { stopOnModelFailure } from './model-failure.js';
 import type { RunEnding } from './run-ending.js';
 import { ForeignPushError, PushDeniedError } from './work-branch.js';
+import { PushRefusedError } from '../repo/push-gate.js';
 import { describeStoppedDraft } from './publish.js';
 
 /**
@@ -44,17 +45,19 @@ export async function finishExecution(
 
 /**
  * A run the cycles could not finish. A model that cannot be reached stops it resumably (model-failure.ts). Someone else's push to the work branch stops it for good
- * (aborted, their commits kept); anything else leaves the plan `executing`, the failure said in the
+ * (aborted, their commits kept), as does a push the gate refused (repo/push-gate.ts: a re-run
+ * would make the same commits again); anything else leaves the plan `executing`, the failure said in the
  * progress comment, so a re-run of the job or a new /approve resumes from the last checkpoint.
  */
 export async function endOnFailure(run: ExecutionRun, progress: Progress, error: unknown): Promise<FlowResult> {
   const { ctx, record } = run;
   const snapshot = run.team.run.snapshot;
   if (error instanceof ModelError) return stopOnModelFailure(run, progress, error);
-  if (error instanceof ForeignPushError) {
+  if (error instanceof ForeignPushError || error instanceof PushRefusedError) {
     run.record = { ...record, status: 'aborted' };
     await run.plan.write(run.record, run.cancel.cancelled).catch(() => undefined);
-    const ended = { outcome: 'aborted' as const, reason: error.message };
+    const reason = error instanceof PushRefusedError ? `${error.message} ${error.fix}` : error.message;
+    const ended = { outcome: 'aborted' as const, reason };
     await progress.save(snapshot, { ended }).catch(() => undefined);
     await describeStoppedDraft(run, snapshot, ended);
     await ctx.thread.react(run.execution.source.commentId, '-1', run.execution.source.origin).catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { ForkedTree } from '../repo/work-tree.js';
+import type { PushGate } from '../repo/push-gate.js';
 import type { Command } from './command.js';
 import type { Thread } from '../github/thread.js';
 import type { LockHolder } from '../github/lock.js';
@@ -27,6 +28,11 @@ export interface RunContext {
    * absent where there is none to make: steps then run one at a time.
    */
   forkTree?: (name: string) => Promise<ForkedTree>;
+  /**
+   * The gate every push of the job passes (repo/push-gate.ts): an execution binds its approved
+   * scope to it before anything is pushed. Absent where nothing is pushed (the CLI).
+   */
+  pushGate?: Pick<PushGate, 'bind'>;
   /**
    * The default branch's commit the run read its configuration from: what the host trusts when the
    * work starts anywhere else (a pull request's head, another base branch).
