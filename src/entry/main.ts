@@ -17,6 +17,7 @@ import { openWorkTree, type WorkTree } from '../repo/work-tree.js';
 import { createSandbox, type Sandbox } from '../tools/sandbox.js';
 import type { TrustedBase } from '../repo/trusted-config.js';
 import { createPushGate, type PushGate } from '../repo/push-gate.js';
+import { maskedText } from '../repo/credential-mask.js';
 import type { RunContext } from '../run/run-context.js';
 import { readInputs, type ActionInputs, type Settings } from '../config/settings.js';
 import { trustedSettings } from './trusted-settings.js';
@@ -229,7 +230,8 @@ function createContext(
     runUrl,
     now: () => Date.now(),
     writeSummary: async (markdown) => {
-      if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(redact(markdown, secrets), true).write();
+      if (process.env.GITHUB_STEP_SUMMARY)
+        await core.summary.addRaw(await maskedText(redact(markdown, secrets)), true).write();
     },
     // A flow that registers after the signal is told at once: what it says then is the stop's too.
     onStop: (hook) => stops.register((signal) => writes.asStop(async () => hook(signal))),

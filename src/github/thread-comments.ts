@@ -37,7 +37,7 @@ export function commentCalls(scope: ThreadScope, listComments: Thread['listComme
       let dedupe: string;
       if (postOptions.dedupe !== undefined) {
         dedupe = postOptions.dedupe;
-        sent = safe(body);
+        sent = await safe(body);
         // Checked before sending: a marker lost to redaction or cutting could never find the comment again.
         if (dedupe === '' || !sent.includes(dedupe)) {
           throw new Error(`postComment on #${issue}: the dedupe marker is not in the body as it would be posted`);
@@ -45,7 +45,7 @@ export function commentCalls(scope: ThreadScope, listComments: Thread['listComme
       } else {
         dedupe = nonceMarker();
         const tail = `\n\n${dedupe}`;
-        sent = safe(body, githubBodyLimit - tail.length) + tail;
+        sent = (await safe(body, githubBodyLimit - tail.length)) + tail;
       }
       const comment = await createOnce(
         scope,
@@ -66,7 +66,7 @@ export function commentCalls(scope: ThreadScope, listComments: Thread['listComme
     },
     async updateComment(commentId, body) {
       // An edit is idempotent: sending the same body twice leaves the same comment, so plugin retries stay on.
-      const sent = safe(body);
+      const sent = await safe(body);
       const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: sent });
       const comment = toComment(data);
       checkStored(`comment ${commentId}`, sent, comment.body);

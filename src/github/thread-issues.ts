@@ -15,7 +15,7 @@ function toRef(data: { number: number; title: string; body?: string | null; html
 
 /** Issue calls for one repository; see Thread (thread-api.ts) for each call's promise. */
 export function issueCalls(scope: ThreadScope): IssueCalls {
-  const { octokit, owner, repo, botLogin, safe } = scope;
+  const { octokit, owner, repo, botLogin, safe, safeTitle } = scope;
   return {
     async getIssue(number) {
       const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number });
@@ -35,7 +35,8 @@ export function issueCalls(scope: ThreadScope): IssueCalls {
       return issue ? toRef(issue) : undefined;
     },
     async createIssue(input) {
-      const body = safe(input.body);
+      const body = await safe(input.body);
+      const title = await safeTitle(input.title);
       // A new issue notifies people like a comment does: after a lost answer, look before sending again.
       return createOnce(
         scope,
@@ -43,7 +44,7 @@ export function issueCalls(scope: ThreadScope): IssueCalls {
           const { data } = await octokit.rest.issues.create({
             owner,
             repo,
-            title: input.title,
+            title,
             body,
             labels: input.labels,
             ...(input.assignees.length ? { assignees: input.assignees } : {}),

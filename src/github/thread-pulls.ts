@@ -40,7 +40,7 @@ export type PullRequestCalls = Pick<
 
 /** Pull request calls for one repository; see Thread (thread-api.ts) for each call's promise. */
 export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
-  const { octokit, owner, repo, safe } = scope;
+  const { octokit, owner, repo, safe, safeTitle } = scope;
 
   async function findOpenPullRequest(head: string, base: string): Promise<PullRequest | undefined> {
     const { data } = await octokit.rest.pulls.list({
@@ -59,8 +59,9 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
     number: number,
     input: { title?: string; body?: string; state?: 'open' | 'closed' },
   ): Promise<PullRequest> {
-    const body = input.body === undefined ? undefined : safe(input.body);
-    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body });
+    const body = input.body === undefined ? undefined : await safe(input.body);
+    const title = input.title === undefined ? undefined : await safeTitle(input.title);
+    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body, title });
     const pull = toPull(data);
     if (body !== undefined) checkStored(`body of pull request #${number}`, body, pull.body);
     return pull;
@@ -73,8 +74,9 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
     },
     findOpenPullRequest,
     async createPullRequest(input) {
-      const { head, base, title } = input;
-      const body = safe(input.body);
+      const { head, base } = input;
+      const body = await safe(input.body);
+      const title = await safeTitle(input.title);
       // One open pull request per head and base: one found is this branch's, so it is brought up to date.
       const adopt = async (found: PullRequest) =>
         found.body === body && found.title === title ? found : updatePullRequest(found.number, { title, body });
@@ -82,7 +84,14 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
         scope,
         async () => {
           try {
-            const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body, request: NO_BLIND_RETRY });
+            const { data } = await octokit.rest.pulls.create({
+              owner,
+              repo,
+              ...input,
+              title,
+              body,
+              request: NO_BLIND_RETRY,
+            });
             return toPull(data);
           } catch (error) {
             // A racing run, or a lost attempt GitHub did store, opened it first: that one is ours too.

@@ -4,11 +4,13 @@ import { writeOnce } from './write-once.js';
 import { inputDefaults } from '../config/defaults.js';
 import { fitBody, githubBodyLimit } from '../text/limits.js';
 import { redact } from '../text/redact.js';
+import { maskedText } from '../repo/credential-mask.js';
 
 /**
  * What every part of a thread shares: the client, the repository, who the bot is and how a body is
  * made safe to post. The parts (GraphQL reads, comments, pull requests, issues, repository) each
- * take one scope, so the redaction and the size limit are decided in one place for all of them.
+ * take one scope, so the redaction, the credential scan and the size limit are decided in one place
+ * for all of them.
  */
 export interface ThreadScope {
   octokit: GitHubClient;
@@ -18,8 +20,13 @@ export interface ThreadScope {
   botLogin: string;
   /** Backoff unit between attempts of a creating write. */
   retryDelayMs: number;
-  /** A body with the secrets cut out and fitted under `limit` (GitHub's body limit by default). */
-  safe(body: string, limit?: number): string;
+  /**
+   * A body with the secrets cut out, every credential the scan finds masked by rule, and fitted under
+   * `limit` (GitHub's body limit by default).
+   */
+  safe(body: string, limit?: number): Promise<string>;
+  /** A title made safe the same way (titles are short: GitHub's own limit cuts them). */
+  safeTitle(title: string): Promise<string>;
 }
 
 /** Three tries in all: enough to ride out a blip, few enough that a real outage fails the step soon. */
@@ -42,7 +49,8 @@ export function threadScope(
     repo: repoRef.repo,
     botLogin: options.botLogin ?? inputDefaults['bot-login'],
     retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
-    safe: (body, limit = githubBodyLimit) => fitBody(redact(body, secrets), limit),
+    safe: async (body, limit = githubBodyLimit) => fitBody(await maskedText(redact(body, secrets)), limit),
+    safeTitle: (title) => maskedText(redact(title, secrets)),
   };
 }
 

@@ -29,6 +29,14 @@ export const amendmentRecordSchema = z
     /** The held-back changes the extra paths would let land, as a diff against the work branch; cut: `heldDiffCut`. */
     heldDiff: z.string().max(40_000).optional(),
     heldDiffCut: z.literal(true).optional(),
+    /**
+     * Held-back changes left out of `heldDiff` because the credential scan found one in them: named
+     * with the rules that fired, never shown. The executor writes them again after approval.
+     */
+    heldWithheld: z
+      .array(z.object({ path: z.string().max(500), rules: z.array(z.string().max(200)).max(20) }).strict())
+      .max(200)
+      .optional(),
     /** The commit the run stopped at: the amendment continues from there. */
     pushed: z
       .string()

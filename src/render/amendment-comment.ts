@@ -16,6 +16,7 @@ export interface ShownAmendment {
   delta: ScopeDelta;
   heldDiff?: string;
   heldDiffCut?: true;
+  heldWithheld?: ReadonlyArray<{ path: string; rules: readonly string[] }>;
   pushed?: string;
   status: 'proposed' | 'approved' | 'superseded';
   approvedBy?: string;
@@ -41,6 +42,14 @@ export function renderAmendmentComment(amendment: ShownAmendment, marker: string
         ),
       ]
     : [];
+  const withheld = amendment.heldWithheld?.length
+    ? [
+        '',
+        `Not carried, for holding a credential (the executor writes ${amendment.heldWithheld.length === 1 ? 'it' : 'them'} again without it after approval): ${amendment.heldWithheld
+          .map((w) => `${code(w.path)} (${w.rules.join(', ')})`)
+          .join(', ')}.`,
+      ]
+    : [];
   const where = amendment.pushed ? ` (its work so far is pushed, at ${code(amendment.pushed.slice(0, 7))})` : '';
   return [
     `### 📐 Amendment ${code(amendment.amendmentId)} to plan ${code(amendment.planId)}`,
@@ -53,6 +62,7 @@ export function renderAmendmentComment(amendment: ShownAmendment, marker: string
     '',
     ...asks,
     ...held,
+    ...withheld,
     '',
     '---',
     statusLine(amendment),

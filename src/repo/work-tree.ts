@@ -60,8 +60,10 @@ export interface ForkedTree {
   close(): Promise<void>;
 }
 
-export interface WorkTreeOptions
-  extends Pick<GitOptions, 'auth' | 'env' | 'exec' | 'programs' | 'mayPush' | 'beforePush'> {
+export interface WorkTreeOptions extends Pick<
+  GitOptions,
+  'auth' | 'env' | 'exec' | 'programs' | 'mayPush' | 'beforePush'
+> {
   /** Where the copy is made. Default: the system's temp dir. */
   tmpDir?: string;
   /** The read tools' time limit per git call. */

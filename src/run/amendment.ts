@@ -16,6 +16,7 @@ import { outOfScopeReason } from '../repo/change-gate.js';
 import { renderAmendmentComment } from '../render/amendment-comment.js';
 import { inScope } from '../scope/approved-scope.js';
 import { redact } from '../text/redact.js';
+import { maskedText } from '../repo/credential-mask.js';
 import type { Progress } from './checkpoint.js';
 import { commitCycle } from './cycles.js';
 import type { Execution, ExecutionRun } from './execution-run.js';
@@ -61,7 +62,8 @@ export async function requestAmendment(
     planId: record.planId,
     planHash: record.planHash,
     issue: record.issue,
-    reason: need.reason,
+    // Masked before the seal: the comment shows it, and a masked comment must still read as rendered.
+    reason: await maskedText(need.reason),
     delta: need.delta,
     ...held,
     ...(run.work.pushed ? { pushed: run.work.pushed } : {}),

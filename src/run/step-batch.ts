@@ -7,7 +7,8 @@ import type { SummonOptions } from '../agents/team.js';
 import { stageChecked } from '../repo/change-gate.js';
 import { botIdentity, GitError, type Git } from '../repo/git.js';
 import type { ForkedTree } from '../repo/work-tree.js';
-import { commitTrailers, withTrailers } from '../render/commit-trailers.js';
+import { commitTrailers } from '../render/commit-trailers.js';
+import { commitMessage } from './work-branch.js';
 import { inScope, type ApprovedScope } from '../scope/approved-scope.js';
 import { scopePath } from '../text/literal-path.js';
 import { errorMessage } from '../text/error-message.js';
@@ -196,7 +197,7 @@ class Batch {
     ]);
     if (changed === unchanged) return undefined;
     const title = (this.plan.steps[n - 1]?.title ?? '').split('\n')[0]?.slice(0, 60) ?? '';
-    const message = withTrailers(
+    const message = await commitMessage(
       `plangate: step ${n} of plan ${run.record.planId}: ${title}\n\nRefs #${run.record.issue}`,
       this.trailers,
     );

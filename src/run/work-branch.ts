@@ -4,6 +4,7 @@ import { commitAll, fetchBranch, pushWithLease, startBranch } from '../repo/bran
 import type { KeptOutChange } from '../repo/change-gate.js';
 import type { ApprovedScope } from '../scope/approved-scope.js';
 import { withTrailers } from '../render/commit-trailers.js';
+import { maskedText } from '../repo/credential-mask.js';
 import { errorMessage } from '../text/error-message.js';
 
 /**
@@ -143,7 +144,7 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
     async checkpoint(message) {
       const { sha, keptOut } = await commitAll(
         git,
-        withTrailers(message, options.trailers ?? []),
+        await commitMessage(message, options.trailers ?? []),
         author,
         options.protectedPaths,
         options.scope,
@@ -166,13 +167,14 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
         '-p',
         parent,
         '-m',
-        withTrailers(message, options.trailers ?? []),
+        await commitMessage(message, options.trailers ?? []),
       ]);
       await git(['update-ref', `refs/heads/${branch}`, sha, parent]);
       // Nothing is pushed yet (checked above), so the lease expects no branch.
       await pushHead(sha);
     },
-    merge: (commit, message) => mergeCommit(git, commit, withTrailers(message, options.trailers ?? []), author),
+    merge: async (commit, message) =>
+      mergeCommit(git, commit, await commitMessage(message, options.trailers ?? []), author),
     async push() {
       const head = await git(['rev-parse', 'HEAD']);
       if (head !== pushed) await pushHead(head);
@@ -189,6 +191,14 @@ export async function openWorkBranch(git: Git, options: WorkBranchOptions): Prom
       pushed = undefined;
     },
   };
+}
+
+/**
+ * A commit message as it is pushed: the trailers added, and every credential the scan finds masked
+ * (a message carries a directive's words, which a model wrote).
+ */
+export async function commitMessage(message: string, trailers: readonly string[]): Promise<string> {
+  return maskedText(withTrailers(message, trailers));
 }
 
 /** Whether `tip` is one commit on `base` that changes nothing: the shape of the start commit. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { outcomeSchema, planSchema, stageableBy } from '../machine/fields.js';
 import type { Role, StageableField, StagedFields } from '../machine/fields.js';
+import { maskStrings } from '../repo/credential-mask.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 
@@ -65,7 +66,8 @@ export function createUpdateContextTool(role: Role, stage: (fields: StagedFields
     description: `Stage context fields for the ${role} (${listed}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
     schema: stagedFieldsSchema(role),
     async run(fields) {
-      return stage(fields);
+      // What an agent stages is recorded, shown and published: a credential in it is masked here, once.
+      return stage(await maskStrings(fields));
     },
   });
 }

@@ -71,7 +71,7 @@ describe('the approved scope', () => {
     expect(record.scope?.budget.minutes).toBe(45);
     expect(record.planHash).toBe(hashPlan(record.snapshot.context, record.checks, record.scope));
     // A wider scope under the same plan would not be the approved plan.
-    const wider = { ...record.scope!, paths: ['**'] };
+    const wider = { ...record.scope!, paths: ['.'] };
     expect(hashPlan(record.snapshot.context, record.checks, wider)).not.toBe(record.planHash);
   });
 
@@ -239,7 +239,7 @@ describe('amendments', () => {
     const real = decodeAmendment(amendment);
     if (!real) throw new Error('the amendment has no record');
     const { sig: _sig, ...unsealed } = real;
-    const wide = { ...unsealed, amendmentId: forgedId, delta: { paths: ['**'] } };
+    const wide = { ...unsealed, amendmentId: forgedId, delta: { paths: ['.'] } };
     const forged = renderAmendmentComment(wide, `<!-- plangate:amendment-id ${forgedId} -->\n${encodeAmendment(wide)}`);
     w.gh.addComment(issue, { login: bot, type: 'Bot', body: forged });
     const byForgery = await run(w, issue, `/approve ${forgedId}`);

@@ -44,7 +44,7 @@ describe('the order line', () => {
       steps: [
         { title: 'a', files: ['src/a.ts'], after: [] },
         { title: 'b', files: ['docs/b.md'], after: [] },
-        { title: 'c', files: ['src/**/*.ts'], after: [] },
+        { title: 'c', files: ['src'], after: [] },
         { title: 'd', after: [] },
       ],
     };
