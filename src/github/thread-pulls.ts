@@ -77,6 +77,7 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
       const { head, base } = input;
       const body = await safe(input.body);
       const title = await safeTitle(input.title);
+      const sent = { ...input, title, body };
       // One open pull request per head and base: one found is this branch's, so it is brought up to date.
       const adopt = async (found: PullRequest) =>
         found.body === body && found.title === title ? found : updatePullRequest(found.number, { title, body });
@@ -84,14 +85,7 @@ export function pullRequestCalls(scope: ThreadScope): PullRequestCalls {
         scope,
         async () => {
           try {
-            const { data } = await octokit.rest.pulls.create({
-              owner,
-              repo,
-              ...input,
-              title,
-              body,
-              request: NO_BLIND_RETRY,
-            });
+            const { data } = await octokit.rest.pulls.create({ owner, repo, ...sent, request: NO_BLIND_RETRY });
             return toPull(data);
           } catch (error) {
             // A racing run, or a lost attempt GitHub did store, opened it first: that one is ours too.

@@ -19,7 +19,7 @@ export interface PushRules {
   known: readonly string[];
   protectedPaths: readonly string[];
   /** The approved scope widened by approved amendments; undefined under `scope: report`, which holds only the rest. */
-  scope?: Pick<ApprovedScope, 'paths'>;
+  scope: Pick<ApprovedScope, 'paths'> | undefined;
 }
 
 /** One path a pushed commit changes that it may not. */

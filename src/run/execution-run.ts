@@ -107,11 +107,7 @@ export async function startExecutionRun(
   if (held?.network !== undefined) ctx.sandbox.limitNetwork(held.network);
   await ensureCommit(ctx, record.base.ref, record.base.sha);
   // From here on every push is held to the approval: the commits it sends, whichever path sends them.
-  ctx.pushGate?.bind({
-    known: [record.base.sha],
-    protectedPaths: settings.protectedPaths,
-    ...(held ? { scope: held } : {}),
-  });
+  ctx.pushGate?.bind({ known: [record.base.sha], protectedPaths: settings.protectedPaths, scope: held });
   let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {
     branch: record.branch,

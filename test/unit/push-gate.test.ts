@@ -87,7 +87,7 @@ describe('the push gate', () => {
   });
 
   it('holds protected paths whatever the scope, under scope: report too', async () => {
-    gate.bind({ known: [base], protectedPaths: ['.github/workflows/**'] });
+    gate.bind({ known: [base], protectedPaths: ['.github/workflows/**'], scope: undefined });
     commit({ 'anything.md': 'fine under report\n' }, 'cycle 1');
     await runner(['push', '--quiet', 'origin', 'HEAD:refs/heads/report']);
     commit({ '.github/workflows/ci.yml': 'on: push\n' }, 'cycle 2');
