@@ -16,6 +16,12 @@ export interface Budget {
    */
   check(nextTokens?: number): string | undefined;
   /**
+   * Holds `tokens` for a request on its way, until the returned function is called (its usage is in
+   * the ledger then): sessions that run together each check against what the others have in flight,
+   * so together they never send more than the approval allows.
+   */
+  reserve(tokens: number): () => void;
+  /**
    * Set once the approved scope's budget is spent: the run is not aborted but stops where it is, and
    * asks for more with an amendment. The configured limits (`timeout-minutes`, `max-cost-usd`) abort.
    */
@@ -69,16 +75,20 @@ export function createBudget(options: BudgetOptions): Budget {
   const { now, startedAt, timeoutMinutes, maxCostUsd, spentUsd, approved, warn = core.warning } = options;
   let warnedUnknown = false;
   let spent: string | undefined;
+  // Tokens of requests sent and not answered yet, in every session that shares this budget.
+  let inFlight = 0;
   const approvedLimit = (nextTokens: number): string | undefined => {
     if (!approved) return undefined;
     const used = approved.spentTokens();
-    if (used + nextTokens > approved.tokens)
-      return `the approved budget of ${formatCount(approved.tokens)} tokens is spent: ${formatCount(used)} used, and the next request would take about ${formatCount(nextTokens)} more`;
+    if (used + inFlight + nextTokens > approved.tokens)
+      return `the approved budget of ${formatCount(approved.tokens)} tokens is spent: ${formatCount(used)} used${
+        inFlight > 0 ? `, about ${formatCount(inFlight)} on the way in requests of steps running beside this one` : ''
+      }, and the next request would take about ${formatCount(nextTokens)} more`;
     const usd = approved.spentUsd();
     // At the configured max-cost-usd the run aborts (below); the scope's own, lower figure asks for more.
     if (approved.costUsd === undefined || usd === null || approved.costUsd === maxCostUsd) return undefined;
-    // The next request is priced at what a token has cost the run so far.
-    const next = used > 0 ? (usd / used) * nextTokens : 0;
+    // The next request, and those on the way, priced at what a token has cost the run so far.
+    const next = used > 0 ? (usd / used) * (nextTokens + inFlight) : 0;
     if (usd + next > approved.costUsd)
       return `the approved budget of ${formatCost(approved.costUsd)} is spent: ${formatCost(usd)} used, and the next request would cost about ${formatCost(next)} more`;
     return undefined;
@@ -86,6 +96,14 @@ export function createBudget(options: BudgetOptions): Budget {
   return {
     get spent() {
       return spent;
+    },
+    reserve(tokens) {
+      inFlight += tokens;
+      let held = true;
+      return () => {
+        if (held) inFlight -= tokens;
+        held = false;
+      };
     },
     check(nextTokens = 0) {
       if (timeoutMinutes !== undefined && now() - startedAt >= timeoutMinutes * 60_000) {

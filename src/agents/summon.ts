@@ -73,14 +73,22 @@ export async function summon({
     while (run.snapshot.state === startState && !run.finished) {
       // Every earlier call is answered by now, so stopping here leaves the session well-formed.
       const request: ChatRequest = { messages: session.messages, tools: [...session.tools] };
-      if (halted() || enforceBudget(budget, run, nextRequestTokens(session, request)) !== undefined) break;
+      const nextTokens = nextRequestTokens(session, request);
+      if (halted() || enforceBudget(budget, run, nextTokens) !== undefined) break;
       const previous = session.lastRequest;
       const breaks = checkPrefix(request, session, previous?.messages);
       if (breaks.length > 0) core.warning(describePrefixBreaks(role, session.prefixHash, breaks));
 
-      const turn = await client.complete(request);
+      // Held from the check to the answer's usage in the ledger: no await between check and hold.
+      const release = budget?.reserve(nextTokens);
+      let turn: Awaited<ReturnType<typeof client.complete>>;
+      try {
+        turn = await client.complete(request);
+        onUsage(turn.usage);
+      } finally {
+        release?.();
+      }
       session.recordRequest(request.messages, turn.usage.promptTokens);
-      onUsage(turn.usage);
       core.info(
         `${role} answered (${turn.finishReason}): prompt ${turn.usage.promptTokens}, cached ${turn.usage.cachedTokens}, completion ${turn.usage.completionTokens} tokens`,
       );

@@ -13,7 +13,7 @@ export async function plannedActual(run: ExecutionRun, final: Snapshot): Promise
   const { record } = run;
   const plan = record.snapshot.context.plan;
   if (!plan || !record.scope) return undefined;
-  const files = await filesByCycle(run.ctx.git, record.base.sha, run.work.pushed, record.planId);
+  const files = await filesByCycle(run.ctx.git, record.base.sha, run.work.pushed, record.planId, final);
   const cycles = final.context.history.map((_, i) => ({
     cycle: i + 1,
     files: files.get(i + 1) ?? [],
@@ -39,12 +39,18 @@ export async function plannedActual(run: ExecutionRun, final: Snapshot): Promise
   };
 }
 
-/** The files each `plangate: cycle N of plan <id>` commit between base and tip changed. */
+/**
+ * The files each cycle's commits between base and tip changed: a `plangate: cycle N of plan <id>`
+ * commit is cycle N's; a `plangate: step N of plan <id>` commit (a step run beside others, merged
+ * into the branch) is the cycle whose history entry reports step N. A merge brings the step's
+ * commit onto the branch, which is read itself, so every file that lands is credited once.
+ */
 async function filesByCycle(
   git: Git,
   base: string,
   tip: string | undefined,
   planId: string,
+  final: Snapshot,
 ): Promise<Map<number, string[]>> {
   const byCycle = new Map<number, string[]>();
   if (!tip) return byCycle;
@@ -56,12 +62,16 @@ async function filesByCycle(
     '--name-only',
     `${base}..${tip}`,
   ]).catch(() => '');
-  const subject = new RegExp(`^plangate: cycle (\\d+) of plan ${planId}:`);
+  const subject = new RegExp(`^plangate: (cycle|step) (\\d+) of plan ${planId}:`);
+  const history = final.context.history;
+  const cycleOfStep = (step: number) => history.findLastIndex((h) => h.step === step) + 1;
   for (const entry of log.split('\0').slice(1)) {
     const [first = '', ...rest] = entry.split('\n');
-    const cycle = Number(subject.exec(first)?.[1]);
-    if (!Number.isInteger(cycle)) continue;
-    byCycle.set(cycle, [...(byCycle.get(cycle) ?? []), ...rest.filter((line) => line.trim() !== '')]);
+    const [, kind, n] = subject.exec(first) ?? [];
+    const cycle = kind === 'cycle' ? Number(n) : kind === 'step' ? cycleOfStep(Number(n)) : 0;
+    if (!Number.isInteger(cycle) || cycle < 1) continue;
+    const changed = rest.filter((line) => line.trim() !== '');
+    byCycle.set(cycle, [...new Set([...(byCycle.get(cycle) ?? []), ...changed])]);
   }
   return byCycle;
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
+import { decodeRecord } from '../../src/record/plan-record.js';
 import { decodeRunRecord } from '../../src/record/run-record.js';
 import { closeOpenWorlds, createWorld, git, type World } from './harness.js';
 import { botComments, commentEvent } from './thread-helpers.js';
@@ -233,7 +234,13 @@ describe('steps that run together', () => {
     const landed = git(w.origin, 'ls-tree', '-r', '--name-only', branch).split('\n');
     for (const path of landed) expect(onBranch(w, branch, path), path).not.toMatch(/^(<{7}|={7}|>{7})/m);
     expect(w.gh.pulls()).toHaveLength(1);
-    expect(w.gh.pulls()[0]?.body).toContain('ran again on the merged tree');
+    const body = w.gh.pulls()[0]?.body ?? '';
+    expect(body).toContain('ran again on the merged tree');
+    // What each step's commit landed is credited to its cycle, and what the plan never named is marked.
+    expect(body).toMatch(/\| \d+ \| [^\n]*`shared\.md` ⚠️ outside the approved scope/);
+    expect(body).toMatch(/\| \d+ \| [^\n]*`notes\/a\.md`/);
+    expect(body).toMatch(/\| \d+ \| [^\n]*`notes\/b\.md`/);
+    expect(body).not.toContain('Planned but not changed');
   });
 
   it('never lets one step’s commands into another step’s work tree', async () => {
@@ -360,6 +367,62 @@ describe('steps that run together', () => {
     expect(onBranch(w, branch, 'notes/b.md')).toBe('B');
     expect(git(w.origin, 'for-each-ref', 'refs/plangate/steps')).toBe('');
     expect(w.gh.pulls()).toHaveLength(1);
+  });
+
+  it('never spends more than the approved tokens, however many requests of steps are on the way at once', async () => {
+    // Both steps read a large file turn after turn, each turn's two requests on the wire together: a
+    // budget that counts only answered requests lets both through where only one fits.
+    const big = `${'A line a step reads again and again, and each read is paid for.\n'.repeat(300)}`;
+    const rounds = new Map<number, { arrive(): Promise<void> }>();
+    const round = (turn: number) => {
+      let entry = rounds.get(turn);
+      if (!entry) {
+        let arrived = 0;
+        let open: () => void = () => undefined;
+        const all = new Promise<void>((resolve) => (open = resolve));
+        // A step the budget stopped never comes: the other is answered alone after a while.
+        const alone = new Promise<void>((resolve) => setTimeout(resolve, 5_000).unref());
+        entry = { arrive: () => (++arrived >= 2 && open(), Promise.race([all, alone])) };
+        rounds.set(turn, entry);
+      }
+      return entry;
+    };
+    const readTogether: Reply = async (request) => {
+      await round(stepOf(request).turn).arrive();
+      // A whole read and the first 60 lines again: about 4,700 tokens more a turn.
+      return {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'big.txt' } },
+          { name: 'read_file', arguments: { path: 'big.txt', start_line: 1, end_line: 60 } },
+        ],
+      };
+    };
+    const w = await createWorld(
+      {
+        planner: [stagePlan, summary],
+        executor: perStep({
+          1: Array.from({ length: 30 }, () => readTogether),
+          2: Array.from({ length: 30 }, () => readTogether),
+        }),
+      },
+      { ...files, 'big.txt': big },
+    );
+    w.gh.setPermission('mona', 'maintain');
+    const issue = w.gh.addIssue({ title: 'Notes', body: 'Write two notes.', login: 'mona' }).number;
+    await run(w, issue, '/plan write two notes');
+    const decoded = decodeRecord(botComments(w, issue)[0] ?? '');
+    if (!decoded.ok) throw new Error(decoded.reason);
+    const approvedTokens = decoded.record.scope?.budget.tokens ?? 0;
+    const planned = w.model.requests.length;
+    const stopped = await run(w, issue, '/approve');
+    expect(stopped.outputs.outcome, stopped.stdout + stopped.stderr).toBe('amendment');
+    const sent = w.model.requests.slice(planned);
+    // Both steps were at work together to the end, so the budget, not one step alone, stopped them.
+    expect(sent.filter((r) => r.model === 'executor' && stepOf(r).step === 1).length).toBeGreaterThan(2);
+    expect(sent.filter((r) => r.model === 'executor' && stepOf(r).step === 2).length).toBeGreaterThan(2);
+    const spent = sent.reduce((sum, r) => sum + (r.usage?.total_tokens ?? 0), 0);
+    expect(approvedTokens).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(approvedTokens);
   });
 
   for (const forged of [false, true])

@@ -131,7 +131,7 @@ describe('enforceBudget', () => {
   });
 
   it('aborts a working state with the reason, and leaves a wrap-up state alone', () => {
-    const spent: Budget = { check: () => 'reached timeout-minutes (1)' };
+    const spent: Budget = { check: () => 'reached timeout-minutes (1)', reserve: () => () => undefined };
     const run = executing();
     expect(enforceBudget(spent, run)).toBe('reached timeout-minutes (1)');
     expect(run.snapshot.state).toBe('abort');
@@ -210,7 +210,7 @@ describe('summon with a budget', () => {
       { calls: [stage({ summary: 'Stopped at the time limit.' })] },
     ]);
     let checks = 0;
-    const spent: Budget = { check: () => (checks++, 'reached timeout-minutes (5)') };
+    const spent: Budget = { check: () => (checks++, 'reached timeout-minutes (5)'), reserve: () => () => undefined };
     await summonTurn(turn, client, facts, { budget: spent });
     expect(run.snapshot.state).toBe('done');
     expect(run.snapshot.context.summary).toBe('Stopped at the time limit.');

@@ -34,6 +34,34 @@ describe('the approved budget', () => {
     expect(budgetFor(6_000, 0.06, 0.1).check(3_000)).toBeUndefined();
   });
 
+  it('counts the requests other sessions have on the way, and lets them go once answered', () => {
+    // Three steps at once, each about to send 3,000 tokens with 2,000 used: only two fit in 10,000.
+    const budget = budgetFor(2_000, null);
+    expect(budget.check(3_000)).toBeUndefined();
+    const first = budget.reserve(3_000);
+    expect(budget.check(3_000)).toBeUndefined();
+    const second = budget.reserve(3_000);
+    expect(budget.check(3_000)).toMatch(
+      /10,000 tokens is spent: 2,000 used, about 6,000 on the way in requests of steps running beside this one, and the next request would take about 3,000 more/,
+    );
+    // Released twice, counted once: a release runs in a finally after the usage is in the ledger.
+    first();
+    first();
+    second();
+    expect(budget.check(3_000)).toBeUndefined();
+    const fresh = budgetFor(1_000, null);
+    fresh.reserve(3_000)();
+    expect(fresh.check(9_000)).toBeUndefined();
+  });
+
+  it('prices what is on the way too, where a price is known', () => {
+    // $0.01 a thousand tokens: 6,000 used ($0.06), 1,000 on the way and 1,000 next make $0.08, past $0.075.
+    const budget = budgetFor(6_000, 0.06, 0.075);
+    expect(budget.check(1_000)).toBeUndefined();
+    budget.reserve(1_000);
+    expect(budget.check(1_000)).toMatch(/the approved budget of \$0\.075\d* is spent/);
+  });
+
   it('stops the run without aborting it when spent: the host asks for more', () => {
     const run = new RunState(plannerExecutorMachine, initialSnapshot('x', defaultPolicy));
     const reason = enforceBudget(budgetFor(9_500, null), run, 1_000);
