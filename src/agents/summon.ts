@@ -79,15 +79,7 @@ export async function summon({
       const breaks = checkPrefix(request, session, previous?.messages);
       if (breaks.length > 0) core.warning(describePrefixBreaks(role, session.prefixHash, breaks));
 
-      // Held from the check to the answer's usage in the ledger: no await between check and hold.
-      const release = budget?.reserve(nextTokens);
-      let turn: Awaited<ReturnType<typeof client.complete>>;
-      try {
-        turn = await client.complete(request);
-        onUsage(turn.usage);
-      } finally {
-        release?.();
-      }
+      const turn = await sendReserved(client, request, { budget, tokens: nextTokens, onUsage });
       session.recordRequest(request.messages, turn.usage.promptTokens);
       core.info(
         `${role} answered (${turn.finishReason}): prompt ${turn.usage.promptTokens}, cached ${turn.usage.cachedTokens}, completion ${turn.usage.completionTokens} tokens`,
@@ -143,4 +135,23 @@ export async function summon({
       }
     }
   });
+}
+
+/**
+ * Sends one request with its tokens held in the budget from the check (just before: no await between
+ * the two) until its usage is in the ledger, so sessions running together count each other's.
+ */
+async function sendReserved(
+  client: ChatClient,
+  request: ChatRequest,
+  { budget, tokens, onUsage }: { budget: Budget | undefined; tokens: number; onUsage: (usage: TokenUsage) => void },
+): Promise<Awaited<ReturnType<ChatClient['complete']>>> {
+  const release = budget?.reserve(tokens);
+  try {
+    const turn = await client.complete(request);
+    onUsage(turn.usage);
+    return turn;
+  } finally {
+    release?.();
+  }
 }
