@@ -103,8 +103,9 @@ export async function startExecutionRun(
   // Under `scope: report` nothing is refused or held back for the scope; the pull request shows where the run went beyond it.
   const scopeEnforced = settings.scope === 'enforce';
   const held = scopeEnforced ? scope : undefined;
-  // Before anything starts in the sandbox: only what the approval named is reached, whatever the workflow says now.
-  if (held?.network !== undefined) ctx.sandbox.limitNetwork(held.network);
+  // Before anything starts in the sandbox: only what the approval named is reached, whatever the workflow
+  // says now, under `scope: report` too: a connection let through cannot be reported back.
+  if (scope.network !== undefined) ctx.sandbox.limitNetwork(scope.network);
   await ensureCommit(ctx, record.base.ref, record.base.sha);
   // From here on every push is held to the approval: the commits it sends, whichever path sends them.
   ctx.pushGate?.bind({ known: [record.base.sha], protectedPaths: settings.protectedPaths, scope: held });

@@ -115,36 +115,39 @@ const progressOf = (w: World, issue: number) =>
 describe.skipIf(prerequisite !== undefined)('the network the approved plan names', () => {
   const both = { 'allowed-domains': `${at('one')}\n${at('two')}` };
 
-  it('reaches the destination the plan names, and refuses one allowed-domains allows that the plan does not name', async () => {
-    const { w, issue } = await world({
-      planner: [
-        toolCall('update_context', {
-          plan: fetchPlan([at('one')]),
-          directive: `Run ${get('one')}, then ${get('two')}.`,
-        }),
-        toolCall('update_context', { summary: 'Fetched.' }),
-      ],
-      executor: [
-        toolCall('run_command', { command: get('one') }),
-        toolCall('run_command', { command: get('two') }),
-        toolCall('update_context', { result: 'Fetched one; two was refused.', outcome: 'done' }),
-      ],
+  for (const scope of ['enforce', 'report'])
+    it(`reaches the destination the plan names, and refuses one allowed-domains allows that the plan does not name (scope: ${scope})`, async () => {
+      // `scope: report` reports the paths and commands a run goes beyond; a connection let through could not be taken back.
+      const inputs = { ...both, scope };
+      const { w, issue } = await world({
+        planner: [
+          toolCall('update_context', {
+            plan: fetchPlan([at('one')]),
+            directive: `Run ${get('one')}, then ${get('two')}.`,
+          }),
+          toolCall('update_context', { summary: 'Fetched.' }),
+        ],
+        executor: [
+          toolCall('run_command', { command: get('one') }),
+          toolCall('run_command', { command: get('two') }),
+          toolCall('update_context', { result: 'Fetched one; two was refused.', outcome: 'done' }),
+        ],
+      });
+      await run(w, issue, '/plan fetch the data', inputs);
+      expect(botComments(w, issue)[0]).toContain(`- Network: loopback and \`${at('one')}\``);
+      const approved = await run(w, issue, '/approve', inputs);
+      expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
+      const [first = '', second = ''] = toolResults(w, 'executor');
+      expect(first).toContain('one: status 200 reply-from-one-5d1e');
+      expect(second).toContain('two: status 403');
+      expect(second).toContain(`- ${at('two')}: 1 request refused (not allowed for this run)`);
+      expect(second).toContain(
+        `- \`${at('two')}\`: \`allowed-domains\` allows it, but the approved plan does not name it.`,
+      );
+      expect(second).toContain("a revised plan names it in a step's `network`");
+      expect(hits).toEqual(['one']);
+      expect(progressOf(w, issue)).toContain(`- \`${get('two')}\`: 10\\.213.1.3\\:8080`);
     });
-    await run(w, issue, '/plan fetch the data', both);
-    expect(botComments(w, issue)[0]).toContain(`- Network: loopback and \`${at('one')}\``);
-    const approved = await run(w, issue, '/approve', both);
-    expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
-    const [first = '', second = ''] = toolResults(w, 'executor');
-    expect(first).toContain('one: status 200 reply-from-one-5d1e');
-    expect(second).toContain('two: status 403');
-    expect(second).toContain(`- ${at('two')}: 1 request refused (not allowed for this run)`);
-    expect(second).toContain(
-      `- \`${at('two')}\`: \`allowed-domains\` allows it, but the approved plan does not name it.`,
-    );
-    expect(second).toContain("a revised plan names it in a step's `network`");
-    expect(hits).toEqual(['one']);
-    expect(progressOf(w, issue)).toContain(`- \`${get('two')}\`: 10\\.213.1.3\\:8080`);
-  });
 
   it('stops a revision that names another allowed destination for an amendment, and its approval reaches it in the same pull request', async () => {
     // The revision names a destination the workflow does not allow too: no amendment can grant it.
