@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';
+import { toolCall, type Reply } from '../fakes/scripted-model.js';
 import { decodeRecord } from '../../src/record/plan-record.js';
 import { decodeRunRecord } from '../../src/record/run-record.js';
 import { closeOpenWorlds, createWorld, git, type World } from './harness.js';
 import { botComments, commentEvent } from './thread-helpers.js';
+import { perStep, stepOf } from './step-sessions.js';
 
 /**
  * Steps a plan lets run together (`after`), through the bundled action with default inputs: each in
@@ -30,31 +31,6 @@ const twoSteps = {
 };
 const stagePlan = toolCall('update_context', { plan: twoSteps, directive: 'Write notes/a.md with the line A.' });
 const summary = toolCall('update_context', { summary: 'Wrote both notes.' });
-
-/** The plan step a step session serves, from its opening, and how many answers it has had. */
-function stepOf(request: RecordedRequest): { step: number; turn: number; rerun: boolean } {
-  const opening = request.messages.find((m) => m.role === 'user');
-  const text = typeof opening?.content === 'string' ? opening.content : '';
-  const step = Number(/## Step (\d+) of the plan/.exec(text)?.[1] ?? 0);
-  const turn = request.messages.filter((m) => m.role === 'assistant').length;
-  return { step, turn, rerun: text.includes('Your step ran before beside other steps') };
-}
-
-/**
- * An executor script for step sessions whose requests arrive in any order: each request is answered
- * from its own step's script (`rerun` for a step's second session), by the turn it is at.
- */
-function perStep(scripts: Record<number, Reply[]>, rerun: Record<number, Reply[]> = {}): Reply[] {
-  const route: Reply = (request) => {
-    const { step, turn, rerun: again } = stepOf(request);
-    const reply = (again ? rerun : scripts)[step]?.[turn];
-    if (reply === undefined)
-      throw new Error(`no scripted reply for step ${step}, turn ${turn}${again ? ' (run again)' : ''}`);
-    return typeof reply === 'function' ? reply(request) : reply;
-  };
-  const total = [...Object.values(scripts), ...Object.values(rerun)].reduce((n, s) => n + s.length, 0);
-  return Array.from({ length: total }, () => route);
-}
 
 /**
  * A reply held until `count` first requests have arrived: if the sessions ran one after another the
