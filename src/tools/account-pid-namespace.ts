@@ -16,16 +16,20 @@ import { locate, type RunFailure } from './run-helper.js';
  *
  * Why this and not the others:
  * - A second account for the MCP servers would let `kill -1` as the commands' account end the
- *   commands alone, but doubles what the sandbox prepares for an account (its HOME, the toolchain
- *   entries, the network rules, the passage to the work tree, the clean-up of a killed job's
- *   leftovers) and a server the executor steers would still write the work tree as another owner.
+ *   commands alone, and would work where no namespace can be made, but doubles what every job
+ *   prepares for an account (its HOME, the toolchain entries, the firewall rules, the passage to the
+ *   work tree, the clean-up of a killed job's leftovers), lends the work tree to two owners in turn,
+ *   and leaves a command's view of the machine as it is.
  * - A cgroup per command ended with `cgroup.kill` ends a command's processes as atomically, but
- *   needs a writable cgroup v2 hierarchy the runner delegates (no root container has one without
- *   privileges) and hides nothing: a command would still see the servers in /proc.
+ *   needs a writable cgroup v2 hierarchy delegated to the action (a container without privileges has
+ *   none, as it has no namespaces) and hides nothing: a command would still see the servers in /proc.
  * - A namespace costs one more short-lived process per command (unshare, which waits for it) and a
- *   proc mount, a few milliseconds. Its first process is the command itself, as in a container run
- *   without an init: a signal the command sends itself without a handler is ignored, and the
- *   command inherits the orphans of what it starts.
+ *   proc mount, a few milliseconds; on GitHub-hosted runners sudo makes it as root. Its first process
+ *   is the command itself, as in a container run without an init: a signal the command sends itself
+ *   without a handler is ignored, and the command inherits the orphans of what it starts.
+ *
+ * Where the namespace can be made, the sweep still runs after each command (it ends what an MCP
+ * server started outside its own tree, and is the only guarantee where no namespace can be made).
  *
  * Where the namespace cannot be made (a container without CAP_SYS_ADMIN, whose seccomp profile
  * refuses unshare; unshare or setpriv missing), commands run as before, in the account's one process
