@@ -109,7 +109,15 @@ function createTransport(spec: McpServerSpec, sandbox: Sandbox, stderr: Tail): T
     PATH: process.env.PATH,
     ...(sandbox.account !== undefined && process.env.TERM ? { TERM: process.env.TERM } : {}),
   };
-  const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
+  // It lives as long as the run, kept across sweeps (see connectServer), so not in a command's namespace.
+  const plan = sandbox.plan(
+    [spec.command, ...spec.args],
+    { ...base, ...spec.env },
+    {
+      secretNames: Object.keys(spec.env),
+      lifetime: 'run',
+    },
+  );
   const transport = new ServerProcessTransport({
     command: plan.file,
     args: plan.args,

@@ -88,6 +88,30 @@ export function sudoPlan(
   secretNames: readonly string[] = [],
   programs: Programs = defaultPrograms(),
 ): Omit<SpawnPlan, 'file'> {
+  return sudoArgs({ sudoOptions: ['-u', user], through: [] }, env, argv, secretNames, programs);
+}
+
+/**
+ * The same as {@link sudoPlan}, but sudo runs `through` as root, a program line that makes the
+ * switch to the account itself (unshare and setpriv: tools/account-pid-namespace.ts) before env.
+ */
+export function sudoPlanThrough(
+  through: readonly string[],
+  env: NodeJS.ProcessEnv,
+  argv: readonly string[],
+  secretNames: readonly string[] = [],
+  programs: Programs = defaultPrograms(),
+): Omit<SpawnPlan, 'file'> {
+  return sudoArgs({ sudoOptions: [], through }, env, argv, secretNames, programs);
+}
+
+function sudoArgs(
+  target: { sudoOptions: readonly string[]; through: readonly string[] },
+  env: NodeJS.ProcessEnv,
+  argv: readonly string[],
+  secretNames: readonly string[],
+  programs: Programs,
+): Omit<SpawnPlan, 'file'> {
   // env would read a program name containing "=" as one more variable and run something else.
   if ((argv[0] ?? '').includes('='))
     throw new SandboxError(
@@ -102,9 +126,10 @@ export function sudoPlan(
   const secrets = Object.fromEntries(
     secretNames.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])),
   );
+  const { sudoOptions, through } = target;
   if (Object.keys(secrets).length === 0) {
     return {
-      args: ['-n', '-u', user, '--', envProgram, '-i', ...assignments, ...argv],
+      args: ['-n', ...sudoOptions, '--', ...through, envProgram, '-i', ...assignments, ...argv],
       env: { PATH: pathList },
       wrapped: true,
     };
@@ -113,9 +138,9 @@ export function sudoPlan(
     args: [
       '-n',
       `--preserve-env=${Object.keys(secrets).join(',')}`,
-      '-u',
-      user,
+      ...sudoOptions,
       '--',
+      ...through,
       envProgram,
       ...assignments,
       ...argv,

@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { authorizeCommand } from './command-policy.js';
 import { refusedText, type NetworkAllowance } from './refused-text.js';
-import { missingProgram, SandboxError, type RefusedDestination, type Sandbox, type SpawnPlan } from './sandbox.js';
+import {
+  LeftRunningError,
+  missingProgram,
+  SandboxError,
+  type RefusedDestination,
+  type Sandbox,
+  type SpawnPlan,
+} from './sandbox.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
@@ -14,7 +21,8 @@ import { omissionLine } from './truncate.js';
  * The executor's one way to run programs: only configured commands, no shell, a scrubbed
  * environment handed in by the caller (never the runner's secrets), in the sandbox (another
  * account, which the work tree is lent to for the command's duration), and a hard timeout that
- * kills the whole process group so a stuck test runner cannot outlive its call.
+ * kills the whole process group so a stuck test runner cannot outlive its call. Nothing the command
+ * starts may outlive it: a process the sandbox could not end fails the command, named in its result.
  */
 
 export interface RunCommandOptions {
@@ -65,7 +73,7 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
       const argv = authorizeCommand(args.command, options.allowedCommands);
       refuseOutsideCommands(argv, args.command, options.scope);
       const plan = await planFor(sandbox, argv, options.env);
-      const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
+      const { result, leftRunning } = await lent(sandbox, () => execute(sandbox, plan, options.timeoutMs));
       const refused = await sandbox.refusedSince();
       options.onRun?.(args.command, refused);
       // A program in a PATH folder closed to the account, when it failed: the cause and the fix.
@@ -74,15 +82,17 @@ export function createRunCommandTool(options: RunCommandOptions): Tool {
       const checked = await options.afterCommand?.();
       const notes = [outOfReach, refusedText(refused, options.network), checked ?? ''].filter((n) => n !== '');
       const body = (result.output === '' ? '(no output)' : result.output) + notes.map((n) => `\n\n${n}`).join('');
+      const status =
+        result.exitCode !== null
+          ? `exit code: ${result.exitCode}`
+          : `terminated by signal ${result.signal ?? 'unknown'}`;
+      // Whatever the command's own outcome: something it started still runs, and that fails it.
+      if (leftRunning !== undefined) throw new ToolError(`$ ${args.command}\n${status}\n${body}\n\n${leftRunning}`);
       if (result.timedOut) {
         throw new ToolError(
           `$ ${args.command}\nTimed out after ${options.timeoutMs} ms; the command and its child processes were killed.\n${body}`,
         );
       }
-      const status =
-        result.exitCode !== null
-          ? `exit code: ${result.exitCode}`
-          : `terminated by signal ${result.signal ?? 'unknown'}`;
       return `$ ${args.command}\n${status}\n${body}`;
     },
   });
@@ -108,6 +118,29 @@ async function planFor(sandbox: Sandbox, argv: string[], env: NodeJS.ProcessEnv)
     throw new ToolError(
       `${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`,
     );
+  }
+}
+
+/**
+ * The command run with the work tree lent, and the sandbox's words for processes of it that could
+ * not be ended (the command ran: its result is still shown). A sandbox that refuses to lend while
+ * such processes run throws a ToolError: nothing was run.
+ */
+async function lent(
+  sandbox: Sandbox,
+  work: () => Promise<Execution>,
+): Promise<{ result: Execution; leftRunning?: string }> {
+  let ran: Execution | undefined;
+  try {
+    return { result: await sandbox.lend(async () => (ran = await work())) };
+  } catch (error) {
+    if (error instanceof LeftRunningError && ran !== undefined) return { result: ran, leftRunning: error.message };
+    if (error instanceof LeftRunningError) throw new ToolError(error.message);
+    if (error instanceof SandboxError)
+      throw new ToolError(
+        `${error.message} Report this in your result: no command can run until a maintainer fixes it.`,
+      );
+    throw error;
   }
 }
 

@@ -17,6 +17,40 @@ export class SandboxError extends Error {
   override name = 'SandboxError';
 }
 
+/** A process of the sandbox account, as the sweep names it. */
+export interface AccountProcess {
+  pid: number;
+  /** Its command line, words joined by spaces and cut to a line; empty when it could not be read. */
+  command: string;
+}
+
+/**
+ * Processes of the account still ran after everything it ran outside the kept trees was ended
+ * (tools/account-processes.ts), so the work tree cannot be lent safely again while they run. The
+ * message names each one; `survivors` holds them for the caller's own words.
+ */
+export class LeftRunningError extends SandboxError {
+  override name = 'LeftRunningError';
+
+  constructor(
+    message: string,
+    readonly survivors: readonly AccountProcess[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What a process the sandbox starts is: a command (the default), whose processes end with it, or a
+ * process that lives across commands (a stdio MCP server), which the caller keeps (`keep`).
+ */
+export interface PlanOptions {
+  /** Variables of `env` that must appear on no command line (where every account could read them). */
+  secretNames?: readonly string[];
+  /** `run`: a process that lives as long as the run, such as a stdio MCP server. Default: `command`. */
+  lifetime?: 'command' | 'run';
+}
+
 /** How to start one process: spawn's file, arguments and complete environment. */
 export interface SpawnPlan {
   file: string;
@@ -40,13 +74,16 @@ export interface Sandbox {
   /** Why nothing can run here (no account switch is possible), without preparing anything; undefined: processes can run. */
   refusal(): Promise<string | undefined>;
   /**
-   * How to start argv with exactly `env` as the account. `secretNames` are variables of `env` that
-   * must appear on no command line (where every account could read them). Call after `ready`.
+   * How to start argv with exactly `env` as the account. A command (the default `lifetime`) runs
+   * where everything it starts ends with it, where the runner allows (tools/account-pid-namespace.ts).
+   * Call after `ready`.
    */
-  plan(argv: readonly string[], env: NodeJS.ProcessEnv, secretNames?: readonly string[]): SpawnPlan;
+  plan(argv: readonly string[], env: NodeJS.ProcessEnv, options?: PlanOptions): SpawnPlan;
   /**
    * Runs `work` with the work tree (or `tree`, another folder of the same enclosure) lent to the
-   * account, then ends what it left running and takes the tree back.
+   * account, then ends what it left running and takes the tree back. Throws LeftRunningError, once
+   * the tree is back, when a process of the account outside the kept ones could not be ended, and
+   * SandboxError (nothing runs, nothing is lent) while such a process still runs.
    */
   lend<T>(work: () => Promise<T>, tree?: string): Promise<T>;
   /**
@@ -72,7 +109,10 @@ export interface Sandbox {
    * closed to the account that could not be opened (tools/toolchain-access.ts): the cause and the fix.
    */
   programOutOfReach?(program: string): string | undefined;
-  /** Ends every process of the account except the kept ones. Never throws: it is cleanup. */
+  /**
+   * Ends every process of the account except the kept ones, without waiting to see them gone (a
+   * command's end or timeout; `lend` checks after it). Never throws: it is cleanup.
+   */
   sweep(): Promise<void>;
   /** Keeps a long-lived process (and its children) alive across sweeps; returns the release. */
   keep(pid: number): () => void;

@@ -23,19 +23,25 @@ import { noteTreeChange } from './tree-changes.js';
  * action. So the account needs no access to anything of the action's (the folders above the
  * checkout are often closed to other accounts), and between commands it can change nothing.
  *
- * Ending processes: a process of another account cannot be killed by a non-root action and sudo
- * cannot relay SIGKILL, so after every command everything the account runs is ended, except the
- * process trees `keep` names (the stdio MCP servers, which live as long as the run). That is why
- * the account must be dedicated to plangate, and may be neither root nor the action's own user.
+ * Ending processes: each command runs in a PID namespace of its own where the runner allows
+ * (tools/account-pid-namespace.ts), which the kernel ends with it, and where it sees its own
+ * processes only, not the stdio MCP servers'. Then, after every command, everything the account
+ * still runs is ended, except the process trees `keep` names (the stdio MCP servers, which live as
+ * long as the run; tools/account-processes.ts), and a process that could not be ended fails the
+ * command, named, and stops every further loan while it runs. That is why the account must be
+ * dedicated to plangate, and may be neither root nor the action's own user.
  */
 
 // The sandbox's parts, re-exported so that its users keep one import for all of them.
 export {
   defaultSandboxAccount,
+  LeftRunningError,
   SandboxError,
   type AccountIdentity,
+  type AccountProcess,
   type AccountSwitch,
   type CommandIsolation,
+  type PlanOptions,
   type Sandbox,
   type SandboxDeps,
   type SandboxOptions,

@@ -19,7 +19,7 @@ import {
   type StartedAction,
   type World,
 } from './harness.js';
-import { isAlive, waitUntilGone } from '../helpers/process-state.js';
+import { hostPid, isAlive, namingPid, waitUntilGone } from '../helpers/process-state.js';
 import { commentEvent, everythingSeen as everythingSent, toolResults } from './thread-helpers.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount, type RunnerAccountKind } from './runner-accounts.js';
 import { uniqueName } from '../helpers/unique-names.js';
@@ -327,7 +327,10 @@ function unlistedFolder(prefix: string): string {
  * A folder outside every folder of the world where a hostile command leaves word of what it
  * started, writable by the command account; what it names is killed and the folder removed when
  * the test ends, and so is what a job killed outright left in the temp dir (its work-tree copy, the
- * account's HOME and temp dir), which no process of the action was left to remove.
+ * account's HOME and temp dir), which no process of the action was left to remove. It holds a named
+ * pipe, `alive`, whose reading end the command's leftover holds open while it runs: a command in a
+ * PID namespace of its own cannot see another's processes, but can tell by that pipe whether the
+ * leftover still runs.
  */
 function lingerStash(): {
   stash: string;
@@ -338,40 +341,45 @@ function lingerStash(): {
   const stash = path.join(unlistedFolder('pg-linger'), 'notes');
   mkdirSync(stash, { mode: 0o777 });
   chmodSync(stash, 0o777);
+  execFileSync('mkfifo', ['-m', '666', path.join(stash, 'alive')]);
   const read = (name: string) =>
     existsSync(path.join(stash, name)) ? readFileSync(path.join(stash, name), 'utf8') : undefined;
-  const pidIn = (name: string) => Number(read(name)) || undefined;
+  // The pids as the machine sees them, found while the processes run (the command names them as its namespace does).
+  let found: { command: number; leftover: number } | undefined;
+  const pids = () => {
+    if (found) return found;
+    const [command, leftover] = ['command.pid', 'leftover.pid'].map((name) => hostPid(read(name) ?? ''));
+    if (command === undefined || leftover === undefined)
+      throw new Error(`the linger script left no running pid in ${stash}`);
+    return (found = { command, leftover });
+  };
   onTestFinished(() => {
-    for (const pid of [pidIn('command.pid'), pidIn('leftover.pid')]) if (pid) killQuietly(pid);
+    for (const pid of [found?.command, found?.leftover]) if (pid) killQuietly(pid);
     for (const folder of [read('cwd'), read('home')].map((at) => at && path.dirname(at)))
       if (folder && /^\/tmp\/plangate-(sandbox-)?[^/]+$/.test(folder)) rmSync(folder, { recursive: true, force: true });
     rmSync(path.dirname(stash), { recursive: true, force: true });
   });
-  // Asked once the script has written them (untilLingering); a missing one fails the test.
-  const pids = () => {
-    const [command, leftover] = [pidIn('command.pid'), pidIn('leftover.pid')];
-    if (command === undefined || leftover === undefined) throw new Error(`the linger script left no pid in ${stash}`);
-    return { command, leftover };
-  };
   return { stash, pids, cwd: () => read('cwd') ?? '', home: () => read('home') ?? '' };
 }
 
 /**
- * A command that starts a process outside its own process group, says where it works and what it
- * started (in `stash`), then waits for its job to die.
+ * A command that starts a process outside its own process group (which holds the stash's pipe
+ * open for reading), says where it works and what it started (in `stash`), then waits for its job
+ * to die.
  */
 function lingerScript(stash: string): string {
   const at = (name: string) => JSON.stringify(path.join(stash, name));
+  const holdPipe = `const fs = require('fs'); fs.openSync(${at('alive')}, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK); setInterval(() => {}, 1 << 30);`;
   return [
     "import { spawn } from 'node:child_process';",
     "import { renameSync, writeFileSync } from 'node:fs';",
-    "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { detached: true, stdio: 'ignore' });",
-    `writeFileSync(${at('command.pid')}, String(process.pid));`,
+    `const child = spawn(process.execPath, ['-e', ${JSON.stringify(holdPipe)}], { detached: true, stdio: 'ignore' });`,
+    `writeFileSync(${at('command.pid')}, ${namingPid('process.pid')});`,
     `writeFileSync(${at('cwd')}, process.cwd());`,
     `writeFileSync(${at('home')}, process.env.HOME);`,
     // What a command may keep in its HOME (a cache, a build), there for a later job of the same account to find.
     `writeFileSync(process.env.HOME + '/kept.txt', ${JSON.stringify(privateWords)});`,
-    `writeFileSync(${at('leftover.tmp')}, String(child.pid));`,
+    `writeFileSync(${at('leftover.tmp')}, ${namingPid('child.pid')});`,
     `renameSync(${at('leftover.tmp')}, ${at('leftover.pid')});`,
     'setInterval(() => {}, 1 << 30);',
     '',
@@ -579,14 +587,14 @@ for (const runner of runners) {
       const { w, stash, pids, cwd, home, first, second, job } = await twoJobsOfOneMachine(
         runAs,
         'Ran the checks.',
-        // Job 2's command, run as the same account: is job 1's leftover still there (a zombie is not)?
-        // Can it read job 1's work-tree copy, or what job 1's command kept in its HOME?
+        // Job 2's command, run as the same account: is job 1's leftover still there (does anything
+        // hold the pipe it held open)? Can it read job 1's work-tree copy, or what job 1's command
+        // kept in its HOME?
         (stash) => [
-          "import { readFileSync } from 'node:fs';",
+          "import { constants, openSync, readFileSync } from 'node:fs';",
           `const at = (name) => readFileSync(${JSON.stringify(stash)} + '/' + name, 'utf8').trim();`,
-          "const pid = at('leftover.pid');",
-          'let state = "gone";',
-          "try { state = readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1]?.startsWith('Z') ? 'gone' : 'alive'; } catch {}",
+          'let state = "alive";',
+          `try { openSync(${JSON.stringify(stash)} + '/alive', constants.O_WRONLY | constants.O_NONBLOCK); } catch (error) { state = error.code === 'ENXIO' ? 'gone' : error.code; }`,
           "console.log('LEFTOVER ' + state);",
           "const look = (file) => { try { return readFileSync(file, 'utf8').includes(" +
             JSON.stringify(privateWords) +
@@ -633,7 +641,7 @@ for (const runner of runners) {
             `const at = (name) => readFileSync(${JSON.stringify(stash)} + '/' + name, 'utf8').trim();`,
             "const look = (file) => { try { return readFileSync(file, 'utf8').trim(); } catch (error) { return error.code; } };",
             `writeFileSync(${JSON.stringify(ran(stash))}, 'COPY ' + look(at('cwd') + '/PRIVATE.md') + ', HOME ' + look(at('home') + '/kept.txt'));`,
-            "for (const name of ['leftover.pid', 'command.pid']) { try { process.kill(Number(at(name)), 'SIGKILL'); } catch {} }",
+            "for (const name of ['leftover.pid', 'command.pid']) { try { process.kill(Number(at(name).split(' ')[0]), 'SIGKILL'); } catch {} }",
           ],
         );
         // Job 2 clones a checkout of its own, as a job running beside job 1 has; its clock may run ahead.

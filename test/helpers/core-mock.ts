@@ -20,13 +20,15 @@ export interface CoreLog {
   warnings: string[];
   /** `core.notice` messages, an Error as its string. */
   notices: string[];
+  /** `core.error` messages, an Error as its string. */
+  errors: string[];
   /** Values passed to `core.setSecret`. */
   secrets: string[];
   /** `core.group` names, in the order the groups opened. */
   groups: string[];
 }
 
-export const coreLog: CoreLog = { infos: [], warnings: [], notices: [], secrets: [], groups: [] };
+export const coreLog: CoreLog = { infos: [], warnings: [], notices: [], errors: [], secrets: [], groups: [] };
 
 /** Empties every list of {@link coreLog}, keeping the arrays (a test may hold a reference). */
 export function resetCoreLog(): void {
@@ -34,7 +36,7 @@ export function resetCoreLog(): void {
 }
 
 /**
- * The vi.mock factory: the real module, with `info`, `warning`, `notice` and `setSecret` recorded in
+ * The vi.mock factory: the real module, with `info`, `warning`, `notice`, `error` and `setSecret` recorded in
  * {@link coreLog} instead of printed (no workflow commands in the test output), and `group`
  * running its function without printing `::group::` lines.
  */
@@ -45,6 +47,7 @@ export async function coreMock(importOriginal: () => Promise<unknown>): Promise<
     info: (message: string) => void coreLog.infos.push(message),
     warning: (message: string | Error) => void coreLog.warnings.push(String(message)),
     notice: (message: string | Error) => void coreLog.notices.push(String(message)),
+    error: (message: string | Error) => void coreLog.errors.push(String(message)),
     setSecret: (secret: string) => void coreLog.secrets.push(secret),
     group: async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
       coreLog.groups.push(name);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
-import { grandchildSleeper, isAlive, waitUntilGone } from '../helpers/process-state.js';
+import { grandchildSleeper, hostPid, isAlive, waitUntilGone } from '../helpers/process-state.js';
 import { createSandbox } from '../../src/tools/sandbox.js';
 import { refusal } from './tool-refusal.js';
 
@@ -90,7 +90,7 @@ describe('run_command', () => {
     try {
       const outcome = refusal(tool(['node -e *'], 5_000).run({ command: `node -e "${sleeper}"` }));
       while (!fs.existsSync(pidFile)) await new Promise((resolve) => setImmediate(resolve));
-      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      const pid = hostPid(fs.readFileSync(pidFile, 'utf8')) ?? 0;
       expect(isAlive(pid)).toBe(true);
       vi.advanceTimersByTime(5_000);
       expect(await outcome).toMatch(/Timed out after 5000 ms; the command and its child processes were killed/);
