@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import dgram from 'node:dgram';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { toolCall } from '../fakes/scripted-model.js';
 import { toolResults } from '../fakes/mcp-notes-script.js';
 import { createRepo, type CliRun, type Repo } from './cli-repo.js';
 import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount } from '../e2e/runner-accounts.js';
+import { uniqueName } from '../helpers/unique-names.js';
 
 /**
  * The CLI's sealed network, attacked as a hostile repository would through an allowed command, with
@@ -21,6 +22,10 @@ import { RUNNER_ACCOUNT_NAMES, runnerAccount, type RunnerAccount } from '../e2e/
  * destination --allowed-domains names is reached through the bridge and the proxy. Where no network
  * namespace can be made (no unshare on PATH), every command is refused with the cause and the fix,
  * `plangate plan` says so before approval, and `--network open` runs them with the network as it is.
+ *
+ * A network namespace shares the file system, where the user's own services listen on Unix sockets
+ * and lead out (tmux runs anything it is sent, so do the systemd user manager and docker): a command
+ * tries each, as root and as a plain account, and reaches none while its work tree and loopback work.
  */
 
 const canary = 'canary-local-work-tree-5d20e8b1';
@@ -193,6 +198,150 @@ function pathWithoutUnshare(): string {
   return bin;
 }
 
+/**
+ * The user's own services on Unix sockets, served by the test as the account `uid` would have them:
+ * under /run/user/<uid> (the systemd user manager, the session bus, rootless docker), a tmux
+ * server's in /tmp/tmux-<uid>, docker's under /var/run, Docker Desktop's in HOME, an ssh
+ * ControlMaster's in ~/.ssh, the agent SSH_AUTH_SOCK names, and an abstract socket. Under unique
+ * names, never the real ones, so no service of the machine is touched; what the test made goes with them.
+ */
+interface Services {
+  name: string;
+  uid: number;
+  /** Where a command finds them: absolute, relative to its work tree, `~/` for its HOME, `@` for abstract. */
+  targets: string[];
+}
+
+function services(uid: number): Services {
+  const name = uniqueName('pg-sock');
+  return {
+    name,
+    uid,
+    targets: [
+      `/run/user/${uid}/${name}-bus`,
+      `/tmp/tmux-${uid}/${name}`,
+      `../../tmux-${uid}/${name}`,
+      `/var/run/${name}/docker.sock`,
+      `~/.docker/desktop/docker.sock`,
+      `~/.ssh/sockets/${name}`,
+      `~/${name}-agent.sock`,
+      `@${name}`,
+    ],
+  };
+}
+
+/** Serves `services` for `home`, owned by `uid`:`gid` as a user's own are; returns the cleanup. */
+function serve(services: Services, gid: number, home: string): () => void {
+  const { uid } = services;
+  const made: string[] = [];
+  const listeners: net.Server[] = [];
+  const files: string[] = [];
+  const folder = (dir: string, mode: number) => {
+    if (existsSync(dir)) return;
+    folder(path.dirname(dir), mode);
+    mkdirSync(dir, { mode });
+    chownSync(dir, uid, gid);
+    made.push(dir);
+  };
+  for (const target of services.targets) {
+    if (target.startsWith('../')) continue;
+    const where = target.replace(/^~/, home).replace(/^@/, '\0');
+    if (!where.startsWith('\0')) {
+      folder(path.dirname(where), where.startsWith('/var/run/') ? 0o755 : 0o700);
+      files.push(where);
+    }
+    const server = net.createServer((socket) => {
+      socket.on('data', (data) => received.push(`${target} ${data.toString('utf8')}`));
+      socket.on('error', () => undefined);
+    });
+    listeners.push(server);
+    server.listen(where);
+    if (!where.startsWith('\0')) chownSync(where, uid, gid);
+  }
+  return () => {
+    for (const server of listeners) server.close();
+    for (const file of files) rmSync(file, { force: true });
+    for (const dir of made.reverse()) rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+/**
+ * The command: first what an attacker inside would undo (mounts over those folders), then each
+ * service, sending the canary; then what it may do: read its work tree, use its own loopback and its
+ * temp folder. Prints what happened, never the canary.
+ */
+const reachScript = ({ name, targets }: Services) => `
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+const data = readFileSync('notes/private.txt', 'utf8');
+const where = (target) => target.replace(/^~/, process.env.HOME).replace(/^@/, '\\0');
+for (const folder of ['/tmp', '/run', '/var/run', where('~/.docker/desktop/docker.sock')]) spawnSync('umount', ['-l', folder]);
+const tries = ${JSON.stringify(targets)}.map((target) => new Promise((resolve) => {
+  const s = net.connect({ path: where(target) }, () => s.end(data, () => resolve(target + ': connected')));
+  s.on('error', (e) => resolve(target + ': ' + e.code));
+}));
+const lines = (await Promise.all(tries)).map((line) => 'reach ' + line);
+lines.push('work tree: ' + (data.length > 0 ? 'read' : 'empty'));
+writeFileSync('/tmp/${name}-scratch', 'ok');
+lines.push('temp: ' + readFileSync('/tmp/${name}-scratch', 'utf8'));
+const server = net.createServer((c) => c.pipe(c)).listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1', () => c.end('echo'));
+  let back = '';
+  c.on('data', (d) => (back += d));
+  c.on('close', () => { lines.push('loopback: ' + back); console.log(lines.join('\\n')); server.close(); });
+});
+`;
+
+/**
+ * `plangate run --yes` of a plan whose one step runs the reach script, as `runAs` when given, with
+ * the services up (SSH_AUTH_SOCK naming the agent's socket); the executor's one command result.
+ */
+async function reachServices(runAs?: RunnerAccount): Promise<{ run: CliRun; result: string; targets: string[] }> {
+  const command = 'node scripts/reach.mjs';
+  const plan = { steps: [{ title: 'Reach the services', files: ['notes'], verify: command }] };
+  const wanted = services(runAs?.uid ?? process.getuid?.() ?? 0);
+  current = await createRepo(
+    {
+      planner: [
+        toolCall('update_context', { plan, directive: `Run ${command}.` }),
+        toolCall('update_context', { summary: 'Ran it.' }),
+      ],
+      executor: [
+        toolCall('run_command', { command }),
+        toolCall('update_context', { result: 'Ran it.', outcome: 'done' }),
+      ],
+    },
+    { 'notes/private.txt': `${canary}\n`, 'scripts/reach.mjs': reachScript(wanted) },
+    runAs ? { runAs } : {},
+  );
+  const stop = serve(wanted, runAs?.gid ?? process.getgid?.() ?? 0, current.home);
+  try {
+    const run = await current.cli(['run', '--yes', '--allowed-commands', command, 'Reach the services'], {
+      env: { SSH_AUTH_SOCK: path.join(current.home, `${wanted.name}-agent.sock`) },
+    });
+    return { run, result: toolResults(current.model.requests, 'executor')[0] ?? '', targets: wanted.targets };
+  } finally {
+    stop();
+  }
+}
+
+/** Nothing reached a service, and the command still had its work tree, loopback and temp folder. */
+function expectServicesUnreached({ run, result, targets }: { run: CliRun; result: string; targets: string[] }): void {
+  expect(run.code, run.stderr).toBe(0);
+  expect(result).toMatch(/exit code: 0/);
+  const lines = result.split('\n');
+  for (const target of targets) {
+    const said = lines.find((line) => line.startsWith(`reach ${target}: `));
+    expect([`reach ${target}: ENOENT`, `reach ${target}: ECONNREFUSED`]).toContain(said);
+  }
+  expect(result).toContain('work tree: read');
+  expect(result).toContain('temp: ok');
+  expect(result).toContain('loopback: echo');
+  expect(received).toEqual([]);
+  expectNothingOut(run);
+}
+
 const namespacesHere = (() => {
   try {
     execFileSync('unshare', ['--user', '--map-root-user', '--net', '--', 'ip', 'link', 'set', 'lo', 'up']);
@@ -281,6 +430,14 @@ describe.skipIf(!namespacesHere)('the CLI with default options seals its command
       'http-allow /tunnel',
     ]);
   });
+
+  // Root makes the folders the services need (/run/user/<uid>, /var/run/<name>) where the machine has none.
+  it.skipIf(process.getuid?.() !== 0)(
+    'shows commands none of your services on Unix sockets: tmux, /run/user, docker, agents',
+    async () => {
+      expectServicesUnreached(await reachServices());
+    },
+  );
 });
 
 /** A plain user: no root and no sudo, as people run the CLI; user namespaces need neither. */
@@ -301,6 +458,10 @@ describe.skipIf(!namespacesHere || plainUser.skip !== undefined)(
       const allowed = await runSender(current, ['--allowed-domains', `127.0.0.1:${ports.allow}`]);
       expect(allowed.run.code, allowed.run.stderr).toBe(0);
       expect(allowed.result).toContain('allowed: status 200 allowed-reply-41c9; tunnel 200 allowed-reply-41c9');
+    });
+
+    it('shows commands none of its services on Unix sockets: tmux, /run/user, docker, agents', async () => {
+      expectServicesUnreached(await reachServices(plainUser.account as RunnerAccount));
     });
   },
 );

@@ -450,14 +450,17 @@ describe('MCP servers from .github/plangate.yml', () => {
 });
 
 describe("what the repository's .github/plangate.yml would run", () => {
-  /** A stdio server whose start leaves a marker beside the checkout (it runs in the checkout), then exits. */
-  const marker = (repo: Repo) => path.join(repo.dir, '..', 'repo-config-ran');
+  /**
+   * A stdio server whose start leaves a marker in its HOME (the test's, which a sealed command finds where
+   * it is; beside the checkout is the run's own /tmp for it), then exits.
+   */
+  const marker = (repo: Repo) => path.join(repo.home, 'repo-config-ran');
   const config = {
     '.github/plangate.yml': [
       'mcp-servers:',
       '  marker:',
       `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: ["-e", "require('node:fs').writeFileSync('../repo-config-ran', 'started')", "a b"]`,
+      `    args: ["-e", "require('node:fs').writeFileSync(process.env.HOME + '/repo-config-ran', 'started')", "a b"]`,
       '',
     ].join('\n'),
   };
@@ -541,7 +544,7 @@ describe("what the repository's .github/plangate.yml would run", () => {
   describe.skipIf(!hasScript)('on a terminal', () => {
     const question = [
       '.github/plangate.yml in this repository would have plangate start this program on your machine, as you:',
-      `  MCP server marker: ${process.execPath} -e "require('node:fs').writeFileSync('../repo-config-ran', 'started')" "a b"`,
+      `  MCP server marker: ${process.execPath} -e "require('node:fs').writeFileSync(process.env.HOME + '/repo-config-ran', 'started')" "a b"`,
       'Start it? [y/N] ',
     ].join('\n');
 

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import net from 'node:net';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,10 +69,26 @@ describe('sealInNamespace', () => {
     expect(await noUnshare.refusal()).toMatch(/^sealed: unshare \(util-linux\) is not installed/);
     const noIp = seal({ platform: 'linux', path: pathWith('unshare') });
     expect(await noIp.refusal()).toMatch(/^sealed: ip \(iproute2\), which brings up loopback/);
+    const noMount = seal({ platform: 'linux', path: pathWith('unshare', 'ip') });
+    expect(await noMount.refusal()).toMatch(/^sealed: mount \(util-linux\), which hides your services' sockets/);
     // Remembered: a second attempt fails the same way, nothing runs unsealed.
     await expect(noIp.ready()).rejects.toThrow('ip (iproute2)');
     await expect(noIp.ready()).rejects.toThrow('ip (iproute2)');
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'refuses a work tree that is a folder commands get a replacement of',
+    async () => {
+      const sandbox = sealInNamespace(createSandbox({ isolation: 'none', workTree: '/tmp/' }), {
+        destinations: [],
+        impossible,
+      });
+      open.push(sandbox);
+      expect(await sandbox.refusal()).toMatch(
+        /^sealed: the work tree is \/tmp itself, a folder commands get an empty replacement of/,
+      );
+    },
+  );
 
   it.skipIf(!namespacesHere)('reports a program that is not there as missing, through the bridge', async () => {
     const sandbox = seal();
@@ -87,6 +104,34 @@ describe('sealInNamespace', () => {
     );
     expect(ran).toEqual({ code: 0, output: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\n$/) as string });
   });
+
+  it.skipIf(!namespacesHere)(
+    'covers the sockets it knows of in HOME, and takes a link into a folder the view replaces as gone',
+    async () => {
+      const sandbox = seal();
+      await sandbox.ready();
+      const home = mkdtempSync(path.join(tmpdir(), 'plangate-home-'));
+      const elsewhere = mkdtempSync(path.join(tmpdir(), 'plangate-sock-'));
+      folders.push(home, elsewhere);
+      const served = path.join(home, '.docker/run/docker.sock');
+      const linked = path.join(home, '.docker/desktop/docker.sock');
+      mkdirSync(path.dirname(served), { recursive: true });
+      mkdirSync(path.dirname(linked), { recursive: true });
+      for (const where of [served, path.join(elsewhere, 'docker.sock')]) {
+        const server = net.createServer((socket) => socket.destroy());
+        open.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+        await new Promise<void>((resolve) => server.listen(where, resolve));
+      }
+      symlinkSync(path.join(elsewhere, 'docker.sock'), linked);
+      const tries = `for (const p of ${JSON.stringify([served, linked])}) require('node:net').connect(p).on('error', (e) => console.log(e.code))`;
+      const result = await execute(
+        sandbox.plan(['node', '-e', tries], { PATH: process.env.PATH, HOME: home }),
+        sandbox.workTree,
+      );
+      expect(result.code, result.output).toBe(0);
+      expect(result.output.split('\n').sort()).toEqual(['', 'ECONNREFUSED', 'ENOENT']);
+    },
+  );
 });
 
 describe('the egress proxy on a unix socket', () => {
