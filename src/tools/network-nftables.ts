@@ -38,9 +38,10 @@ export function ruleset(table: string, uid: number, proxyPort: number, ownUid: n
     `add set ${t} ports6 { type ipv6_addr . inet_proto . inet_service; flags dynamic; counter; size 65535; }`,
     `add set ${t} other4 { type ipv4_addr . inet_proto; flags dynamic; counter; size 65535; }`,
     `add set ${t} other6 { type ipv6_addr . inet_proto; flags dynamic; counter; size 65535; }`,
+    // Every packet refused, counted once more by protocol: what the sets fail to record still shows.
+    `add set ${t} refused { type inet_proto; flags dynamic; counter; size 256; }`,
     `add chain ${t} refuse`,
-    // Every packet refused, counted once more here: what the sets fail to record still shows.
-    `add rule ${t} refuse counter`,
+    `add rule ${t} refuse add @refused { meta l4proto }`,
     // A reset for TCP: at once, where an ICMP error (which the kernel rate-limits) can leave a connect retrying.
     `add rule ${t} refuse meta nfproto ipv4 meta l4proto tcp add @ports4 { ip daddr . meta l4proto . th dport } reject with tcp reset`,
     `add rule ${t} refuse meta nfproto ipv6 meta l4proto tcp add @ports6 { ip6 daddr . meta l4proto . th dport } reject with tcp reset`,
@@ -85,8 +86,9 @@ export async function installNftRules(options: NetworkRulesOptions): Promise<Net
     name: table,
     async blocked() {
       if (closed) return { destinations: [], packets: 0 };
-      const { stdout } = await asRoot(h, nft, ['-j', 'list', 'table', 'inet', table], how);
-      return { destinations: parseBlocked(stdout), packets: parseRefusedPackets(stdout) };
+      // The sets alone: nft 1.0's JSON for an owned table itself is broken (its flags print as garbage).
+      const { stdout } = await asRoot(h, nft, ['-j', 'list', 'sets', 'inet'], how);
+      return { destinations: parseBlocked(stdout, table), packets: parseRefusedPackets(stdout, table) };
     },
     async inForce() {
       if (closed) return 'the rules were removed';
@@ -153,7 +155,7 @@ function feed(child: ChildProcessWithoutNullStreams, commands: string, table: st
 
 const elementSchema = z.object({
   elem: z.object({
-    val: z.object({ concat: z.array(z.union([z.string(), z.number()])) }),
+    val: z.union([z.object({ concat: z.array(z.union([z.string(), z.number()])) }), z.string(), z.number()]),
     counter: z.object({ packets: z.number() }).optional(),
   }),
 });
@@ -161,47 +163,49 @@ const elementSchema = z.object({
 const listingSchema = z.object({
   nftables: z.array(
     z.union([
-      z.object({ set: z.object({ name: z.string(), elem: z.array(z.unknown()).optional() }) }),
+      z.object({ set: z.object({ name: z.string(), table: z.string(), elem: z.array(z.unknown()).optional() }) }),
       z.record(z.string(), z.unknown()),
     ]),
   ),
 });
 
-/** The refused destinations in `nft -j list table` output. */
-export function parseBlocked(json: string): BlockedDestination[] {
+/** The elements of `table`'s sets in `nft -j list sets` output, by set name. */
+function elements(json: string, table: string): Map<string, z.infer<typeof elementSchema>['elem'][]> {
   const listing = listingSchema.parse(JSON.parse(json));
-  const out: BlockedDestination[] = [];
+  const out = new Map<string, z.infer<typeof elementSchema>['elem'][]>();
   for (const entry of listing.nftables) {
     if (!('set' in entry)) continue;
-    const set = entry.set as { name: string; elem?: unknown[] };
-    for (const raw of set.elem ?? []) {
-      const parsed = elementSchema.safeParse(raw);
-      if (!parsed.success) continue;
-      const [address, protocol, port] = parsed.data.elem.val.concat;
+    const set = entry.set as { name: string; table: string; elem?: unknown[] };
+    if (set.table !== table) continue;
+    const parsed = (set.elem ?? []).flatMap((raw) => {
+      const element = elementSchema.safeParse(raw);
+      return element.success ? [element.data.elem] : [];
+    });
+    out.set(set.name, parsed);
+  }
+  return out;
+}
+
+/** The refused destinations of `table` in `nft -j list sets` output. */
+export function parseBlocked(json: string, table: string): BlockedDestination[] {
+  const out: BlockedDestination[] = [];
+  for (const [name, elems] of elements(json, table)) {
+    if (name === 'refused') continue;
+    for (const elem of elems) {
+      if (typeof elem.val !== 'object') continue;
+      const [address, protocol, port] = elem.val.concat;
       out.push({
         address: String(address),
         protocol: String(protocol),
         ...(typeof port === 'number' ? { port } : {}),
-        packets: parsed.data.elem.counter?.packets ?? 1,
+        packets: elem.counter?.packets ?? 1,
       });
     }
   }
   return out;
 }
 
-const counterRuleSchema = z.object({
-  rule: z.object({
-    chain: z.literal('refuse'),
-    expr: z.tuple([z.object({ counter: z.object({ packets: z.number() }) })]),
-  }),
-});
-
-/** The refuse chain's own counter in `nft -j list table` output: every packet refused. */
-export function parseRefusedPackets(json: string): number {
-  const listing = listingSchema.parse(JSON.parse(json));
-  for (const entry of listing.nftables) {
-    const parsed = counterRuleSchema.safeParse(entry);
-    if (parsed.success) return parsed.data.rule.expr[0].counter.packets;
-  }
-  return 0;
+/** Every packet `table` refused, from its `refused` set (a counter per protocol) in `nft -j list sets` output. */
+export function parseRefusedPackets(json: string, table: string): number {
+  return (elements(json, table).get('refused') ?? []).reduce((sum, elem) => sum + (elem.counter?.packets ?? 0), 0);
 }

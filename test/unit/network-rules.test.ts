@@ -1,6 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPrograms } from '../../src/repo/programs.js';
 import { processStart } from '../../src/repo/temp-folders.js';
@@ -28,15 +29,27 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
 
-/** What connecting to `host:port` as `uid` gives: an error code, or `connected`. */
-function probe(uid: number, host: string, port: number): string {
+/**
+ * What connecting to each `host:port` in turn as `uid` gives: an error code, or `connected`; one
+ * process for all, waited for without blocking, since the proxy's stand-in answers in this process.
+ */
+async function probe(uid: number, ...targets: [string, number][]): Promise<string[]> {
   const script = `
-    const s = require('node:net').connect(${port}, ${JSON.stringify(host)});
-    s.on('error', (e) => { console.log(e.code); process.exit(0); });
-    s.on('data', () => { console.log('connected'); process.exit(0); });
-    s.on('connect', () => setTimeout(() => { console.log('connected'); process.exit(0); }, 2000));`;
+    const net = require('node:net');
+    const targets = ${JSON.stringify(targets)};
+    const out = [];
+    const next = () => {
+      const target = targets[out.length];
+      if (!target) { console.log(JSON.stringify(out)); process.exit(0); }
+      const s = net.connect(target[1], target[0]);
+      const done = (what) => { s.destroy(); out.push(what); next(); };
+      s.on('error', (e) => done(e.code));
+      s.on('data', () => done('connected'));
+    };
+    next();`;
   const args = ['--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath, '-e', script];
-  return execFileSync('setpriv', args, { encoding: 'utf8' }).trim();
+  const { stdout } = await promisify(execFile)('setpriv', args, { encoding: 'utf8' });
+  return JSON.parse(stdout) as string[];
 }
 
 const kinds: { kind: FirewallKind; chosen: 'nftables' | 'iptables' }[] = [
@@ -69,13 +82,12 @@ for (const { kind, chosen } of kinds) {
           chosen === 'nftables' ? /^nftables/ : kind === 'iptables-legacy' ? /legacy/ : /nf_tables/,
         );
         expect(await rules.inForce()).toBeUndefined();
-        expect(probe(sandboxUid, '10.9.8.7', 80)).toBe('ECONNREFUSED');
-        expect(probe(sandboxUid, '10.9.8.7', 80)).toBe('ECONNREFUSED');
-        expect(probe(sandboxUid, 'fd00:9:8::7', 443)).toBe('ECONNREFUSED');
         // The proxy serves the sandbox account, and the action (root here), and nobody else.
-        expect(probe(sandboxUid, '127.0.0.1', proxyPort)).toBe('connected');
-        expect(probe(otherUid, '127.0.0.1', proxyPort)).toBe('ECONNREFUSED');
-        expect(probe(0, '127.0.0.1', proxyPort)).toBe('connected');
+        expect(
+          await probe(sandboxUid, ['10.9.8.7', 80], ['10.9.8.7', 80], ['fd00:9:8::7', 443], ['127.0.0.1', proxyPort]),
+        ).toEqual(['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED', 'connected']);
+        expect(await probe(otherUid, ['127.0.0.1', proxyPort])).toEqual(['ECONNREFUSED']);
+        expect(await probe(0, ['127.0.0.1', proxyPort])).toEqual(['connected']);
         const refused = await rules.blocked();
         expect(refused.destinations).toContainEqual({ address: '10.9.8.7', protocol: 'tcp', port: 80, packets: 2 });
         expect(refused.destinations).toContainEqual({ address: 'fd00:9:8::7', protocol: 'tcp', port: 443, packets: 1 });
@@ -84,7 +96,7 @@ for (const { kind, chosen } of kinds) {
         await rules.close();
       }
       expect(present(rules.name), 'the rules outlived close').toBe(false);
-      expect(probe(otherUid, '127.0.0.1', proxyPort)).toBe('connected');
+      expect(await probe(otherUid, ['127.0.0.1', proxyPort])).toEqual(['connected']);
     });
 
     it('say they are no longer in force once their holder is killed, and are removed all the same', async () => {
