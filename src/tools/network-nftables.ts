@@ -81,6 +81,8 @@ export async function installNftRules(options: NetworkRulesOptions): Promise<Net
     throw new SandboxError(`the network rules could not be installed: ${failure}`);
   }
   let closed = false;
+  // One question at a time: steps that run together check before each of their commands.
+  let asking: Promise<string | undefined> = Promise.resolve(undefined);
   return {
     firewall: `nftables (${nft})`,
     name: table,
@@ -95,7 +97,7 @@ export async function installNftRules(options: NetworkRulesOptions): Promise<Net
       if (child.exitCode !== null || child.signalCode !== null)
         return `the nft process that holds the table ${table} has ended, and the kernel deleted the table with it`;
       // Asked of the holder itself: it answers only while it runs, and lists what the kernel has.
-      const failure = await feed(child, '', table);
+      const failure = await (asking = asking.then(() => feed(child, '', table)));
       return failure === undefined ? undefined : `nft, which holds the table ${table}, did not list it: ${failure}`;
     },
     async close() {

@@ -300,7 +300,7 @@ for (const runner of runners) {
       {
         how: 'ipv6',
         title: 'IPv6',
-        refused: /- \[fd00:213::1\]:9000 \(tcp\): \d+ packets? refused/,
+        refused: new RegExp(`- \\[${deny6}\\]:9000 \\(tcp\\): \\d+ packets? refused`),
         said: /ipv6: ECONNREFUSED/,
       },
       {
