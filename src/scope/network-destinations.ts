@@ -98,8 +98,11 @@ export function formatDestination(d: Destination): string {
 
 /**
  * Addresses no command may reach, whatever the list allows: link-local (where every cloud's
- * metadata service answers, with the instance's credentials) and the metadata services that live
- * elsewhere. A name on the list that resolves to one of these is refused too.
+ * metadata service answers, with the instance's credentials), the metadata services that live
+ * elsewhere, and NAT64's prefixes (64:ff9b::/96 and the local-use 64:ff9b:1::/48), whose addresses
+ * are IPv4 addresses a translator reaches, 64:ff9b::a9fe:a9fe being 169.254.169.254. Other IPv6
+ * spellings of an IPv4 address (IPv4-mapped and -compatible, 6to4) are held to what they embed. A
+ * name on the list that resolves to one of these is refused too.
  */
 export function isForbiddenAddress(address: string): boolean {
   const ip = address.toLowerCase();
@@ -121,15 +124,43 @@ export function isForbiddenAddress(address: string): boolean {
       // A zone index (fe80::1%eth0) does not parse; link-local addresses are the ones that carry one.
       return true;
     }
-    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-    if (mapped) {
-      const [high, low] = [parseInt(mapped[1] ?? '0', 16), parseInt(mapped[2] ?? '0', 16)];
-      return isForbiddenAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-    }
+    if (isNat64(canonical)) return true;
+    const embedded = embeddedIPv4(canonical);
+    if (embedded !== undefined && isForbiddenAddress(embedded)) return true;
     // fe80::/10 (link-local) and AWS's IPv6 metadata address.
     return /^fe[89ab][0-9a-f]?:/.test(canonical) || canonical === 'fd00:ec2::254';
   }
   return false;
+}
+
+/** Whether `canonical` (as the URL parser writes an IPv6 address) is in 64:ff9b::/96 or 64:ff9b:1::/48. */
+function isNat64(canonical: string): boolean {
+  return (
+    /^64:ff9b::(?:[0-9a-f]{1,4}:)?[0-9a-f]{1,4}$/.test(canonical) ||
+    /^64:ff9b:1:/.test(canonical) ||
+    canonical === '64:ff9b::'
+  );
+}
+
+/**
+ * The IPv4 address an IPv6 address (canonical, as the URL parser writes it) stands for: the last 32
+ * bits of an IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96) or NAT64 (64:ff9b::/96) address,
+ * bits 16 to 48 of a 6to4 one (2002::/16); undefined for any other.
+ */
+export function embeddedIPv4(canonical: string): string | undefined {
+  const groups = (text: string) => text.split(':').map((g) => parseInt(g, 16));
+  const dotted = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  const tail = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (tail) {
+    const [high = 0, low = 0] = groups(`${tail[1]}:${tail[2]}`);
+    return dotted(high, low);
+  }
+  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4})(?::|$)/.exec(canonical);
+  if (sixToFour) {
+    const [high = 0, low = 0] = groups(`${sixToFour[1]}:${sixToFour[2]}`);
+    return dotted(high, low);
+  }
+  return undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { lookup as systemLookup } from 'node:dns/promises';
 import { connect, isIP, type Socket } from 'node:net';
 import {
   destinationAllowed,
+  embeddedIPv4,
   formatDestination,
   isForbiddenAddress,
   type Destination,
@@ -50,20 +51,39 @@ export async function reach(context: EgressContext, host: string, port: number):
     context.refuse(host, port, reason);
     return { status: 403, message: `plangate's egress proxy refused ${where}: ${reason}.\n` };
   };
-  if (isIP(host) !== 0 && isForbiddenAddress(host)) return refused(CLOSED_TO_ALL);
+  if (isIP(host) !== 0 && isForbiddenAddress(host)) return refused(closedToAll(host));
   if (!destinationAllowed(context.destinations, host, port)) return refused('not allowed for this run');
   const resolved = isIP(host) !== 0 ? [host] : await resolve(context.lookup, host);
   if (typeof resolved === 'string') {
     return { status: 502, message: `plangate's egress proxy could not resolve ${host}: ${resolved}.\n` };
   }
   const closedTo = resolved.find(isForbiddenAddress);
-  if (closedTo !== undefined) return refused(`resolves to ${closedTo}, ${CLOSED_TO_ALL}`);
+  if (closedTo !== undefined) return refused(`resolves to ${closedTo}, ${closedToAll(closedTo)}`);
   if (context.closed()) return { status: 503, message: `plangate's egress proxy is closing.\n` };
   try {
     return { socket: await openUpstream(context, resolved, port) };
   } catch (error) {
     return { status: 502, message: `plangate's egress proxy could not connect to ${where}: ${cause(error)}.\n` };
   }
+}
+
+/**
+ * Why `address` is closed to every run, naming the IPv4 address an IPv6 one stands for (NAT64's
+ * 64:ff9b::a9fe:a9fe is 169.254.169.254), so a refusal of a spelling reads as what it reaches.
+ */
+function closedToAll(address: string): string {
+  if (isIP(address) !== 6) return CLOSED_TO_ALL;
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    // A zone index (fe80::1%eth0): link-local, and nothing embedded.
+    return CLOSED_TO_ALL;
+  }
+  const stands = embeddedIPv4(canonical);
+  const nat64 = /^64:ff9b:/.test(canonical);
+  if (stands !== undefined) return `${CLOSED_TO_ALL}: ${address} stands for ${stands}${nat64 ? ' through NAT64' : ''}`;
+  return nat64 ? `${CLOSED_TO_ALL}: ${address} is a NAT64 address, which reaches IPv4 addresses` : CLOSED_TO_ALL;
 }
 
 /** The addresses `host` resolves to, or the cause when it resolves to none. */

@@ -1,3 +1,4 @@
+import * as core from '@actions/core';
 import type { NetworkMode } from '../config/input-schemas.js';
 import {
   formatDestination,
@@ -9,8 +10,8 @@ import { lookUpAccount } from './account-prepare.js';
 import { probeAccountSwitch } from './account-switch.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import {
-  findNft,
   installNetworkRules,
+  noFirewall,
   type BlockedDestination,
   type NetworkRules,
   type RulesRefusals,
@@ -29,7 +30,10 @@ import { SandboxError, type Sandbox, type SandboxDeps } from './sandbox-types.js
  * refused is reported after every piece of work (`refusedSince`).
  *
  * Where the rules cannot be installed, nothing runs (the sandbox's `ready` throws, naming the cause,
- * and `refusal` says so before approval), unless the workflow names `network: open`.
+ * and `refusal` says so before approval), unless the workflow names `network: open`. Before every
+ * command and stdio MCP server the rules are checked to be still in force (their holder runs and the
+ * kernel has them): where they are not, nothing more runs. The firewall used (nftables, else
+ * iptables) is named in the job log when the rules go in.
  */
 
 export interface NetworkSealOptions {
@@ -55,23 +59,34 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
       throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ''} cannot be looked up`));
     // The account sandbox is ready, so a switch is possible: root, or else sudo.
     const how = (await probeAccountSwitch(deps)).kind === 'root' ? 'root' : 'sudo';
+    // The proxy first: the rules close its port to every other account.
+    const proxy = await startEgressProxy({ destinations });
     let rules: NetworkRules;
     try {
       rules = await installNetworkRules({
         uid: identity.uid,
         how,
         helpers: { sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) },
+        proxyPort: Number(new URL(proxy.url).port),
       });
     } catch (error) {
+      await proxy.close();
       throw new SandboxError(networkImpossible(error instanceof Error ? error.message : String(error)));
     }
-    try {
-      const proxy = await startEgressProxy({ destinations });
-      return { rules, proxy };
-    } catch (error) {
-      await rules.close();
-      throw error;
-    }
+    core.info(
+      `The sandbox's network is sealed by ${rules.firewall}: ${identity.user} (uid ${identity.uid}) reaches loopback and, through the egress proxy at ${proxy.url}, the allowed destinations only (rules ${rules.name}).`,
+    );
+    return { rules, proxy };
+  };
+
+  /** Why nothing may run now though the network was sealed: its rules are no longer in force. */
+  let broken: string | undefined;
+  const stillSealed = async (s: Seal) => {
+    broken ??= await s.rules.inForce();
+    if (broken !== undefined)
+      throw new SandboxError(
+        `Commands cannot run: the sandbox's network is no longer sealed (${broken}). Nothing was run, and nothing more will run in this job, so that no command reaches the network unsealed. Run the job again.`,
+      );
   };
 
   return {
@@ -80,7 +95,8 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
       await sandbox.ready();
       // Remembered, failure included: nothing may run unsealed after a failed attempt.
       sealing ??= install().then((s) => (seal = s));
-      await sealing;
+      // Checked before every command and server: the rules' holder could have been killed since.
+      await stillSealed(await sealing);
     },
     async refusal() {
       const inner = await sandbox.refusal();
@@ -119,7 +135,7 @@ interface Seal {
 }
 
 /**
- * The rules' and the proxy's refusals so far. Reading the rules goes through nft (and sudo), which a
+ * The rules' and the proxy's refusals so far. Reading the rules goes through the firewall (and sudo), which a
  * loaded machine can fail once: it is asked again, and while it cannot answer the counts reported
  * before stand, so a refusal is reported with the next piece of work rather than never.
  */
@@ -147,9 +163,7 @@ function key(b: BlockedDestination): string {
 function sealRefusal(sandbox: Sandbox, deps: SandboxDeps): string | undefined {
   if (sandbox.account === undefined)
     return "`command-isolation: none` runs commands as the action's own user, and the network rules hold only a separate account";
-  if (findNft({ sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) }) === undefined)
-    return `nftables is not installed (no nft program on PATH: ${helperPrograms(deps).path}): install it in a step before plangate (\`sudo apt-get install -y nftables\`), or add its folder to PATH`;
-  return undefined;
+  return noFirewall({ sudo: deps.sudo ?? 'sudo', programs: helperPrograms(deps) });
 }
 
 /** The words for a runner where the network cannot be sealed: the cause, what was not done, and the opt-out. */

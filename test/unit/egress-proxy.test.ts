@@ -66,6 +66,7 @@ const names: Record<string, string[]> = {
   'meta.test': ['169.254.169.254'],
   'mixed.test': ['127.0.0.1', '169.254.169.254'],
   'mapped.test': ['::ffff:a9fe:a9fe'],
+  'nat64.test': ['64:ff9b::a9fe:a9fe'],
 };
 
 async function lookup(host: string) {
@@ -83,6 +84,10 @@ async function start(options: Partial<EgressProxyOptions> = {}): Promise<EgressP
     { host: 'gone.test' },
     { host: 'port.test', port: echoPort },
     { host: '169.254.169.254' },
+    { host: 'nat64.test' },
+    { host: '64:ff9b::a9fe:a9fe' },
+    { host: '64:ff9b::a00:5' },
+    { host: '64:ff9b:1::a00:5' },
   ];
   proxy = await startEgressProxy({ destinations, lookup, ...options });
   return proxy;
@@ -288,6 +293,21 @@ describe('the egress proxy', () => {
       ['mapped.test', expect.stringContaining('resolves to ::ffff:a9fe:a9fe')],
       ['169.254.169.254', expect.stringContaining('link-local or cloud metadata')],
       ['meta.test', expect.stringContaining('resolves to 169.254.169.254')],
+    ]);
+  });
+
+  it('refuses NAT64 addresses, listed or resolved to, naming the IPv4 address one stands for', async () => {
+    const p = await start();
+    for (const target of ['[64:ff9b::a9fe:a9fe]:80', '[64:ff9b::a00:5]:80', '[64:ff9b:1::a00:5]:80', 'nat64.test:80']) {
+      const tunnel = await connectThrough(p, target);
+      expect(tunnel.status, target).toBe(403);
+      expect(await readToEnd(tunnel.socket, tunnel.head)).toContain('closed whatever allowed-domains says');
+    }
+    expect(p.refusals().map((r) => [r.host, r.reason])).toEqual([
+      ['64:ff9b::a9fe:a9fe', expect.stringContaining('64:ff9b::a9fe:a9fe stands for 169.254.169.254 through NAT64')],
+      ['64:ff9b::a00:5', expect.stringContaining('stands for 10.0.0.5 through NAT64')],
+      ['64:ff9b:1::a00:5', expect.stringContaining('is a NAT64 address')],
+      ['nat64.test', expect.stringContaining('resolves to 64:ff9b::a9fe:a9fe')],
     ]);
   });
 

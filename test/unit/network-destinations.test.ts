@@ -4,6 +4,7 @@ import {
   destinationAllowed,
   destinationEntrySchema,
   formatDestination,
+  embeddedIPv4,
   isForbiddenAddress,
   networkBundles,
 } from '../../src/scope/network-destinations.js';
@@ -69,6 +70,30 @@ describe('isForbiddenAddress', () => {
       expect(isForbiddenAddress(ip), ip).toBe(true);
     for (const ip of ['10.0.0.5', '127.0.0.1', '8.8.8.8', 'fd00::5', '::1'])
       expect(isForbiddenAddress(ip), ip).toBe(false);
+  });
+
+  it('closes NAT64 whole, and holds other IPv6 spellings of an IPv4 address to what they embed', () => {
+    for (const ip of [
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::169.254.169.254',
+      '64:FF9B::A9FE:A9FE',
+      '64:ff9b::a00:5',
+      '64:ff9b::',
+      '64:ff9b:1::a9fe:a9fe',
+      '64:ff9b:1:ffff::1',
+      '::169.254.169.254',
+      '2002:a9fe:a9fe::1',
+    ])
+      expect(isForbiddenAddress(ip), ip).toBe(true);
+    for (const ip of ['64:ff9b::1:0:0', '64:ff9b:2::1', '2002:a00:5::1', '::a00:5', '64:ff8b::a9fe:a9fe'])
+      expect(isForbiddenAddress(ip), ip).toBe(false);
+  });
+
+  it('names the IPv4 address an IPv6 address stands for', () => {
+    expect(embeddedIPv4('64:ff9b::a9fe:a9fe')).toBe('169.254.169.254');
+    expect(embeddedIPv4('::ffff:a00:5')).toBe('10.0.0.5');
+    expect(embeddedIPv4('2002:a9fe:a9fe::1')).toBe('169.254.169.254');
+    expect(embeddedIPv4('fd00::5')).toBeUndefined();
   });
 });
 
