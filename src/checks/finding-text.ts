@@ -53,7 +53,7 @@ function networkWords(
     case 'not-allowed':
       return `the network destination ${named} is not in \`allowed-domains\`, so it is left out of the approved scope and commands cannot reach it; to allow it, add ${named} to the workflow's \`allowed-domains\` and ask for the plan again`;
     case 'always-closed':
-      return `the network destination ${named} is a link-local or cloud metadata address, closed whatever \`allowed-domains\` says; commands cannot reach it`;
+      return `the network destination ${named} is a link-local, cloud metadata or NAT64 address, closed whatever \`allowed-domains\` says; commands cannot reach it`;
     case 'malformed':
       return `${named} is no network destination (a host, \`*.example.com\`, \`host:port\`, an IP address or a bundle such as \`npm\`); it is left out of the approved scope`;
   }

@@ -47,7 +47,7 @@ function closedDestinations(allowed: readonly Destination[], plan: Plan): string
       ? ` names ${notAllowed.join(', ')}, which \`allowed-domains\` does not allow, so no amendment can let commands reach ${notAllowed.length === 1 ? 'it' : 'them'}: add ${notAllowed.length === 1 ? 'it' : 'them'} to the workflow's \`allowed-domains\` first.`
       : '',
     closed.length
-      ? ` names ${closed.join(', ')}, link-local or cloud metadata ${closed.length === 1 ? 'address' : 'addresses'}, which stay closed whatever \`allowed-domains\` says.`
+      ? ` names ${closed.join(', ')}, link-local, cloud metadata or NAT64 ${closed.length === 1 ? 'address' : 'addresses'}, which stay closed whatever \`allowed-domains\` says.`
       : '',
   ]
     .filter((s) => s !== '')

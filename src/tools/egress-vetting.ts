@@ -38,7 +38,7 @@ export type Reached = { socket: Socket } | { status: 403 | 502 | 503; message: s
 /** A new connection that gets no answer within this long is given up (the next address is tried). */
 const CONNECT_TIMEOUT_MS = 15_000;
 
-const CLOSED_TO_ALL = 'a link-local or cloud metadata address, closed whatever allowed-domains says';
+const CLOSED_TO_ALL = 'a link-local, cloud metadata or NAT64 address, closed whatever allowed-domains says';
 
 /**
  * Vets `host:port` (as the client named it: lower case, no brackets) and connects to it. A refusal

@@ -109,10 +109,10 @@ export function sealInNamespace(sandbox: Sandbox, options: NamespaceSealOptions)
     },
     // Steps run apart would get the inner sandbox's views, which are not sealed.
     inTree: undefined,
-    plan(argv, env, secretNames) {
+    plan(argv, env, options) {
       if (!seal || !means) throw new SandboxError('The sandbox is not ready; call ready() first.');
       const proxied = { ...env, ...proxyEnvironment(`http://127.0.0.1:${seal.port}`) };
-      const inner = sandbox.plan(argv, proxied, secretNames);
+      const inner = sandbox.plan(argv, proxied, options);
       const spec: BridgeSpec = {
         socket: seal.socket,
         port: seal.port,

@@ -104,9 +104,9 @@ export function sealNetwork(sandbox: Sandbox, options: NetworkSealOptions): Sand
       const cause = sealRefusal(sandbox, deps);
       return cause === undefined ? undefined : networkImpossible(cause);
     },
-    plan(argv, env, secretNames) {
+    plan(argv, env, options) {
       if (!seal) throw new SandboxError('The sandbox is not ready; call ready() first.');
-      return sandbox.plan(argv, { ...env, ...proxyEnvironment(seal.proxy.url) }, secretNames);
+      return sandbox.plan(argv, { ...env, ...proxyEnvironment(seal.proxy.url) }, options);
     },
     limitNetwork(approved) {
       if (sealing !== undefined)

@@ -72,7 +72,7 @@ function advice(refused: readonly RefusedDestination[], allowance: NetworkAllowa
     by.has('direct')
       ? `- ${said('direct')}: allowed for this run, but only through the proxy in HTTP_PROXY; connections that go around it are always refused.`
       : '',
-    by.has('closed') ? `- ${said('closed')}: a link-local or cloud metadata address, closed to every run.` : '',
+    by.has('closed') ? `- ${said('closed')}: a link-local, cloud metadata or NAT64 address, closed to every run.` : '',
   ].filter((line) => line !== '');
 }
 

@@ -350,7 +350,7 @@ for (const runner of runners) {
       const { planned, approved, result, issue } = await planAndApprove(w, { 'allowed-domains': named.join('\n') });
       for (const destination of named)
         expect(botComments(w, issue)[0]).toContain(
-          `the network destination \`${destination}\` is a link-local or cloud metadata address`,
+          `the network destination \`${destination}\` is a link-local, cloud metadata or NAT64 address`,
         );
       expect(approved.outputs.outcome, approved.stdout + approved.stderr).toBe('done');
       expect(result).toMatch(/metadata: status 403 .*, nat64 status 403 /);
