@@ -442,11 +442,11 @@ async function main(proc) {
         terminal.out(`plangate ${plangateVersion}`);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-XBZLKHJO.js");
+        const { planCommand } = await import("./chunks/plan-command-TXYD5NAA.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-PWPU3R4E.js");
+        const { runCommand } = await import("./chunks/run-command-PJ7GZANJ.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

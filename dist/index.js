@@ -147,6 +147,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-ZEXFDTWB.js");
+  const { run } = await import("./chunks/main-D5ACVZVW.js");
   await run(triage);
 }

@@ -9,7 +9,7 @@ import {
   runEnding,
   startBranch,
   withTrailers
-} from "./chunk-EQJDSQIH.js";
+} from "./chunk-XQ2565TN.js";
 import {
   branchExists,
   checkBranchName,
@@ -28,21 +28,21 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-3OD47A2Y.js";
+} from "./chunk-QF75QE7V.js";
 import {
   CliError,
   UsageError
 } from "./chunk-6NVIIRNY.js";
-import "./chunk-IUB4ANJS.js";
+import "./chunk-OBEXGYWC.js";
 import {
   defaultPolicy,
   isEmptyDelta,
   scopeDelta
-} from "./chunk-HRHL5WUQ.js";
+} from "./chunk-B2ZGCE7H.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";
-import "./chunk-WFUTEVU3.js";
+import "./chunk-JWYNXQNJ.js";
 import "./chunk-UBTQZF52.js";
 import {
   errorMessage

@@ -1,10 +1,10 @@
 import { createRequire as __plangateCreateRequire } from 'node:module'; const require = __plangateCreateRequire(import.meta.url);
 import {
   createCapabilityHub
-} from "./chunk-IUB4ANJS.js";
+} from "./chunk-OBEXGYWC.js";
 import {
   noCapabilities
-} from "./chunk-WFUTEVU3.js";
+} from "./chunk-JWYNXQNJ.js";
 import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";

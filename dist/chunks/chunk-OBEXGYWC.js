@@ -28,7 +28,7 @@ import {
   unknown,
   url,
   warning
-} from "./chunk-WFUTEVU3.js";
+} from "./chunk-JWYNXQNJ.js";
 import {
   errorMessage,
   redact
@@ -13094,7 +13094,14 @@ function createTransport(spec, sandbox, stderr) {
     PATH: process.env.PATH,
     ...sandbox.account !== void 0 && process.env.TERM ? { TERM: process.env.TERM } : {}
   };
-  const plan = sandbox.plan([spec.command, ...spec.args], { ...base, ...spec.env }, Object.keys(spec.env));
+  const plan = sandbox.plan(
+    [spec.command, ...spec.args],
+    { ...base, ...spec.env },
+    {
+      secretNames: Object.keys(spec.env),
+      lifetime: "run"
+    }
+  );
   const transport = new ServerProcessTransport({
     command: plan.file,
     args: plan.args,

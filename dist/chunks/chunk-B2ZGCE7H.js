@@ -15,6 +15,7 @@ import {
   didYouMean
 } from "./chunk-ORSRIQN3.js";
 import {
+  LeftRunningError,
   SandboxError,
   absolutePath,
   allowedEntries,
@@ -38,7 +39,7 @@ import {
   treeChangeCount,
   unrecordedDestinations,
   warning
-} from "./chunk-WFUTEVU3.js";
+} from "./chunk-JWYNXQNJ.js";
 import {
   errorMessage,
   redact
@@ -9037,9 +9038,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils();
     var constants = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch5 = (glob, options, returnState = false) => {
+    var picomatch4 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
-        const fns = glob.map((input2) => picomatch5(input2, options, returnState));
+        const fns = glob.map((input2) => picomatch4(input2, options, returnState));
         const arrayMatcher = (str) => {
           for (const isMatch of fns) {
             const state3 = isMatch(str);
@@ -9055,16 +9056,16 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const posix = opts.windows;
-      const regex = isState ? picomatch5.compileRe(glob, options) : picomatch5.makeRe(glob, options, false, true);
+      const regex = isState ? picomatch4.compileRe(glob, options) : picomatch4.makeRe(glob, options, false, true);
       const state2 = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch5(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch4(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output } = picomatch5.test(input2, regex, options, { glob, posix });
+        const { isMatch, match, output } = picomatch4.test(input2, regex, options, { glob, posix });
         const result = { glob, state: state2, regex, posix, input: input2, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -9090,7 +9091,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch5.test = (input2, regex, options, { glob, posix } = {}) => {
+    picomatch4.test = (input2, regex, options, { glob, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -9107,24 +9108,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch5.matchBase(input2, regex, options, posix);
+          match = picomatch4.matchBase(input2, regex, options, posix);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch5.matchBase = (input2, glob, options, posix = options && options.windows) => {
-      const regex = glob instanceof RegExp ? glob : picomatch5.makeRe(glob, options);
+    picomatch4.matchBase = (input2, glob, options, posix = options && options.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch4.makeRe(glob, options);
       return regex.test(utils.basename(input2, { windows: posix }));
     };
-    picomatch5.isMatch = (str, patterns, options) => picomatch5(patterns, options)(str);
-    picomatch5.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch5.parse(p, options));
+    picomatch4.isMatch = (str, patterns, options) => picomatch4(patterns, options)(str);
+    picomatch4.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch4.parse(p, options));
       return parse2(pattern, { ...options, fastpaths: false });
     };
-    picomatch5.scan = (input2, options) => scan(input2, options);
-    picomatch5.compileRe = (state2, options, returnOutput = false, returnState = false) => {
+    picomatch4.scan = (input2, options) => scan(input2, options);
+    picomatch4.compileRe = (state2, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state2.output;
       }
@@ -9135,13 +9136,13 @@ var require_picomatch = __commonJS({
       if (state2 && state2.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch5.toRegex(source, options);
+      const regex = picomatch4.toRegex(source, options);
       if (returnState === true) {
         regex.state = state2;
       }
       return regex;
     };
-    picomatch5.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+    picomatch4.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -9152,9 +9153,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse2(input2, options);
       }
-      return picomatch5.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch4.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch5.toRegex = (source, options) => {
+    picomatch4.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -9163,8 +9164,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch5.constants = constants;
-    module.exports = picomatch5;
+    picomatch4.constants = constants;
+    module.exports = picomatch4;
   }
 });
 
@@ -9174,14 +9175,14 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
-    function picomatch5(glob, options, returnState = false) {
+    function picomatch4(glob, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob, options, returnState);
     }
-    Object.assign(picomatch5, pico);
-    module.exports = picomatch5;
+    Object.assign(picomatch4, pico);
+    module.exports = picomatch4;
   }
 });
 
@@ -9423,6 +9424,42 @@ var require_punycode = __commonJS({
     module.exports = punycode2;
   }
 });
+
+// src/repo/credential-mask.ts
+function maskFor(rule) {
+  return `[credential masked: ${rule}]`;
+}
+var shortest = 16;
+async function maskCredentials(text3) {
+  if (text3.length < shortest) return { text: text3, rules: [] };
+  const { findCredentials } = await import("./credential-rules-OEI2FJKM.js");
+  const matches = (await findCredentials("published.md", text3)).sort((a, b) => a.start - b.start);
+  if (matches.length === 0) return { text: text3, rules: [] };
+  const rules = [];
+  let out = "";
+  let at = 0;
+  for (const match of matches) {
+    if (!rules.includes(match.rule)) rules.push(match.rule);
+    if (match.end <= at) continue;
+    out += text3.slice(at, Math.max(at, match.start)) + maskFor(match.rule);
+    at = match.end;
+  }
+  return { text: out + text3.slice(at), rules };
+}
+async function maskedText(text3) {
+  return (await maskCredentials(text3)).text;
+}
+async function maskStrings(value) {
+  if (typeof value === "string") return await maskedText(value);
+  if (Array.isArray(value)) return await Promise.all(value.map((item) => maskStrings(item)));
+  if (value !== null && typeof value === "object") {
+    const entries = await Promise.all(
+      Object.entries(value).map(async ([key, item]) => [key, await maskStrings(item)])
+    );
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
 
 // node_modules/openai/internal/tslib.mjs
 function __classPrivateFieldSet(receiver, state2, value, kind, f) {
@@ -34169,7 +34206,7 @@ var passed = /* @__PURE__ */ new Set([
   "SSL_CERT_FILE",
   "SSL_CERT_DIR"
 ]);
-var OWNED = /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE)$/;
+var OWNED = /^GIT_(CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)|DIR|WORK_TREE|INDEX_FILE|OPTIONAL_LOCKS|COMMON_DIR|NAMESPACE|(LITERAL|GLOB|NOGLOB|ICASE)_PATHSPECS)$/;
 var HARDENING = [
   { key: "core.hooksPath", value: "/dev/null" },
   { key: "core.fsmonitor", value: "false" },
@@ -34192,6 +34229,7 @@ function gitEnvironment(env, config2) {
   }
   out.PATH = absolutePath(out.PATH);
   out.GIT_TERMINAL_PROMPT = "0";
+  out.GIT_LITERAL_PATHSPECS = "1";
   return { ...out, ...configEnv(config2) };
 }
 function configEnv(config2) {
@@ -34265,9 +34303,10 @@ function createGit(cwd, options = {}) {
     ...options.repository.indexFile ? { GIT_INDEX_FILE: options.repository.indexFile } : {}
   } : {};
   const reading = options.reader ? { GIT_OPTIONAL_LOCKS: "0" } : {};
-  return async (args) => {
+  const git = async (args) => {
     if (options.mayPush && !options.mayPush() && pushesBranch(args))
       throw new GitError("git push refused: the job is being stopped, and plangate pushes nothing more.");
+    if (options.beforePush && subcommand(args) === "push") await options.beforePush(git, args);
     const config2 = auth.length > 0 && NETWORK.has(subcommand(args) ?? "") ? [...HARDENING, ...auth] : HARDENING;
     const env = { ...gitEnvironment(options.env ?? process.env, config2), ...repository, ...reading };
     const { error, stdout, stderr } = await exec(args, {
@@ -34287,6 +34326,7 @@ function createGit(cwd, options = {}) {
     }
     return options.reader ? stdout : stdout.trim();
   };
+  return git;
 }
 function pushesBranch(args) {
   return subcommand(args) === "push" && args.some((a) => !a.startsWith("-") && /(?:^|:)refs\/heads\//.test(a));
@@ -34718,8 +34758,42 @@ function resolveMcpServers(servers, env, ownSecrets, setIn = "the workflow step'
   });
 }
 
+// src/text/literal-path.ts
+var wholeRepository = ".";
+function scopePath(path7) {
+  const written = path7.trim().replace(/\\/g, "/");
+  let out = written;
+  while (out.startsWith("./")) out = out.slice(2);
+  out = out.replace(/\/+$/, "");
+  return out === "" && written.startsWith(".") ? wholeRepository : out;
+}
+function coveredBy(path7, entry) {
+  const target = scopePath(path7);
+  const folder = scopePath(entry);
+  if (folder === "") return false;
+  return folder === wholeRepository || target === folder || target.startsWith(`${folder}/`);
+}
+function entriesOverlap(a, b) {
+  return coveredBy(a, b) || coveredBy(b, a);
+}
+function literalPathProblem(entry) {
+  const path7 = entry.trim().replace(/\\/g, "/");
+  if (new RegExp("\\p{Cc}", "u").test(entry)) return "holds a control character";
+  if (path7.startsWith("/") || path7.startsWith("~") || /^[A-Za-z]:/.test(path7))
+    return "is not a path inside the repository: name it relative to the repository root";
+  if (scopePath(path7) === "") return "names no path";
+  const pattern = /[*?|{}]/.exec(path7)?.[0];
+  if (pattern !== void 0)
+    return `holds \`${pattern}\`, which only a pattern would: files are literal paths, so name each file, or the folder that holds them`;
+  const parts = path7.split("/");
+  if (parts.some((part) => part.startsWith("!")))
+    return "starts a name with `!`, which reads as a negation: files are literal paths, so name only what the step changes";
+  if (path7.startsWith(":")) return "starts with `:`, which git reads as pathspec magic";
+  if (parts.includes("..")) return "leaves the repository through `..`: name it relative to the repository root";
+  return void 0;
+}
+
 // src/scope/approved-scope.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
 var scopeBudgetSchema = external_exports.object({
   /** Prompt and completion tokens of both roles together, from the approval on. */
   tokens: external_exports.number().int().positive(),
@@ -34733,8 +34807,8 @@ var scopeBudgetSchema = external_exports.object({
 var maxParallelSteps = 8;
 var approvedScopeSchema = external_exports.object({
   /**
-   * Paths or globs, relative to the repository root, the run may add, change or delete. A path
-   * names a file or a folder (and then everything under it).
+   * Paths, relative to the repository root, the run may add, change or delete, read literally: a
+   * file, or a folder and everything under it (`.`: the whole repository). Never a pattern.
    */
   // As many as a plan may name (500 steps of 100 files); the comment's size is the real bound.
   paths: external_exports.array(external_exports.string().min(1).max(500)).max(5e4),
@@ -34762,18 +34836,8 @@ var scopeDeltaSchema = external_exports.object({
   network: external_exports.array(external_exports.string().min(1).max(300)).max(1e3).optional(),
   budget: scopeBudgetSchema.optional()
 }).strict();
-function scopePath(path7) {
-  let out = path7.trim().replace(/\\/g, "/");
-  while (out.startsWith("./")) out = out.slice(2);
-  return out.replace(/\/+$/, "");
-}
 function scopeEntryFor(path7, scope) {
-  const target = scopePath(path7);
-  return scope.paths.find((entry) => {
-    const pattern = scopePath(entry);
-    if (pattern === "") return false;
-    return target === pattern || target.startsWith(`${pattern}/`) || import_picomatch.default.isMatch(target, pattern, { dot: true, nocase: false });
-  });
+  return scope.paths.find((entry) => coveredBy(path7, entry));
 }
 function inScope(path7, scope) {
   return scopeEntryFor(path7, scope) !== void 0;
@@ -34994,7 +35058,14 @@ function initialSnapshot(objective, policy) {
 var planStepSchema = external_exports.object({
   title: external_exports.string().trim().min(1).max(300),
   detail: external_exports.string().max(4e3).optional(),
-  files: external_exports.array(external_exports.string().min(1).max(500)).max(100).optional(),
+  /**
+   * What the step may add, change or delete: literal paths, each a file or a folder (and then
+   * everything under it). Never a pattern: a character only a pattern would hold is refused here,
+   * naming the step, so the plan a maintainer approves means what it reads.
+   */
+  files: external_exports.array(external_exports.string().min(1).max(500)).max(100).optional().describe(
+    "Literal paths the step adds, changes or deletes, relative to the repository root: a file, or a folder for everything under it. Never a glob or pattern."
+  ),
   verify: external_exports.string().max(1e3).optional(),
   /**
    * The network destinations the step needs, written as `allowed-domains` entries (a host,
@@ -35019,6 +35090,15 @@ var planSchema = external_exports.object({
   risks: external_exports.array(external_exports.string().max(1e3)).max(30).optional()
 }).strict().superRefine((plan, ctx) => {
   plan.steps.forEach((step, index) => {
+    (step.files ?? []).forEach((file, at) => {
+      const problem = literalPathProblem(file);
+      if (problem !== void 0)
+        ctx.addIssue({
+          code: "custom",
+          path: ["steps", index, "files", at],
+          message: `step ${index + 1} names ${JSON.stringify(file)} in files, which ${problem}`
+        });
+    });
     for (const needed of step.after ?? [])
       if (needed > index)
         ctx.addIssue({
@@ -35211,7 +35291,7 @@ function networkWords(finding, quote) {
     case "not-allowed":
       return `the network destination ${named2} is not in \`allowed-domains\`, so it is left out of the approved scope and commands cannot reach it; to allow it, add ${named2} to the workflow's \`allowed-domains\` and ask for the plan again`;
     case "always-closed":
-      return `the network destination ${named2} is a link-local or cloud metadata address, closed whatever \`allowed-domains\` says; commands cannot reach it`;
+      return `the network destination ${named2} is a link-local, cloud metadata or NAT64 address, closed whatever \`allowed-domains\` says; commands cannot reach it`;
     case "malformed":
       return `${named2} is no network destination (a host, \`*.example.com\`, \`host:port\`, an IP address or a bundle such as \`npm\`); it is left out of the approved scope`;
   }
@@ -35327,26 +35407,9 @@ function filesOverlap(a, b) {
   if (left.length === 0 || right.length === 0) return true;
   return left.some((x) => right.some((y) => entriesOverlap(x, y)));
 }
-function entriesOverlap(a, b) {
-  const [x, y] = [fixedPart(a), fixedPart(b)];
-  if (x.glob || y.glob) return within(x.path, y.path) || within(y.path, x.path);
-  return x.path === y.path || within(x.path, y.path) || within(y.path, x.path);
-}
-function within(outer, inner) {
-  return outer === "" || inner === outer || inner.startsWith(`${outer}/`);
-}
-function fixedPart(entry) {
-  let clean2 = entry.trim().replace(/\\/g, "/");
-  while (clean2.startsWith("./")) clean2 = clean2.slice(2);
-  clean2 = clean2.replace(/\/+$/, "");
-  const wild = clean2.search(/[*?[\]{}!]/);
-  if (wild < 0) return { path: clean2, glob: false };
-  const head = clean2.slice(0, wild);
-  return { path: head.includes("/") ? head.slice(0, head.lastIndexOf("/")) : "", glob: true };
-}
 
 // src/tools/command-policy.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
+var import_picomatch = __toESM(require_picomatch2(), 1);
 
 // src/tools/tool-error.ts
 var ToolError = class extends Error {
@@ -35465,7 +35528,7 @@ function matchesTokens(argv, tokens) {
     if (arg === void 0) return false;
     if (token === "*") continue;
     if (token.includes("*")) {
-      if (!import_picomatch2.default.isMatch(arg, token, { dot: true })) return false;
+      if (!import_picomatch.default.isMatch(arg, token, { dot: true })) return false;
     } else if (token !== arg) {
       return false;
     }
@@ -35538,7 +35601,7 @@ function allowed(command, allowedCommands) {
 var unique = (values) => [...new Set(values)];
 function unplannedScope(input2) {
   return {
-    paths: ["**"],
+    paths: [wholeRepository],
     commands: [...input2.allowedCommands],
     budget: {
       tokens: minTokensPerStep * input2.maxIterations,
@@ -35557,7 +35620,7 @@ function scopeDelta(scope, plan, allowedCommands, network) {
     maxIterations: plan.steps.length,
     ...network !== void 0 && scope.network !== void 0 ? { network } : {}
   });
-  const paths = wanted.paths.filter((p) => !scope.paths.includes(p) && (/[*?[\]{}]/.test(p) || !inScope(p, scope)));
+  const paths = wanted.paths.filter((p) => !inScope(p, scope));
   const commands = wanted.commands.filter((c) => !allowed(c, scope.commands));
   const reached = scopeDestinations(scope.network ?? []);
   const destinations = (wanted.network ?? []).filter(
@@ -35582,7 +35645,7 @@ function formatCount(n) {
 
 // src/render/scope.ts
 function renderScope(scope) {
-  const paths = scope.paths.length === 0 ? "none: the run may change no file" : scope.paths.map(code).join(", ");
+  const paths = scope.paths.length === 0 ? "none: the run may change no file" : scope.paths.map((p) => pathWords(p, code)).join(", ");
   const commands = scope.commands.length === 0 ? "none" : scope.commands.map(code).join(", ");
   return [
     "**This approval allows**",
@@ -35601,13 +35664,19 @@ function renderScopeText(scope) {
   const listed3 = (items, none) => items.length ? items.join(", ") : none;
   return [
     "This approval allows:",
-    `  changes to: ${listed3(scope.paths, "no file")}`,
+    `  changes to: ${listed3(
+      scope.paths.map((p) => pathWords(p, (t) => t)),
+      "no file"
+    )}`,
     `  commands: ${listed3(scope.commands, "none")}`,
     ...scope.network !== void 0 ? [`  network: ${networkWords2(scope.network, (d) => d)}`] : [],
     `  budget: ${formatBudget(scope.budget)} (the estimate with ${(budgetHeadroom - 1) * 100} % headroom)`,
     ...scope.parallelSteps !== void 0 ? [`  steps at once: ${atOnceWords(scope.parallelSteps)}`] : [],
     "Nothing else: the tools refuse it and the commits leave it out; a run that needs more stops."
   ].join("\n");
+}
+function pathWords(entry, show) {
+  return entry === wholeRepository ? `${show(entry)} (the whole repository)` : show(entry);
 }
 function atOnceWords(steps2) {
   return steps2 === 1 ? "one at a time" : `at most ${steps2}`;
@@ -35649,7 +35718,7 @@ function isTreePath(path7) {
 }
 
 // src/text/protected-paths.ts
-var import_picomatch3 = __toESM(require_picomatch2(), 1);
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 
 // src/text/dot-git.ts
 var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
@@ -35668,7 +35737,7 @@ function hasDotGitComponent(relPath) {
 function matchProtected(relPath, patterns) {
   const candidates = withAncestors(normalize(fold(relPath)));
   for (const pattern of patterns) {
-    const matches = (0, import_picomatch3.default)(normalize(fold(pattern)), { dot: true, nocase: true });
+    const matches = (0, import_picomatch2.default)(normalize(fold(pattern)), { dot: true, nocase: true });
     if (candidates.some((candidate) => matches(candidate))) return pattern;
   }
   return void 0;
@@ -35729,7 +35798,6 @@ var findingSchema = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("not-found"), severity: external_exports.literal("info"), step: stepNumber, file: text }).strict()
 ]);
 var creates = /\b(create[sd]?|creating|add(s|ed|ing)?|new|write|writes|writing|introduce[sd]?|scaffold(s|ed)?|generate[sd]?|initiali[sz]e[sd]?|bootstrap(s|ped)?)\b/i;
-var globChars = /[*?[\]{}]/;
 var kindOrder = {
   "too-many-steps": 0,
   "protected-path": 1,
@@ -35775,7 +35843,7 @@ function checkPlan(plan, rules, fileExists) {
         add({ kind: "network-not-allowed", severity: "warning", step: number2, destination: short(entry), why });
     if (!fileExists) continue;
     for (const file of files) {
-      if (globChars.test(file) || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== void 0 || fileExists(file))
+      if (file === wholeRepository || madeEarlier.has(file) || matchProtected(file, rules.protectedPaths) !== void 0 || fileExists(file))
         continue;
       if (createsFiles(step)) {
         madeEarlier.add(file);
@@ -35807,15 +35875,10 @@ function createsFiles(step) {
   return creates.test(step.title) || creates.test(step.detail ?? "");
 }
 function stepFiles(step) {
-  return [...new Set((step.files ?? []).map(normalize2).filter((f) => f !== ""))];
+  return [...new Set((step.files ?? []).map(scopePath).filter((f) => f !== ""))];
 }
 function existenceQuestions(plan) {
-  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => !globChars.test(file)))];
-}
-function normalize2(file) {
-  let out = file.trim().replace(/\\/g, "/");
-  while (out.startsWith("./")) out = out.slice(2);
-  return out.replace(/\/+$/, "");
+  return [...new Set(plan.steps.flatMap(stepFiles).filter((file) => file !== wholeRepository))];
 }
 var severityRank = (f) => ({ blocking: 0, warning: 1, info: 2 })[f.severity];
 var stepOf = (f) => "step" in f ? f.step : 0;
@@ -38957,7 +39020,7 @@ var StateCore = class {
 };
 var UNNORMALIZED_NEWLINE_RE = /\r\n?/g;
 var NULL_RE = /\0/g;
-function normalize3(state2) {
+function normalize2(state2) {
   let str;
   str = state2.src.replace(UNNORMALIZED_NEWLINE_RE, "\n");
   str = str.replace(NULL_RE, "\uFFFD");
@@ -39295,7 +39358,7 @@ function text_join(state2) {
   }
 }
 var _rules$2 = [
-  ["normalize", normalize3],
+  ["normalize", normalize2],
   ["block", block],
   ["strip_references", strip_references],
   ["inline", inline],
@@ -44121,14 +44184,15 @@ function createBudget(options) {
   const { now, startedAt, timeoutMinutes, maxCostUsd, spentUsd, approved, warn = warning } = options;
   let warnedUnknown = false;
   let spent;
+  let inFlight = 0;
   const approvedLimit = (nextTokens) => {
     if (!approved) return void 0;
     const used = approved.spentTokens();
-    if (used + nextTokens > approved.tokens)
-      return `the approved budget of ${formatCount(approved.tokens)} tokens is spent: ${formatCount(used)} used, and the next request would take about ${formatCount(nextTokens)} more`;
+    if (used + inFlight + nextTokens > approved.tokens)
+      return `the approved budget of ${formatCount(approved.tokens)} tokens is spent: ${formatCount(used)} used${inFlight > 0 ? `, about ${formatCount(inFlight)} on the way in requests of steps running beside this one` : ""}, and the next request would take about ${formatCount(nextTokens)} more`;
     const usd2 = approved.spentUsd();
     if (approved.costUsd === void 0 || usd2 === null || approved.costUsd === maxCostUsd) return void 0;
-    const next = used > 0 ? usd2 / used * nextTokens : 0;
+    const next = used > 0 ? usd2 / used * (nextTokens + inFlight) : 0;
     if (usd2 + next > approved.costUsd)
       return `the approved budget of ${formatCost(approved.costUsd)} is spent: ${formatCost(usd2)} used, and the next request would cost about ${formatCost(next)} more`;
     return void 0;
@@ -44136,6 +44200,14 @@ function createBudget(options) {
   return {
     get spent() {
       return spent;
+    },
+    reserve(tokens) {
+      inFlight += tokens;
+      let held = true;
+      return () => {
+        if (held) inFlight -= tokens;
+        held = false;
+      };
     },
     check(nextTokens = 0) {
       if (timeoutMinutes !== void 0 && now() - startedAt >= timeoutMinutes * 6e4) {
@@ -44373,7 +44445,7 @@ function advice(refused, allowance) {
     by.has("ask") ? `- ${said("ask")}: \`allowed-domains\` allows it, but the approved plan does not name it. If the work needs it, say which and why in your result with outcome replan: a revised plan names it in a step's \`network\`, and that stops the run for an amendment a maintainer approves.` : "",
     by.has("ceiling") ? `- ${said("ceiling")}: not in \`allowed-domains\`, so no plan or amendment can open it. If the work needs it, say so in your result: a maintainer must add it to the workflow's \`allowed-domains\` first.` : "",
     by.has("direct") ? `- ${said("direct")}: allowed for this run, but only through the proxy in HTTP_PROXY; connections that go around it are always refused.` : "",
-    by.has("closed") ? `- ${said("closed")}: a link-local or cloud metadata address, closed to every run.` : ""
+    by.has("closed") ? `- ${said("closed")}: a link-local, cloud metadata or NAT64 address, closed to every run.` : ""
   ].filter((line) => line !== "");
 }
 function standingOf(r, allowed2, approved) {
@@ -44522,7 +44594,7 @@ function commandEnvironment(env, extraNames = []) {
 }
 
 // src/tools/read-tools.ts
-var import_picomatch4 = __toESM(require_picomatch2(), 1);
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
 import fs3 from "node:fs";
 import path5 from "node:path";
 
@@ -44884,7 +44956,7 @@ function searchTool(workspace, git) {
     schema: searchSchema,
     async run(args) {
       const scope = existingScope(workspace, args.path);
-      const pathspec = scope === "." ? [] : [`:(literal)${scope}`];
+      const pathspec = scope === "." ? [] : [scope];
       const stdout = await gitGrep(git, args.pattern, pathspec);
       const matches = globFilter(args.glob, scope);
       const hits = [];
@@ -44922,7 +44994,7 @@ function existingScope(workspace, relPath) {
 }
 function globFilter(glob, scope) {
   if (glob === void 0) return () => true;
-  const matcher = (0, import_picomatch4.default)(glob, { dot: true, basename: !glob.includes("/") });
+  const matcher = (0, import_picomatch3.default)(glob, { dot: true, basename: !glob.includes("/") });
   const prefix = scope === "." ? "" : `${scope}/`;
   return (file) => matcher(file) || prefix !== "" && file.startsWith(prefix) && matcher(file.slice(prefix.length));
 }
@@ -44993,7 +45065,7 @@ function createRunCommandTool(options) {
       const argv = authorizeCommand(args.command, options.allowedCommands);
       refuseOutsideCommands(argv, args.command, options.scope);
       const plan = await planFor(sandbox, argv, options.env);
-      const result = await sandbox.lend(() => execute(sandbox, plan, options.timeoutMs));
+      const { result, leftRunning } = await lent(sandbox, () => execute(sandbox, plan, options.timeoutMs));
       const refused = await sandbox.refusedSince();
       options.onRun?.(args.command, refused);
       const outOfReach = result.exitCode !== 0 ? sandbox.programOutOfReach?.(argv[0] ?? "") ?? "" : "";
@@ -45003,6 +45075,12 @@ function createRunCommandTool(options) {
       const body = (result.output === "" ? "(no output)" : result.output) + notes.map((n) => `
 
 ${n}`).join("");
+      const status = result.exitCode !== null ? `exit code: ${result.exitCode}` : `terminated by signal ${result.signal ?? "unknown"}`;
+      if (leftRunning !== void 0) throw new ToolError(`$ ${args.command}
+${status}
+${body}
+
+${leftRunning}`);
       if (result.timedOut) {
         throw new ToolError(
           `$ ${args.command}
@@ -45010,7 +45088,6 @@ Timed out after ${options.timeoutMs} ms; the command and its child processes wer
 ${body}`
         );
       }
-      const status = result.exitCode !== null ? `exit code: ${result.exitCode}` : `terminated by signal ${result.signal ?? "unknown"}`;
       return `$ ${args.command}
 ${status}
 ${body}`;
@@ -45027,6 +45104,20 @@ async function planFor(sandbox, argv, env) {
     throw new ToolError(
       `${error.message}${tail} Report this in your result: no command can run until a maintainer fixes it.`
     );
+  }
+}
+async function lent(sandbox, work2) {
+  let ran;
+  try {
+    return { result: await sandbox.lend(async () => ran = await work2()) };
+  } catch (error) {
+    if (error instanceof LeftRunningError && ran !== void 0) return { result: ran, leftRunning: error.message };
+    if (error instanceof LeftRunningError) throw new ToolError(error.message);
+    if (error instanceof SandboxError)
+      throw new ToolError(
+        `${error.message} Report this in your result: no command can run until a maintainer fixes it.`
+      );
+    throw error;
   }
 }
 function notFound(file, plan, outOfReach) {
@@ -45237,7 +45328,7 @@ function createUpdateContextTool(role, stage2) {
     description: `Stage context fields for the ${role} (${listed3}). Staged fields drive the run: the host checks what the current stage requires and moves on when it is complete. Pass one or more fields in one call.`,
     schema: stagedFieldsSchema(role),
     async run(fields) {
-      return stage2(fields);
+      return stage2(await maskStrings(fields));
     }
   });
 }
@@ -45518,7 +45609,7 @@ A separate executor carries out your directives one at a time with write and com
 How you work:
 - Read before you plan: find the files that matter and check how the project builds and tests.
 - A plan is a short ordered list of concrete steps. Each step has a title, and where useful a detail, the files it touches and a command that verifies it.
-- The plan is a contract. Approving it allows the run to change only the paths your steps list in files (a path, a folder for everything under it, or a glob), to run only the commands your steps name (verify, or quoted in a step as \`npm test\`) that the repository allows, to reach over the network only the destinations your steps list in network (written as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm, which \`npm ci\` needs) that the workspace rules say allowed-domains allows, and to spend a budget derived from the estimate. Name every file a step creates or changes, every command it runs and every destination it reaches: anything else is refused or unreachable, and widening the scope later takes a maintainer's amendment.
+- The plan is a contract. Approving it allows the run to change only the paths your steps list in files (literal paths: a file, or a folder for everything under it; never a glob or pattern), to run only the commands your steps name (verify, or quoted in a step as \`npm test\`) that the repository allows, to reach over the network only the destinations your steps list in network (written as allowed-domains entries: a host, *.example.com, host:port, or a bundle such as npm, which \`npm ci\` needs) that the workspace rules say allowed-domains allows, and to spend a budget derived from the estimate. Name every file a step creates or changes, every command it runs and every destination it reaches: anything else is refused or unreachable, and widening the scope later takes a maintainer's amendment.
 - A directive is the executor's instruction for exactly one step: self-contained, specific about files and expected changes, and saying how to verify the result.
 - Steps run one after another unless the plan says otherwise: a step may name in after the earlier steps it needs (numbers from 1; [] for none). Steps with no path between them through after and no file in common run at the same time, each in a session and work tree of its own, the first from your directive and the others from their own title, detail, files and verify; the approver sees which run together. Use after only where steps truly do not depend on each other, and then make each step self-contained and list every file it changes.
 - Stage your work with the update_context tool. The last line of each request names the fields the current stage requires.
@@ -45767,13 +45858,13 @@ async function summon({
     session.append({ role: "user", content: message });
     while (run.snapshot.state === startState && !run.finished) {
       const request = { messages: session.messages, tools: [...session.tools] };
-      if (halted() || enforceBudget(budget, run, nextRequestTokens(session, request)) !== void 0) break;
+      const nextTokens = nextRequestTokens(session, request);
+      if (halted() || enforceBudget(budget, run, nextTokens) !== void 0) break;
       const previous = session.lastRequest;
       const breaks = checkPrefix(request, session, previous?.messages);
       if (breaks.length > 0) warning(describePrefixBreaks(role, session.prefixHash, breaks));
-      const turn = await client.complete(request);
+      const turn = await sendReserved(client, request, { budget, tokens: nextTokens, onUsage });
       session.recordRequest(request.messages, turn.usage.promptTokens);
-      onUsage(turn.usage);
       info(
         `${role} answered (${turn.finishReason}): prompt ${turn.usage.promptTokens}, cached ${turn.usage.cachedTokens}, completion ${turn.usage.completionTokens} tokens`
       );
@@ -45822,6 +45913,16 @@ ${stageLine(run.pending)}`
       }
     }
   });
+}
+async function sendReserved(client, request, { budget, tokens, onUsage }) {
+  const release = budget?.reserve(tokens);
+  try {
+    const turn = await client.complete(request);
+    onUsage(turn.usage);
+    return turn;
+  } finally {
+    release?.();
+  }
 }
 
 // src/agents/workspace-rules.ts
@@ -46069,6 +46170,8 @@ export {
   githubBodyLimit,
   fitBody,
   clip,
+  maskCredentials,
+  maskedText,
   roleSchema,
   hasRole,
   canConfigure,
@@ -46078,8 +46181,16 @@ export {
   createChatClient,
   GitError,
   createGit,
+  subcommand,
   botIdentity,
   SettingsError,
+  scopePath,
+  approvedScopeSchema,
+  scopeDeltaSchema,
+  inScope,
+  widenScope,
+  hasDotGitComponent,
+  matchProtected,
   httpUrlSchema,
   networkModeSchema,
   wholeNumber,
@@ -46092,15 +46203,8 @@ export {
   resolveMcpServers,
   runUrlOf,
   readGateInputs,
-  approvedScopeSchema,
-  scopeDeltaSchema,
-  scopePath,
-  inScope,
-  widenScope,
   readInputs,
   withRepoConfig,
-  hasDotGitComponent,
-  matchProtected,
   startSnapshot,
   plannerExecutorMachine,
   defaultPolicy,

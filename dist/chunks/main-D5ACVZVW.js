@@ -26,7 +26,7 @@ import {
   startTeamRun,
   usageTotals,
   withTrailers
-} from "./chunk-EQJDSQIH.js";
+} from "./chunk-XQ2565TN.js";
 import {
   GitError,
   ModelError,
@@ -55,6 +55,7 @@ import {
   formatCount,
   formatEstimate,
   githubBodyLimit,
+  hasDotGitComponent,
   hasRecordMarker,
   hasRole,
   hashIssue,
@@ -66,6 +67,9 @@ import {
   isEmptyDelta,
   isStepGraph,
   lowerRole,
+  maskCredentials,
+  maskedText,
+  matchProtected,
   mcpSecretValues,
   modelFailureOf,
   namedNetwork,
@@ -98,6 +102,7 @@ import {
   stateWords,
   stepWords,
   stripHidden,
+  subcommand,
   sumCost,
   totalCost,
   totalTokens,
@@ -109,7 +114,7 @@ import {
   waitsFor,
   widenScope,
   withRepoConfig
-} from "./chunk-HRHL5WUQ.js";
+} from "./chunk-B2ZGCE7H.js";
 import {
   code,
   codeBlock,
@@ -150,7 +155,7 @@ import {
   summary,
   tempFolderPrefix,
   warning
-} from "./chunk-WFUTEVU3.js";
+} from "./chunk-JWYNXQNJ.js";
 import "./chunk-UBTQZF52.js";
 import {
   errorMessage,
@@ -2367,7 +2372,8 @@ function threadScope(octokit, repoRef, secrets, options) {
     repo: repoRef.repo,
     botLogin: options.botLogin ?? inputDefaults["bot-login"],
     retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
-    safe: (body2, limit2 = githubBodyLimit) => fitBody(redact(body2, secrets), limit2)
+    safe: async (body2, limit2 = githubBodyLimit) => fitBody(await maskedText(redact(body2, secrets)), limit2),
+    safeTitle: (title2) => maskedText(redact(title2, secrets))
   };
 }
 function createOnce(scope, send, find) {
@@ -2394,7 +2400,7 @@ function commentCalls(scope, listComments) {
       let dedupe;
       if (postOptions.dedupe !== void 0) {
         dedupe = postOptions.dedupe;
-        sent = safe2(body2);
+        sent = await safe2(body2);
         if (dedupe === "" || !sent.includes(dedupe)) {
           throw new Error(`postComment on #${issue}: the dedupe marker is not in the body as it would be posted`);
         }
@@ -2403,7 +2409,7 @@ function commentCalls(scope, listComments) {
         const tail = `
 
 ${dedupe}`;
-        sent = safe2(body2, githubBodyLimit - tail.length) + tail;
+        sent = await safe2(body2, githubBodyLimit - tail.length) + tail;
       }
       const comment = await createOnce(
         scope,
@@ -2423,7 +2429,7 @@ ${dedupe}`;
       return comment;
     },
     async updateComment(commentId, body2) {
-      const sent = safe2(body2);
+      const sent = await safe2(body2);
       const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body: sent });
       const comment = toComment(data);
       checkStored(`comment ${commentId}`, sent, comment.body);
@@ -2441,7 +2447,7 @@ function toRef(data) {
   return { number: data.number, title: data.title, body: data.body ?? "", url: data.html_url };
 }
 function issueCalls(scope) {
-  const { octokit, owner, repo, botLogin, safe: safe2 } = scope;
+  const { octokit, owner, repo, botLogin, safe: safe2, safeTitle } = scope;
   return {
     async getIssue(number) {
       const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: number });
@@ -2461,14 +2467,15 @@ function issueCalls(scope) {
       return issue ? toRef(issue) : void 0;
     },
     async createIssue(input) {
-      const body2 = safe2(input.body);
+      const body2 = await safe2(input.body);
+      const title2 = await safeTitle(input.title);
       return createOnce(
         scope,
         async () => {
           const { data } = await octokit.rest.issues.create({
             owner,
             repo,
-            title: input.title,
+            title: title2,
             body: body2,
             labels: input.labels,
             ...input.assignees.length ? { assignees: input.assignees } : {},
@@ -2514,7 +2521,7 @@ var MARK_READY_MUTATION = `mutation MarkReady($input: MarkPullRequestReadyForRev
   }
 }`;
 function pullRequestCalls(scope) {
-  const { octokit, owner, repo, safe: safe2 } = scope;
+  const { octokit, owner, repo, safe: safe2, safeTitle } = scope;
   async function findOpenPullRequest(head, base) {
     const { data } = await octokit.rest.pulls.list({
       owner,
@@ -2528,8 +2535,9 @@ function pullRequestCalls(scope) {
     return first ? toPull(first) : void 0;
   }
   async function updatePullRequest(number, input) {
-    const body2 = input.body === void 0 ? void 0 : safe2(input.body);
-    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body: body2 });
+    const body2 = input.body === void 0 ? void 0 : await safe2(input.body);
+    const title2 = input.title === void 0 ? void 0 : await safeTitle(input.title);
+    const { data } = await octokit.rest.pulls.update({ owner, repo, pull_number: number, ...input, body: body2, title: title2 });
     const pull = toPull(data);
     if (body2 !== void 0) checkStored(`body of pull request #${number}`, body2, pull.body);
     return pull;
@@ -2541,14 +2549,16 @@ function pullRequestCalls(scope) {
     },
     findOpenPullRequest,
     async createPullRequest(input) {
-      const { head, base, title: title2 } = input;
-      const body2 = safe2(input.body);
+      const { head, base } = input;
+      const body2 = await safe2(input.body);
+      const title2 = await safeTitle(input.title);
+      const sent = { ...input, title: title2, body: body2 };
       const adopt = async (found) => found.body === body2 && found.title === title2 ? found : updatePullRequest(found.number, { title: title2, body: body2 });
       const pull = await createOnce(
         scope,
         async () => {
           try {
-            const { data } = await octokit.rest.pulls.create({ owner, repo, ...input, body: body2, request: NO_BLIND_RETRY });
+            const { data } = await octokit.rest.pulls.create({ owner, repo, ...sent, request: NO_BLIND_RETRY });
             return toPull(data);
           } catch (error2) {
             const found = isPullExists(error2) ? await findOpenPullRequest(head, base) : void 0;
@@ -2967,6 +2977,83 @@ async function copyCheckout(programs, workspace, tree, gitDir) {
       }
     );
   });
+}
+
+// src/repo/push-gate.ts
+var PushRefusedError = class extends Error {
+  constructor(violations) {
+    const shown = violations.slice(0, 5).map((v) => `${v.path} (${v.reason}, in ${v.commit.slice(0, 7)})`).join("; ");
+    const more = violations.length > 5 ? `; and ${violations.length - 5} more` : "";
+    super(`plangate refused to push: the commits change what the approval does not allow: ${shown}${more}.`);
+    this.violations = violations;
+  }
+  violations;
+  name = "PushRefusedError";
+  /** What a maintainer can do about it. */
+  get fix() {
+    return "Nothing was pushed. Look at the run log for the step that made these changes; a plan that names these paths (`/plan` again, or an amendment) lets a run change them.";
+  }
+};
+function createPushGate() {
+  let rules;
+  return {
+    bind(bound) {
+      rules = bound;
+    },
+    async check(git, args) {
+      const violations = [];
+      for (const source of pushedSources(args)) {
+        for (const { commit, paths } of await changesSent(git, source, rules?.known ?? [])) {
+          for (const path5 of paths) {
+            const reason = refusal(path5, rules);
+            if (reason !== void 0) violations.push({ commit, path: path5, reason });
+          }
+        }
+      }
+      if (violations.length > 0) throw new PushRefusedError(violations);
+    }
+  };
+}
+function refusal(path5, rules) {
+  if (hasDotGitComponent(path5)) return "a .git path";
+  if (rules === void 0) return "no approval is bound to this push";
+  const pattern = matchProtected(path5, rules.protectedPaths);
+  if (pattern !== void 0) return `protected by ${pattern}`;
+  if (rules.scope !== void 0 && !inScope(path5, rules.scope)) return "outside the approved scope";
+  return void 0;
+}
+function pushedSources(args) {
+  if (subcommand(args) !== "push") return [];
+  const rest = args.slice(args.indexOf("push") + 1).filter((a) => !a.startsWith("-"));
+  return rest.slice(1).map((refspec) => refspec.replace(/^\+/, "")).map((refspec) => refspec.includes(":") ? refspec.slice(0, refspec.indexOf(":")) : refspec).filter((source) => source !== "");
+}
+async function changesSent(git, source, known) {
+  const tip = await git(["rev-parse", "--verify", "--end-of-options", `${source}^{commit}`]);
+  const listing = await git(["rev-list", "--parents", tip, "--not", ...known, "--remotes=origin"]);
+  const out = [];
+  for (const line2 of listing.split("\n").filter((l) => l !== "")) {
+    const [commit = "", parent] = line2.split(" ");
+    const diff = await git([
+      "diff-tree",
+      "-r",
+      "-z",
+      "--no-renames",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--ignore-submodules=none",
+      "--name-status",
+      ...parent === void 0 ? ["--root", commit] : [parent, commit]
+    ]);
+    out.push({ commit, paths: namesOf(diff) });
+  }
+  return out;
+}
+function namesOf(output) {
+  const tokens = output.split("\0");
+  const paths = [];
+  let i = /^[0-9a-f]{40,64}$/.test(tokens[0] ?? "") ? 1 : 0;
+  for (; i + 1 < tokens.length; i += 2) paths.push(tokens[i + 1]);
+  return paths.filter((p) => p !== "");
 }
 
 // src/repo/trusted-config.ts
@@ -4146,7 +4233,7 @@ async function openWorkBranch(git, options) {
     async checkpoint(message) {
       const { sha, keptOut } = await commitAll(
         git,
-        withTrailers(message, options.trailers ?? []),
+        await commitMessage(message, options.trailers ?? []),
         author,
         options.protectedPaths,
         options.scope
@@ -4169,12 +4256,12 @@ async function openWorkBranch(git, options) {
         "-p",
         parent,
         "-m",
-        withTrailers(message, options.trailers ?? [])
+        await commitMessage(message, options.trailers ?? [])
       ]);
       await git(["update-ref", `refs/heads/${branch}`, sha, parent]);
       await pushHead(sha);
     },
-    merge: (commit, message) => mergeCommit(git, commit, withTrailers(message, options.trailers ?? []), author),
+    merge: async (commit, message) => mergeCommit(git, commit, await commitMessage(message, options.trailers ?? []), author),
     async push() {
       const head = await git(["rev-parse", "HEAD"]);
       if (head !== pushed) await pushHead(head);
@@ -4191,6 +4278,9 @@ async function openWorkBranch(git, options) {
       pushed = void 0;
     }
   };
+}
+async function commitMessage(message, trailers) {
+  return maskedText(withTrailers(message, trailers));
 }
 async function isEmptyCommitOn(git, tip, base) {
   try {
@@ -4266,10 +4356,20 @@ async function heldDiff(git, workTree, paths) {
   const present = paths.filter((p) => existsSync2(path3.join(workTree, p)));
   try {
     if (present.length) await git(["add", "--intent-to-add", "--", ...present]);
-    const diff = await git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD", "--", ...paths]);
-    if (diff.length <= maxHeldDiffChars) return diff ? { heldDiff: diff } : {};
+    const parts = [];
+    const withheld = [];
+    for (const held of paths) {
+      const part = await git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD", "--", held]);
+      if (part === "") continue;
+      const { rules } = await maskCredentials(part);
+      if (rules.length > 0) withheld.push({ path: held, rules });
+      else parts.push(part);
+    }
+    const diff = parts.join("\n");
+    const shown = withheld.length > 0 ? { heldWithheld: withheld } : {};
+    if (diff.length <= maxHeldDiffChars) return { ...diff ? { heldDiff: diff } : {}, ...shown };
     const cut = diff.slice(0, diff.lastIndexOf("\n", maxHeldDiffChars));
-    return { heldDiff: cut, heldDiffCut: true };
+    return { heldDiff: cut, heldDiffCut: true, ...shown };
   } catch (error2) {
     warning(`Could not record the held-back changes for the amendment: ${errorMessage(error2)}`);
     return {};
@@ -4301,8 +4401,9 @@ async function startExecutionRun(ctx, execution, checkpoint, parts) {
   const { scope, amendments } = grantedScope(record, checkpoint, execution.amendment);
   const scopeEnforced = settings.scope === "enforce";
   const held = scopeEnforced ? scope : void 0;
-  if (held?.network !== void 0) ctx.sandbox.limitNetwork(held.network);
+  if (scope.network !== void 0) ctx.sandbox.limitNetwork(scope.network);
   await ensureCommit(ctx, record.base.ref, record.base.sha);
+  ctx.pushGate?.bind({ known: [record.base.sha], protectedPaths: settings.protectedPaths, scope: held });
   let resumed = checkpoint;
   const work = await openWorkBranch(ctx.git, {
     branch: record.branch,
@@ -4560,7 +4661,7 @@ function closedDestinations(allowed, plan) {
   const closed = unreachable.filter((u) => u.why === "always-closed").map((u) => `\`${u.entry}\``);
   return [
     notAllowed.length ? ` names ${notAllowed.join(", ")}, which \`allowed-domains\` does not allow, so no amendment can let commands reach ${notAllowed.length === 1 ? "it" : "them"}: add ${notAllowed.length === 1 ? "it" : "them"} to the workflow's \`allowed-domains\` first.` : "",
-    closed.length ? ` names ${closed.join(", ")}, link-local or cloud metadata ${closed.length === 1 ? "address" : "addresses"}, which stay closed whatever \`allowed-domains\` says.` : ""
+    closed.length ? ` names ${closed.join(", ")}, link-local, cloud metadata or NAT64 ${closed.length === 1 ? "address" : "addresses"}, which stay closed whatever \`allowed-domains\` says.` : ""
   ].filter((s) => s !== "").join(" It also");
 }
 function describe2(delta) {
@@ -4742,7 +4843,7 @@ var Batch = class {
     ]);
     if (changed === unchanged) return void 0;
     const title2 = (this.plan.steps[n - 1]?.title ?? "").split("\n")[0]?.slice(0, 60) ?? "";
-    const message = withTrailers(
+    const message = await commitMessage(
       `plangate: step ${n} of plan ${run2.record.planId}: ${title2}
 
 Refs #${run2.record.issue}`,
@@ -4865,7 +4966,7 @@ Refs #${run2.record.issue}`,
 };
 function stepScope(scope, step) {
   const named = (step.files ?? []).map(scopePath).filter((p) => p !== "");
-  return { ...scope, paths: named.filter((p) => scope.paths.includes(p) || inScope(p, scope)) };
+  return { ...scope, paths: named.filter((p) => inScope(p, scope)) };
 }
 function stepDirective(step, n) {
   return [
@@ -5107,7 +5208,7 @@ async function plannedActual(run2, final) {
   const { record } = run2;
   const plan = record.snapshot.context.plan;
   if (!plan || !record.scope) return void 0;
-  const files = await filesByCycle(run2.ctx.git, record.base.sha, run2.work.pushed, record.planId);
+  const files = await filesByCycle(run2.ctx.git, record.base.sha, run2.work.pushed, record.planId, final);
   const cycles = final.context.history.map((_, i) => ({
     cycle: i + 1,
     files: files.get(i + 1) ?? [],
@@ -5130,7 +5231,7 @@ async function plannedActual(run2, final) {
     }
   };
 }
-async function filesByCycle(git, base, tip, planId) {
+async function filesByCycle(git, base, tip, planId, final) {
   const byCycle = /* @__PURE__ */ new Map();
   if (!tip) return byCycle;
   const log = await git([
@@ -5141,12 +5242,16 @@ async function filesByCycle(git, base, tip, planId) {
     "--name-only",
     `${base}..${tip}`
   ]).catch(() => "");
-  const subject = new RegExp(`^plangate: cycle (\\d+) of plan ${planId}:`);
+  const subject = new RegExp(`^plangate: (cycle|step) (\\d+) of plan ${planId}:`);
+  const history = final.context.history;
+  const cycleOfStep = (step) => history.findLastIndex((h) => h.step === step) + 1;
   for (const entry of log.split("\0").slice(1)) {
     const [first = "", ...rest] = entry.split("\n");
-    const cycle = Number(subject.exec(first)?.[1]);
-    if (!Number.isInteger(cycle)) continue;
-    byCycle.set(cycle, [...byCycle.get(cycle) ?? [], ...rest.filter((line2) => line2.trim() !== "")]);
+    const [, kind, n] = subject.exec(first) ?? [];
+    const cycle = kind === "cycle" ? Number(n) : kind === "step" ? cycleOfStep(Number(n)) : 0;
+    if (!Number.isInteger(cycle) || cycle < 1) continue;
+    const changed = rest.filter((line2) => line2.trim() !== "");
+    byCycle.set(cycle, [.../* @__PURE__ */ new Set([...byCycle.get(cycle) ?? [], ...changed])]);
   }
   return byCycle;
 }
@@ -5659,10 +5764,11 @@ async function endOnFailure(run2, progress, error2) {
   const { ctx, record } = run2;
   const snapshot = run2.team.run.snapshot;
   if (error2 instanceof ModelError) return stopOnModelFailure(run2, progress, error2);
-  if (error2 instanceof ForeignPushError) {
+  if (error2 instanceof ForeignPushError || error2 instanceof PushRefusedError) {
     run2.record = { ...record, status: "aborted" };
     await run2.plan.write(run2.record, run2.cancel.cancelled).catch(() => void 0);
-    const ended = { outcome: "aborted", reason: error2.message };
+    const reason2 = error2 instanceof PushRefusedError ? `${error2.message} ${error2.fix}` : error2.message;
+    const ended = { outcome: "aborted", reason: reason2 };
     await progress.save(snapshot, { ended }).catch(() => void 0);
     await describeStoppedDraft(run2, snapshot, ended);
     await ctx.thread.react(run2.execution.source.commentId, "-1", run2.execution.source.origin).catch(() => void 0);
@@ -5710,6 +5816,11 @@ var amendmentRecordSchema = external_exports.object({
   /** The held-back changes the extra paths would let land, as a diff against the work branch; cut: `heldDiffCut`. */
   heldDiff: external_exports.string().max(4e4).optional(),
   heldDiffCut: external_exports.literal(true).optional(),
+  /**
+   * Held-back changes left out of `heldDiff` because the credential scan found one in them: named
+   * with the rules that fired, never shown. The executor writes them again after approval.
+   */
+  heldWithheld: external_exports.array(external_exports.object({ path: external_exports.string().max(500), rules: external_exports.array(external_exports.string().max(200)).max(20) }).strict()).max(200).optional(),
   /** The commit the run stopped at: the amendment continues from there. */
   pushed: external_exports.string().regex(/^[0-9a-f]{40,64}$/).optional(),
   status: external_exports.enum(amendmentStatuses),
@@ -5763,6 +5874,10 @@ function renderAmendmentComment(amendment, marker3) {
       codeBlock(amendment.heldDiff, "diff") + (amendment.heldDiffCut ? "\n\nOnly the start is carried; the executor redoes the rest after approval." : "")
     )
   ] : [];
+  const withheld = amendment.heldWithheld?.length ? [
+    "",
+    `Not carried, for holding a credential (the executor writes ${amendment.heldWithheld.length === 1 ? "it" : "them"} again without it after approval): ${amendment.heldWithheld.map((w) => `${code(w.path)} (${w.rules.join(", ")})`).join(", ")}.`
+  ] : [];
   const where2 = amendment.pushed ? ` (its work so far is pushed, at ${code(amendment.pushed.slice(0, 7))})` : "";
   return [
     `### \u{1F4D0} Amendment ${code(amendment.amendmentId)} to plan ${code(amendment.planId)}`,
@@ -5775,6 +5890,7 @@ function renderAmendmentComment(amendment, marker3) {
     "",
     ...asks,
     ...held,
+    ...withheld,
     "",
     "---",
     statusLine2(amendment),
@@ -5813,7 +5929,8 @@ async function requestAmendment(run2, progress, s, need, resumeFrom = s) {
     planId: record.planId,
     planHash: record.planHash,
     issue: record.issue,
-    reason: need.reason,
+    // Masked before the seal: the comment shows it, and a masked comment must still read as rendered.
+    reason: await maskedText(need.reason),
     delta: need.delta,
     ...held,
     ...run2.work.pushed ? { pushed: run2.work.pushed } : {},
@@ -6589,8 +6706,8 @@ async function approveFlow(ctx, command) {
     if (found && "refusal" in found) return no(found.refusal, "Ask for a new plan with `/plan`.");
     if (found) return approveAmendment(ctx, command, live, found);
   }
-  const refusal = approvalRefusal(ctx, command, live);
-  if (refusal) return no(refusal.reason, refusal.fix);
+  const refusal2 = approvalRefusal(ctx, command, live);
+  if (refusal2) return no(refusal2.reason, refusal2.fix);
   const gate = approvalHold(settings, record, { overBudget: command.overBudget === true, role: allowed.role });
   if (!gate.ok) return no(gate.reason, gate.fix);
   const executing = {
@@ -8008,7 +8125,8 @@ ${escapeProse(message)}
 async function prepare(gate, payload, octokit, secrets, { programs, writes }) {
   const inputs = readInputs();
   const auth = { token: inputs.githubToken, serverUrl: inputs.runner.serverUrl };
-  const git = createGit(inputs.runner.workspace, { auth, programs });
+  const pushGate = createPushGate();
+  const git = createGit(inputs.runner.workspace, { auth, programs, beforePush: pushGate.check });
   const lookUpDefaultBranch = () => createThread(octokit, repoRefOf(inputs), secrets, { botLogin: gate.botLogin }).defaultBranch();
   const { settings, trusted } = await trustedSettings(inputs, payload, git, lookUpDefaultBranch);
   const signing = recordKey({
@@ -8018,7 +8136,12 @@ async function prepare(gate, payload, octokit, secrets, { programs, writes }) {
   });
   secrets.push(...[...mcpSecretValues(settings.mcpServers), signing].filter(Boolean));
   await dropPersistedCredentials(git);
-  const workTree = await openWorkTree(inputs.runner.workspace, { auth, programs, mayPush: writes.allows });
+  const workTree = await openWorkTree(inputs.runner.workspace, {
+    auth,
+    programs,
+    mayPush: writes.allows,
+    beforePush: pushGate.check
+  });
   const sandbox = createSandbox({
     isolation: settings.commandIsolation,
     account: settings.commandUser,
@@ -8029,7 +8152,7 @@ async function prepare(gate, payload, octokit, secrets, { programs, writes }) {
     deps: { programs },
     network: { mode: settings.network, destinations: settings.allowedDestinations }
   });
-  return { settings, octokit, workTree, sandbox, trusted, recordKey: signing };
+  return { settings, octokit, workTree, sandbox, trusted, recordKey: signing, pushGate };
 }
 var repoRefOf = ({ runner }) => ({ owner: runner.owner, repo: runner.repo });
 async function dropPersistedCredentials(git) {
@@ -8044,7 +8167,7 @@ async function dropPersistedCredentials(git) {
     );
 }
 function createContext(parts, secrets, stops, writes) {
-  const { settings, octokit, workTree, sandbox, trusted, recordKey: recordKey2 } = parts;
+  const { settings, octokit, workTree, sandbox, trusted, recordKey: recordKey2, pushGate } = parts;
   const { runner } = settings;
   const { git } = workTree;
   const repoRef = repoRefOf(settings);
@@ -8060,6 +8183,7 @@ function createContext(parts, secrets, stops, writes) {
     reader: workTree.reader,
     sandbox,
     forkTree: workTree.fork,
+    pushGate,
     trusted,
     // Nothing starts until a team first needs the servers: refusals and status replies start none.
     mcp: capabilityHub(settings.mcpServers, { sandbox, secrets }),
@@ -8068,7 +8192,8 @@ function createContext(parts, secrets, stops, writes) {
     runUrl,
     now: () => Date.now(),
     writeSummary: async (markdown) => {
-      if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(redact(markdown, secrets), true).write();
+      if (process.env.GITHUB_STEP_SUMMARY)
+        await summary.addRaw(await maskedText(redact(markdown, secrets)), true).write();
     },
     // A flow that registers after the signal is told at once: what it says then is the stop's too.
     onStop: (hook) => stops.register((signal) => writes.asStop(async () => hook(signal)))
@@ -8076,7 +8201,7 @@ function createContext(parts, secrets, stops, writes) {
 }
 function capabilityHub(specs, options) {
   if (specs.length === 0) return void 0;
-  const hub = import("./hub-73O2QQGQ.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
+  const hub = import("./hub-R2HCUY5D.js").then(({ createCapabilityHub }) => createCapabilityHub(specs, options));
   return { start: () => hub.then((h) => h.start()), close: () => hub.then((h) => h.close()) };
 }
 function lazyClient(role, endpoint, options) {

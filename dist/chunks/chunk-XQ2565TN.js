@@ -12,7 +12,7 @@ import {
   startTeam,
   totalCost,
   totalTokens
-} from "./chunk-HRHL5WUQ.js";
+} from "./chunk-B2ZGCE7H.js";
 
 // src/machine/executor-only.ts
 var consumeAll = { kind: "consume", fields: ["directive", "result", "outcome"] };

@@ -5,7 +5,7 @@ import {
 } from "./chunk-6NVIIRNY.js";
 import {
   createCapabilityHub
-} from "./chunk-IUB4ANJS.js";
+} from "./chunk-OBEXGYWC.js";
 import {
   approvedScopeSchema,
   checksForStagedPlan,
@@ -45,7 +45,7 @@ import {
   waitsFor,
   wholeNumber,
   withOverrides
-} from "./chunk-HRHL5WUQ.js";
+} from "./chunk-B2ZGCE7H.js";
 import {
   defaultLines,
   defaultNumber,
@@ -65,7 +65,7 @@ import {
   proxyRefused,
   run,
   startEgressProxy
-} from "./chunk-WFUTEVU3.js";
+} from "./chunk-JWYNXQNJ.js";
 import {
   errorMessage
 } from "./chunk-NMFGPCOO.js";
@@ -400,38 +400,101 @@ function localScope(setup, snapshot, usage) {
 
 // src/tools/namespace-seal.ts
 import { randomInt } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path2 from "node:path";
+import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import path4 from "node:path";
 
 // src/tools/namespace-bridge.ts
 var bridgeMissingWords = "plangate network bridge: failed to execute";
+var nestedUnshareArgs = ["--user", "--map-root-user", "--"];
 var bridgeProgram = `'use strict';
+const fs = require('node:fs');
 const net = require('node:net');
+const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const [socketPath, port, ip, file, ...args] = process.argv.slice(1);
+const [specText, file, ...args] = process.argv.slice(1);
+const spec = JSON.parse(specText);
 const fail = (message) => {
   process.stderr.write('plangate network bridge: ' + message + '\\n');
   process.exit(125);
 };
-const up = spawnSync(ip, ['link', 'set', 'lo', 'up'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-if (up.status !== 0) fail('cannot bring up loopback: ' + String(up.stderr || (up.error && up.error.message) || 'exit code ' + up.status).trim());
+const said = (r) => String(r.stderr || (r.error && r.error.message) || 'exit code ' + r.status).trim();
+// Helpers get no variable of the command's (a server's LIBMOUNT_* say): they are started by absolute path.
+const quiet = { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: {} };
+const up = spawnSync(spec.ip, ['link', 'set', 'lo', 'up'], quiet);
+if (up.status !== 0) fail('cannot bring up loopback: ' + said(up));
+const cwd = process.cwd();
+const mount = (words, what) => {
+  const r = spawnSync(spec.mount, ['-n', '-i', ...words], quiet);
+  if (r.status !== 0) fail('cannot hide your services from the command (' + what + '): ' + said(r));
+};
+const exists = (at) => { try { fs.lstatSync(at); return true; } catch { return false; } };
+for (const step of spec.steps) {
+  try {
+    if (step.op === 'tmpfs') mount(['-t', 'tmpfs', '-o', 'mode=' + step.mode + ',nosuid,nodev', 'plangate', step.at], 'a tmpfs at ' + step.at);
+    else if (step.op === 'dir') fs.mkdirSync(step.at, { recursive: true });
+    else if (step.op === 'move') mount(['--move', step.from, step.at], step.at + ' replaced');
+    else if (step.op === 'cover') {
+      // Followed, as mount follows it: a link into a folder the view replaced leads nowhere, which is hidden enough.
+      let found;
+      try { found = fs.statSync(step.at); } catch { found = undefined; }
+      if (found && !found.isDirectory()) mount(['--bind', '/dev/null', step.at], step.at + ' covered');
+    }
+    else if (step.op === 'bind') {
+      // Made so that another process of the run making the same one at once is no failure.
+      if (fs.statSync(step.from).isDirectory()) fs.mkdirSync(step.at, { recursive: true });
+      else {
+        fs.mkdirSync(path.dirname(step.at), { recursive: true });
+        fs.closeSync(fs.openSync(step.at, 'a'));
+      }
+      mount(['--bind', step.from, step.at], step.from + ' kept');
+    } else fail('unknown step ' + JSON.stringify(step));
+  } catch (error) {
+    fail('cannot hide your services from the command (' + step.op + ' ' + step.at + '): ' + error.message);
+  }
+}
+try {
+  process.chdir(cwd);
+} catch (error) {
+  fail('the working folder ' + cwd + ' is not in the command\\'s view: ' + error.message);
+}
+try {
+  fs.writeFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', '0');
+} catch {
+  // Ports below 1024 stay the namespace root's: the command's own servers then use higher ones.
+}
+const program = (() => {
+  if (file.includes('/')) return exists(file) ? file : undefined;
+  for (const dir of String(process.env.PATH || '').split(':')) {
+    if (!dir.startsWith('/')) continue;
+    const candidate = path.join(dir, file);
+    try {
+      if (fs.statSync(candidate).isFile()) {
+        fs.accessSync(candidate, fs.constants.X_OK);
+        return candidate;
+      }
+    } catch {
+      // Not here: the next entry, as the shell would.
+    }
+  }
+  return undefined;
+})();
+if (program === undefined) {
+  process.stderr.write('${bridgeMissingWords} ' + file + ': No such file or directory\\n');
+  process.exit(127);
+}
 const server = net.createServer({ allowHalfOpen: true }, (client) => {
-  const upstream = net.connect({ path: socketPath, allowHalfOpen: true });
+  const upstream = net.connect({ path: spec.socket, allowHalfOpen: true });
   for (const [a, b] of [[client, upstream], [upstream, client]]) {
     a.on('error', () => b.destroy());
     a.on('close', () => b.destroy());
     a.pipe(b);
   }
 });
-server.on('error', (error) => fail('cannot listen on 127.0.0.1:' + port + ': ' + error.message));
-server.listen(Number(port), '127.0.0.1', () => {
-  const child = spawn(file, args, { stdio: 'inherit' });
-  child.on('error', (error) => {
-    const why = error.code === 'ENOENT' ? 'No such file or directory' : error.message;
-    process.stderr.write('${bridgeMissingWords} ' + file + ': ' + why + '\\n');
-    process.exit(error.code === 'ENOENT' ? 127 : 126);
-  });
+server.on('error', (error) => fail('cannot listen on 127.0.0.1:' + spec.port + ': ' + error.message));
+server.listen(spec.port, '127.0.0.1', () => {
+  const child = spawn(spec.unshare, [...${JSON.stringify(nestedUnshareArgs)}, program, ...args], { stdio: 'inherit' });
+  child.on('error', (error) => fail('cannot start ' + spec.unshare + ': ' + error.message));
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     if (signal === null) process.exit(code === null ? 1 : code);
@@ -441,8 +504,162 @@ server.listen(Number(port), '127.0.0.1', () => {
 });
 `;
 
+// src/tools/namespace-mounts.ts
+import { realpathSync, statSync } from "node:fs";
+import path2 from "node:path";
+var candidates = [
+  { name: "/tmp", replacement: { own: "tmp" } },
+  { name: "/var/tmp", replacement: { own: "var-tmp" } },
+  { name: "/run", replacement: { tmpfs: "0755" } },
+  { name: "/var/run", replacement: { tmpfs: "0755" } },
+  { name: "/dev/shm", replacement: { tmpfs: "1777" } }
+];
+function inside(inner, outer) {
+  const relative = path2.relative(outer, inner);
+  return relative !== "" && !relative.startsWith("..") && !path2.isAbsolute(relative);
+}
+function within(file, folder2) {
+  return file === folder2 || inside(file, folder2);
+}
+function real(file) {
+  try {
+    return realpathSync(file);
+  } catch {
+    return void 0;
+  }
+}
+function hiddenFolders() {
+  const found = [];
+  for (const { name, replacement } of candidates) {
+    const at = real(name);
+    if (at === void 0 || !statSync(at).isDirectory()) continue;
+    const same = found.find((f) => f.at === at);
+    if (same) {
+      if (!same.names.includes(name)) same.names.push(name);
+      continue;
+    }
+    found.push({ at, names: [.../* @__PURE__ */ new Set([name, at])], replacement });
+  }
+  return found.filter((f) => !found.some((other) => other !== f && inside(f.at, other.at)));
+}
+function hiddenFolderAt(folders, file) {
+  const named2 = path2.resolve(file);
+  const realFile = real(named2);
+  return folders.find((f) => f.names.includes(named2) || f.at === realFile)?.names[0];
+}
+function placeIn(folders, file) {
+  for (const [index, folder2] of folders.entries()) {
+    const name = folder2.names.find((n) => inside(file, n));
+    if (name !== void 0) return { index, under: file.slice(name.length) };
+  }
+  return void 0;
+}
+function stageFolder(runFolder, index) {
+  return path2.join(runFolder, "stage", String(index));
+}
+function mountSteps(plan2) {
+  const { folders, runFolder } = plan2;
+  const kept = [];
+  for (const file of [...new Set(plan2.kept.filter((k) => path2.isAbsolute(k)).map((k) => path2.resolve(k)))].sort(
+    (a, b) => a.length - b.length
+  )) {
+    if (real(file) === void 0 || kept.some((k) => within(file, k.file))) continue;
+    const place = placeIn(folders, file);
+    if (place) kept.push({ file, ...place });
+  }
+  const steps = [];
+  for (const [index, folder2] of folders.entries()) {
+    const stage = stageFolder(runFolder, index);
+    const { replacement } = folder2;
+    steps.push(
+      "tmpfs" in replacement ? { op: "tmpfs", at: stage, mode: replacement.tmpfs } : { op: "bind", from: path2.join(runFolder, replacement.own), at: stage }
+    );
+    for (const k of kept.filter((k2) => k2.index === index))
+      steps.push({ op: "bind", from: k.file, at: stage + k.under });
+    for (const file of new Set(plan2.fresh.filter((f) => path2.isAbsolute(f)).map((f) => path2.resolve(f)))) {
+      const place = placeIn(folders, file);
+      if (place?.index === index && !kept.some((k) => within(file, k.file)))
+        steps.push({ op: "dir", at: stage + place.under });
+    }
+  }
+  const holdsRunFolder = placeIn(folders, runFolder)?.index;
+  const order = [...folders.keys()].sort((a, b) => Number(a === holdsRunFolder) - Number(b === holdsRunFolder));
+  for (const index of order) steps.push({ op: "move", from: stageFolder(runFolder, index), at: folders[index].at });
+  for (const socket of plan2.sockets) {
+    const hidden = placeIn(folders, socket) !== void 0 && !kept.some((k) => within(socket, k.file));
+    if (!hidden) steps.push({ op: "cover", at: socket });
+  }
+  return steps;
+}
+
+// src/tools/namespace-sockets.ts
+import { readdirSync, statSync as statSync2 } from "node:fs";
+import path3 from "node:path";
+var homeSockets = [
+  ".docker/run/docker.sock",
+  ".docker/desktop/docker.sock",
+  ".colima/docker.sock",
+  ".colima/default/docker.sock",
+  ".rd/docker.sock",
+  ".lima/default/sock/docker.sock",
+  ".gnupg/S.gpg-agent",
+  ".gnupg/S.gpg-agent.ssh",
+  ".gnupg/S.gpg-agent.extra",
+  ".gnupg/S.gpg-agent.browser",
+  ".gnupg/S.dirmngr",
+  ".gnupg/S.keyboxd",
+  ".1password/agent.sock"
+];
+var systemSockets = [
+  "/var/snap/lxd/common/lxd/unix.socket",
+  "/var/lib/lxd/unix.socket",
+  "/var/lib/incus/unix.socket",
+  "/nix/var/nix/daemon-socket/socket",
+  "/var/guix/daemon-socket/socket",
+  "/dev/log"
+];
+var searchedFolders = [{ folder: ".ssh", depth: 2 }];
+function namedPaths(value) {
+  return value.split(/[;,]/).map((part) => part.replace(/^unix:\/\//, "").replace(/^unix:path=/, "")).filter((part) => path3.isAbsolute(part));
+}
+function isSocket(file) {
+  try {
+    return statSync2(file).isSocket();
+  } catch {
+    return false;
+  }
+}
+function socketsUnder(folder2, depth) {
+  let entries;
+  try {
+    entries = readdirSync(folder2, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const file = path3.join(folder2, entry.name);
+    if (entry.isSocket()) return [file];
+    return entry.isDirectory() && depth > 1 ? socketsUnder(file, depth - 1) : [];
+  });
+}
+function serviceSockets(homes, environments) {
+  const candidates2 = new Set(systemSockets);
+  for (const home of new Set(homes.filter((h) => path3.isAbsolute(h)))) {
+    for (const file of homeSockets) candidates2.add(path3.join(home, file));
+    for (const { folder: folder2, depth } of searchedFolders) {
+      for (const file of socketsUnder(path3.join(home, folder2), depth)) candidates2.add(file);
+    }
+  }
+  for (const env of environments) {
+    for (const value of Object.values(env)) {
+      if (value !== void 0) for (const file of namedPaths(value)) candidates2.add(path3.normalize(file));
+    }
+  }
+  return [...candidates2].filter(isSocket).sort();
+}
+
 // src/tools/namespace-seal.ts
-var unshareArgs = ["--user", "--map-root-user", "--net", "--"];
+var unshareArgs = ["--user", "--map-root-user", "--net", "--mount", "--propagation", "private", "--"];
 function sealInNamespace(sandbox, options) {
   const deps = options.deps ?? {};
   const node = options.node ?? process.execPath;
@@ -452,12 +669,12 @@ function sealInNamespace(sandbox, options) {
   let means;
   let reported = emptyTally();
   let destinations2 = options.destinations;
-  const probe = () => probing ??= findMeans(options.platform ?? process.platform, deps);
+  const probe = () => probing ??= findMeans(options.platform ?? process.platform, deps, sandbox.workTree);
   const install = async () => {
     const found = await probe();
     if (typeof found === "string") throw new SandboxError(options.impossible(found));
     means = found;
-    return openProxy(destinations2, deps);
+    return openProxy(destinations2, deps, found.folders);
   };
   return {
     ...sandbox,
@@ -472,23 +689,23 @@ function sealInNamespace(sandbox, options) {
       const found = await probe();
       return typeof found === "string" ? options.impossible(found) : void 0;
     },
-    plan(argv, env, secretNames) {
+    // Steps run apart would get the inner sandbox's views, which are not sealed.
+    inTree: void 0,
+    plan(argv, env, options2) {
       if (!seal || !means) throw new SandboxError("The sandbox is not ready; call ready() first.");
       const proxied = { ...env, ...proxyEnvironment(`http://127.0.0.1:${seal.port}`) };
-      const inner = sandbox.plan(argv, proxied, secretNames);
+      const inner = sandbox.plan(argv, proxied, options2);
+      const spec = {
+        socket: seal.socket,
+        port: seal.port,
+        ip: means.ip,
+        mount: means.mount,
+        unshare: means.unshare,
+        steps: viewSteps(means, seal, sandbox.workTree, inner.file, inner.env)
+      };
       return {
         file: means.unshare,
-        args: [
-          ...unshareArgs,
-          node,
-          "-e",
-          bridgeProgram,
-          seal.socket,
-          String(seal.port),
-          means.ip,
-          inner.file,
-          ...inner.args
-        ],
+        args: [...unshareArgs, node, "-e", bridgeProgram, JSON.stringify(spec), inner.file, ...inner.args],
         env: inner.env,
         wrapped: true
       };
@@ -511,15 +728,36 @@ function sealInNamespace(sandbox, options) {
       seal = void 0;
       if (s) {
         await s.proxy.close();
-        await rm(s.folder, { recursive: true, force: true });
+        await rm(s.folder, { recursive: true, force: true }).catch(() => void 0);
       }
     }
   };
 }
-async function openProxy(destinations2, deps) {
-  const folder2 = await mkdtemp(path2.join(deps.tmpDir ?? tmpdir(), "plangate-net-"));
-  const socket = path2.join(folder2, "proxy.sock");
+function viewSteps(means, seal, workTree, file, env) {
+  const programs = [file, means.unshare, means.mount].filter((f) => path4.isAbsolute(f)).map((f) => path4.dirname(f));
+  const pathFolders = (env.PATH ?? "").split(path4.delimiter);
+  const temps = [env.TMPDIR, env.TMP, env.TEMP].filter((t) => t !== void 0);
+  const homes = [homedir(), process.env.HOME, env.HOME].filter((h) => h !== void 0 && h !== "");
+  return mountSteps({
+    folders: means.folders,
+    runFolder: seal.folder,
+    kept: [workTree, seal.socket, ...homes, ...pathFolders, ...programs],
+    fresh: temps,
+    sockets: serviceSockets(homes, [process.env, env])
+  });
+}
+async function openProxy(destinations2, deps, folders) {
+  const folder2 = await mkdtemp(path4.join(deps.tmpDir ?? tmpdir(), "plangate-net-"));
+  const socket = path4.join(folder2, "proxy.sock");
   try {
+    for (const [index, hidden] of folders.entries()) {
+      await mkdir(stageFolder(folder2, index), { recursive: true });
+      if ("own" in hidden.replacement) {
+        const own = path4.join(folder2, hidden.replacement.own);
+        await mkdir(own);
+        await chmod(own, 1023);
+      }
+    }
     const proxy = await startEgressProxy({ destinations: destinations2, socketPath: socket });
     return { proxy, folder: folder2, socket, port: randomInt(2e4, 6e4) };
   } catch (error) {
@@ -527,12 +765,17 @@ async function openProxy(destinations2, deps) {
     throw error;
   }
 }
-async function findMeans(platform, deps) {
+var networkOnlyArgs = ["--user", "--map-root-user", "--net", "--"];
+function firstLine(error) {
+  const detail = error.detail ?? errorMessage(error);
+  return detail.split("\n")[0] ?? detail;
+}
+async function findMeans(platform, deps, workTree) {
   if (platform !== "linux") return `network namespaces exist only on Linux, and this is ${platform}`;
   const programs = helperPrograms(deps);
   let found;
   try {
-    found = { unshare: locate(programs, "unshare"), ip: "" };
+    found = { unshare: locate(programs, "unshare"), ip: "", mount: "", folders: hiddenFolders() };
   } catch {
     return `unshare (util-linux) is not installed: there is no unshare program on PATH (${programs.path})`;
   }
@@ -542,10 +785,28 @@ async function findMeans(platform, deps) {
     return `ip (iproute2), which brings up loopback inside the namespace, is not installed: there is no ip program on PATH (${programs.path})`;
   }
   try {
-    await run(programs, found.unshare, [...unshareArgs, found.ip, "link", "set", "lo", "up"]);
+    found.mount = locate(programs, "mount");
+  } catch {
+    return `mount (util-linux), which hides your services' sockets from commands, is not installed: there is no mount program on PATH (${programs.path})`;
+  }
+  const hidden = hiddenFolderAt(found.folders, workTree);
+  if (hidden !== void 0)
+    return `the work tree is ${hidden} itself, a folder commands get an empty replacement of (it holds other programs' sockets); clone the repository into a folder of its own`;
+  try {
+    await run(programs, found.unshare, [...networkOnlyArgs, found.ip, "link", "set", "lo", "up"]);
   } catch (error) {
-    const detail = error.detail ?? errorMessage(error);
-    return `unshare cannot make a network namespace as this user (${detail.split("\n")[0] ?? detail}): user namespaces are not allowed here (see the sysctls user.max_user_namespaces, kernel.unprivileged_userns_clone or kernel.apparmor_restrict_unprivileged_userns)`;
+    return `unshare cannot make a network namespace as this user (${firstLine(error)}): user namespaces are not allowed here (see the sysctls user.max_user_namespaces, kernel.unprivileged_userns_clone or kernel.apparmor_restrict_unprivileged_userns)`;
+  }
+  const target = found.folders[0]?.at ?? "/tmp";
+  try {
+    await run(programs, found.unshare, [...unshareArgs, found.mount, "-n", "-t", "tmpfs", "plangate", target]);
+  } catch (error) {
+    return `unshare cannot make a mount namespace that hides ${target} as this user (${firstLine(error)}), so commands would reach your services' sockets there (tmux, the systemd user manager, docker)`;
+  }
+  try {
+    await run(programs, found.unshare, [...unshareArgs, found.unshare, ...nestedUnshareArgs, found.ip, "-V"]);
+  } catch (error) {
+    return `unshare cannot make a user namespace inside the command's namespace as this user (${firstLine(error)}), so a command could undo the mounts that hide your services' sockets (see the sysctl user.max_user_namespaces)`;
   }
   return found;
 }

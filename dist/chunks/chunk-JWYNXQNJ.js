@@ -609,6 +609,14 @@ var defaultSandboxAccount = "plangate-sandbox";
 var SandboxError = class extends Error {
   name = "SandboxError";
 };
+var LeftRunningError = class extends SandboxError {
+  constructor(message, survivors) {
+    super(message);
+    this.survivors = survivors;
+  }
+  survivors;
+  name = "LeftRunningError";
+};
 
 // src/tools/account-switch.ts
 async function probeAccountSwitch(deps = {}) {
@@ -638,6 +646,12 @@ function setprivArgs(identity) {
   return ["--reuid", String(identity.uid), "--regid", String(identity.gid), "--clear-groups", "--"];
 }
 function sudoPlan(user, env, argv, secretNames = [], programs = defaultPrograms()) {
+  return sudoArgs({ sudoOptions: ["-u", user], through: [] }, env, argv, secretNames, programs);
+}
+function sudoPlanThrough(through, env, argv, secretNames = [], programs = defaultPrograms()) {
+  return sudoArgs({ sudoOptions: [], through }, env, argv, secretNames, programs);
+}
+function sudoArgs(target, env, argv, secretNames, programs) {
   if ((argv[0] ?? "").includes("="))
     throw new SandboxError(
       `Cannot run ${JSON.stringify(argv[0])} as another account: program names may not contain "=".`
@@ -649,9 +663,10 @@ function sudoPlan(user, env, argv, secretNames = [], programs = defaultPrograms(
   const secrets = Object.fromEntries(
     secretNames.flatMap((name) => env[name] === void 0 ? [] : [[name, env[name]]])
   );
+  const { sudoOptions, through } = target;
   if (Object.keys(secrets).length === 0) {
     return {
-      args: ["-n", "-u", user, "--", envProgram, "-i", ...assignments, ...argv],
+      args: ["-n", ...sudoOptions, "--", ...through, envProgram, "-i", ...assignments, ...argv],
       env: { PATH: pathList },
       wrapped: true
     };
@@ -660,9 +675,9 @@ function sudoPlan(user, env, argv, secretNames = [], programs = defaultPrograms(
     args: [
       "-n",
       `--preserve-env=${Object.keys(secrets).join(",")}`,
-      "-u",
-      user,
+      ...sudoOptions,
       "--",
+      ...through,
       envProgram,
       ...assignments,
       ...argv
@@ -2752,10 +2767,10 @@ function nanoidOfLength(length) {
 var duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
 var extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
 var guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-var uuid = (version2) => {
-  if (!version2)
+var uuid = (version3) => {
+  if (!version3)
     return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version2}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version3}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
 };
 var uuid4 = /* @__PURE__ */ uuid(4);
 var uuid6 = /* @__PURE__ */ uuid(6);
@@ -20244,10 +20259,10 @@ function fromJSONSchema(schema, params) {
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version2 = detectVersion(normalized, params?.defaultTarget);
+  const version3 = detectVersion(normalized, params?.defaultTarget);
   const defs = normalized.$defs || normalized.definitions || {};
   const ctx = {
-    version: version2,
+    version: version3,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
@@ -20787,47 +20802,145 @@ function findUseradd(programs) {
   return lookUp("useradd", programs.path) ?? lookUp("useradd", "/usr/sbin:/sbin") ?? "useradd";
 }
 
+// src/tools/account-pid-namespace.ts
+var unshareOptions = ["--pid", "--fork", "--kill-child", "--mount-proc"];
+function namespaceLauncher(h, p) {
+  return [
+    launcher(h.programs, "unshare"),
+    ...unshareOptions,
+    "--",
+    launcher(h.programs, "setpriv"),
+    ...setprivArgs(p.identity)
+  ];
+}
+async function pidNamespaceRefusal(h, p) {
+  try {
+    const [unshare = "", ...rest] = namespaceLauncher(h, p);
+    await asRoot(h, unshare, [...rest, locate(h.programs, "true")], p.how);
+    return void 0;
+  } catch (error63) {
+    const failure2 = error63;
+    return failure2.detail ?? (error63 instanceof Error ? error63.message : String(error63));
+  }
+}
+
 // src/tools/account-processes.ts
 import { readdir as readdir4, readFile as readFile4 } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 var KILL_ALL = ["/bin/sh", "-c", "kill -s KILL -- -1"];
-var KILL_LISTED = ["/bin/sh", "-c", 'kill -s KILL -- "$@" 2>/dev/null; exit 0', "sweep"];
+var STOP_ALL = ["/bin/sh", "-c", "kill -s STOP -- -1"];
+var KILL_AND_CONTINUE = [
+  "/bin/sh",
+  "-c",
+  "kill -s KILL -- $1 2>/dev/null; kill -s CONT -- $2 2>/dev/null; exit 0",
+  "sweep"
+];
+var goneWithinMs = 1e3;
+var lookEveryMs = 20;
+var lateStopMs = 50;
+var commandChars = 200;
 async function sweepAccount(h, p, kept2) {
   try {
     if (kept2.size === 0) {
       await asAccount(h, p, KILL_ALL);
       return;
     }
-    for (let pass = 0; pass < 10; pass += 1) {
-      const targets = await strayProcesses(p.identity.uid, kept2);
-      if (targets.length === 0) return;
-      await asAccount(h, p, [...KILL_LISTED, ...targets.map(String)]);
+    await asAccount(h, p, STOP_ALL);
+    const { strays, spared: spared2 } = await accountTable(p.identity.uid, kept2);
+    let continued = false;
+    try {
+      await asAccount(h, p, [...KILL_AND_CONTINUE, strays.join(" "), spared2.join(" ")]);
+      continued = true;
+    } finally {
+      if (!continued) await asAccount(h, p, [...KILL_AND_CONTINUE, "", spared2.join(" ")]).catch(() => void 0);
+      await resumeKept([...kept2, ...spared2], p.identity.uid);
     }
   } catch {
   }
 }
-async function strayProcesses(uid, keptRoots) {
+async function killListed(h, p, kept2) {
+  try {
+    const { strays } = await accountTable(p.identity.uid, kept2);
+    if (strays.length > 0) await asAccount(h, p, [...KILL_AND_CONTINUE, strays.join(" "), ""]);
+  } catch {
+  }
+}
+async function endAccountProcesses(h, p, kept2) {
+  for (let attempt = 0; ; attempt += 1) {
+    await sweepAccount(h, p, kept2);
+    const left = await leftRunning(p.identity.uid, kept2);
+    if (left.length === 0 || attempt === 1) return left;
+  }
+}
+function namedProcesses(processes) {
+  return processes.map((p) => `- pid ${p.pid}: ${p.command || "(command line unreadable)"}`).join("\n");
+}
+async function leftRunning(uid, kept2) {
+  const deadline = Date.now() + goneWithinMs;
+  for (; ; ) {
+    const { strays } = await accountTable(uid, kept2);
+    if (strays.length === 0) return [];
+    if (Date.now() >= deadline) return Promise.all(strays.map(described));
+    await delay(lookEveryMs);
+  }
+}
+async function resumeKept(pids, uid) {
+  const resume = (pid) => {
+    try {
+      process.kill(pid, "SIGCONT");
+    } catch {
+    }
+  };
+  const late = [];
+  for (const pid of pids) {
+    const info2 = await processInfo(pid);
+    if (info2 !== void 0 && !info2.uids.includes(uid) && info2.state !== "T") late.push(pid);
+    else resume(pid);
+  }
+  if (late.length === 0) return;
+  await delay(lateStopMs);
+  for (const pid of late) if ((await processInfo(pid))?.state === "T") resume(pid);
+}
+async function processInfo(pid) {
+  const status = await readFile4(`/proc/${pid}/status`, "utf8").catch(() => void 0);
+  if (status === void 0) return void 0;
+  return {
+    ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1),
+    uids: (/^Uid:\s+(.*)$/m.exec(status)?.[1] ?? "").trim().split(/\s+/).map(Number),
+    state: /^State:\s+(\S)/m.exec(status)?.[1] ?? "?"
+  };
+}
+async function accountTable(uid, keptRoots) {
   const entries = (await readdir4("/proc")).filter((entry) => /^\d+$/.test(entry));
   const children = /* @__PURE__ */ new Map();
   const ofAccount = [];
   await Promise.all(
     entries.map(async (entry) => {
-      const status = await readFile4(`/proc/${entry}/status`, "utf8").catch(() => "");
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
-      const realUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1] ?? -1);
+      const info2 = await processInfo(entry);
+      if (info2 === void 0) return;
       const pid = Number(entry);
-      children.set(ppid, [...children.get(ppid) ?? [], pid]);
-      if (realUid === uid) ofAccount.push(pid);
+      children.set(info2.ppid, [...children.get(info2.ppid) ?? [], pid]);
+      if (info2.uids.includes(uid) && info2.state !== "Z" && info2.state !== "X") ofAccount.push(pid);
     })
   );
-  const spared2 = /* @__PURE__ */ new Set();
+  const inKeptTrees = /* @__PURE__ */ new Set();
   const queue = [...keptRoots];
   while (queue.length > 0) {
     const pid = queue.pop();
-    if (spared2.has(pid)) continue;
-    spared2.add(pid);
+    if (inKeptTrees.has(pid)) continue;
+    inKeptTrees.add(pid);
     queue.push(...children.get(pid) ?? []);
   }
-  return ofAccount.filter((pid) => !spared2.has(pid));
+  return {
+    strays: ofAccount.filter((pid) => !inKeptTrees.has(pid)),
+    spared: ofAccount.filter((pid) => inKeptTrees.has(pid))
+  };
+}
+async function described(pid) {
+  const raw = await readFile4(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+  const words = raw.replace(/\0+$/, "").split("\0").join(" ").replace(/\s+/g, " ").trim();
+  const command = words.length > commandChars ? `${words.slice(0, commandChars)}\u2026` : words;
+  return { pid, command };
 }
 
 // src/tools/work-tree-loan.ts
@@ -20878,7 +20991,12 @@ function accountSandbox(options) {
     preparing ??= readyAccount(name, deps, h, kept2, options).then((p) => prepared = p);
     return preparing;
   }
-  const sweep = async () => prepared ? sweepAccount(h, prepared, kept2) : void 0;
+  const sweep = async () => {
+    if (!prepared) return;
+    if (prepared.pidNamespaceRefused === void 0 && kept2.size > 0) await killListed(h, prepared, kept2);
+    else await sweepAccount(h, prepared, kept2);
+  };
+  let leftRunning2 = [];
   return {
     account: name,
     workTree: options.workTree,
@@ -20889,37 +21007,30 @@ function accountSandbox(options) {
       const allowed = await probeAccountSwitch(deps);
       return allowed.kind === "impossible" ? allowed.cause : void 0;
     },
-    plan(argv, env, secretNames = []) {
+    plan(argv, env, planOptions) {
       refuseWhenClosed();
-      const p = prepared;
-      if (!p) throw new SandboxError("The sandbox is not ready; call ready() first.");
-      const full = {
-        ...env,
-        // setpriv and env look the program up on it, in the work tree: absolute entries only.
-        PATH: absolutePath(env.PATH ?? h.programs.path),
-        HOME: p.home,
-        TMPDIR: p.tmp,
-        TMP: p.tmp,
-        TEMP: p.tmp,
-        USER: p.identity.user,
-        LOGNAME: p.identity.user
-      };
-      if (p.how === "root") {
-        const setpriv = launcher(h.programs, "setpriv");
-        return { file: setpriv, args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
-      }
-      return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.programs), file: launcher(h.programs, h.sudo) };
+      if (!prepared) throw new SandboxError("The sandbox is not ready; call ready() first.");
+      return accountPlan(h, prepared, argv, env, planOptions);
     },
     async lend(work, tree = options.workTree) {
       const p = await ensure();
       refuseWhenClosed();
-      await lendWorkTree(h, p, tree);
-      try {
-        return await work();
-      } finally {
-        await sweep();
-        await takeBackWorkTree(h, p, tree);
+      if (leftRunning2.length > 0) {
+        leftRunning2 = await endAccountProcesses(h, p, kept2);
+        if (leftRunning2.length > 0) throw new SandboxError(stillRunning(p.identity.user, leftRunning2));
       }
+      await lendWorkTree(h, p, tree);
+      let outcome;
+      try {
+        outcome = { value: await work() };
+      } catch (error63) {
+        outcome = { error: error63 };
+      }
+      leftRunning2 = await endAccountProcesses(h, p, kept2);
+      await takeBackWorkTree(h, p, tree);
+      if (leftRunning2.length > 0) throw outlivedWork(p.identity.user, leftRunning2);
+      if ("error" in outcome) throw outcome.error;
+      return outcome.value;
     },
     sweep,
     programOutOfReach: (program) => prepared && outOfReachText(prepared.access, program, h.programs.path, prepared.identity.user),
@@ -20934,13 +21045,38 @@ function accountSandbox(options) {
       const p = prepared;
       if (!p) return;
       kept2.clear();
-      await sweep();
+      const left = await endAccountProcesses(h, p, kept2);
+      if (left.length > 0) error(outlived(p.identity.user, left, "as the run ends"));
       await takeBackWorkTree(h, p, options.workTree).catch(() => void 0);
       await closeToolchains(h, p, p.access.granted);
       await removeAccountFolder(h, p);
       await removeAccountTempFiles(h, p, deps.tmpDir ?? os6.tmpdir(), spared(options.enclosure));
     }
   };
+}
+function accountPlan(h, p, argv, env, { secretNames = [], lifetime = "command" } = {}) {
+  const full = {
+    ...env,
+    // setpriv and env look the program up on it, in the work tree: absolute entries only.
+    PATH: absolutePath(env.PATH ?? h.programs.path),
+    HOME: p.home,
+    TMPDIR: p.tmp,
+    TMP: p.tmp,
+    TEMP: p.tmp,
+    USER: p.identity.user,
+    LOGNAME: p.identity.user
+  };
+  if (lifetime === "command" && p.pidNamespaceRefused === void 0) {
+    const [unshare = "", ...rest] = namespaceLauncher(h, p);
+    if (p.how === "root") return { file: unshare, args: [...rest, ...argv], env: full, wrapped: true };
+    const through = sudoPlanThrough([unshare, ...rest], full, argv, secretNames, h.programs);
+    return { ...through, file: launcher(h.programs, h.sudo) };
+  }
+  if (p.how === "root") {
+    const setpriv = launcher(h.programs, "setpriv");
+    return { file: setpriv, args: [...setprivArgs(p.identity), ...argv], env: full, wrapped: true };
+  }
+  return { ...sudoPlan(p.identity.user, full, argv, secretNames, h.programs), file: launcher(h.programs, h.sudo) };
 }
 async function readyAccount(name, deps, h, kept2, { enclosure, keepClosed }) {
   const p = await prepareAccount(name, deps, h);
@@ -20951,7 +21087,8 @@ async function readyAccount(name, deps, h, kept2, { enclosure, keepClosed }) {
       throw new SandboxError(
         `command-user ${name} is in use by another plangate job on this machine (process ${other}). Jobs that run at the same time on one machine must each name their own command-user: under a shared one, each job's commands could read the other's files and would end its commands.`
       );
-    await sweepAccount(h, p, kept2);
+    const left = await endAccountProcesses(h, p, kept2);
+    if (left.length > 0) throw new SandboxError(stillRunning(p.identity.user, left));
     await removeLeftovers(h, p, tmpDir);
     await removeAccountTempFiles(h, p, tmpDir, [p.dir, ...spared(enclosure)]);
     if (enclosure !== void 0) await openEnclosure(h, p, enclosure);
@@ -20959,7 +21096,26 @@ async function readyAccount(name, deps, h, kept2, { enclosure, keepClosed }) {
     await removeAccountFolder(h, p);
     throw error63;
   }
-  return { ...p, access: await openToolchains(h, p, h.programs.path, keepClosed) };
+  const pidNamespaceRefused = await pidNamespaceRefusal(h, p);
+  if (pidNamespaceRefused !== void 0)
+    info(
+      `Commands run without a PID namespace of their own on this runner (${pidNamespaceRefused}): after each, plangate ends what ${name} still runs outside the MCP servers, and fails the command, naming them, when any remain.`
+    );
+  return { ...p, pidNamespaceRefused, access: await openToolchains(h, p, h.programs.path, keepClosed) };
+}
+function outlived(user, left, when) {
+  return `plangate could not end everything that ran as ${user}: these processes still run ${when}:
+${namedProcesses(left)}`;
+}
+function outlivedWork(user, left) {
+  const message = outlived(user, left, "after the command or MCP server call ended") + "\nNo command or MCP server call runs while they do, so nothing they change reaches a work tree. Report this in your result: a maintainer must find what keeps them running; command-user must be an account that nothing else on the runner uses or starts processes as (cron, at, a service).";
+  error(message);
+  return new LeftRunningError(message, left);
+}
+function stillRunning(user, left) {
+  return `Processes of ${user} that plangate could not end still run, so nothing was run and no work tree was lent to ${user}:
+${namedProcesses(left)}
+Make command-user an account that nothing else on the runner uses or starts processes as (cron, at, a service), or end these processes, then run the job again.`;
 }
 function spared(enclosure) {
   return enclosure === void 0 ? [] : [enclosure];
@@ -21030,20 +21186,36 @@ function isForbiddenAddress(address) {
     ip === "168.63.129.16" || ip === "100.100.100.200";
   }
   if (isIP(ip) === 6) {
-    let canonical;
+    let canonical2;
     try {
-      canonical = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+      canonical2 = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
     } catch {
       return true;
     }
-    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-    if (mapped) {
-      const [high, low] = [parseInt(mapped[1] ?? "0", 16), parseInt(mapped[2] ?? "0", 16)];
-      return isForbiddenAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-    }
-    return /^fe[89ab][0-9a-f]?:/.test(canonical) || canonical === "fd00:ec2::254";
+    if (isNat64(canonical2)) return true;
+    const embedded = embeddedIPv4(canonical2);
+    if (embedded !== void 0 && isForbiddenAddress(embedded)) return true;
+    return /^fe[89ab][0-9a-f]?:/.test(canonical2) || canonical2 === "fd00:ec2::254";
   }
   return false;
+}
+function isNat64(canonical2) {
+  return /^64:ff9b::(?:[0-9a-f]{1,4}:)?[0-9a-f]{1,4}$/.test(canonical2) || /^64:ff9b:1:/.test(canonical2) || canonical2 === "64:ff9b::";
+}
+function embeddedIPv4(canonical2) {
+  const groups = (text) => text.split(":").map((g) => parseInt(g, 16));
+  const dotted = (high, low) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  const tail = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical2);
+  if (tail) {
+    const [high = 0, low = 0] = groups(`${tail[1]}:${tail[2]}`);
+    return dotted(high, low);
+  }
+  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4})(?::|$)/.exec(canonical2);
+  if (sixToFour) {
+    const [high = 0, low = 0] = groups(`${sixToFour[1]}:${sixToFour[2]}`);
+    return dotted(high, low);
+  }
+  return void 0;
 }
 function plain(d) {
   return { ...d, host: unbracket(d.host.trim().toLowerCase().replace(/\.$/, "")) };
@@ -21109,7 +21281,7 @@ import { lookup as systemLookup } from "node:dns/promises";
 import { connect, isIP as isIP2 } from "node:net";
 var systemEgressLookup = (host) => systemLookup(host, { all: true });
 var CONNECT_TIMEOUT_MS = 15e3;
-var CLOSED_TO_ALL = "a link-local or cloud metadata address, closed whatever allowed-domains says";
+var CLOSED_TO_ALL = "a link-local, cloud metadata or NAT64 address, closed whatever allowed-domains says";
 async function reach(context, host, port) {
   const where = formatDestination({ host, port });
   const refused = (reason) => {
@@ -21117,7 +21289,7 @@ async function reach(context, host, port) {
     return { status: 403, message: `plangate's egress proxy refused ${where}: ${reason}.
 ` };
   };
-  if (isIP2(host) !== 0 && isForbiddenAddress(host)) return refused(CLOSED_TO_ALL);
+  if (isIP2(host) !== 0 && isForbiddenAddress(host)) return refused(closedToAll(host));
   if (!destinationAllowed(context.destinations, host, port)) return refused("not allowed for this run");
   const resolved = isIP2(host) !== 0 ? [host] : await resolve(context.lookup, host);
   if (typeof resolved === "string") {
@@ -21125,7 +21297,7 @@ async function reach(context, host, port) {
 ` };
   }
   const closedTo = resolved.find(isForbiddenAddress);
-  if (closedTo !== void 0) return refused(`resolves to ${closedTo}, ${CLOSED_TO_ALL}`);
+  if (closedTo !== void 0) return refused(`resolves to ${closedTo}, ${closedToAll(closedTo)}`);
   if (context.closed()) return { status: 503, message: `plangate's egress proxy is closing.
 ` };
   try {
@@ -21134,6 +21306,19 @@ async function reach(context, host, port) {
     return { status: 502, message: `plangate's egress proxy could not connect to ${where}: ${cause(error63)}.
 ` };
   }
+}
+function closedToAll(address) {
+  if (isIP2(address) !== 6) return CLOSED_TO_ALL;
+  let canonical2;
+  try {
+    canonical2 = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return CLOSED_TO_ALL;
+  }
+  const stands = embeddedIPv4(canonical2);
+  const nat64 = /^64:ff9b:/.test(canonical2);
+  if (stands !== void 0) return `${CLOSED_TO_ALL}: ${address} stands for ${stands}${nat64 ? " through NAT64" : ""}`;
+  return nat64 ? `${CLOSED_TO_ALL}: ${address} is a NAT64 address, which reaches IPv4 addresses` : CLOSED_TO_ALL;
 }
 async function resolve(lookup, host) {
   try {
@@ -21388,24 +21573,436 @@ function connectTarget(target) {
   return port >= 1 && port <= 65535 ? { host, port } : void 0;
 }
 
-// src/tools/network-rules.ts
+// src/tools/network-holder.ts
 import { spawn } from "node:child_process";
+var holderMarker = "plangate-firewall-holder";
+var holderProgram = `'use strict';
+const { spawnSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const config = JSON.parse(process.argv[1]);
+const run = (argv, input) => {
+  const r = spawnSync(argv[0], argv.slice(1), { input: input || '', encoding: 'utf8', env: { PATH: config.path }, timeout: 60000, maxBuffer: 16777216 });
+  const why = String(r.stderr || (r.error && r.error.message) || '').trim().split('\\n').filter((l) => !/^# Warning/.test(l)).slice(0, 4).join(' ');
+  return { ok: r.status === 0, out: String(r.stdout || ''), why: why || 'exit code ' + r.status };
+};
+const say = (value) => { try { process.stdout.write(JSON.stringify(value) + '\\n'); } catch (e) {} };
+let removed = false;
+const remove = () => { if (!removed) { removed = true; for (const argv of config.remove) run(argv); } };
+const end = () => { remove(); process.exit(0); };
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, end);
+process.stdout.on('error', () => undefined);
+for (const step of config.install) {
+  const r = run(step.command, step.input);
+  if (!r.ok) { remove(); say({ failed: r.why }); process.exit(1); }
+}
+say({ ready: true });
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  pending += chunk;
+  for (let at = pending.indexOf('\\n'); at !== -1; at = pending.indexOf('\\n')) {
+    const line = pending.slice(0, at);
+    pending = pending.slice(at + 1);
+    if (line === 'check') {
+      const failed = config.check.map((argv) => run(argv)).find((r) => !r.ok);
+      say(failed ? { held: false, why: failed.why } : { held: true });
+    } else if (line === 'read') {
+      const outputs = config.read.commands.map((argv) => run(argv)).map((r) => (r.ok ? r.out : null));
+      const files = config.read.files.map((file) => { try { return readFileSync(file, 'utf8'); } catch (e) { return null; } });
+      say({ outputs, files });
+    }
+  }
+});
+process.stdin.on('end', end);
+process.stdin.on('error', end);
+`;
+var answerSchema = external_exports.union([
+  external_exports.object({ ready: external_exports.literal(true) }),
+  external_exports.object({ failed: external_exports.string() }),
+  external_exports.object({ held: external_exports.literal(true) }),
+  external_exports.object({ held: external_exports.literal(false), why: external_exports.string() }),
+  external_exports.object({ outputs: external_exports.array(external_exports.string().nullable()), files: external_exports.array(external_exports.string().nullable()) })
+]);
+var ANSWER_TIMEOUT_MS = 6e4;
+async function startHolder(config2, h, how, node2 = process.execPath) {
+  const args = ["-e", holderProgram, JSON.stringify(config2), holderMarker];
+  const [file2, argv] = how === "root" ? [node2, args] : [locate(h.programs, h.sudo), ["-n", node2, ...args]];
+  const child = spawn(file2, argv, { cwd: "/", env: { PATH: h.programs.path }, stdio: "pipe", detached: true });
+  child.stdin.on("error", () => void 0);
+  const answers = lineReader(child);
+  const first = await answers.next();
+  if (!("ready" in first)) {
+    child.stdin.end();
+    throw new Error("failed" in first ? first.failed : "the firewall holder answered out of turn");
+  }
+  let queue = Promise.resolve();
+  const ask = (question, take) => {
+    const next = queue.then(async () => {
+      if (ended(child)) throw new Error("the firewall holder has ended");
+      child.stdin.write(`${question}
+`);
+      return take(await answers.next());
+    });
+    queue = next.catch(() => void 0);
+    return next;
+  };
+  let closing;
+  return {
+    pid: child.pid,
+    check: () => ended(child) ? Promise.resolve(`the process that holds the rules (pid ${child.pid ?? "unknown"}) has ended`) : ask(
+      "check",
+      (a) => "held" in a ? a.held ? void 0 : a.why : "the firewall holder answered out of turn"
+    ).catch((error63) => error63 instanceof Error ? error63.message : String(error63)),
+    read: () => ask("read", (a) => {
+      if (!("outputs" in a)) throw new Error("the firewall holder answered out of turn");
+      return a;
+    }),
+    close: () => closing ??= new Promise((resolve2) => {
+      if (ended(child)) {
+        resolve2(false);
+        return;
+      }
+      child.once("exit", (code) => resolve2(code === 0));
+      child.stdin.end();
+    })
+  };
+}
+function ended(child) {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+function lineReader(child) {
+  let buffered = "";
+  let stderr = "";
+  const lines = [];
+  let waiting;
+  let over;
+  const deliver = () => {
+    if (!waiting) return;
+    const line = lines.shift();
+    if (line !== void 0) {
+      const w = waiting;
+      waiting = void 0;
+      w.resolve(line);
+    } else if (over) {
+      const w = waiting;
+      waiting = void 0;
+      w.reject(over);
+    }
+  };
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf("\n"); at !== -1; at = buffered.indexOf("\n")) {
+      lines.push(buffered.slice(0, at));
+      buffered = buffered.slice(at + 1);
+    }
+    deliver();
+  });
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-2e3);
+  });
+  const finish = (why) => {
+    over ??= new Error(`${why}${stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" ")}` : ""}`);
+    deliver();
+  };
+  child.once("error", (error63) => finish(`the firewall holder could not start (${error63.message})`));
+  child.once(
+    "close",
+    (code, signal) => finish(`the firewall holder ended (${signal !== null ? `signal ${signal}` : `exit code ${code ?? "unknown"}`})`)
+  );
+  return {
+    next: () => new Promise((resolve2, reject) => {
+      const timer = setTimeout(() => {
+        over ??= new Error(`the firewall holder did not answer within ${ANSWER_TIMEOUT_MS / 1e3} s`);
+        waiting = void 0;
+        reject(over);
+      }, ANSWER_TIMEOUT_MS);
+      waiting = {
+        resolve: (line) => {
+          clearTimeout(timer);
+          const parsed = answerSchema.safeParse(safeJson(line));
+          if (parsed.success) resolve2(parsed.data);
+          else reject(new Error(`the firewall holder said something unreadable: ${line.slice(0, 200)}`));
+        },
+        reject: (error63) => {
+          clearTimeout(timer);
+          reject(error63);
+        }
+      };
+      deliver();
+    })
+  };
+}
+function safeJson(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/tools/network-iptables-counts.ts
+import { isIP as isIP4 } from "node:net";
+var HASHLIMIT_BURST = 96;
+var HASHLIMIT_PERIOD_S = 900;
+function parseHashlimit(text, protocol, withPort) {
+  const out = [];
+  for (const line of text.split("\n")) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length !== 5) continue;
+    const [, pair = "", credit = "", cap = "", cost = ""] = fields;
+    const destination = pair.split("->")[1] ?? "";
+    const colon = destination.lastIndexOf(":");
+    const address = canonical(destination.slice(0, colon));
+    const port = Number(destination.slice(colon + 1));
+    if (address === void 0 || !/^\d+$/.test(credit + cap + cost) || !Number.isInteger(port)) continue;
+    out.push({
+      address,
+      protocol,
+      ...withPort ? { port } : {},
+      packets: spent(BigInt(credit), BigInt(cap), BigInt(cost))
+    });
+  }
+  return out;
+}
+function spent(credit, cap, cost) {
+  if (cost <= 0n || credit >= cap) return 1;
+  const packets = Number((cap - credit + cost - 1n) / cost);
+  return Math.max(1, packets);
+}
+function canonical(address) {
+  if (isIP4(address) === 4) return address;
+  if (isIP4(address) !== 6) return void 0;
+  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+}
+function parseRuleCounter(text) {
+  const counted = /^-A \S+.* -c (\d+) \d+\s*$/m.exec(text);
+  return counted ? Number(counted[1]) : void 0;
+}
+function keepHighest(seen, read) {
+  for (const d of read) {
+    const key2 = `${d.address} ${d.protocol} ${d.port ?? ""}`;
+    const before = seen.get(key2);
+    if (before === void 0 || before.packets < d.packets) seen.set(key2, d);
+  }
+  return [...seen.values()];
+}
+
+// src/tools/network-leftovers.ts
+var chainName = /^-N (plangate-([1-9]\d*)-(\d+))$/;
+function listedChains(listing) {
+  const lines = listing.split("\n").map((line) => line.trim());
+  const out = [];
+  for (const line of lines) {
+    const match = chainName.exec(line);
+    if (!match) continue;
+    const chain = match[1] ?? "";
+    const jumps = lines.filter((l) => l.startsWith("-A OUTPUT ") && l.endsWith(` -j ${chain}`) && !/["']/.test(l)).map((l) => ["-D", ...l.split(/\s+/).slice(1)]);
+    out.push({ chain, pid: Number(match[2]), start: Number(match[3]), jumps });
+  }
+  return out;
+}
+async function removeLeftoverChains(h, how, programs) {
+  for (const program of [programs.iptables, programs.ip6tables]) {
+    try {
+      const { stdout } = await asRoot(h, program, ["-w", "-S"], how);
+      for (const { chain, pid, start, jumps } of listedChains(stdout)) {
+        if (await makerRunning({ pid, start })) continue;
+        for (const args of [...jumps, ["-F", chain], ["-F", `${chain}r`], ["-X", chain], ["-X", `${chain}r`]])
+          await asRoot(h, program, ["-w", ...args], how).catch(() => void 0);
+      }
+    } catch {
+    }
+  }
+}
+
+// src/tools/network-iptables.ts
+var recorded = ["tcp", "udp", "icmp", "other"];
+function iptablesNames(pid, start) {
+  const main = `plangate-${pid}-${start}`;
+  return { main, refuse: `${main}r`, table: (protocol, family) => `pg${pid}${protocol[0] ?? "o"}${family}` };
+}
+function findIptables(h) {
+  const find = (name) => lookUp(name, h.programs.path);
+  const [iptables, ip6tables, iptablesRestore, ip6tablesRestore] = [
+    find("iptables"),
+    find("ip6tables"),
+    find("iptables-restore"),
+    find("ip6tables-restore")
+  ];
+  if (!iptables || !ip6tables || !iptablesRestore || !ip6tablesRestore) return void 0;
+  return { iptables, ip6tables, iptablesRestore, ip6tablesRestore };
+}
+function restoreInput(family, names, o) {
+  const { main, refuse } = names;
+  const loopback = family === 4 ? "127.0.0.0/8" : "::1/128";
+  const icmp = family === 4 ? "icmp" : "ipv6-icmp";
+  const unreachable = family === 4 ? "icmp-port-unreachable" : "icmp6-port-unreachable";
+  const record2 = (protocol) => [
+    "-m hashlimit",
+    `--hashlimit-upto ${3600 / HASHLIMIT_PERIOD_S}/hour`,
+    `--hashlimit-burst ${HASHLIMIT_BURST}`,
+    `--hashlimit-mode ${protocol === "tcp" || protocol === "udp" ? "dstip,dstport" : "dstip"}`,
+    `--hashlimit-name ${names.table(protocol, family)}`,
+    "--hashlimit-htable-size 1024 --hashlimit-htable-max 65536",
+    // An entry lasts a week without packets: a job's whole length.
+    "--hashlimit-htable-expire 604800000"
+  ].join(" ");
+  return [
+    "*filter",
+    `:${main} - [0:0]`,
+    `:${refuse} - [0:0]`,
+    `-A ${main} -m owner --uid-owner ${o.ownUid} -j RETURN`,
+    // The proxy serves the sandbox: another account on the machine gets no way through it.
+    ...family === 4 ? [
+      `-A ${main} -d 127.0.0.0/8 -p tcp --dport ${o.proxyPort} -m owner ! --uid-owner ${o.uid} -j REJECT --reject-with tcp-reset`
+    ] : [],
+    `-A ${main} -m owner ! --uid-owner ${o.uid} -j RETURN`,
+    // DNS goes nowhere, a resolver on loopback included: its queries carry data out.
+    `-A ${main} -p tcp --dport 53 -j ${refuse}`,
+    `-A ${main} -p udp --dport 53 -j ${refuse}`,
+    `-A ${main} -d ${loopback} -j ACCEPT`,
+    `-A ${main} -j ${refuse}`,
+    // Every packet refused, counted here: what the tables fail to record still shows.
+    `-A ${refuse}`,
+    `-A ${refuse} -p tcp ${record2("tcp")}`,
+    `-A ${refuse} -p tcp -j REJECT --reject-with tcp-reset`,
+    `-A ${refuse} -p udp ${record2("udp")}`,
+    `-A ${refuse} -p udp -j REJECT --reject-with ${unreachable}`,
+    `-A ${refuse} -p ${icmp} ${record2("icmp")}`,
+    `-A ${refuse} -p ${icmp} -j DROP`,
+    `-A ${refuse} ${record2("other")}`,
+    `-A ${refuse} -j DROP`,
+    `-I OUTPUT 1 -j ${main}`,
+    "COMMIT",
+    ""
+  ].join("\n");
+}
+function removalCommands(p, names) {
+  return [p.iptables, p.ip6tables].flatMap((program) => [
+    [program, "-w", "-D", "OUTPUT", "-j", names.main],
+    [program, "-w", "-F", names.main],
+    [program, "-w", "-F", names.refuse],
+    [program, "-w", "-X", names.main],
+    [program, "-w", "-X", names.refuse]
+  ]);
+}
+function holderConfig(p, names, options, path7) {
+  const families = [
+    { family: 4, program: p.iptables, restore: p.iptablesRestore, proc: "/proc/net/ipt_hashlimit" },
+    { family: 6, program: p.ip6tables, restore: p.ip6tablesRestore, proc: "/proc/net/ip6t_hashlimit" }
+  ];
+  return {
+    path: path7,
+    install: families.map((f) => ({
+      command: [f.restore, "-w", "--noflush"],
+      input: restoreInput(f.family, names, options)
+    })),
+    remove: removalCommands(p, names),
+    check: families.flatMap((f) => [
+      [f.program, "-w", "-C", "OUTPUT", "-j", names.main],
+      [f.program, "-w", "-C", names.main, "-j", names.refuse]
+    ]),
+    read: {
+      commands: families.map((f) => [f.program, "-w", "-v", "-S", names.refuse, "1"]),
+      files: families.flatMap((f) => recorded.map((protocol) => `${f.proc}/${names.table(protocol, f.family)}`))
+    }
+  };
+}
+async function installIptablesRules(options) {
+  const { helpers: h, how } = options;
+  const programs = findIptables(h);
+  if (programs === void 0)
+    throw new SandboxError(
+      `iptables is not installed (no iptables, ip6tables and their restore programs on PATH: ${h.programs.path})`
+    );
+  await removeLeftoverChains(h, how, programs);
+  const names = iptablesNames(process.pid, await processStart(process.pid) ?? 0);
+  const ruleOptions = {
+    uid: options.uid,
+    ownUid: options.ownUid ?? process.getuid?.() ?? 0,
+    proxyPort: options.proxyPort
+  };
+  const config2 = holderConfig(programs, names, ruleOptions, h.programs.path);
+  let holder;
+  try {
+    holder = await startHolder(config2, h, how);
+  } catch (error63) {
+    throw new SandboxError(
+      `the network rules could not be installed: ${error63 instanceof Error ? error63.message : String(error63)}`
+    );
+  }
+  const seen = /* @__PURE__ */ new Map();
+  let closed = false;
+  return {
+    firewall: `${await version2(h.programs, programs.iptables)} (${programs.iptables}, with ip6tables)`,
+    name: names.main,
+    async blocked() {
+      if (closed) return { destinations: [], packets: 0 };
+      const reading = await holder.read();
+      const totals = reading.outputs.map((o) => o === null ? void 0 : parseRuleCounter(o));
+      if (totals.some((t) => t === void 0)) throw new Error("the refuse chains could not be read");
+      const read = config2.read.files.flatMap((file2, i) => {
+        const text = reading.files[i];
+        if (text === null || text === void 0) return [];
+        const protocol = tableProtocol(names, file2);
+        return parseHashlimit(text, protocol, protocol === "tcp" || protocol === "udp");
+      });
+      return {
+        destinations: keepHighest(seen, read),
+        packets: totals.reduce((sum, t) => sum + (t ?? 0), 0)
+      };
+    },
+    async inForce() {
+      if (closed) return "the rules were removed";
+      const why = await holder.check();
+      return why === void 0 ? void 0 : `the iptables rules ${names.main} are no longer in force: ${why}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (await holder.close()) return;
+      for (const [program = "", ...args] of config2.remove) await asRoot(h, program, args, how).catch(() => void 0);
+    }
+  };
+}
+function tableProtocol(names, file2) {
+  const base = file2.slice(file2.lastIndexOf("/") + 1);
+  return recorded.find((protocol) => [4, 6].some((family) => names.table(protocol, family) === base)) ?? "other";
+}
+async function version2(programs, iptables) {
+  try {
+    return (await run(programs, iptables, ["--version"])).stdout.trim() || "iptables";
+  } catch {
+    return "iptables";
+  }
+}
+
+// src/tools/network-nftables.ts
+import { spawn as spawn2 } from "node:child_process";
+var ANSWER_TIMEOUT_MS2 = 15e3;
 function findNft(h) {
   return lookUp("nft", h.programs.path);
 }
-function ruleset(table, uid) {
+function ruleset(table, uid, proxyPort, ownUid) {
   const t = `inet ${table}`;
+  const proxyUsers = [.../* @__PURE__ */ new Set([uid, ownUid])].join(", ");
   return [
     `add table ${t} { flags owner; }`,
     `add set ${t} ports4 { type ipv4_addr . inet_proto . inet_service; flags dynamic; counter; size 65535; }`,
     `add set ${t} ports6 { type ipv6_addr . inet_proto . inet_service; flags dynamic; counter; size 65535; }`,
     `add set ${t} other4 { type ipv4_addr . inet_proto; flags dynamic; counter; size 65535; }`,
     `add set ${t} other6 { type ipv6_addr . inet_proto; flags dynamic; counter; size 65535; }`,
+    // Every packet refused, counted once more by protocol: what the sets fail to record still shows.
+    `add set ${t} refused { type inet_proto; flags dynamic; counter; size 256; }`,
     `add chain ${t} refuse`,
-    // Every packet refused, counted once more here: what the sets fail to record still shows.
-    `add rule ${t} refuse counter`,
-    `add rule ${t} refuse meta nfproto ipv4 meta l4proto { tcp, udp } add @ports4 { ip daddr . meta l4proto . th dport } reject`,
-    `add rule ${t} refuse meta nfproto ipv6 meta l4proto { tcp, udp } add @ports6 { ip6 daddr . meta l4proto . th dport } reject`,
+    `add rule ${t} refuse add @refused { meta l4proto }`,
+    // A reset for TCP: at once, where an ICMP error (which the kernel rate-limits) can leave a connect retrying.
+    `add rule ${t} refuse meta nfproto ipv4 meta l4proto tcp add @ports4 { ip daddr . meta l4proto . th dport } reject with tcp reset`,
+    `add rule ${t} refuse meta nfproto ipv6 meta l4proto tcp add @ports6 { ip6 daddr . meta l4proto . th dport } reject with tcp reset`,
+    `add rule ${t} refuse meta nfproto ipv4 meta l4proto udp add @ports4 { ip daddr . meta l4proto . th dport } reject`,
+    `add rule ${t} refuse meta nfproto ipv6 meta l4proto udp add @ports6 { ip6 daddr . meta l4proto . th dport } reject`,
     `add rule ${t} refuse meta nfproto ipv4 add @other4 { ip daddr . meta l4proto } drop`,
     `add rule ${t} refuse meta nfproto ipv6 add @other6 { ip6 daddr . meta l4proto } drop`,
     `add rule ${t} refuse drop`,
@@ -21416,28 +22013,41 @@ function ruleset(table, uid) {
     `add rule ${t} sandbox ip6 daddr ::1 accept`,
     `add rule ${t} sandbox goto refuse`,
     `add chain ${t} output { type filter hook output priority filter; policy accept; }`,
+    // The proxy serves the sandbox: another account on the machine gets no way through it.
+    `add rule ${t} output ip daddr 127.0.0.0/8 tcp dport ${proxyPort} meta skuid != { ${proxyUsers} } reject with tcp reset`,
     `add rule ${t} output meta skuid ${uid} goto sandbox`
   ].join("\n");
 }
-async function installNetworkRules(options) {
+async function installNftRules(options) {
   const { helpers: h, how } = options;
   const nft = findNft(h);
   if (nft === void 0)
     throw new SandboxError(`nftables is not installed (no nft program on PATH: ${h.programs.path})`);
   const table = `plangate_${process.pid}`;
   const child = how === "root" ? spawnNft(nft, [], h) : spawnNft(locate(h.programs, h.sudo), ["-n", nft], h);
-  const failure2 = await feed(child, ruleset(table, options.uid));
+  const rules = ruleset(table, options.uid, options.proxyPort, options.ownUid ?? process.getuid?.() ?? 0);
+  const failure2 = await feed(child, `${rules}
+`, table);
   if (failure2 !== void 0) {
     child.stdin.end();
     throw new SandboxError(`the network rules could not be installed: ${failure2}`);
   }
   let closed = false;
+  let asking = Promise.resolve(void 0);
   return {
-    table,
+    firewall: `nftables (${nft})`,
+    name: table,
     async blocked() {
       if (closed) return { destinations: [], packets: 0 };
-      const { stdout } = await asRoot(h, nft, ["-j", "list", "table", "inet", table], how);
-      return { destinations: parseBlocked(stdout), packets: parseRefusedPackets(stdout) };
+      const { stdout } = await asRoot(h, nft, ["-j", "list", "sets", "inet"], how);
+      return { destinations: parseBlocked(stdout, table), packets: parseRefusedPackets(stdout, table) };
+    },
+    async inForce() {
+      if (closed) return "the rules were removed";
+      if (child.exitCode !== null || child.signalCode !== null)
+        return `the nft process that holds the table ${table} has ended, and the kernel deleted the table with it`;
+      const failure3 = await (asking = asking.then(() => feed(child, "", table)));
+      return failure3 === void 0 ? void 0 : `nft, which holds the table ${table}, did not list it: ${failure3}`;
     },
     async close() {
       if (closed) return;
@@ -21445,20 +22055,25 @@ async function installNetworkRules(options) {
       await new Promise((resolve2) => {
         child.once("exit", () => resolve2());
         child.stdin.end();
-        if (child.exitCode !== null) resolve2();
+        if (child.exitCode !== null || child.signalCode !== null) resolve2();
       });
     }
   };
 }
 function spawnNft(file2, args, h) {
-  return spawn(file2, [...args, "-i"], { cwd: "/", env: { PATH: h.programs.path }, stdio: "pipe" });
+  const child = spawn2(file2, [...args, "-i"], { cwd: "/", env: { PATH: h.programs.path }, stdio: "pipe" });
+  child.stdin.on("error", () => void 0);
+  return child;
 }
-function feed(child, rules) {
+function feed(child, commands, table) {
   return new Promise((resolve2) => {
     let output2 = "";
     const done = (value) => {
-      child.stdout.removeAllListeners("data");
-      child.stderr.removeAllListeners("data");
+      clearTimeout(timer);
+      child.stdout.removeListener("data", collect);
+      child.stderr.removeListener("data", collect);
+      child.removeListener("error", failed);
+      child.removeListener("exit", exited);
       resolve2(value);
     };
     const collect = (chunk) => {
@@ -21466,63 +22081,85 @@ function feed(child, rules) {
       if (/Error:/.test(output2)) done(output2.trim().split("\n").slice(0, 4).join(" "));
       else if (output2.includes("chain output")) done(void 0);
     };
+    const failed = (error63) => done(error63.message);
+    const exited = (code) => done(output2.trim() || `nft exited with code ${code ?? "unknown"}`);
+    const timer = setTimeout(() => done(`nft did not answer within ${ANSWER_TIMEOUT_MS2 / 1e3} s`), ANSWER_TIMEOUT_MS2);
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
-    child.once("error", (error63) => done(error63.message));
-    child.once("exit", (code) => done(output2.trim() || `nft exited with code ${code ?? "unknown"}`));
-    const table = /add table (\S+ \S+)/.exec(rules)?.[1] ?? "";
-    child.stdin.write(`${rules}
-list chain ${table} output
+    child.once("error", failed);
+    child.once("exit", exited);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      done("nft has ended");
+      return;
+    }
+    child.stdin.write(`${commands}list chain inet ${table} output
 `);
   });
 }
 var elementSchema = external_exports.object({
   elem: external_exports.object({
-    val: external_exports.object({ concat: external_exports.array(external_exports.union([external_exports.string(), external_exports.number()])) }),
+    val: external_exports.union([external_exports.object({ concat: external_exports.array(external_exports.union([external_exports.string(), external_exports.number()])) }), external_exports.string(), external_exports.number()]),
     counter: external_exports.object({ packets: external_exports.number() }).optional()
   })
 });
 var listingSchema = external_exports.object({
   nftables: external_exports.array(
     external_exports.union([
-      external_exports.object({ set: external_exports.object({ name: external_exports.string(), elem: external_exports.array(external_exports.unknown()).optional() }) }),
+      external_exports.object({ set: external_exports.object({ name: external_exports.string(), table: external_exports.string(), elem: external_exports.array(external_exports.unknown()).optional() }) }),
       external_exports.record(external_exports.string(), external_exports.unknown())
     ])
   )
 });
-function parseBlocked(json2) {
+function elements(json2, table) {
   const listing = listingSchema.parse(JSON.parse(json2));
-  const out = [];
+  const out = /* @__PURE__ */ new Map();
   for (const entry of listing.nftables) {
     if (!("set" in entry)) continue;
     const set2 = entry.set;
-    for (const raw of set2.elem ?? []) {
-      const parsed = elementSchema.safeParse(raw);
-      if (!parsed.success) continue;
-      const [address, protocol, port] = parsed.data.elem.val.concat;
+    if (set2.table !== table) continue;
+    const parsed = (set2.elem ?? []).flatMap((raw) => {
+      const element = elementSchema.safeParse(raw);
+      return element.success ? [element.data.elem] : [];
+    });
+    out.set(set2.name, parsed);
+  }
+  return out;
+}
+function parseBlocked(json2, table) {
+  const out = [];
+  for (const [name, elems] of elements(json2, table)) {
+    if (name === "refused") continue;
+    for (const elem of elems) {
+      if (typeof elem.val !== "object") continue;
+      const [address, protocol, port] = elem.val.concat;
       out.push({
         address: String(address),
         protocol: String(protocol),
         ...typeof port === "number" ? { port } : {},
-        packets: parsed.data.elem.counter?.packets ?? 1
+        packets: elem.counter?.packets ?? 1
       });
     }
   }
   return out;
 }
-var counterRuleSchema = external_exports.object({
-  rule: external_exports.object({
-    chain: external_exports.literal("refuse"),
-    expr: external_exports.tuple([external_exports.object({ counter: external_exports.object({ packets: external_exports.number() }) })])
-  })
-});
-function parseRefusedPackets(json2) {
-  const listing = listingSchema.parse(JSON.parse(json2));
-  for (const entry of listing.nftables) {
-    const parsed = counterRuleSchema.safeParse(entry);
-    if (parsed.success) return parsed.data.rule.expr[0].counter.packets;
-  }
-  return 0;
+function parseRefusedPackets(json2, table) {
+  return (elements(json2, table).get("refused") ?? []).reduce((sum, elem) => sum + (elem.counter?.packets ?? 0), 0);
+}
+
+// src/tools/network-rules.ts
+function firewallHere(h) {
+  if (findNft(h) !== void 0) return "nftables";
+  return findIptables(h) !== void 0 ? "iptables" : void 0;
+}
+function noFirewall(h) {
+  if (firewallHere(h) !== void 0) return void 0;
+  return `neither nftables nor iptables is installed (no nft program, nor iptables, ip6tables, iptables-restore and ip6tables-restore, on PATH: ${h.programs.path}): install one of them in a step before plangate (\`sudo apt-get install -y nftables\` or \`sudo apt-get install -y iptables\`), or add its folder to PATH`;
+}
+async function installNetworkRules(options) {
+  const kind = firewallHere(options.helpers);
+  if (kind === "nftables") return installNftRules(options);
+  if (kind === "iptables") return installIptablesRules(options);
+  throw new SandboxError(noFirewall(options.helpers) ?? "no firewall is installed");
 }
 
 // src/tools/proxy-environment.ts
@@ -21588,30 +22225,38 @@ function sealNetwork(sandbox, options) {
     if (!identity)
       throw new SandboxError(networkImpossible(`the account ${sandbox.account ?? ""} cannot be looked up`));
     const how = (await probeAccountSwitch(deps)).kind === "root" ? "root" : "sudo";
+    const proxy = await startEgressProxy({ destinations });
     let rules;
     try {
       rules = await installNetworkRules({
         uid: identity.uid,
         how,
-        helpers: { sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) }
+        helpers: { sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) },
+        proxyPort: Number(new URL(proxy.url).port)
       });
     } catch (error63) {
+      await proxy.close();
       throw new SandboxError(networkImpossible(error63 instanceof Error ? error63.message : String(error63)));
     }
-    try {
-      const proxy = await startEgressProxy({ destinations });
-      return { rules, proxy };
-    } catch (error63) {
-      await rules.close();
-      throw error63;
-    }
+    info(
+      `The sandbox's network is sealed by ${rules.firewall}: ${identity.user} (uid ${identity.uid}) reaches loopback and, through the egress proxy at ${proxy.url}, the allowed destinations only (rules ${rules.name}).`
+    );
+    return { rules, proxy };
+  };
+  let broken;
+  const stillSealed = async (s) => {
+    broken ??= await s.rules.inForce();
+    if (broken !== void 0)
+      throw new SandboxError(
+        `Commands cannot run: the sandbox's network is no longer sealed (${broken}). Nothing was run, and nothing more will run in this job, so that no command reaches the network unsealed. Run the job again.`
+      );
   };
   return {
     ...sandbox,
     async ready() {
       await sandbox.ready();
       sealing ??= install().then((s) => seal = s);
-      await sealing;
+      await stillSealed(await sealing);
     },
     async refusal() {
       const inner = await sandbox.refusal();
@@ -21619,9 +22264,9 @@ function sealNetwork(sandbox, options) {
       const cause2 = sealRefusal(sandbox, deps);
       return cause2 === void 0 ? void 0 : networkImpossible(cause2);
     },
-    plan(argv, env, secretNames) {
+    plan(argv, env, options2) {
       if (!seal) throw new SandboxError("The sandbox is not ready; call ready() first.");
-      return sandbox.plan(argv, { ...env, ...proxyEnvironment(seal.proxy.url) }, secretNames);
+      return sandbox.plan(argv, { ...env, ...proxyEnvironment(seal.proxy.url) }, options2);
     },
     limitNetwork(approved) {
       if (sealing !== void 0)
@@ -21649,8 +22294,8 @@ async function refusedSoFar(seal, before) {
     read = await seal.rules.blocked().catch(() => void 0);
   if (read === void 0) return { counts: new Map(before.counts), proxyRefusals: proxyRefused(seal.proxy) };
   const counts2 = new Map(read.destinations.map((b) => [key(b), b.packets]));
-  const recorded = read.destinations.reduce((sum, b) => sum + b.packets, 0);
-  if (read.packets > recorded) counts2.set(unrecordedDestinations, read.packets - recorded);
+  const recorded2 = read.destinations.reduce((sum, b) => sum + b.packets, 0);
+  if (read.packets > recorded2) counts2.set(unrecordedDestinations, read.packets - recorded2);
   return { counts: counts2, proxyRefusals: proxyRefused(seal.proxy) };
 }
 function key(b) {
@@ -21659,9 +22304,7 @@ function key(b) {
 function sealRefusal(sandbox, deps) {
   if (sandbox.account === void 0)
     return "`command-isolation: none` runs commands as the action's own user, and the network rules hold only a separate account";
-  if (findNft({ sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) }) === void 0)
-    return `nftables is not installed (no nft program on PATH: ${helperPrograms(deps).path}): install it in a step before plangate (\`sudo apt-get install -y nftables\`), or add its folder to PATH`;
-  return void 0;
+  return noFirewall({ sudo: deps.sudo ?? "sudo", programs: helperPrograms(deps) });
 }
 function networkImpossible(cause2) {
   return `Commands cannot run here with a sealed network: ${cause2}. plangate lets commands and MCP servers reach only loopback and the destinations \`allowed-domains\` names, by firewall rules on the sandbox account, so that code from the repository cannot send it elsewhere. Nothing was run. Fix the cause, or set the input \`network: open\` to run them with the network as the runner has it, where they can send the work tree anywhere.`;
@@ -21819,6 +22462,7 @@ export {
   run,
   helperPrograms,
   SandboxError,
+  LeftRunningError,
   missingProgram,
   saysProgramMissing,
   destinationEntrySchema,

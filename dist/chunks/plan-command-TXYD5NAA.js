@@ -4,14 +4,14 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-3OD47A2Y.js";
+} from "./chunk-QF75QE7V.js";
 import "./chunk-6NVIIRNY.js";
-import "./chunk-IUB4ANJS.js";
-import "./chunk-HRHL5WUQ.js";
+import "./chunk-OBEXGYWC.js";
+import "./chunk-B2ZGCE7H.js";
 import "./chunk-L7UZGG4K.js";
 import "./chunk-5QKFIOA3.js";
 import "./chunk-ORSRIQN3.js";
-import "./chunk-WFUTEVU3.js";
+import "./chunk-JWYNXQNJ.js";
 import "./chunk-UBTQZF52.js";
 import "./chunk-NMFGPCOO.js";
 import "./chunk-XQWL7OYR.js";
