@@ -109,6 +109,25 @@ function placeIn(folders: readonly HiddenFolder[], file: string): { index: numbe
   return undefined;
 }
 
+/**
+ * The folders right under a shared temp folder (/tmp, /var/tmp) that hold `files`: a toolchain or a
+ * checkout kept there (`/tmp/ci/node_modules/.bin`) is a whole tree whose programs link to and load
+ * each other (`.bin/node` is `../node/bin/node`), so the command keeps it whole, as it keeps a folder
+ * of HOME. Services put their sockets in folders of their own there (`tmux-<uid>`, `.X11-unix`),
+ * which no PATH entry names; a tmpfs replacement (/run, /dev/shm) keeps only the paths named.
+ */
+export function toolTrees(folders: readonly HiddenFolder[], files: readonly string[]): string[] {
+  const trees = new Set<string>();
+  for (const file of files.filter((f) => path.isAbsolute(f)).map((f) => path.resolve(f))) {
+    for (const folder of folders.filter((f) => 'own' in f.replacement)) {
+      const name = folder.names.find((n) => inside(file, n));
+      const top = name === undefined ? undefined : path.relative(name, file).split(path.sep)[0];
+      if (name !== undefined && top) trees.add(path.join(name, top));
+    }
+  }
+  return [...trees];
+}
+
 /** What a command's view is made from. */
 export interface MountPlan {
   folders: readonly HiddenFolder[];

@@ -6,7 +6,14 @@ import { formatDestination, type Destination } from '../scope/network-destinatio
 import { errorMessage } from '../text/error-message.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { bridgeProgram, nestedUnshareArgs, type BridgeSpec } from './namespace-bridge.js';
-import { hiddenFolderAt, hiddenFolders, mountSteps, stageFolder, type HiddenFolder } from './namespace-mounts.js';
+import {
+  hiddenFolderAt,
+  hiddenFolders,
+  mountSteps,
+  stageFolder,
+  toolTrees,
+  type HiddenFolder,
+} from './namespace-mounts.js';
 import { serviceSockets } from './namespace-sockets.js';
 import { proxyEnvironment } from './proxy-environment.js';
 import { emptyTally, newSince, proxyRefused } from './refusal-tally.js';
@@ -167,7 +174,14 @@ function viewSteps(means: Means, seal: Seal, workTree: string, file: string, env
   return mountSteps({
     folders: means.folders,
     runFolder: seal.folder,
-    kept: [workTree, seal.socket, ...homes, ...pathFolders, ...programs],
+    kept: [
+      workTree,
+      seal.socket,
+      ...homes,
+      ...pathFolders,
+      ...programs,
+      ...toolTrees(means.folders, [...pathFolders, ...programs]),
+    ],
     fresh: temps,
     sockets: serviceSockets(homes, [process.env, env]),
   });

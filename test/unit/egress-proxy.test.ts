@@ -282,7 +282,7 @@ describe('the egress proxy', () => {
     for (const target of ['meta.test:80', 'mixed.test:80', 'mapped.test:80', '169.254.169.254:80']) {
       const tunnel = await connectThrough(p, target);
       expect(tunnel.status, target).toBe(403);
-      expect(await readToEnd(tunnel.socket, tunnel.head)).toContain('link-local or cloud metadata');
+      expect(await readToEnd(tunnel.socket, tunnel.head)).toContain('link-local, cloud metadata or NAT64');
     }
     const answer = await httpThrough(p, 'http://meta.test/latest/meta-data/');
     expect(answer.status).toBe(403);
@@ -291,7 +291,7 @@ describe('the egress proxy', () => {
       ['meta.test', expect.stringContaining('resolves to 169.254.169.254')],
       ['mixed.test', expect.stringContaining('resolves to 169.254.169.254')],
       ['mapped.test', expect.stringContaining('resolves to ::ffff:a9fe:a9fe')],
-      ['169.254.169.254', expect.stringContaining('link-local or cloud metadata')],
+      ['169.254.169.254', expect.stringContaining('link-local, cloud metadata or NAT64')],
       ['meta.test', expect.stringContaining('resolves to 169.254.169.254')],
     ]);
   });
