@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hiddenFolderAt, mountSteps, type HiddenFolder } from '../../src/tools/namespace-mounts.js';
+import { hiddenFolderAt, mountSteps, toolTrees, type HiddenFolder } from '../../src/tools/namespace-mounts.js';
 import { namedPaths, serviceSockets } from '../../src/tools/namespace-sockets.js';
 
 // What a sealed CLI command sees of the file system, as steps, on folders of the test's own standing
@@ -29,6 +29,25 @@ async function socketAt(file: string): Promise<void> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(file, resolve));
 }
+
+describe('toolTrees', () => {
+  it('keeps a toolchain under a shared temp folder whole, and nothing of a tmpfs one but what is named', () => {
+    const folders: HiddenFolder[] = [
+      { at: '/tmp', names: ['/tmp'], replacement: { own: 'tmp' } },
+      { at: '/run', names: ['/run', '/var/run'], replacement: { tmpfs: '0755' } },
+    ];
+    expect(
+      toolTrees(folders, [
+        '/tmp/ci/node_modules/.bin',
+        '/tmp/ci/node_modules/node/bin',
+        '/run/user/1000/fnm/bin',
+        '/usr/bin',
+        'rel/bin',
+        '/tmp',
+      ]),
+    ).toEqual(['/tmp/ci']);
+  });
+});
 
 describe('mountSteps', () => {
   it('keeps what the command needs at its path, makes its temp folder, moves the run folder’s replacement last, covers sockets outside', () => {
