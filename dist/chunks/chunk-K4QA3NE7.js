@@ -554,6 +554,17 @@ function placeIn(folders, file) {
   }
   return void 0;
 }
+function toolTrees(folders, files) {
+  const trees = /* @__PURE__ */ new Set();
+  for (const file of files.filter((f) => path2.isAbsolute(f)).map((f) => path2.resolve(f))) {
+    for (const folder2 of folders.filter((f) => "own" in f.replacement)) {
+      const name = folder2.names.find((n) => inside(file, n));
+      const top = name === void 0 ? void 0 : path2.relative(name, file).split(path2.sep)[0];
+      if (name !== void 0 && top) trees.add(path2.join(name, top));
+    }
+  }
+  return [...trees];
+}
 function stageFolder(runFolder, index) {
   return path2.join(runFolder, "stage", String(index));
 }
@@ -741,7 +752,14 @@ function viewSteps(means, seal, workTree, file, env) {
   return mountSteps({
     folders: means.folders,
     runFolder: seal.folder,
-    kept: [workTree, seal.socket, ...homes, ...pathFolders, ...programs],
+    kept: [
+      workTree,
+      seal.socket,
+      ...homes,
+      ...pathFolders,
+      ...programs,
+      ...toolTrees(means.folders, [...pathFolders, ...programs])
+    ],
     fresh: temps,
     sockets: serviceSockets(homes, [process.env, env])
   });

@@ -28,7 +28,7 @@ import {
   startLocalTeam,
   teamSetup,
   withSession
-} from "./chunk-QF75QE7V.js";
+} from "./chunk-K4QA3NE7.js";
 import {
   CliError,
   UsageError

@@ -4,7 +4,7 @@ import {
   planCommand,
   reportUnplanned,
   showPlan
-} from "./chunk-QF75QE7V.js";
+} from "./chunk-K4QA3NE7.js";
 import "./chunk-6NVIIRNY.js";
 import "./chunk-OBEXGYWC.js";
 import "./chunk-B2ZGCE7H.js";
