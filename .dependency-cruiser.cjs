@@ -12,7 +12,8 @@ const layers = [
   ['models'], // chat clients, usage and cost
   ['repo'], // the host's hardened git
   ['github'], // the GitHub client and the thread
-  ['tools'], // the agents' tools and the sandbox
+  ['sandbox'], // what isolates repository code: the command account, its processes, the sealed network
+  ['tools'], // the tools the agents call
   ['mcp'], // MCP servers behind the capability tools
   ['checks'], // plan checks and estimates
   ['record'], // the plan record: encode, sign, verify
@@ -71,6 +72,13 @@ const namedRules = [
     severity: 'error',
     from: { path: '^src/(machine|text)/' },
     to: { dependencyTypes: ['core'] },
+  },
+  {
+    name: 'sandbox-through-its-entry',
+    comment: 'Outside sandbox/, the sandbox is used through its one entry point, sandbox/sandbox.ts.',
+    severity: 'error',
+    from: { path: '^src/', pathNot: '^src/sandbox/' },
+    to: { path: '^src/sandbox/', pathNot: '^src/sandbox/sandbox\\.ts$' },
   },
   {
     name: 'no-circular',

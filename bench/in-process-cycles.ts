@@ -10,7 +10,7 @@ import { untrusted } from '../src/text/untrusted.js';
 import { apiKey, createWorld } from '../test/e2e/harness.js';
 import type { RecordedRequest } from '../test/fakes/scripted-model.js';
 import { benchInputs, cyclesScript, EXECUTOR, PLANNER } from './scenarios.js';
-import { createSandbox } from '../src/tools/sandbox.js';
+import { createSandbox } from '../src/sandbox/sandbox.js';
 
 /**
  * The model-cost part of the cycle scenarios without the bundled action: the same scripts, sample

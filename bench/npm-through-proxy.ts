@@ -2,8 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startEgressProxy, type EgressProxy } from '../src/tools/egress-proxy.js';
-import type { EgressLookup } from '../src/tools/egress-vetting.js';
+import { startEgressProxy, type EgressProxy } from '../src/sandbox/network/egress-proxy.js';
+import type { EgressLookup } from '../src/sandbox/network/egress-vetting.js';
 import { startLocalRegistry, type LocalRegistry } from './local-registry.js';
 import { npmFixture, writeNpmFixture, type NpmFixture } from './npm-fixture.js';
 import { projectRoot } from './paths.js';
@@ -13,7 +13,7 @@ import { median, ratio } from './stats.js';
 /**
  * What the sealed network's egress proxy adds to `npm ci`: a real lockfile (the part of plangate's
  * own that its MCP SDK pulls in) installed from a registry on loopback, with a fresh npm cache each
- * time so every tarball is downloaded, directly and through the proxy (src/tools/egress-proxy.ts,
+ * time so every tarball is downloaded, directly and through the proxy (src/sandbox/network/egress-proxy.ts,
  * as the action starts it, with the registry its one allowed destination), alternating.
  *
  * Over HTTPS npm opens CONNECT tunnels, which is how it reaches registry.npmjs.org under

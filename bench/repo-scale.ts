@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createReadTools } from '../src/tools/read-tools.js';
 import { createToolbox } from '../src/tools/toolbox.js';
-import { noteTreeChange } from '../src/tools/tree-changes.js';
+import { noteTreeChange } from '../src/sandbox/tree-changes.js';
 import { createWorld } from '../test/e2e/harness.js';
 import { toolCall, type Reply } from '../test/fakes/scripted-model.js';
 import { timeAction, type ProcessCost } from './process-timing.js';

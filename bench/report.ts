@@ -399,7 +399,7 @@ function npmProxySection(npm: BenchResults['npmProxy']): string {
       `${npm.tarballs} tarballs of ${(npm.tarballBytes / 1024 / 1024).toFixed(1)} MiB (${npm.fromCache === npm.tarballs ? 'all' : npm.fromCache} from npm's cache as the registry served them` +
       `${npm.fromCache < npm.tarballs ? `, ${npm.tarballs - npm.fromCache} packed from node_modules` : ''}), ` +
       'served by a registry on loopback (bench/local-registry.ts). *Direct*: npm reaches the registry itself; *proxied*: through the sealed network\u2019s egress proxy ' +
-      '(src/tools/egress-proxy.ts, started as the action starts it, the registry its one allowed destination), which alone can resolve the name the proxied lockfile uses, ' +
+      '(src/sandbox/network/egress-proxy.ts, started as the action starts it, the registry its one allowed destination), which alone can resolve the name the proxied lockfile uses, ' +
       'so an install that bypassed it would fail. Over HTTPS npm tunnels with CONNECT, as it reaches registry.npmjs.org under `allowed-domains: npm`; ' +
       `over plain HTTP the proxy forwards each request. ${npm.rounds} rounds after one warm-up pair; in each round the direct and the proxied install run back to back, ` +
       'the order flipped every round, and *ratio* is the median of the rounds’ proxied / direct wall times, which a machine whose load drifts between rounds ' +

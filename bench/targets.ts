@@ -231,7 +231,7 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
                 `${i.registryConnections.direct} direct, and the proxy resolved and vetted the destination ${i.proxyLookups} times`,
             )
             .join('; ') +
-          '. Each of those is a lookup and a connection, and plain HTTP forwards one request per upstream connection (src/tools/egress-forward.ts). ' +
+          '. Each of those is a lookup and a connection, and plain HTTP forwards one request per upstream connection (src/sandbox/network/egress-forward.ts). ' +
           'Compare the CPU ratio and the rounds: a CPU ratio near 1 and a spread of rounds wider than the gap are the shared machine, not the proxy.',
       ),
     );

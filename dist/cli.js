@@ -442,11 +442,11 @@ async function main(proc) {
         terminal.out(`plangate ${plangateVersion}`);
         return exitCodes.ok;
       case "plan": {
-        const { planCommand } = await import("./chunks/plan-command-XFCFO5KQ.js");
+        const { planCommand } = await import("./chunks/plan-command-VQDL4DJ4.js");
         return await planCommand(invocation.objective, invocation.flags, context);
       }
       case "run": {
-        const { runCommand } = await import("./chunks/run-command-HRD2YI2V.js");
+        const { runCommand } = await import("./chunks/run-command-TCULE6O4.js");
         return await runCommand(invocation.objective, invocation.flags, context);
       }
     }

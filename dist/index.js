@@ -147,6 +147,6 @@ var answered = () => {
   return unreadable !== void 0 && reportEarlyFailure({ message: unreadable, redactInputs: true });
 };
 if (!answered()) {
-  const { run } = await import("./chunks/main-D5ACVZVW.js");
+  const { run } = await import("./chunks/main-ACA3HQYW.js");
   await run(triage);
 }

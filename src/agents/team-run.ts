@@ -18,10 +18,10 @@ import { drive, type DriveOptions } from './drive.js';
 import { RunState } from './run-state.js';
 import type { CapabilityHub } from '../mcp/capability-hub.js';
 import { createTeam, type Team } from './team.js';
-import type { Sandbox } from '../tools/sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Git } from '../repo/git.js';
 import type { Notices } from './notices.js';
-import type { RefusedDestination } from '../tools/sandbox.js';
+import type { RefusedDestination } from '../sandbox/sandbox.js';
 
 /**
  * A machine run with its team and usage ledger, free of any host: the action (through

@@ -62,7 +62,7 @@ export const findingSchema = z.discriminatedUnion('kind', [
       why: z.enum(['not-allowed', 'always-closed', 'malformed']),
     })
     .strict(),
-  // The runner allows no account switch (see tools/sandbox.ts): every command would be refused.
+  // The runner allows no account switch (see sandbox/sandbox.ts): every command would be refused.
   z
     .object({ kind: z.literal('commands-cannot-run'), severity: z.literal('warning'), cause: z.string().max(400) })
     .strict(),
@@ -85,7 +85,7 @@ export interface PlanRules {
    * steps than that cannot finish.
    */
   maxIterations: number;
-  /** Why no command can run on this runner (see tools/sandbox.ts); undefined: they can. */
+  /** Why no command can run on this runner (see sandbox/sandbox.ts); undefined: they can. */
   commandsRefused?: string;
   /** What `allowed-domains` allows, where the network is sealed; unset: the network is open, and destinations are not judged. */
   allowedNetwork?: readonly Destination[];

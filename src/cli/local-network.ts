@@ -1,5 +1,5 @@
-import { createSandbox, type Sandbox } from '../tools/sandbox.js';
-import { sealInNamespace } from '../tools/namespace-seal.js';
+import { createSandbox, type Sandbox } from '../sandbox/sandbox.js';
+import { sealInNamespace } from '../sandbox/sandbox.js';
 import type { LocalSettings } from './local-settings.js';
 
 /**
@@ -7,7 +7,7 @@ import type { LocalSettings } from './local-settings.js';
  * machine, their approval), in their checkout, and by default with the network sealed as the
  * action seals it: only loopback and what --allowed-domains names, or nothing runs. Locally there
  * is no separate account for firewall rules to hold, so each process gets a network namespace of
- * its own (tools/namespace-seal.ts). --network open runs them with the network as it is.
+ * its own (sandbox/network/namespace-seal.ts). --network open runs them with the network as it is.
  */
 export function localSandbox(
   settings: Pick<LocalSettings, 'network' | 'allowedDestinations'>,

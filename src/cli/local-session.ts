@@ -1,5 +1,5 @@
 import { createCapabilityHub, type CapabilityHub } from '../mcp/hub.js';
-import type { Sandbox } from '../tools/sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { mcpSecretValues } from '../config/mcp-servers.js';
 import { createChatClient, type ChatClient, type ChatClientOptions } from '../models/chat-client.js';
 import { withOverrides, type PriceTable } from '../config/prices.js';

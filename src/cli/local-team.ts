@@ -7,7 +7,7 @@ import type { PriceTable } from '../config/prices.js';
 import type { UsageLedger } from '../models/usage.js';
 import type { LocalRepo } from './local-repo.js';
 import { localDefaults } from './local-settings.js';
-import type { Sandbox } from '../tools/sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ApprovedScope } from '../scope/approved-scope.js';
 
 /**

@@ -14,7 +14,7 @@ import { findPrograms, type Programs } from '../repo/programs.js';
 import { removePersistedCredentials } from '../repo/git-credentials.js';
 import { recordKey } from '../record/record-key.js';
 import { openWorkTree, type WorkTree } from '../repo/work-tree.js';
-import { createSandbox, type Sandbox } from '../tools/sandbox.js';
+import { createSandbox, type Sandbox } from '../sandbox/sandbox.js';
 import type { TrustedBase } from '../repo/trusted-config.js';
 import { createPushGate, type PushGate } from '../repo/push-gate.js';
 import { maskedText } from '../repo/credential-mask.js';

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSpec } from '../config/mcp-servers.js';
-import { saysProgramMissing, type RefusedDestination, type Sandbox } from '../tools/sandbox.js';
+import { saysProgramMissing, type RefusedDestination, type Sandbox } from '../sandbox/sandbox.js';
 import { errorMessage } from '../text/error-message.js';
 import { settlesWithin } from '../text/settles-within.js';
 

@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 
 /**
  * The names of the folders a run makes in the system's temp dir: its work-tree copy (work-tree.ts)
- * and its sandbox account's HOME and temp dir (tools/account-prepare.ts). Each carries the identity
+ * and its sandbox account's HOME and temp dir (sandbox/account/account-prepare.ts). Each carries the identity
  * of the action that made it, its pid and when that process started, so that a later run can tell a
- * folder a killed job left behind from one a live job still uses (tools/account-leftovers.ts,
- * tools/account-in-use.ts).
+ * folder a killed job left behind from one a live job still uses (sandbox/account/account-leftovers.ts,
+ * sandbox/account/account-in-use.ts).
  *
  * The start is the kernel's own count of clock ticks since boot, compared for equality: no wall
  * clock is involved, so a clock stepped by NTP or a busy machine cannot make a live job's folder

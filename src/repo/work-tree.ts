@@ -12,7 +12,7 @@ import { defaultPrograms, type Programs } from './programs.js';
  * The work tree plangate's agents work in: a copy of the checkout in a folder of its own, with the
  * host's git (git dir and index) kept apart from it.
  *
- * Why a copy: the executor's commands run as another account (tools/sandbox.ts), which must be
+ * Why a copy: the executor's commands run as another account (sandbox/sandbox.ts), which must be
  * able to reach and write the files, while the folders above the runner's workspace are often
  * closed to other accounts, and opening them would expose whatever else they hold (the runner's
  * command files, credentials). The copy lives in a folder of the system's temp dir closed to every
@@ -87,7 +87,7 @@ export async function openWorkTree(workspace: string, options: WorkTreeOptions =
       { cause: error },
     );
   }
-  // Named with this action's pid, so that a later run can tell a killed job's copy (tools/account-leftovers.ts).
+  // Named with this action's pid, so that a later run can tell a killed job's copy (sandbox/account/account-leftovers.ts).
   const root = await mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), tempFolderPrefix('work')));
   try {
     // Closed to others (mkdtemp's 0700, made sure of): the sandbox opens it to its account alone.

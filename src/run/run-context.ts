@@ -8,7 +8,7 @@ import type { ChatClient } from '../models/chat-client.js';
 import type { Git } from '../repo/git.js';
 import type { TrustedBase } from '../repo/trusted-config.js';
 import type { Settings } from '../config/settings.js';
-import type { Sandbox } from '../tools/sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 
 /**
  * What every flow is handed by the composition root: settings, the GitHub thread, git in the

@@ -20,7 +20,7 @@ import type { ExecutionRun, StepBatchRecord } from './execution-run.js';
  * The steps of a step graph carried out together. When the executor is due and the plan orders its
  * steps (`after`), the steps ready now (machine/step-order.ts) each get an executor session of their
  * own, in a work tree of their own forked from the same commit, held to the paths of that step
- * alone; their commands run one at a time through the one sandbox account (tools/sandbox.ts). A
+ * alone; their commands run one at a time through the one sandbox account (sandbox/sandbox.ts). A
  * finished step is committed through the commit gate, its commit pushed to a bookkeeping ref and
  * named in the checkpoint, so a job killed mid-batch keeps it. Once every step is in, they are
  * merged into the work branch in plan order; a step whose changes conflict with what merged before

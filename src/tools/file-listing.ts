@@ -1,5 +1,5 @@
 import type { Git } from '../repo/git.js';
-import { treeChangeCount } from './tree-changes.js';
+import { treeChangeCount } from '../sandbox/sandbox.js';
 
 /**
  * The paths list_files chooses from, each list sorted by UTF-16 code unit and without repeats:

@@ -1,5 +1,5 @@
-import { unrecordedDestinations } from './refusal-tally.js';
-import type { RefusedDestination } from './sandbox-types.js';
+import { unrecordedDestinations } from '../sandbox/sandbox.js';
+import type { RefusedDestination } from '../sandbox/sandbox.js';
 import {
   destinationCovers,
   destinationEntrySchema,

@@ -9,7 +9,7 @@ import {
   type RefusedDestination,
   type Sandbox,
   type SpawnPlan,
-} from './sandbox.js';
+} from '../sandbox/sandbox.js';
 import { defineTool } from './tool.js';
 import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';

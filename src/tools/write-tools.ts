@@ -8,7 +8,7 @@ import type { Tool } from './tool.js';
 import { ToolError } from './tool-error.js';
 import { refuseOutsidePaths } from './scope-refusal.js';
 import type { ApprovedScope } from '../scope/approved-scope.js';
-import { noteTreeChange } from './tree-changes.js';
+import { noteTreeChange } from '../sandbox/sandbox.js';
 import { resolveInWorkspace, workspaceRelative } from './workspace.js';
 
 /**

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findPrograms } from '../../src/repo/programs.js';
-import { accountEntries } from '../../src/tools/account-database.js';
-import { SandboxError } from '../../src/tools/sandbox-types.js';
+import { accountEntries } from '../../src/sandbox/account/account-database.js';
+import { SandboxError } from '../../src/sandbox/account/sandbox-types.js';
 
 /**
  * The account database as the sandbox reads it: through getent, and from /etc when a runner has no

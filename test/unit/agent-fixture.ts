@@ -14,7 +14,7 @@ import type { Plan, Role } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import type { ChatClient, ChatRequest, ChatTurn } from '../../src/models/chat-client.js';
 import type { TokenUsage } from '../../src/models/usage.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import type { Tool } from '../../src/tools/tool.js';
 import type { Toolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';

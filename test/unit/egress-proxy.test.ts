@@ -3,7 +3,7 @@ import { createServer as createHttpServer, request, type IncomingHttpHeaders, ty
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Destination } from '../../src/scope/network-destinations.js';
-import { startEgressProxy, type EgressProxy, type EgressProxyOptions } from '../../src/tools/egress-proxy.js';
+import { startEgressProxy, type EgressProxy, type EgressProxyOptions } from '../../src/sandbox/network/egress-proxy.js';
 
 // The host's egress proxy against real loopback servers: an HTTP origin that echoes what it got,
 // and a TCP server that greets and echoes. Host names are the substituted resolver's only, so

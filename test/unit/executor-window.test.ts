@@ -10,7 +10,7 @@ import type { Plan, Role } from '../../src/machine/fields.js';
 import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../src/machine/planner-executor.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { createChatClient } from '../../src/models/chat-client.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import { cacheEfficiency, groupSessions, prefixOf } from '../fakes/prefix-efficiency.js';
 import { countTokens, reportableCachedTokens, serializePrompt } from '../fakes/prompt-cache.js';
 import { startScriptedModel, toolCall, type RecordedRequest, type Reply } from '../fakes/scripted-model.js';

@@ -17,7 +17,7 @@ import { renderPlanComment } from '../../src/render/plan-comment.js';
 import { renderProgressComment } from '../../src/render/progress-comment.js';
 import { renderPullRequestBody } from '../../src/render/pull-request.js';
 import type { ApprovedScope } from '../../src/scope/approved-scope.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import { untrusted } from '../../src/text/untrusted.js';
 import { makeRecord, makeRunView, samplePlan, scopeOf } from './record-fixture.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';

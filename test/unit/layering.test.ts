@@ -32,6 +32,7 @@ describe('layering rules', () => {
       'layer-tools: src/tools/tool.ts -> src/mcp/server.ts',
       'pure-machine-and-text: src/text/leaf.ts -> fs',
       'render-without-github-or-record: src/render/view.ts -> src/github/client.ts',
+      'sandbox-through-its-entry: src/tools/part.ts -> src/sandbox/account/switch.ts',
     ]);
   });
 

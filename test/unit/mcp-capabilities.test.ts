@@ -10,7 +10,7 @@ import { createToolbox, type Toolbox } from '../../src/tools/toolbox.js';
 import { DEFAULT_OUTPUT_LIMIT } from '../../src/tools/truncate.js';
 import type { Role } from '../../src/machine/fields.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 
 /**
  * The capability tools against the real test server over stdio: what each role may list and call,

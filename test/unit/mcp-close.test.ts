@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpServerSpec } from '../../src/config/mcp-servers.js';
 import { connectServer, type ConnectOptions } from '../../src/mcp/connect.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 
 /**

@@ -13,7 +13,7 @@ import { prefixOf } from '../fakes/prefix-efficiency.js';
 import { startScriptedModel, toolCall, type Reply } from '../fakes/scripted-model.js';
 import { toolResults } from '../fakes/mcp-notes-script.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 
 /**
  * The proxy tools keep the cache contract: the system prompt and tool list each role sends are the

@@ -6,7 +6,7 @@ import { resolveMcpServers } from '../../src/config/settings.js';
 import { createCapabilityTools } from '../../src/mcp/capability-tools.js';
 import { createToolbox } from '../../src/tools/toolbox.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 
 /** Security edges of the MCP wiring: what a server may receive, what its failure may reveal, what the planner may call. */
 

@@ -3,8 +3,13 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hiddenFolderAt, mountSteps, toolTrees, type HiddenFolder } from '../../src/tools/namespace-mounts.js';
-import { namedPaths, serviceSockets } from '../../src/tools/namespace-sockets.js';
+import {
+  hiddenFolderAt,
+  mountSteps,
+  toolTrees,
+  type HiddenFolder,
+} from '../../src/sandbox/network/namespace-mounts.js';
+import { namedPaths, serviceSockets } from '../../src/sandbox/network/namespace-sockets.js';
 
 // What a sealed CLI command sees of the file system, as steps, on folders of the test's own standing
 // in for /tmp and /run. The built CLI runs the steps against the real folders in

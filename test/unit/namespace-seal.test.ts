@@ -6,9 +6,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findPrograms } from '../../src/repo/programs.js';
-import { startEgressProxy, type EgressProxy } from '../../src/tools/egress-proxy.js';
-import { sealInNamespace } from '../../src/tools/namespace-seal.js';
-import { createSandbox, missingProgram, SandboxError, type Sandbox, type SpawnPlan } from '../../src/tools/sandbox.js';
+import { startEgressProxy, type EgressProxy } from '../../src/sandbox/network/egress-proxy.js';
+import { sealInNamespace } from '../../src/sandbox/network/namespace-seal.js';
+import {
+  createSandbox,
+  missingProgram,
+  SandboxError,
+  type Sandbox,
+  type SpawnPlan,
+} from '../../src/sandbox/sandbox.js';
 
 // The namespace seal's parts on their own: the refusals it names without making anything, the proxy
 // on a unix socket, and a missing program reported through the bridge as one. The attacks on it run

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { holderConfig, iptablesNames, restoreInput } from '../../src/tools/network-iptables.js';
-import { keepHighest, parseHashlimit, parseRuleCounter } from '../../src/tools/network-iptables-counts.js';
-import { listedChains } from '../../src/tools/network-leftovers.js';
-import type { BlockedDestination } from '../../src/tools/network-rules-types.js';
+import { holderConfig, iptablesNames, restoreInput } from '../../src/sandbox/network/network-iptables.js';
+import { keepHighest, parseHashlimit, parseRuleCounter } from '../../src/sandbox/network/network-iptables-counts.js';
+import { listedChains } from '../../src/sandbox/network/network-leftovers.js';
+import type { BlockedDestination } from '../../src/sandbox/network/network-rules-types.js';
 
 const names = iptablesNames(4194303, 9876543210);
 const programs = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBlocked, parseRefusedPackets, ruleset } from '../../src/tools/network-nftables.js';
+import { parseBlocked, parseRefusedPackets, ruleset } from '../../src/sandbox/network/network-nftables.js';
 
 /** `nft -j list sets inet` as nft 1.0 prints it: this action's table's sets, and another job's. */
 const listing = JSON.stringify({

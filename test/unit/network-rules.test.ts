@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPrograms } from '../../src/repo/programs.js';
 import { processStart } from '../../src/repo/temp-folders.js';
-import { holderMarker } from '../../src/tools/network-holder.js';
-import { firewallHere, installNetworkRules } from '../../src/tools/network-rules.js';
+import { holderMarker } from '../../src/sandbox/network/network-holder.js';
+import { firewallHere, installNetworkRules } from '../../src/sandbox/network/network-rules.js';
 import { firewallInstalled, firewallPath, type FirewallKind } from '../helpers/firewall-path.js';
 
 /**

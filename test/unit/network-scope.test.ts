@@ -14,7 +14,7 @@ import {
   scopeDestinations,
   type Destination,
 } from '../../src/scope/network-destinations.js';
-import { unrecordedDestinations } from '../../src/tools/refusal-tally.js';
+import { unrecordedDestinations } from '../../src/sandbox/network/refusal-tally.js';
 import { refusedText } from '../../src/tools/refused-text.js';
 
 /**

@@ -16,7 +16,7 @@ import type { Execution } from '../../src/run/execution.js';
 import { renderRecord } from '../../src/run/live-record.js';
 import { hashIssue, type PlanRecord } from '../../src/record/plan-record.js';
 import { makeRecord } from './record-fixture.js';
-import type { Sandbox } from '../../src/tools/sandbox-types.js';
+import type { Sandbox } from '../../src/sandbox/account/sandbox-types.js';
 import { githubBodyLimit } from '../../src/text/limits.js';
 
 /**

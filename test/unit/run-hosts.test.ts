@@ -10,7 +10,7 @@ import { defaultPolicy, initialSnapshot, plannerExecutorMachine } from '../../sr
 import { reduce } from '../../src/machine/reducer.js';
 import type { Snapshot } from '../../src/machine/types.js';
 import { noCapabilities } from '../../src/mcp/hub.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import { cycleCommitMessage } from '../../src/run/cycle-commit.js';
 import { execute } from '../../src/run/execution.js';
 import { planAndPublish } from '../../src/run/planning.js';

@@ -23,7 +23,7 @@ import {
   type ScriptedModel,
 } from '../fakes/scripted-model.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import { coreLog, resetCoreLog } from '../helpers/core-mock.js';
 
 /**

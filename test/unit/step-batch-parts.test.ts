@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGit, type Git } from '../../src/repo/git.js';
 import { openWorkBranch, type WorkBranch } from '../../src/run/work-branch.js';
 import { stepDirective, stepScope } from '../../src/run/step-batch.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import type { ApprovedScope } from '../../src/scope/approved-scope.js';
 import { git, makeOriginAndClone, makeTempDir, removeDir, type OriginAndClone } from './tools-git-fixture.js';
 

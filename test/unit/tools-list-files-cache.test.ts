@@ -5,7 +5,7 @@ import { createGit, type Git } from '../../src/repo/git.js';
 import { mergeSorted, sortedUnique } from '../../src/tools/file-listing.js';
 import { createReadTools } from '../../src/tools/read-tools.js';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { createWriteTools } from '../../src/tools/write-tools.js';
 import { git, makeRepo, removeDir, writeFiles } from './tools-git-fixture.js';

@@ -5,7 +5,7 @@ import { createRunCommandTool } from '../../src/tools/run-command.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import { grandchildSleeper, hostPid, isAlive, waitUntilGone } from '../helpers/process-state.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 import { refusal } from './tool-refusal.js';
 
 // The child gets only this environment: enough to find node, nothing of the test runner's.

@@ -13,12 +13,12 @@ import {
   sudoPlan,
   type Sandbox,
   type SandboxDeps,
-} from '../../src/tools/sandbox.js';
+} from '../../src/sandbox/sandbox.js';
 import { createRunCommandTool } from '../../src/tools/run-command.js';
-import { accountUsedBy } from '../../src/tools/account-in-use.js';
+import { accountUsedBy } from '../../src/sandbox/account/account-in-use.js';
 import { processStart, tempFolderPrefix } from '../../src/repo/temp-folders.js';
 import { findPrograms, ProgramNotFoundError, type Programs } from '../../src/repo/programs.js';
-import { SandboxError } from '../../src/tools/sandbox-types.js';
+import { SandboxError } from '../../src/sandbox/account/sandbox-types.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { makeTempDir, removeDir } from './tools-git-fixture.js';
 import {

@@ -10,7 +10,7 @@ import { createToolbox } from '../../src/tools/toolbox.js';
 import { createUpdateContextTool } from '../../src/tools/update-context.js';
 import { createWriteTools } from '../../src/tools/write-tools.js';
 import { makeRepo, removeDir } from './tools-git-fixture.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/sandbox.js';
 
 let repo: string;
 
